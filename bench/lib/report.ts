@@ -1,0 +1,238 @@
+// The report: machine, targets, a printed table, JSON results and a hand-written SVG chart.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import type { ApiResult } from '../parts/api.js';
+import type { AudienceResult } from '../parts/audience.js';
+import type { DeliveryResult } from '../parts/delivery.js';
+import type { SchedulerResult } from '../parts/scheduler.js';
+
+export interface Machine {
+  cpuModel: string;
+  cores: number;
+  memoryGb: number;
+  node: string;
+  os: string;
+  loadAverageAtStart: number[];
+}
+
+export function machine(): Machine {
+  return {
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.availableParallelism(),
+    memoryGb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+export interface Target {
+  name: string;
+  target: string;
+  measured: string;
+  met: boolean | null;
+}
+
+export interface Results {
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  machine: Machine;
+  options: Record<string, unknown>;
+  delivery?: DeliveryResult & { measuredAt: string };
+  /** Every delivery size measured so far, by subscriber count (the latest of each). */
+  deliveryRuns?: Record<string, DeliveryResult & { measuredAt: string }>;
+  api?: ApiResult & { measuredAt: string };
+  audience?: AudienceResult & { measuredAt: string };
+  scheduler?: SchedulerResult & { measuredAt: string };
+  profiles?: unknown;
+  targets: Target[];
+  errors: { part: string; message: string }[];
+}
+
+/** Parts not run this time are kept from the previous latest.json (each says when it was measured). */
+export function mergeWithPrevious(current: Results, latestFile: string): Results {
+  let prev: Partial<Results> = {};
+  try {
+    prev = JSON.parse(readFileSync(latestFile, 'utf8')) as Partial<Results>;
+  } catch {
+    return current;
+  }
+  const merged: Results = { ...current };
+  for (const part of ['delivery', 'api', 'audience', 'scheduler'] as const) {
+    if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
+  }
+  merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
+  return merged;
+}
+
+export function evaluateTargets(r: Results): Target[] {
+  const t: Target[] = [];
+  const d = r.delivery;
+  if (d) {
+    t.push({ name: 'every subscriber of the campaign pushed', target: '100 %', measured: `${d.pushed.toLocaleString('en')}/${d.subscribers.toLocaleString('en')}`, met: d.pushed >= d.subscribers });
+    t.push({ name: 'delivery vs same-run ceiling', target: '≥ 70 %', measured: `${(d.ratioToCeiling * 100).toFixed(1)} % (${d.subscribers.toLocaleString('en')} subs)`, met: d.ratioToCeiling >= 0.7 });
+    t.push({ name: 'delivery vs naive loop', target: '≥ 10×', measured: `${d.ratioToNaive.toFixed(2)}×`, met: d.ratioToNaive >= 10 });
+  }
+  const m = r.deliveryRuns?.['1000000'];
+  if (m) {
+    t.push({ name: '1,000,000-subscriber campaign fully pushed', target: '< 180 s', measured: `${m.seconds.toFixed(1)} s for ${m.pushed.toLocaleString('en')} pushes`, met: m.seconds < 180 && m.pushed >= m.subscribers });
+    t.push({ name: 'delivery RSS during the 1M campaign', target: '< 300 MB', measured: `${m.peakRssMb} MB`, met: m.peakRssMb < 300 });
+  } else {
+    t.push({ name: '1,000,000-subscriber campaign fully pushed', target: '< 180 s', measured: 'not run (--only delivery --subscribers 1000000)', met: null });
+    if (d) t.push({ name: `delivery RSS (${d.subscribers.toLocaleString('en')} subs)`, target: '< 300 MB', measured: `${d.peakRssMb} MB`, met: d.peakRssMb < 300 });
+  }
+  if (r.api) {
+    const lists = r.api.scenarios.filter((s) => s.name.startsWith('list'));
+    const worst = Math.max(...lists.map((s) => s.p99));
+    const c = lists[0]?.connections;
+    t.push({ name: `list p99 at ${c} connections (worst list scenario)`, target: '< 25 ms', measured: `${worst} ms`, met: worst < 25 && c === 40 });
+  }
+  if (r.audience) {
+    const worst = Math.max(...r.audience.scenarios.map((s) => s.p99));
+    const p50 = Math.max(...r.audience.scenarios.map((s) => s.p50));
+    t.push({ name: `audience answers at ${r.audience.subscribers.toLocaleString('en')} subscribers (worst p99)`, target: '< 50 ms', measured: `p99 ${worst} ms (worst p50 ${p50} ms)`, met: worst < 50 && r.audience.subscribers >= 1_000_000 });
+  }
+  if (r.scheduler) {
+    t.push({ name: `scheduler lateness p99 (${r.scheduler.campaigns.toLocaleString('en')} in one second)`, target: '< 1 s', measured: `${r.scheduler.p99Ms} ms`, met: r.scheduler.p99Ms < 1000 && r.scheduler.dispatched === r.scheduler.campaigns });
+  }
+  return t;
+}
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const w = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ') + ' |';
+  return [line(head), '|' + w.map((x, i) => (i === 0 ? '-'.repeat(x + 2) : '-'.repeat(x + 1) + ':')).join('|') + '|', ...rows.map((r) => line(r.map(String)))].join('\n');
+}
+
+const n = (x: number) => Math.round(x).toLocaleString('en');
+
+/** Markdown tables (printed, and pasted into docs/performance.md). */
+export function formatTables(r: Results): string {
+  const out: string[] = [];
+  const m = r.machine;
+  out.push(`Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, ${m.os}; load average at start ${m.loadAverageAtStart.join(' ')}`);
+  const runs = Object.values(r.deliveryRuns ?? {}).sort((a, b) => a.subscribers - b.subscribers);
+  if (runs.length) {
+    out.push('\n### Delivery throughput\n');
+    out.push(
+      table(
+        ['subscribers', 'pushed', 'pipeline push/s', 'ceiling encrypt/s', 'naive push/s', 'vs ceiling', 'vs naive', 'create→last push', 'delivery peak RSS', 'measured'],
+        runs.map((d) => [n(d.subscribers), `${n(d.pushed)}${d.pushed < d.subscribers ? ' (!)' : ''}`, n(d.pushesPerSecond), n(d.ceilingPerSecond), n(d.naivePerSecond), `${(d.ratioToCeiling * 100).toFixed(1)} %`, `${d.ratioToNaive.toFixed(2)}×`, `${d.seconds.toFixed(1)} s`, `${d.peakRssMb} MB`, d.measuredAt.slice(0, 16)]),
+      ),
+    );
+    const d = r.delivery;
+    if (d) {
+      out.push(`\nCPU seconds during the ${n(d.subscribers)}-push campaign: ` + Object.entries(d.cpuSeconds).map(([k, v]) => `${k} ${v}`).join(', ') + ` (wall ${d.seconds} s × ${m.cores} cores = ${(d.seconds * m.cores).toFixed(1)} CPU s available)`);
+      out.push(`Stages: create answered in ${d.stages.createMs} ms, dispatched ${d.stages.createToDispatchMs} ms after create, first push at ${d.stages.toFirstPushMs} ms, last push at ${d.stages.toLastPushMs} ms, run completed at ${d.stages.toCompletedMs} ms.`);
+    }
+  }
+  if (r.api) {
+    out.push(`\n### API latency (${n(r.api.campaigns)} campaigns with analytics)\n`);
+    out.push(table(['scenario', 'conn', 'p50 ms', 'p97.5 ms', 'p99 ms', 'req/s', 'non-2xx', 'errors'], r.api.scenarios.map((s) => [s.name, s.connections, s.p50, s.p97_5, s.p99, n(s.reqPerSec), s.non2xx, s.errors + s.timeouts])));
+    out.push(`\nList (first page) vs the trivial route in the same process: ${(r.api.listToCeiling.reqPerSec * 100).toFixed(1)} % of its req/s.`);
+  }
+  if (r.audience) {
+    out.push(`\n### Audience (${n(r.audience.subscribers)} subscribers, ${r.audience.topics} topics, ${r.audience.countries} countries)\n`);
+    out.push(table(['request', 'p50 ms', 'p97.5 ms', 'p99 ms', 'req/s', 'non-2xx', 'errors'], r.audience.scenarios.map((s) => [s.name, s.p50, s.p97_5, s.p99, n(s.reqPerSec), s.non2xx, s.errors + s.timeouts])));
+    out.push(`\ntotalUsers check: API ${n(r.audience.totalUsersCheck.api)}, SQL count ${n(r.audience.totalUsersCheck.sql)} (${r.audience.totalUsersCheck.equal ? 'equal' : 'DIFFERENT'}).`);
+  }
+  if (r.scheduler) {
+    const s = r.scheduler;
+    out.push(`\n### Scheduler lateness (${n(s.campaigns)} campaigns due at the same second)\n`);
+    out.push(table(['dispatched', 'p50 ms', 'p99 ms', 'max ms', 'min ms'], [[`${s.dispatched}/${s.campaigns}`, s.p50Ms, s.p99Ms, s.maxMs, s.minMs]]));
+  }
+  out.push('\n### Targets\n');
+  out.push(table(['target', 'bar', 'measured', 'met'], r.targets.map((t) => [t.name, t.target, t.measured, t.met === null ? '–' : t.met ? 'yes' : 'NO'])));
+  if (r.errors.length) out.push('\nErrors: ' + r.errors.map((e) => `${e.part}: ${e.message}`).join('; '));
+  return out.join('\n');
+}
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+interface Bar {
+  label: string;
+  value: number;
+  text: string;
+  color: string;
+}
+
+/** Horizontal bar panels; every panel has its own scale. Hand-written SVG, no dependency. */
+export function renderSvg(r: Results): string {
+  const panels: { title: string; bars: Bar[]; marker?: { value: number; label: string } }[] = [];
+  const blue = '#3b6fd6';
+  const grey = '#9aa3ad';
+  const green = '#2e9e5b';
+  const orange = '#d9822b';
+  if (r.delivery) {
+    const d = r.delivery;
+    panels.push({
+      title: `Delivery, ${n(d.subscribers)} subscribers (pushes per second; higher is better)`,
+      bars: [
+        { label: 'ceiling: encrypt on all cores', value: d.ceilingPerSecond, text: n(d.ceilingPerSecond), color: grey },
+        { label: 'pipeline (API → Kafka → push)', value: d.pushesPerSecond, text: `${n(d.pushesPerSecond)} (${(d.ratioToCeiling * 100).toFixed(0)} % of ceiling)`, color: blue },
+        { label: 'naive sendNotification loop', value: d.naivePerSecond, text: `${n(d.naivePerSecond)} (pipeline ${d.ratioToNaive.toFixed(1)}×)`, color: orange },
+      ],
+      marker: { value: d.ceilingPerSecond * 0.7, label: '70 % target' },
+    });
+  }
+  if (r.api) {
+    panels.push({
+      title: `API p99 latency at ${r.api.scenarios[0]?.connections} connections, ms (lower is better)`,
+      bars: r.api.scenarios.map((s) => ({ label: s.name, value: s.p99, text: `${s.p99} ms, ${n(s.reqPerSec)} req/s`, color: s.name.startsWith('trivial') ? grey : s.name.startsWith('list') ? blue : green })),
+      marker: { value: 25, label: 'list target 25 ms' },
+    });
+  }
+  if (r.audience) {
+    panels.push({
+      title: `Audience at ${n(r.audience.subscribers)} subscribers, p99 ms (lower is better)`,
+      bars: r.audience.scenarios.map((s) => ({ label: s.name, value: s.p99, text: `${s.p99} ms (p50 ${s.p50})`, color: blue })),
+      marker: { value: 50, label: '50 ms target' },
+    });
+  }
+  if (r.scheduler) {
+    const s = r.scheduler;
+    panels.push({
+      title: `Scheduler lateness, ${n(s.campaigns)} campaigns due at the same second, ms`,
+      bars: [
+        { label: 'p50', value: s.p50Ms, text: `${s.p50Ms} ms`, color: blue },
+        { label: 'p99', value: s.p99Ms, text: `${s.p99Ms} ms`, color: blue },
+        { label: 'max', value: s.maxMs, text: `${s.maxMs} ms`, color: grey },
+      ],
+      marker: { value: 1000, label: 'p99 target 1 s' },
+    });
+  }
+  const width = 900;
+  const labelW = 370;
+  const barMax = width - labelW - 220;
+  const rowH = 24;
+  let y = 40;
+  const parts: string[] = [];
+  parts.push(`<text x="16" y="24" font-size="16" font-weight="bold">webpush-campaigns benchmark — ${esc(r.finishedAt.slice(0, 16).replace('T', ' '))} UTC — ${esc(r.machine.cpuModel)}, ${r.machine.cores} cores, Node ${esc(r.machine.node)}</text>`);
+  for (const p of panels) {
+    y += 16;
+    parts.push(`<text x="16" y="${y}" font-size="13" font-weight="bold">${esc(p.title)}</text>`);
+    y += 10;
+    const scale = Math.max(...p.bars.map((b) => b.value), p.marker?.value ?? 0, 1);
+    const top = y;
+    for (const b of p.bars) {
+      const w = Math.max(1, Math.round((b.value / scale) * barMax));
+      parts.push(`<text x="${labelW - 8}" y="${y + 16}" font-size="11" text-anchor="end">${esc(b.label)}</text>`);
+      parts.push(`<rect x="${labelW}" y="${y + 4}" width="${w}" height="${rowH - 8}" fill="${b.color}"/>`);
+      parts.push(`<text x="${labelW + w + 6}" y="${y + 16}" font-size="12">${esc(b.text)}</text>`);
+      y += rowH;
+    }
+    if (p.marker) {
+      const mx = labelW + Math.round((p.marker.value / scale) * barMax);
+      parts.push(`<line x1="${mx}" y1="${top}" x2="${mx}" y2="${y + 2}" stroke="#c0392b" stroke-dasharray="4 3"/>`);
+      parts.push(`<text x="${mx + 3}" y="${y + 13}" font-size="10" fill="#c0392b">${esc(p.marker.label)}</text>`);
+      y += 14;
+    }
+    y += 8;
+  }
+  const height = y + 16;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n${parts.join('\n')}\n</svg>\n`;
+}

@@ -1,0 +1,80 @@
+// Part 3: audience at scale. 1,000,000 subscribers over 50 topics and 30 countries (seeded with
+// the operator function the CLI's `subscribers seed` runs), then the latency of /v2/topics,
+// /v2/countries and of create, which computes totalUsers for topics ∪ countries.
+import { load, type LoadResult } from '../lib/load.js';
+import { meterCpu, processesNamed } from '../lib/proc.js';
+import { apiOk, createSite, seed } from '../lib/sites.js';
+import type { BenchStack } from '../lib/stack.js';
+import { BENCH_CAMPAIGN } from './delivery.js';
+
+export interface AudienceOptions {
+  subscribers: number;
+  connections: number[];
+  seconds: number;
+}
+
+export interface AudienceResult {
+  subscribers: number;
+  topics: number;
+  countries: number;
+  seedSeconds: number;
+  scenarios: LoadResult[];
+  totalUsersCheck: { api: number; sql: number; equal: boolean };
+}
+
+const TOPICS = Array.from({ length: 50 }, (_, i) => `topic${String(i + 1).padStart(2, '0')}`);
+const COUNTRIES = ['br', 'us', 'de', 'fr', 'gb', 'es', 'it', 'pt', 'mx', 'ar', 'ca', 'jp', 'in', 'id', 'ng', 'za', 'au', 'nl', 'se', 'pl',
+  'tr', 'kr', 'co', 'cl', 'pe', 'eg', 'ph', 'vn', 'th', 'ua'];
+
+export async function runAudience(stack: BenchStack, opts: AudienceOptions, log: (l: string) => void): Promise<AudienceResult> {
+  const site = await createSite(stack, 'audience-bench');
+  log(`seeding ${opts.subscribers.toLocaleString('en')} subscribers over ${TOPICS.length} topics and ${COUNTRIES.length} countries…`);
+  const t0 = Date.now();
+  await seed(stack, site, { count: opts.subscribers, topics: TOPICS, countries: COUNTRIES, perSubscriber: 2 }, log);
+  const seedSeconds = (Date.now() - t0) / 1000;
+
+  const url = stack.services.gatewayUrl;
+  const auth = { authorization: site.apiKey };
+  const audience = { topics: ['topic03', 'topic17', 'topic42'], countries: ['country__br', 'country__jp'] };
+  let k = 0;
+  const scenarios: LoadResult[] = [];
+  for (const connections of opts.connections) {
+    const meter = () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], delivery: () => [stack.pids.delivery], postgres: () => processesNamed('postgres'), autocannon: () => [process.pid] });
+    const base = { meter, url, connections, seconds: opts.seconds, headers: auth };
+    const specs = [
+      { ...base, name: `GET /v2/topics (c=${connections})`, path: '/v2/topics' },
+      { ...base, name: `GET /v2/countries (c=${connections})`, path: '/v2/countries' },
+      {
+        ...base,
+        name: `create, totalUsers of 3 topics ∪ 2 countries (c=${connections})`,
+        method: 'POST',
+        path: '/v2/campaign/create',
+        body: () => JSON.stringify({ ...BENCH_CAMPAIGN, title: `Audience campaign ${k++}`, ...audience, status: 'draft', scheduleMode: 'now' }),
+      },
+    ];
+    for (const spec of specs) {
+      log(`  autocannon ${spec.name}, ${opts.seconds} s…`);
+      const r = await load(spec);
+      log(`    p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, p99 ${r.p99} ms, ${r.reqPerSec} req/s, non-2xx ${r.non2xx}, errors ${r.errors}; CPU ms/request ${JSON.stringify(r.cpuMsPerRequest)}`);
+      scenarios.push(r);
+    }
+  }
+
+  // totalUsers must be the union, each subscriber once.
+  const created = await apiOk(url, site.apiKey, 'POST', '/v2/campaign/create', { ...BENCH_CAMPAIGN, ...audience, status: 'draft', scheduleMode: 'now' });
+  const got = await apiOk(url, site.apiKey, 'GET', `/v2/campaign/${created.id}`);
+  const { rows } = await stack.pool.query<{ n: string }>(
+    'SELECT count(*) AS n FROM delivery.subscribers WHERE site_id = $1 AND active AND (topics && $2::text[] OR country = ANY($3::text[]))',
+    [site.id, audience.topics, audience.countries],
+  );
+  const sql = Number(rows[0].n);
+  log(`  totalUsers: API ${got.totalUsers}, SQL count ${sql}`);
+  return {
+    subscribers: opts.subscribers,
+    topics: TOPICS.length,
+    countries: COUNTRIES.length,
+    seedSeconds: Math.round(seedSeconds * 10) / 10,
+    scenarios,
+    totalUsersCheck: { api: got.totalUsers, sql, equal: got.totalUsers === sql },
+  };
+}

@@ -1,0 +1,306 @@
+// Part 1: delivery throughput. One campaign to N seeded subscribers, created through the API,
+// timed from the create call to the simulator's count reaching N; beside it, in the same run on
+// the same machine, the encryption ceiling (web-push encrypt on every core) and the naive loop
+// (web-push sendNotification with its defaults, same concurrency, same simulator).
+import { spawn } from 'node:child_process';
+import { createECDH, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ROOT } from '../../scripts/lib/local-env.js';
+import { buildPushPayload } from '../../services/shared/src/push-payload.js';
+import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/domain/tracking-token.js';
+import { cpuSeconds, meterCpu, processesNamed, processTree, sampleRss, threadCpu } from '../lib/proc.js';
+import { apiOk, createSite, seed, sleep } from '../lib/sites.js';
+import type { BenchStack } from '../lib/stack.js';
+
+export interface DeliveryOptions {
+  subscribers: number;
+  naiveCount: number;
+  concurrency: number;
+  ceilingSeconds: number;
+}
+
+export interface DeliveryResult {
+  subscribers: number;
+  /** Pushes the simulator received for the campaign; less than `subscribers` means some were never sent. */
+  pushed: number;
+  seedSeconds: number;
+  pushesPerSecond: number;
+  seconds: number;
+  stages: { createMs: number; createToDispatchMs: number | null; toFirstPushMs: number | null; toLastPushMs: number; toCompletedMs: number | null };
+  accepted: number;
+  rejected: number;
+  logStates: Record<string, number>;
+  ceilingPerSecond: number;
+  ceilingThreads: number;
+  naivePerSecond: number;
+  naiveCount: number;
+  naiveFailed: number;
+  naiveCpuSeconds: number;
+  concurrency: number;
+  ratioToCeiling: number;
+  ratioToNaive: number;
+  peakRssMb: number;
+  vmHwmMb: number;
+  cpuSeconds: Record<string, number>;
+  cpuMsPerPush: Record<string, number>;
+  /** CPU seconds of the delivery process by thread name during the campaign. */
+  deliveryThreads: Record<string, number>;
+  simulator: { connections: number; http2Sessions: number; vapidVerifications: number };
+}
+
+/** The payload a subscriber of this campaign gets, with a tracking token like the real one. */
+function samplePayload(campaignId: string, c: Record<string, string>): string {
+  const tokens = createTrackingTokens(deriveTrackingKey(randomBytes(32)));
+  return buildPushPayload({
+    campaignId,
+    title: c.title,
+    body: c.body,
+    link: c.link,
+    utmSource: c.utmSource,
+    utmMedium: c.utmMedium,
+    utmCampaign: c.utmCampaign,
+    icon: c.icon,
+    image: null,
+    callToAction: c.callToAction,
+    trackingToken: tokens.sign({ campaignId, subscriberId: '123456' }),
+  });
+}
+
+export const BENCH_CAMPAIGN = {
+  title: 'Summer sale: everything must go',
+  body: 'Up to 50 % off on thousands of items, today only. Tap to see what is waiting for you.',
+  link: 'https://shop.example.com/sale',
+  utmSource: 'webpush',
+  utmMedium: 'push',
+  utmCampaign: 'summer',
+  icon: 'https://shop.example.com/icon-192.png',
+  callToAction: 'Shop now',
+};
+
+async function ceiling(payload: string, seconds: number, log: (l: string) => void): Promise<{ perSecond: number; threads: number }> {
+  const threads = os.availableParallelism();
+  // Like the seeded audience: a pool of real P-256 keys, a fresh auth secret each.
+  const keys = Array.from({ length: 64 }, () => ({
+    p256dh: createECDH('prime256v1').generateKeys().toString('base64url'),
+    auth: randomBytes(16).toString('base64url'),
+  }));
+  let ready = 0;
+  const workers = Array.from({ length: threads }, () => new Worker(new URL('./ceiling-worker.mjs', import.meta.url), { workerData: { payload, keys, durationMs: seconds * 1000, warmup: 300 } }));
+  try {
+    const results = await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<{ count: number; ms: number }>((resolve, reject) => {
+            w.on('error', reject);
+            w.on('message', (m: { type: string; count: number; ms: number }) => {
+              // Every worker starts at once, after all have warmed up.
+              if (m.type === 'ready' && ++ready === workers.length) for (const x of workers) x.postMessage('go');
+              else if (m.type === 'done') resolve(m);
+            });
+          }),
+      ),
+    );
+    const count = results.reduce((s, r) => s + r.count, 0);
+    const ms = Math.max(...results.map((r) => r.ms));
+    const perSecond = count / (ms / 1000);
+    log(`  ceiling: ${Math.round(perSecond).toLocaleString('en')} encryptions/s on ${threads} worker threads (${count.toLocaleString('en')} in ${(ms / 1000).toFixed(1)} s)`);
+    return { perSecond, threads };
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+async function naive(stack: BenchStack, siteId: string, payload: string, count: number, concurrency: number, log: (l: string) => void) {
+  const { rows } = await stack.pool.query<{ endpoint: string; p256dh: string; auth: string }>(
+    'SELECT endpoint, p256dh, auth FROM delivery.subscribers WHERE site_id = $1 ORDER BY id LIMIT $2',
+    [siteId, count],
+  );
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-naive-'));
+  try {
+    writeFileSync(path.join(dir, 'targets.json'), JSON.stringify(rows));
+    writeFileSync(path.join(dir, 'payload.txt'), payload);
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/parts/naive-sender.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: '', TARGETS_FILE: path.join(dir, 'targets.json'), PAYLOAD_FILE: path.join(dir, 'payload.txt'), SIM_CA_FILE: stack.sim.caCertFile, CONCURRENCY: String(concurrency) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const started = Date.now();
+    const progress = setInterval(() => log(`  naive: running for ${Math.round((Date.now() - started) / 1000)} s…`), 10_000);
+    const limitMs = 120_000 + count * 20;
+    const killer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    clearInterval(progress);
+    clearTimeout(killer);
+    if (code !== 0) throw new Error(`naive sender exited with ${code}: ${err.slice(-2000)}`);
+    return JSON.parse(out.trim().split('\n').pop()!) as { sent: number; failed: number; seconds: number; cpuSeconds: number; statuses: Record<string, number> };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function diagnose(stack: BenchStack, campaignId: string): Promise<string> {
+  const run = await stack.pool.query('SELECT state, chunks_published, chunks_total, chunks_done, audience_size, sent, failed, expired, reason FROM delivery.campaign_runs WHERE campaign_id = $1', [campaignId]);
+  const states = await stack.pool.query('SELECT state, count(*) AS n FROM delivery.delivery_log WHERE campaign_id = $1 GROUP BY state', [campaignId]);
+  return `run ${JSON.stringify(run.rows[0] ?? null)}, delivery log ${JSON.stringify(states.rows)}`;
+}
+
+export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log: (l: string) => void): Promise<DeliveryResult> {
+  const site = await createSite(stack, 'delivery-bench');
+  log(`seeding ${opts.subscribers.toLocaleString('en')} subscribers pointing at the simulator…`);
+  const seedStarted = Date.now();
+  await seed(stack, site, { count: opts.subscribers, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${stack.sim.origin}/push/` }, log);
+  const seedSeconds = (Date.now() - seedStarted) / 1000;
+
+  const payload = samplePayload('0f0e0d0c-0b0a-4908-8706-050403020100', BENCH_CAMPAIGN);
+  log(`measuring the ceiling: web-push encrypt of a ${payload.length}-byte payload on every core for ${opts.ceilingSeconds} s…`);
+  const ceil = await ceiling(payload, opts.ceilingSeconds, log);
+  await sleep(1000);
+
+  log(`sending one campaign to ${opts.subscribers.toLocaleString('en')} subscribers through the pipeline…`);
+  const cpu = meterCpu({
+    delivery: () => processTree(stack.pids.delivery),
+    campaign: () => [stack.pids.campaign],
+    gateway: () => [stack.pids.gateway],
+    postgres: () => processesNamed('postgres'),
+    kafka: () => [stack.pids.kafka],
+    simulator: () => [stack.pids.simulator],
+    bench: () => [process.pid],
+  });
+  const rss = sampleRss(stack.pids.delivery, 100);
+  const threads0 = threadCpu(stack.pids.delivery);
+  const s0 = await stack.sim.stats();
+  const base = s0.accepted + s0.rejected.total;
+  const t0 = performance.now();
+  const created = await apiOk(stack.services.gatewayUrl, site.apiKey, 'POST', '/v2/campaign/create', {
+    ...BENCH_CAMPAIGN,
+    topics: ['bench'],
+    status: 'published',
+    scheduleMode: 'now',
+    ttl: 3600,
+  });
+  const createMs = performance.now() - t0;
+  const campaignId = created.id as string;
+  let firstAt: number | null = null;
+  let lastAt = 0;
+  let done = 0;
+  let lastProgress = 0;
+  let lastChange = performance.now();
+  let lastLog = performance.now();
+  let lastRunCheck = 0;
+  let s = s0;
+  const capMs = 600_000 + opts.subscribers * 2;
+  // Bounded: ends at N, after 60 s without progress, or at the cap.
+  while (done < opts.subscribers) {
+    await sleep(100);
+    s = await stack.sim.stats();
+    const now = performance.now();
+    const count = s.accepted + s.rejected.total - base;
+    if (count > done) {
+      if (firstAt === null) firstAt = now;
+      lastAt = now;
+      lastChange = now;
+      done = count;
+    }
+    if (now - lastLog > 5000) {
+      const secs = (now - t0) / 1000;
+      log(`  pushed ${done.toLocaleString('en')}/${opts.subscribers.toLocaleString('en')} in ${secs.toFixed(0)} s (${Math.round((done - 0) / secs).toLocaleString('en')}/s avg, ${Math.round(((done - lastProgress) * 1000) / (now - lastLog))}/s now)`);
+      lastProgress = done;
+      lastLog = now;
+    }
+    // A run that finished with fewer pushes than subscribers (every push answered) ends the wait too.
+    if (now - lastChange > 2000 && now - lastRunCheck > 1000) {
+      lastRunCheck = now;
+      const r = await stack.pool.query<{ state: string; answered: string }>('SELECT state, (sent + failed + expired)::text AS answered FROM delivery.campaign_runs WHERE campaign_id = $1', [campaignId]);
+      const run = r.rows[0];
+      if (run && (run.state === 'completed' || run.state === 'failed') && done >= Number(run.answered)) {
+        log(`  the run is ${run.state} after ${done.toLocaleString('en')} pushes: fewer than the ${opts.subscribers.toLocaleString('en')} subscribers`);
+        break;
+      }
+    }
+    if (now - lastChange > 60_000) throw new Error(`delivery stalled at ${done}/${opts.subscribers} pushes for 60 s; ${await diagnose(stack, campaignId)}`);
+    if (now - t0 > capMs) throw new Error(`delivery did not finish within ${capMs / 1000} s (${done}/${opts.subscribers})`);
+  }
+  const toLastPushMs = lastAt - t0;
+  const cpuUsed = cpu.read();
+  const threads1 = threadCpu(stack.pids.delivery);
+  const deliveryThreads = Object.fromEntries(
+    Object.entries(threads1)
+      .map(([k, v]) => [k, Math.round((v - (threads0[k] ?? 0)) * 100) / 100] as const)
+      .filter(([, v]) => v > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
+  log(`  delivery CPU by thread: ${JSON.stringify(deliveryThreads)}`);
+  const mem = rss.stop();
+  const seconds = toLastPushMs / 1000;
+  const pushesPerSecond = done / seconds;
+  log(`  pipeline: ${done.toLocaleString('en')} pushes in ${seconds.toFixed(2)} s = ${Math.round(pushesPerSecond).toLocaleString('en')}/s; delivery peak RSS ${mem.peakRssMb.toFixed(0)} MB`);
+
+  // Where the time went, from the two services' own records.
+  let toCompletedMs: number | null = null;
+  let createToDispatchMs: number | null = null;
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    const { rows } = await stack.pool.query<{ state: string; ms: number | null }>(
+      `SELECT state, EXTRACT(EPOCH FROM (completed_at - (SELECT created_at FROM campaign.campaigns WHERE id = $1))) * 1000 AS ms FROM delivery.campaign_runs WHERE campaign_id = $1`,
+      [campaignId],
+    );
+    if (rows[0]?.state === 'completed' || rows[0]?.state === 'failed') {
+      toCompletedMs = rows[0].ms === null ? null : Number(rows[0].ms);
+      break;
+    }
+    await sleep(250);
+  }
+  const d = await stack.pool.query<{ ms: number }>('SELECT EXTRACT(EPOCH FROM (dispatched_at - created_at)) * 1000 AS ms FROM campaign.campaigns WHERE id = $1', [campaignId]);
+  createToDispatchMs = d.rows[0]?.ms == null ? null : Number(d.rows[0].ms);
+  const states = await stack.pool.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM delivery.delivery_log WHERE campaign_id = $1 GROUP BY state', [campaignId]);
+  const logStates = Object.fromEntries(states.rows.map((r) => [r.state, Number(r.n)]));
+  log(`  delivery log: ${JSON.stringify(logStates)}; run ${toCompletedMs === null ? 'not completed' : `completed ${(toCompletedMs / 1000).toFixed(2)} s after create`}`);
+
+  const naiveCount = Math.min(opts.naiveCount, opts.subscribers);
+  log(`measuring the naive loop: web-push sendNotification, ${opts.concurrency} in flight, ${naiveCount.toLocaleString('en')} pushes…`);
+  const simCpu0 = cpuSeconds([stack.pids.simulator]);
+  const nv = await naive(stack, site.id, payload, naiveCount, opts.concurrency, log);
+  const naivePerSecond = nv.sent / nv.seconds;
+  log(`  naive: ${nv.sent.toLocaleString('en')} sent, ${nv.failed} failed in ${nv.seconds.toFixed(2)} s = ${Math.round(naivePerSecond).toLocaleString('en')}/s (${JSON.stringify(nv.statuses)}); simulator used ${(cpuSeconds([stack.pids.simulator]) - simCpu0).toFixed(1)} CPU s`);
+
+  const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+  return {
+    subscribers: opts.subscribers,
+    pushed: done,
+    seedSeconds: round(seedSeconds, 1),
+    pushesPerSecond: Math.round(pushesPerSecond),
+    seconds: round(seconds, 2),
+    stages: {
+      createMs: round(createMs, 1),
+      createToDispatchMs: createToDispatchMs === null ? null : round(createToDispatchMs, 1),
+      toFirstPushMs: firstAt === null ? null : round(firstAt - t0, 0),
+      toLastPushMs: round(toLastPushMs, 0),
+      toCompletedMs: toCompletedMs === null ? null : round(toCompletedMs, 0),
+    },
+    accepted: s.accepted - s0.accepted,
+    rejected: s.rejected.total - s0.rejected.total,
+    logStates,
+    ceilingPerSecond: Math.round(ceil.perSecond),
+    ceilingThreads: ceil.threads,
+    naivePerSecond: Math.round(naivePerSecond),
+    naiveCount: nv.sent + nv.failed,
+    naiveFailed: nv.failed,
+    naiveCpuSeconds: round(nv.cpuSeconds, 2),
+    concurrency: opts.concurrency,
+    ratioToCeiling: round(pushesPerSecond / ceil.perSecond),
+    ratioToNaive: round(pushesPerSecond / naivePerSecond, 2),
+    peakRssMb: Math.round(mem.peakRssMb),
+    vmHwmMb: Math.round(mem.vmHwmMb),
+    cpuSeconds: Object.fromEntries(Object.entries(cpuUsed).map(([k, v]) => [k, round(v, 2)])),
+    deliveryThreads,
+    cpuMsPerPush: Object.fromEntries(Object.entries(cpuUsed).map(([k, v]) => [k, round((v * 1000) / Math.max(done, 1), 4)])),
+    simulator: { connections: s.connections - s0.connections, http2Sessions: s.http2Sessions - s0.http2Sessions, vapidVerifications: s.vapid.verifications - s0.vapid.verifications },
+  };
+}

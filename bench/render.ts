@@ -1,0 +1,12 @@
+// Redraws bench/results/latest.svg and latest.md from latest.json (after a change to the report
+// code, without measuring again): `npx tsx bench/render.ts`.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatTables, renderSvg, type Results } from './lib/report.js';
+
+const results = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+const latest = JSON.parse(readFileSync(path.join(results, 'latest.json'), 'utf8')) as Results;
+writeFileSync(path.join(results, 'latest.svg'), renderSvg(latest));
+writeFileSync(path.join(results, 'latest.md'), formatTables(latest) + '\n');
+console.log('bench/results/latest.svg and latest.md redrawn from latest.json');

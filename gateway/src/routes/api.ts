@@ -1,0 +1,83 @@
+// One dispatcher for the /v2 API routes, so every route runs the same checks in the same order
+// (docs/api-decisions.md): key → plan → body size → JSON → backend, and so 405 and its Allow
+// header come from the same table that routes the calls.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from '../../../services/shared/src/log.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { toHttpError } from '../grpc/status-map.js';
+import { createBodyReader, jsonObjectText } from '../http/body.js';
+import { requestIdOf } from '../http/request-id.js';
+import { HttpError, MESSAGES } from '../messages.js';
+import type { ApiRoute } from './route.js';
+
+export interface ApiDeps {
+  routes: ApiRoute[];
+  authenticator: Authenticator;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+export function sendJson(res: Response, status: number, body: unknown): void {
+  res.status(status).set('Cache-Control', 'no-store').json(body);
+}
+
+export function sendMethodNotAllowed(res: Response, methods: Iterable<string>): void {
+  const allowed = new Set(methods);
+  if (allowed.has('GET')) allowed.add('HEAD');
+  res.set('Allow', [...allowed].join(', '));
+  sendJson(res, 405, { message: MESSAGES.methodNotAllowed });
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw; // a malformed escape is just an id that does not exist (404), never a 500
+  }
+}
+
+export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, logger }: ApiDeps): RequestHandler {
+  const readBody = createBodyReader(bodyLimitBytes);
+
+  async function run(route: ApiRoute, req: Request, res: Response): Promise<{ status: number; body: unknown }> {
+    const ctx = { requestId: requestIdOf(res) };
+    const rawKey = req.headers.authorization;
+    if (rawKey === undefined || rawKey === '') throw new HttpError(403, MESSAGES.notAuthorized);
+    let principal;
+    try {
+      principal = await authenticator.authenticate(rawKey, ctx);
+    } catch (err) {
+      logger.error('key check failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
+      throw new HttpError(500, route.genericMessage);
+    }
+    if (!principal) throw new HttpError(403, MESSAGES.notAuthorized);
+    if (!principal.permissions[route.permission]) return route.denied;
+
+    const body = await readBody(req, res);
+    const bodyJson = route.body === 'none' ? '' : jsonObjectText(body, route.body === 'json-or-empty' ? '{}' : undefined);
+    const params = (route.pattern.exec(req.path) ?? []).slice(1).map(decodeParam);
+    try {
+      return { status: 200, body: await route.handle({ principal, params, bodyJson, headers: req.headers, ctx }) };
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      const mapped = toHttpError(err, route.genericMessage);
+      if (mapped.status >= 500) logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
+      throw mapped;
+    }
+  }
+
+  return async function api(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const matching = routes.filter((r) => r.pattern.test(req.path));
+    if (matching.length === 0) return next();
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const route = matching.find((r) => r.method === method);
+    if (!route) return sendMethodNotAllowed(res, matching.map((r) => r.method));
+    try {
+      const answer = await run(route, req, res);
+      sendJson(res, answer.status, answer.body);
+    } catch (err) {
+      if (!(err instanceof HttpError)) return next(err);
+      sendJson(res, err.status, { message: err.message });
+    }
+  };
+}

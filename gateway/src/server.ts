@@ -1,0 +1,63 @@
+// The gateway's Express app, built from its dependencies. Order matters: the request id first
+// (every answer carries it), the proxy before anything that could read a body, then the
+// keyless routes, the /v2 API, and JSON 404 / last-chance error answers.
+import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../../services/shared/src/log.js';
+import { readyzHandler, type Readiness } from '../../services/shared/src/observability/health.js';
+import type { ServiceMetrics } from '../../services/shared/src/observability/metrics.js';
+import type { Authenticator } from './auth/authenticator.js';
+import type { Backends } from './grpc/clients.js';
+import { requestId, requestIdOf } from './http/request-id.js';
+import { MESSAGES } from './messages.js';
+import { createApiDispatcher, sendJson } from './routes/api.js';
+import { audienceRoutes } from './routes/audience.js';
+import { campaignRoutes } from './routes/campaigns.js';
+import { staticRoutes, type ContractFiles } from './routes/static.js';
+
+export interface ServerDeps {
+  backends: Pick<Backends, 'campaigns' | 'audience'>;
+  authenticator: Authenticator;
+  /** The /public proxy (routes/public-proxy.ts). */
+  publicProxy: express.RequestHandler;
+  contract: ContractFiles;
+  bodyLimitBytes: number;
+  logger: Logger;
+  /** Request metrics, GET /readyz and GET /metrics; absent = not served. */
+  ops?: { metrics: ServiceMetrics; readiness: Readiness };
+}
+
+export function createServer(deps: ServerDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use(requestId);
+  if (deps.ops) {
+    app.use(deps.ops.metrics.http);
+    app.get('/readyz', readyzHandler(deps.ops.readiness));
+    app.get('/metrics', deps.ops.metrics.scrape);
+  }
+  app.use(deps.publicProxy);
+  app.use(staticRoutes(deps.contract));
+  app.use(
+    createApiDispatcher({
+      routes: [...campaignRoutes(deps.backends.campaigns), ...audienceRoutes(deps.backends.audience)],
+      authenticator: deps.authenticator,
+      bodyLimitBytes: deps.bodyLimitBytes,
+      logger: deps.logger,
+    }),
+  );
+  app.use((_req: Request, res: Response) => sendJson(res, 404, { message: MESSAGES.notFound }));
+
+  // Last chance: the detail goes to the log with the request id, never to the client.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof (err as { status?: unknown })?.status === 'number' ? (err as { status: number }).status : 500;
+    if (status >= 500) deps.logger.error('unhandled error', { requestId: requestIdOf(res), method: req.method, path: req.path, err: err instanceof Error ? err : undefined });
+    if (res.headersSent) return void res.destroy();
+    if (status === 413) return sendJson(res, 413, { message: MESSAGES.bodyTooLarge });
+    if (status >= 400 && status < 500) return sendJson(res, 400, { message: 'Bad request' });
+    sendJson(res, 500, { message: MESSAGES.internal });
+  });
+  return app;
+}

@@ -1,0 +1,14 @@
+// Original file: protos/campaign/v1/campaign.proto
+
+
+export interface CreateCampaignRequest {
+  'siteId'?: (string);
+  'bodyJson'?: (string);
+  'idempotencyKey'?: (string);
+}
+
+export interface CreateCampaignRequest__Output {
+  'siteId': (string);
+  'bodyJson': (string);
+  'idempotencyKey': (string);
+}

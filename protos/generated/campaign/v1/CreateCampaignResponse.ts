@@ -1,0 +1,10 @@
+// Original file: protos/campaign/v1/campaign.proto
+
+
+export interface CreateCampaignResponse {
+  'id'?: (string);
+}
+
+export interface CreateCampaignResponse__Output {
+  'id': (string);
+}

@@ -1,0 +1,14 @@
+// Original file: protos/delivery/v1/audience.proto
+
+
+export interface CountAudienceRequest {
+  'siteId'?: (string);
+  'topics'?: (string)[];
+  'countries'?: (string)[];
+}
+
+export interface CountAudienceRequest__Output {
+  'siteId': (string);
+  'topics': (string)[];
+  'countries': (string)[];
+}

@@ -1,0 +1,253 @@
+// Operator CLI: plans, sites, API keys, synthetic subscribers. `npm run cli -- --help`.
+// Works against DATABASE_URL, else the running stack's database, else the embedded one.
+import { parseArgs } from 'node:util';
+import { migrateCampaignSchema } from '../services/campaign/src/app.js';
+import { createOperators, OperatorError, PERMISSIONS, type Permission } from '../services/campaign/src/domain/operators.js';
+import { migrateDeliverySchema } from '../services/delivery/src/app.js';
+import { createDeliveryOperators } from '../services/delivery/src/domain/operators.js';
+import { DeliveryOperatorError } from '../services/delivery/src/domain/errors.js';
+import { createTopicMaintenance } from '../services/delivery/src/domain/topic-maintenance.js';
+import { createPool } from '../services/shared/src/db.js';
+import { localDatabase, localSecrets } from './lib/local-env.js';
+import { createKafkaTopics } from './lib/kafka-topics.js';
+
+const HELP = `webpush operator CLI
+
+Usage: npm run cli -- <command> [arguments] [--json]
+
+  plans create <name> --permissions create,reports,delete,audience
+                                     create a plan ("none" for no permission)
+  plans list
+  sites create <name> --plan <plan>  create a site; prints its id, public id, API key
+                                     (shown once) and VAPID public key
+  sites list
+  sites set-plan <site> <plan>       move a site to another plan
+  keys list <site>
+  keys rotate <site> [--keep-old]    issue a new API key; revokes the others unless --keep-old
+  keys revoke <site> [--key <id|prefix>]
+                                     revoke one key, or every key of the site
+  subscribers seed <site> --count N --topics a,b --countries br,us [--per-subscriber 2]
+                      [--endpoint-base https://…/]
+                                     insert N synthetic subscribers (demos, benchmarks)
+  topics rename <site> <topic> <new-name>
+                                     rename a topic on every subscriber (refused if the
+                                     new name is in use: merge instead)
+  topics merge <site> <topic>[,<topic>…] <into>
+                                     replace the listed topics by <into> on every subscriber
+  topics delete <site> <topic>       remove a topic from every subscriber
+                                     (campaigns keep the topic names they were created with)
+  migrate                            apply all database migrations and exit
+  kafka create-topics                create the Kafka topics (KAFKA_BROKERS, KAFKA_TOPIC_PREFIX)
+                                     with their partition counts; existing ones are kept
+
+<site> is a site id or its public id. --json prints machine-readable JSON on stdout.
+Database: DATABASE_URL, else the running stack's, else the embedded one under .data/.`;
+
+class UsageError extends Error {}
+
+function csv(value: string | undefined, name: string): string[] {
+  if (value === undefined) throw new UsageError(`--${name} is required`);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function table(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '(none)';
+  const cols = Object.keys(rows[0]);
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(width[i])).join('  ').trimEnd();
+  return [line(cols), ...rows.map((r) => line(cols.map((c) => String(r[c] ?? ''))))].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      permissions: { type: 'string' },
+      plan: { type: 'string' },
+      'keep-old': { type: 'boolean', default: false },
+      key: { type: 'string' },
+      count: { type: 'string' },
+      topics: { type: 'string' },
+      countries: { type: 'string' },
+      'per-subscriber': { type: 'string' },
+      'endpoint-base': { type: 'string' },
+    },
+  });
+  const [group, action, ...rest] = positionals;
+  if (values.help || !group) {
+    process.stdout.write(HELP + '\n');
+    return values.help ? 0 : 2;
+  }
+  const out = (human: string, json: unknown) => process.stdout.write((values.json ? JSON.stringify(json, null, 2) : human) + '\n');
+  const progress = (line: string) => {
+    if (!values.json) process.stderr.write(line);
+  };
+
+  if (group === 'kafka') {
+    if (action !== 'create-topics') throw new UsageError('usage: kafka create-topics');
+    const result = await createKafkaTopics();
+    out(result.topics.map((t) => `${t.name}: ${t.partitions} partition(s)`).join('\n'), result);
+    return 0;
+  }
+
+  const db = await localDatabase();
+  const pool = createPool(db.url, { max: 4, applicationName: 'webpush-cli' });
+  try {
+    await migrateCampaignSchema(pool);
+    await migrateDeliverySchema(pool);
+    const secrets = await localSecrets();
+    const ops = createOperators(pool);
+    const delivery = createDeliveryOperators(pool, Buffer.from(secrets.VAPID_ENCRYPTION_KEY, 'base64'));
+    const topics = createTopicMaintenance(pool);
+    const site = async (ref: string | undefined) => {
+      if (!ref) throw new UsageError('a site id or public id is required');
+      const found = await ops.getSite(ref);
+      if (!found) throw new OperatorError(`site "${ref}" does not exist`);
+      return found;
+    };
+    const key = `${group} ${action ?? ''}`.trim();
+    switch (key) {
+      case 'migrate':
+        out('migrations applied', { migrated: true });
+        return 0;
+      case 'plans create': {
+        if (!action || !rest[0]) throw new UsageError('usage: plans create <name> --permissions create,reports,delete,audience');
+        const perms = csv(values.permissions, 'permissions').filter((p) => p !== 'none');
+        const bad = perms.filter((p) => !PERMISSIONS.includes(p as Permission));
+        if (bad.length) throw new UsageError(`unknown permission(s): ${bad.join(', ')} (allowed: ${PERMISSIONS.join(', ')}, none)`);
+        const plan = await ops.createPlan(rest[0], perms as Permission[]);
+        out(`plan ${plan.name} created: ${PERMISSIONS.filter((p) => plan.permissions[p]).join(', ') || 'no permissions'}`, plan);
+        return 0;
+      }
+      case 'plans list': {
+        const plans = await ops.listPlans();
+        out(table(plans.map((p) => ({ name: p.name, ...p.permissions }))), plans);
+        return 0;
+      }
+      case 'sites create': {
+        if (!rest[0]) throw new UsageError('usage: sites create <name> --plan <plan>');
+        if (!values.plan) throw new UsageError('--plan is required');
+        const created = await ops.createSite({ name: rest[0], plan: values.plan });
+        const { vapidPublicKey } = await delivery.registerSite({ siteId: created.id, publicId: created.publicId });
+        const issued = await ops.issueKey(created.id);
+        out(
+          [
+            `site created: ${created.name}`,
+            `  id:               ${created.id}`,
+            `  public id:        ${created.publicId}`,
+            `  plan:             ${created.plan}`,
+            `  API key:          ${issued.key}`,
+            `  VAPID public key: ${vapidPublicKey}`,
+            'The API key is shown only now; store it in your server\'s secrets.',
+          ].join('\n'),
+          { ...created, apiKey: issued.key, keyId: issued.keyId, vapidPublicKey },
+        );
+        return 0;
+      }
+      case 'sites list': {
+        const sites = await ops.listSites();
+        out(table(sites.map((s) => ({ id: s.id, publicId: s.publicId, name: s.name, plan: s.plan, createdAt: s.createdAt }))), sites);
+        return 0;
+      }
+      case 'sites set-plan': {
+        const s = await site(rest[0]);
+        if (!rest[1]) throw new UsageError('usage: sites set-plan <site> <plan>');
+        const changed = await ops.changePlan(s.id, rest[1]);
+        out(`site ${changed.id} is now on plan ${changed.plan}`, changed);
+        return 0;
+      }
+      case 'keys list': {
+        const s = await site(rest[0]);
+        const keys = await ops.listKeys(s.id);
+        out(table(keys.map((k) => ({ ...k, revokedAt: k.revokedAt ?? '' }))), keys);
+        return 0;
+      }
+      case 'keys rotate': {
+        const s = await site(rest[0]);
+        const issued = await ops.issueKey(s.id, { revokeOthers: !values['keep-old'] });
+        out(
+          `new API key for ${s.id}: ${issued.key}\n${values['keep-old'] ? 'Older keys stay valid until revoked.' : 'Every older key is revoked.'} The key is shown only now.`,
+          { siteId: s.id, apiKey: issued.key, keyId: issued.keyId, prefix: issued.prefix, olderKeysRevoked: !values['keep-old'] },
+        );
+        return 0;
+      }
+      case 'keys revoke': {
+        const s = await site(rest[0]);
+        const revoked = await ops.revokeKeys(s.id, values.key);
+        if (values.key && revoked === 0) throw new OperatorError(`no active key "${values.key}" on site ${s.id}`);
+        out(`${revoked} key(s) revoked`, { siteId: s.id, revoked });
+        return 0;
+      }
+      case 'subscribers seed': {
+        const s = await site(rest[0]);
+        const count = Number(values.count);
+        if (!Number.isInteger(count) || count < 1 || count > 10_000_000) throw new UsageError('--count must be an integer from 1 to 10000000');
+        const perSubscriber = values['per-subscriber'] === undefined ? undefined : Number(values['per-subscriber']);
+        if (perSubscriber !== undefined && (!Number.isInteger(perSubscriber) || perSubscriber < 0)) throw new UsageError('--per-subscriber must be a non-negative integer');
+        const topics = values.topics === undefined ? [] : csv(values.topics, 'topics');
+        const countries = values.countries === undefined ? [] : csv(values.countries, 'countries');
+        const started = Date.now();
+        const result = await delivery.seedSubscribers({
+          siteId: s.id,
+          count,
+          topics,
+          countries,
+          topicsPerSubscriber: perSubscriber,
+          endpointBase: values['endpoint-base'],
+          onProgress: (done, total) => {
+            const secs = (Date.now() - started) / 1000;
+            progress(`\rseeded ${done}/${total} (${Math.round((100 * done) / total)}%, ${Math.round(done / Math.max(secs, 0.001))}/s)`);
+          },
+        });
+        progress('\n');
+        const secs = (Date.now() - started) / 1000;
+        out(`${result.inserted} subscribers seeded on ${s.id} in ${secs.toFixed(1)} s`, { siteId: s.id, inserted: result.inserted, seconds: secs });
+        return 0;
+      }
+      case 'topics rename': {
+        const s = await site(rest[0]);
+        if (!rest[1] || !rest[2]) throw new UsageError('usage: topics rename <site> <topic> <new-name>');
+        const changed = await topics.renameTopic({ siteId: s.id, from: rest[1], to: rest[2] });
+        out(`topic renamed on ${changed.subscribers} subscriber(s)`, { siteId: s.id, ...changed });
+        return 0;
+      }
+      case 'topics merge': {
+        const s = await site(rest[0]);
+        if (!rest[1] || !rest[2]) throw new UsageError('usage: topics merge <site> <topic>[,<topic>…] <into>');
+        const changed = await topics.mergeTopics({ siteId: s.id, from: csv(rest[1], 'topics'), into: rest[2] });
+        out(`topics merged on ${changed.subscribers} subscriber(s)`, { siteId: s.id, ...changed });
+        return 0;
+      }
+      case 'topics delete': {
+        const s = await site(rest[0]);
+        if (!rest[1]) throw new UsageError('usage: topics delete <site> <topic>');
+        const changed = await topics.deleteTopic({ siteId: s.id, topic: rest[1] });
+        out(`topic removed from ${changed.subscribers} subscriber(s)`, { siteId: s.id, ...changed });
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command "${key}"; see --help`);
+    }
+  } finally {
+    await pool.end().catch(() => {});
+    await db.server.stop();
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError || err instanceof OperatorError || err instanceof DeliveryOperatorError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,81 @@
+// The demo site that `npm start` prepares so a fresh clone has something to call: a plan with
+// every permission, one site, an API key, and demo "browsers" subscribed at the push-service
+// simulator, so a campaign sent with the demo key shows real sends, impressions and clicks.
+// The raw demo key is kept in .data/demo.json (a local development convenience, mode 600);
+// production keys are only ever shown once.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Pool } from '../../services/shared/src/db.js';
+import { createOperators, PERMISSIONS } from '../../services/campaign/src/domain/operators.js';
+import { createDeliveryOperators } from '../../services/delivery/src/domain/operators.js';
+import { DATA_DIR } from './local-env.js';
+import type { SimulatorProcess } from './simulator-process.js';
+
+const DEMO_FILE = path.join(DATA_DIR, 'demo.json');
+const DEMO_PLAN = 'demo';
+const TOPICS = ['news', 'sports', 'tech', 'culture', 'economy'];
+const COUNTRIES = ['BR', 'PT', 'US', 'DE', ''];
+
+export interface Demo {
+  siteId: string;
+  publicId: string;
+  apiKey: string;
+  keyId: string;
+  vapidPublicKey: string;
+  /** Endpoints of the browsers subscribed at the last start (the simulator forgets them). */
+  browserEndpoints?: string[];
+}
+
+async function readDemo(): Promise<Partial<Demo>> {
+  try {
+    return JSON.parse(await readFile(DEMO_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+export async function ensureDemo(pool: Pool, vapidEncryptionKey: Buffer): Promise<Demo> {
+  const ops = createOperators(pool);
+  const delivery = createDeliveryOperators(pool, vapidEncryptionKey);
+  if (!(await ops.listPlans()).some((p) => p.name === DEMO_PLAN)) await ops.createPlan(DEMO_PLAN, PERMISSIONS);
+  const demo = await readDemo();
+  let site = demo.siteId ? await ops.getSite(demo.siteId) : null;
+  site ??= await ops.createSite({ name: 'Demo site', plan: DEMO_PLAN });
+  const { vapidPublicKey } = await delivery.registerSite({ siteId: site.id, publicId: site.publicId });
+  const keys = await ops.listKeys(site.id);
+  let apiKey = demo.apiKey;
+  let keyId = demo.keyId;
+  if (!apiKey || !keyId || !keys.some((k) => k.keyId === keyId && k.revokedAt === null)) {
+    const issued = await ops.issueKey(site.id);
+    apiKey = issued.key;
+    keyId = issued.keyId;
+  }
+  const result: Demo = { siteId: site.id, publicId: site.publicId, apiKey, keyId, vapidPublicKey, browserEndpoints: demo.browserEndpoints ?? [] };
+  await writeFile(DEMO_FILE, JSON.stringify(result, null, 2) + '\n', { mode: 0o600 });
+  return result;
+}
+
+/**
+ * Subscribes `count` simulated browsers through the gateway, as the site plugin would, after
+ * unsubscribing the previous start's browsers (the simulator does not survive a restart).
+ */
+export async function subscribeDemoBrowsers(demo: Demo, simulator: SimulatorProcess, gatewayUrl: string, count: number, countryHeader: string): Promise<number> {
+  const url = `${gatewayUrl}/public/v1/sites/${demo.publicId}/subscriptions`;
+  for (const endpoint of demo.browserEndpoints ?? []) {
+    await fetch(url, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint }) }).catch(() => {});
+  }
+  const endpoints: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const sub = await simulator.createSubscription(demo.vapidPublicKey);
+    const topics = [TOPICS[i % TOPICS.length], TOPICS[(i * 7 + 3) % TOPICS.length]];
+    const country = COUNTRIES[i % COUNTRIES.length];
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(country && countryHeader ? { [countryHeader]: country } : {}) },
+      body: JSON.stringify({ subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics }),
+    });
+    if (res.ok) endpoints.push(sub.endpoint);
+  }
+  await writeFile(DEMO_FILE, JSON.stringify({ ...demo, browserEndpoints: endpoints }, null, 2) + '\n', { mode: 0o600 });
+  return endpoints.length;
+}

@@ -1,0 +1,89 @@
+// The local defaults behind `npm start` and the operator CLI: a data folder (.data/, or
+// WEBPUSH_DATA_DIR), generated secrets kept there, and a Postgres — DATABASE_URL when set,
+// otherwise the project's own persistent embedded server under .data/postgres.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DATA_DIR = path.resolve(process.env.WEBPUSH_DATA_DIR || path.join(ROOT, '.data'));
+const SECRETS_FILE = path.join(DATA_DIR, 'secrets.json');
+const DATABASE_NAME = 'webpush';
+
+export interface LocalSecrets {
+  CURSOR_SECRET: string;
+  VAPID_ENCRYPTION_KEY: string;
+}
+
+async function readJson<T>(file: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Secrets from the environment when given, else generated once and kept in .data/secrets.json (mode 600). */
+export async function localSecrets(): Promise<LocalSecrets> {
+  if (process.env.CURSOR_SECRET && process.env.VAPID_ENCRYPTION_KEY) {
+    return { CURSOR_SECRET: process.env.CURSOR_SECRET, VAPID_ENCRYPTION_KEY: process.env.VAPID_ENCRYPTION_KEY };
+  }
+  await mkdir(DATA_DIR, { recursive: true });
+  const stored = (await readJson<Partial<LocalSecrets>>(SECRETS_FILE)) ?? {};
+  const secrets: LocalSecrets = {
+    CURSOR_SECRET: process.env.CURSOR_SECRET || stored.CURSOR_SECRET || randomBytes(32).toString('base64'),
+    VAPID_ENCRYPTION_KEY: process.env.VAPID_ENCRYPTION_KEY || stored.VAPID_ENCRYPTION_KEY || randomBytes(32).toString('base64'),
+  };
+  if (stored.CURSOR_SECRET !== secrets.CURSOR_SECRET || stored.VAPID_ENCRYPTION_KEY !== secrets.VAPID_ENCRYPTION_KEY) {
+    await writeFile(SECRETS_FILE, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
+  }
+  return secrets;
+}
+
+const STACK_FILE = path.join(DATA_DIR, 'stack.json');
+
+export interface StackInfo {
+  pid: number;
+  databaseUrl: string;
+  gatewayUrl: string;
+}
+
+export async function writeStackInfo(info: StackInfo): Promise<void> {
+  await writeFile(STACK_FILE, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+}
+
+export async function clearStackInfo(): Promise<void> {
+  await writeFile(STACK_FILE, '{}\n', { mode: 0o600 }).catch(() => {});
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The running stack started by `npm start`, if any. */
+export async function runningStack(): Promise<StackInfo | undefined> {
+  const info = await readJson<Partial<StackInfo>>(STACK_FILE);
+  return info?.pid && info.databaseUrl && alive(info.pid) ? (info as StackInfo) : undefined;
+}
+
+/**
+ * The database the stack uses. DATABASE_URL wins; else the running stack's embedded server;
+ * else this process starts the embedded server on .data/postgres (and must stop() it).
+ */
+export async function localDatabase(log: (line: string) => void = () => {}): Promise<{ url: string; server: RunningPostgres }> {
+  if (process.env.DATABASE_URL) {
+    const server = externalPostgres(process.env.DATABASE_URL);
+    return { url: process.env.DATABASE_URL, server };
+  }
+  const stack = await runningStack();
+  if (stack) return { url: stack.databaseUrl, server: externalPostgres(stack.databaseUrl) };
+  const server = await startEmbeddedPostgres({ dataDir: path.join(DATA_DIR, 'postgres'), persistent: true, log });
+  return { url: await server.database(DATABASE_NAME), server };
+}

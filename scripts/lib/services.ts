@@ -1,0 +1,197 @@
+// Starts the three services as separate Node processes (gateway, campaign, delivery) with one
+// shared environment, waits until each answers, and stops them in order. Used by `npm start`
+// and by the end-to-end tests, so both run exactly the same processes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { freePort } from '../../services/shared/src/postgres.js';
+import { ROOT } from './local-env.js';
+
+export type ServiceName = 'delivery' | 'campaign' | 'gateway';
+
+const ENTRY: Record<ServiceName, string> = {
+  delivery: 'services/delivery/src/main.ts',
+  campaign: 'services/campaign/src/main.ts',
+  gateway: 'gateway/src/main.ts',
+};
+
+export interface Ports {
+  gateway: number;
+  campaignGrpc: number;
+  deliveryGrpc: number;
+  deliveryHttp: number;
+}
+
+export interface StartOptions {
+  databaseUrl: string;
+  cursorSecret: string;
+  vapidEncryptionKey: string;
+  /** Extra variables for every service (e.g. PUSH_SERVICE_HOSTS in tests). */
+  env?: Record<string, string>;
+  /** Fixed ports; free ports are picked for any not given. */
+  ports?: Partial<Ports>;
+  /** Receives every output line of every service. */
+  onLine?: (service: ServiceName, line: string) => void;
+  /** How long to wait for all services to answer. */
+  readyTimeoutMs?: number;
+}
+
+export interface RunningServices {
+  ports: Ports;
+  gatewayUrl: string;
+  deliveryHttpUrl: string;
+  env: Record<ServiceName, Record<string, string>>;
+  /** Sends a signal to one service (SIGKILL to crash it). */
+  signal(name: ServiceName, sig: NodeJS.Signals): void;
+  /** Starts one service again (after it was stopped or killed) and waits until it answers. */
+  restart(name: ServiceName): Promise<void>;
+  /** Exit codes so far (undefined while running). */
+  exitCode(name: ServiceName): number | null | undefined;
+  stop(): Promise<void>;
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function httpOk(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+function grpcReady(target: string, deadlineMs: number): Promise<boolean> {
+  const client = new grpc.Client(target, grpc.credentials.createInsecure());
+  return new Promise((resolve) => {
+    client.waitForReady(Date.now() + deadlineMs, (err) => {
+      client.close();
+      resolve(!err);
+    });
+  });
+}
+
+export async function startServices(opts: StartOptions): Promise<RunningServices> {
+  const ports: Ports = {
+    gateway: opts.ports?.gateway ?? (await freePort()),
+    campaignGrpc: opts.ports?.campaignGrpc ?? (await freePort()),
+    deliveryGrpc: opts.ports?.deliveryGrpc ?? (await freePort()),
+    deliveryHttp: opts.ports?.deliveryHttp ?? (await freePort()),
+  };
+  const common = {
+    DATABASE_URL: opts.databaseUrl,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...opts.env,
+  };
+  const env: Record<ServiceName, Record<string, string>> = {
+    delivery: {
+      ...common,
+      DELIVERY_GRPC_PORT: String(ports.deliveryGrpc),
+      DELIVERY_HTTP_PORT: String(ports.deliveryHttp),
+      VAPID_ENCRYPTION_KEY: opts.vapidEncryptionKey,
+    },
+    campaign: {
+      ...common,
+      CAMPAIGN_GRPC_PORT: String(ports.campaignGrpc),
+      // A fixed metrics port would clash between stacks; operators set it explicitly.
+      CAMPAIGN_METRICS_PORT: process.env.CAMPAIGN_METRICS_PORT ?? opts.env?.CAMPAIGN_METRICS_PORT ?? '0',
+      AUDIENCE_GRPC_TARGET: `127.0.0.1:${ports.deliveryGrpc}`,
+      CURSOR_SECRET: opts.cursorSecret,
+    },
+    gateway: {
+      ...common,
+      GATEWAY_PORT: String(ports.gateway),
+      CAMPAIGN_GRPC_TARGET: `127.0.0.1:${ports.campaignGrpc}`,
+      AUDIENCE_GRPC_TARGET: `127.0.0.1:${ports.deliveryGrpc}`,
+      DELIVERY_HTTP_URL: `http://127.0.0.1:${ports.deliveryHttp}`,
+    },
+  };
+  const procs = new Map<ServiceName, ChildProcess>();
+  const codes = new Map<ServiceName, number | null>();
+  const onLine = opts.onLine ?? (() => {});
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
+
+  const spawnOne = (name: ServiceName) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, ENTRY[name])], {
+      cwd: ROOT,
+      env: { ...process.env, ...env[name] },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    codes.delete(name);
+    for (const stream of [child.stdout, child.stderr]) {
+      let buf = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        buf += chunk;
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          onLine(name, buf.slice(0, i));
+          buf = buf.slice(i + 1);
+        }
+      });
+    }
+    child.on('exit', (code, sig) => {
+      codes.set(name, code ?? (sig ? -1 : null));
+    });
+    procs.set(name, child);
+  };
+
+  const ready: Record<ServiceName, () => Promise<boolean>> = {
+    delivery: () => httpOk(`http://127.0.0.1:${ports.deliveryHttp}/healthz`).then((ok) => ok && grpcReady(`127.0.0.1:${ports.deliveryGrpc}`, 500)),
+    campaign: () => grpcReady(`127.0.0.1:${ports.campaignGrpc}`, 500),
+    gateway: () => httpOk(`http://127.0.0.1:${ports.gateway}/healthz`),
+  };
+
+  const waitReady = async (name: ServiceName) => {
+    const until = Date.now() + readyTimeoutMs;
+    while (Date.now() < until) {
+      if (codes.has(name)) throw new Error(`${name} exited with code ${codes.get(name)} while starting`);
+      if (await ready[name]()) return;
+      await sleep(150);
+    }
+    throw new Error(`${name} did not become ready within ${readyTimeoutMs} ms`);
+  };
+
+  const stopOne = async (name: ServiceName, graceMs = 10_000) => {
+    const child = procs.get(name);
+    if (!child || codes.has(name)) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const order: ServiceName[] = ['delivery', 'campaign', 'gateway'];
+  const stop = async () => {
+    for (const name of [...order].reverse()) await stopOne(name);
+  };
+  try {
+    // The delivery service first: campaign asks it for audience counts; gateway needs both.
+    for (const name of order) {
+      spawnOne(name);
+      await waitReady(name);
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return {
+    ports,
+    gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
+    deliveryHttpUrl: `http://127.0.0.1:${ports.deliveryHttp}`,
+    env,
+    signal: (name, sig) => procs.get(name)?.kill(sig),
+    restart: async (name) => {
+      await stopOne(name);
+      spawnOne(name);
+      await waitReady(name);
+    },
+    exitCode: (name) => (codes.has(name) ? codes.get(name) : undefined),
+    stop,
+  };
+}

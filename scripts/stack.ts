@@ -1,0 +1,122 @@
+// `npm start`: the whole stack on this machine. Postgres from DATABASE_URL or the project's own
+// embedded server, Kafka from KAFKA_BROKERS or the project's own KRaft broker (both persistent
+// under .data/), the push-service simulator with the demo site's browsers, and the three
+// services as separate processes. Ctrl-C stops everything in order.
+import path from 'node:path';
+import { migrateCampaignSchema } from '../services/campaign/src/app.js';
+import { migrateDeliverySchema } from '../services/delivery/src/app.js';
+import { DEFAULT_PUSH_SERVICE_HOSTS } from '../services/delivery/src/config.js';
+import { createPool } from '../services/shared/src/db.js';
+import { ensureDemo, subscribeDemoBrowsers } from './lib/demo.js';
+import { startKafka, type RunningKafka } from './lib/kafka-broker.js';
+import { clearStackInfo, DATA_DIR, localDatabase, localSecrets, runningStack, writeStackInfo } from './lib/local-env.js';
+import { startServices, type ServiceName } from './lib/services.js';
+import { startSimulatorProcess, type SimulatorProcess } from './lib/simulator-process.js';
+
+const say = (line: string) => process.stdout.write(line + '\n');
+
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  return raw ? Number(raw) : fallback;
+}
+
+async function main() {
+  const already = await runningStack();
+  if (already) {
+    say(`The stack is already running (pid ${already.pid}) at ${already.gatewayUrl}. Stop it first (Ctrl-C in its terminal).`);
+    process.exit(1);
+  }
+  const gatewayPort = port('GATEWAY_PORT', 8080);
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const countryHeader = process.env.COUNTRY_HEADER ?? 'cf-ipcountry';
+  say('Starting Postgres…');
+  const db = await localDatabase((line) => process.env.LOG_LEVEL === 'debug' && say(`[postgres] ${line}`));
+  const secrets = await localSecrets();
+  const pool = createPool(db.url, { max: 2 });
+  let kafka: RunningKafka | undefined;
+  let simulator: SimulatorProcess | undefined;
+  let services: Awaited<ReturnType<typeof startServices>> | undefined;
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('\nStopping…');
+    await services?.stop();
+    await simulator?.stop();
+    await kafka?.stop();
+    await pool.end().catch(() => {});
+    await db.server.stop();
+    await clearStackInfo();
+    say('Stopped.');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  try {
+    let brokers = process.env.KAFKA_BROKERS ?? '';
+    if (!brokers) {
+      say('Starting Kafka…');
+      kafka = await startKafka({ dataDir: path.join(DATA_DIR, 'kafka'), persistent: true, log: say });
+      brokers = kafka.brokers;
+    }
+    say('Applying migrations…');
+    await migrateCampaignSchema(pool);
+    await migrateDeliverySchema(pool);
+    const demo = await ensureDemo(pool, Buffer.from(secrets.VAPID_ENCRYPTION_KEY, 'base64'));
+    say('Starting the push-service simulator…');
+    simulator = await startSimulatorProcess({
+      PORT: String(port('SIMULATOR_PORT', 8090)),
+      TRACKING_BASE_URL: gatewayUrl,
+      IMPRESSION_RATE: '0.8',
+      CLICK_RATE: '0.25',
+      DEVICE_DELAY_MS: '200',
+    });
+    say('Starting services…');
+    const verbose = process.env.LOG_LEVEL === 'debug';
+    services = await startServices({
+      databaseUrl: db.url,
+      cursorSecret: secrets.CURSOR_SECRET,
+      vapidEncryptionKey: secrets.VAPID_ENCRYPTION_KEY,
+      ports: {
+        gateway: gatewayPort,
+        campaignGrpc: port('CAMPAIGN_GRPC_PORT', 50051),
+        deliveryGrpc: port('DELIVERY_GRPC_PORT', 50052),
+        deliveryHttp: port('DELIVERY_HTTP_PORT', 8081),
+      },
+      env: {
+        KAFKA_BROKERS: brokers,
+        // The real push services, plus the local simulator whose CA the delivery service trusts.
+        PUSH_SERVICE_HOSTS: process.env.PUSH_SERVICE_HOSTS ?? [...DEFAULT_PUSH_SERVICE_HOSTS, '127.0.0.1'].join(','),
+        PUSH_EXTRA_CA_FILE: simulator.caCertFile,
+        COUNTRY_HEADER: countryHeader,
+        SUBSCRIBE_RATE_LIMIT_PER_MINUTE: process.env.SUBSCRIBE_RATE_LIMIT_PER_MINUTE ?? '6000',
+      },
+      onLine: (name: ServiceName, line: string) => {
+        if (verbose || /"level":"(warn|error)"/.test(line) || !line.startsWith('{')) say(`[${name}] ${line}`);
+      },
+    });
+    const browsers = await subscribeDemoBrowsers(demo, simulator, services.gatewayUrl, 100, countryHeader);
+    await writeStackInfo({ pid: process.pid, databaseUrl: db.url, gatewayUrl: services.gatewayUrl });
+    const base = `${services.gatewayUrl}/v2`;
+    say('');
+    say(`Gateway:      ${base}`);
+    say(`OpenAPI:      ${base}/openapi.json`);
+    say(`Demo API key: ${demo.apiKey}`);
+    say(`Demo site:    ${demo.siteId} (public id ${demo.publicId}), ${browsers} simulated browsers at ${simulator.origin}`);
+    say('');
+    say('Try it:');
+    say(`  curl -s -H 'Authorization: ${demo.apiKey}' ${base}/topics`);
+    say(
+      `  curl -s -H 'Authorization: ${demo.apiKey}' -H 'Content-Type: application/json' ${base}/campaign/create -d '{"title":"Hello","body":"First campaign","link":"https://example.com","topics":["news"],"status":"published","scheduleMode":"now"}'`,
+    );
+    say(`  curl -s -H 'Authorization: ${demo.apiKey}' -X POST ${base}/campaigns      # analytics fill in within seconds`);
+    say('');
+    say('Operator CLI: npm run cli -- --help        Stop: Ctrl-C');
+  } catch (err) {
+    say(`Start-up failed: ${(err as Error).message}`);
+    await shutdown(1);
+  }
+}
+
+await main();

@@ -1,0 +1,106 @@
+// Starts the campaign service: migrations, gRPC server, scheduler. Nothing happens at import time.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPool, migrate, type Pool } from '../../shared/src/db.js';
+import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
+import { createLogger, type Logger } from '../../shared/src/log.js';
+import type { CampaignConfig } from './config.js';
+import { createCursorCodec } from './domain/cursor.js';
+import { createScheduler } from './domain/scheduler.js';
+import { createUseCases } from './domain/use-cases.js';
+import { createAudienceClient } from './grpc/audience-client.js';
+import { CAMPAIGN_GRPC_SERVICE, createServer } from './server.js';
+import { applyStats } from './db/stats-repo.js';
+import { createOutboxRelay } from './domain/outbox-relay.js';
+import { createCampaignMessaging, STATS_GROUP } from './messaging/index.js';
+import { backlog } from './db/relay-repo.js';
+import { TOPICS } from '../../shared/src/messages.js';
+import { addGrpcHealth, createReadiness } from '../../shared/src/observability/health.js';
+import { createServiceMetrics, kafkaLagGauge, sampledGauge, startMetricsServer } from '../../shared/src/observability/metrics.js';
+import { Histogram } from 'prom-client';
+
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+
+export type { CampaignConfig } from './config.js';
+
+export function migrateCampaignSchema(pool: Pool): Promise<string[]> {
+  return migrate(pool, 'campaign', MIGRATIONS_DIR);
+}
+
+export interface RunningCampaignService {
+  grpcPort: number;
+  /** Port of the Prometheus /metrics listener. */
+  metricsPort: number;
+  stop(): Promise<void>;
+}
+
+export async function startCampaignService(config: CampaignConfig, deps: { log?: Logger } = {}): Promise<RunningCampaignService> {
+  const log = deps.log ?? createLogger('campaign', config.logLevel);
+  const pool = createPool(config.databaseUrl, { applicationName: 'campaign' });
+  const audience = createAudienceClient(config.audienceTarget, config.audienceDeadlineMs);
+  const metrics = createServiceMetrics('campaign');
+  const lateness = new Histogram({
+    name: 'campaign_scheduler_lateness_seconds',
+    help: 'Time from a scheduled campaign\'s schedule date to its dispatch by the scheduler.',
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+    registers: [metrics.registry],
+  });
+  const scheduler = createScheduler({ pool, log, onLateness: (s) => lateness.observe(s) }, config.scheduler);
+  const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, log }) : undefined;
+  sampledGauge(metrics.registry, { name: 'campaign_outbox_backlog', help: 'Dispatch jobs written to the outbox and not yet published to Kafka.' }, async () => [{ value: await backlog(pool) }]);
+  if (messaging) kafkaLagGauge(metrics.registry, [{ group: STATS_GROUP, topic: TOPICS.stats }], () => messaging.statsLag());
+  const readiness = createReadiness(
+    { postgres: () => pool.query('SELECT 1'), ...(messaging ? { kafka: () => messaging.ping() } : {}) },
+    { log },
+  );
+  let relay: ReturnType<typeof createOutboxRelay> | undefined;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  const server = createServer({ useCases: createUseCases({ pool, audience, cursors: createCursorCodec(config.cursorSecret) }), log, metrics });
+  const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE], readiness);
+  try {
+    const applied = await migrateCampaignSchema(pool);
+    if (applied.length > 0) log.info('migrations applied', { applied });
+    metricsServer = await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port);
+    const grpcPort = await bindServer(server, config.grpc.host, config.grpc.port);
+    if (config.scheduler.enabled) scheduler.start();
+    if (messaging) {
+      await messaging.start((messages) => applyStats(pool, messages));
+      relay = createOutboxRelay({ pool, log, publish: messaging.publish }, config.relay);
+      relay.start();
+    } else {
+      log.warn('KAFKA_BROKERS is not set: dispatched campaigns stay in the outbox and analytics are not updated');
+    }
+    await health.start();
+    log.info('campaign service listening', { host: config.grpc.host, port: grpcPort, metricsPort: metricsServer.port, scheduler: config.scheduler.enabled });
+    let stopping: Promise<void> | null = null;
+    // Out of rotation first (health NOT_SERVING), then intake (gRPC calls finish), then the
+    // producers of outbox rows, then the relay (its batch commits or rolls back whole) and Kafka
+    // (the stats consumer commits what it applied), then the pool.
+    const stopOnce = async () => {
+      health.stop();
+      await shutdownServer(server);
+      await scheduler.stop();
+      await relay?.stop();
+      await messaging?.stop();
+      audience.close();
+      await metricsServer?.stop();
+      await pool.end();
+    };
+    return {
+      grpcPort,
+      metricsPort: metricsServer.port,
+      // Idempotent: a second stop() waits for the first.
+      stop: () => (stopping ??= stopOnce()),
+    };
+  } catch (err) {
+    health.stop();
+    server.forceShutdown();
+    await scheduler.stop();
+    await relay?.stop();
+    await messaging?.stop().catch(() => {});
+    audience.close();
+    await metricsServer?.stop();
+    await pool.end();
+    throw err;
+  }
+}

@@ -1,0 +1,51 @@
+// The only reader of process.env for the campaign service.
+import { ConfigError, integer, list, listenAddress, optionalString, requireString, secret } from '../../shared/src/config.js';
+import { parseLevel, type Level } from '../../shared/src/log.js';
+
+export interface CampaignConfig {
+  databaseUrl: string;
+  grpc: { host: string; port: number };
+  audienceTarget: string;
+  /** Deadline of each Audience.CountAudience call. */
+  audienceDeadlineMs: number;
+  cursorSecret: Buffer;
+  scheduler: { enabled: boolean; intervalMs: number; batchSize: number };
+  /** Empty brokers: no relay and no stats consumer (dispatched campaigns wait in the outbox). */
+  kafka: { brokers: string[]; topicPrefix: string };
+  relay: { intervalMs: number; batchSize: number };
+  /** Prometheus /metrics listener (the service has no HTTP server otherwise); port 0 picks one. */
+  metrics: { host: string; port: number };
+  logLevel: Level;
+}
+
+type Env = Record<string, string | undefined>;
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  if (raw === 'false' || raw === '0' || raw === 'no') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
+  return Object.freeze({
+    databaseUrl: requireString(env, 'DATABASE_URL'),
+    grpc: listenAddress(env, 'CAMPAIGN_GRPC_HOST', 'CAMPAIGN_GRPC_PORT', 50051),
+    audienceTarget: optionalString(env, 'AUDIENCE_GRPC_TARGET', '127.0.0.1:50052'),
+    audienceDeadlineMs: integer(env, 'AUDIENCE_DEADLINE_MS', 5000, { min: 1 }),
+    cursorSecret: secret(env, 'CURSOR_SECRET', 32),
+    scheduler: Object.freeze({
+      enabled: boolean(env, 'SCHEDULER_ENABLED', true),
+      intervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 1000, { min: 10 }),
+      batchSize: integer(env, 'SCHEDULER_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
+    }),
+    kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', '') }),
+    relay: Object.freeze({
+      intervalMs: integer(env, 'OUTBOX_RELAY_INTERVAL_MS', 200, { min: 10 }),
+      batchSize: integer(env, 'OUTBOX_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
+    }),
+    metrics: listenAddress(env, 'CAMPAIGN_METRICS_HOST', 'CAMPAIGN_METRICS_PORT', 9464),
+    logLevel: parseLevel(optionalString(env, 'LOG_LEVEL', 'info')),
+  });
+}

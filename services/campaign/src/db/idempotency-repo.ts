@@ -1,0 +1,35 @@
+// Idempotency keys, scoped to the site and kept 24 hours.
+import type { Queryable } from '../../../shared/src/db.js';
+
+const FRESH = `created_at > now() - interval '24 hours'`;
+
+export interface StoredKey {
+  requestHash: string;
+  campaignId: string;
+}
+
+export async function findFreshKey(db: Queryable, siteId: string, key: string): Promise<StoredKey | null> {
+  const { rows } = await db.query(
+    `SELECT request_hash, campaign_id FROM campaign.idempotency_keys WHERE site_id = $1 AND key = $2 AND ${FRESH}`,
+    [siteId, key],
+  );
+  return rows[0] ? { requestHash: rows[0].request_hash, campaignId: rows[0].campaign_id } : null;
+}
+
+/**
+ * Takes the key for this request, or reports that someone else holds it. A concurrent holder's
+ * insert makes this statement wait for its commit (or rollback), so two requests can never both
+ * take the key. An expired key is taken over in place.
+ */
+export async function claimKey(db: Queryable, siteId: string, key: string, requestHash: string, campaignId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO campaign.idempotency_keys AS k (site_id, key, request_hash, campaign_id)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (site_id, key) DO UPDATE
+       SET request_hash = EXCLUDED.request_hash, campaign_id = EXCLUDED.campaign_id, created_at = now()
+       WHERE k.created_at <= now() - interval '24 hours'
+     RETURNING k.key`,
+    [siteId, key, requestHash, campaignId],
+  );
+  return rowCount === 1;
+}

@@ -1,0 +1,57 @@
+// The outbox relay's SQL. Rows are claimed by state (published_at IS NULL) under row locks, not
+// by "id greater than the last one seen": ids are handed out before commit, so a smaller id can
+// commit after a larger one and an id cursor would skip it.
+import type { PoolClient } from 'pg';
+import type { DispatchMessage } from '../../../shared/src/messages.js';
+
+/** An outbox row with its campaign: the dispatch message's content, still to be published. */
+export type ClaimedDispatch = Omit<DispatchMessage, 'type' | 'version' | 'dispatchedAt'> & {
+  outboxId: string;
+  dispatchedAt: Date;
+  /** Request id of the call that dispatched it (a Kafka header), when known. */
+  requestId: string | null;
+};
+
+/** Locks up to `limit` unpublished rows (skipping rows another relay holds) with their campaign. */
+export async function claimUnpublished(tx: PoolClient, limit: number): Promise<ClaimedDispatch[]> {
+  const { rows } = await tx.query(
+    `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, c.title, c.body, c.link,
+            c.utm_source, c.utm_medium, c.utm_campaign, c.icon, c.image, c.call_to_action, c.ttl, c.topics,
+            o.payload->>'requestId' AS request_id
+       FROM campaign.outbox o
+       JOIN campaign.campaigns c ON c.id = o.campaign_id
+      WHERE o.published_at IS NULL AND o.kind = 'campaign.dispatch'
+      ORDER BY o.id
+      LIMIT $1
+      FOR UPDATE OF o SKIP LOCKED`,
+    [limit],
+  );
+  return rows.map((r) => ({
+    outboxId: r.outbox_id,
+    campaignId: r.campaign_id,
+    siteId: r.site_id,
+    dispatchedAt: r.dispatched_at,
+    title: r.title,
+    body: r.body,
+    link: r.link,
+    utmSource: r.utm_source,
+    utmMedium: r.utm_medium,
+    utmCampaign: r.utm_campaign,
+    icon: r.icon,
+    image: r.image,
+    callToAction: r.call_to_action,
+    ttl: r.ttl,
+    audience: r.topics,
+    requestId: r.request_id ?? null,
+  }));
+}
+
+export async function markPublished(tx: PoolClient, outboxIds: string[]): Promise<void> {
+  await tx.query(`UPDATE campaign.outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [outboxIds]);
+}
+
+/** Rows written but not yet published: the relay's backlog. */
+export async function backlog(tx: { query: PoolClient['query'] }): Promise<number> {
+  const { rows } = await tx.query(`SELECT count(*)::int AS n FROM campaign.outbox WHERE published_at IS NULL`);
+  return rows[0].n;
+}

@@ -1,0 +1,26 @@
+// GetCampaign and DeleteCampaign. Another site's id, a random id and a malformed id all answer
+// the same "not found", and a malformed one never reaches a SQL cast.
+import type { Pool } from '../../../shared/src/db.js';
+import { campaignExists, deleteUndispatched, findCampaign } from '../db/campaigns-repo.js';
+import { toCampaignView, type CampaignView } from './campaign-view.js';
+import { AlreadySentError, NotFoundError } from './errors.js';
+import { isUuid } from './ids.js';
+
+export function campaignByIdUseCases(deps: { pool: Pool }) {
+  return {
+    async getCampaign(siteId: string, campaignId: string): Promise<CampaignView> {
+      if (!isUuid(campaignId) || !isUuid(siteId)) throw new NotFoundError();
+      const row = await findCampaign(deps.pool, siteId, campaignId);
+      if (!row) throw new NotFoundError();
+      return toCampaignView(row);
+    },
+
+    /** Exactly one of this and the scheduler's dispatch wins; see deleteUndispatched. */
+    async deleteCampaign(siteId: string, campaignId: string): Promise<{ id: string; deleted: true }> {
+      if (!isUuid(campaignId) || !isUuid(siteId)) throw new NotFoundError();
+      if (await deleteUndispatched(deps.pool, siteId, campaignId)) return { id: campaignId, deleted: true };
+      if (await campaignExists(deps.pool, siteId, campaignId)) throw new AlreadySentError();
+      throw new NotFoundError();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// CreateCampaign: validate → replay a known Idempotency-Key → count the audience → one
+// transaction with the campaign, its stats row, the key and (for "send now") the dispatch job.
+import { randomUUID } from 'node:crypto';
+import { withTransaction, type Pool } from '../../../shared/src/db.js';
+import { claimKey, findFreshKey } from '../db/idempotency-repo.js';
+import { insertCampaign } from '../db/campaigns-repo.js';
+import { insertOutbox } from '../db/outbox-repo.js';
+import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { validateCreateInput } from './create-input.js';
+import { dispatchJob } from './dispatch-job.js';
+import { IdempotencyConflictError, MESSAGES, UnauthenticatedError, ValidationError } from './errors.js';
+import { isUuid } from './ids.js';
+import { parseObjectBody } from './request-body.js';
+
+export interface AudienceCounter {
+  count(siteId: string, topics: readonly string[], countries: readonly string[]): Promise<number>;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function createCampaignUseCase(deps: { pool: Pool; audience: AudienceCounter }) {
+  return async function createCampaign(siteId: string, bodyJson: string, idempotencyKey: string): Promise<{ id: string }> {
+    if (!isUuid(siteId)) throw new UnauthenticatedError();
+    if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new ValidationError([MESSAGES.idempotencyKeyFormat]);
+    const body = parseObjectBody(bodyJson, false);
+    const input = validateCreateInput(body);
+    const requestHash = sha256Hex(canonicalJson(body));
+
+    const replay = async (): Promise<{ id: string } | null> => {
+      const stored = await findFreshKey(deps.pool, siteId, idempotencyKey);
+      if (!stored) return null;
+      if (stored.requestHash !== requestHash) throw new IdempotencyConflictError();
+      return { id: stored.campaignId };
+    };
+    if (idempotencyKey !== '') {
+      const earlier = await replay();
+      if (earlier) return earlier;
+    }
+
+    const totalUsers = await deps.audience.count(siteId, input.topics, input.countries);
+    const id = randomUUID();
+    const created = await withTransaction(deps.pool, async (tx) => {
+      if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return false;
+      const dispatchNow = input.status === 'published' && input.scheduleMode === 'now';
+      const { dispatchedAt } = await insertCampaign(tx, {
+        id,
+        siteId,
+        title: input.title,
+        body: input.body,
+        link: input.link,
+        topics: input.destinations,
+        status: input.status,
+        scheduleMode: input.scheduleMode,
+        scheduleDate: input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
+        totalUsers,
+        image: input.image,
+        icon: input.icon,
+        callToAction: input.callToAction,
+        utmSource: input.utmSource,
+        utmMedium: input.utmMedium,
+        utmCampaign: input.utmCampaign,
+        ttl: input.ttl,
+        dispatchNow,
+      });
+      if (dispatchedAt) await insertOutbox(tx, [dispatchJob(id, siteId, dispatchedAt)]);
+      return true;
+    });
+    if (created) return { id };
+
+    // Another request with the same key committed first while this one counted the audience.
+    const winner = await replay();
+    if (!winner) throw new Error('idempotency key held but not readable');
+    return winner;
+  };
+}

@@ -1,0 +1,45 @@
+// ListCampaigns: validate → check the cursor against this site, filters and limit → fetch one
+// row more than the page to learn whether another page exists.
+import type { Pool } from '../../../shared/src/db.js';
+import { listCampaigns } from '../db/campaigns-repo.js';
+import { toCampaignView, type CampaignView } from './campaign-view.js';
+import type { CursorCodec } from './cursor.js';
+import { MESSAGES, UnauthenticatedError, ValidationError } from './errors.js';
+import { isUuid } from './ids.js';
+import { validateListInput } from './list-input.js';
+import { parseObjectBody } from './request-body.js';
+
+export interface CampaignPage {
+  items: CampaignView[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+export function listCampaignsUseCase(deps: { pool: Pool; cursors: CursorCodec }) {
+  return async function listCampaignPage(siteId: string, bodyJson: string): Promise<CampaignPage> {
+    if (!isUuid(siteId)) throw new UnauthenticatedError();
+    const input = validateListInput(parseObjectBody(bodyJson, true));
+    const after = input.cursor === null ? null : deps.cursors.decode(input.cursor, siteId, input);
+    if (input.cursor !== null && after === null) throw new ValidationError([MESSAGES.invalidCursor]);
+
+    const rows = await listCampaigns(deps.pool, {
+      siteId,
+      dateField: input.dateField,
+      startDate: input.startDate,
+      endDate: input.endDate,
+      statuses: input.statuses,
+      after,
+      fetch: input.limit + 1,
+    });
+    const hasMore = rows.length > input.limit;
+    const page = rows.slice(0, input.limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(toCampaignView),
+      limit: input.limit,
+      hasMore,
+      nextCursor: hasMore ? deps.cursors.encode(siteId, input, { sortKey: last.sort_key, id: last.id }) : null,
+    };
+  };
+}

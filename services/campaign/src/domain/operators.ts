@@ -1,0 +1,139 @@
+// Operator commands (CLI, tests): plans, sites and API keys. Keys are shown once and stored
+// only as SHA-256; the `wpk_` prefix lets secret scanners recognise a leaked key.
+import { createHash, randomBytes } from 'node:crypto';
+import { withTransaction, type Pool } from '../../../shared/src/db.js';
+import { formatUtcDate } from './dates.js';
+import { isUuid } from './ids.js';
+import * as repo from '../db/operators-repo.js';
+
+export type Permission = 'create' | 'reports' | 'delete' | 'audience';
+export const PERMISSIONS: readonly Permission[] = Object.freeze(['create', 'reports', 'delete', 'audience'] as const);
+
+export interface Plan {
+  id: string;
+  name: string;
+  permissions: Record<Permission, boolean>;
+}
+export interface Site {
+  id: string;
+  name: string;
+  publicId: string;
+  plan: string;
+  createdAt: string;
+}
+export interface IssuedKey {
+  key: string;
+  keyId: string;
+  prefix: string;
+}
+export interface KeyInfo {
+  keyId: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export class OperatorError extends Error {
+  override name = 'OperatorError';
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+const toPlan = (r: repo.PlanRow): Plan => ({
+  id: r.id,
+  name: r.name,
+  permissions: { create: r.can_create, reports: r.can_reports, delete: r.can_delete, audience: r.can_audience },
+});
+const toSite = (r: repo.SiteRow): Site => ({ id: r.id, name: r.name, publicId: r.public_id, plan: r.plan, createdAt: formatUtcDate(r.created_at) });
+const toKey = (r: repo.KeyRow): KeyInfo => ({
+  keyId: r.id,
+  prefix: r.prefix,
+  createdAt: formatUtcDate(r.created_at),
+  revokedAt: r.revoked_at ? formatUtcDate(r.revoked_at) : null,
+});
+
+export function createOperators(pool: Pool) {
+  async function findSite(idOrPublicId: string): Promise<repo.SiteRow | null> {
+    return isUuid(idOrPublicId) ? repo.selectSiteById(pool, idOrPublicId) : repo.selectSiteByPublicId(pool, idOrPublicId);
+  }
+  async function requireSite(idOrPublicId: string): Promise<repo.SiteRow> {
+    const site = await findSite(idOrPublicId);
+    if (!site) throw new OperatorError(`site "${idOrPublicId}" does not exist`);
+    return site;
+  }
+  async function requirePlanId(name: string): Promise<string> {
+    const id = await repo.findPlanId(pool, name);
+    if (!id) throw new OperatorError(`plan "${name}" does not exist`);
+    return id;
+  }
+
+  return {
+    async createPlan(name: string, permissions: readonly Permission[]): Promise<Plan> {
+      if (name.trim() === '') throw new OperatorError('plan name must not be empty');
+      const unknown = permissions.filter((p) => !PERMISSIONS.includes(p));
+      if (unknown.length > 0) throw new OperatorError(`unknown permission(s): ${unknown.join(', ')} (known: ${PERMISSIONS.join(', ')})`);
+      const has = (p: Permission) => permissions.includes(p);
+      const row = await repo.insertPlan(pool, name, {
+        can_create: has('create'),
+        can_reports: has('reports'),
+        can_delete: has('delete'),
+        can_audience: has('audience'),
+      });
+      if (!row) throw new OperatorError(`plan "${name}" already exists`);
+      return toPlan(row);
+    },
+
+    async listPlans(): Promise<Plan[]> {
+      return (await repo.selectPlans(pool)).map(toPlan);
+    },
+
+    async createSite(input: { name: string; plan: string }): Promise<Site> {
+      if (input.name.trim() === '') throw new OperatorError('site name must not be empty');
+      const planId = await requirePlanId(input.plan);
+      const publicId = 'pub_' + randomBytes(16).toString('base64url');
+      const id = await repo.insertSite(pool, input.name, publicId, planId);
+      return toSite((await repo.selectSiteById(pool, id))!);
+    },
+
+    async getSite(idOrPublicId: string): Promise<Site | null> {
+      const row = await findSite(idOrPublicId);
+      return row ? toSite(row) : null;
+    },
+
+    async listSites(): Promise<Site[]> {
+      return (await repo.selectSites(pool)).map(toSite);
+    },
+
+    async issueKey(siteId: string, opts: { revokeOthers?: boolean } = {}): Promise<IssuedKey> {
+      const site = await requireSite(siteId);
+      const key = 'wpk_' + randomBytes(32).toString('base64url');
+      const prefix = key.slice(0, 12);
+      const keyId = await withTransaction(pool, async (tx) => {
+        if (opts.revokeOthers) await repo.revokeActiveKeys(tx, site.id);
+        return repo.insertKey(tx, site.id, hashApiKey(key), prefix);
+      });
+      return { key, keyId, prefix };
+    },
+
+    async listKeys(siteId: string): Promise<KeyInfo[]> {
+      const site = await requireSite(siteId);
+      return (await repo.selectKeys(pool, site.id)).map(toKey);
+    },
+
+    async revokeKeys(siteId: string, keyIdOrPrefix?: string): Promise<number> {
+      const site = await requireSite(siteId);
+      if (keyIdOrPrefix === undefined) return repo.revokeActiveKeys(pool, site.id);
+      return repo.revokeActiveKeys(pool, site.id, isUuid(keyIdOrPrefix) ? { id: keyIdOrPrefix } : { prefix: keyIdOrPrefix });
+    },
+
+    async changePlan(siteId: string, plan: string): Promise<Site> {
+      const site = await requireSite(siteId);
+      await repo.updateSitePlan(pool, site.id, await requirePlanId(plan));
+      return toSite((await repo.selectSiteById(pool, site.id))!);
+    },
+  };
+}
+
+export type Operators = ReturnType<typeof createOperators>;

@@ -1,0 +1,118 @@
+// Publishes the outbox to Kafka: claim unpublished rows under lock, publish them (acks=all),
+// mark them published, commit. A relay killed between publish and commit leaves the rows
+// unpublished, so they are published again (at-least-once); the delivery service ignores a
+// campaign it has already taken. Any number of relays may run: SKIP LOCKED shares the rows.
+import type { Pool } from '../../../shared/src/db.js';
+import { withTransaction } from '../../../shared/src/db.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { TOPICS, type DispatchMessage } from '../../../shared/src/messages.js';
+import { REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
+import { claimUnpublished, markPublished, type ClaimedDispatch } from '../db/relay-repo.js';
+
+export interface RelayDeps {
+  pool: Pool;
+  log: Logger;
+  publish(topic: string, messages: { key: string; value: Buffer; headers?: Record<string, string> }[]): Promise<void>;
+}
+
+export interface RelayOptions {
+  intervalMs: number;
+  batchSize: number;
+}
+
+export function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
+  return {
+    type: 'campaign.dispatch',
+    version: 1,
+    campaignId: row.campaignId,
+    siteId: row.siteId,
+    dispatchedAt: row.dispatchedAt.toISOString(),
+    title: row.title,
+    body: row.body,
+    link: row.link,
+    utmSource: row.utmSource,
+    utmMedium: row.utmMedium,
+    utmCampaign: row.utmCampaign,
+    icon: row.icon,
+    image: row.image,
+    callToAction: row.callToAction,
+    ttl: row.ttl,
+    audience: row.audience,
+  };
+}
+
+export function createOutboxRelay(deps: RelayDeps, opts: RelayOptions) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = true;
+  let wakeRequested = false;
+
+  /** Publishes one batch; resolves to the number of rows published. */
+  const publishBatch = () =>
+    withTransaction(deps.pool, async (tx) => {
+      const rows = await claimUnpublished(tx, opts.batchSize);
+      if (rows.length === 0) return 0;
+      await deps.publish(
+        TOPICS.dispatch,
+        rows.map((r) => ({
+          key: r.campaignId,
+          value: Buffer.from(JSON.stringify(toDispatchMessage(r))),
+          headers: r.requestId ? { [REQUEST_ID_KEY]: r.requestId } : undefined,
+        })),
+      );
+      for (const r of rows) deps.log.info('dispatch job published', { campaignId: r.campaignId, requestId: r.requestId ?? undefined });
+      await markPublished(
+        tx,
+        rows.map((r) => r.outboxId),
+      );
+      return rows.length;
+    });
+
+  const tick = async () => {
+    try {
+      // Drain while batches come back full, bounded so one tick cannot run forever.
+      for (let i = 0; i < 100 && !stopped; i++) {
+        const n = await publishBatch();
+        if (n > 0) deps.log.debug('outbox published', { rows: n });
+        if (n < opts.batchSize) break;
+      }
+    } catch (err) {
+      deps.log.warn('outbox relay failed; will retry', { err });
+    }
+  };
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick().finally(() => {
+        running = undefined;
+        const again = wakeRequested;
+        wakeRequested = false;
+        schedule(again ? 0 : opts.intervalMs);
+      });
+    }, delay);
+  };
+
+  return {
+    start() {
+      stopped = false;
+      schedule(0);
+    },
+    /** Asks for a pass now (after a create that wrote an outbox row). */
+    wake() {
+      if (stopped) return;
+      if (running) {
+        wakeRequested = true;
+        return;
+      }
+      clearTimeout(timer);
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+    publishBatch,
+  };
+}

@@ -1,0 +1,18 @@
+// Every use case of the service, built from its dependencies.
+import type { Pool } from '../../../shared/src/db.js';
+import { authenticateUseCase } from './authenticate.js';
+import { campaignByIdUseCases } from './campaign-by-id.js';
+import { createCampaignUseCase, type AudienceCounter } from './create-campaign.js';
+import type { CursorCodec } from './cursor.js';
+import { listCampaignsUseCase } from './list-campaigns.js';
+
+export function createUseCases(deps: { pool: Pool; audience: AudienceCounter; cursors: CursorCodec }) {
+  return {
+    authenticate: authenticateUseCase(deps),
+    createCampaign: createCampaignUseCase(deps),
+    listCampaigns: listCampaignsUseCase(deps),
+    ...campaignByIdUseCases(deps),
+  };
+}
+
+export type UseCases = ReturnType<typeof createUseCases>;

@@ -1,0 +1,27 @@
+// Client of the delivery service's Audience API: the audience estimate stored as totalUsers.
+import * as grpc from '@grpc/grpc-js';
+import { loadAudienceProto } from '../../../shared/src/grpc.js';
+import { currentRequestId, REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
+import type { AudienceCounter } from '../domain/create-campaign.js';
+
+export function createAudienceClient(target: string, deadlineMs: number): AudienceCounter & { close(): void } {
+  const { Audience } = loadAudienceProto().delivery.v1;
+  const client = new Audience(target, grpc.credentials.createInsecure());
+  return {
+    count(siteId, topics, countries) {
+      // The caller's request id goes on to the delivery service's logs.
+      const metadata = new grpc.Metadata();
+      const requestId = currentRequestId();
+      if (requestId) metadata.set(REQUEST_ID_KEY, requestId);
+      return new Promise((resolve, reject) => {
+        client.countAudience(
+          { siteId, topics: [...topics], countries: [...countries] },
+          metadata,
+          { deadline: Date.now() + deadlineMs },
+          (err, res) => (err ? reject(err) : resolve(Number(res?.users ?? 0))),
+        );
+      });
+    },
+    close: () => client.close(),
+  };
+}

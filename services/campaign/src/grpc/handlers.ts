@@ -1,0 +1,32 @@
+// CampaignService handlers: decode → one domain call → encode.
+import type * as grpc from '@grpc/grpc-js';
+import type { CampaignServiceHandlers } from '../../../../protos/generated/campaign/v1/CampaignService.js';
+import type { Logger } from '../../../shared/src/log.js';
+import type { UseCases } from '../domain/use-cases.js';
+import { encodeCampaign } from './encode.js';
+import { toStatus } from './status.js';
+
+function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    fn(call.request).then(
+      (res) => callback(null, res),
+      (err) => callback(toStatus(err, method, log)),
+    );
+  };
+}
+
+export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandlers {
+  return {
+    Authenticate: unary('Authenticate', log, async (req) => {
+      const owner = await uc.authenticate(req.keyHash);
+      return { siteId: owner.siteId, permissions: owner.permissions };
+    }),
+    CreateCampaign: unary('CreateCampaign', log, (req) => uc.createCampaign(req.siteId, req.bodyJson, req.idempotencyKey)),
+    ListCampaigns: unary('ListCampaigns', log, async (req) => {
+      const page = await uc.listCampaigns(req.siteId, req.bodyJson);
+      return { items: page.items.map(encodeCampaign), limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? '' };
+    }),
+    GetCampaign: unary('GetCampaign', log, async (req) => encodeCampaign(await uc.getCampaign(req.siteId, req.campaignId))),
+    DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),
+  };
+}

@@ -1,0 +1,154 @@
+import * as grpc from '@grpc/grpc-js';
+import { expect } from 'chai';
+import type { Campaign__Output } from '../../../protos/generated/campaign/v1/Campaign.js';
+import { loadCampaignProto } from '../../shared/src/grpc.js';
+import { freePort } from '../../shared/src/postgres.js';
+import { expectStatus, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('CreateCampaign', function () {
+  let h: Harness;
+  let site: TestSite;
+
+  before(async () => {
+    h = await startHarness('campaign_create');
+    site = await h.newSite({
+      subscribers: [
+        { count: 7, topics: ['sports'], countries: ['br'] },
+        { count: 5, topics: ['news'], countries: ['us'] },
+      ],
+    });
+  });
+  after(async () => h?.stop());
+
+  const create = (body: object, key = '') =>
+    h.call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(body), idempotencyKey: key });
+  const get = (id: string) => h.call<Campaign__Output>('GetCampaign', { siteId: site.siteId, campaignId: id });
+  const outboxRows = async (id: string) =>
+    (await h.pool.query('SELECT kind, payload FROM campaign.outbox WHERE campaign_id = $1', [id])).rows;
+  const campaignCount = async () => Number((await h.pool.query('SELECT count(*) FROM campaign.campaigns')).rows[0].count);
+
+  it('when published to send now, then it is dispatched at once with one outbox row', async () => {
+    const { id } = await create(validCampaign({ status: 'published', scheduleMode: 'now', scheduleDate: 'ignored' }));
+    expect(id).to.match(UUID);
+    const c = await get(id);
+    expect(c.status).to.equal('published');
+    expect(c.scheduleMode).to.equal('now');
+    expect(c.scheduleDate).to.equal(c.createdAt);
+    const rows = await outboxRows(id);
+    expect(rows).to.have.length(1);
+    expect(rows[0].kind).to.equal('campaign.dispatch');
+    expect(rows[0].payload).to.include({ type: 'campaign.dispatch', version: 1, campaignId: id, siteId: site.siteId });
+    expect(rows[0].payload.dispatchedAt).to.be.a('string');
+  });
+
+  it('when scheduled, then the date is kept (to the second) and nothing is dispatched yet', async () => {
+    const { id } = await create(validCampaign({ status: 'published', scheduleMode: 'scheduled', scheduleDate: '2031-02-03T04:05:06.789Z' }));
+    const c = await get(id);
+    expect(c.scheduleDate).to.equal('2031-02-03T04:05:06Z');
+    expect(await outboxRows(id)).to.have.length(0);
+    const dispatched = await h.pool.query('SELECT dispatched_at FROM campaign.campaigns WHERE id = $1', [id]);
+    expect(dispatched.rows[0].dispatched_at).to.equal(null);
+  });
+
+  for (const status of ['draft', 'failed']) {
+    it(`when the status is ${status}, then it is stored as ${status} and nothing is sent`, async () => {
+      const { id } = await create(validCampaign({ status, scheduleMode: 'scheduled', scheduleDate: '2020-01-01T00:00:00Z' }));
+      expect((await get(id)).status).to.equal(status);
+      expect(await outboxRows(id)).to.have.length(0);
+    });
+  }
+
+  it('when topics and countries are given, then totalUsers is the delivery service count of their union', async () => {
+    const cases: [Record<string, unknown>, number][] = [
+      [{ topics: ['sports'] }, 7],
+      [{ topics: ['news'], countries: undefined }, 5],
+      [{ topics: undefined, countries: ['BR'] }, 7],
+      [{ topics: ['sports'], countries: ['country__br'] }, 7],
+      [{ topics: ['sports'], countries: ['us'] }, 12],
+      [{ topics: ['nobody'] }, 0],
+    ];
+    for (const [audience, expected] of cases) {
+      const { id } = await create(validCampaign(audience));
+      const c = await get(id);
+      expect(c.totalUsers, JSON.stringify(audience)).to.equal(expected);
+      expect(c.analytics?.totalUsers).to.equal(expected);
+    }
+  });
+
+  it('returns every field of the stored campaign; absent icon and image stay unset', async () => {
+    const body = validCampaign({
+      title: 'Título 👍🏽',
+      topics: ['Sports', 'news'],
+      countries: ['br'],
+      callToAction: 'Buy now',
+      utmSource: 'push',
+      utmMedium: 'web',
+      utmCampaign: 'spring',
+      ttl: 3600,
+      extraField: 'ignored',
+    });
+    const { id } = await create(body);
+    const c = await get(id);
+    expect(c).to.deep.include({
+      id,
+      title: 'Título 👍🏽',
+      body: body.body,
+      link: body.link,
+      topics: ['sports', 'news', 'country__br'],
+      status: 'draft',
+      scheduleMode: 'now',
+      callToAction: 'Buy now',
+      utmSource: 'push',
+      utmMedium: 'web',
+      utmCampaign: 'spring',
+      ttl: 3600,
+      ttlUnit: 'seconds',
+      totalUsers: 12,
+    });
+    expect(c.createdAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(c.image).to.equal(undefined);
+    expect(c.icon).to.equal(undefined);
+    expect(c.updatedAt).to.equal(undefined);
+    expect(c.analytics).to.deep.equal({ clicks: 0, impressions: 0, ctr: 0, its: 0, totalUsers: 12 });
+
+    const withImages = await create(validCampaign({ icon: 'https://cdn.example/i.png', image: 'https://cdn.example/b.png' }));
+    const c2 = await get(withImages.id);
+    expect([c2.icon, c2.image]).to.deep.equal(['https://cdn.example/i.png', 'https://cdn.example/b.png']);
+  });
+
+  it('when fields are invalid, then INVALID_ARGUMENT with the joined messages and nothing is stored', async () => {
+    const before = await campaignCount();
+    await expectStatus(
+      create({ title: 'ab', link: 'javascript:alert(1)', topics: [], status: 'published', scheduleMode: 'scheduled', scheduleDate: '2025-01-01T00:00:00+00:00' }),
+      grpc.status.INVALID_ARGUMENT,
+      'Title must be between 3 and 100 characters, Body is required, Link must be a valid URL, At least one topic or country must be specified, Invalid schedule date format. Use ISO format (e.g. 2025-01-01T12:00:00Z)',
+    );
+    expect(await campaignCount()).to.equal(before);
+  });
+
+  it('when the body is not a JSON object, then INVALID_ARGUMENT "Invalid JSON body"', async () => {
+    for (const bodyJson of ['[1]', 'null', '"x"', '{bad']) {
+      await expectStatus(h.call('CreateCampaign', { siteId: site.siteId, bodyJson, idempotencyKey: '' }), grpc.status.INVALID_ARGUMENT, 'Invalid JSON body');
+    }
+  });
+
+  it('when the audience service cannot answer, then INTERNAL "Error creating campaign" and nothing is stored', async () => {
+    const deadPort = await freePort();
+    const instance = await h.startInstance({ AUDIENCE_GRPC_TARGET: `127.0.0.1:${deadPort}`, AUDIENCE_DEADLINE_MS: '500' });
+    const port = instance.grpcPort;
+    const { CampaignService } = loadCampaignProto().campaign.v1;
+    const client = new CampaignService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    try {
+      const before = await campaignCount();
+      const call = new Promise((resolve, reject) =>
+        client.CreateCampaign({ siteId: site.siteId, bodyJson: JSON.stringify(validCampaign()), idempotencyKey: '' }, (err, res) => (err ? reject(err) : resolve(res))),
+      );
+      await expectStatus(call, grpc.status.INTERNAL, 'Error creating campaign');
+      expect(await campaignCount()).to.equal(before);
+    } finally {
+      client.close();
+    }
+  });
+});

@@ -1,0 +1,117 @@
+// Operations of the campaign service on a real instance (port 0): the gRPC health service, the
+// Prometheus listener (gRPC rates/latencies, outbox backlog, scheduler lateness), and the request
+// id carried from gRPC metadata into its logs and into the dispatch job in the outbox.
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { expect } from 'chai';
+import { protoPath } from 'grpc-health-check';
+import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
+import { loadCampaignProto } from '../../shared/src/grpc.js';
+import { createLogger } from '../../shared/src/log.js';
+import { startCampaignService, type RunningCampaignService } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { startHarness, type Harness } from './support/harness.js';
+
+function healthStatus(target: string, service: string): Promise<string> {
+  const def = grpc.loadPackageDefinition(protoLoader.loadSync(protoPath, { keepCase: true, enums: String })) as any;
+  const client = new def.grpc.health.v1.Health(target, grpc.credentials.createInsecure());
+  return new Promise((resolve) => {
+    client.check({ service }, { deadline: Date.now() + 5000 }, (err: grpc.ServiceError | null, res: { status: string }) => {
+      client.close();
+      resolve(err ? `error ${err.code}` : res.status);
+    });
+  });
+}
+
+describe('campaign service operations', () => {
+  let h: Harness;
+  let service: RunningCampaignService;
+  let client: CampaignServiceClient;
+  const lines: string[] = [];
+
+  before(async () => {
+    h = await startHarness('campaign_ops');
+    const capture = { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) };
+    service = await startCampaignService(
+      loadConfig({
+        DATABASE_URL: h.databaseUrl,
+        CAMPAIGN_GRPC_PORT: '0',
+        CAMPAIGN_METRICS_PORT: '0',
+        AUDIENCE_GRPC_TARGET: h.audienceTarget,
+        CURSOR_SECRET: h.cursorSecret,
+        SCHEDULER_INTERVAL_MS: '50',
+      }),
+      { log: createLogger('campaign', 'debug', {}, capture) },
+    );
+    client = new (loadCampaignProto().campaign.v1.CampaignService)(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure());
+  });
+
+  after(async () => {
+    client?.close();
+    await service?.stop();
+    await h?.stop();
+  });
+
+  const call = <Res>(method: 'CreateCampaign' | 'Authenticate', request: object, requestId?: string) =>
+    new Promise<Res>((resolve, reject) => {
+      const metadata = new grpc.Metadata();
+      if (requestId) metadata.set('x-request-id', requestId);
+      const fn = client[method] as unknown as (req: object, md: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: Res) => void) => void;
+      fn.call(client, request, metadata, (err, res) => (err ? reject(err) : resolve(res)));
+    });
+
+  const metrics = async () => {
+    const r = await fetch(`http://127.0.0.1:${service.metricsPort}/metrics`);
+    expect(r.status).to.equal(200);
+    return r.text();
+  };
+
+  it('answers the gRPC health service: overall, CampaignService and liveness are SERVING', async () => {
+    const target = `127.0.0.1:${service.grpcPort}`;
+    expect(await healthStatus(target, '')).to.equal('SERVING');
+    expect(await healthStatus(target, 'campaign.v1.CampaignService')).to.equal('SERVING');
+    expect(await healthStatus(target, 'liveness')).to.equal('SERVING');
+  });
+
+  it('carries the caller\'s request id into its logs and into the dispatch job it writes to the outbox', async () => {
+    const site = await h.newSite({ subscribers: [{ count: 3, topics: ['news'], countries: ['br'] }] });
+    const body = { title: 'Hello', body: 'World', link: 'https://example.org/', topics: ['news'], status: 'published', scheduleMode: 'now' };
+    const res = await call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(body), idempotencyKey: '' }, 'ops-trace-42');
+    const { rows } = await h.pool.query(`SELECT payload FROM campaign.outbox WHERE campaign_id = $1`, [res.id]);
+    expect(rows).to.have.length(1);
+    expect(rows[0].payload.requestId).to.equal('ops-trace-42');
+    const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'grpc call' && l.method === 'CreateCampaign');
+    expect(logged.at(-1)).to.include({ requestId: 'ops-trace-42', service: 'campaign', level: 'debug', code: 0 });
+  });
+
+  it('replaces an unsafe request id instead of logging it', async () => {
+    await call('Authenticate', { keyHash: 'a'.repeat(64) }, 'not <safe> {at all}').catch(() => {});
+    const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'grpc call' && l.method === 'Authenticate');
+    expect(logged.at(-1).requestId).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves Prometheus metrics: gRPC calls by method and code, outbox backlog, scheduler lateness', async () => {
+    const site = await h.newSite();
+    const due = new Date(Date.now() + 200).toISOString();
+    const body = { title: 'Later', body: 'Soon', link: 'https://example.org/', topics: ['news'], status: 'published', scheduleMode: 'scheduled', scheduleDate: due };
+    await call('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(body), idempotencyKey: '' }).catch(() => {});
+    let text = '';
+    for (let i = 0; i < 100; i++) {
+      text = await metrics();
+      if (/^campaign_scheduler_lateness_seconds_count\{service="campaign"\} [1-9]/m.test(text)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(text).to.match(/^grpc_server_handled_total\{grpc_service="campaign\.v1\.CampaignService",grpc_method="CreateCampaign",grpc_code="0",service="campaign"\} [1-9]/m);
+    expect(text).to.match(/^grpc_server_handling_seconds_count\{[^}]*grpc_method="CreateCampaign"[^}]*\} [1-9]/m);
+    expect(text).to.match(/^grpc_server_handled_total\{[^}]*grpc_method="Authenticate",grpc_code="16"[^}]*\} 1$/m);
+    // Without Kafka nothing is published: every dispatched campaign is still in the outbox.
+    expect(text).to.match(/^campaign_outbox_backlog\{service="campaign"\} [1-9]\d*$/m);
+    expect(text).to.match(/^campaign_scheduler_lateness_seconds_count\{service="campaign"\} [1-9]/m);
+    expect(text).to.not.include('kafka_consumer_group_lag{');
+  });
+
+  it('answers 404 for anything but GET /metrics on the metrics listener', async () => {
+    expect((await fetch(`http://127.0.0.1:${service.metricsPort}/`)).status).to.equal(404);
+    expect((await fetch(`http://127.0.0.1:${service.metricsPort}/metrics`, { method: 'POST' })).status).to.equal(404);
+  });
+});

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { buildPushPayload, linkWithUtm, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../shared/src/push-payload.js';
+import { computeAnalytics } from '../src/domain/analytics.js';
+import { canonicalJson } from '../src/domain/canonical-json.js';
+import { createCursorCodec } from '../src/domain/cursor.js';
+import { formatUtcDate, parseUtcDate } from '../src/domain/dates.js';
+import { validateListInput } from '../src/domain/list-input.js';
+
+describe('push payload', () => {
+  const base = { campaignId: 'c1', title: 'T', body: 'B', link: 'https://x.example/p', utmSource: '', utmMedium: '', utmCampaign: '', icon: null, image: null, callToAction: '', trackingToken: 'tok' };
+
+  it('is compact JSON with the agreed keys; action is omitted when the button text is empty', () => {
+    expect(buildPushPayload(base)).to.equal('{"v":1,"id":"c1","title":"T","body":"B","url":"https://x.example/p","icon":null,"image":null,"token":"tok"}');
+    expect(JSON.parse(buildPushPayload({ ...base, callToAction: 'Buy', icon: 'https://i' }))).to.deep.equal({
+      v: 1, id: 'c1', title: 'T', body: 'B', url: 'https://x.example/p', icon: 'https://i', image: null, action: 'Buy', token: 'tok',
+    });
+  });
+
+  it('appends non-empty UTM parameters, keeping an existing query and fragment', () => {
+    const utm = { utmSource: 'news letter', utmMedium: '', utmCampaign: 'spring&sale' };
+    expect(linkWithUtm('https://x.example/p', utm)).to.equal('https://x.example/p?utm_source=news%20letter&utm_campaign=spring%26sale');
+    expect(linkWithUtm('https://x.example/p?a=1#top', utm)).to.equal('https://x.example/p?a=1&utm_source=news%20letter&utm_campaign=spring%26sale#top');
+    expect(linkWithUtm('https://x.example/p?', { utmSource: 's', utmMedium: 'm', utmCampaign: '' })).to.equal('https://x.example/p?utm_source=s&utm_medium=m');
+    expect(linkWithUtm('https://x.example/p#f', { utmSource: '', utmMedium: '', utmCampaign: '' })).to.equal('https://x.example/p#f');
+  });
+
+  it('exports the size limits', () => {
+    expect([MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS]).to.deep.equal([3993, 200]);
+  });
+});
+
+describe('analytics', () => {
+  it('computes ctr and its as percentages with two decimals, 0 on a zero base', () => {
+    expect(computeAnalytics({ clicks: 1, impressions: 3, totalUsers: 7 })).to.deep.equal({ clicks: 1, impressions: 3, ctr: 33.33, its: 42.86, totalUsers: 7 });
+    expect(computeAnalytics({ clicks: 5, impressions: 0, totalUsers: 0 })).to.deep.include({ ctr: 0, its: 0 });
+    expect(computeAnalytics({ clicks: 201, impressions: 20000, totalUsers: 20000 }).ctr).to.equal(1.01);
+  });
+});
+
+describe('dates and canonical JSON', () => {
+  it('formats dates to the second with Z', () => {
+    expect(formatUtcDate(new Date('2025-03-04T05:06:07.890Z'))).to.equal('2025-03-04T05:06:07Z');
+    expect(parseUtcDate('0999-12-31T23:59:59Z')?.toISOString()).to.equal('0999-12-31T23:59:59.000Z');
+  });
+
+  it('canonical JSON ignores key order and spacing', () => {
+    expect(canonicalJson(JSON.parse('{"b":1, "a":{"d":[1,{"y":2,"x":1}],"c":null}}'))).to.equal('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+  });
+});
+
+describe('cursor codec', () => {
+  const codec = createCursorCodec(randomBytes(32));
+  const site = '11111111-1111-4111-8111-111111111111';
+  const input = validateListInput({ limit: 5, status: ['sent', 'draft'] });
+  const position = { sortKey: '2025-01-01T12:00:00.123456Z', id: '22222222-2222-4222-8222-222222222222' };
+  const cursor = codec.encode(site, input, position);
+
+  it('round-trips for the same site, filters and limit (status as a set)', () => {
+    expect(codec.decode(cursor, site, validateListInput({ limit: 5, status: ['draft', 'sent', 'draft'] }))).to.deep.equal(position);
+  });
+
+  it('rejects every single-character change, truncation, other site, filters, limit or secret', () => {
+    for (let i = 0; i < cursor.length; i++) {
+      const flipped = cursor.slice(0, i) + String.fromCharCode(cursor.charCodeAt(i) ^ 1) + cursor.slice(i + 1);
+      expect(codec.decode(flipped, site, input), `flip at ${i}`).to.equal(null);
+    }
+    for (const len of [1, 10, cursor.length - 1]) expect(codec.decode(cursor.slice(0, len), site, input)).to.equal(null);
+    expect(codec.decode(cursor, '33333333-3333-4333-8333-333333333333', input)).to.equal(null);
+    expect(codec.decode(cursor, site, validateListInput({ limit: 5, status: ['sent'] }))).to.equal(null);
+    expect(codec.decode(cursor, site, validateListInput({ limit: 6, status: ['sent', 'draft'] }))).to.equal(null);
+    expect(createCursorCodec(randomBytes(32)).decode(cursor, site, input)).to.equal(null);
+  });
+});

@@ -1,0 +1,149 @@
+// Starts the delivery service: migrations, the gRPC Audience server, the plugin HTTP server.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPool, migrate, type Pool } from '../../shared/src/db.js';
+import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
+import { createLogger, type Logger } from '../../shared/src/log.js';
+import type { DeliveryConfig } from './config.js';
+import { createAudience } from './domain/audience.js';
+import { createSubscriptions } from './domain/subscriptions.js';
+import { createGrpcServer } from './grpc/server.js';
+import { createFixedWindowLimiter } from './routes/rate-limiter.js';
+import { createHttpApp } from './server.js';
+import { readFile } from 'node:fs/promises';
+import { startSending } from './sending/index.js';
+// operations (issue 5)
+import { Counter } from 'prom-client';
+import { TOPICS } from '../../shared/src/messages.js';
+import { createReadiness } from '../../shared/src/observability/health.js';
+import { createServiceMetrics, kafkaLagGauge } from '../../shared/src/observability/metrics.js';
+import { CHUNKS_GROUP, DISPATCH_GROUP } from './messaging/index.js';
+
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+
+export function migrateDeliverySchema(pool: Pool): Promise<string[]> {
+  return migrate(pool, 'delivery', MIGRATIONS_DIR);
+}
+
+export interface DeliveryService {
+  grpcPort: number;
+  httpPort: number;
+  stop(): Promise<void>;
+}
+
+function listen(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startDeliveryService(config: DeliveryConfig, deps: { log?: Logger } = {}): Promise<DeliveryService> {
+  const log = deps.log ?? createLogger('delivery', config.logLevel);
+  const pool = createPool(config.databaseUrl, { applicationName: 'delivery' });
+  let grpcServer: ReturnType<typeof createGrpcServer> | undefined;
+  let httpServer: http.Server | undefined;
+  let sending: Awaited<ReturnType<typeof startSending>> | undefined;
+  // operations (issue 5): metrics and readiness (Postgres; Kafka once sending has started)
+  const metrics = createServiceMetrics('delivery');
+  const pushes = new Counter({
+    name: 'delivery_pushes_total',
+    help: 'Push requests finished, by outcome (sent, expired, failed) and push-service origin.',
+    labelNames: ['outcome', 'origin'] as const,
+    registers: [metrics.registry],
+  });
+  const readiness = createReadiness(
+    {
+      postgres: () => pool.query('SELECT 1'),
+      ...(config.kafka.brokers.length > 0
+        ? {
+            kafka: async () => {
+              if (!sending?.kafka) throw new Error('sending has not started');
+              await sending.kafka.ping();
+            },
+          }
+        : {}),
+    },
+    { log },
+  );
+
+  // Out of rotation, then intake (gRPC, HTTP), then in-flight sending hands back its unfinished
+  // work and commits what it finished, then the pool.
+  async function stop(): Promise<void> {
+    grpcServer?.health?.stop();
+    readiness.drain();
+    if (grpcServer) await shutdownServer(grpcServer);
+    if (httpServer) {
+      const closed = new Promise<void>((resolve) => httpServer!.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      const force = setTimeout(() => httpServer?.closeAllConnections(), 5000);
+      await closed;
+      clearTimeout(force);
+    }
+    await sending?.stop();
+    await pool.end();
+  }
+
+  try {
+    const applied = await migrateDeliverySchema(pool);
+    if (applied.length > 0) log.info('migrations applied', { applied });
+
+    grpcServer = createGrpcServer({ audience: createAudience(pool), log, metrics, readiness });
+    const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
+
+    sending = await startSending(
+      {
+        kafkaBrokers: config.kafka.brokers,
+        topicPrefix: config.kafka.topicPrefix,
+        sessionTimeoutMs: config.kafka.sessionTimeoutMs,
+        vapidEncryptionKey: config.vapidEncryptionKey,
+        vapidSubject: config.vapidSubject,
+        chunkSize: config.sending.chunkSize,
+        chunkConcurrency: config.sending.chunkConcurrency,
+        claimBatch: config.sending.claimBatch,
+        push: {
+          concurrencyPerOrigin: config.sending.concurrencyPerOrigin,
+          timeoutMs: config.sending.timeoutMs,
+          maxAttempts: config.sending.maxAttempts,
+          extraCa: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
+        },
+        instanceDeadAfterSec: config.sending.instanceDeadAfterSec,
+      },
+      { pool, log, onPushed: (origin, outcome) => pushes.inc({ origin, outcome }) },
+    );
+    const kafka = sending.kafka;
+    if (kafka) kafkaLagGauge(metrics.registry, [{ group: DISPATCH_GROUP, topic: TOPICS.dispatch }, { group: CHUNKS_GROUP, topic: TOPICS.chunks }], kafka.consumerLag);
+
+    const app = createHttpApp({
+      subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, insecurePushHosts: config.insecurePushHosts }),
+      limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
+      countryHeader: config.countryHeader,
+      log,
+      events: {
+        tokens: sending.tokens,
+        recorder: sending.recorder,
+        findRun: sending.findRun,
+        limiter: createFixedWindowLimiter({ limit: config.trackingRateLimitPerMinute }),
+      },
+      // site plugin (issue 4): page views are limited like subscriptions, in their own buckets
+      plugin: { pool, limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }) },
+      ops: { metrics, readiness }, // operations (issue 5)
+    });
+    httpServer = http.createServer(app);
+    httpServer.headersTimeout = 20_000;
+    httpServer.requestTimeout = 30_000;
+    const httpPort = await listen(httpServer, config.http.host, config.http.port);
+
+    await grpcServer.health?.start();
+    log.info('delivery service started', { grpcPort, httpPort });
+    return { grpcPort, httpPort, stop };
+  } catch (err) {
+    await stop().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,102 @@
+// The delivery service's only reader of process.env.
+import { ConfigError, integer, list, listenAddress, optionalString, requireString } from '../../shared/src/config.js';
+import { parseLevel, type Level } from '../../shared/src/log.js';
+
+export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  '*.push.services.mozilla.com',
+  '*.notify.windows.com',
+  'web.push.apple.com',
+  '*.push.apple.com',
+]);
+
+export interface DeliveryConfig {
+  readonly databaseUrl: string;
+  readonly grpc: { readonly host: string; readonly port: number };
+  readonly http: { readonly host: string; readonly port: number };
+  /** 32 bytes: AES-256-GCM key for the VAPID private keys at rest. */
+  readonly vapidEncryptionKey: Buffer;
+  readonly vapidSubject: string;
+  /** Hosts a subscription endpoint may point at: exact names or `*.suffix` wildcards. */
+  readonly pushServiceHosts: readonly string[];
+  /** Hosts whose endpoints may be plain http (local push-service test tools only); default none. */
+  readonly insecurePushHosts: readonly string[];
+  /** Name of a trusted edge header carrying an ISO 3166-1 alpha-2 code; '' = none. */
+  readonly countryHeader: string;
+  /** Subscription requests per client address per minute; 0 disables the limit. */
+  readonly subscribeRateLimitPerMinute: number;
+  /** Impression/click reports per client address per minute; 0 disables the limit. */
+  readonly trackingRateLimitPerMinute: number;
+  /** Empty brokers: this instance sends nothing (audience and subscribe still work). */
+  readonly kafka: { readonly brokers: readonly string[]; readonly topicPrefix: string; readonly sessionTimeoutMs: number };
+  readonly sending: {
+    readonly chunkSize: number;
+    readonly chunkConcurrency: number;
+    /** Pushes claimed, sent and recorded together within a chunk. */
+    readonly claimBatch: number;
+    readonly concurrencyPerOrigin: number;
+    readonly timeoutMs: number;
+    readonly maxAttempts: number;
+    readonly instanceDeadAfterSec: number;
+    /** PEM of extra CAs trusted for push services (tests and the local simulator). */
+    readonly extraCaFile: string;
+  };
+  readonly logLevel: Level;
+}
+
+type Env = Record<string, string | undefined>;
+
+function vapidEncryptionKey(env: Env): Buffer {
+  const raw = requireString(env, 'VAPID_ENCRYPTION_KEY').trim();
+  const bytes = Buffer.from(raw, /[-_]/.test(raw) ? 'base64url' : 'base64');
+  if (bytes.length !== 32 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) {
+    throw new ConfigError('VAPID_ENCRYPTION_KEY must be base64 of exactly 32 bytes');
+  }
+  return bytes;
+}
+
+function pushServiceHosts(env: Env): string[] {
+  const hosts = list(env, 'PUSH_SERVICE_HOSTS', DEFAULT_PUSH_SERVICE_HOSTS).map((h) => h.toLowerCase());
+  for (const h of hosts) {
+    if (!/^(\*\.)?[a-z0-9.:[\]-]+$/.test(h)) throw new ConfigError(`PUSH_SERVICE_HOSTS has an invalid host "${h}"`);
+  }
+  return hosts;
+}
+
+function countryHeader(env: Env): string {
+  const name = optionalString(env, 'COUNTRY_HEADER', '').trim().toLowerCase();
+  if (name !== '' && !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new ConfigError('COUNTRY_HEADER must be an HTTP header name');
+  return name;
+}
+
+export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
+  return Object.freeze({
+    databaseUrl: requireString(env, 'DATABASE_URL'),
+    grpc: listenAddress(env, 'DELIVERY_GRPC_HOST', 'DELIVERY_GRPC_PORT', 50052),
+    http: listenAddress(env, 'DELIVERY_HTTP_HOST', 'DELIVERY_HTTP_PORT', 8081),
+    vapidEncryptionKey: vapidEncryptionKey(env),
+    vapidSubject: optionalString(env, 'VAPID_SUBJECT', 'mailto:push@localhost'),
+    pushServiceHosts: Object.freeze(pushServiceHosts(env)),
+    insecurePushHosts: Object.freeze(list(env, 'PUSH_INSECURE_HOSTS', []).map((h) => h.toLowerCase())),
+    countryHeader: countryHeader(env),
+    subscribeRateLimitPerMinute: integer(env, 'SUBSCRIBE_RATE_LIMIT_PER_MINUTE', 60, { min: 0, max: 1_000_000 }),
+    trackingRateLimitPerMinute: integer(env, 'TRACKING_RATE_LIMIT_PER_MINUTE', 600, { min: 0, max: 10_000_000 }),
+    kafka: Object.freeze({
+      brokers: Object.freeze(list(env, 'KAFKA_BROKERS', [])),
+      topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''),
+      sessionTimeoutMs: integer(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
+    }),
+    sending: Object.freeze({
+      chunkSize: integer(env, 'CHUNK_SIZE', 500, { min: 1, max: 5000 }),
+      chunkConcurrency: integer(env, 'CHUNK_CONCURRENCY', 4, { min: 1, max: 64 }),
+      claimBatch: integer(env, 'CLAIM_BATCH_SIZE', 250, { min: 1, max: 5000 }),
+      concurrencyPerOrigin: integer(env, 'PUSH_CONCURRENCY_PER_ORIGIN', 100, { min: 1, max: 10_000 }),
+      timeoutMs: integer(env, 'PUSH_TIMEOUT_MS', 10_000, { min: 100 }),
+      maxAttempts: integer(env, 'PUSH_MAX_ATTEMPTS', 4, { min: 1, max: 20 }),
+      instanceDeadAfterSec: integer(env, 'INSTANCE_DEAD_AFTER_SEC', 10, { min: 3, max: 3600 }),
+      extraCaFile: optionalString(env, 'PUSH_EXTRA_CA_FILE', ''),
+    }),
+    logLevel: parseLevel(env.LOG_LEVEL),
+  });
+}

@@ -1,0 +1,29 @@
+// Reads of the precomputed audience counters (maintained by triggers on subscribers, see the
+// migrations); none of these touch the subscribers table.
+import type { Queryable } from '../../../shared/src/db.js';
+
+export interface NameCount {
+  name: string;
+  users: number;
+}
+
+/** Active subscribers in any of the topics or countries, each counted once. */
+export async function countUnion(db: Queryable, siteId: string, topics: string[], countries: string[]): Promise<number> {
+  const { rows } = await db.query(
+    `SELECT coalesce(sum(users), 0)::bigint AS users FROM delivery.audience_groups
+      WHERE site_id = $1 AND users > 0 AND (country = ANY($2::text[]) OR topics && $3::text[])`,
+    [siteId, countries, topics],
+  );
+  return Number(rows[0].users);
+}
+
+export async function listNames(db: Queryable, siteId: string, kind: 'topics' | 'countries'): Promise<NameCount[]> {
+  const filter = kind === 'countries' ? `name LIKE 'country\\_\\_%'` : `name NOT LIKE 'country\\_\\_%'`;
+  const { rows } = await db.query(
+    `SELECT name, users FROM delivery.audience_names
+      WHERE site_id = $1 AND users > 0 AND ${filter}
+      ORDER BY users DESC, name COLLATE "C" ASC`,
+    [siteId],
+  );
+  return rows.map((r) => ({ name: r.name as string, users: Number(r.users) }));
+}

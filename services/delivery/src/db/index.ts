@@ -1,0 +1,3 @@
+export * from './audience.js';
+export * from './sites.js';
+export * from './subscribers.js';

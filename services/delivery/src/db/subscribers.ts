@@ -1,0 +1,92 @@
+// Subscribers: one row per (site, push endpoint). The audience counters follow every write
+// through statement-level triggers, so nothing here maintains them.
+import type { Queryable } from '../../../shared/src/db.js';
+import { UNKNOWN_COUNTRY } from '../domain/names.js';
+
+export const MAX_TOPICS_PER_SUBSCRIBER = 20;
+
+export interface SubscriberInput {
+  siteId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  country: string;
+  /** sorted, distinct */
+  topics: string[];
+  language: string | null;
+  timeZone: string | null;
+}
+
+/**
+ * Inserts a subscriber or refreshes the one with the same endpoint: new keys, the country
+ * unless the edge could not tell it this time (a known country is not forgotten), topics
+ * merged with the old ones (the request's first, then the stored ones, up to the cap so the
+ * group key stays small), language and time zone when given, active again.
+ */
+export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promise<{ id: string; created: boolean }> {
+  const { rows } = await db.query(
+    `INSERT INTO delivery.subscribers AS s (site_id, endpoint, p256dh, auth, country, topics, language, time_zone)
+     VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8)
+     ON CONFLICT (site_id, endpoint) DO UPDATE SET
+       p256dh = EXCLUDED.p256dh,
+       auth = EXCLUDED.auth,
+       country = CASE WHEN EXCLUDED.country = $10 THEN s.country ELSE EXCLUDED.country END,
+       topics = (SELECT coalesce(array_agg(t ORDER BY t COLLATE "C"), '{}') FROM (
+                  SELECT t FROM (
+                    SELECT t, min(p) AS p FROM (
+                      SELECT t, 0 AS p FROM unnest(EXCLUDED.topics) AS t
+                      UNION ALL
+                      SELECT t, 1 AS p FROM unnest(s.topics) AS t) AS both_sets
+                    GROUP BY t) AS ranked
+                  ORDER BY p, t COLLATE "C" LIMIT $9) AS kept),
+       language = coalesce(EXCLUDED.language, s.language),
+       time_zone = coalesce(EXCLUDED.time_zone, s.time_zone),
+       active = true,
+       deactivated_at = NULL,
+       updated_at = now()
+     RETURNING id::text AS id, (xmax = 0) AS created`,
+    [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY],
+  );
+  return { id: rows[0].id as string, created: rows[0].created as boolean };
+}
+
+/** Marks the subscription inactive; false when there was no active one with that endpoint. */
+export async function deactivateByEndpoint(db: Queryable, siteId: string, endpoint: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE delivery.subscribers SET active = false, deactivated_at = now(), updated_at = now()
+      WHERE site_id = $1 AND endpoint = $2 AND active`,
+    [siteId, endpoint],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export interface SeedRow {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  country: string;
+  topics: string[];
+}
+
+// Topic names never contain control characters (see domain/names.ts), so U+001F can join a
+// row's topics into one text value: arrays of arrays must be rectangular in Postgres.
+const TOPIC_SEPARATOR = '\u001f';
+
+/** One multi-row INSERT for a whole batch; endpoints already present are skipped. */
+export async function insertSeedBatch(db: Queryable, siteId: string, rows: SeedRow[]): Promise<number> {
+  const result = await db.query(
+    `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics)
+     SELECT $1, e, p, a, c, CASE WHEN t = '' THEN '{}'::text[] ELSE string_to_array(t, chr(31)) END
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(e, p, a, c, t)
+     ON CONFLICT (site_id, endpoint) DO NOTHING`,
+    [
+      siteId,
+      rows.map((r) => r.endpoint),
+      rows.map((r) => r.p256dh),
+      rows.map((r) => r.auth),
+      rows.map((r) => r.country),
+      rows.map((r) => r.topics.join(TOPIC_SEPARATOR)),
+    ],
+  );
+  return result.rowCount ?? 0;
+}

@@ -1,0 +1,27 @@
+// The delivery domain's error catalogue; each boundary maps these once.
+
+/** Input that breaks a rule; `messages` are shown to the caller, joined with ", ". */
+export class ValidationError extends Error {
+  constructor(readonly messages: string[]) {
+    super(messages.join(', '));
+    this.name = 'ValidationError';
+  }
+}
+
+export class SiteNotFoundError extends Error {
+  constructor() {
+    super('Site not found');
+    this.name = 'SiteNotFoundError';
+  }
+}
+
+/** A misuse of the operator functions (bad arguments), with a message for the operator. */
+export class DeliveryOperatorError extends Error {
+  override name = 'DeliveryOperatorError';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

@@ -1,0 +1,24 @@
+// The delivery service's gRPC server: the Audience service plus the standard health service
+// (readiness-driven when the caller passes its readiness, as app.ts does).
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { loadAudienceProto } from '../../../shared/src/grpc.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { addGrpcHealth, type Readiness } from '../../../shared/src/observability/health.js';
+import type { ServiceMetrics } from '../../../shared/src/observability/metrics.js';
+import type { Audience } from '../domain/audience.js';
+import { createAudienceHandlers } from './audience-service.js';
+
+export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
+
+export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
+
+export function createGrpcServer(deps: { audience: Audience; log: Logger; metrics?: ServiceMetrics; readiness?: Readiness }): grpc.Server & { health?: GrpcHealth } {
+  const server: grpc.Server & { health?: GrpcHealth } = new grpc.Server();
+  const proto = loadAudienceProto();
+  const handlers = createAudienceHandlers(deps.audience, deps.log);
+  server.addService(proto.delivery.v1.Audience.service, deps.metrics ? deps.metrics.instrumentGrpc(AUDIENCE_GRPC_SERVICE, handlers, deps.log) : handlers);
+  if (deps.readiness) server.health = addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE], deps.readiness);
+  else new HealthImplementation({ '': 'SERVING', [AUDIENCE_GRPC_SERVICE]: 'SERVING' }).addToServer(server);
+  return server;
+}

@@ -1,0 +1,180 @@
+/*
+ * webpush service worker (v1). Plain browser JavaScript, no build step.
+ *
+ * Installed by the site owner as a one-line file at the site's root:
+ *   importScripts('https://<gateway>/public/v1/webpush-sw.js');
+ * The snippet (webpush.js) registers that file with `?api=<gateway>/public/v1/&site=<publicId>`,
+ * which is how this worker knows where to report. A site that registers its own worker can set
+ * `self.WEBPUSH = { api: '…/public/v1/', site: 'pub_…' }` before importScripts instead.
+ *
+ * Shows each campaign's notification (title, body, icon, image, one action button, tag = campaign
+ * id), reports the impression once it is shown and the click when the body or the button is
+ * clicked, opens the campaign link (focusing a tab already on it), and re-registers the
+ * subscription when the browser replaces it.
+ */
+(function () {
+  'use strict';
+
+  var REPORT_TIMEOUT_MS = 10000;
+  var query = new URL(self.location.href).searchParams;
+  var preset = self.WEBPUSH || {};
+  var api = preset.api || query.get('api') || '';
+  var site = preset.site || query.get('site') || '';
+
+  function noop() {}
+
+  function withTimeout(url, init) {
+    var controller = typeof AbortController === 'function' ? new AbortController() : null;
+    var timer = controller ? setTimeout(function () { controller.abort(); }, REPORT_TIMEOUT_MS) : null;
+    if (controller) init.signal = controller.signal;
+    return fetch(url, init).then(
+      function (res) { clearTimeout(timer); return res; },
+      function (err) { clearTimeout(timer); throw err; }
+    );
+  }
+
+  // text/plain keeps these cross-origin POSTs "simple" (no preflight); the server reads JSON anyway.
+  function post(path, body, method) {
+    return withTimeout(api + path, {
+      method: method || 'POST',
+      headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify(body),
+      credentials: 'omit',
+      keepalive: true
+    });
+  }
+
+  /** Reports an impression or a click; never rejects, so a report can never hold up a notification. */
+  function report(type, token) {
+    if (!api || typeof token !== 'string' || token === '') return Promise.resolve(false);
+    return post('events', { type: type, token: token }).then(
+      function (res) { return res.status === 202; },
+      function () { return false; }
+    );
+  }
+
+  function parsePayload(data) {
+    if (!data) return null;
+    try {
+      var msg = data.json();
+      return msg && typeof msg === 'object' && typeof msg.title === 'string' ? msg : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function notificationOptions(msg) {
+    var options = {
+      body: typeof msg.body === 'string' ? msg.body : '',
+      tag: String(msg.id || ''),
+      data: { id: msg.id, url: msg.url || '', token: msg.token || '' }
+    };
+    if (msg.icon) options.icon = msg.icon;
+    // Browsers that cannot show images or buttons (Firefox, Safari) ignore these options.
+    if (msg.image) options.image = msg.image;
+    if (typeof msg.action === 'string' && msg.action !== '') options.actions = [{ action: 'open', title: msg.action }];
+    return options;
+  }
+
+  function handlePush(data) {
+    var msg = parsePayload(data);
+    if (!msg) return Promise.resolve();
+    return self.registration.showNotification(msg.title, notificationOptions(msg)).then(function () {
+      return report('impression', msg.token);
+    });
+  }
+
+  function sameUrl(a, b) {
+    try {
+      return new URL(a).href === new URL(b).href;
+    } catch (e) {
+      return a === b;
+    }
+  }
+
+  function openOrFocus(url) {
+    if (!url) return Promise.resolve(null);
+    return self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (windows) {
+      for (var i = 0; i < windows.length; i++) {
+        if (sameUrl(windows[i].url, url) && 'focus' in windows[i]) return windows[i].focus();
+      }
+      return self.clients.openWindow ? self.clients.openWindow(url) : null;
+    });
+  }
+
+  /** Body and button clicks are the same click: one report, then the campaign link. */
+  function handleClick(notification) {
+    var data = notification.data || {};
+    notification.close();
+    var reported = report('click', data.token);
+    var opened = openOrFocus(data.url).catch(noop);
+    return Promise.all([reported, opened]);
+  }
+
+  function keepAlive(event, promise) {
+    try {
+      event.waitUntil(promise);
+    } catch (e) {
+      // Only an event the browser did not dispatch (a synthetic one) cannot be extended.
+    }
+  }
+
+  function base64UrlToBytes(text) {
+    var padded = (text + '===='.slice((text.length + 3) % 4 + 1)).replace(/-/g, '+').replace(/_/g, '/');
+    var raw = atob(padded);
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+    return bytes;
+  }
+
+  function applicationServerKey(old) {
+    if (old && old.options && old.options.applicationServerKey) return Promise.resolve(old.options.applicationServerKey);
+    return withTimeout(api + 'sites/' + encodeURIComponent(site) + '/config', { credentials: 'omit' })
+      .then(function (res) { if (!res.ok) throw new Error('config ' + res.status); return res.json(); })
+      .then(function (config) { return base64UrlToBytes(config.vapidPublicKey); });
+  }
+
+  function timeZone() {
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // The browser replaced (or dropped) the subscription: register the new one under the same site
+  // and retire the old endpoint. Topics follow again from the subscriber's next page views.
+  function resubscribe(event) {
+    if (!api || !site) return Promise.resolve();
+    var old = event.oldSubscription || null;
+    var next = event.newSubscription
+      ? Promise.resolve(event.newSubscription)
+      : applicationServerKey(old).then(function (key) {
+          return self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+        });
+    var path = 'sites/' + encodeURIComponent(site) + '/subscriptions';
+    return next
+      .then(function (sub) {
+        return post(path, { subscription: sub.toJSON(), language: self.navigator.language || null, timeZone: timeZone() }).then(function () {
+          if (old && old.endpoint && old.endpoint !== sub.endpoint) return post(path, { endpoint: old.endpoint }, 'DELETE');
+        });
+      })
+      .catch(noop);
+  }
+
+  self.addEventListener('install', function () {
+    self.skipWaiting();
+  });
+  self.addEventListener('activate', function (event) {
+    event.waitUntil(self.clients.claim());
+  });
+  self.addEventListener('push', function (event) {
+    keepAlive(event, handlePush(event.data));
+  });
+  self.addEventListener('notificationclick', function (event) {
+    keepAlive(event, handleClick(event.notification));
+  });
+  self.addEventListener('pushsubscriptionchange', function (event) {
+    keepAlive(event, resubscribe(event));
+  });
+})();

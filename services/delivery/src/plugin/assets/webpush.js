@@ -1,0 +1,335 @@
+/*
+ * webpush site snippet (v1). Plain browser JavaScript, no build step.
+ *
+ *   <script src="https://<gateway>/public/v1/webpush.js" data-site="pub_…" async></script>
+ *
+ * Attributes on the script tag:
+ *   data-site         the site's public id (required)
+ *   data-sw           path of the site's service worker file (default /webpush-sw.js)
+ *   data-button       CSS selector of the site's own subscribe element; "none" for no button
+ *                     (call window.webpush.subscribe() from a click handler instead); absent:
+ *                     a small default button is shown while the visitor has not decided
+ *   data-button-text  text of the default button (default "Get notifications")
+ *   data-topics       comma-separated topics for this page, added to the meta-tag hints
+ *
+ * Permission is asked only from a user gesture (a click on the button). Topic hints come from
+ * <meta property="article:section">, <meta name="keywords">, data-topics and elements carrying
+ * data-webpush-topics, lowercased. State changes are announced with a `webpush:state` event on
+ * document (detail: { state }); window.webpush.state is one of: loading, unsupported, default,
+ * subscribing, subscribed, denied, error.
+ */
+(function () {
+  'use strict';
+
+  if (window.webpush) return; // included twice: the first copy is in charge
+  var script = document.currentScript;
+  if (!script || !script.src) return;
+
+  var MAX_TOPICS = 20;
+  var MAX_TOPIC_CHARS = 64;
+  var site = script.getAttribute('data-site') || '';
+  var api = new URL('.', script.src).href; // …/public/v1/
+  var swPath = script.getAttribute('data-sw') || '/webpush-sw.js';
+  var buttonSelector = script.getAttribute('data-button');
+  var buttonText = script.getAttribute('data-button-text') || 'Get notifications';
+  var extraTopics = script.getAttribute('data-topics') || '';
+
+  var state = 'loading';
+  var defaultButton = null;
+  var registration = null;
+  var config = null;
+
+  var webpush = {
+    get state() {
+      return state;
+    },
+    topics: pageTopics,
+    subscribe: subscribe,
+    unsubscribe: unsubscribe
+  };
+  window.webpush = webpush;
+
+  function setState(next, detail) {
+    state = next;
+    if (defaultButton) defaultButton.style.display = next === 'default' ? '' : 'none';
+    var payload = { state: next };
+    if (detail) payload.error = detail;
+    try {
+      document.dispatchEvent(new CustomEvent('webpush:state', { detail: payload }));
+    } catch (e) {
+      /* very old browsers: no CustomEvent constructor */
+    }
+  }
+
+  function supported() {
+    return (
+      window.isSecureContext !== false &&
+      'serviceWorker' in navigator &&
+      'PushManager' in window &&
+      'Notification' in window &&
+      typeof fetch === 'function'
+    );
+  }
+
+  // ---- topics ---------------------------------------------------------------------------------
+
+  function normalizeTopic(raw) {
+    var name = String(raw).trim().toLowerCase();
+    if (name === '' || Array.from(name).length > MAX_TOPIC_CHARS) return null;
+    if (/[\u0000-\u001f\u007f]/.test(name) || name.indexOf('country__') === 0) return null;
+    return name;
+  }
+
+  /** The page's topic hints: lowercased, distinct, at most 20, in the order found. */
+  function pageTopics() {
+    var found = [];
+    function add(value, split) {
+      if (!value) return;
+      var parts = split ? value.split(',') : [value];
+      for (var i = 0; i < parts.length; i++) {
+        var name = normalizeTopic(parts[i]);
+        if (name !== null && found.indexOf(name) === -1 && found.length < MAX_TOPICS) found.push(name);
+      }
+    }
+    add(extraTopics, true);
+    var sections = document.querySelectorAll('meta[property="article:section"], meta[name="article:section"]');
+    for (var i = 0; i < sections.length; i++) add(sections[i].getAttribute('content'), false);
+    var marked = document.querySelectorAll('[data-webpush-topics]');
+    for (var j = 0; j < marked.length; j++) add(marked[j].getAttribute('data-webpush-topics'), true);
+    var keywords = document.querySelectorAll('meta[name="keywords"]');
+    for (var k = 0; k < keywords.length; k++) add(keywords[k].getAttribute('content'), true);
+    return found;
+  }
+
+  // ---- server calls ---------------------------------------------------------------------------
+
+  // text/plain keeps these cross-origin calls "simple" (no CORS preflight); the server reads JSON.
+  function call(method, path, body) {
+    return fetch(api + path, {
+      method: method,
+      headers: body === undefined ? {} : { 'Content-Type': 'text/plain;charset=UTF-8' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit'
+    }).then(function (res) {
+      return res.json().then(
+        function (json) {
+          if (!res.ok) throw new Error((json && json.message) || 'HTTP ' + res.status);
+          return json;
+        },
+        function () {
+          throw new Error('HTTP ' + res.status);
+        }
+      );
+    });
+  }
+
+  function siteConfig() {
+    if (!config) {
+      config = call('GET', 'sites/' + encodeURIComponent(site) + '/config').catch(function (err) {
+        config = null;
+        throw err;
+      });
+    }
+    return config;
+  }
+
+  function timeZone() {
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function register(subscription) {
+    return call('POST', 'sites/' + encodeURIComponent(site) + '/subscriptions', {
+      subscription: subscription.toJSON(),
+      topics: pageTopics(),
+      language: navigator.language || null,
+      timeZone: timeZone()
+    });
+  }
+
+  function reportPageView(subscription) {
+    return call('POST', 'sites/' + encodeURIComponent(site) + '/pageviews', {
+      endpoint: subscription.endpoint,
+      topics: pageTopics()
+    }).then(function (answer) {
+      // Unknown to the server (for instance removed after the push service expired it): register again.
+      if (!answer.updated) return register(subscription);
+    });
+  }
+
+  // ---- service worker and push subscription ---------------------------------------------------
+
+  function base64UrlToBytes(text) {
+    var padded = (text + '===='.slice(((text.length + 3) % 4) + 1)).replace(/-/g, '+').replace(/_/g, '/');
+    var raw = atob(padded);
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+    return bytes;
+  }
+
+  function registerWorker() {
+    if (!registration) {
+      var url = swPath + (swPath.indexOf('?') === -1 ? '?' : '&') + 'api=' + encodeURIComponent(api) + '&site=' + encodeURIComponent(site);
+      registration = navigator.serviceWorker.register(url).catch(function (err) {
+        registration = null;
+        throw err;
+      });
+    }
+    return registration;
+  }
+
+  /** The registration once its worker is active (a push subscription needs an active worker). */
+  function activeRegistration() {
+    return registerWorker().then(function (reg) {
+      if (reg.active) return reg;
+      return new Promise(function (resolve, reject) {
+        var worker = reg.installing || reg.waiting;
+        if (!worker) return reject(new Error('service worker did not install'));
+        worker.addEventListener('statechange', function () {
+          if (worker.state === 'activated') resolve(reg);
+          if (worker.state === 'redundant') reject(new Error('service worker did not install'));
+        });
+      });
+    });
+  }
+
+  function pushSubscription(reg) {
+    return reg.pushManager.getSubscription().then(function (existing) {
+      if (existing) return existing;
+      return siteConfig().then(function (cfg) {
+        return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(cfg.vapidPublicKey) });
+      });
+    });
+  }
+
+  /**
+   * Asks for permission (call it from a click handler: browsers require a user gesture), then
+   * subscribes and registers the subscription with the page's topics. Resolves to the state.
+   */
+  function subscribe() {
+    if (!supported()) {
+      setState('unsupported');
+      return Promise.resolve(state);
+    }
+    // First thing in the gesture: Safari refuses a permission request made after an await.
+    // When the permission is already granted this answers at once, without a prompt.
+    var asked = Promise.resolve(Notification.requestPermission());
+    setState('subscribing');
+    return asked
+      .then(function (permission) {
+        if (permission !== 'granted') {
+          setState(permission === 'denied' ? 'denied' : 'default');
+          return null;
+        }
+        return activeRegistration()
+          .then(pushSubscription)
+          .then(register)
+          .then(function () {
+            setState('subscribed');
+          });
+      })
+      .catch(function (err) {
+        setState('error', String((err && err.message) || err));
+      })
+      .then(function () {
+        return state;
+      });
+  }
+
+  /** Removes this browser's subscription here and on the server. */
+  function unsubscribe() {
+    if (!supported()) return Promise.resolve(state);
+    return registerWorker()
+      .then(function (reg) {
+        return reg.pushManager.getSubscription();
+      })
+      .then(function (sub) {
+        if (!sub) return null;
+        var endpoint = sub.endpoint;
+        return sub.unsubscribe().then(function () {
+          return call('DELETE', 'sites/' + encodeURIComponent(site) + '/subscriptions', { endpoint: endpoint });
+        });
+      })
+      .then(function () {
+        setState(Notification.permission === 'denied' ? 'denied' : 'default');
+        return state;
+      });
+  }
+
+  // ---- page wiring ----------------------------------------------------------------------------
+
+  function onClick(event) {
+    if (event && event.preventDefault) event.preventDefault();
+    subscribe();
+  }
+
+  function showDefaultButton() {
+    defaultButton = document.createElement('button');
+    defaultButton.type = 'button';
+    defaultButton.id = 'webpush-button';
+    defaultButton.textContent = buttonText;
+    defaultButton.setAttribute(
+      'style',
+      'position:fixed;right:16px;bottom:16px;z-index:2147483000;padding:10px 16px;border:0;border-radius:20px;' +
+        'background:#1a73e8;color:#fff;font:14px/1.2 system-ui,sans-serif;cursor:pointer;box-shadow:0 2px 6px rgba(0,0,0,.3);display:none'
+    );
+    defaultButton.addEventListener('click', onClick);
+    document.body.appendChild(defaultButton);
+  }
+
+  function bindButtons() {
+    if (buttonSelector === 'none') return;
+    if (buttonSelector) {
+      var own = document.querySelectorAll(buttonSelector);
+      for (var i = 0; i < own.length; i++) own[i].addEventListener('click', onClick);
+      return;
+    }
+    showDefaultButton();
+  }
+
+  // A visitor who already allowed notifications: make sure the subscription exists and is
+  // known, and report this page's topics. Needs no gesture, the permission is already there.
+  function refresh() {
+    return activeRegistration()
+      .then(function (reg) {
+        return reg.pushManager.getSubscription().then(function (sub) {
+          if (!sub) return pushSubscription(reg).then(register);
+          return reportPageView(sub);
+        });
+      })
+      .then(function () {
+        setState('subscribed');
+      })
+      .catch(function (err) {
+        setState('error', String((err && err.message) || err));
+      });
+  }
+
+  function start() {
+    if (!site) {
+      setState('error', 'data-site is missing');
+      return;
+    }
+    if (!supported()) {
+      setState('unsupported');
+      return;
+    }
+    bindButtons();
+    registerWorker().catch(function (err) {
+      setState('error', String((err && err.message) || err));
+    });
+    var permission = Notification.permission;
+    if (permission === 'granted') {
+      refresh();
+    } else {
+      setState(permission === 'denied' ? 'denied' : 'default');
+      siteConfig().catch(function () {}); // warm the cache so the click goes straight to subscribing
+    }
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();

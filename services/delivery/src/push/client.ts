@@ -1,0 +1,337 @@
+// One connection pool per push-service origin. Push services (FCM, Mozilla autopush, Apple)
+// offer HTTP/2: one TLS session then carries every request to that origin. Origins without h2
+// get HTTP/1.1 keep-alive sockets. Concurrency is bounded per origin, and every request has a
+// deadline, so a slow push service costs a bounded number of sockets and nothing else.
+import http from 'node:http';
+import http2 from 'node:http2';
+import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
+
+export interface PushClientOptions {
+  /** Requests in flight per origin; more wait in a FIFO queue. Default 100. */
+  concurrencyPerOrigin?: number;
+  /** Deadline for one request, connection included. Default 10 s. */
+  timeoutMs?: number;
+  /** Extra trusted CA certificate(s), PEM, added to Node's root store. */
+  ca?: string | Buffer;
+}
+
+export interface PushResponse {
+  status: number;
+  /** Lowercased names. */
+  headers: Record<string, string>;
+  /** The first 512 bytes of the body, as UTF-8. */
+  body: string;
+}
+
+export type Protocol = 'h2' | 'http/1.1';
+
+export interface PushClient {
+  post(endpoint: string, headers: Readonly<Record<string, string>>, body: Buffer): Promise<PushResponse>;
+  /** The protocol chosen for an origin once it has been contacted. */
+  protocolFor(origin: string): Protocol | undefined;
+  /** Closes every session and socket; requests still in flight are aborted. */
+  close(): Promise<void>;
+}
+
+export type PushRequestErrorCode = 'timeout' | 'reset' | 'network' | 'closed';
+
+export class PushRequestError extends Error {
+  override readonly name = 'PushRequestError';
+  constructor(
+    readonly code: PushRequestErrorCode,
+    message: string,
+    readonly origin: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+const BODY_LIMIT = 512;
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_SESSION_ERROR',
+  'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_STREAM_CANCEL', 'ERR_HTTP2_INVALID_SESSION', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+interface Origin {
+  url: URL;
+  protocol?: Protocol;
+  probing?: Promise<void>;
+  session?: http2.ClientHttp2Session;
+  agent?: http.Agent;
+  active: number;
+  waiters: Array<(err?: Error) => void>;
+}
+
+export function createPushClient(opts: PushClientOptions = {}): PushClient {
+  const limit = opts.concurrencyPerOrigin ?? 100;
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError('concurrencyPerOrigin must be a positive integer');
+  if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
+  const ca = opts.ca ? [...tls.rootCertificates, opts.ca.toString()] : undefined;
+  const origins = new Map<string, Origin>();
+  let closed = false;
+
+  function originOf(url: URL): Origin {
+    let state = origins.get(url.origin);
+    if (!state) {
+      state = { url: new URL(url.origin), active: 0, waiters: [] };
+      origins.set(url.origin, state);
+    }
+    return state;
+  }
+
+  function acquire(state: Origin): Promise<void> {
+    if (state.active < limit) {
+      state.active += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => state.waiters.push((err) => (err ? reject(err) : resolve())));
+  }
+
+  function release(state: Origin): void {
+    const next = state.waiters.shift();
+    if (next) next(); // the slot passes straight to the next waiter
+    else state.active -= 1;
+  }
+
+  // ALPN decides the protocol; an h2 answer hands its TLS socket to the new session, so
+  // choosing costs no extra handshake.
+  function connect(state: Origin, deadline: Deadline): Promise<void> {
+    if (state.protocol === 'http/1.1' || (state.protocol === 'h2' && state.session)) return Promise.resolve();
+    state.probing ??= probe(state, deadline).finally(() => (state.probing = undefined));
+    return state.probing;
+  }
+
+  function probe(state: Origin, deadline: Deadline): Promise<void> {
+    const { url } = state;
+    if (url.protocol === 'http:') {
+      state.protocol = 'http/1.1';
+      state.agent = new http.Agent({ keepAlive: true, maxSockets: limit });
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const socket = tls.connect({
+        host,
+        port: Number(url.port || 443),
+        servername: net.isIP(host) ? undefined : host,
+        ALPNProtocols: ['h2', 'http/1.1'],
+        ca,
+      });
+      const fail = (err: Error) => {
+        socket.destroy();
+        reject(err);
+      };
+      const cancel = deadline.onExpire(() => fail(new PushRequestError('timeout', 'connect timed out', url.origin)));
+      socket.once('error', (err) => {
+        cancel();
+        fail(new PushRequestError('network', `connect failed: ${err.message}`, url.origin, { cause: err }));
+      });
+      socket.once('secureConnect', () => {
+        cancel();
+        if (closed) return fail(new PushRequestError('closed', 'push client is closed', url.origin));
+        if (socket.alpnProtocol === 'h2') {
+          state.protocol = 'h2';
+          state.session = openSession(state, socket);
+        } else {
+          socket.destroy();
+          state.protocol = 'http/1.1';
+          state.agent ??= new https.Agent({ keepAlive: true, maxSockets: limit, ca });
+        }
+        resolve();
+      });
+    });
+  }
+
+  function openSession(state: Origin, socket: tls.TLSSocket): http2.ClientHttp2Session {
+    const session = http2.connect(state.url, { createConnection: () => socket });
+    // GOAWAY, an error or a close retires the session; the next request connects afresh.
+    const retire = () => {
+      if (state.session === session) {
+        state.session = undefined;
+        state.protocol = undefined;
+      }
+    };
+    session.on('goaway', () => {
+      retire();
+      session.close();
+    });
+    session.on('error', retire);
+    session.on('close', retire);
+    return session;
+  }
+
+  function requestH2(state: Origin, url: URL, headers: Readonly<Record<string, string>>, body: Buffer, deadline: Deadline) {
+    return new Promise<PushResponse>((resolve, reject) => {
+      const session = state.session!;
+      const h2Headers: http2.OutgoingHttpHeaders = { ':method': 'POST', ':path': url.pathname + url.search };
+      for (const [name, value] of Object.entries(headers)) h2Headers[name.toLowerCase()] = value;
+      h2Headers['content-length'] = body.length;
+      let stream: http2.ClientHttp2Stream;
+      try {
+        stream = session.request(h2Headers);
+      } catch (err) {
+        return reject(toRequestError(err, url.origin));
+      }
+      let status = 0;
+      let responseHeaders: Record<string, string> = {};
+      const collected = collector();
+      let done = false;
+      const finish = (err: Error | null, response?: PushResponse) => {
+        if (done) return;
+        done = true;
+        cancel();
+        if (err) reject(err);
+        else resolve(response!);
+      };
+      const cancel = deadline.onExpire(() => {
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin));
+      });
+      stream.on('response', (h) => {
+        status = Number(h[':status']);
+        responseHeaders = flattenHeaders(h);
+      });
+      stream.on('data', collected.push);
+      stream.on('end', () => {
+        if (status) finish(null, { status, headers: responseHeaders, body: collected.text() });
+      });
+      stream.on('error', (err) => finish(toRequestError(err, url.origin)));
+      stream.on('close', () => {
+        if (status && stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) {
+          return finish(null, { status, headers: responseHeaders, body: collected.text() });
+        }
+        finish(new PushRequestError('reset', `stream closed (code ${stream.rstCode})`, url.origin));
+      });
+      stream.end(body);
+    });
+  }
+
+  function requestH1(state: Origin, url: URL, headers: Readonly<Record<string, string>>, body: Buffer, deadline: Deadline) {
+    return new Promise<PushResponse>((resolve, reject) => {
+      const transport = url.protocol === 'https:' ? https : http;
+      let done = false;
+      const finish = (err: Error | null, response?: PushResponse) => {
+        if (done) return;
+        done = true;
+        cancel();
+        if (err) reject(err);
+        else resolve(response!);
+      };
+      const req = transport.request(url, {
+        method: 'POST',
+        agent: state.agent,
+        headers: { ...headers, 'content-length': body.length },
+      });
+      const cancel = deadline.onExpire(() => {
+        finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin));
+        req.destroy();
+      });
+      req.on('error', (err) => finish(toRequestError(err, url.origin)));
+      req.on('response', (res) => {
+        const collected = collector();
+        res.on('data', collected.push);
+        res.on('end', () =>
+          finish(null, { status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: collected.text() }),
+        );
+        res.on('error', (err) => finish(toRequestError(err, url.origin)));
+        res.on('aborted', () => finish(new PushRequestError('reset', 'response aborted', url.origin)));
+      });
+      req.end(body);
+    });
+  }
+
+  return {
+    protocolFor: (origin) => origins.get(new URL(origin).origin)?.protocol,
+    async post(endpoint, headers, body) {
+      const url = new URL(endpoint);
+      if (closed) throw new PushRequestError('closed', 'push client is closed', url.origin);
+      const state = originOf(url);
+      await acquire(state);
+      const deadline = createDeadline(timeoutMs);
+      try {
+        // A retired session between connect() and use is rare; one more connect covers it.
+        for (let round = 0; round < 2; round += 1) {
+          await connect(state, deadline);
+          if (state.protocol === 'http/1.1') return await requestH1(state, url, headers, body, deadline);
+          if (state.session) return await requestH2(state, url, headers, body, deadline);
+        }
+        throw new PushRequestError('reset', 'connection closed before the request was sent', url.origin);
+      } finally {
+        deadline.clear();
+        release(state);
+      }
+    },
+    async close() {
+      closed = true;
+      for (const state of origins.values()) {
+        for (const waiter of state.waiters.splice(0)) {
+          waiter(new PushRequestError('closed', 'push client is closed', state.url.origin));
+        }
+        state.session?.destroy();
+        state.agent?.destroy();
+      }
+      origins.clear();
+    },
+  };
+}
+
+interface Deadline {
+  /** Runs fn once when the deadline passes; returns a function that unregisters it. */
+  onExpire(fn: () => void): () => void;
+  clear(): void;
+}
+
+function createDeadline(ms: number): Deadline {
+  const listeners = new Set<() => void>();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    for (const fn of [...listeners]) fn();
+    listeners.clear();
+  }, ms);
+  return {
+    onExpire(fn) {
+      if (expired) {
+        queueMicrotask(fn);
+        return () => {};
+      }
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    clear() {
+      clearTimeout(timer);
+      listeners.clear();
+    },
+  };
+}
+
+function collector() {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    push: (chunk: Buffer) => {
+      if (size >= BODY_LIMIT) return; // keep reading so the stream finishes, keep nothing
+      chunks.push(chunk);
+      size += chunk.length;
+    },
+    text: () => Buffer.concat(chunks).subarray(0, BODY_LIMIT).toString('utf8'),
+  };
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders | http2.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}
+
+function toRequestError(err: unknown, origin: string): PushRequestError {
+  if (err instanceof PushRequestError) return err;
+  const e = err as NodeJS.ErrnoException;
+  const code = RESET_CODES.has(e?.code ?? '') || /socket hang up|stream closed|aborted/i.test(e?.message ?? '') ? 'reset' : 'network';
+  return new PushRequestError(code, e?.message ?? String(err), origin, { cause: err });
+}

@@ -1,0 +1,75 @@
+// Maps a push service's answer (RFC 8030 §5, plus what FCM, Mozilla autopush, WNS and Apple
+// actually send) to what the sender does next. Pure: no I/O, the clock is passed in.
+import { PushRequestError } from './client.js';
+
+export type Classified =
+  | { kind: 'sent'; status: number }
+  | { kind: 'expired'; status: number; reason: string }
+  | { kind: 'rate-limited'; status: number; retryAfterMs: number; reason: string }
+  | { kind: 'retry'; status?: number; reason: string }
+  | { kind: 'failed'; status?: number; reason: string };
+
+export const DEFAULT_RETRY_AFTER_MS = 60_000;
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+const REASON_BODY_CHARS = 200;
+
+export function classifyResponse(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body = '',
+  nowMs: number = Date.now(),
+): Classified {
+  if (status >= 200 && status < 300) return { kind: 'sent', status };
+  const reason = describe(status, body);
+  if (status === 404 || status === 410) return { kind: 'expired', status, reason };
+  if (status === 429) {
+    return { kind: 'rate-limited', status, retryAfterMs: parseRetryAfter(headers['retry-after'], nowMs), reason };
+  }
+  if (status >= 500 && status < 600) return { kind: 'retry', status, reason };
+  return { kind: 'failed', status, reason };
+}
+
+// Timeouts and resets are ambiguous (the push service may have accepted the message), but
+// RFC 8030's Topic header makes a repeat replace the first copy, so resending is the safer side.
+export function classifyError(err: unknown): Classified {
+  if (err instanceof PushRequestError) return { kind: 'retry', reason: `${err.code}: ${err.message}` };
+  const message = err instanceof Error ? err.message : String(err);
+  return { kind: 'retry', reason: `network: ${message}` };
+}
+
+/** Retry-After as delta-seconds or an HTTP-date (RFC 9110 §10.2.3), clamped to [0, 10 min]. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number {
+  const raw = value?.trim();
+  if (!raw) return DEFAULT_RETRY_AFTER_MS;
+  let ms: number;
+  if (/^\d+$/.test(raw)) {
+    ms = Number(raw) * 1000;
+  } else {
+    const at = Date.parse(raw);
+    if (Number.isNaN(at) || !/[a-z]/i.test(raw)) return DEFAULT_RETRY_AFTER_MS;
+    ms = at - nowMs;
+  }
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
+function describe(status: number, body: string): string {
+  const label = STATUS_LABELS[status] ?? 'unexpected status';
+  // Push services explain rejections in the body (Apple: {"reason":"BadJwtToken"}); keep a
+  // single short line of it — it never contains our keys or the encrypted payload.
+  const detail = body.replace(/\s+/g, ' ').trim().slice(0, REASON_BODY_CHARS);
+  return detail ? `${status} ${label}: ${detail}` : `${status} ${label}`;
+}
+
+const STATUS_LABELS: Record<number, string> = {
+  400: 'bad request',
+  401: 'unauthorized (VAPID)',
+  403: 'forbidden (VAPID key mismatch)',
+  404: 'subscription not found',
+  410: 'subscription gone',
+  413: 'payload too large',
+  429: 'rate limited',
+  500: 'push service error',
+  502: 'bad gateway',
+  503: 'push service unavailable',
+  504: 'gateway timeout',
+};

@@ -1,0 +1,14 @@
+// Express middleware answering 429 `Too many requests` (with Retry-After) once a client address
+// is over its limit; shared by every public route of the site plugin.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { clientAddress } from './client-address.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+export function rateLimited(limiter: RateLimiter): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const decision = limiter.take(clientAddress(req));
+    if (decision.allowed) return next();
+    res.set('Retry-After', String(decision.retryAfterSeconds));
+    res.status(429).json({ message: 'Too many requests' });
+  };
+}

@@ -1,0 +1,73 @@
+// Takes a dispatched campaign: creates its run once, then streams its audience (active
+// subscribers in topics ∪ countries) by keyset in id order and publishes it as chunk messages,
+// recording progress after every group so a restarted instance resumes where it stopped. The
+// audience is never held in memory: one slice of `chunkSize` ids at a time.
+import type { Pool } from '../../../shared/src/db.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { TOPICS, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
+import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, type RunRow } from '../db/runs.js';
+import { findSiteById } from '../db/sites.js';
+
+export interface DispatchDeps {
+  pool: Pool;
+  log: Logger;
+  publish(topic: string, messages: { key: string; value: Buffer }[]): Promise<void>;
+  publishStats(run: RunRow): Promise<void>;
+}
+
+export interface DispatchOptions {
+  chunkSize: number;
+  /** Chunks published per produce call (and per progress update). */
+  chunksPerGroup: number;
+}
+
+export function splitAudience(audience: string[]): { topics: string[]; countries: string[] } {
+  return {
+    topics: audience.filter((n) => !n.startsWith('country__')),
+    countries: audience.filter((n) => n.startsWith('country__')),
+  };
+}
+
+export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions) {
+  return async function handleDispatch(job: DispatchMessage, heartbeat: () => Promise<void>): Promise<void> {
+    let run = await runFor(deps.pool, job);
+    if (run.state !== 'expanding') return; // a repeated dispatch of a campaign already taken
+    const site = await findSiteById(deps.pool, job.siteId);
+    if (!site) {
+      run = await failRun(deps.pool, job.campaignId, 'the site has no VAPID keys in the delivery service');
+      deps.log.warn('campaign failed', { campaignId: job.campaignId, reason: run.reason });
+      await deps.publishStats(run);
+      return;
+    }
+    const { topics, countries } = splitAudience(job.audience);
+    let after = run.expandedThrough;
+    let chunkNo = run.chunksPublished;
+    // Bounded: each pass consumes at least one new id or ends.
+    for (;;) {
+      const group: ChunkMessage[] = [];
+      let last = after;
+      let count = 0;
+      while (group.length < opts.chunksPerGroup) {
+        const ids = await audienceSlice(deps.pool, job.siteId, topics, countries, last, opts.chunkSize);
+        if (ids.length === 0) break;
+        group.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: chunkNo + group.length, subscriberIds: ids });
+        last = ids[ids.length - 1];
+        count += ids.length;
+        if (ids.length < opts.chunkSize) break;
+      }
+      if (group.length === 0) break;
+      await deps.publish(
+        TOPICS.chunks,
+        group.map((c) => ({ key: `${c.campaignId}:${c.chunkNo}`, value: Buffer.from(JSON.stringify(c)) })),
+      );
+      await recordExpansion(deps.pool, job.campaignId, last, group.length, count);
+      after = last;
+      chunkNo += group.length;
+      await heartbeat();
+      if (group[group.length - 1].subscriberIds.length < opts.chunkSize) break;
+    }
+    run = await finishExpansion(deps.pool, job.campaignId);
+    deps.log.info('campaign expanded', { campaignId: job.campaignId, chunks: run.chunksTotal, state: run.state });
+    await deps.publishStats(run);
+  };
+}

@@ -1,0 +1,87 @@
+// The delivery service's sending side, assembled: Kafka consumers for dispatch jobs and audience
+// chunks, the push sender, the tracking recorder, and this instance's heartbeat (which lets
+// another instance take over claims of a dead one).
+import { randomUUID } from 'node:crypto';
+import type { Pool } from '../../../shared/src/db.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { findRun, forgetInstance, heartbeat, type RunRow } from '../db/runs.js';
+import { createTrackingTokens, deriveTrackingKey } from '../domain/tracking-token.js';
+import { createDeliveryMessaging } from '../messaging/index.js';
+import { createEncryptPool } from '../push/encrypt-pool.js';
+import { createPushSender } from '../push/sender.js';
+import { createChunkWorker, type ChunkDeps } from './chunk-worker.js';
+import { createDispatchHandler } from './dispatch.js';
+import { createPushGateway } from './push-gateway.js';
+import { createTrackingRecorder } from './tracking.js';
+
+export interface SendingConfig {
+  kafkaBrokers: readonly string[];
+  topicPrefix: string;
+  sessionTimeoutMs: number;
+  vapidEncryptionKey: Buffer;
+  vapidSubject: string;
+  chunkSize: number;
+  chunkConcurrency: number;
+  claimBatch: number;
+  push: { concurrencyPerOrigin: number; timeoutMs: number; maxAttempts: number; extraCa?: string };
+  instanceDeadAfterSec: number;
+}
+
+export async function startSending(config: SendingConfig, deps: { pool: Pool; log: Logger; onPushed?: ChunkDeps['onPushed'] }) {
+  const { pool, log } = deps;
+  const instanceId = randomUUID();
+  const tokens = createTrackingTokens(deriveTrackingKey(config.vapidEncryptionKey));
+  const messaging = config.kafkaBrokers.length > 0 ? createDeliveryMessaging({ brokers: [...config.kafkaBrokers], prefix: config.topicPrefix, log, chunkConcurrency: config.chunkConcurrency, sessionTimeoutMs: config.sessionTimeoutMs }) : undefined;
+  const publishStats = async (runs: RunRow[]) => {
+    if (messaging) await messaging.publishStats(runs);
+  };
+  const recorder = createTrackingRecorder({ pool, log, publishStats }, { flushMs: 50, maxBatch: 500 });
+
+  await heartbeat(pool, instanceId);
+  const beat = setInterval(() => heartbeat(pool, instanceId).catch((err) => log.warn('heartbeat failed', { err })), 2000);
+  beat.unref();
+
+  let sender: ReturnType<typeof createPushSender> | undefined;
+  let encryptor: ReturnType<typeof createEncryptPool> | undefined;
+  if (messaging) {
+    // Started now, not on the first push: workers take a moment to load.
+    encryptor = createEncryptPool();
+    sender = createPushSender({
+      encryptor,
+      concurrencyPerOrigin: config.push.concurrencyPerOrigin,
+      timeoutMs: config.push.timeoutMs,
+      maxAttempts: config.push.maxAttempts,
+      ca: config.push.extraCa,
+    });
+    const pusher = createPushGateway({ pool, sender, vapidEncryptionKey: config.vapidEncryptionKey, vapidSubject: config.vapidSubject });
+    const dispatch = createDispatchHandler(
+      { pool, log, publish: messaging.publish, publishStats: (run) => publishStats([run]) },
+      { chunkSize: config.chunkSize, chunksPerGroup: 20 },
+    );
+    const chunk = createChunkWorker(
+      { pool, log, instanceId, pusher, tokens, publishStats: (run) => publishStats([run]), onPushed: deps.onPushed },
+      { deadAfterSec: config.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.claimBatch },
+    );
+    await messaging.start({ dispatch, chunk });
+    log.info('sending started', { instanceId, brokers: config.kafkaBrokers });
+  } else {
+    log.warn('KAFKA_BROKERS is not set: this instance sends nothing and tracking counts are not published');
+  }
+
+  return {
+    tokens,
+    recorder,
+    findRun: (campaignId: string) => findRun(pool, campaignId),
+    /** Kafka, when configured: readiness ping and consumer lag (metrics). */
+    kafka: messaging ? { ping: messaging.ping, consumerLag: messaging.consumerLag } : undefined,
+    async stop() {
+      clearInterval(beat);
+      // Tracking reports still buffered publish their counters while the producer is up.
+      await recorder.close();
+      await messaging?.stop();
+      await sender?.close();
+      await encryptor?.close();
+      await forgetInstance(pool, instanceId).catch(() => {});
+    },
+  };
+}

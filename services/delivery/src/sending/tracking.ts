@@ -1,0 +1,57 @@
+// Impressions and clicks reported by service workers. Reports are gathered for a short moment
+// and written together (one statement for the batch), each (campaign, subscription, kind) once;
+// then the touched campaigns' counters are published. The caller's request waits for its batch,
+// so a 202 means the report is stored.
+import { withTransaction, type Pool } from '../../../shared/src/db.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { recordTracking, runsByIds, type RunRow } from '../db/runs.js';
+
+export interface TrackingReport {
+  campaignId: string;
+  subscriberId: string;
+  kind: 'impression' | 'click';
+}
+
+export interface TrackingDeps {
+  pool: Pool;
+  log: Logger;
+  publishStats(runs: RunRow[]): Promise<void>;
+}
+
+export function createTrackingRecorder(deps: TrackingDeps, opts: { flushMs: number; maxBatch: number }) {
+  let queue: { report: TrackingReport; done: (err?: Error) => void }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let flushing = Promise.resolve();
+
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return flushing;
+    flushing = flushing.then(async () => {
+      try {
+        const touched = await withTransaction(deps.pool, (tx) => recordTracking(tx, batch.map((b) => b.report)));
+        if (touched.length > 0) await deps.publishStats(await runsByIds(deps.pool, touched));
+        for (const b of batch) b.done();
+      } catch (err) {
+        deps.log.error('tracking batch failed', { err, reports: batch.length });
+        for (const b of batch) b.done(err as Error);
+      }
+    });
+    return flushing;
+  };
+
+  return {
+    record(report: TrackingReport): Promise<void> {
+      return new Promise((resolve, reject) => {
+        queue.push({ report, done: (err) => (err ? reject(err) : resolve()) });
+        if (queue.length >= opts.maxBatch) void flush();
+        else timer ??= setTimeout(() => void flush(), opts.flushMs);
+      });
+    },
+    async close() {
+      await flush();
+    },
+  };
+}

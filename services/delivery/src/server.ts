@@ -1,0 +1,63 @@
+// The delivery service's HTTP app for the site plugin (reached through the gateway's proxy).
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '../../shared/src/log.js';
+import { SiteNotFoundError, ValidationError } from './domain/errors.js';
+import type { Subscriptions } from './domain/subscriptions.js';
+import { cors } from './routes/cors.js';
+import { HttpError } from './routes/http-error.js';
+import type { RateLimiter } from './routes/rate-limiter.js';
+import { subscriptionRoutes } from './routes/subscriptions.js';
+import { eventRoutes, type EventRouteDeps } from './routes/events.js';
+// site plugin (issue 4): snippet, service worker, config, page views
+import { pluginRoutes, type PluginRouteDeps } from './plugin/routes.js';
+// operations (issue 5): readiness and metrics
+import { readyzHandler, type Readiness } from '../../shared/src/observability/health.js';
+import type { ServiceMetrics } from '../../shared/src/observability/metrics.js';
+
+export interface HttpDeps {
+  subscriptions: Subscriptions;
+  limiter: RateLimiter;
+  countryHeader: string;
+  log: Logger;
+  events: EventRouteDeps;
+  /** site plugin (issue 4): scripts, config and page views; absent = not served */
+  plugin?: PluginRouteDeps;
+  /** operations (issue 5): request metrics, GET /readyz and GET /metrics; absent = not served */
+  ops?: { metrics: ServiceMetrics; readiness: Readiness };
+}
+
+export function createHttpApp(deps: HttpDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  if (deps.ops) app.use(deps.ops.metrics.http); // operations (issue 5): counts every request below
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  if (deps.ops) app.get('/readyz', readyzHandler(deps.ops.readiness));
+  if (deps.ops) app.get('/metrics', deps.ops.metrics.scrape);
+  app.use('/public', cors);
+  app.use(subscriptionRoutes(deps));
+  app.use(eventRoutes(deps.events));
+  if (deps.plugin) app.use(pluginRoutes(deps.plugin)); // site plugin (issue 4)
+  app.use((_req, res) => {
+    res.status(404).json({ message: 'Not found' });
+  });
+
+  // The one place errors become responses; body-parser errors carry `type` and a 4xx status.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const parserError = err as { type?: string; status?: number };
+    if (err instanceof ValidationError) return void res.status(400).json({ message: err.message });
+    if (err instanceof SiteNotFoundError) return void res.status(404).json({ message: err.message });
+    if (err instanceof HttpError) return void res.status(err.status).json({ message: err.message });
+    if (parserError.type === 'entity.too.large') return void res.status(413).json({ message: 'Request body too large' });
+    if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      return void res.status(400).json({ message: 'Invalid JSON body' });
+    }
+    deps.log.error('unhandled error', { err, method: req.method, path: req.path });
+    if (res.headersSent) return void res.end();
+    res.status(500).json({ message: 'Internal server error' });
+  });
+  return app;
+}

@@ -1,0 +1,90 @@
+// Configuration parsing, and what callers see when the database fails under the service.
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import { ConfigError } from '../../shared/src/config.js';
+import type { Logger } from '../../shared/src/log.js';
+import { loadConfig, DEFAULT_PUSH_SERVICE_HOSTS } from '../src/config.js';
+import { browserKeys, countAudience, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from './support.js';
+
+describe('delivery: config', () => {
+  const key = randomBytes(32).toString('base64');
+
+  it('defaults apply when only the required variables are set', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key });
+    expect(c).to.deep.include({
+      grpc: { host: '127.0.0.1', port: 50052 },
+      http: { host: '127.0.0.1', port: 8081 },
+      vapidSubject: 'mailto:push@localhost',
+      countryHeader: '',
+      subscribeRateLimitPerMinute: 60,
+      logLevel: 'info',
+    });
+    expect(c.pushServiceHosts).to.deep.equal(DEFAULT_PUSH_SERVICE_HOSTS);
+    expect(c.vapidEncryptionKey.equals(Buffer.from(key, 'base64'))).to.equal(true);
+    expect(Object.isFrozen(c)).to.equal(true);
+  });
+
+  it('a missing or malformed variable stops start-up with an error naming it', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ VAPID_ENCRYPTION_KEY: key }, /DATABASE_URL/],
+      [{ DATABASE_URL: 'postgres://x' }, /VAPID_ENCRYPTION_KEY/],
+      [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: randomBytes(16).toString('base64') }, /VAPID_ENCRYPTION_KEY/],
+      [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: randomBytes(33).toString('base64') }, /VAPID_ENCRYPTION_KEY/],
+      [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, DELIVERY_HTTP_PORT: 'abc' }, /DELIVERY_HTTP_PORT/],
+      [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '-1' }, /SUBSCRIBE_RATE_LIMIT_PER_MINUTE/],
+      [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: 'a b' }, /PUSH_SERVICE_HOSTS/],
+      [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, COUNTRY_HEADER: 'bad header' }, /COUNTRY_HEADER/],
+    ];
+    for (const [env, name] of cases) {
+      expect(() => loadConfig(env), JSON.stringify(env)).to.throw(ConfigError, name);
+    }
+  });
+
+  it('PUSH_SERVICE_HOSTS and COUNTRY_HEADER are read as lists and lowercase names', () => {
+    const c = loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: ' Push.Example ,*.b.example', COUNTRY_HEADER: 'CF-IPCountry' });
+    expect(c.pushServiceHosts).to.deep.equal(['push.example', '*.b.example']);
+    expect(c.countryHeader).to.equal('cf-ipcountry');
+  });
+});
+
+describe('delivery: when the database fails', function () {
+  this.timeout(60_000);
+  let t: TestDelivery;
+  const logged: string[] = [];
+
+  before(async () => {
+    const log: Logger = {
+      debug: () => {},
+      info: () => {},
+      warn: () => {},
+      error: (msg) => void logged.push(msg),
+      child: () => log,
+    };
+    t = await startTestDelivery('db_failure', {}, log);
+  });
+  after(async () => {
+    await t?.pool.query('ALTER TABLE IF EXISTS delivery.gone_subscribers RENAME TO subscribers').catch(() => {});
+    await t?.pool.query('ALTER TABLE IF EXISTS delivery.gone_groups RENAME TO audience_groups').catch(() => {});
+    await t?.stop();
+  });
+
+  it('then the plugin gets 500 Internal server error, gRPC gets INTERNAL, and the error is logged', async () => {
+    const site = await newSite(t);
+    await t.pool.query('ALTER TABLE delivery.subscribers RENAME TO gone_subscribers');
+    await t.pool.query('ALTER TABLE delivery.audience_groups RENAME TO gone_groups');
+    const res = await request(t, 'POST', `/public/v1/sites/${site.publicId}/subscriptions`, {
+      body: { subscription: { endpoint: pushEndpoint(), keys: browserKeys() } },
+    });
+    expect(res).to.deep.include({ status: 500, body: { message: 'Internal server error' } });
+    try {
+      await countAudience(t, site.siteId, ['a'], []);
+      expect.fail('expected an error');
+    } catch (err) {
+      expect((err as grpc.ServiceError).code).to.equal(grpc.status.INTERNAL);
+      expect((err as grpc.ServiceError).details).to.equal('Internal error');
+    }
+    expect(logged).to.include('unhandled error');
+    expect(logged).to.include('audience call failed');
+  });
+});

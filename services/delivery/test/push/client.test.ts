@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { createPushClient, PushRequestError, type PushClient } from '../../src/push/client.js';
+import { startFakePushService, type FakePushService } from './support/fake-push-service.js';
+import { testCertificate } from './support/tls.js';
+
+const body = Buffer.from('not really encrypted');
+const headers = { TTL: '60', 'Content-Encoding': 'aes128gcm', 'Content-Type': 'application/octet-stream' };
+
+async function postMany(client: PushClient, service: FakePushService, n: number) {
+  return Promise.all(Array.from({ length: n }, (_, i) => client.post(service.endpoint(`/push/${i}`), headers, body)));
+}
+
+describe('push client', () => {
+  const services: FakePushService[] = [];
+  const clients: PushClient[] = [];
+  const start = async (...args: Parameters<typeof startFakePushService>) => {
+    const service = await startFakePushService(...args);
+    services.push(service);
+    return service;
+  };
+  const client = (opts: Parameters<typeof createPushClient>[0] = {}) => {
+    const c = createPushClient({ ca: testCertificate().cert, ...opts });
+    clients.push(c);
+    return c;
+  };
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await Promise.all(services.splice(0).map((s) => s.stop()));
+  });
+
+  it('when the origin offers HTTP/2, then many requests share one session', async () => {
+    const service = await start('h2');
+    const c = client();
+    const responses = await postMany(c, service, 200);
+    expect(responses.every((r) => r.status === 201)).to.equal(true);
+    expect(c.protocolFor(service.origin)).to.equal('h2');
+    expect(service.connections).to.equal(1);
+    expect(service.received[0].headers).to.include({ ttl: '60', 'content-encoding': 'aes128gcm', 'content-length': String(body.length) });
+    expect(Buffer.compare(service.received[0].body, body)).to.equal(0);
+  });
+
+  it('when the origin speaks only HTTP/1.1, then keep-alive sockets are reused, no more than the concurrency', async () => {
+    const service = await start('https1');
+    const c = client({ concurrencyPerOrigin: 8 });
+    const responses = await postMany(c, service, 200);
+    expect(responses.every((r) => r.status === 201)).to.equal(true);
+    expect(c.protocolFor(service.origin)).to.equal('http/1.1');
+    // One extra TLS connection is the ALPN probe that found no h2.
+    expect(service.connections).to.be.at.most(8 + 1);
+  });
+
+  it('reaches plain-http origins with keep-alive as well', async () => {
+    const service = await start('http1');
+    const c = client({ concurrencyPerOrigin: 4 });
+    await postMany(c, service, 50);
+    expect(service.connections).to.be.at.most(4);
+  });
+
+  for (const protocol of ['h2', 'https1'] as const) {
+    it(`never has more than concurrencyPerOrigin requests in flight to one origin (${protocol})`, async () => {
+      const service = await start(protocol, () => new Promise((resolve) => setTimeout(() => resolve({ status: 201 }), 5)));
+      const c = client({ concurrencyPerOrigin: 5 });
+      await postMany(c, service, 60);
+      expect(service.received).to.have.length(60);
+      expect(service.maxConcurrent).to.be.at.most(5).and.at.least(1);
+    });
+  }
+
+  it('returns the status, lowercased headers and at most 512 bytes of body', async () => {
+    const service = await start('h2', () => ({ status: 429, headers: { 'Retry-After': '30' }, body: 'x'.repeat(2000) }));
+    const res = await client().post(service.endpoint('/a'), headers, body);
+    expect(res.status).to.equal(429);
+    expect(res.headers['retry-after']).to.equal('30');
+    expect(res.body).to.have.length(512);
+  });
+
+  for (const protocol of ['h2', 'https1'] as const) {
+    it(`when the push service does not answer in time, then the request fails with a timeout error (${protocol})`, async () => {
+      const service = await start(protocol, () => 'hang');
+      const err = await client({ timeoutMs: 200 }).post(service.endpoint('/slow'), headers, body).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(PushRequestError);
+      expect(err).to.include({ code: 'timeout' });
+    });
+
+    it(`when the push service resets the request, then it fails with a reset error (${protocol})`, async () => {
+      const service = await start(protocol, () => 'reset');
+      const err = await client().post(service.endpoint('/reset'), headers, body).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(PushRequestError);
+      expect(err).to.include({ code: 'reset' });
+    });
+  }
+
+  it('when the session receives GOAWAY, then the next requests open a new session', async () => {
+    const service = await start('h2');
+    const c = client();
+    await postMany(c, service, 5);
+    service.goaway();
+    // GOAWAY is asynchronous; requests racing it may be refused, the point is the pool recovers.
+    for (let i = 0; i < 50 && service.connections < 2; i += 1) {
+      await c.post(service.endpoint('/after'), headers, body).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(service.connections).to.equal(2);
+    expect((await c.post(service.endpoint('/again'), headers, body)).status).to.equal(201);
+  });
+
+  it('when the certificate is not trusted, then the request fails with a network error', async () => {
+    const service = await start('h2');
+    const untrusting = createPushClient();
+    clients.push(untrusting);
+    const err = await untrusting.post(service.endpoint('/x'), headers, body).catch((e: unknown) => e);
+    expect(err).to.include({ code: 'network' });
+    expect(service.received).to.have.length(0);
+  });
+
+  it('when closed, then queued requests are rejected and new ones refused', async () => {
+    const service = await start('h2', () => 'hang');
+    const c = client({ concurrencyPerOrigin: 1 });
+    const first = c.post(service.endpoint('/1'), headers, body).catch((e: unknown) => e);
+    const second = c.post(service.endpoint('/2'), headers, body).catch((e: unknown) => e);
+    for (let i = 0; i < 100 && service.received.length === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
+    await c.close();
+    expect(await second).to.include({ code: 'closed' });
+    expect(await first).to.be.instanceOf(PushRequestError);
+    expect(await c.post(service.endpoint('/3'), headers, body).catch((e: unknown) => e)).to.include({ code: 'closed' });
+  });
+});

@@ -1,0 +1,155 @@
+// Test helpers for the delivery suites: a fresh database, a running service, gRPC and HTTP clients.
+import { randomBytes, randomUUID, createECDH } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import { freshDatabase } from '../../../test/support/postgres.js';
+import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
+import { createPool, type Pool } from '../../shared/src/db.js';
+import { loadAudienceProto } from '../../shared/src/grpc.js';
+import { createLogger, type Logger } from '../../shared/src/log.js';
+import { startDeliveryService, type DeliveryService } from '../src/app.js';
+import { loadConfig, type DeliveryConfig } from '../src/config.js';
+import { createDeliveryOperators, type DeliveryOperators } from '../src/domain/operators.js';
+
+export interface TestDelivery {
+  service: DeliveryService;
+  config: DeliveryConfig;
+  pool: Pool;
+  operators: DeliveryOperators;
+  audience: AudienceClient;
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestDelivery(label: string, env: Record<string, string> = {}, log?: Logger): Promise<TestDelivery> {
+  const db = await freshDatabase(label);
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    DELIVERY_GRPC_PORT: '0',
+    DELIVERY_HTTP_PORT: '0',
+    VAPID_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PUSH_SERVICE_HOSTS: '127.0.0.1,localhost',
+    LOG_LEVEL: 'error',
+    ...env,
+  });
+  const service = await startDeliveryService(config, { log: log ?? createLogger('delivery-test', 'error') });
+  const pool = createPool(db.url, { max: 4 });
+  const proto = loadAudienceProto();
+  const audience = new proto.delivery.v1.Audience(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure());
+  return {
+    service,
+    config,
+    pool,
+    operators: createDeliveryOperators(pool, config.vapidEncryptionKey),
+    audience,
+    baseUrl: `http://127.0.0.1:${service.httpPort}`,
+    stop: async () => {
+      audience.close();
+      await pool.end();
+      await service.stop();
+      await db.drop();
+    },
+  };
+}
+
+export async function newSite(t: TestDelivery): Promise<{ siteId: string; publicId: string }> {
+  const site = { siteId: randomUUID(), publicId: 'pub_' + randomBytes(16).toString('base64url').slice(0, 22) };
+  await t.operators.registerSite(site);
+  return site;
+}
+
+function unary<Req, Res>(fn: (req: Req, cb: (err: grpc.ServiceError | null, res?: Res) => void) => unknown, req: Req): Promise<Res> {
+  return new Promise((resolve, reject) => fn(req, (err, res) => (err ? reject(err) : resolve(res as Res))));
+}
+
+export function countAudience(t: TestDelivery, siteId: string, topics: string[], countries: string[]): Promise<number> {
+  return unary(t.audience.CountAudience.bind(t.audience), { siteId, topics, countries }).then((r) => r.users);
+}
+
+export function listTopics(t: TestDelivery, siteId: string) {
+  return unary(t.audience.ListTopics.bind(t.audience), { siteId }).then((r) => r.entries.map((e) => ({ name: e.name, users: e.users })));
+}
+
+export function listCountries(t: TestDelivery, siteId: string) {
+  return unary(t.audience.ListCountries.bind(t.audience), { siteId }).then((r) => r.entries.map((e) => ({ name: e.name, users: e.users })));
+}
+
+export function browserKeys(): { p256dh: string; auth: string } {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+}
+
+export function pushEndpoint(host = '127.0.0.1'): string {
+  return `https://${host}/push/${randomBytes(12).toString('base64url')}`;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function request(t: TestDelivery, method: string, path: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+  const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  const res = await fetch(t.baseUrl + path, {
+    method,
+    headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+    body: payload,
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    /* non-JSON answers stay text */
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** Counters recomputed from the subscribers table, the way the triggers must keep them. */
+export async function bruteForceNames(pool: Pool, siteId: string): Promise<Map<string, number>> {
+  const { rows } = await pool.query(
+    `SELECT name, count(*)::int AS users FROM (
+       SELECT country AS name FROM delivery.subscribers WHERE site_id = $1 AND active
+       UNION ALL
+       SELECT DISTINCT ON (s.id, t) t FROM delivery.subscribers s, unnest(s.topics) t WHERE s.site_id = $1 AND s.active) x
+     GROUP BY name`,
+    [siteId],
+  );
+  return new Map(rows.map((r) => [r.name as string, r.users as number]));
+}
+
+export async function storedNames(pool: Pool, siteId: string): Promise<Map<string, number>> {
+  const { rows } = await pool.query('SELECT name, users::int AS users FROM delivery.audience_names WHERE site_id = $1 AND users <> 0', [siteId]);
+  return new Map(rows.map((r) => [r.name as string, r.users as number]));
+}
+
+export async function bruteForceUnion(pool: Pool, siteId: string, topics: string[], countries: string[]): Promise<number> {
+  const { rows } = await pool.query(
+    `SELECT count(*)::int AS n FROM delivery.subscribers WHERE site_id = $1 AND active AND (country = ANY($2) OR topics && $3)`,
+    [siteId, countries, topics],
+  );
+  return rows[0].n as number;
+}
+
+export async function bruteForceGroups(pool: Pool, siteId: string): Promise<Map<string, number>> {
+  const { rows } = await pool.query(
+    `SELECT country || '|' || array_to_string(delivery.topic_set(topics), ',') AS k, count(*)::int AS users
+       FROM delivery.subscribers WHERE site_id = $1 AND active GROUP BY 1`,
+    [siteId],
+  );
+  return new Map(rows.map((r) => [r.k as string, r.users as number]));
+}
+
+export async function storedGroups(pool: Pool, siteId: string): Promise<Map<string, number>> {
+  const { rows } = await pool.query(
+    `SELECT country || '|' || array_to_string(topics, ',') AS k, users::int AS users
+       FROM delivery.audience_groups WHERE site_id = $1 AND users <> 0`,
+    [siteId],
+  );
+  return new Map(rows.map((r) => [r.k as string, r.users as number]));
+}
+
+export function sortedEntries(m: Map<string, number>): [string, number][] {
+  return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}

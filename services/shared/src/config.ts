@@ -1,0 +1,51 @@
+// Helpers for each service's config.ts, the only readers of process.env. A missing or malformed
+// variable stops start-up with an error that names the variable.
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+export function requireString(env: Env, name: string): string {
+  const value = env[name];
+  if (value === undefined || value.trim() === '') throw new ConfigError(`${name} is required but not set`);
+  return value;
+}
+
+export function optionalString(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? fallback : value;
+}
+
+export function integer(env: Env, name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function list(env: Env, name: string, fallback: readonly string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [...fallback];
+  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** A secret given as base64 (or base64url) that must decode to at least `minBytes` bytes. */
+export function secret(env: Env, name: string, minBytes: number): Buffer {
+  const raw = requireString(env, name);
+  const bytes = Buffer.from(raw, raw.includes('-') || raw.includes('_') ? 'base64url' : 'base64');
+  if (bytes.length < minBytes) throw new ConfigError(`${name} must be base64 of at least ${minBytes} bytes`);
+  return bytes;
+}
+
+/** `host:port` for a listener; services bind to 127.0.0.1 unless told otherwise. */
+export function listenAddress(env: Env, hostName: string, portName: string, defaultPort: number) {
+  return Object.freeze({
+    host: optionalString(env, hostName, '127.0.0.1'),
+    port: integer(env, portName, defaultPort, { min: 0, max: 65535 }),
+  });
+}

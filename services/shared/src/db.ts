@@ -1,0 +1,73 @@
+// Postgres plumbing shared by the services: a pool, transactions, and the migration runner.
+// Each service keeps its own schema and its own migrations folder; this file only runs them.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+
+export type Pool = pg.Pool;
+export type Queryable = pg.Pool | pg.PoolClient;
+
+export function createPool(connectionString: string, { max = 10, applicationName = 'webpush' } = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection (Postgres restart) must not crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+const MIGRATION_FILE = /^(\d{14})_[a-z0-9_]+\.sql$/;
+
+/**
+ * Applies `<dir>/<YYYYMMDDHHMMSS>_<name>.sql` files not yet recorded in `<schema>.schema_migrations`,
+ * in name order, each in its own transaction. An advisory lock per schema lets several
+ * instances start at once: the first applies, the others wait and find nothing left to do.
+ */
+export async function migrate(pool: pg.Pool, schema: string, dir: string): Promise<string[]> {
+  if (!/^[a-z_]+$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  for (const f of files) if (!MIGRATION_FILE.test(f)) throw new Error(`migration file name ${f} must be YYYYMMDDHHMMSS_name.sql`);
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const done = new Set((await client.query(`SELECT version FROM ${schema}.schema_migrations`)).rows.map((r) => r.version as string));
+    for (const file of files) {
+      const version = file.slice(0, 14);
+      if (done.has(version)) continue;
+      const sql = await readFile(path.join(dir, file), 'utf8');
+      await client.query('BEGIN');
+      try {
+        await client.query(`SET LOCAL search_path TO ${schema}, public`);
+        await client.query(sql);
+        await client.query(`INSERT INTO ${schema}.schema_migrations (version) VALUES ($1)`, [version]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw new Error(`migration ${schema}/${file} failed: ${(err as Error).message}`);
+      }
+      applied.push(file);
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]).catch(() => {});
+    client.release();
+  }
+  return applied;
+}

@@ -1,0 +1,63 @@
+// Loads the .proto contracts from protos/ with exactly the options the committed types in
+// protos/generated were generated with (see the `gen:proto` script): keep them in step.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { ProtoGrpcType as CampaignProto } from '../../../protos/generated/campaign.js';
+import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/audience.js';
+
+export const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../protos');
+
+export const LOADER_OPTIONS: protoLoader.Options = Object.freeze({
+  keepCase: false,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_DIR],
+});
+
+function load(file: string): unknown {
+  return grpc.loadPackageDefinition(protoLoader.loadSync(file, LOADER_OPTIONS));
+}
+
+// The one cast from the loader's untyped output to the generated types.
+export function loadCampaignProto(): CampaignProto {
+  return load('campaign/v1/campaign.proto') as unknown as CampaignProto;
+}
+
+export function loadAudienceProto(): AudienceProto {
+  return load('delivery/v1/audience.proto') as unknown as AudienceProto;
+}
+
+/** Binds a gRPC server; port 0 picks a free port. Resolves to the bound port. */
+export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+  });
+}
+
+/** Stops taking calls, lets in-flight calls finish for up to `graceMs`, then forces. */
+export function shutdownServer(server: grpc.Server, graceMs = 5000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** An error that carries a gRPC status code and the exact text the gateway will answer. */
+export class StatusError extends Error {
+  constructor(
+    readonly code: grpc.status,
+    message: string,
+  ) {
+    super(message);
+  }
+}

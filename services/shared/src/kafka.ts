@@ -1,0 +1,210 @@
+// The project's only kafkajs user: connect/disconnect, topic creation, an idempotent producer,
+// and batch consumers that validate every message, send invalid ones to the dead-letter topic
+// with the reason, and commit offsets only for messages whose handler finished.
+import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type Producer } from 'kafkajs';
+import type { Logger } from './log.js';
+import { TOPIC_PARTITIONS, TOPICS, type DeadLetterMessage, type MessageCodec } from './messages.js';
+
+export interface KafkaOptions {
+  brokers: string[];
+  clientId: string;
+  log: Logger;
+  /** Prefix for topic and consumer-group names, so several deployments can share a cluster. */
+  prefix?: string;
+}
+
+export interface Incoming<T> {
+  key: string | null;
+  value: T;
+  partition: number;
+  offset: string;
+  headers: Record<string, string>;
+}
+
+export interface ConsumeOptions<T> {
+  groupId: string;
+  topic: string;
+  codec: MessageCodec<T>;
+  /** Called with the valid messages of one fetched batch of one partition, in offset order. */
+  handle: (messages: Incoming<T>[], ctx: { heartbeat: () => Promise<void>; isRunning: () => boolean }) => Promise<void>;
+  /** Messages handed to `handle` at once (a fetched batch is split). */
+  maxBatch?: number;
+  partitionsConsumedConcurrently?: number;
+  sessionTimeoutMs?: number;
+}
+
+export interface Messaging {
+  ensureTopics(): Promise<void>;
+  producer(): Promise<Producer>;
+  publish(topic: string, messages: { key: string; value: Buffer; headers?: Record<string, string> }[]): Promise<void>;
+  consume<T>(opts: ConsumeOptions<T>): Promise<{ stop(): Promise<void> }>;
+  /** Resolves when a broker answers (readiness). */
+  ping(): Promise<void>;
+  /** Messages of `topic` not yet committed by consumer group `groupId` (unprefixed names), summed over partitions. */
+  consumerLag(groupId: string, topic: string): Promise<number>;
+  disconnect(): Promise<void>;
+}
+
+function headerStrings(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    if (v === undefined) continue;
+    const first = Array.isArray(v) ? v[0] : v;
+    out[k] = Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
+  }
+  return out;
+}
+
+export function createMessaging(opts: KafkaOptions): Messaging {
+  const prefix = opts.prefix ?? '';
+  const named = (name: string) => prefix + name;
+  const kafka = new Kafka({
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    connectionTimeout: 5000,
+    retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5000 },
+    logLevel: logLevel.WARN,
+    logCreator: () => ({ level, log }) => {
+      const { message, ...rest } = log;
+      const fields = { namespace: log.namespace, error: rest.error };
+      if (level <= logLevel.ERROR) opts.log.error(`kafka: ${message}`, fields);
+      else opts.log.warn(`kafka: ${message}`, fields);
+    },
+  });
+  let producerPromise: Promise<Producer> | undefined;
+  const consumers: Consumer[] = [];
+  // One long-lived admin client for readiness and lag, connected on first use.
+  let adminPromise: Promise<Admin> | undefined;
+  const admin = () => {
+    adminPromise ??= (async () => {
+      const a = kafka.admin({ retry: { retries: 1 } });
+      await a.connect();
+      return a;
+    })();
+    adminPromise.catch(() => (adminPromise = undefined));
+    return adminPromise;
+  };
+
+  const producer = () => {
+    producerPromise ??= (async () => {
+      const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+      await p.connect();
+      return p;
+    })();
+    return producerPromise;
+  };
+
+  const publish: Messaging['publish'] = async (topic, messages) => {
+    if (messages.length === 0) return;
+    const p = await producer();
+    await p.send({ topic: named(topic), acks: -1, messages });
+  };
+
+  const deadLetter = async (topic: string, partition: number, offset: string, key: string | null, value: Buffer | null, reason: string) => {
+    const dl: DeadLetterMessage = {
+      reason,
+      topic,
+      partition,
+      offset,
+      key,
+      value: (value ?? Buffer.alloc(0)).toString('utf8').slice(0, 10_000),
+      at: new Date().toISOString(),
+    };
+    opts.log.warn('message sent to the dead-letter topic', { topic, partition, offset, reason });
+    await publish(TOPICS.deadLetter, [{ key: `${topic}:${partition}:${offset}`, value: Buffer.from(JSON.stringify(dl)) }]);
+  };
+
+  return {
+    async ensureTopics() {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        const existing = new Set(await admin.listTopics());
+        const missing = Object.entries(TOPIC_PARTITIONS)
+          .filter(([topic]) => !existing.has(named(topic)))
+          .map(([topic, numPartitions]) => ({ topic: named(topic), numPartitions, replicationFactor: -1 }));
+        if (missing.length > 0) {
+          // Another service may create the same topics at the same moment; what matters is that they exist.
+          await admin.createTopics({ topics: missing, waitForLeaders: true }).catch(async (err: Error) => {
+            const now = new Set(await admin.listTopics());
+            if (!missing.every((t) => now.has(t.topic))) throw err;
+          });
+        }
+      } finally {
+        await admin.disconnect();
+      }
+    },
+    producer,
+    publish,
+    async consume<T>(c: ConsumeOptions<T>) {
+      const consumer = kafka.consumer({
+        groupId: named(c.groupId),
+        sessionTimeout: c.sessionTimeoutMs ?? 30_000,
+        heartbeatInterval: 3000,
+        maxWaitTimeInMs: 100,
+        allowAutoTopicCreation: false,
+      });
+      consumers.push(consumer);
+      await consumer.connect();
+      await consumer.subscribe({ topic: named(c.topic), fromBeginning: true });
+      const maxBatch = c.maxBatch ?? 50;
+      await consumer.run({
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: c.partitionsConsumedConcurrently ?? 1,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+          let pending: Incoming<T>[] = [];
+          const flush = async () => {
+            if (pending.length === 0) return;
+            const done = pending;
+            pending = [];
+            await c.handle(done, { heartbeat, isRunning });
+            resolveOffset(done[done.length - 1].offset);
+            await commitOffsetsIfNecessary();
+          };
+          for (const m of batch.messages) {
+            if (!isRunning() || isStale()) break;
+            const key = m.key ? m.key.toString('utf8') : null;
+            let value: T;
+            try {
+              value = c.codec.decode(m.value);
+            } catch (err) {
+              await flush();
+              await deadLetter(c.topic, batch.partition, m.offset, key, m.value, (err as Error).message);
+              resolveOffset(m.offset);
+              continue;
+            }
+            pending.push({ key, value, partition: batch.partition, offset: m.offset, headers: headerStrings(m.headers) });
+            if (pending.length >= maxBatch) await flush();
+            await heartbeat();
+          }
+          if (isRunning() && !isStale()) await flush();
+        },
+      });
+      return {
+        stop: async () => {
+          await consumer.disconnect();
+        },
+      };
+    },
+    async ping() {
+      await (await admin()).describeCluster();
+    },
+    async consumerLag(groupId, topic) {
+      const a = await admin();
+      const [ends, committed] = await Promise.all([a.fetchTopicOffsets(named(topic)), a.fetchOffsets({ groupId: named(groupId), topics: [named(topic)] })]);
+      const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+      let lag = 0;
+      for (const p of ends) {
+        const at = done.get(p.partition) ?? -1;
+        // -1: the group has committed nothing there yet, so everything still retained is pending.
+        lag += Math.max(0, Number(p.high) - (at < 0 ? Number(p.low) : at));
+      }
+      return lag;
+    },
+    async disconnect() {
+      if (adminPromise) await (await adminPromise.catch(() => undefined))?.disconnect().catch(() => {});
+      await Promise.all(consumers.map((c) => c.disconnect().catch(() => {})));
+      if (producerPromise) await (await producerPromise).disconnect().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,173 @@
+// The versioned message types that travel over Kafka between the campaign and delivery
+// services, with their JSON schemas. Each service's messaging module (the only kafkajs user)
+// validates every message it consumes against these; an invalid one goes to the dead-letter
+// topic with the reason instead of crashing or stalling the consumer.
+import { Ajv, type ValidateFunction } from 'ajv';
+
+export const TOPICS = Object.freeze({
+  dispatch: 'campaign.dispatch.v1',
+  chunks: 'delivery.chunks.v1',
+  stats: 'delivery.events.v1',
+  deadLetter: 'deadletter.v1',
+});
+
+/** Partition counts, created explicitly at start-up. Delivery instances scale up to `chunks`. */
+export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = Object.freeze({
+  [TOPICS.dispatch]: 6,
+  [TOPICS.chunks]: 12,
+  [TOPICS.stats]: 6,
+  [TOPICS.deadLetter]: 1,
+});
+
+/** A campaign handed to delivery: everything needed to build its pushes. Key: campaignId. */
+export interface DispatchMessage {
+  type: 'campaign.dispatch';
+  version: 1;
+  campaignId: string;
+  siteId: string;
+  dispatchedAt: string;
+  title: string;
+  body: string;
+  link: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  icon: string | null;
+  image: string | null;
+  callToAction: string;
+  ttl: number;
+  /** Topics and `country__…` names, merged as the campaign stores them. */
+  audience: string[];
+}
+
+/** A slice of one campaign's audience (subscriber ids, ascending). Key: campaignId. */
+export interface ChunkMessage {
+  type: 'delivery.chunk';
+  version: 1;
+  campaignId: string;
+  siteId: string;
+  chunkNo: number;
+  subscriberIds: string[];
+}
+
+/**
+ * Absolute counters of one campaign as the delivery service knows them. Counters only grow, so
+ * the consumer keeps the greatest value seen: replays and reordering are harmless.
+ */
+export interface StatsMessage {
+  type: 'campaign.stats';
+  version: 1;
+  campaignId: string;
+  sent: number;
+  failed: number;
+  expired: number;
+  impressions: number;
+  clicks: number;
+  /** `failed` when the campaign could not be sent (see docs/api-decisions.md). */
+  state: 'sending' | 'completed' | 'failed';
+  reason?: string;
+}
+
+export interface DeadLetterMessage {
+  reason: string;
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: string;
+  at: string;
+}
+
+const uuid = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
+const count = { type: 'integer', minimum: 0 };
+const nullableString = { type: ['string', 'null'] };
+
+const schemas = {
+  dispatch: {
+    type: 'object',
+    required: ['type', 'version', 'campaignId', 'siteId', 'dispatchedAt', 'title', 'body', 'link', 'utmSource', 'utmMedium', 'utmCampaign', 'icon', 'image', 'callToAction', 'ttl', 'audience'],
+    properties: {
+      type: { const: 'campaign.dispatch' },
+      version: { const: 1 },
+      campaignId: uuid,
+      siteId: uuid,
+      dispatchedAt: { type: 'string' },
+      title: { type: 'string' },
+      body: { type: 'string' },
+      link: { type: 'string' },
+      utmSource: { type: 'string' },
+      utmMedium: { type: 'string' },
+      utmCampaign: { type: 'string' },
+      icon: nullableString,
+      image: nullableString,
+      callToAction: { type: 'string' },
+      ttl: { type: 'integer', minimum: 0, maximum: 2419200 },
+      audience: { type: 'array', items: { type: 'string' }, maxItems: 1000 },
+    },
+  },
+  chunk: {
+    type: 'object',
+    required: ['type', 'version', 'campaignId', 'siteId', 'chunkNo', 'subscriberIds'],
+    properties: {
+      type: { const: 'delivery.chunk' },
+      version: { const: 1 },
+      campaignId: uuid,
+      siteId: uuid,
+      chunkNo: count,
+      subscriberIds: { type: 'array', items: { type: 'string', pattern: '^[0-9]{1,19}$' }, minItems: 1, maxItems: 5000 },
+    },
+  },
+  stats: {
+    type: 'object',
+    required: ['type', 'version', 'campaignId', 'sent', 'failed', 'expired', 'impressions', 'clicks', 'state'],
+    properties: {
+      type: { const: 'campaign.stats' },
+      version: { const: 1 },
+      campaignId: uuid,
+      sent: count,
+      failed: count,
+      expired: count,
+      impressions: count,
+      clicks: count,
+      state: { enum: ['sending', 'completed', 'failed'] },
+      reason: { type: 'string', maxLength: 500 },
+    },
+  },
+} as const;
+
+export interface MessageCodec<T> {
+  /** Parses and validates one Kafka value; throws an Error whose message is the reason. */
+  decode(value: Buffer | null): T;
+  encode(message: T): Buffer;
+}
+
+function codec<T>(validate: ValidateFunction): MessageCodec<T> {
+  return {
+    decode(value) {
+      if (!value) throw new Error('empty message');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value.toString('utf8'));
+      } catch {
+        throw new Error('message is not valid JSON');
+      }
+      if (!validate(parsed)) {
+        const e = validate.errors?.[0];
+        throw new Error(`message does not match its schema: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim());
+      }
+      return parsed as T;
+    },
+    encode: (message) => Buffer.from(JSON.stringify(message)),
+  };
+}
+
+export function createCodecs() {
+  const ajv = new Ajv({ allErrors: false, strict: false });
+  return {
+    dispatch: codec<DispatchMessage>(ajv.compile(schemas.dispatch)),
+    chunk: codec<ChunkMessage>(ajv.compile(schemas.chunk)),
+    stats: codec<StatsMessage>(ajv.compile(schemas.stats)),
+  };
+}
+
+export type Codecs = ReturnType<typeof createCodecs>;

@@ -1,0 +1,221 @@
+// Prometheus metrics (prom-client): one registry per running service (never the global one, so
+// several services can live in one test process), request rate/latency for HTTP and gRPC, and a
+// tiny listener for services that have no HTTP server of their own.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type * as grpc from '@grpc/grpc-js';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Logger } from '../log.js';
+import { REQUEST_ID_KEY, runWithRequestId } from './request-context.js';
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** Latency buckets in seconds: API calls are tens of milliseconds, audience counts up to seconds. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+// Route labels are bounded: a scanner probing random paths must not create unbounded series.
+const MAX_ROUTE_LABELS = 100;
+
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  /** Express middleware: counts and times every request that passes it. */
+  http: RequestHandler;
+  /**
+   * Wraps unary gRPC handlers: counts and times calls, runs each in its request id's context
+   * (x-request-id metadata, or a fresh id) and logs each call at debug level.
+   */
+  instrumentGrpc<H extends object>(service: string, handlers: H, log?: Logger): H;
+  /** Express handler for GET /metrics. */
+  scrape: RequestHandler;
+}
+
+export function createServiceMetrics(service: string): ServiceMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+
+  const httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests served, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency in seconds, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const grpcHandled = new Counter({
+    name: 'grpc_server_handled_total',
+    help: 'gRPC calls completed, by service, method and status code.',
+    labelNames: ['grpc_service', 'grpc_method', 'grpc_code'] as const,
+    registers: [registry],
+  });
+  const grpcDuration = new Histogram({
+    name: 'grpc_server_handling_seconds',
+    help: 'gRPC call latency in seconds, by service and method.',
+    labelNames: ['grpc_service', 'grpc_method'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  const seenRoutes = new Set<string>();
+  const routeOf = (req: Request): string => {
+    const label = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : normalizePath(req.originalUrl.split('?')[0]);
+    if (seenRoutes.has(label)) return label;
+    if (seenRoutes.size >= MAX_ROUTE_LABELS) return 'other';
+    seenRoutes.add(label);
+    return label;
+  };
+
+  return {
+    registry,
+    http(req: Request, res: Response, next: NextFunction) {
+      const started = process.hrtime.bigint();
+      res.once('finish', () => {
+        const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
+        httpRequests.inc(labels);
+        httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      });
+      next();
+    },
+    instrumentGrpc<H extends object>(grpcService: string, handlers: H, log?: Logger): H {
+      const wrapped: Record<string, unknown> = {};
+      for (const [method, handler] of Object.entries(handlers)) {
+        if (typeof handler !== 'function') {
+          wrapped[method] = handler;
+          continue;
+        }
+        wrapped[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+          const started = process.hrtime.bigint();
+          const done: grpc.sendUnaryData<unknown> = (err, value, trailer, flags) => {
+            const code = err ? ((err as { code?: number }).code ?? 2) : 0;
+            const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+            grpcHandled.inc({ grpc_service: grpcService, grpc_method: method, grpc_code: String(code) });
+            grpcDuration.observe({ grpc_service: grpcService, grpc_method: method }, seconds);
+            log?.debug('grpc call', { method, code, ms: Math.round(seconds * 1000) });
+            callback(err, value, trailer, flags);
+          };
+          const given = call.metadata?.get(REQUEST_ID_KEY)[0];
+          return runWithRequestId(typeof given === 'string' || Buffer.isBuffer(given) ? given.toString() : undefined, () =>
+            (handler as (c: unknown, cb: unknown) => unknown)(call, done),
+          );
+        };
+      }
+      return wrapped as H;
+    },
+    async scrape(_req: Request, res: Response) {
+      const body = await registry.metrics();
+      res.status(200).set('Content-Type', METRICS_CONTENT_TYPE).set('Cache-Control', 'no-store').send(body);
+    },
+  };
+}
+
+/** Keeps words of a path, replaces anything id-like (uuids, public ids, tokens, numbers) by `:id`. */
+export function normalizePath(path: string): string {
+  const segments = path.split('/').filter((s) => s !== '');
+  const kept = segments.slice(0, 6).map((s) => (/^(v\d{1,2}|[a-z][a-z-]{0,23})(\.(js|json|yaml))?$/.test(s) ? s : ':id'));
+  return '/' + kept.join('/');
+}
+
+/** A minimal HTTP listener serving GET /metrics, for a service without an HTTP server. */
+export async function startMetricsServer(registry: Registry, host: string, port: number): Promise<{ port: number; stop(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Not found' }));
+      return;
+    }
+    registry.metrics().then(
+      (body) => res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
+      () => res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Internal server error' })),
+    );
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * A gauge value computed at scrape time from something slow (a database count, Kafka offsets):
+ * bounded by `timeoutMs`, and the last good value is kept when a computation fails.
+ */
+export function cachedSample<T>(compute: () => Promise<T>, timeoutMs = 2000): () => Promise<T | undefined> {
+  let last: T | undefined;
+  let inFlight: Promise<void> | undefined;
+  return async () => {
+    inFlight ??= (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        last = await Promise.race([
+          compute(),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
+          }),
+        ]);
+      } catch {
+        // keep the last good value; the scrape must not fail because one source is slow
+      } finally {
+        clearTimeout(timer);
+        inFlight = undefined;
+      }
+    })();
+    await inFlight;
+    return last;
+  };
+}
+
+export interface Sample {
+  labels?: Record<string, string>;
+  value: number;
+}
+
+/**
+ * A gauge read at scrape time from `sample` (bounded by `timeoutMs`; on failure or timeout the
+ * last good values stay). Nothing runs between scrapes.
+ */
+export function sampledGauge(
+  registry: Registry,
+  opts: { name: string; help: string; labelNames?: readonly string[]; timeoutMs?: number },
+  sample: () => Promise<Sample[]>,
+): Gauge<string> {
+  const read = cachedSample(sample, opts.timeoutMs);
+  return new Gauge({
+    name: opts.name,
+    help: opts.help,
+    labelNames: opts.labelNames ?? [],
+    registers: [registry],
+    async collect() {
+      const samples = await read();
+      for (const s of samples ?? []) {
+        if (s.labels) this.set(s.labels, s.value);
+        else this.set(s.value);
+      }
+    },
+  });
+}
+
+/** Kafka consumer lag per group and topic, as `kafka_consumer_group_lag`. */
+export function kafkaLagGauge(registry: Registry, groups: readonly { group: string; topic: string }[], lag: (group: string, topic: string) => Promise<number>) {
+  return sampledGauge(
+    registry,
+    { name: 'kafka_consumer_group_lag', help: 'Messages not yet committed by the consumer group, summed over partitions.', labelNames: ['group', 'topic'], timeoutMs: 3000 },
+    async () => Promise.all(groups.map(async (g) => ({ labels: { group: g.group, topic: g.topic }, value: await lag(g.group, g.topic) }))),
+  );
+}

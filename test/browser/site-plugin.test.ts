@@ -1,0 +1,401 @@
+// The site plugin in a real browser: Debian's headless Chromium driven by playwright-core loads
+// a page on localhost with the two-line install, subscribes from a click, and shows a campaign
+// the real stack sent; the impression and the click reach the campaign's analytics.
+//
+// What headless Chromium cannot do, and what stands in for it:
+// - It has no push service: pushManager.subscribe() never settles. The browser's push service
+//   (the outside world) is replaced by the push simulator: an init script makes
+//   PushManager.subscribe/getSubscription answer the simulator's subscription for the VAPID key
+//   the snippet passes. The real stack then encrypts and sends the campaign to the simulator,
+//   which decrypts it like a browser; that plaintext is what the delivery service built.
+// - Push messages reach the service worker through the DevTools protocol
+//   (ServiceWorker.deliverPushMessage), where a real browser would get them from its push service.
+// - Nobody can click a notification: there is no DevTools command for it. The click is a
+//   NotificationEvent dispatched inside the worker on the notification it shows, which runs the
+//   worker's real notificationclick listener; such an untrusted event cannot open or focus a
+//   window, so opening the link is not covered here (see docs/site-plugin.md).
+// - Its notification store is now and then reconciled with its headless display right after a
+//   notification is shown, dropping it from getNotifications(); the push is then delivered
+//   again (bounded), as a push service may redeliver.
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
+import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/domain/tracking-token.js';
+import { createPool, type Pool } from '../../services/shared/src/db.js';
+import { buildPushPayload } from '../../services/shared/src/push-payload.js';
+import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
+import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
+import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const WAIT_MS = 20_000;
+
+interface ShownNotification {
+  title: string;
+  body: string;
+  icon: string;
+  image: string;
+  tag: string;
+  actions: { action: string; title: string }[];
+  data: { id: string; url: string; token: string };
+}
+
+function pageHtml(opts: { gateway: string; publicId: string; section: string; keywords: string }): string {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>Test page</title>
+<meta property="article:section" content="${opts.section}">
+<meta name="keywords" content="${opts.keywords}">
+</head><body><h1>${opts.section}</h1>
+<script src="${opts.gateway}/public/v1/webpush.js" data-site="${opts.publicId}" async></script>
+</body></html>`;
+}
+
+/** The site owner's side: pages on http://localhost (a secure context) and the one-line worker. */
+async function startSite(gateway: string, publicId: string): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+    if (url.pathname === '/webpush-sw.js') {
+      res.writeHead(200, { 'Content-Type': 'application/javascript', 'Cache-Control': 'no-cache' });
+      return void res.end(`importScripts('${gateway}/public/v1/webpush-sw.js');\n`);
+    }
+    const pages: Record<string, { section: string; keywords: string }> = {
+      '/': { section: 'Sports', keywords: 'Football, Local News' },
+      '/politics': { section: 'Politics', keywords: '' },
+      '/landing': { section: 'Sale', keywords: '' },
+    };
+    const page = pages[url.pathname];
+    if (!page) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(pageHtml({ gateway, publicId, ...page }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://localhost:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Stands in for the browser's push service (headless Chromium has none): subscribe() answers
+ * the simulator's subscription and records the options the snippet passed. Kept in
+ * localStorage so later pages of the origin see the same subscription, as a browser would.
+ * Plain JavaScript text: it runs in the page, never through the TypeScript loader.
+ */
+function fakePushService(sub: { endpoint: string; keys: { p256dh: string; auth: string } }): string {
+  return `(function (sub) {
+  function toBase64Url(key) {
+    if (key == null) return null;
+    if (typeof key === 'string') return key;
+    var bytes = key instanceof ArrayBuffer ? new Uint8Array(key) : new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+    var text = '';
+    for (var i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]);
+    return btoa(text).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+  }
+  function subscription() {
+    return {
+      endpoint: sub.endpoint,
+      expirationTime: null,
+      options: { userVisibleOnly: true, applicationServerKey: null },
+      toJSON: function () { return { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }; },
+      unsubscribe: function () { localStorage.removeItem('fake-push:subscribed'); return Promise.resolve(true); }
+    };
+  }
+  PushManager.prototype.subscribe = function (options) {
+    var calls = JSON.parse(localStorage.getItem('fake-push:calls') || '[]');
+    calls.push({ userVisibleOnly: !!(options && options.userVisibleOnly), applicationServerKey: toBase64Url(options && options.applicationServerKey) });
+    localStorage.setItem('fake-push:calls', JSON.stringify(calls));
+    localStorage.setItem('fake-push:subscribed', '1');
+    return Promise.resolve(subscription());
+  };
+  // Not a stand-in: records whether each permission request came with a user gesture.
+  var requestPermission = Notification.requestPermission.bind(Notification);
+  Notification.requestPermission = function () {
+    var asked = JSON.parse(localStorage.getItem('fake-push:permission-requests') || '[]');
+    asked.push({ userActivation: navigator.userActivation ? navigator.userActivation.isActive : null });
+    localStorage.setItem('fake-push:permission-requests', JSON.stringify(asked));
+    return requestPermission.apply(null, arguments);
+  };
+  PushManager.prototype.getSubscription = function () {
+    return Promise.resolve(localStorage.getItem('fake-push:subscribed') ? subscription() : null);
+  };
+})(${JSON.stringify(sub)});`;
+}
+
+describe('browser: the site plugin in headless Chromium', function () {
+  this.timeout(240_000);
+  let sim: PushSimulator;
+  let stack: Stack;
+  let site: SiteInfo;
+  let pool: Pool;
+  let siteServer: { origin: string; close(): Promise<void> } | undefined;
+  let userDataDir: string | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page;
+  let cdp: CDPSession;
+  let registrationId = '';
+  let pushSub: { id: string; endpoint: string; keys: { p256dh: string; auth: string } };
+  const browserLog: string[] = [];
+  let campaignId = '';
+
+  const origin = () => siteServer!.origin;
+  const state = () => page.evaluate(() => (globalThis as any).webpush?.state ?? 'absent');
+  const waitForState = async (wanted: string[]) => {
+    await page.waitForFunction((w) => w.includes((globalThis as any).webpush?.state ?? ''), wanted, { timeout: WAIT_MS });
+    return state();
+  };
+  const topics = async () => (await stack.api.request('GET', '/v2/topics', { key: site.apiKey })).body as { name: string; users: number }[];
+  const campaign = async (id: string) => (await stack.api.request('GET', `/v2/campaign/${id}`, { key: site.apiKey })).body;
+  const notifications = (tag: string): Promise<ShownNotification[]> =>
+    page.evaluate(async (t) => {
+      const reg = await (globalThis as any).navigator.serviceWorker.getRegistration('/');
+      const shown: any[] = reg ? await reg.getNotifications({ tag: t }) : [];
+      return shown.map((n) => ({
+        title: n.title,
+        body: n.body,
+        icon: n.icon,
+        image: n.image,
+        tag: n.tag,
+        actions: (n.actions ?? []).map((a: any) => ({ action: a.action, title: a.title })),
+        data: n.data,
+      }));
+    }, tag);
+  /**
+   * Delivers a push through the DevTools protocol and waits for its notification. Headless
+   * Chromium now and then drops a just-shown notification from its store when the store is
+   * reconciled with its (headless) display, although the worker showed it; the push is then
+   * delivered again, as a push service may redeliver (same tag: it replaces, never stacks).
+   */
+  const deliverAndShow = async (data: string, tag: string): Promise<ShownNotification> => {
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: origin() + '/', registrationId, data });
+      const shown = await eventually(async () => (await notifications(tag))[0], 5_000, 100).catch(() => undefined);
+      if (shown) return shown;
+      console.log(`      (headless Chromium did not list notification ${tag} after delivery ${attempt}; delivering again)`);
+    }
+    throw new Error(`notification ${tag} never listed after 4 deliveries`);
+  };
+  const serviceWorker = async (): Promise<Worker> =>
+    eventually(async () => context!.serviceWorkers().find((w) => new URL(w.url()).pathname === '/webpush-sw.js'), WAIT_MS, 100);
+
+  before(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash scripts/install-chromium.sh (Debian's chromium package)`);
+    sim = await startPushSimulator();
+    stack = await startStack('browser_plugin', { PUSH_EXTRA_CA_FILE: sim.caCertFile });
+    pool = createPool(stack.databaseUrl, { max: 2 });
+    site = await siteWithPermissions(stack, ALL, 'browser site');
+    pushSub = sim.createSubscription(site.vapidPublicKey);
+    siteServer = await startSite(stack.services.gatewayUrl, site.publicId);
+
+    userDataDir = await mkdtemp(path.join(os.tmpdir(), 'webpush-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      locale: 'pt-BR',
+      timezoneId: 'America/Sao_Paulo',
+      timeout: 60_000,
+    });
+    context.setDefaultTimeout(WAIT_MS);
+    await context.addInitScript({ content: fakePushService({ endpoint: pushSub.endpoint, keys: pushSub.keys }) });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => browserLog.push(`[page ${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => browserLog.push(`[page error] ${e.message}`));
+  });
+
+  after(async () => {
+    await context?.close().catch(() => {});
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await siteServer?.close();
+    await pool?.end();
+    await stack?.stop();
+    await sim?.close();
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') {
+      console.log(browserLog.slice(-30).join('\n'));
+      console.log(stack.logs.slice(-30).join('\n'));
+    }
+  });
+
+  it('the snippet registers the service worker and, on a click, subscribes with the site VAPID key and registers the page topics', async () => {
+    await page.goto(origin() + '/');
+    expect(await waitForState(['default', 'error'])).to.equal('default');
+    const scriptUrl: string = await page.evaluate(async () => {
+      const reg = await (globalThis as any).navigator.serviceWorker.ready;
+      return reg.active?.scriptURL ?? '';
+    });
+    const registered = new URL(scriptUrl);
+    expect(registered.origin + registered.pathname).to.equal(origin() + '/webpush-sw.js');
+    expect(registered.searchParams.get('site')).to.equal(site.publicId);
+    expect(registered.searchParams.get('api')).to.equal(`${stack.services.gatewayUrl}/public/v1/`);
+    expect(await page.isVisible('#webpush-button')).to.equal(true);
+
+    // The visitor's answer to the permission prompt: granted. The prompt itself only comes from
+    // the click (a real user gesture), which the snippet turns into requestPermission().
+    await context!.grantPermissions(['notifications'], { origin: origin() });
+    await page.click('#webpush-button');
+    const after = await waitForState(['subscribed', 'error']);
+    expect(after, browserLog.join('\n')).to.equal('subscribed');
+    expect(await page.isVisible('#webpush-button')).to.equal(false);
+
+    const calls = JSON.parse((await page.evaluate(() => (globalThis as any).localStorage.getItem('fake-push:calls'))) ?? '[]');
+    expect(calls).to.deep.equal([{ userVisibleOnly: true, applicationServerKey: site.vapidPublicKey }]);
+    const asked = JSON.parse((await page.evaluate(() => (globalThis as any).localStorage.getItem('fake-push:permission-requests'))) ?? '[]');
+    expect(asked, 'permission is asked once, from the click').to.deep.equal([{ userActivation: true }]);
+    expect(await topics()).to.have.deep.members([
+      { name: 'football', users: 1 },
+      { name: 'local news', users: 1 },
+      { name: 'sports', users: 1 },
+    ]);
+    const { rows } = await pool.query('SELECT language, time_zone, country, active FROM delivery.subscribers WHERE endpoint = $1', [pushSub.endpoint]);
+    expect(rows).to.deep.equal([{ language: 'pt-BR', time_zone: 'America/Sao_Paulo', country: 'country__desconhecido', active: true }]);
+  });
+
+  it("when the subscriber reads another page, then that page's topics join theirs (page view)", async () => {
+    await page.goto(origin() + '/politics');
+    expect(await waitForState(['subscribed', 'error'])).to.equal('subscribed');
+    expect(await page.isVisible('#webpush-button')).to.equal(false);
+    const listed = await eventually(async () => {
+      const all = await topics();
+      return all.some((x) => x.name === 'politics') ? all : undefined;
+    }, WAIT_MS, 200);
+    expect(listed).to.deep.include({ name: 'politics', users: 1 });
+    expect(listed).to.deep.include({ name: 'sports', users: 1 });
+    const asked = JSON.parse((await page.evaluate(() => (globalThis as any).localStorage.getItem('fake-push:permission-requests'))) ?? '[]');
+    expect(asked, 'no permission request without a gesture').to.have.length(1);
+  });
+
+  it('a campaign sent by the real stack is shown with its title, body, icon, image and button, tagged with its id, and the impression reaches analytics', async () => {
+    const link = origin() + '/landing';
+    const created = await stack.api.request('POST', '/v2/campaign/create', {
+      key: site.apiKey,
+      body: {
+        title: 'Final tonight',
+        body: 'Kick-off at 8 pm, live on the site',
+        link,
+        topics: ['sports'],
+        status: 'published',
+        scheduleMode: 'now',
+        icon: 'https://127.0.0.1:9/icon-192.png',
+        image: 'https://127.0.0.1:9/stadium.jpg',
+        callToAction: 'Watch live',
+        utmSource: 'push',
+        utmCampaign: 'final',
+      },
+    });
+    expect(created.status, created.text).to.equal(200);
+    campaignId = created.body.id;
+
+    // What the delivery service sent to this browser's push service, decrypted.
+    const message = await eventually(async () => sim.received(pushSub.id).find((m) => JSON.parse(m.payload).id === campaignId), 60_000, 200);
+    const payload = JSON.parse(message.payload);
+    const subscriberId = (await pool.query('SELECT id::text AS id FROM delivery.subscribers WHERE endpoint = $1', [pushSub.endpoint])).rows[0].id;
+    const tokens = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64')));
+    expect(tokens.verify(payload.token)).to.deep.equal({ campaignId, subscriberId });
+    expect(message.payload).to.equal(
+      buildPushPayload({
+        campaignId,
+        title: 'Final tonight',
+        body: 'Kick-off at 8 pm, live on the site',
+        link,
+        utmSource: 'push',
+        utmMedium: '',
+        utmCampaign: 'final',
+        icon: 'https://127.0.0.1:9/icon-192.png',
+        image: 'https://127.0.0.1:9/stadium.jpg',
+        callToAction: 'Watch live',
+        trackingToken: payload.token,
+      }),
+    );
+
+    cdp = await context!.newCDPSession(page);
+    const registration = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+        const mine = event.registrations.find((r) => !r.isDeleted && r.scopeURL === origin() + '/');
+        if (mine) resolve(mine.registrationId);
+      });
+    });
+    cdp.on('ServiceWorker.workerErrorReported', (e) => browserLog.push('[sw error] ' + JSON.stringify(e)));
+    await cdp.send('ServiceWorker.enable');
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      registrationId = await Promise.race([
+        registration,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no service worker registration reported')), WAIT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+    expect(await notifications(campaignId)).to.deep.equal([]);
+    const shown = await deliverAndShow(message.payload, campaignId);
+    expect(shown).to.deep.equal({
+      title: 'Final tonight',
+      body: 'Kick-off at 8 pm, live on the site',
+      icon: 'https://127.0.0.1:9/icon-192.png',
+      image: 'https://127.0.0.1:9/stadium.jpg',
+      tag: campaignId,
+      actions: [{ action: 'open', title: 'Watch live' }],
+      data: { id: campaignId, url: `${link}?utm_source=push&utm_campaign=final`, token: payload.token },
+    });
+
+    const counted = await eventually(async () => {
+      const c = await campaign(campaignId);
+      return c.analytics?.impressions === 1 ? c : undefined;
+    }, 30_000, 250);
+    expect(counted.analytics).to.include({ impressions: 1, clicks: 0 });
+  });
+
+  it('when the notification is clicked, then it closes and the click reaches analytics', async () => {
+    expect(campaignId, 'needs the campaign of the previous test').to.not.equal('');
+    const worker = await serviceWorker();
+    // No DevTools command clicks a notification: dispatch the event on the shown notification,
+    // so the worker's own notificationclick listener runs (here for the action button).
+    const dispatched = await worker.evaluate(async (tag) => {
+      const scope = globalThis as any;
+      const [n] = await scope.registration.getNotifications({ tag });
+      if (!n) return false;
+      scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: n, action: 'open' }));
+      return true;
+    }, campaignId);
+    expect(dispatched).to.equal(true);
+    await eventually(async () => ((await notifications(campaignId)).length === 0 ? true : undefined), WAIT_MS, 100);
+
+    const counted = await eventually(async () => {
+      const c = await campaign(campaignId);
+      return c.analytics?.clicks === 1 ? c : undefined;
+    }, 30_000, 250);
+    expect(counted.analytics).to.include({ impressions: 1, clicks: 1, ctr: 100 });
+  });
+
+  it('when a campaign has no button text and no image, then the notification has no action button and no image', async () => {
+    expect(campaignId, 'needs the campaign of an earlier test').to.not.equal('');
+    const subscriberId = (await pool.query('SELECT id::text AS id FROM delivery.subscribers WHERE endpoint = $1', [pushSub.endpoint])).rows[0].id;
+    const tokens = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64')));
+    const data = buildPushPayload({
+      campaignId,
+      title: 'Plain',
+      body: 'No button here',
+      link: origin() + '/landing',
+      utmSource: '',
+      utmMedium: '',
+      utmCampaign: '',
+      icon: null,
+      image: null,
+      callToAction: '',
+      trackingToken: tokens.sign({ campaignId, subscriberId }),
+    });
+    const shown = await deliverAndShow(data, campaignId);
+    expect(shown).to.include({ title: 'Plain', body: 'No button here', icon: '', image: '', tag: campaignId });
+    expect(shown.actions).to.deep.equal([]);
+    expect(shown.data.url).to.equal(origin() + '/landing');
+  });
+});

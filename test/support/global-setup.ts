@@ -1,0 +1,49 @@
+// Mocha global fixture: one Postgres server and one Kafka broker for the whole test run.
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
+import { startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
+import { TEST_SERVER_URL_VAR } from './postgres.js';
+import { TEST_KAFKA_BROKERS_VAR } from './kafka.js';
+
+let embedded: RunningPostgres | undefined;
+let kafka: RunningKafka | undefined;
+
+async function setupPostgres(): Promise<void> {
+  if (process.env.DATABASE_URL) {
+    process.env[TEST_SERVER_URL_VAR] = process.env.DATABASE_URL;
+    return;
+  }
+  const dataDir = path.join(os.tmpdir(), `webpush-test-pg-${randomBytes(4).toString('hex')}`);
+  embedded = await startEmbeddedPostgres({ dataDir, persistent: false });
+  process.env[TEST_SERVER_URL_VAR] = embedded.url;
+}
+
+async function setupKafka(): Promise<void> {
+  if (process.env.KAFKA_BROKERS) {
+    process.env[TEST_KAFKA_BROKERS_VAR] = process.env.KAFKA_BROKERS;
+    return;
+  }
+  const started = Date.now();
+  const dataDir = path.join(os.tmpdir(), `webpush-test-kafka-${randomBytes(4).toString('hex')}`);
+  kafka = await startKafka({ dataDir, persistent: false, heapMb: 384, log: (line) => console.log(line) });
+  process.env[TEST_KAFKA_BROKERS_VAR] = kafka.brokers;
+  console.log(`kafka: started in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+export async function mochaGlobalSetup(): Promise<void> {
+  // Both servers start side by side; if one fails, the other is stopped before reporting.
+  const results = await Promise.allSettled([setupPostgres(), setupKafka()]);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await mochaGlobalTeardown().catch(() => {});
+    throw failed.reason;
+  }
+}
+
+export async function mochaGlobalTeardown(): Promise<void> {
+  await Promise.all([embedded?.stop(), kafka?.stop()]);
+  embedded = undefined;
+  kafka = undefined;
+}

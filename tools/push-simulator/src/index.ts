@@ -1,0 +1,6 @@
+export { startPushSimulator } from './simulator.js';
+export { decryptAes128gcm, DecryptError, type ReceiverKeys } from './aes128gcm.js';
+export type {
+  Behaviour, DeviceOptions, DeviceStats, PushSimulator, PushSimulatorOptions, ReceivedMessage,
+  SimulatedSubscription, SimulatorMode, SimulatorStats,
+} from './types.js';

@@ -1,0 +1,170 @@
+// Composition: certificates, the HTTP/2 (+HTTP/1.1) server, state, behaviours and devices.
+import http from 'node:http';
+import http2, { type Http2Session } from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import { Behaviours } from './behaviours.js';
+import { makeCertificates, type Certificates } from './certificates.js';
+import { handleControl } from './control-api.js';
+import { createDevice, type Device } from './device.js';
+import { handlePush, sendJson, type AnyRequest, type AnyResponse, type PushContext } from './push-handler.js';
+import { seededRandom } from './random.js';
+import { SimulatorState } from './state.js';
+import type { PushSimulator, PushSimulatorOptions, SimulatorStats } from './types.js';
+
+const PUSH_PATH = /^\/push\/([A-Za-z0-9_-]{1,200})$/;
+
+export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promise<PushSimulator> {
+  const host = opts.host ?? '127.0.0.1';
+  const tls = opts.tls ?? true;
+  const mode = opts.mode ?? 'record';
+  if (mode !== 'record' && mode !== 'sink') throw new Error(`push simulator: unknown mode "${String(mode)}"`);
+  const sinkSampleEvery = opts.sinkSampleEvery ?? 100;
+  if (!(Number.isInteger(sinkSampleEvery) && sinkSampleEvery >= 1)) throw new Error('push simulator: sinkSampleEvery must be a positive integer');
+  const log = opts.log ?? (() => {});
+  if (opts.device && !opts.trackingBaseUrl) throw new Error('push simulator: device mode needs trackingBaseUrl');
+  if (opts.trackingBaseUrl) new URL(opts.trackingBaseUrl); // fails fast on a malformed URL
+
+  const certificates: Certificates | undefined = tls ? await makeCertificates() : undefined;
+  const state = new SimulatorState(mode === 'sink' ? 1000 : opts.maxRecorded ?? 100_000);
+  const behaviours = new Behaviours();
+  const closing = new AbortController();
+  let device: Device | undefined;
+  let connections = 0;
+  let http2Sessions = 0;
+  const sockets = new Set<Socket>();
+  const sessions = new Set<Http2Session>();
+
+  let origin = '';
+  let ctx: PushContext | undefined;
+  let simulator: PushSimulator | undefined;
+
+  const onRequest = (req: AnyRequest, res: AnyResponse): void => {
+    void route(req, res).catch((err: unknown) => {
+      log('push simulator request failed', { error: (err as Error).message });
+      try {
+        sendJson(res, 500, {}, { message: 'internal error' });
+      } catch {
+        // the connection is already gone
+      }
+    });
+  };
+
+  const route = async (req: AnyRequest, res: AnyResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://simulator');
+    const push = PUSH_PATH.exec(url.pathname);
+    if (push && req.method === 'POST') return handlePush(req, res, push[1], ctx!);
+    if (url.pathname.startsWith('/_sim/')) return handleControl(req, res, url, simulator!);
+    req.resume();
+    sendJson(res, push ? 405 : 404, {}, { message: push ? 'pushes are POSTed' : 'not found' });
+  };
+
+  const trackSocket = (socket: Socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+
+  let server: http.Server | http2.Http2SecureServer;
+  if (certificates) {
+    const secure = http2.createSecureServer({ key: certificates.keyPem, cert: certificates.certPem, allowHTTP1: true });
+    secure.on('secureConnection', trackSocket);
+    secure.on('session', (session: Http2Session) => {
+      http2Sessions++;
+      sessions.add(session);
+      session.once('close', () => sessions.delete(session));
+    });
+    secure.on('request', onRequest);
+    server = secure;
+  } else {
+    const plain = http.createServer({ keepAlive: true }, onRequest);
+    plain.on('connection', trackSocket);
+    server = plain;
+  }
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await certificates?.remove();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  origin = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  if (opts.device) {
+    device = createDevice(opts.device, opts.trackingBaseUrl!, log);
+  }
+  ctx = {
+    origin,
+    mode,
+    state,
+    behaviours,
+    random: seededRandom(opts.seed),
+    sinkSampleEvery,
+    maxVapidTtlSec: opts.maxVapidTtlSec ?? 86_400,
+    device,
+    closing: closing.signal,
+    vapidCache: new Map(),
+    sinkSeen: { count: 0 },
+  };
+
+  let closed: Promise<void> | undefined;
+  simulator = {
+    origin,
+    mode,
+    caCertPem: certificates?.caCertPem ?? '',
+    caCertFile: certificates?.caCertFile ?? '',
+    createSubscription: (applicationServerKey) => state.issue(origin, applicationServerKey),
+    expireSubscription(id) {
+      const record = state.subscriptions.get(id);
+      if (!record) return false;
+      record.expired = true;
+      return true;
+    },
+    received: (subscriptionId) => state.received(subscriptionId),
+    stats(): SimulatorStats {
+      const c = state.counters;
+      return {
+        ...c,
+        rejected: { total: c.rejected.total, byReason: { ...c.rejected.byReason } },
+        byStatus: { ...c.byStatus },
+        resets: { ...c.resets },
+        vapid: { ...c.vapid },
+        connections,
+        http2Sessions,
+        device: device?.stats() ?? { impressionsSent: 0, clicksSent: 0, errors: 0, dropped: 0 },
+      };
+    },
+    setBehaviour: (b) => behaviours.add(b),
+    clearBehaviours: () => behaviours.clear(),
+    reset() {
+      state.forget();
+      device?.resetStats();
+      ctx!.vapidCache.clear();
+      ctx!.sinkSeen.count = 0;
+      connections = 0;
+      http2Sessions = 0;
+    },
+    whenDeviceIdle: (timeoutMs = 10_000) => device?.whenIdle(timeoutMs) ?? Promise.resolve(),
+    close() {
+      closed ??= (async () => {
+        closing.abort();
+        device?.stop();
+        behaviours.clear();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const session of sessions) session.destroy();
+        for (const socket of sockets) socket.destroy();
+        await stopped;
+        await certificates?.remove();
+      })();
+      return closed;
+    },
+  };
+  log('push simulator listening', { origin, mode, tls });
+  return simulator;
+}
