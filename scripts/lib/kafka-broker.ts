@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { freePort } from '../../services/shared/src/postgres.js';
+import { freePort } from '../../services/shared/src/ports.js';
 
 export const KAFKA_VERSION = '3.9.1';
 

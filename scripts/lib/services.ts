@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { freePort } from '../../services/shared/src/postgres.js';
+import { freePort } from '../../services/shared/src/ports.js';
 import { ROOT } from './local-env.js';
 
 export type ServiceName = 'delivery' | 'campaign' | 'gateway';
@@ -75,18 +75,26 @@ function grpcReady(target: string, deadlineMs: number): Promise<boolean> {
 }
 
 export async function startServices(opts: StartOptions): Promise<RunningServices> {
+  const fixed = opts.ports ?? {};
   const ports: Ports = {
-    gateway: opts.ports?.gateway ?? (await freePort()),
-    campaignGrpc: opts.ports?.campaignGrpc ?? (await freePort()),
-    deliveryGrpc: opts.ports?.deliveryGrpc ?? (await freePort()),
-    deliveryHttp: opts.ports?.deliveryHttp ?? (await freePort()),
+    gateway: fixed.gateway ?? (await freePort()),
+    campaignGrpc: fixed.campaignGrpc ?? (await freePort()),
+    deliveryGrpc: fixed.deliveryGrpc ?? (await freePort()),
+    deliveryHttp: fixed.deliveryHttp ?? (await freePort()),
+  };
+  // The ports each service listens on, re-picked (unless the caller fixed them) when another
+  // process took one between picking and binding.
+  const ownPorts: Record<ServiceName, (keyof Ports)[]> = {
+    delivery: ['deliveryGrpc', 'deliveryHttp'],
+    campaign: ['campaignGrpc'],
+    gateway: ['gateway'],
   };
   const common = {
     DATABASE_URL: opts.databaseUrl,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     ...opts.env,
   };
-  const env: Record<ServiceName, Record<string, string>> = {
+  const envFor = (): Record<ServiceName, Record<string, string>> => ({
     delivery: {
       ...common,
       DELIVERY_GRPC_PORT: String(ports.deliveryGrpc),
@@ -108,13 +116,16 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
       AUDIENCE_GRPC_TARGET: `127.0.0.1:${ports.deliveryGrpc}`,
       DELIVERY_HTTP_URL: `http://127.0.0.1:${ports.deliveryHttp}`,
     },
-  };
+  });
+  let env = envFor();
   const procs = new Map<ServiceName, ChildProcess>();
   const codes = new Map<ServiceName, number | null>();
   const onLine = opts.onLine ?? (() => {});
   const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
 
+  const addrInUse = new Set<ServiceName>();
   const spawnOne = (name: ServiceName) => {
+    addrInUse.delete(name);
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, ENTRY[name])], {
       cwd: ROOT,
       env: { ...process.env, ...env[name] },
@@ -128,6 +139,7 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
         buf += chunk;
         let i: number;
         while ((i = buf.indexOf('\n')) >= 0) {
+          if (buf.slice(0, i).includes('EADDRINUSE')) addrInUse.add(name);
           onLine(name, buf.slice(0, i));
           buf = buf.slice(i + 1);
         }
@@ -172,8 +184,20 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
   try {
     // The delivery service first: campaign asks it for audience counts; gateway needs both.
     for (const name of order) {
-      spawnOne(name);
-      await waitReady(name);
+      for (let attempt = 1; ; attempt++) {
+        env = envFor();
+        spawnOne(name);
+        try {
+          await waitReady(name);
+          break;
+        } catch (err) {
+          const movable = ownPorts[name].filter((p) => fixed[p] === undefined);
+          if (!codes.has(name) || !addrInUse.has(name) || movable.length === 0 || attempt >= 3) throw err;
+          // Another process bound one of its ports after we picked it: pick again.
+          for (const p of movable) ports[p] = await freePort();
+          onLine(name, `port taken by another process; retrying on new ports (attempt ${attempt + 1})`);
+        }
+      }
     }
   } catch (err) {
     await stop();

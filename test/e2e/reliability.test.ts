@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { freePort } from '../../services/shared/src/postgres.js';
+import { freePort } from '../../services/shared/src/ports.js';
 import pg from 'pg';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import type { Campaign__Output } from '../../../protos/generated/campaign/v1/Campaign.js';
 import { loadCampaignProto } from '../../shared/src/grpc.js';
-import { freePort } from '../../shared/src/postgres.js';
+import { freePort } from '../../shared/src/ports.js';
 import { expectStatus, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

