@@ -102,6 +102,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         topicPrefix: config.kafka.topicPrefix,
         sessionTimeoutMs: config.kafka.sessionTimeoutMs,
         vapidEncryptionKey: config.vapidEncryptionKey,
+        vapidEncryptionKeysPrevious: config.vapidEncryptionKeysPrevious,
         vapidSubject: config.vapidSubject,
         chunkSize: config.sending.chunkSize,
         chunkConcurrency: config.sending.chunkConcurrency,

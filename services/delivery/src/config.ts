@@ -15,8 +15,10 @@ export interface DeliveryConfig {
   readonly databaseUrl: string;
   readonly grpc: { readonly host: string; readonly port: number };
   readonly http: { readonly host: string; readonly port: number };
-  /** 32 bytes: AES-256-GCM key for the VAPID private keys at rest. */
+  /** 32 bytes: AES-256-GCM key for the VAPID private keys at rest (encrypts; tried first). */
   readonly vapidEncryptionKey: Buffer;
+  /** Earlier encryption keys during a rotation: they still decrypt and verify tracking tokens. */
+  readonly vapidEncryptionKeysPrevious: readonly Buffer[];
   readonly vapidSubject: string;
   /** Hosts a subscription endpoint may point at: exact names or `*.suffix` wildcards. */
   readonly pushServiceHosts: readonly string[];
@@ -47,13 +49,35 @@ export interface DeliveryConfig {
 
 type Env = Record<string, string | undefined>;
 
-function vapidEncryptionKey(env: Env): Buffer {
-  const raw = requireString(env, 'VAPID_ENCRYPTION_KEY').trim();
+function base64Key(raw: string, what: string): Buffer {
   const bytes = Buffer.from(raw, /[-_]/.test(raw) ? 'base64url' : 'base64');
-  if (bytes.length !== 32 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) {
-    throw new ConfigError('VAPID_ENCRYPTION_KEY must be base64 of exactly 32 bytes');
-  }
+  if (bytes.length !== 32 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) throw new ConfigError(`${what} must be base64 of exactly 32 bytes`);
   return bytes;
+}
+
+function vapidEncryptionKey(env: Env): Buffer {
+  return base64Key(requireString(env, 'VAPID_ENCRYPTION_KEY').trim(), 'VAPID_ENCRYPTION_KEY');
+}
+
+/** Comma-separated, each like VAPID_ENCRYPTION_KEY; empty or unset: none. A repeat of the current key is dropped. */
+function vapidEncryptionKeysPrevious(env: Env, current: Buffer): Buffer[] {
+  const raw = optionalString(env, 'VAPID_ENCRYPTION_KEY_PREVIOUS', '');
+  const parts = raw.split(',').map((s) => s.trim());
+  if (raw.trim() === '') return [];
+  const keys: Buffer[] = [];
+  parts.forEach((part, i) => {
+    const what = parts.length > 1 ? `VAPID_ENCRYPTION_KEY_PREVIOUS (key ${i + 1} of ${parts.length})` : 'VAPID_ENCRYPTION_KEY_PREVIOUS';
+    if (part === '') throw new ConfigError(`${what} is empty: give comma-separated base64 keys of exactly 32 bytes`);
+    const key = base64Key(part, what);
+    if (!key.equals(current) && !keys.some((k) => k.equals(key))) keys.push(key);
+  });
+  return keys;
+}
+
+/** The current and previous VAPID encryption keys, validated (also used by the operator CLI). */
+export function loadVapidEncryptionKeys(env: Env): { current: Buffer; previous: Buffer[] } {
+  const current = vapidEncryptionKey(env);
+  return { current, previous: vapidEncryptionKeysPrevious(env, current) };
 }
 
 function pushServiceHosts(env: Env): string[] {
@@ -71,11 +95,13 @@ function countryHeader(env: Env): string {
 }
 
 export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
+  const vapidKeys = loadVapidEncryptionKeys(env);
   return Object.freeze({
     databaseUrl: requireString(env, 'DATABASE_URL'),
     grpc: listenAddress(env, 'DELIVERY_GRPC_HOST', 'DELIVERY_GRPC_PORT', 50052),
     http: listenAddress(env, 'DELIVERY_HTTP_HOST', 'DELIVERY_HTTP_PORT', 8081),
-    vapidEncryptionKey: vapidEncryptionKey(env),
+    vapidEncryptionKey: vapidKeys.current,
+    vapidEncryptionKeysPrevious: Object.freeze(vapidKeys.previous),
     vapidSubject: optionalString(env, 'VAPID_SUBJECT', 'mailto:push@localhost'),
     pushServiceHosts: Object.freeze(pushServiceHosts(env)),
     insecurePushHosts: Object.freeze(list(env, 'PUSH_INSECURE_HOSTS', []).map((h) => h.toLowerCase())),

@@ -2,7 +2,10 @@
 // without any credential: campaign id (16 bytes) | subscriber id (8 bytes, big-endian) | the
 // first 16 bytes of HMAC-SHA256 over those 24 bytes. 54 base64url characters. A forged or
 // altered token, or one made by another deployment (other secret), does not verify.
+// Tokens are always signed with the current key; during a rotation of VAPID_ENCRYPTION_KEY they
+// are also accepted under the previous keys, so notifications delivered before it still count.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { VapidEncryptionKeys } from './vapid-keys.js';
 
 const MAC_BYTES = 16;
 const TOKEN_BYTES = 16 + 8 + MAC_BYTES;
@@ -17,8 +20,11 @@ export function deriveTrackingKey(vapidEncryptionKey: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', vapidEncryptionKey, Buffer.alloc(0), 'webpush tracking token v1', 32));
 }
 
-export function createTrackingTokens(key: Buffer) {
-  const mac = (data: Buffer) => createHmac('sha256', key).update(data).digest().subarray(0, MAC_BYTES);
+/** `key` signs and verifies; `previousKeys` only verify (tokens issued before a key rotation). */
+export function createTrackingTokens(key: Buffer, previousKeys: readonly Buffer[] = []) {
+  const macWith = (k: Buffer, data: Buffer) => createHmac('sha256', k).update(data).digest().subarray(0, MAC_BYTES);
+  const mac = (data: Buffer) => macWith(key, data);
+  const verifying = [key, ...previousKeys];
   return {
     sign({ campaignId, subscriberId }: TrackingTarget): string {
       const data = Buffer.alloc(24);
@@ -32,12 +38,18 @@ export function createTrackingTokens(key: Buffer) {
       const raw = Buffer.from(token, 'base64url');
       if (raw.length !== TOKEN_BYTES) return null;
       const data = raw.subarray(0, 24);
-      if (!timingSafeEqual(mac(data), raw.subarray(24))) return null;
+      const given = raw.subarray(24);
+      if (!verifying.some((k) => timingSafeEqual(macWith(k, data), given))) return null;
       const hex = data.subarray(0, 16).toString('hex');
       const campaignId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
       return { campaignId, subscriberId: data.readBigUInt64BE(16).toString() };
     },
   };
+}
+
+/** Tokens keyed from the VAPID encryption keys: signed under the current one, verified under any. */
+export function trackingTokensFor(keys: VapidEncryptionKeys): TrackingTokens {
+  return createTrackingTokens(deriveTrackingKey(keys.current), keys.previous.map(deriveTrackingKey));
 }
 
 export type TrackingTokens = ReturnType<typeof createTrackingTokens>;

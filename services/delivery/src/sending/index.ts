@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { findRun, forgetInstance, heartbeat, type RunRow } from '../db/runs.js';
-import { createTrackingTokens, deriveTrackingKey } from '../domain/tracking-token.js';
+import { trackingTokensFor } from '../domain/tracking-token.js';
 import { createDeliveryMessaging } from '../messaging/index.js';
 import { createEncryptPool } from '../push/encrypt-pool.js';
 import { createPushSender } from '../push/sender.js';
@@ -19,6 +19,8 @@ export interface SendingConfig {
   topicPrefix: string;
   sessionTimeoutMs: number;
   vapidEncryptionKey: Buffer;
+  /** VAPID_ENCRYPTION_KEY_PREVIOUS: still decrypt stored keys and verify tracking tokens (rotation). */
+  vapidEncryptionKeysPrevious?: readonly Buffer[];
   vapidSubject: string;
   chunkSize: number;
   chunkConcurrency: number;
@@ -30,7 +32,8 @@ export interface SendingConfig {
 export async function startSending(config: SendingConfig, deps: { pool: Pool; log: Logger; onPushed?: ChunkDeps['onPushed'] }) {
   const { pool, log } = deps;
   const instanceId = randomUUID();
-  const tokens = createTrackingTokens(deriveTrackingKey(config.vapidEncryptionKey));
+  const vapidKeys = { current: config.vapidEncryptionKey, previous: config.vapidEncryptionKeysPrevious ?? [] };
+  const tokens = trackingTokensFor(vapidKeys);
   const messaging = config.kafkaBrokers.length > 0 ? createDeliveryMessaging({ brokers: [...config.kafkaBrokers], prefix: config.topicPrefix, log, chunkConcurrency: config.chunkConcurrency, sessionTimeoutMs: config.sessionTimeoutMs }) : undefined;
   const publishStats = async (runs: RunRow[]) => {
     if (messaging) await messaging.publishStats(runs);
@@ -53,7 +56,7 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
       maxAttempts: config.push.maxAttempts,
       ca: config.push.extraCa,
     });
-    const pusher = createPushGateway({ pool, sender, vapidEncryptionKey: config.vapidEncryptionKey, vapidSubject: config.vapidSubject });
+    const pusher = createPushGateway({ pool, sender, vapidEncryptionKey: vapidKeys, vapidSubject: config.vapidSubject });
     const dispatch = createDispatchHandler(
       { pool, log, publish: messaging.publish, publishStats: (run) => publishStats([run]) },
       { chunkSize: config.chunkSize, chunksPerGroup: 20 },

@@ -2,12 +2,12 @@
 // is decrypted once per site and process and never logged), per-subscription payloads.
 import type { Pool } from '../../../shared/src/db.js';
 import { findSiteById } from '../db/sites.js';
-import { decryptVapidPrivateKey } from '../domain/vapid-keys.js';
+import { decryptVapidPrivateKey, type VapidEncryptionKeys } from '../domain/vapid-keys.js';
 import type { PushSender } from '../push/sender.js';
 import { createVapidHeaderCache, type VapidHeaderCache } from '../push/vapid.js';
 import type { Pusher } from './chunk-worker.js';
 
-export function createPushGateway(deps: { pool: Pool; sender: PushSender; vapidEncryptionKey: Buffer; vapidSubject: string }): Pusher {
+export function createPushGateway(deps: { pool: Pool; sender: PushSender; vapidEncryptionKey: Buffer | VapidEncryptionKeys; vapidSubject: string }): Pusher {
   const caches = new Map<string, Promise<VapidHeaderCache>>();
   const cacheFor = (siteId: string) => {
     let cache = caches.get(siteId);
