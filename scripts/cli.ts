@@ -1,10 +1,13 @@
-// Operator CLI: plans, sites, API keys, synthetic subscribers. `npm run cli -- --help`.
+// Operator CLI: plans, sites, API keys, synthetic subscribers, VAPID key re-encryption. `npm run cli -- --help`.
 // Works against DATABASE_URL, else the running stack's database, else the embedded one.
 import { parseArgs } from 'node:util';
 import { migrateCampaignSchema } from '../services/campaign/src/app.js';
 import { createOperators, OperatorError, PERMISSIONS, type Permission } from '../services/campaign/src/domain/operators.js';
 import { migrateDeliverySchema } from '../services/delivery/src/app.js';
-import { createDeliveryOperators } from '../services/delivery/src/domain/operators.js';
+import { loadVapidEncryptionKeys } from '../services/delivery/src/config.js';
+import { createDeliveryOperators, REENCRYPT_DEFAULT_BATCH } from '../services/delivery/src/domain/operators.js';
+import { encryptionKeyFingerprint } from '../services/delivery/src/domain/vapid-keys.js';
+import { ConfigError } from '../services/shared/src/config.js';
 import { DeliveryOperatorError } from '../services/delivery/src/domain/errors.js';
 import { createTopicMaintenance } from '../services/delivery/src/domain/topic-maintenance.js';
 import { createPool } from '../services/shared/src/db.js';
@@ -36,6 +39,11 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      replace the listed topics by <into> on every subscriber
   topics delete <site> <topic>       remove a topic from every subscriber
                                      (campaigns keep the topic names they were created with)
+  vapid reencrypt [--batch-size N]   re-encrypt every site's stored VAPID private key with the
+                                     current VAPID_ENCRYPTION_KEY after a key rotation (old keys
+                                     in VAPID_ENCRYPTION_KEY_PREVIOUS), N sites per transaction
+                                     (default ${REENCRYPT_DEFAULT_BATCH}); idempotent; exits 1 listing the sites no
+                                     known key decrypts
   migrate                            apply all database migrations and exit
   kafka create-topics                create the Kafka topics (KAFKA_BROKERS, KAFKA_TOPIC_PREFIX)
                                      with their partition counts; existing ones are kept
@@ -77,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
       countries: { type: 'string' },
       'per-subscriber': { type: 'string' },
       'endpoint-base': { type: 'string' },
+      'batch-size': { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;
@@ -103,7 +112,11 @@ async function main(argv: string[]): Promise<number> {
     await migrateDeliverySchema(pool);
     const secrets = await localSecrets();
     const ops = createOperators(pool);
-    const delivery = createDeliveryOperators(pool, Buffer.from(secrets.VAPID_ENCRYPTION_KEY, 'base64'));
+    const vapidKeys = loadVapidEncryptionKeys({
+      VAPID_ENCRYPTION_KEY: secrets.VAPID_ENCRYPTION_KEY,
+      VAPID_ENCRYPTION_KEY_PREVIOUS: process.env.VAPID_ENCRYPTION_KEY_PREVIOUS,
+    });
+    const delivery = createDeliveryOperators(pool, vapidKeys);
     const topics = createTopicMaintenance(pool);
     const site = async (ref: string | undefined) => {
       if (!ref) throw new UsageError('a site id or public id is required');
@@ -231,6 +244,38 @@ async function main(argv: string[]): Promise<number> {
         out(`topic removed from ${changed.subscribers} subscriber(s)`, { siteId: s.id, ...changed });
         return 0;
       }
+      case 'vapid reencrypt': {
+        if (rest.length > 0) throw new UsageError('usage: vapid reencrypt [--batch-size N]');
+        const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+        if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)) {
+          throw new UsageError('--batch-size must be an integer from 1 to 10000');
+        }
+        const currentKeyId = encryptionKeyFingerprint(vapidKeys.current);
+        const previousKeyIds = vapidKeys.previous.map(encryptionKeyFingerprint);
+        progress(`current key ${currentKeyId}; previous key(s): ${previousKeyIds.join(', ') || 'none'}\n`);
+        const started = Date.now();
+        const result = await delivery.reencryptVapidKeys({
+          batchSize,
+          onProgress: (c) => progress(`\rchecked ${c.reencrypted + c.alreadyCurrent + c.failed.length} site(s): ${c.reencrypted} re-encrypted, ${c.alreadyCurrent} already current, ${c.failed.length} failed`),
+        });
+        progress('\n');
+        const sites = result.reencrypted + result.alreadyCurrent + result.failed.length;
+        const seconds = (Date.now() - started) / 1000;
+        out(
+          [
+            `${sites} site(s) in ${seconds.toFixed(1)} s: ${result.reencrypted} re-encrypted, ${result.alreadyCurrent} already current, ${result.failed.length} failed to decrypt with any known key`,
+            ...(result.failed.length > 0
+              ? ['Failed (left unchanged):', ...result.failed.map((f) => `  ${f.siteId}  ${f.publicId}  ${f.reason}`)]
+              : []),
+          ].join('\n'),
+          { sites, reencrypted: result.reencrypted, alreadyCurrent: result.alreadyCurrent, failed: result.failed, currentKeyId, previousKeyIds, seconds },
+        );
+        if (result.failed.length > 0) {
+          process.stderr.write(`error: ${result.failed.length} site(s) could not be decrypted with VAPID_ENCRYPTION_KEY or any VAPID_ENCRYPTION_KEY_PREVIOUS; add the key they were encrypted with to VAPID_ENCRYPTION_KEY_PREVIOUS and run again\n`);
+          return 1;
+        }
+        return 0;
+      }
       default:
         throw new UsageError(`unknown command "${key}"; see --help`);
     }
@@ -243,7 +288,7 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof UsageError || err instanceof OperatorError || err instanceof DeliveryOperatorError) {
+  if (err instanceof UsageError || err instanceof OperatorError || err instanceof DeliveryOperatorError || err instanceof ConfigError) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exitCode = 2;
   } else {

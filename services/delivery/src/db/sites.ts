@@ -41,3 +41,23 @@ export async function findSiteByPublicId(db: Queryable, publicId: string): Promi
   const { rows } = await db.query(`SELECT ${COLUMNS} FROM delivery.sites WHERE public_id = $1`, [publicId]);
   return rows[0] ? toSite(rows[0]) : null;
 }
+
+/** A batch of sites in id order after `afterSiteId` (keyset), locked until the transaction ends. */
+export async function lockSitesAfter(db: Queryable, afterSiteId: string | null, limit: number): Promise<SiteRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM delivery.sites WHERE $1::uuid IS NULL OR site_id > $1::uuid ORDER BY site_id LIMIT $2 FOR UPDATE`,
+    [afterSiteId, limit],
+  );
+  return rows.map(toSite);
+}
+
+/** Replaces stored (encrypted) VAPID private keys; the public keys never change. */
+export async function updateVapidPrivateKeys(db: Queryable, updates: { siteId: string; vapidPrivateKeyEnc: Buffer }[]): Promise<number> {
+  if (updates.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `UPDATE delivery.sites s SET vapid_private_key_enc = u.enc
+       FROM unnest($1::uuid[], $2::bytea[]) AS u(site_id, enc) WHERE s.site_id = u.site_id`,
+    [updates.map((u) => u.siteId), updates.map((u) => u.vapidPrivateKeyEnc)],
+  );
+  return rowCount ?? 0;
+}

@@ -1,16 +1,26 @@
-// Operator actions (CLI, stack scripts, tests): register a site's VAPID keys, seed synthetic
+// Operator actions (CLI, stack scripts, tests): register a site's VAPID keys, re-encrypt the
+// stored VAPID private keys under the current encryption key (key rotation), seed synthetic
 // subscribers in bulk.
 import { createECDH, randomBytes } from 'node:crypto';
-import type { Pool } from '../../../shared/src/db.js';
-import { findSiteById, insertSeedBatch, insertSiteIfAbsent, type SeedRow } from '../db/index.js';
+import { withTransaction, type Pool } from '../../../shared/src/db.js';
+import { findSiteById, insertSeedBatch, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys, type SeedRow } from '../db/index.js';
 import { DeliveryOperatorError, isUuid } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './names.js';
-import { encryptVapidPrivateKey, generateVapidKeyPair } from './vapid-keys.js';
+import {
+  encryptVapidPrivateKey,
+  generateVapidKeyPair,
+  keyRing,
+  openVapidPrivateKey,
+  VapidKeyDecryptError,
+  type VapidEncryptionKeys,
+} from './vapid-keys.js';
 
 const SEED_BATCH_ROWS = 5000;
 const SEED_KEY_POOL = 64;
 const SEED_PARALLELISM = 3;
 const MAX_SEED_COUNT = 100_000_000;
+export const REENCRYPT_DEFAULT_BATCH = 100;
+export const REENCRYPT_MAX_BATCH = 10_000;
 
 export interface SeedInput {
   siteId: string;
@@ -22,8 +32,19 @@ export interface SeedInput {
   onProgress?: (done: number, total: number) => void;
 }
 
-export function createDeliveryOperators(pool: Pool, vapidEncryptionKey: Buffer) {
-  if (vapidEncryptionKey.length !== 32) throw new DeliveryOperatorError('the VAPID encryption key must be 32 bytes');
+export interface ReencryptCounts {
+  /** Sites whose private key was under a previous key (or the legacy layout) and now is under the current one. */
+  reencrypted: number;
+  /** Sites already under the current key, left as they were. */
+  alreadyCurrent: number;
+  /** Sites whose private key no known key opens: left as they were. */
+  failed: { siteId: string; publicId: string; reason: string }[];
+}
+
+export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | VapidEncryptionKeys) {
+  const keys = keyRing(encryptionKeys);
+  if ([keys.current, ...keys.previous].some((k) => k.length !== 32)) throw new DeliveryOperatorError('the VAPID encryption keys must be 32 bytes');
+  const vapidEncryptionKey = keys.current;
 
   /** Idempotent: a site registered before keeps its key pair. */
   async function registerSite(input: { siteId: string; publicId: string }): Promise<{ vapidPublicKey: string }> {
@@ -77,7 +98,50 @@ export function createDeliveryOperators(pool: Pool, vapidEncryptionKey: Buffer) 
     return { inserted };
   }
 
-  return { registerSite, seedSubscribers };
+  /**
+   * Re-encrypts every site's VAPID private key under the current key, `batchSize` sites per
+   * transaction (rows locked, keyset order). Idempotent: rows already under the current key are
+   * only counted. Rows no known key opens are listed and left untouched. Public keys, and so
+   * the browsers' subscriptions, do not change.
+   */
+  async function reencryptVapidKeys(opts: { batchSize?: number; onProgress?: (counts: ReencryptCounts) => void } = {}): Promise<ReencryptCounts> {
+    const batchSize = opts.batchSize ?? REENCRYPT_DEFAULT_BATCH;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > REENCRYPT_MAX_BATCH) {
+      throw new DeliveryOperatorError(`batch size must be an integer from 1 to ${REENCRYPT_MAX_BATCH}`);
+    }
+    const counts: ReencryptCounts = { reencrypted: 0, alreadyCurrent: 0, failed: [] };
+    // Bounded: site ids only grow along the keyset; sites created meanwhile are the only extra rounds.
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM delivery.sites');
+    const maxRounds = 2 * Math.ceil((rows[0].n as number) / batchSize) + 100;
+    let after: string | null = null;
+    for (let round = 0; round < maxRounds; round++) {
+      const batch = await withTransaction(pool, async (client) => {
+        const sites = await lockSitesAfter(client, after, batchSize);
+        const updates: { siteId: string; vapidPrivateKeyEnc: Buffer }[] = [];
+        const result = { size: sites.length, last: sites.at(-1)?.siteId ?? null, alreadyCurrent: 0, failed: [] as ReencryptCounts['failed'] };
+        for (const site of sites) {
+          try {
+            const opened = openVapidPrivateKey(site.vapidPrivateKeyEnc, site.siteId, keys);
+            if (opened.current) result.alreadyCurrent++;
+            else updates.push({ siteId: site.siteId, vapidPrivateKeyEnc: encryptVapidPrivateKey(opened.privateKey, site.siteId, keys.current) });
+          } catch (err) {
+            if (!(err instanceof VapidKeyDecryptError)) throw err;
+            result.failed.push({ siteId: site.siteId, publicId: site.publicId, reason: err.reason });
+          }
+        }
+        return { ...result, reencrypted: await updateVapidPrivateKeys(client, updates) };
+      });
+      counts.reencrypted += batch.reencrypted;
+      counts.alreadyCurrent += batch.alreadyCurrent;
+      counts.failed.push(...batch.failed);
+      if (batch.size > 0) opts.onProgress?.({ ...counts, failed: [...counts.failed] });
+      if (batch.size < batchSize) return counts;
+      after = batch.last;
+    }
+    throw new DeliveryOperatorError(`re-encryption did not reach the last site within ${maxRounds} batches (sites are being created faster than it runs?); run it again`);
+  }
+
+  return { registerSite, seedSubscribers, reencryptVapidKeys };
 }
 
 export type DeliveryOperators = ReturnType<typeof createDeliveryOperators>;
