@@ -1,7 +1,9 @@
 // Encryption is CPU-bound (one P-256 ECDH per message), so a batch is cut into chunks that
 // worker threads take from one queue: every core works, and the event loop stays free for I/O.
+import { createRequire } from 'node:module';
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 export interface SubscriptionKeys {
   p256dh: string;
@@ -30,6 +32,8 @@ export interface EncryptPoolOptions {
   chunkSize?: number;
   /** Worker script; tests swap in a misbehaving one. Default: ./encrypt-worker.(ts|js). */
   workerUrl?: URL;
+  /** V8 heap limits of each worker; default WORKER_LIMITS (a chunk needs a few hundred kB). */
+  resourceLimits?: ResourceLimits;
 }
 
 export class EncryptPoolError extends Error {
@@ -80,13 +84,18 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError('chunkSize must be a positive integer');
   const workerUrl = opts.workerUrl ?? defaultWorkerUrl();
 
+  const limits = opts.resourceLimits ?? WORKER_LIMITS;
+
   const queue: Chunk[] = [];
   const slots: Slot[] = [];
   let nextChunkId = 1;
   let closed = false;
+  // Workers start once the script is ready (a .ts worker is bundled first, see workerScript);
+  // chunks queue up until then.
+  let script: WorkerScript | undefined;
 
   function spawn(): Slot {
-    const slot: Slot = { worker: startWorker(workerUrl), current: null };
+    const slot: Slot = { worker: startWorker(script!, limits), current: null };
     slot.worker.on('message', (msg: ChunkResponse) => onReply(slot, msg));
     slot.worker.on('error', (err: unknown) => onDeath(slot, err instanceof Error ? err : new Error(String(err))));
     slot.worker.on('exit', (code) => onDeath(slot, new Error(`exited with code ${code}`)));
@@ -145,7 +154,12 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
     }
   }
 
-  for (let i = 0; i < size; i += 1) slots.push(spawn());
+  void workerScript(workerUrl).then((ready) => {
+    if (closed) return;
+    script = ready;
+    for (let i = 0; i < size; i += 1) slots.push(spawn());
+    dispatch();
+  });
 
   return {
     size,
@@ -185,10 +199,67 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   };
 }
 
-// A .ts worker (dev and tests run from source) starts through a small tsx bootstrap.
-function startWorker(url: URL): Worker {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url);
-  return new Worker(new URL('./tsx-worker.mjs', import.meta.url), { workerData: { tsxWorkerUrl: url.href } });
+/**
+ * Heap limits per worker. A chunk of 256 subscriptions holds well under 1 MB; without limits V8
+ * sizes each isolate's young generation for throughput (16 MB semi-spaces) and lets the old
+ * generation grow to its default, memory every worker keeps once touched.
+ */
+export const WORKER_LIMITS: ResourceLimits = Object.freeze({ maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 });
+
+/** @internal */
+export type WorkerScript = { kind: 'file'; url: URL } | { kind: 'eval'; code: string } | { kind: 'tsx'; url: URL };
+
+function startWorker(script: WorkerScript, resourceLimits: ResourceLimits): Worker {
+  switch (script.kind) {
+    case 'file':
+      return new Worker(script.url, { resourceLimits });
+    case 'eval':
+      return new Worker(script.code, { eval: true, resourceLimits });
+    case 'tsx':
+      return new Worker(new URL('./tsx-worker.mjs', import.meta.url), { resourceLimits, workerData: { tsxWorkerUrl: script.url.href } });
+  }
+}
+
+// Dev, tests and the containers run the services from TypeScript under tsx. A worker started
+// through tsx would load tsx in its own isolate, plus a module-hooks thread and TypeScript
+// compilation per worker: tens of MB each. Instead the worker entry is bundled once per process
+// (with esbuild, which tsx itself depends on) into one plain CommonJS script held in memory —
+// nothing is written to disk, so a read-only app directory is fine — and every worker evaluates
+// that. Should bundling fail, the workers fall back to the tsx bootstrap.
+const bundles = new Map<string, Promise<WorkerScript>>();
+
+/** @internal */
+export function workerScript(url: URL): Promise<WorkerScript> {
+  if (!url.pathname.endsWith('.ts')) return Promise.resolve({ kind: 'file', url });
+  let script = bundles.get(url.href);
+  if (!script) {
+    script = bundle(url).then(
+      (code): WorkerScript => ({ kind: 'eval', code }),
+      (): WorkerScript => ({ kind: 'tsx', url }),
+    );
+    bundles.set(url.href, script);
+  }
+  return script;
+}
+
+async function bundle(url: URL): Promise<string> {
+  const requireFromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const esbuild = requireFromTsx('esbuild') as typeof import('esbuild');
+  try {
+    const out = await esbuild.build({
+      entryPoints: [fileURLToPath(url)],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: `node${process.versions.node.split('.')[0]}`,
+      write: false,
+      logLevel: 'silent',
+    });
+    return out.outputFiles[0].text;
+  } finally {
+    // The esbuild service is a child process; it is not needed again (esbuild restarts it on demand).
+    await esbuild.stop();
+  }
 }
 
 function defaultWorkerUrl(): URL {

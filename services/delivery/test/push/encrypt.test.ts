@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { encryptPayload } from '../../src/push/encrypt.js';
-import { createEncryptPool, EncryptPoolError, type EncryptPool } from '../../src/push/encrypt-pool.js';
+import { createEncryptPool, EncryptPoolError, workerScript, type EncryptPool } from '../../src/push/encrypt-pool.js';
 import { createTestSubscriber, decryptPush } from './support/rfc8291.js';
 
 describe('push payload encryption', () => {
@@ -13,6 +13,14 @@ describe('push payload encryption', () => {
     expect(body[20]).to.equal(65);
     expect(decryptPush(body, subscriber).toString()).to.equal(payload);
     expect(decryptPush(encryptPayload(Buffer.from(payload), subscriber.p256dh, subscriber.auth), subscriber).toString()).to.equal(payload);
+  });
+
+  it('runs a TypeScript worker as one bundled plain-JS script, without tsx in the worker', async () => {
+    const script = await workerScript(new URL('../../src/push/encrypt-worker.ts', import.meta.url));
+    expect(script.kind).to.equal('eval');
+    const code = script.kind === 'eval' ? script.code : '';
+    expect(code).to.include('aes128gcm');
+    expect(code).not.to.match(/\brequire\("tsx|from "tsx|\.ts"/);
   });
 
   describe('worker pool', () => {
