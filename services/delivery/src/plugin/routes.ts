@@ -1,5 +1,6 @@
 // Site plugin HTTP routes: the snippet and the service worker scripts, the site's public
-// configuration (VAPID public key) and page views. Reached through the gateway's /public proxy.
+// configuration (VAPID public key), page views and subscription changes. Reached through the
+// gateway's /public proxy.
 import { rateLimited } from '../routes/rate-limited.js';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Pool } from '../../../shared/src/db.js';
@@ -9,6 +10,7 @@ import type { RateLimiter } from '../routes/rate-limiter.js';
 import { BODY_LIMIT_BYTES, jsonObject } from '../routes/subscriptions.js';
 import { loadAsset, type PluginAsset } from './assets.js';
 import { createPageViews } from './page-views.js';
+import { createSubscriptionChanges } from './subscription-changes.js';
 
 export const SNIPPET_PATH = '/public/v1/webpush.js';
 export const SERVICE_WORKER_PATH = '/public/v1/webpush-sw.js';
@@ -45,6 +47,7 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   const snippet = loadAsset('webpush.js');
   const worker = loadAsset('webpush-sw.js');
   const pageViews = createPageViews(deps.pool);
+  const subscriptionChanges = createSubscriptionChanges(deps.pool);
 
   router.get(SNIPPET_PATH, serveScript(snippet, { 'Cache-Control': SNIPPET_CACHE_CONTROL }));
   router.get(
@@ -67,6 +70,12 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   router.post('/public/v1/sites/:publicId/pageviews', rateLimit, body, async (req, res) => {
     res.set('Cache-Control', 'no-store');
     res.status(200).json(await pageViews.record(String(req.params.publicId), jsonObject(req)));
+  });
+
+  // The service worker's report that the browser replaced a subscription (pushsubscriptionchange).
+  router.post('/public/v1/sites/:publicId/subscription-changes', rateLimit, body, async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.status(200).json(await subscriptionChanges.record(String(req.params.publicId), jsonObject(req)));
   });
 
   return router;

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import vm from 'node:vm';
 import { assertResponseMatchesContract } from '../../../../test/support/openapi.js';
 import { PAGE_VIEW_MESSAGES } from '../../src/plugin/page-views.js';
+import { SUBSCRIPTION_CHANGE_MESSAGES } from '../../src/plugin/subscription-changes.js';
 import {
   browserKeys,
   bruteForceGroups,
@@ -222,6 +223,84 @@ describe('delivery: site plugin routes', function () {
       await pageView({ endpoint, topics: ['read'] });
       expect(await topicsOf(mine.id)).to.deep.equal(['mine', 'read']);
       expect(await topicsOf(theirs.body.id)).to.deep.equal(['theirs']);
+    });
+  });
+
+  describe('subscription changes (pushsubscriptionchange)', () => {
+    const change = (body: unknown, publicId = site.publicId) => call('POST', `/public/v1/sites/${publicId}/subscription-changes`, { body });
+    const row = async (id: string) =>
+      (await t.pool.query('SELECT topics, country, language, active FROM delivery.subscribers WHERE id = $1', [id])).rows[0];
+
+    it("when the browser replaced a subscription, then the new subscriber takes over the old one's topics and country and the old one is retired", async () => {
+      const old = await subscribe(['sports', 'politics']);
+      await t.pool.query(`UPDATE delivery.subscribers SET country = 'country__br', language = 'pt-BR' WHERE id = $1`, [old.id]);
+      const next = await subscribe([]);
+      const res = await change({ oldEndpoint: old.endpoint, endpoint: next.endpoint });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('cache-control')).to.equal('no-store');
+      expect(res.body).to.deep.equal({ replaced: true });
+      expect(await row(next.id)).to.deep.equal({ topics: ['politics', 'sports'], country: 'country__br', language: 'pt-BR', active: true });
+      expect((await row(old.id)).active).to.equal(false);
+      await expectCountersExact();
+      // Done once: the old one is no longer active, so a repeat changes nothing.
+      expect((await change({ oldEndpoint: old.endpoint, endpoint: next.endpoint })).body).to.deep.equal({ replaced: false });
+    });
+
+    it("keeps the new subscriber's own topics first when more than 20 would remain", async () => {
+      const oldTopics = Array.from({ length: 20 }, (_, i) => `old${String(i).padStart(2, '0')}`);
+      const old = await subscribe(oldTopics);
+      const next = await subscribe(['fresh', 'zzz']);
+      expect((await change({ oldEndpoint: old.endpoint, endpoint: next.endpoint })).body).to.deep.equal({ replaced: true });
+      const topics = (await row(next.id)).topics as string[];
+      expect(topics).to.deep.equal(['fresh', ...oldTopics.slice(0, 18), 'zzz']);
+      await expectCountersExact();
+    });
+
+    it('when either endpoint is not an active subscription of the site, then replaced: false and nothing changes', async () => {
+      const old = await subscribe(['kept']);
+      const unknownNew = await change({ oldEndpoint: old.endpoint, endpoint: pushEndpoint() });
+      expect(unknownNew.body).to.deep.equal({ replaced: false });
+      expect(await row(old.id)).to.include({ active: true });
+      const next = await subscribe([]);
+      expect((await change({ oldEndpoint: pushEndpoint(), endpoint: next.endpoint })).body).to.deep.equal({ replaced: false });
+      const other = await newSite(t);
+      const foreign = await call('POST', `/public/v1/sites/${other.publicId}/subscriptions`, {
+        body: { subscription: { endpoint: pushEndpoint(), keys: browserKeys() }, topics: ['theirs'] },
+      });
+      expect(foreign.status).to.equal(201);
+      const foreignEndpoint = (await t.pool.query('SELECT endpoint FROM delivery.subscribers WHERE id = $1', [foreign.body.id])).rows[0].endpoint;
+      expect((await change({ oldEndpoint: foreignEndpoint, endpoint: next.endpoint })).body).to.deep.equal({ replaced: false });
+      expect((await change({ oldEndpoint: old.endpoint, endpoint: foreignEndpoint })).body).to.deep.equal({ replaced: false });
+      expect(await row(old.id)).to.include({ active: true });
+      expect((await row(next.id)).topics).to.deep.equal([]);
+      expect(await row(foreign.body.id)).to.deep.include({ active: true, topics: ['theirs'] });
+      await expectCountersExact();
+    });
+
+    it('when the body is invalid, then 400 with every message in order; an unknown site answers 404', async () => {
+      const s = await subscribe(['stable']);
+      const cases: [unknown, string][] = [
+        [{}, `${SUBSCRIPTION_CHANGE_MESSAGES.oldEndpoint}, ${SUBSCRIPTION_CHANGE_MESSAGES.endpoint}`],
+        [{ oldEndpoint: s.endpoint }, SUBSCRIPTION_CHANGE_MESSAGES.endpoint],
+        [{ oldEndpoint: 7, endpoint: s.endpoint }, SUBSCRIPTION_CHANGE_MESSAGES.oldEndpoint],
+        [{ oldEndpoint: s.endpoint, endpoint: 'x'.repeat(2049) }, SUBSCRIPTION_CHANGE_MESSAGES.endpoint],
+        [{ oldEndpoint: '', endpoint: s.endpoint }, SUBSCRIPTION_CHANGE_MESSAGES.oldEndpoint],
+        [{ oldEndpoint: s.endpoint, endpoint: s.endpoint }, SUBSCRIPTION_CHANGE_MESSAGES.same],
+      ];
+      for (const [body, message] of cases) {
+        const res = await change(body);
+        expect(res.status, JSON.stringify(body).slice(0, 80)).to.equal(400);
+        expect(res.body, JSON.stringify(body).slice(0, 80)).to.deep.equal({ message });
+      }
+      for (const raw of ['', 'not json', '[1]']) {
+        const res = await call('POST', `/public/v1/sites/${site.publicId}/subscription-changes`, { raw, headers: { 'content-type': 'text/plain' } });
+        expect(res.status, raw).to.equal(400);
+        expect(res.body, raw).to.deep.equal({ message: 'Invalid JSON body' });
+      }
+      const missing = await change({ oldEndpoint: s.endpoint, endpoint: pushEndpoint() }, 'pub_AAAAAAAAAAAAAAAAAAAAAA');
+      expect(missing.status).to.equal(404);
+      expect(missing.body).to.deep.equal({ message: 'Site not found' });
+      expect(await row(s.id)).to.deep.include({ active: true, topics: ['stable'] });
     });
   });
 

@@ -34,9 +34,9 @@
   }
 
   // text/plain keeps these cross-origin POSTs "simple" (no preflight); the server reads JSON anyway.
-  function post(path, body, method) {
+  function post(path, body) {
     return withTimeout(api + path, {
-      method: method || 'POST',
+      method: 'POST',
       headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
       body: JSON.stringify(body),
       credentials: 'omit',
@@ -143,7 +143,8 @@
   }
 
   // The browser replaced (or dropped) the subscription: register the new one under the same site
-  // and retire the old endpoint. Topics follow again from the subscriber's next page views.
+  // (subscribing again when the browser supplied none), then report the change, which hands the
+  // old subscriber's topics over to the new one and retires the old endpoint.
   function resubscribe(event) {
     if (!api || !site) return Promise.resolve();
     var old = event.oldSubscription || null;
@@ -152,11 +153,15 @@
       : applicationServerKey(old).then(function (key) {
           return self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
         });
-    var path = 'sites/' + encodeURIComponent(site) + '/subscriptions';
+    var sitePath = 'sites/' + encodeURIComponent(site) + '/';
     return next
       .then(function (sub) {
-        return post(path, { subscription: sub.toJSON(), language: self.navigator.language || null, timeZone: timeZone() }).then(function () {
-          if (old && old.endpoint && old.endpoint !== sub.endpoint) return post(path, { endpoint: old.endpoint }, 'DELETE');
+        var body = { subscription: sub.toJSON(), language: self.navigator.language || null, timeZone: timeZone() };
+        return post(sitePath + 'subscriptions', body).then(function (res) {
+          if (!res.ok) throw new Error('subscribe ' + res.status);
+          if (old && old.endpoint && old.endpoint !== sub.endpoint) {
+            return post(sitePath + 'subscription-changes', { oldEndpoint: old.endpoint, endpoint: sub.endpoint });
+          }
         });
       })
       .catch(noop);
