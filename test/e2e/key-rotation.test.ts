@@ -154,7 +154,10 @@ describe('e2e: rotating VAPID_ENCRYPTION_KEY', function () {
     expect(sim.stats().rejected.total).to.equal(0);
   });
 
-  it('the CLI refuses a malformed previous key and a bad batch size with exit 2', async () => {
+  it('the CLI lists the command in --help, and refuses a malformed previous key and a bad batch size with exit 2', async () => {
+    const help = await cli({ current: keyB }, '--help');
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.include('vapid reencrypt [--batch-size N]').and.include('VAPID_ENCRYPTION_KEY_PREVIOUS');
     const malformed = await cli({ current: keyB, previous: 'not-a-key' }, 'vapid', 'reencrypt');
     expect(malformed.code).to.equal(2);
     expect(malformed.stderr).to.include('error: VAPID_ENCRYPTION_KEY_PREVIOUS must be base64 of exactly 32 bytes');
