@@ -1,6 +1,8 @@
 // The site plugin in a real browser: Debian's headless Chromium driven by playwright-core loads
 // a page on localhost with the two-line install, subscribes from a click, and shows a campaign
-// the real stack sent; the impression and the click reach the campaign's analytics.
+// the real stack sent; the impression and the click reach the campaign's analytics, the click
+// opens the campaign link (or focuses the tab already on it), and a subscription the browser
+// replaces is handed over so the next campaign reaches the new endpoint only.
 //
 // What headless Chromium cannot do, and what stands in for it:
 // - It has no push service: pushManager.subscribe() never settles. The browser's push service
@@ -10,13 +12,17 @@
 //   which decrypts it like a browser; that plaintext is what the delivery service built.
 // - Push messages reach the service worker through the DevTools protocol
 //   (ServiceWorker.deliverPushMessage), where a real browser would get them from its push service.
-// - Nobody can click a notification: there is no DevTools command for it. The click is a
-//   NotificationEvent dispatched inside the worker on the notification it shows, which runs the
-//   worker's real notificationclick listener; such an untrusted event cannot open or focus a
-//   window, so opening the link is not covered here (see docs/site-plugin.md).
-// - Its notification store is now and then reconciled with its headless display right after a
-//   notification is shown, dropping it from getNotifications(); the push is then delivered
-//   again (bounded), as a push service may redeliver.
+// - Nobody sits at a desktop: Chromium on Linux hands notifications to the desktop's
+//   notification server over D-Bus and takes the user's click from it. A stand-in server on a
+//   private session bus (support/notification-daemon.ts) receives what Chromium shows and
+//   clicks it; Chromium then dispatches a real, trusted notificationclick, which may open or
+//   focus a window as after a user's click. (A NotificationEvent dispatched from script may not:
+//   "Not allowed to open a window".) No DevTools command clicks a notification.
+// - The browser never replaces a subscription on its own during a test: pushsubscriptionchange
+//   is dispatched inside the worker with the simulator's subscriptions as old and new
+//   subscription, as the browser's push service would supply them.
+// - Should a just-shown notification still be missing from getNotifications(), the push is
+//   delivered again (bounded), as a push service may redeliver.
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,6 +35,7 @@ import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery
 import { createPool, type Pool } from '../../services/shared/src/db.js';
 import { buildPushPayload } from '../../services/shared/src/push-payload.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
+import { DBUS_DAEMON, startNotificationDaemon, type DesktopNotification, type NotificationDaemon } from './support/notification-daemon.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
 
@@ -44,6 +51,18 @@ interface ShownNotification {
   actions: { action: string; title: string }[];
   data: { id: string; url: string; token: string };
 }
+
+/** What the worker asked of clients.openWindow and WindowClient.focus, and what Chromium answered. */
+interface WindowCall {
+  call: 'openWindow' | 'focus';
+  url: string;
+  outcome: string;
+  result?: string | null;
+  focused?: boolean;
+}
+
+/** A simulator subscription as the browser's PushSubscription would carry it. */
+type SimSubscription = { id: string; endpoint: string; keys: { p256dh: string; auth: string } };
 
 function pageHtml(opts: { gateway: string; publicId: string; section: string; keywords: string }): string {
   return `<!doctype html>
@@ -127,9 +146,83 @@ function fakePushService(sub: { endpoint: string; keys: { p256dh: string; auth: 
 })(${JSON.stringify(sub)});`;
 }
 
+/**
+ * A spy on the worker's clients.openWindow and WindowClient.focus: the real methods run, and
+ * each call is recorded with Chromium's answer. Evaluates to the calls recorded so far (then
+ * cleared), or null while one is unanswered. Plain JavaScript text, like fakePushService.
+ */
+const WINDOW_CALL_SPY = `(function () {
+  var scope = self;
+  if (!scope.__windowCalls) {
+    scope.__windowCalls = [];
+    var spy = function (proto, name, urlOf) {
+      var real = proto[name];
+      proto[name] = function () {
+        var entry = { call: name, url: urlOf(this, arguments), outcome: 'pending' };
+        scope.__windowCalls.push(entry);
+        return real.apply(this, arguments).then(
+          function (client) {
+            entry.outcome = 'resolved';
+            entry.result = client ? client.url : null;
+            if (client && name === 'focus') entry.focused = client.focused;
+            return client;
+          },
+          function (err) {
+            entry.outcome = err.name + ': ' + err.message;
+            throw err;
+          }
+        );
+      };
+    };
+    spy(Clients.prototype, 'openWindow', function (_self, args) { return String(args[0]); });
+    spy(WindowClient.prototype, 'focus', function (client) { return client.url; });
+  }
+  if (scope.__windowCalls.some(function (c) { return c.outcome === 'pending'; })) return null;
+  return scope.__windowCalls.splice(0);
+})()`;
+
+/** JavaScript text for the worker: a PushSubscription-like object for a simulator subscription. */
+function pushSubscriptionJs(sub: { endpoint: string; keys: unknown }, options = '{ userVisibleOnly: true, applicationServerKey: null }'): string {
+  const json = JSON.stringify({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys });
+  return `{ endpoint: ${JSON.stringify(sub.endpoint)}, expirationTime: null,
+    options: ${options},
+    toJSON: function () { return ${json}; } }`;
+}
+
+/**
+ * Dispatches pushsubscriptionchange in the worker with these subscriptions, as the browser
+ * would supply them (newSubscription null: the browser dropped the old one without a successor).
+ */
+function subscriptionChange(oldSub: { endpoint: string; keys: unknown }, newSub: { endpoint: string; keys: unknown } | null): string {
+  return `(function () {
+  var event = new ExtendableEvent('pushsubscriptionchange');
+  Object.defineProperty(event, 'oldSubscription', { value: ${pushSubscriptionJs(oldSub)} });
+  Object.defineProperty(event, 'newSubscription', { value: ${newSub ? pushSubscriptionJs(newSub) : 'null'} });
+  self.dispatchEvent(event);
+})()`;
+}
+
+/** The browser's push service inside the worker: subscribe() answers this simulator subscription and records its options. */
+function workerPushService(sub: { endpoint: string; keys: unknown }): string {
+  return `(function () {
+  self.__subscribeCalls = [];
+  PushManager.prototype.subscribe = function (options) {
+    var key = new Uint8Array(options.applicationServerKey);
+    var text = '';
+    for (var i = 0; i < key.length; i++) text += String.fromCharCode(key[i]);
+    self.__subscribeCalls.push({
+      userVisibleOnly: options.userVisibleOnly,
+      applicationServerKey: btoa(text).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '')
+    });
+    return Promise.resolve(${pushSubscriptionJs(sub, 'options')});
+  };
+})()`;
+}
+
 describe('browser: the site plugin in headless Chromium', function () {
   this.timeout(240_000);
   let sim: PushSimulator;
+  let desktop: NotificationDaemon | undefined;
   let stack: Stack;
   let site: SiteInfo;
   let pool: Pool;
@@ -139,9 +232,11 @@ describe('browser: the site plugin in headless Chromium', function () {
   let page: Page;
   let cdp: CDPSession;
   let registrationId = '';
-  let pushSub: { id: string; endpoint: string; keys: { p256dh: string; auth: string } };
+  let pushSub: SimSubscription;
   const browserLog: string[] = [];
   let campaignId = '';
+  let campaignPayload = '';
+  let landingUrl = '';
 
   const origin = () => siteServer!.origin;
   const state = () => page.evaluate(() => (globalThis as any).webpush?.state ?? 'absent');
@@ -182,9 +277,43 @@ describe('browser: the site plugin in headless Chromium', function () {
   };
   const serviceWorker = async (): Promise<Worker> =>
     eventually(async () => context!.serviceWorkers().find((w) => new URL(w.url()).pathname === '/webpush-sw.js'), WAIT_MS, 100);
+  /** The notification as the desktop shows it (the latest one with this title, still open). */
+  const onDesktop = (title: string): Promise<DesktopNotification> =>
+    eventually(async () => desktop!.notifications().filter((n) => n.summary === title && !n.closed).at(-1), WAIT_MS, 50);
+  /**
+   * Records the worker's calls of clients.openWindow and WindowClient.focus and Chromium's
+   * answers (a spy: the real methods run). Returns the calls recorded so far and clears them,
+   * or null while Chromium has not answered one of them yet.
+   */
+  const windowCalls = async (): Promise<WindowCall[] | null> => (await serviceWorker()).evaluate(WINDOW_CALL_SPY);
+  /** Waits for the worker's next window calls, answered. */
+  const answeredWindowCalls = (): Promise<WindowCall[]> =>
+    eventually(async () => {
+      const calls = await windowCalls();
+      return calls && calls.length > 0 ? calls : undefined;
+    }, WAIT_MS, 50);
+  /** Dispatches pushsubscriptionchange in the worker, with these subscriptions as the browser would supply them. */
+  const changeSubscription = async (oldSub: SimSubscription, newSub: SimSubscription | null) =>
+    (await serviceWorker()).evaluate(subscriptionChange(oldSub, newSub));
+  const subscriberRow = async (endpoint: string) =>
+    (await pool.query('SELECT topics, active FROM delivery.subscribers WHERE endpoint = $1', [endpoint])).rows[0] as { topics: string[]; active: boolean } | undefined;
+  /** Sends a campaign to the topic through the API and returns its id once `to` received it. */
+  const sendCampaign = async (title: string, topic: string, to: SimSubscription): Promise<string> => {
+    const created = await stack.api.request('POST', '/v2/campaign/create', {
+      key: site.apiKey,
+      body: { title, body: 'After the change', link: origin() + '/landing', topics: [topic], status: 'published', scheduleMode: 'now' },
+    });
+    expect(created.status, created.text).to.equal(200);
+    const id = created.body.id as string;
+    await eventually(async () => sim.received(to.id).find((m) => JSON.parse(m.payload).id === id), 60_000, 200);
+    return id;
+  };
+  const receivedCampaign = (sub: SimSubscription, id: string) => sim.received(sub.id).some((m) => JSON.parse(m.payload).id === id);
 
   before(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash scripts/install-chromium.sh (Debian's chromium package)`);
+    if (!existsSync(DBUS_DAEMON)) throw new Error(`${DBUS_DAEMON} is missing: run bash scripts/install-chromium.sh (Debian's dbus-daemon package)`);
+    desktop = await startNotificationDaemon();
     sim = await startPushSimulator();
     stack = await startStack('browser_plugin', { PUSH_EXTRA_CA_FILE: sim.caCertFile });
     pool = createPool(stack.databaseUrl, { max: 2 });
@@ -200,6 +329,8 @@ describe('browser: the site plugin in headless Chromium', function () {
       locale: 'pt-BR',
       timezoneId: 'America/Sao_Paulo',
       timeout: 60_000,
+      // Chromium shows notifications through the stand-in desktop's notification server.
+      env: { ...process.env, ...desktop.env },
     });
     context.setDefaultTimeout(WAIT_MS);
     await context.addInitScript({ content: fakePushService({ endpoint: pushSub.endpoint, keys: pushSub.keys }) });
@@ -215,6 +346,7 @@ describe('browser: the site plugin in headless Chromium', function () {
     await pool?.end();
     await stack?.stop();
     await sim?.close();
+    await desktop?.close();
   });
 
   afterEach(function () {
@@ -292,10 +424,12 @@ describe('browser: the site plugin in headless Chromium', function () {
     });
     expect(created.status, created.text).to.equal(200);
     campaignId = created.body.id;
+    landingUrl = `${link}?utm_source=push&utm_campaign=final`;
 
     // What the delivery service sent to this browser's push service, decrypted.
     const message = await eventually(async () => sim.received(pushSub.id).find((m) => JSON.parse(m.payload).id === campaignId), 60_000, 200);
     const payload = JSON.parse(message.payload);
+    campaignPayload = message.payload;
     const subscriberId = (await pool.query('SELECT id::text AS id FROM delivery.subscribers WHERE endpoint = $1', [pushSub.endpoint])).rows[0].id;
     const tokens = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64')));
     expect(tokens.verify(payload.token)).to.deep.equal({ campaignId, subscriberId });
@@ -344,8 +478,16 @@ describe('browser: the site plugin in headless Chromium', function () {
       image: 'https://127.0.0.1:9/stadium.jpg',
       tag: campaignId,
       actions: [{ action: 'open', title: 'Watch live' }],
-      data: { id: campaignId, url: `${link}?utm_source=push&utm_campaign=final`, token: payload.token },
+      data: { id: campaignId, url: landingUrl, token: payload.token },
     });
+    // What the desktop was asked to show: the title, the body under the site's name, the
+    // button, and the body itself clickable ("default").
+    const desk = await onDesktop('Final tonight');
+    expect(desk.body).to.equal(`${new URL(origin()).host}\n\nKick-off at 8 pm, live on the site`);
+    expect(desk.actions.filter((a) => a.key !== 'settings')).to.deep.equal([
+      { key: '0', label: 'Watch live' },
+      { key: 'default', label: 'Activate' },
+    ]);
 
     const counted = await eventually(async () => {
       const c = await campaign(campaignId);
@@ -354,26 +496,48 @@ describe('browser: the site plugin in headless Chromium', function () {
     expect(counted.analytics).to.include({ impressions: 1, clicks: 0 });
   });
 
-  it('when the notification is clicked, then it closes and the click reaches analytics', async () => {
+  it('when the button is clicked and no tab is on the campaign link, then a new tab opens on the link with its UTM parameters, the notification closes and the click reaches analytics', async () => {
     expect(campaignId, 'needs the campaign of the previous test').to.not.equal('');
-    const worker = await serviceWorker();
-    // No DevTools command clicks a notification: dispatch the event on the shown notification,
-    // so the worker's own notificationclick listener runs (here for the action button).
-    const dispatched = await worker.evaluate(async (tag) => {
-      const scope = globalThis as any;
-      const [n] = await scope.registration.getNotifications({ tag });
-      if (!n) return false;
-      scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: n, action: 'open' }));
-      return true;
-    }, campaignId);
-    expect(dispatched).to.equal(true);
+    expect(context!.pages().map((p) => p.url())).to.not.include(landingUrl);
+    expect(await windowCalls()).to.deep.equal([]); // installs the spy
+    const desk = await onDesktop('Final tonight');
+    const opened = context!.waitForEvent('page', { timeout: WAIT_MS });
+    desktop!.click(desk.id, '0'); // the "Watch live" button
+    const landing = await opened;
+    await landing.waitForURL(landingUrl, { timeout: WAIT_MS });
+    expect(landing.url()).to.equal(landingUrl);
+    expect(await landing.title()).to.equal('Test page');
+    expect(await answeredWindowCalls()).to.deep.equal([{ call: 'openWindow', url: landingUrl, outcome: 'resolved', result: landingUrl }]);
     await eventually(async () => ((await notifications(campaignId)).length === 0 ? true : undefined), WAIT_MS, 100);
+    expect(desktop!.notifications().find((n) => n.id === desk.id)?.closed).to.equal(true);
 
     const counted = await eventually(async () => {
       const c = await campaign(campaignId);
       return c.analytics?.clicks === 1 ? c : undefined;
     }, 30_000, 250);
     expect(counted.analytics).to.include({ impressions: 1, clicks: 1, ctr: 100 });
+  });
+
+  it('when a tab is already on the campaign link, then a click on the notification focuses that tab and opens none', async () => {
+    expect(landingUrl, 'needs the tab opened by the previous test').to.not.equal('');
+    const tabs = context!.pages().map((p) => p.url());
+    expect(tabs).to.include(landingUrl);
+    // The same campaign again (a push service may redeliver): shown again, clicked on its body.
+    await deliverAndShow(campaignPayload, campaignId);
+    const desk = await onDesktop('Final tonight');
+    const newPages: string[] = [];
+    const onPage = (p: Page) => newPages.push(p.url());
+    context!.on('page', onPage);
+    try {
+      desktop!.click(desk.id, 'default');
+      // Chromium granted the focus (a refused one rejects with InvalidAccessError) to the tab on the link.
+      expect(await answeredWindowCalls()).to.deep.equal([{ call: 'focus', url: landingUrl, outcome: 'resolved', result: landingUrl, focused: true }]);
+      await eventually(async () => ((await notifications(campaignId)).length === 0 ? true : undefined), WAIT_MS, 100);
+    } finally {
+      context!.off('page', onPage);
+    }
+    expect(newPages).to.deep.equal([]);
+    expect(context!.pages().map((p) => p.url())).to.deep.equal(tabs);
   });
 
   it('when a campaign has no button text and no image, then the notification has no action button and no image', async () => {
@@ -397,5 +561,51 @@ describe('browser: the site plugin in headless Chromium', function () {
     expect(shown).to.include({ title: 'Plain', body: 'No button here', icon: '', image: '', tag: campaignId });
     expect(shown.actions).to.deep.equal([]);
     expect(shown.data.url).to.equal(origin() + '/landing');
+  });
+
+  it('when the browser replaces the subscription (pushsubscriptionchange with the new one), then the worker registers it with the old topics, and the next campaign reaches the new endpoint only', async () => {
+    const before = await subscriberRow(pushSub.endpoint);
+    expect(before?.active).to.equal(true);
+    expect(before?.topics).to.include.members(['politics', 'sports']);
+    const replacement = sim.createSubscription(site.vapidPublicKey);
+    await changeSubscription(pushSub, replacement);
+
+    const after = await eventually(async () => {
+      const [next, old] = [await subscriberRow(replacement.endpoint), await subscriberRow(pushSub.endpoint)];
+      return next?.active && old && !old.active ? { next, old } : undefined;
+    }, WAIT_MS, 100);
+    expect(after.next.topics, 'topics kept').to.deep.equal(before!.topics);
+    const { rows } = await pool.query('SELECT language, time_zone FROM delivery.subscribers WHERE endpoint = $1', [replacement.endpoint]);
+    expect(rows).to.deep.equal([{ language: 'pt-BR', time_zone: 'America/Sao_Paulo' }]);
+
+    // "politics" came from a page view of the old subscription: still this subscriber's topic.
+    const id = await sendCampaign('After the change', 'politics', replacement);
+    expect((await campaign(id)).totalUsers, 'one recipient: the new endpoint').to.equal(1);
+    expect(receivedCampaign(pushSub, id), 'the old endpoint gets nothing').to.equal(false);
+    pushSub = replacement;
+  });
+
+  it('when the browser drops the subscription without a new one, then the worker subscribes again with the site VAPID key and hands the topics over', async () => {
+    const old = pushSub;
+    const before = await subscriberRow(old.endpoint);
+    expect(before?.active).to.equal(true);
+    const third = sim.createSubscription(site.vapidPublicKey);
+    // The browser's push service, in the worker: subscribe() answers the simulator's subscription.
+    await (await serviceWorker()).evaluate(workerPushService(third));
+    await changeSubscription(old, null);
+
+    const after = await eventually(async () => {
+      const [next, prev] = [await subscriberRow(third.endpoint), await subscriberRow(old.endpoint)];
+      return next?.active && prev && !prev.active ? { next, prev } : undefined;
+    }, WAIT_MS, 100);
+    expect(await (await serviceWorker()).evaluate(() => (globalThis as any).__subscribeCalls)).to.deep.equal([
+      { userVisibleOnly: true, applicationServerKey: site.vapidPublicKey },
+    ]);
+    expect(after.next.topics, 'topics kept').to.deep.equal(before!.topics);
+
+    const id = await sendCampaign('After the second change', 'sports', third);
+    expect((await campaign(id)).totalUsers).to.equal(1);
+    expect(receivedCampaign(old, id)).to.equal(false);
+    pushSub = third;
   });
 });
