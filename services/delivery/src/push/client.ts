@@ -123,7 +123,8 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         socket.destroy();
         reject(err);
       };
-      const cancel = deadline.onExpire(() => fail(new PushRequestError('timeout', 'connect timed out', url.origin)));
+      const cancel = () => deadline.onExpire(null);
+      deadline.onExpire(() => fail(new PushRequestError('timeout', 'connect timed out', url.origin)));
       socket.once('error', (err) => {
         cancel();
         fail(new PushRequestError('network', `connect failed: ${err.message}`, url.origin, { cause: err }));
@@ -162,11 +163,13 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     return session;
   }
 
+  // The hot path: one call per push. Kept lean — no per-request helper objects beyond the
+  // stream's own listeners — since the main thread's CPU per push bounds the sender.
   function requestH2(state: Origin, url: URL, headers: Readonly<Record<string, string>>, body: Buffer, deadline: Deadline) {
     return new Promise<PushResponse>((resolve, reject) => {
       const session = state.session!;
       const h2Headers: http2.OutgoingHttpHeaders = { ':method': 'POST', ':path': url.pathname + url.search };
-      for (const [name, value] of Object.entries(headers)) h2Headers[name.toLowerCase()] = value;
+      for (const name in headers) h2Headers[name.toLowerCase()] = headers[name];
       h2Headers['content-length'] = body.length;
       let stream: http2.ClientHttp2Stream;
       try {
@@ -175,33 +178,35 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         return reject(toRequestError(err, url.origin));
       }
       let status = 0;
-      let responseHeaders: Record<string, string> = {};
-      const collected = collector();
+      let responseHeaders: http2.IncomingHttpHeaders | undefined;
+      let chunks: Buffer[] | undefined;
+      let size = 0;
       let done = false;
-      const finish = (err: Error | null, response?: PushResponse) => {
+      const finish = (err: Error | null) => {
         if (done) return;
         done = true;
-        cancel();
+        deadline.onExpire(null);
         if (err) reject(err);
-        else resolve(response!);
+        else resolve({ status, headers: flattenHeaders(responseHeaders!), body: bodyText(chunks) });
       };
-      const cancel = deadline.onExpire(() => {
+      deadline.onExpire(() => {
         stream.close(http2.constants.NGHTTP2_CANCEL);
         finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin));
       });
       stream.on('response', (h) => {
         status = Number(h[':status']);
-        responseHeaders = flattenHeaders(h);
+        responseHeaders = h;
       });
-      stream.on('data', collected.push);
-      stream.on('end', () => {
-        if (status) finish(null, { status, headers: responseHeaders, body: collected.text() });
+      stream.on('data', (chunk: Buffer) => {
+        if (size >= BODY_LIMIT) return; // keep reading so the stream finishes, keep nothing
+        (chunks ??= []).push(chunk);
+        size += chunk.length;
       });
       stream.on('error', (err) => finish(toRequestError(err, url.origin)));
+      // 'close' follows the end of the response (or a reset): the one place that settles a
+      // stream that got an answer.
       stream.on('close', () => {
-        if (status && stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) {
-          return finish(null, { status, headers: responseHeaders, body: collected.text() });
-        }
+        if (status && stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) return finish(null);
         finish(new PushRequestError('reset', `stream closed (code ${stream.rstCode})`, url.origin));
       });
       stream.end(body);
@@ -215,7 +220,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       const finish = (err: Error | null, response?: PushResponse) => {
         if (done) return;
         done = true;
-        cancel();
+        deadline.onExpire(null);
         if (err) reject(err);
         else resolve(response!);
       };
@@ -224,17 +229,20 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         agent: state.agent,
         headers: { ...headers, 'content-length': body.length },
       });
-      const cancel = deadline.onExpire(() => {
+      deadline.onExpire(() => {
         finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin));
         req.destroy();
       });
       req.on('error', (err) => finish(toRequestError(err, url.origin)));
       req.on('response', (res) => {
-        const collected = collector();
-        res.on('data', collected.push);
-        res.on('end', () =>
-          finish(null, { status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: collected.text() }),
-        );
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size >= BODY_LIMIT) return;
+          chunks.push(chunk);
+          size += chunk.length;
+        });
+        res.on('end', () => finish(null, { status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: bodyText(chunks) }));
         res.on('error', (err) => finish(toRequestError(err, url.origin)));
         res.on('aborted', () => finish(new PushRequestError('reset', 'response aborted', url.origin)));
       });
@@ -248,11 +256,16 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       const url = new URL(endpoint);
       if (closed) throw new PushRequestError('closed', 'push client is closed', url.origin);
       const state = originOf(url);
-      await acquire(state);
+      if (state.active < limit) state.active += 1;
+      else await acquire(state);
       const deadline = createDeadline(timeoutMs);
       try {
+        // An open h2 session (the usual case) is used straight away; otherwise connect first.
         // A retired session between connect() and use is rare; one more connect covers it.
         for (let round = 0; round < 2; round += 1) {
+          if (state.protocol === 'h2' && state.session && !state.session.closed && !state.session.destroyed) {
+            return await requestH2(state, url, headers, body, deadline);
+          }
           await connect(state, deadline);
           if (state.protocol === 'http/1.1') return await requestH1(state, url, headers, body, deadline);
           if (state.session) return await requestH2(state, url, headers, body, deadline);
@@ -278,46 +291,35 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
 }
 
 interface Deadline {
-  /** Runs fn once when the deadline passes; returns a function that unregisters it. */
-  onExpire(fn: () => void): () => void;
+  /** Sets the function to run once when the deadline passes (replacing any earlier one); null: none. */
+  onExpire(fn: (() => void) | null): void;
   clear(): void;
 }
 
 function createDeadline(ms: number): Deadline {
-  const listeners = new Set<() => void>();
+  let pending: (() => void) | null = null;
   let expired = false;
   const timer = setTimeout(() => {
     expired = true;
-    for (const fn of [...listeners]) fn();
-    listeners.clear();
+    const fn = pending;
+    pending = null;
+    fn?.();
   }, ms);
   return {
     onExpire(fn) {
-      if (expired) {
-        queueMicrotask(fn);
-        return () => {};
-      }
-      listeners.add(fn);
-      return () => listeners.delete(fn);
+      if (expired && fn) queueMicrotask(fn); // e.g. the connect used up the time: fail at once
+      else pending = fn;
     },
     clear() {
       clearTimeout(timer);
-      listeners.clear();
+      pending = null;
     },
   };
 }
 
-function collector() {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  return {
-    push: (chunk: Buffer) => {
-      if (size >= BODY_LIMIT) return; // keep reading so the stream finishes, keep nothing
-      chunks.push(chunk);
-      size += chunk.length;
-    },
-    text: () => Buffer.concat(chunks).subarray(0, BODY_LIMIT).toString('utf8'),
-  };
+function bodyText(chunks: Buffer[] | undefined): string {
+  if (!chunks) return '';
+  return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).subarray(0, BODY_LIMIT).toString('utf8');
 }
 
 function flattenHeaders(headers: http.IncomingHttpHeaders | http2.IncomingHttpHeaders): Record<string, string> {

@@ -80,22 +80,30 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
     return gate;
   };
 
-  async function sendOne(job: PushJob, target: PushTarget, origin: string, body: Buffer): Promise<PushResult> {
+  // Headers are the same for every push of a job to one origin: built once per batch and origin
+  // (the VAPID header is cached per origin anyway), then shared by those pushes; a retry asks the
+  // VAPID cache again in case the token is due for renewal by then.
+  function headersFor(job: PushJob, origin: string): Record<string, string> {
+    const headers: Record<string, string> = {
+      TTL: String(job.ttl),
+      Urgency: job.urgency,
+      'Content-Encoding': 'aes128gcm',
+      'Content-Type': 'application/octet-stream',
+      Authorization: job.vapid.headerFor(origin),
+    };
+    if (job.topic) headers.Topic = job.topic;
+    return headers;
+  }
+
+  async function sendOne(job: PushJob, target: PushTarget, origin: string, body: Buffer, batchHeaders: Record<string, string>): Promise<PushResult> {
     const gate = gateFor(origin);
     let last: { status?: number; reason: string } = { reason: 'no attempt made' };
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       let outcome: Classified;
-      await gate.acquire();
+      if (!gate.tryAcquire()) await gate.acquire();
       try {
-        await gate.whenOpen();
-        const headers = {
-          TTL: String(job.ttl),
-          Urgency: job.urgency,
-          ...(job.topic ? { Topic: job.topic } : {}),
-          'Content-Encoding': 'aes128gcm',
-          'Content-Type': 'application/octet-stream',
-          Authorization: job.vapid.headerFor(target.endpoint),
-        };
+        if (gate.paused) await gate.whenOpen();
+        const headers = attempt === 1 ? batchHeaders : headersFor(job, origin);
         try {
           const res = await client.post(target.endpoint, headers, body);
           outcome = classifyResponse(res.status, res.headers, res.body, now());
@@ -145,12 +153,17 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
         job.payload,
         sendable.map(({ index }) => job.subscriptions[index]),
       );
+      const headersByOrigin = new Map<string, Record<string, string>>();
       await Promise.all(
         sendable.map(async ({ index, origin }, i) => {
           const target = job.subscriptions[index];
-          results[index] = bodies[i].length === 0
-            ? { id: target.id, outcome: 'failed', reason: 'invalid subscription keys', attempts: 0 }
-            : await sendOne(job, target, origin, bodies[i]);
+          if (bodies[i].length === 0) {
+            results[index] = { id: target.id, outcome: 'failed', reason: 'invalid subscription keys', attempts: 0 };
+            return;
+          }
+          let headers = headersByOrigin.get(origin);
+          if (!headers) headersByOrigin.set(origin, (headers = headersFor(job, origin)));
+          results[index] = await sendOne(job, target, origin, bodies[i], headers);
         }),
       );
       return results;
@@ -163,8 +176,12 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
 }
 
 interface OriginGate {
+  /** Takes a slot if one is free at once (the usual case, no promise); false: call acquire(). */
+  tryAcquire(): boolean;
   acquire(): Promise<void>;
   release(): void;
+  /** A Retry-After pause is in force: whenOpen() waits for its end. */
+  readonly paused: boolean;
   /** Resolves once no Retry-After pause is in force for the origin. */
   whenOpen(): Promise<void>;
   pause(ms: number): void;
@@ -177,6 +194,14 @@ function createOriginGate(limit: number, sleep: (ms: number) => Promise<void>): 
   const waiters: Array<() => void> = [];
   let paused: Promise<void> | undefined;
   return {
+    tryAcquire() {
+      if (active >= limit) return false;
+      active += 1;
+      return true;
+    },
+    get paused() {
+      return paused !== undefined;
+    },
     acquire() {
       if (active < limit) {
         active += 1;
