@@ -260,18 +260,22 @@ describe('browser: the site plugin in headless Chromium', function () {
         data: n.data,
       }));
     }, tag);
+  const desktopShows = () => desktop!.calls().filter((c) => c === 'Notify').length;
   /**
-   * Delivers a push through the DevTools protocol and waits for its notification. Headless
-   * Chromium now and then drops a just-shown notification from its store when the store is
-   * reconciled with its (headless) display, although the worker showed it; the push is then
-   * delivered again, as a push service may redeliver (same tag: it replaces, never stacks).
+   * Delivers a push through the DevTools protocol and waits for its notification. The browser's
+   * list (getNotifications) is read only once the desktop was asked to show it: Chromium drops
+   * from its store the notifications its display does not hold yet, so a read racing the display
+   * could lose a notification the worker showed. Should it still be missing, the push is
+   * delivered again (bounded), as a push service may redeliver (same tag: it replaces, never stacks).
    */
   const deliverAndShow = async (data: string, tag: string): Promise<ShownNotification> => {
     for (let attempt = 1; attempt <= 4; attempt++) {
+      const before = desktopShows();
       await cdp.send('ServiceWorker.deliverPushMessage', { origin: origin() + '/', registrationId, data });
-      const shown = await eventually(async () => (await notifications(tag))[0], 5_000, 100).catch(() => undefined);
+      const displayed = await eventually(async () => (desktopShows() > before ? true : undefined), WAIT_MS, 50).catch(() => false);
+      const shown = displayed ? await eventually(async () => (await notifications(tag))[0], 5_000, 100).catch(() => undefined) : undefined;
       if (shown) return shown;
-      console.log(`      (headless Chromium did not list notification ${tag} after delivery ${attempt}; delivering again)`);
+      console.log(`      (headless Chromium did not ${displayed ? 'list' : 'display'} notification ${tag} after delivery ${attempt}; delivering again)`);
     }
     throw new Error(`notification ${tag} never listed after 4 deliveries`);
   };
