@@ -214,9 +214,15 @@ describe('gateway: request handling', () => {
       ]);
       expect(c).to.include({ id, status: 'published', scheduleMode: 'scheduled', scheduleDate: '2099-01-01T12:00:00Z', updatedAt: null, image: null, icon: 'https://x.example/i.png', ttl: 60, ttlUnit: 'seconds' });
       expect(c.topics).to.deep.equal(['sports', 'country__br']);
+      // The bytes come from the campaign service as they are: exactly what res.json would write.
+      expect(got.text).to.equal(JSON.stringify(got.body));
+      expect(got.headers.get('content-type')).to.equal('application/json; charset=utf-8');
 
       const listed = await stack.call('POST', '/v2/campaigns', { key: site.key, body: { status: ['scheduled'] } });
       expect((listed.body as { items: { id: string }[] }).items.map((i) => i.id)).to.include(id);
+      expect(Object.keys(listed.body as object)).to.deep.equal(['items', 'limit', 'hasMore', 'nextCursor']);
+      expect(listed.text).to.equal(JSON.stringify(listed.body));
+      expect(listed.headers.get('content-length')).to.equal(String(Buffer.byteLength(listed.text)));
 
       const deleted = await stack.call('DELETE', `/v2/campaign/${id}`, { key: site.key });
       expect([deleted.status, deleted.body]).to.deep.equal([200, { id, deleted: true }]);

@@ -6,7 +6,7 @@ import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audie
 import type { AuthenticateResponse__Output } from '../../../protos/generated/campaign/v1/AuthenticateResponse.js';
 import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
-import type { Campaign__Output } from '../../../protos/generated/campaign/v1/Campaign.js';
+import type { GetCampaignResponse__Output } from '../../../protos/generated/campaign/v1/GetCampaignResponse.js';
 import type { DeleteCampaignResponse__Output } from '../../../protos/generated/campaign/v1/DeleteCampaignResponse.js';
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
 
@@ -18,7 +18,7 @@ export interface CampaignBackend {
   authenticate(keyHash: string, ctx: CallContext): Promise<AuthenticateResponse__Output>;
   createCampaign(req: { siteId: string; bodyJson: string; idempotencyKey: string }, ctx: CallContext): Promise<CreateCampaignResponse__Output>;
   listCampaigns(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<ListCampaignsResponse__Output>;
-  getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<Campaign__Output>;
+  getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<GetCampaignResponse__Output>;
   deleteCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<DeleteCampaignResponse__Output>;
 }
 
@@ -38,10 +38,19 @@ export interface Backends {
 type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
 type Unary<Req, Res> = (req: Req, metadata: grpc.Metadata, options: grpc.CallOptions, cb: Callback<Res>) => grpc.ClientUnaryCall;
 
+/**
+ * HTTP/2 flow-control window of the gateway's channels (per stream and per connection). A list
+ * page is ≈ 40 kB and many calls share one connection: with HTTP/2's default 64 kB window the
+ * backend had to stop for a WINDOW_UPDATE after every page or two and sent each answer in many
+ * small writes. It only lets a backend send answers the gateway has asked for.
+ */
+const FLOW_CONTROL_WINDOW_BYTES = 8 * 1024 * 1024;
+
 export function createBackends(targets: { campaign: string; audience: string }, deadlineMs: number): Backends {
   const credentials = grpc.credentials.createInsecure();
-  const campaign: CampaignServiceClient = new (loadCampaignProto().campaign.v1.CampaignService)(targets.campaign, credentials);
-  const audience: AudienceClient = new (loadAudienceProto().delivery.v1.Audience)(targets.audience, credentials);
+  const options: grpc.ChannelOptions = { 'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES };
+  const campaign: CampaignServiceClient = new (loadCampaignProto().campaign.v1.CampaignService)(targets.campaign, credentials, options);
+  const audience: AudienceClient = new (loadAudienceProto().delivery.v1.Audience)(targets.audience, credentials, options);
 
   function call<Req, Res>(client: grpc.Client, method: Unary<Req, Res>, req: Req, ctx: CallContext): Promise<Res> {
     const metadata = new grpc.Metadata();

@@ -17,8 +17,18 @@ export interface ApiDeps {
   logger: Logger;
 }
 
+/** An answer that is already JSON text (UTF-8), written as is instead of being serialised. */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
 export function sendJson(res: Response, status: number, body: unknown): void {
-  res.status(status).set('Cache-Control', 'no-store').json(body);
+  res.status(status).set('Cache-Control', 'no-store');
+  // For bytes, what res.json would do after stringifying: the same Content-Type, then send()
+  // (Content-Length, no body for HEAD, the same freshness rule). gateway/test/json-bytes.test.ts
+  // compares the two answers byte for byte.
+  if (body instanceof JsonBytes) res.set('Content-Type', 'application/json; charset=utf-8').send(body.bytes);
+  else res.json(body);
 }
 
 export function sendMethodNotAllowed(res: Response, methods: Iterable<string>): void {

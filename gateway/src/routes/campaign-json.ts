@@ -1,45 +1,25 @@
-// Campaign, page and analytics objects built field by field in the spec's table order, so the
-// JSON a customer sees never depends on what the backend message happens to carry.
-import type { Campaign__Output } from '../../../protos/generated/campaign/v1/Campaign.js';
+// Campaign and page answers. The campaign service sends each campaign as the exact JSON text of
+// the spec's Campaign object (built by Postgres in the spec's field order; see the comment on
+// ListCampaignsResponse in protos/campaign/v1/campaign.proto): the gateway writes those bytes
+// into its answer without parsing or re-serialising them, and adds only the page envelope.
+import type { GetCampaignResponse__Output } from '../../../protos/generated/campaign/v1/GetCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
+import { JsonBytes } from './api.js';
 
-export function campaignJson(c: Campaign__Output) {
-  const a = c.analytics;
-  return {
-    id: c.id,
-    title: c.title,
-    body: c.body,
-    link: c.link,
-    topics: [...c.topics],
-    status: c.status,
-    scheduleDate: c.scheduleDate,
-    scheduleMode: c.scheduleMode,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt || null,
-    totalUsers: Number(c.totalUsers),
-    image: c.image || null,
-    icon: c.icon || null,
-    callToAction: c.callToAction,
-    utmSource: c.utmSource,
-    utmMedium: c.utmMedium,
-    utmCampaign: c.utmCampaign,
-    ttl: c.ttl,
-    ttlUnit: c.ttlUnit || 'seconds',
-    analytics: {
-      clicks: Number(a?.clicks ?? 0),
-      impressions: Number(a?.impressions ?? 0),
-      ctr: Number(a?.ctr ?? 0),
-      its: Number(a?.its ?? 0),
-      totalUsers: Number(a?.totalUsers ?? c.totalUsers),
-    },
-  };
+const ITEMS_OPEN = Buffer.from('{"items":');
+
+/** A backend that answers without the JSON (another version of the contract) is a 500, never a broken body. */
+function nonEmpty(bytes: Buffer, field: string): Buffer {
+  if (bytes.length === 0) throw new Error(`campaign service answered without ${field}`);
+  return bytes;
 }
 
-export function pageJson(page: ListCampaignsResponse__Output) {
-  return {
-    items: page.items.map(campaignJson),
-    limit: page.limit,
-    hasMore: page.hasMore,
-    nextCursor: page.nextCursor || null,
-  };
+export function campaignJson(res: GetCampaignResponse__Output): JsonBytes {
+  return new JsonBytes(nonEmpty(res.campaignJson, 'campaign_json'));
+}
+
+/** `{"items":[…],"limit":…,"hasMore":…,"nextCursor":…|null}`, the spec's page in its order. */
+export function pageJson(page: ListCampaignsResponse__Output): JsonBytes {
+  const tail = `,"limit":${JSON.stringify(page.limit)},"hasMore":${JSON.stringify(page.hasMore)},"nextCursor":${JSON.stringify(page.nextCursor || null)}}`;
+  return new JsonBytes(Buffer.concat([ITEMS_OPEN, nonEmpty(page.itemsJson, 'items_json'), Buffer.from(tail)]));
 }

@@ -1,9 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { Campaign__Output } from '../../../protos/generated/campaign/v1/Campaign.js';
 import { loadCampaignProto } from '../../shared/src/grpc.js';
 import { freePort } from '../../shared/src/ports.js';
-import { expectStatus, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
+import { expectStatus, getCampaign, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -24,7 +23,7 @@ describe('CreateCampaign', function () {
 
   const create = (body: object, key = '') =>
     h.call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(body), idempotencyKey: key });
-  const get = (id: string) => h.call<Campaign__Output>('GetCampaign', { siteId: site.siteId, campaignId: id });
+  const get = (id: string) => getCampaign(h, site.siteId, id);
   const outboxRows = async (id: string) =>
     (await h.pool.query('SELECT kind, payload FROM campaign.outbox WHERE campaign_id = $1', [id])).rows;
   const campaignCount = async () => Number((await h.pool.query('SELECT count(*) FROM campaign.campaigns')).rows[0].count);
@@ -77,7 +76,7 @@ describe('CreateCampaign', function () {
     }
   });
 
-  it('returns every field of the stored campaign; absent icon and image stay unset', async () => {
+  it('returns every field of the stored campaign; absent icon and image are null', async () => {
     const body = validCampaign({
       title: 'Título 👍🏽',
       topics: ['Sports', 'news'],
@@ -108,9 +107,9 @@ describe('CreateCampaign', function () {
       totalUsers: 12,
     });
     expect(c.createdAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-    expect(c.image).to.equal(undefined);
-    expect(c.icon).to.equal(undefined);
-    expect(c.updatedAt).to.equal(undefined);
+    expect(c.image).to.equal(null);
+    expect(c.icon).to.equal(null);
+    expect(c.updatedAt).to.equal(null);
     expect(c.analytics).to.deep.equal({ clicks: 0, impressions: 0, ctr: 0, its: 0, totalUsers: 12 });
 
     const withImages = await create(validCampaign({ icon: 'https://cdn.example/i.png', image: 'https://cdn.example/b.png' }));

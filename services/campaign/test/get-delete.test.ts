@@ -1,9 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { Campaign__Output } from '../../../protos/generated/campaign/v1/Campaign.js';
 import { createScheduler } from '../src/domain/scheduler.js';
 import { createLogger } from '../../shared/src/log.js';
-import { expectStatus, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
+import { expectStatus, getCampaign, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('GetCampaign and DeleteCampaign', function () {
   let h: Harness;
@@ -19,7 +18,7 @@ describe('GetCampaign and DeleteCampaign', function () {
 
   const create = async (overrides: Record<string, unknown> = {}) =>
     (await h.call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(validCampaign(overrides)), idempotencyKey: '' })).id;
-  const get = (id: string, s = site) => h.call<Campaign__Output>('GetCampaign', { siteId: s.siteId, campaignId: id });
+  const get = (id: string, s = site) => getCampaign(h, s.siteId, id);
   const del = (id: string, s = site) => h.call<{ id: string; deleted: boolean }>('DeleteCampaign', { siteId: s.siteId, campaignId: id });
   const outboxCount = async (id: string) => Number((await h.pool.query('SELECT count(*) FROM campaign.outbox WHERE campaign_id = $1', [id])).rows[0].count);
 

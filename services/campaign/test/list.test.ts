@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
-import { expectStatus, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
+import { expectStatus, listCampaigns, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('ListCampaigns', function () {
   this.timeout(60_000);
@@ -12,8 +12,7 @@ describe('ListCampaigns', function () {
   });
   after(async () => h?.stop());
 
-  const list = (site: TestSite, body: object = {}) =>
-    h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: site.siteId, bodyJson: JSON.stringify(body) });
+  const list = (site: TestSite, body: object = {}) => listCampaigns(h, site.siteId, JSON.stringify(body));
   const create = async (site: TestSite, overrides: Record<string, unknown> = {}) =>
     (await h.call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(validCampaign(overrides)), idempotencyKey: '' })).id;
   async function createMany(site: TestSite, n: number, overrides: (i: number) => Record<string, unknown> = () => ({})): Promise<string[]> {
@@ -187,5 +186,6 @@ describe('ListCampaigns', function () {
     await expectStatus(h.call('ListCampaigns', { siteId: site.siteId, bodyJson: '[]' }), grpc.status.INVALID_ARGUMENT, 'Invalid JSON body');
     const empty = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: site.siteId, bodyJson: '' });
     expect(empty.limit).to.equal(10);
+    expect(empty.itemsJson.toString()).to.equal('[]');
   });
 });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { buildPushPayload, linkWithUtm, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../shared/src/push-payload.js';
-import { computeAnalytics } from '../src/domain/analytics.js';
 import { canonicalJson } from '../src/domain/canonical-json.js';
 import { createCursorCodec } from '../src/domain/cursor.js';
 import { formatUtcDate, parseUtcDate } from '../src/domain/dates.js';
@@ -27,14 +26,6 @@ describe('push payload', () => {
 
   it('exports the size limits', () => {
     expect([MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS]).to.deep.equal([3993, 200]);
-  });
-});
-
-describe('analytics', () => {
-  it('computes ctr and its as percentages with two decimals, 0 on a zero base', () => {
-    expect(computeAnalytics({ clicks: 1, impressions: 3, totalUsers: 7 })).to.deep.equal({ clicks: 1, impressions: 3, ctr: 33.33, its: 42.86, totalUsers: 7 });
-    expect(computeAnalytics({ clicks: 5, impressions: 0, totalUsers: 0 })).to.deep.include({ ctr: 0, its: 0 });
-    expect(computeAnalytics({ clicks: 201, impressions: 20000, totalUsers: 20000 }).ctr).to.equal(1.01);
   });
 });
 

@@ -1,40 +1,89 @@
-// The columns every campaign read selects, and the row they come back as.
+// The columns every campaign read selects: each campaign as the exact JSON text the API answers
+// (built by Postgres, so no row parsing, object building or re-serialising on the way out), plus
+// the position used by cursors.
 export const SORT_COLUMN = { createdAt: 'created_at', scheduleDate: 'schedule_date' } as const;
 
-/** Columns of `campaign.campaigns c` joined with `campaign.campaign_stats s`. */
-export function campaignColumns(sortColumn: string): string {
-  // Dates leave Postgres already in the API's form: parsing and formatting 60 JS Dates per page
-  // was the list path's largest cost in the benchmark profile.
-  return `c.id, c.title, c.body, c.link, c.topics, c.status, c.schedule_mode,
-    to_char(c.schedule_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS schedule_date,
-    to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
-    c.total_users, c.image, c.icon, c.call_to_action, c.utm_source, c.utm_medium, c.utm_campaign, c.ttl,
-    COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
+const UTC_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
+
+/**
+ * `part / base` as a percentage rounded half up to two decimals, 0 on a zero base (the spec's
+ * ctr and its), as JSON number text. Exact integer arithmetic in numeric: k = ⌊(2·part·10⁴ + base)
+ * / (2·base)⌋ hundredths, printed without trailing zeros (33.33, 33.3, 100, 0) — what
+ * `Math.round(part * 10000 / base) / 100` gives through JSON.stringify for any counter a campaign
+ * can reach (the old object-building path; services/campaign/test/campaign-json.test.ts compares them).
+ */
+function percentJson(part: string, base: string): string {
+  return `CASE WHEN ${base} > 0 THEN trim_scale(div(${part}::numeric * 20000 + ${base}, ${base}::numeric * 2) * 0.01)::text ELSE '0' END`;
+}
+
+/** A text column as a JSON string (escaped by to_json exactly as JSON.stringify escapes it). */
+const jsonString = (column: string) => `to_json(${column})::text`;
+/** The same, or null when the column is null or empty (what the API shows for image and icon). */
+const jsonStringOrNull = (column: string) => `COALESCE(to_json(NULLIF(${column}, ''))::text, 'null')`;
+
+/**
+ * The API's Campaign object, in the spec's field order, as [JSON text before the value, SQL
+ * expression giving the value's JSON text]. The id (a uuid), status and schedule mode
+ * (CHECK-constrained words) and the formatted dates need no escaping.
+ */
+const CAMPAIGN_JSON_PARTS: readonly (readonly [string, string])[] = [
+  ['{"id":"', 'c.id::text'],
+  ['","title":', jsonString('c.title')],
+  [',"body":', jsonString('c.body')],
+  [',"link":', jsonString('c.link')],
+  [',"topics":', 'array_to_json(c.topics)::text'],
+  [',"status":"', 'c.status'],
+  ['","scheduleDate":"', `to_char(c.schedule_date AT TIME ZONE 'UTC', ${UTC_SECONDS})`],
+  ['","scheduleMode":"', 'c.schedule_mode'],
+  ['","createdAt":"', `to_char(c.created_at AT TIME ZONE 'UTC', ${UTC_SECONDS})`],
+  ['","updatedAt":null,"totalUsers":', 'c.total_users::text'],
+  [',"image":', jsonStringOrNull('c.image')],
+  [',"icon":', jsonStringOrNull('c.icon')],
+  [',"callToAction":', jsonString('c.call_to_action')],
+  [',"utmSource":', jsonString('c.utm_source')],
+  [',"utmMedium":', jsonString('c.utm_medium')],
+  [',"utmCampaign":', jsonString('c.utm_campaign')],
+  [',"ttl":', 'c.ttl::text'],
+  [',"ttlUnit":"seconds","analytics":{"clicks":', 'st.clicks::text'],
+  [',"impressions":', 'st.impressions::text'],
+  [',"ctr":', percentJson('st.clicks', 'st.impressions')],
+  [',"its":', percentJson('st.impressions', 'c.total_users')],
+  [',"totalUsers":', 'c.total_users::text'],
+];
+const CAMPAIGN_JSON_END = '}}';
+
+/**
+ * One format() call: it builds the text in one buffer and, every argument being text, looks up
+ * the output function once per row (a `||` chain copies the growing text at every step;
+ * concat(…) looks up each argument's output function on every row).
+ */
+const CAMPAIGN_JSON = (() => {
+  const literal = (text: string) => text.replaceAll('%', '%%').replaceAll("'", "''");
+  const template = CAMPAIGN_JSON_PARTS.map(([before]) => `${literal(before)}%s`).join('') + literal(CAMPAIGN_JSON_END);
+  return `format('${template}', ${CAMPAIGN_JSON_PARTS.map(([, value]) => value).join(', ')})`;
+})();
+
+/**
+ * Columns of `campaign.campaigns c` left-joined with `campaign.campaign_stats s` (CAMPAIGN_FROM;
+ * `st` names the counters, 0 without a stats row): `json`, the API's Campaign object — no
+ * whitespace, `updatedAt` null (campaigns are never edited), empty `image`/`icon` null,
+ * `ttlUnit` "seconds" — then `id` and `sort_key`, the sort date at full (microsecond)
+ * precision, for cursors.
+ */
+export function campaignJsonColumns(sortColumn: string): string {
+  return `${CAMPAIGN_JSON} AS json, c.id,
     to_char(c.${sortColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
 }
 
-export interface CampaignRow {
+/** `FROM` clause matching campaignJsonColumns. */
+export const CAMPAIGN_FROM = `campaign.campaigns c
+      LEFT JOIN campaign.campaign_stats s ON s.campaign_id = c.id
+      CROSS JOIN LATERAL (SELECT COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks) st`;
+
+export interface CampaignJsonRow {
+  /** The API's Campaign object as JSON text. */
+  json: string;
   id: string;
-  title: string;
-  body: string;
-  link: string;
-  topics: string[];
-  status: string;
-  schedule_mode: string;
-  /** `YYYY-MM-DDTHH:MM:SSZ` */
-  schedule_date: string;
-  /** `YYYY-MM-DDTHH:MM:SSZ` */
-  created_at: string;
-  total_users: string;
-  image: string | null;
-  icon: string | null;
-  call_to_action: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  ttl: number;
-  impressions: string;
-  clicks: string;
   /** The sort date at full (microsecond) precision, for cursors. */
   sort_key: string;
 }

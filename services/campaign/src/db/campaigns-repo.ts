@@ -1,6 +1,6 @@
 // SQL for campaigns: create (with stats and outbox), read, list, conditional delete.
 import type { Queryable } from '../../../shared/src/db.js';
-import { campaignColumns, SORT_COLUMN, type CampaignRow } from './campaign-rows.js';
+import { CAMPAIGN_FROM, campaignJsonColumns, SORT_COLUMN, type CampaignJsonRow } from './campaign-rows.js';
 
 export interface NewCampaign {
   id: string;
@@ -38,10 +38,10 @@ export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<{ c
   return { createdAt: rows[0].created_at, dispatchedAt: rows[0].dispatched_at };
 }
 
-export async function findCampaign(db: Queryable, siteId: string, id: string): Promise<CampaignRow | null> {
-  const { rows } = await db.query<CampaignRow>(
-    `SELECT ${campaignColumns('created_at')}
-       FROM campaign.campaigns c LEFT JOIN campaign.campaign_stats s ON s.campaign_id = c.id
+export async function findCampaign(db: Queryable, siteId: string, id: string): Promise<CampaignJsonRow | null> {
+  const { rows } = await db.query<CampaignJsonRow>(
+    `SELECT ${campaignJsonColumns('created_at')}
+       FROM ${CAMPAIGN_FROM}
       WHERE c.site_id = $1 AND c.id = $2`,
     [siteId, id],
   );
@@ -66,7 +66,7 @@ const STATUS_CONDITION = {
 } as const;
 
 /** One keyset page, newest first on the date field, ties by id; `fetch` rows at most. */
-export async function listCampaigns(db: Queryable, q: ListQuery): Promise<CampaignRow[]> {
+export async function listCampaigns(db: Queryable, q: ListQuery): Promise<CampaignJsonRow[]> {
   const col = `c.${SORT_COLUMN[q.dateField]}`;
   const params: unknown[] = [q.siteId];
   const where = ['c.site_id = $1'];
@@ -76,9 +76,9 @@ export async function listCampaigns(db: Queryable, q: ListQuery): Promise<Campai
   if (q.endDate) where.push(`${col} < ${param(q.endDate)}::timestamptz + interval '1 second'`);
   if (q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_CONDITION[s]).join(' OR ')})`);
   if (q.after) where.push(`(${col}, c.id) < (${param(q.after.sortKey)}::timestamptz, ${param(q.after.id)}::uuid)`);
-  const { rows } = await db.query<CampaignRow>(
-    `SELECT ${campaignColumns(SORT_COLUMN[q.dateField])}
-       FROM campaign.campaigns c LEFT JOIN campaign.campaign_stats s ON s.campaign_id = c.id
+  const { rows } = await db.query<CampaignJsonRow>(
+    `SELECT ${campaignJsonColumns(SORT_COLUMN[q.dateField])}
+       FROM ${CAMPAIGN_FROM}
       WHERE ${where.join(' AND ')}
       ORDER BY ${col} DESC, c.id DESC
       LIMIT ${param(q.fetch)}`,

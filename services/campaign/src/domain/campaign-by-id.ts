@@ -2,17 +2,17 @@
 // the same "not found", and a malformed one never reaches a SQL cast.
 import type { Pool } from '../../../shared/src/db.js';
 import { campaignExists, deleteUndispatched, findCampaign } from '../db/campaigns-repo.js';
-import { toCampaignView, type CampaignView } from './campaign-view.js';
 import { AlreadySentError, NotFoundError } from './errors.js';
 import { isUuid } from './ids.js';
 
 export function campaignByIdUseCases(deps: { pool: Pool }) {
   return {
-    async getCampaign(siteId: string, campaignId: string): Promise<CampaignView> {
+    /** The campaign as the JSON text the API answers (db/campaign-rows.ts). */
+    async getCampaign(siteId: string, campaignId: string): Promise<string> {
       if (!isUuid(campaignId) || !isUuid(siteId)) throw new NotFoundError();
       const row = await findCampaign(deps.pool, siteId, campaignId);
       if (!row) throw new NotFoundError();
-      return toCampaignView(row);
+      return row.json;
     },
 
     /** Exactly one of this and the scheduler's dispatch wins; see deleteUndispatched. */

@@ -1,9 +1,9 @@
-// CampaignService handlers: decode → one domain call → encode.
+// CampaignService handlers: decode → one domain call → encode. Campaigns leave as the API's JSON
+// bytes (see the comment on ListCampaignsResponse in protos/campaign/v1/campaign.proto).
 import type * as grpc from '@grpc/grpc-js';
 import type { CampaignServiceHandlers } from '../../../../protos/generated/campaign/v1/CampaignService.js';
 import type { Logger } from '../../../shared/src/log.js';
 import type { UseCases } from '../domain/use-cases.js';
-import { encodeCampaign } from './encode.js';
 import { toStatus } from './status.js';
 
 function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
@@ -24,9 +24,9 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     CreateCampaign: unary('CreateCampaign', log, (req) => uc.createCampaign(req.siteId, req.bodyJson, req.idempotencyKey)),
     ListCampaigns: unary('ListCampaigns', log, async (req) => {
       const page = await uc.listCampaigns(req.siteId, req.bodyJson);
-      return { items: page.items.map(encodeCampaign), limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? '' };
+      return { itemsJson: Buffer.from(page.itemsJson), limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? '' };
     }),
-    GetCampaign: unary('GetCampaign', log, async (req) => encodeCampaign(await uc.getCampaign(req.siteId, req.campaignId))),
+    GetCampaign: unary('GetCampaign', log, async (req) => ({ campaignJson: Buffer.from(await uc.getCampaign(req.siteId, req.campaignId)) })),
     DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),
   };
 }

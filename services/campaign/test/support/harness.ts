@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import type { CampaignServiceClient } from '../../../../protos/generated/campaign/v1/CampaignService.js';
+import type { GetCampaignResponse__Output } from '../../../../protos/generated/campaign/v1/GetCampaignResponse.js';
+import type { ListCampaignsResponse__Output } from '../../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
 import { createPool, type Pool } from '../../../shared/src/db.js';
 import { loadCampaignProto } from '../../../shared/src/grpc.js';
 import { freshDatabase } from '../../../../test/support/postgres.js';
@@ -141,3 +143,46 @@ export const validCampaign = (overrides: Record<string, unknown> = {}) => ({
   scheduleMode: 'now',
   ...overrides,
 });
+
+/** A campaign as the API shows it (what GetCampaign and ListCampaigns carry as JSON text). */
+export interface ApiCampaign {
+  id: string;
+  title: string;
+  body: string;
+  link: string;
+  topics: string[];
+  status: string;
+  scheduleDate: string;
+  scheduleMode: string;
+  createdAt: string;
+  updatedAt: string | null;
+  totalUsers: number;
+  image: string | null;
+  icon: string | null;
+  callToAction: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  ttl: number;
+  ttlUnit: string;
+  analytics: { clicks: number; impressions: number; ctr: number; its: number; totalUsers: number };
+}
+
+export interface ApiPage {
+  items: ApiCampaign[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string;
+}
+
+/** GetCampaign, its JSON parsed. */
+export async function getCampaign(h: Harness, siteId: string, campaignId: string): Promise<ApiCampaign> {
+  const res = await h.call<GetCampaignResponse__Output>('GetCampaign', { siteId, campaignId });
+  return JSON.parse(res.campaignJson.toString('utf8')) as ApiCampaign;
+}
+
+/** ListCampaigns, its items parsed. */
+export async function listCampaigns(h: Harness, siteId: string, bodyJson: string): Promise<ApiPage> {
+  const res = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId, bodyJson });
+  return { items: JSON.parse(res.itemsJson.toString('utf8')) as ApiCampaign[], limit: res.limit, hasMore: res.hasMore, nextCursor: res.nextCursor };
+}

@@ -1,0 +1,103 @@
+// The previous object-building path for a campaign, kept verbatim as the reference the SQL-built
+// JSON (src/db/campaign-rows.ts) is compared with: the columns it selected, the domain view
+// (campaign-view.ts + analytics.ts), the proto message (grpc/encode.ts; the wire round trip is the
+// identity for these values, and an unset optional read back as '') and the gateway's object
+// (gateway/src/routes/campaign-json.ts), then Express's JSON.stringify.
+import type { Queryable } from '../../../shared/src/db.js';
+
+export function referenceColumns(sortColumn: string): string {
+  return `c.id, c.title, c.body, c.link, c.topics, c.status, c.schedule_mode,
+    to_char(c.schedule_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS schedule_date,
+    to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
+    c.total_users, c.image, c.icon, c.call_to_action, c.utm_source, c.utm_medium, c.utm_campaign, c.ttl,
+    COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
+    to_char(c.${sortColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
+}
+
+interface ReferenceRow {
+  id: string;
+  title: string;
+  body: string;
+  link: string;
+  topics: string[];
+  status: string;
+  schedule_mode: string;
+  schedule_date: string;
+  created_at: string;
+  total_users: string;
+  image: string | null;
+  icon: string | null;
+  call_to_action: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  ttl: number;
+  impressions: string;
+  clicks: string;
+}
+
+function percent(part: number, base: number): number {
+  if (base <= 0) return 0;
+  return Math.round((part * 10_000) / base) / 100;
+}
+
+export function computeAnalytics(counts: { clicks: number; impressions: number; totalUsers: number }) {
+  return {
+    clicks: counts.clicks,
+    impressions: counts.impressions,
+    ctr: percent(counts.clicks, counts.impressions),
+    its: percent(counts.impressions, counts.totalUsers),
+    totalUsers: counts.totalUsers,
+  };
+}
+
+/** toCampaignView → encodeCampaign → (proto) → campaignJson. */
+export function referenceCampaignObject(row: ReferenceRow) {
+  const totalUsers = Number(row.total_users);
+  const a = computeAnalytics({ clicks: Number(row.clicks), impressions: Number(row.impressions), totalUsers });
+  // encodeCampaign left a null image/icon unset, and an unset optional string decoded as ''.
+  const image = row.image !== null ? row.image : '';
+  const icon = row.icon !== null ? row.icon : '';
+  const updatedAt = '';
+  const ttlUnit = 'seconds';
+  return {
+    id: row.id,
+    title: row.title,
+    body: row.body,
+    link: row.link,
+    topics: [...row.topics],
+    status: row.status,
+    scheduleDate: row.schedule_date,
+    scheduleMode: row.schedule_mode,
+    createdAt: row.created_at,
+    updatedAt: updatedAt || null,
+    totalUsers: Number(totalUsers),
+    image: image || null,
+    icon: icon || null,
+    callToAction: row.call_to_action,
+    utmSource: row.utm_source,
+    utmMedium: row.utm_medium,
+    utmCampaign: row.utm_campaign,
+    ttl: row.ttl,
+    ttlUnit: ttlUnit || 'seconds',
+    analytics: {
+      clicks: Number(a.clicks ?? 0),
+      impressions: Number(a.impressions ?? 0),
+      ctr: Number(a.ctr ?? 0),
+      its: Number(a.its ?? 0),
+      totalUsers: Number(a.totalUsers ?? totalUsers),
+    },
+  };
+}
+
+/** The reference JSON text of one campaign, read with the previous query. */
+export async function referenceCampaignJson(db: Queryable, id: string): Promise<string> {
+  const { rows } = await db.query<ReferenceRow>(
+    `SELECT ${referenceColumns('created_at')}
+       FROM campaign.campaigns c LEFT JOIN campaign.campaign_stats s ON s.campaign_id = c.id
+      WHERE c.id = $1`,
+    [id],
+  );
+  if (rows.length !== 1) throw new Error(`campaign ${id} not found`);
+  return JSON.stringify(referenceCampaignObject(rows[0]));
+}
