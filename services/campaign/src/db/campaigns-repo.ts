@@ -38,14 +38,32 @@ export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<{ c
   return { createdAt: rows[0].created_at, dispatchedAt: rows[0].dispatched_at };
 }
 
-export async function findCampaign(db: Queryable, siteId: string, id: string): Promise<CampaignJsonRow | null> {
-  const { rows } = await db.query<CampaignJsonRow>(
-    `SELECT ${campaignJsonColumns('created_at')}
+// The campaign reads run as named (prepared) statements: building the JSON makes their text long
+// enough that parsing and planning it on every call cost Postgres more than executing it.
+const FIND_CAMPAIGN_SQL = `SELECT ${campaignJsonColumns('created_at')}
        FROM ${CAMPAIGN_FROM}
-      WHERE c.site_id = $1 AND c.id = $2`,
-    [siteId, id],
-  );
+      WHERE c.site_id = $1 AND c.id = $2`;
+
+export async function findCampaign(db: Queryable, siteId: string, id: string): Promise<CampaignJsonRow | null> {
+  const { rows } = await db.query<CampaignJsonRow>({ name: 'campaign_find', text: FIND_CAMPAIGN_SQL, values: [siteId, id] });
   return rows[0] ?? null;
+}
+
+/**
+ * A statement name per distinct list query text. The texts come from a small closed set (date
+ * field × which filters are present × the status combination), so the map stays small; past
+ * the cap a query simply runs unnamed.
+ */
+const listStatementNames = new Map<string, string>();
+const MAX_LIST_STATEMENTS = 500;
+
+function listStatementName(text: string): string | undefined {
+  let name = listStatementNames.get(text);
+  if (name === undefined && listStatementNames.size < MAX_LIST_STATEMENTS) {
+    name = `campaign_list_${listStatementNames.size}`;
+    listStatementNames.set(text, name);
+  }
+  return name;
 }
 
 export interface ListQuery {
@@ -76,14 +94,12 @@ export async function listCampaigns(db: Queryable, q: ListQuery): Promise<Campai
   if (q.endDate) where.push(`${col} < ${param(q.endDate)}::timestamptz + interval '1 second'`);
   if (q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_CONDITION[s]).join(' OR ')})`);
   if (q.after) where.push(`(${col}, c.id) < (${param(q.after.sortKey)}::timestamptz, ${param(q.after.id)}::uuid)`);
-  const { rows } = await db.query<CampaignJsonRow>(
-    `SELECT ${campaignJsonColumns(SORT_COLUMN[q.dateField])}
+  const text = `SELECT ${campaignJsonColumns(SORT_COLUMN[q.dateField])}
        FROM ${CAMPAIGN_FROM}
       WHERE ${where.join(' AND ')}
       ORDER BY ${col} DESC, c.id DESC
-      LIMIT ${param(q.fetch)}`,
-    params,
-  );
+      LIMIT ${param(q.fetch)}`;
+  const { rows } = await db.query<CampaignJsonRow>({ name: listStatementName(text), text, values: params });
   return rows;
 }
 
