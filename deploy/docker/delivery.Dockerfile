@@ -1,7 +1,9 @@
 # The delivery service (gRPC Audience, site-plugin HTTP, Kafka consumers, web-push sender).
 # Built from the repository root:
 #   docker build -f deploy/docker/delivery.Dockerfile -t webpush/delivery .
-# Runs TypeScript through tsx (a production dependency; the encryption worker threads too).
+# Runs TypeScript through tsx (a production dependency). The encryption worker threads run one
+# plain-JS bundle that the service builds in memory at start with esbuild (tsx's own dependency):
+# nothing is written to the read-only app directory.
 
 FROM node:20.18-bookworm-slim AS deps
 WORKDIR /app

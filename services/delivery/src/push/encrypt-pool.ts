@@ -1,6 +1,5 @@
 // Encryption is CPU-bound (one P-256 ECDH per message), so a batch is cut into chunks that
 // worker threads take from one queue: every core works, and the event loop stays free for I/O.
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
@@ -223,7 +222,7 @@ function startWorker(script: WorkerScript, resourceLimits: ResourceLimits): Work
 // Dev, tests and the containers run the services from TypeScript under tsx. A worker started
 // through tsx would load tsx in its own isolate, plus a module-hooks thread and TypeScript
 // compilation per worker: tens of MB each. Instead the worker entry is bundled once per process
-// (with esbuild, which tsx itself depends on) into one plain CommonJS script held in memory —
+// with esbuild (the compiler tsx itself runs on) into one plain CommonJS script held in memory —
 // nothing is written to disk, so a read-only app directory is fine — and every worker evaluates
 // that. Should bundling fail, the workers fall back to the tsx bootstrap.
 const bundles = new Map<string, Promise<WorkerScript>>();
@@ -243,8 +242,7 @@ export function workerScript(url: URL): Promise<WorkerScript> {
 }
 
 async function bundle(url: URL): Promise<string> {
-  const requireFromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-  const esbuild = requireFromTsx('esbuild') as typeof import('esbuild');
+  const esbuild = await import('esbuild');
   try {
     const out = await esbuild.build({
       entryPoints: [fileURLToPath(url)],
