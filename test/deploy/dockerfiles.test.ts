@@ -123,7 +123,8 @@ describe('Dockerfiles (deploy/docker)', () => {
             final.filter((s) => s.op === 'ENV').flatMap((s) => [...s.args.matchAll(/([A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]])),
           );
           const reads = serviceEnv(svc).reads;
-          for (const k of Object.keys(env)) if (k !== 'NODE_ENV') expect(reads, `${name} sets ${k}, which it never reads`).to.include(k);
+          // NODE_ENV and NODE_OPTIONS are read by Node itself.
+          for (const k of Object.keys(env)) if (k !== 'NODE_ENV' && k !== 'NODE_OPTIONS') expect(reads, `${name} sets ${k}, which it never reads`).to.include(k);
           for (const [k, v] of Object.entries(env)) if (k.endsWith('_HOST')) expect(v, k).to.equal('0.0.0.0');
           const exposed = final.filter((s) => s.op === 'EXPOSE').flatMap((s) => s.args.split(/\s+/));
           expect(exposed).to.have.members(SERVICE_FILES[svc].ports.map((p) => env[p]));
