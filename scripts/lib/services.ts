@@ -47,7 +47,8 @@ export interface RunningServices {
   /** Sends a signal to one service (SIGKILL to crash it). */
   signal(name: ServiceName, sig: NodeJS.Signals): void;
   /** Starts one service again (after it was stopped or killed) and waits until it answers. */
-  restart(name: ServiceName): Promise<void>;
+  /** `env`: variables changed for this service from now on (e.g. other keys). */
+  restart(name: ServiceName, env?: Record<string, string>): Promise<void>;
   /** Exit codes so far (undefined while running). */
   exitCode(name: ServiceName): number | null | undefined;
   stop(): Promise<void>;
@@ -217,7 +218,8 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
     deliveryHttpUrl: `http://127.0.0.1:${ports.deliveryHttp}`,
     env,
     signal: (name, sig) => procs.get(name)?.kill(sig),
-    restart: async (name) => {
+    restart: async (name, changes) => {
+      if (changes) Object.assign(env[name], changes);
       await stopOne(name);
       spawnOne(name);
       await waitReady(name);

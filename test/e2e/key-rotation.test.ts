@@ -60,11 +60,9 @@ describe('e2e: rotating VAPID_ENCRYPTION_KEY', function () {
     return { ...result, json };
   };
 
-  /** Restarts the delivery service with other keys: restart() spawns it with services.env.delivery. */
-  const restartDelivery = async (keys: { current: string; previous: string }) => {
-    Object.assign(stack.services.env.delivery, { VAPID_ENCRYPTION_KEY: keys.current, VAPID_ENCRYPTION_KEY_PREVIOUS: keys.previous });
-    await stack.services.restart('delivery');
-  };
+  /** Restarts the delivery service with other keys. */
+  const restartDelivery = (keys: { current: string; previous: string }) =>
+    stack.services.restart('delivery', { VAPID_ENCRYPTION_KEY: keys.current, VAPID_ENCRYPTION_KEY_PREVIOUS: keys.previous });
 
   const send = async (): Promise<{ id: string; token: string }> => {
     const created = await stack.api.request('POST', '/v2/campaign/create', { key: site.apiKey, body: validCampaign({ status: 'published', topics: ['all'] }) });

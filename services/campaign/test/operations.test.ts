@@ -2,26 +2,14 @@
 // Prometheus listener (gRPC rates/latencies, outbox backlog, scheduler lateness), and the request
 // id carried from gRPC metadata into its logs and into the dispatch job in the outbox.
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import { expect } from 'chai';
-import { protoPath } from 'grpc-health-check';
+import { healthStatus } from '../../../test/support/grpc-health.js';
 import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
 import { loadCampaignProto } from '../../shared/src/grpc.js';
 import { createLogger } from '../../shared/src/log.js';
 import { startCampaignService, type RunningCampaignService } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { startHarness, type Harness } from './support/harness.js';
-
-function healthStatus(target: string, service: string): Promise<string> {
-  const def = grpc.loadPackageDefinition(protoLoader.loadSync(protoPath, { keepCase: true, enums: String })) as any;
-  const client = new def.grpc.health.v1.Health(target, grpc.credentials.createInsecure());
-  return new Promise((resolve) => {
-    client.check({ service }, { deadline: Date.now() + 5000 }, (err: grpc.ServiceError | null, res: { status: string }) => {
-      client.close();
-      resolve(err ? `error ${err.code}` : res.status);
-    });
-  });
-}
 
 describe('campaign service operations', () => {
   let h: Harness;

@@ -2,22 +2,10 @@
 // liveness, readiness (Postgres and Kafka), Prometheus metrics, and the gRPC health service.
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import { expect } from 'chai';
-import { protoPath } from 'grpc-health-check';
+import { healthStatus } from '../../../test/support/grpc-health.js';
 import { testKafkaBrokers } from '../../../test/support/kafka.js';
 import { startTestDelivery, type TestDelivery } from './support.js';
-
-function healthStatus(target: string, service: string): Promise<string> {
-  const def = grpc.loadPackageDefinition(protoLoader.loadSync(protoPath, { keepCase: true, enums: String })) as any;
-  const client = new def.grpc.health.v1.Health(target, grpc.credentials.createInsecure());
-  return new Promise((resolve) => {
-    client.check({ service }, { deadline: Date.now() + 5000 }, (err: grpc.ServiceError | null, res: { status: string }) => {
-      client.close();
-      resolve(err ? `error ${err.code}` : res.status);
-    });
-  });
-}
 
 describe('delivery operations endpoints', () => {
   let t: TestDelivery;

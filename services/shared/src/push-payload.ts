@@ -1,25 +1,18 @@
 // The JSON a browser's service worker receives for one campaign. The campaign service builds it
 // at create time only to check its size; the delivery service builds it for every push. One
 // function keeps the size check honest.
+import type { DispatchMessage } from './messages.js';
 
 /** RFC 8291 aes128gcm with one 4096-byte record leaves this much room for plaintext. */
 export const MAX_PUSH_PLAINTEXT_BYTES = 3993;
 /** Room kept for the per-subscriber tracking token, which is not known at create time. */
 export const TRACKING_TOKEN_RESERVED_CHARS = 200;
 
-export interface PushPayloadInput {
-  campaignId: string;
-  title: string;
-  body: string;
-  link: string;
-  utmSource: string;
-  utmMedium: string;
-  utmCampaign: string;
-  icon: string | null;
-  image: string | null;
-  callToAction: string;
-  trackingToken: string;
-}
+/** The campaign's part of a push (as the dispatch job carries it) and the subscriber's token. */
+export type PushPayloadInput = Pick<
+  DispatchMessage,
+  'campaignId' | 'title' | 'body' | 'link' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'icon' | 'image' | 'callToAction'
+> & { trackingToken: string };
 
 /** `link` with the UTM parameters appended as query parameters; existing query and fragment kept. */
 export function linkWithUtm(link: string, utm: { utmSource: string; utmMedium: string; utmCampaign: string }): string {

@@ -31,14 +31,7 @@ export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promi
        p256dh = EXCLUDED.p256dh,
        auth = EXCLUDED.auth,
        country = CASE WHEN EXCLUDED.country = $10 THEN s.country ELSE EXCLUDED.country END,
-       topics = (SELECT coalesce(array_agg(t ORDER BY t COLLATE "C"), '{}') FROM (
-                  SELECT t FROM (
-                    SELECT t, min(p) AS p FROM (
-                      SELECT t, 0 AS p FROM unnest(EXCLUDED.topics) AS t
-                      UNION ALL
-                      SELECT t, 1 AS p FROM unnest(s.topics) AS t) AS both_sets
-                    GROUP BY t) AS ranked
-                  ORDER BY p, t COLLATE "C" LIMIT $9) AS kept),
+       topics = delivery.merge_topics(EXCLUDED.topics, s.topics, $9),
        language = coalesce(EXCLUDED.language, s.language),
        time_zone = coalesce(EXCLUDED.time_zone, s.time_zone),
        active = true,

@@ -46,14 +46,7 @@ export async function mergePageTopics(db: Queryable, siteId: string, view: PageV
         FOR UPDATE),
      merged AS (
        SELECT id, topics AS old_topics,
-              (SELECT coalesce(array_agg(t ORDER BY t COLLATE "C"), '{}') FROM (
-                 SELECT t FROM (
-                   SELECT t, min(p) AS p FROM (
-                     SELECT t, 0 AS p FROM unnest($3::text[]) AS t
-                     UNION ALL
-                     SELECT t, 1 AS p FROM unnest(target.topics) AS t) AS both_sets
-                   GROUP BY t) AS ranked
-                 ORDER BY p, t COLLATE "C" LIMIT $4) AS kept) AS new_topics
+              delivery.merge_topics($3::text[], target.topics, $4) AS new_topics
          FROM target),
      updated AS (
        UPDATE delivery.subscribers s SET topics = m.new_topics, updated_at = now()

@@ -54,14 +54,7 @@ export async function replaceSubscriber(pool: Pool, siteId: string, change: Subs
     if (!old || !next) return { replaced: false };
     await db.query(
       `UPDATE delivery.subscribers s SET
-         topics = (SELECT coalesce(array_agg(t ORDER BY t COLLATE "C"), '{}') FROM (
-                    SELECT t FROM (
-                      SELECT t, min(p) AS p FROM (
-                        SELECT t, 0 AS p FROM unnest(s.topics) AS t
-                        UNION ALL
-                        SELECT t, 1 AS p FROM unnest(o.topics) AS t) AS both_sets
-                      GROUP BY t) AS ranked
-                    ORDER BY p, t COLLATE "C" LIMIT $3) AS kept),
+         topics = delivery.merge_topics(s.topics, o.topics, $3),
          country = CASE WHEN s.country = $4 THEN o.country ELSE s.country END,
          language = coalesce(s.language, o.language),
          time_zone = coalesce(s.time_zone, o.time_zone),
