@@ -86,8 +86,10 @@ async function main() {
       },
       env: {
         KAFKA_BROKERS: brokers,
-        // The real push services, plus the local simulator whose CA the delivery service trusts.
-        PUSH_SERVICE_HOSTS: process.env.PUSH_SERVICE_HOSTS ?? [...DEFAULT_PUSH_SERVICE_HOSTS, '127.0.0.1'].join(','),
+        // The real push services, plus the local simulator (on 127.0.0.1, any port) whose CA the
+        // delivery service trusts.
+        PUSH_SERVICE_HOSTS: process.env.PUSH_SERVICE_HOSTS ?? DEFAULT_PUSH_SERVICE_HOSTS.join(','),
+        PUSH_TEST_HOSTS: process.env.PUSH_TEST_HOSTS ?? '127.0.0.1',
         PUSH_EXTRA_CA_FILE: simulator.caCertFile,
         COUNTRY_HEADER: countryHeader,
         SUBSCRIBE_RATE_LIMIT_PER_MINUTE: process.env.SUBSCRIBE_RATE_LIMIT_PER_MINUTE ?? '6000',

@@ -170,7 +170,7 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
     vapidEncryptionKey: secrets.vapidEncryptionKey,
     env: {
       KAFKA_BROKERS: kafka.brokers,
-      PUSH_SERVICE_HOSTS: '127.0.0.1,localhost',
+      PUSH_TEST_HOSTS: '127.0.0.1,localhost',
       PUSH_EXTRA_CA_FILE: sim.caCertFile,
       // The benchmark drives the API from one address; the limits are for browsers.
       SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0',

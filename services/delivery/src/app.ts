@@ -121,7 +121,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     if (kafka) kafkaLagGauge(metrics.registry, [{ group: DISPATCH_GROUP, topic: TOPICS.dispatch }, { group: CHUNKS_GROUP, topic: TOPICS.chunks }], kafka.consumerLag);
 
     const app = createHttpApp({
-      subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, insecurePushHosts: config.insecurePushHosts }),
+      subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, pushTestHosts: config.pushTestHosts }),
       limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
       countryHeader: config.countryHeader,
       log,

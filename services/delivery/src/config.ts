@@ -1,6 +1,7 @@
 // The delivery service's only reader of process.env.
 import { ConfigError, integer, list, listenAddress, optionalString, requireString } from '../../shared/src/config.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
+import { serviceHostRuleProblem, testHostProblem } from './domain/push-endpoint.js';
 
 export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
   'fcm.googleapis.com',
@@ -20,10 +21,13 @@ export interface DeliveryConfig {
   /** Earlier encryption keys during a rotation: they still decrypt and verify tracking tokens. */
   readonly vapidEncryptionKeysPrevious: readonly Buffer[];
   readonly vapidSubject: string;
-  /** Hosts a subscription endpoint may point at: exact names or `*.suffix` wildcards. */
+  /** Host names a subscription endpoint may point at (https, port 443): exact names or `*.suffix` wildcards; never IP literals. */
   readonly pushServiceHosts: readonly string[];
-  /** Hosts whose endpoints may be plain http (local push-service test tools only); default none. */
-  readonly insecurePushHosts: readonly string[];
+  /**
+   * Local test push services only (default none): names or canonical IP literals (`127.0.0.1`,
+   * `[::1]`, `localhost`) whose endpoints may use http or https and any port.
+   */
+  readonly pushTestHosts: readonly string[];
   /** Name of a trusted edge header carrying an ISO 3166-1 alpha-2 code; '' = none. */
   readonly countryHeader: string;
   /** Subscription requests per client address per minute; 0 disables the limit. */
@@ -83,7 +87,17 @@ export function loadVapidEncryptionKeys(env: Env): { current: Buffer; previous: 
 function pushServiceHosts(env: Env): string[] {
   const hosts = list(env, 'PUSH_SERVICE_HOSTS', DEFAULT_PUSH_SERVICE_HOSTS).map((h) => h.toLowerCase());
   for (const h of hosts) {
-    if (!/^(\*\.)?[a-z0-9.:[\]-]+$/.test(h)) throw new ConfigError(`PUSH_SERVICE_HOSTS has an invalid host "${h}"`);
+    const problem = serviceHostRuleProblem(h);
+    if (problem !== null) throw new ConfigError(`PUSH_SERVICE_HOSTS has an invalid host "${h}": it ${problem}`);
+  }
+  return hosts;
+}
+
+function pushTestHosts(env: Env): string[] {
+  const hosts = list(env, 'PUSH_TEST_HOSTS', []).map((h) => h.toLowerCase());
+  for (const h of hosts) {
+    const problem = testHostProblem(h);
+    if (problem !== null) throw new ConfigError(`PUSH_TEST_HOSTS has an invalid host "${h}": it ${problem}`);
   }
   return hosts;
 }
@@ -104,7 +118,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
     vapidEncryptionKeysPrevious: Object.freeze(vapidKeys.previous),
     vapidSubject: optionalString(env, 'VAPID_SUBJECT', 'mailto:push@localhost'),
     pushServiceHosts: Object.freeze(pushServiceHosts(env)),
-    insecurePushHosts: Object.freeze(list(env, 'PUSH_INSECURE_HOSTS', []).map((h) => h.toLowerCase())),
+    pushTestHosts: Object.freeze(pushTestHosts(env)),
     countryHeader: countryHeader(env),
     subscribeRateLimitPerMinute: integer(env, 'SUBSCRIBE_RATE_LIMIT_PER_MINUTE', 60, { min: 0, max: 1_000_000 }),
     trackingRateLimitPerMinute: integer(env, 'TRACKING_RATE_LIMIT_PER_MINUTE', 600, { min: 0, max: 10_000_000 }),

@@ -86,7 +86,7 @@ describe('delivery: audience counters', function () {
 
   it('a subscriber in several of the named topics and countries is counted once', async () => {
     const { siteId } = await newSite(t);
-    const subscriptions = createSubscriptions(t.pool, { pushServiceHosts: ['127.0.0.1'] });
+    const subscriptions = createSubscriptions(t.pool, { pushServiceHosts: [], pushTestHosts: ['127.0.0.1'] });
     const publicId = (await t.pool.query('SELECT public_id FROM delivery.sites WHERE site_id = $1', [siteId])).rows[0].public_id;
     const subscribe = (topics: string[], code: string) =>
       subscriptions.subscribe(publicId, { subscription: { endpoint: pushEndpoint(), keys: browserKeys() }, topics }, code);
@@ -103,7 +103,7 @@ describe('delivery: audience counters', function () {
 
   it('when the same subscribers are written by concurrent requests, then no deadlock and the counters stay exact', async () => {
     const { siteId } = await newSite(t);
-    const subscriptions = createSubscriptions(t.pool, { pushServiceHosts: ['127.0.0.1'] });
+    const subscriptions = createSubscriptions(t.pool, { pushServiceHosts: [], pushTestHosts: ['127.0.0.1'] });
     const publicId = (await t.pool.query('SELECT public_id FROM delivery.sites WHERE site_id = $1', [siteId])).rows[0].public_id;
     const endpoints = Array.from({ length: 10 }, () => pushEndpoint());
     const topicsPool = ['a', 'b', 'c', 'd', 'e'];
@@ -119,7 +119,7 @@ describe('delivery: audience counters', function () {
   });
 
   it('property: after any sequence of subscribe, topic change, deactivate, reactivate and delete, counters equal a brute-force count', async () => {
-    const subscriptions = createSubscriptions(t.pool, { pushServiceHosts: ['127.0.0.1'] });
+    const subscriptions = createSubscriptions(t.pool, { pushServiceHosts: [], pushTestHosts: ['127.0.0.1'] });
     const topicArb = fc.subarray(['a', 'b', 'c', 'Sport', ' news '], { maxLength: 4 });
     const slot = fc.integer({ min: 0, max: 4 });
     const op = fc.oneof(

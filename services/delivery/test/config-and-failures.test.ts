@@ -6,12 +6,13 @@ import { ConfigError } from '../../shared/src/config.js';
 import type { Logger } from '../../shared/src/log.js';
 import { loadConfig, DEFAULT_PUSH_SERVICE_HOSTS } from '../src/config.js';
 import { browserKeys, countAudience, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from './support.js';
+import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 
 describe('delivery: config', () => {
   const key = randomBytes(32).toString('base64');
 
   it('defaults apply when only the required variables are set', () => {
-    const c = loadConfig({ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key });
+    const c = loadConfig({ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, ...INTERNAL_TOKENS });
     expect(c).to.deep.include({
       grpc: { host: '127.0.0.1', port: 50052 },
       http: { host: '127.0.0.1', port: 8081 },
@@ -42,9 +43,26 @@ describe('delivery: config', () => {
   });
 
   it('PUSH_SERVICE_HOSTS and COUNTRY_HEADER are read as lists and lowercase names', () => {
-    const c = loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: ' Push.Example ,*.b.example', COUNTRY_HEADER: 'CF-IPCountry' });
+    const c = loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: ' Push.Example ,*.b.example', COUNTRY_HEADER: 'CF-IPCountry', ...INTERNAL_TOKENS });
     expect(c.pushServiceHosts).to.deep.equal(['push.example', '*.b.example']);
     expect(c.countryHeader).to.equal('cf-ipcountry');
+  });
+
+  it('PUSH_TEST_HOSTS defaults to none and takes names and canonical IP literals', () => {
+    expect(loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key }).pushTestHosts).to.deep.equal([]);
+    const c = loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_TEST_HOSTS: '127.0.0.1, LocalHost,[::1],push-simulator' });
+    expect(c.pushTestHosts).to.deep.equal(['127.0.0.1', 'localhost', '[::1]', 'push-simulator']);
+  });
+
+  it('IP literals in PUSH_SERVICE_HOSTS, and non-canonical hosts in either list, stop start-up', () => {
+    const serviceHosts = ['127.0.0.1', '2130706433', '0x7f.1', '[::1]', '::1', '*.127.0.0.1', 'a..b', 'a.example.', 'a%2eexample', 'a:443', 'a/b', '*', 'x_y.example'];
+    for (const h of serviceHosts) {
+      expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: h }), h).to.throw(ConfigError, /PUSH_SERVICE_HOSTS/);
+    }
+    expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: '127.0.0.1' })).to.throw(/IP address.*PUSH_TEST_HOSTS/);
+    for (const h of ['2130706433', '0x7f.1', '127.1', '::1', '[::ffff:127.0.0.1]', 'localhost.', '*.example', 'a:8080']) {
+      expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_TEST_HOSTS: h }), h).to.throw(ConfigError, /PUSH_TEST_HOSTS/);
+    }
   });
 });
 

@@ -27,7 +27,8 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     DELIVERY_GRPC_PORT: '0',
     DELIVERY_HTTP_PORT: '0',
     VAPID_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PUSH_SERVICE_HOSTS: '127.0.0.1,localhost',
+    // The fake push services of the tests listen on loopback; real hosts keep their defaults.
+    PUSH_TEST_HOSTS: '127.0.0.1,localhost',
     LOG_LEVEL: 'error',
     ...env,
   });

@@ -76,7 +76,7 @@ export async function startStack(label: string, env: Record<string, string> = {}
         KAFKA_BROKERS: testKafkaBrokers(),
         // Every stack gets topics and consumer groups of its own on the shared test broker.
         KAFKA_TOPIC_PREFIX: `${label}-${randomBytes(3).toString('hex')}.`,
-        PUSH_SERVICE_HOSTS: '127.0.0.1,localhost',
+        PUSH_TEST_HOSTS: '127.0.0.1,localhost',
         AUTH_CACHE_TTL_MS: '300',
         SCHEDULER_INTERVAL_MS: '200',
         LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',

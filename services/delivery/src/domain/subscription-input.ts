@@ -4,6 +4,9 @@ import { ECDH } from 'node:crypto';
 import { Ajv, type ErrorObject } from 'ajv';
 import { ValidationError } from './errors.js';
 import { normalizeTopic, sortedSet } from './names.js';
+import { endpointAllowed, MAX_ENDPOINT_CHARS, type PushHostRules } from './push-endpoint.js';
+
+export { MAX_ENDPOINT_CHARS };
 
 export const MESSAGES = Object.freeze({
   endpoint: 'subscription.endpoint must be an https URL of a push service',
@@ -16,7 +19,6 @@ export const MESSAGES = Object.freeze({
   unsubscribeEndpoint: 'endpoint must be a string of at most 2048 characters',
 });
 
-export const MAX_ENDPOINT_CHARS = 2048;
 export const MAX_TOPICS_PER_REQUEST = 20;
 
 export interface SubscribeInput {
@@ -70,8 +72,6 @@ const UNSUBSCRIBE_SCHEMA = {
 } as const;
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-// Push endpoints are plain ASCII URLs; this also keeps the unique index entry small.
-const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 
 /** Which fields an ajv error concerns: the error's pointer and every field under or above it. */
 function failedFields(errors: ErrorObject[]): Set<Field> {
@@ -84,25 +84,6 @@ function failedFields(errors: ErrorObject[]): Set<Field> {
     }
   }
   return failed;
-}
-
-export function hostAllowed(hostname: string, allowed: readonly string[]): boolean {
-  const host = hostname.toLowerCase();
-  return allowed.some((rule) => (rule.startsWith('*.') ? host.endsWith(rule.slice(1)) && host.length > rule.length - 1 : host === rule));
-}
-
-function validEndpoint(raw: string, allowedHosts: readonly string[], insecureHosts: readonly string[]): boolean {
-  if (!VISIBLE_ASCII.test(raw)) return false;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return false;
-  }
-  if (url.username !== '' || url.password !== '') return false;
-  // Plain http only for hosts the operator listed explicitly (local testing push services).
-  if (url.protocol === 'http:') return hostAllowed(url.hostname, insecureHosts);
-  return url.protocol === 'https:' && hostAllowed(url.hostname, allowedHosts);
 }
 
 function decodeBase64url(raw: string): Buffer | null {
@@ -125,7 +106,7 @@ function optionalText(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-export function createSubscriptionInputRules(allowedHosts: readonly string[], insecureHosts: readonly string[] = []) {
+export function createSubscriptionInputRules(hosts: PushHostRules) {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
   const checkSubscribe = ajv.compile(SUBSCRIBE_SCHEMA);
   const checkUnsubscribe = ajv.compile(UNSUBSCRIBE_SCHEMA);
@@ -135,7 +116,7 @@ export function createSubscriptionInputRules(allowedHosts: readonly string[], in
     const failed = checkSubscribe(body) ? new Set<Field>() : failedFields(checkSubscribe.errors ?? []);
     const messages: string[] = [];
     const sub = body.subscription as { endpoint: string; keys: { p256dh: string; auth: string } } | undefined;
-    if (failed.has('endpoint') || !validEndpoint(sub!.endpoint, allowedHosts, insecureHosts)) messages.push(MESSAGES.endpoint);
+    if (failed.has('endpoint') || !endpointAllowed(sub!.endpoint, hosts)) messages.push(MESSAGES.endpoint);
     if (failed.has('p256dh') || !validP256dh(sub!.keys.p256dh)) messages.push(MESSAGES.p256dh);
     if (failed.has('auth') || decodeBase64url(sub!.keys.auth)?.length !== 16) messages.push(MESSAGES.auth);
     let topics: string[] = [];

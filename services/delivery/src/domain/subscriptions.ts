@@ -8,8 +8,8 @@ import { createSubscriptionInputRules } from './subscription-input.js';
 
 const PUBLIC_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
-export function createSubscriptions(pool: Pool, opts: { pushServiceHosts: readonly string[]; insecurePushHosts?: readonly string[] }) {
-  const rules = createSubscriptionInputRules(opts.pushServiceHosts, opts.insecurePushHosts);
+export function createSubscriptions(pool: Pool, opts: { pushServiceHosts: readonly string[]; pushTestHosts?: readonly string[] }) {
+  const rules = createSubscriptionInputRules({ serviceHosts: opts.pushServiceHosts, testHosts: opts.pushTestHosts ?? [] });
 
   async function siteIdOf(publicId: string): Promise<string> {
     const site = PUBLIC_ID.test(publicId) ? await findSiteByPublicId(pool, publicId) : null;
