@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { MESSAGES } from '../src/domain/subscription-input.js';
 import { browserKeys, listCountries, listTopics, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from './support.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 describe('delivery: subscribe over HTTP', function () {
   this.timeout(60_000);
   let t: TestDelivery;
@@ -35,8 +37,8 @@ describe('delivery: subscribe over HTTP', function () {
     const res = await request(t, 'POST', path, { body, headers: { 'x-edge-country': 'BR' } });
     expect(res.status).to.equal(201);
     expect(res.body).to.deep.equal({ id: res.body.id, created: true });
-    expect(res.body.id).to.match(/^\d+$/);
-    const { rows } = await t.pool.query('SELECT * FROM delivery.subscribers WHERE id = $1', [res.body.id]);
+    expect(res.body.id).to.match(UUID);
+    const { rows } = await t.pool.query('SELECT * FROM delivery.subscribers WHERE public_id = $1', [res.body.id]);
     expect(rows[0]).to.include({
       site_id: site.siteId,
       endpoint: body.subscription.endpoint,
@@ -104,7 +106,7 @@ describe('delivery: subscribe over HTTP', function () {
     for (const [headers, country] of cases) {
       const res = await request(t, 'POST', path, { body: validBody({ country: 'country__fr', countries: ['fr'] }), headers });
       expect(res.status).to.equal(201);
-      const { rows } = await t.pool.query('SELECT country FROM delivery.subscribers WHERE id = $1', [res.body.id]);
+      const { rows } = await t.pool.query('SELECT country FROM delivery.subscribers WHERE public_id = $1', [res.body.id]);
       expect(rows[0].country, JSON.stringify(headers)).to.equal(country);
     }
     expect((await listCountries(t, site.siteId)).map((e) => e.name)).to.not.include('country__fr');
@@ -206,7 +208,7 @@ describe('delivery: subscribe over HTTP', function () {
   it('unknown fields are ignored and a text/plain JSON body is accepted (sendBeacon)', async () => {
     const res = await request(t, 'POST', path, { raw: JSON.stringify(validBody({ extra: { deep: [1, 2] }, active: false })), headers: { 'content-type': 'text/plain' } });
     expect(res.status).to.equal(201);
-    const { rows } = await t.pool.query('SELECT active FROM delivery.subscribers WHERE id = $1', [res.body.id]);
+    const { rows } = await t.pool.query('SELECT active FROM delivery.subscribers WHERE public_id = $1', [res.body.id]);
     expect(rows[0].active).to.equal(true);
   });
 

@@ -22,6 +22,8 @@ export interface SubscriberInput {
  * unless the edge could not tell it this time (a known country is not forgotten), topics
  * merged with the old ones (the request's first, then the stored ones, up to the cap so the
  * group key stays small), language and time zone when given, active again.
+ * `id` is the subscriber's public id (a random UUID, see the migration adding it), never the
+ * internal sequence: it is shown to anonymous callers.
  */
 export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promise<{ id: string; created: boolean }> {
   const { rows } = await db.query(
@@ -36,8 +38,9 @@ export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promi
        time_zone = coalesce(EXCLUDED.time_zone, s.time_zone),
        active = true,
        deactivated_at = NULL,
-       updated_at = now()
-     RETURNING id::text AS id, (xmax = 0) AS created`,
+       updated_at = now(),
+       public_id = coalesce(s.public_id, gen_random_uuid())
+     RETURNING public_id::text AS id, (xmax = 0) AS created`,
     [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY],
   );
   return { id: rows[0].id as string, created: rows[0].created as boolean };

@@ -40,7 +40,7 @@ describe('delivery: site plugin routes', function () {
     return { endpoint, id: res.body.id as string };
   };
   const topicsOf = async (id: string): Promise<string[]> =>
-    (await t.pool.query('SELECT topics FROM delivery.subscribers WHERE id = $1', [id])).rows[0].topics;
+    (await t.pool.query('SELECT topics FROM delivery.subscribers WHERE public_id = $1', [id])).rows[0].topics;
   const pageView = (body: unknown, publicId = site.publicId) => call('POST', `/public/v1/sites/${publicId}/pageviews`, { body });
   const expectCountersExact = async () => {
     expect(sortedEntries(await storedNames(t.pool, site.siteId))).to.deep.equal(sortedEntries(await bruteForceNames(t.pool, site.siteId)));
@@ -131,14 +131,14 @@ describe('delivery: site plugin routes', function () {
 
     it('when the page has no topics or only known ones, then nothing changes and the subscriber is confirmed', async () => {
       const s = await subscribe(['alpha', 'beta']);
-      const before = (await t.pool.query('SELECT updated_at FROM delivery.subscribers WHERE id = $1', [s.id])).rows[0].updated_at;
+      const before = (await t.pool.query('SELECT updated_at FROM delivery.subscribers WHERE public_id = $1', [s.id])).rows[0].updated_at;
       for (const topics of [[], ['ALPHA'], undefined]) {
         const res = await pageView(topics === undefined ? { endpoint: s.endpoint } : { endpoint: s.endpoint, topics });
         expect(res.status).to.equal(200);
         expect(res.body).to.deep.equal({ updated: true });
       }
       expect(await topicsOf(s.id)).to.deep.equal(['alpha', 'beta']);
-      const after = (await t.pool.query('SELECT updated_at FROM delivery.subscribers WHERE id = $1', [s.id])).rows[0].updated_at;
+      const after = (await t.pool.query('SELECT updated_at FROM delivery.subscribers WHERE public_id = $1', [s.id])).rows[0].updated_at;
       expect(after.getTime()).to.equal(before.getTime());
     });
 
@@ -229,11 +229,11 @@ describe('delivery: site plugin routes', function () {
   describe('subscription changes (pushsubscriptionchange)', () => {
     const change = (body: unknown, publicId = site.publicId) => call('POST', `/public/v1/sites/${publicId}/subscription-changes`, { body });
     const row = async (id: string) =>
-      (await t.pool.query('SELECT topics, country, language, active FROM delivery.subscribers WHERE id = $1', [id])).rows[0];
+      (await t.pool.query('SELECT topics, country, language, active FROM delivery.subscribers WHERE public_id = $1', [id])).rows[0];
 
     it("when the browser replaced a subscription, then the new subscriber takes over the old one's topics and country and the old one is retired", async () => {
       const old = await subscribe(['sports', 'politics']);
-      await t.pool.query(`UPDATE delivery.subscribers SET country = 'country__br', language = 'pt-BR' WHERE id = $1`, [old.id]);
+      await t.pool.query(`UPDATE delivery.subscribers SET country = 'country__br', language = 'pt-BR' WHERE public_id = $1`, [old.id]);
       const next = await subscribe([]);
       const res = await change({ oldEndpoint: old.endpoint, endpoint: next.endpoint });
       expect(res.status).to.equal(200);
@@ -268,7 +268,7 @@ describe('delivery: site plugin routes', function () {
         body: { subscription: { endpoint: pushEndpoint(), keys: browserKeys() }, topics: ['theirs'] },
       });
       expect(foreign.status).to.equal(201);
-      const foreignEndpoint = (await t.pool.query('SELECT endpoint FROM delivery.subscribers WHERE id = $1', [foreign.body.id])).rows[0].endpoint;
+      const foreignEndpoint = (await t.pool.query('SELECT endpoint FROM delivery.subscribers WHERE public_id = $1', [foreign.body.id])).rows[0].endpoint;
       expect((await change({ oldEndpoint: foreignEndpoint, endpoint: next.endpoint })).body).to.deep.equal({ replaced: false });
       expect((await change({ oldEndpoint: old.endpoint, endpoint: foreignEndpoint })).body).to.deep.equal({ replaced: false });
       expect(await row(old.id)).to.include({ active: true });

@@ -41,7 +41,7 @@ describe('delivery: topic maintenance', function () {
     return res.body.id as string;
   };
   const topicsOf = async (id: string): Promise<string[]> =>
-    (await t.pool.query('SELECT topics FROM delivery.subscribers WHERE id = $1', [id])).rows[0].topics;
+    (await t.pool.query('SELECT topics FROM delivery.subscribers WHERE public_id = $1', [id])).rows[0].topics;
   const expectCountersExact = async (siteId: string) => {
     expect(sortedEntries(await storedNames(t.pool, siteId))).to.deep.equal(sortedEntries(await bruteForceNames(t.pool, siteId)));
     expect(sortedEntries(await storedGroups(t.pool, siteId))).to.deep.equal(sortedEntries(await bruteForceGroups(t.pool, siteId)));
@@ -70,7 +70,7 @@ describe('delivery: topic maintenance', function () {
     const b = await subscribe(site, ['futebol']);
     const c = await subscribe(site, ['news']);
     const gone = await subscribe(site, ['futebol']);
-    await t.pool.query('UPDATE delivery.subscribers SET active = false WHERE id = $1', [gone]);
+    await t.pool.query('UPDATE delivery.subscribers SET active = false WHERE public_id = $1', [gone]);
     const foreign = await subscribe(other, ['futebol']);
 
     const result = await topics.renameTopic({ siteId: site.siteId, from: 'Futebol', to: 'Football' });
