@@ -30,7 +30,7 @@ export function loadContractFiles(file = CONTRACT_FILE): ContractFiles {
 
 export async function startGateway(config: Readonly<GatewayConfig>, deps: { logger?: Logger } = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger('gateway', config.logLevel);
-  const backends = createBackends({ campaign: config.campaignGrpcTarget, audience: config.audienceGrpcTarget }, config.grpcDeadlineMs);
+  const backends = createBackends({ campaign: config.campaignGrpcTarget, audience: config.audienceGrpcTarget }, config.grpcDeadlineMs, config.internalToken);
   const proxy = createPublicProxy(config.deliveryHttpUrl, logger);
   const app = createServer({
     backends,

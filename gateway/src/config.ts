@@ -1,6 +1,7 @@
 // The gateway's only reader of process.env. A missing or malformed variable stops start-up
 // with a ConfigError naming it.
 import { integer, listenAddress, optionalString, ConfigError } from '../../services/shared/src/config.js';
+import { internalToken } from '../../services/shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../services/shared/src/log.js';
 
 export interface GatewayConfig {
@@ -13,6 +14,8 @@ export interface GatewayConfig {
   authCacheTtlMs: number;
   grpcDeadlineMs: number;
   bodyLimitBytes: number;
+  /** The gateway's own token, sent with every internal call (GATEWAY_INTERNAL_TOKEN). */
+  internalToken: string;
   logLevel: Level;
 }
 
@@ -29,6 +32,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000, { min: 0, max: 3_600_000 }),
     grpcDeadlineMs: integer(env, 'GRPC_DEADLINE_MS', 10_000, { min: 1, max: 600_000 }),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 102_400, { min: 1, max: 100 * 1024 * 1024 }),
+    internalToken: internalToken(env, 'gateway'),
     logLevel: parseLevel(env.LOG_LEVEL),
   });
 }

@@ -2,6 +2,7 @@
 // shared environment, waits until each answers, and stops them in order. Used by `npm start`
 // and by the end-to-end tests, so both run exactly the same processes.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { freePort } from '../../services/shared/src/ports.js';
@@ -96,6 +97,9 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
   const common = {
     DATABASE_URL: opts.databaseUrl,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    // The services' tokens for calling each other: new for every stack, known only to its processes.
+    GATEWAY_INTERNAL_TOKEN: randomBytes(32).toString('base64'),
+    CAMPAIGN_INTERNAL_TOKEN: randomBytes(32).toString('base64'),
     ...opts.env,
   };
   const envFor = (): Record<ServiceName, Record<string, string>> => ({

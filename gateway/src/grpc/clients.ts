@@ -1,6 +1,7 @@
 // One client per backend service, promisified; every call carries a deadline and the request id.
 import * as grpc from '@grpc/grpc-js';
 import { loadAudienceProto, loadCampaignProto } from '../../../services/shared/src/grpc.js';
+import { withInternalToken } from '../../../services/shared/src/internal-auth.js';
 import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
 import type { AuthenticateResponse__Output } from '../../../protos/generated/campaign/v1/AuthenticateResponse.js';
@@ -46,9 +47,9 @@ type Unary<Req, Res> = (req: Req, metadata: grpc.Metadata, options: grpc.CallOpt
  */
 const FLOW_CONTROL_WINDOW_BYTES = 8 * 1024 * 1024;
 
-export function createBackends(targets: { campaign: string; audience: string }, deadlineMs: number): Backends {
+export function createBackends(targets: { campaign: string; audience: string }, deadlineMs: number, token: string): Backends {
   const credentials = grpc.credentials.createInsecure();
-  const options: grpc.ChannelOptions = { 'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES };
+  const options = withInternalToken(token, { 'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES });
   const campaign: CampaignServiceClient = new (loadCampaignProto().campaign.v1.CampaignService)(targets.campaign, credentials, options);
   const audience: AudienceClient = new (loadAudienceProto().delivery.v1.Audience)(targets.audience, credentials, options);
 

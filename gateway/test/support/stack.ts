@@ -2,6 +2,7 @@
 // port 0, and the gateway in front of them. Sites, plans and keys are made with the operators.
 import { createECDH, randomBytes } from 'node:crypto';
 import { freshDatabase } from '../../../test/support/postgres.js';
+import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { assertResponseMatchesContract } from '../../../test/support/openapi.js';
 import { createPool, type Pool } from '../../../services/shared/src/db.js';
 import type { Logger } from '../../../services/shared/src/log.js';
@@ -84,6 +85,7 @@ export async function startStack(label: string): Promise<Stack> {
     loadDeliveryConfig({
       DATABASE_URL: db.url,
       VAPID_ENCRYPTION_KEY: vapidKey.toString('base64'),
+      ...INTERNAL_TOKENS,
       DELIVERY_GRPC_PORT: '0',
       DELIVERY_HTTP_PORT: '0',
       LOG_LEVEL: 'error',
@@ -98,6 +100,7 @@ export async function startStack(label: string): Promise<Stack> {
       CAMPAIGN_METRICS_PORT: '0',
       AUDIENCE_GRPC_TARGET: audienceTarget,
       CURSOR_SECRET: randomBytes(32).toString('base64'),
+      ...INTERNAL_TOKENS,
       SCHEDULER_ENABLED: 'false',
       LOG_LEVEL: 'error',
     }),
@@ -107,6 +110,7 @@ export async function startStack(label: string): Promise<Stack> {
   const deliveryHttpUrl = `http://127.0.0.1:${delivery.httpPort}`;
   const baseEnv = {
     GATEWAY_PORT: '0',
+    ...INTERNAL_TOKENS,
     CAMPAIGN_GRPC_TARGET: campaignTarget,
     AUDIENCE_GRPC_TARGET: audienceTarget,
     DELIVERY_HTTP_URL: deliveryHttpUrl,

@@ -6,6 +6,7 @@ import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import type { CampaignConfig } from './config.js';
 import { createCursorCodec } from './domain/cursor.js';
+import { createIdempotencyPurge } from './domain/idempotency-purge.js';
 import { createScheduler } from './domain/scheduler.js';
 import { createUseCases } from './domain/use-cases.js';
 import { createAudienceClient } from './grpc/audience-client.js';
@@ -37,7 +38,7 @@ export interface RunningCampaignService {
 export async function startCampaignService(config: CampaignConfig, deps: { log?: Logger } = {}): Promise<RunningCampaignService> {
   const log = deps.log ?? createLogger('campaign', config.logLevel);
   const pool = createPool(config.databaseUrl, { applicationName: 'campaign' });
-  const audience = createAudienceClient(config.audienceTarget, config.audienceDeadlineMs);
+  const audience = createAudienceClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   const metrics = createServiceMetrics('campaign');
   const lateness = new Histogram({
     name: 'campaign_scheduler_lateness_seconds',
@@ -46,6 +47,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     registers: [metrics.registry],
   });
   const scheduler = createScheduler({ pool, log, onLateness: (s) => lateness.observe(s) }, config.scheduler);
+  const keyPurge = createIdempotencyPurge({ pool, log }, config.idempotencyPurge);
   const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, log }) : undefined;
   sampledGauge(metrics.registry, { name: 'campaign_outbox_backlog', help: 'Dispatch jobs written to the outbox and not yet published to Kafka.' }, async () => [{ value: await backlog(pool) }]);
   if (messaging) kafkaLagGauge(metrics.registry, [{ group: STATS_GROUP, topic: TOPICS.stats }], () => messaging.statsLag());
@@ -55,7 +57,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   );
   let relay: ReturnType<typeof createOutboxRelay> | undefined;
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
-  const server = createServer({ useCases: createUseCases({ pool, audience, cursors: createCursorCodec(config.cursorSecret) }), log, metrics });
+  const server = createServer({ useCases: createUseCases({ pool, audience, cursors: createCursorCodec(config.cursorSecret) }), log, metrics, gatewayToken: config.internalTokens.gateway });
   const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE], readiness);
   try {
     const applied = await migrateCampaignSchema(pool);
@@ -63,6 +65,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     metricsServer = await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port);
     const grpcPort = await bindServer(server, config.grpc.host, config.grpc.port);
     if (config.scheduler.enabled) scheduler.start();
+    keyPurge.start();
     if (messaging) {
       await messaging.start((messages) => applyStats(pool, messages));
       relay = createOutboxRelay({ pool, log, publish: messaging.publish }, config.relay);
@@ -80,6 +83,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       health.stop();
       await shutdownServer(server);
       await scheduler.stop();
+      await keyPurge.stop();
       await relay?.stop();
       await messaging?.stop();
       audience.close();
@@ -96,6 +100,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     health.stop();
     server.forceShutdown();
     await scheduler.stop();
+    await keyPurge.stop();
     await relay?.stop();
     await messaging?.stop().catch(() => {});
     audience.close();

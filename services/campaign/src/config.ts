@@ -1,5 +1,6 @@
 // The only reader of process.env for the campaign service.
 import { ConfigError, integer, list, listenAddress, optionalString, requireString, secret } from '../../shared/src/config.js';
+import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 
 export interface CampaignConfig {
@@ -13,8 +14,12 @@ export interface CampaignConfig {
   /** Empty brokers: no relay and no stats consumer (dispatched campaigns wait in the outbox). */
   kafka: { brokers: string[]; topicPrefix: string };
   relay: { intervalMs: number; batchSize: number };
+  /** Deletes idempotency keys past their 24 hours, batchSize rows per statement. */
+  idempotencyPurge: { intervalMs: number; batchSize: number };
   /** Prometheus /metrics listener (the service has no HTTP server otherwise); port 0 picks one. */
   metrics: { host: string; port: number };
+  /** Tokens: this service's own (sent to delivery) and the gateway's (the only caller it serves). */
+  internalTokens: { own: string; gateway: string };
   logLevel: Level;
 }
 
@@ -45,7 +50,12 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
       intervalMs: integer(env, 'OUTBOX_RELAY_INTERVAL_MS', 200, { min: 10 }),
       batchSize: integer(env, 'OUTBOX_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
     }),
+    idempotencyPurge: Object.freeze({
+      intervalMs: integer(env, 'IDEMPOTENCY_PURGE_INTERVAL_MS', 600_000, { min: 10, max: 86_400_000 }),
+      batchSize: integer(env, 'IDEMPOTENCY_PURGE_BATCH_SIZE', 1000, { min: 1, max: 100_000 }),
+    }),
     metrics: listenAddress(env, 'CAMPAIGN_METRICS_HOST', 'CAMPAIGN_METRICS_PORT', 9464),
+    internalTokens: Object.freeze({ own: internalToken(env, 'campaign'), gateway: internalToken(env, 'gateway') }),
     logLevel: parseLevel(optionalString(env, 'LOG_LEVEL', 'info')),
   });
 }

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { ConfigError } from '../../shared/src/config.js';
 import { loadConfig } from '../src/config.js';
+import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 
 const SECRET = Buffer.alloc(32, 7).toString('base64');
 
 describe('campaign config', () => {
   it('applies the documented defaults', () => {
-    const c = loadConfig({ DATABASE_URL: 'postgres://x/y', CURSOR_SECRET: SECRET });
+    const c = loadConfig({ DATABASE_URL: 'postgres://x/y', CURSOR_SECRET: SECRET, ...INTERNAL_TOKENS });
     expect(c).to.deep.include({ audienceTarget: '127.0.0.1:50052', audienceDeadlineMs: 5000, logLevel: 'info' });
     expect(c.grpc).to.deep.equal({ host: '127.0.0.1', port: 50051 });
     expect(c.scheduler).to.deep.equal({ enabled: true, intervalMs: 1000, batchSize: 100 });

@@ -3,6 +3,8 @@ import { expect } from 'chai';
 import { loadCampaignProto } from '../../shared/src/grpc.js';
 import { freePort } from '../../shared/src/ports.js';
 import { expectStatus, getCampaign, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
+import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
+import { withInternalToken } from '../../shared/src/internal-auth.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -138,7 +140,7 @@ describe('CreateCampaign', function () {
     const instance = await h.startInstance({ AUDIENCE_GRPC_TARGET: `127.0.0.1:${deadPort}`, AUDIENCE_DEADLINE_MS: '500' });
     const port = instance.grpcPort;
     const { CampaignService } = loadCampaignProto().campaign.v1;
-    const client = new CampaignService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const client = new CampaignService(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
     try {
       const before = await campaignCount();
       const call = new Promise((resolve, reject) =>

@@ -10,6 +10,8 @@ import { createLogger } from '../../shared/src/log.js';
 import { startCampaignService, type RunningCampaignService } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { startHarness, type Harness } from './support/harness.js';
+import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
+import { withInternalToken } from '../../shared/src/internal-auth.js';
 
 describe('campaign service operations', () => {
   let h: Harness;
@@ -27,11 +29,12 @@ describe('campaign service operations', () => {
         CAMPAIGN_METRICS_PORT: '0',
         AUDIENCE_GRPC_TARGET: h.audienceTarget,
         CURSOR_SECRET: h.cursorSecret,
+        ...INTERNAL_TOKENS,
         SCHEDULER_INTERVAL_MS: '50',
       }),
       { log: createLogger('campaign', 'debug', {}, capture) },
     );
-    client = new (loadCampaignProto().campaign.v1.CampaignService)(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure());
+    client = new (loadCampaignProto().campaign.v1.CampaignService)(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   });
 
   after(async () => {

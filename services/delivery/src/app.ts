@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPool, migrate, type Pool } from '../../shared/src/db.js';
 import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
+import { createInternalAuth } from '../../shared/src/internal-auth.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import type { DeliveryConfig } from './config.js';
 import { createAudience } from './domain/audience.js';
@@ -46,6 +47,7 @@ function listen(server: http.Server, host: string, port: number): Promise<number
 export async function startDeliveryService(config: DeliveryConfig, deps: { log?: Logger } = {}): Promise<DeliveryService> {
   const log = deps.log ?? createLogger('delivery', config.logLevel);
   const pool = createPool(config.databaseUrl, { applicationName: 'delivery' });
+  const internalAuth = createInternalAuth(config.internalTokens);
   let grpcServer: ReturnType<typeof createGrpcServer> | undefined;
   let httpServer: http.Server | undefined;
   let sending: Awaited<ReturnType<typeof startSending>> | undefined;
@@ -93,7 +95,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const applied = await migrateDeliverySchema(pool);
     if (applied.length > 0) log.info('migrations applied', { applied });
 
-    grpcServer = createGrpcServer({ audience: createAudience(pool), log, metrics, readiness });
+    grpcServer = createGrpcServer({ audience: createAudience(pool), log, metrics, readiness, auth: internalAuth });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     sending = await startSending(

@@ -1,5 +1,6 @@
 // The delivery service's only reader of process.env.
 import { ConfigError, integer, list, listenAddress, optionalString, requireString } from '../../shared/src/config.js';
+import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 import { serviceHostRuleProblem, testHostProblem } from './domain/push-endpoint.js';
 
@@ -48,6 +49,8 @@ export interface DeliveryConfig {
     /** PEM of extra CAs trusted for push services (tests and the local simulator). */
     readonly extraCaFile: string;
   };
+  /** Tokens of the callers it serves: the gateway (gRPC and HTTP) and the campaign service (gRPC). */
+  readonly internalTokens: { readonly gateway: string; readonly campaign: string };
   readonly logLevel: Level;
 }
 
@@ -137,6 +140,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       instanceDeadAfterSec: integer(env, 'INSTANCE_DEAD_AFTER_SEC', 10, { min: 3, max: 3600 }),
       extraCaFile: optionalString(env, 'PUSH_EXTRA_CA_FILE', ''),
     }),
+    internalTokens: Object.freeze({ gateway: internalToken(env, 'gateway'), campaign: internalToken(env, 'campaign') }),
     logLevel: parseLevel(env.LOG_LEVEL),
   });
 }

@@ -6,12 +6,13 @@ import { ConfigError } from '../../shared/src/config.js';
 import type { Logger } from '../../shared/src/log.js';
 import { loadConfig, DEFAULT_PUSH_SERVICE_HOSTS } from '../src/config.js';
 import { browserKeys, countAudience, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from './support.js';
+import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 
 describe('delivery: config', () => {
   const key = randomBytes(32).toString('base64');
 
   it('defaults apply when only the required variables are set', () => {
-    const c = loadConfig({ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key });
+    const c = loadConfig({ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, ...INTERNAL_TOKENS });
     expect(c).to.deep.include({
       grpc: { host: '127.0.0.1', port: 50052 },
       http: { host: '127.0.0.1', port: 8081 },
@@ -42,7 +43,7 @@ describe('delivery: config', () => {
   });
 
   it('PUSH_SERVICE_HOSTS and COUNTRY_HEADER are read as lists and lowercase names', () => {
-    const c = loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: ' Push.Example ,*.b.example', COUNTRY_HEADER: 'CF-IPCountry' });
+    const c = loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: ' Push.Example ,*.b.example', COUNTRY_HEADER: 'CF-IPCountry', ...INTERNAL_TOKENS });
     expect(c.pushServiceHosts).to.deep.equal(['push.example', '*.b.example']);
     expect(c.countryHeader).to.equal('cf-ipcountry');
   });

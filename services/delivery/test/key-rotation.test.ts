@@ -19,6 +19,7 @@ import {
   openVapidPrivateKey,
   VapidKeyDecryptError,
 } from '../src/domain/vapid-keys.js';
+import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 
 const A = randomBytes(32);
 const B = randomBytes(32);
@@ -36,7 +37,7 @@ function legacySeal(privateKey: string, siteId: string, key: Buffer): Buffer {
 
 describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
   describe('configuration', () => {
-    const base = { DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: b64(B) };
+    const base = { DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: b64(B), ...INTERNAL_TOKENS };
 
     it('without VAPID_ENCRYPTION_KEY_PREVIOUS (unset or empty) there are no previous keys', () => {
       expect(loadConfig(base).vapidEncryptionKeysPrevious).to.deep.equal([]);

@@ -52,7 +52,7 @@ describe('delivery operations endpoints', () => {
     expect(await healthStatus(target, 'delivery.v1.Audience')).to.equal('SERVING');
     expect(await healthStatus(target, 'liveness')).to.equal('SERVING');
     expect(await healthStatus(target, 'no.such.Service')).to.equal(`error ${grpc.status.NOT_FOUND}`);
-    await new Promise<void>((resolve) => t.audience.listTopics({ siteId: '00000000-0000-4000-8000-000000000000' }, () => resolve()));
+    await new Promise<void>((resolve) => t.audienceAsGateway.listTopics({ siteId: '00000000-0000-4000-8000-000000000000' }, () => resolve()));
     const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
     expect(text).to.match(/^grpc_server_handled_total\{grpc_service="delivery\.v1\.Audience",grpc_method="ListTopics",grpc_code="\d+",service="delivery"\} 1$/m);
   });

@@ -9,13 +9,18 @@ import { createLogger, type Logger } from '../../shared/src/log.js';
 import { startDeliveryService, type DeliveryService } from '../src/app.js';
 import { loadConfig, type DeliveryConfig } from '../src/config.js';
 import { createDeliveryOperators, type DeliveryOperators } from '../src/domain/operators.js';
+import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
+import { withInternalToken } from '../../shared/src/internal-auth.js';
 
 export interface TestDelivery {
   service: DeliveryService;
   config: DeliveryConfig;
   pool: Pool;
   operators: DeliveryOperators;
+  /** As the campaign service calls it (CountAudience). */
   audience: AudienceClient;
+  /** As the gateway calls it (ListTopics, ListCountries). */
+  audienceAsGateway: AudienceClient;
   baseUrl: string;
   stop(): Promise<void>;
 }
@@ -30,21 +35,26 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     // The fake push services of the tests listen on loopback; real hosts keep their defaults.
     PUSH_TEST_HOSTS: '127.0.0.1,localhost',
     LOG_LEVEL: 'error',
+    ...INTERNAL_TOKENS,
     ...env,
   });
   const service = await startDeliveryService(config, { log: log ?? createLogger('delivery-test', 'error') });
   const pool = createPool(db.url, { max: 4 });
   const proto = loadAudienceProto();
-  const audience = new proto.delivery.v1.Audience(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure());
+  const target = `127.0.0.1:${service.grpcPort}`;
+  const audience = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.CAMPAIGN_INTERNAL_TOKEN));
+  const audienceAsGateway = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   return {
     service,
     config,
     pool,
     operators: createDeliveryOperators(pool, config.vapidEncryptionKey),
     audience,
+    audienceAsGateway,
     baseUrl: `http://127.0.0.1:${service.httpPort}`,
     stop: async () => {
       audience.close();
+      audienceAsGateway.close();
       await pool.end();
       await service.stop();
       await db.drop();
@@ -67,11 +77,11 @@ export function countAudience(t: TestDelivery, siteId: string, topics: string[],
 }
 
 export function listTopics(t: TestDelivery, siteId: string) {
-  return unary(t.audience.ListTopics.bind(t.audience), { siteId }).then((r) => r.entries.map((e) => ({ name: e.name, users: e.users })));
+  return unary(t.audienceAsGateway.ListTopics.bind(t.audienceAsGateway), { siteId }).then((r) => r.entries.map((e) => ({ name: e.name, users: e.users })));
 }
 
 export function listCountries(t: TestDelivery, siteId: string) {
-  return unary(t.audience.ListCountries.bind(t.audience), { siteId }).then((r) => r.entries.map((e) => ({ name: e.name, users: e.users })));
+  return unary(t.audienceAsGateway.ListCountries.bind(t.audienceAsGateway), { siteId }).then((r) => r.entries.map((e) => ({ name: e.name, users: e.users })));
 }
 
 export function browserKeys(): { p256dh: string; auth: string } {

@@ -1,12 +1,13 @@
 // Client of the delivery service's Audience API: the audience estimate stored as totalUsers.
 import * as grpc from '@grpc/grpc-js';
 import { loadAudienceProto } from '../../../shared/src/grpc.js';
+import { withInternalToken } from '../../../shared/src/internal-auth.js';
 import { currentRequestId, REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
 import type { AudienceCounter } from '../domain/create-campaign.js';
 
-export function createAudienceClient(target: string, deadlineMs: number): AudienceCounter & { close(): void } {
+export function createAudienceClient(target: string, deadlineMs: number, token: string): AudienceCounter & { close(): void } {
   const { Audience } = loadAudienceProto().delivery.v1;
-  const client = new Audience(target, grpc.credentials.createInsecure());
+  const client = new Audience(target, grpc.credentials.createInsecure(), withInternalToken(token));
   return {
     count(siteId, topics, countries) {
       // The caller's request id goes on to the delivery service's logs.

@@ -15,6 +15,8 @@ import { createDeliveryOperators } from '../../../delivery/src/domain/operators.
 import { startCampaignService } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createOperators, hashApiKey, type Permission } from '../../src/domain/operators.js';
+import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
+import { withInternalToken } from '../../../shared/src/internal-auth.js';
 
 export interface TestSite {
   siteId: string;
@@ -53,6 +55,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
     loadDeliveryConfig({
       DATABASE_URL: db.url,
       VAPID_ENCRYPTION_KEY: vapidKey.toString('base64'),
+      ...INTERNAL_TOKENS,
       DELIVERY_GRPC_PORT: '0',
       DELIVERY_HTTP_PORT: '0',
       LOG_LEVEL: 'error',
@@ -66,12 +69,13 @@ export async function startHarness(label: string, env: Record<string, string> = 
     CAMPAIGN_METRICS_PORT: '0',
     AUDIENCE_GRPC_TARGET: audienceTarget,
     CURSOR_SECRET: cursorSecret,
+    ...INTERNAL_TOKENS,
     SCHEDULER_ENABLED: 'false',
     LOG_LEVEL: 'error',
   };
   const service = await startCampaignService(loadConfig({ ...baseEnv, ...env }));
   const { CampaignService } = loadCampaignProto().campaign.v1;
-  const client = new CampaignService(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure());
+  const client = new CampaignService(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   const pool = createPool(db.url, { max: 40 });
   const operators = createOperators(pool);
   const deliveryOperators = createDeliveryOperators(pool, vapidKey);

@@ -3,6 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { loadAudienceProto } from '../../../shared/src/grpc.js';
+import { internalAuthInterceptor, type InternalAuth } from '../../../shared/src/internal-auth.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { addGrpcHealth, type Readiness } from '../../../shared/src/observability/health.js';
 import type { ServiceMetrics } from '../../../shared/src/observability/metrics.js';
@@ -13,8 +14,22 @@ export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
 
 export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
 
-export function createGrpcServer(deps: { audience: Audience; log: Logger; metrics?: ServiceMetrics; readiness?: Readiness }): grpc.Server & { health?: GrpcHealth } {
-  const server: grpc.Server & { health?: GrpcHealth } = new grpc.Server();
+export function createGrpcServer(deps: {
+  audience: Audience;
+  log: Logger;
+  auth: InternalAuth;
+  metrics?: ServiceMetrics;
+  readiness?: Readiness;
+}): grpc.Server & { health?: GrpcHealth } {
+  // The campaign service asks for audience estimates; the gateway lists topics and countries.
+  // The health service stays open to probes.
+  const interceptor = internalAuthInterceptor(deps.auth, {
+    [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ListTopics`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ListCountries`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/`]: [],
+  });
+  const server: grpc.Server & { health?: GrpcHealth } = new grpc.Server({ interceptors: [interceptor] });
   const proto = loadAudienceProto();
   const handlers = createAudienceHandlers(deps.audience, deps.log);
   server.addService(proto.delivery.v1.Audience.service, deps.metrics ? deps.metrics.instrumentGrpc(AUDIENCE_GRPC_SERVICE, handlers, deps.log) : handlers);
