@@ -1,7 +1,9 @@
-// Idempotency keys, scoped to the site and kept 24 hours.
+// Idempotency keys, scoped to the site and kept 24 hours. The age is checked on every read and
+// claim, so an old key is never replayed even before the purge below has removed it.
 import type { Queryable } from '../../../shared/src/db.js';
 
-const FRESH = `created_at > now() - interval '24 hours'`;
+const KEPT = `interval '24 hours'`;
+const FRESH = `created_at > now() - ${KEPT}`;
 
 export interface StoredKey {
   requestHash: string;
@@ -27,9 +29,29 @@ export async function claimKey(db: Queryable, siteId: string, key: string, reque
      VALUES ($1, $2, $3, $4)
      ON CONFLICT (site_id, key) DO UPDATE
        SET request_hash = EXCLUDED.request_hash, campaign_id = EXCLUDED.campaign_id, created_at = now()
-       WHERE k.created_at <= now() - interval '24 hours'
+       WHERE k.created_at <= now() - ${KEPT}
      RETURNING k.key`,
     [siteId, key, requestHash, campaignId],
   );
   return rowCount === 1;
+}
+
+/**
+ * Deletes up to `limit` expired keys, oldest first; resolves to how many went. Rows locked by a
+ * create taking an expired key over are skipped (SKIP LOCKED), so the purge never waits on a
+ * request and any number of instances can purge at once. The age is checked again on the row
+ * being deleted: a key taken over since the subquery read it is fresh and stays.
+ */
+export async function purgeExpiredKeys(db: Queryable, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM campaign.idempotency_keys k
+      USING (SELECT site_id, key FROM campaign.idempotency_keys
+              WHERE created_at <= now() - ${KEPT}
+              ORDER BY created_at
+              LIMIT $1
+              FOR UPDATE SKIP LOCKED) old
+      WHERE k.site_id = old.site_id AND k.key = old.key AND k.created_at <= now() - ${KEPT}`,
+    [limit],
+  );
+  return rowCount ?? 0;
 }
