@@ -76,6 +76,8 @@ async function main() {
     const verbose = process.env.LOG_LEVEL === 'debug';
     services = await startServices({
       databaseUrl: db.url,
+      // A service that dies is started again (with backoff) and the lines below say so.
+      supervise: true,
       cursorSecret: secrets.CURSOR_SECRET,
       vapidEncryptionKey: secrets.VAPID_ENCRYPTION_KEY,
       ports: {

@@ -1,5 +1,6 @@
 // Composition root: config → start → wait for SIGTERM/SIGINT → ordered stop.
 import { ConfigError } from '../../services/shared/src/config.js';
+import { installLastChanceHandlers } from '../../services/shared/src/last-chance.js';
 import { createLogger } from '../../services/shared/src/log.js';
 import { startGateway } from './app.js';
 import { loadConfig } from './config.js';
@@ -7,6 +8,7 @@ import { loadConfig } from './config.js';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger('gateway', config.logLevel);
+  installLastChanceHandlers(logger);
   const gateway = await startGateway(config, { logger });
   const shutdown = (signal: string) => {
     logger.info('stopping', { signal });

@@ -38,7 +38,16 @@ export interface StartOptions {
   onLine?: (service: ServiceName, line: string) => void;
   /** How long to wait for all services to answer. */
   readyTimeoutMs?: number;
+  /**
+   * Restart a service that exits on its own (a crash, not stop()/restart()), with exponential
+   * backoff, and say so through onLine. `npm start` supervises; tests that kill a service on
+   * purpose and restart it themselves do not.
+   */
+  supervise?: boolean;
 }
+
+/** Backoff of supervised restarts: 0.5 s, doubling to at most 30 s; reset after 60 s of running. */
+export const RESTART_BACKOFF = Object.freeze({ firstMs: 500, maxMs: 30_000, stableAfterMs: 60_000 });
 
 export interface RunningServices {
   ports: Ports;
@@ -52,6 +61,8 @@ export interface RunningServices {
   restart(name: ServiceName, env?: Record<string, string>): Promise<void>;
   /** Exit codes so far (undefined while running). */
   exitCode(name: ServiceName): number | null | undefined;
+  /** How many times the supervisor restarted a service after it exited on its own. */
+  restarts(name: ServiceName): number;
   stop(): Promise<void>;
 }
 
@@ -136,6 +147,12 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
   const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
 
   const addrInUse = new Set<ServiceName>();
+  // Supervision state: services being stopped on purpose, restart counts and the next backoff.
+  const stopping = new Set<ServiceName>();
+  const restartCount = new Map<ServiceName, number>();
+  const backoff = new Map<ServiceName, number>();
+  const restartTimers = new Set<NodeJS.Timeout>();
+  let supervising = false;
   const spawnOne = (name: ServiceName) => {
     addrInUse.delete(name);
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, ENTRY[name])], {
@@ -157,10 +174,31 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
         }
       });
     }
+    const startedAt = Date.now();
     child.on('exit', (code, sig) => {
       codes.set(name, code ?? (sig ? -1 : null));
+      if (supervising && !stopping.has(name) && procs.get(name) === child) supervisedRestart(name, code, sig, Date.now() - startedAt);
     });
     procs.set(name, child);
+  };
+
+  const supervisedRestart = (name: ServiceName, code: number | null, sig: NodeJS.Signals | null, ranMs: number) => {
+    const delay = ranMs >= RESTART_BACKOFF.stableAfterMs ? RESTART_BACKOFF.firstMs : (backoff.get(name) ?? RESTART_BACKOFF.firstMs);
+    backoff.set(name, Math.min(delay * 2, RESTART_BACKOFF.maxMs));
+    const n = (restartCount.get(name) ?? 0) + 1;
+    restartCount.set(name, n);
+    onLine(name, `exited unexpectedly (${sig ? `signal ${sig}` : `code ${code}`}); restarting in ${(delay / 1000).toFixed(1)} s (restart ${n})`);
+    const timer = setTimeout(() => {
+      restartTimers.delete(timer);
+      if (!supervising || stopping.has(name)) return;
+      spawnOne(name);
+      // A restart that fails to become ready exits again and comes back here, backing off further.
+      waitReady(name).then(
+        () => onLine(name, `restarted and ready (restart ${n})`),
+        (err: Error) => onLine(name, `restart ${n} not ready yet: ${err.message}`),
+      );
+    }, delay);
+    restartTimers.add(timer);
   };
 
   const ready: Record<ServiceName, () => Promise<boolean>> = {
@@ -182,15 +220,23 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
   const stopOne = async (name: ServiceName, graceMs = 10_000) => {
     const child = procs.get(name);
     if (!child || codes.has(name)) return;
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
+    stopping.add(name);
+    try {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    } finally {
+      stopping.delete(name);
+    }
   };
 
   const order: ServiceName[] = ['delivery', 'campaign', 'gateway'];
   const stop = async () => {
+    supervising = false;
+    for (const timer of restartTimers) clearTimeout(timer);
+    restartTimers.clear();
     for (const name of [...order].reverse()) await stopOne(name);
   };
   try {
@@ -215,6 +261,7 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
     await stop();
     throw err;
   }
+  supervising = opts.supervise === true;
 
   return {
     ports,
@@ -229,6 +276,7 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
       await waitReady(name);
     },
     exitCode: (name) => (codes.has(name) ? codes.get(name) : undefined),
+    restarts: (name) => restartCount.get(name) ?? 0,
     stop,
   };
 }

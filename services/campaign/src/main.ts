@@ -1,5 +1,6 @@
 // Composition root: config → start → stop on SIGTERM/SIGINT.
 import { ConfigError } from '../../shared/src/config.js';
+import { installLastChanceHandlers } from '../../shared/src/last-chance.js';
 import { createLogger } from '../../shared/src/log.js';
 import { startCampaignService } from './app.js';
 import { loadConfig } from './config.js';
@@ -7,6 +8,7 @@ import { loadConfig } from './config.js';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const log = createLogger('campaign', config.logLevel);
+  installLastChanceHandlers(log);
   const service = await startCampaignService(config, { log });
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,0 +1,33 @@
+// The last-chance handlers of every service process: an unhandled exception or rejection is
+// logged once and the process exits with CRASH_EXIT_CODE, for its supervisor to restart.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ROOT } from '../../scripts/lib/local-env.js';
+import { CRASH_EXIT_CODE } from '../../services/shared/src/last-chance.js';
+
+function runWithHandlers(body: string) {
+  const script = `
+    import { installLastChanceHandlers } from ${JSON.stringify(path.join(ROOT, 'services/shared/src/last-chance.ts'))};
+    import { createLogger } from ${JSON.stringify(path.join(ROOT, 'services/shared/src/log.ts'))};
+    installLastChanceHandlers(createLogger('probe', 'info'));
+    ${body}
+  `;
+  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+}
+
+describe('last-chance handlers', () => {
+  it('when an exception escapes, then it is logged once and the process exits with the crash code', () => {
+    const r = runWithHandlers(`setTimeout(() => { throw new URIError('URI malformed'); }, 0);`);
+    expect(r.status).to.equal(CRASH_EXIT_CODE);
+    const logged = r.stderr.split('\n').filter((l) => l.includes('uncaught exception: exiting'));
+    expect(logged).to.have.length(1);
+    expect(logged[0]).to.include('URI malformed');
+  });
+
+  it('when a promise rejection is unhandled, then the same', () => {
+    const r = runWithHandlers(`Promise.reject(new Error('lost'));`);
+    expect(r.status).to.equal(CRASH_EXIT_CODE);
+    expect(r.stderr).to.include('unhandled promise rejection: exiting');
+  });
+});
