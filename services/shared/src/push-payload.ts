@@ -23,7 +23,9 @@ export function linkWithUtm(link: string, utm: { utmSource: string; utmMedium: s
   ];
   const extra = params
     .filter(([, value]) => value !== '')
-    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+    // toWellFormed: encodeURIComponent throws on a lone surrogate; validation refuses them at
+    // create, this keeps a redirect or a push from ever failing on one.
+    .map(([name, value]) => `${name}=${encodeURIComponent(value.toWellFormed())}`)
     .join('&');
   if (extra === '' || link === '') return link;
   const hashAt = link.indexOf('#');

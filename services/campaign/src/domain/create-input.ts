@@ -1,6 +1,7 @@
 // Validation of the create body, rule by rule from the spec's 400 table and
 // docs/api-decisions.md. Every failing field contributes its message, in the table's order.
 import { buildPushPayload, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../../shared/src/push-payload.js';
+import { BAD_CHARACTERS, hasBadCharacters, someHasBadCharacters } from '../../../shared/src/text.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
 import { graphemeLength } from './text.js';
 import { ValidationError } from './errors.js';
@@ -12,6 +13,8 @@ export const DEFAULT_TTL_SECONDS = 2_419_200;
 const MAX_URL_LENGTH = 2048;
 const MAX_UTM_LENGTH = 200;
 const MAX_DESTINATIONS = 100;
+// Entries read at all (before trimming and de-duplicating): more can never leave 100 names worth sending.
+const MAX_AUDIENCE_ENTRIES = 1000;
 const COUNTRY_PREFIX = 'country__';
 
 export interface CreateInput {
@@ -39,18 +42,29 @@ export interface CreateInput {
 
 const isAbsent = (v: unknown) => v === undefined || v === null;
 
-/** Not a string, or only whitespace, counts as missing for the `… is required` messages. */
+/**
+ * Not a string, or only whitespace, counts as missing for the `… is required` messages. The
+ * spec's checks of a field come first; NUL and unpaired surrogates are refused after them
+ * (one message per field).
+ */
 function textField(value: unknown, name: string, min: number, max: number, errors: string[]): string {
   if (isAbsent(value) || (typeof value === 'string' && value.trim() === '')) {
     errors.push(`${name} is required`);
     return '';
   }
-  const length = typeof value === 'string' ? graphemeLength(value) : -1;
+  const length = typeof value === 'string' ? graphemeLength(value, max) : -1;
   if (length < min || length > max) {
     errors.push(`${name} must be between ${min} and ${max} characters`);
     return '';
   }
-  return value as string;
+  return clean(value as string, name, errors);
+}
+
+/** `text`, or '' with `<name> must not contain NUL characters or unpaired surrogates`. */
+function clean(text: string, name: string, errors: string[]): string {
+  if (!hasBadCharacters(text)) return text;
+  errors.push(`${name} ${BAD_CHARACTERS}`);
+  return '';
 }
 
 function hasControlCharacters(s: string): boolean {
@@ -71,6 +85,7 @@ function linkField(value: unknown, errors: string[]): string {
     errors.push('Link is required');
     return '';
   }
+  if (typeof value === 'string' && hasBadCharacters(value)) return clean(value, 'Link', errors);
   if (typeof value !== 'string' || !isUrl(value, /^https?:\/\//i)) {
     errors.push('Link must be a valid URL');
     return '';
@@ -84,14 +99,25 @@ function names(value: unknown, normalise: (name: string) => string): string[] | 
   return (value as string[]).map((v) => v.trim().toLowerCase()).filter((v) => v !== '').map(normalise);
 }
 
+const entries = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+
 function audienceFields(topicsValue: unknown, countriesValue: unknown, errors: string[]) {
+  const empty = { topics: [], countries: [], destinations: [] };
+  if (entries(topicsValue) + entries(countriesValue) > MAX_AUDIENCE_ENTRIES) {
+    errors.push(`At most ${MAX_DESTINATIONS} topics and countries may be specified`);
+    return empty;
+  }
   const topics = names(topicsValue, (t) => t);
   const countries = names(countriesValue, (c) => (c.startsWith(COUNTRY_PREFIX) ? c : COUNTRY_PREFIX + c));
-  const empty = { topics: [], countries: [], destinations: [] };
   if (topics === null || countries === null) {
     errors.push('At least one topic or country must be specified');
     return empty;
   }
+  const badTopics = someHasBadCharacters(topicsValue);
+  const badCountries = someHasBadCharacters(countriesValue);
+  if (badTopics) errors.push(`Topics ${BAD_CHARACTERS}`);
+  if (badCountries) errors.push(`Countries ${BAD_CHARACTERS}`);
+  if (badTopics || badCountries) return empty;
   const uniqueTopics = [...new Set(topics)];
   const uniqueCountries = [...new Set(countries)];
   const destinations = [...new Set([...uniqueTopics, ...uniqueCountries])];
@@ -108,6 +134,8 @@ function audienceFields(topicsValue: unknown, countriesValue: unknown, errors: s
 
 function optionalUrl(value: unknown, label: string, errors: string[]): string | null {
   if (isAbsent(value) || value === '') return null;
+  // The spec's rule (starts with https://) first, then the characters, then the rest of a URL.
+  if (typeof value === 'string' && value.startsWith('https://') && hasBadCharacters(value)) return clean(value, label, errors) || null;
   if (typeof value !== 'string' || !isUrl(value, /^https:\/\//)) {
     errors.push(`${label} must be a valid URL`);
     return null;
@@ -121,7 +149,7 @@ function utmField(value: unknown, name: string, errors: string[]): string {
     errors.push(`${name} must be a string of at most ${MAX_UTM_LENGTH} characters`);
     return '';
   }
-  return value;
+  return clean(value, name, errors);
 }
 
 function ttlField(value: unknown, errors: string[]): number {
@@ -160,10 +188,10 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
 
   let callToAction = '';
   if (!isAbsent(raw.callToAction)) {
-    if (typeof raw.callToAction !== 'string' || graphemeLength(raw.callToAction) > 20) {
+    if (typeof raw.callToAction !== 'string' || graphemeLength(raw.callToAction, 20) > 20) {
       errors.push('Call to action must not exceed 20 characters');
     } else {
-      callToAction = raw.callToAction;
+      callToAction = clean(raw.callToAction, 'Call to action', errors);
     }
   }
   const icon = optionalUrl(raw.icon, 'Icon', errors);

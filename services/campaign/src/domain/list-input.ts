@@ -1,4 +1,5 @@
 // Validation of the list body (spec's "400 messages on list" table, in its order).
+import { echoValue } from '../../../shared/src/text.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
 import { ValidationError } from './errors.js';
 
@@ -8,6 +9,11 @@ export type StatusFilter = 'draft' | 'scheduled' | 'sent' | 'failed';
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 60;
 const STATUS_FILTERS: readonly StatusFilter[] = ['draft', 'scheduled', 'sent', 'failed'];
+// The unknown status values a message echoes: the first few, each cut short, unshowable
+// characters escaped. The echo is the client's text: unbounded, it once made a 75 kB gRPC
+// trailer that broke the connection every tenant's calls shared.
+export const ECHOED_VALUES = 5;
+export const ECHOED_VALUE_CHARS = 40;
 
 export interface ListInput {
   /** Effective limit: clamped to MAX_LIMIT. */
@@ -23,7 +29,20 @@ export interface ListInput {
 const isAbsent = (v: unknown) => v === undefined || v === null;
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return echoValue(value, ECHOED_VALUE_CHARS);
+  let json: string;
+  try {
+    json = JSON.stringify(value) ?? String(value);
+  } catch {
+    json = Array.isArray(value) ? '[…]' : '{…}'; // nested deeper than the stack allows
+  }
+  return echoValue(json, ECHOED_VALUE_CHARS);
+}
+
+/** `a, b, c` or, past ECHOED_VALUES, `a, b, c, d, e and 7 more`. */
+function describeAll(values: unknown[]): string {
+  const shown = values.slice(0, ECHOED_VALUES).map(describe).join(', ');
+  return values.length > ECHOED_VALUES ? `${shown} and ${values.length - ECHOED_VALUES} more` : shown;
 }
 
 export function validateListInput(raw: Record<string, unknown>): ListInput {
@@ -59,7 +78,7 @@ export function validateListInput(raw: Record<string, unknown>): ListInput {
     const values: unknown[] = Array.isArray(raw.status) ? raw.status : [raw.status];
     const invalid = values.filter((v) => !STATUS_FILTERS.includes(v as StatusFilter));
     if (invalid.length > 0) {
-      errors.push(`Invalid status values: ${invalid.map(describe).join(', ')}. Allowed: ${STATUS_FILTERS.join(', ')}`);
+      errors.push(`Invalid status values: ${describeAll(invalid)}. Allowed: ${STATUS_FILTERS.join(', ')}`);
     } else {
       statuses = [...new Set(values as StatusFilter[])].sort();
     }

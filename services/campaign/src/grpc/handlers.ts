@@ -8,10 +8,14 @@ import { toStatus } from './status.js';
 
 function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
-    fn(call.request).then(
-      (res) => callback(null, res),
-      (err) => callback(toStatus(err, method, log)),
-    );
+    fn(call.request)
+      .then(
+        (res) => callback(null, res),
+        (err) => callback(toStatus(err, method, log)),
+      )
+      // Answering itself failed (grpc-js encodes the status as it sends it): the call is lost,
+      // the process must not be — a throw here would be an unhandled rejection.
+      .catch((err: unknown) => log.error('answering the call failed', { method, err }));
   };
 }
 
