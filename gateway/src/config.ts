@@ -32,7 +32,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000, { min: 0, max: 3_600_000 }),
     grpcDeadlineMs: integer(env, 'GRPC_DEADLINE_MS', 10_000, { min: 1, max: 600_000 }),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 102_400, { min: 1, max: 100 * 1024 * 1024 }),
-    internalToken: internalToken(env, 'gateway'),
+    internalToken: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'),
     logLevel: parseLevel(env.LOG_LEVEL),
   });
 }

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { ROOT } from '../../scripts/lib/local-env.js';
@@ -25,6 +26,7 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1/Job': Job,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace,
@@ -226,6 +228,34 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         for (const pdb of rs.filter((r) => r.kind === 'PodDisruptionBudget')) {
           expect(matching(pdb.spec.selector.matchLabels), `PDB ${pdb.metadata.name}`).to.have.length(1);
         }
+      });
+
+      it('closes every pod to incoming traffic except each service\'s callers (NetworkPolicies on named ports that exist)', () => {
+        const policies = rs.filter((r) => r.kind === 'NetworkPolicy');
+        const deny = policies.find((p) => Object.keys(p.spec.podSelector).length === 0);
+        expect(deny?.spec.policyTypes, 'a default deny for ingress').to.deep.equal(['Ingress']);
+        expect(deny?.spec.ingress ?? []).to.deep.equal([]);
+        const app = (labels: Record<string, string> | undefined) => labels?.['app.kubernetes.io/name'];
+        // Who may reach each (service, named port): '*' = anyone, 'monitoring' = that namespace.
+        const reach = new Map<string, Set<string>>();
+        for (const p of policies.filter((x) => x !== deny)) {
+          const target = app(p.spec.podSelector.matchLabels)!;
+          expect(SERVICES, `${p.metadata.name} selects a service`).to.include(target);
+          for (const rule of p.spec.ingress ?? []) {
+            const sources = rule.from ? rule.from.map((f: any) => app(f.podSelector?.matchLabels) ?? f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name']) : ['*'];
+            for (const { port } of rule.ports) {
+              expect(portNumber(container(target), port), `${target} has a port named ${port}`).to.not.equal(undefined);
+              const key = `${target}:${port}`;
+              reach.set(key, new Set([...(reach.get(key) ?? []), ...sources]));
+            }
+          }
+        }
+        const who = (key: string) => [...(reach.get(key) ?? [])].sort();
+        expect(who('gateway:http')).to.deep.equal(['*']);
+        expect(who('campaign:grpc')).to.deep.equal(['gateway']);
+        expect(who('delivery:grpc')).to.deep.equal(['campaign', 'gateway']);
+        expect(who('delivery:http')).to.deep.equal(['gateway']);
+        for (const [key, sources] of reach) if (!['gateway:http', 'campaign:grpc', 'delivery:grpc', 'delivery:http'].includes(key)) expect([...sources], key).to.deep.equal(['monitoring']);
       });
     });
   }

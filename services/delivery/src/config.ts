@@ -140,7 +140,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       instanceDeadAfterSec: integer(env, 'INSTANCE_DEAD_AFTER_SEC', 10, { min: 3, max: 3600 }),
       extraCaFile: optionalString(env, 'PUSH_EXTRA_CA_FILE', ''),
     }),
-    internalTokens: Object.freeze({ gateway: internalToken(env, 'gateway'), campaign: internalToken(env, 'campaign') }),
+    internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN') }),
     logLevel: parseLevel(env.LOG_LEVEL),
   });
 }

@@ -15,10 +15,10 @@ import { ConfigError } from './config.js';
 export type Caller = 'gateway' | 'campaign';
 
 /** The variable that holds each caller's token, in the caller's and its callees' environments. */
-export const TOKEN_VARIABLE: Readonly<Record<Caller, string>> = Object.freeze({
+export const TOKEN_VARIABLE = Object.freeze({
   gateway: 'GATEWAY_INTERNAL_TOKEN',
   campaign: 'CAMPAIGN_INTERNAL_TOKEN',
-});
+} as const satisfies Record<Caller, string>);
 
 /** gRPC metadata key and HTTP header name of the token (lowercase, as both carry it). */
 export const INTERNAL_AUTH_HEADER = 'x-internal-auth';
@@ -27,9 +27,8 @@ export const UNAUTHENTICATED_MESSAGE = 'Internal authentication required';
 
 const MIN_TOKEN_BYTES = 32;
 
-/** A caller's token from the environment: base64 or base64url of at least 32 random bytes. */
-export function internalToken(env: Record<string, string | undefined>, caller: Caller): string {
-  const name = TOKEN_VARIABLE[caller];
+/** A caller's token from the environment (`name`: a TOKEN_VARIABLE): base64 or base64url of at least 32 random bytes. */
+export function internalToken(env: Record<string, string | undefined>, name: (typeof TOKEN_VARIABLE)[Caller]): string {
   const raw = env[name]?.trim();
   if (!raw) throw new ConfigError(`${name} is required but not set (base64 of at least ${MIN_TOKEN_BYTES} random bytes, e.g. openssl rand -base64 32)`);
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) || Buffer.from(raw, 'base64').length < MIN_TOKEN_BYTES) {

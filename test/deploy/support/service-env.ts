@@ -15,7 +15,7 @@ export const CONFIG_FILES: Record<ServiceName, string> = {
 export interface ServiceEnv {
   /** Every variable name the config reads. */
   reads: string[];
-  /** Those without a default (requireString / secret): start-up fails without them. */
+  /** Those without a default (requireString / secret / internalToken): start-up fails without them. */
   required: string[];
 }
 
@@ -27,7 +27,7 @@ export function serviceEnv(service: ServiceName): ServiceEnv {
   for (const m of source.matchAll(/\benv\.([A-Z][A-Z0-9_]{2,})\b/g)) reads.add(m[1]);
   for (const m of source.matchAll(/\benv\[\s*'([A-Z][A-Z0-9_]{2,})'\s*\]/g)) reads.add(m[1]);
   const required = new Set<string>();
-  for (const m of source.matchAll(/\b(?:requireString|secret)\(\s*env,\s*'([A-Z][A-Z0-9_]+)'/g)) required.add(m[1]);
+  for (const m of source.matchAll(/\b(?:requireString|secret|internalToken)\(\s*env,\s*'([A-Z][A-Z0-9_]+)'/g)) required.add(m[1]);
   return { reads: [...reads].sort(), required: [...required].sort() };
 }
 
