@@ -1,4 +1,5 @@
-// Starts the delivery service: migrations, the gRPC Audience server, the plugin HTTP server.
+// Starts the delivery service: migrations, the gRPC Audience server, the plugin HTTP server (the
+// gateway its only caller) and the ops listener (liveness, readiness, metrics).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { Counter } from 'prom-client';
 import { TOPICS } from '../../shared/src/messages.js';
 import { createReadiness } from '../../shared/src/observability/health.js';
 import { createServiceMetrics, kafkaLagGauge } from '../../shared/src/observability/metrics.js';
+import { startOpsServer, type OpsServer } from '../../shared/src/observability/ops-server.js';
 import { CHUNKS_GROUP, DISPATCH_GROUP } from './messaging/index.js';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -31,6 +33,8 @@ export function migrateDeliverySchema(pool: Pool): Promise<string[]> {
 export interface DeliveryService {
   grpcPort: number;
   httpPort: number;
+  /** The ops listener: /healthz, /readyz, /metrics. */
+  opsPort: number;
   stop(): Promise<void>;
 }
 
@@ -50,8 +54,11 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   const internalAuth = createInternalAuth(config.internalTokens);
   let grpcServer: ReturnType<typeof createGrpcServer> | undefined;
   let httpServer: http.Server | undefined;
+  let opsServer: OpsServer | undefined;
   let sending: Awaited<ReturnType<typeof startSending>> | undefined;
-  // operations (issue 5): metrics and readiness (Postgres; Kafka once sending has started)
+  // Readiness: what this process needs to serve its own traffic (plugin HTTP, audience gRPC),
+  // which is Postgres. Kafka feeds sending, not requests: routing requests away from this
+  // process would not bring it back, so its state is reported on /readyz without gating it.
   const metrics = createServiceMetrics('delivery');
   const pushes = new Counter({
     name: 'delivery_pushes_total',
@@ -59,20 +66,17 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     labelNames: ['outcome', 'origin'] as const,
     registers: [metrics.registry],
   });
-  const readiness = createReadiness(
-    {
-      postgres: () => pool.query('SELECT 1'),
-      ...(config.kafka.brokers.length > 0
-        ? {
-            kafka: async () => {
-              if (!sending?.kafka) throw new Error('sending has not started');
-              await sending.kafka.ping();
-            },
-          }
-        : {}),
-    },
-    { log },
-  );
+  const readiness = createReadiness({ postgres: () => pool.query('SELECT 1') }, { log });
+  const reported = {
+    ...(config.kafka.brokers.length > 0
+      ? {
+          kafka: async () => {
+            if (!sending?.kafka) throw new Error('sending has not started');
+            await sending.kafka.ping();
+          },
+        }
+      : {}),
+  };
 
   // Out of rotation, then intake (gRPC, HTTP), then in-flight sending hands back its unfinished
   // work and commits what it finished, then the pool.
@@ -88,6 +92,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       clearTimeout(force);
     }
     await sending?.stop();
+    await opsServer?.stop();
     await pool.end();
   }
 
@@ -125,7 +130,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const app = createHttpApp({
       subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, pushTestHosts: config.pushTestHosts }),
       limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
-      countryHeader: config.countryHeader,
+      internalAuth,
       log,
       events: {
         tokens: sending.tokens,
@@ -135,16 +140,17 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       },
       // site plugin (issue 4): page views are limited like subscriptions, in their own buckets
       plugin: { pool, limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }) },
-      ops: { metrics, readiness }, // operations (issue 5)
+      metrics,
     });
     httpServer = http.createServer(app);
     httpServer.headersTimeout = 20_000;
     httpServer.requestTimeout = 30_000;
     const httpPort = await listen(httpServer, config.http.host, config.http.port);
+    opsServer = await startOpsServer({ ...config.ops, readiness, reported, metrics, log });
 
     await grpcServer.health?.start();
-    log.info('delivery service started', { grpcPort, httpPort });
-    return { grpcPort, httpPort, stop };
+    log.info('delivery service started', { grpcPort, httpPort, opsPort: opsServer.port });
+    return { grpcPort, httpPort, opsPort: opsServer.port, stop };
   } catch (err) {
     await stop().catch(() => {});
     throw err;

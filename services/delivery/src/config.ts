@@ -17,6 +17,8 @@ export interface DeliveryConfig {
   readonly databaseUrl: string;
   readonly grpc: { readonly host: string; readonly port: number };
   readonly http: { readonly host: string; readonly port: number };
+  /** Liveness, readiness and metrics, off the plugin port (DELIVERY_OPS_HOST, DELIVERY_OPS_PORT). */
+  readonly ops: { readonly host: string; readonly port: number };
   /** 32 bytes: AES-256-GCM key for the VAPID private keys at rest (encrypts; tried first). */
   readonly vapidEncryptionKey: Buffer;
   /** Earlier encryption keys during a rotation: they still decrypt and verify tracking tokens. */
@@ -29,11 +31,9 @@ export interface DeliveryConfig {
    * `[::1]`, `localhost`) whose endpoints may use http or https and any port.
    */
   readonly pushTestHosts: readonly string[];
-  /** Name of a trusted edge header carrying an ISO 3166-1 alpha-2 code; '' = none. */
-  readonly countryHeader: string;
-  /** Subscription requests per client address per minute; 0 disables the limit. */
+  /** Subscription requests per visitor address (as the gateway names it) per minute; 0 disables the limit. */
   readonly subscribeRateLimitPerMinute: number;
-  /** Impression/click reports per client address per minute; 0 disables the limit. */
+  /** Impression/click reports per visitor address per minute; 0 disables the limit. */
   readonly trackingRateLimitPerMinute: number;
   /** Empty brokers: this instance sends nothing (audience and subscribe still work). */
   readonly kafka: { readonly brokers: readonly string[]; readonly topicPrefix: string; readonly sessionTimeoutMs: number };
@@ -105,24 +105,18 @@ function pushTestHosts(env: Env): string[] {
   return hosts;
 }
 
-function countryHeader(env: Env): string {
-  const name = optionalString(env, 'COUNTRY_HEADER', '').trim().toLowerCase();
-  if (name !== '' && !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new ConfigError('COUNTRY_HEADER must be an HTTP header name');
-  return name;
-}
-
 export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
   const vapidKeys = loadVapidEncryptionKeys(env);
   return Object.freeze({
     databaseUrl: requireString(env, 'DATABASE_URL'),
     grpc: listenAddress(env, 'DELIVERY_GRPC_HOST', 'DELIVERY_GRPC_PORT', 50052),
     http: listenAddress(env, 'DELIVERY_HTTP_HOST', 'DELIVERY_HTTP_PORT', 8081),
+    ops: listenAddress(env, 'DELIVERY_OPS_HOST', 'DELIVERY_OPS_PORT', 9466),
     vapidEncryptionKey: vapidKeys.current,
     vapidEncryptionKeysPrevious: Object.freeze(vapidKeys.previous),
     vapidSubject: optionalString(env, 'VAPID_SUBJECT', 'mailto:push@localhost'),
     pushServiceHosts: Object.freeze(pushServiceHosts(env)),
     pushTestHosts: Object.freeze(pushTestHosts(env)),
-    countryHeader: countryHeader(env),
     subscribeRateLimitPerMinute: integer(env, 'SUBSCRIBE_RATE_LIMIT_PER_MINUTE', 60, { min: 0, max: 1_000_000 }),
     trackingRateLimitPerMinute: integer(env, 'TRACKING_RATE_LIMIT_PER_MINUTE', 600, { min: 0, max: 10_000_000 }),
     kafka: Object.freeze({

@@ -1,29 +1,33 @@
-// The delivery service's HTTP app for the site plugin (reached through the gateway's proxy).
+// The delivery service's HTTP app for the site plugin, reached only through the gateway's proxy:
+// everything but the liveness probe needs the gateway's internal token. Readiness and metrics
+// are on the separate ops listener (app.ts), never on this port.
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { InternalAuth } from '../../shared/src/internal-auth.js';
 import type { Logger } from '../../shared/src/log.js';
 import { SiteNotFoundError, ValidationError } from './domain/errors.js';
 import type { Subscriptions } from './domain/subscriptions.js';
 import { cors } from './routes/cors.js';
+import { gatewayOnly } from './routes/gateway-only.js';
 import { HttpError } from './routes/http-error.js';
 import type { RateLimiter } from './routes/rate-limiter.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { eventRoutes, type EventRouteDeps } from './routes/events.js';
 // site plugin (issue 4): snippet, service worker, config, page views
 import { pluginRoutes, type PluginRouteDeps } from './plugin/routes.js';
-// operations (issue 5): readiness and metrics
-import { readyzHandler, type Readiness } from '../../shared/src/observability/health.js';
+import { healthzHandler } from '../../shared/src/observability/health.js';
 import type { ServiceMetrics } from '../../shared/src/observability/metrics.js';
 
 export interface HttpDeps {
   subscriptions: Subscriptions;
   limiter: RateLimiter;
-  countryHeader: string;
+  /** Recognises the gateway's token: the only caller of this app. */
+  internalAuth: InternalAuth;
   log: Logger;
   events: EventRouteDeps;
   /** site plugin (issue 4): scripts, config and page views; absent = not served */
   plugin?: PluginRouteDeps;
-  /** operations (issue 5): request metrics, GET /readyz and GET /metrics; absent = not served */
-  ops?: { metrics: ServiceMetrics; readiness: Readiness };
+  /** Request metrics (counted here, scraped on the ops listener); absent = not counted. */
+  metrics?: ServiceMetrics;
 }
 
 export function createHttpApp(deps: HttpDeps): express.Express {
@@ -31,12 +35,9 @@ export function createHttpApp(deps: HttpDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  if (deps.ops) app.use(deps.ops.metrics.http); // operations (issue 5): counts every request below
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  if (deps.ops) app.get('/readyz', readyzHandler(deps.ops.readiness));
-  if (deps.ops) app.get('/metrics', deps.ops.metrics.scrape);
+  if (deps.metrics) app.use(deps.metrics.http); // counts every request below, refused ones too
+  app.get('/healthz', healthzHandler);
+  app.use(gatewayOnly(deps.internalAuth));
   app.use('/public', cors);
   app.use(subscriptionRoutes(deps));
   app.use(eventRoutes(deps.events));

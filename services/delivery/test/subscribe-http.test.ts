@@ -24,7 +24,7 @@ describe('delivery: subscribe over HTTP', function () {
   });
 
   before(async () => {
-    t = await startTestDelivery('subscribe_http', { COUNTRY_HEADER: 'X-Edge-Country', SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0' });
+    t = await startTestDelivery('subscribe_http', { SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0' });
     site = await newSite(t);
     path = `/public/v1/sites/${site.publicId}/subscriptions`;
   });
@@ -34,7 +34,7 @@ describe('delivery: subscribe over HTTP', function () {
 
   it('when a new browser subscribes, then 201 {id, created: true} and the row holds what was sent', async () => {
     const body = validBody({ topics: [' Sport ', 'NEWS', 'news'] });
-    const res = await request(t, 'POST', path, { body, headers: { 'x-edge-country': 'BR' } });
+    const res = await request(t, 'POST', path, { body, country: 'BR' });
     expect(res.status).to.equal(201);
     expect(res.body).to.deep.equal({ id: res.body.id, created: true });
     expect(res.body.id).to.match(UUID);
@@ -54,11 +54,11 @@ describe('delivery: subscribe over HTTP', function () {
 
   it('when the same endpoint subscribes again, then 200 {created: false}, one subscriber, keys updated and topics merged', async () => {
     const body = validBody({ topics: ['a'] });
-    const first = await request(t, 'POST', path, { body, headers: { 'x-edge-country': 'us' } });
+    const first = await request(t, 'POST', path, { body, country: 'us' });
     const keys = browserKeys();
     const second = await request(t, 'POST', path, {
       body: { subscription: { endpoint: body.subscription.endpoint, keys }, topics: ['b'], language: 'en' },
-      headers: { 'x-edge-country': 'PT' },
+      country: 'PT',
     });
     expect(first.status).to.equal(201);
     expect(second.status).to.equal(200);
@@ -94,14 +94,15 @@ describe('delivery: subscribe over HTTP', function () {
     }
   });
 
-  it('the country comes only from the configured header: a body `country` is ignored, anything but two letters is country__desconhecido', async () => {
+  it('the country comes only from the gateway\'s x-client-country: a body `country` or an edge header is ignored, anything but two letters is country__desconhecido', async () => {
     const cases: [Record<string, string>, string][] = [
       [{}, 'country__desconhecido'],
-      [{ 'x-edge-country': 'Br' }, 'country__br'],
-      [{ 'x-edge-country': 'BRA' }, 'country__desconhecido'],
-      [{ 'x-edge-country': 'X1' }, 'country__desconhecido'],
-      [{ 'x-edge-country': '' }, 'country__desconhecido'],
+      [{ 'x-client-country': 'Br' }, 'country__br'],
+      [{ 'x-client-country': 'BRA' }, 'country__desconhecido'],
+      [{ 'x-client-country': 'X1' }, 'country__desconhecido'],
+      [{ 'x-client-country': '' }, 'country__desconhecido'],
       [{ 'cf-ipcountry': 'DE' }, 'country__desconhecido'],
+      [{ 'x-edge-country': 'DE' }, 'country__desconhecido'],
     ];
     for (const [headers, country] of cases) {
       const res = await request(t, 'POST', path, { body: validBody({ country: 'country__fr', countries: ['fr'] }), headers });
@@ -258,7 +259,7 @@ describe('delivery: subscribe over HTTP', function () {
 
   it('when the edge cannot tell the country on a refresh, then the known country is kept', async () => {
     const body = validBody();
-    await request(t, 'POST', path, { body, headers: { 'x-edge-country': 'BR' } });
+    await request(t, 'POST', path, { body, country: 'BR' });
     await request(t, 'POST', path, { body });
     const { rows } = await t.pool.query('SELECT country FROM delivery.subscribers WHERE endpoint = $1', [body.subscription.endpoint]);
     expect(rows[0].country).to.equal('country__br');

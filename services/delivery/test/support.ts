@@ -10,7 +10,8 @@ import { startDeliveryService, type DeliveryService } from '../src/app.js';
 import { loadConfig, type DeliveryConfig } from '../src/config.js';
 import { createDeliveryOperators, type DeliveryOperators } from '../src/domain/operators.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { withInternalToken } from '../../shared/src/internal-auth.js';
+import { INTERNAL_AUTH_HEADER, withInternalToken } from '../../shared/src/internal-auth.js';
+import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../shared/src/edge-headers.js';
 
 export interface TestDelivery {
   service: DeliveryService;
@@ -22,6 +23,8 @@ export interface TestDelivery {
   /** As the gateway calls it (ListTopics, ListCountries). */
   audienceAsGateway: AudienceClient;
   baseUrl: string;
+  /** The ops listener: /healthz, /readyz, /metrics. */
+  opsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -31,6 +34,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     DATABASE_URL: db.url,
     DELIVERY_GRPC_PORT: '0',
     DELIVERY_HTTP_PORT: '0',
+    DELIVERY_OPS_PORT: '0',
     VAPID_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     // The fake push services of the tests listen on loopback; real hosts keep their defaults.
     PUSH_TEST_HOSTS: '127.0.0.1,localhost',
@@ -52,6 +56,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     audience,
     audienceAsGateway,
     baseUrl: `http://127.0.0.1:${service.httpPort}`,
+    opsUrl: `http://127.0.0.1:${service.opsPort}`,
     stop: async () => {
       audience.close();
       audienceAsGateway.close();
@@ -100,11 +105,38 @@ export interface HttpAnswer {
   body: any;
 }
 
-export async function request(t: TestDelivery, method: string, path: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+/** The visitor address the `request` helper names unless told another. */
+export const TEST_CLIENT_ADDRESS = '192.0.2.10';
+
+export interface RequestOptions {
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  /** The visitor's address, as the gateway passes it (default TEST_CLIENT_ADDRESS). */
+  client?: string;
+  /** The visitor's country code, as the gateway passes it (default: none). */
+  country?: string;
+  /** false: call as an outsider, without the gateway's token and internal headers. */
+  asGateway?: boolean;
+}
+
+/** An HTTP call as the gateway makes it: its token, the visitor's address and country (routes/client-address.ts). */
+export async function request(t: TestDelivery, method: string, path: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
   const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  const asGateway = opts.asGateway ?? true;
   const res = await fetch(t.baseUrl + path, {
     method,
-    headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+    headers: {
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(asGateway
+        ? {
+            [INTERNAL_AUTH_HEADER]: INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN,
+            [CLIENT_ADDRESS_HEADER]: opts.client ?? TEST_CLIENT_ADDRESS,
+            ...(opts.country !== undefined ? { [CLIENT_COUNTRY_HEADER]: opts.country } : {}),
+          }
+        : {}),
+      ...opts.headers,
+    },
     body: payload,
   });
   const text = await res.text();

@@ -1,16 +1,20 @@
-// The address a request is rate-limited by. Only a loopback peer (the gateway's proxy on the
-// same host) is trusted to name the client in X-Forwarded-For, and only in the entry it
-// appended itself: the last one. Earlier entries come from the client and could be anything,
-// so reading the first would let a caller pick a fresh rate-limit bucket per request.
+// The visitor a request is on behalf of, as the gateway decided it. The gateway is the only edge:
+// it alone reads forwarding and country headers (its TRUSTED_PROXIES and COUNTRY_HEADER) and
+// passes its answer in internal headers. Every route that reads them sits behind gatewayOnly
+// (routes/gateway-only.ts), so they are never a client's; X-Forwarded-For and the socket address
+// (the gateway's own) are never read here.
+import { isIP } from 'node:net';
 import type { Request } from 'express';
+import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../../shared/src/edge-headers.js';
 
-function isLoopback(address: string): boolean {
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+/** The rate-limit key of a request: the visitor's address, or one shared bucket if the gateway sent none. */
+export function clientAddress(req: Request): string {
+  const value = req.headers[CLIENT_ADDRESS_HEADER];
+  return typeof value === 'string' && isIP(value) !== 0 ? value : 'unknown';
 }
 
-export function clientAddress(req: Request): string {
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  if (!isLoopback(peer)) return peer;
-  const forwarded = req.get('x-forwarded-for')?.split(',').at(-1)?.trim();
-  return forwarded ? forwarded.slice(0, 100) : peer;
+/** The visitor's ISO 3166-1 alpha-2 code as the gateway passed it, or undefined. */
+export function clientCountry(req: Request): string | undefined {
+  const value = req.headers[CLIENT_COUNTRY_HEADER];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -1,5 +1,6 @@
-// Express middleware answering 429 `Too many requests` (with Retry-After) once a client address
-// is over its limit; shared by every public route of the site plugin.
+// Express middleware answering 429 `Too many requests` (with Retry-After) once a visitor's address
+// (as the gateway passed it, routes/client-address.ts) is over its limit; shared by every public
+// route of the site plugin.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { clientAddress } from './client-address.js';
 import type { RateLimiter } from './rate-limiter.js';

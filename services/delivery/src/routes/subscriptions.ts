@@ -2,6 +2,7 @@
 import { rateLimited } from './rate-limited.js';
 import express, { type Request, type Router } from 'express';
 import type { Subscriptions } from '../domain/subscriptions.js';
+import { clientCountry } from './client-address.js';
 import { HttpError } from './http-error.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -21,7 +22,7 @@ export function jsonObject(req: Request): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-export function subscriptionRoutes(deps: { subscriptions: Subscriptions; limiter: RateLimiter; countryHeader: string }): Router {
+export function subscriptionRoutes(deps: { subscriptions: Subscriptions; limiter: RateLimiter }): Router {
   const router = express.Router();
   const path = '/public/v1/sites/:publicId/subscriptions';
 
@@ -30,8 +31,8 @@ export function subscriptionRoutes(deps: { subscriptions: Subscriptions; limiter
   const body = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
 
   router.post(path, rateLimit, body, async (req, res) => {
-    const country = deps.countryHeader === '' ? undefined : req.get(deps.countryHeader);
-    const result = await deps.subscriptions.subscribe(String(req.params.publicId), jsonObject(req), country);
+    // The country is the gateway's (x-client-country), never the body's or a client header's.
+    const result = await deps.subscriptions.subscribe(String(req.params.publicId), jsonObject(req), clientCountry(req));
     res.status(result.created ? 201 : 200).json({ id: result.id, created: result.created });
   });
 
