@@ -119,6 +119,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
           timeoutMs: config.sending.timeoutMs,
           maxAttempts: config.sending.maxAttempts,
           extraCa: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
+          testHosts: config.pushTestHosts,
         },
         instanceDeadAfterSec: config.sending.instanceDeadAfterSec,
       },

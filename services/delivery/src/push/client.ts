@@ -2,11 +2,16 @@
 // offer HTTP/2: one TLS session then carries every request to that origin. Origins without h2
 // get HTTP/1.1 keep-alive sockets. Concurrency is bounded per origin, and every request has a
 // deadline, so a slow push service costs a bounded number of sockets and nothing else.
+// Every connection goes through the destination policy (destination.ts): https, port 443, a
+// host name whose resolved addresses are public — checked in the connection's own lookup. What
+// a push service answers is bounded: the status, the headers Node already bounds, a reason
+// phrase reduced to a few safe characters; the body is read up to a cap and thrown away.
 import http from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
+import { createDestinationPolicy, DestinationRefusedError, type DestinationPolicy } from './destination.js';
 
 export interface PushClientOptions {
   /** Requests in flight per origin; more wait in a FIFO queue. Default 100. */
@@ -15,14 +20,18 @@ export interface PushClientOptions {
   timeoutMs?: number;
   /** Extra trusted CA certificate(s), PEM, added to Node's root store. */
   ca?: string | Buffer;
+  /** PUSH_TEST_HOSTS: local test push services, exempt from the destination rules. */
+  testHosts?: readonly string[];
+  /** Replaces the default policy built from testHosts (tests: a fake DNS, another port). */
+  destinations?: DestinationPolicy;
 }
 
 export interface PushResponse {
   status: number;
   /** Lowercased names. */
   headers: Record<string, string>;
-  /** The first 512 bytes of the body, as UTF-8. */
-  body: string;
+  /** The HTTP/1.1 reason phrase reduced to safe characters (at most 40); '' over HTTP/2. */
+  statusText: string;
 }
 
 export type Protocol = 'h2' | 'http/1.1';
@@ -35,7 +44,8 @@ export interface PushClient {
   close(): Promise<void>;
 }
 
-export type PushRequestErrorCode = 'timeout' | 'reset' | 'network' | 'closed';
+/** `refused`: the destination policy forbids the endpoint (permanent: never retried). */
+export type PushRequestErrorCode = 'timeout' | 'reset' | 'network' | 'closed' | 'refused';
 
 export class PushRequestError extends Error {
   override readonly name = 'PushRequestError';
@@ -49,12 +59,18 @@ export class PushRequestError extends Error {
   }
 }
 
-const BODY_LIMIT = 512;
+/** Response body bytes read (and discarded) before the stream is cut: the status is all we use. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** How long an origin refused by the destination policy fails at once, without a new lookup. */
+const REFUSAL_MEMORY_MS = 60_000;
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_SESSION_ERROR',
   'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_STREAM_CANCEL', 'ERR_HTTP2_INVALID_SESSION', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 interface Origin {
   url: URL;
+  /** The policy's lookup for this origin's connections; undefined: plain DNS (a test host). */
+  lookup?: net.LookupFunction;
+  refused?: { error: PushRequestError; until: number };
   protocol?: Protocol;
   probing?: Promise<void>;
   session?: http2.ClientHttp2Session;
@@ -69,13 +85,14 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError('concurrencyPerOrigin must be a positive integer');
   if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
   const ca = opts.ca ? [...tls.rootCertificates, opts.ca.toString()] : undefined;
+  const destinations = opts.destinations ?? createDestinationPolicy({ testHosts: opts.testHosts });
   const origins = new Map<string, Origin>();
   let closed = false;
 
   function originOf(url: URL): Origin {
     let state = origins.get(url.origin);
     if (!state) {
-      state = { url: new URL(url.origin), active: 0, waiters: [] };
+      state = { url: new URL(url.origin), lookup: destinations.lookupFor(url), active: 0, waiters: [] };
       origins.set(url.origin, state);
     }
     return state;
@@ -107,7 +124,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     const { url } = state;
     if (url.protocol === 'http:') {
       state.protocol = 'http/1.1';
-      state.agent = new http.Agent({ keepAlive: true, maxSockets: limit });
+      state.agent = new http.Agent({ keepAlive: true, maxSockets: limit, lookup: state.lookup });
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -118,6 +135,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         servername: net.isIP(host) ? undefined : host,
         ALPNProtocols: ['h2', 'http/1.1'],
         ca,
+        lookup: state.lookup,
       });
       const fail = (err: Error) => {
         socket.destroy();
@@ -127,7 +145,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       deadline.onExpire(() => fail(new PushRequestError('timeout', 'connect timed out', url.origin)));
       socket.once('error', (err) => {
         cancel();
-        fail(new PushRequestError('network', `connect failed: ${err.message}`, url.origin, { cause: err }));
+        fail(err instanceof DestinationRefusedError ? toRequestError(err, url.origin) : new PushRequestError('network', `connect failed: ${err.message}`, url.origin, { cause: err }));
       });
       socket.once('secureConnect', () => {
         cancel();
@@ -138,7 +156,8 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         } else {
           socket.destroy();
           state.protocol = 'http/1.1';
-          state.agent ??= new https.Agent({ keepAlive: true, maxSockets: limit, ca });
+          // The agent's sockets resolve the name again: through the same checked lookup.
+          state.agent ??= new https.Agent({ keepAlive: true, maxSockets: limit, ca, lookup: state.lookup });
         }
         resolve();
       });
@@ -179,7 +198,6 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       }
       let status = 0;
       let responseHeaders: http2.IncomingHttpHeaders | undefined;
-      let chunks: Buffer[] | undefined;
       let size = 0;
       let done = false;
       const finish = (err: Error | null) => {
@@ -187,7 +205,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         done = true;
         deadline.onExpire(null);
         if (err) reject(err);
-        else resolve({ status, headers: flattenHeaders(responseHeaders!), body: bodyText(chunks) });
+        else resolve({ status, headers: flattenHeaders(responseHeaders!), statusText: '' });
       };
       deadline.onExpire(() => {
         stream.close(http2.constants.NGHTTP2_CANCEL);
@@ -197,10 +215,12 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         status = Number(h[':status']);
         responseHeaders = h;
       });
+      // The body is read and dropped; past the cap the stream is cancelled (the session lives on).
       stream.on('data', (chunk: Buffer) => {
-        if (size >= BODY_LIMIT) return; // keep reading so the stream finishes, keep nothing
-        (chunks ??= []).push(chunk);
         size += chunk.length;
+        if (size <= MAX_BODY_BYTES) return;
+        finish(null);
+        stream.close(http2.constants.NGHTTP2_CANCEL);
       });
       stream.on('error', (err) => finish(toRequestError(err, url.origin)));
       // 'close' follows the end of the response (or a reset): the one place that settles a
@@ -235,14 +255,16 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       });
       req.on('error', (err) => finish(toRequestError(err, url.origin)));
       req.on('response', (res) => {
-        const chunks: Buffer[] = [];
+        const response = (): PushResponse => ({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), statusText: safeStatusText(res.statusMessage) });
         let size = 0;
+        // The body is read and dropped; past the cap the socket is given up rather than drained.
         res.on('data', (chunk: Buffer) => {
-          if (size >= BODY_LIMIT) return;
-          chunks.push(chunk);
           size += chunk.length;
+          if (size <= MAX_BODY_BYTES) return;
+          finish(null, response());
+          res.destroy();
         });
-        res.on('end', () => finish(null, { status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: bodyText(chunks) }));
+        res.on('end', () => finish(null, response()));
         res.on('error', (err) => finish(toRequestError(err, url.origin)));
         res.on('aborted', () => finish(new PushRequestError('reset', 'response aborted', url.origin)));
       });
@@ -255,7 +277,10 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     async post(endpoint, headers, body) {
       const url = new URL(endpoint);
       if (closed) throw new PushRequestError('closed', 'push client is closed', url.origin);
+      const problem = destinations.urlProblem(url);
+      if (problem !== null) throw new PushRequestError('refused', `destination refused: ${problem}`, url.origin);
       const state = originOf(url);
+      if (state.refused && state.refused.until > Date.now()) throw state.refused.error;
       if (state.active < limit) state.active += 1;
       else await acquire(state);
       const deadline = createDeadline(timeoutMs);
@@ -271,6 +296,10 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
           if (state.session) return await requestH2(state, url, headers, body, deadline);
         }
         throw new PushRequestError('reset', 'connection closed before the request was sent', url.origin);
+      } catch (err) {
+        // A refused origin fails at once for a while: no lookup per push of a large campaign.
+        if (err instanceof PushRequestError && err.code === 'refused') state.refused = { error: err, until: Date.now() + REFUSAL_MEMORY_MS };
+        throw err;
       } finally {
         deadline.clear();
         release(state);
@@ -317,9 +346,9 @@ function createDeadline(ms: number): Deadline {
   };
 }
 
-function bodyText(chunks: Buffer[] | undefined): string {
-  if (!chunks) return '';
-  return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).subarray(0, BODY_LIMIT).toString('utf8');
+/** A reason phrase as something safe to store and log: letters, digits and a few marks, 40 at most. */
+export function safeStatusText(text: string | undefined): string {
+  return (text ?? '').replace(/[^A-Za-z0-9 .,:'()/_-]/g, '').replace(/ {2,}/g, ' ').trim().slice(0, 40).trim();
 }
 
 function flattenHeaders(headers: http.IncomingHttpHeaders | http2.IncomingHttpHeaders): Record<string, string> {
@@ -333,6 +362,7 @@ function flattenHeaders(headers: http.IncomingHttpHeaders | http2.IncomingHttpHe
 
 function toRequestError(err: unknown, origin: string): PushRequestError {
   if (err instanceof PushRequestError) return err;
+  if (err instanceof DestinationRefusedError) return new PushRequestError('refused', `destination refused: ${err.message}`, origin, { cause: err });
   const e = err as NodeJS.ErrnoException;
   const code = RESET_CODES.has(e?.code ?? '') || /socket hang up|stream closed|aborted/i.test(e?.message ?? '') ? 'reset' : 'network';
   return new PushRequestError(code, e?.message ?? String(err), origin, { cause: err });

@@ -1,6 +1,8 @@
 // Maps a push service's answer (RFC 8030 §5, plus what FCM, Mozilla autopush, WNS and Apple
 // actually send) to what the sender does next. Pure: no I/O, the clock is passed in.
-import { PushRequestError } from './client.js';
+// A reason is stored in the delivery log and logged, so it is built from the status and our
+// own labels only — never from a push service's body — and bounded to safe characters.
+import { PushRequestError, safeStatusText } from './client.js';
 
 export type Classified =
   | { kind: 'sent'; status: number }
@@ -11,16 +13,20 @@ export type Classified =
 
 export const DEFAULT_RETRY_AFTER_MS = 60_000;
 export const MAX_RETRY_AFTER_MS = 10 * 60_000;
-const REASON_BODY_CHARS = 200;
+const REASON_CHARS = 200;
 
+/**
+ * `statusText` is the push service's reason phrase; it is used only for a status we have no
+ * label for, and only after safeStatusText has reduced it.
+ */
 export function classifyResponse(
   status: number,
   headers: Readonly<Record<string, string>>,
-  body = '',
   nowMs: number = Date.now(),
+  statusText = '',
 ): Classified {
   if (status >= 200 && status < 300) return { kind: 'sent', status };
-  const reason = describe(status, body);
+  const reason = statusLine(status, statusText);
   if (status === 404 || status === 410) return { kind: 'expired', status, reason };
   if (status === 429) {
     return { kind: 'rate-limited', status, retryAfterMs: parseRetryAfter(headers['retry-after'], nowMs), reason };
@@ -31,10 +37,19 @@ export function classifyResponse(
 
 // Timeouts and resets are ambiguous (the push service may have accepted the message), but
 // RFC 8030's Topic header makes a repeat replace the first copy, so resending is the safer side.
+// A refused destination is final: the same endpoint would be refused again.
 export function classifyError(err: unknown): Classified {
-  if (err instanceof PushRequestError) return { kind: 'retry', reason: `${err.code}: ${err.message}` };
+  if (err instanceof PushRequestError) {
+    const reason = safeReason(err.message);
+    return err.code === 'refused' ? { kind: 'failed', reason } : { kind: 'retry', reason: `${err.code}: ${reason}` };
+  }
   const message = err instanceof Error ? err.message : String(err);
-  return { kind: 'retry', reason: `network: ${message}` };
+  return { kind: 'retry', reason: `network: ${safeReason(message)}` };
+}
+
+/** Error text (Node's, which may quote what a server sent) as one bounded line of printable ASCII. */
+export function safeReason(text: string): string {
+  return text.replace(/[^\x20-\x7e]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, REASON_CHARS);
 }
 
 /** Retry-After as delta-seconds or an HTTP-date (RFC 9110 §10.2.3), clamped to [0, 10 min]. */
@@ -52,12 +67,11 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
 
-function describe(status: number, body: string): string {
-  const label = STATUS_LABELS[status] ?? 'unexpected status';
-  // Push services explain rejections in the body (Apple: {"reason":"BadJwtToken"}); keep a
-  // single short line of it — it never contains our keys or the encrypted payload.
-  const detail = body.replace(/\s+/g, ' ').trim().slice(0, REASON_BODY_CHARS);
-  return detail ? `${status} ${label}: ${detail}` : `${status} ${label}`;
+/** `404 subscription not found`; a status without a label shows the reason phrase, reduced. */
+export function statusLine(status: number, statusText = ''): string {
+  const code = Number.isInteger(status) && status >= 100 && status <= 999 ? String(status) : 'invalid status';
+  const label = STATUS_LABELS[status] ?? (safeStatusText(statusText) || 'unexpected status');
+  return `${code} ${label}`;
 }
 
 const STATUS_LABELS: Record<number, string> = {

@@ -1,9 +1,10 @@
 // The send path: encrypt every message of a batch on the worker pool, then POST each one over
 // the per-origin pool and turn the answer into a final outcome. Retries resend the same body —
 // re-encrypting would only burn CPU. A 429 pauses that one origin; the others keep going.
+import type { Logger } from '../../../shared/src/log.js';
 import { createPushClient, PushRequestError, type PushClientOptions } from './client.js';
 import { createEncryptPool, type Encryptor } from './encrypt-pool.js';
-import { classifyError, classifyResponse, type Classified } from './outcome.js';
+import { classifyError, classifyResponse, safeReason, type Classified } from './outcome.js';
 import type { VapidHeaderCache } from './vapid.js';
 
 export type Urgency = 'very-low' | 'low' | 'normal' | 'high';
@@ -38,6 +39,8 @@ export interface PushResult {
   reason?: string;
   /** POSTs made for this subscription (0 when it was rejected before sending). */
   attempts: number;
+  /** The destination policy refused the endpoint (already logged, once per origin). */
+  refused?: true;
 }
 
 export interface PushSenderOptions extends PushClientOptions {
@@ -52,7 +55,12 @@ export interface PushSenderOptions extends PushClientOptions {
   now?: () => number;
   /** Default: a worker pool with one thread per core, owned (and closed) by the sender. */
   encryptor?: Encryptor;
+  /** Where refused destinations are reported: one warning per origin and hour. */
+  log?: Logger;
 }
+
+const REFUSAL_LOG_EVERY_MS = 60 * 60_000;
+const REFUSAL_LOG_ORIGINS = 1000;
 
 export interface PushSender {
   /** Rejects only when encryption as a whole fails (nothing is sent then). */
@@ -74,6 +82,17 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   let ownedPool: (Encryptor & { close(): Promise<void> }) | undefined;
   const encryptor = (): Encryptor => opts.encryptor ?? (ownedPool ??= createEncryptPool());
   const gates = new Map<string, OriginGate>();
+  // A refused origin is usually a hostile or broken endpoint repeated across many pushes: one
+  // line per origin says it; the per-push results carry the reason to the delivery log.
+  const refusalsLogged = new Map<string, number>();
+  const noteRefusal = (origin: string, reason: string) => {
+    const at = now();
+    const last = refusalsLogged.get(origin);
+    if (last !== undefined && at - last < REFUSAL_LOG_EVERY_MS) return;
+    if (refusalsLogged.size >= REFUSAL_LOG_ORIGINS) refusalsLogged.clear();
+    refusalsLogged.set(origin, at);
+    opts.log?.warn('push destination refused', { origin, reason });
+  };
   const gateFor = (origin: string) => {
     let gate = gates.get(origin);
     if (!gate) gates.set(origin, (gate = createOriginGate(concurrency, sleep)));
@@ -106,8 +125,13 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
         const headers = attempt === 1 ? batchHeaders : headersFor(job, origin);
         try {
           const res = await client.post(target.endpoint, headers, body);
-          outcome = classifyResponse(res.status, res.headers, res.body, now());
+          outcome = classifyResponse(res.status, res.headers, now(), res.statusText);
         } catch (err) {
+          if (err instanceof PushRequestError && err.code === 'refused') {
+            const reason = safeReason(err.message);
+            noteRefusal(origin, reason);
+            return { id: target.id, outcome: 'failed', reason, attempts: attempt - 1, refused: true };
+          }
           outcome = err instanceof PushRequestError && err.code === 'closed'
             ? { kind: 'failed', reason: 'sender closed' }
             : classifyError(err);

@@ -24,6 +24,8 @@ export interface PushResult {
   outcome: 'sent' | 'expired' | 'failed';
   status?: number;
   reason?: string;
+  /** The destination policy refused the endpoint; the sender has logged it once per origin. */
+  refused?: true;
 }
 
 /** Sends pushes for one site with its VAPID keys (see push-gateway.ts). */
@@ -94,7 +96,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       const origins = new Map(items.map((i) => [i.id, originOf(i.endpoint)]));
       for (const r of results) deps.onPushed(origins.get(r.id) ?? 'unknown', r.outcome);
     }
-    for (const r of results) if (r.outcome === 'failed') deps.log.warn('push failed', { campaignId: job.campaignId, subscriberId: r.id, status: r.status, reason: r.reason });
+    for (const r of results) if (r.outcome === 'failed' && !r.refused) deps.log.warn('push failed', { campaignId: job.campaignId, subscriberId: r.id, status: r.status, reason: r.reason });
     await withTransaction(deps.pool, (tx) => recordOutcomes(tx, job.campaignId, deps.instanceId, outcomes, ambiguous));
   };
 

@@ -25,7 +25,14 @@ export interface SendingConfig {
   chunkSize: number;
   chunkConcurrency: number;
   claimBatch: number;
-  push: { concurrencyPerOrigin: number; timeoutMs: number; maxAttempts: number; extraCa?: string };
+  push: {
+    concurrencyPerOrigin: number;
+    timeoutMs: number;
+    maxAttempts: number;
+    extraCa?: string;
+    /** PUSH_TEST_HOSTS: local test push services, exempt from the destination rules (https, 443, public addresses). */
+    testHosts: readonly string[];
+  };
   instanceDeadAfterSec: number;
 }
 
@@ -55,6 +62,8 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
       timeoutMs: config.push.timeoutMs,
       maxAttempts: config.push.maxAttempts,
       ca: config.push.extraCa,
+      testHosts: config.push.testHosts,
+      log,
     });
     const pusher = createPushGateway({ pool, sender, vapidEncryptionKey: vapidKeys, vapidSubject: config.vapidSubject });
     const dispatch = createDispatchHandler(

@@ -7,7 +7,7 @@ describe('push outcome classification', () => {
 
   it('maps each push-service status to what the sender does next', () => {
     const kinds = Object.fromEntries(
-      [200, 201, 202, 400, 401, 403, 404, 410, 413, 429, 500, 502, 503, 504, 418].map((s) => [s, classifyResponse(s, {}, '', now).kind]),
+      [200, 201, 202, 400, 401, 403, 404, 410, 413, 429, 500, 502, 503, 504, 418].map((s) => [s, classifyResponse(s, {}, now).kind]),
     );
     expect(kinds).to.deep.equal({
       200: 'sent', 201: 'sent', 202: 'sent',
@@ -18,16 +18,28 @@ describe('push outcome classification', () => {
     });
   });
 
-  it('gives a one-line reason with the status and the start of the body', () => {
-    const outcome = classifyResponse(400, {}, '{"reason":\n "BadJwtToken"}', now);
-    expect(outcome).to.deep.equal({ kind: 'failed', status: 400, reason: '400 bad request: {"reason": "BadJwtToken"}' });
-    expect(classifyResponse(413, {}, '', now)).to.include({ reason: '413 payload too large' });
+  it('gives a one-line reason made of the status and our own label, never anything the push service wrote', () => {
+    expect(classifyResponse(400, {}, now, 'Bad Request')).to.deep.equal({ kind: 'failed', status: 400, reason: '400 bad request' });
+    expect(classifyResponse(413, {}, now)).to.include({ reason: '413 payload too large' });
+  });
+
+  it('when a status has no label, then the reason phrase shows, reduced to 40 safe characters', () => {
+    expect(classifyResponse(418, {}, now, "I'm a teapot")).to.include({ reason: "418 I'm a teapot" });
+    expect(classifyResponse(499, {}, now, '<script>\u001b[31mX\r\nSet-Cookie: a=b</script>' + 'y'.repeat(100))).to.include({
+      reason: '499 script31mXSet-Cookie: ab/scriptyyyyyyyyy',
+    });
+    expect(classifyResponse(599, {}, now, '\u0000\u00e9')).to.include({ reason: '599 unexpected status' });
+  });
+
+  it('when the destination was refused, then the push fails for good (no retry), with a reason of printable ASCII', () => {
+    const outcome = classifyError(new PushRequestError('refused', 'destination refused: x.example resolves to 10.0.0.1 (private)\u0000', 'https://x.example'));
+    expect(outcome).to.deep.equal({ kind: 'failed', reason: 'destination refused: x.example resolves to 10.0.0.1 (private)' });
   });
 
   it('reads Retry-After as seconds or as an HTTP-date', () => {
-    expect(classifyResponse(429, { 'retry-after': '7' }, '', now)).to.include({ kind: 'rate-limited', retryAfterMs: 7000 });
+    expect(classifyResponse(429, { 'retry-after': '7' }, now)).to.include({ kind: 'rate-limited', retryAfterMs: 7000 });
     const date = new Date(now + 90_000).toUTCString();
-    expect(classifyResponse(429, { 'retry-after': date }, '', now)).to.include({ retryAfterMs: 90_000 });
+    expect(classifyResponse(429, { 'retry-after': date }, now)).to.include({ retryAfterMs: 90_000 });
   });
 
   it('when Retry-After is missing, unparsable, past or huge, then the wait is 60 s, 60 s, 0 and 10 min', () => {

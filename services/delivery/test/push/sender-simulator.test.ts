@@ -13,7 +13,7 @@ describe('push sender against the push-service simulator', () => {
 
   before(async () => {
     simulator = await startPushSimulator({ host: '127.0.0.1', port: 0, tls: true, mode: 'record' });
-    sender = createPushSender({ ca: simulator.caCertPem, sleep: async () => {} });
+    sender = createPushSender({ ca: simulator.caCertPem, sleep: async () => {}, testHosts: ['127.0.0.1'] });
   });
   after(async () => {
     await sender?.close();
