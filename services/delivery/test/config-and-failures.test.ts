@@ -49,19 +49,19 @@ describe('delivery: config', () => {
   });
 
   it('PUSH_TEST_HOSTS defaults to none and takes names and canonical IP literals', () => {
-    expect(loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key }).pushTestHosts).to.deep.equal([]);
-    const c = loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_TEST_HOSTS: '127.0.0.1, LocalHost,[::1],push-simulator' });
+    expect(loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, ...INTERNAL_TOKENS }).pushTestHosts).to.deep.equal([]);
+    const c = loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_TEST_HOSTS: '127.0.0.1, LocalHost,[::1],push-simulator', ...INTERNAL_TOKENS });
     expect(c.pushTestHosts).to.deep.equal(['127.0.0.1', 'localhost', '[::1]', 'push-simulator']);
   });
 
   it('IP literals in PUSH_SERVICE_HOSTS, and non-canonical hosts in either list, stop start-up', () => {
     const serviceHosts = ['127.0.0.1', '2130706433', '0x7f.1', '[::1]', '::1', '*.127.0.0.1', 'a..b', 'a.example.', 'a%2eexample', 'a:443', 'a/b', '*', 'x_y.example'];
     for (const h of serviceHosts) {
-      expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: h }), h).to.throw(ConfigError, /PUSH_SERVICE_HOSTS/);
+      expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: h, ...INTERNAL_TOKENS }), h).to.throw(ConfigError, /PUSH_SERVICE_HOSTS/);
     }
-    expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: '127.0.0.1' })).to.throw(/IP address.*PUSH_TEST_HOSTS/);
+    expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: '127.0.0.1', ...INTERNAL_TOKENS })).to.throw(/IP address.*PUSH_TEST_HOSTS/);
     for (const h of ['2130706433', '0x7f.1', '127.1', '::1', '[::ffff:127.0.0.1]', 'localhost.', '*.example', 'a:8080']) {
-      expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_TEST_HOSTS: h }), h).to.throw(ConfigError, /PUSH_TEST_HOSTS/);
+      expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_TEST_HOSTS: h, ...INTERNAL_TOKENS }), h).to.throw(ConfigError, /PUSH_TEST_HOSTS/);
     }
   });
 });

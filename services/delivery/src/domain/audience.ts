@@ -2,6 +2,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import { countUnion, listNames, type NameCount } from '../db/index.js';
 import { isUuid } from './errors.js';
+import { hasBadCharacters } from '../../../shared/src/text.js';
 import { normalizeCountryName, sortedSet } from './names.js';
 
 export type { NameCount };
@@ -9,7 +10,8 @@ export type { NameCount };
 export function createAudience(pool: Pool) {
   /** Active subscribers in topics ∪ countries; an unknown or malformed site has nobody. */
   async function countAudience(siteId: string, topics: readonly string[], countries: readonly string[]): Promise<number> {
-    const topicNames = sortedSet(topics.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''));
+    // A name Postgres would refuse (NUL) or that no subscriber can carry counts nobody.
+    const topicNames = sortedSet(topics.map((t) => t.trim().toLowerCase()).filter((t) => t !== '' && !hasBadCharacters(t)));
     const countryNames = sortedSet(countries.map(normalizeCountryName).filter((c): c is string => c !== null));
     if (!isUuid(siteId) || (topicNames.length === 0 && countryNames.length === 0)) return 0;
     return countUnion(pool, siteId.toLowerCase(), topicNames, countryNames);

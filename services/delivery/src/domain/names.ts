@@ -5,14 +5,15 @@ export const COUNTRY_PREFIX = 'country__';
 export const UNKNOWN_COUNTRY = 'country__desconhecido';
 export const MAX_NAME_CHARS = 64;
 
-// Control characters are refused so a name can never carry a separator used in bulk SQL.
+// Control characters are refused so a name can never carry a separator used in bulk SQL;
+// unpaired surrogates because UTF-8 cannot carry them (they would be stored as U+FFFD).
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A topic name ready to store, or null when it is not one (empty, too long, a country). */
 export function normalizeTopic(raw: string): string | null {
   const name = raw.trim().toLowerCase();
   const chars = [...name].length;
-  if (chars < 1 || chars > MAX_NAME_CHARS || CONTROL.test(name) || name.startsWith(COUNTRY_PREFIX)) return null;
+  if (chars < 1 || chars > MAX_NAME_CHARS || CONTROL.test(name) || !name.isWellFormed() || name.startsWith(COUNTRY_PREFIX)) return null;
   return name;
 }
 
@@ -25,7 +26,7 @@ export function countryFromCode(code: string | undefined): string {
 /** A country name as an operator or another service writes it: `BR`, `br` or `country__br`. */
 export function normalizeCountryName(raw: string): string | null {
   const name = raw.trim().toLowerCase();
-  if (name === '' || name === COUNTRY_PREFIX || CONTROL.test(name)) return null;
+  if (name === '' || name === COUNTRY_PREFIX || CONTROL.test(name) || !name.isWellFormed()) return null;
   const full = name.startsWith(COUNTRY_PREFIX) ? name : COUNTRY_PREFIX + name;
   return [...full].length <= MAX_NAME_CHARS + COUNTRY_PREFIX.length ? full : null;
 }

@@ -64,7 +64,8 @@ export function hostAllowed(hostname: string, allowed: readonly string[]): boole
  * https on 443.
  */
 export function endpointAllowed(raw: string, rules: PushHostRules): boolean {
-  if (raw.length > MAX_ENDPOINT_CHARS || !VISIBLE_ASCII.test(raw)) return false;
+  // A backslash is a path separator to WHATWG and nothing a push service writes.
+  if (raw.length > MAX_ENDPOINT_CHARS || !VISIBLE_ASCII.test(raw) || raw.includes('\\')) return false;
   const written = SCHEME_AUTHORITY.exec(raw);
   if (!written) return false;
   const [, scheme, authority] = written;

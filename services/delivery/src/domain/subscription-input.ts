@@ -1,7 +1,9 @@
 // The site plugin's subscribe/unsubscribe payloads: shape checked by an ajv schema, then the
-// rules a schema cannot say (URL host allow-list, key encodings, a point on the curve).
+// rules a schema cannot say (URL host allow-list, key encodings, a point on the curve, no NUL
+// or unpaired surrogate in any text: Postgres refuses NUL, UTF-8 cannot carry the other).
 import { ECDH } from 'node:crypto';
 import { Ajv, type ErrorObject } from 'ajv';
+import { BAD_CHARACTERS, hasBadCharacters, someHasBadCharacters } from '../../../shared/src/text.js';
 import { ValidationError } from './errors.js';
 import { normalizeTopic, sortedSet } from './names.js';
 import { endpointAllowed, MAX_ENDPOINT_CHARS, type PushHostRules } from './push-endpoint.js';
@@ -17,7 +19,16 @@ export const MESSAGES = Object.freeze({
   language: 'language must be a string of at most 35 characters',
   timeZone: 'timeZone must be a string of at most 64 characters',
   unsubscribeEndpoint: 'endpoint must be a string of at most 2048 characters',
+  // A field that passed the checks above but holds a NUL or an unpaired surrogate. The
+  // subscription's endpoint and keys need none: only visible ASCII passes their rules.
+  topicsCharacters: `topics ${BAD_CHARACTERS}`,
+  languageCharacters: `language ${BAD_CHARACTERS}`,
+  timeZoneCharacters: `timeZone ${BAD_CHARACTERS}`,
+  endpointCharacters: `endpoint ${BAD_CHARACTERS}`,
 });
+
+/** True when `value` is a string holding a NUL or an unpaired surrogate. */
+export const badText = (value: unknown): boolean => typeof value === 'string' && hasBadCharacters(value);
 
 export const MAX_TOPICS_PER_REQUEST = 20;
 
@@ -121,6 +132,7 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
     if (failed.has('auth') || decodeBase64url(sub!.keys.auth)?.length !== 16) messages.push(MESSAGES.auth);
     let topics: string[] = [];
     if (failed.has('topics')) messages.push(MESSAGES.topics);
+    else if (someHasBadCharacters(body.topics)) messages.push(MESSAGES.topicsCharacters);
     else {
       const raw = (body.topics as string[] | undefined) ?? [];
       const names = raw.map(normalizeTopic);
@@ -130,7 +142,9 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
       if (names.every((n) => n !== null)) topics = sortedSet(names as string[]);
     }
     if (failed.has('language')) messages.push(MESSAGES.language);
+    else if (badText(body.language)) messages.push(MESSAGES.languageCharacters);
     if (failed.has('timeZone')) messages.push(MESSAGES.timeZone);
+    else if (badText(body.timeZone)) messages.push(MESSAGES.timeZoneCharacters);
     if (messages.length > 0) throw new ValidationError(messages);
     return {
       endpoint: sub!.endpoint,
@@ -144,6 +158,7 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
 
   function parseUnsubscribe(body: Record<string, unknown>): { endpoint: string } {
     if (!checkUnsubscribe(body)) throw new ValidationError([MESSAGES.unsubscribeEndpoint]);
+    if (badText(body.endpoint)) throw new ValidationError([MESSAGES.endpointCharacters]);
     return { endpoint: body.endpoint as string };
   }
 

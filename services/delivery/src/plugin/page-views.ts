@@ -6,11 +6,14 @@ import { findSiteByPublicId } from '../db/index.js';
 import { MAX_TOPICS_PER_SUBSCRIBER } from '../db/subscribers.js';
 import { SiteNotFoundError, ValidationError } from '../domain/errors.js';
 import { normalizeTopic, sortedSet } from '../domain/names.js';
-import { MAX_ENDPOINT_CHARS, MAX_TOPICS_PER_REQUEST, MESSAGES } from '../domain/subscription-input.js';
+import { someHasBadCharacters } from '../../../shared/src/text.js';
+import { badText, MAX_ENDPOINT_CHARS, MAX_TOPICS_PER_REQUEST, MESSAGES } from '../domain/subscription-input.js';
 
 export const PAGE_VIEW_MESSAGES = Object.freeze({
   endpoint: MESSAGES.unsubscribeEndpoint,
+  endpointCharacters: MESSAGES.endpointCharacters,
   topics: MESSAGES.topics,
+  topicsCharacters: MESSAGES.topicsCharacters,
   topicPrefix: MESSAGES.topicPrefix,
 });
 
@@ -69,8 +72,10 @@ export function createPageViews(pool: Pool) {
     const messages: string[] = [];
     const bad = (path: string) => errors.some((e) => e.instancePath.startsWith(path) || (e.params as { missingProperty?: string }).missingProperty === path.slice(1));
     if (bad('/endpoint')) messages.push(PAGE_VIEW_MESSAGES.endpoint);
+    else if (badText(body.endpoint)) messages.push(PAGE_VIEW_MESSAGES.endpointCharacters);
     let topics: string[] = [];
     if (bad('/topics')) messages.push(PAGE_VIEW_MESSAGES.topics);
+    else if (someHasBadCharacters(body.topics)) messages.push(PAGE_VIEW_MESSAGES.topicsCharacters);
     else {
       const raw = (body.topics as string[] | undefined) ?? [];
       const names = raw.map(normalizeTopic);

@@ -9,11 +9,14 @@ import { findSiteByPublicId } from '../db/index.js';
 import { MAX_TOPICS_PER_SUBSCRIBER } from '../db/subscribers.js';
 import { SiteNotFoundError, ValidationError } from '../domain/errors.js';
 import { UNKNOWN_COUNTRY } from '../domain/names.js';
-import { MAX_ENDPOINT_CHARS } from '../domain/subscription-input.js';
+import { BAD_CHARACTERS } from '../../../shared/src/text.js';
+import { badText, MAX_ENDPOINT_CHARS } from '../domain/subscription-input.js';
 
 export const SUBSCRIPTION_CHANGE_MESSAGES = Object.freeze({
   oldEndpoint: 'oldEndpoint must be a string of at most 2048 characters',
+  oldEndpointCharacters: `oldEndpoint ${BAD_CHARACTERS}`,
   endpoint: 'endpoint must be a string of at most 2048 characters',
+  endpointCharacters: `endpoint ${BAD_CHARACTERS}`,
   same: 'oldEndpoint and endpoint must differ',
 });
 
@@ -78,7 +81,9 @@ export function createSubscriptionChanges(pool: Pool) {
       errors.some((e) => e.instancePath === `/${field}` || (e.params as { missingProperty?: string }).missingProperty === field);
     const messages: string[] = [];
     if (bad('oldEndpoint')) messages.push(SUBSCRIPTION_CHANGE_MESSAGES.oldEndpoint);
+    else if (badText(body.oldEndpoint)) messages.push(SUBSCRIPTION_CHANGE_MESSAGES.oldEndpointCharacters);
     if (bad('endpoint')) messages.push(SUBSCRIPTION_CHANGE_MESSAGES.endpoint);
+    else if (badText(body.endpoint)) messages.push(SUBSCRIPTION_CHANGE_MESSAGES.endpointCharacters);
     if (messages.length === 0 && body.oldEndpoint === body.endpoint) messages.push(SUBSCRIPTION_CHANGE_MESSAGES.same);
     if (messages.length > 0) throw new ValidationError(messages);
     return { oldEndpoint: body.oldEndpoint as string, endpoint: body.endpoint as string };
