@@ -1,4 +1,5 @@
-// Starts the gateway: gRPC clients, key cache, proxy, HTTP listener. No state at import time.
+// Starts the gateway: gRPC clients, key cache, proxy, the public HTTP listener with its limits,
+// and the ops listener (liveness, readiness, metrics). No state at import time.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,9 +9,13 @@ import { parse } from 'yaml';
 import { createLogger, type Logger } from '../../services/shared/src/log.js';
 import { createReadiness } from '../../services/shared/src/observability/health.js';
 import { createServiceMetrics } from '../../services/shared/src/observability/metrics.js';
+import { startOpsServer, type OpsServer } from '../../services/shared/src/observability/ops-server.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import type { GatewayConfig } from './config.js';
 import { createBackends } from './grpc/clients.js';
+import { createClientResolver } from './http/client-address.js';
+import { createFailureLimiter, createTokenBucket } from './http/rate-limit.js';
+import { MESSAGES } from './messages.js';
 import { createPublicProxy } from './routes/public-proxy.js';
 import type { ContractFiles } from './routes/static.js';
 import { createServer } from './server.js';
@@ -20,7 +25,20 @@ export const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta
 export interface RunningGateway {
   port: number;
   url: string;
+  /** The ops listener: /healthz, /readyz, /metrics. */
+  opsPort: number;
+  opsUrl: string;
   stop(): Promise<void>;
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** A refusal written straight to the socket, for requests that never reach Express. */
+function rawJsonAnswer(status: number, reason: string, message: string): string {
+  const body = JSON.stringify({ message });
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 export function loadContractFiles(file = CONTRACT_FILE): ContractFiles {
@@ -31,7 +49,14 @@ export function loadContractFiles(file = CONTRACT_FILE): ContractFiles {
 export async function startGateway(config: Readonly<GatewayConfig>, deps: { logger?: Logger } = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger('gateway', config.logLevel);
   const backends = createBackends({ campaign: config.campaignGrpcTarget, audience: config.audienceGrpcTarget }, config.grpcDeadlineMs, config.internalToken);
-  const proxy = createPublicProxy(config.deliveryHttpUrl, logger);
+  const clientOf = createClientResolver({ trustedProxies: config.trustedProxies, countryHeader: config.countryHeader });
+  const proxy = createPublicProxy({ target: config.deliveryHttpUrl, internalToken: config.internalToken, clientOf, countryHeader: config.countryHeader, logger });
+  const metrics = createServiceMetrics('gateway');
+  // Ready while it listens and is not stopping. The backends are reported, not gating: the
+  // public endpoints need only the delivery service, subscribes and click redirects never the
+  // campaign service, and with a backend down /v2 answers the spec's 500s at once. Taking the
+  // gateway out of rotation would turn one backend's outage into an outage of everything.
+  const readiness = createReadiness({}, { log: logger });
   const app = createServer({
     backends,
     authenticator: createAuthenticator(backends.campaigns, { ttlMs: config.authCacheTtlMs }),
@@ -39,21 +64,39 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
     contract: loadContractFiles(),
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
-    ops: {
-      metrics: createServiceMetrics('gateway'),
-      // Ready when both backends' channels connect; the gateway itself keeps no other state.
-      readiness: createReadiness({ campaign: () => backends.connected('campaign', 1000), delivery: () => backends.connected('delivery', 1000) }, { log: logger }),
+    metrics,
+    limits: {
+      clientOf,
+      perKey: createTokenBucket({ perMinute: config.rateLimits.perKeyPerMinute, burst: config.rateLimits.perKeyBurst }),
+      keyFailures: createFailureLimiter({ limit: config.rateLimits.keyFailuresPerMinute }),
     },
   });
 
-  const server = http.createServer(app);
-  // A malformed request line or header never reaches Express; still answer in JSON.
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) {
-      const body = JSON.stringify({ message: 'Bad request' });
-      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-    } else socket.destroy();
+  const limits = config.server;
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      // Covers the whole request, body included: a slow body is cut off like slow headers.
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks both timeouts on this interval (30 s by default, which would let a slow
+      // client stay that much longer than configured).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    app,
+  );
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // A client that stops reading (or sending) altogether loses its socket.
+  server.timeout = limits.socketIdleTimeoutMs;
+  if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
+  // Malformed requests and timed-out ones never reach Express; still answer in JSON.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (!socket.writable || answering) return void socket.destroy();
+    socket.end(
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? rawJsonAnswer(408, 'Request Timeout', MESSAGES.requestTimeout) : rawJsonAnswer(400, 'Bad Request', MESSAGES.badRequest),
+    );
   });
+  let ops: OpsServer | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -62,21 +105,32 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
         resolve();
       });
     });
+    ops = await startOpsServer({
+      ...config.ops,
+      readiness,
+      reported: { campaign: () => backends.connected('campaign', 1000), delivery: () => backends.connected('delivery', 1000) },
+      metrics,
+      log: logger,
+    });
   } catch (err) {
+    if (server.listening) server.close();
     backends.close();
     proxy.close();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  logger.info('gateway listening', { host: config.host, port });
+  const opsServer = ops;
+  logger.info('gateway listening', { host: config.host, port, opsHost: config.ops.host, opsPort: opsServer.port });
 
   let stopping: Promise<void> | undefined;
   return {
     port,
-    url: `http://${host}:${port}`,
+    url: urlOf(config.host, port),
+    opsPort: opsServer.port,
+    opsUrl: urlOf(config.ops.host, opsServer.port),
     stop() {
       stopping ??= (async () => {
+        readiness.drain();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // In-flight calls get a short grace (their gRPC deadline bounds them anyway), then go.
@@ -85,6 +139,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
         clearTimeout(timer);
         proxy.close();
         backends.close();
+        await opsServer.stop();
       })();
       return stopping;
     },

@@ -15,6 +15,9 @@ export const MESSAGES = Object.freeze({
   notFound: 'Not found',
   methodNotAllowed: 'Method not allowed',
   upstreamUnavailable: 'Upstream unavailable',
+  badRequest: 'Bad request',
+  requestTimeout: 'Request timeout',
+  tooManyRequests: 'Too many requests',
 });
 
 /** An answer decided before or instead of a backend call: a status and the `{message}` text. */
@@ -22,7 +25,14 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Headers of the answer (Retry-After of a 429). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
+}
+
+/** 429 `Too many requests`, with Retry-After in seconds. */
+export function tooManyRequests(retryAfterSeconds: number): HttpError {
+  return new HttpError(429, MESSAGES.tooManyRequests, { 'Retry-After': String(retryAfterSeconds) });
 }

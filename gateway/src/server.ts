@@ -1,16 +1,16 @@
-// The gateway's Express app, built from its dependencies. Order matters: the request id first
-// (every answer carries it), the proxy before anything that could read a body, then the
-// keyless routes, the /v2 API, and JSON 404 / last-chance error answers.
+// The gateway's public Express app, built from its dependencies. Order matters: the request id
+// first (every answer carries it), the proxy before anything that could read a body, then the
+// keyless routes, the /v2 API, and JSON 404 / last-chance error answers. Readiness and metrics
+// are served by the ops listener (app.ts), never on this port.
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../services/shared/src/log.js';
-import { readyzHandler, type Readiness } from '../../services/shared/src/observability/health.js';
 import type { ServiceMetrics } from '../../services/shared/src/observability/metrics.js';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Backends } from './grpc/clients.js';
 import { requestId, requestIdOf } from './http/request-id.js';
 import { MESSAGES } from './messages.js';
-import { createApiDispatcher, sendJson } from './routes/api.js';
+import { createApiDispatcher, sendJson, type ApiLimits } from './routes/api.js';
 import { audienceRoutes } from './routes/audience.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { staticRoutes, type ContractFiles } from './routes/static.js';
@@ -23,8 +23,10 @@ export interface ServerDeps {
   contract: ContractFiles;
   bodyLimitBytes: number;
   logger: Logger;
-  /** Request metrics, GET /readyz and GET /metrics; absent = not served. */
-  ops?: { metrics: ServiceMetrics; readiness: Readiness };
+  /** /v2 rate limits per key and per guessing client; absent = none. */
+  limits?: ApiLimits;
+  /** Request metrics (counted here, scraped on the ops listener); absent = not counted. */
+  metrics?: ServiceMetrics;
 }
 
 export function createServer(deps: ServerDeps): express.Express {
@@ -33,11 +35,7 @@ export function createServer(deps: ServerDeps): express.Express {
   app.set('etag', false);
 
   app.use(requestId);
-  if (deps.ops) {
-    app.use(deps.ops.metrics.http);
-    app.get('/readyz', readyzHandler(deps.ops.readiness));
-    app.get('/metrics', deps.ops.metrics.scrape);
-  }
+  if (deps.metrics) app.use(deps.metrics.http);
   app.use(deps.publicProxy);
   app.use(staticRoutes(deps.contract));
   app.use(
@@ -46,6 +44,7 @@ export function createServer(deps: ServerDeps): express.Express {
       authenticator: deps.authenticator,
       bodyLimitBytes: deps.bodyLimitBytes,
       logger: deps.logger,
+      limits: deps.limits,
     }),
   );
   app.use((_req: Request, res: Response) => sendJson(res, 404, { message: MESSAGES.notFound }));
@@ -56,7 +55,7 @@ export function createServer(deps: ServerDeps): express.Express {
     if (status >= 500) deps.logger.error('unhandled error', { requestId: requestIdOf(res), method: req.method, path: req.path, err: err instanceof Error ? err : undefined });
     if (res.headersSent) return void res.destroy();
     if (status === 413) return sendJson(res, 413, { message: MESSAGES.bodyTooLarge });
-    if (status >= 400 && status < 500) return sendJson(res, 400, { message: 'Bad request' });
+    if (status >= 400 && status < 500) return sendJson(res, 400, { message: MESSAGES.badRequest });
     sendJson(res, 500, { message: MESSAGES.internal });
   });
   return app;

@@ -1,13 +1,16 @@
 // One dispatcher for the /v2 API routes, so every route runs the same checks in the same order
-// (docs/api-decisions.md): key → plan → body size → JSON → backend, and so 405 and its Allow
-// header come from the same table that routes the calls.
+// (docs/api-decisions.md): key present → key guessing limit of the client → key → the key's rate
+// limit → plan → body size → JSON → backend, and so 405 and its Allow header come from the same
+// table that routes the calls. A caller within its limits sees exactly the spec's answers.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../../../services/shared/src/log.js';
-import type { Authenticator } from '../auth/authenticator.js';
+import { sha256Hex, type Authenticator } from '../auth/authenticator.js';
 import { toHttpError } from '../grpc/status-map.js';
 import { createBodyReader, jsonObjectText } from '../http/body.js';
+import type { ClientResolver } from '../http/client-address.js';
+import type { RateDecision } from '../http/rate-limit.js';
 import { requestIdOf } from '../http/request-id.js';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES, tooManyRequests } from '../messages.js';
 import type { ApiRoute } from './route.js';
 
 export interface ApiDeps {
@@ -15,6 +18,16 @@ export interface ApiDeps {
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
+  /** Abuse limits (http/rate-limit.ts); absent = none. */
+  limits?: ApiLimits;
+}
+
+export interface ApiLimits {
+  clientOf: ClientResolver;
+  /** Calls per key, keyed by the key's SHA-256. */
+  perKey: { take(keyHash: string): RateDecision };
+  /** Distinct unknown keys per client address. */
+  keyFailures: { check(client: string): RateDecision; fail(client: string, keyId: string): void };
 }
 
 /** An answer that is already JSON text (UTF-8), written as is instead of being serialised. */
@@ -22,8 +35,8 @@ export class JsonBytes {
   constructor(readonly bytes: Buffer) {}
 }
 
-export function sendJson(res: Response, status: number, body: unknown): void {
-  res.status(status).set('Cache-Control', 'no-store');
+export function sendJson(res: Response, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  res.status(status).set('Cache-Control', 'no-store').set(headers);
   // For bytes, what res.json would do after stringifying: the same Content-Type, then send()
   // (Content-Length, no body for HEAD, the same freshness rule). gateway/test/json-bytes.test.ts
   // compares the two answers byte for byte.
@@ -46,13 +59,19 @@ function decodeParam(raw: string): string {
   }
 }
 
-export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, logger }: ApiDeps): RequestHandler {
+export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, logger, limits }: ApiDeps): RequestHandler {
   const readBody = createBodyReader(bodyLimitBytes);
 
   async function run(route: ApiRoute, req: Request, res: Response): Promise<{ status: number; body: unknown }> {
     const ctx = { requestId: requestIdOf(res) };
     const rawKey = req.headers.authorization;
     if (rawKey === undefined || rawKey === '') throw new HttpError(403, MESSAGES.notAuthorized);
+    // A client that has sent too many unknown keys is refused before its key is even looked up:
+    // guessing costs no backend call and tells nothing, not even whether a guess was right.
+    const client = limits?.clientOf(req).address ?? '';
+    const guessing = limits?.keyFailures.check(client);
+    if (guessing && !guessing.allowed) throw tooManyRequests(guessing.retryAfterSeconds);
+    const keyHash = sha256Hex(rawKey);
     let principal;
     try {
       principal = await authenticator.authenticate(rawKey, ctx);
@@ -60,7 +79,12 @@ export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, log
       logger.error('key check failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
       throw new HttpError(500, route.genericMessage);
     }
-    if (!principal) throw new HttpError(403, MESSAGES.notAuthorized);
+    if (!principal) {
+      limits?.keyFailures.fail(client, keyHash.slice(0, 32));
+      throw new HttpError(403, MESSAGES.notAuthorized);
+    }
+    const quota = limits?.perKey.take(keyHash);
+    if (quota && !quota.allowed) throw tooManyRequests(quota.retryAfterSeconds);
     if (!principal.permissions[route.permission]) return route.denied;
 
     const body = await readBody(req, res);
@@ -87,7 +111,7 @@ export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, log
       sendJson(res, answer.status, answer.body);
     } catch (err) {
       if (!(err instanceof HttpError)) return next(err);
-      sendJson(res, err.status, { message: err.message });
+      sendJson(res, err.status, { message: err.message }, err.headers);
     }
   };
 }

@@ -1,32 +1,144 @@
-// /public/* belongs to the delivery service (site plugin: subscribe, tracking, sw.js). The body
-// is streamed through untouched, so nothing may parse it before this middleware.
-import http from 'node:http';
-import type { Request, Response } from 'express';
+// /public/* belongs to the delivery service (site plugin: subscribe, tracking, sw.js), reached
+// through http-proxy-middleware. The gateway is the edge, so before anything is proxied it
+// normalises the request (docs/security.md, "No smuggling through /public"):
+//
+// - It reads the body itself, within the delivery service's own 16 kB limit (413 beyond), and
+//   forwards it with an exact Content-Length and no Transfer-Encoding. Methods without a body
+//   (GET, HEAD, OPTIONS) are forwarded without one, whatever the client sent.
+// - Conflicting framing (Content-Length with Transfer-Encoding) is refused (Node's parser
+//   already refuses it; this check keeps the rule here if a parser option ever relaxes it).
+// - Every client-sent internal or forwarding header is dropped, with hop-by-hop headers and
+//   credentials the plugin endpoints never take; the gateway then sets its token, the client's
+//   address and country as it decided them (http/client-address.ts), and the request id.
+//
+// Why not let the proxy stream the body: http-proxy 1.18.1 (under http-proxy-middleware 3)
+// rewrites a DELETE or OPTIONS without Content-Length to `Content-Length: 0` and drops its
+// Transfer-Encoding while still streaming the chunked body (its `deleteLength` pass, an open
+// upstream issue), so the delivery service read the body as further requests. http-proxy-
+// middleware 4 replaced http-proxy by httpxy, which no longer does that, but it requires Node
+// ≥ 22.15 and our runtime is Node 20 (package.json engines, the images). Reading the body here
+// makes the forwarded framing ours whatever the proxy library does: http-proxy only ever pipes
+// an already-ended request, so the body bytes it sends are exactly the ones written below.
+import http, { type IncomingMessage } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../../services/shared/src/edge-headers.js';
+import { INTERNAL_AUTH_HEADER } from '../../../services/shared/src/internal-auth.js';
 import type { Logger } from '../../../services/shared/src/log.js';
+import type { ClientResolver } from '../http/client-address.js';
+import { requestIdOf } from '../http/request-id.js';
 import { MESSAGES } from '../messages.js';
 
 // A delivery service that accepts a connection and never answers must not hold a browser forever.
 const UPSTREAM_TIMEOUT_MS = 30_000;
 
-export function createPublicProxy(target: string, logger: Logger) {
+/** The delivery service's body limit on its plugin endpoints (services/delivery/src/routes/subscriptions.ts). */
+export const PUBLIC_BODY_LIMIT_BYTES = 16 * 1024;
+
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+// Headers a client may not pass on: framing and hop-by-hop headers (the gateway frames the
+// forwarded request itself), internal headers only the gateway sets, forwarding headers only a
+// trusted proxy may set (and which the gateway has already read), and credentials.
+const DROPPED = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  INTERNAL_AUTH_HEADER,
+  CLIENT_ADDRESS_HEADER,
+  CLIENT_COUNTRY_HEADER,
+  'forwarded',
+  'x-real-ip',
+  'x-request-id',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+]);
+
+export interface PublicProxyOptions {
+  target: string;
+  internalToken: string;
+  clientOf: ClientResolver;
+  /** The configured country header (lowercase; '' = none): never forwarded. */
+  countryHeader: string;
+  logger: Logger;
+}
+
+class BodyTooLarge extends Error {}
+
+/** The whole body, refused beyond `limit` bytes; rejects (without answering) if the client goes away. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return done(new BodyTooLarge());
+      chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = (err: Error) => done(err);
+    const onClose = () => done(new Error('client went away'));
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+function refuse(res: Response, status: number, message: string): void {
+  // The rest of what the client sent is not read: the connection cannot be reused.
+  res.status(status).set({ 'Cache-Control': 'no-store', Connection: 'close' }).json({ message });
+}
+
+/** req.headers as the delivery service must see them (http-proxy copies req.headers as they are). */
+function normaliseHeaders(req: Request, res: Response, body: Buffer, opts: PublicProxyOptions): void {
+  const headers = req.headers;
+  const listed = String(headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  for (const name of Object.keys(headers)) {
+    if (DROPPED.has(name) || name.startsWith('x-forwarded-') || name === opts.countryHeader || listed.includes(name)) delete headers[name];
+  }
+  if (!BODYLESS.has(req.method)) headers['content-length'] = String(body.length);
+  const client = opts.clientOf(req);
+  headers[INTERNAL_AUTH_HEADER] = opts.internalToken;
+  headers[CLIENT_ADDRESS_HEADER] = client.address;
+  if (client.country) headers[CLIENT_COUNTRY_HEADER] = client.country;
+  headers['x-request-id'] = requestIdOf(res);
+}
+
+export function isPublicPath(path: string): boolean {
+  return path === '/public' || path.startsWith('/public/');
+}
+
+export function createPublicProxy(opts: PublicProxyOptions) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const middleware = createProxyMiddleware<Request, Response>({
-    target,
+  const bodies = new WeakMap<IncomingMessage, Buffer>();
+  const proxy = createProxyMiddleware<Request, Response>({
+    target: opts.target,
     agent,
-    pathFilter: (pathname) => pathname === '/public' || pathname.startsWith('/public/'),
     proxyTimeout: UPSTREAM_TIMEOUT_MS,
     on: {
-      proxyReq(proxyReq, req, res) {
-        // The gateway is the public edge: the address it saw is the client's. A client-sent
-        // X-Forwarded-For is replaced, not appended to, so per-address limits cannot be dodged.
-        proxyReq.setHeader('X-Forwarded-For', req.socket.remoteAddress ?? '');
-        proxyReq.setHeader('X-Forwarded-Proto', 'http');
-        if (req.headers.host) proxyReq.setHeader('X-Forwarded-Host', req.headers.host);
-        proxyReq.setHeader('X-Request-Id', String(res.locals.requestId));
+      proxyReq(proxyReq, req) {
+        // Emitted once the upstream socket is assigned, before http-proxy's pipe of the (ended)
+        // request ends proxyReq; Content-Length was set to exactly this many bytes.
+        const body = bodies.get(req);
+        if (body && body.length > 0) proxyReq.write(body);
       },
       error(err, req, res) {
-        logger.warn('delivery service unreachable', { path: (req as Request).path, code: (err as NodeJS.ErrnoException).code });
+        opts.logger.warn('delivery service unreachable', { path: (req as Request).path, code: (err as NodeJS.ErrnoException).code });
         if (!('writeHead' in res)) return void res.destroy();
         if (res.headersSent) return void res.destroy();
         res.writeHead(502, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -34,5 +146,22 @@ export function createPublicProxy(target: string, logger: Logger) {
       },
     },
   });
+
+  async function middleware(req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (!isPublicPath(req.path)) return next();
+    if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] !== undefined) return refuse(res, 400, MESSAGES.badRequest);
+    let body: Buffer;
+    try {
+      body = await readBody(req, PUBLIC_BODY_LIMIT_BYTES);
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return refuse(res, 413, MESSAGES.bodyTooLarge);
+      return void res.destroy(); // the client is gone (or timed out): nobody to answer
+    }
+    if (BODYLESS.has(req.method)) body = Buffer.alloc(0);
+    normaliseHeaders(req, res, body, opts);
+    bodies.set(req, body);
+    await proxy(req, res, next);
+  }
+
   return { middleware, close: () => agent.destroy() };
 }

@@ -88,6 +88,7 @@ export async function startStack(label: string): Promise<Stack> {
       ...INTERNAL_TOKENS,
       DELIVERY_GRPC_PORT: '0',
       DELIVERY_HTTP_PORT: '0',
+      DELIVERY_OPS_PORT: '0',
       LOG_LEVEL: 'error',
     }),
     { log: silentLogger },
@@ -110,6 +111,7 @@ export async function startStack(label: string): Promise<Stack> {
   const deliveryHttpUrl = `http://127.0.0.1:${delivery.httpPort}`;
   const baseEnv = {
     GATEWAY_PORT: '0',
+    GATEWAY_OPS_PORT: '0',
     ...INTERNAL_TOKENS,
     CAMPAIGN_GRPC_TARGET: campaignTarget,
     AUDIENCE_GRPC_TARGET: audienceTarget,
