@@ -122,6 +122,8 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
       NODE_OPTIONS: opts.env?.NODE_OPTIONS ?? [process.env.NODE_OPTIONS, DELIVERY_HEAP_FLAGS].filter(Boolean).join(' '),
       DELIVERY_GRPC_PORT: String(ports.deliveryGrpc),
       DELIVERY_HTTP_PORT: String(ports.deliveryHttp),
+      // Ops listeners (/readyz, /metrics): like CAMPAIGN_METRICS_PORT, fixed ports would clash between stacks.
+      DELIVERY_OPS_PORT: process.env.DELIVERY_OPS_PORT ?? opts.env?.DELIVERY_OPS_PORT ?? '0',
       VAPID_ENCRYPTION_KEY: opts.vapidEncryptionKey,
     },
     campaign: {
@@ -135,6 +137,7 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
     gateway: {
       ...common,
       GATEWAY_PORT: String(ports.gateway),
+      GATEWAY_OPS_PORT: process.env.GATEWAY_OPS_PORT ?? opts.env?.GATEWAY_OPS_PORT ?? '0',
       CAMPAIGN_GRPC_TARGET: `127.0.0.1:${ports.campaignGrpc}`,
       AUDIENCE_GRPC_TARGET: `127.0.0.1:${ports.deliveryGrpc}`,
       DELIVERY_HTTP_URL: `http://127.0.0.1:${ports.deliveryHttp}`,
