@@ -10,7 +10,7 @@
 // notifications delivered before the change still count.
 // Tokens are always signed with the current key; during a rotation of VAPID_ENCRYPTION_KEY they
 // are also accepted under the previous keys, so notifications delivered before it still count.
-import { createCipheriv, createHmac, hkdfSync, timingSafeEqual, type Cipher } from 'node:crypto';
+import { createCipheriv, createHmac, hkdfSync, timingSafeEqual, type Cipheriv } from 'node:crypto';
 import type { VapidEncryptionKeys } from './vapid-keys.js';
 
 const MAC_BYTES = 16;
@@ -33,7 +33,7 @@ interface KeySet {
   /** v2: MAC over the enciphered id (never valid for a v1 token, and the other way round). */
   macV2: Buffer;
   /** AES-256 in ECB on single blocks: the Feistel round function. */
-  rounds: Cipher;
+  rounds: Cipheriv;
 }
 
 function keySet(trackingKey: Buffer): KeySet {
