@@ -15,7 +15,8 @@ describe('e2e: audience and public endpoints', function () {
   let quiet: SiteInfo;
 
   before(async () => {
-    stack = await startStack('e2e_audience', { COUNTRY_HEADER: 'x-test-country', SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '1000' });
+    // The test client stands for the trusted proxy in front of the gateway, which names the country.
+    stack = await startStack('e2e_audience', { COUNTRY_HEADER: 'x-test-country', TRUSTED_PROXIES: '127.0.0.1,::1', SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '1000' });
     site = await siteWithPermissions(stack, ALL, 'audience');
     quiet = await siteWithPermissions(stack, ALL, 'quiet');
   });

@@ -40,7 +40,8 @@ describe('e2e: authentication and plans', function () {
   let full: SiteInfo;
 
   before(async () => {
-    stack = await startStack('e2e_auth', { COUNTRY_HEADER: 'x-test-country' });
+    // The test client stands for the trusted proxy in front of the gateway, which names the country.
+    stack = await startStack('e2e_auth', { COUNTRY_HEADER: 'x-test-country', TRUSTED_PROXIES: '127.0.0.1,::1' });
     full = await siteWithPermissions(stack, ALL, 'full');
     // One subscriber so that topics/countries are not trivially empty for the full plan.
     await subscribe(stack, full, 'auth-1', ['news'], 'BR');

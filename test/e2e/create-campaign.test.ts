@@ -25,7 +25,8 @@ describe('e2e: creating campaigns', function () {
   };
 
   before(async () => {
-    stack = await startStack('e2e_create', { COUNTRY_HEADER: 'x-test-country' });
+    // The test client stands for the trusted proxy in front of the gateway, which names the country.
+    stack = await startStack('e2e_create', { COUNTRY_HEADER: 'x-test-country', TRUSTED_PROXIES: '127.0.0.1,::1' });
     site = await siteWithPermissions(stack, ALL, 'creator');
     // A known audience: s1 news/br, s2 sports/br, s3 news+sports/us, s4 tech/(unknown country).
     await subscribe(stack, site, 's1', ['news'], 'BR');

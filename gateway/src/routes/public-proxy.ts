@@ -103,6 +103,8 @@ function refuse(res: Response, status: number, message: string): void {
 
 /** req.headers as the delivery service must see them (http-proxy copies req.headers as they are). */
 function normaliseHeaders(req: Request, res: Response, body: Buffer, opts: PublicProxyOptions): void {
+  // Read before the forwarding and country headers it reads are dropped.
+  const client = opts.clientOf(req);
   const headers = req.headers;
   const listed = String(headers.connection ?? '')
     .split(',')
@@ -112,7 +114,6 @@ function normaliseHeaders(req: Request, res: Response, body: Buffer, opts: Publi
     if (DROPPED.has(name) || name.startsWith('x-forwarded-') || name === opts.countryHeader || listed.includes(name)) delete headers[name];
   }
   if (!BODYLESS.has(req.method)) headers['content-length'] = String(body.length);
-  const client = opts.clientOf(req);
   headers[INTERNAL_AUTH_HEADER] = opts.internalToken;
   headers[CLIENT_ADDRESS_HEADER] = client.address;
   if (client.country) headers[CLIENT_COUNTRY_HEADER] = client.country;
