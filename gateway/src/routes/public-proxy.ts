@@ -5,8 +5,10 @@
 // - It reads the body itself, within the delivery service's own 16 kB limit (413 beyond), and
 //   forwards it with an exact Content-Length and no Transfer-Encoding. Methods without a body
 //   (GET, HEAD, OPTIONS) are forwarded without one, whatever the client sent.
-// - Conflicting framing (Content-Length with Transfer-Encoding) is refused (Node's parser
-//   already refuses it; this check keeps the rule here if a parser option ever relaxes it).
+// - Conflicting or unusual framing is refused with 400: Content-Length with Transfer-Encoding
+//   (Node's parser already refuses it; this keeps the rule here if a parser option ever relaxes
+//   it), and any transfer coding but plain `chunked` (RFC 9112 lets a server refuse codings it
+//   does not implement; forwarding `gzip, chunked` bytes without their coding would change them).
 // - Every client-sent internal or forwarding header is dropped, with hop-by-hop headers and
 //   credentials the plugin endpoints never take; the gateway then sets its token, the client's
 //   address and country as it decided them (http/client-address.ts), and the request id.
@@ -138,6 +140,13 @@ export function createPublicProxy(opts: PublicProxyOptions) {
         const body = bodies.get(req);
         if (body && body.length > 0) proxyReq.write(body);
       },
+      proxyRes(proxyRes, _req, res) {
+        // The delivery service's Connection and Keep-Alive describe the gateway's pooled
+        // connection to it, not the client's: the client's own request decides whether its
+        // connection stays open (http-proxy would otherwise write `keep-alive` over a `close`).
+        delete proxyRes.headers['keep-alive'];
+        proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
+      },
       error(err, req, res) {
         opts.logger.warn('delivery service unreachable', { path: (req as Request).path, code: (err as NodeJS.ErrnoException).code });
         if (!('writeHead' in res)) return void res.destroy();
@@ -150,7 +159,8 @@ export function createPublicProxy(opts: PublicProxyOptions) {
 
   async function middleware(req: Request, res: Response, next: NextFunction): Promise<void> {
     if (!isPublicPath(req.path)) return next();
-    if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] !== undefined) return refuse(res, 400, MESSAGES.badRequest);
+    const te = req.headers['transfer-encoding'];
+    if (te !== undefined && (req.headers['content-length'] !== undefined || te.trim().toLowerCase() !== 'chunked')) return refuse(res, 400, MESSAGES.badRequest);
     let body: Buffer;
     try {
       body = await readBody(req, PUBLIC_BODY_LIMIT_BYTES);

@@ -48,6 +48,8 @@ export interface CallOptions {
 export interface Stack {
   gateway: RunningGateway;
   deliveryHttpUrl: string;
+  /** The delivery service's ops listener (/metrics counts the HTTP requests it served). */
+  deliveryOpsUrl: string;
   campaignTarget: string;
   audienceTarget: string;
   pool: Pool;
@@ -78,7 +80,8 @@ export async function request(baseUrl: string, method: string, path: string, opt
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
-export async function startStack(label: string): Promise<Stack> {
+/** `delivery`: variables for the delivery service (e.g. smaller rate limits). */
+export async function startStack(label: string, opts: { delivery?: Record<string, string> } = {}): Promise<Stack> {
   const db = await freshDatabase(label);
   const vapidKey = randomBytes(32);
   const delivery = await startDeliveryService(
@@ -90,6 +93,7 @@ export async function startStack(label: string): Promise<Stack> {
       DELIVERY_HTTP_PORT: '0',
       DELIVERY_OPS_PORT: '0',
       LOG_LEVEL: 'error',
+      ...opts.delivery,
     }),
     { log: silentLogger },
   );
@@ -135,6 +139,7 @@ export async function startStack(label: string): Promise<Stack> {
   return {
     gateway,
     deliveryHttpUrl,
+    deliveryOpsUrl: `http://127.0.0.1:${delivery.opsPort}`,
     campaignTarget,
     audienceTarget,
     pool,
