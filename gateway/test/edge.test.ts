@@ -1,13 +1,17 @@
 // The gateway is the edge, and the only one: what reaches the delivery service is exactly what
 // the gateway forwarded (no request smuggled in a body), framed by the gateway, with the client
 // address and country it decided and no client-sent internal or forwarding header.
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import express from 'express';
 import fc from 'fast-check';
 import type { RunningGateway } from '../src/app.js';
+import { requestId } from '../src/http/request-id.js';
+import { createPublicProxy } from '../src/routes/public-proxy.js';
 import { INTERNAL_TOKENS } from '../../test/support/internal-tokens.js';
 import { chunked, rawExchange } from './support/raw-socket.js';
 import { startRecordingUpstream, type RecordingUpstream } from './support/recording-upstream.js';
-import { ALL_PERMISSIONS, browserSubscription, request, startStack, type Stack, type TestSite } from './support/stack.js';
+import { ALL_PERMISSIONS, browserSubscription, request, silentLogger, startStack, type Stack, type TestSite } from './support/stack.js';
 
 const EMBEDDED = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
 
@@ -107,6 +111,33 @@ describe('gateway: the edge', function () {
         ['DELETE', body],
         ['GET', ''],
       ]);
+    });
+
+    it('when more requests are in flight than the proxy has upstream connections, then the queued ones still carry their exact bodies', async () => {
+      const slow = await startRecordingUpstream({ delayMs: 100 });
+      const proxy = createPublicProxy({ target: slow.url, internalToken: 'token', clientOf: () => ({ address: '192.0.2.1' }), countryHeader: '', logger: silentLogger, maxSockets: 2 });
+      const app = express().use(requestId).use(proxy.middleware);
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const bodies = Array.from({ length: 12 }, (_, i) => JSON.stringify({ endpoint: `https://fcm.googleapis.com/fcm/send/${i}` }));
+        const statuses = await Promise.all(
+          bodies.map((body, i) =>
+            fetch(`${url}${subscriptions()}`, { method: i % 2 ? 'DELETE' : 'POST', body, signal: AbortSignal.timeout(10_000) }).then(async (r) => {
+              await r.arrayBuffer();
+              return r.status;
+            }),
+          ),
+        );
+        expect(statuses).to.deep.equal(bodies.map(() => 200));
+        expect(slow.received.map((x) => x.body.toString()).sort()).to.deep.equal([...bodies].sort());
+      } finally {
+        server.closeAllConnections();
+        server.close();
+        proxy.close();
+        await slow.close();
+      }
     });
 
     it('when a body is over the 16 kB limit (declared or chunked), then 413 Request body too large and nothing is forwarded', async () => {

@@ -19,9 +19,10 @@
 // upstream issue), so the delivery service read the body as further requests. http-proxy-
 // middleware 4 replaced http-proxy by httpxy, which no longer does that, but it requires Node
 // ≥ 22.15 and our runtime is Node 20 (package.json engines, the images). Reading the body here
-// makes the forwarded framing ours whatever the proxy library does: http-proxy only ever pipes
-// an already-ended request, so the body bytes it sends are exactly the ones written below.
+// makes the forwarded framing ours whatever the proxy library does: http-proxy never reads the
+// client's stream, it sends the buffered body (its `buffer` option, set per request below).
 import http, { type IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../../services/shared/src/edge-headers.js';
@@ -73,6 +74,11 @@ export interface PublicProxyOptions {
 }
 
 class BodyTooLarge extends Error {}
+
+/** http-proxy's pass API (ProxyServer#before), which its published types leave out. */
+interface WithPasses {
+  before(type: 'web', pass: 'stream', fn: (req: IncomingMessage, res: unknown, options: { buffer?: Readable }) => void): void;
+}
 
 /** The whole body, refused beyond `limit` bytes; rejects (without answering) if the client goes away. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -126,20 +132,27 @@ export function isPublicPath(path: string): boolean {
   return path === '/public' || path.startsWith('/public/');
 }
 
-export function createPublicProxy(opts: PublicProxyOptions) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+/** `maxSockets`: connections to the delivery service (more requests wait for one). */
+export function createPublicProxy(opts: PublicProxyOptions & { maxSockets?: number }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 256 });
   const bodies = new WeakMap<IncomingMessage, Buffer>();
   const proxy = createProxyMiddleware<Request, Response>({
     target: opts.target,
     agent,
     proxyTimeout: UPSTREAM_TIMEOUT_MS,
-    on: {
-      proxyReq(proxyReq, req) {
-        // Emitted once the upstream socket is assigned, before http-proxy's pipe of the (ended)
-        // request ends proxyReq; Content-Length was set to exactly this many bytes.
-        const body = bodies.get(req);
-        if (body && body.length > 0) proxyReq.write(body);
+    plugins: [
+      (proxyServer) => {
+        // Just before http-proxy's last pass pipes `options.buffer || req` into the upstream
+        // request: the body read above, exactly Content-Length bytes. (Writing it from the
+        // proxyReq event instead fails for requests queued for a pooled connection: that event
+        // comes only once a socket is free, after the pipe of the ended request has ended them.)
+        (proxyServer as unknown as WithPasses).before('web', 'stream', (req, _res, options) => {
+          const body = bodies.get(req);
+          options.buffer = Readable.from(body && body.length > 0 ? [body] : []);
+        });
       },
+    ],
+    on: {
       proxyRes(proxyRes, _req, res) {
         // The delivery service's Connection and Keep-Alive describe the gateway's pooled
         // connection to it, not the client's: the client's own request decides whether its

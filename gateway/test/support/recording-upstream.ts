@@ -17,14 +17,17 @@ export interface RecordingUpstream {
   close(): Promise<void>;
 }
 
-export async function startRecordingUpstream(): Promise<RecordingUpstream> {
+/** `delayMs`: how long each answer waits (to keep many upstream connections busy at once). */
+export async function startRecordingUpstream(opts: { delayMs?: number } = {}): Promise<RecordingUpstream> {
   const received: Recorded[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ recorded: received.length }));
+      const answer = () => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ recorded: received.length }));
+      if (opts.delayMs) setTimeout(answer, opts.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
