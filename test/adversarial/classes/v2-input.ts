@@ -1,0 +1,219 @@
+// Class 1: every /v2 endpoint and every field with hostile input: arbitrary Unicode (NUL, lone
+// surrogates, RTL, ZWJ), huge values, wrong types, deep nesting, odd bodies, content types and
+// encodings, odd Authorization and Idempotency-Key bytes, odd campaign ids and methods.
+import fc from 'fast-check';
+import type { HeaderList, RequestSpec } from '../support/http.js';
+import { CONTENT_TYPES, encodedVariants, hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, RAW_BODIES, toJsonText } from '../support/hostile.js';
+import { fuzz, probe } from '../support/probe.js';
+import { assertNoViolations, trackViolations, endOfClassChecks, getCtx, show, violation } from '../support/suite.js';
+
+export const CLASS_V2 = '1 /v2 input';
+const cls = CLASS_V2;
+
+const CREATE_FIELDS = ['title', 'body', 'link', 'topics', 'countries', 'status', 'scheduleMode', 'scheduleDate', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl'] as const;
+const LIST_FIELDS = ['startDate', 'endDate', 'dateField', 'status', 'limit', 'cursor'] as const;
+
+const CREATE_ALLOWED = [200, 400, 413, 429];
+const LIST_ALLOWED = [200, 400, 413, 429];
+const BY_ID_ALLOWED = [400, 404, 429];
+
+function validCampaign(): Record<string, unknown> {
+  return { title: 'Adversarial', body: 'A campaign body that is valid', link: 'https://shop.example/sale', topics: ['news'], status: 'draft', scheduleMode: 'now' };
+}
+
+function mutate(base: Record<string, unknown>, mutations: [string, unknown][]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [field, value] of mutations) {
+    if (value === undefined) delete out[field];
+    else out[field] = value;
+  }
+  return out;
+}
+
+/** True when a field the endpoint reads carries text no field may carry. */
+function knownFieldsBad(body: Record<string, unknown>, fields: readonly string[]): boolean {
+  // scheduleDate is read only in schedule mode (otherwise ignored, like an unknown field).
+  const read = fields.filter((f) => f !== 'scheduleDate' || body.scheduleMode === 'scheduled');
+  return read.some((f) => Object.hasOwn(body, f) && hasBadText(body[f]));
+}
+
+function spec(method: string, path: string, key: string, body?: string | Buffer, headers: HeaderList = []): RequestSpec {
+  const h: HeaderList = [['Authorization', key], ...headers];
+  if (body !== undefined && !headers.some(([n]) => n.toLowerCase() === 'content-type')) h.push(['Content-Type', 'application/json']);
+  return { method, path, headers: h, body };
+}
+
+export function registerV2Input(): void {
+  describe(CLASS_V2, function () {
+    this.timeout(120_000);
+    trackViolations(cls);
+
+    it('create: every field with arbitrary Unicode, huge values, wrong types and deep nesting → 2xx/4xx, bad text refused, nothing stored on 4xx', async () => {
+      const { sites } = getCtx();
+      const mutation = fc.tuple(fc.constantFrom<string>(...CREATE_FIELDS, 'unknownField', '__proto__'), fc.option(hostileValue, { nil: undefined, freq: 8 }));
+      await fuzz(fc.array(mutation, { minLength: 1, maxLength: 3 }), { numRuns: 500, timeMs: 15_000, seedOffset: 1 }, async (mutations) => {
+        const body = mutate(validCampaign(), mutations);
+        const text = toJsonText(body);
+        const r = await probe(cls, spec('POST', '/v2/campaign/create', sites.fuzz.apiKey, text), {
+          siteId: sites.fuzz.id,
+          allowed: CREATE_ALLOWED,
+          mustReject: knownFieldsBad(body, CREATE_FIELDS),
+          what: show(body, 200),
+        });
+        // Text is stored exactly or refused: never silently changed into U+FFFD.
+        if (r.status === 200 && typeof r.body?.id === 'string' && !text.includes('\ufffd')) {
+          const got = await probe(cls, spec('GET', `/v2/campaign/${r.body.id}`, sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [200], what: '(read back)' });
+          if (got.result.responses[0]?.text.includes('\ufffd')) violation(cls, `create ${show(body)}: stored text was changed into U+FFFD`);
+        }
+      });
+      assertNoViolations(cls);
+    });
+
+    it('list: every filter with hostile values → 200/400 at once, bad text refused', async () => {
+      const { sites } = getCtx();
+      const mutation = fc.tuple(fc.constantFrom<string>(...LIST_FIELDS, 'unknownField'), fc.option(fc.oneof(hostileValue, fc.array(hostileString, { minLength: 1, maxLength: 4 })), { nil: undefined, freq: 8 }));
+      await fuzz(fc.array(mutation, { minLength: 1, maxLength: 3 }), { numRuns: 400, timeMs: 10_000, seedOffset: 2 }, async (mutations) => {
+        const body = mutate({ limit: 5 }, mutations);
+        await probe(cls, spec('POST', '/v2/campaigns', sites.fuzz.apiKey, toJsonText(body)), {
+          siteId: sites.fuzz.id,
+          allowed: LIST_ALLOWED,
+          mustReject: knownFieldsBad(body, LIST_FIELDS),
+          what: show(body, 200),
+          timeoutMs: 15_000,
+        });
+      });
+      assertNoViolations(cls);
+    });
+
+    it('get and delete: arbitrary and odd campaign ids (%00, %ud800, very long) → 400/404, nothing deleted', async () => {
+      const { sites } = getCtx();
+      const ids = fc.oneof(hostileString.filter((s) => s.length < 3000).map(pathSegment), fc.constantFrom(...ODD_SEGMENTS));
+      await fuzz(fc.tuple(fc.constantFrom('GET', 'DELETE', 'HEAD'), ids), { numRuns: 300, timeMs: 8_000, seedOffset: 3 }, async ([method, id]) => {
+        const path = `/v2/campaign/${id}`;
+        await probe(cls, spec(method, path, sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [...BY_ID_ALLOWED, 414, 431], what: '' });
+      });
+      // No id at all, and the id in odd places.
+      for (const path of ['/v2/campaign', '/v2/campaign/', '/v2/campaign//', '/v2/campaign/%2F', '/v2/campaign/a/b', '/v2/campaign/?id=1', '/v2//campaign/x', '/V2/campaign/x']) {
+        for (const method of ['GET', 'DELETE']) await probe(cls, spec(method, path, sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [...BY_ID_ALLOWED, 405], what: '' });
+      }
+      assertNoViolations(cls);
+    });
+
+    it('bodies, content types and encodings: raw bodies, invalid UTF-8, charset=utf-16, gzip (bomb) on create and list', async () => {
+      const { sites } = getCtx();
+      const key = sites.fuzz.apiKey;
+      for (const [path, allowed] of [
+        ['/v2/campaign/create', CREATE_ALLOWED],
+        ['/v2/campaigns', LIST_ALLOWED],
+      ] as const) {
+        for (const raw of RAW_BODIES) {
+          await probe(cls, spec('POST', path, key, raw.body), { siteId: sites.fuzz.id, allowed, what: `body: ${raw.label}`, mustReject: /NUL|surrogate/.test(raw.label) && path.endsWith('create') });
+        }
+        const valid = path.endsWith('create') ? JSON.stringify(validCampaign()) : '{"limit":1}';
+        for (const ct of CONTENT_TYPES) {
+          const headers: HeaderList = ct === null ? [] : [['Content-Type', ct]];
+          // With no Content-Type header at all, the request builder must not add one.
+          const s: RequestSpec = { method: 'POST', path, headers: [['Authorization', key], ...headers], body: valid };
+          await probe(cls, s, { siteId: sites.fuzz.id, allowed, what: `content-type ${ct}` });
+        }
+        for (const v of encodedVariants(valid)) {
+          await probe(cls, spec('POST', path, key, v.body, v.headers), { siteId: sites.fuzz.id, allowed: [...allowed, 415], what: `encoding: ${v.label}` });
+        }
+      }
+      // A GET or DELETE carrying a body.
+      for (const method of ['GET', 'DELETE']) {
+        await probe(cls, spec(method, '/v2/campaign/00000000-0000-0000-0000-000000000000', key, '{"siteId":"x"}'), { siteId: sites.fuzz.id, allowed: BY_ID_ALLOWED, what: 'with a body' });
+        await probe(cls, spec(method, '/v2/topics', key, RAW_BODIES.find((b) => b.label === '1 MB')!.body), { siteId: sites.fuzz.id, allowed: [200, 400, 405, 413], what: 'with a 1 MB body' });
+      }
+      assertNoViolations(cls);
+    });
+
+    it('headers: Authorization and Idempotency-Key with odd bytes, huge, repeated → 4xx, never 5xx', async () => {
+      const { sites, stack } = getCtx();
+      const key = sites.fuzz.apiKey;
+      const create = JSON.stringify(validCampaign());
+      // [label, headers, the key is the real one (optional whitespace is not part of a header value; of two, the first counts)]
+      const auths: [string, HeaderList, boolean?][] = [
+        ['none', []],
+        ['empty', [['Authorization', '']]],
+        ['space', [['Authorization', ' ']]],
+        ['Bearer prefix', [['Authorization', `Bearer ${key}`]]],
+        ['trailing tab', [['Authorization', `${key}\t`]], true],
+        ['upper-cased', [['Authorization', key.toUpperCase()]]],
+        ['doubled', [['Authorization', key + key]]],
+        ['two headers', [['Authorization', key], ['Authorization', 'wrong']], true],
+        ['two headers, wrong first', [['Authorization', 'wrong'], ['Authorization', key]]],
+        ['latin-1 bytes', [['Authorization', Buffer.from([0x80, 0xa0, 0xff, 0xfe, 0xe9])]]],
+        ['UTF-8 RTL + ZWJ', [['Authorization', Buffer.from(`\u202e${key}\u200d`, 'utf8')]]],
+        ['NUL byte', [['Authorization', Buffer.concat([Buffer.from(key), Buffer.from([0]), Buffer.from('x')])]]],
+        ['bare CR', [['Authorization', Buffer.from(`${key}\rX-Injected: 1`, 'latin1')]]],
+        ['DEL byte', [['Authorization', Buffer.from([0x61, 0x7f, 0x62])]]],
+        ['8 kB', [['Authorization', 'k'.repeat(8_000)]]],
+        ['20 kB', [['Authorization', 'k'.repeat(20_000)]]],
+        ['200 kB', [['Authorization', 'k'.repeat(200_000)]]],
+        ['another service token', [['Authorization', stack.services.env.gateway.GATEWAY_INTERNAL_TOKEN ?? 'x']]],
+      ];
+      for (const [label, headers, real] of auths) {
+        for (const [method, path, body] of [
+          ['POST', '/v2/campaign/create', create],
+          ['POST', '/v2/campaigns', '{}'],
+          ['GET', '/v2/topics', undefined],
+          ['GET', '/v2/countries', undefined],
+          ['DELETE', '/v2/campaign/00000000-0000-0000-0000-000000000000', undefined],
+        ] as const) {
+          const h: HeaderList = [...headers];
+          if (body !== undefined) h.push(['Content-Type', 'application/json']);
+          await probe(cls, { method, path, headers: h, body }, { siteId: sites.fuzz.id, allowed: real ? [200, 404] : [400, 403, 429, 431], what: `Authorization: ${label}` });
+        }
+      }
+      const idem: [string, string | Buffer | string[]][] = [
+        ['empty', ''],
+        ['space inside', 'a b'],
+        ['256 chars', 'i'.repeat(256)],
+        ['10 kB', 'i'.repeat(10_000)],
+        ['latin-1 bytes', Buffer.from([0xe9, 0xff])],
+        ['UTF-8 RTL', Buffer.from('key\u202e1', 'utf8')],
+        ['NUL byte', Buffer.from([0x6b, 0x00, 0x31])],
+        ['repeated', ['same-key-1', 'same-key-2']],
+      ];
+      for (const [label, value] of idem) {
+        const headers: HeaderList = Array.isArray(value) ? value.map((v) => ['Idempotency-Key', v] as [string, string]) : [['Idempotency-Key', value]];
+        await probe(cls, spec('POST', '/v2/campaign/create', key, create, headers), { siteId: sites.fuzz.id, allowed: [200, 400, 431], what: `Idempotency-Key: ${label}` });
+      }
+      assertNoViolations(cls);
+    });
+
+    it('methods, paths and query strings: unknown methods, odd paths → 4xx with {message}', async () => {
+      const { sites } = getCtx();
+      const key = sites.fuzz.apiKey;
+      const paths = ['/v2/campaign/create', '/v2/campaigns', '/v2/topics', '/v2/countries', '/v2/campaign/x', '/v2/openapi.json'];
+      for (const path of paths) {
+        for (const method of ['PUT', 'PATCH', 'TRACE', 'OPTIONS', 'PROPFIND', 'FOO', 'get']) {
+          await probe(cls, spec(method, path, key), { siteId: sites.fuzz.id, allowed: [400, 404, 405, 501], what: '' });
+        }
+      }
+      const odd = [
+        '/v2/topics?%00',
+        '/v2/topics?a=%ud800',
+        '/v2/campaigns?limit=1000&__proto__[x]=1',
+        '/v2/topics/%2e%2e/%2e%2e/metrics',
+        '/v2/../metrics',
+        '/v2/%2e%2e/readyz',
+        '//v2/topics',
+        '/v2/topics%00',
+        '/v2/topics;x=1',
+        '/v2/' + 'a/'.repeat(3000),
+        '*',
+        'http://127.0.0.1/v2/topics',
+        'http://evil.example/v2/topics',
+      ];
+      for (const path of odd) await probe(cls, spec('GET', path, key), { siteId: sites.fuzz.id, allowed: [200, 400, 404, 405, 414, 431], what: '' });
+      // Operational endpoints are not on the public port.
+      for (const path of ['/metrics', '/readyz', '/v2/metrics', '/metrics?x=1']) await probe(cls, { method: 'GET', path }, { siteId: sites.fuzz.id, allowed: [404], what: '(ops endpoint on the public port)' });
+      // A raw byte path: UTF-8 of an RTL override and invalid bytes.
+      await probe(cls, { method: 'GET', path: Buffer.concat([Buffer.from('/v2/campaign/'), Buffer.from([0xe2, 0x80, 0xae, 0xff, 0xc0])]), headers: [['Authorization', key]] }, { siteId: sites.fuzz.id, allowed: [400, 404], what: 'raw bytes' });
+      await endOfClassChecks(cls);
+      assertNoViolations(cls);
+    });
+  });
+}
