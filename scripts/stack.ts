@@ -28,7 +28,6 @@ async function main() {
   }
   const gatewayPort = port('GATEWAY_PORT', 8080);
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const countryHeader = process.env.COUNTRY_HEADER ?? 'cf-ipcountry';
   say('Starting Postgres…');
   const db = await localDatabase((line) => process.env.LOG_LEVEL === 'debug' && say(`[postgres] ${line}`));
   const secrets = await localSecrets();
@@ -93,14 +92,15 @@ async function main() {
         PUSH_SERVICE_HOSTS: process.env.PUSH_SERVICE_HOSTS ?? DEFAULT_PUSH_SERVICE_HOSTS.join(','),
         PUSH_TEST_HOSTS: process.env.PUSH_TEST_HOSTS ?? '127.0.0.1',
         PUSH_EXTRA_CA_FILE: simulator.caCertFile,
-        COUNTRY_HEADER: countryHeader,
+        // Believed only from TRUSTED_PROXIES (none unless set): a client cannot pick its country.
+        COUNTRY_HEADER: process.env.COUNTRY_HEADER ?? 'cf-ipcountry',
         SUBSCRIBE_RATE_LIMIT_PER_MINUTE: process.env.SUBSCRIBE_RATE_LIMIT_PER_MINUTE ?? '6000',
       },
       onLine: (name: ServiceName, line: string) => {
         if (verbose || /"level":"(warn|error)"/.test(line) || !line.startsWith('{')) say(`[${name}] ${line}`);
       },
     });
-    const browsers = await subscribeDemoBrowsers(demo, simulator, services.gatewayUrl, 100, countryHeader);
+    const browsers = await subscribeDemoBrowsers(demo, simulator, { deliveryHttpUrl: services.deliveryHttpUrl, gatewayToken: services.env.gateway.GATEWAY_INTERNAL_TOKEN }, 100);
     await writeStackInfo({ pid: process.pid, databaseUrl: db.url, gatewayUrl: services.gatewayUrl });
     const base = `${services.gatewayUrl}/v2`;
     say('');

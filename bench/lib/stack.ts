@@ -175,6 +175,8 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
       // The benchmark drives the API from one address; the limits are for browsers.
       SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0',
       TRACKING_RATE_LIMIT_PER_MINUTE: '0',
+      // …and from one API key: the per-key /v2 limit would cap the throughput it measures.
+      API_RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       ...opts.serviceEnv,
     },

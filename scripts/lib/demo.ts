@@ -10,6 +10,8 @@ import { createOperators, PERMISSIONS } from '../../services/campaign/src/domain
 import { createDeliveryOperators } from '../../services/delivery/src/domain/operators.js';
 import { DATA_DIR } from './local-env.js';
 import type { SimulatorProcess } from './simulator-process.js';
+import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../services/shared/src/edge-headers.js';
+import { INTERNAL_AUTH_HEADER } from '../../services/shared/src/internal-auth.js';
 
 const DEMO_FILE = path.join(DATA_DIR, 'demo.json');
 const DEMO_PLAN = 'demo';
@@ -56,13 +58,22 @@ export async function ensureDemo(pool: Pool, vapidEncryptionKey: Buffer): Promis
 }
 
 /**
- * Subscribes `count` simulated browsers through the gateway, as the site plugin would, after
- * unsubscribing the previous start's browsers (the simulator does not survive a restart).
+ * Subscribes `count` simulated browsers after unsubscribing the previous start's browsers (the
+ * simulator does not survive a restart). The launcher plays the trusted edge for its own
+ * simulated visitors: it calls the delivery service's plugin endpoint as the gateway would, with
+ * the gateway's token and a visitor country, so the demo has countries while the real gateway
+ * believes no client's country header (docs/security.md).
  */
-export async function subscribeDemoBrowsers(demo: Demo, simulator: SimulatorProcess, gatewayUrl: string, count: number, countryHeader: string): Promise<number> {
-  const url = `${gatewayUrl}/public/v1/sites/${demo.publicId}/subscriptions`;
+export async function subscribeDemoBrowsers(demo: Demo, simulator: SimulatorProcess, edge: { deliveryHttpUrl: string; gatewayToken: string }, count: number): Promise<number> {
+  const url = `${edge.deliveryHttpUrl}/public/v1/sites/${demo.publicId}/subscriptions`;
+  const headers = (country?: string) => ({
+    'content-type': 'application/json',
+    [INTERNAL_AUTH_HEADER]: edge.gatewayToken,
+    [CLIENT_ADDRESS_HEADER]: '127.0.0.1',
+    ...(country ? { [CLIENT_COUNTRY_HEADER]: country.toUpperCase() } : {}),
+  });
   for (const endpoint of demo.browserEndpoints ?? []) {
-    await fetch(url, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint }) }).catch(() => {});
+    await fetch(url, { method: 'DELETE', headers: headers(), body: JSON.stringify({ endpoint }) }).catch(() => {});
   }
   const endpoints: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -71,7 +82,7 @@ export async function subscribeDemoBrowsers(demo: Demo, simulator: SimulatorProc
     const country = COUNTRIES[i % COUNTRIES.length];
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(country && countryHeader ? { [countryHeader]: country } : {}) },
+      headers: headers(country),
       body: JSON.stringify({ subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics }),
     });
     if (res.ok) endpoints.push(sub.endpoint);

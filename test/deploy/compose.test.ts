@@ -144,8 +144,13 @@ describe('docker-compose.yml', () => {
     expect(compose.services.gateway.ports.map((p: string) => p.split(':').pop())).to.deep.equal([gateway.GATEWAY_PORT]);
 
     const test = (name: string) => compose.services[name].healthcheck.test.join(' ');
-    expect(test('gateway')).to.include(`http://127.0.0.1:${gateway.GATEWAY_PORT}/readyz`);
-    expect(test('delivery')).to.include(`http://127.0.0.1:${delivery.DELIVERY_HTTP_PORT}/readyz`);
+    // Readiness lives on the ops listeners, never on the public or plugin ports.
+    expect(test('gateway')).to.include(`http://127.0.0.1:${gateway.GATEWAY_OPS_PORT}/readyz`);
+    expect(test('delivery')).to.include(`http://127.0.0.1:${delivery.DELIVERY_OPS_PORT}/readyz`);
+    expect(compose.services.gateway.ports.join(' ')).to.not.include(gateway.GATEWAY_OPS_PORT);
+    for (const name of ['delivery', 'campaign', 'postgres', 'kafka', 'migrate']) expect(compose.services[name].ports, `${name} is not published`).to.equal(undefined);
+    expect(compose.networks.backend.internal).to.equal(true);
+    for (const name of ['postgres', 'kafka', 'migrate', 'campaign']) expect(compose.services[name].networks, name).to.deep.equal(['backend']);
     expect(test('campaign')).to.include(`grpc 127.0.0.1:${campaign.CAMPAIGN_GRPC_PORT} campaign.v1.CampaignService`);
     for (const name of ['gateway', 'delivery', 'campaign']) expect(test(name)).to.include('deploy/docker/healthcheck.mjs');
     const brokers = (s: string) => envOf(compose.services[s]).KAFKA_BROKERS;

@@ -170,8 +170,9 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         for (const n of SERVICES) for (const [k, v] of Object.entries(env[n])) if (/_HOST$/.test(k)) expect(v, `${n} ${k}`).to.equal('0.0.0.0');
 
         const port = (n: ServiceName, p: number | string) => portNumber(container(n), p);
-        // gateway and delivery: HTTP probes on the HTTP port, liveness on /healthz, readiness on /readyz
-        for (const [n, httpPortVar] of [['gateway', 'GATEWAY_PORT'], ['delivery', 'DELIVERY_HTTP_PORT']] as const) {
+        // gateway and delivery: HTTP probes on the ops port (the public and plugin ports serve no
+        // readiness or metrics), liveness on /healthz, readiness on /readyz
+        for (const [n, httpPortVar] of [['gateway', 'GATEWAY_OPS_PORT'], ['delivery', 'DELIVERY_OPS_PORT']] as const) {
           const c = container(n);
           for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
             expect(c[probe]?.httpGet, `${n} ${probe}`).to.not.equal(undefined);

@@ -58,6 +58,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
       ...INTERNAL_TOKENS,
       DELIVERY_GRPC_PORT: '0',
       DELIVERY_HTTP_PORT: '0',
+      DELIVERY_OPS_PORT: '0',
       LOG_LEVEL: 'error',
     }),
   );
