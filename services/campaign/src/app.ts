@@ -17,7 +17,8 @@ import { createCampaignMessaging, STATS_GROUP } from './messaging/index.js';
 import { backlog } from './db/relay-repo.js';
 import { TOPICS } from '../../shared/src/messages.js';
 import { addGrpcHealth, createReadiness } from '../../shared/src/observability/health.js';
-import { createServiceMetrics, kafkaLagGauge, sampledGauge, startMetricsServer } from '../../shared/src/observability/metrics.js';
+import { createServiceMetrics, kafkaLagGauge, sampledGauge } from '../../shared/src/observability/metrics.js';
+import { startOpsServer, type OpsServer } from '../../shared/src/observability/ops-server.js';
 import { Histogram } from 'prom-client';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -56,13 +57,14 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     { log },
   );
   let relay: ReturnType<typeof createOutboxRelay> | undefined;
-  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  let metricsServer: OpsServer | undefined;
   const server = createServer({ useCases: createUseCases({ pool, audience, cursors: createCursorCodec(config.cursorSecret) }), log, metrics, gatewayToken: config.internalTokens.gateway });
   const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE], readiness);
   try {
     const applied = await migrateCampaignSchema(pool);
     if (applied.length > 0) log.info('migrations applied', { applied });
-    metricsServer = await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port);
+    // The same ops listener as the gateway's and delivery's (/metrics, /readyz, /healthz).
+    metricsServer = await startOpsServer({ ...config.metrics, readiness, metrics, log });
     const grpcPort = await bindServer(server, config.grpc.host, config.grpc.port);
     if (config.scheduler.enabled) scheduler.start();
     keyPurge.start();

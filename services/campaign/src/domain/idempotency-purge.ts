@@ -5,6 +5,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { purgeExpiredKeys } from '../db/idempotency-repo.js';
+import { createPeriodic } from './periodic.js';
 
 export interface IdempotencyPurgeOptions {
   intervalMs: number;
@@ -15,10 +16,6 @@ export interface IdempotencyPurgeOptions {
 
 export function createIdempotencyPurge(deps: { pool: Pool; log: Logger }, opts: IdempotencyPurgeOptions) {
   const maxBatches = opts.maxBatchesPerTick ?? 50;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = true;
-  let halting = false; // stop() was called: a tick in progress ends after its current batch
 
   /** One tick: batches until one comes back short, the cap is hit, or stop() was called. */
   async function tick(): Promise<number> {
@@ -26,45 +23,18 @@ export function createIdempotencyPurge(deps: { pool: Pool; log: Logger }, opts: 
     for (let i = 0; i < maxBatches; i++) {
       const n = await purgeExpiredKeys(deps.pool, opts.batchSize);
       total += n;
-      if (n < opts.batchSize || halting) break;
+      if (n < opts.batchSize || loop.stopping()) break; // stop(): end after the current batch
     }
     if (total > 0) deps.log.info('purged expired idempotency keys', { count: total });
     return total;
   }
 
-  // The next tick is armed only when the current one ends: ticks never overlap.
-  function arm() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = tick()
-        .then(
-          () => undefined,
-          (err) => deps.log.error('idempotency key purge failed', { err }),
-        )
-        .finally(() => {
-          running = null;
-          arm();
-        });
-    }, opts.intervalMs);
-    timer.unref();
-  }
+  const loop = createPeriodic({ intervalMs: opts.intervalMs, log: deps.log, failure: 'idempotency key purge failed' }, tick);
 
   return {
     tick,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      halting = false;
-      arm();
-    },
-    async stop() {
-      stopped = true;
-      halting = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
-    },
+    start: loop.start,
+    stop: loop.stop,
   };
 }
 

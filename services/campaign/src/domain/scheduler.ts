@@ -1,11 +1,12 @@
 // Moves due scheduled campaigns to dispatch: marks them and writes their send jobs in one
 // transaction. Safe with any number of instances (SKIP LOCKED); a tick never overlaps itself
-// because the next one is only armed when the current one ends.
+// (periodic.ts).
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { markDueDispatched } from '../db/scheduler-repo.js';
 import { insertOutbox } from '../db/outbox-repo.js';
 import { dispatchJob } from './dispatch-job.js';
+import { createPeriodic } from './periodic.js';
 
 /** Bounds one tick, so a huge backlog cannot starve shutdown; the next tick continues. */
 const MAX_BATCHES_PER_TICK = 20;
@@ -16,10 +17,6 @@ export interface SchedulerOptions {
 }
 
 export function createScheduler(deps: { pool: Pool; log: Logger; /** seconds between schedule date and dispatch, per campaign */ onLateness?: (seconds: number) => void }, opts: SchedulerOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = true;
-
   /** One batch in one transaction; resolves to how many campaigns it dispatched. */
   async function dispatchBatch(): Promise<number> {
     const dispatched = await withTransaction(deps.pool, async (tx) => {
@@ -43,36 +40,13 @@ export function createScheduler(deps: { pool: Pool; log: Logger; /** seconds bet
     return total;
   }
 
-  function arm() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = null;
-      running = tick()
-        .then(
-          () => undefined,
-          (err) => deps.log.error('scheduler tick failed', { err }),
-        )
-        .finally(() => {
-          running = null;
-          arm();
-        });
-    }, opts.intervalMs);
-  }
+  const loop = createPeriodic({ intervalMs: opts.intervalMs, log: deps.log, failure: 'scheduler tick failed' }, tick);
 
   return {
     dispatchBatch,
     tick,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      arm();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
-    },
+    start: loop.start,
+    stop: loop.stop,
   };
 }
 

@@ -1,8 +1,6 @@
 // Prometheus metrics (prom-client): one registry per running service (never the global one, so
 // several services can live in one test process), request rate/latency for HTTP and gRPC, and a
 // tiny listener for services that have no HTTP server of their own.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -119,37 +117,6 @@ export function normalizePath(path: string): string {
   const segments = path.split('/').filter((s) => s !== '');
   const kept = segments.slice(0, 6).map((s) => (/^(v\d{1,2}|[a-z][a-z-]{0,23})(\.(js|json|yaml))?$/.test(s) ? s : ':id'));
   return '/' + kept.join('/');
-}
-
-/** A minimal HTTP listener serving GET /metrics, for a service without an HTTP server. */
-export async function startMetricsServer(registry: Registry, host: string, port: number): Promise<{ port: number; stop(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Not found' }));
-      return;
-    }
-    registry.metrics().then(
-      (body) => res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
-      () => res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Internal server error' })),
-    );
-  });
-  server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 /**
