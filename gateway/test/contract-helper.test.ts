@@ -37,7 +37,7 @@ describe('contract helper (test/support/openapi.ts)', () => {
     assertResponseMatchesContract('POST', '/v2/campaign/create', 200, { id: campaign.id });
     assertResponseMatchesContract('DELETE', '/v2/campaign/abc', 409, { message: 'Cannot delete a campaign that has already been sent' });
     assertResponseMatchesContract('GET', '/v2/topics', 200, [{ name: 'sports', users: 3 }]);
-    assertResponseMatchesContract('POST', '/public/v1/sites/pub_x/subscriptions', 201, { id: 'x', created: true });
+    assertResponseMatchesContract('POST', '/public/v1/sites/pub_x/subscriptions', 201, { id: '3c5e8f2a-6d1b-4e7a-9f0c-2b4d6a8e1c35', created: true });
   });
 
   it('prefers the concrete path /campaign/create over the template /campaign/{campaignId}', () => {
