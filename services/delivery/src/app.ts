@@ -108,6 +108,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         kafkaBrokers: config.kafka.brokers,
         topicPrefix: config.kafka.topicPrefix,
         sessionTimeoutMs: config.kafka.sessionTimeoutMs,
+        statsPublishIntervalMs: config.statsPublishIntervalMs,
         vapidEncryptionKey: config.vapidEncryptionKey,
         vapidEncryptionKeysPrevious: config.vapidEncryptionKeysPrevious,
         vapidSubject: config.vapidSubject,

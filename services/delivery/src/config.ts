@@ -37,6 +37,8 @@ export interface DeliveryConfig {
   readonly trackingRateLimitPerMinute: number;
   /** Empty brokers: this instance sends nothing (audience and subscribe still work). */
   readonly kafka: { readonly brokers: readonly string[]; readonly topicPrefix: string; readonly sessionTimeoutMs: number };
+  /** How often changed campaign counters are published from what is stored (STATS_PUBLISH_INTERVAL_MS). */
+  readonly statsPublishIntervalMs: number;
   readonly sending: {
     readonly chunkSize: number;
     readonly chunkConcurrency: number;
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''),
       sessionTimeoutMs: integer(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
     }),
+    statsPublishIntervalMs: integer(env, 'STATS_PUBLISH_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
     sending: Object.freeze({
       chunkSize: integer(env, 'CHUNK_SIZE', 500, { min: 1, max: 5000 }),
       chunkConcurrency: integer(env, 'CHUNK_CONCURRENCY', 4, { min: 1, max: 64 }),

@@ -66,7 +66,24 @@ export interface StatsMessage {
   /** `failed` when the campaign could not be sent (see docs/api-decisions.md). */
   state: 'sending' | 'completed' | 'failed';
   reason?: string;
+  /**
+   * Added 2026-11-23, optional (older producers omit it; a consumer keeps what it has):
+   * subscribers of the audience taken into the run so far. Grows while the audience is expanded.
+   */
+  audience?: number;
+  /** Added 2026-11-23, optional: `failed` split by why (the classes sum to `failed` for pushes recorded since). */
+  failedBy?: FailedBy;
 }
+
+/**
+ * Why pushes failed. `rejected`: the push service refused the message (400, 413, other 4xx);
+ * `unauthorized`: it refused our VAPID credentials (401, 403); `unreachable`: 5xx, 429, timeouts
+ * or resets until the retry budget ran out; `refused`: the platform did not send (a destination
+ * the policy refuses, or a stored subscription that cannot be used).
+ */
+export const FAILURE_CLASSES = ['rejected', 'unauthorized', 'unreachable', 'refused'] as const;
+export type FailureClass = (typeof FAILURE_CLASSES)[number];
+export type FailedBy = Record<FailureClass, number>;
 
 export interface DeadLetterMessage {
   reason: string;
@@ -131,6 +148,12 @@ const schemas = {
       clicks: count,
       state: { enum: ['sending', 'completed', 'failed'] },
       reason: { type: 'string', maxLength: 500 },
+      audience: count,
+      failedBy: {
+        type: 'object',
+        required: [...FAILURE_CLASSES],
+        properties: Object.fromEntries(FAILURE_CLASSES.map((c) => [c, count])),
+      },
     },
   },
 } as const;

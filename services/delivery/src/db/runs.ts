@@ -1,7 +1,7 @@
 // SQL of the sending side: campaign runs, audience expansion, the delivery log, tracking.
 import type { PoolClient } from 'pg';
 import type { Queryable } from '../../../shared/src/db.js';
-import type { DispatchMessage } from '../../../shared/src/messages.js';
+import type { DispatchMessage, FailureClass } from '../../../shared/src/messages.js';
 
 export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';
 
@@ -183,6 +183,8 @@ export interface Outcome {
   outcome: 'sent' | 'expired' | 'failed';
   status: number | null;
   reason: string | null;
+  /** Why a failed push failed (sending/failure-class.ts); counted per class in the run. */
+  failureClass?: FailureClass | null;
 }
 
 /**
@@ -193,16 +195,20 @@ export async function recordOutcomes(tx: PoolClient, campaignId: string, me: str
   if (outcomes.length === 0 && ambiguous === 0) return;
   const { rows } = await tx.query(
     `WITH v AS (
-       SELECT * FROM unnest($3::bigint[], $4::text[], $5::int[], $6::text[]) AS t(subscriber_id, state, status, reason)),
+       SELECT * FROM unnest($3::bigint[], $4::text[], $5::int[], $6::text[], $7::text[]) AS t(subscriber_id, state, status, reason, failure_class)),
      upd AS (
        UPDATE delivery.delivery_log l
           SET state = v.state, status = v.status, reason = v.reason, finished_at = now()
          FROM v
         WHERE l.campaign_id = $1 AND l.subscriber_id = v.subscriber_id AND l.claimed_by = $2 AND l.state = 'claimed'
-       RETURNING l.state)
+       RETURNING l.state, v.failure_class)
      SELECT count(*) FILTER (WHERE state = 'sent')::int AS sent,
             count(*) FILTER (WHERE state = 'failed')::int AS failed,
-            count(*) FILTER (WHERE state = 'expired')::int AS expired
+            count(*) FILTER (WHERE state = 'expired')::int AS expired,
+            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'rejected')::int AS rejected,
+            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'unauthorized')::int AS unauthorized,
+            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'unreachable')::int AS unreachable,
+            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'refused')::int AS refused
        FROM upd`,
     [
       campaignId,
@@ -211,6 +217,7 @@ export async function recordOutcomes(tx: PoolClient, campaignId: string, me: str
       outcomes.map((o) => o.outcome),
       outcomes.map((o) => o.status),
       outcomes.map((o) => (o.reason ? o.reason.slice(0, 300) : null)),
+      outcomes.map((o) => o.failureClass ?? null),
     ],
   );
   const expiredIds = outcomes.filter((o) => o.outcome === 'expired').map((o) => o.subscriberId);
@@ -223,9 +230,11 @@ export async function recordOutcomes(tx: PoolClient, campaignId: string, me: str
   }
   const c = rows[0];
   await tx.query(
-    `UPDATE delivery.campaign_runs SET sent = sent + $2, failed = failed + $3, expired = expired + $4, ambiguous = ambiguous + $5
+    `UPDATE delivery.campaign_runs SET sent = sent + $2, failed = failed + $3, expired = expired + $4, ambiguous = ambiguous + $5,
+            failed_rejected = failed_rejected + $6, failed_unauthorized = failed_unauthorized + $7,
+            failed_unreachable = failed_unreachable + $8, failed_refused = failed_refused + $9
       WHERE campaign_id = $1`,
-    [campaignId, c.sent, c.failed, c.expired, ambiguous],
+    [campaignId, c.sent, c.failed, c.expired, ambiguous, c.rejected, c.unauthorized, c.unreachable, c.refused],
   );
 }
 
@@ -249,7 +258,7 @@ export async function chunkDone(tx: PoolClient, campaignId: string, chunkNo: num
   return toRun(rows[0]);
 }
 
-/** Stores tracking reports once each; returns how many of each kind were new, per campaign. */
+/** Stores tracking reports once each and adds the new ones to their runs' counters; returns the campaigns whose counters changed. */
 export async function recordTracking(
   tx: PoolClient,
   reports: { campaignId: string; subscriberId: string; kind: 'impression' | 'click' }[],
@@ -272,12 +281,6 @@ export async function recordTracking(
     [reports.map((r) => r.campaignId), reports.map((r) => r.subscriberId), reports.map((r) => r.kind)],
   );
   return rows.map((r) => r.campaign_id as string);
-}
-
-export async function runsByIds(db: Queryable, campaignIds: string[]): Promise<RunRow[]> {
-  if (campaignIds.length === 0) return [];
-  const { rows } = await db.query(`SELECT ${RUN_COLUMNS} FROM delivery.campaign_runs WHERE campaign_id = ANY($1::uuid[])`, [campaignIds]);
-  return rows.map(toRun);
 }
 
 export async function heartbeat(db: Queryable, instanceId: string): Promise<void> {

@@ -2,7 +2,7 @@
 // chunks and per-campaign stats. Topic names and message types live in shared/messages.ts.
 import { createMessaging } from '../../../shared/src/kafka.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type StatsMessage } from '../../../shared/src/messages.js';
+import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type StatsMessage } from '../../../shared/src/messages.js';
 import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '../../../shared/src/observability/request-context.js';
 import type { RunRow } from '../db/runs.js';
 
@@ -15,7 +15,13 @@ function inRequestOf<T>(headers: Record<string, string>, fn: () => Promise<T>): 
   return id ? runWithRequestId(id, fn) : fn();
 }
 
-export function statsMessage(run: RunRow): StatsMessage {
+/** What a stats event is built from: a run as read after a change, or the counter publisher's read (which adds audience and failedBy). */
+export type StatsSource = Pick<RunRow, 'campaignId' | 'state' | 'reason' | 'sent' | 'failed' | 'expired' | 'impressions' | 'clicks'> & {
+  audience?: number;
+  failedBy?: FailedBy;
+};
+
+export function statsMessage(run: StatsSource): StatsMessage {
   const m: StatsMessage = {
     type: 'campaign.stats',
     version: 1,
@@ -28,6 +34,8 @@ export function statsMessage(run: RunRow): StatsMessage {
     state: run.state === 'failed' ? 'failed' : run.state === 'completed' ? 'completed' : 'sending',
   };
   if (run.reason) m.reason = run.reason.slice(0, 500);
+  if (run.audience !== undefined) m.audience = run.audience;
+  if (run.failedBy) m.failedBy = { ...run.failedBy };
   return m;
 }
 
@@ -52,7 +60,7 @@ export function createDeliveryMessaging(opts: { brokers: string[]; prefix: strin
     /** Readiness: a broker answers. */
     ping: messaging.ping,
     consumerLag: messaging.consumerLag,
-    async publishStats(runs: RunRow[]) {
+    async publishStats(runs: StatsSource[]) {
       await publish(
         TOPICS.stats,
         runs.map((r) => ({ key: r.campaignId, value: codecs.stats.encode(statsMessage(r)) })),

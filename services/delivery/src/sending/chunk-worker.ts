@@ -10,6 +10,7 @@ import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages
 import { buildPushPayload } from '../../../shared/src/push-payload.js';
 import { chunkDone, claim, findRun, heldByOthers, recordOutcomes, subscriptions, type Outcome, type RunRow } from '../db/runs.js';
 import type { TrackingTokens } from '../domain/tracking-token.js';
+import { failureClassOf } from './failure-class.js';
 
 export interface PushItem {
   id: string;
@@ -26,6 +27,8 @@ export interface PushResult {
   reason?: string;
   /** The destination policy refused the endpoint; the sender has logged it once per origin. */
   refused?: true;
+  /** POSTs made (0: nothing was sent); tells failure classes apart. */
+  attempts?: number;
 }
 
 /** Sends pushes for one site with its VAPID keys (see push-gateway.ts). */
@@ -91,7 +94,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     const results = items.length
       ? await deps.pusher.push(job.siteId, { ttl: job.ttl, topic: job.campaignId.replace(/-/g, ''), urgency: 'normal' }, items)
       : [];
-    const outcomes: Outcome[] = results.map((r) => ({ subscriberId: r.id, outcome: r.outcome, status: r.status ?? null, reason: r.reason ?? null }));
+    const outcomes: Outcome[] = results.map((r) => ({ subscriberId: r.id, outcome: r.outcome, status: r.status ?? null, reason: r.reason ?? null, failureClass: failureClassOf(r) }));
     if (deps.onPushed) {
       const origins = new Map(items.map((i) => [i.id, originOf(i.endpoint)]));
       for (const r of results) deps.onPushed(origins.get(r.id) ?? 'unknown', r.outcome);

@@ -12,12 +12,15 @@ import { createPushSender } from '../push/sender.js';
 import { createChunkWorker, type ChunkDeps } from './chunk-worker.js';
 import { createDispatchHandler } from './dispatch.js';
 import { createPushGateway } from './push-gateway.js';
+import { createCounterPublisher } from './counter-publisher.js';
 import { createTrackingRecorder } from './tracking.js';
 
 export interface SendingConfig {
   kafkaBrokers: readonly string[];
   topicPrefix: string;
   sessionTimeoutMs: number;
+  /** Changed campaign counters are published from what is stored this often (counter-publisher.ts). */
+  statsPublishIntervalMs?: number;
   vapidEncryptionKey: Buffer;
   /** VAPID_ENCRYPTION_KEY_PREVIOUS: still decrypt stored keys and verify tracking tokens (rotation). */
   vapidEncryptionKeysPrevious?: readonly Buffer[];
@@ -45,7 +48,10 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
   const publishStats = async (runs: RunRow[]) => {
     if (messaging) await messaging.publishStats(runs);
   };
-  const recorder = createTrackingRecorder({ pool, log, publishStats }, { flushMs: 50, maxBatch: 500 });
+  const recorder = createTrackingRecorder({ pool, log }, { flushMs: 50, maxBatch: 500 });
+  const counters = messaging
+    ? createCounterPublisher({ pool, log, publish: messaging.publishStats }, { intervalMs: config.statsPublishIntervalMs ?? 1000, batchSize: 500 })
+    : undefined;
 
   await heartbeat(pool, instanceId);
   const beat = setInterval(() => heartbeat(pool, instanceId).catch((err) => log.warn('heartbeat failed', { err })), 2000);
@@ -75,6 +81,7 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
       { deadAfterSec: config.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.claimBatch },
     );
     await messaging.start({ dispatch, chunk });
+    counters?.start();
     log.info('sending started', { instanceId, brokers: config.kafkaBrokers });
   } else {
     log.warn('KAFKA_BROKERS is not set: this instance sends nothing and tracking counts are not published');
@@ -88,8 +95,10 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
     kafka: messaging ? { ping: messaging.ping, consumerLag: messaging.consumerLag } : undefined,
     async stop() {
       clearInterval(beat);
-      // Tracking reports still buffered publish their counters while the producer is up.
+      // Tracking reports still buffered are stored, then a last pass publishes changed counters
+      // while the producer is up (what it misses is published by the next instance to run).
       await recorder.close();
+      await counters?.stop();
       await messaging?.stop();
       await sender?.close();
       await encryptor?.close();

@@ -37,7 +37,7 @@ export function createPushGateway(deps: { pool: Pool; sender: PushSender; vapidE
         vapid,
         subscriptions: items,
       });
-      return results.map((r) => ({ id: r.id, outcome: r.outcome, status: r.status, reason: r.reason, refused: r.refused }));
+      return results.map((r) => ({ id: r.id, outcome: r.outcome, status: r.status, reason: r.reason, refused: r.refused, attempts: r.attempts }));
     },
   };
 }

@@ -1,10 +1,11 @@
 // Impressions and clicks reported by service workers. Reports are gathered for a short moment
-// and written together (one statement for the batch), each (campaign, subscription, kind) once;
-// then the touched campaigns' counters are published. The caller's request waits for its batch,
-// so a 202 means the report is stored.
+// and written together (one statement for the batch), each (campaign, subscription, kind) once.
+// The caller's request waits for its batch, so a 202 means the report is stored — and stored is
+// enough: the counters it changed are published by the counter publisher (counter-publisher.ts)
+// from what is stored, so a report never fails, and never needs a retry, because Kafka is down.
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { recordTracking, runsByIds, type RunRow } from '../db/runs.js';
+import { recordTracking } from '../db/runs.js';
 
 export interface TrackingReport {
   campaignId: string;
@@ -15,7 +16,6 @@ export interface TrackingReport {
 export interface TrackingDeps {
   pool: Pool;
   log: Logger;
-  publishStats(runs: RunRow[]): Promise<void>;
 }
 
 export function createTrackingRecorder(deps: TrackingDeps, opts: { flushMs: number; maxBatch: number }) {
@@ -31,8 +31,7 @@ export function createTrackingRecorder(deps: TrackingDeps, opts: { flushMs: numb
     if (batch.length === 0) return flushing;
     flushing = flushing.then(async () => {
       try {
-        const touched = await withTransaction(deps.pool, (tx) => recordTracking(tx, batch.map((b) => b.report)));
-        if (touched.length > 0) await deps.publishStats(await runsByIds(deps.pool, touched));
+        await withTransaction(deps.pool, (tx) => recordTracking(tx, batch.map((b) => b.report)));
         for (const b of batch) b.done();
       } catch (err) {
         deps.log.error('tracking batch failed', { err, reports: batch.length });
