@@ -60,8 +60,15 @@ export function createApi(baseUrl: string): Api {
   };
 }
 
-export async function startStack(label: string, env: Record<string, string> = {}, ports: Partial<Ports> = {}): Promise<Stack> {
-  const db = await freshDatabase(label);
+export interface StackOptions {
+  /** A database of the caller's own (e.g. on a Postgres the test stops and starts); default a fresh one on the test server. */
+  database?: { url: string; drop(): Promise<void> };
+  /** Restart a service that exits on its own, as `npm start` does (see startServices). */
+  supervise?: boolean;
+}
+
+export async function startStack(label: string, env: Record<string, string> = {}, ports: Partial<Ports> = {}, options: StackOptions = {}): Promise<Stack> {
+  const db = options.database ?? (await freshDatabase(label));
   const cursorSecret = randomBytes(32).toString('base64');
   const vapidEncryptionKey = randomBytes(32).toString('base64');
   const logs: string[] = [];
@@ -72,6 +79,7 @@ export async function startStack(label: string, env: Record<string, string> = {}
       cursorSecret,
       vapidEncryptionKey,
       ports,
+      supervise: options.supervise,
       env: {
         KAFKA_BROKERS: testKafkaBrokers(),
         // Every stack gets topics and consumer groups of its own on the shared test broker.

@@ -25,7 +25,7 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
   if (opts.trackingBaseUrl) new URL(opts.trackingBaseUrl); // fails fast on a malformed URL
 
   const certificates: Certificates | undefined = tls ? await makeCertificates() : undefined;
-  const state = new SimulatorState(mode === 'sink' ? 1000 : opts.maxRecorded ?? 100_000);
+  const state = new SimulatorState(mode === 'sink' ? 1000 : opts.maxRecorded ?? 100_000, opts.keepReplaced === true);
   const behaviours = new Behaviours();
   const closing = new AbortController();
   let device: Device | undefined;

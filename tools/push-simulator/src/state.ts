@@ -37,7 +37,10 @@ export class SimulatorState {
   private undeliveredByTopic = new Map<string, ReceivedMessage>();
   private authorizations = new Set<string>();
 
-  constructor(private readonly maxRecorded: number) {}
+  constructor(
+    private readonly maxRecorded: number,
+    private readonly keepReplaced = false,
+  ) {}
 
   issue(origin: string, applicationServerKey: string): SimulatedSubscription {
     if (typeof applicationServerKey !== 'string') throw new TypeError('applicationServerKey must be a base64url string');
@@ -72,7 +75,7 @@ export class SimulatorState {
       if (previous && !previous.delivered) {
         const index = this.messages.lastIndexOf(previous);
         if (index >= 0) {
-          this.messages.splice(index, 1);
+          if (!this.keepReplaced) this.messages.splice(index, 1);
           this.counters.replaced++;
         }
       }

@@ -29,6 +29,12 @@ export interface PushSimulatorOptions {
   seed?: number;
   /** Record mode keeps at most this many messages, oldest dropped first (default 100000). */
   maxRecorded?: number;
+  /**
+   * Record mode: keep a message that a later one with the same Topic replaced (it is still
+   * counted in `replaced`), so `received()` holds every accepted copy — for tests that count
+   * repeats per campaign. Default false (RFC 8030 §5.4 replacement).
+   */
+  keepReplaced?: boolean;
   /** Log lines on stderr; default silent (tests). */
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }

@@ -81,6 +81,23 @@ describe('push simulator: receiving pushes (RFC 8030/8291/8292)', () => {
     expect(sim.stats().accepted).to.equal(3);
   });
 
+  it('with keepReplaced, a repeated Topic keeps every copy (still counted as replaced)', async () => {
+    const keeping = await startPushSimulator({ keepReplaced: true });
+    const keepingAgent = agentFor(keeping);
+    try {
+      const own = keeping.createSubscription(app.publicKey);
+      const options = pushOptions(app, keepingAgent, { topic: 'campaign1' });
+      await webpush.sendNotification(own, 'first', options);
+      await webpush.sendNotification(own, 'second', options);
+      expect(keeping.received(own.id).map((m) => m.payload)).to.deep.equal(['first', 'second']);
+      expect(keeping.stats().replaced).to.equal(1);
+      expect(keeping.stats().accepted).to.equal(2);
+    } finally {
+      keepingAgent.destroy();
+      await keeping.close();
+    }
+  });
+
   it('keeps pushes of different subscriptions apart', async () => {
     const other = sim.createSubscription(app.publicKey);
     await webpush.sendNotification(sub, 'for one', pushOptions(app, agent));
