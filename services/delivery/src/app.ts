@@ -123,6 +123,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
           testHosts: config.pushTestHosts,
         },
         instanceDeadAfterSec: config.sending.instanceDeadAfterSec,
+        deliveryLogRetrySec: config.sending.deliveryLogRetrySec,
       },
       { pool, log, onPushed: (origin, outcome) => pushes.inc({ origin, outcome }) },
     );

@@ -48,6 +48,8 @@ export interface DeliveryConfig {
     readonly timeoutMs: number;
     readonly maxAttempts: number;
     readonly instanceDeadAfterSec: number;
+    /** How long a delivery-log write (claim, sending mark, outcome) is retried while Postgres is unreachable before the chunk is handed back to Kafka. */
+    readonly deliveryLogRetrySec: number;
     /** PEM of extra CAs trusted for push services (tests and the local simulator). */
     readonly extraCaFile: string;
   };
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       timeoutMs: integer(env, 'PUSH_TIMEOUT_MS', 10_000, { min: 100 }),
       maxAttempts: integer(env, 'PUSH_MAX_ATTEMPTS', 4, { min: 1, max: 20 }),
       instanceDeadAfterSec: integer(env, 'INSTANCE_DEAD_AFTER_SEC', 10, { min: 3, max: 3600 }),
+      deliveryLogRetrySec: integer(env, 'DELIVERY_LOG_RETRY_SEC', 120, { min: 0, max: 3600 }),
       extraCaFile: optionalString(env, 'PUSH_EXTRA_CA_FILE', ''),
     }),
     internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN') }),

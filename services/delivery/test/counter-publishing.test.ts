@@ -196,7 +196,7 @@ describe('campaign counters published from what is stored', function () {
     const campaignId = await publishedRun();
     const subs = await Promise.all(Array.from({ length: 7 }, () => subscriber()));
     const me = randomUUID();
-    await withTransaction(pool, (tx) => claim(tx, campaignId, subs, me, 10));
+    await withTransaction(pool, (tx) => claim(tx, campaignId, subs, { instanceId: me, lease: me, liveLeases: [me] }, 10));
     const results = [
       { id: subs[0], outcome: 'sent' as const, status: 201 },
       { id: subs[1], outcome: 'failed' as const, status: 400 },
@@ -212,7 +212,6 @@ describe('campaign counters published from what is stored', function () {
         campaignId,
         me,
         results.map((r) => ({ subscriberId: r.id, outcome: r.outcome, status: r.status ?? null, reason: null, failureClass: failureClassOf(r) })),
-        0,
       ),
     );
     const [c] = (await changedCounters(pool, 1000)).filter((x) => x.campaignId === campaignId);

@@ -16,6 +16,11 @@ export function createPool(connectionString: string, { max = 10, applicationName
 
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection Postgres closes between two statements (restart, pg_terminate_backend) emits
+  // 'error' on the checked-out client, which would crash the process unheard; the next
+  // statement fails instead, and the pool discards the client on release.
+  const onError = () => {};
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await fn(client);
@@ -25,6 +30,7 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
+    client.removeListener('error', onError);
     client.release();
   }
 }

@@ -122,42 +122,77 @@ function completionState(prefix: string): string {
   return `(CASE WHEN ${prefix}sent = 0 AND ${prefix}failed > 0 THEN 'failed' ELSE 'completed' END)`;
 }
 
-/** Claims never-claimed rows, and rows left 'claimed' by an instance that stopped heartbeating. */
-export async function claim(
-  tx: PoolClient,
-  campaignId: string,
-  subscriberIds: string[],
-  me: string,
-  deadAfterSec: number,
-): Promise<{ fresh: string[]; takenOver: string[] }> {
+/** Who claims: the instance, the lease of this attempt, and every lease the instance has live. */
+export interface Claimant {
+  instanceId: string;
+  lease: string;
+  liveLeases: readonly string[];
+}
+
+/**
+ * Claims the rows of `subscriberIds` under the claimant's lease: never-claimed rows of active
+ * subscribers, and rows not final whose lease is not live — another instance's that stopped
+ * heartbeating or ended its attempt, or this instance's own from an attempt that failed (the
+ * instance knows which of its leases are live). A row taken over while 'sending' may have been
+ * delivered: it is counted ambiguous here, and goes back to 'claimed' until it is sent again.
+ * Rows another transaction holds locked are skipped (they are in someone's hands right now).
+ */
+export async function claim(tx: PoolClient, campaignId: string, subscriberIds: string[], who: Claimant, deadAfterSec: number): Promise<{ ids: string[]; ambiguous: number }> {
   const fresh = await tx.query(
-    `INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by)
-     SELECT $1, s.id, 'claimed', $3
+    `INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by, lease)
+     SELECT $1, s.id, 'claimed', $3, $4
        FROM delivery.subscribers s
       WHERE s.id = ANY($2::bigint[]) AND s.active
      ORDER BY s.id
      ON CONFLICT (campaign_id, subscriber_id) DO NOTHING
      RETURNING subscriber_id::text`,
-    [campaignId, subscriberIds, me],
+    [campaignId, subscriberIds, who.instanceId, who.lease],
   );
-  const takenOver = await tx.query(
-    `UPDATE delivery.delivery_log l
-        SET claimed_by = $3, claimed_at = now(), attempts = l.attempts + 1
-      WHERE l.campaign_id = $1 AND l.subscriber_id = ANY($2::bigint[]) AND l.state = 'claimed' AND l.claimed_by <> $3
-        AND NOT EXISTS (SELECT 1 FROM delivery.instances i
-                         WHERE i.id = l.claimed_by AND i.heartbeat_at > now() - make_interval(secs => $4))
-      RETURNING l.subscriber_id::text`,
-    [campaignId, subscriberIds, me, deadAfterSec],
+  const resumed = await tx.query(
+    `WITH stale AS (
+       SELECT l.subscriber_id, l.state FROM delivery.delivery_log l
+        WHERE l.campaign_id = $1 AND l.subscriber_id = ANY($2::bigint[]) AND l.state IN ('claimed', 'sending')
+          AND (l.lease IS NULL OR l.lease <> ALL($5::uuid[]))
+          AND NOT EXISTS (
+                SELECT 1 FROM delivery.claim_leases x JOIN delivery.instances i ON i.id = x.instance_id
+                 WHERE x.id = l.lease AND x.instance_id <> $3 AND i.heartbeat_at > now() - make_interval(secs => $6))
+          AND NOT (l.lease IS NULL AND l.claimed_by <> $3 AND EXISTS (
+                SELECT 1 FROM delivery.instances i WHERE i.id = l.claimed_by AND i.heartbeat_at > now() - make_interval(secs => $6)))
+        ORDER BY l.subscriber_id
+        FOR UPDATE OF l SKIP LOCKED)
+     UPDATE delivery.delivery_log l
+        SET state = 'claimed', claimed_by = $3, lease = $4, claimed_at = now(), attempts = l.attempts + 1,
+            ambiguous = l.ambiguous + (stale.state = 'sending')::int
+       FROM stale
+      WHERE l.campaign_id = $1 AND l.subscriber_id = stale.subscriber_id
+      RETURNING l.subscriber_id::text, stale.state = 'sending' AS was_sending`,
+    [campaignId, subscriberIds, who.instanceId, who.lease, who.liveLeases, deadAfterSec],
   );
-  return { fresh: fresh.rows.map((r) => r.subscriber_id), takenOver: takenOver.rows.map((r) => r.subscriber_id) };
+  const ambiguous = resumed.rows.filter((r) => r.was_sending).length;
+  if (ambiguous > 0) await tx.query(`UPDATE delivery.campaign_runs SET ambiguous = ambiguous + $2 WHERE campaign_id = $1`, [campaignId, ambiguous]);
+  return { ids: [...fresh.rows, ...resumed.rows].map((r) => r.subscriber_id as string), ambiguous };
 }
 
-/** Rows of this chunk still held by another (live) instance. */
-export async function heldByOthers(db: Queryable, campaignId: string, subscriberIds: string[], me: string): Promise<number> {
+/**
+ * Marks claimed rows 'sending' right before their first request (group-committed by the
+ * caller). Returns the rows marked: a row missing was taken over, and must not be sent.
+ */
+export async function markSending(db: Queryable, campaignId: string, lease: string, subscriberIds: string[]): Promise<Set<string>> {
+  const { rows } = await db.query(
+    `UPDATE delivery.delivery_log SET state = 'sending'
+      WHERE campaign_id = $1 AND subscriber_id = ANY($2::bigint[]) AND lease = $3 AND state IN ('claimed', 'sending')
+      RETURNING subscriber_id::text`,
+    [campaignId, subscriberIds, lease],
+  );
+  return new Set(rows.map((r) => r.subscriber_id as string));
+}
+
+/** Rows of these subscribers without a final outcome yet (after a pass: held by a live lease of someone else). */
+export async function unfinishedRows(db: Queryable, campaignId: string, subscriberIds: string[]): Promise<number> {
   const { rows } = await db.query(
     `SELECT count(*)::int AS n FROM delivery.delivery_log
-      WHERE campaign_id = $1 AND subscriber_id = ANY($2::bigint[]) AND state = 'claimed' AND claimed_by <> $3`,
-    [campaignId, subscriberIds, me],
+      WHERE campaign_id = $1 AND subscriber_id = ANY($2::bigint[]) AND state IN ('claimed', 'sending')`,
+    [campaignId, subscriberIds],
   );
   return rows[0].n;
 }
@@ -185,42 +220,51 @@ export interface Outcome {
   reason: string | null;
   /** Why a failed push failed (sending/failure-class.ts); counted per class in the run. */
   failureClass?: FailureClass | null;
+  /** An attempt broke after its request went out, so this push may have arrived twice (or, failed, once). */
+  ambiguous?: boolean;
 }
 
 /**
- * Records outcomes of rows this instance holds (one multi-row statement), deactivates expired
- * subscriptions, and adds what was recorded to the run's counters. Returns the run afterwards.
+ * Records outcomes of rows this lease holds (one multi-row statement), deactivates expired
+ * subscriptions, and adds what was recorded to the run's counters. Idempotent: a row already
+ * final, or taken over by another lease, is left alone and not counted — so a write whose
+ * COMMIT was lost with its connection can simply be made again.
  */
-export async function recordOutcomes(tx: PoolClient, campaignId: string, me: string, outcomes: Outcome[], ambiguous: number): Promise<void> {
-  if (outcomes.length === 0 && ambiguous === 0) return;
+export async function recordOutcomes(tx: PoolClient, campaignId: string, lease: string, outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
   const { rows } = await tx.query(
     `WITH v AS (
-       SELECT * FROM unnest($3::bigint[], $4::text[], $5::int[], $6::text[], $7::text[]) AS t(subscriber_id, state, status, reason, failure_class)),
+       SELECT * FROM unnest($3::bigint[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[])
+                  AS t(subscriber_id, state, status, reason, failure_class, ambiguous)),
      upd AS (
        UPDATE delivery.delivery_log l
-          SET state = v.state, status = v.status, reason = v.reason, finished_at = now()
+          SET state = v.state, status = v.status, reason = v.reason, finished_at = now(), ambiguous = l.ambiguous + v.ambiguous
          FROM v
-        WHERE l.campaign_id = $1 AND l.subscriber_id = v.subscriber_id AND l.claimed_by = $2 AND l.state = 'claimed'
-       RETURNING l.state, v.failure_class)
+        WHERE l.campaign_id = $1 AND l.subscriber_id = v.subscriber_id AND l.lease = $2 AND l.state IN ('claimed', 'sending')
+       RETURNING l.subscriber_id, l.state, v.failure_class, v.ambiguous)
      SELECT count(*) FILTER (WHERE state = 'sent')::int AS sent,
             count(*) FILTER (WHERE state = 'failed')::int AS failed,
             count(*) FILTER (WHERE state = 'expired')::int AS expired,
             count(*) FILTER (WHERE state = 'failed' AND failure_class = 'rejected')::int AS rejected,
             count(*) FILTER (WHERE state = 'failed' AND failure_class = 'unauthorized')::int AS unauthorized,
             count(*) FILTER (WHERE state = 'failed' AND failure_class = 'unreachable')::int AS unreachable,
-            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'refused')::int AS refused
+            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'refused')::int AS refused,
+            coalesce(sum(ambiguous), 0)::int AS ambiguous,
+            coalesce(array_agg(subscriber_id) FILTER (WHERE state = 'expired'), '{}') AS expired_ids
        FROM upd`,
     [
       campaignId,
-      me,
+      lease,
       outcomes.map((o) => o.subscriberId),
       outcomes.map((o) => o.outcome),
       outcomes.map((o) => o.status),
       outcomes.map((o) => (o.reason ? o.reason.slice(0, 300) : null)),
       outcomes.map((o) => o.failureClass ?? null),
+      outcomes.map((o) => (o.ambiguous ? 1 : 0)),
     ],
   );
-  const expiredIds = outcomes.filter((o) => o.outcome === 'expired').map((o) => o.subscriberId);
+  const c = rows[0];
+  const expiredIds = c.expired_ids as string[];
   if (expiredIds.length > 0) {
     await tx.query(
       `UPDATE delivery.subscribers SET active = false, deactivated_at = now(), updated_at = now()
@@ -228,18 +272,22 @@ export async function recordOutcomes(tx: PoolClient, campaignId: string, me: str
       [expiredIds],
     );
   }
-  const c = rows[0];
   await tx.query(
     `UPDATE delivery.campaign_runs SET sent = sent + $2, failed = failed + $3, expired = expired + $4, ambiguous = ambiguous + $5,
             failed_rejected = failed_rejected + $6, failed_unauthorized = failed_unauthorized + $7,
             failed_unreachable = failed_unreachable + $8, failed_refused = failed_refused + $9
       WHERE campaign_id = $1`,
-    [campaignId, c.sent, c.failed, c.expired, ambiguous, c.rejected, c.unauthorized, c.unreachable, c.refused],
+    [campaignId, c.sent, c.failed, c.expired, c.ambiguous, c.rejected, c.unauthorized, c.unreachable, c.refused],
   );
 }
 
-/** Marks a chunk done once; the last chunk of an expanded run completes it. */
-export async function chunkDone(tx: PoolClient, campaignId: string, chunkNo: number): Promise<RunRow> {
+/**
+ * Marks a chunk done once; the last chunk of an expanded run completes it. null, and nothing
+ * marked, while a row of the chunk has no final outcome: a run completes only when every row
+ * claimed for it is final.
+ */
+export async function chunkDone(tx: PoolClient, campaignId: string, chunkNo: number, subscriberIds: string[]): Promise<RunRow | null> {
+  if ((await unfinishedRows(tx, campaignId, subscriberIds)) > 0) return null;
   const ins = await tx.query(
     `INSERT INTO delivery.campaign_chunks (campaign_id, chunk_no) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING chunk_no`,
     [campaignId, chunkNo],
@@ -290,6 +338,20 @@ export async function heartbeat(db: Queryable, instanceId: string): Promise<void
   );
 }
 
+/** A stopping instance: its claims are free at once (it hands back finished work only). */
 export async function forgetInstance(db: Queryable, instanceId: string): Promise<void> {
-  await db.query(`DELETE FROM delivery.instances WHERE id = $1`, [instanceId]);
+  await db.query(
+    `WITH leases AS (DELETE FROM delivery.claim_leases WHERE instance_id = $1)
+     DELETE FROM delivery.instances WHERE id = $1`,
+    [instanceId],
+  );
+}
+
+/** Stored before any row carries the lease, so others see it live while the instance heartbeats. */
+export async function beginLease(db: Queryable, lease: string, instanceId: string): Promise<void> {
+  await db.query(`INSERT INTO delivery.claim_leases (id, instance_id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, [lease, instanceId]);
+}
+
+export async function endLeases(db: Queryable, leases: string[]): Promise<void> {
+  if (leases.length > 0) await db.query(`DELETE FROM delivery.claim_leases WHERE id = ANY($1::uuid[])`, [leases]);
 }

@@ -1,16 +1,25 @@
 // Sends one chunk of a campaign: claim (campaign, subscription) rows in the delivery log, push
-// to the claimed ones, record outcomes — all batched, never one statement per push. A chunk
-// delivered again (restart, rebalance) claims nothing already claimed, so nothing is sent twice;
-// rows left 'claimed' by a dead instance are ambiguous (maybe sent, result unknown) and are sent
-// again — counted — since losing them is worse (the Topic header makes a repeat replace the
-// first on the device).
+// to the claimed ones, record outcomes — batched, never one statement per push.
+//
+// Every attempt at a chunk claims under a lease of its own (leases.ts). A row goes 'claimed' →
+// 'sending' (marked, group-committed, right before its first request) → final (recorded,
+// group-committed, as each result arrives). A chunk delivered again (a failed query, restart,
+// rebalance) takes over every row not final whose lease is not live — the same instance's from
+// a failed attempt included — so nothing claimed is ever skipped: 'claimed' rows were never
+// sent and are simply sent; 'sending' rows may have been (maybe sent, result unknown), so they
+// are sent again and counted ambiguous, since losing them is worse (the Topic header makes a
+// repeat replace the first on the device). The chunk is done — and the Kafka offset committed —
+// only when every row of it is final; outcome writes are retried through a Postgres restart.
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
 import { buildPushPayload } from '../../../shared/src/push-payload.js';
-import { chunkDone, claim, findRun, heldByOthers, recordOutcomes, subscriptions, type Outcome, type RunRow } from '../db/runs.js';
+import { chunkDone, claim, findRun, markSending, recordOutcomes, subscriptions, unfinishedRows, type Outcome, type RunRow } from '../db/runs.js';
 import type { TrackingTokens } from '../domain/tracking-token.js';
 import { failureClassOf } from './failure-class.js';
+import { groupCommit } from './group-commit.js';
+import { createLeases, type Leases } from './leases.js';
+import { retrying, type RetryPolicy } from './retrying.js';
 
 export interface PushItem {
   id: string;
@@ -29,11 +38,21 @@ export interface PushResult {
   refused?: true;
   /** POSTs made (0: nothing was sent); tells failure classes apart. */
   attempts?: number;
+  /** An attempt broke after its request went out: a `sent` may be a second copy. Counted ambiguous. */
+  ambiguous?: true;
+}
+
+/** Progress push by push (push/sender.ts PushHooks). */
+export interface PushHooks {
+  /** Awaited right before a push's first request; false: it is not sent (its row stays claimed). */
+  beforeSend?(id: string): Promise<boolean>;
+  /** Each push's final result as soon as it is known. */
+  onResult?(result: PushResult): void;
 }
 
 /** Sends pushes for one site with its VAPID keys (see push-gateway.ts). */
 export interface Pusher {
-  push(siteId: string, meta: { ttl: number; topic: string; urgency: 'normal' }, items: PushItem[]): Promise<PushResult[]>;
+  push(siteId: string, meta: { ttl: number; topic: string; urgency: 'normal' }, items: PushItem[], hooks?: PushHooks): Promise<PushResult[]>;
 }
 
 export interface ChunkDeps {
@@ -45,6 +64,10 @@ export interface ChunkDeps {
   publishStats(run: RunRow): Promise<void>;
   /** Metrics: one call per push result, with the push service's origin (scheme://host[:port]). */
   onPushed?(origin: string, outcome: PushResult['outcome']): void;
+  /** This instance's live attempts; the instance's heartbeat must call its beat(). Default: a registry of the worker's own. */
+  leases?: Leases;
+  /** Aborted when the service stops: delivery-log writes are no longer retried. */
+  stopping?: AbortSignal;
 }
 
 export interface ChunkOptions {
@@ -52,11 +75,16 @@ export interface ChunkOptions {
   deadAfterSec: number;
   /** How long to wait for rows another live instance holds before handing the chunk back. */
   waitForOthersMs: number;
-  /** Pushes claimed, sent and recorded together. */
+  /** Pushes claimed and handed to the sender together. */
   claimBatch: number;
+  /** How long a delivery-log write is retried while Postgres is unreachable (DELIVERY_LOG_RETRY_SEC). Default 120. */
+  retrySec?: number;
 }
 
 export class ChunkNotFinished extends Error {}
+
+/** How often Kafka hears from a handler that waits on slow pushes (time-budget retries). */
+const KAFKA_HEARTBEAT_MS = 3000;
 
 function originOf(endpoint: string): string {
   try {
@@ -84,26 +112,67 @@ function payloadFor(job: DispatchMessage, token: string): string {
 
 export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const leases = deps.leases ?? createLeases(deps.pool, deps.instanceId);
+  const retry: RetryPolicy = { budgetMs: (opts.retrySec ?? 120) * 1000, signal: deps.stopping, log: deps.log };
 
-  const sendClaimed = async (job: DispatchMessage, ids: string[], ambiguous: number) => {
-    const subs = await subscriptions(deps.pool, ids);
+  /** Sends claimed rows and records their outcomes; resolves when every one is recorded. */
+  const sendClaimed = async (job: DispatchMessage, ids: string[], lease: string) => {
+    const campaignId = job.campaignId;
+    const subs = await retrying('subscriptions', retry, () => subscriptions(deps.pool, ids));
     const items: PushItem[] = subs.map((s) => ({
       ...s,
-      payload: payloadFor(job, deps.tokens.sign({ campaignId: job.campaignId, subscriberId: s.id })),
+      payload: payloadFor(job, deps.tokens.sign({ campaignId, subscriberId: s.id })),
     }));
-    const results = items.length
-      ? await deps.pusher.push(job.siteId, { ttl: job.ttl, topic: job.campaignId.replace(/-/g, ''), urgency: 'normal' }, items)
-      : [];
-    const outcomes: Outcome[] = results.map((r) => ({ subscriberId: r.id, outcome: r.outcome, status: r.status ?? null, reason: r.reason ?? null, failureClass: failureClassOf(r) }));
+    const marks = groupCommit((batch: string[]) => retrying('sending marks', retry, () => markSending(deps.pool, campaignId, lease, batch)));
+    const outcomes = groupCommit((batch: Outcome[]) =>
+      retrying('outcomes', retry, () => withTransaction(deps.pool, (tx) => recordOutcomes(tx, campaignId, lease, batch))),
+    );
+    const withheld = new Set<string>();
+    const recorded = new Set<string>();
+    const record = (r: PushResult) => {
+      if (withheld.has(r.id) || recorded.has(r.id)) return;
+      recorded.add(r.id);
+      void outcomes.add({
+        subscriberId: r.id,
+        outcome: r.outcome,
+        status: r.status ?? null,
+        reason: r.reason ?? null,
+        failureClass: failureClassOf(r),
+        ambiguous: r.ambiguous === true,
+      });
+    };
+    // A subscription deleted since it was claimed has nothing to send to: final at once.
+    const found = new Set(subs.map((s) => s.id));
+    for (const id of ids) if (!found.has(id)) record({ id, outcome: 'failed', reason: 'subscription no longer exists', attempts: 0 });
+    let results: PushResult[] = [];
+    try {
+      results = items.length
+        ? await deps.pusher.push(job.siteId, { ttl: job.ttl, topic: campaignId.replace(/-/g, ''), urgency: 'normal' }, items, {
+            beforeSend: async (id) => {
+              const marked = await marks.add(id).then((set) => set.has(id), () => false);
+              if (!marked) withheld.add(id);
+              return marked;
+            },
+            onResult: record,
+          })
+        : [];
+      for (const r of results) record(r);
+    } finally {
+      // What did arrive is recorded even when the pusher failed as a whole.
+      await outcomes.drain().catch(() => {});
+    }
     if (deps.onPushed) {
       const origins = new Map(items.map((i) => [i.id, originOf(i.endpoint)]));
-      for (const r of results) deps.onPushed(origins.get(r.id) ?? 'unknown', r.outcome);
+      for (const r of results) if (!withheld.has(r.id)) deps.onPushed(origins.get(r.id) ?? 'unknown', r.outcome);
     }
-    for (const r of results) if (r.outcome === 'failed' && !r.refused) deps.log.warn('push failed', { campaignId: job.campaignId, subscriberId: r.id, status: r.status, reason: r.reason });
-    await withTransaction(deps.pool, (tx) => recordOutcomes(tx, job.campaignId, deps.instanceId, outcomes, ambiguous));
+    for (const r of results) if (r.outcome === 'failed' && !r.refused && !withheld.has(r.id)) deps.log.warn('push failed', { campaignId, subscriberId: r.id, status: r.status, reason: r.reason });
+    await outcomes.drain();
+    // Unsent because the mark could not be written (or the row was taken over): the next attempt resumes them.
+    await marks.drain();
+    if (withheld.size > 0) throw new ChunkNotFinished(`${withheld.size} pushes of campaign ${campaignId} were not sent: their rows are no longer this attempt's`);
   };
 
-  return async function handleChunk(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void> {
+  const handleChunk = async (chunk: ChunkMessage, heartbeat: () => Promise<void>, lease: string): Promise<void> => {
     const run = await findRun(deps.pool, chunk.campaignId);
     if (!run) {
       deps.log.warn('chunk of an unknown campaign run ignored', { campaignId: chunk.campaignId, chunkNo: chunk.chunkNo });
@@ -112,21 +181,39 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     if (run.state === 'failed' || run.state === 'completed') return;
     const until = Date.now() + opts.waitForOthersMs;
     for (let pass = 0; ; pass++) {
-      // Claimed and recorded slice by slice: a crash leaves at most one slice ambiguous per chunk.
       for (let at = 0; at < chunk.subscriberIds.length; at += opts.claimBatch) {
         const slice = chunk.subscriberIds.slice(at, at + opts.claimBatch);
-        const { fresh, takenOver } = await withTransaction(deps.pool, (tx) => claim(tx, chunk.campaignId, slice, deps.instanceId, opts.deadAfterSec));
-        const mine = [...fresh, ...takenOver];
-        if (takenOver.length > 0) deps.log.warn('resending pushes left in flight by a dead instance', { campaignId: chunk.campaignId, count: takenOver.length });
-        if (mine.length > 0) await sendClaimed(run.job, mine, takenOver.length);
+        const claimant = { instanceId: deps.instanceId, lease, liveLeases: leases.live() };
+        const { ids, ambiguous } = await retrying('claim', retry, () =>
+          withTransaction(deps.pool, (tx) => claim(tx, chunk.campaignId, slice, claimant, opts.deadAfterSec)),
+        );
+        if (ambiguous > 0) deps.log.warn('resending pushes that were in flight when their attempt ended', { campaignId: chunk.campaignId, count: ambiguous });
+        if (ids.length > 0) await sendClaimed(run.job, ids, lease);
         await heartbeat();
       }
-      const others = await heldByOthers(deps.pool, chunk.campaignId, chunk.subscriberIds, deps.instanceId);
+      const others = await retrying('unfinished rows', retry, () => unfinishedRows(deps.pool, chunk.campaignId, chunk.subscriberIds));
       if (others === 0) break;
       if (Date.now() > until) throw new ChunkNotFinished(`${others} pushes of chunk ${chunk.chunkNo} are held by another instance`);
       await sleep(Math.min(1000, 100 * (pass + 1)));
     }
-    const after = await withTransaction(deps.pool, (tx) => chunkDone(tx, chunk.campaignId, chunk.chunkNo));
+    const after = await retrying('chunk done', retry, () =>
+      withTransaction(deps.pool, (tx) => chunkDone(tx, chunk.campaignId, chunk.chunkNo, chunk.subscriberIds)),
+    );
+    if (!after) throw new ChunkNotFinished(`chunk ${chunk.chunkNo} of campaign ${chunk.campaignId} has rows without an outcome`);
     await deps.publishStats(after);
+  };
+
+  return async function handleChunkAttempt(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void> {
+    const lease = await leases.begin();
+    // Pushes retried for minutes must not cost the Kafka session; a failed heartbeat here is
+    // left to the consumer (it rejoins after this handler).
+    const keepAlive = setInterval(() => void heartbeat().catch(() => {}), KAFKA_HEARTBEAT_MS);
+    keepAlive.unref();
+    try {
+      await handleChunk(chunk, heartbeat, lease);
+    } finally {
+      clearInterval(keepAlive);
+      leases.end(lease);
+    }
   };
 }

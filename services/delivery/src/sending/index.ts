@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { findRun, forgetInstance, heartbeat, type RunRow } from '../db/runs.js';
+import { findRun, type RunRow } from '../db/runs.js';
 import { trackingTokensFor } from '../domain/tracking-token.js';
 import { createDeliveryMessaging } from '../messaging/index.js';
 import { createEncryptPool } from '../push/encrypt-pool.js';
 import { createPushSender } from '../push/sender.js';
 import { createChunkWorker, type ChunkDeps } from './chunk-worker.js';
 import { createDispatchHandler } from './dispatch.js';
+import { createLeases } from './leases.js';
 import { createPushGateway } from './push-gateway.js';
 import { createCounterPublisher } from './counter-publisher.js';
 import { createTrackingRecorder } from './tracking.js';
@@ -37,6 +38,8 @@ export interface SendingConfig {
     testHosts: readonly string[];
   };
   instanceDeadAfterSec: number;
+  /** DELIVERY_LOG_RETRY_SEC: how long a delivery-log write is retried while Postgres is unreachable. */
+  deliveryLogRetrySec?: number;
 }
 
 export async function startSending(config: SendingConfig, deps: { pool: Pool; log: Logger; onPushed?: ChunkDeps['onPushed'] }) {
@@ -53,8 +56,12 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
     ? createCounterPublisher({ pool, log, publish: messaging.publishStats }, { intervalMs: config.statsPublishIntervalMs ?? 1000, batchSize: 500 })
     : undefined;
 
-  await heartbeat(pool, instanceId);
-  const beat = setInterval(() => heartbeat(pool, instanceId).catch((err) => log.warn('heartbeat failed', { err })), 2000);
+  // Aborted first on stop: a chunk stuck retrying writes to an unreachable Postgres gives up.
+  const stopping = new AbortController();
+  const retry = { budgetMs: (config.deliveryLogRetrySec ?? 120) * 1000, signal: stopping.signal, log };
+  const leases = createLeases(pool, instanceId, retry);
+  await leases.beat();
+  const beat = setInterval(() => leases.beat().catch((err) => log.warn('heartbeat failed', { err })), 2000);
   beat.unref();
 
   let sender: ReturnType<typeof createPushSender> | undefined;
@@ -77,8 +84,8 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
       { chunkSize: config.chunkSize, chunksPerGroup: 20 },
     );
     const chunk = createChunkWorker(
-      { pool, log, instanceId, pusher, tokens, publishStats: (run) => publishStats([run]), onPushed: deps.onPushed },
-      { deadAfterSec: config.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.claimBatch },
+      { pool, log, instanceId, pusher, tokens, publishStats: (run) => publishStats([run]), onPushed: deps.onPushed, leases, stopping: stopping.signal },
+      { deadAfterSec: config.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.claimBatch, retrySec: config.deliveryLogRetrySec },
     );
     await messaging.start({ dispatch, chunk });
     counters?.start();
@@ -94,6 +101,7 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
     /** Kafka, when configured: readiness ping and consumer lag (metrics). */
     kafka: messaging ? { ping: messaging.ping, consumerLag: messaging.consumerLag } : undefined,
     async stop() {
+      stopping.abort();
       clearInterval(beat);
       // Tracking reports still buffered are stored, then a last pass publishes changed counters
       // while the producer is up (what it misses is published by the next instance to run).
@@ -102,7 +110,7 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
       await messaging?.stop();
       await sender?.close();
       await encryptor?.close();
-      await forgetInstance(pool, instanceId).catch(() => {});
+      await leases.forget().catch(() => {});
     },
   };
 }

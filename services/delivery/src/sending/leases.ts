@@ -1,0 +1,57 @@
+// The chunk attempts this instance is running. Each attempt claims its rows under a lease of
+// its own, so the instance can tell "mine, in progress" from "mine, left behind by an attempt
+// that failed" — the latter it takes over again at once on Kafka's redelivery, instead of
+// mistaking them for work in progress and skipping them. Other instances see a lease as live
+// while its row exists and this instance heartbeats (db/runs.ts claim).
+import { randomUUID } from 'node:crypto';
+import type { Pool } from '../../../shared/src/db.js';
+import { beginLease, endLeases, forgetInstance, heartbeat } from '../db/runs.js';
+import { retrying, type RetryPolicy } from './retrying.js';
+
+export interface Leases {
+  readonly instanceId: string;
+  /** A new lease, stored before any row carries it. */
+  begin(): Promise<string>;
+  /** The attempt is over: its rows not final are free again (for this instance at once). */
+  end(lease: string): void;
+  /** Leases of attempts still running in this instance. */
+  live(): string[];
+  /** The instance's heartbeat; also deletes leases whose delete failed when their attempt ended. */
+  beat(): Promise<void>;
+  /** Stopping: the instance and its leases are deleted, so its claims are free at once. */
+  forget(): Promise<void>;
+}
+
+export function createLeases(pool: Pool, instanceId: string, retry: RetryPolicy = { budgetMs: 0 }): Leases {
+  const live = new Set<string>();
+  const ended = new Set<string>();
+  return {
+    instanceId,
+    async begin() {
+      const lease = randomUUID();
+      live.add(lease);
+      try {
+        await retrying('lease', retry, () => beginLease(pool, lease, instanceId));
+      } catch (err) {
+        live.delete(lease);
+        throw err;
+      }
+      return lease;
+    },
+    end(lease) {
+      live.delete(lease);
+      // Not awaited: nothing waits for it. Until it is gone, other instances treat the lease as
+      // live (a failed delete is retried by the next heartbeat); this instance never does.
+      endLeases(pool, [lease]).catch(() => ended.add(lease));
+    },
+    live: () => [...live],
+    async beat() {
+      await heartbeat(pool, instanceId);
+      if (ended.size === 0) return;
+      const gone = [...ended];
+      await endLeases(pool, gone);
+      for (const lease of gone) ended.delete(lease);
+    },
+    forget: () => forgetInstance(pool, instanceId),
+  };
+}
