@@ -69,9 +69,12 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     if (config.scheduler.enabled) scheduler.start();
     keyPurge.start();
     if (messaging) {
-      await messaging.start((messages) => applyStats(pool, messages));
+      // The relay first, and at once: the stats consumer joins its group in the background
+      // (a restarted instance can wait ~20 s for that), and nothing waits for it.
+      await messaging.startProducer();
       relay = createOutboxRelay({ pool, log, publish: messaging.publish }, config.relay);
       relay.start();
+      messaging.startStatsConsumer((messages) => applyStats(pool, messages));
     } else {
       log.warn('KAFKA_BROKERS is not set: dispatched campaigns stay in the outbox and analytics are not updated');
     }

@@ -31,6 +31,8 @@ export interface ConsumeOptions<T> {
   maxBatch?: number;
   partitionsConsumedConcurrently?: number;
   sessionTimeoutMs?: number;
+  /** Called each time the consumer has joined its group (after start-up and after every rebalance). */
+  onJoin?: () => void;
 }
 
 export interface Messaging {
@@ -55,6 +57,8 @@ function headerStrings(headers: Record<string, Buffer | string | (Buffer | strin
   return out;
 }
 
+const RETRY = { retries: 8, initialRetryTime: 200, maxRetryTime: 5000 };
+
 export function createMessaging(opts: KafkaOptions): Messaging {
   const prefix = opts.prefix ?? '';
   const named = (name: string) => prefix + name;
@@ -62,7 +66,7 @@ export function createMessaging(opts: KafkaOptions): Messaging {
     clientId: opts.clientId,
     brokers: opts.brokers,
     connectionTimeout: 5000,
-    retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5000 },
+    retry: RETRY,
     logLevel: logLevel.WARN,
     logCreator: () => ({ level, log }) => {
       const { message, ...rest } = log;
@@ -72,7 +76,7 @@ export function createMessaging(opts: KafkaOptions): Messaging {
     },
   });
   let producerPromise: Promise<Producer> | undefined;
-  const consumers: Consumer[] = [];
+  const consumers: { consumer: Consumer; stop(): Promise<void> }[] = [];
   // One long-lived admin client for readiness and lag, connected on first use.
   let adminPromise: Promise<Admin> | undefined;
   const admin = () => {
@@ -137,54 +141,68 @@ export function createMessaging(opts: KafkaOptions): Messaging {
     producer,
     publish,
     async consume<T>(c: ConsumeOptions<T>) {
+      // kafkajs restarts a crashed consumer (a join cut short included) unless told not to: one
+      // that is being stopped must stay stopped.
+      let stopping = false;
       const consumer = kafka.consumer({
         groupId: named(c.groupId),
         sessionTimeout: c.sessionTimeoutMs ?? 30_000,
         heartbeatInterval: 3000,
         maxWaitTimeInMs: 100,
         allowAutoTopicCreation: false,
+        retry: { ...RETRY, restartOnFailure: async () => !stopping },
       });
-      consumers.push(consumer);
-      await consumer.connect();
-      await consumer.subscribe({ topic: named(c.topic), fromBeginning: true });
-      const maxBatch = c.maxBatch ?? 50;
-      await consumer.run({
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: c.partitionsConsumedConcurrently ?? 1,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
-          let pending: Incoming<T>[] = [];
-          const flush = async () => {
-            if (pending.length === 0) return;
-            const done = pending;
-            pending = [];
-            await c.handle(done, { heartbeat, isRunning });
-            resolveOffset(done[done.length - 1].offset);
-            await commitOffsetsIfNecessary();
-          };
-          for (const m of batch.messages) {
-            if (!isRunning() || isStale()) break;
-            const key = m.key ? m.key.toString('utf8') : null;
-            let value: T;
-            try {
-              value = c.codec.decode(m.value);
-            } catch (err) {
-              await flush();
-              await deadLetter(c.topic, batch.partition, m.offset, key, m.value, (err as Error).message);
-              resolveOffset(m.offset);
-              continue;
-            }
-            pending.push({ key, value, partition: batch.partition, offset: m.offset, headers: headerStrings(m.headers) });
-            if (pending.length >= maxBatch) await flush();
-            await heartbeat();
-          }
-          if (isRunning() && !isStale()) await flush();
-        },
-      });
-      return {
+      const entry = {
+        consumer,
         stop: async () => {
+          stopping = true;
           await consumer.disconnect();
         },
       };
+      consumers.push(entry);
+      if (c.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => c.onJoin?.());
+      const maxBatch = c.maxBatch ?? 50;
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topic: named(c.topic), fromBeginning: true });
+        await consumer.run({
+          eachBatchAutoResolve: false,
+          partitionsConsumedConcurrently: c.partitionsConsumedConcurrently ?? 1,
+          eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+            let pending: Incoming<T>[] = [];
+            const flush = async () => {
+              if (pending.length === 0) return;
+              const done = pending;
+              pending = [];
+              await c.handle(done, { heartbeat, isRunning });
+              resolveOffset(done[done.length - 1].offset);
+              await commitOffsetsIfNecessary();
+            };
+            for (const m of batch.messages) {
+              if (!isRunning() || isStale()) break;
+              const key = m.key ? m.key.toString('utf8') : null;
+              let value: T;
+              try {
+                value = c.codec.decode(m.value);
+              } catch (err) {
+                await flush();
+                await deadLetter(c.topic, batch.partition, m.offset, key, m.value, (err as Error).message);
+                resolveOffset(m.offset);
+                continue;
+              }
+              pending.push({ key, value, partition: batch.partition, offset: m.offset, headers: headerStrings(m.headers) });
+              if (pending.length >= maxBatch) await flush();
+              await heartbeat();
+            }
+            if (isRunning() && !isStale()) await flush();
+          },
+        });
+      } catch (err) {
+        consumers.splice(consumers.indexOf(entry), 1);
+        await entry.stop().catch(() => {});
+        throw err;
+      }
+      return { stop: entry.stop };
     },
     async ping() {
       await (await admin()).describeCluster();
@@ -203,7 +221,7 @@ export function createMessaging(opts: KafkaOptions): Messaging {
     },
     async disconnect() {
       if (adminPromise) await (await adminPromise.catch(() => undefined))?.disconnect().catch(() => {});
-      await Promise.all(consumers.map((c) => c.disconnect().catch(() => {})));
+      await Promise.all(consumers.map((c) => c.stop().catch(() => {})));
       if (producerPromise) await (await producerPromise).disconnect().catch(() => {});
     },
   };

@@ -1,37 +1,100 @@
 // The campaign service's Kafka wiring: the outbox relay publishes dispatch jobs; the stats
 // consumer keeps per-campaign counters. Topic names and message types live in shared/messages.ts.
+//
+// The two start apart: the producer (all the relay needs) at once; the stats consumer in the
+// background, since joining its group can take as long as a rebalance (a restarted instance
+// waits for the group to give up its previous self: ~20 s), and counters arriving a little
+// later delay nothing, while a dispatch waiting for them would.
 import { createMessaging } from '../../../shared/src/kafka.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { createCodecs, TOPICS, type StatsMessage } from '../../../shared/src/messages.js';
 
 export const STATS_GROUP = 'campaign-stats';
+const STOP_WAIT_MS = 10_000;
 
-export function createCampaignMessaging(opts: { brokers: string[]; prefix: string; log: Logger }) {
+export function createCampaignMessaging(opts: { brokers: string[]; prefix: string; log: Logger; consumerRetryMs?: number }) {
   const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, clientId: 'campaign', log: opts.log });
   const codecs = createCodecs();
+  const retryMs = opts.consumerRetryMs ?? 5000;
   let stopConsumer: (() => Promise<void>) | undefined;
+  let consuming: Promise<void> | undefined;
+  let stopped = false;
+  let wakeRetry: (() => void) | undefined;
+  let joinedOnce = false;
+  let resolveJoined!: () => void;
+  const joined = new Promise<void>((resolve) => (resolveJoined = resolve));
+
+  const consumeStats = async (applyStats: (messages: StatsMessage[]) => Promise<void>) => {
+    // Bounded by stop(): each failed attempt waits retryMs (cut short by stop).
+    while (!stopped) {
+      try {
+        const consumer = await messaging.consume({
+          groupId: STATS_GROUP,
+          topic: TOPICS.stats,
+          codec: codecs.stats,
+          maxBatch: 500,
+          partitionsConsumedConcurrently: 2,
+          handle: (messages) => applyStats(messages.map((m) => m.value)),
+          onJoin: () => {
+            if (!joinedOnce) opts.log.info('stats consumer joined its group');
+            joinedOnce = true;
+            resolveJoined();
+          },
+        });
+        stopConsumer = consumer.stop;
+        if (stopped) await consumer.stop().catch(() => {});
+        return;
+      } catch (err) {
+        if (stopped) return;
+        opts.log.warn('stats consumer could not start; retrying', { err, retryMs });
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, retryMs);
+          wakeRetry = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wakeRetry = undefined;
+      }
+    }
+  };
+
   return {
     publish: messaging.publish,
     /** Readiness: a broker answers. */
     ping: messaging.ping,
     /** Stats messages not yet applied (metrics). */
     statsLag: () => messaging.consumerLag(STATS_GROUP, TOPICS.stats),
-    async start(applyStats: (messages: StatsMessage[]) => Promise<void>) {
+    /** Topics and the producer: all the outbox relay needs. No consumer group is involved. */
+    async startProducer() {
       await messaging.ensureTopics();
       await messaging.producer();
-      const consumer = await messaging.consume({
-        groupId: STATS_GROUP,
-        topic: TOPICS.stats,
-        codec: codecs.stats,
-        maxBatch: 500,
-        partitionsConsumedConcurrently: 2,
-        handle: (messages) => applyStats(messages.map((m) => m.value)),
-      });
-      stopConsumer = consumer.stop;
     },
+    /**
+     * Starts the stats consumer in the background and returns at once: it joins its group when
+     * it can, retrying while it cannot. Nothing else waits for it.
+     */
+    startStatsConsumer(applyStats: (messages: StatsMessage[]) => Promise<void>) {
+      consuming ??= consumeStats(applyStats);
+    },
+    /** Resolves when the stats consumer has first joined its group (tests, start-up order). */
+    statsConsumerJoined: () => joined,
+    /**
+     * Stops the consumer (it commits what it applied) and disconnects. A join still under way
+     * ends only when the broker answers it (kafkajs waits for requests in flight), so the wait
+     * is bounded: stopping never takes longer than STOP_WAIT_MS because of the consumer.
+     */
     async stop() {
-      await stopConsumer?.().catch(() => {});
-      await messaging.disconnect();
+      stopped = true;
+      wakeRetry?.();
+      const done = (async () => {
+        await stopConsumer?.().catch(() => {});
+        await messaging.disconnect();
+        await consuming;
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)).unref())]);
+      clearTimeout(timer);
     },
   };
 }
