@@ -49,8 +49,18 @@ const CAMPAIGN_JSON_PARTS: readonly (readonly [string, string])[] = [
   [',"ctr":', percentJson('st.clicks', 'st.impressions')],
   [',"its":', percentJson('st.impressions', 'c.total_users')],
   [',"totalUsers":', 'c.total_users::text'],
+  // The addition of 2026-11-23 (docs/api-decisions.md, "Delivery counts"): after every field the
+  // spec states, which stay exactly as they were.
+  ['},"delivery":{"sent":', 'st.sent::text'],
+  [',"failed":', 'st.failed::text'],
+  [',"expired":', 'st.expired::text'],
+  [',"pending":', 'st.pending::text'],
+  [',"failedBy":{"rejected":', 'st.failed_rejected::text'],
+  [',"unauthorized":', 'st.failed_unauthorized::text'],
+  [',"unreachable":', 'st.failed_unreachable::text'],
+  [',"refused":', 'st.failed_refused::text'],
 ];
-const CAMPAIGN_JSON_END = '}}';
+const CAMPAIGN_JSON_END = '}}}';
 
 /**
  * One format() call: it builds the text in one buffer and, every argument being text, looks up
@@ -67,8 +77,8 @@ const CAMPAIGN_JSON = (() => {
  * Columns of `campaign.campaigns c` left-joined with `campaign.campaign_stats s` (CAMPAIGN_FROM;
  * `st` names the counters, 0 without a stats row): `json`, the API's Campaign object — no
  * whitespace, `updatedAt` null (campaigns are never edited), empty `image`/`icon` null,
- * `ttlUnit` "seconds" — then `id` and `sort_key`, the sort date at full (microsecond)
- * precision, for cursors.
+ * `ttlUnit` "seconds", then the `delivery` counts — then `id` and `sort_key`, the sort date at
+ * full (microsecond) precision, for cursors.
  */
 export function campaignJsonColumns(sortColumn: string): string {
   return `${CAMPAIGN_JSON} AS json, c.id,
@@ -78,7 +88,12 @@ export function campaignJsonColumns(sortColumn: string): string {
 /** `FROM` clause matching campaignJsonColumns. */
 export const CAMPAIGN_FROM = `campaign.campaigns c
       LEFT JOIN campaign.campaign_stats s ON s.campaign_id = c.id
-      CROSS JOIN LATERAL (SELECT COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks) st`;
+      CROSS JOIN LATERAL (SELECT COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
+                                 COALESCE(s.sent, 0) AS sent, COALESCE(s.failed, 0) AS failed, COALESCE(s.expired, 0) AS expired,
+                                 CASE WHEN s.delivery_finished THEN 0
+                                      ELSE GREATEST(COALESCE(s.audience - s.sent - s.failed - s.expired, 0), 0) END AS pending,
+                                 COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
+                                 COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused) st`;
 
 export interface CampaignJsonRow {
   /** The API's Campaign object as JSON text. */

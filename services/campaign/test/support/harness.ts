@@ -171,6 +171,14 @@ export interface ApiCampaign {
   ttl: number;
   ttlUnit: string;
   analytics: { clicks: number; impressions: number; ctr: number; its: number; totalUsers: number };
+  /** The addition of 2026-11-23 (docs/api-decisions.md, "Delivery counts"). */
+  delivery: {
+    sent: number;
+    failed: number;
+    expired: number;
+    pending: number;
+    failedBy: { rejected: number; unauthorized: number; unreachable: number; refused: number };
+  };
 }
 
 export interface ApiPage {

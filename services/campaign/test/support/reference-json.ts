@@ -2,7 +2,8 @@
 // JSON (src/db/campaign-rows.ts) is compared with: the columns it selected, the domain view
 // (campaign-view.ts + analytics.ts), the proto message (grpc/encode.ts; the wire round trip is the
 // identity for these values, and an unset optional read back as '') and the gateway's object
-// (gateway/src/routes/campaign-json.ts), then Express's JSON.stringify.
+// (gateway/src/routes/campaign-json.ts), then Express's JSON.stringify. The `delivery` object
+// (an addition of 2026-11-23) is appended after those fields, as its documentation says.
 import type { Queryable } from '../../../shared/src/db.js';
 
 export function referenceColumns(sortColumn: string): string {
@@ -11,6 +12,10 @@ export function referenceColumns(sortColumn: string): string {
     to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
     c.total_users, c.image, c.icon, c.call_to_action, c.utm_source, c.utm_medium, c.utm_campaign, c.ttl,
     COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
+    COALESCE(s.sent, 0) AS sent, COALESCE(s.failed, 0) AS failed, COALESCE(s.expired, 0) AS expired,
+    COALESCE(s.audience, 0) AS audience, COALESCE(s.delivery_finished, false) AS delivery_finished,
+    COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
+    COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused,
     to_char(c.${sortColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
 }
 
@@ -34,6 +39,32 @@ interface ReferenceRow {
   ttl: number;
   impressions: string;
   clicks: string;
+  sent: string;
+  failed: string;
+  expired: string;
+  audience: string;
+  delivery_finished: boolean;
+  failed_rejected: string;
+  failed_unauthorized: string;
+  failed_unreachable: string;
+  failed_refused: string;
+}
+
+/** The `delivery` object: pending is what the run took and has not finished, 0 once it is finished. */
+export function computeDelivery(row: Pick<ReferenceRow, 'sent' | 'failed' | 'expired' | 'audience' | 'delivery_finished' | 'failed_rejected' | 'failed_unauthorized' | 'failed_unreachable' | 'failed_refused'>) {
+  const [sent, failed, expired] = [Number(row.sent), Number(row.failed), Number(row.expired)];
+  return {
+    sent,
+    failed,
+    expired,
+    pending: row.delivery_finished ? 0 : Math.max(0, Number(row.audience) - sent - failed - expired),
+    failedBy: {
+      rejected: Number(row.failed_rejected),
+      unauthorized: Number(row.failed_unauthorized),
+      unreachable: Number(row.failed_unreachable),
+      refused: Number(row.failed_refused),
+    },
+  };
 }
 
 function percent(part: number, base: number): number {
@@ -87,6 +118,7 @@ export function referenceCampaignObject(row: ReferenceRow) {
       its: Number(a.its ?? 0),
       totalUsers: Number(a.totalUsers ?? totalUsers),
     },
+    delivery: computeDelivery(row),
   };
 }
 
