@@ -118,6 +118,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         push: {
           concurrencyPerOrigin: config.sending.concurrencyPerOrigin,
           timeoutMs: config.sending.timeoutMs,
+          retryBudgetSec: config.sending.retryBudgetSec,
           maxAttempts: config.sending.maxAttempts,
           extraCa: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
           testHosts: config.pushTestHosts,

@@ -46,6 +46,12 @@ export interface DeliveryConfig {
     readonly claimBatch: number;
     readonly concurrencyPerOrigin: number;
     readonly timeoutMs: number;
+    /**
+     * How long one push is retried (5xx, timeouts, resets, 429) from when its batch reaches the
+     * sender, never past the campaign's TTL (PUSH_RETRY_BUDGET_SEC).
+     */
+    readonly retryBudgetSec: number;
+    /** A safety net on requests per push; the retry budget normally ends retries first (PUSH_MAX_ATTEMPTS). */
     readonly maxAttempts: number;
     readonly instanceDeadAfterSec: number;
     /** How long a delivery-log write (claim, sending mark, outcome) is retried while Postgres is unreachable before the chunk is handed back to Kafka. */
@@ -135,7 +141,8 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       claimBatch: integer(env, 'CLAIM_BATCH_SIZE', 250, { min: 1, max: 5000 }),
       concurrencyPerOrigin: integer(env, 'PUSH_CONCURRENCY_PER_ORIGIN', 100, { min: 1, max: 10_000 }),
       timeoutMs: integer(env, 'PUSH_TIMEOUT_MS', 10_000, { min: 100 }),
-      maxAttempts: integer(env, 'PUSH_MAX_ATTEMPTS', 4, { min: 1, max: 20 }),
+      retryBudgetSec: integer(env, 'PUSH_RETRY_BUDGET_SEC', 300, { min: 0, max: 2_419_200 }),
+      maxAttempts: integer(env, 'PUSH_MAX_ATTEMPTS', 50, { min: 1, max: 1000 }),
       instanceDeadAfterSec: integer(env, 'INSTANCE_DEAD_AFTER_SEC', 10, { min: 3, max: 3600 }),
       deliveryLogRetrySec: integer(env, 'DELIVERY_LOG_RETRY_SEC', 120, { min: 0, max: 3600 }),
       extraCaFile: optionalString(env, 'PUSH_EXTRA_CA_FILE', ''),

@@ -49,13 +49,20 @@ export type PushRequestErrorCode = 'timeout' | 'reset' | 'network' | 'closed' | 
 
 export class PushRequestError extends Error {
   override readonly name = 'PushRequestError';
+  /**
+   * The request had (fully or partly) gone out on a live connection when it broke: the push
+   * service may have accepted the message, so a resend may be a duplicate. False when nothing
+   * can have been processed (no connection, a stream the server refused, a connect timeout).
+   */
+  readonly maybeAccepted: boolean;
   constructor(
     readonly code: PushRequestErrorCode,
     message: string,
     readonly origin: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; maybeAccepted?: boolean },
   ) {
     super(message, options);
+    this.maybeAccepted = options?.maybeAccepted ?? false;
   }
 }
 
@@ -207,9 +214,13 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         if (err) reject(err);
         else resolve({ status, headers: flattenHeaders(responseHeaders!), statusText: '' });
       };
+      // Once the stream has an id its HEADERS are on their way; only REFUSED_STREAM (RFC 9113
+      // §8.7: a GOAWAY'd or refused stream) says for sure that the server did not process it.
+      const onWire = () => stream.id !== undefined && stream.rstCode !== http2.constants.NGHTTP2_REFUSED_STREAM;
       deadline.onExpire(() => {
+        const maybeAccepted = onWire();
         stream.close(http2.constants.NGHTTP2_CANCEL);
-        finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin));
+        finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin, { maybeAccepted }));
       });
       stream.on('response', (h) => {
         status = Number(h[':status']);
@@ -222,12 +233,12 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         finish(null);
         stream.close(http2.constants.NGHTTP2_CANCEL);
       });
-      stream.on('error', (err) => finish(toRequestError(err, url.origin)));
+      stream.on('error', (err) => finish(toRequestError(err, url.origin, onWire())));
       // 'close' follows the end of the response (or a reset): the one place that settles a
       // stream that got an answer.
       stream.on('close', () => {
         if (status && stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) return finish(null);
-        finish(new PushRequestError('reset', `stream closed (code ${stream.rstCode})`, url.origin));
+        finish(new PushRequestError('reset', `stream closed (code ${stream.rstCode})`, url.origin, { maybeAccepted: onWire() }));
       });
       stream.end(body);
     });
@@ -249,11 +260,20 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         agent: state.agent,
         headers: { ...headers, 'content-length': body.length },
       });
+      // On the wire once the request has a connected socket (a kept-alive one, or a new one
+      // past its handshake): from then on a break may come after the push service took it.
+      let onWire = false;
+      const wired = () => (onWire = true);
+      req.once('socket', (socket) => {
+        if (req.reusedSocket) return wired();
+        socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', wired);
+      });
+      req.once('finish', wired);
       deadline.onExpire(() => {
-        finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin));
+        finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin, { maybeAccepted: onWire }));
         req.destroy();
       });
-      req.on('error', (err) => finish(toRequestError(err, url.origin)));
+      req.on('error', (err) => finish(toRequestError(err, url.origin, onWire)));
       req.on('response', (res) => {
         const response = (): PushResponse => ({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), statusText: safeStatusText(res.statusMessage) });
         let size = 0;
@@ -265,8 +285,8 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
           res.destroy();
         });
         res.on('end', () => finish(null, response()));
-        res.on('error', (err) => finish(toRequestError(err, url.origin)));
-        res.on('aborted', () => finish(new PushRequestError('reset', 'response aborted', url.origin)));
+        res.on('error', (err) => finish(toRequestError(err, url.origin, true)));
+        res.on('aborted', () => finish(new PushRequestError('reset', 'response aborted', url.origin, { maybeAccepted: true })));
       });
       req.end(body);
     });
@@ -360,10 +380,11 @@ function flattenHeaders(headers: http.IncomingHttpHeaders | http2.IncomingHttpHe
   return out;
 }
 
-function toRequestError(err: unknown, origin: string): PushRequestError {
+/** `onWire`: the request had reached a live connection (see PushRequestError.maybeAccepted). */
+function toRequestError(err: unknown, origin: string, onWire = false): PushRequestError {
   if (err instanceof PushRequestError) return err;
   if (err instanceof DestinationRefusedError) return new PushRequestError('refused', `destination refused: ${err.message}`, origin, { cause: err });
   const e = err as NodeJS.ErrnoException;
   const code = RESET_CODES.has(e?.code ?? '') || /socket hang up|stream closed|aborted/i.test(e?.message ?? '') ? 'reset' : 'network';
-  return new PushRequestError(code, e?.message ?? String(err), origin, { cause: err });
+  return new PushRequestError(code, e?.message ?? String(err), origin, { cause: err, maybeAccepted: onWire });
 }

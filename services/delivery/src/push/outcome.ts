@@ -8,7 +8,8 @@ export type Classified =
   | { kind: 'sent'; status: number }
   | { kind: 'expired'; status: number; reason: string }
   | { kind: 'rate-limited'; status: number; retryAfterMs: number; reason: string }
-  | { kind: 'retry'; status?: number; reason: string }
+  /** `maybeAccepted`: the request broke after it went out; the push service may have taken it. */
+  | { kind: 'retry'; status?: number; reason: string; maybeAccepted?: true }
   | { kind: 'failed'; status?: number; reason: string };
 
 export const DEFAULT_RETRY_AFTER_MS = 60_000;
@@ -35,17 +36,24 @@ export function classifyResponse(
   return { kind: 'failed', status, reason };
 }
 
-// Timeouts and resets are ambiguous (the push service may have accepted the message), but
-// RFC 8030's Topic header makes a repeat replace the first copy, so resending is the safer side.
+// Timeouts and resets after the request went out are ambiguous (the push service may have
+// accepted the message), but RFC 8030's Topic header makes a repeat replace the first copy, so
+// resending is the safer side — marked, so that the resend is counted ambiguous.
 // A refused destination is final: the same endpoint would be refused again.
 export function classifyError(err: unknown): Classified {
   if (err instanceof PushRequestError) {
     const reason = safeReason(err.message);
-    return err.code === 'refused' ? { kind: 'failed', reason } : { kind: 'retry', reason: `${err.code}: ${reason}` };
+    if (err.code === 'refused') return { kind: 'failed', reason };
+    return err.maybeAccepted ? { kind: 'retry', reason: `${err.code}: ${reason}`, maybeAccepted: true } : { kind: 'retry', reason: `${err.code}: ${reason}` };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { kind: 'retry', reason: `network: ${safeReason(message)}` };
 }
+
+/** Reasons of failures the sender decides itself. */
+export const INVALID_ENDPOINT = 'invalid endpoint URL';
+export const INVALID_KEYS = 'invalid subscription keys';
+export const SENDER_CLOSED = 'sender closed';
 
 /** Error text (Node's, which may quote what a server sent) as one bounded line of printable ASCII. */
 export function safeReason(text: string): string {

@@ -165,7 +165,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       const origins = new Map(items.map((i) => [i.id, originOf(i.endpoint)]));
       for (const r of results) if (!withheld.has(r.id)) deps.onPushed(origins.get(r.id) ?? 'unknown', r.outcome);
     }
-    for (const r of results) if (r.outcome === 'failed' && !r.refused && !withheld.has(r.id)) deps.log.warn('push failed', { campaignId, subscriberId: r.id, status: r.status, reason: r.reason });
+    // Failed pushes are logged by the sender, aggregated per origin and class (push/failure-log.ts).
     await outcomes.drain();
     // Unsent because the mark could not be written (or the row was taken over): the next attempt resumes them.
     await marks.drain();

@@ -32,6 +32,8 @@ export interface SendingConfig {
   push: {
     concurrencyPerOrigin: number;
     timeoutMs: number;
+    /** PUSH_RETRY_BUDGET_SEC: a push is retried this long (never past the campaign's TTL). */
+    retryBudgetSec?: number;
     maxAttempts: number;
     extraCa?: string;
     /** PUSH_TEST_HOSTS: local test push services, exempt from the destination rules (https, 443, public addresses). */
@@ -73,6 +75,7 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
       encryptor,
       concurrencyPerOrigin: config.push.concurrencyPerOrigin,
       timeoutMs: config.push.timeoutMs,
+      retryBudgetMs: config.push.retryBudgetSec === undefined ? undefined : config.push.retryBudgetSec * 1000,
       maxAttempts: config.push.maxAttempts,
       ca: config.push.extraCa,
       testHosts: config.push.testHosts,

@@ -3,9 +3,9 @@
 import type { Pool } from '../../../shared/src/db.js';
 import { findSiteById } from '../db/sites.js';
 import { decryptVapidPrivateKey, type VapidEncryptionKeys } from '../domain/vapid-keys.js';
-import type { PushSender } from '../push/sender.js';
+import type { PushSender, PushResult as SenderResult } from '../push/sender.js';
 import { createVapidHeaderCache, type VapidHeaderCache } from '../push/vapid.js';
-import type { Pusher } from './chunk-worker.js';
+import type { Pusher, PushResult } from './chunk-worker.js';
 
 export function createPushGateway(deps: { pool: Pool; sender: PushSender; vapidEncryptionKey: Buffer | VapidEncryptionKeys; vapidSubject: string }): Pusher {
   const caches = new Map<string, Promise<VapidHeaderCache>>();
@@ -27,17 +27,27 @@ export function createPushGateway(deps: { pool: Pool; sender: PushSender; vapidE
     return cache;
   };
   return {
-    async push(siteId, meta, items) {
+    async push(siteId, meta, items, hooks = {}) {
       const vapid = await cacheFor(siteId);
-      const results = await deps.sender.sendBatch({
-        payload: '',
-        ttl: meta.ttl,
-        urgency: meta.urgency,
-        topic: meta.topic,
-        vapid,
-        subscriptions: items,
-      });
-      return results.map((r) => ({ id: r.id, outcome: r.outcome, status: r.status, reason: r.reason, refused: r.refused, attempts: r.attempts }));
+      const { onResult } = hooks;
+      const results = await deps.sender.sendBatch(
+        {
+          payload: '',
+          ttl: meta.ttl,
+          urgency: meta.urgency,
+          topic: meta.topic,
+          vapid,
+          subscriptions: items,
+        },
+        { beforeSend: hooks.beforeSend, onResult: onResult && ((r) => onResult(resultOf(r))) },
+      );
+      return results.map(resultOf);
     },
   };
+}
+
+function resultOf(r: SenderResult): PushResult {
+  const result: PushResult = { id: r.id, outcome: r.outcome, status: r.status, reason: r.reason, refused: r.refused, attempts: r.attempts };
+  if (r.ambiguous) result.ambiguous = true;
+  return result;
 }

@@ -99,10 +99,20 @@ describe('send path: nothing a push service writes reaches the logs; refused des
         ['failed', 403, '403 forbidden (VAPID key mismatch)'],
         ['failed', 413, '413 payload too large'],
         ['failed', 418, protocol === 'h2' ? '418 unexpected status' : "418 I'm a Teapot"],
-        ['failed', 500, 'gave up after 2 attempts: 500 push service error'],
+        ['failed', 500, 'gave up after 2 attempts (the attempt limit): 500 push service error'],
       ]);
       expect(service.received.length).to.equal(6); // the 500 was tried twice
-      expect(lines.filter((l) => l.includes('"push failed"'))).to.have.length(5);
+      await sender.close(); // writes the failure summary
+      // One line per origin and failure class, then one summary with the counts.
+      const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const failed = logged.filter((l) => l.msg === 'push failed');
+      expect(failed.map((l) => [l.class, l.status]).sort()).to.deep.equal([['rejected', 400], ['unauthorized', 403], ['unreachable', 500]]);
+      const summaries = logged.filter((l) => l.msg === 'push failures summary');
+      expect(summaries).to.have.length(1);
+      expect(summaries[0]).to.deep.include({ failed: 5, retried: 1 });
+      expect(summaries[0].byOrigin).to.deep.equal({
+        [service.origin]: { failed: { rejected: 3, unauthorized: 1, unreachable: 1 }, retried: { 500: 1 }, paused: 0, resumed: 0 },
+      });
       for (const line of lines) {
         expect(line).to.not.include(SECRET);
         expect(line).to.not.include('xxxxxxxx');
@@ -135,5 +145,11 @@ describe('send path: nothing a push service writes reaches the logs; refused des
     const refusals = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'push destination refused');
     expect(refusals.map((l) => l.origin).sort()).to.deep.equal(['https://localhost', `https://localhost:${port}`]);
     expect(lines.filter((l) => l.includes('"push failed"'))).to.have.length(0);
+    await sender.close();
+    const summary = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'push failures summary');
+    expect(summary?.byOrigin).to.deep.equal({
+      'https://localhost': { failed: { refused: 3 }, retried: {}, paused: 0, resumed: 0 },
+      [`https://localhost:${port}`]: { failed: { refused: 2 }, retried: {}, paused: 0, resumed: 0 },
+    });
   });
 });

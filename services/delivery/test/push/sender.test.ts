@@ -34,8 +34,10 @@ describe('push sender', () => {
     return s;
   }
 
+  // A clock that a sleep moves on at once: waits are recorded, not waited.
   function sender(overrides: PushSenderOptions = {}) {
     const sleeps: number[] = [];
+    let clock = NOW;
     const s = createPushSender({
       ca: testCertificate().cert,
       testHosts: ['127.0.0.1'],
@@ -43,8 +45,9 @@ describe('push sender', () => {
       random: () => 0.5,
       sleep: async (ms) => {
         sleeps.push(ms);
+        clock += ms;
       },
-      now: () => NOW,
+      now: () => clock,
       ...overrides,
     });
     senders.push(s);
@@ -102,22 +105,29 @@ describe('push sender', () => {
 
   describe('status matrix', () => {
     const retryAfterDate = new Date(NOW + 30_000).toUTCString();
-    // Each scenario is the list of replies its subscription gets, one per attempt.
-    const scenarios: Array<{ name: string; replies: Reply[]; outcome: string; status?: number; attempts: number; sleeps: number[]; reason?: RegExp }> = [
+    // Each scenario is the list of replies its subscription gets, one per attempt. Retries run
+    // for a time budget (2 s here for 5xx, timeouts and resets: backoff 250, 500, 1000, then the
+    // 250 left; the default 300 s for 429s, whose pauses are a minute).
+    const short = 2000;
+    const scenarios: Array<{ name: string; replies: Reply[]; outcome: string; status?: number; attempts: number; sleeps: number[]; reason?: RegExp; budgetMs?: number; ambiguous?: true }> = [
       { name: '201', replies: [{ status: 201 }], outcome: 'sent', status: 201, attempts: 1, sleeps: [] },
       { name: '400', replies: [{ status: 400, body: '{"reason":"BadPayload"}' }], outcome: 'failed', status: 400, attempts: 1, sleeps: [], reason: /^400 bad request$/ },
+      { name: '401', replies: [{ status: 401 }], outcome: 'failed', status: 401, attempts: 1, sleeps: [], reason: /401/ },
       { name: '403', replies: [{ status: 403 }], outcome: 'failed', status: 403, attempts: 1, sleeps: [], reason: /403/ },
       { name: '404', replies: [{ status: 404 }], outcome: 'expired', status: 404, attempts: 1, sleeps: [] },
       { name: '410', replies: [{ status: 410 }], outcome: 'expired', status: 410, attempts: 1, sleeps: [] },
       { name: '413', replies: [{ status: 413 }], outcome: 'failed', status: 413, attempts: 1, sleeps: [], reason: /payload too large/ },
       { name: '429 with Retry-After seconds, then 201', replies: [{ status: 429, headers: { 'Retry-After': '7' } }, { status: 201 }], outcome: 'sent', status: 201, attempts: 2, sleeps: [7000] },
       { name: '429 with Retry-After HTTP-date, then 201', replies: [{ status: 429, headers: { 'Retry-After': retryAfterDate } }, { status: 201 }], outcome: 'sent', status: 201, attempts: 2, sleeps: [30_000] },
-      { name: '429 without Retry-After, every time', replies: [{ status: 429 }], outcome: 'failed', status: 429, attempts: 4, sleeps: [60_000, 60_000, 60_000, 60_000], reason: /gave up after 4 attempts: 429/ },
-      { name: '500 every time', replies: [{ status: 500 }], outcome: 'failed', status: 500, attempts: 4, sleeps: [250, 500, 1000], reason: /gave up after 4 attempts: 500/ },
+      {
+        name: '429 without Retry-After, every time', replies: [{ status: 429 }], outcome: 'failed', status: 429, attempts: 6, sleeps: Array(6).fill(60_000),
+        reason: /^gave up after 6 attempts \(retry budget 300 s; Retry-After ends after it\): 429 rate limited$/,
+      },
+      { name: '500 every time', replies: [{ status: 500 }], outcome: 'failed', status: 500, attempts: 5, sleeps: [250, 500, 1000, 250], budgetMs: short, reason: /^gave up after 5 attempts \(retry budget 2 s\): 500 push service error$/ },
       { name: '503, then 201', replies: [{ status: 503 }, { status: 201 }], outcome: 'sent', status: 201, attempts: 2, sleeps: [250] },
-      { name: 'timeout every time', replies: ['hang'], outcome: 'failed', attempts: 4, sleeps: [250, 500, 1000], reason: /timeout/ },
-      { name: 'reset every time', replies: ['reset'], outcome: 'failed', attempts: 4, sleeps: [250, 500, 1000], reason: /reset/ },
-      { name: 'reset, then 201', replies: ['reset', { status: 201 }], outcome: 'sent', status: 201, attempts: 2, sleeps: [250] },
+      { name: 'timeout every time', replies: ['hang'], outcome: 'failed', attempts: 5, sleeps: [250, 500, 1000, 250], budgetMs: short, reason: /\): timeout: no response/, ambiguous: true },
+      { name: 'reset every time', replies: ['reset'], outcome: 'failed', attempts: 5, sleeps: [250, 500, 1000, 250], budgetMs: short, reason: /\): reset/, ambiguous: true },
+      { name: 'reset, then 201', replies: ['reset', { status: 201 }], outcome: 'sent', status: 201, attempts: 2, sleeps: [250], ambiguous: true },
     ];
 
     for (const protocol of ['h2', 'https1'] as const) {
@@ -126,10 +136,11 @@ describe('push sender', () => {
           let n = 0;
           const push = await service(protocol, () => sc.replies[Math.min(n++, sc.replies.length - 1)]);
           // Only the hanging scenario needs a short deadline; a loaded machine can take 150 ms for a TLS handshake.
-          const { sender: s, sleeps } = sender({ timeoutMs: sc.replies[0] === 'hang' ? 1000 : 10_000 });
+          const { sender: s, sleeps } = sender({ timeoutMs: sc.replies[0] === 'hang' ? 1000 : 10_000, retryBudgetMs: sc.budgetMs });
           const [result] = await s.sendBatch(job([{ id: 'only', endpoint: push.endpoint('/sub'), subscriber: createTestSubscriber() }]));
           expect(result).to.include({ id: 'only', outcome: sc.outcome, attempts: sc.attempts });
           expect(result.status).to.equal(sc.status);
+          expect(result.ambiguous, 'ambiguous').to.equal(sc.ambiguous);
           if (sc.reason) expect(result.reason).to.match(sc.reason);
           expect(sleeps).to.deep.equal(sc.sleeps);
           expect(push.received).to.have.length(sc.attempts);
