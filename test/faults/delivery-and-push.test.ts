@@ -1,0 +1,72 @@
+// Faults of the sending path (issue 11, docs/reliability.md) on one shared stack, one campaign
+// each: the delivery service killed -9, its Postgres connections dropped between claim and send,
+// a push-service 503 storm, and a push service that resets the connection after accepting.
+// Each prints lost / duplicated / ambiguous as counts of N and holds the platform to: lost = 0,
+// duplicated ≤ ambiguous, counters equal to what the push service accepted, and a run that
+// completes on its own within a bounded wait.
+import { sleep } from '../e2e/support/harness.js';
+import { CLAIM_BATCH, dropReadAfterClaim, expectNoProblems, LATENCY_MS, N, runScenario, startRig, STORM_SEC, type Rig } from './support/faults.js';
+
+describe('faults: the sending path (delivery killed, connections dropped, push-service outages)', function () {
+  this.timeout(600_000);
+  let rig: Rig;
+
+  before(async () => {
+    rig = await startRig('faults_send');
+  });
+  after(async () => {
+    await rig?.stop();
+  });
+
+  it(`when the push service answers 503 to everything for ${STORM_SEC} s mid-campaign, then the delivery waits it out within its retry budget: nothing failed, nothing lost`, async () => {
+    const f = await runScenario(rig, `503 storm ${STORM_SEC} s`, async (ctx) => {
+      const at = await ctx.waitForProgress(0.3);
+      rig.sim.clearBehaviours();
+      rig.sim.setBehaviour({ status: 503, latencyMs: 10 });
+      const from = Date.now();
+      await sleep(STORM_SEC * 1000);
+      rig.sim.clearBehaviours();
+      rig.sim.setBehaviour({ latencyMs: LATENCY_MS });
+      const refused = rig.sim.stats().byStatus['503'] ?? 0;
+      return `503 from ${at}/${N} for ${((Date.now() - from) / 1000).toFixed(1)} s, ${refused} requests refused`;
+    });
+    expectNoProblems(rig, f);
+  });
+
+  it('when the push service resets the connection after accepting 10 % of requests, then every repeat is counted as ambiguous', async () => {
+    const f = await runScenario(
+      rig,
+      'accept-then-reset 10 %',
+      async () => {
+        return 'resetAfterAccept 0.1 for the whole campaign';
+      },
+      { behaviour: { latencyMs: LATENCY_MS, resetAfterAccept: 0.1 } },
+    );
+    const resets = rig.sim.stats().resets.afterAccept;
+    console.log(`        (${resets} connections reset after accepting; claim batch ${CLAIM_BATCH})`);
+    expectNoProblems(rig, f);
+  });
+  it("when the delivery service's connection drops between a claim and the send, then the claimed pushes are still sent and every row gets an outcome", async () => {
+    const f = await runScenario(rig, 'connection dropped between claim and send', async (ctx) => {
+      await ctx.waitForProgress(0.1);
+      const hits: string[] = [];
+      for (let attempt = 0; attempt < 8 && hits.length < 2 && ctx.progress() < 0.95 * N; attempt++) {
+        const hit = await dropReadAfterClaim(rig, ctx.campaignId);
+        if (hit) hits.push(hit);
+        await sleep(200);
+      }
+      return hits.length > 0 ? `dropped ${hits.length}× after a claim (${hits.join('; ')})` : 'the drop never landed';
+    });
+    if (f.fault.includes('never landed')) f.problems.push('the fault did not land: no read after a claim was caught');
+    expectNoProblems(rig, f);
+  });
+
+  it('when the delivery service is killed with SIGKILL at 30 % and restarted by its supervisor, then nothing is lost and repeats stay within the ambiguous', async () => {
+    const f = await runScenario(rig, 'kill -9 delivery', async (ctx) => {
+      const at = await ctx.waitForProgress(0.3);
+      rig.stack.services.signal('delivery', 'SIGKILL');
+      return `killed at ${at}/${N}`;
+    });
+    expectNoProblems(rig, f);
+  });
+});
