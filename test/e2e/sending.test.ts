@@ -93,10 +93,19 @@ describe('e2e: sending campaigns to browsers', function () {
   });
 
   it('when a service worker reports with a forged token, then 400 and nothing is counted; a real token counts once; the click link redirects', async () => {
+    await sim.whenDeviceIdle(20_000);
+    const deviceBefore = sim.stats().device;
     const id = await create(validCampaign({ status: 'published', topics: ['sports'], link: 'https://shop.example/p?x=1', utmSource: 'push' }));
     await eventually(async () => (messagesOf(id).length >= sports.length ? true : undefined), 60_000, 200);
     await sim.whenDeviceIdle(20_000);
-    const before = (await get(id)).analytics;
+    // The devices' own reports are stored when they are answered and published from what is
+    // stored a moment later: wait until analytics shows them all before counting ours.
+    const device = sim.stats().device;
+    const reported = { impressions: device.impressionsSent - deviceBefore.impressionsSent, clicks: device.clicksSent - deviceBefore.clicksSent };
+    const before = await eventually(async () => {
+      const a = (await get(id)).analytics;
+      return a.impressions === reported.impressions && a.clicks === reported.clicks ? a : undefined;
+    }, 20_000, 100);
     const token: string = JSON.parse(messagesOf(id)[0].payload).token;
     const flipped = token.slice(0, 10) + (token[10] === 'A' ? 'B' : 'A') + token.slice(11);
     for (const bad of [flipped, 'x'.repeat(54), '', 42]) {

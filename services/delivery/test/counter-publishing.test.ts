@@ -192,6 +192,42 @@ describe('campaign counters published from what is stored', function () {
     }
   });
 
+  it('when woken many times during a pass, then one more pass publishes what changed meanwhile', async () => {
+    const [a, b] = [await publishedRun(), await publishedRun()];
+    const calls: string[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const publisher = createCounterPublisher(
+      {
+        pool,
+        log,
+        publish: async (runs) => {
+          calls.push(runs.map((r) => r.campaignId));
+          if (calls.length === 1) await held;
+        },
+      },
+      { intervalMs: 60_000, batchSize: 100 },
+    );
+    publisher.start();
+    try {
+      // Whatever other tests left changed is published along with a.
+      await pool.query(`UPDATE delivery.campaign_runs SET impressions = impressions + 1 WHERE campaign_id = $1`, [a]);
+      publisher.wake();
+      const until = Date.now() + 10_000;
+      while (calls.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      expect(calls[0]).to.include(a);
+      await pool.query(`UPDATE delivery.campaign_runs SET impressions = impressions + 1 WHERE campaign_id = $1`, [b]);
+      for (let i = 0; i < 5; i++) publisher.wake();
+      release();
+      while (calls.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      expect(calls[1]).to.deep.equal([b]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(calls).to.have.length(2);
+    } finally {
+      await publisher.stop();
+    }
+  });
+
   it('when pushes fail, then the run counts them by class and the event carries failedBy', async () => {
     const campaignId = await publishedRun();
     const subs = await Promise.all(Array.from({ length: 7 }, () => subscriber()));

@@ -22,12 +22,16 @@ export interface CounterPublisherOptions {
 
 /** Batches per pass: a pass ends even if counters change faster than they are published. */
 const MAX_BATCHES_PER_PASS = 50;
+/** A woken pass starts at least this long after the previous one ended (busy tracking traffic). */
+const WAKE_GAP_MS = 50;
 
 export function createCounterPublisher(deps: CounterPublisherDeps, opts: CounterPublisherOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
   let failing = false;
+  let wakeRequested = false;
+  let lastPassEnded = 0;
 
   /**
    * One pass: publishes every changed run (in batches) and returns how many were published; 0
@@ -73,15 +77,18 @@ export function createCounterPublisher(deps: CounterPublisherDeps, opts: Counter
     }
   };
 
-  const arm = () => {
+  const arm = (delay: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
       timer = undefined;
       running = pass().finally(() => {
         running = undefined;
-        arm();
+        lastPassEnded = Date.now();
+        const again = wakeRequested;
+        wakeRequested = false;
+        arm(again ? WAKE_GAP_MS : opts.intervalMs);
       });
-    }, opts.intervalMs);
+    }, delay);
     timer.unref();
   };
 
@@ -89,7 +96,20 @@ export function createCounterPublisher(deps: CounterPublisherDeps, opts: Counter
     start() {
       if (!stopped) return;
       stopped = false;
-      arm();
+      arm(opts.intervalMs);
+    },
+    /**
+     * Asks for a pass soon (counters were just stored), without waiting for it: wakes arriving
+     * during a pass make one more pass, not one each.
+     */
+    wake() {
+      if (stopped) return;
+      if (running) {
+        wakeRequested = true;
+        return;
+      }
+      clearTimeout(timer);
+      arm(Math.max(0, lastPassEnded + WAKE_GAP_MS - Date.now()));
     },
     /**
      * Stops the loop. A last pass publishes what changed until now, unless publishing is failing

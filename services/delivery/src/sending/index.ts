@@ -50,13 +50,16 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
   const vapidKeys = { current: config.vapidEncryptionKey, previous: config.vapidEncryptionKeysPrevious ?? [] };
   const tokens = trackingTokensFor(vapidKeys);
   const messaging = config.kafkaBrokers.length > 0 ? createDeliveryMessaging({ brokers: [...config.kafkaBrokers], prefix: config.topicPrefix, log, chunkConcurrency: config.chunkConcurrency, sessionTimeoutMs: config.sessionTimeoutMs }) : undefined;
-  const publishStats = async (runs: RunRow[]) => {
-    if (messaging) await messaging.publishStats(runs);
-  };
-  const recorder = createTrackingRecorder({ pool, log }, { flushMs: 50, maxBatch: 500 });
   const counters = messaging
     ? createCounterPublisher({ pool, log, publish: messaging.publishStats }, { intervalMs: config.statsPublishIntervalMs ?? 1000, batchSize: 500 })
     : undefined;
+  const recorder = createTrackingRecorder({ pool, log, onStored: () => counters?.wake() }, { flushMs: 50, maxBatch: 500 });
+  // Counters are published from what is stored, by one path (counter-publisher.ts): a run that
+  // changed asks for a pass now. Its stats event then carries every counter (audience and
+  // failures by class included), and a chunk never fails because Kafka is down at that moment.
+  const publishStats = async (_runs: RunRow[]) => {
+    counters?.wake();
+  };
 
   // Aborted first on stop: a chunk stuck retrying writes to an unreachable Postgres gives up.
   const stopping = new AbortController();

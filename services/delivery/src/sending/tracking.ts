@@ -1,8 +1,9 @@
 // Impressions and clicks reported by service workers. Reports are gathered for a short moment
 // and written together (one statement for the batch), each (campaign, subscription, kind) once.
 // The caller's request waits for its batch, so a 202 means the report is stored — and stored is
-// enough: the counters it changed are published by the counter publisher (counter-publisher.ts)
-// from what is stored, so a report never fails, and never needs a retry, because Kafka is down.
+// enough: the counters it changed are published by the counter publisher (counter-publisher.ts,
+// woken after each batch) from what is stored, so a report never fails, and never needs a
+// retry, because Kafka is down.
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { recordTracking } from '../db/runs.js';
@@ -16,6 +17,8 @@ export interface TrackingReport {
 export interface TrackingDeps {
   pool: Pool;
   log: Logger;
+  /** Called after a batch changed counters (the counter publisher's wake: publish soon). */
+  onStored?(): void;
 }
 
 export function createTrackingRecorder(deps: TrackingDeps, opts: { flushMs: number; maxBatch: number }) {
@@ -31,8 +34,9 @@ export function createTrackingRecorder(deps: TrackingDeps, opts: { flushMs: numb
     if (batch.length === 0) return flushing;
     flushing = flushing.then(async () => {
       try {
-        await withTransaction(deps.pool, (tx) => recordTracking(tx, batch.map((b) => b.report)));
+        const touched = await withTransaction(deps.pool, (tx) => recordTracking(tx, batch.map((b) => b.report)));
         for (const b of batch) b.done();
+        if (touched.length > 0) deps.onStored?.();
       } catch (err) {
         deps.log.error('tracking batch failed', { err, reports: batch.length });
         for (const b of batch) b.done(err as Error);
