@@ -5,6 +5,7 @@
 // one of the waiting pushes — after a growing wait (exponential, equal jitter, capped). The
 // first probe the service answers (anything but a 5xx, a timeout or a reset) reopens it.
 // Every wait is bounded by the waiting push's own deadline (its retry budget).
+import { setMaxListeners } from 'node:events';
 
 export type Turn =
   /** Send now. */
@@ -32,7 +33,7 @@ export interface OutageOptions {
   window?: number;
   /** Down when at least this many of them failed (default 5) and at least half did. */
   minFailures?: number;
-  /** First wait before a probe (default 1 s); doubles after each failed probe, up to probeMaxMs (default 15 s). */
+  /** First wait before a probe (default 1 s); doubles after each failed probe, up to probeMaxMs (default 10 s). */
   probeBaseMs?: number;
   probeMaxMs?: number;
 }
@@ -76,12 +77,13 @@ export function createOriginGate(limit: number, clock: GateClock, outage: Outage
   const windowSize = outage.window ?? 20;
   const minFailures = outage.minFailures ?? 5;
   const probeBaseMs = outage.probeBaseMs ?? 1000;
-  const probeMaxMs = Math.max(outage.probeMaxMs ?? 15_000, probeBaseMs);
+  const probeMaxMs = Math.max(outage.probeMaxMs ?? 10_000, probeBaseMs);
 
   let active = 0;
   const slotWaiters: Array<() => void> = [];
   let closed = false;
   const closing = new AbortController();
+  setMaxListeners(0, closing.signal); // one listener per Retry-After pause in force
 
   let pause: Promise<void> | undefined;
   let pausedUntil = 0;

@@ -3,6 +3,7 @@
 // re-encrypting would only burn CPU. A push is retried for a time budget, not a count: a 429
 // pauses its origin for Retry-After, and an origin answering 5xx, timeouts or resets to most
 // requests is paused as down and probed (origin-gate.ts); the other origins keep going.
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPushClient, PushRequestError, type PushClientOptions } from './client.js';
@@ -126,8 +127,13 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   let ownedPool: (Encryptor & { close(): Promise<void> }) | undefined;
   const encryptor = (): Encryptor => opts.encryptor ?? (ownedPool ??= createEncryptPool());
   const closing = new AbortController();
+  // Every push backing off listens on it: thousands at once is normal, not a leak.
+  setMaxListeners(0, closing.signal);
   const failures = createFailureLog(opts.log, { intervalMs: opts.logIntervalMs });
   const gates = new Map<string, OriginGate>();
+  // What each origin last answered with a 5xx, timeout or reset: the reason given to a push that
+  // waited out its budget while the origin was down, without an attempt of its own.
+  const lastTransient = new Map<string, { status?: number; reason: string }>();
   // A refused origin is usually a hostile or broken endpoint repeated across many pushes: one
   // line per origin says it; the per-push results carry the reason to the delivery log.
   const refusalsLogged = new Map<string, number>();
@@ -198,7 +204,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       try {
         if (!gate.clear) turn = await gate.waitTurn(deadline);
         if (turn === 'closed') return done({ outcome: 'failed', reason: SENDER_CLOSED });
-        if (turn === 'deadline') return giveUp(`gave up after ${attempts} attempts (${budget}; origin down)`, { reason: 'push service unavailable' });
+        if (turn === 'deadline') return giveUp(`gave up after ${attempts} attempts (${budget}; origin down)`, lastTransient.get(origin) ?? { reason: 'push service unavailable' });
         if (turn === 'beyond') return giveUp(`gave up after ${attempts} attempts (${budget}; Retry-After ends after it)`, { status: 429, reason: '429 rate limited' });
         const { beforeSend } = hooks;
         if (attempts === 0 && beforeSend && !(await Promise.resolve(target.id).then(beforeSend).catch(() => false))) {
@@ -240,6 +246,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           break;
         case 'retry':
           last = { status: outcome.status, reason: outcome.reason };
+          lastTransient.set(origin, last);
           if (outcome.maybeAccepted) ambiguous = true;
           if (now() >= deadline) return giveUp(`gave up after ${attempts} attempts (${budget})`, last);
           if (attempts >= maxAttempts) return giveUp(`gave up after ${attempts} attempts (the attempt limit)`, last);

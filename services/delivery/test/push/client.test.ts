@@ -1,3 +1,4 @@
+import http2 from 'node:http2';
 import { expect } from 'chai';
 import { createPushClient, PushRequestError, type PushClient } from '../../src/push/client.js';
 import { startFakePushService, type FakePushService } from './support/fake-push-service.js';
@@ -75,20 +76,60 @@ describe('push client', () => {
   });
 
   for (const protocol of ['h2', 'https1'] as const) {
-    it(`when the push service does not answer in time, then the request fails with a timeout error (${protocol})`, async () => {
+    it(`when the push service does not answer in time, then the request fails with a timeout error, maybe accepted (${protocol})`, async () => {
       const service = await start(protocol, () => 'hang');
       const err = await client({ timeoutMs: 200 }).post(service.endpoint('/slow'), headers, body).catch((e: unknown) => e);
       expect(err).to.be.instanceOf(PushRequestError);
-      expect(err).to.include({ code: 'timeout' });
+      expect(err).to.include({ code: 'timeout', maybeAccepted: true });
     });
 
-    it(`when the push service resets the request, then it fails with a reset error (${protocol})`, async () => {
+    it(`when the push service resets the request after reading it, then it fails with a reset error, maybe accepted (${protocol})`, async () => {
       const service = await start(protocol, () => 'reset');
       const err = await client().post(service.endpoint('/reset'), headers, body).catch((e: unknown) => e);
       expect(err).to.be.instanceOf(PushRequestError);
-      expect(err).to.include({ code: 'reset' });
+      expect(err).to.include({ code: 'reset', maybeAccepted: true });
+    });
+
+    it(`when a kept-alive connection is reset after earlier answers, then the next request's failure is still maybe accepted (${protocol})`, async () => {
+      let n = 0;
+      const service = await start(protocol, () => (++n === 2 ? 'reset' : { status: 201 }));
+      const c = client({ concurrencyPerOrigin: 1 });
+      expect((await c.post(service.endpoint('/1'), headers, body)).status).to.equal(201);
+      expect(await c.post(service.endpoint('/2'), headers, body).catch((e: unknown) => e)).to.include({ code: 'reset', maybeAccepted: true });
     });
   }
+
+  for (const protocol of ['h2', 'http1'] as const) {
+    it(`when nothing listens at the origin, then the request fails as a network error that cannot have been accepted (${protocol})`, async () => {
+      const service = await start(protocol);
+      const endpoint = service.endpoint('/gone');
+      await service.stop();
+      services.splice(services.indexOf(service), 1);
+      const err = await client().post(endpoint, headers, body).catch((e: unknown) => e);
+      expect(err).to.include({ code: 'network', maybeAccepted: false });
+    });
+  }
+
+  it('when the TLS handshake fails, then the request cannot have been accepted', async () => {
+    const service = await start('https1');
+    const untrusting = createPushClient({ testHosts: ['127.0.0.1'] });
+    clients.push(untrusting);
+    expect(await untrusting.post(service.endpoint('/x'), headers, body).catch((e: unknown) => e)).to.include({ maybeAccepted: false });
+  });
+
+  it('when an HTTP/2 stream is refused (REFUSED_STREAM), then it cannot have been processed: not maybe accepted', async () => {
+    const { key, cert } = testCertificate();
+    const server = http2.createSecureServer({ key, cert }, (req) => req.stream.close(http2.constants.NGHTTP2_REFUSED_STREAM));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const err = await client().post(`https://127.0.0.1:${port}/refused`, headers, body).catch((e: unknown) => e);
+      expect(err).to.include({ code: 'reset', maybeAccepted: false });
+    } finally {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 
   it('when the session receives GOAWAY, then the next requests open a new session', async () => {
     const service = await start('h2');

@@ -58,4 +58,13 @@ describe('push outcome classification', () => {
     expect(classifyError(new PushRequestError('reset', 'socket hang up', 'https://x')).kind).to.equal('retry');
     expect(classifyError(new Error('boom')).kind).to.equal('retry');
   });
+
+  it('when a request broke after it went out, then the retry says the push service may have accepted it', () => {
+    expect(classifyError(new PushRequestError('reset', 'stream closed (code 2)', 'https://x', { maybeAccepted: true }))).to.deep.equal({
+      kind: 'retry',
+      reason: 'reset: stream closed (code 2)',
+      maybeAccepted: true,
+    });
+    expect(classifyError(new PushRequestError('network', 'connect ECONNREFUSED', 'https://x'))).to.not.have.property('maybeAccepted');
+  });
 });
