@@ -211,6 +211,8 @@ describe('gateway: request handling', () => {
       expect(Object.keys(c)).to.deep.equal([
         'id', 'title', 'body', 'link', 'topics', 'status', 'scheduleDate', 'scheduleMode', 'createdAt', 'updatedAt', 'totalUsers',
         'image', 'icon', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl', 'ttlUnit', 'analytics',
+        // The addition of 2026-11-23, after every field the spec states.
+        'delivery',
       ]);
       expect(c).to.include({ id, status: 'published', scheduleMode: 'scheduled', scheduleDate: '2099-01-01T12:00:00Z', updatedAt: null, image: null, icon: 'https://x.example/i.png', ttl: 60, ttlUnit: 'seconds' });
       expect(c.topics).to.deep.equal(['sports', 'country__br']);

@@ -48,6 +48,8 @@ describe('e2e: creating campaigns', function () {
     expect(Object.keys(c)).to.deep.equal([
       'id', 'title', 'body', 'link', 'topics', 'status', 'scheduleDate', 'scheduleMode', 'createdAt', 'updatedAt', 'totalUsers',
       'image', 'icon', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl', 'ttlUnit', 'analytics',
+      // The addition of 2026-11-23, after every field the spec states.
+      'delivery',
     ]);
     expect(c).to.deep.include({
       id: res.body.id, title: 'Weekend sale', body: 'Everything is half price until Sunday', link: 'https://shop.example/sale',
@@ -57,6 +59,7 @@ describe('e2e: creating campaigns', function () {
     expect(c.createdAt).to.match(DATE_RE);
     expect(c.scheduleDate).to.equal(c.createdAt);
     expect(c.analytics).to.deep.equal({ clicks: 0, impressions: 0, ctr: 0, its: 0, totalUsers: 2 });
+    expect(c.delivery).to.deep.equal({ sent: 0, failed: 0, expired: 0, pending: 0, failedBy: { rejected: 0, unauthorized: 0, unreachable: 0, refused: 0 } });
   });
 
   it('when topics and countries are both given, then they are merged and totalUsers counts each subscriber of the union once', async () => {
