@@ -86,6 +86,10 @@ describe('push sender through push-service outages (simulator)', function () {
     expect(summary.sent, JSON.stringify(summary)).to.equal(N);
     expect(summary.failed).to.equal(0);
     for (const sub of subs) expect(sim.received(sub.id), sub.id).to.have.length.at.least(1);
+    // A push resent after the storm carries what was left of its TTL, not the whole TTL again.
+    const ttls = subs.map((sub) => sim.received(sub.id).at(-1)!.headers.ttl);
+    expect(Math.max(...ttls)).to.equal(3600);
+    expect(Math.min(...ttls)).to.be.within(3600 - 60, 3600 - 1);
     // Not hammered: what was in flight when the storm began (the 10 concurrent and the ones that
     // tripped the pause), then one probe at a time — waits 100, 200, 400, 800, 800 ms … (3 s: ≤ 8).
     expect(during, 'requests answered 503').to.be.within(1, 2 * 10 + 10 + 8);
