@@ -240,7 +240,7 @@ describe('campaign counters published from what is stored', function () {
       { id: subs[3], outcome: 'failed' as const, status: 503 },
       { id: subs[4], outcome: 'failed' as const, refused: true as const },
       { id: subs[5], outcome: 'expired' as const, status: 410 },
-      { id: subs[6], outcome: 'failed' as const, attempts: 3 }, // timeouts until the budget ran out
+      { id: subs[6], outcome: 'failed' as const }, // timeouts until the budget ran out
     ];
     await withTransaction(pool, (tx) =>
       recordOutcomes(
@@ -271,13 +271,13 @@ describe('failure classes', () => {
       [{ outcome: 'failed', status: 422 }, 'rejected'],
       [{ outcome: 'failed', status: 401 }, 'unauthorized'],
       [{ outcome: 'failed', status: 403 }, 'unauthorized'],
-      [{ outcome: 'failed', status: 429, attempts: 4 }, 'unreachable'],
+      [{ outcome: 'failed', status: 429 }, 'unreachable'], // still rate limited when the budget ran out
       [{ outcome: 'failed', status: 500 }, 'unreachable'],
       [{ outcome: 'failed', status: 503 }, 'unreachable'],
-      [{ outcome: 'failed', attempts: 4 }, 'unreachable'], // timeouts, resets
-      [{ outcome: 'failed' }, 'unreachable'],
-      [{ outcome: 'failed', refused: true, attempts: 0 }, 'refused'],
-      [{ outcome: 'failed', attempts: 0 }, 'refused'], // invalid stored endpoint or keys: nothing sent
+      [{ outcome: 'failed' }, 'unreachable'], // timeouts, resets, or waiting behind a down origin
+      [{ outcome: 'failed', refused: true, reason: 'destination refused: private address' }, 'refused'],
+      [{ outcome: 'failed', reason: 'invalid endpoint URL' }, 'refused'], // the stored subscription is unusable
+      [{ outcome: 'failed', reason: 'invalid subscription keys' }, 'refused'],
     ];
     for (const [result, expected] of cases) expect(failureClassOf(result), JSON.stringify(result)).to.equal(expected);
   });

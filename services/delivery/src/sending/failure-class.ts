@@ -1,23 +1,27 @@
 // Why a push failed, in the few classes a site owner can act on (the campaign's `delivery.failedBy`
 // in the API). Derived from the final result only: the status the push service last answered,
-// whether the platform refused the destination, whether anything was sent at all.
+// or whether the platform refused the destination or could not use the stored subscription.
 import type { FailureClass } from '../../../shared/src/messages.js';
+import { INVALID_ENDPOINT, INVALID_KEYS } from '../push/outcome.js';
 
 export interface FinalResult {
   outcome: 'sent' | 'expired' | 'failed';
   status?: number;
+  reason?: string;
   /** The destination policy refused the endpoint. */
   refused?: true;
-  /** POSTs made (0: the stored subscription could not be used, nothing was sent). */
-  attempts?: number;
 }
+
+/** Reasons the sender gives a push it could not even build: the stored subscription is unusable. */
+const UNUSABLE: ReadonlySet<string | undefined> = new Set([INVALID_ENDPOINT, INVALID_KEYS]);
 
 /** The class of a failed push; null for a push that did not fail (sent, or expired: 404/410). */
 export function failureClassOf(r: FinalResult): FailureClass | null {
   if (r.outcome !== 'failed') return null;
-  if (r.refused) return 'refused';
+  if (r.refused || UNUSABLE.has(r.reason)) return 'refused';
   const status = r.status;
-  if (status === undefined) return r.attempts === 0 ? 'refused' : 'unreachable';
+  // No answer at all: timeouts, resets, or waiting behind a down origin until the budget ran out.
+  if (status === undefined) return 'unreachable';
   if (status === 401 || status === 403) return 'unauthorized';
   // 429 or 5xx as the last answer: the push service kept answering "later" until the budget ran out.
   if (status === 429 || status >= 500) return 'unreachable';
