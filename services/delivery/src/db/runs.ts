@@ -220,19 +220,19 @@ export interface Outcome {
   reason: string | null;
   /** Why a failed push failed (sending/failure-class.ts); counted per class in the run. */
   failureClass?: FailureClass | null;
-  /** An attempt broke after its request went out, so this push may have arrived twice (or, failed, once). */
-  ambiguous?: boolean;
+  /** Attempts that broke after their request went out: copies this push may have left beyond one (or, failed, the one). */
+  ambiguous?: number;
 }
 
 /**
- * Records outcomes of rows this lease holds (one multi-row statement), deactivates expired
- * subscriptions, and adds what was recorded to the run's counters. Idempotent: a row already
- * final, or taken over by another lease, is left alone and not counted — so a write whose
- * COMMIT was lost with its connection can simply be made again.
+ * Records outcomes of rows this lease holds, deactivates expired subscriptions, and adds what
+ * was recorded to the run's counters — one statement, so atomic without a transaction and one
+ * round trip. Idempotent: a row already final, or taken over by another lease, is left alone
+ * and not counted, so a write whose outcome was lost with its connection can simply be made again.
  */
-export async function recordOutcomes(tx: PoolClient, campaignId: string, lease: string, outcomes: Outcome[]): Promise<void> {
+export async function recordOutcomes(db: Queryable, campaignId: string, lease: string, outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  const { rows } = await tx.query(
+  await db.query(
     `WITH v AS (
        SELECT * FROM unnest($3::bigint[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[])
                   AS t(subscriber_id, state, status, reason, failure_class, ambiguous)),
@@ -241,17 +241,26 @@ export async function recordOutcomes(tx: PoolClient, campaignId: string, lease: 
           SET state = v.state, status = v.status, reason = v.reason, finished_at = now(), ambiguous = l.ambiguous + v.ambiguous
          FROM v
         WHERE l.campaign_id = $1 AND l.subscriber_id = v.subscriber_id AND l.lease = $2 AND l.state IN ('claimed', 'sending')
-       RETURNING l.subscriber_id, l.state, v.failure_class, v.ambiguous)
-     SELECT count(*) FILTER (WHERE state = 'sent')::int AS sent,
-            count(*) FILTER (WHERE state = 'failed')::int AS failed,
-            count(*) FILTER (WHERE state = 'expired')::int AS expired,
-            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'rejected')::int AS rejected,
-            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'unauthorized')::int AS unauthorized,
-            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'unreachable')::int AS unreachable,
-            count(*) FILTER (WHERE state = 'failed' AND failure_class = 'refused')::int AS refused,
-            coalesce(sum(ambiguous), 0)::int AS ambiguous,
-            coalesce(array_agg(subscriber_id) FILTER (WHERE state = 'expired'), '{}') AS expired_ids
-       FROM upd`,
+       RETURNING l.subscriber_id, l.state, v.failure_class, v.ambiguous),
+     gone AS (
+       UPDATE delivery.subscribers s SET active = false, deactivated_at = now(), updated_at = now()
+         FROM upd WHERE s.id = upd.subscriber_id AND upd.state = 'expired' AND s.active),
+     c AS (
+       SELECT count(*) FILTER (WHERE state = 'sent') AS sent,
+              count(*) FILTER (WHERE state = 'failed') AS failed,
+              count(*) FILTER (WHERE state = 'expired') AS expired,
+              count(*) FILTER (WHERE state = 'failed' AND failure_class = 'rejected') AS rejected,
+              count(*) FILTER (WHERE state = 'failed' AND failure_class = 'unauthorized') AS unauthorized,
+              count(*) FILTER (WHERE state = 'failed' AND failure_class = 'unreachable') AS unreachable,
+              count(*) FILTER (WHERE state = 'failed' AND failure_class = 'refused') AS refused,
+              coalesce(sum(ambiguous), 0) AS ambiguous
+         FROM upd)
+     UPDATE delivery.campaign_runs r
+        SET sent = r.sent + c.sent, failed = r.failed + c.failed, expired = r.expired + c.expired, ambiguous = r.ambiguous + c.ambiguous,
+            failed_rejected = r.failed_rejected + c.rejected, failed_unauthorized = r.failed_unauthorized + c.unauthorized,
+            failed_unreachable = r.failed_unreachable + c.unreachable, failed_refused = r.failed_refused + c.refused
+       FROM c
+      WHERE r.campaign_id = $1 AND (SELECT count(*) FROM upd) > 0`,
     [
       campaignId,
       lease,
@@ -260,24 +269,8 @@ export async function recordOutcomes(tx: PoolClient, campaignId: string, lease: 
       outcomes.map((o) => o.status),
       outcomes.map((o) => (o.reason ? o.reason.slice(0, 300) : null)),
       outcomes.map((o) => o.failureClass ?? null),
-      outcomes.map((o) => (o.ambiguous ? 1 : 0)),
+      outcomes.map((o) => o.ambiguous ?? 0),
     ],
-  );
-  const c = rows[0];
-  const expiredIds = c.expired_ids as string[];
-  if (expiredIds.length > 0) {
-    await tx.query(
-      `UPDATE delivery.subscribers SET active = false, deactivated_at = now(), updated_at = now()
-        WHERE id = ANY($1::bigint[]) AND active`,
-      [expiredIds],
-    );
-  }
-  await tx.query(
-    `UPDATE delivery.campaign_runs SET sent = sent + $2, failed = failed + $3, expired = expired + $4, ambiguous = ambiguous + $5,
-            failed_rejected = failed_rejected + $6, failed_unauthorized = failed_unauthorized + $7,
-            failed_unreachable = failed_unreachable + $8, failed_refused = failed_refused + $9
-      WHERE campaign_id = $1`,
-    [campaignId, c.sent, c.failed, c.expired, c.ambiguous, c.rejected, c.unauthorized, c.unreachable, c.refused],
   );
 }
 

@@ -51,9 +51,10 @@ export interface PushResult {
   /**
    * An attempt broke after the request went out (a reset or a timeout on a live connection):
    * the push service may have accepted it, so a `sent` may be a second copy and a `failed` may
-   * have been delivered. Count such a push as ambiguous.
+   * have been delivered. How many attempts broke so: each may have left a copy, so each counts
+   * as ambiguous (a push reset twice after being accepted arrives three times).
    */
-  ambiguous?: true;
+  ambiguous?: number;
 }
 
 /** Per-push calls for a caller that records progress push by push (the chunk worker). */
@@ -181,10 +182,10 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
     let attempts = 0;
     let retries = 0;
     let last: { status?: number; reason: string } | undefined;
-    let ambiguous = false;
+    let ambiguous = 0;
     const done = (r: Omit<PushResult, 'id' | 'attempts'>): PushResult => {
       const result: PushResult = { id: target.id, ...r, attempts };
-      if (ambiguous) result.ambiguous = true;
+      if (ambiguous > 0) result.ambiguous = ambiguous;
       if (result.outcome === 'failed' && result.reason !== NOT_SENT) {
         const detail = { topic: job.topic, subscriberId: target.id, status: result.status, reason: result.reason, attempts };
         failures.failed(origin, failureClassOf(result) ?? 'unreachable', detail, result.refused);
@@ -247,7 +248,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
         case 'retry':
           last = { status: outcome.status, reason: outcome.reason };
           lastTransient.set(origin, last);
-          if (outcome.maybeAccepted) ambiguous = true;
+          if (outcome.maybeAccepted) ambiguous += 1;
           if (now() >= deadline) return giveUp(`gave up after ${attempts} attempts (${budget})`, last);
           if (attempts >= maxAttempts) return giveUp(`gave up after ${attempts} attempts (the attempt limit)`, last);
           // By cause: the status, or the client's error code that starts the reason (`timeout: …`).

@@ -38,8 +38,8 @@ export interface PushResult {
   refused?: true;
   /** POSTs made (0: nothing was sent); tells failure classes apart. */
   attempts?: number;
-  /** An attempt broke after its request went out: a `sent` may be a second copy. Counted ambiguous. */
-  ambiguous?: true;
+  /** Attempts that broke after their request went out: each may have left a copy. Counted ambiguous. */
+  ambiguous?: number;
 }
 
 /** Progress push by push (push/sender.ts PushHooks). */
@@ -85,6 +85,10 @@ export class ChunkNotFinished extends Error {}
 
 /** How often Kafka hears from a handler that waits on slow pushes (time-budget retries). */
 const KAFKA_HEARTBEAT_MS = 3000;
+// Group-commit lingers: a mark delays its push by at most this (plus one write); a result waits
+// this long in memory at most before its write starts — what a kill in that moment repeats.
+const MARK_LINGER_MS = 5;
+const OUTCOME_LINGER_MS = 20;
 
 function originOf(endpoint: string): string {
   try {
@@ -123,9 +127,12 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       ...s,
       payload: payloadFor(job, deps.tokens.sign({ campaignId, subscriberId: s.id })),
     }));
-    const marks = groupCommit((batch: string[]) => retrying('sending marks', retry, () => markSending(deps.pool, campaignId, lease, batch)));
-    const outcomes = groupCommit((batch: Outcome[]) =>
-      retrying('outcomes', retry, () => withTransaction(deps.pool, (tx) => recordOutcomes(tx, campaignId, lease, batch))),
+    const marks = groupCommit((batch: string[]) => retrying('sending marks', retry, () => markSending(deps.pool, campaignId, lease, batch)), {
+      lingerMs: MARK_LINGER_MS,
+    });
+    const outcomes = groupCommit(
+      (batch: Outcome[]) => retrying('outcomes', retry, () => recordOutcomes(deps.pool, campaignId, lease, batch)),
+      { lingerMs: OUTCOME_LINGER_MS },
     );
     const withheld = new Set<string>();
     const recorded = new Set<string>();
@@ -138,7 +145,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
         status: r.status ?? null,
         reason: r.reason ?? null,
         failureClass: failureClassOf(r),
-        ambiguous: r.ambiguous === true,
+        ambiguous: r.ambiguous ?? 0,
       });
     };
     // A subscription deleted since it was claimed has nothing to send to: final at once.

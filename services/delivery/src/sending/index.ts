@@ -2,6 +2,7 @@
 // chunks, the push sender, the tracking recorder, and this instance's heartbeat (which lets
 // another instance take over claims of a dead one).
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { findRun, type RunRow } from '../db/runs.js';
@@ -63,6 +64,7 @@ export async function startSending(config: SendingConfig, deps: { pool: Pool; lo
 
   // Aborted first on stop: a chunk stuck retrying writes to an unreachable Postgres gives up.
   const stopping = new AbortController();
+  setMaxListeners(0, stopping.signal); // one listener per write being retried, many during an outage
   const retry = { budgetMs: (config.deliveryLogRetrySec ?? 120) * 1000, signal: stopping.signal, log };
   const leases = createLeases(pool, instanceId, retry);
   await leases.beat();

@@ -48,6 +48,6 @@ export function createPushGateway(deps: { pool: Pool; sender: PushSender; vapidE
 
 function resultOf(r: SenderResult): PushResult {
   const result: PushResult = { id: r.id, outcome: r.outcome, status: r.status, reason: r.reason, refused: r.refused, attempts: r.attempts };
-  if (r.ambiguous) result.ambiguous = true;
+  if (r.ambiguous) result.ambiguous = r.ambiguous;
   return result;
 }

@@ -55,7 +55,7 @@ function fakePusher(): FakePusher {
           }
           await new Promise((r) => setImmediate(r));
           const result: PushResult = { id: item.id, outcome: 'sent', status: 201, attempts: 1 };
-          if (p.ambiguous.has(item.id)) result.ambiguous = true;
+          if (p.ambiguous.has(item.id)) result.ambiguous = 1;
           hooks?.onResult?.(result);
           return result;
         }),
@@ -188,7 +188,7 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
     expect(db.injected).to.equal(2);
   });
 
-  it('when an outcome write loses its connection mid-transaction, then it is written again: every row final, counters equal rows, nothing repeated', async () => {
+  it('when an outcome write loses its connection (terminated by Postgres), then it is written again: every row final, counters equal rows, nothing repeated', async () => {
     const db = faultyPool(t.pool);
     const pusher = fakePusher();
     const { job, chunks } = await dispatched();
