@@ -102,9 +102,9 @@ const REFUSAL_LOG_ORIGINS = 1000;
 
 export interface PushSender {
   /**
-   * Resolves when every push of the batch has a final outcome: at most about the retry budget
-   * (or the job's TTL) plus one request timeout after the call. Rejects only when encryption as
-   * a whole fails (nothing is sent then).
+   * Resolves when every push of the batch has a final outcome: retries end by the retry budget
+   * (or the job's TTL) after the call, plus one request timeout — queueing for the origin's
+   * concurrency aside. Rejects only when encryption as a whole fails (nothing is sent then).
    */
   sendBatch(job: PushJob, hooks?: PushHooks): Promise<PushResult[]>;
   close(): Promise<void>;
