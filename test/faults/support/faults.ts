@@ -133,7 +133,7 @@ export interface Figures {
   accepted: number;
   distinct: number;
   run: { state: string; sent: number; failed: number; expired: number } | null;
-  /** Delivery-log rows of the campaign: all, and those still `claimed` (no final outcome). */
+  /** Delivery-log rows of the campaign: all, and those without a final outcome (claimed or sending). */
   logRows: number;
   claimedLeft: number;
   /** The campaign service's copy of the counters (campaign.campaign_stats). */
@@ -233,7 +233,7 @@ export async function runScenario(rig: Rig, scenario: string, fault: (ctx: Fault
   await sleep(1500);
   for (;;) {
     run = (await runRow(rig, campaignId)) ?? run;
-    const l = await query(rig, `SELECT count(*)::int AS rows, count(*) FILTER (WHERE state = 'claimed')::int AS claimed FROM delivery.delivery_log WHERE campaign_id = $1`, [campaignId]);
+    const l = await query(rig, `SELECT count(*)::int AS rows, count(*) FILTER (WHERE state NOT IN ('sent', 'failed', 'expired'))::int AS claimed FROM delivery.delivery_log WHERE campaign_id = $1`, [campaignId]);
     if (l) log = l[0];
     const s = await query(rig, `SELECT sent::int, failed::int, expired::int FROM campaign.campaign_stats WHERE campaign_id = $1`, [campaignId]);
     if (s?.[0]) stats = s[0];
@@ -273,25 +273,47 @@ export async function runScenario(rig: Rig, scenario: string, fault: (ctx: Fault
 
   if (completedAfterSec === null) problems.push(`the run did not complete on its own within ${COMPLETE_WITHIN_MS / 1000} s (state ${run?.state ?? 'none'})`);
   if (lost > 0) problems.push(`lost ${lost} of ${N} (the push service never accepted the campaign for them)`);
-  if (duplicated > ambiguous) problems.push(`duplicated ${duplicated} > ambiguous ${ambiguous}: repeats the platform did not count`);
-  if (f.claimedLeft !== 0) problems.push(`${f.claimedLeft} delivery-log rows left 'claimed' (no final outcome)`);
+  if (duplicated > ambiguous) problems.push(`duplicated ${duplicated} > ambiguous ${ambiguous}: repeats the platform did not count${await uncountedRepeats(rig, campaignId, messages)}`);
+  if (f.claimedLeft !== 0) problems.push(`${f.claimedLeft} delivery-log rows left without a final outcome (claimed or sending)`);
   if (f.logRows !== N) problems.push(`${f.logRows} delivery-log rows for ${N} subscribers (want exactly one each)`);
   if (!run || run.sent !== got.size) problems.push(`the run counts ${run?.sent} sent, the push service accepted ${got.size} subscribers`);
   if (run && run.failed + run.expired > 0) problems.push(`the run counts ${run.failed} failed and ${run.expired} expired`);
   if (!stats || stats.sent !== got.size || stats.failed !== 0) problems.push(`the campaign service's counters say ${stats?.sent} sent / ${stats?.failed} failed, the push service accepted ${got.size}`);
   if (api === null) problems.push(`GET /v2/campaign/{id} shows no \`delivery\` counts`);
-  else if (api.sent !== got.size || api.failed !== 0 || api.pending !== 0) problems.push(`the campaign API's delivery counts ${JSON.stringify(api)}, the push service accepted ${got.size}`);
+  else if (api.sent !== got.size || api.failed !== 0 || api.expired !== 0 || api.pending !== 0) problems.push(`the campaign API's delivery counts ${JSON.stringify(api)}, the push service accepted ${got.size}`);
 
   const line =
     `      ${scenario} (${faultLine}): N=${N} lost ${lost} (${pct(lost, N)}), duplicated ${duplicated} (${pct(duplicated, N)}), ` +
     `ambiguous ${ambiguous} (${pct(ambiguous, N)}); recorded sent ${run?.sent ?? '?'}, failed ${run?.failed ?? '?'}, ` +
     `campaign counters ${stats ? `${stats.sent}/${stats.failed}` : 'none'}, API delivery ${api ? JSON.stringify(api) : 'none'}, ` +
-    `rows claimed ${f.claimedLeft}; run ${run?.state ?? 'none'}${completedAfterSec === null ? ' (not completed in time)' : ` after ${completedAfterSec.toFixed(1)} s`}`;
+    `rows not final ${f.claimedLeft}; run ${run?.state ?? 'none'}${completedAfterSec === null ? ' (not completed in time)' : ` after ${completedAfterSec.toFixed(1)} s`}`;
   console.log(line);
   rig.figures.push(f);
   await appendReport(f);
   if (problems.length > 0) console.log(problems.map((p) => `        ✗ ${p}`).join('\n'));
   return f;
+}
+
+/** Where repeats and the delivery log's per-row ambiguity disagree: copies received vs the row, grouped. */
+async function uncountedRepeats(rig: Rig, campaignId: string, messages: { subscriptionId: string }[]): Promise<string> {
+  const copies = new Map<string, number>();
+  for (const m of messages) copies.set(m.subscriptionId, (copies.get(m.subscriptionId) ?? 0) + 1);
+  const rows = await query<{ endpoint: string; state: string; attempts: number; ambiguous: number | null }>(
+    rig,
+    `SELECT s.endpoint, l.state, l.attempts::int, (to_jsonb(l) ->> 'ambiguous')::int AS ambiguous
+       FROM delivery.delivery_log l JOIN delivery.subscribers s ON s.id = l.subscriber_id WHERE l.campaign_id = $1`,
+    [campaignId],
+  );
+  if (!rows) return '';
+  const groups = new Map<string, number>();
+  for (const r of rows) {
+    const extra = (copies.get(r.endpoint.slice(r.endpoint.lastIndexOf('/') + 1)) ?? 0) - 1;
+    if (extra > (r.ambiguous ?? 0)) {
+      const key = `${extra + 1} copies, row ambiguous ${r.ambiguous ?? 'n/a'}, attempts ${r.attempts}`;
+      groups.set(key, (groups.get(key) ?? 0) + 1);
+    }
+  }
+  return groups.size === 0 ? '' : ` (${[...groups].map(([k, n]) => `${n}× ${k}`).join('; ')})`;
 }
 
 /** FAULTS_REPORT=<file>: the figures of every scenario are collected there as JSON (docs/reliability.md). */
