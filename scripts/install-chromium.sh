@@ -12,10 +12,21 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "install-chromium: /usr/bin/chromium present ($(/usr/bin/chromium --version 2>/dev/null || echo 'version unknown')), /usr/bin/dbus-daemon present"
   exit 0
 fi
+# Run by `npm test` (and `npm run test:browser`) before the suites: when it cannot install, it
+# stops the tests with a message saying what to install, never skips the browser suite silently.
+fail() {
+  echo "install-chromium: $1" >&2
+  echo "install-chromium: the browser suite needs ${missing[*]} (Debian packages chromium and dbus-daemon); install them and run the tests again." >&2
+  exit 1
+}
+command -v apt-get > /dev/null || fail "apt-get not found: this is not a Debian-based machine, so the packages cannot be installed here."
 SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo > /dev/null || fail "not root and no sudo: cannot run apt-get."
+  SUDO="sudo"
+fi
 echo "install-chromium: missing ${missing[*]}; running apt-get update and apt-get install -y --no-install-recommends ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update
-$SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+$SUDO apt-get update || fail "apt-get update failed."
+$SUDO apt-get install -y --no-install-recommends "${missing[@]}" || fail "apt-get install failed."
 echo "install-chromium: installed $(/usr/bin/chromium --version 2>/dev/null || echo chromium), $(/usr/bin/dbus-daemon --version 2>/dev/null | head -1 || echo dbus-daemon)"
