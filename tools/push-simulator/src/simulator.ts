@@ -1,4 +1,5 @@
 // Composition: certificates, the HTTP/2 (+HTTP/1.1) server, state, behaviours and devices.
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import http2, { type Http2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
@@ -28,6 +29,9 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
   const state = new SimulatorState(mode === 'sink' ? 1000 : opts.maxRecorded ?? 100_000, opts.keepReplaced === true);
   const behaviours = new Behaviours();
   const closing = new AbortController();
+  // Every delayed push in flight waits on it (latency): as many listeners as requests in flight,
+  // which the clients decide; not a leak.
+  setMaxListeners(0, closing.signal);
   let device: Device | undefined;
   let connections = 0;
   let http2Sessions = 0;
