@@ -2,9 +2,8 @@
 // events like the other counters (greatest value wins, older events without the new fields
 // change nothing), shown on get and on list items after every field the spec states.
 import { expect } from 'chai';
-import type { StatsMessage } from '../../shared/src/messages.js';
 import { applyStats } from '../src/db/stats-repo.js';
-import { getCampaign, listCampaigns, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
+import { getCampaign, listCampaigns, startHarness, validCampaign, type Harness, statsMessage, type TestSite } from './support/harness.js';
 import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
 
 const ZERO = { sent: 0, failed: 0, expired: 0, pending: 0, failedBy: { rejected: 0, unauthorized: 0, unreachable: 0, refused: 0 } };
@@ -22,18 +21,6 @@ describe('delivery counts on the campaign', function () {
 
   const create = async (overrides: Record<string, unknown>) =>
     (await h.call<CreateCampaignResponse__Output>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(validCampaign(overrides)) })).id;
-  const stats = (campaignId: string, m: Partial<StatsMessage>): StatsMessage => ({
-    type: 'campaign.stats',
-    version: 1,
-    campaignId,
-    sent: 0,
-    failed: 0,
-    expired: 0,
-    impressions: 0,
-    clicks: 0,
-    state: 'sending',
-    ...m,
-  });
   const delivery = async (id: string) => (await getCampaign(h, site.siteId, id)).delivery;
 
   it('when a campaign is a draft or not yet taken by delivery, then every count is 0 and the spec fields are as before', async () => {
@@ -48,41 +35,41 @@ describe('delivery counts on the campaign', function () {
 
   it('when delivery reports progress, then pending is what it took and has not finished; once finished, 0', async () => {
     const id = await create({ topics: ['sports'], status: 'published' });
-    await applyStats(h.pool, [stats(id, { audience: 5, sent: 1 })]);
+    await applyStats(h.pool, [statsMessage(id, { audience: 5, sent: 1 })]);
     expect(await delivery(id)).to.deep.equal({ ...ZERO, sent: 1, pending: 4 });
-    await applyStats(h.pool, [stats(id, { audience: 5, sent: 2, failed: 1, expired: 1, failedBy: { rejected: 0, unauthorized: 1, unreachable: 0, refused: 0 } })]);
+    await applyStats(h.pool, [statsMessage(id, { audience: 5, sent: 2, failed: 1, expired: 1, failedBy: { rejected: 0, unauthorized: 1, unreachable: 0, refused: 0 } })]);
     expect(await delivery(id)).to.deep.equal({ sent: 2, failed: 1, expired: 1, pending: 1, failedBy: { rejected: 0, unauthorized: 1, unreachable: 0, refused: 0 } });
     // An older event arriving late lowers nothing.
-    await applyStats(h.pool, [stats(id, { audience: 5, sent: 1 })]);
+    await applyStats(h.pool, [statsMessage(id, { audience: 5, sent: 1 })]);
     expect((await delivery(id)).sent).to.equal(2);
     // Completed with one subscriber never pushed (it unsubscribed meanwhile): nothing is pending.
-    await applyStats(h.pool, [stats(id, { audience: 5, sent: 3, failed: 1, expired: 1, state: 'completed', failedBy: { rejected: 0, unauthorized: 1, unreachable: 0, refused: 0 } })]);
+    await applyStats(h.pool, [statsMessage(id, { audience: 5, sent: 3, failed: 1, expired: 1, state: 'completed', failedBy: { rejected: 0, unauthorized: 1, unreachable: 0, refused: 0 } })]);
     expect(await delivery(id)).to.deep.equal({ sent: 3, failed: 1, expired: 1, pending: 0, failedBy: { rejected: 0, unauthorized: 1, unreachable: 0, refused: 0 } });
     // A late 'sending' event does not reopen it.
-    await applyStats(h.pool, [stats(id, { audience: 5, sent: 3 })]);
+    await applyStats(h.pool, [statsMessage(id, { audience: 5, sent: 3 })]);
     expect((await delivery(id)).pending).to.equal(0);
   });
 
   it('when an event has no audience or failedBy (an older delivery service), then what is stored stays', async () => {
     const id = await create({ topics: ['sports'], status: 'published' });
-    await applyStats(h.pool, [stats(id, { audience: 5, failed: 2, failedBy: { rejected: 1, unauthorized: 0, unreachable: 1, refused: 0 } })]);
-    await applyStats(h.pool, [stats(id, { failed: 3, sent: 1 })]);
+    await applyStats(h.pool, [statsMessage(id, { audience: 5, failed: 2, failedBy: { rejected: 1, unauthorized: 0, unreachable: 1, refused: 0 } })]);
+    await applyStats(h.pool, [statsMessage(id, { failed: 3, sent: 1 })]);
     expect(await delivery(id)).to.deep.equal({ sent: 1, failed: 3, expired: 0, pending: 1, failedBy: { rejected: 1, unauthorized: 0, unreachable: 1, refused: 0 } });
   });
 
   it('when one batch holds several events of a campaign, in any order, then the greatest of each count wins', async () => {
     const id = await create({ topics: ['sports'], status: 'published' });
     await applyStats(h.pool, [
-      stats(id, { audience: 5, sent: 4, failedBy: { rejected: 0, unauthorized: 0, unreachable: 1, refused: 0 }, failed: 1 }),
-      stats(id, { audience: 3, sent: 1 }),
-      stats(id, { audience: 5, sent: 2, failedBy: { rejected: 0, unauthorized: 0, unreachable: 0, refused: 0 } }),
+      statsMessage(id, { audience: 5, sent: 4, failedBy: { rejected: 0, unauthorized: 0, unreachable: 1, refused: 0 }, failed: 1 }),
+      statsMessage(id, { audience: 3, sent: 1 }),
+      statsMessage(id, { audience: 5, sent: 2, failedBy: { rejected: 0, unauthorized: 0, unreachable: 0, refused: 0 } }),
     ]);
     expect(await delivery(id)).to.deep.equal({ sent: 4, failed: 1, expired: 0, pending: 0, failedBy: { rejected: 0, unauthorized: 0, unreachable: 1, refused: 0 } });
   });
 
   it('when a campaign cannot be sent at all, then it is failed with nothing pending', async () => {
     const id = await create({ topics: ['sports'], status: 'published' });
-    await applyStats(h.pool, [stats(id, { state: 'failed', reason: 'the site has no VAPID keys in the delivery service' })]);
+    await applyStats(h.pool, [statsMessage(id, { state: 'failed', reason: 'the site has no VAPID keys in the delivery service' })]);
     const c = await getCampaign(h, site.siteId, id);
     expect(c.status).to.equal('failed');
     expect(c.delivery).to.deep.equal(ZERO);
@@ -93,7 +80,7 @@ describe('delivery counts on the campaign', function () {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const { id } = await h.call<CreateCampaignResponse__Output>('CreateCampaign', { siteId: other.siteId, bodyJson: JSON.stringify(validCampaign({ topics: ['news'] })) });
-      await applyStats(h.pool, [stats(id, { audience: 10, sent: i, failed: i, failedBy: { rejected: i, unauthorized: 0, unreachable: 0, refused: 0 } })]);
+      await applyStats(h.pool, [statsMessage(id, { audience: 10, sent: i, failed: i, failedBy: { rejected: i, unauthorized: 0, unreachable: 0, refused: 0 } })]);
       ids.push(id);
     }
     const page = await listCampaigns(h, other.siteId, JSON.stringify({ limit: 10 }));

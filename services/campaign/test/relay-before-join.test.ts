@@ -10,7 +10,7 @@ import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import { createPool, type Pool } from '../../shared/src/db.js';
 import { createMessaging } from '../../shared/src/kafka.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
-import { createCodecs, TOPICS, type StatsMessage } from '../../shared/src/messages.js';
+import { createCodecs, TOPICS } from '../../shared/src/messages.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { testKafkaBrokers } from '../../../test/support/kafka.js';
 import { freshDatabase } from '../../../test/support/postgres.js';
@@ -20,6 +20,7 @@ import { insertOutbox } from '../src/db/outbox-repo.js';
 import { dispatchJob } from '../src/domain/dispatch-job.js';
 import { createOperators } from '../src/domain/operators.js';
 import { STATS_GROUP } from '../src/messaging/index.js';
+import { statsMessage } from './support/harness.js';
 
 /** A logger that keeps the messages (in order) and also writes errors. */
 function recordingLogger(events: string[]): Logger {
@@ -92,18 +93,6 @@ describe('campaign service start: the outbox relay does not wait for the stats c
     return rows[0].id;
   }
 
-  const stats = (campaignId: string, m: Partial<StatsMessage>): StatsMessage => ({
-    type: 'campaign.stats',
-    version: 1,
-    campaignId,
-    sent: 0,
-    failed: 0,
-    expired: 0,
-    impressions: 0,
-    clicks: 0,
-    state: 'sending',
-    ...m,
-  });
 
   it('when the stats group cannot complete a join, then the dispatch is published and the service is ready before it joins; the consumer joins once it can', async () => {
     // The ghost: a member of the stats group stuck in a batch (no heartbeats, no rejoin).
@@ -122,7 +111,7 @@ describe('campaign service start: the outbox relay does not wait for the stats c
       },
     });
     const earlier = await campaignInOutbox();
-    await producer.send({ topic: prefix + TOPICS.stats, messages: [{ key: earlier, value: codecs.stats.encode(stats(earlier, { sent: 1 })) }] });
+    await producer.send({ topic: prefix + TOPICS.stats, messages: [{ key: earlier, value: codecs.stats.encode(statsMessage(earlier, { sent: 1 })) }] });
     await ghostIsStuck;
 
     const id = await campaignInOutbox();
@@ -157,7 +146,7 @@ describe('campaign service start: the outbox relay does not wait for the stats c
     ghost = undefined;
     await until('the stats consumer to join', async () => events.includes('stats consumer joined its group'), 60_000);
     expect(events.indexOf('dispatch job published')).to.be.lessThan(events.indexOf('stats consumer joined its group'));
-    await producer.send({ topic: prefix + TOPICS.stats, messages: [{ key: id, value: codecs.stats.encode(stats(id, { sent: 4, failed: 1, audience: 5, state: 'completed' })) }] });
+    await producer.send({ topic: prefix + TOPICS.stats, messages: [{ key: id, value: codecs.stats.encode(statsMessage(id, { sent: 4, failed: 1, audience: 5, state: 'completed' })) }] });
     const row = await until('counters to be applied', async () => {
       const { rows } = await pool.query(`SELECT sent::int, failed::int, audience::int, delivery_finished FROM campaign.campaign_stats WHERE campaign_id = $1`, [id]);
       return rows[0]?.sent === 4 ? rows[0] : undefined;
@@ -179,7 +168,7 @@ describe('campaign service start: the outbox relay does not wait for the stats c
     await ghost.subscribe({ topic: prefix + TOPICS.stats, fromBeginning: true });
     await ghost.run({ eachBatchAutoResolve: false, eachBatch: async () => { ghostStuck(); await ghostReleased; } });
     const id = await campaignInOutbox();
-    await producer.send({ topic: prefix + TOPICS.stats, messages: [{ key: id, value: codecs.stats.encode(stats(id, { sent: 1 })) }] });
+    await producer.send({ topic: prefix + TOPICS.stats, messages: [{ key: id, value: codecs.stats.encode(statsMessage(id, { sent: 1 })) }] });
     await ghostIsStuck;
     const events: string[] = [];
     const s = await startCampaignService(

@@ -17,6 +17,7 @@ import { loadConfig } from '../../src/config.js';
 import { createOperators, hashApiKey, type Permission } from '../../src/domain/operators.js';
 import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
 import { withInternalToken } from '../../../shared/src/internal-auth.js';
+import type { StatsMessage } from '../../../shared/src/messages.js';
 
 export interface TestSite {
   siteId: string;
@@ -199,3 +200,17 @@ export async function listCampaigns(h: Harness, siteId: string, bodyJson: string
   const res = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId, bodyJson });
   return { items: JSON.parse(res.itemsJson.toString('utf8')) as ApiCampaign[], limit: res.limit, hasMore: res.hasMore, nextCursor: res.nextCursor };
 }
+
+/** A delivery stats event for `campaignId`: zero counters, state `sending`, then `m`. */
+export const statsMessage = (campaignId: string, m: Partial<StatsMessage> = {}): StatsMessage => ({
+  type: 'campaign.stats',
+  version: 1,
+  campaignId,
+  sent: 0,
+  failed: 0,
+  expired: 0,
+  impressions: 0,
+  clicks: 0,
+  state: 'sending',
+  ...m,
+});
