@@ -20,7 +20,7 @@ import { createPublicProxy } from './routes/public-proxy.js';
 import type { ContractFiles } from './routes/static.js';
 import { createServer } from './server.js';
 
-export const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/openapi.yaml');
+const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/openapi.yaml');
 
 export interface RunningGateway {
   port: number;
@@ -41,8 +41,8 @@ function rawJsonAnswer(status: number, reason: string, message: string): string 
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
-export function loadContractFiles(file = CONTRACT_FILE): ContractFiles {
-  const yaml = readFileSync(file, 'utf8');
+function loadContractFiles(): ContractFiles {
+  const yaml = readFileSync(CONTRACT_FILE, 'utf8');
   return { yaml, json: JSON.stringify(parse(yaml)) };
 }
 

@@ -1,6 +1,8 @@
-// The one catalogue of texts the gateway itself answers. Texts the spec fixes are quoted word
-// for word from it; the others are recorded in docs/api-decisions.md or the OpenAPI document.
-export const MESSAGES = Object.freeze({
+// The gateway's one catalogue of the texts it answers itself as `message` (texts of the backends'
+// answers come from theirs: services/campaign/src/domain/messages.ts). SPEC are the spec's texts
+// word for word (the plan refusals are its prefix and its method-specific ending joined); OWN are
+// the texts the spec does not state, recorded in docs/api-decisions.md or the OpenAPI document.
+const SPEC = {
   notAuthorized: 'Not authorized',
   planCreate: 'This plan does not have permission to create campaigns with API',
   planReports: 'This plan does not have permission to access campaign reports via API',
@@ -8,17 +10,29 @@ export const MESSAGES = Object.freeze({
   invalidJson: 'Invalid JSON body',
   campaignIdRequired: 'campaignId is required',
   campaignNotFound: 'Campaign not found',
-  bodyTooLarge: 'Request body too large',
-  badIdempotencyKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+  alreadySent: 'Cannot delete a campaign that has already been sent',
   errorCreating: 'Error creating campaign',
   internal: 'Internal server error',
+} as const;
+
+const OWN = {
+  bodyTooLarge: 'Request body too large',
+  badIdempotencyKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+  idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
+  /** A 400 from a backend that gave no text of its own. */
+  invalidRequest: 'Invalid request',
   notFound: 'Not found',
   methodNotAllowed: 'Method not allowed',
   upstreamUnavailable: 'Upstream unavailable',
   badRequest: 'Bad request',
   requestTimeout: 'Request timeout',
   tooManyRequests: 'Too many requests',
-});
+} as const;
+
+export const SPEC_MESSAGES: Readonly<typeof SPEC> = Object.freeze(SPEC);
+export const OWN_MESSAGES: Readonly<typeof OWN> = Object.freeze(OWN);
+/** Both, for the code: which is which is this file's business. */
+export const MESSAGES: Readonly<typeof SPEC & typeof OWN> = Object.freeze({ ...SPEC, ...OWN });
 
 /** An answer decided before or instead of a backend call: a status and the `{message}` text. */
 export class HttpError extends Error {

@@ -5,11 +5,11 @@ import { status as Status } from '@grpc/grpc-js';
 import { HttpError, MESSAGES } from '../messages.js';
 
 const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map([
-  [Status.INVALID_ARGUMENT, { http: 400, fallback: 'Invalid request' }],
+  [Status.INVALID_ARGUMENT, { http: 400, fallback: MESSAGES.invalidRequest }],
   [Status.UNAUTHENTICATED, { http: 403, fallback: MESSAGES.notAuthorized }],
   [Status.NOT_FOUND, { http: 404, fallback: MESSAGES.campaignNotFound }],
-  [Status.FAILED_PRECONDITION, { http: 409, fallback: 'Cannot delete a campaign that has already been sent' }],
-  [Status.ALREADY_EXISTS, { http: 422, fallback: 'Idempotency-Key was already used with a different request body' }],
+  [Status.FAILED_PRECONDITION, { http: 409, fallback: MESSAGES.alreadySent }],
+  [Status.ALREADY_EXISTS, { http: 422, fallback: MESSAGES.idempotencyMismatch }],
 ]);
 
 export function isGrpcError(err: unknown): err is { code: number; details?: string } {

@@ -36,7 +36,7 @@ import { MESSAGES } from '../messages.js';
 const UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** The delivery service's body limit on its plugin endpoints (services/delivery/src/routes/subscriptions.ts). */
-export const PUBLIC_BODY_LIMIT_BYTES = 16 * 1024;
+const PUBLIC_BODY_LIMIT_BYTES = 16 * 1024;
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -128,7 +128,7 @@ function normaliseHeaders(req: Request, res: Response, body: Buffer, opts: Publi
   headers['x-request-id'] = requestIdOf(res);
 }
 
-export function isPublicPath(path: string): boolean {
+function isPublicPath(path: string): boolean {
   return path === '/public' || path.startsWith('/public/');
 }
 

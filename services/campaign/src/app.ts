@@ -47,7 +47,11 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
     registers: [metrics.registry],
   });
-  const scheduler = createScheduler({ pool, log, onLateness: (s) => lateness.observe(s) }, config.scheduler);
+  let relay: ReturnType<typeof createOutboxRelay> | undefined;
+  // A committed dispatch job wakes the relay (when there is one), so it goes out at once rather
+  // than on the relay's next interval.
+  const onDispatched = () => relay?.wake();
+  const scheduler = createScheduler({ pool, log, onLateness: (s) => lateness.observe(s), onDispatched }, config.scheduler);
   const keyPurge = createIdempotencyPurge({ pool, log }, config.idempotencyPurge);
   const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, log }) : undefined;
   sampledGauge(metrics.registry, { name: 'campaign_outbox_backlog', help: 'Dispatch jobs written to the outbox and not yet published to Kafka.' }, async () => [{ value: await backlog(pool) }]);
@@ -56,9 +60,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     { postgres: () => pool.query('SELECT 1'), ...(messaging ? { kafka: () => messaging.ping() } : {}) },
     { log },
   );
-  let relay: ReturnType<typeof createOutboxRelay> | undefined;
   let metricsServer: OpsServer | undefined;
-  const server = createServer({ useCases: createUseCases({ pool, audience, cursors: createCursorCodec(config.cursorSecret) }), log, metrics, gatewayToken: config.internalTokens.gateway });
+  const server = createServer({ useCases: createUseCases({ pool, audience, cursors: createCursorCodec(config.cursorSecret), onDispatched }), log, metrics, gatewayToken: config.internalTokens.gateway });
   const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE], readiness);
   try {
     const applied = await migrateCampaignSchema(pool);

@@ -4,9 +4,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { StatusError } from '../../shared/src/grpc.js';
 import type { Logger } from '../../shared/src/log.js';
-import { linkWithUtm } from '../../shared/src/push-payload.js';
+import { linkWithUtm } from '../../shared/src/campaign-content.js';
 import { echoValue, safeText, truncate } from '../../shared/src/text.js';
 import { validateCreateInput } from '../src/domain/create-input.js';
 import { ValidationError } from '../src/domain/errors.js';
@@ -172,7 +171,6 @@ describe('hostile text: the status the service answers', () => {
   const anyError = fc.oneof(
     codeUnits(10_000).map((m) => new ValidationError([m])),
     fc.array(codeUnits(2_000), { maxLength: 40 }).map((ms) => new ValidationError(ms)),
-    codeUnits(5_000).map((m) => new StatusError(grpc.status.FAILED_PRECONDITION, m)),
     codeUnits(5_000).map((m) => new Error(m)),
     fc.anything(),
   );

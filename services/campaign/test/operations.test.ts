@@ -7,8 +7,7 @@ import { healthStatus } from '../../../test/support/grpc-health.js';
 import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
 import { loadCampaignProto } from '../../shared/src/grpc.js';
 import { createLogger } from '../../shared/src/log.js';
-import { startCampaignService, type RunningCampaignService } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import type { RunningCampaignService } from '../src/app.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { withInternalToken } from '../../shared/src/internal-auth.js';
@@ -22,18 +21,7 @@ describe('campaign service operations', () => {
   before(async () => {
     h = await startHarness('campaign_ops');
     const capture = { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) };
-    service = await startCampaignService(
-      loadConfig({
-        DATABASE_URL: h.databaseUrl,
-        CAMPAIGN_GRPC_PORT: '0',
-        CAMPAIGN_METRICS_PORT: '0',
-        AUDIENCE_GRPC_TARGET: h.audienceTarget,
-        CURSOR_SECRET: h.cursorSecret,
-        ...INTERNAL_TOKENS,
-        SCHEDULER_INTERVAL_MS: '50',
-      }),
-      { log: createLogger('campaign', 'debug', {}, capture) },
-    );
+    service = await h.startInstance({ SCHEDULER_ENABLED: 'true', SCHEDULER_INTERVAL_MS: '50' }, createLogger('campaign', 'debug', {}, capture));
     client = new (loadCampaignProto().campaign.v1.CampaignService)(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   });
 

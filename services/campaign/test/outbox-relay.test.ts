@@ -4,41 +4,43 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
-import { createPool, withTransaction, type Pool } from '../../shared/src/db.js';
+import { withTransaction, type Pool } from '../../shared/src/db.js';
 import { createLogger } from '../../shared/src/log.js';
 import { createMessaging } from '../../shared/src/kafka.js';
 import { TOPICS } from '../../shared/src/messages.js';
-import { testKafkaBrokers } from '../../../test/support/kafka.js';
-import { freshDatabase } from '../../../test/support/postgres.js';
+import { REQUEST_ID_KEY } from '../../shared/src/observability/request-context.js';
+import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema } from '../src/app.js';
 import { insertOutbox } from '../src/db/outbox-repo.js';
 import { dispatchJob } from '../src/domain/dispatch-job.js';
 import { createOutboxRelay } from '../src/domain/outbox-relay.js';
-import { createOperators } from '../src/domain/operators.js';
+import { startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('outbox relay', function () {
   this.timeout(60_000);
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let stack: InProcessStack;
   let pool: Pool;
   let siteId: string;
-  const prefix = `relay-${randomBytes(3).toString('hex')}.`;
+  let brokers: string;
+  let prefix: string;
   const log = createLogger('test', 'error');
   let messaging: ReturnType<typeof createMessaging>;
 
   before(async () => {
-    messaging = createMessaging({ brokers: [testKafkaBrokers()], clientId: 'relay-test', log, prefix });
-    db = await freshDatabase('relay');
-    pool = createPool(db.url);
+    // A database and Kafka, no service: the relays here are the tests' own.
+    stack = await startInProcess('relay', { kafka: true, poolSize: 10 });
+    ({ brokers, prefix } = stack.kafka!);
+    pool = stack.pool;
+    messaging = createMessaging({ brokers: [brokers], clientId: 'relay-test', log, prefix });
     await migrateCampaignSchema(pool);
     await messaging.ensureTopics();
-    const ops = createOperators(pool);
+    const ops = stack.operators.campaign;
     await ops.createPlan('p', ['create']);
     siteId = (await ops.createSite({ name: 's', plan: 'p' })).id;
   });
   after(async () => {
     await messaging?.disconnect();
-    await pool?.end();
-    await db?.drop();
+    await stack?.stop();
   });
 
   async function campaign(): Promise<string> {
@@ -52,7 +54,7 @@ describe('outbox relay', function () {
 
   /** Every dispatch message on the topic, read from the beginning with a fresh group. */
   async function published(expected: number): Promise<string[]> {
-    const kafka = new Kafka({ brokers: [testKafkaBrokers()], logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING });
     const consumer = kafka.consumer({ groupId: `check-${randomBytes(4).toString('hex')}`, maxWaitTimeInMs: 100 });
     const ids: string[] = [];
     await consumer.connect();
@@ -75,11 +77,11 @@ describe('outbox relay', function () {
     let releaseA!: () => void;
     const aHeld = new Promise<void>((r) => (releaseA = r));
     const a = withTransaction(pool, async (tx) => {
-      await insertOutbox(tx, [dispatchJob(early, siteId, new Date())]);
+      await insertOutbox(tx, [dispatchJob(early)]);
       await aHeld;
     });
     await new Promise((r) => setTimeout(r, 100));
-    await withTransaction(pool, (tx) => insertOutbox(tx, [dispatchJob(late, siteId, new Date())]));
+    await withTransaction(pool, (tx) => insertOutbox(tx, [dispatchJob(late)]));
     expect(await relay.publishBatch()).to.equal(1);
     releaseA();
     await a;
@@ -93,7 +95,7 @@ describe('outbox relay', function () {
 
   it('when a relay dies after publishing but before committing, then the rows are published again and nothing is lost', async () => {
     const ids = [await campaign(), await campaign(), await campaign()];
-    await withTransaction(pool, (tx) => insertOutbox(tx, ids.map((id) => dispatchJob(id, siteId, new Date()))));
+    await withTransaction(pool, (tx) => insertOutbox(tx, ids.map((id) => dispatchJob(id))));
     const dying = createOutboxRelay(
       {
         pool,
@@ -118,5 +120,55 @@ describe('outbox relay', function () {
     expect(await unpublished()).to.equal(0);
     const all = await published(2 + 6);
     for (const id of ids) expect(all.filter((x) => x === id)).to.have.length(2);
+  });
+
+  it('when an outbox row still has the payload of earlier versions (the whole job), then it is published with its request id', async () => {
+    const id = await campaign();
+    const old = { type: 'campaign.dispatch', version: 1, campaignId: id, siteId, dispatchedAt: new Date().toISOString(), requestId: 'earlier-row-7' };
+    await pool.query(`INSERT INTO campaign.outbox (campaign_id, kind, payload) VALUES ($1, 'campaign.dispatch', $2)`, [id, JSON.stringify(old)]);
+    const sent: { key: string; value: Buffer; headers?: Record<string, string> }[] = [];
+    const relay = createOutboxRelay({ pool, log, publish: async (_topic, messages) => void sent.push(...messages) }, { intervalMs: 50, batchSize: 10 });
+    expect(await relay.publishBatch()).to.equal(1);
+    expect(sent.map((m) => ({ key: m.key, campaignId: JSON.parse(m.value.toString()).campaignId, headers: m.headers }))).to.deep.equal([
+      { key: id, campaignId: id, headers: { [REQUEST_ID_KEY]: 'earlier-row-7' } },
+    ]);
+  });
+});
+
+describe('outbox relay: woken by a committed dispatch job', function () {
+  this.timeout(60_000);
+  // The relay's interval is ten minutes: only a wake can publish a dispatch within a test.
+  const RELAY_INTERVAL_MS = 600_000;
+  let h: Harness;
+  let site: TestSite;
+
+  before(async () => {
+    h = await startHarness('relay_wake', { OUTBOX_RELAY_INTERVAL_MS: String(RELAY_INTERVAL_MS), SCHEDULER_ENABLED: 'true', SCHEDULER_INTERVAL_MS: '50' }, { kafka: true });
+    site = await h.newSite();
+  });
+  after(async () => h?.stop());
+
+  /** Milliseconds from now until the campaign's outbox row is published (bounded). */
+  async function publishedWithin(id: string, timeoutMs = 10_000): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < timeoutMs) {
+      const { rows } = await h.pool.query(`SELECT published_at FROM campaign.outbox WHERE campaign_id = $1`, [id]);
+      if (rows[0]?.published_at) return Date.now() - started;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`campaign ${id} not published within ${timeoutMs} ms`);
+  }
+
+  const create = async (body: object) =>
+    (await h.call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(body), idempotencyKey: '' })).id;
+
+  it('when a campaign is created to send now, then its dispatch is published at once, not on the relay interval', async () => {
+    const id = await create(validCampaign({ status: 'published', scheduleMode: 'now' }));
+    expect(await publishedWithin(id)).to.be.below(RELAY_INTERVAL_MS);
+  });
+
+  it('when the scheduler dispatches a due campaign, then its dispatch is published at once too', async () => {
+    const id = await create(validCampaign({ status: 'published', scheduleMode: 'scheduled', scheduleDate: '2020-01-01T00:00:00Z' }));
+    expect(await publishedWithin(id)).to.be.below(RELAY_INTERVAL_MS);
   });
 });

@@ -4,21 +4,16 @@
 // rebalance waits for it; only when the test lets it go can the new instance join. The test
 // asserts the order of events — the dispatch is published, readiness answers, before the join —
 // not durations.
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
-import { createPool, type Pool } from '../../shared/src/db.js';
+import type { Pool } from '../../shared/src/db.js';
 import { createMessaging } from '../../shared/src/kafka.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import { createCodecs, TOPICS } from '../../shared/src/messages.js';
-import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { testKafkaBrokers } from '../../../test/support/kafka.js';
-import { freshDatabase } from '../../../test/support/postgres.js';
-import { migrateCampaignSchema, startCampaignService, type RunningCampaignService } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
+import { migrateCampaignSchema, type RunningCampaignService } from '../src/app.js';
 import { insertOutbox } from '../src/db/outbox-repo.js';
 import { dispatchJob } from '../src/domain/dispatch-job.js';
-import { createOperators } from '../src/domain/operators.js';
 import { STATS_GROUP } from '../src/messaging/index.js';
 import { statsMessage } from './support/harness.js';
 
@@ -50,9 +45,9 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
 
 describe('campaign service start: the outbox relay does not wait for the stats consumer group', function () {
   this.timeout(120_000);
-  const prefix = `join-${randomBytes(3).toString('hex')}.`;
   const codecs = createCodecs();
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let stack: InProcessStack;
+  let prefix: string;
   let pool: Pool;
   let siteId: string;
   let ghost: Consumer | undefined;
@@ -61,15 +56,18 @@ describe('campaign service start: the outbox relay does not wait for the stats c
   let producer: Producer;
 
   before(async () => {
-    kafka = new Kafka({ brokers: [testKafkaBrokers()], logLevel: logLevel.NOTHING });
+    // A database and Kafka; the campaign service is started by each test, after its ghost.
+    stack = await startInProcess('relay_join', { kafka: true });
+    const brokers = stack.kafka!.brokers;
+    prefix = stack.kafka!.prefix;
+    kafka = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING });
     producer = kafka.producer();
-    db = await freshDatabase('relay_join');
-    pool = createPool(db.url);
+    pool = stack.pool;
     await migrateCampaignSchema(pool);
-    const ops = createOperators(pool);
+    const ops = stack.operators.campaign;
     await ops.createPlan('p', ['create']);
     siteId = (await ops.createSite({ name: 's', plan: 'p' })).id;
-    const messaging = createMessaging({ brokers: [testKafkaBrokers()], prefix, clientId: 'join-test', log: createLogger('t', 'error') });
+    const messaging = createMessaging({ brokers: [brokers], prefix, clientId: 'join-test', log: createLogger('t', 'error') });
     await messaging.ensureTopics();
     await messaging.disconnect();
     await producer.connect();
@@ -78,8 +76,7 @@ describe('campaign service start: the outbox relay does not wait for the stats c
     await service?.stop();
     await ghost?.disconnect().catch(() => {});
     await producer?.disconnect();
-    await pool?.end();
-    await db?.drop();
+    await stack?.stop();
   });
 
   async function campaignInOutbox(): Promise<string> {
@@ -89,7 +86,7 @@ describe('campaign service start: the outbox relay does not wait for the stats c
       [siteId],
     );
     await pool.query('INSERT INTO campaign.campaign_stats (campaign_id) VALUES ($1)', [rows[0].id]);
-    await insertOutbox(pool, [dispatchJob(rows[0].id, siteId, new Date())]);
+    await insertOutbox(pool, [dispatchJob(rows[0].id)]);
     return rows[0].id;
   }
 
@@ -116,20 +113,7 @@ describe('campaign service start: the outbox relay does not wait for the stats c
 
     const id = await campaignInOutbox();
     const events: string[] = [];
-    service = await startCampaignService(
-      loadConfig({
-        DATABASE_URL: db.url,
-        CAMPAIGN_GRPC_PORT: '0',
-        CAMPAIGN_METRICS_PORT: '0',
-        CURSOR_SECRET: randomBytes(32).toString('base64'),
-        ...INTERNAL_TOKENS,
-        SCHEDULER_ENABLED: 'false',
-        KAFKA_BROKERS: testKafkaBrokers(),
-        KAFKA_TOPIC_PREFIX: prefix,
-        OUTBOX_RELAY_INTERVAL_MS: '50',
-      }),
-      { log: recordingLogger(events) },
-    );
+    service = await stack.startCampaign({ env: { OUTBOX_RELAY_INTERVAL_MS: '50' }, log: recordingLogger(events) });
     expect(events).to.include('campaign service listening');
 
     // The outbox is relayed while the join is held by the ghost.
@@ -171,20 +155,7 @@ describe('campaign service start: the outbox relay does not wait for the stats c
     await producer.send({ topic: prefix + TOPICS.stats, messages: [{ key: id, value: codecs.stats.encode(statsMessage(id, { sent: 1 })) }] });
     await ghostIsStuck;
     const events: string[] = [];
-    const s = await startCampaignService(
-      loadConfig({
-        DATABASE_URL: db.url,
-        CAMPAIGN_GRPC_PORT: '0',
-        CAMPAIGN_METRICS_PORT: '0',
-        CURSOR_SECRET: randomBytes(32).toString('base64'),
-        ...INTERNAL_TOKENS,
-        SCHEDULER_ENABLED: 'false',
-        KAFKA_BROKERS: testKafkaBrokers(),
-        KAFKA_TOPIC_PREFIX: prefix,
-        OUTBOX_RELAY_INTERVAL_MS: '50',
-      }),
-      { log: recordingLogger(events) },
-    );
+    const s = await stack.startCampaign({ env: { OUTBOX_RELAY_INTERVAL_MS: '50' }, log: recordingLogger(events) });
     await until('the dispatch to be published', async () => (await pool.query(`SELECT 1 FROM campaign.outbox WHERE published_at IS NULL`)).rowCount === 0);
     await s.stop();
     releaseGhost();

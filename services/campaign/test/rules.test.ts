@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { buildPushPayload, linkWithUtm, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../shared/src/push-payload.js';
+import { buildPushPayload, linkWithUtm, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../shared/src/campaign-content.js';
 import { canonicalJson } from '../src/domain/canonical-json.js';
 import { createCursorCodec } from '../src/domain/cursor.js';
 import { formatUtcDate, parseUtcDate } from '../src/domain/dates.js';
 import { validateListInput } from '../src/domain/list-input.js';
 
 describe('push payload', () => {
-  const base = { campaignId: 'c1', title: 'T', body: 'B', link: 'https://x.example/p', utmSource: '', utmMedium: '', utmCampaign: '', icon: null, image: null, callToAction: '', trackingToken: 'tok' };
+  const base = { title: 'T', body: 'B', link: 'https://x.example/p', utmSource: '', utmMedium: '', utmCampaign: '', icon: null, image: null, callToAction: '' };
 
   it('is compact JSON with the agreed keys; action is omitted when the button text is empty', () => {
-    expect(buildPushPayload(base)).to.equal('{"v":1,"id":"c1","title":"T","body":"B","url":"https://x.example/p","icon":null,"image":null,"token":"tok"}');
-    expect(JSON.parse(buildPushPayload({ ...base, callToAction: 'Buy', icon: 'https://i' }))).to.deep.equal({
+    expect(buildPushPayload('c1', base, 'tok')).to.equal('{"v":1,"id":"c1","title":"T","body":"B","url":"https://x.example/p","icon":null,"image":null,"token":"tok"}');
+    expect(JSON.parse(buildPushPayload('c1', { ...base, callToAction: 'Buy', icon: 'https://i' }, 'tok'))).to.deep.equal({
       v: 1, id: 'c1', title: 'T', body: 'B', url: 'https://x.example/p', icon: 'https://i', image: null, action: 'Buy', token: 'tok',
     });
   });

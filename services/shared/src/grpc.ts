@@ -9,7 +9,7 @@ import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/a
 
 export const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../protos');
 
-export const LOADER_OPTIONS: protoLoader.Options = Object.freeze({
+const LOADER_OPTIONS: protoLoader.Options = Object.freeze({
   keepCase: false,
   longs: Number,
   enums: String,
@@ -50,14 +50,4 @@ export function shutdownServer(server: grpc.Server, graceMs = 5000): Promise<voi
       resolve();
     });
   });
-}
-
-/** An error that carries a gRPC status code and the exact text the gateway will answer. */
-export class StatusError extends Error {
-  constructor(
-    readonly code: grpc.status,
-    message: string,
-  ) {
-    super(message);
-  }
 }

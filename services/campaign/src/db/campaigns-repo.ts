@@ -24,18 +24,16 @@ export interface NewCampaign {
   dispatchNow: boolean;
 }
 
-export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<{ createdAt: Date; dispatchedAt: Date | null }> {
-  const { rows } = await db.query(
+export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
+  await db.query(
     `INSERT INTO campaign.campaigns (id, site_id, title, body, link, topics, status, schedule_mode, schedule_date,
        total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17,
-       CASE WHEN $18::boolean THEN now() END)
-     RETURNING created_at, dispatched_at`,
+       CASE WHEN $18::boolean THEN now() END)`,
     [c.id, c.siteId, c.title, c.body, c.link, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers,
       c.image, c.icon, c.callToAction, c.utmSource, c.utmMedium, c.utmCampaign, c.ttl, c.dispatchNow],
   );
   await db.query('INSERT INTO campaign.campaign_stats (campaign_id) VALUES ($1)', [c.id]);
-  return { createdAt: rows[0].created_at, dispatchedAt: rows[0].dispatched_at };
 }
 
 // The campaign reads run as named (prepared) statements: building the JSON makes their text long

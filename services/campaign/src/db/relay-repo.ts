@@ -3,6 +3,7 @@
 // commit after a larger one and an id cursor would skip it.
 import type { PoolClient } from 'pg';
 import type { DispatchMessage } from '../../../shared/src/messages.js';
+import { campaignContent } from '../../../shared/src/campaign-content.js';
 
 /** An outbox row with its campaign: the dispatch message's content, still to be published. */
 export type ClaimedDispatch = Omit<DispatchMessage, 'type' | 'version' | 'dispatchedAt'> & {
@@ -31,15 +32,17 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
     campaignId: r.campaign_id,
     siteId: r.site_id,
     dispatchedAt: r.dispatched_at,
-    title: r.title,
-    body: r.body,
-    link: r.link,
-    utmSource: r.utm_source,
-    utmMedium: r.utm_medium,
-    utmCampaign: r.utm_campaign,
-    icon: r.icon,
-    image: r.image,
-    callToAction: r.call_to_action,
+    content: campaignContent({
+      title: r.title,
+      body: r.body,
+      link: r.link,
+      utmSource: r.utm_source,
+      utmMedium: r.utm_medium,
+      utmCampaign: r.utm_campaign,
+      icon: r.icon,
+      image: r.image,
+      callToAction: r.call_to_action,
+    }),
     ttl: r.ttl,
     audience: r.topics,
     requestId: r.request_id ?? null,

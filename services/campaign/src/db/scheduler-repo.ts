@@ -4,7 +4,6 @@ import type { Queryable } from '../../../shared/src/db.js';
 
 export interface DispatchedCampaign {
   id: string;
-  siteId: string;
   dispatchedAt: Date;
   scheduleDate: Date;
 }
@@ -20,8 +19,8 @@ export async function markDueDispatched(db: Queryable, batchSize: number): Promi
      )
      UPDATE campaign.campaigns c SET dispatched_at = now()
        FROM due WHERE c.id = due.id AND c.dispatched_at IS NULL
-     RETURNING c.id, c.site_id, c.dispatched_at, c.schedule_date`,
+     RETURNING c.id, c.dispatched_at, c.schedule_date`,
     [batchSize],
   );
-  return rows.map((r) => ({ id: r.id, siteId: r.site_id, dispatchedAt: r.dispatched_at, scheduleDate: r.schedule_date }));
+  return rows.map((r) => ({ id: r.id, dispatchedAt: r.dispatched_at, scheduleDate: r.schedule_date }));
 }

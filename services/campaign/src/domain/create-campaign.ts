@@ -1,5 +1,6 @@
 // CreateCampaign: validate → replay a known Idempotency-Key → count the audience → one
-// transaction with the campaign, its stats row, the key and (for "send now") the dispatch job.
+// transaction with the campaign, its stats row, the key and (for "send now") the dispatch job,
+// after whose commit the relay is woken (it need not wait for its interval).
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { claimKey, findFreshKey } from '../db/idempotency-repo.js';
@@ -8,8 +9,9 @@ import { insertOutbox } from '../db/outbox-repo.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { validateCreateInput } from './create-input.js';
 import { dispatchJob } from './dispatch-job.js';
-import { IdempotencyConflictError, MESSAGES, UnauthenticatedError, ValidationError } from './errors.js';
+import { IdempotencyConflictError, UnauthenticatedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
+import { MESSAGES } from './messages.js';
 import { parseObjectBody } from './request-body.js';
 
 export interface AudienceCounter {
@@ -18,7 +20,14 @@ export interface AudienceCounter {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-export function createCampaignUseCase(deps: { pool: Pool; audience: AudienceCounter }) {
+export interface CreateCampaignDeps {
+  pool: Pool;
+  audience: AudienceCounter;
+  /** After a dispatch job has been committed to the outbox (wakes the relay). */
+  onDispatched?: () => void;
+}
+
+export function createCampaignUseCase(deps: CreateCampaignDeps) {
   return async function createCampaign(siteId: string, bodyJson: string, idempotencyKey: string): Promise<{ id: string }> {
     if (!isUuid(siteId)) throw new UnauthenticatedError();
     if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new ValidationError([MESSAGES.idempotencyKeyFormat]);
@@ -39,10 +48,10 @@ export function createCampaignUseCase(deps: { pool: Pool; audience: AudienceCoun
 
     const totalUsers = await deps.audience.count(siteId, input.topics, input.countries);
     const id = randomUUID();
-    const created = await withTransaction(deps.pool, async (tx) => {
-      if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return false;
+    const outcome = await withTransaction(deps.pool, async (tx) => {
+      if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return 'lost';
       const dispatchNow = input.status === 'published' && input.scheduleMode === 'now';
-      const { dispatchedAt } = await insertCampaign(tx, {
+      await insertCampaign(tx, {
         id,
         siteId,
         title: input.title,
@@ -62,10 +71,12 @@ export function createCampaignUseCase(deps: { pool: Pool; audience: AudienceCoun
         ttl: input.ttl,
         dispatchNow,
       });
-      if (dispatchedAt) await insertOutbox(tx, [dispatchJob(id, siteId, dispatchedAt)]);
-      return true;
+      if (!dispatchNow) return 'stored';
+      await insertOutbox(tx, [dispatchJob(id)]);
+      return 'dispatched';
     });
-    if (created) return { id };
+    if (outcome === 'dispatched') deps.onDispatched?.();
+    if (outcome !== 'lost') return { id };
 
     // Another request with the same key committed first while this one counted the audience.
     const winner = await replay();

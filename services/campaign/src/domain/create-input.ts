@@ -1,10 +1,11 @@
 // Validation of the create body, rule by rule from the spec's 400 table and
 // docs/api-decisions.md. Every failing field contributes its message, in the table's order.
-import { buildPushPayload, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../../shared/src/push-payload.js';
-import { BAD_CHARACTERS, hasBadCharacters, someHasBadCharacters } from '../../../shared/src/text.js';
+import { buildPushPayload, campaignContent, type CampaignContent, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../../shared/src/campaign-content.js';
+import { hasBadCharacters, someHasBadCharacters } from '../../../shared/src/text.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
 import { graphemeLength } from './text.js';
 import { ValidationError } from './errors.js';
+import { fill, MESSAGES } from './messages.js';
 
 export type CampaignStatus = 'published' | 'draft' | 'failed';
 export type ScheduleMode = 'now' | 'scheduled';
@@ -17,10 +18,8 @@ const MAX_DESTINATIONS = 100;
 const MAX_AUDIENCE_ENTRIES = 1000;
 const COUNTRY_PREFIX = 'country__';
 
-export interface CreateInput {
-  title: string;
-  body: string;
-  link: string;
+/** A validated create request: the campaign's content (what its notification shows) and how it is sent. */
+export interface CreateInput extends CampaignContent {
   /** Normalised topic names, in the order sent. */
   topics: string[];
   /** Normalised country names (with `country__`), in the order sent. */
@@ -31,12 +30,6 @@ export interface CreateInput {
   scheduleMode: ScheduleMode;
   /** Null for `now`: the campaign's creation time stands in. */
   scheduleDate: Date | null;
-  icon: string | null;
-  image: string | null;
-  callToAction: string;
-  utmSource: string;
-  utmMedium: string;
-  utmCampaign: string;
   ttl: number;
 }
 
@@ -47,23 +40,23 @@ const isAbsent = (v: unknown) => v === undefined || v === null;
  * spec's checks of a field come first; NUL and unpaired surrogates are refused after them
  * (one message per field).
  */
-function textField(value: unknown, name: string, min: number, max: number, errors: string[]): string {
+function textField(value: unknown, min: number, max: number, m: { required: string; length: string; characters: string }, errors: string[]): string {
   if (isAbsent(value) || (typeof value === 'string' && value.trim() === '')) {
-    errors.push(`${name} is required`);
+    errors.push(m.required);
     return '';
   }
   const length = typeof value === 'string' ? graphemeLength(value, max) : -1;
   if (length < min || length > max) {
-    errors.push(`${name} must be between ${min} and ${max} characters`);
+    errors.push(m.length);
     return '';
   }
-  return clean(value as string, name, errors);
+  return clean(value as string, m.characters, errors);
 }
 
-/** `text`, or '' with `<name> must not contain NUL characters or unpaired surrogates`. */
-function clean(text: string, name: string, errors: string[]): string {
+/** `text`, or '' with `message` (the field's `… must not contain NUL characters or unpaired surrogates`). */
+function clean(text: string, message: string, errors: string[]): string {
   if (!hasBadCharacters(text)) return text;
-  errors.push(`${name} ${BAD_CHARACTERS}`);
+  errors.push(message);
   return '';
 }
 
@@ -82,12 +75,12 @@ function isUrl(s: string, scheme: RegExp): boolean {
 
 function linkField(value: unknown, errors: string[]): string {
   if (isAbsent(value) || value === '') {
-    errors.push('Link is required');
+    errors.push(MESSAGES.linkRequired);
     return '';
   }
-  if (typeof value === 'string' && hasBadCharacters(value)) return clean(value, 'Link', errors);
+  if (typeof value === 'string' && hasBadCharacters(value)) return clean(value, MESSAGES.linkCharacters, errors);
   if (typeof value !== 'string' || !isUrl(value, /^https?:\/\//i)) {
-    errors.push('Link must be a valid URL');
+    errors.push(MESSAGES.linkUrl);
     return '';
   }
   return value;
@@ -104,114 +97,102 @@ const entries = (value: unknown) => (Array.isArray(value) ? value.length : 0);
 function audienceFields(topicsValue: unknown, countriesValue: unknown, errors: string[]) {
   const empty = { topics: [], countries: [], destinations: [] };
   if (entries(topicsValue) + entries(countriesValue) > MAX_AUDIENCE_ENTRIES) {
-    errors.push(`At most ${MAX_DESTINATIONS} topics and countries may be specified`);
+    errors.push(MESSAGES.tooManyDestinations);
     return empty;
   }
   const topics = names(topicsValue, (t) => t);
   const countries = names(countriesValue, (c) => (c.startsWith(COUNTRY_PREFIX) ? c : COUNTRY_PREFIX + c));
   if (topics === null || countries === null) {
-    errors.push('At least one topic or country must be specified');
+    errors.push(MESSAGES.audienceRequired);
     return empty;
   }
   const badTopics = someHasBadCharacters(topicsValue);
   const badCountries = someHasBadCharacters(countriesValue);
-  if (badTopics) errors.push(`Topics ${BAD_CHARACTERS}`);
-  if (badCountries) errors.push(`Countries ${BAD_CHARACTERS}`);
+  if (badTopics) errors.push(MESSAGES.topicsCharacters);
+  if (badCountries) errors.push(MESSAGES.countriesCharacters);
   if (badTopics || badCountries) return empty;
   const uniqueTopics = [...new Set(topics)];
   const uniqueCountries = [...new Set(countries)];
   const destinations = [...new Set([...uniqueTopics, ...uniqueCountries])];
   if (destinations.length === 0) {
-    errors.push('At least one topic or country must be specified');
+    errors.push(MESSAGES.audienceRequired);
     return empty;
   }
   if (destinations.length > MAX_DESTINATIONS) {
-    errors.push(`At most ${MAX_DESTINATIONS} topics and countries may be specified`);
+    errors.push(MESSAGES.tooManyDestinations);
     return empty;
   }
   return { topics: uniqueTopics, countries: uniqueCountries, destinations };
 }
 
-function optionalUrl(value: unknown, label: string, errors: string[]): string | null {
+function optionalUrl(value: unknown, m: { url: string; characters: string }, errors: string[]): string | null {
   if (isAbsent(value) || value === '') return null;
   // The spec's rule (starts with https://) first, then the characters, then the rest of a URL.
-  if (typeof value === 'string' && value.startsWith('https://') && hasBadCharacters(value)) return clean(value, label, errors) || null;
+  if (typeof value === 'string' && value.startsWith('https://') && hasBadCharacters(value)) return clean(value, m.characters, errors) || null;
   if (typeof value !== 'string' || !isUrl(value, /^https:\/\//)) {
-    errors.push(`${label} must be a valid URL`);
+    errors.push(m.url);
     return null;
   }
   return value;
 }
 
-function utmField(value: unknown, name: string, errors: string[]): string {
+function utmField(value: unknown, m: { length: string; characters: string }, errors: string[]): string {
   if (isAbsent(value)) return '';
   if (typeof value !== 'string' || value.length > MAX_UTM_LENGTH) {
-    errors.push(`${name} must be a string of at most ${MAX_UTM_LENGTH} characters`);
+    errors.push(m.length);
     return '';
   }
-  return clean(value, name, errors);
+  return clean(value, m.characters, errors);
 }
 
 function ttlField(value: unknown, errors: string[]): number {
   if (isAbsent(value) || value === 0) return DEFAULT_TTL_SECONDS;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > DEFAULT_TTL_SECONDS) {
-    errors.push('TTL must be between 0 and 28 days in seconds');
+    errors.push(MESSAGES.ttlRange);
     return DEFAULT_TTL_SECONDS;
   }
   return value;
 }
 
 function fitsOnePush(input: CreateInput): boolean {
-  const payload = buildPushPayload({
-    campaignId: '00000000-0000-0000-0000-000000000000',
-    title: input.title,
-    body: input.body,
-    link: input.link,
-    utmSource: input.utmSource,
-    utmMedium: input.utmMedium,
-    utmCampaign: input.utmCampaign,
-    icon: input.icon,
-    image: input.image,
-    callToAction: input.callToAction,
-    trackingToken: 'x'.repeat(TRACKING_TOKEN_RESERVED_CHARS),
-  });
+  const payload = buildPushPayload('00000000-0000-0000-0000-000000000000', campaignContent(input), 'x'.repeat(TRACKING_TOKEN_RESERVED_CHARS));
   return Buffer.byteLength(payload, 'utf8') <= MAX_PUSH_PLAINTEXT_BYTES;
 }
 
 /** Returns the normalised input or throws ValidationError with every failing field's message. */
 export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
   const errors: string[] = [];
-  const title = textField(raw.title, 'Title', 3, 100, errors);
-  const body = textField(raw.body, 'Body', 3, 300, errors);
+  const title = textField(raw.title, 3, 100, { required: MESSAGES.titleRequired, length: MESSAGES.titleLength, characters: MESSAGES.titleCharacters }, errors);
+  const body = textField(raw.body, 3, 300, { required: MESSAGES.bodyRequired, length: MESSAGES.bodyLength, characters: MESSAGES.bodyCharacters }, errors);
   const link = linkField(raw.link, errors);
   const audience = audienceFields(raw.topics, raw.countries, errors);
 
   let callToAction = '';
   if (!isAbsent(raw.callToAction)) {
     if (typeof raw.callToAction !== 'string' || graphemeLength(raw.callToAction, 20) > 20) {
-      errors.push('Call to action must not exceed 20 characters');
+      errors.push(MESSAGES.callToActionLength);
     } else {
-      callToAction = clean(raw.callToAction, 'Call to action', errors);
+      callToAction = clean(raw.callToAction, MESSAGES.callToActionCharacters, errors);
     }
   }
-  const icon = optionalUrl(raw.icon, 'Icon', errors);
-  const image = optionalUrl(raw.image, 'Image', errors);
-  const utmSource = utmField(raw.utmSource, 'utmSource', errors);
-  const utmMedium = utmField(raw.utmMedium, 'utmMedium', errors);
-  const utmCampaign = utmField(raw.utmCampaign, 'utmCampaign', errors);
+  const icon = optionalUrl(raw.icon, { url: MESSAGES.iconUrl, characters: MESSAGES.iconCharacters }, errors);
+  const image = optionalUrl(raw.image, { url: MESSAGES.imageUrl, characters: MESSAGES.imageCharacters }, errors);
+  const utmSource = utmField(raw.utmSource, { length: MESSAGES.utmSourceLength, characters: MESSAGES.utmSourceCharacters }, errors);
+  const utmMedium = utmField(raw.utmMedium, { length: MESSAGES.utmMediumLength, characters: MESSAGES.utmMediumCharacters }, errors);
+  const utmCampaign = utmField(raw.utmCampaign, { length: MESSAGES.utmCampaignLength, characters: MESSAGES.utmCampaignCharacters }, errors);
 
   const status = raw.status;
-  if (status !== 'published' && status !== 'draft' && status !== 'failed') errors.push('Invalid campaign status');
+  if (status !== 'published' && status !== 'draft' && status !== 'failed') errors.push(MESSAGES.invalidStatus);
   const scheduleMode = raw.scheduleMode;
-  if (scheduleMode !== 'now' && scheduleMode !== 'scheduled') errors.push('Invalid schedule mode');
+  if (scheduleMode !== 'now' && scheduleMode !== 'scheduled') errors.push(MESSAGES.invalidScheduleMode);
 
   let scheduleDate: Date | null = null;
   if (scheduleMode === 'scheduled') {
     if (isAbsent(raw.scheduleDate) || raw.scheduleDate === '') {
-      errors.push('Schedule date is required for schedule mode');
+      errors.push(MESSAGES.scheduleDateRequired);
     } else {
       scheduleDate = parseUtcDate(raw.scheduleDate);
-      if (scheduleDate === null) errors.push(`Invalid schedule date format. Use ISO format (e.g. ${EXAMPLE_DATE})`);
+      if (scheduleDate === null) errors.push(fill(MESSAGES.invalidScheduleDate, { 'UTC date-time': EXAMPLE_DATE }));
     }
   }
   const ttl = ttlField(raw.ttl, errors);
@@ -233,6 +214,6 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
     utmCampaign,
     ttl,
   };
-  if (!fitsOnePush(input)) throw new ValidationError(['Notification is too large to send (over 4096 bytes encrypted)']);
+  if (!fitsOnePush(input)) throw new ValidationError([MESSAGES.notificationTooLarge]);
   return input;
 }

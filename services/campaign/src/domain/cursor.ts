@@ -27,7 +27,7 @@ interface CursorPayload {
 }
 
 /** Hash of the filters a cursor is bound to: period, date field and status set. */
-export function filterHash(input: ListInput): string {
+function filterHash(input: ListInput): string {
   return sha256Hex(
     canonicalJson({
       startDate: input.startDate ? formatUtcDate(input.startDate) : null,

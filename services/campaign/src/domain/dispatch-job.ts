@@ -1,15 +1,11 @@
-// The send job handed to the delivery service through the outbox (and Kafka after it).
+// The send job handed to the delivery service through the outbox (and Kafka after it). The row
+// names the campaign; the relay reads the campaign itself when it publishes, so the payload holds
+// only what is not in the campaign: the request id (the API call's, or a fresh one for the
+// scheduler), which travels on as a Kafka header so the delivery service's logs for this
+// campaign can be found from it.
 import type { OutboxEntry } from '../db/outbox-repo.js';
 import { currentRequestId, newRequestId } from '../../../shared/src/observability/request-context.js';
 
-export const DISPATCH_KIND = 'campaign.dispatch';
-
-export function dispatchJob(campaignId: string, siteId: string, dispatchedAt: Date): OutboxEntry {
-  return {
-    campaignId,
-    kind: DISPATCH_KIND,
-    // The request id (the API call's, or a fresh one for the scheduler) travels on as a Kafka
-    // header, so the delivery service's logs for this campaign can be found from it.
-    payload: { type: DISPATCH_KIND, version: 1, campaignId, siteId, dispatchedAt: dispatchedAt.toISOString(), requestId: currentRequestId() ?? newRequestId() },
-  };
+export function dispatchJob(campaignId: string): OutboxEntry {
+  return { campaignId, kind: 'campaign.dispatch', payload: { requestId: currentRequestId() ?? newRequestId() } };
 }

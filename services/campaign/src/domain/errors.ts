@@ -1,15 +1,6 @@
-// The domain's error catalogue. Each adapter maps these once (grpc/status.ts); the texts are
-// the spec's `message` strings, word for word.
-
-export const MESSAGES = Object.freeze({
-  notAuthorized: 'Not authorized',
-  campaignNotFound: 'Campaign not found',
-  alreadySent: 'Cannot delete a campaign that has already been sent',
-  invalidCursor: 'Invalid pagination cursor',
-  idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
-  idempotencyKeyFormat: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
-  invalidJson: 'Invalid JSON body',
-});
+// The domain's typed errors. Each adapter maps these once (grpc/status.ts); their texts come
+// from the catalogue (messages.ts).
+import { MESSAGES } from './messages.js';
 
 /** Bad input; `messages` are in the spec table's order and are answered joined with ", ". */
 export class ValidationError extends Error {

@@ -4,8 +4,8 @@
 // is bounded so shutdown never waits on a backlog; the next tick continues.
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
+import { createPeriodic } from '../../../shared/src/periodic.js';
 import { purgeExpiredKeys } from '../db/idempotency-repo.js';
-import { createPeriodic } from './periodic.js';
 
 export interface IdempotencyPurgeOptions {
   intervalMs: number;
@@ -29,7 +29,7 @@ export function createIdempotencyPurge(deps: { pool: Pool; log: Logger }, opts: 
     return total;
   }
 
-  const loop = createPeriodic({ intervalMs: opts.intervalMs, log: deps.log, failure: 'idempotency key purge failed' }, tick);
+  const loop = createPeriodic(tick, { intervalMs: opts.intervalMs, onError: (err) => deps.log.error('idempotency key purge failed', { err }) });
 
   return {
     tick,
@@ -37,5 +37,3 @@ export function createIdempotencyPurge(deps: { pool: Pool; log: Logger }, opts: 
     stop: loop.stop,
   };
 }
-
-export type IdempotencyPurge = ReturnType<typeof createIdempotencyPurge>;

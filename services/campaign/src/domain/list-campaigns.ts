@@ -4,7 +4,8 @@
 import type { Pool } from '../../../shared/src/db.js';
 import { listCampaigns } from '../db/campaigns-repo.js';
 import type { CursorCodec } from './cursor.js';
-import { MESSAGES, UnauthenticatedError, ValidationError } from './errors.js';
+import { UnauthenticatedError, ValidationError } from './errors.js';
+import { MESSAGES } from './messages.js';
 import { isUuid } from './ids.js';
 import { validateListInput } from './list-input.js';
 import { parseObjectBody } from './request-body.js';

@@ -2,18 +2,20 @@
 import { echoValue } from '../../../shared/src/text.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
 import { ValidationError } from './errors.js';
+import { fill, MESSAGES } from './messages.js';
 
 export type DateField = 'createdAt' | 'scheduleDate';
 export type StatusFilter = 'draft' | 'scheduled' | 'sent' | 'failed';
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 60;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 60;
+// The spec's order, which its message (MESSAGES.invalidStatusValues) lists as allowed.
 const STATUS_FILTERS: readonly StatusFilter[] = ['draft', 'scheduled', 'sent', 'failed'];
 // The unknown status values a message echoes: the first few, each cut short, unshowable
 // characters escaped. The echo is the client's text: unbounded, it once made a 75 kB gRPC
 // trailer that broke the connection every tenant's calls shared.
-export const ECHOED_VALUES = 5;
-export const ECHOED_VALUE_CHARS = 40;
+const ECHOED_VALUES = 5;
+const ECHOED_VALUE_CHARS = 40;
 
 export interface ListInput {
   /** Effective limit: clamped to MAX_LIMIT. */
@@ -51,26 +53,26 @@ export function validateListInput(raw: Record<string, unknown>): ListInput {
   let limit = DEFAULT_LIMIT;
   if (raw.limit !== undefined) {
     if (typeof raw.limit !== 'number' || !Number.isInteger(raw.limit) || raw.limit < 1) {
-      errors.push('limit must be a positive number');
+      errors.push(MESSAGES.limitPositive);
     } else {
       limit = Math.min(raw.limit, MAX_LIMIT);
     }
   }
 
-  const date = (value: unknown, name: string): Date | null => {
+  const date = (value: unknown, message: string): Date | null => {
     if (isAbsent(value)) return null;
     const parsed = parseUtcDate(value);
-    if (parsed === null) errors.push(`Invalid ${name} format. Use ISO format (e.g. ${EXAMPLE_DATE})`);
+    if (parsed === null) errors.push(fill(message, { 'UTC date-time': EXAMPLE_DATE }));
     return parsed;
   };
-  const startDate = date(raw.startDate, 'startDate');
-  const endDate = date(raw.endDate, 'endDate');
-  if (startDate && endDate && startDate.getTime() > endDate.getTime()) errors.push('startDate must be less than or equal to endDate');
+  const startDate = date(raw.startDate, MESSAGES.invalidStartDate);
+  const endDate = date(raw.endDate, MESSAGES.invalidEndDate);
+  if (startDate && endDate && startDate.getTime() > endDate.getTime()) errors.push(MESSAGES.dateOrder);
 
   let dateField: DateField = 'createdAt';
   if (!isAbsent(raw.dateField)) {
     if (raw.dateField === 'createdAt' || raw.dateField === 'scheduleDate') dateField = raw.dateField;
-    else errors.push('dateField must be createdAt or scheduleDate');
+    else errors.push(MESSAGES.dateField);
   }
 
   let statuses: StatusFilter[] = [];
@@ -78,7 +80,7 @@ export function validateListInput(raw: Record<string, unknown>): ListInput {
     const values: unknown[] = Array.isArray(raw.status) ? raw.status : [raw.status];
     const invalid = values.filter((v) => !STATUS_FILTERS.includes(v as StatusFilter));
     if (invalid.length > 0) {
-      errors.push(`Invalid status values: ${describeAll(invalid)}. Allowed: ${STATUS_FILTERS.join(', ')}`);
+      errors.push(fill(MESSAGES.invalidStatusValues, { values: describeAll(invalid) }));
     } else {
       statuses = [...new Set(values as StatusFilter[])].sort();
     }
@@ -86,7 +88,7 @@ export function validateListInput(raw: Record<string, unknown>): ListInput {
 
   let cursor: string | null = null;
   if (!isAbsent(raw.cursor)) {
-    if (typeof raw.cursor !== 'string' || raw.cursor === '') errors.push('cursor must be a non-empty string');
+    if (typeof raw.cursor !== 'string' || raw.cursor === '') errors.push(MESSAGES.cursorNotText);
     else cursor = raw.cursor;
   }
 

@@ -135,5 +135,3 @@ export function createOperators(pool: Pool) {
     },
   };
 }
-
-export type Operators = ReturnType<typeof createOperators>;

@@ -7,6 +7,7 @@ import { withTransaction } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { TOPICS, type DispatchMessage } from '../../../shared/src/messages.js';
 import { REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
+import { createPeriodic } from '../../../shared/src/periodic.js';
 import { claimUnpublished, markPublished, type ClaimedDispatch } from '../db/relay-repo.js';
 
 export interface RelayDeps {
@@ -20,33 +21,20 @@ export interface RelayOptions {
   batchSize: number;
 }
 
-export function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
+function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
   return {
     type: 'campaign.dispatch',
-    version: 1,
+    version: 2,
     campaignId: row.campaignId,
     siteId: row.siteId,
     dispatchedAt: row.dispatchedAt.toISOString(),
-    title: row.title,
-    body: row.body,
-    link: row.link,
-    utmSource: row.utmSource,
-    utmMedium: row.utmMedium,
-    utmCampaign: row.utmCampaign,
-    icon: row.icon,
-    image: row.image,
-    callToAction: row.callToAction,
+    content: row.content,
     ttl: row.ttl,
     audience: row.audience,
   };
 }
 
 export function createOutboxRelay(deps: RelayDeps, opts: RelayOptions) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = true;
-  let wakeRequested = false;
-
   /** Publishes one batch; resolves to the number of rows published. */
   const publishBatch = () =>
     withTransaction(deps.pool, async (tx) => {
@@ -68,51 +56,27 @@ export function createOutboxRelay(deps: RelayDeps, opts: RelayOptions) {
       return rows.length;
     });
 
-  const tick = async () => {
-    try {
-      // Drain while batches come back full, bounded so one tick cannot run forever.
-      for (let i = 0; i < 100 && !stopped; i++) {
-        const n = await publishBatch();
-        if (n > 0) deps.log.debug('outbox published', { rows: n });
-        if (n < opts.batchSize) break;
-      }
-    } catch (err) {
-      deps.log.warn('outbox relay failed; will retry', { err });
+  /** Drains while batches come back full, bounded so one pass cannot run forever. */
+  const pass = async () => {
+    for (let i = 0; i < 100 && !loop.stopping(); i++) {
+      const n = await publishBatch();
+      if (n > 0) deps.log.debug('outbox published', { rows: n });
+      if (n < opts.batchSize) break;
     }
   };
 
-  const schedule = (delay: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick().finally(() => {
-        running = undefined;
-        const again = wakeRequested;
-        wakeRequested = false;
-        schedule(again ? 0 : opts.intervalMs);
-      });
-    }, delay);
-  };
+  // The first pass at once: rows left by a previous instance go out on start.
+  const loop = createPeriodic(pass, {
+    intervalMs: opts.intervalMs,
+    firstPassDelayMs: 0,
+    onError: (err) => deps.log.warn('outbox relay failed; will retry', { err }),
+  });
 
   return {
-    start() {
-      stopped = false;
-      schedule(0);
-    },
-    /** Asks for a pass now (after a create that wrote an outbox row). */
-    wake() {
-      if (stopped) return;
-      if (running) {
-        wakeRequested = true;
-        return;
-      }
-      clearTimeout(timer);
-      schedule(0);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    start: loop.start,
+    /** A pass now: an outbox row was just committed (lower create → dispatch latency than the interval). */
+    wake: loop.wake,
+    stop: loop.stop,
     publishBatch,
   };
 }

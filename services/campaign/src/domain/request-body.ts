@@ -1,6 +1,7 @@
 // Bodies arrive as the JSON text the customer sent; the gateway already parsed it once, but the
 // service does not rely on that.
-import { MESSAGES, ValidationError } from './errors.js';
+import { ValidationError } from './errors.js';
+import { MESSAGES } from './messages.js';
 
 export function parseObjectBody(json: string, emptyMeansEmptyObject: boolean): Record<string, unknown> {
   if (emptyMeansEmptyObject && json.trim() === '') return {};

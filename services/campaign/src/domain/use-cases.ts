@@ -2,11 +2,11 @@
 import type { Pool } from '../../../shared/src/db.js';
 import { authenticateUseCase } from './authenticate.js';
 import { campaignByIdUseCases } from './campaign-by-id.js';
-import { createCampaignUseCase, type AudienceCounter } from './create-campaign.js';
+import { createCampaignUseCase, type CreateCampaignDeps } from './create-campaign.js';
 import type { CursorCodec } from './cursor.js';
 import { listCampaignsUseCase } from './list-campaigns.js';
 
-export function createUseCases(deps: { pool: Pool; audience: AudienceCounter; cursors: CursorCodec }) {
+export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; cursors: CursorCodec }) {
   return {
     authenticate: authenticateUseCase(deps),
     createCampaign: createCampaignUseCase(deps),

@@ -9,9 +9,9 @@
 // are validated and bounded where they are made; this is the last defense.
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../../../shared/src/log.js';
-import { StatusError } from '../../../shared/src/grpc.js';
 import { safeText } from '../../../shared/src/text.js';
 import { AlreadySentError, IdempotencyConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
+import { MESSAGES } from '../domain/messages.js';
 
 /** Far above the longest message the domain makes (every create field wrong at once: ~1.2 kB). */
 export const MAX_DETAILS_CHARS = 4000;
@@ -26,11 +26,10 @@ export function toStatus(err: unknown, method: string, log: Logger): Partial<grp
   if (err instanceof NotFoundError) return status(grpc.status.NOT_FOUND, err.message);
   if (err instanceof AlreadySentError) return status(grpc.status.FAILED_PRECONDITION, err.message);
   if (err instanceof IdempotencyConflictError) return status(grpc.status.ALREADY_EXISTS, err.message);
-  if (err instanceof StatusError) return status(err.code, err.message);
   try {
     log.error('unexpected error', { method, err: err instanceof Error ? err : new Error(String(err)) });
   } catch {
     // A log line that cannot be written must not cost the caller its answer.
   }
-  return { code: grpc.status.INTERNAL, details: method === 'CreateCampaign' ? 'Error creating campaign' : 'Internal server error' };
+  return { code: grpc.status.INTERNAL, details: method === 'CreateCampaign' ? MESSAGES.errorCreating : MESSAGES.internal };
 }

@@ -21,8 +21,6 @@ export function createCampaignMessaging(opts: { brokers: string[]; prefix: strin
   let stopped = false;
   let wakeRetry: (() => void) | undefined;
   let joinedOnce = false;
-  let resolveJoined!: () => void;
-  const joined = new Promise<void>((resolve) => (resolveJoined = resolve));
 
   const consumeStats = async (applyStats: (messages: StatsMessage[]) => Promise<void>) => {
     // Bounded by stop(): each failed attempt waits retryMs (cut short by stop).
@@ -38,7 +36,6 @@ export function createCampaignMessaging(opts: { brokers: string[]; prefix: strin
           onJoin: () => {
             if (!joinedOnce) opts.log.info('stats consumer joined its group');
             joinedOnce = true;
-            resolveJoined();
           },
         });
         stopConsumer = consumer.stop;
@@ -77,8 +74,6 @@ export function createCampaignMessaging(opts: { brokers: string[]; prefix: strin
     startStatsConsumer(applyStats: (messages: StatsMessage[]) => Promise<void>) {
       consuming ??= consumeStats(applyStats);
     },
-    /** Resolves when the stats consumer has first joined its group (tests, start-up order). */
-    statsConsumerJoined: () => joined,
     /**
      * Stops the consumer (it commits what it applied) and disconnects. A join still under way
      * ends only when the broker answers it (kafkajs waits for requests in flight), so the wait

@@ -1,41 +1,29 @@
-// Component-test harness: a fresh database, the real delivery service (Audience over gRPC),
-// the campaign service on port 0 and a real gRPC client over 127.0.0.1.
-import { randomBytes } from 'node:crypto';
+// Component-test harness: the shared in-process stack (test/support/in-process.ts) with the real
+// delivery service (Audience over gRPC) and the campaign service, and a real gRPC client over
+// 127.0.0.1 calling it as the gateway does.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import type { CampaignServiceClient } from '../../../../protos/generated/campaign/v1/CampaignService.js';
 import type { GetCampaignResponse__Output } from '../../../../protos/generated/campaign/v1/GetCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '../../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
-import { createPool, type Pool } from '../../../shared/src/db.js';
+import type { Pool } from '../../../shared/src/db.js';
 import { loadCampaignProto } from '../../../shared/src/grpc.js';
-import { freshDatabase } from '../../../../test/support/postgres.js';
-import { startDeliveryService } from '../../../delivery/src/app.js';
-import { loadConfig as loadDeliveryConfig } from '../../../delivery/src/config.js';
-import { createDeliveryOperators } from '../../../delivery/src/domain/operators.js';
-import { startCampaignService } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createOperators, hashApiKey, type Permission } from '../../src/domain/operators.js';
+import { startInProcess, type InProcessStack, type ServiceOptions, type TestSite } from '../../../../test/support/in-process.js';
+import type { RunningCampaignService } from '../../src/app.js';
+import { hashApiKey, type Permission } from '../../src/domain/operators.js';
 import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
 import { withInternalToken } from '../../../shared/src/internal-auth.js';
 import type { StatsMessage } from '../../../shared/src/messages.js';
 
-export interface TestSite {
-  siteId: string;
-  publicId: string;
-  key: string;
-}
+export type { TestSite };
 
 export interface Harness {
   pool: Pool;
-  databaseUrl: string;
-  audienceTarget: string;
-  cursorSecret: string;
-  client: CampaignServiceClient;
-  operators: ReturnType<typeof createOperators>;
+  operators: InProcessStack['operators']['campaign'];
   call<Res>(method: keyof CampaignMethods, request: object): Promise<Res>;
   newSite(opts?: { permissions?: Permission[]; subscribers?: Seed[] }): Promise<TestSite>;
-  /** Another campaign service instance on the same database (scheduler races). */
-  startInstance(env?: Record<string, string>): Promise<{ grpcPort: number; stop(): Promise<void> }>;
+  /** Another campaign service instance on the same database (scheduler races, a logger of the test's own). */
+  startInstance(env?: Record<string, string>, log?: ServiceOptions['log']): Promise<RunningCampaignService>;
   stop(): Promise<void>;
 }
 
@@ -47,78 +35,27 @@ export interface Seed {
 
 type CampaignMethods = Pick<CampaignServiceClient, 'Authenticate' | 'CreateCampaign' | 'ListCampaigns' | 'GetCampaign' | 'DeleteCampaign'>;
 
-const ALL: Permission[] = ['create', 'reports', 'delete', 'audience'];
-
-export async function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
-  const db = await freshDatabase(label);
-  const vapidKey = randomBytes(32);
-  const delivery = await startDeliveryService(
-    loadDeliveryConfig({
-      DATABASE_URL: db.url,
-      VAPID_ENCRYPTION_KEY: vapidKey.toString('base64'),
-      ...INTERNAL_TOKENS,
-      DELIVERY_GRPC_PORT: '0',
-      DELIVERY_HTTP_PORT: '0',
-      DELIVERY_OPS_PORT: '0',
-      LOG_LEVEL: 'error',
-    }),
-  );
-  const audienceTarget = `127.0.0.1:${delivery.grpcPort}`;
-  const cursorSecret = randomBytes(32).toString('base64');
-  const baseEnv = {
-    DATABASE_URL: db.url,
-    CAMPAIGN_GRPC_PORT: '0',
-    CAMPAIGN_METRICS_PORT: '0',
-    AUDIENCE_GRPC_TARGET: audienceTarget,
-    CURSOR_SECRET: cursorSecret,
-    ...INTERNAL_TOKENS,
-    SCHEDULER_ENABLED: 'false',
-    LOG_LEVEL: 'error',
-  };
-  const service = await startCampaignService(loadConfig({ ...baseEnv, ...env }));
+/** `env`: variables for the campaign service; `kafka`: connect it (and delivery) to the test Kafka. */
+export async function startHarness(label: string, env: Record<string, string> = {}, opts: { kafka?: boolean } = {}): Promise<Harness> {
+  const stack = await startInProcess(label, { campaign: { env }, kafka: opts.kafka, poolSize: 40 });
   const { CampaignService } = loadCampaignProto().campaign.v1;
-  const client = new CampaignService(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
-  const pool = createPool(db.url, { max: 40 });
-  const operators = createOperators(pool);
-  const deliveryOperators = createDeliveryOperators(pool, vapidKey);
-  const instances: { stop(): Promise<void> }[] = [];
-  let plans = 0;
+  const client = new CampaignService(`127.0.0.1:${stack.campaign!.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
 
   return {
-    pool,
-    databaseUrl: db.url,
-    audienceTarget,
-    cursorSecret,
-    client,
-    operators,
+    pool: stack.pool,
+    operators: stack.operators.campaign,
     call<Res>(method: keyof CampaignMethods, request: object): Promise<Res> {
       return new Promise((resolve, reject) => {
         const fn = client[method] as unknown as (req: object, cb: (err: grpc.ServiceError | null, res: Res) => void) => void;
         fn.call(client, request, (err, res) => (err ? reject(err) : resolve(res)));
       });
     },
-    async newSite(opts = {}) {
-      const plan = await operators.createPlan(`plan_${++plans}`, opts.permissions ?? ALL);
-      const site = await operators.createSite({ name: `site ${plans}`, plan: plan.name });
-      const { key } = await operators.issueKey(site.id);
-      await deliveryOperators.registerSite({ siteId: site.id, publicId: site.publicId });
-      for (const seed of opts.subscribers ?? []) {
-        await deliveryOperators.seedSubscribers({ siteId: site.id, ...seed, topicsPerSubscriber: seed.topics.length });
-      }
-      return { siteId: site.id, publicId: site.publicId, key };
-    },
-    async startInstance(extra = {}) {
-      const instance = await startCampaignService(loadConfig({ ...baseEnv, ...extra }));
-      instances.push(instance);
-      return instance;
-    },
+    // Every seeded subscriber follows all of its seed's topics.
+    newSite: (opts = {}) => stack.newSite({ permissions: opts.permissions, subscribers: (opts.subscribers ?? []).map((s) => ({ ...s, topicsPerSubscriber: s.topics.length })) }),
+    startInstance: (extra = {}, log) => stack.startCampaign({ env: extra, log }),
     async stop() {
       client.close();
-      for (const i of instances) await i.stop();
-      await service.stop();
-      await delivery.stop();
-      await pool.end();
-      await db.drop();
+      await stack.stop();
     },
   };
 }

@@ -1,0 +1,78 @@
+// The campaign service's one catalogue of `message` texts: every text it answers (as gRPC status
+// details, which the gateway answers as `message`) is written here and nowhere else. SPEC are the
+// spec's texts word for word, in its tables' order, placeholders included (fill() puts the values
+// in); OWN are the texts the spec does not state, recorded in docs/api-decisions.md.
+import { BAD_CHARACTERS } from '../../../shared/src/text.js';
+
+const SPEC = {
+  // 400 messages on create
+  titleRequired: 'Title is required',
+  titleLength: 'Title must be between 3 and 100 characters',
+  bodyRequired: 'Body is required',
+  bodyLength: 'Body must be between 3 and 300 characters',
+  linkRequired: 'Link is required',
+  audienceRequired: 'At least one topic or country must be specified',
+  callToActionLength: 'Call to action must not exceed 20 characters',
+  iconUrl: 'Icon must be a valid URL',
+  imageUrl: 'Image must be a valid URL',
+  invalidStatus: 'Invalid campaign status',
+  invalidScheduleMode: 'Invalid schedule mode',
+  scheduleDateRequired: 'Schedule date is required for schedule mode',
+  invalidScheduleDate: 'Invalid schedule date format. Use ISO format (e.g. <UTC date-time>)',
+  ttlRange: 'TTL must be between 0 and 28 days in seconds',
+  // 400 messages on list, get and delete
+  limitPositive: 'limit must be a positive number',
+  invalidStartDate: 'Invalid startDate format. Use ISO format (e.g. <UTC date-time>)',
+  invalidEndDate: 'Invalid endDate format. Use ISO format (e.g. <UTC date-time>)',
+  dateOrder: 'startDate must be less than or equal to endDate',
+  dateField: 'dateField must be createdAt or scheduleDate',
+  invalidStatusValues: 'Invalid status values: <values>. Allowed: draft, scheduled, sent, failed',
+  cursorNotText: 'cursor must be a non-empty string',
+  invalidCursor: 'Invalid pagination cursor',
+  invalidJson: 'Invalid JSON body',
+  // Other errors
+  notAuthorized: 'Not authorized',
+  campaignNotFound: 'Campaign not found',
+  alreadySent: 'Cannot delete a campaign that has already been sent',
+  // General 500 messages
+  errorCreating: 'Error creating campaign',
+  internal: 'Internal server error',
+} as const;
+
+const OWN = {
+  // create (docs/api-decisions.md, "Create")
+  linkUrl: 'Link must be a valid URL',
+  tooManyDestinations: 'At most 100 topics and countries may be specified',
+  utmSourceLength: 'utmSource must be a string of at most 200 characters',
+  utmMediumLength: 'utmMedium must be a string of at most 200 characters',
+  utmCampaignLength: 'utmCampaign must be a string of at most 200 characters',
+  notificationTooLarge: 'Notification is too large to send (over 4096 bytes encrypted)',
+  // NUL and unpaired surrogates (docs/api-decisions.md, "Text"), one per create field
+  titleCharacters: `Title ${BAD_CHARACTERS}`,
+  bodyCharacters: `Body ${BAD_CHARACTERS}`,
+  linkCharacters: `Link ${BAD_CHARACTERS}`,
+  topicsCharacters: `Topics ${BAD_CHARACTERS}`,
+  countriesCharacters: `Countries ${BAD_CHARACTERS}`,
+  callToActionCharacters: `Call to action ${BAD_CHARACTERS}`,
+  iconCharacters: `Icon ${BAD_CHARACTERS}`,
+  imageCharacters: `Image ${BAD_CHARACTERS}`,
+  utmSourceCharacters: `utmSource ${BAD_CHARACTERS}`,
+  utmMediumCharacters: `utmMedium ${BAD_CHARACTERS}`,
+  utmCampaignCharacters: `utmCampaign ${BAD_CHARACTERS}`,
+  // Idempotency-Key (docs/api-decisions.md, "Idempotency-Key")
+  idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
+  idempotencyKeyFormat: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+} as const;
+
+export const SPEC_MESSAGES: Readonly<typeof SPEC> = Object.freeze(SPEC);
+export const OWN_MESSAGES: Readonly<typeof OWN> = Object.freeze(OWN);
+/** Both, for the code: which is which is this file's business. */
+export const MESSAGES: Readonly<typeof SPEC & typeof OWN> = Object.freeze({ ...SPEC, ...OWN });
+
+/**
+ * `template` with each `<name>` placeholder replaced by `values[name]`. The values go in as they
+ * are (a function replacer: `$&` in a client's text is not a replacement pattern).
+ */
+export function fill(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/<([^<>]+)>/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole));
+}
