@@ -1,30 +1,46 @@
-// Starts the delivery service: migrations, the gRPC Audience server, the plugin HTTP server (the
-// gateway its only caller) and the ops listener (liveness, readiness, metrics).
+// The delivery service, wired in one place: migrations, then each feature built from its parts —
+// audience (the gRPC Audience service), sending (Kafka consumers of dispatch jobs and chunks,
+// leases), push (encryption workers, the sender), tracking (the recorder, the counter
+// publisher), the plugin's and tracking's HTTP routes — and the ops listener (liveness,
+// readiness, metrics). stop() takes them down in the reverse order of what depends on what.
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { Counter } from 'prom-client';
 import { createPool, migrate, type Pool } from '../../shared/src/db.js';
 import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
 import { createInternalAuth } from '../../shared/src/internal-auth.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
-import type { DeliveryConfig } from './config.js';
-import { createAudience } from './domain/audience.js';
-import { createSubscriptions } from './domain/subscriptions.js';
-import { createGrpcServer } from './grpc/server.js';
-import { createFixedWindowLimiter } from './routes/rate-limiter.js';
-import { createHttpApp } from './server.js';
-import { readFile } from 'node:fs/promises';
-import { startSending } from './sending/index.js';
-// operations (issue 5)
-import { Counter } from 'prom-client';
 import { TOPICS } from '../../shared/src/messages.js';
-import { createReadiness } from '../../shared/src/observability/health.js';
+import { createReadiness, type Check } from '../../shared/src/observability/health.js';
 import { createServiceMetrics, kafkaLagGauge } from '../../shared/src/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '../../shared/src/observability/ops-server.js';
-import { CHUNKS_GROUP, DISPATCH_GROUP } from './messaging/index.js';
+import { createAudience } from './audience/audience.js';
+import { createGrpcServer } from './audience/grpc-server.js';
+import { createSubscriptions } from './audience/subscriptions.js';
+import type { DeliveryConfig } from './config.js';
+import { createHttpApp } from './http/app.js';
+import { createFixedWindowLimiter } from './http/rate-limiter.js';
+import { pluginRoutes } from './plugin/routes.js';
+import { createEncryptPool } from './push/encryption/pool.js';
+import { createPushSender } from './push/sender.js';
+import { createChunkWorker } from './sending/chunk-worker.js';
+import { createDispatchHandler } from './sending/dispatch.js';
+import { createLeases } from './sending/leases.js';
+import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP } from './sending/messaging.js';
+import { findRun } from './sending/run-store.js';
+import { vapidSigners } from './sites/vapid-signers.js';
+import { createCounterPublisher } from './tracking/counter-publisher.js';
+import { createTrackingRecorder } from './tracking/recorder.js';
+import { eventRoutes } from './tracking/routes.js';
+import { trackingTokensFor } from './tracking/tracking-token.js';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+const HEARTBEAT_MS = 2000;
 
 export function migrateDeliverySchema(pool: Pool): Promise<string[]> {
   return migrate(pool, 'delivery', MIGRATIONS_DIR);
@@ -52,13 +68,9 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   const log = deps.log ?? createLogger('delivery', config.logLevel);
   const pool = createPool(config.databaseUrl, { applicationName: 'delivery' });
   const internalAuth = createInternalAuth(config.internalTokens);
-  let grpcServer: ReturnType<typeof createGrpcServer> | undefined;
-  let httpServer: http.Server | undefined;
-  let opsServer: OpsServer | undefined;
-  let sending: Awaited<ReturnType<typeof startSending>> | undefined;
-  // Readiness: what this process needs to serve its own traffic (plugin HTTP, audience gRPC),
-  // which is Postgres. Kafka feeds sending, not requests: routing requests away from this
-  // process would not bring it back, so its state is reported on /readyz without gating it.
+  const instanceId = randomUUID();
+  const vapidKeys = { current: config.vapidEncryptionKey, previous: config.vapidEncryptionKeysPrevious };
+  const tokens = trackingTokensFor(vapidKeys);
   const metrics = createServiceMetrics('delivery');
   const pushes = new Counter({
     name: 'delivery_pushes_total',
@@ -66,22 +78,38 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     labelNames: ['outcome', 'origin'] as const,
     registers: [metrics.registry],
   });
+  // Readiness: what this process needs to serve its own traffic (plugin HTTP, audience gRPC),
+  // which is Postgres. Kafka feeds sending, not requests: routing requests away from this
+  // process would not bring it back, so its state is reported on /readyz without gating it.
   const readiness = createReadiness({ postgres: () => pool.query('SELECT 1') }, { log });
-  const reported = {
-    ...(config.kafka.brokers.length > 0
-      ? {
-          kafka: async () => {
-            if (!sending?.kafka) throw new Error('sending has not started');
-            await sending.kafka.ping();
-          },
-        }
-      : {}),
-  };
+  const messaging =
+    config.kafka.brokers.length > 0
+      ? createDeliveryMessaging({ brokers: [...config.kafka.brokers], prefix: config.kafka.topicPrefix, log, chunkConcurrency: config.sending.chunkConcurrency, sessionTimeoutMs: config.kafka.sessionTimeoutMs })
+      : undefined;
+  // Counters are published from what is stored, by one path (counter-publisher.ts): a run that
+  // changed asks for a pass now. Its stats event then carries every counter (audience and
+  // failures by class included), and a chunk never fails because Kafka is down at that moment.
+  const counters = messaging ? createCounterPublisher({ pool, log, publish: messaging.publishStats }, { intervalMs: config.statsPublishIntervalMs, batchSize: 500 }) : undefined;
+  const countersChanged = async () => counters?.wake();
+  const recorder = createTrackingRecorder({ pool, log, onStored: countersChanged }, { flushMs: 50, maxBatch: 500 });
+  // Aborted first on stop: a chunk stuck retrying writes to an unreachable Postgres gives up.
+  const stopping = new AbortController();
+  setMaxListeners(0, stopping.signal); // one listener per write being retried, many during an outage
+  const retry = { budgetMs: config.sending.deliveryLogRetrySec * 1000, signal: stopping.signal, log };
+  const leases = createLeases(pool, instanceId, retry);
+
+  let grpcServer: ReturnType<typeof createGrpcServer> | undefined;
+  let httpServer: http.Server | undefined;
+  let opsServer: OpsServer | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let encryptor: ReturnType<typeof createEncryptPool> | undefined;
+  let sender: ReturnType<typeof createPushSender> | undefined;
 
   // Out of rotation, then intake (gRPC, HTTP), then in-flight sending hands back its unfinished
-  // work and commits what it finished, then the pool.
+  // work and commits what it finished (tracking reports still buffered are stored, and a last
+  // pass publishes changed counters while the producer is up), then the pool.
   async function stop(): Promise<void> {
-    grpcServer?.health?.stop();
+    grpcServer?.health.stop();
     readiness.drain();
     if (grpcServer) await shutdownServer(grpcServer);
     if (httpServer) {
@@ -91,7 +119,14 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       await closed;
       clearTimeout(force);
     }
-    await sending?.stop();
+    stopping.abort();
+    clearInterval(heartbeat);
+    await recorder.close();
+    await counters?.stop();
+    await messaging?.stop();
+    await sender?.close();
+    await encryptor?.close();
+    await leases.forget().catch(() => {});
     await opsServer?.stop();
     await pool.end();
   }
@@ -100,59 +135,66 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const applied = await migrateDeliverySchema(pool);
     if (applied.length > 0) log.info('migrations applied', { applied });
 
+    // audience
     grpcServer = createGrpcServer({ audience: createAudience(pool), log, metrics, readiness, auth: internalAuth });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
-    sending = await startSending(
-      {
-        kafkaBrokers: config.kafka.brokers,
-        topicPrefix: config.kafka.topicPrefix,
-        sessionTimeoutMs: config.kafka.sessionTimeoutMs,
-        statsPublishIntervalMs: config.statsPublishIntervalMs,
-        vapidEncryptionKey: config.vapidEncryptionKey,
-        vapidEncryptionKeysPrevious: config.vapidEncryptionKeysPrevious,
-        vapidSubject: config.vapidSubject,
-        chunkSize: config.sending.chunkSize,
-        chunkConcurrency: config.sending.chunkConcurrency,
-        claimBatch: config.sending.claimBatch,
-        push: {
-          concurrencyPerOrigin: config.sending.concurrencyPerOrigin,
-          timeoutMs: config.sending.timeoutMs,
-          retryBudgetSec: config.sending.retryBudgetSec,
-          maxAttempts: config.sending.maxAttempts,
-          extraCa: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
-          testHosts: config.pushTestHosts,
-        },
-        instanceDeadAfterSec: config.sending.instanceDeadAfterSec,
-        deliveryLogRetrySec: config.sending.deliveryLogRetrySec,
-      },
-      { pool, log, onPushed: (origin, outcome) => pushes.inc({ origin, outcome }) },
-    );
-    const kafka = sending.kafka;
-    if (kafka) kafkaLagGauge(metrics.registry, [{ group: DISPATCH_GROUP, topic: TOPICS.dispatch }, { group: CHUNKS_GROUP, topic: TOPICS.chunks }], kafka.consumerLag);
+    // sending: this instance's heartbeat lets another take over the claims of a dead one
+    await leases.beat();
+    heartbeat = setInterval(() => leases.beat().catch((err) => log.warn('heartbeat failed', { err })), HEARTBEAT_MS);
+    heartbeat.unref();
+    if (messaging) {
+      // Started now, not on the first push: workers take a moment to load.
+      encryptor = createEncryptPool({ size: config.sending.encryptionWorkers });
+      sender = createPushSender({
+        encryptor,
+        concurrencyPerOrigin: config.sending.concurrencyPerOrigin,
+        maxConnectionsPerOrigin: config.sending.connectionsPerOrigin,
+        timeoutMs: config.sending.timeoutMs,
+        retryBudgetMs: config.sending.retryBudgetSec * 1000,
+        maxAttempts: config.sending.maxAttempts,
+        ca: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
+        testHosts: config.pushTestHosts,
+        log,
+      });
+      const vapid = vapidSigners(pool, vapidKeys, config.vapidSubject);
+      const dispatch = createDispatchHandler({ pool, log, publish: messaging.publish, publishStats: countersChanged }, { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 });
+      const chunk = createChunkWorker(
+        { pool, log, instanceId, sender, vapid, tokens, publishStats: countersChanged, onPushed: (origin, outcome) => pushes.inc({ origin, outcome }), leases, stopping: stopping.signal },
+        { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec },
+      );
+      await messaging.start({ dispatch, chunk });
+      counters?.start();
+      kafkaLagGauge(metrics.registry, [{ group: DISPATCH_GROUP, topic: TOPICS.dispatch }, { group: CHUNKS_GROUP, topic: TOPICS.chunks }], messaging.consumerLag);
+      log.info('sending started', { instanceId, brokers: config.kafka.brokers });
+    } else {
+      log.warn('KAFKA_BROKERS is not set: this instance sends nothing and tracking counts are not published');
+    }
 
+    // the plugin's and tracking's HTTP routes
     const app = createHttpApp({
-      subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, pushTestHosts: config.pushTestHosts }),
-      limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
+      routers: [
+        pluginRoutes({
+          pool,
+          subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, pushTestHosts: config.pushTestHosts }),
+          limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
+          reportLimiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
+        }),
+        eventRoutes({ tokens, recorder, findRun: (campaignId) => findRun(pool, campaignId), limiter: createFixedWindowLimiter({ limit: config.trackingRateLimitPerMinute }) }),
+      ],
       internalAuth,
       log,
-      events: {
-        tokens: sending.tokens,
-        recorder: sending.recorder,
-        findRun: sending.findRun,
-        limiter: createFixedWindowLimiter({ limit: config.trackingRateLimitPerMinute }),
-      },
-      // site plugin (issue 4): page views are limited like subscriptions, in their own buckets
-      plugin: { pool, limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }) },
       metrics,
     });
     httpServer = http.createServer(app);
     httpServer.headersTimeout = 20_000;
     httpServer.requestTimeout = 30_000;
     const httpPort = await listen(httpServer, config.http.host, config.http.port);
+
+    const reported: Record<string, Check> = messaging ? { kafka: () => messaging.ping() } : {};
     opsServer = await startOpsServer({ ...config.ops, readiness, reported, metrics, log });
 
-    await grpcServer.health?.start();
+    await grpcServer.health.start();
     log.info('delivery service started', { grpcPort, httpPort, opsPort: opsServer.port });
     return { grpcPort, httpPort, opsPort: opsServer.port, stop };
   } catch (err) {

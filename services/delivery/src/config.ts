@@ -2,7 +2,8 @@
 import { ConfigError, integer, list, listenAddress, optionalString, requireString } from '../../shared/src/config.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
-import { serviceHostRuleProblem, testHostProblem } from './domain/push-endpoint.js';
+import { serviceHostRuleProblem, testHostProblem } from './audience/push-endpoint.js';
+import { usableCpus } from './push/encryption/cpus.js';
 
 export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
   'fcm.googleapis.com',
@@ -44,7 +45,10 @@ export interface DeliveryConfig {
     readonly chunkConcurrency: number;
     /** Pushes claimed, sent and recorded together within a chunk. */
     readonly claimBatch: number;
+    /** The ceiling of each push-service origin's adaptive in-flight limit (push/origin-gate.ts). */
     readonly concurrencyPerOrigin: number;
+    /** HTTP/2 connections per push-service origin at most (push/client.ts). */
+    readonly connectionsPerOrigin: number;
     readonly timeoutMs: number;
     /**
      * How long one push is retried (5xx, timeouts, resets, 429) from when its batch reaches the
@@ -58,6 +62,8 @@ export interface DeliveryConfig {
     readonly deliveryLogRetrySec: number;
     /** PEM of extra CAs trusted for push services (tests and the local simulator). */
     readonly extraCaFile: string;
+    /** Threads of the payload-encryption pool (ENCRYPTION_WORKERS); default: the CPUs this process may use, cgroup quota included. */
+    readonly encryptionWorkers: number;
   };
   /** Tokens of the callers it serves: the gateway (gRPC and HTTP) and the campaign service (gRPC). */
   readonly internalTokens: { readonly gateway: string; readonly campaign: string };
@@ -139,13 +145,15 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       chunkSize: integer(env, 'CHUNK_SIZE', 500, { min: 1, max: 5000 }),
       chunkConcurrency: integer(env, 'CHUNK_CONCURRENCY', 4, { min: 1, max: 64 }),
       claimBatch: integer(env, 'CLAIM_BATCH_SIZE', 250, { min: 1, max: 5000 }),
-      concurrencyPerOrigin: integer(env, 'PUSH_CONCURRENCY_PER_ORIGIN', 100, { min: 1, max: 10_000 }),
+      concurrencyPerOrigin: integer(env, 'PUSH_CONCURRENCY_PER_ORIGIN', 2000, { min: 1, max: 10_000 }),
+      connectionsPerOrigin: integer(env, 'PUSH_CONNECTIONS_PER_ORIGIN', 32, { min: 1, max: 256 }),
       timeoutMs: integer(env, 'PUSH_TIMEOUT_MS', 10_000, { min: 100 }),
       retryBudgetSec: integer(env, 'PUSH_RETRY_BUDGET_SEC', 300, { min: 0, max: 2_419_200 }),
       maxAttempts: integer(env, 'PUSH_MAX_ATTEMPTS', 50, { min: 1, max: 1000 }),
       instanceDeadAfterSec: integer(env, 'INSTANCE_DEAD_AFTER_SEC', 10, { min: 3, max: 3600 }),
       deliveryLogRetrySec: integer(env, 'DELIVERY_LOG_RETRY_SEC', 120, { min: 0, max: 3600 }),
       extraCaFile: optionalString(env, 'PUSH_EXTRA_CA_FILE', ''),
+      encryptionWorkers: integer(env, 'ENCRYPTION_WORKERS', usableCpus(), { min: 1, max: 256 }),
     }),
     internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN') }),
     logLevel: parseLevel(env.LOG_LEVEL),

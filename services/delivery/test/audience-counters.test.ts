@@ -1,7 +1,7 @@
 // The precomputed audience counters against brute-force counts over the subscribers table.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createSubscriptions } from '../src/domain/subscriptions.js';
+import { createSubscriptions } from '../src/audience/subscriptions.js';
 import {
   bruteForceGroups,
   bruteForceNames,

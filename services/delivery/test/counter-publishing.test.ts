@@ -13,37 +13,21 @@ import { createCodecs, TOPICS, type DispatchMessage, type StatsMessage } from '.
 import { testKafkaBrokers } from '../../../test/support/kafka.js';
 import { freshDatabase } from '../../../test/support/postgres.js';
 import { migrateDeliverySchema } from '../src/app.js';
-import { changedCounters, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from '../src/db/run-counters.js';
-import { claim, recordOutcomes, runFor } from '../src/db/runs.js';
-import { trackingTokensFor } from '../src/domain/tracking-token.js';
-import { createDeliveryMessaging } from '../src/messaging/index.js';
-import { createCounterPublisher } from '../src/sending/counter-publisher.js';
+import { changedCounters, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from '../src/tracking/counter-store.js';
+import { claim, recordOutcomes } from '../src/sending/delivery-log-store.js';
+import { runFor } from '../src/sending/run-store.js';
+import { trackingTokensFor } from '../src/tracking/tracking-token.js';
+import { createDeliveryMessaging } from '../src/sending/messaging.js';
+import { createCounterPublisher } from '../src/tracking/counter-publisher.js';
 import { failureClassOf } from '../src/sending/failure-class.js';
-import { createTrackingRecorder } from '../src/sending/tracking.js';
-import { newSite, request, startTestDelivery, type TestDelivery } from './support.js';
+import { createTrackingRecorder } from '../src/tracking/recorder.js';
+import { dispatchMessage, newSite, request, startTestDelivery, type TestDelivery } from './support.js';
 
 const log = createLogger('counter-test', 'error');
 const codecs = createCodecs();
 
 function job(campaignId: string, siteId: string): DispatchMessage {
-  return {
-    type: 'campaign.dispatch',
-    version: 1,
-    campaignId,
-    siteId,
-    dispatchedAt: new Date().toISOString(),
-    title: 'Title',
-    body: 'Body',
-    link: 'https://shop.example/',
-    utmSource: '',
-    utmMedium: '',
-    utmCampaign: '',
-    icon: null,
-    image: null,
-    callToAction: '',
-    ttl: 60,
-    audience: ['news'],
-  };
+  return { ...dispatchMessage(siteId, ['news']), campaignId };
 }
 
 /** Stats events of the topic (read from the beginning with a fresh group) until `done` holds or 20 s pass. */

@@ -6,9 +6,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Logger } from '../../shared/src/log.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS } from '../src/config.js';
-import { endpointAllowed, hostAllowed, type PushHostRules } from '../src/domain/push-endpoint.js';
-import { MESSAGES } from '../src/domain/subscription-input.js';
-import { SUBSCRIPTION_CHANGE_MESSAGES } from '../src/plugin/subscription-changes.js';
+import { endpointAllowed, hostAllowed, type PushHostRules } from '../src/audience/push-endpoint.js';
+import { MESSAGES } from '../src/audience/subscription-input.js';
 import { browserKeys, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from './support.js';
 
 const BAD = 'must not contain NUL characters or unpaired surrogates';
@@ -64,21 +63,21 @@ describe('delivery: hostile text on the public endpoints', function () {
       method: 'POST',
       path: () => `/public/v1/sites/${publicId}/subscription-changes`,
       body: poisoned('https://127.0.0.1/push/old').map((oldEndpoint) => ({ oldEndpoint, endpoint: pushEndpoint() })),
-      message: SUBSCRIPTION_CHANGE_MESSAGES.oldEndpointCharacters,
+      message: MESSAGES.oldEndpointCharacters,
     },
     {
       name: 'subscription-change endpoint',
       method: 'POST',
       path: () => `/public/v1/sites/${publicId}/subscription-changes`,
       body: poisoned('https://127.0.0.1/push/new').map((endpoint) => ({ oldEndpoint: pushEndpoint(), endpoint })),
-      message: SUBSCRIPTION_CHANGE_MESSAGES.endpointCharacters,
+      message: MESSAGES.endpointCharacters,
     },
     { name: 'event type', method: 'POST', path: () => '/public/v1/events', body: poisoned('click').map((type) => ({ type, token: 'x' })), message: 'type must be impression or click, token is not a valid tracking token' },
     { name: 'event token', method: 'POST', path: () => '/public/v1/events', body: poisoned('A'.repeat(54)).map((token) => ({ type: 'click', token })), message: 'token is not a valid tracking token' },
   ];
 
   it('the messages: one pattern, "<field> must not contain NUL characters or unpaired surrogates"', () => {
-    expect([MESSAGES.topicsCharacters, MESSAGES.languageCharacters, MESSAGES.timeZoneCharacters, MESSAGES.endpointCharacters, SUBSCRIPTION_CHANGE_MESSAGES.oldEndpointCharacters]).to.deep.equal([
+    expect([MESSAGES.topicsCharacters, MESSAGES.languageCharacters, MESSAGES.timeZoneCharacters, MESSAGES.endpointCharacters, MESSAGES.oldEndpointCharacters]).to.deep.equal([
       `topics ${BAD}`,
       `language ${BAD}`,
       `timeZone ${BAD}`,

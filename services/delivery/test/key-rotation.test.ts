@@ -8,9 +8,9 @@ import { ConfigError } from '../../shared/src/config.js';
 import { createPool, type Pool } from '../../shared/src/db.js';
 import { migrateDeliverySchema } from '../src/app.js';
 import { loadConfig, loadVapidEncryptionKeys } from '../src/config.js';
-import { DeliveryOperatorError } from '../src/domain/errors.js';
-import { createDeliveryOperators, type ReencryptCounts } from '../src/domain/operators.js';
-import { createTrackingTokens, deriveTrackingKey, trackingTokensFor } from '../src/domain/tracking-token.js';
+import { DeliveryOperatorError } from '../src/errors.js';
+import { createDeliveryOperators, type ReencryptCounts } from '../src/operators.js';
+import { createTrackingTokens, deriveTrackingKey, trackingTokensFor } from '../src/tracking/tracking-token.js';
 import {
   decryptVapidPrivateKey,
   encryptionKeyFingerprint,
@@ -18,7 +18,7 @@ import {
   generateVapidKeyPair,
   openVapidPrivateKey,
   VapidKeyDecryptError,
-} from '../src/domain/vapid-keys.js';
+} from '../src/sites/vapid-keys.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 
 const A = randomBytes(32);

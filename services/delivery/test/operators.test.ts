@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import webpush from 'web-push';
-import { DeliveryOperatorError } from '../src/domain/errors.js';
-import { decryptVapidPrivateKey } from '../src/domain/vapid-keys.js';
+import { DeliveryOperatorError } from '../src/errors.js';
+import { decryptVapidPrivateKey } from '../src/sites/vapid-keys.js';
 import {
   bruteForceGroups,
   bruteForceNames,

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { MESSAGES } from '../src/domain/subscription-input.js';
+import { MESSAGES } from '../src/audience/subscription-input.js';
 import { browserKeys, listCountries, listTopics, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from './support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -90,7 +90,7 @@ describe('delivery: subscribe over HTTP', function () {
   it('when the unsubscribe body has no endpoint, then 400 with its message', async () => {
     for (const body of [{}, { endpoint: 5 }, { endpoint: '' }, { endpoint: 'x'.repeat(2049) }]) {
       const res = await request(t, 'DELETE', path, { body });
-      expect(res, JSON.stringify(body).slice(0, 40)).to.deep.include({ status: 400, body: { message: MESSAGES.unsubscribeEndpoint } });
+      expect(res, JSON.stringify(body).slice(0, 40)).to.deep.include({ status: 400, body: { message: MESSAGES.endpointString } });
     }
   });
 
@@ -216,7 +216,7 @@ describe('delivery: subscribe over HTTP', function () {
   it('a wildcard host rule admits subdomains only, and localhost passes the test allow-list', async () => {
     const res = await request(t, 'POST', path, { body: validBody({ subscription: { endpoint: pushEndpoint('localhost'), keys: browserKeys() } }) });
     expect(res.status).to.equal(201);
-    const { hostAllowed } = await import('../src/domain/push-endpoint.js');
+    const { hostAllowed } = await import('../src/audience/push-endpoint.js');
     const rules = ['fcm.googleapis.com', '*.push.apple.com'];
     expect(hostAllowed('web.push.apple.com', rules)).to.equal(true);
     expect(hostAllowed('A.B.PUSH.APPLE.COM', rules)).to.equal(true);

@@ -1,17 +1,20 @@
-// Test helpers for the delivery suites: a fresh database, a running service, gRPC and HTTP clients.
+// Test helpers for the delivery suites: the shared in-process stack (test/support/in-process.ts)
+// with the delivery service alone, its gRPC and HTTP clients, seeders and brute-force counters.
 import { randomBytes, randomUUID, createECDH } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { freshDatabase } from '../../../test/support/postgres.js';
+import { startInProcess } from '../../../test/support/in-process.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
-import { createPool, type Pool } from '../../shared/src/db.js';
+import type { Pool } from '../../shared/src/db.js';
 import { loadAudienceProto } from '../../shared/src/grpc.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
-import { startDeliveryService, type DeliveryService } from '../src/app.js';
-import { loadConfig, type DeliveryConfig } from '../src/config.js';
-import { createDeliveryOperators, type DeliveryOperators } from '../src/domain/operators.js';
+import type { DeliveryService } from '../src/app.js';
+import type { DeliveryConfig } from '../src/config.js';
+import type { DeliveryOperators } from '../src/operators.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { INTERNAL_AUTH_HEADER, withInternalToken } from '../../shared/src/internal-auth.js';
 import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../shared/src/edge-headers.js';
+import type { CampaignContent } from '../../shared/src/campaign-content.js';
+import type { DispatchMessage } from '../../shared/src/messages.js';
 
 export interface TestDelivery {
   service: DeliveryService;
@@ -29,30 +32,23 @@ export interface TestDelivery {
 }
 
 export async function startTestDelivery(label: string, env: Record<string, string> = {}, log?: Logger): Promise<TestDelivery> {
-  const db = await freshDatabase(label);
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    DELIVERY_GRPC_PORT: '0',
-    DELIVERY_HTTP_PORT: '0',
-    DELIVERY_OPS_PORT: '0',
-    VAPID_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    // The fake push services of the tests listen on loopback; real hosts keep their defaults.
-    PUSH_TEST_HOSTS: '127.0.0.1,localhost',
-    LOG_LEVEL: 'error',
-    ...INTERNAL_TOKENS,
-    ...env,
+  const stack = await startInProcess(label, {
+    delivery: {
+      // The fake push services of the tests listen on loopback; real hosts keep their defaults.
+      env: { PUSH_TEST_HOSTS: '127.0.0.1,localhost', ...env },
+      log: log ?? createLogger('delivery-test', 'error'),
+    },
   });
-  const service = await startDeliveryService(config, { log: log ?? createLogger('delivery-test', 'error') });
-  const pool = createPool(db.url, { max: 4 });
+  const service = stack.delivery!;
   const proto = loadAudienceProto();
-  const target = `127.0.0.1:${service.grpcPort}`;
+  const target = stack.audienceTarget!;
   const audience = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.CAMPAIGN_INTERNAL_TOKEN));
   const audienceAsGateway = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   return {
     service,
-    config,
-    pool,
-    operators: createDeliveryOperators(pool, config.vapidEncryptionKey),
+    config: service.config,
+    pool: stack.pool,
+    operators: stack.operators.delivery,
     audience,
     audienceAsGateway,
     baseUrl: `http://127.0.0.1:${service.httpPort}`,
@@ -60,9 +56,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     stop: async () => {
       audience.close();
       audienceAsGateway.close();
-      await pool.end();
-      await service.stop();
-      await db.drop();
+      await stack.stop();
     },
   };
 }
@@ -195,4 +189,18 @@ export async function storedGroups(pool: Pool, siteId: string): Promise<Map<stri
 
 export function sortedEntries(m: Map<string, number>): [string, number][] {
   return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A dispatch job (what the campaign service's relay publishes) for `audience`, with a plain notification. */
+export function dispatchMessage(siteId: string, audience: string[], opts: { ttl?: number; content?: Partial<CampaignContent> } = {}): DispatchMessage {
+  return {
+    type: 'campaign.dispatch',
+    version: 2,
+    campaignId: randomUUID(),
+    siteId,
+    dispatchedAt: new Date().toISOString(),
+    content: { title: 'Hello', body: 'World', link: 'https://shop.example/', utmSource: '', utmMedium: '', utmCampaign: '', icon: null, image: null, callToAction: '', ...opts.content },
+    ttl: opts.ttl ?? 60,
+    audience,
+  };
 }

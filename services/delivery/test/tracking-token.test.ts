@@ -3,7 +3,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createTrackingTokens, deriveTrackingKey } from '../src/domain/tracking-token.js';
+import { createTrackingTokens, deriveTrackingKey } from '../src/tracking/tracking-token.js';
 
 const key = deriveTrackingKey(randomBytes(32));
 const tokens = createTrackingTokens(key);

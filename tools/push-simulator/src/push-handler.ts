@@ -32,6 +32,8 @@ export interface PushContext {
   maxVapidTtlSec: number;
   device: Device | undefined;
   closing: AbortSignal;
+  /** Every push is answered this long after its body arrived (a far push service); 0: at once. */
+  latencyMs: number;
   vapidCache: Map<string, CachedVapid>;
   sinkSeen: { count: number };
 }
@@ -46,8 +48,9 @@ export async function handlePush(req: AnyRequest, res: AnyResponse, subscription
   const { state } = ctx;
   const record = state.subscriptions.get(subscriptionId);
   if (record?.expired) {
-    state.counters.afterExpiry++;
     await drain(req);
+    if (ctx.latencyMs > 0 && !(await far(ctx))) return;
+    state.counters.afterExpiry++;
     return reject(res, state, new Rejection(410, 'expired', 'push subscription has expired or was unsubscribed'));
   }
 
@@ -56,6 +59,8 @@ export async function handlePush(req: AnyRequest, res: AnyResponse, subscription
 
   const body = await readBody(req);
   if (body === undefined) return resetConnection(req);
+  // The request has arrived; the answer (whatever it is) comes back after the service's latency.
+  if (ctx.latencyMs > 0 && !(await far(ctx))) return;
   state.counters.bytes += body.total;
 
   if (behaviour && chance(ctx, behaviour.resetBeforeAccept)) {
@@ -190,6 +195,15 @@ function answerBehaviour(res: AnyResponse, state: SimulatorState, behaviour: Beh
 function reject(res: AnyResponse, state: SimulatorState, rejection: Rejection): void {
   state.count(rejection.status, rejection.reason);
   sendJson(res, rejection.status, {}, { reason: rejection.reason, message: rejection.message });
+}
+
+/**
+ * Waits latencyMs on a timer of its own, so other streams go on meanwhile; false when the
+ * simulator closed during the wait (its connections are gone: nothing to answer).
+ */
+async function far(ctx: PushContext): Promise<boolean> {
+  await sleep(ctx.latencyMs, ctx.closing);
+  return !ctx.closing.aborted;
 }
 
 function chance(ctx: PushContext, probability: number | undefined): boolean {

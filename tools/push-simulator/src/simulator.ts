@@ -24,13 +24,19 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
   const log = opts.log ?? (() => {});
   if (opts.device && !opts.trackingBaseUrl) throw new Error('push simulator: device mode needs trackingBaseUrl');
   if (opts.trackingBaseUrl) new URL(opts.trackingBaseUrl); // fails fast on a malformed URL
+  const latencyMs = opts.latencyMs ?? 0;
+  if (!(Number.isFinite(latencyMs) && latencyMs >= 0 && latencyMs <= 600_000)) throw new Error('push simulator: latencyMs must be between 0 and 600000');
+  const maxConcurrentStreams = opts.maxConcurrentStreams;
+  if (maxConcurrentStreams !== undefined && !(Number.isInteger(maxConcurrentStreams) && maxConcurrentStreams >= 1 && maxConcurrentStreams <= 2 ** 32 - 1)) {
+    throw new Error('push simulator: maxConcurrentStreams must be an integer between 1 and 4294967295');
+  }
 
   const certificates: Certificates | undefined = tls ? await makeCertificates() : undefined;
   const state = new SimulatorState(mode === 'sink' ? 1000 : opts.maxRecorded ?? 100_000, opts.keepReplaced === true);
   const behaviours = new Behaviours();
   const closing = new AbortController();
-  // Every delayed push in flight waits on it (latency): as many listeners as requests in flight,
-  // which the clients decide; not a leak.
+  // Every delayed push in flight waits on it (latency, latencyMs): as many listeners as requests
+  // in flight, which the clients decide (at most connections × maxConcurrentStreams); not a leak.
   setMaxListeners(0, closing.signal);
   let device: Device | undefined;
   let connections = 0;
@@ -70,7 +76,13 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
 
   let server: http.Server | http2.Http2SecureServer;
   if (certificates) {
-    const secure = http2.createSecureServer({ key: certificates.keyPem, cert: certificates.certPem, allowHTTP1: true });
+    const secure = http2.createSecureServer({
+      key: certificates.keyPem,
+      cert: certificates.certPem,
+      allowHTTP1: true,
+      // Unset: Node's default, which advertises no limit (4294967295).
+      ...(maxConcurrentStreams === undefined ? {} : { settings: { maxConcurrentStreams } }),
+    });
     secure.on('secureConnection', trackSocket);
     secure.on('session', (session: Http2Session) => {
       http2Sessions++;
@@ -113,6 +125,7 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
     maxVapidTtlSec: opts.maxVapidTtlSec ?? 86_400,
     device,
     closing: closing.signal,
+    latencyMs,
     vapidCache: new Map(),
     sinkSeen: { count: 0 },
   };
@@ -169,6 +182,6 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
       return closed;
     },
   };
-  log('push simulator listening', { origin, mode, tls });
+  log('push simulator listening', { origin, mode, tls, latencyMs, maxConcurrentStreams: maxConcurrentStreams ?? 'default' });
   return simulator;
 }

@@ -35,6 +35,17 @@ export interface PushSimulatorOptions {
    * repeats per campaign. Default false (RFC 8030 §5.4 replacement).
    */
   keepReplaced?: boolean;
+  /**
+   * A far push service: every push is answered this many milliseconds after its body arrived
+   * (default 0). Each waits on its own timer, so other streams and connections are not held up;
+   * close() ends every wait.
+   */
+  latencyMs?: number;
+  /**
+   * The SETTINGS_MAX_CONCURRENT_STREAMS the HTTP/2 server advertises: requests one connection may
+   * have in flight. Default: Node's (4294967295, i.e. no limit). HTTP/1.1 and tls: false ignore it.
+   */
+  maxConcurrentStreams?: number;
   /** Log lines on stderr; default silent (tests). */
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpush from 'web-push';
 import { loadSimulatorConfig } from '../src/config.js';
-import { controlJson, newAppServer, pushOptions, type Trust } from './support.js';
+import { closeH2, connectH2, controlJson, h2Push, newAppServer, pushOptions, type Trust } from './support.js';
 
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
 
@@ -17,8 +17,8 @@ interface Announcement {
   pid: number;
 }
 
-function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; announcement: Announcement }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+function startProcess(env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; announcement: Announcement }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -137,5 +137,24 @@ describe('push simulator: process configuration', () => {
     expect(() => loadSimulatorConfig({ MODE: 'fast' }, [])).to.throw(/MODE/);
     expect(() => loadSimulatorConfig({ CLICK_RATE: '2', TRACKING_BASE_URL: 'http://x' }, [])).to.throw(/CLICK_RATE/);
     expect(() => loadSimulatorConfig({}, ['--nope=1'])).to.throw(/--nope/);
+  });
+});
+
+describe('push simulator: a far push service as a process', () => {
+  it('takes LATENCY_MS from the environment and --max-concurrent-streams as a flag', async () => {
+    const { child, announcement } = await startProcess({ PORT: '0', MODE: 'record', LATENCY_MS: '150' }, ['--max-concurrent-streams=7']);
+    const trust = { origin: announcement.origin, caCertPem: readFileSync(announcement.caCertFile, 'utf8') };
+    const { session, settings } = connectH2(trust);
+    try {
+      expect((await settings).maxConcurrentStreams).to.equal(7);
+      const app = newAppServer();
+      const sub = JSON.parse((await controlJson(trust, 'POST', '/_sim/subscriptions', { applicationServerKey: app.publicKey })).body);
+      const answer = await h2Push(session, sub, 'from far away', app);
+      expect(answer.status).to.equal(201);
+      expect(answer.ms).to.be.at.least(140);
+    } finally {
+      await closeH2(session);
+      expect(await stopProcess(child)).to.equal(0);
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Test helpers: a real application server (web-push) and a raw client for hand-made requests.
 import { createPrivateKey, sign } from 'node:crypto';
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import webpush from 'web-push';
 import type { PushSimulator, SimulatedSubscription } from '../src/index.js';
@@ -110,4 +111,47 @@ function postLike(sim: Trust, method: string, path: string, body: Buffer | undef
     req.on('error', reject);
     req.end(body);
   });
+}
+
+export interface H2Answer {
+  status: number;
+  /** milliseconds from the request to its answer */
+  ms: number;
+}
+
+/** One push as its own stream on `session`, like the delivery service sends them. */
+export function h2Push(session: http2.ClientHttp2Session, sub: SimulatedSubscription, payload: string, app: AppServer): Promise<H2Answer> {
+  return new Promise((resolve, reject) => {
+    const { headers, body } = webPushRequest(sub, payload, app);
+    const h2headers: http2.OutgoingHttpHeaders = { ':method': 'POST', ':path': new URL(sub.endpoint).pathname };
+    for (const [name, value] of Object.entries(headers)) h2headers[name.toLowerCase()] = value;
+    const started = performance.now();
+    const stream = session.request(h2headers);
+    let status = 0;
+    let ms = 0;
+    stream.on('response', (h) => {
+      status = Number(h[':status']);
+      ms = performance.now() - started;
+    });
+    stream.on('error', reject);
+    stream.on('close', () => (status ? resolve({ status, ms }) : reject(new Error(`stream closed with code ${stream.rstCode}`))));
+    stream.resume();
+    stream.end(body);
+  });
+}
+
+/** A new HTTP/2 session and the SETTINGS the server sends on it (listened for before they can arrive). */
+export function connectH2(sim: Trust): { session: http2.ClientHttp2Session; settings: Promise<http2.Settings> } {
+  const session = http2.connect(sim.origin, { ca: sim.caCertPem });
+  const settings = new Promise<http2.Settings>((resolve, reject) => {
+    session.once('remoteSettings', resolve);
+    session.once('error', reject);
+  });
+  session.on('error', () => {});
+  return { session, settings };
+}
+
+export function closeH2(session: http2.ClientHttp2Session): Promise<void> {
+  if (session.closed || session.destroyed) return Promise.resolve();
+  return new Promise((resolve) => session.close(() => resolve()));
 }

@@ -1,16 +1,17 @@
-// Site plugin HTTP routes: the snippet and the service worker scripts, the site's public
-// configuration (VAPID public key), page views and subscription changes. Reached through the
-// gateway's /public proxy.
-import { rateLimited } from '../routes/rate-limited.js';
+// The site plugin's HTTP endpoints: the snippet and the service worker scripts, the site's
+// public configuration (VAPID public key), and what the plugin reports about its subscribers
+// (subscribe, unsubscribe, page views, subscription changes; rules in audience/). Reached
+// through the gateway's /public proxy.
 import express, { type Request, type Response, type Router } from 'express';
 import type { Pool } from '../../../shared/src/db.js';
-import { findSiteByPublicId } from '../db/index.js';
-import { SiteNotFoundError } from '../domain/errors.js';
-import type { RateLimiter } from '../routes/rate-limiter.js';
-import { BODY_LIMIT_BYTES, jsonObject } from '../routes/subscriptions.js';
+import type { Subscriptions } from '../audience/subscriptions.js';
+import { SiteNotFoundError } from '../errors.js';
+import { clientCountry } from '../http/client-address.js';
+import { jsonObject, rawBody } from '../http/json-body.js';
+import { rateLimited } from '../http/rate-limited.js';
+import type { RateLimiter } from '../http/rate-limiter.js';
+import { findSiteByPublicId } from '../sites/site-store.js';
 import { loadAsset, type PluginAsset } from './assets.js';
-import { createPageViews } from './page-views.js';
-import { createSubscriptionChanges } from './subscription-changes.js';
 
 export const SNIPPET_PATH = '/public/v1/webpush.js';
 export const SERVICE_WORKER_PATH = '/public/v1/webpush-sw.js';
@@ -21,12 +22,13 @@ export const SERVICE_WORKER_CACHE_CONTROL = 'no-cache';
 // The VAPID key of a site never changes; a short cache only spares repeated look-ups.
 export const CONFIG_CACHE_CONTROL = 'public, max-age=300';
 
-const PUBLIC_ID = /^[A-Za-z0-9_-]{1,100}$/;
-
 export interface PluginRouteDeps {
   pool: Pool;
-  /** Page views are limited like subscriptions, per client address, in a bucket of their own. */
+  subscriptions: Subscriptions;
+  /** Subscription calls, per client address. */
   limiter: RateLimiter;
+  /** Page views and subscription changes: limited like subscriptions, in buckets of their own. */
+  reportLimiter: RateLimiter;
 }
 
 function serveScript(asset: PluginAsset, headers: Record<string, string>) {
@@ -46,8 +48,6 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   const router = express.Router();
   const snippet = loadAsset('webpush.js');
   const worker = loadAsset('webpush-sw.js');
-  const pageViews = createPageViews(deps.pool);
-  const subscriptionChanges = createSubscriptionChanges(deps.pool);
 
   router.get(SNIPPET_PATH, serveScript(snippet, { 'Cache-Control': SNIPPET_CACHE_CONTROL }));
   router.get(
@@ -56,26 +56,37 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   );
 
   router.get('/public/v1/sites/:publicId/config', async (req, res) => {
-    const publicId = String(req.params.publicId);
-    const site = PUBLIC_ID.test(publicId) ? await findSiteByPublicId(deps.pool, publicId) : null;
+    const site = await findSiteByPublicId(deps.pool, String(req.params.publicId));
     if (!site) throw new SiteNotFoundError();
     res.set('Cache-Control', CONFIG_CACHE_CONTROL);
     res.status(200).json({ publicId: site.publicId, vapidPublicKey: site.vapidPublicKey });
   });
 
-  const rateLimit = rateLimited(deps.limiter);
-  // Any content type, as for subscriptions: the snippet posts text/plain to avoid a preflight.
-  const body = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
+  const { subscriptions } = deps;
+  const subscribeLimit = rateLimited(deps.limiter);
+  const reportLimit = rateLimited(deps.reportLimiter);
+  const body = rawBody();
+  const subscriptionsPath = '/public/v1/sites/:publicId/subscriptions';
 
-  router.post('/public/v1/sites/:publicId/pageviews', rateLimit, body, async (req, res) => {
+  router.post(subscriptionsPath, subscribeLimit, body, async (req, res) => {
+    // The country is the gateway's (x-client-country), never the body's or a client header's.
+    const result = await subscriptions.subscribe(String(req.params.publicId), jsonObject(req), clientCountry(req));
+    res.status(result.created ? 201 : 200).json({ id: result.id, created: result.created });
+  });
+
+  router.delete(subscriptionsPath, subscribeLimit, body, async (req, res) => {
+    res.status(200).json(await subscriptions.unsubscribe(String(req.params.publicId), jsonObject(req)));
+  });
+
+  router.post('/public/v1/sites/:publicId/pageviews', reportLimit, body, async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    res.status(200).json(await pageViews.record(String(req.params.publicId), jsonObject(req)));
+    res.status(200).json(await subscriptions.recordPageView(String(req.params.publicId), jsonObject(req)));
   });
 
   // The service worker's report that the browser replaced a subscription (pushsubscriptionchange).
-  router.post('/public/v1/sites/:publicId/subscription-changes', rateLimit, body, async (req, res) => {
+  router.post('/public/v1/sites/:publicId/subscription-changes', reportLimit, body, async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    res.status(200).json(await subscriptionChanges.record(String(req.params.publicId), jsonObject(req)));
+    res.status(200).json(await subscriptions.replaceSubscription(String(req.params.publicId), jsonObject(req)));
   });
 
   return router;

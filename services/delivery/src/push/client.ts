@@ -1,7 +1,24 @@
-// One connection pool per push-service origin. Push services (FCM, Mozilla autopush, Apple)
-// offer HTTP/2: one TLS session then carries every request to that origin. Origins without h2
-// get HTTP/1.1 keep-alive sockets. Concurrency is bounded per origin, and every request has a
-// deadline, so a slow push service costs a bounded number of sockets and nothing else.
+// The HTTP stage of the push path: connections per push-service origin. Push services (FCM,
+// Mozilla autopush, Apple) offer HTTP/2, where one connection carries as many requests at once
+// as the server advertises (SETTINGS_MAX_CONCURRENT_STREAMS, often 100). A far push service
+// needs many requests in flight (at 150 ms per answer, 1000 for ~6,600 pushes/s), so an origin
+// gets as many connections as its requests in flight need:
+//   - a request takes a free stream on the first open connection that has one (connections
+//     fill in the order they were opened, so a quiet origin keeps few);
+//   - when every connection is at the server's advertised limit, another is opened — never is a
+//     request queued behind a full connection while another may be opened — up to
+//     maxConnectionsPerOrigin (PUSH_CONNECTIONS_PER_ORIGIN, 32); past that a request waits for
+//     a stream to end (each has a deadline, so one does soon);
+//   - requests waiting while connections are opened count on each taking as many as the
+//     origin's last advertised limit (100 before the first answer), so a burst of 1000 opens
+//     10 connections at once rather than one per request;
+//   - a connection counts as open once the server's SETTINGS arrived (its limit is known then);
+//     a connection beyond the first that stays idle for a minute is closed.
+// Origins without h2 get HTTP/1.1 keep-alive sockets, capped at http1SocketsPerOrigin (the
+// sender passes its concurrency ceiling, which its origin gate never exceeds, so the agent never
+// queues). The client itself does not limit requests in flight: the origin gate does, in one
+// place (origin-gate.ts). Every connection attempt and every request has a deadline, so a slow
+// push service costs a bounded number of sockets and nothing else.
 // Every connection goes through the destination policy (destination.ts): https, port 443, a
 // host name whose resolved addresses are public — checked in the connection's own lookup. What
 // a push service answers is bounded: the status, the headers Node already bounds, a reason
@@ -14,10 +31,15 @@ import tls from 'node:tls';
 import { createDestinationPolicy, DestinationRefusedError, type DestinationPolicy } from './destination.js';
 
 export interface PushClientOptions {
-  /** Requests in flight per origin; more wait in a FIFO queue. Default 100. */
-  concurrencyPerOrigin?: number;
-  /** Deadline for one request, connection included. Default 10 s. */
+  /**
+   * Deadline for opening one connection (TLS and the server's SETTINGS), and for one request
+   * once it has its stream (over HTTP/1.1: its socket's connection included). Default 10 s.
+   */
   timeoutMs?: number;
+  /** HTTP/2 connections per origin at most (PUSH_CONNECTIONS_PER_ORIGIN). Default 32. */
+  maxConnectionsPerOrigin?: number;
+  /** HTTP/1.1 keep-alive sockets per origin at most. Default 100; the sender passes its concurrency ceiling. */
+  http1SocketsPerOrigin?: number;
   /** Extra trusted CA certificate(s), PEM, added to Node's root store. */
   ca?: string | Buffer;
   /** PUSH_TEST_HOSTS: local test push services, exempt from the destination rules. */
@@ -40,6 +62,8 @@ export interface PushClient {
   post(endpoint: string, headers: Readonly<Record<string, string>>, body: Buffer): Promise<PushResponse>;
   /** The protocol chosen for an origin once it has been contacted. */
   protocolFor(origin: string): Protocol | undefined;
+  /** HTTP/2 connections open to an origin now. */
+  connectionsTo(origin: string): number;
   /** Closes every session and socket; requests still in flight are aborted. */
   close(): Promise<void>;
 }
@@ -70,115 +94,212 @@ export class PushRequestError extends Error {
 export const MAX_BODY_BYTES = 64 * 1024;
 /** How long an origin refused by the destination policy fails at once, without a new lookup. */
 const REFUSAL_MEMORY_MS = 60_000;
+/** A connection beyond an origin's first is closed after this long without a frame. */
+const IDLE_CONNECTION_MS = 60_000;
+/** Streams a connection being opened is counted on to take, before any server has said (RFC 9113 §6.5.2 advises at least 100). */
+const DEFAULT_STREAMS = 100;
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_SESSION_ERROR',
   'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_STREAM_CANCEL', 'ERR_HTTP2_INVALID_SESSION', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+interface Connection {
+  session: http2.ClientHttp2Session;
+  /** Streams open on it, counted from the request until the stream's 'close'. */
+  streams: number;
+}
+
+/** A request waiting for a stream: null means the origin speaks HTTP/1.1. */
+interface Waiter {
+  resolve(connection: Connection | null): void;
+  reject(err: Error): void;
+}
 
 interface Origin {
   url: URL;
   /** The policy's lookup for this origin's connections; undefined: plain DNS (a test host). */
   lookup?: net.LookupFunction;
   refused?: { error: PushRequestError; until: number };
+  /** Unknown until the first connection's ALPN answer. */
   protocol?: Protocol;
-  probing?: Promise<void>;
-  session?: http2.ClientHttp2Session;
+  /** Open HTTP/2 connections, in the order they were opened. */
+  connections: Connection[];
+  /** Connections being opened. */
+  connecting: number;
+  /** The server's last advertised SETTINGS_MAX_CONCURRENT_STREAMS. */
+  streamsHint: number;
   agent?: http.Agent;
-  active: number;
-  waiters: Array<(err?: Error) => void>;
+  /** Requests waiting for a stream, oldest first. */
+  waiters: Waiter[];
 }
 
 export function createPushClient(opts: PushClientOptions = {}): PushClient {
-  const limit = opts.concurrencyPerOrigin ?? 100;
   const timeoutMs = opts.timeoutMs ?? 10_000;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError('concurrencyPerOrigin must be a positive integer');
+  const maxConnections = opts.maxConnectionsPerOrigin ?? 32;
+  const h1Sockets = opts.http1SocketsPerOrigin ?? 100;
   if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
-  const ca = opts.ca ? [...tls.rootCertificates, opts.ca.toString()] : undefined;
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new RangeError('maxConnectionsPerOrigin must be a positive integer');
+  if (!Number.isInteger(h1Sockets) || h1Sockets < 1) throw new RangeError('http1SocketsPerOrigin must be a positive integer');
+  // One context for every connection: building one from ~150 root certificates costs ~30 ms of
+  // the main thread, too much per connection when a burst opens ten.
+  const secureContext = opts.ca ? tls.createSecureContext({ ca: [...tls.rootCertificates, opts.ca.toString()] }) : undefined;
   const destinations = opts.destinations ?? createDestinationPolicy({ testHosts: opts.testHosts });
   const origins = new Map<string, Origin>();
+  /** Connections being opened, to end when the client closes. */
+  const opening = new Set<() => void>();
+  /** HTTP/1.1 sockets past their (TLS) connect. */
+  const connectedSockets = new WeakSet<object>();
   let closed = false;
 
   function originOf(url: URL): Origin {
     let state = origins.get(url.origin);
     if (!state) {
-      state = { url: new URL(url.origin), lookup: destinations.lookupFor(url), active: 0, waiters: [] };
+      state = { url: new URL(url.origin), lookup: destinations.lookupFor(url), connections: [], connecting: 0, streamsHint: DEFAULT_STREAMS, waiters: [] };
+      if (url.protocol === 'http:') {
+        state.protocol = 'http/1.1';
+        state.agent = new http.Agent({ keepAlive: true, maxSockets: h1Sockets, lookup: state.lookup });
+      }
       origins.set(url.origin, state);
     }
     return state;
   }
 
-  function acquire(state: Origin): Promise<void> {
-    if (state.active < limit) {
-      state.active += 1;
-      return Promise.resolve();
+  const capacity = (c: Connection) => c.session.remoteSettings.maxConcurrentStreams ?? DEFAULT_STREAMS;
+
+  /** The first open connection with a free stream. */
+  function freeConnection(state: Origin): Connection | undefined {
+    for (const c of state.connections) if (c.streams < capacity(c) && !c.session.closed && !c.session.destroyed) return c;
+    return undefined;
+  }
+
+  /** A stream at once when one is free and nobody waits before us (the usual case, no promise). */
+  function takeFreeStream(state: Origin): Connection | undefined {
+    if (state.protocol !== 'h2' || state.waiters.length > 0) return undefined;
+    const c = freeConnection(state);
+    if (c) c.streams += 1;
+    return c;
+  }
+
+  function waitForStream(state: Origin): Promise<Connection | null> {
+    return new Promise((resolve, reject) => {
+      state.waiters.push({ resolve, reject });
+      pump(state);
+    });
+  }
+
+  function releaseStream(state: Origin, c: Connection): void {
+    c.streams -= 1;
+    if (state.waiters.length > 0) pump(state);
+  }
+
+  // Gives waiting requests free streams, oldest first; opens connections for the ones that the
+  // connections being opened will not take (see the top of the file).
+  function pump(state: Origin): void {
+    const { waiters } = state;
+    if (state.protocol === 'http/1.1') {
+      for (const w of waiters.splice(0)) w.resolve(null);
+      return;
     }
-    return new Promise((resolve, reject) => state.waiters.push((err) => (err ? reject(err) : resolve())));
+    while (waiters.length > 0) {
+      const c = freeConnection(state);
+      if (!c) break;
+      c.streams += 1;
+      waiters.shift()!.resolve(c);
+    }
+    if (waiters.length === 0 || closed) return;
+    // Before the first ALPN answer too: push services speak h2, and a burst then opens its
+    // connections at once rather than one after another (an http/1.1 answer closes the others).
+    while (waiters.length > state.connecting * state.streamsHint && state.connections.length + state.connecting < maxConnections) open(state);
   }
 
-  function release(state: Origin): void {
-    const next = state.waiters.shift();
-    if (next) next(); // the slot passes straight to the next waiter
-    else state.active -= 1;
+  function open(state: Origin): void {
+    state.connecting += 1;
+    connect(state).then(
+      (c) => {
+        state.connecting -= 1;
+        if (c && state.protocol === 'http/1.1') c.session.close();
+        else if (c) {
+          state.protocol = 'h2';
+          state.connections.push(c);
+          if (capacity(c) > 0) state.streamsHint = capacity(c);
+        }
+        pump(state);
+      },
+      (err: Error) => {
+        state.connecting -= 1;
+        // The requests that the connections still being opened will not take fail with this
+        // error (their pushes are retried, with backoff): a failing connect is not repeated at once.
+        for (const w of state.waiters.splice(state.connecting * state.streamsHint)) w.reject(err);
+      },
+    );
   }
 
-  // ALPN decides the protocol; an h2 answer hands its TLS socket to the new session, so
-  // choosing costs no extra handshake.
-  function connect(state: Origin, deadline: Deadline): Promise<void> {
-    if (state.protocol === 'http/1.1' || (state.protocol === 'h2' && state.session)) return Promise.resolve();
-    state.probing ??= probe(state, deadline).finally(() => (state.probing = undefined));
-    return state.probing;
-  }
-
-  function probe(state: Origin, deadline: Deadline): Promise<void> {
+  // One TLS connection; ALPN decides the protocol. An h2 answer hands its TLS socket to a new
+  // session, which is ready once the server's SETTINGS arrived; an http/1.1 answer switches the
+  // origin to keep-alive sockets (null), so choosing costs no extra handshake.
+  function connect(state: Origin): Promise<Connection | null> {
     const { url } = state;
-    if (url.protocol === 'http:') {
-      state.protocol = 'http/1.1';
-      state.agent = new http.Agent({ keepAlive: true, maxSockets: limit, lookup: state.lookup });
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Connection | null>((resolve, reject) => {
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const socket = tls.connect({
         host,
         port: Number(url.port || 443),
         servername: net.isIP(host) ? undefined : host,
         ALPNProtocols: ['h2', 'http/1.1'],
-        ca,
+        secureContext,
         lookup: state.lookup,
       });
+      let session: http2.ClientHttp2Session | undefined;
+      let settled = false;
+      const done = () => {
+        settled = true;
+        clearTimeout(timer);
+        opening.delete(abort);
+      };
       const fail = (err: Error) => {
+        if (settled) return;
+        done();
+        session?.destroy();
         socket.destroy();
         reject(err);
       };
-      const cancel = () => deadline.onExpire(null);
-      deadline.onExpire(() => fail(new PushRequestError('timeout', 'connect timed out', url.origin)));
+      const abort = () => fail(new PushRequestError('closed', 'push client is closed', url.origin));
+      opening.add(abort);
+      const timer = setTimeout(() => fail(new PushRequestError('timeout', 'connect timed out', url.origin)), timeoutMs);
       socket.once('error', (err) => {
-        cancel();
         fail(err instanceof DestinationRefusedError ? toRequestError(err, url.origin) : new PushRequestError('network', `connect failed: ${err.message}`, url.origin, { cause: err }));
       });
       socket.once('secureConnect', () => {
-        cancel();
         if (closed) return fail(new PushRequestError('closed', 'push client is closed', url.origin));
-        if (socket.alpnProtocol === 'h2') {
-          state.protocol = 'h2';
-          state.session = openSession(state, socket);
-        } else {
+        if (socket.alpnProtocol !== 'h2') {
+          done();
           socket.destroy();
           state.protocol = 'http/1.1';
           // The agent's sockets resolve the name again: through the same checked lookup.
-          state.agent ??= new https.Agent({ keepAlive: true, maxSockets: limit, ca, lookup: state.lookup });
+          state.agent ??= new https.Agent({ keepAlive: true, maxSockets: h1Sockets, secureContext, lookup: state.lookup });
+          return resolve(null);
         }
-        resolve();
+        const s = http2.connect(url, { createConnection: () => socket });
+        session = s;
+        s.once('error', (err) => fail(new PushRequestError('network', `connect failed: ${err.message}`, url.origin, { cause: err })));
+        s.once('close', () => fail(new PushRequestError('network', 'connection closed before the server\'s settings', url.origin)));
+        s.once('remoteSettings', () => {
+          if (settled) return;
+          if (closed) return fail(new PushRequestError('closed', 'push client is closed', url.origin));
+          done();
+          resolve(adopt(state, s));
+        });
       });
     });
   }
 
-  function openSession(state: Origin, socket: tls.TLSSocket): http2.ClientHttp2Session {
-    const session = http2.connect(state.url, { createConnection: () => socket });
-    // GOAWAY, an error or a close retires the session; the next request connects afresh.
+  // A ready session joins the origin's connections; GOAWAY, an error, a close or a long idle
+  // time (for all but the origin's first) retires it, and requests go to the others or to a new one.
+  function adopt(state: Origin, session: http2.ClientHttp2Session): Connection {
+    const c: Connection = { session, streams: 0 };
     const retire = () => {
-      if (state.session === session) {
-        state.session = undefined;
-        state.protocol = undefined;
-      }
+      const i = state.connections.indexOf(c);
+      if (i < 0) return;
+      state.connections.splice(i, 1);
+      if (state.waiters.length > 0) pump(state);
     };
     session.on('goaway', () => {
       retire();
@@ -186,23 +307,30 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     });
     session.on('error', retire);
     session.on('close', retire);
-    return session;
+    session.setTimeout(IDLE_CONNECTION_MS, () => {
+      if (c.streams > 0 || state.connections[0] === c) return;
+      retire();
+      session.close();
+    });
+    return c;
   }
 
   // The hot path: one call per push. Kept lean — no per-request helper objects beyond the
   // stream's own listeners — since the main thread's CPU per push bounds the sender.
-  function requestH2(state: Origin, url: URL, headers: Readonly<Record<string, string>>, body: Buffer, deadline: Deadline) {
+  function requestH2(state: Origin, c: Connection, url: URL, headers: Readonly<Record<string, string>>, body: Buffer, deadline: Deadline) {
     return new Promise<PushResponse>((resolve, reject) => {
-      const session = state.session!;
       const h2Headers: http2.OutgoingHttpHeaders = { ':method': 'POST', ':path': url.pathname + url.search };
       for (const name in headers) h2Headers[name.toLowerCase()] = headers[name];
       h2Headers['content-length'] = body.length;
       let stream: http2.ClientHttp2Stream;
       try {
-        stream = session.request(h2Headers);
+        stream = c.session.request(h2Headers);
       } catch (err) {
+        releaseStream(state, c);
         return reject(toRequestError(err, url.origin));
       }
+      // The stream's slot is free once the stream has closed, whatever settled the request.
+      stream.once('close', () => releaseStream(state, c));
       let status = 0;
       let responseHeaders: http2.IncomingHttpHeaders | undefined;
       let size = 0;
@@ -264,9 +392,14 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       // past its handshake): from then on a break may come after the push service took it.
       let onWire = false;
       const wired = () => (onWire = true);
+      // (A socket the agent hands from its queue to a waiting request is not `reusedSocket`:
+      // the set of connected sockets tells it too, and keeps listeners from piling up on it.)
       req.once('socket', (socket) => {
-        if (req.reusedSocket) return wired();
-        socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', wired);
+        if (req.reusedSocket || connectedSockets.has(socket)) return wired();
+        socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+          connectedSockets.add(socket);
+          wired();
+        });
       });
       req.once('finish', wired);
       deadline.onExpire(() => {
@@ -292,8 +425,10 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     });
   }
 
+
   return {
     protocolFor: (origin) => origins.get(new URL(origin).origin)?.protocol,
+    connectionsTo: (origin) => origins.get(new URL(origin).origin)?.connections.length ?? 0,
     async post(endpoint, headers, body) {
       const url = new URL(endpoint);
       if (closed) throw new PushRequestError('closed', 'push client is closed', url.origin);
@@ -301,37 +436,29 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       if (problem !== null) throw new PushRequestError('refused', `destination refused: ${problem}`, url.origin);
       const state = originOf(url);
       if (state.refused && state.refused.until > Date.now()) throw state.refused.error;
-      if (state.active < limit) state.active += 1;
-      else await acquire(state);
-      const deadline = createDeadline(timeoutMs);
       try {
-        // An open h2 session (the usual case) is used straight away; otherwise connect first.
-        // A retired session between connect() and use is rare; one more connect covers it.
-        for (let round = 0; round < 2; round += 1) {
-          if (state.protocol === 'h2' && state.session && !state.session.closed && !state.session.destroyed) {
-            return await requestH2(state, url, headers, body, deadline);
-          }
-          await connect(state, deadline);
-          if (state.protocol === 'http/1.1') return await requestH1(state, url, headers, body, deadline);
-          if (state.session) return await requestH2(state, url, headers, body, deadline);
+        // An open connection with a free stream (the usual case) is used straight away.
+        const c = state.protocol === 'http/1.1' ? null : (takeFreeStream(state) ?? (await waitForStream(state)));
+        const deadline = createDeadline(timeoutMs);
+        try {
+          return c ? await requestH2(state, c, url, headers, body, deadline) : await requestH1(state, url, headers, body, deadline);
+        } finally {
+          deadline.clear();
         }
-        throw new PushRequestError('reset', 'connection closed before the request was sent', url.origin);
       } catch (err) {
         // A refused origin fails at once for a while: no lookup per push of a large campaign.
         if (err instanceof PushRequestError && err.code === 'refused') state.refused = { error: err, until: Date.now() + REFUSAL_MEMORY_MS };
         throw err;
-      } finally {
-        deadline.clear();
-        release(state);
       }
     },
     async close() {
       closed = true;
+      for (const abort of [...opening]) abort();
       for (const state of origins.values()) {
         for (const waiter of state.waiters.splice(0)) {
-          waiter(new PushRequestError('closed', 'push client is closed', state.url.origin));
+          waiter.reject(new PushRequestError('closed', 'push client is closed', state.url.origin));
         }
-        state.session?.destroy();
+        for (const c of state.connections.splice(0)) c.session.destroy();
         state.agent?.destroy();
       }
       origins.clear();

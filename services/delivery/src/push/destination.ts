@@ -1,5 +1,5 @@
 // Where the push client may connect: the outbound half of the SSRF boundary (the inbound half,
-// domain/push-endpoint.ts, decides which endpoints are stored). A push goes over https to port
+// audience/push-endpoint.ts, decides which endpoints are stored). A push goes over https to port
 // 443 of a host NAME, and every address that name resolves to must be public. The check runs
 // inside the connection's own DNS lookup (the `lookup` hook of net/tls), so the address checked
 // is the address connected to: a name that resolves to a public address when stored and to

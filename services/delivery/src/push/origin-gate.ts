@@ -1,10 +1,26 @@
-// What one push-service origin allows right now: how many requests may be in flight, whether it
+// What one push-service origin allows right now: how many requests may be in flight (the one
+// per-origin concurrency limit of the push path, adapted to how the origin answers), whether it
 // asked us to wait (429 Retry-After), and whether it is down. A push service answering 5xx,
 // timeouts or resets to most recent requests is an outage of the origin, not of each
 // subscriber: it is paused, and while paused it gets one request at a time — a probe, which is
 // one of the waiting pushes — after a growing wait (exponential, equal jitter, capped). The
 // first probe the service answers (anything but a 5xx, a timeout or a reset) reopens it.
 // Every wait is bounded by the waiting push's own deadline (its retry budget).
+//
+// The in-flight limit is AIMD, as TCP's window (and Netflix's concurrency-limits) do it:
+//   - it starts at half the ceiling (rounded up): a campaign to a new origin opens with a burst
+//     that the push service either takes or answers with 429/503, and that costs one round trip
+//     to grow from rather than the four or five a start at 100 would (0.6 s more at 150 ms);
+//   - every good answer (2xx, and 4xx but 429) adds 1, while at least half the limit is in use
+//     (a limit nobody uses is not tested, so it does not grow): with the limit in use that is up
+//     to a doubling per round trip — 1000 → 2000 in one;
+//   - every 429, 5xx, timeout, reset or network error multiplies it by 0.9 (rounded down, at
+//     least 1 less), never below 1: 20 such answers in a row take 1000 down to 117, 49 to 1;
+//   - it never exceeds the ceiling (PUSH_CONCURRENCY_PER_ORIGIN).
+// Per answer, the limit settles where 1 × (good answers) = 0.1 × limit × (bad answers), i.e. at
+// about 10 / (error rate): isolated errors (1 in 1000 answers → 10,000) leave it at the ceiling,
+// an origin failing 10 % of requests gets ~100 in flight, one failing most of them ~1–10. A
+// lowered limit does not cut requests already in flight: new ones wait until fewer are.
 import { setMaxListeners } from 'node:events';
 
 export type Turn =
@@ -18,8 +34,32 @@ export type Turn =
   | 'beyond'
   | 'closed';
 
-/** `answered`: any HTTP answer but a 5xx; `transient`: 5xx, timeout, reset; `ignored`: neither (closed). */
-export type AttemptResult = 'answered' | 'transient' | 'ignored';
+/**
+ * `answered`: any HTTP answer but a 429 or a 5xx; `rate-limited`: a 429 (the origin is up, but
+ * asks for less); `transient`: 5xx, timeout, reset, network error; `ignored`: none of these
+ * (the sender closed, a push withheld or refused before its request).
+ */
+export type AttemptResult = 'answered' | 'rate-limited' | 'transient' | 'ignored';
+
+export interface ConcurrencyLimits {
+  /** The most requests in flight to one origin, however well it answers (PUSH_CONCURRENCY_PER_ORIGIN). */
+  ceiling: number;
+  /** The limit an origin starts with; default half the ceiling, rounded up (AIMD.start). */
+  initial?: number;
+}
+
+/** The numbers of the adaptive limit (see the top of this file). */
+export const AIMD = { start: 0.5, increase: 1, backoff: 0.9 } as const;
+
+/**
+ * The limit after one answer: `good` (answered), or `backoff` (429, 5xx, timeout, reset).
+ * `inFlight`: requests holding a slot when the answer came, its own included. Pure.
+ */
+export function adaptLimit(limit: number, ceiling: number, signal: 'good' | 'backoff', inFlight: number): number {
+  if (signal === 'backoff') return Math.max(1, Math.min(limit - 1, Math.floor(limit * AIMD.backoff)));
+  if (inFlight * 2 < limit) return Math.min(limit, ceiling);
+  return Math.min(ceiling, limit + AIMD.increase);
+}
 
 export interface GateClock {
   now(): number;
@@ -44,6 +84,10 @@ export interface OriginEvents {
 }
 
 export interface OriginGate {
+  /** Requests that may be in flight now (adaptive, 1 to the ceiling). */
+  readonly limit: number;
+  /** Slots taken: requests in flight, and pushes waiting for their turn while paused or down. */
+  readonly inFlight: number;
   /** Takes a slot if one is free at once (the usual case, no promise); false: call acquire(). */
   tryAcquire(): boolean;
   acquire(): Promise<void>;
@@ -53,7 +97,7 @@ export interface OriginGate {
   readonly down: boolean;
   /** Waits, holding the caller's slot, until it may send or its deadline (ms since the epoch) makes waiting pointless. */
   waitTurn(deadline: number): Promise<Turn>;
-  /** After every attempt, with the turn it was sent on ('send' for the fast path). */
+  /** After every attempt, with the turn it was sent on ('send' for the fast path); adapts the limit. */
   report(turn: 'send' | 'probe', result: AttemptResult, reason: string): void;
   /** A 429: no request until ms from now (the latest Retry-After wins). */
   rateLimit(ms: number): void;
@@ -73,14 +117,19 @@ interface Waiter {
   resolve(turn: Turn | 'resumed'): void;
 }
 
-export function createOriginGate(limit: number, clock: GateClock, outage: OutageOptions = {}, events: OriginEvents = {}): OriginGate {
+export function createOriginGate(limits: ConcurrencyLimits, clock: GateClock, outage: OutageOptions = {}, events: OriginEvents = {}): OriginGate {
+  const { ceiling } = limits;
+  if (!Number.isInteger(ceiling) || ceiling < 1) throw new RangeError('the concurrency ceiling must be a positive integer');
+  const initial = limits.initial ?? Math.ceil(ceiling * AIMD.start);
+  if (!Number.isInteger(initial) || initial < 1 || initial > ceiling) throw new RangeError('the initial concurrency must be an integer from 1 to the ceiling');
   const windowSize = outage.window ?? 20;
   const minFailures = outage.minFailures ?? 5;
   const probeBaseMs = outage.probeBaseMs ?? 1000;
   const probeMaxMs = Math.max(outage.probeMaxMs ?? 10_000, probeBaseMs);
 
+  let limit = initial;
   let active = 0;
-  const slotWaiters: Array<() => void> = [];
+  const slotWaiters = fifo<() => void>();
   let closed = false;
   const closing = new AbortController();
   setMaxListeners(0, closing.signal); // one listener per Retry-After pause in force
@@ -127,7 +176,7 @@ export function createOriginGate(limit: number, clock: GateClock, outage: Outage
   }
 
   // Expires waiters past their deadline, hands out the probe when it is due, and sets one timer
-  // for the next of those moments. Waiters hold slots, so there are at most `limit` of them.
+  // for the next of those moments. Waiters hold slots, so there are at most `ceiling` of them.
   // `reached`: the moment a timer was set for — reached when it fires, whatever the clock says
   // (a clock a little behind the timer must not re-arm it in a loop).
   function pump(reached = -Infinity): void {
@@ -156,12 +205,26 @@ export function createOriginGate(limit: number, clock: GateClock, outage: Outage
     });
   }
 
+  // Hands free slots to waiting pushes, oldest first: after a release, or when the limit grew.
+  function admit(): void {
+    while (active < limit && slotWaiters.length > 0) {
+      active += 1;
+      slotWaiters.shift()();
+    }
+  }
+
   function disarm(): void {
     timer?.abort.abort();
     timer = undefined;
   }
 
   return {
+    get limit() {
+      return limit;
+    },
+    get inFlight() {
+      return active;
+    },
     tryAcquire() {
       if (active >= limit) return false;
       active += 1;
@@ -175,9 +238,8 @@ export function createOriginGate(limit: number, clock: GateClock, outage: Outage
       return new Promise((resolve) => slotWaiters.push(resolve));
     },
     release() {
-      const nextWaiter = slotWaiters.shift();
-      if (nextWaiter) nextWaiter();
-      else active -= 1;
+      active -= 1;
+      admit();
     },
     get clear() {
       return pause === undefined && down === undefined && !closed;
@@ -206,9 +268,14 @@ export function createOriginGate(limit: number, clock: GateClock, outage: Outage
     },
     report(turn, result, reason) {
       if (closed) return;
+      if (result !== 'ignored') {
+        const before = limit;
+        limit = adaptLimit(limit, ceiling, result === 'answered' ? 'good' : 'backoff', active);
+        if (limit > before) admit();
+      }
       if (turn === 'probe' && down?.probing) {
         down.probing = false;
-        if (result === 'answered') return resume();
+        if (result === 'answered' || result === 'rate-limited') return resume();
         if (result === 'transient') {
           down.delayMs = Math.min(probeMaxMs, down.delayMs * 2);
           down.nextProbeAt = clock.now() + probeWait(down.delayMs);
@@ -232,6 +299,51 @@ export function createOriginGate(limit: number, clock: GateClock, outage: Outage
       closing.abort();
       disarm();
       for (const w of waiters.splice(0)) w.resolve('closed');
+      // Pushes waiting for a slot take one now, only to be told 'closed' by waitTurn.
+      for (const w of slotWaiters.drain()) {
+        active += 1;
+        w();
+      }
+    },
+  };
+}
+
+interface Fifo<T> {
+  readonly length: number;
+  push(item: T): void;
+  /** The oldest item; only when length > 0. */
+  shift(): T;
+  /** Every item, oldest first, leaving none. */
+  drain(): T[];
+}
+
+// A queue whose shift is O(1): a whole batch of pushes (thousands) may wait for an origin's
+// slots, and Array.prototype.shift on such an array moves every element each time.
+function fifo<T>(): Fifo<T> {
+  let items: T[] = [];
+  let head = 0;
+  return {
+    get length() {
+      return items.length - head;
+    },
+    push(item) {
+      items.push(item);
+    },
+    shift() {
+      const item = items[head];
+      items[head] = undefined as T;
+      head += 1;
+      if (head >= 1024 && head * 2 >= items.length) {
+        items = items.slice(head);
+        head = 0;
+      }
+      return item;
+    },
+    drain() {
+      const rest = items.slice(head);
+      items = [];
+      head = 0;
+      return rest;
     },
   };
 }

@@ -1,77 +1,43 @@
-// The send path: encrypt every message of a batch on the worker pool, then POST each one over
-// the per-origin pool and turn the answer into a final outcome. Retries resend the same body —
-// re-encrypting would only burn CPU. A push is retried for a time budget, not a count: a 429
-// pauses its origin for Retry-After, and an origin answering 5xx, timeouts or resets to most
-// requests is paused as down and probed (origin-gate.ts); the other origins keep going.
+// The push path: encrypt every message of a batch on the worker pool, then POST each one to its
+// push service (client.ts: HTTP/2 connections per origin, opened as the streams in use need)
+// and turn the answer into a final outcome. Retries resend the same body — re-encrypting would
+// only burn CPU. How many requests are in flight to one origin is decided in one place, its
+// gate (origin-gate.ts): an AIMD limit up to PUSH_CONCURRENCY_PER_ORIGIN. A push is retried for
+// a time budget, not a count: a 429 pauses its origin for Retry-After, and an origin answering
+// 5xx, timeouts or resets to most requests is paused as down and probed; the other origins keep
+// going.
+//
+// Memory: the sender holds no queue of its own. Every push waiting for its origin's slot belongs
+// to a batch a caller handed to sendBatch and is waiting for, so what waits is bounded by those
+// batches (the chunk worker: CHUNK_CONCURRENCY × CLAIM_BATCH_SIZE pushes per instance).
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPushClient, PushRequestError, type PushClientOptions } from './client.js';
-import { createEncryptPool, type Encryptor } from './encrypt-pool.js';
+import { createEncryptPool, type Encryptor } from './encryption/pool.js';
 import { createFailureLog } from './failure-log.js';
-import { createOriginGate, type OriginGate, type OutageOptions, type Turn } from './origin-gate.js';
+import { createOriginGate, type AttemptResult, type OriginGate, type OutageOptions, type Turn } from './origin-gate.js';
 import { failureClassOf } from '../sending/failure-class.js';
 import { classifyError, classifyResponse, INVALID_ENDPOINT, INVALID_KEYS, safeReason, SENDER_CLOSED, type Classified } from './outcome.js';
-import type { VapidHeaderCache } from './vapid.js';
+import { NOT_SENT, type PushHooks, type PushJob, type PushResult, type PushTarget, type Urgency } from './types.js';
 
-export type Urgency = 'very-low' | 'low' | 'normal' | 'high';
+export { NOT_SENT, type PushHooks, type PushJob, type PushResult, type PushTarget, type Urgency } from './types.js';
+
 const URGENCIES: readonly Urgency[] = ['very-low', 'low', 'normal', 'high'];
 // RFC 8030 §5.4: at most 32 characters of the URL- and filename-safe base64 alphabet.
 const TOPIC = /^[A-Za-z0-9_-]{1,32}$/;
 
-export interface PushTarget {
-  id: string;
-  endpoint: string;
-  p256dh: string;
-  auth: string;
-  /** This subscription's own plaintext; default: the job's payload. */
-  payload?: string;
-}
-
-export interface PushJob {
-  payload: string;
-  /** Seconds the push service may keep an undelivered message. */
-  ttl: number;
-  urgency: Urgency;
-  /** RFC 8030 Topic; '' sends none. */
-  topic: string;
-  vapid: VapidHeaderCache;
-  subscriptions: readonly PushTarget[];
-}
-
-export interface PushResult {
-  id: string;
-  outcome: 'sent' | 'expired' | 'failed';
-  status?: number;
-  reason?: string;
-  /** POSTs made for this subscription (0 when it was rejected before sending). */
-  attempts: number;
-  /** The destination policy refused the endpoint (already logged, once per origin). */
-  refused?: true;
+export interface PushSenderOptions extends Omit<PushClientOptions, 'http1SocketsPerOrigin'> {
   /**
-   * An attempt broke after the request went out (a reset or a timeout on a live connection):
-   * the push service may have accepted it, so a `sent` may be a second copy and a `failed` may
-   * have been delivered. How many attempts broke so: each may have left a copy, so each counts
-   * as ambiguous (a push reset twice after being accepted arrives three times).
+   * The ceiling of each origin's adaptive in-flight limit (origin-gate.ts). Default 2000
+   * (PUSH_CONCURRENCY_PER_ORIGIN): at 150 ms per answer up to ~13,000 pushes/s to one origin,
+   * so that at such a latency this cap is not what holds the sender back (pre-encrypted bodies
+   * to a local server on 2 shared cores: ~7,500 pushes/s at 150 ms with 2000, ~5,200 with 1000,
+   * ~7,500–8,900 at 0 ms).
    */
-  ambiguous?: number;
-}
-
-/** Per-push calls for a caller that records progress push by push (the chunk worker). */
-export interface PushHooks {
-  /**
-   * Right before the first request of a push (after any wait for its origin): false, or a
-   * rejection, withholds it — the push ends `failed` with reason NOT_SENT and no request.
-   */
-  beforeSend?(id: string): Promise<boolean> | boolean;
-  /** Once per push, as soon as its outcome is final (before sendBatch resolves). Must not throw. */
-  onResult?(result: PushResult): void;
-}
-
-/** The reason of a push withheld by PushHooks.beforeSend. */
-export const NOT_SENT = 'not sent';
-
-export interface PushSenderOptions extends PushClientOptions {
+  concurrencyPerOrigin?: number;
+  /** Where each origin's limit starts; default half of concurrencyPerOrigin, rounded up. */
+  initialConcurrency?: number;
   /**
    * How long a push is retried (5xx, timeouts, resets, 429) from the moment its batch reaches
    * the sender, never past the job's TTL. Default 300 s (PUSH_RETRY_BUDGET_SEC).
@@ -103,10 +69,12 @@ const REFUSAL_LOG_ORIGINS = 1000;
 export interface PushSender {
   /**
    * Resolves when every push of the batch has a final outcome: retries end by the retry budget
-   * (or the job's TTL) after the call, plus one request timeout — queueing for the origin's
-   * concurrency aside. Rejects only when encryption as a whole fails (nothing is sent then).
+   * (or the job's TTL) after the call, plus one connection and one request timeout — queueing
+   * for the origin's concurrency aside. Rejects only when encryption as a whole fails (nothing is sent then).
    */
   sendBatch(job: PushJob, hooks?: PushHooks): Promise<PushResult[]>;
+  /** An origin's in-flight limit now (origin-gate.ts), undefined before its first push: for metrics and tests. */
+  limitFor(origin: string): number | undefined;
   close(): Promise<void>;
 }
 
@@ -117,14 +85,20 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   const maxAttempts = opts.maxAttempts ?? 50;
   const baseBackoffMs = opts.baseBackoffMs ?? 500;
   const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
-  const concurrency = opts.concurrencyPerOrigin ?? 100;
+  const ceiling = opts.concurrencyPerOrigin ?? 2000;
   const random = opts.random ?? Math.random;
   const sleep = opts.sleep ?? defaultSleep;
   const now = opts.now ?? Date.now;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
   if (!(retryBudgetMs >= 0)) throw new RangeError('retryBudgetMs must be zero or more');
+  if (!Number.isInteger(ceiling) || ceiling < 1) throw new RangeError('concurrencyPerOrigin must be a positive integer');
+  const initial = opts.initialConcurrency;
+  if (initial !== undefined && !(Number.isInteger(initial) && initial >= 1 && initial <= ceiling)) {
+    throw new RangeError('initialConcurrency must be an integer from 1 to concurrencyPerOrigin');
+  }
 
-  const client = createPushClient(opts);
+  // The gate never lets more than the ceiling through, so HTTP/1.1 sockets capped at it never queue.
+  const client = createPushClient({ ...opts, http1SocketsPerOrigin: ceiling });
   let ownedPool: (Encryptor & { close(): Promise<void> }) | undefined;
   const encryptor = (): Encryptor => opts.encryptor ?? (ownedPool ??= createEncryptPool());
   const closing = new AbortController();
@@ -149,7 +123,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   const gateFor = (origin: string) => {
     let gate = gates.get(origin);
     if (!gate) {
-      gate = createOriginGate(concurrency, { now, sleep, random }, opts.outage, {
+      gate = createOriginGate({ ceiling, initial }, { now, sleep, random }, opts.outage, {
         onDown: ({ failures: failed, of, lastReason }) => failures.paused(origin, { failed, of, lastReason }),
         onUp: ({ pausedMs, probes }) => failures.resumed(origin, { pausedSec: Math.round(pausedMs / 100) / 10, probes }),
       });
@@ -228,8 +202,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           }
           outcome = err instanceof PushRequestError && err.code === 'closed' ? { kind: 'failed', reason: SENDER_CLOSED } : classifyError(err);
         }
-        if (outcome.kind === 'sent') gate.report(turn, 'answered', '');
-        else gate.report(turn, outcome.kind === 'retry' ? 'transient' : outcome.reason === SENDER_CLOSED ? 'ignored' : 'answered', outcome.reason);
+        gate.report(turn, attemptResult(outcome), outcome.kind === 'sent' ? '' : outcome.reason);
       } finally {
         gate.release();
       }
@@ -306,6 +279,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       );
       return results;
     },
+    limitFor: (origin) => gates.get(origin)?.limit,
     async close() {
       closing.abort();
       for (const gate of gates.values()) gate.close();
@@ -314,6 +288,20 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       failures.flush();
     },
   };
+}
+
+/** What an attempt says about its origin (origin-gate.ts AttemptResult). */
+function attemptResult(outcome: Classified): AttemptResult {
+  switch (outcome.kind) {
+    case 'retry':
+      return 'transient';
+    case 'rate-limited':
+      return 'rate-limited';
+    case 'failed':
+      return outcome.reason === SENDER_CLOSED ? 'ignored' : 'answered';
+    default:
+      return 'answered';
+  }
 }
 
 function pushOrigin(endpoint: string): string | undefined {

@@ -13,53 +13,26 @@
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
-import { buildPushPayload } from '../../../shared/src/push-payload.js';
-import { chunkDone, claim, findRun, markSending, recordOutcomes, subscriptions, unfinishedRows, type Outcome, type RunRow } from '../db/runs.js';
-import type { TrackingTokens } from '../domain/tracking-token.js';
+import { buildPushPayload } from '../../../shared/src/campaign-content.js';
+import { claim, markSending, recordOutcomes, subscriptions, unfinishedRows, type Outcome } from './delivery-log-store.js';
+import { chunkDone, findRun, type RunRow } from './run-store.js';
+import type { TrackingTokens } from '../tracking/tracking-token.js';
 import { failureClassOf } from './failure-class.js';
 import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';
 import { retrying, type RetryPolicy } from './retrying.js';
-
-export interface PushItem {
-  id: string;
-  endpoint: string;
-  p256dh: string;
-  auth: string;
-  payload: string;
-}
-
-export interface PushResult {
-  id: string;
-  outcome: 'sent' | 'expired' | 'failed';
-  status?: number;
-  reason?: string;
-  /** The destination policy refused the endpoint; the sender has logged it once per origin. */
-  refused?: true;
-  /** POSTs made (0: nothing was sent); tells failure classes apart. */
-  attempts?: number;
-  /** Attempts that broke after their request went out: each may have left a copy. Counted ambiguous. */
-  ambiguous?: number;
-}
-
-/** Progress push by push (push/sender.ts PushHooks). */
-export interface PushHooks {
-  /** Awaited right before a push's first request; false: it is not sent (its row stays claimed). */
-  beforeSend?(id: string): Promise<boolean>;
-  /** Each push's final result as soon as it is known. */
-  onResult?(result: PushResult): void;
-}
-
-/** Sends pushes for one site with its VAPID keys (see push-gateway.ts). */
-export interface Pusher {
-  push(siteId: string, meta: { ttl: number; topic: string; urgency: 'normal' }, items: PushItem[], hooks?: PushHooks): Promise<PushResult[]>;
-}
+import type { PushSender } from '../push/sender.js';
+import type { PushResult, PushTarget } from '../push/types.js';
+import type { VapidSigners } from '../sites/vapid-signers.js';
 
 export interface ChunkDeps {
   pool: Pool;
   log: Logger;
   instanceId: string;
-  pusher: Pusher;
+  /** The push path (push/sender.ts); a push withheld by its beforeSend leaves its row claimed. */
+  sender: Pick<PushSender, 'sendBatch'>;
+  /** Each site's VAPID signer (sites/vapid-signers.ts). */
+  vapid: VapidSigners;
   tokens: TrackingTokens;
   publishStats(run: RunRow): Promise<void>;
   /** Metrics: one call per push result, with the push service's origin (scheme://host[:port]). */
@@ -98,22 +71,6 @@ function originOf(endpoint: string): string {
   }
 }
 
-function payloadFor(job: DispatchMessage, token: string): string {
-  return buildPushPayload({
-    campaignId: job.campaignId,
-    title: job.title,
-    body: job.body,
-    link: job.link,
-    utmSource: job.utmSource,
-    utmMedium: job.utmMedium,
-    utmCampaign: job.utmCampaign,
-    icon: job.icon,
-    image: job.image,
-    callToAction: job.callToAction,
-    trackingToken: token,
-  });
-}
-
 export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const leases = deps.leases ?? createLeases(deps.pool, deps.instanceId);
@@ -123,9 +80,9 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const sendClaimed = async (job: DispatchMessage, ids: string[], lease: string) => {
     const campaignId = job.campaignId;
     const subs = await retrying('subscriptions', retry, () => subscriptions(deps.pool, ids));
-    const items: PushItem[] = subs.map((s) => ({
+    const items: PushTarget[] = subs.map((s) => ({
       ...s,
-      payload: payloadFor(job, deps.tokens.sign({ campaignId, subscriberId: s.id })),
+      payload: buildPushPayload(campaignId, job.content, deps.tokens.sign({ campaignId, subscriberId: s.id })),
     }));
     const marks = groupCommit((batch: string[]) => retrying('sending marks', retry, () => markSending(deps.pool, campaignId, lease, batch)), {
       lingerMs: MARK_LINGER_MS,
@@ -154,18 +111,21 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     let results: PushResult[] = [];
     try {
       results = items.length
-        ? await deps.pusher.push(job.siteId, { ttl: job.ttl, topic: campaignId.replace(/-/g, ''), urgency: 'normal' }, items, {
-            beforeSend: async (id) => {
-              const marked = await marks.add(id).then((set) => set.has(id), () => false);
-              if (!marked) withheld.add(id);
-              return marked;
+        ? await deps.sender.sendBatch(
+            { payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid: await deps.vapid(job.siteId), subscriptions: items },
+            {
+              beforeSend: async (id) => {
+                const marked = await marks.add(id).then((set) => set.has(id), () => false);
+                if (!marked) withheld.add(id);
+                return marked;
+              },
+              onResult: record,
             },
-            onResult: record,
-          })
+          )
         : [];
       for (const r of results) record(r);
     } finally {
-      // What did arrive is recorded even when the pusher failed as a whole.
+      // What did arrive is recorded even when the sender failed as a whole.
       await outcomes.drain().catch(() => {});
     }
     if (deps.onPushed) {
@@ -191,9 +151,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       for (let at = 0; at < chunk.subscriberIds.length; at += opts.claimBatch) {
         const slice = chunk.subscriberIds.slice(at, at + opts.claimBatch);
         const claimant = { instanceId: deps.instanceId, lease, liveLeases: leases.live() };
-        const { ids, ambiguous } = await retrying('claim', retry, () =>
-          withTransaction(deps.pool, (tx) => claim(tx, chunk.campaignId, slice, claimant, opts.deadAfterSec)),
-        );
+        const { ids, ambiguous } = await retrying('claim', retry, () => claim(deps.pool, chunk.campaignId, slice, claimant, opts.deadAfterSec));
         if (ambiguous > 0) deps.log.warn('resending pushes that were in flight when their attempt ended', { campaignId: chunk.campaignId, count: ambiguous });
         if (ids.length > 0) await sendClaimed(run.job, ids, lease);
         await heartbeat();

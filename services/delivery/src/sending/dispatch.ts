@@ -5,8 +5,8 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { TOPICS, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
-import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, type RunRow } from '../db/runs.js';
-import { findSiteById } from '../db/sites.js';
+import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, type RunRow } from './run-store.js';
+import { findSiteById } from '../sites/site-store.js';
 
 export interface DispatchDeps {
   pool: Pool;

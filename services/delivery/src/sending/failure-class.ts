@@ -3,20 +3,13 @@
 // or whether the platform refused the destination or could not use the stored subscription.
 import type { FailureClass } from '../../../shared/src/messages.js';
 import { INVALID_ENDPOINT, INVALID_KEYS } from '../push/outcome.js';
-
-export interface FinalResult {
-  outcome: 'sent' | 'expired' | 'failed';
-  status?: number;
-  reason?: string;
-  /** The destination policy refused the endpoint. */
-  refused?: true;
-}
+import type { PushResult } from '../push/types.js';
 
 /** Reasons the sender gives a push it could not even build: the stored subscription is unusable. */
 const UNUSABLE: ReadonlySet<string | undefined> = new Set([INVALID_ENDPOINT, INVALID_KEYS]);
 
 /** The class of a failed push; null for a push that did not fail (sent, or expired: 404/410). */
-export function failureClassOf(r: FinalResult): FailureClass | null {
+export function failureClassOf(r: Pick<PushResult, 'outcome' | 'status' | 'reason' | 'refused'>): FailureClass | null {
   if (r.outcome !== 'failed') return null;
   if (r.refused || UNUSABLE.has(r.reason)) return 'refused';
   const status = r.status;

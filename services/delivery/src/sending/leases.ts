@@ -2,10 +2,10 @@
 // its own, so the instance can tell "mine, in progress" from "mine, left behind by an attempt
 // that failed" — the latter it takes over again at once on Kafka's redelivery, instead of
 // mistaking them for work in progress and skipping them. Other instances see a lease as live
-// while its row exists and this instance heartbeats (db/runs.ts claim).
+// while its row exists and this instance heartbeats (delivery-log-store.ts claim).
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '../../../shared/src/db.js';
-import { beginLease, endLeases, forgetInstance, heartbeat } from '../db/runs.js';
+import { beginLease, endLeases, forgetInstance, heartbeat } from './instance-store.js';
 import { retrying, type RetryPolicy } from './retrying.js';
 
 export interface Leases {

@@ -3,7 +3,7 @@
 // rather than be handed back to Kafka at the first error. Bounded: after `budgetMs` (or when
 // the service stops) the error goes up and the chunk is retried by Kafka, which resumes it.
 import type { Logger } from '../../../shared/src/log.js';
-import { isTransientDbError } from '../db/transient.js';
+import { isTransientDbError } from './transient-errors.js';
 
 export interface RetryPolicy {
   /** Time from the first failure after which the error is given up to the caller; 0: no retry. */

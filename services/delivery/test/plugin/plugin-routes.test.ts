@@ -3,8 +3,7 @@
 import { expect } from 'chai';
 import vm from 'node:vm';
 import { assertResponseMatchesContract } from '../../../../test/support/openapi.js';
-import { PAGE_VIEW_MESSAGES } from '../../src/plugin/page-views.js';
-import { SUBSCRIPTION_CHANGE_MESSAGES } from '../../src/plugin/subscription-changes.js';
+import { MESSAGES } from '../../src/audience/subscription-input.js';
 import {
   browserKeys,
   bruteForceGroups,
@@ -171,16 +170,16 @@ describe('delivery: site plugin routes', function () {
     it('when the body is invalid, then 400 with every message in order and nothing changes', async () => {
       const s = await subscribe(['stable']);
       const cases: [unknown, string][] = [
-        [{}, PAGE_VIEW_MESSAGES.endpoint],
-        [{ endpoint: 42, topics: ['a'] }, PAGE_VIEW_MESSAGES.endpoint],
-        [{ endpoint: 'x'.repeat(2049) }, PAGE_VIEW_MESSAGES.endpoint],
-        [{ endpoint: s.endpoint, topics: 'sports' }, PAGE_VIEW_MESSAGES.topics],
-        [{ endpoint: s.endpoint, topics: Array.from({ length: 21 }, (_, i) => `t${i}`) }, PAGE_VIEW_MESSAGES.topics],
-        [{ endpoint: s.endpoint, topics: ['ok', ''] }, PAGE_VIEW_MESSAGES.topics],
-        [{ endpoint: s.endpoint, topics: ['y'.repeat(65)] }, PAGE_VIEW_MESSAGES.topics],
-        [{ endpoint: s.endpoint, topics: [7] }, PAGE_VIEW_MESSAGES.topics],
-        [{ endpoint: s.endpoint, topics: ['Country__BR'] }, PAGE_VIEW_MESSAGES.topicPrefix],
-        [{ topics: ['country__br', ''] }, `${PAGE_VIEW_MESSAGES.endpoint}, ${PAGE_VIEW_MESSAGES.topicPrefix}, ${PAGE_VIEW_MESSAGES.topics}`],
+        [{}, MESSAGES.endpointString],
+        [{ endpoint: 42, topics: ['a'] }, MESSAGES.endpointString],
+        [{ endpoint: 'x'.repeat(2049) }, MESSAGES.endpointString],
+        [{ endpoint: s.endpoint, topics: 'sports' }, MESSAGES.topics],
+        [{ endpoint: s.endpoint, topics: Array.from({ length: 21 }, (_, i) => `t${i}`) }, MESSAGES.topics],
+        [{ endpoint: s.endpoint, topics: ['ok', ''] }, MESSAGES.topics],
+        [{ endpoint: s.endpoint, topics: ['y'.repeat(65)] }, MESSAGES.topics],
+        [{ endpoint: s.endpoint, topics: [7] }, MESSAGES.topics],
+        [{ endpoint: s.endpoint, topics: ['Country__BR'] }, MESSAGES.topicPrefix],
+        [{ topics: ['country__br', ''] }, `${MESSAGES.endpointString}, ${MESSAGES.topicPrefix}, ${MESSAGES.topics}`],
       ];
       for (const [body, message] of cases) {
         const res = await pageView(body);
@@ -280,12 +279,12 @@ describe('delivery: site plugin routes', function () {
     it('when the body is invalid, then 400 with every message in order; an unknown site answers 404', async () => {
       const s = await subscribe(['stable']);
       const cases: [unknown, string][] = [
-        [{}, `${SUBSCRIPTION_CHANGE_MESSAGES.oldEndpoint}, ${SUBSCRIPTION_CHANGE_MESSAGES.endpoint}`],
-        [{ oldEndpoint: s.endpoint }, SUBSCRIPTION_CHANGE_MESSAGES.endpoint],
-        [{ oldEndpoint: 7, endpoint: s.endpoint }, SUBSCRIPTION_CHANGE_MESSAGES.oldEndpoint],
-        [{ oldEndpoint: s.endpoint, endpoint: 'x'.repeat(2049) }, SUBSCRIPTION_CHANGE_MESSAGES.endpoint],
-        [{ oldEndpoint: '', endpoint: s.endpoint }, SUBSCRIPTION_CHANGE_MESSAGES.oldEndpoint],
-        [{ oldEndpoint: s.endpoint, endpoint: s.endpoint }, SUBSCRIPTION_CHANGE_MESSAGES.same],
+        [{}, `${MESSAGES.oldEndpoint}, ${MESSAGES.endpointString}`],
+        [{ oldEndpoint: s.endpoint }, MESSAGES.endpointString],
+        [{ oldEndpoint: 7, endpoint: s.endpoint }, MESSAGES.oldEndpoint],
+        [{ oldEndpoint: s.endpoint, endpoint: 'x'.repeat(2049) }, MESSAGES.endpointString],
+        [{ oldEndpoint: '', endpoint: s.endpoint }, MESSAGES.oldEndpoint],
+        [{ oldEndpoint: s.endpoint, endpoint: s.endpoint }, MESSAGES.sameEndpoints],
       ];
       for (const [body, message] of cases) {
         const res = await change(body);

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from '../../../../scripts/lib/local-env.js';
 import { freshDatabase } from '../../../../test/support/postgres.js';
-import { DeliveryOperatorError } from '../../src/domain/errors.js';
-import { createTopicMaintenance, type TopicMaintenance } from '../../src/domain/topic-maintenance.js';
+import { DeliveryOperatorError } from '../../src/errors.js';
+import { createTopicMaintenance, type TopicMaintenance } from '../../src/audience/topic-maintenance.js';
 import { createPool, type Pool } from '../../../shared/src/db.js';
 import {
   browserKeys,

@@ -1,20 +1,19 @@
-// The send path assembled in-process (dispatch → chunks → chunk worker → push gateway → sender
-// → client) against a real database and a fake push service, with every log line captured:
+// The send path assembled in-process (dispatch → chunks → chunk worker → sender → client) against a real database and a fake push service, with every log line captured:
 // what a push service writes in its body never reaches a log line or the delivery log, and a
 // refused destination is one failed push each, never retried, logged once per origin.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
-import { heartbeat } from '../../src/db/runs.js';
-import { trackingTokensFor } from '../../src/domain/tracking-token.js';
-import { createEncryptPool, type EncryptPool } from '../../src/push/encrypt-pool.js';
+import type { ChunkMessage } from '../../../shared/src/messages.js';
+import { heartbeat } from '../../src/sending/instance-store.js';
+import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
+import { createEncryptPool, type EncryptPool } from '../../src/push/encryption/pool.js';
 import { createPushSender, type PushSender } from '../../src/push/sender.js';
 import { createChunkWorker } from '../../src/sending/chunk-worker.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
-import { createPushGateway } from '../../src/sending/push-gateway.js';
-import { browserKeys, newSite, request, startTestDelivery, type TestDelivery } from '../support.js';
+import { vapidSigners } from '../../src/sites/vapid-signers.js';
+import { browserKeys, dispatchMessage, newSite, request, startTestDelivery, type TestDelivery } from '../support.js';
 import { startFakePushService, type FakePushService } from './support/fake-push-service.js';
 import { testCertificate } from './support/tls.js';
 
@@ -55,16 +54,12 @@ describe('send path: nothing a push service writes reaches the logs; refused des
       { pool: t.pool, log, publish: async (_topic, messages) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage)), publishStats: noop },
       { chunkSize: 50, chunksPerGroup: 5 },
     );
-    const pusher = createPushGateway({ pool: t.pool, sender, vapidEncryptionKey: t.config.vapidEncryptionKey, vapidSubject: 'mailto:ops@example.com' });
+    const vapid = vapidSigners(t.pool, t.config.vapidEncryptionKey, 'mailto:ops@example.com');
     const chunk = createChunkWorker(
-      { pool: t.pool, log, instanceId, pusher, tokens: trackingTokensFor({ current: t.config.vapidEncryptionKey, previous: [] }), publishStats: noop },
+      { pool: t.pool, log, instanceId, sender, vapid, tokens: trackingTokensFor({ current: t.config.vapidEncryptionKey, previous: [] }), publishStats: noop },
       { deadAfterSec: 10, waitForOthersMs: 1000, claimBatch: 50 },
     );
-    const job: DispatchMessage = {
-      type: 'campaign.dispatch', version: 1, campaignId: randomUUID(), siteId, dispatchedAt: new Date().toISOString(),
-      title: 'Hello', body: 'World', link: 'https://shop.example/', utmSource: '', utmMedium: '', utmCampaign: '',
-      icon: null, image: null, callToAction: '', ttl: 60, audience: [topic],
-    };
+    const job = dispatchMessage(siteId, [topic]);
     await dispatch(job, noop);
     for (const c of chunks) await chunk(c, noop);
     const { rows } = await t.pool.query(

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import webpush from 'web-push';
-import { createEncryptPool, type EncryptPool } from '../../src/push/encrypt-pool.js';
+import { createEncryptPool, type EncryptPool } from '../../src/push/encryption/pool.js';
 import { createPushSender, type PushJob, type PushSender, type PushSenderOptions } from '../../src/push/sender.js';
 import { createVapidHeaderCache } from '../../src/push/vapid.js';
-import { startFakePushService, type FakePushService, type Handler, type Reply } from './support/fake-push-service.js';
+import { startFakePushService, type FakeOptions, type FakePushService, type Handler, type Reply } from './support/fake-push-service.js';
 import { createTestSubscriber, decryptPush, type TestSubscriber } from './support/rfc8291.js';
 import { testCertificate } from './support/tls.js';
 import { verifyVapidHeader } from './support/vapid-verify.js';
@@ -28,8 +28,8 @@ describe('push sender', () => {
     await Promise.all(services.splice(0).map((s) => s.stop()));
   });
 
-  async function service(protocol: 'h2' | 'https1', handler?: Handler) {
-    const s = await startFakePushService(protocol, handler);
+  async function service(protocol: 'h2' | 'https1', handler?: Handler, options?: FakeOptions) {
+    const s = await startFakePushService(protocol, handler, options);
     services.push(s);
     return s;
   }
@@ -212,6 +212,64 @@ describe('push sender', () => {
       { id: 'bad-keys', outcome: 'failed', reason: 'invalid subscription keys', attempts: 0 },
     ]);
     expect(push.received).to.have.length(1);
+  });
+
+  describe('concurrency to one origin: one adaptive limit, several HTTP/2 connections', () => {
+    // A push service advertising 10 streams per connection that answers each push a few ms
+    // later (real timers; nothing asserts on time), recording the sender's limit at each arrival.
+    async function slowService(reply: (seq: number) => Reply = () => ({ status: 201 })) {
+      const seen: Array<{ seq: number; inFlight: number; limit: number }> = [];
+      let inFlight = 0;
+      let s: ReturnType<typeof sender>['sender'] | undefined;
+      const push = await service(
+        'h2',
+        (p) => {
+          inFlight += 1;
+          seen.push({ seq: p.seq, inFlight, limit: s!.limitFor(push.origin)! });
+          return new Promise((resolve) =>
+            setTimeout(() => {
+              inFlight -= 1;
+              resolve(reply(p.seq));
+            }, 3),
+          );
+        },
+        { maxConcurrentStreams: 10 },
+      );
+      return { push, seen, use: (x: NonNullable<typeof s>) => (s = x) };
+    }
+    const targetsAt = (push: FakePushService, n: number) => Array.from({ length: n }, (_, i) => ({ id: `s${i}`, endpoint: push.endpoint(`/p/${i}`), subscriber: createTestSubscriber() }));
+
+    it('when the origin answers well, then the limit grows from its start to the ceiling and the requests spread over several connections of at most 10 streams', async () => {
+      const { push, seen, use } = await slowService();
+      const { sender: s } = sender({ concurrencyPerOrigin: 40, initialConcurrency: 4 });
+      use(s);
+      const results = await s.sendBatch(job(targetsAt(push, 300)));
+      expect(results.every((r) => r.outcome === 'sent' && r.attempts === 1)).to.equal(true);
+      expect(seen.every((a) => a.inFlight <= a.limit)).to.equal(true);
+      expect(seen[0].limit).to.equal(4);
+      expect(s.limitFor(push.origin)).to.equal(40);
+      expect(push.maxConcurrentPerConnection).to.be.at.most(10);
+      expect(push.maxConcurrent).to.be.above(10).and.at.most(40);
+      expect(push.connections).to.be.within(2, 4);
+    });
+
+    it('when the origin answers 503 and then 429 for a while, then the limit backs off and grows again, and every push is sent', async () => {
+      const { push, seen, use } = await slowService((seq) =>
+        seq > 100 && seq <= 130 ? { status: 503 } : seq > 130 && seq <= 150 ? { status: 429, headers: { 'Retry-After': '0' } } : { status: 201 },
+      );
+      const { sender: s } = sender({ concurrencyPerOrigin: 40, initialConcurrency: 4 });
+      use(s);
+      const results = await s.sendBatch(job(targetsAt(push, 300)));
+      expect(results.every((r) => r.outcome === 'sent')).to.equal(true);
+      expect(push.received).to.have.length(350);
+      const before = Math.max(...seen.filter((a) => a.seq <= 100).map((a) => a.limit));
+      const low = Math.min(...seen.filter((a) => a.seq > 110).map((a) => a.limit));
+      expect(before).to.equal(40);
+      expect(low).to.be.below(10);
+      expect(s.limitFor(push.origin)).to.be.above(low);
+      expect(Math.max(...seen.map((a) => a.inFlight))).to.be.at.most(40);
+      expect(push.maxConcurrentPerConnection).to.be.at.most(10);
+    });
   });
 
   it('rejects a job with an invalid TTL, urgency or topic before sending anything', async () => {

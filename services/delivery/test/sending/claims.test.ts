@@ -1,7 +1,7 @@
 // The delivery log's claim bookkeeping under faults (issue 11, defects 1 and 3), in-process
 // against a real Postgres: the dispatch handler and the chunk worker as the service wires them,
 // a pool that can fail chosen statements (a thrown error, or its connection terminated with
-// pg_terminate_backend), and a fake pusher that counts pushes per subscriber and can leave some
+// pg_terminate_backend), and a fake push sender that counts pushes per subscriber and can leave some
 // in flight forever (a kill). A chunk is handed to the worker again after a failure, as Kafka
 // would, a bounded number of times. After each scenario: lost 0, each audience member has
 // exactly one row and every row a final outcome, the run completes only then, counters equal
@@ -11,11 +11,13 @@ import { expect } from 'chai';
 import type { Pool } from '../../../shared/src/db.js';
 import { createLogger } from '../../../shared/src/log.js';
 import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
-import { heartbeat } from '../../src/db/runs.js';
-import { trackingTokensFor } from '../../src/domain/tracking-token.js';
-import { createChunkWorker, type Pusher, type PushHooks, type PushItem, type PushResult } from '../../src/sending/chunk-worker.js';
+import { heartbeat } from '../../src/sending/instance-store.js';
+import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
+import { createChunkWorker, type ChunkDeps } from '../../src/sending/chunk-worker.js';
+import type { PushHooks, PushJob, PushResult } from '../../src/push/types.js';
+import type { VapidHeaderCache } from '../../src/push/vapid.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
-import { newSite, startTestDelivery, type TestDelivery } from '../support.js';
+import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 import { faultyPool, type FaultyPool } from './support/faulty-pool.js';
 
 const N = 60;
@@ -23,6 +25,11 @@ const CHUNK = 30;
 const SLICE = 20;
 const log = createLogger('claims-test', 'error');
 const noop = async () => {};
+
+type Pusher = ChunkDeps['sender'];
+
+/** The chunk worker signs nothing here: the fake sender never looks at the header. */
+const noVapid = async (): Promise<VapidHeaderCache> => ({ headerFor: () => '', publicKey: '', signatures: 0 });
 
 interface FakePusher extends Pusher {
   /** Requests made per subscriber id. */
@@ -44,9 +51,9 @@ function fakePusher(): FakePusher {
     get hanging() {
       return hanging;
     },
-    async push(_siteId, _meta, items: PushItem[], hooks?: PushHooks) {
+    async sendBatch(job: PushJob, hooks?: PushHooks) {
       return Promise.all(
-        items.map(async (item): Promise<PushResult> => {
+        job.subscriptions.map(async (item): Promise<PushResult> => {
           if (hooks?.beforeSend && !(await hooks.beforeSend(item.id))) return { id: item.id, outcome: 'failed', reason: 'not sent', attempts: 0 };
           pushed.set(item.id, (pushed.get(item.id) ?? 0) + 1);
           if (p.hang.has(item.id)) {
@@ -90,11 +97,7 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
   /** A campaign to everyone, expanded into chunk messages (what Kafka would carry). */
   async function dispatched(): Promise<{ job: DispatchMessage; chunks: ChunkMessage[] }> {
     const chunks: ChunkMessage[] = [];
-    const job: DispatchMessage = {
-      type: 'campaign.dispatch', version: 1, campaignId: randomUUID(), siteId, dispatchedAt: new Date().toISOString(),
-      title: 'Hello', body: 'World', link: 'https://shop.example/', utmSource: '', utmMedium: '', utmCampaign: '',
-      icon: null, image: null, callToAction: '', ttl: 60, audience: ['all'],
-    };
+    const job = dispatchMessage(siteId, ['all']);
     const dispatch = createDispatchHandler(
       { pool: t.pool, log, publish: async (_topic, messages) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage)), publishStats: noop },
       { chunkSize: CHUNK, chunksPerGroup: 10 },
@@ -107,7 +110,7 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
     const instanceId = opts.instanceId ?? randomUUID();
     await heartbeat(t.pool, instanceId);
     const handle = createChunkWorker(
-      { pool, log, instanceId, pusher, tokens: tokens(), publishStats: noop },
+      { pool, log, instanceId, sender: pusher, vapid: noVapid, tokens: tokens(), publishStats: noop },
       { deadAfterSec: opts.deadAfterSec ?? 30, waitForOthersMs: opts.waitForOthersMs ?? 2000, claimBatch: SLICE, retrySec: opts.retrySec ?? 5 },
     );
     return { instanceId, handle };
@@ -175,31 +178,25 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
     expect(db.injected).to.equal(1);
   });
 
-  it('when the connection is terminated (pg_terminate_backend) between claim and send, then every subscriber is pushed once', async () => {
+  /** Postgres terminates the connection of the statement matching `statement` twice: the work is done again, whole, nothing repeated. */
+  async function survivesTwoTerminations(statement: RegExp) {
     const db = faultyPool(t.pool);
     const pusher = fakePusher();
     const { job, chunks } = await dispatched();
-    db.fail(/FROM delivery\.subscribers s WHERE s\.id = ANY/, { times: 2, how: 'terminate' });
+    db.fail(statement, { times: 2, how: 'terminate' });
     const w = await worker(db.pool, pusher);
     await deliver(w.handle, chunks);
     const a = await audit(job.campaignId, [pusher]);
     expectWhole(a);
     expect(a.duplicated).to.equal(0);
     expect(db.injected).to.equal(2);
-  });
+  }
 
-  it('when an outcome write loses its connection (terminated by Postgres), then it is written again: every row final, counters equal rows, nothing repeated', async () => {
-    const db = faultyPool(t.pool);
-    const pusher = fakePusher();
-    const { job, chunks } = await dispatched();
-    db.fail(/finished_at = now\(\)/, { times: 2, how: 'terminate' });
-    const w = await worker(db.pool, pusher);
-    await deliver(w.handle, chunks);
-    const a = await audit(job.campaignId, [pusher]);
-    expectWhole(a);
-    expect(a.duplicated).to.equal(0);
-    expect(db.injected).to.equal(2);
-  });
+  it('when the connection is terminated (pg_terminate_backend) between claim and send, then every subscriber is pushed once', () =>
+    survivesTwoTerminations(/FROM delivery\.subscribers s WHERE s\.id = ANY/));
+
+  it('when an outcome write loses its connection (terminated by Postgres), then it is written again: every row final, counters equal rows, nothing repeated', () =>
+    survivesTwoTerminations(/finished_at = now\(\)/));
 
   it('when outcome writes fail for longer than the retry budget, then the same instance resends the unrecorded pushes on redelivery, counted as ambiguous', async () => {
     const db = faultyPool(t.pool);

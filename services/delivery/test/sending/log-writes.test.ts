@@ -2,7 +2,7 @@
 // marks and outcomes batched into few statements) and retrying (a write rides out a dropped
 // connection or a Postgres restart, but not a bug, and not past its budget).
 import { expect } from 'chai';
-import { isTransientDbError } from '../../src/db/transient.js';
+import { isTransientDbError } from '../../src/sending/transient-errors.js';
 import { groupCommit } from '../../src/sending/group-commit.js';
 import { retrying } from '../../src/sending/retrying.js';
 

@@ -1,4 +1,4 @@
-// The whole send path in-process (dispatch → chunk worker → push gateway → sender → client)
+// The whole send path in-process (dispatch → chunk worker → sender → client)
 // against a real Postgres and the push-service simulator, which keeps every accepted copy: a
 // push service that accepts a message and then resets the connection makes the sender retry a
 // push that was delivered. Each such retry must count as ambiguous, so the platform's own figure
@@ -7,16 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Pool } from '../../../shared/src/db.js';
 import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
+import type { ChunkMessage } from '../../../shared/src/messages.js';
 import { startPushSimulator, type PushSimulator } from '../../../../tools/push-simulator/src/index.js';
-import { heartbeat } from '../../src/db/runs.js';
-import { trackingTokensFor } from '../../src/domain/tracking-token.js';
-import { createEncryptPool, type EncryptPool } from '../../src/push/encrypt-pool.js';
+import { heartbeat } from '../../src/sending/instance-store.js';
+import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
+import { createEncryptPool, type EncryptPool } from '../../src/push/encryption/pool.js';
 import { createPushSender } from '../../src/push/sender.js';
 import { createChunkWorker } from '../../src/sending/chunk-worker.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
-import { createPushGateway } from '../../src/sending/push-gateway.js';
-import { newSite, startTestDelivery, type TestDelivery } from '../support.js';
+import { vapidSigners } from '../../src/sites/vapid-signers.js';
+import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 
 const N = 300;
 const log = createLogger('send-path-ambiguity', 'error');
@@ -75,16 +75,12 @@ describe('send path: accepted-then-reset pushes are counted as ambiguous', funct
       { pool: t.pool, log, publish: async (_topic, messages) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage)), publishStats: noop },
       { chunkSize: 100, chunksPerGroup: 10 },
     );
-    const pusher = createPushGateway({ pool: t.pool, sender, vapidEncryptionKey: t.config.vapidEncryptionKey, vapidSubject: 'mailto:ops@example.com' });
+    const vapid = vapidSigners(t.pool, t.config.vapidEncryptionKey, 'mailto:ops@example.com');
     const chunk = createChunkWorker(
-      { pool: counted.pool, log, instanceId, pusher, tokens: trackingTokensFor({ current: t.config.vapidEncryptionKey, previous: [] }), publishStats: noop },
+      { pool: counted.pool, log, instanceId, sender, vapid, tokens: trackingTokensFor({ current: t.config.vapidEncryptionKey, previous: [] }), publishStats: noop },
       { deadAfterSec: 30, waitForOthersMs: 1000, claimBatch: 50 },
     );
-    const job: DispatchMessage = {
-      type: 'campaign.dispatch', version: 1, campaignId: randomUUID(), siteId: site.siteId, dispatchedAt: new Date().toISOString(),
-      title: 'Hello', body: 'World', link: 'https://shop.example/', utmSource: '', utmMedium: '', utmCampaign: '',
-      icon: null, image: null, callToAction: '', ttl: 600, audience: ['reset'],
-    };
+    const job = dispatchMessage(site.siteId, ['reset'], { ttl: 600 });
     try {
       await dispatch(job, noop);
       for (const c of chunks) await chunk(c, noop);

@@ -25,6 +25,8 @@ export interface FakePushService {
   /** TCP connections accepted so far (one per HTTP/2 session). */
   readonly connections: number;
   readonly maxConcurrent: number;
+  /** The most requests in flight at once on one HTTP/2 connection. */
+  readonly maxConcurrentPerConnection: number;
   handler: Handler;
   /** Sends GOAWAY on every open HTTP/2 session. */
   goaway(): void;
@@ -33,21 +35,35 @@ export interface FakePushService {
 
 export type FakeProtocol = 'h2' | 'https1' | 'http1';
 
-export async function startFakePushService(protocol: FakeProtocol, handler: Handler = () => ({ status: 201 })): Promise<FakePushService> {
+export interface FakeOptions {
+  /** HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS advertised to every connection. */
+  maxConcurrentStreams?: number;
+}
+
+export async function startFakePushService(protocol: FakeProtocol, handler: Handler = () => ({ status: 201 }), options: FakeOptions = {}): Promise<FakePushService> {
   const { key, cert } = testCertificate();
   const sockets = new Set<Duplex>();
   const sessions = new Set<http2.ServerHttp2Session>();
   let connections = 0;
   let inFlight = 0;
   let maxConcurrent = 0;
+  let maxPerConnection = 0;
+  const perConnection = new Map<object, number>();
   let seq = 0;
 
   const onRequest = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     inFlight += 1;
     maxConcurrent = Math.max(maxConcurrent, inFlight);
+    const connection: object = 'stream' in req ? req.stream.session! : req.socket;
+    const onConnection = (perConnection.get(connection) ?? 0) + 1;
+    perConnection.set(connection, onConnection);
+    maxPerConnection = Math.max(maxPerConnection, onConnection);
     let counted = true;
     const done = () => {
-      if (counted) inFlight -= 1;
+      if (counted) {
+        inFlight -= 1;
+        perConnection.set(connection, perConnection.get(connection)! - 1);
+      }
       counted = false;
     };
     res.on('close', done);
@@ -77,7 +93,7 @@ export async function startFakePushService(protocol: FakeProtocol, handler: Hand
 
   const server =
     protocol === 'h2'
-      ? http2.createSecureServer({ key, cert, allowHTTP1: true }, onRequest)
+      ? http2.createSecureServer({ key, cert, allowHTTP1: true, settings: options.maxConcurrentStreams === undefined ? undefined : { maxConcurrentStreams: options.maxConcurrentStreams } }, onRequest)
       : protocol === 'https1'
         ? https.createServer({ key, cert }, onRequest)
         : http.createServer(onRequest);
@@ -105,6 +121,9 @@ export async function startFakePushService(protocol: FakeProtocol, handler: Hand
     },
     get maxConcurrent() {
       return maxConcurrent;
+    },
+    get maxConcurrentPerConnection() {
+      return maxPerConnection;
     },
     handler,
     goaway() {

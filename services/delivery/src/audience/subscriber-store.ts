@@ -1,0 +1,152 @@
+// Subscribers: one row per (site, push endpoint). The audience counters follow every write
+// through statement-level triggers, so nothing here maintains them.
+import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
+import type { PageViewInput, SubscriptionChangeInput } from './subscription-input.js';
+import { UNKNOWN_COUNTRY } from './names.js';
+
+export const MAX_TOPICS_PER_SUBSCRIBER = 20;
+
+export interface SubscriberInput {
+  siteId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  country: string;
+  /** sorted, distinct */
+  topics: string[];
+  language: string | null;
+  timeZone: string | null;
+}
+
+/**
+ * Inserts a subscriber or refreshes the one with the same endpoint: new keys, the country
+ * unless the edge could not tell it this time (a known country is not forgotten), topics
+ * merged with the old ones (the request's first, then the stored ones, up to the cap so the
+ * group key stays small), language and time zone when given, active again.
+ * `id` is the subscriber's public id (a random UUID, see the migration adding it), never the
+ * internal sequence: it is shown to anonymous callers.
+ */
+export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promise<{ id: string; created: boolean }> {
+  const { rows } = await db.query(
+    `INSERT INTO delivery.subscribers AS s (site_id, endpoint, p256dh, auth, country, topics, language, time_zone)
+     VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8)
+     ON CONFLICT (site_id, endpoint) DO UPDATE SET
+       p256dh = EXCLUDED.p256dh,
+       auth = EXCLUDED.auth,
+       country = CASE WHEN EXCLUDED.country = $10 THEN s.country ELSE EXCLUDED.country END,
+       topics = delivery.merge_topics(EXCLUDED.topics, s.topics, $9),
+       language = coalesce(EXCLUDED.language, s.language),
+       time_zone = coalesce(EXCLUDED.time_zone, s.time_zone),
+       active = true,
+       deactivated_at = NULL,
+       updated_at = now(),
+       public_id = coalesce(s.public_id, gen_random_uuid())
+     RETURNING public_id::text AS id, (xmax = 0) AS created`,
+    [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY],
+  );
+  return { id: rows[0].id as string, created: rows[0].created as boolean };
+}
+
+/** Marks the subscription inactive; false when there was no active one with that endpoint. */
+export async function deactivateByEndpoint(db: Queryable, siteId: string, endpoint: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE delivery.subscribers SET active = false, deactivated_at = now(), updated_at = now()
+      WHERE site_id = $1 AND endpoint = $2 AND active`,
+    [siteId, endpoint],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Adds the page's topics to the active subscriber with this endpoint. The stored array stays a
+ * sorted set (the audience counters' group key); when more than the cap would remain, the
+ * page's topics are kept first, then the stored ones in name order. A write happens only when
+ * the set changes, so re-reading a section costs no counter update. `known` is false when no
+ * active subscriber has the endpoint (the plugin then registers again).
+ */
+export async function mergePageTopics(db: Queryable, siteId: string, view: PageViewInput): Promise<{ known: boolean; changed: boolean }> {
+  const { rows } = await db.query(
+    `WITH target AS (
+       SELECT id, topics FROM delivery.subscribers
+        WHERE site_id = $1 AND endpoint = $2 AND active
+        FOR UPDATE),
+     merged AS (
+       SELECT id, topics AS old_topics,
+              delivery.merge_topics($3::text[], target.topics, $4) AS new_topics
+         FROM target),
+     updated AS (
+       UPDATE delivery.subscribers s SET topics = m.new_topics, updated_at = now()
+         FROM merged m
+        WHERE s.id = m.id AND m.new_topics IS DISTINCT FROM m.old_topics
+       RETURNING s.id)
+     SELECT (SELECT count(*) FROM target)::int AS known, (SELECT count(*) FROM updated)::int AS changed`,
+    [siteId, view.endpoint, view.topics, MAX_TOPICS_PER_SUBSCRIBER],
+  );
+  return { known: rows[0].known > 0, changed: rows[0].changed > 0 };
+}
+
+/**
+ * Moves the old subscriber's topics into the new one (the new one's first, then the old one's
+ * in name order, up to the cap: the stored array stays a sorted set) and deactivates the old
+ * one, in one transaction. Both must be active subscribers of the site; otherwise nothing
+ * changes and `replaced` is false (an unknown new endpoint must be registered first; an
+ * unknown old one was already retired, for instance after the push service expired it).
+ */
+export async function replaceSubscriber(pool: Pool, siteId: string, change: SubscriptionChangeInput): Promise<{ replaced: boolean }> {
+  return withTransaction(pool, async (db) => {
+    // Both rows locked in id order, so two changes crossing each other cannot deadlock.
+    const { rows } = await db.query(
+      `SELECT id::text AS id, endpoint FROM delivery.subscribers
+        WHERE site_id = $1 AND endpoint = ANY($2::text[]) AND active
+        ORDER BY id FOR UPDATE`,
+      [siteId, [change.oldEndpoint, change.endpoint]],
+    );
+    const old = rows.find((r) => r.endpoint === change.oldEndpoint);
+    const next = rows.find((r) => r.endpoint === change.endpoint);
+    if (!old || !next) return { replaced: false };
+    await db.query(
+      `UPDATE delivery.subscribers s SET
+         topics = delivery.merge_topics(s.topics, o.topics, $3),
+         country = CASE WHEN s.country = $4 THEN o.country ELSE s.country END,
+         language = coalesce(s.language, o.language),
+         time_zone = coalesce(s.time_zone, o.time_zone),
+         updated_at = now()
+        FROM delivery.subscribers o
+       WHERE s.id = $1 AND o.id = $2`,
+      [next.id, old.id, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY],
+    );
+    await db.query(`UPDATE delivery.subscribers SET active = false, deactivated_at = now(), updated_at = now() WHERE id = $1`, [old.id]);
+    return { replaced: true };
+  });
+}
+
+export interface SeedRow {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  country: string;
+  topics: string[];
+}
+
+// Topic names never contain control characters (see names.ts), so U+001F can join a
+// row's topics into one text value: arrays of arrays must be rectangular in Postgres.
+const TOPIC_SEPARATOR = '\u001f';
+
+/** One multi-row INSERT for a whole batch; endpoints already present are skipped. */
+export async function insertSeedBatch(db: Queryable, siteId: string, rows: SeedRow[]): Promise<number> {
+  const result = await db.query(
+    `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics)
+     SELECT $1, e, p, a, c, CASE WHEN t = '' THEN '{}'::text[] ELSE string_to_array(t, chr(31)) END
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(e, p, a, c, t)
+     ON CONFLICT (site_id, endpoint) DO NOTHING`,
+    [
+      siteId,
+      rows.map((r) => r.endpoint),
+      rows.map((r) => r.p256dh),
+      rows.map((r) => r.auth),
+      rows.map((r) => r.country),
+      rows.map((r) => r.topics.join(TOPIC_SEPARATOR)),
+    ],
+  );
+  return result.rowCount ?? 0;
+}

@@ -1,3 +1,0 @@
-export * from './audience.js';
-export * from './sites.js';
-export * from './subscribers.js';

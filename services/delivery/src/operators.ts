@@ -1,0 +1,206 @@
+// Operator actions (CLI, stack scripts, tests): register a site's VAPID keys, re-encrypt the
+// stored VAPID private keys under the current encryption key (key rotation), seed synthetic
+// subscribers in bulk.
+import { createECDH, randomBytes } from 'node:crypto';
+import { withTransaction, type Pool } from '../../shared/src/db.js';
+import { findSiteById, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/site-store.js';
+import { insertSeedBatch, type SeedRow } from './audience/subscriber-store.js';
+import { DeliveryOperatorError, isUuid } from './errors.js';
+import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/names.js';
+import {
+  encryptVapidPrivateKey,
+  generateVapidKeyPair,
+  keyRing,
+  openVapidPrivateKey,
+  VapidKeyDecryptError,
+  type VapidEncryptionKeys,
+} from './sites/vapid-keys.js';
+
+const SEED_BATCH_ROWS = 5000;
+const SEED_KEY_POOL = 64;
+const SEED_PARALLELISM = 3;
+const MAX_SEED_COUNT = 100_000_000;
+export const REENCRYPT_DEFAULT_BATCH = 100;
+export const REENCRYPT_MAX_BATCH = 10_000;
+
+export interface SeedInput {
+  siteId: string;
+  count: number;
+  topics: string[];
+  countries: string[];
+  topicsPerSubscriber?: number;
+  endpointBase?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ReencryptCounts {
+  /** Sites whose private key was under a previous key (or the legacy layout) and now is under the current one. */
+  reencrypted: number;
+  /** Sites already under the current key, left as they were. */
+  alreadyCurrent: number;
+  /** Sites whose private key no known key opens: left as they were. */
+  failed: { siteId: string; publicId: string; reason: string }[];
+}
+
+export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | VapidEncryptionKeys) {
+  const keys = keyRing(encryptionKeys);
+  if ([keys.current, ...keys.previous].some((k) => k.length !== 32)) throw new DeliveryOperatorError('the VAPID encryption keys must be 32 bytes');
+  const vapidEncryptionKey = keys.current;
+
+  /** Idempotent: a site registered before keeps its key pair. */
+  async function registerSite(input: { siteId: string; publicId: string }): Promise<{ vapidPublicKey: string }> {
+    if (!isUuid(input.siteId)) throw new DeliveryOperatorError(`site id "${input.siteId}" is not a UUID`);
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(input.publicId)) throw new DeliveryOperatorError(`public id "${input.publicId}" is not valid`);
+    const siteId = input.siteId.toLowerCase();
+    const keys = generateVapidKeyPair();
+    try {
+      const site = await insertSiteIfAbsent(pool, {
+        siteId,
+        publicId: input.publicId,
+        vapidPublicKey: keys.publicKey,
+        vapidPrivateKeyEnc: encryptVapidPrivateKey(keys.privateKey, siteId, vapidEncryptionKey),
+      });
+      if (site.publicId !== input.publicId) {
+        throw new DeliveryOperatorError(`site ${siteId} is already registered with public id ${site.publicId}`);
+      }
+      return { vapidPublicKey: site.vapidPublicKey };
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') {
+        throw new DeliveryOperatorError(`public id ${input.publicId} already belongs to another site`);
+      }
+      throw err;
+    }
+  }
+
+  async function seedSubscribers(input: SeedInput): Promise<{ inserted: number }> {
+    const plan = seedPlan(input);
+    if (!(await findSiteById(pool, plan.siteId))) throw new DeliveryOperatorError(`site ${plan.siteId} is not registered`);
+    const keyPool = Array.from({ length: SEED_KEY_POOL }, () => {
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      return ecdh.getPublicKey().toString('base64url');
+    });
+    // A few batches in flight at once: Postgres works on one while Node builds the next.
+    const batches = Math.ceil(plan.count / SEED_BATCH_ROWS);
+    let nextBatch = 0;
+    let done = 0;
+    let inserted = 0;
+    const worker = async () => {
+      while (nextBatch < batches) {
+        const batch = nextBatch++;
+        const size = Math.min(SEED_BATCH_ROWS, plan.count - batch * SEED_BATCH_ROWS);
+        const added = await insertSeedBatch(pool, plan.siteId, seedRows(plan, keyPool, size));
+        inserted += added;
+        done += size;
+        input.onProgress?.(done, plan.count);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SEED_PARALLELISM, batches) }, worker));
+    return { inserted };
+  }
+
+  /**
+   * Re-encrypts every site's VAPID private key under the current key, `batchSize` sites per
+   * transaction (rows locked, keyset order). Idempotent: rows already under the current key are
+   * only counted. Rows no known key opens are listed and left untouched. Public keys, and so
+   * the browsers' subscriptions, do not change.
+   */
+  async function reencryptVapidKeys(opts: { batchSize?: number; onProgress?: (counts: ReencryptCounts) => void } = {}): Promise<ReencryptCounts> {
+    const batchSize = opts.batchSize ?? REENCRYPT_DEFAULT_BATCH;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > REENCRYPT_MAX_BATCH) {
+      throw new DeliveryOperatorError(`batch size must be an integer from 1 to ${REENCRYPT_MAX_BATCH}`);
+    }
+    const counts: ReencryptCounts = { reencrypted: 0, alreadyCurrent: 0, failed: [] };
+    // Bounded: site ids only grow along the keyset; sites created meanwhile are the only extra rounds.
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM delivery.sites');
+    const maxRounds = 2 * Math.ceil((rows[0].n as number) / batchSize) + 100;
+    let after: string | null = null;
+    for (let round = 0; round < maxRounds; round++) {
+      const batch = await withTransaction(pool, async (client) => {
+        const sites = await lockSitesAfter(client, after, batchSize);
+        const updates: { siteId: string; vapidPrivateKeyEnc: Buffer }[] = [];
+        const result = { size: sites.length, last: sites.at(-1)?.siteId ?? null, alreadyCurrent: 0, failed: [] as ReencryptCounts['failed'] };
+        for (const site of sites) {
+          try {
+            const opened = openVapidPrivateKey(site.vapidPrivateKeyEnc, site.siteId, keys);
+            if (opened.current) result.alreadyCurrent++;
+            else updates.push({ siteId: site.siteId, vapidPrivateKeyEnc: encryptVapidPrivateKey(opened.privateKey, site.siteId, keys.current) });
+          } catch (err) {
+            if (!(err instanceof VapidKeyDecryptError)) throw err;
+            result.failed.push({ siteId: site.siteId, publicId: site.publicId, reason: err.reason });
+          }
+        }
+        return { ...result, reencrypted: await updateVapidPrivateKeys(client, updates) };
+      });
+      counts.reencrypted += batch.reencrypted;
+      counts.alreadyCurrent += batch.alreadyCurrent;
+      counts.failed.push(...batch.failed);
+      if (batch.size > 0) opts.onProgress?.({ ...counts, failed: [...counts.failed] });
+      if (batch.size < batchSize) return counts;
+      after = batch.last;
+    }
+    throw new DeliveryOperatorError(`re-encryption did not reach the last site within ${maxRounds} batches (sites are being created faster than it runs?); run it again`);
+  }
+
+  return { registerSite, seedSubscribers, reencryptVapidKeys };
+}
+
+export type DeliveryOperators = ReturnType<typeof createDeliveryOperators>;
+
+function seedPlan(input: SeedInput) {
+  if (!isUuid(input.siteId)) throw new DeliveryOperatorError(`site id "${input.siteId}" is not a UUID`);
+  if (!Number.isInteger(input.count) || input.count < 0 || input.count > MAX_SEED_COUNT) {
+    throw new DeliveryOperatorError(`count must be an integer between 0 and ${MAX_SEED_COUNT}`);
+  }
+  const topics = sortedSet(input.topics.map((t) => {
+    const name = normalizeTopic(t);
+    if (name === null) throw new DeliveryOperatorError(`"${t}" is not a valid topic name`);
+    return name;
+  }));
+  const countries = sortedSet(input.countries.map((c) => {
+    const name = normalizeCountryName(c);
+    if (name === null) throw new DeliveryOperatorError(`"${c}" is not a valid country name`);
+    return name;
+  }));
+  const topicsPerSubscriber = input.topicsPerSubscriber ?? 2;
+  if (!Number.isInteger(topicsPerSubscriber) || topicsPerSubscriber < 0) {
+    throw new DeliveryOperatorError('topicsPerSubscriber must be a non-negative integer');
+  }
+  const endpointBase = input.endpointBase ?? 'https://seed.push.invalid/';
+  if (!/^https?:\/\//.test(endpointBase)) throw new DeliveryOperatorError('endpointBase must be an http(s) URL');
+  return {
+    siteId: input.siteId.toLowerCase(),
+    count: input.count,
+    topics,
+    countries: countries.length > 0 ? countries : [UNKNOWN_COUNTRY],
+    topicsPerSubscriber: Math.min(topicsPerSubscriber, topics.length),
+    endpointBase,
+  };
+}
+
+type SeedPlan = ReturnType<typeof seedPlan>;
+
+// Synthetic data: Math.random picks names; the endpoint and auth secrets come from one
+// crypto buffer per batch (a call per row would dominate the seeding time).
+function seedRows(plan: SeedPlan, keyPool: string[], size: number): SeedRow[] {
+  const random = randomBytes(size * 34);
+  const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
+  return Array.from({ length: size }, (_, i) => ({
+    endpoint: plan.endpointBase + random.toString('base64url', i * 34, i * 34 + 18),
+    p256dh: pick(keyPool),
+    auth: random.toString('base64url', i * 34 + 18, i * 34 + 34),
+    country: pick(plan.countries),
+    topics: pickTopics(plan.topics, plan.topicsPerSubscriber),
+  }));
+}
+
+/** `n` distinct topics drawn uniformly (partial Fisher–Yates), sorted like the counters' key. */
+function pickTopics(topics: string[], n: number): string[] {
+  if (n === 0) return [];
+  const pool = [...topics];
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(Math.random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return sortedSet(pool.slice(0, n));
+}

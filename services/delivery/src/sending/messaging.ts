@@ -1,0 +1,102 @@
+// The delivery service's Kafka wiring: consumes dispatch jobs and audience chunks, publishes
+// chunks and per-campaign stats. Topic names and message types live in shared/messages.ts.
+import { createMessaging } from '../../../shared/src/kafka.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type StatsMessage } from '../../../shared/src/messages.js';
+import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '../../../shared/src/observability/request-context.js';
+import type { RunRow } from './run-store.js';
+
+export const DISPATCH_GROUP = 'delivery-dispatch';
+export const CHUNKS_GROUP = 'delivery-chunks';
+
+/** Runs `fn` in the request id a message carries (x-request-id header), if any. */
+function inRequestOf<T>(headers: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const id = saneRequestId(headers[REQUEST_ID_KEY]);
+  return id ? runWithRequestId(id, fn) : fn();
+}
+
+/** What a stats event is built from: a run as read after a change, or the counter publisher's read (which adds audience and failedBy). */
+export type StatsSource = Pick<RunRow, 'campaignId' | 'state' | 'reason' | 'sent' | 'failed' | 'expired' | 'impressions' | 'clicks'> & {
+  audience?: number;
+  failedBy?: FailedBy;
+};
+
+export function statsMessage(run: StatsSource): StatsMessage {
+  const m: StatsMessage = {
+    type: 'campaign.stats',
+    version: 1,
+    campaignId: run.campaignId,
+    sent: run.sent,
+    failed: run.failed,
+    expired: run.expired,
+    impressions: run.impressions,
+    clicks: run.clicks,
+    state: run.state === 'failed' ? 'failed' : run.state === 'completed' ? 'completed' : 'sending',
+  };
+  if (run.reason) m.reason = run.reason.slice(0, 500);
+  if (run.audience !== undefined) m.audience = run.audience;
+  if (run.failedBy) m.failedBy = { ...run.failedBy };
+  return m;
+}
+
+export interface DeliveryHandlers {
+  dispatch(job: DispatchMessage, heartbeat: () => Promise<void>): Promise<void>;
+  chunk(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void>;
+}
+
+export function createDeliveryMessaging(opts: { brokers: string[]; prefix: string; log: Logger; chunkConcurrency: number; sessionTimeoutMs: number }) {
+  const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, clientId: 'delivery', log: opts.log });
+  const codecs = createCodecs();
+  const stops: (() => Promise<void>)[] = [];
+
+  // Messages published while handling a request's work carry its id on (dispatch → chunks).
+  const publish: typeof messaging.publish = (topic, messages) => {
+    const requestId = currentRequestId();
+    return messaging.publish(topic, requestId ? messages.map((m) => ({ ...m, headers: { [REQUEST_ID_KEY]: requestId, ...m.headers } })) : messages);
+  };
+
+  return {
+    publish,
+    /** Readiness: a broker answers. */
+    ping: messaging.ping,
+    consumerLag: messaging.consumerLag,
+    async publishStats(runs: StatsSource[]) {
+      await publish(
+        TOPICS.stats,
+        runs.map((r) => ({ key: r.campaignId, value: codecs.stats.encode(statsMessage(r)) })),
+      );
+    },
+    async start(handlers: DeliveryHandlers) {
+      await messaging.ensureTopics();
+      await messaging.producer();
+      const dispatch = await messaging.consume({
+        groupId: DISPATCH_GROUP,
+        topic: TOPICS.dispatch,
+        codec: codecs.dispatch,
+        maxBatch: 1,
+        // Expanding a million-subscriber audience takes a while; heartbeats keep the session.
+        sessionTimeoutMs: opts.sessionTimeoutMs,
+        handle: async (messages, ctx) => {
+          for (const m of messages) await inRequestOf(m.headers, () => handlers.dispatch(m.value, ctx.heartbeat));
+        },
+      });
+      stops.push(dispatch.stop);
+      const chunks = await messaging.consume({
+        groupId: CHUNKS_GROUP,
+        topic: TOPICS.chunks,
+        codec: codecs.chunk,
+        maxBatch: 1,
+        partitionsConsumedConcurrently: opts.chunkConcurrency,
+        sessionTimeoutMs: opts.sessionTimeoutMs,
+        handle: async (messages, ctx) => {
+          for (const m of messages) await inRequestOf(m.headers, () => handlers.chunk(m.value, ctx.heartbeat));
+        },
+      });
+      stops.push(chunks.stop);
+    },
+    async stop() {
+      for (const stop of stops.reverse()) await stop().catch(() => {});
+      await messaging.disconnect();
+    },
+  };
+}

@@ -1,0 +1,160 @@
+// Campaign runs: one per dispatched campaign — its job, the audience expansion's progress,
+// its chunks and counters, and the rule that finishes it.
+import type { PoolClient } from 'pg';
+import { unfinishedRows } from './delivery-log-store.js';
+import type { Queryable } from '../../../shared/src/db.js';
+import { upgradeDispatch, type DispatchMessage, type FailureClass } from '../../../shared/src/messages.js';
+
+export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';
+
+export interface RunRow {
+  campaignId: string;
+  siteId: string;
+  job: DispatchMessage;
+  state: RunState;
+  expandedThrough: string;
+  chunksPublished: number;
+  chunksTotal: number | null;
+  chunksDone: number;
+  sent: number;
+  failed: number;
+  expired: number;
+  ambiguous: number;
+  impressions: number;
+  clicks: number;
+  reason: string | null;
+}
+
+const RUN_COLUMNS = `campaign_id, site_id, job, state, expanded_through::text, chunks_published, chunks_total, chunks_done,
+  sent::int, failed::int, expired::int, ambiguous::int, impressions::int, clicks::int, reason`;
+
+function toRun(r: Record<string, any>): RunRow {
+  return {
+    campaignId: r.campaign_id,
+    siteId: r.site_id,
+    // Runs dispatched before version 2 of the message stored version 1.
+    job: upgradeDispatch(r.job),
+    state: r.state,
+    expandedThrough: r.expanded_through,
+    chunksPublished: r.chunks_published,
+    chunksTotal: r.chunks_total,
+    chunksDone: r.chunks_done,
+    sent: r.sent,
+    failed: r.failed,
+    expired: r.expired,
+    ambiguous: r.ambiguous,
+    impressions: r.impressions,
+    clicks: r.clicks,
+    reason: r.reason,
+  };
+}
+
+/** The run of a dispatched campaign, created on first sight (a repeated dispatch finds it). */
+export async function runFor(db: Queryable, job: DispatchMessage): Promise<RunRow> {
+  const { rows } = await db.query(
+    `WITH ins AS (
+       INSERT INTO delivery.campaign_runs (campaign_id, site_id, job) VALUES ($1, $2, $3)
+       ON CONFLICT (campaign_id) DO NOTHING RETURNING ${RUN_COLUMNS})
+     SELECT * FROM ins
+     UNION ALL
+     SELECT ${RUN_COLUMNS} FROM delivery.campaign_runs WHERE campaign_id = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
+    [job.campaignId, job.siteId, JSON.stringify(job)],
+  );
+  return toRun(rows[0]);
+}
+
+// Statements run per chunk are prepared (named): parsed and planned once per connection.
+const FIND_RUN = { name: 'runs:find', text: `SELECT ${RUN_COLUMNS} FROM delivery.campaign_runs WHERE campaign_id = $1` };
+
+export async function findRun(db: Queryable, campaignId: string): Promise<RunRow | null> {
+  const { rows } = await db.query({ ...FIND_RUN, values: [campaignId] });
+  return rows[0] ? toRun(rows[0]) : null;
+}
+
+export async function failRun(db: Queryable, campaignId: string, reason: string): Promise<RunRow> {
+  const { rows } = await db.query(
+    `UPDATE delivery.campaign_runs SET state = 'failed', reason = $2, completed_at = now()
+      WHERE campaign_id = $1 RETURNING ${RUN_COLUMNS}`,
+    [campaignId, reason],
+  );
+  return toRun(rows[0]);
+}
+
+/** Next slice of the audience after `afterId`: active subscribers in any of the topics or countries. */
+export async function audienceSlice(
+  db: Queryable,
+  siteId: string,
+  topics: string[],
+  countries: string[],
+  afterId: string,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await db.query(
+    // Ordered by the bigint column, not the text output (which would sort "10" before "9").
+    `SELECT s.id::text AS id FROM delivery.subscribers s
+      WHERE s.site_id = $1 AND s.active AND s.id > $2::bigint AND (s.country = ANY($3::text[]) OR s.topics && $4::text[])
+      ORDER BY s.id LIMIT $5`,
+    [siteId, afterId, countries, topics, limit],
+  );
+  return rows.map((r) => r.id as string);
+}
+
+export async function recordExpansion(db: Queryable, campaignId: string, through: string, chunks: number, subscribers: number): Promise<void> {
+  await db.query(
+    `UPDATE delivery.campaign_runs
+        SET expanded_through = $2::bigint, chunks_published = chunks_published + $3, audience_size = audience_size + $4
+      WHERE campaign_id = $1`,
+    [campaignId, through, chunks, subscribers],
+  );
+}
+
+/** Expansion done: the run is complete at once when every chunk is already done (or there were none). */
+export async function finishExpansion(db: Queryable, campaignId: string): Promise<RunRow> {
+  const { rows } = await db.query(
+    `UPDATE delivery.campaign_runs
+        SET chunks_total = chunks_published,
+            ${finishWhen('chunks_done >= chunks_published', `'sending'`)}
+      WHERE campaign_id = $1 AND state = 'expanding'
+      RETURNING ${RUN_COLUMNS}`,
+    [campaignId],
+  );
+  return rows[0] ? toRun(rows[0]) : ((await findRun(db, campaignId)) as RunRow);
+}
+
+/**
+ * The SET clauses that finish a run once `done` holds (the rule in one place): `failed`, with the
+ * reason "every push failed", when nothing was sent and something failed for a reason other
+ * than expiry; `completed` otherwise. While not done the state becomes `otherwise`.
+ */
+function finishWhen(done: string, otherwise: string, r = ''): string {
+  const everyPushFailed = `${r}sent = 0 AND ${r}failed > 0`;
+  return `state = CASE WHEN ${done} THEN (CASE WHEN ${everyPushFailed} THEN 'failed' ELSE 'completed' END) ELSE ${otherwise} END,
+            reason = CASE WHEN ${done} AND ${everyPushFailed} THEN 'every push failed' ELSE ${r}reason END,
+            completed_at = CASE WHEN ${done} THEN now() ELSE ${r}completed_at END`;
+}
+
+const INSERT_CHUNK = {
+  name: 'runs:insert-chunk',
+  text: `INSERT INTO delivery.campaign_chunks (campaign_id, chunk_no) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING chunk_no`,
+};
+const COUNT_CHUNK = {
+  name: 'runs:count-chunk',
+  text: `UPDATE delivery.campaign_runs r
+        SET chunks_done = r.chunks_done + 1,
+            ${finishWhen(`r.state = 'sending' AND r.chunks_done + 1 >= r.chunks_total`, 'r.state', 'r.')}
+      WHERE r.campaign_id = $1
+      RETURNING ${RUN_COLUMNS}`,
+};
+
+/**
+ * Marks a chunk done once; the last chunk of an expanded run completes it. null, and nothing
+ * marked, while a row of the chunk has no final outcome: a run completes only when every row
+ * claimed for it is final.
+ */
+export async function chunkDone(tx: PoolClient, campaignId: string, chunkNo: number, subscriberIds: string[]): Promise<RunRow | null> {
+  if ((await unfinishedRows(tx, campaignId, subscriberIds)) > 0) return null;
+  const ins = await tx.query({ ...INSERT_CHUNK, values: [campaignId, chunkNo] });
+  if (ins.rowCount === 0) return (await findRun(tx, campaignId)) as RunRow;
+  const { rows } = await tx.query({ ...COUNT_CHUNK, values: [campaignId] });
+  return toRun(rows[0]);
+}

@@ -1,0 +1,67 @@
+// Sites as the delivery service knows them: ids shared with the campaign service, VAPID keys.
+import type { Queryable } from '../../../shared/src/db.js';
+
+export interface SiteRow {
+  siteId: string;
+  publicId: string;
+  vapidPublicKey: string;
+  vapidPrivateKeyEnc: Buffer;
+}
+
+const COLUMNS = 'site_id, public_id, vapid_public_key, vapid_private_key_enc';
+
+function toSite(r: Record<string, unknown>): SiteRow {
+  return {
+    siteId: r.site_id as string,
+    publicId: r.public_id as string,
+    vapidPublicKey: r.vapid_public_key as string,
+    vapidPrivateKeyEnc: r.vapid_private_key_enc as Buffer,
+  };
+}
+
+/** Inserts the site unless its id is already there; answers the row as stored either way. */
+export async function insertSiteIfAbsent(db: Queryable, site: SiteRow): Promise<SiteRow> {
+  const inserted = await db.query(
+    `INSERT INTO delivery.sites (site_id, public_id, vapid_public_key, vapid_private_key_enc)
+     VALUES ($1, $2, $3, $4) ON CONFLICT (site_id) DO NOTHING RETURNING ${COLUMNS}`,
+    [site.siteId, site.publicId, site.vapidPublicKey, site.vapidPrivateKeyEnc],
+  );
+  if (inserted.rows[0]) return toSite(inserted.rows[0]);
+  const existing = await findSiteById(db, site.siteId);
+  if (!existing) throw new Error('site vanished while registering');
+  return existing;
+}
+
+export async function findSiteById(db: Queryable, siteId: string): Promise<SiteRow | null> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM delivery.sites WHERE site_id = $1`, [siteId]);
+  return rows[0] ? toSite(rows[0]) : null;
+}
+
+/** What a site's public id (the plugin's URLs carry it) can look like; anything else names no site. */
+const PUBLIC_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+export async function findSiteByPublicId(db: Queryable, publicId: string): Promise<SiteRow | null> {
+  if (!PUBLIC_ID.test(publicId)) return null;
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM delivery.sites WHERE public_id = $1`, [publicId]);
+  return rows[0] ? toSite(rows[0]) : null;
+}
+
+/** A batch of sites in id order after `afterSiteId` (keyset), locked until the transaction ends. */
+export async function lockSitesAfter(db: Queryable, afterSiteId: string | null, limit: number): Promise<SiteRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM delivery.sites WHERE $1::uuid IS NULL OR site_id > $1::uuid ORDER BY site_id LIMIT $2 FOR UPDATE`,
+    [afterSiteId, limit],
+  );
+  return rows.map(toSite);
+}
+
+/** Replaces stored (encrypted) VAPID private keys; the public keys never change. */
+export async function updateVapidPrivateKeys(db: Queryable, updates: { siteId: string; vapidPrivateKeyEnc: Buffer }[]): Promise<number> {
+  if (updates.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `UPDATE delivery.sites s SET vapid_private_key_enc = u.enc
+       FROM unnest($1::uuid[], $2::bytea[]) AS u(site_id, enc) WHERE s.site_id = u.site_id`,
+    [updates.map((u) => u.siteId), updates.map((u) => u.vapidPrivateKeyEnc)],
+  );
+  return rowCount ?? 0;
+}

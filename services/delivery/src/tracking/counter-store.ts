@@ -1,0 +1,102 @@
+// Tracking counters: reports stored once each and added to their runs' counters, and the
+// counter publisher's SQL — runs whose counters changed since they were last published
+// (stats_version ahead of stats_published, see migrations/20261123071500_published_counters.sql).
+import type { PoolClient } from 'pg';
+import type { Queryable } from '../../../shared/src/db.js';
+import type { FailedBy } from '../../../shared/src/messages.js';
+import type { RunState } from '../sending/run-store.js';
+
+export interface RunCounters {
+  campaignId: string;
+  state: RunState;
+  reason: string | null;
+  /** Subscribers of the audience taken into the run so far. */
+  audience: number;
+  sent: number;
+  failed: number;
+  expired: number;
+  impressions: number;
+  clicks: number;
+  failedBy: FailedBy;
+  /** The run's stats_version when these counters were read (a bigint, as text). */
+  version: string;
+}
+
+/** Runs with changes not yet published, at most `limit`. */
+export async function changedCounters(db: Queryable, limit: number): Promise<RunCounters[]> {
+  const { rows } = await db.query(
+    `SELECT campaign_id, state, reason, audience_size::text, sent::text, failed::text, expired::text, impressions::text,
+            clicks::text, failed_rejected::text, failed_unauthorized::text, failed_unreachable::text, failed_refused::text,
+            stats_version::text
+       FROM delivery.campaign_runs
+      WHERE stats_version > stats_published
+      LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => ({
+    campaignId: r.campaign_id,
+    state: r.state,
+    reason: r.reason,
+    audience: Number(r.audience_size),
+    sent: Number(r.sent),
+    failed: Number(r.failed),
+    expired: Number(r.expired),
+    impressions: Number(r.impressions),
+    clicks: Number(r.clicks),
+    failedBy: {
+      rejected: Number(r.failed_rejected),
+      unauthorized: Number(r.failed_unauthorized),
+      unreachable: Number(r.failed_unreachable),
+      refused: Number(r.failed_refused),
+    },
+    version: r.stats_version,
+  }));
+}
+
+/** Records what was published; a run changed meanwhile stays ahead and is published again. */
+export async function markCountersPublished(db: Queryable, published: readonly Pick<RunCounters, 'campaignId' | 'version'>[]): Promise<void> {
+  if (published.length === 0) return;
+  await db.query(
+    `UPDATE delivery.campaign_runs r SET stats_published = v.version
+       FROM unnest($1::uuid[], $2::bigint[]) AS v(campaign_id, version)
+      WHERE r.campaign_id = v.campaign_id AND r.stats_published < v.version`,
+    [published.map((p) => p.campaignId), published.map((p) => p.version)],
+  );
+}
+
+const PUBLISHER_LOCK = 'delivery:counter-publisher';
+
+/** One publisher at a time across instances (a session lock: a dead instance's goes with its connection). */
+export async function tryLockPublisher(client: PoolClient): Promise<boolean> {
+  const { rows } = await client.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [PUBLISHER_LOCK]);
+  return rows[0].locked === true;
+}
+
+export async function unlockPublisher(client: PoolClient): Promise<void> {
+  await client.query('SELECT pg_advisory_unlock(hashtext($1))', [PUBLISHER_LOCK]);
+}
+
+/** Stores tracking reports once each and adds the new ones to their runs' counters; returns the campaigns whose counters changed. */
+export async function recordTracking(
+  tx: PoolClient,
+  reports: { campaignId: string; subscriberId: string; kind: 'impression' | 'click' }[],
+): Promise<string[]> {
+  if (reports.length === 0) return [];
+  const { rows } = await tx.query(
+    `WITH ins AS (
+       INSERT INTO delivery.tracking (campaign_id, subscriber_id, kind)
+       SELECT DISTINCT t.campaign_id, t.subscriber_id, t.kind
+         FROM unnest($1::uuid[], $2::bigint[], $3::text[]) AS t(campaign_id, subscriber_id, kind)
+         JOIN delivery.campaign_runs r ON r.campaign_id = t.campaign_id
+       ON CONFLICT DO NOTHING
+       RETURNING campaign_id, kind),
+     agg AS (
+       SELECT campaign_id, count(*) FILTER (WHERE kind = 'impression') AS imp, count(*) FILTER (WHERE kind = 'click') AS clk
+         FROM ins GROUP BY campaign_id ORDER BY campaign_id)
+     UPDATE delivery.campaign_runs r SET impressions = r.impressions + agg.imp, clicks = r.clicks + agg.clk
+       FROM agg WHERE r.campaign_id = agg.campaign_id
+     RETURNING r.campaign_id`,
+    [reports.map((r) => r.campaignId), reports.map((r) => r.subscriberId), reports.map((r) => r.kind)],
+  );
+  return rows.map((r) => r.campaign_id as string);
+}

@@ -1,0 +1,101 @@
+// The token a push payload carries so the service worker can report an impression or a click
+// without any credential: campaign id (16 bytes) | subscriber id (8 bytes) | the first 16 bytes
+// of HMAC-SHA256 over those 24 bytes. 54 base64url characters. A forged or altered token, or one
+// made by another deployment (other secret), does not verify.
+// The subscriber id is enciphered (v2): the token travels to a browser and sits in click-through
+// URLs, and the internal id is a global sequence that would tell how many subscribers there are
+// and in which order they came. A 64-bit block cipher (a 4-round Feistel network over AES, keyed
+// from the tracking key and tweaked by the campaign id) keeps the token at 54 characters. Tokens
+// of the first format (v1: the id in clear, another MAC key) are still accepted, so
+// notifications delivered before the change still count.
+// Tokens are always signed with the current key; during a rotation of VAPID_ENCRYPTION_KEY they
+// are also accepted under the previous keys, so notifications delivered before it still count.
+import { createCipheriv, createHmac, hkdfSync, timingSafeEqual, type Cipheriv } from 'node:crypto';
+import type { VapidEncryptionKeys } from '../sites/vapid-keys.js';
+
+const MAC_BYTES = 16;
+const TOKEN_BYTES = 16 + 8 + MAC_BYTES;
+const FEISTEL_ROUNDS = 4;
+
+export interface TrackingTarget {
+  campaignId: string;
+  subscriberId: string;
+}
+
+/** A tracking key derived from the VAPID encryption key, so operators manage one secret less. */
+export function deriveTrackingKey(vapidEncryptionKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', vapidEncryptionKey, Buffer.alloc(0), 'webpush tracking token v1', 32));
+}
+
+interface KeySet {
+  /** v1: MAC over the clear id. */
+  macV1: Buffer;
+  /** v2: MAC over the enciphered id (never valid for a v1 token, and the other way round). */
+  macV2: Buffer;
+  /** AES-256 in ECB on single blocks: the Feistel round function. */
+  rounds: Cipheriv;
+}
+
+function keySet(trackingKey: Buffer): KeySet {
+  const sub = (info: string) => Buffer.from(hkdfSync('sha256', trackingKey, Buffer.alloc(0), info, 32));
+  const rounds = createCipheriv('aes-256-ecb', sub('webpush tracking token v2 subscriber id'), null);
+  rounds.setAutoPadding(false);
+  return { macV1: trackingKey, macV2: sub('webpush tracking token v2 mac'), rounds };
+}
+
+/** The 64-bit id at data[16..24] enciphered (or deciphered) in place, tweaked by the campaign id at data[0..16]. */
+function feistel(keys: KeySet, data: Buffer, decipher: boolean): void {
+  const block = Buffer.alloc(16);
+  data.copy(block, 0, 0, 11); // tweak: the campaign id's first 11 bytes
+  let left = data.readUInt32BE(16);
+  let right = data.readUInt32BE(20);
+  const f = (round: number, half: number) => {
+    block[11] = round;
+    block.writeUInt32BE(half, 12);
+    return keys.rounds.update(block).readUInt32BE(0);
+  };
+  if (!decipher) {
+    for (let round = 0; round < FEISTEL_ROUNDS; round++) [left, right] = [right, (left ^ f(round, right)) >>> 0];
+  } else {
+    for (let round = FEISTEL_ROUNDS - 1; round >= 0; round--) [left, right] = [(right ^ f(round, left)) >>> 0, left];
+  }
+  data.writeUInt32BE(left, 16);
+  data.writeUInt32BE(right, 20);
+}
+
+/** `key` signs and verifies; `previousKeys` only verify (tokens issued before a key rotation). */
+export function createTrackingTokens(key: Buffer, previousKeys: readonly Buffer[] = []) {
+  const macWith = (k: Buffer, data: Buffer) => createHmac('sha256', k).update(data).digest().subarray(0, MAC_BYTES);
+  const current = keySet(key);
+  const verifying = [current, ...previousKeys.map(keySet)];
+  return {
+    sign({ campaignId, subscriberId }: TrackingTarget): string {
+      const data = Buffer.alloc(24);
+      Buffer.from(campaignId.replace(/-/g, ''), 'hex').copy(data, 0);
+      data.writeBigUInt64BE(BigInt(subscriberId), 16);
+      feistel(current, data, false);
+      return Buffer.concat([data, macWith(current.macV2, data)]).toString('base64url');
+    },
+    /** The campaign and subscriber a token names, or null when it does not verify. */
+    verify(token: unknown): TrackingTarget | null {
+      if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{54}$/.test(token)) return null;
+      const raw = Buffer.from(token, 'base64url');
+      if (raw.length !== TOKEN_BYTES) return null;
+      const data = Buffer.from(raw.subarray(0, 24));
+      const given = raw.subarray(24);
+      const v2 = verifying.find((k) => timingSafeEqual(macWith(k.macV2, data), given));
+      if (v2) feistel(v2, data, true);
+      else if (!verifying.some((k) => timingSafeEqual(macWith(k.macV1, data), given))) return null;
+      const hex = data.subarray(0, 16).toString('hex');
+      const campaignId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      return { campaignId, subscriberId: data.readBigUInt64BE(16).toString() };
+    },
+  };
+}
+
+/** Tokens keyed from the VAPID encryption keys: signed under the current one, verified under any. */
+export function trackingTokensFor(keys: VapidEncryptionKeys): TrackingTokens {
+  return createTrackingTokens(deriveTrackingKey(keys.current), keys.previous.map(deriveTrackingKey));
+}
+
+export type TrackingTokens = ReturnType<typeof createTrackingTokens>;

@@ -1,0 +1,160 @@
+// The RFC 8291 encoder against three decryptors written independently of it: the tests' own
+// (hkdfSync), the push simulator's, and http_ece's (what web-push uses).
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { createECDH, ECDH, randomBytes, type ECDH as EcdhKey } from 'node:crypto';
+import ece from 'http_ece';
+import {
+  Aes128gcmEncoder,
+  encryptedLength,
+  MAX_PLAINTEXT_LENGTH,
+  Rfc8291Error,
+} from '../../../src/push/encryption/rfc8291.js';
+import { decryptAes128gcm } from '../../../../../tools/push-simulator/src/aes128gcm.js';
+import { decryptPush } from '../support/rfc8291.js';
+
+interface Receiver {
+  ecdh: EcdhKey;
+  publicKey: Buffer;
+  auth: Buffer;
+}
+
+function receiver(privateKey?: Uint8Array, auth: Buffer = randomBytes(16)): Receiver {
+  const ecdh = createECDH('prime256v1');
+  if (privateKey) ecdh.setPrivateKey(privateKey);
+  else ecdh.generateKeys();
+  return { ecdh, publicKey: ecdh.getPublicKey(), auth };
+}
+
+/** Plaintext by each decryptor; they must agree. */
+function decryptAll(body: Buffer, r: Receiver): Buffer[] {
+  return [
+    decryptPush(body, { p256dh: r.publicKey.toString('base64url'), auth: r.auth.toString('base64url'), ecdh: r.ecdh }),
+    decryptAes128gcm(body, { privateKey: r.ecdh.getPrivateKey(), publicKey: r.publicKey, authSecret: r.auth }),
+    ece.decrypt(body, { version: 'aes128gcm', privateKey: r.ecdh, authSecret: r.auth.toString('base64url') }),
+  ];
+}
+
+const P = Buffer.from('ffffffff00000001000000000000000000000000ffffffffffffffffffffffff', 'hex');
+const N = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');
+/** A P-256 private key: 32 bytes in [1, n-1]. */
+const privateKeys = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((b) => {
+  const k = BigInt(`0x${Buffer.from(b).toString('hex')}`);
+  return k > 0n && k < N;
+});
+
+describe('RFC 8291 encoder (aes128gcm)', () => {
+  const encoder = new Aes128gcmEncoder();
+  const text = Buffer.from(JSON.stringify({ v: 1, title: 'Soldes', body: 'Jusqu’à −50 % ✓', url: 'https://example.com/?utm_source=push' }));
+
+  it('writes one 4096-byte record with our fresh public key as keyid', () => {
+    const r = receiver();
+    const body = encoder.encrypt(text, r.publicKey, r.auth);
+    expect(body.length).to.equal(encryptedLength(text.length)).and.equal(86 + text.length + 1 + 16);
+    expect(body.readUInt32BE(16)).to.equal(4096);
+    expect(body[20]).to.equal(65);
+    expect(body[21]).to.equal(0x04);
+    expect(() => ECDH.convertKey(body.subarray(21, 86), 'prime256v1')).not.to.throw();
+    for (const plain of decryptAll(body, r)) expect(plain.equals(text)).to.equal(true);
+  });
+
+  it('property: any plaintext of 0–3993 bytes to any valid subscriber decrypts to itself', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: MAX_PLAINTEXT_LENGTH }),
+        privateKeys,
+        fc.uint8Array({ minLength: 16, maxLength: 16 }),
+        (plaintext, privateKey, auth) => {
+          const r = receiver(privateKey, Buffer.from(auth));
+          const body = encoder.encrypt(plaintext, r.publicKey, r.auth);
+          expect(body.length).to.equal(encryptedLength(plaintext.length));
+          for (const plain of decryptAll(body, r)) expect(plain.equals(plaintext)).to.equal(true);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('takes a plaintext of exactly 3993 bytes (a 4096-byte body) and refuses 3994', () => {
+    const r = receiver();
+    const largest = randomBytes(MAX_PLAINTEXT_LENGTH);
+    const body = encoder.encrypt(largest, r.publicKey, r.auth);
+    expect(MAX_PLAINTEXT_LENGTH).to.equal(3993);
+    expect(body.length).to.equal(4096);
+    expect(decryptAll(body, r)[0].equals(largest)).to.equal(true);
+    expect(() => encoder.encrypt(randomBytes(MAX_PLAINTEXT_LENGTH + 1), r.publicKey, r.auth)).to.throw(Rfc8291Error, /exceeds 3993/);
+  });
+
+  it('uses a new salt and a new key pair for every message, past a refill of its salt pool', () => {
+    const r = receiver();
+    const salts = new Set<string>();
+    const keys = new Set<string>();
+    const count = 600; // more than two fills of 256 salts
+    for (let i = 0; i < count; i += 1) {
+      const body = encoder.encrypt(text, r.publicKey, r.auth);
+      salts.add(body.subarray(0, 16).toString('hex'));
+      keys.add(body.subarray(21, 86).toString('hex'));
+    }
+    expect(salts.size).to.equal(count);
+    expect(keys.size).to.equal(count);
+    // Another thread's encoder draws its own salts.
+    expect(salts.has(new Aes128gcmEncoder().encrypt(text, r.publicKey, r.auth).subarray(0, 16).toString('hex'))).to.equal(false);
+  });
+
+  it('writes at an offset, exactly encryptedLength bytes, and nothing when it refuses', () => {
+    const r = receiver();
+    const out = Buffer.alloc(40 + encryptedLength(text.length) + 40, 0xee);
+    expect(encoder.encryptInto(out, 40, text, r.publicKey, r.auth)).to.equal(encryptedLength(text.length));
+    expect(out.subarray(0, 40).every((b) => b === 0xee)).to.equal(true);
+    expect(out.subarray(out.length - 40).every((b) => b === 0xee)).to.equal(true);
+    expect(decryptAll(out.subarray(40, out.length - 40), r)[1].equals(text)).to.equal(true);
+
+    const untouched = Buffer.alloc(encryptedLength(text.length), 0xee);
+    const notOnCurve = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]);
+    expect(() => encoder.encryptInto(untouched, 0, text, notOnCurve, r.auth)).to.throw(Rfc8291Error);
+    expect(untouched.every((b) => b === 0xee)).to.equal(true);
+    expect(() => encoder.encryptInto(Buffer.alloc(10), 0, text, r.publicKey, r.auth)).to.throw(RangeError);
+  });
+
+  describe('refuses subscriber keys it must not use', () => {
+    const r = receiver();
+    const x = r.publicKey.subarray(1, 33);
+    const y = r.publicKey.subarray(33);
+    const cases: [string, Buffer][] = [
+      ['a point not on the curve (y with its last bit flipped)', Buffer.concat([Buffer.from([4]), x, y.subarray(0, 31), Buffer.from([y[31] ^ 1])])],
+      ['a coordinate not below the field prime (x = p)', Buffer.concat([Buffer.from([4]), P, y])],
+      ['the point at infinity (its one-byte encoding)', Buffer.from([0])],
+      ['the point at infinity as 65 zero bytes (how the pool marks undecodable keys)', Buffer.alloc(65)],
+      ['(0, 0) in uncompressed form', Buffer.concat([Buffer.from([4]), Buffer.alloc(64)])],
+      ['a valid point in compressed form (33 bytes)', ECDH.convertKey(r.publicKey, 'prime256v1', undefined, undefined, 'compressed') as Buffer],
+      ['a valid point in hybrid form (0x06/0x07)', Buffer.concat([Buffer.from([6 + (y[31] & 1)]), x, y])],
+      ['64 bytes', r.publicKey.subarray(0, 64)],
+      ['66 bytes', Buffer.concat([r.publicKey, Buffer.from([0])])],
+      ['no bytes', Buffer.alloc(0)],
+    ];
+    for (const [name, key] of cases) {
+      it(name, () => {
+        expect(() => encoder.encrypt(text, key, r.auth)).to.throw(Rfc8291Error, /p256dh/);
+      });
+    }
+
+    it('property: random 65-byte strings starting 0x04 (not P-256 points)', () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 64, maxLength: 64 }), (xy) => {
+          expect(() => encoder.encrypt(text, Buffer.concat([Buffer.from([4]), xy]), r.auth)).to.throw(Rfc8291Error);
+        }),
+      );
+    });
+
+    for (const length of [0, 8, 15, 17, 32]) {
+      it(`an auth secret of ${length} bytes`, () => {
+        expect(() => encoder.encrypt(text, r.publicKey, randomBytes(length))).to.throw(Rfc8291Error, /auth secret must be 16 bytes/);
+      });
+    }
+
+    it('and keeps encrypting correctly after refusing', () => {
+      expect(() => encoder.encrypt(text, cases[0][1], r.auth)).to.throw(Rfc8291Error);
+      expect(decryptAll(encoder.encrypt(text, r.publicKey, r.auth), r)[2].equals(text)).to.equal(true);
+    });
+  });
+});
