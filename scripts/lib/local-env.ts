@@ -2,12 +2,24 @@
 // WEBPUSH_DATA_DIR), generated secrets kept there, and a Postgres — DATABASE_URL when set,
 // otherwise the project's own persistent embedded server under .data/postgres.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The repository root (in an image, the app folder): two levels above scripts/lib, or three when
+ * this file runs compiled from dist/scripts/lib — the folder holding package.json.
+ */
+export const ROOT = projectRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function projectRoot(here: string): string {
+  const up = path.resolve(here, '../..');
+  return existsSync(path.join(up, 'package.json')) ? up : path.resolve(up, '..');
+}
+/** Where `npm run build` (scripts/build.mjs) writes the compiled code. */
+export const DIST = path.join(ROOT, 'dist');
 export const DATA_DIR = path.resolve(process.env.WEBPUSH_DATA_DIR || path.join(ROOT, '.data'));
 const SECRETS_FILE = path.join(DATA_DIR, 'secrets.json');
 const DATABASE_NAME = 'webpush';

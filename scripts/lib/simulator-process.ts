@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
-import path from 'node:path';
+import { compiledPath, ensureBuilt } from './build-output.js';
 import { ROOT } from './local-env.js';
 
 export interface SimulatorProcess {
@@ -15,7 +15,8 @@ export interface SimulatorProcess {
 }
 
 export async function startSimulatorProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<SimulatorProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tools/push-simulator/src/main.ts')], {
+  await ensureBuilt();
+  const child = spawn(process.execPath, [compiledPath('tools/push-simulator/src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -99,7 +99,10 @@ describe('docker-compose.yml', () => {
     const kafka = envOf(compose.services.kafka);
     expect(kafka.KAFKA_PROCESS_ROLES.split(',')).to.have.members(['broker', 'controller']);
     expect(kafka.KAFKA_AUTO_CREATE_TOPICS_ENABLE).to.equal('false');
-    expect(compose.services.migrate.command.join(' ')).to.include('scripts/cli.ts migrate').and.include('scripts/cli.ts kafka create-topics');
+    expect(compose.services.migrate.command.join(' ')).to.include('node dist/scripts/cli.js migrate').and.include('node dist/scripts/cli.js kafka create-topics');
+    // Compiled JavaScript only: the images hold no TypeScript, tsx or esbuild.
+    for (const [name, s] of Object.entries<any>(compose.services)) if (s.command) expect([s.command].flat().join(' '), name).to.not.match(/tsx|\.ts\b|esbuild/);
+    expect(compose.services['push-simulator'].command).to.deep.equal(['node', 'dist/tools/push-simulator/src/main.js']);
     expect(compose.services.migrate.restart).to.equal('no');
     expect(compose.services['push-simulator'].profiles).to.deep.equal(['demo']);
     for (const [name, s] of Object.entries<any>(compose.services)) if (name !== 'push-simulator') expect(s.profiles, name).to.equal(undefined);

@@ -1,10 +1,11 @@
-// The Dockerfiles, checked without a container engine: multi-stage, pinned base image,
-// production dependencies only, non-root, a healthcheck, and every path they copy or run exists.
+// The Dockerfiles, checked without a container engine: multi-stage, pinned base image, the code
+// compiled in a build stage and run as JavaScript from dist/ with production dependencies only
+// (no TypeScript, tsx or esbuild), non-root, a healthcheck, and every path they copy or run exists.
 import { existsSync, readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
+import { cleanBuild, compiledClosure } from './support/build.js';
 import { serviceEnv, type ServiceName } from './support/service-env.js';
 
 interface Instruction {
@@ -26,58 +27,87 @@ export function parseDockerfile(text: string): Instruction[] {
 }
 
 const SERVICE_FILES: Record<ServiceName, { entry: string; ports: string[] }> = {
-  gateway: { entry: 'gateway/src/main.ts', ports: ['GATEWAY_PORT'] },
-  campaign: { entry: 'services/campaign/src/main.ts', ports: ['CAMPAIGN_GRPC_PORT', 'CAMPAIGN_METRICS_PORT'] },
-  delivery: { entry: 'services/delivery/src/main.ts', ports: ['DELIVERY_GRPC_PORT', 'DELIVERY_HTTP_PORT'] },
+  gateway: { entry: 'dist/gateway/src/main.js', ports: ['GATEWAY_PORT'] },
+  campaign: { entry: 'dist/services/campaign/src/main.js', ports: ['CAMPAIGN_GRPC_PORT', 'CAMPAIGN_METRICS_PORT'] },
+  delivery: { entry: 'dist/services/delivery/src/main.js', ports: ['DELIVERY_GRPC_PORT', 'DELIVERY_HTTP_PORT'] },
 };
+
+/** The tools image's programs: the CLI (migrations job) and the push simulator (compose's demo profile). */
+const TOOLS_ENTRIES = ['dist/scripts/cli.js', 'dist/tools/push-simulator/src/main.js'];
 
 const FILES = ['gateway', 'campaign', 'delivery', 'tools'];
 
-/** Every file an entry point loads through relative imports, and the packages it imports. */
-function importClosure(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const queue = [path.join(ROOT, entry)];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (files.has(file)) continue;
-    files.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const m of source.matchAll(/(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"](\.[^'"]+)['"],\s*import\.meta\.url/g)) {
-      if (m[2]) continue; // type-only: erased by tsx
-      const spec = m[3] ?? m[4] ?? m[5];
-      if (spec.startsWith('.')) {
-        const resolved = path.resolve(path.dirname(file), spec);
-        const candidates = [resolved, resolved.replace(/\.js$/, '.ts')];
-        const found = candidates.find((c) => existsSync(c) && !c.endsWith('/'));
-        if (found && /\.(ts|mjs|js)$/.test(found)) queue.push(found);
-      } else if (!spec.startsWith('node:') && !builtinModules.includes(spec)) {
-        packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
-      }
-    }
-  }
-  return { files, packages };
+/** Development tools that must never be in a runtime image. */
+const DEV_TOOLS = ['typescript', 'tsx', 'esbuild'];
+
+/** COPY instructions' sources (all but the destination), without flags. */
+function copySources(step: Instruction): string[] {
+  return step.args
+    .split(/\s+/)
+    .filter((p) => !p.startsWith('--'))
+    .slice(0, -1);
 }
 
-
 describe('Dockerfiles (deploy/docker)', () => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+  it('keep TypeScript, tsx and esbuild out of the production dependencies', () => {
+    for (const name of DEV_TOOLS) expect(Object.keys(pkg.dependencies), name).to.not.include(name);
+    // esbuild comes with tsx; the other two are the project's own development tools.
+    for (const name of ['typescript', 'tsx']) expect(Object.keys(pkg.devDependencies), name).to.include(name);
+  });
+
   for (const name of FILES) {
     describe(`${name}.Dockerfile`, () => {
       const file = path.join(ROOT, 'deploy/docker', `${name}.Dockerfile`);
-      const steps = parseDockerfile(readFileSync(file, 'utf8'));
-      const stages = steps.map((s, i) => ({ ...s, i })).filter((s) => s.op === 'FROM');
+      const text = readFileSync(file, 'utf8');
+      const steps = parseDockerfile(text);
+      const stages = steps.map((s, i) => ({ ...s, i, name: s.args.split(/\s+AS\s+/i)[1] })).filter((s) => s.op === 'FROM');
+      const stageSteps = (stageName: string) => {
+        const k = stages.findIndex((s) => s.name === stageName);
+        expect(k, `stage ${stageName}`).to.be.at.least(0);
+        return steps.slice(stages[k].i, k + 1 < stages.length ? stages[k + 1].i : steps.length);
+      };
       const final = steps.slice(stages[stages.length - 1].i);
+      const fromCopies = final.filter((s) => s.op === 'COPY' && s.args.startsWith('--from='));
+      const stageOf = (s: Instruction) => /^--from=(\S+)/.exec(s.args)![1];
+      const modulesStage = stageOf(fromCopies.find((s) => copySources(s).includes('/app/node_modules'))!);
+      const buildStage = stages.find((s) => stageSteps(s.name).some((x) => x.op === 'RUN' && /\bnpm run build\b/.test(x.args)))?.name;
+      /** Paths under /app the final stage gets from the build stage (relative to /app). */
+      const fromBuild = () => fromCopies.filter((s) => stageOf(s) === buildStage).flatMap(copySources).map((src) => path.posix.relative('/app', src));
+      const cmd = (): string[] => JSON.parse(final.find((s) => s.op === 'CMD')!.args);
 
       it('is multi-stage on a pinned Node 20 slim image', () => {
-        expect(stages.length).to.be.at.least(2);
+        expect(stages.length).to.be.at.least(3);
         for (const s of stages) expect(s.args, s.args).to.match(/^node:20\.\d+(\.\d+)?-bookworm-slim AS [a-z-]+$/);
       });
 
-      it('installs production dependencies only, from the lockfile', () => {
-        const install = steps.find((s) => s.op === 'RUN' && s.args.includes('npm ci'));
+      it('compiles in a build stage (npm ci, then npm run build) and ships only its dist/', () => {
+        expect(buildStage, 'a stage running `npm run build`').to.be.a('string');
+        const build = stageSteps(buildStage!);
+        const install = build.findIndex((s) => s.op === 'RUN' && s.args.includes('npm ci'));
+        const compile = build.findIndex((s) => s.op === 'RUN' && /\bnpm run build\b/.test(s.args));
+        expect(install, 'npm ci in the build stage').to.be.at.least(0).and.below(compile);
+        expect(build[install].args, 'the build needs the dev dependencies').to.not.include('--omit=dev');
+        for (const src of fromBuild()) expect(src, `COPY --from=${buildStage} ${src}`).to.match(/^dist\//);
+        expect(fromBuild().length).to.be.greaterThan(0);
+      });
+
+      it('installs production dependencies only, from the lockfile, and no TypeScript, tsx or esbuild', () => {
+        expect(modulesStage).to.not.equal(buildStage);
+        const install = stageSteps(modulesStage).find((s) => s.op === 'RUN' && s.args.includes('npm ci'));
         expect(install?.args).to.include('--omit=dev');
-        expect(steps.some((s) => s.op === 'COPY' && s.args.includes('package-lock.json'))).to.equal(true);
+        expect(stageSteps(modulesStage).some((s) => s.op === 'COPY' && s.args.includes('package-lock.json'))).to.equal(true);
         expect(final.some((s) => s.op === 'RUN' && /npm (ci|install)/.test(s.args)), 'no install in the final stage').to.equal(false);
+        // Nothing but the compiled code, the production modules, package.json and the healthcheck.
+        for (const s of final.filter((x) => x.op === 'COPY' || x.op === 'ADD')) {
+          if (s.args.startsWith('--from=')) {
+            for (const src of copySources(s)) expect(src, s.args).to.satisfy((p: string) => p === '/app/node_modules' || (stageOf(s) === buildStage && p.startsWith('/app/dist/')));
+          } else {
+            expect(copySources(s), s.args).to.satisfy((srcs: string[]) => srcs.every((p) => p === 'package.json' || p === 'deploy/docker/healthcheck.mjs'));
+          }
+        }
+        for (const tool of DEV_TOOLS) expect(text, `${name} names ${tool}`).to.not.match(new RegExp(`--import[ ",]+${tool}\\b|\\.ts\\b["\\]]`));
       });
 
       it('runs as a non-root user', () => {
@@ -88,34 +118,48 @@ describe('Dockerfiles (deploy/docker)', () => {
 
       it('copies only paths that exist (built from the repository root)', () => {
         for (const s of steps.filter((x) => x.op === 'COPY' && !x.args.startsWith('--from'))) {
-          const parts = s.args.split(/\s+/).filter((p) => !p.startsWith('--'));
-          for (const src of parts.slice(0, -1)) expect(existsSync(path.join(ROOT, src)), `${name}: COPY ${src}`).to.equal(true);
+          for (const src of copySources(s)) expect(existsSync(path.join(ROOT, src)), `${name}: COPY ${src}`).to.equal(true);
         }
+      });
+
+      it('runs compiled JavaScript with plain node', () => {
+        const command = cmd().join(' ');
+        expect(command).to.match(/^(node|sh -c node) dist\//);
+        expect(command).to.not.match(/tsx|\.ts\b|esbuild/);
+        if (name in SERVICE_FILES) expect(cmd()).to.deep.equal(['node', SERVICE_FILES[name as ServiceName].entry]);
+      });
+
+      it('contains every file its programs load, and they need only production dependencies', async function () {
+        this.timeout(180_000);
+        const out = await cleanBuild();
+        const entries = name in SERVICE_FILES ? [SERVICE_FILES[name as ServiceName].entry] : TOOLS_ENTRIES;
+        const shipped = fromBuild();
+        const inImage = (rel: string) => shipped.some((c) => rel === c || rel.startsWith(c.replace(/\/?$/, '/')));
+        const used = new Set<string>();
+        for (const entry of entries) {
+          expect(inImage(entry), `${name} image lacks its entry ${entry}`).to.equal(true);
+          const { files, packages } = compiledClosure(out, entry.replace(/^dist\//, ''));
+          for (const f of files) expect(inImage(`dist/${f}`), `${name} image lacks dist/${f}`).to.equal(true);
+          for (const [p, importers] of packages) {
+            used.add(p);
+            expect(Object.keys(pkg.dependencies), `${name}: ${[...importers].join(', ')} import ${p}, not a production dependency`).to.include(p);
+          }
+          // Files read beside the code: the build puts them under dist/ (build.test.ts); the image must ship them.
+          for (const dir of ['services/campaign/migrations', 'services/delivery/migrations', 'gateway/openapi']) {
+            const service = dir.split('/').slice(0, -1).join('/');
+            if ([...files].some((f) => f.startsWith(`${service}/src/`))) expect(inImage(`dist/${dir}`), `${name} image lacks dist/${dir}`).to.equal(true);
+          }
+          if ([...files].some((f) => f.startsWith('services/shared/src/grpc'))) expect(inImage('dist/protos/campaign'), `${name} image lacks dist/protos`).to.equal(true);
+        }
+        for (const tool of DEV_TOOLS) expect([...used], `${name} loads ${tool} at run time`).to.not.include(tool);
+        expect(used.size).to.be.greaterThan(2);
       });
 
       if (name in SERVICE_FILES) {
         const svc = name as ServiceName;
-        it('has a healthcheck, and starts the service entry point it copies', () => {
+        it('has a healthcheck through deploy/docker/healthcheck.mjs', () => {
           const health = final.find((s) => s.op === 'HEALTHCHECK');
           expect(health?.args).to.include('deploy/docker/healthcheck.mjs');
-          const cmd = JSON.parse(final.find((s) => s.op === 'CMD')!.args) as string[];
-          expect(cmd).to.deep.equal(['node', '--import', 'tsx', SERVICE_FILES[svc].entry]);
-          expect(existsSync(path.join(ROOT, SERVICE_FILES[svc].entry))).to.equal(true);
-        });
-
-        it('contains every file the service loads, and needs only production dependencies', () => {
-          const copied = final
-            .filter((x) => x.op === 'COPY' && !x.args.startsWith('--from'))
-            .map((x) => x.args.split(/\s+/).filter((p) => !p.startsWith('--')))
-            .flatMap((parts) => parts.slice(0, -1));
-          const { files, packages } = importClosure(SERVICE_FILES[svc].entry);
-          for (const f of files) {
-            const rel = path.relative(ROOT, f);
-            expect(copied.some((c) => rel === c || rel.startsWith(c.replace(/\/?$/, '/'))), `${name} image lacks ${rel}`).to.equal(true);
-          }
-          const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-          for (const p of packages) expect(Object.keys(pkg.dependencies), `${name} imports ${p}, not a production dependency`).to.include(p);
-          expect(packages.size).to.be.greaterThan(2);
         });
 
         it('listens on every interface and exposes the ports it sets', () => {

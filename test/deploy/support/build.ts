@@ -1,0 +1,76 @@
+// A clean build of the production code (scripts/build.mjs, what `npm run build` and the images'
+// build stage run) into a temporary folder, made once per test process and removed at exit, and
+// the import graph of the compiled JavaScript.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from '../../../scripts/lib/local-env.js';
+
+const run = promisify(execFile);
+export const BUILD_SCRIPT = path.join(ROOT, 'scripts/build.mjs');
+
+/** Runs the build script into outDir; resolves to what it printed. */
+export async function buildInto(outDir: string, ...args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run(process.execPath, [BUILD_SCRIPT, '--out-dir', outDir, ...args], { cwd: ROOT, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
+    return stdout;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`the build failed: ${e.stderr || e.message}`);
+  }
+}
+
+let clean: Promise<string> | undefined;
+
+/** The folder of a clean build (made on first use, removed when the test process exits). */
+export function cleanBuild(): Promise<string> {
+  clean ??= (async () => {
+    const dir = path.join(os.tmpdir(), `webpush-build-${randomBytes(4).toString('hex')}`);
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    await buildInto(dir);
+    return dir;
+  })();
+  return clean;
+}
+
+/** The package a bare import specifier names ('@scope/name/sub' → '@scope/name'). */
+function packageOf(spec: string): string {
+  return spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+}
+
+/**
+ * Every compiled file an entry point loads (static and dynamic imports, worker scripts given as
+ * `new URL('./x.js', import.meta.url)`), relative to the build folder, and the packages each
+ * imports.
+ */
+export function compiledClosure(outDir: string, entry: string): { files: Set<string>; packages: Map<string, Set<string>> } {
+  const files = new Set<string>();
+  const packages = new Map<string, Set<string>>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const rel = queue.pop()!;
+    if (files.has(rel)) continue;
+    files.add(rel);
+    const source = readFileSync(path.join(outDir, rel), 'utf8');
+    const specs = source.matchAll(
+      /(?:^|\n)\s*(?:import|export)\s+(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"](\.[^'"]+)['"],\s*import\.meta\.url/g,
+    );
+    for (const m of specs) {
+      const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
+      if (spec.startsWith('.')) {
+        const target = path.relative(outDir, path.resolve(path.dirname(path.join(outDir, rel)), spec)).split(path.sep).join('/');
+        if (existsSync(path.join(outDir, target)) && /\.(js|mjs|cjs)$/.test(target)) queue.push(target);
+        else throw new Error(`${rel} imports ${spec}, which the build did not produce`);
+      } else if (!spec.startsWith('node:') && !builtinModules.includes(spec)) {
+        const name = packageOf(spec);
+        if (!packages.has(name)) packages.set(name, new Set());
+        packages.get(name)!.add(rel);
+      }
+    }
+  }
+  return { files, packages };
+}
