@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { runApi } from './parts/api.js';
 import { runAudience } from './parts/audience.js';
 import { runDelivery } from './parts/delivery.js';
+import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
 import { runScheduler } from './parts/scheduler.js';
 import { formatSummary, summariseProfile } from './lib/profile-summary.js';
 import { evaluateTargets, formatTables, machine, mergeWithPrevious, renderSvg, type Results } from './lib/report.js';
@@ -19,13 +20,20 @@ const RESULTS = path.join(HERE, 'results');
 const PARTS = ['delivery', 'api', 'audience', 'scheduler'] as const;
 type Part = (typeof PARTS)[number];
 
+/** The far push service's SETTINGS_MAX_CONCURRENT_STREAMS. */
+const FAR_STREAMS = 100;
+
 const HELP = `npm run bench -- [flags]
 
   --only delivery,api,audience,scheduler   parts to run (default: all)
   --subscribers N      delivery: subscribers in the campaign (50000)
   --naive N            delivery: pushes sent by the naive loop (10000, at most --subscribers)
-  --concurrency N      delivery: pushes in flight per push service, pipeline and naive (100)
+  --concurrency N      delivery: pushes in flight in the naive loop (100)
+  --push-concurrency N delivery: the pipeline's PUSH_CONCURRENCY_PER_ORIGIN (default: the service's own)
   --ceiling-seconds N  delivery: length of the encryption ceiling run (5)
+  --far-latency-ms N   delivery: also send a campaign to a far push service answering every push
+                       after N ms, ${FAR_STREAMS} HTTP/2 streams per connection; min(--subscribers,
+                       ${FAR_MAX_SUBSCRIBERS.toLocaleString('en')}) subscribers (150; 0 skips it)
   --campaigns N        api: campaigns with analytics on the site (100000)
   --connections N      api: autocannon connections (40)
   --seconds N          api: seconds per autocannon scenario (10)
@@ -49,7 +57,9 @@ function parse() {
       subscribers: { type: 'string' },
       naive: { type: 'string' },
       concurrency: { type: 'string' },
+      'push-concurrency': { type: 'string' },
       'ceiling-seconds': { type: 'string' },
+      'far-latency-ms': { type: 'string' },
       campaigns: { type: 'string' },
       connections: { type: 'string' },
       seconds: { type: 'string' },
@@ -69,7 +79,9 @@ function parse() {
     subscribers: int(values.subscribers, 'subscribers', 50_000),
     naive: int(values.naive, 'naive', 10_000),
     concurrency: int(values.concurrency, 'concurrency', 100),
+    pushConcurrency: values['push-concurrency'] === undefined ? undefined : int(values['push-concurrency'], 'push-concurrency', 1),
     ceilingSeconds: int(values['ceiling-seconds'], 'ceiling-seconds', 5),
+    farLatencyMs: int(values['far-latency-ms'], 'far-latency-ms', 150, 0),
     campaigns: int(values.campaigns, 'campaigns', 100_000),
     connections: int(values.connections, 'connections', 40),
     seconds: int(values.seconds, 'seconds', 10),
@@ -119,12 +131,16 @@ async function main(): Promise<number> {
   let pids: Record<string, number> = {};
   try {
     if (opts.profile) mkdirSync(profileDir, { recursive: true });
+    const far = opts.farLatencyMs > 0 && opts.only.includes('delivery');
     const stack = await startBenchStack(cleanup, {
       log,
       serviceEnv: {
-        PUSH_CONCURRENCY_PER_ORIGIN: String(opts.concurrency),
-        ...(opts.profile ? { NODE_OPTIONS: `--import ${path.join(HERE, 'lib/cpu-profile-hook.mjs')}`, BENCH_PROFILE_DIR: profileDir } : {}),
+        // The pipeline runs with the service's own limits (adaptive per origin) unless asked.
+        ...(opts.pushConcurrency ? { PUSH_CONCURRENCY_PER_ORIGIN: String(opts.pushConcurrency) } : {}),
+        ...(opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {}),
       },
+      nodeOptions: opts.profile ? [`--import ${path.join(HERE, 'lib/cpu-profile-hook.mjs')}`] : [],
+      ...(far ? { far: { latencyMs: opts.farLatencyMs, maxConcurrentStreams: FAR_STREAMS } } : {}),
     });
     pids = stack.pids;
     const at = () => new Date().toISOString();
@@ -136,6 +152,17 @@ async function main(): Promise<number> {
           const d = { ...(await runDelivery(stack, { subscribers: opts.subscribers, naiveCount: opts.naive, concurrency: opts.concurrency, ceilingSeconds: opts.ceilingSeconds }, log)), measuredAt: at() };
           results.delivery = d;
           results.deliveryRuns = { [String(d.subscribers)]: d };
+          if (far && !interrupted) {
+            log('── delivery to a far push service ──');
+            try {
+              d.farPushService = await runFar(stack, { mainSubscribers: d.subscribers, zeroLatencyPushesPerSecond: d.pushesPerSecond }, log);
+            } catch (err) {
+              if (interrupted) break;
+              log(`far push service FAILED: ${(err as Error).stack ?? err}`);
+              log(`last service lines:\n${stack.logs.slice(-30).join('\n')}`);
+              results.errors.push({ part: 'delivery (far push service)', message: (err as Error).message });
+            }
+          }
         } else if (part === 'api') {
           results.api = { ...(await runApi(stack, { campaigns: opts.campaigns, connections: opts.connections, seconds: opts.seconds }, log)), measuredAt: at() };
         } else if (part === 'audience') {

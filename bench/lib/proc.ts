@@ -130,9 +130,14 @@ export function meterCpu(groups: Record<string, () => number[]>): CpuMeter {
   };
 }
 
-/** CPU seconds per thread name of one process (main thread, libuv pool, V8 workers, worker threads). */
-export function threadCpu(pid: number): Record<string, number> {
-  const out: Record<string, number> = {};
+/** Processes named `comm` at or below `root`: this stack's Postgres, not another server on the machine. */
+export function descendantsNamed(root: number, comm: string): number[] {
+  return processTree(root).filter((pid) => pid !== root && stat(pid)?.comm === comm);
+}
+
+/** CPU seconds of every thread of one process, by thread id. */
+export function threadTimes(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
   let tids: string[] = [];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -142,10 +147,58 @@ export function threadCpu(pid: number): Record<string, number> {
   for (const tid of tids) {
     const raw = readOr(`/proc/${pid}/task/${tid}/stat`);
     if (!raw) continue;
-    const close = raw.lastIndexOf(')');
-    const comm = tid === String(pid) ? 'main' : raw.slice(raw.indexOf('(') + 1, close);
-    const f = raw.slice(close + 2).split(' ');
-    out[comm] = (out[comm] ?? 0) + (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
+    const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+    out.set(Number(tid), (Number(f[11]) + Number(f[12])) / CLOCK_TICKS);
+  }
+  return out;
+}
+
+/** The thread ids of `pid` that announced themselves as worker threads (thread-roles.cjs). */
+export function announcedWorkers(dir: string, pid: number): Set<number> {
+  const out = new Set<number>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const m = /^(\d+)\.(\d+)\.worker$/.exec(name);
+    if (m && Number(m[1]) === pid) out.add(Number(m[2]));
+  }
+  return out;
+}
+
+export interface ThreadRoleCpu {
+  main: number;
+  workers: number;
+  other: number;
+  /** Worker threads that used CPU in the interval. */
+  busyWorkers: number;
+}
+
+/**
+ * CPU seconds of one Node process between two threadTimes() snapshots, by role. Node 20 names
+ * every thread "node" (/proc/<pid>/task/<tid>/comm is the same for the main thread, V8's
+ * platform threads, libuv's pool and worker threads), so names cannot tell them apart. The rule:
+ * - main: the thread whose id is the pid;
+ * - workers: the threads that announced themselves as worker threads (`new Worker(...)`: the
+ *   bench preloads thread-roles.cjs with --require, which Node runs in every worker thread, and
+ *   a worker thread has a parentPort) — in the delivery process, the encryption pool;
+ * - other: the rest: V8's GC and compiler threads, libuv's pool, Node's module-hooks thread
+ *   (tsx's loader, a thread without a parentPort) and the inspector's.
+ * A thread that started in the interval counts from zero; one that ended is missing from `after`
+ * and drops out (undercounted, never negative), as in meterCpu.
+ */
+export function threadRoleCpu(pid: number, before: Map<number, number>, after: Map<number, number>, workers: Set<number>): ThreadRoleCpu {
+  const out: ThreadRoleCpu = { main: 0, workers: 0, other: 0, busyWorkers: 0 };
+  for (const [tid, seconds] of after) {
+    const used = Math.max(0, seconds - (before.get(tid) ?? 0));
+    if (tid === pid) out.main += used;
+    else if (workers.has(tid)) {
+      out.workers += used;
+      if (used > 0) out.busyWorkers++;
+    } else out.other += used;
   }
   return out;
 }

@@ -3,16 +3,19 @@
 // the push-service simulator in sink mode as a process of its own, so its CPU is not the driver's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { startServices, type RunningServices } from '../../scripts/lib/services.js';
 import { createPool, type Pool } from '../../services/shared/src/db.js';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
-import { findChild } from './proc.js';
+import { announcedWorkers, findChild } from './proc.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 export interface SimulatorStats {
   accepted: number;
@@ -26,6 +29,9 @@ export interface SimulatorStats {
 
 export interface Simulator {
   origin: string;
+  /** What it was started with (LATENCY_MS, MAX_CONCURRENT_STREAMS); 0 / undefined: the defaults. */
+  latencyMs: number;
+  maxConcurrentStreams: number | undefined;
   caCertFile: string;
   ca: string;
   pid: number;
@@ -40,8 +46,12 @@ export interface BenchStack {
   kafka: RunningKafka;
   services: RunningServices;
   sim: Simulator;
+  /** A far push service (latency, a stream limit), when asked for: StackOptions.far. */
+  farSim?: Simulator;
   secrets: { cursorSecret: string; vapidEncryptionKey: string };
-  pids: { delivery: number; campaign: number; gateway: number; simulator: number; kafka: number };
+  pids: { delivery: number; campaign: number; gateway: number; simulator: number; kafka: number; farSimulator?: number };
+  /** Thread ids of `pid` that are worker threads (see proc.ts threadRoleCpu); empty when unknown. */
+  workerThreads(pid: number): Set<number>;
   /** Service output lines kept for failure messages. */
   logs: string[];
 }
@@ -85,19 +95,35 @@ function getJson<T>(url: string, ca: string): Promise<T> {
   });
 }
 
-async function startSimulator(log: (line: string) => void): Promise<Simulator> {
+export interface FarOptions {
+  latencyMs: number;
+  maxConcurrentStreams: number;
+}
+
+/** The simulator's own entry point as a process; `far` makes it a distant push service. */
+async function startSimulator(log: (line: string) => void, name: string, far?: FarOptions): Promise<Simulator> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tools/push-simulator/src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, MODE: 'sink', SINK_SAMPLE_EVERY: '100', LOG_LEVEL: 'info', NODE_OPTIONS: '' },
+    env: {
+      ...process.env,
+      MODE: 'sink',
+      SINK_SAMPLE_EVERY: '100',
+      LOG_LEVEL: 'info',
+      NODE_OPTIONS: '',
+      ...(far ? { LATENCY_MS: String(far.latencyMs), MAX_CONCURRENT_STREAMS: String(far.maxConcurrentStreams) } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let exited = false;
   const exit = new Promise<void>((r) => child.once('exit', () => ((exited = true), r())));
   child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (d: string) => log(`[simulator] ${d.trimEnd()}`));
+  child.stderr!.on('data', (d: string) => log(`[${name}] ${d.trimEnd()}`));
   const info = await new Promise<{ origin: string; caCertFile: string; pid: number }>((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => reject(new Error('push simulator did not start within 30 s')), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start within 30 s`));
+    }, 30_000);
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (d: string) => {
       buf += d;
@@ -113,12 +139,14 @@ async function startSimulator(log: (line: string) => void): Promise<Simulator> {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`push simulator exited with code ${code} while starting`));
+      reject(new Error(`${name} exited with code ${code} while starting`));
     });
   });
   const ca = readFileSync(info.caCertFile, 'utf8');
   return {
     origin: info.origin,
+    latencyMs: far?.latencyMs ?? 0,
+    maxConcurrentStreams: far?.maxConcurrentStreams,
     caCertFile: info.caCertFile,
     ca,
     pid: child.pid!,
@@ -135,13 +163,19 @@ async function startSimulator(log: (line: string) => void): Promise<Simulator> {
 
 export interface StackOptions {
   log: (line: string) => void;
-  /** Extra environment for the services (e.g. NODE_OPTIONS=--cpu-prof). */
+  /** Extra environment for the services. Not NODE_OPTIONS: see nodeOptions. */
   serviceEnv?: Record<string, string>;
+  /** Added to every service's NODE_OPTIONS (e.g. the --profile hook); the delivery keeps its heap flags. */
+  nodeOptions?: string[];
+  /** Also start a far push service (a second simulator) whose origin the delivery trusts. */
+  far?: FarOptions;
 }
 
 export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Promise<BenchStack> {
   const { log } = opts;
   const tmp = path.join(os.tmpdir(), `webpush-bench-${process.pid}-${randomBytes(3).toString('hex')}`);
+  // Postgres and Kafka remove their own data directories when stopped; this removes their parent, last.
+  cleanup.add('bench data directory', async () => rmSync(tmp, { recursive: true, force: true }));
   log('starting Postgres (embedded, throwaway) and Kafka (throwaway)…');
   const [pg, kafka] = await Promise.all([
     startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), persistent: false }).then((p) => {
@@ -156,22 +190,50 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
   log(`  postgres ${pg.url.replace(/\/\/[^@]+@/, '//')}, kafka ${kafka.brokers}`);
   const databaseUrl = await pg.database('webpush_bench');
 
-  log('starting the push-service simulator (sink mode, own process)…');
-  const sim = await startSimulator(log);
+  // Thread notes (thread-roles.cjs) and the CA bundle live here; removed last.
+  const work = mkdtempSync(path.join(os.tmpdir(), 'webpush-bench-stack-'));
+  cleanup.add('bench work directory', async () => rmSync(work, { recursive: true, force: true }));
+  const threadsDir = path.join(work, 'threads');
+  log(`starting the push-service simulator (sink mode, own process)${opts.far ? ` and a far one (${opts.far.latencyMs} ms, ${opts.far.maxConcurrentStreams} streams per connection)` : ''}…`);
+  const sim = await startSimulator(log, 'simulator');
   cleanup.add('push simulator', () => sim.stop());
   log(`  simulator ${sim.origin} (pid ${sim.pid})`);
+  let farSim: Simulator | undefined;
+  if (opts.far) {
+    farSim = await startSimulator(log, 'far simulator', opts.far);
+    const far = farSim;
+    cleanup.add('far push simulator', () => far.stop());
+    log(`  far simulator ${far.origin} (pid ${far.pid}, LATENCY_MS=${opts.far.latencyMs}, MAX_CONCURRENT_STREAMS=${opts.far.maxConcurrentStreams})`);
+  }
+  // PUSH_EXTRA_CA_FILE names one file; each simulator has its own throwaway CA, so the delivery
+  // gets both in one PEM bundle. PUSH_TEST_HOSTS (127.0.0.1, any port) already admits both origins.
+  let caFile = sim.caCertFile;
+  if (farSim) {
+    caFile = path.join(work, 'simulators-ca.pem');
+    writeFileSync(caFile, sim.ca + '\n' + farSim.ca);
+  }
 
   const secrets = { cursorSecret: randomBytes(32).toString('base64'), vapidEncryptionKey: randomBytes(32).toString('base64') };
   const logs: string[] = [];
   log('starting delivery, campaign and gateway…');
-  const services = await startServices({
+  mkdirSync(threadsDir);
+  // The thread-roles preload (and opts.nodeOptions) must reach every service without replacing
+  // the delivery's heap flags: startServices gives the delivery process.env.NODE_OPTIONS plus
+  // DELIVERY_HEAP_FLAGS only when the env it is handed has no NODE_OPTIONS (scripts/lib/services.ts),
+  // and the others inherit process.env. So the preloads go into this process's NODE_OPTIONS while
+  // the services are spawned, and it is put back afterwards (this process's own options are read
+  // once at its start; nothing else is spawned meanwhile).
+  const savedNodeOptions = process.env.NODE_OPTIONS;
+  process.env.NODE_OPTIONS = [savedNodeOptions, `--require ${path.join(HERE, 'thread-roles.cjs')}`, ...(opts.nodeOptions ?? [])].filter(Boolean).join(' ');
+  const startingServices = startServices({
     databaseUrl,
     cursorSecret: secrets.cursorSecret,
     vapidEncryptionKey: secrets.vapidEncryptionKey,
     env: {
       KAFKA_BROKERS: kafka.brokers,
       PUSH_TEST_HOSTS: '127.0.0.1,localhost',
-      PUSH_EXTRA_CA_FILE: sim.caCertFile,
+      PUSH_EXTRA_CA_FILE: caFile,
+      BENCH_THREADS_DIR: threadsDir,
       // The benchmark drives the API from one address; the limits are for browsers.
       SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0',
       TRACKING_RATE_LIMIT_PER_MINUTE: '0',
@@ -187,22 +249,29 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
     },
     readyTimeoutMs: 120_000,
   });
+  const services = await startingServices.finally(() => {
+    if (savedNodeOptions === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = savedNodeOptions;
+  });
   cleanup.add('services', () => services.stop());
   const pool = createPool(databaseUrl, { max: 8, applicationName: 'webpush-bench' });
   cleanup.add('bench pool', () => pool.end());
 
+  // The entry without its extension: the services may run from TypeScript (main.ts under tsx)
+  // or compiled (dist/…/main.js).
   const pidOf = (entry: string) => {
     const pid = findChild(process.pid, entry);
     if (!pid) throw new Error(`could not find the process running ${entry}`);
     return pid;
   };
   const pids = {
-    delivery: pidOf('services/delivery/src/main.ts'),
-    campaign: pidOf('services/campaign/src/main.ts'),
-    gateway: pidOf('gateway/src/main.ts'),
+    delivery: pidOf('services/delivery/src/main.'),
+    campaign: pidOf('services/campaign/src/main.'),
+    gateway: pidOf('gateway/src/main.'),
     simulator: sim.pid,
     kafka: kafka.pid,
+    ...(farSim ? { farSimulator: farSim.pid } : {}),
   };
   log(`  gateway ${services.gatewayUrl}; pids delivery ${pids.delivery}, campaign ${pids.campaign}, gateway ${pids.gateway}`);
-  return { pg, databaseUrl, pool, kafka, services, sim, secrets, pids, logs };
+  return { pg, databaseUrl, pool, kafka, services, sim, farSim, secrets, pids, logs, workerThreads: (pid) => announcedWorkers(threadsDir, pid) };
 }

@@ -1,7 +1,7 @@
 // Part 1: delivery throughput. One campaign to N seeded subscribers, created through the API,
 // timed from the create call to the simulator's count reaching N; beside it, in the same run on
 // the same machine, the encryption ceiling (web-push encrypt on every core) and the naive loop
-// (web-push sendNotification with its defaults, same concurrency, same simulator).
+// (web-push sendNotification with its defaults, --concurrency in flight, same simulator).
 import { spawn } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,11 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { buildPushPayload } from '../../services/shared/src/push-payload.js';
-import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/domain/tracking-token.js';
-import { cpuSeconds, meterCpu, processesNamed, processTree, sampleRss, threadCpu } from '../lib/proc.js';
+import { buildPushPayload } from '../../services/shared/src/campaign-content.js';
+import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
+import { waitForPushes } from '../lib/campaign-wait.js';
+import { cpuSeconds, descendantsNamed, meterCpu, processTree, sampleRss, threadRoleCpu, threadTimes } from '../lib/proc.js';
 import { apiOk, createSite, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
+import type { FarPushServiceResult } from './far.js';
 
 export interface DeliveryOptions {
   subscribers: number;
@@ -46,16 +48,45 @@ export interface DeliveryResult {
   vmHwmMb: number;
   cpuSeconds: Record<string, number>;
   cpuMsPerPush: Record<string, number>;
-  /** CPU seconds of the delivery process by thread name during the campaign. */
+  /** CPU microseconds per push of the campaign, by process; see CpuMicrosPerPush. */
+  cpuMicrosPerPush: CpuMicrosPerPush;
+  /** CPU seconds of the delivery process during the campaign by thread role (proc.ts threadRoleCpu). */
   deliveryThreads: Record<string, number>;
+  /** The same campaign against a far push service (run.ts --far-latency-ms); absent when skipped. */
+  farPushService?: FarPushServiceResult;
   simulator: { connections: number; http2Sessions: number; vapidVerifications: number };
 }
+
+/**
+ * CPU µs per push during the campaign (kernel accounting, /proc), rounded to 0.1 µs.
+ * total = delivery + postgres + kafka + campaign + gateway: the platform. deliveryMain,
+ * deliveryWorkers (encryption pool) and deliveryOther (GC, compiler, libuv threads) split delivery
+ * (absent when the threads could not be told apart). encryptOnly: web-push encrypt alone, CPU per
+ * encryption in the same run's ceiling; naive: the naive sendNotification process per push sent.
+ * simulator and bench (the driver) are not in the total.
+ */
+export interface CpuMicrosPerPush {
+  total: number;
+  delivery: number;
+  postgres: number;
+  kafka: number;
+  campaign: number;
+  gateway: number;
+  encryptOnly: number;
+  deliveryMain?: number;
+  deliveryWorkers?: number;
+  deliveryOther?: number;
+  naive: number;
+  simulator: number;
+  bench: number;
+}
+
+export const PLATFORM = ['delivery', 'postgres', 'kafka', 'campaign', 'gateway'] as const;
 
 /** The payload a subscriber of this campaign gets, with a tracking token like the real one. */
 function samplePayload(campaignId: string, c: Record<string, string>): string {
   const tokens = createTrackingTokens(deriveTrackingKey(randomBytes(32)));
-  return buildPushPayload({
-    campaignId,
+  return buildPushPayload(campaignId, {
     title: c.title,
     body: c.body,
     link: c.link,
@@ -65,8 +96,7 @@ function samplePayload(campaignId: string, c: Record<string, string>): string {
     icon: c.icon,
     image: null,
     callToAction: c.callToAction,
-    trackingToken: tokens.sign({ campaignId, subscriberId: '123456' }),
-  });
+  }, tokens.sign({ campaignId, subscriberId: '123456' }));
 }
 
 export const BENCH_CAMPAIGN = {
@@ -80,7 +110,19 @@ export const BENCH_CAMPAIGN = {
   callToAction: 'Shop now',
 };
 
-async function ceiling(payload: string, seconds: number, log: (l: string) => void): Promise<{ perSecond: number; threads: number }> {
+/** Creates the bench campaign to the seeded `bench` topic, sent now; resolves to its id. */
+export async function sendBenchCampaign(stack: BenchStack, apiKey: string): Promise<string> {
+  const created = await apiOk(stack.services.gatewayUrl, apiKey, 'POST', '/v2/campaign/create', {
+    ...BENCH_CAMPAIGN,
+    topics: ['bench'],
+    status: 'published',
+    scheduleMode: 'now',
+    ttl: 3600,
+  });
+  return created.id as string;
+}
+
+async function ceiling(payload: string, seconds: number, log: (l: string) => void): Promise<{ perSecond: number; threads: number; cpuMicrosPerEncryption: number }> {
   const threads = os.availableParallelism();
   // Like the seeded audience: a pool of real P-256 keys, a fresh auth secret each.
   const keys = Array.from({ length: 64 }, () => ({
@@ -93,9 +135,9 @@ async function ceiling(payload: string, seconds: number, log: (l: string) => voi
     const results = await Promise.all(
       workers.map(
         (w) =>
-          new Promise<{ count: number; ms: number }>((resolve, reject) => {
+          new Promise<{ count: number; ms: number; cpuSeconds: number }>((resolve, reject) => {
             w.on('error', reject);
-            w.on('message', (m: { type: string; count: number; ms: number }) => {
+            w.on('message', (m: { type: string; count: number; ms: number; cpuSeconds: number }) => {
               // Every worker starts at once, after all have warmed up.
               if (m.type === 'ready' && ++ready === workers.length) for (const x of workers) x.postMessage('go');
               else if (m.type === 'done') resolve(m);
@@ -106,8 +148,12 @@ async function ceiling(payload: string, seconds: number, log: (l: string) => voi
     const count = results.reduce((s, r) => s + r.count, 0);
     const ms = Math.max(...results.map((r) => r.ms));
     const perSecond = count / (ms / 1000);
-    log(`  ceiling: ${Math.round(perSecond).toLocaleString('en')} encryptions/s on ${threads} worker threads (${count.toLocaleString('en')} in ${(ms / 1000).toFixed(1)} s)`);
-    return { perSecond, threads };
+    // CPU of the worker threads themselves (ceiling-worker.mjs), not wall time × threads: on a
+    // shared machine a thread can wait for a core, which is not the encryption's cost.
+    const cpu = results.reduce((s, r) => s + r.cpuSeconds, 0);
+    const cpuMicrosPerEncryption = (cpu * 1e6) / Math.max(count, 1);
+    log(`  ceiling: ${Math.round(perSecond).toLocaleString('en')} encryptions/s on ${threads} worker threads (${count.toLocaleString('en')} in ${(ms / 1000).toFixed(1)} s); ${cpuMicrosPerEncryption.toFixed(1)} CPU µs per encryption`);
+    return { perSecond, threads, cpuMicrosPerEncryption };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
@@ -145,11 +191,7 @@ async function naive(stack: BenchStack, siteId: string, payload: string, count: 
   }
 }
 
-async function diagnose(stack: BenchStack, campaignId: string): Promise<string> {
-  const run = await stack.pool.query('SELECT state, chunks_published, chunks_total, chunks_done, audience_size, sent, failed, expired, reason FROM delivery.campaign_runs WHERE campaign_id = $1', [campaignId]);
-  const states = await stack.pool.query('SELECT state, count(*) AS n FROM delivery.delivery_log WHERE campaign_id = $1 GROUP BY state', [campaignId]);
-  return `run ${JSON.stringify(run.rows[0] ?? null)}, delivery log ${JSON.stringify(states.rows)}`;
-}
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log: (l: string) => void): Promise<DeliveryResult> {
   const site = await createSite(stack, 'delivery-bench');
@@ -166,77 +208,45 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   log(`sending one campaign to ${opts.subscribers.toLocaleString('en')} subscribers through the pipeline…`);
   const cpu = meterCpu({
     delivery: () => processTree(stack.pids.delivery),
-    campaign: () => [stack.pids.campaign],
-    gateway: () => [stack.pids.gateway],
-    postgres: () => processesNamed('postgres'),
-    kafka: () => [stack.pids.kafka],
+    campaign: () => processTree(stack.pids.campaign),
+    gateway: () => processTree(stack.pids.gateway),
+    // This stack's embedded server and its backends (children of this process), not another
+    // Postgres on the machine.
+    postgres: () => descendantsNamed(process.pid, 'postgres'),
+    kafka: () => processTree(stack.pids.kafka),
     simulator: () => [stack.pids.simulator],
     bench: () => [process.pid],
   });
   const rss = sampleRss(stack.pids.delivery, 100);
-  const threads0 = threadCpu(stack.pids.delivery);
+  const threads0 = threadTimes(stack.pids.delivery);
   const s0 = await stack.sim.stats();
   const base = s0.accepted + s0.rejected.total;
   const t0 = performance.now();
-  const created = await apiOk(stack.services.gatewayUrl, site.apiKey, 'POST', '/v2/campaign/create', {
-    ...BENCH_CAMPAIGN,
-    topics: ['bench'],
-    status: 'published',
-    scheduleMode: 'now',
-    ttl: 3600,
-  });
+  const campaignId = await sendBenchCampaign(stack, site.apiKey);
   const createMs = performance.now() - t0;
-  const campaignId = created.id as string;
-  let firstAt: number | null = null;
-  let lastAt = 0;
-  let done = 0;
-  let lastProgress = 0;
-  let lastChange = performance.now();
-  let lastLog = performance.now();
-  let lastRunCheck = 0;
-  let s = s0;
-  const capMs = 600_000 + opts.subscribers * 2;
-  // Bounded: ends at N, after 60 s without progress, or at the cap.
-  while (done < opts.subscribers) {
-    await sleep(100);
-    s = await stack.sim.stats();
-    const now = performance.now();
-    const count = s.accepted + s.rejected.total - base;
-    if (count > done) {
-      if (firstAt === null) firstAt = now;
-      lastAt = now;
-      lastChange = now;
-      done = count;
-    }
-    if (now - lastLog > 5000) {
-      const secs = (now - t0) / 1000;
-      log(`  pushed ${done.toLocaleString('en')}/${opts.subscribers.toLocaleString('en')} in ${secs.toFixed(0)} s (${Math.round((done - 0) / secs).toLocaleString('en')}/s avg, ${Math.round(((done - lastProgress) * 1000) / (now - lastLog))}/s now)`);
-      lastProgress = done;
-      lastLog = now;
-    }
-    // A run that finished with fewer pushes than subscribers (every push answered) ends the wait too.
-    if (now - lastChange > 2000 && now - lastRunCheck > 1000) {
-      lastRunCheck = now;
-      const r = await stack.pool.query<{ state: string; answered: string }>('SELECT state, (sent + failed + expired)::text AS answered FROM delivery.campaign_runs WHERE campaign_id = $1', [campaignId]);
-      const run = r.rows[0];
-      if (run && (run.state === 'completed' || run.state === 'failed') && done >= Number(run.answered)) {
-        log(`  the run is ${run.state} after ${done.toLocaleString('en')} pushes: fewer than the ${opts.subscribers.toLocaleString('en')} subscribers`);
-        break;
-      }
-    }
-    if (now - lastChange > 60_000) throw new Error(`delivery stalled at ${done}/${opts.subscribers} pushes for 60 s; ${await diagnose(stack, campaignId)}`);
-    if (now - t0 > capMs) throw new Error(`delivery did not finish within ${capMs / 1000} s (${done}/${opts.subscribers})`);
-  }
+  const { done, firstAt, lastAt, stats: s } = await waitForPushes(stack, {
+    label: '',
+    campaignId,
+    expected: opts.subscribers,
+    t0,
+    base,
+    stats: () => stack.sim.stats(),
+    capMs: 600_000 + opts.subscribers * 2,
+    log,
+  });
   const toLastPushMs = lastAt - t0;
   const cpuUsed = cpu.read();
-  const threads1 = threadCpu(stack.pids.delivery);
-  const deliveryThreads = Object.fromEntries(
-    Object.entries(threads1)
-      .map(([k, v]) => [k, Math.round((v - (threads0[k] ?? 0)) * 100) / 100] as const)
-      .filter(([, v]) => v > 0)
-      .sort((a, b) => b[1] - a[1]),
+  const workerTids = stack.workerThreads(stack.pids.delivery);
+  const roles = threadRoleCpu(stack.pids.delivery, threads0, threadTimes(stack.pids.delivery), workerTids);
+  const split = workerTids.size > 0;
+  const deliveryThreads: Record<string, number> = split
+    ? { main: round(roles.main, 2), workers: round(roles.workers, 2), other: round(roles.other, 2) }
+    : { main: round(roles.main, 2), notMain: round(roles.workers + roles.other, 2) };
+  log(
+    split
+      ? `  delivery CPU by thread: main ${deliveryThreads.main} s, ${workerTids.size} worker threads (${roles.busyWorkers} busy) ${roles.workers.toFixed(2)} s, other threads ${roles.other.toFixed(2)} s`
+      : `  delivery CPU by thread: main ${deliveryThreads.main} s, others ${(roles.workers + roles.other).toFixed(2)} s (no worker threads announced: no split)`,
   );
-  log(`  delivery CPU by thread: ${JSON.stringify(deliveryThreads)}`);
   const mem = rss.stop();
   const seconds = toLastPushMs / 1000;
   const pushesPerSecond = done / seconds;
@@ -270,7 +280,26 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   const naivePerSecond = nv.sent / nv.seconds;
   log(`  naive: ${nv.sent.toLocaleString('en')} sent, ${nv.failed} failed in ${nv.seconds.toFixed(2)} s = ${Math.round(naivePerSecond).toLocaleString('en')}/s (${JSON.stringify(nv.statuses)}); simulator used ${(cpuSeconds([stack.pids.simulator]) - simCpu0).toFixed(1)} CPU s`);
 
-  const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+  const perPush = (seconds: number) => round((seconds * 1e6) / Math.max(done, 1), 1);
+  const cpuMicrosPerPush: CpuMicrosPerPush = {
+    total: perPush(PLATFORM.reduce((sum, k) => sum + cpuUsed[k], 0)),
+    delivery: perPush(cpuUsed.delivery),
+    postgres: perPush(cpuUsed.postgres),
+    kafka: perPush(cpuUsed.kafka),
+    campaign: perPush(cpuUsed.campaign),
+    gateway: perPush(cpuUsed.gateway),
+    encryptOnly: round(ceil.cpuMicrosPerEncryption, 1),
+    ...(split ? { deliveryMain: perPush(roles.main), deliveryWorkers: perPush(roles.workers), deliveryOther: perPush(roles.other) } : {}),
+    naive: round((nv.cpuSeconds * 1e6) / Math.max(nv.sent, 1), 1),
+    simulator: perPush(cpuUsed.simulator),
+    bench: perPush(cpuUsed.bench),
+  };
+  log(
+    `  CPU µs per push: platform ${cpuMicrosPerPush.total} (${PLATFORM.map((k) => `${k} ${cpuMicrosPerPush[k]}`).join(', ')}) = ` +
+      `${(cpuMicrosPerPush.total / Math.max(cpuMicrosPerPush.encryptOnly, 0.1)).toFixed(2)}× encrypt-only ${cpuMicrosPerPush.encryptOnly}; naive ${cpuMicrosPerPush.naive}; ` +
+      `simulator ${cpuMicrosPerPush.simulator}, bench ${cpuMicrosPerPush.bench} (not in the total)`,
+  );
+
   return {
     subscribers: opts.subscribers,
     pushed: done,
@@ -301,6 +330,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     cpuSeconds: Object.fromEntries(Object.entries(cpuUsed).map(([k, v]) => [k, round(v, 2)])),
     deliveryThreads,
     cpuMsPerPush: Object.fromEntries(Object.entries(cpuUsed).map(([k, v]) => [k, round((v * 1000) / Math.max(done, 1), 4)])),
+    cpuMicrosPerPush,
     simulator: { connections: s.connections - s0.connections, http2Sessions: s.http2Sessions - s0.http2Sessions, vapidVerifications: s.vapid.verifications - s0.vapid.verifications },
   };
 }

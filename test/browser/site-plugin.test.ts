@@ -31,9 +31,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
-import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/domain/tracking-token.js';
+import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
 import { createPool, type Pool } from '../../services/shared/src/db.js';
-import { buildPushPayload } from '../../services/shared/src/push-payload.js';
+import { buildPushPayload } from '../../services/shared/src/campaign-content.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { DBUS_DAEMON, startNotificationDaemon, type DesktopNotification, type NotificationDaemon } from './support/notification-daemon.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
@@ -438,8 +438,7 @@ describe('browser: the site plugin in headless Chromium', function () {
     const tokens = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64')));
     expect(tokens.verify(payload.token)).to.deep.equal({ campaignId, subscriberId });
     expect(message.payload).to.equal(
-      buildPushPayload({
-        campaignId,
+      buildPushPayload(campaignId, {
         title: 'Final tonight',
         body: 'Kick-off at 8 pm, live on the site',
         link,
@@ -449,8 +448,7 @@ describe('browser: the site plugin in headless Chromium', function () {
         icon: 'https://127.0.0.1:9/icon-192.png',
         image: 'https://127.0.0.1:9/stadium.jpg',
         callToAction: 'Watch live',
-        trackingToken: payload.token,
-      }),
+      }, payload.token),
     );
 
     cdp = await context!.newCDPSession(page);
@@ -548,8 +546,7 @@ describe('browser: the site plugin in headless Chromium', function () {
     expect(campaignId, 'needs the campaign of an earlier test').to.not.equal('');
     const subscriberId = (await pool.query('SELECT id::text AS id FROM delivery.subscribers WHERE endpoint = $1', [pushSub.endpoint])).rows[0].id;
     const tokens = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64')));
-    const data = buildPushPayload({
-      campaignId,
+    const data = buildPushPayload(campaignId, {
       title: 'Plain',
       body: 'No button here',
       link: origin() + '/landing',
@@ -559,8 +556,7 @@ describe('browser: the site plugin in headless Chromium', function () {
       icon: null,
       image: null,
       callToAction: '',
-      trackingToken: tokens.sign({ campaignId, subscriberId }),
-    });
+    }, tokens.sign({ campaignId, subscriberId }));
     const shown = await deliverAndShow(data, campaignId);
     expect(shown).to.include({ title: 'Plain', body: 'No button here', icon: '', image: '', tag: campaignId });
     expect(shown.actions).to.deep.equal([]);

@@ -3,8 +3,8 @@
 // be lost; repeats are only possible for pushes that were in flight at the kill (ambiguous),
 // and each run prints its figures.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { expect } from 'chai';
+import { compiledPath } from '../../scripts/lib/build-output.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { freePort } from '../../services/shared/src/ports.js';
 import pg from 'pg';
@@ -108,7 +108,8 @@ describe('e2e: delivery survives being killed mid-campaign', function () {
   });
   it('when two delivery instances run, then one campaign is spread over both and each subscriber gets it once', async () => {
     const env = { ...process.env, ...stack.services.env.delivery, DELIVERY_GRPC_PORT: String(await freePort()), DELIVERY_HTTP_PORT: String(await freePort()) };
-    const second = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services/delivery/src/main.ts')], { cwd: ROOT, env, stdio: 'ignore' });
+    // The same compiled entry as the first instance (the stack has built dist/).
+    const second = spawn(process.execPath, [compiledPath('services/delivery/src/main.ts')], { cwd: ROOT, env, stdio: 'ignore' });
     try {
       // Wait until the second instance is part of the consumer group (it heartbeats in the database).
       const client = new pg.Client({ connectionString: stack.databaseUrl });

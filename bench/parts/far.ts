@@ -1,0 +1,86 @@
+// Delivery to a far push service: a second campaign, on a second seeded site whose endpoints
+// point at the far simulator (every push answered after LATENCY_MS, MAX_CONCURRENT_STREAMS per
+// HTTP/2 connection), timed like the main one (create → last push). A sender that keeps a fixed
+// number of pushes in flight per origin is capped at in-flight / latency there; one that sizes its
+// connections and in-flight pushes to the latency is not.
+import { waitForPushes } from '../lib/campaign-wait.js';
+import { createSite, seed } from '../lib/sites.js';
+import type { BenchStack } from '../lib/stack.js';
+import { sendBenchCampaign } from './delivery.js';
+
+/**
+ * The far campaign has the main run's size up to this many subscribers. At 150 ms and 100 pushes
+ * in flight per origin (today's PUSH_CONCURRENCY_PER_ORIGIN) delivery does at most ~670 pushes/s
+ * there: 25,000 take ~40 s, so a 100,000-subscriber bench spends well under 60 s on it.
+ */
+export const FAR_MAX_SUBSCRIBERS = 25_000;
+
+export interface FarPushServiceResult {
+  latencyMs: number;
+  maxConcurrentStreams: number;
+  /** Subscribers of the far campaign: min(main run, FAR_MAX_SUBSCRIBERS). */
+  subscribers: number;
+  /** The main run's subscribers, when the far run was capped below it. */
+  cappedFrom?: number;
+  pushed: number;
+  pushesPerSecond: number;
+  seconds: number;
+  /** far pushes/s ÷ the same run's zero-latency pushes/s. */
+  ratioToZeroLatency: number;
+  toFirstPushMs: number | null;
+  /** HTTP/2 sessions the delivery opened to the far service during the campaign. */
+  http2Sessions: number;
+}
+
+export async function runFar(
+  stack: BenchStack,
+  opts: { mainSubscribers: number; zeroLatencyPushesPerSecond: number },
+  log: (line: string) => void,
+): Promise<FarPushServiceResult> {
+  const far = stack.farSim;
+  if (!far) throw new Error('the stack has no far push service (StackOptions.far)');
+  const subscribers = Math.min(opts.mainSubscribers, FAR_MAX_SUBSCRIBERS);
+  const capped = subscribers < opts.mainSubscribers;
+  log(
+    `far push service: ${far.latencyMs} ms per push, ${far.maxConcurrentStreams} streams per connection; ` +
+      `${subscribers.toLocaleString('en')} subscribers${capped ? ` (capped from ${opts.mainSubscribers.toLocaleString('en')} at ${FAR_MAX_SUBSCRIBERS.toLocaleString('en')} to keep this run short)` : ''}`,
+  );
+  const site = await createSite(stack, 'delivery-bench-far');
+  await seed(stack, site, { count: subscribers, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${far.origin}/push/` }, log);
+
+  const s0 = await far.stats();
+  const t0 = performance.now();
+  const campaignId = await sendBenchCampaign(stack, site.apiKey);
+  const w = await waitForPushes(stack, {
+    label: 'far: ',
+    campaignId,
+    expected: subscribers,
+    t0,
+    base: s0.accepted + s0.rejected.total,
+    stats: () => far.stats(),
+    // Slower than the main run by design: at most the latency per in-flight window.
+    capMs: 120_000 + subscribers * 20,
+    log,
+  });
+  const seconds = (w.lastAt - t0) / 1000;
+  const pushesPerSecond = w.done / Math.max(seconds, 0.001);
+  const ratio = pushesPerSecond / Math.max(opts.zeroLatencyPushesPerSecond, 1);
+  log(
+    `  far: ${w.done.toLocaleString('en')} pushes in ${seconds.toFixed(2)} s = ${Math.round(pushesPerSecond).toLocaleString('en')}/s, ` +
+      `${(ratio * 100).toFixed(1)} % of the zero-latency ${Math.round(opts.zeroLatencyPushesPerSecond).toLocaleString('en')}/s; ` +
+      `${w.stats.http2Sessions - s0.http2Sessions} HTTP/2 session(s)`,
+  );
+  return {
+    latencyMs: far.latencyMs,
+    maxConcurrentStreams: far.maxConcurrentStreams ?? 0,
+    subscribers,
+    ...(capped ? { cappedFrom: opts.mainSubscribers } : {}),
+    pushed: w.done,
+    pushesPerSecond: Math.round(pushesPerSecond),
+    seconds: Math.round(seconds * 100) / 100,
+    ratioToZeroLatency: Math.round(ratio * 1000) / 1000,
+    toFirstPushMs: w.firstAt === null ? null : Math.round(w.firstAt - t0),
+    // Not `connections`: it counts this bench's own stats polls (a TLS connection each) too.
+    http2Sessions: w.stats.http2Sessions - s0.http2Sessions,
+  };
+}
