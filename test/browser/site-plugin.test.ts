@@ -26,8 +26,6 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
@@ -36,6 +34,7 @@ import { createPool, type Pool } from '../../services/shared/src/db.js';
 import { buildPushPayload } from '../../services/shared/src/campaign-content.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { DBUS_DAEMON, startNotificationDaemon, type DesktopNotification, type NotificationDaemon } from './support/notification-daemon.js';
+import { startSite, type TestSite } from './support/site.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
 
@@ -63,42 +62,6 @@ interface WindowCall {
 
 /** A simulator subscription as the browser's PushSubscription would carry it. */
 type SimSubscription = { id: string; endpoint: string; keys: { p256dh: string; auth: string } };
-
-function pageHtml(opts: { gateway: string; publicId: string; section: string; keywords: string }): string {
-  return `<!doctype html>
-<html><head><meta charset="utf-8"><title>Test page</title>
-<meta property="article:section" content="${opts.section}">
-<meta name="keywords" content="${opts.keywords}">
-</head><body><h1>${opts.section}</h1>
-<script src="${opts.gateway}/public/v1/webpush.js" data-site="${opts.publicId}" async></script>
-</body></html>`;
-}
-
-/** The site owner's side: pages on http://localhost (a secure context) and the one-line worker. */
-async function startSite(gateway: string, publicId: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
-    if (url.pathname === '/webpush-sw.js') {
-      res.writeHead(200, { 'Content-Type': 'application/javascript', 'Cache-Control': 'no-cache' });
-      return void res.end(`importScripts('${gateway}/public/v1/webpush-sw.js');\n`);
-    }
-    const pages: Record<string, { section: string; keywords: string }> = {
-      '/': { section: 'Sports', keywords: 'Football, Local News' },
-      '/politics': { section: 'Politics', keywords: '' },
-      '/landing': { section: 'Sale', keywords: '' },
-    };
-    const page = pages[url.pathname];
-    if (!page) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(pageHtml({ gateway, publicId, ...page }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://localhost:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /**
  * Stands in for the browser's push service (headless Chromium has none): subscribe() answers
@@ -226,7 +189,7 @@ describe('browser: the site plugin in headless Chromium', function () {
   let stack: Stack;
   let site: SiteInfo;
   let pool: Pool;
-  let siteServer: { origin: string; close(): Promise<void> } | undefined;
+  let siteServer: TestSite | undefined;
   let userDataDir: string | undefined;
   let context: BrowserContext | undefined;
   let page: Page;
@@ -315,8 +278,8 @@ describe('browser: the site plugin in headless Chromium', function () {
   const receivedCampaign = (sub: SimSubscription, id: string) => sim.received(sub.id).some((m) => JSON.parse(m.payload).id === id);
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash scripts/install-chromium.sh (Debian's chromium package)`);
-    if (!existsSync(DBUS_DAEMON)) throw new Error(`${DBUS_DAEMON} is missing: run bash scripts/install-chromium.sh (Debian's dbus-daemon package)`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run npm run browsers (Debian's chromium package)`);
+    if (!existsSync(DBUS_DAEMON)) throw new Error(`${DBUS_DAEMON} is missing: run npm run browsers (Debian's dbus-daemon package)`);
     desktop = await startNotificationDaemon();
     sim = await startPushSimulator();
     stack = await startStack('browser_plugin', { PUSH_EXTRA_CA_FILE: sim.caCertFile });
