@@ -1,11 +1,12 @@
 // The dispatch message's versions: version 2 nests the campaign's content; version 1 (the
 // fields flat, as producers before it wrote them and delivery stored them in its runs) is still
-// read, each against its own schema, and arrives as version 2.
+// read, each against its own schema, and arrives as version 2. This release still WRITES
+// version 1, which the previous release's delivery reads during a rolling upgrade.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '../../services/shared/src/campaign-content.js';
-import { createCodecs, upgradeDispatch, type DispatchMessage, type DispatchMessageV1 } from '../../services/shared/src/messages.js';
+import { createCodecs, dispatchForWire, upgradeDispatch, type DispatchMessage, type DispatchMessageV1 } from '../../services/shared/src/messages.js';
 
 const codecs = createCodecs();
 const content = fc.record<CampaignContent>({
@@ -30,10 +31,19 @@ function v1Of(m: DispatchMessage): DispatchMessageV1 {
 }
 
 describe('dispatch message versions', () => {
-  it('property: a version 2 message round-trips through its codec unchanged', () =>
+  it('property: a message round-trips through its codec unchanged, written as version 1 (the previous release reads it)', () =>
     fc.assert(fc.property(content, (c) => {
       const m = v2(c);
-      expect(codecs.dispatch.decode(codecs.dispatch.encode(m))).to.deep.equal(m);
+      const wire = codecs.dispatch.encode(m);
+      expect(JSON.parse(wire.toString('utf8'))).to.deep.equal(v1Of(m));
+      expect(dispatchForWire(m)).to.deep.equal(v1Of(m));
+      expect(codecs.dispatch.decode(wire)).to.deep.equal(m);
+    })));
+
+  it('property: a version 2 message (as the next release writes it) is read unchanged', () =>
+    fc.assert(fc.property(content, (c) => {
+      const m = v2(c);
+      expect(codecs.dispatch.decode(Buffer.from(JSON.stringify(m)))).to.deep.equal(m);
     })));
 
   it('property: a version 1 message is read as the version 2 message with the same content', () =>

@@ -40,6 +40,18 @@ export interface DispatchMessage {
 /** Version 1 of the dispatch message, as producers before 2026-11-23 wrote it (and delivery stored it in its runs). */
 export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & { version: 1 } & CampaignContent;
 
+/**
+ * A dispatch message as this release WRITES it, to Kafka and into delivery's runs: still version 1.
+ * During a rolling upgrade the previous release's delivery runs beside this one and reads only
+ * version 1 (test/upgrade/rolling-upgrade.test.ts): a version 2 message would go to its
+ * dead-letter topic and a version 2 run would have no title. The release after this one, whose
+ * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
+ */
+export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 {
+  const { type, campaignId, siteId, dispatchedAt, content, ttl, audience } = message;
+  return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience };
+}
+
 /** A dispatch message of either version as version 2. */
 export function upgradeDispatch(message: DispatchMessage | DispatchMessageV1): DispatchMessage {
   if (message.version === 2) return message;
@@ -206,7 +218,7 @@ function codec<T>(validate: ValidateFunction): MessageCodec<T> {
   };
 }
 
-/** Reads both versions of the dispatch message (each against its own schema) as version 2. */
+/** Reads both versions of the dispatch message (each against its own schema) as version 2; writes the wire version. */
 function dispatchCodec(v2: ValidateFunction, v1: ValidateFunction): MessageCodec<DispatchMessage> {
   return {
     decode(value) {
@@ -214,7 +226,7 @@ function dispatchCodec(v2: ValidateFunction, v1: ValidateFunction): MessageCodec
       const version = (parsed as { version?: unknown } | null)?.version;
       return version === 1 ? upgradeDispatch(checked<DispatchMessageV1>(v1, parsed)) : checked<DispatchMessage>(v2, parsed);
     },
-    encode: (message) => Buffer.from(JSON.stringify(message)),
+    encode: (message) => Buffer.from(JSON.stringify(dispatchForWire(message))),
   };
 }
 

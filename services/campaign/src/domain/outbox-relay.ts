@@ -5,7 +5,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import { withTransaction } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { TOPICS, type DispatchMessage } from '../../../shared/src/messages.js';
+import { dispatchForWire, TOPICS, type DispatchMessage } from '../../../shared/src/messages.js';
 import { REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
 import { createPeriodic } from '../../../shared/src/periodic.js';
 import { claimUnpublished, markPublished, type ClaimedDispatch } from '../db/relay-repo.js';
@@ -44,7 +44,8 @@ export function createOutboxRelay(deps: RelayDeps, opts: RelayOptions) {
         TOPICS.dispatch,
         rows.map((r) => ({
           key: r.campaignId,
-          value: Buffer.from(JSON.stringify(toDispatchMessage(r))),
+          // Written as the previous release reads it (dispatchForWire).
+          value: Buffer.from(JSON.stringify(dispatchForWire(toDispatchMessage(r)))),
           headers: r.requestId ? { [REQUEST_ID_KEY]: r.requestId } : undefined,
         })),
       );

@@ -3,7 +3,7 @@
 import type { PoolClient } from 'pg';
 import { unfinishedRows } from './delivery-log-store.js';
 import type { Queryable } from '../../../shared/src/db.js';
-import { upgradeDispatch, type DispatchMessage, type FailureClass } from '../../../shared/src/messages.js';
+import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '../../../shared/src/messages.js';
 
 export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';
 
@@ -58,7 +58,7 @@ export async function runFor(db: Queryable, job: DispatchMessage): Promise<RunRo
      SELECT * FROM ins
      UNION ALL
      SELECT ${RUN_COLUMNS} FROM delivery.campaign_runs WHERE campaign_id = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
-    [job.campaignId, job.siteId, JSON.stringify(job)],
+    [job.campaignId, job.siteId, JSON.stringify(dispatchForWire(job))],
   );
   return toRun(rows[0]);
 }
