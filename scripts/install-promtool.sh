@@ -4,7 +4,8 @@
 # of `npm test`) runs it first: the alert rules in deploy/prometheus/ are checked and their unit
 # tests run by promtool, so when it cannot be installed the tests stop with a message saying
 # what to install; they never skip the check silently.
-# Idempotent: does nothing when promtool is there.
+# Idempotent: does nothing when promtool is there. On a machine run by systemd the package also
+# enables its Prometheus server (port 9090); `systemctl disable --now prometheus` stops it.
 set -euo pipefail
 if command -v promtool > /dev/null; then
   echo "install-promtool: present: $(promtool --version 2>&1 | head -1)"
