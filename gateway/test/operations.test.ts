@@ -31,9 +31,9 @@ describe('gateway operations endpoints', () => {
     const text = await r.text();
     expect(r.status).to.equal(200);
     expect(r.headers.get('content-type')).to.match(/^text\/plain/);
-    expect(text).to.match(/^http_requests_total\{method="GET",route="\/v2\/topics",status="200",service="gateway"\} [1-9]/m);
+    expect(text).to.match(/^http_requests_total\{method="GET",route="\/v2\/topics",status="200",webpush_service="gateway"\} [1-9]/m);
     // ids never become labels: one series for every campaign id
-    expect(text).to.match(/^http_requests_total\{method="GET",route="\/v2\/campaign\/:id",status="404",service="gateway"\} 1$/m);
+    expect(text).to.match(/^http_requests_total\{method="GET",route="\/v2\/campaign\/:id",status="404",webpush_service="gateway"\} 1$/m);
     expect(text).to.match(/^http_request_duration_seconds_bucket\{[^}]*le="0\.005"[^}]*route="\/v2\/topics"[^}]*\} \d+$/m);
     expect(text).to.match(/^http_request_duration_seconds_count\{[^}]*route="\/v2\/topics"[^}]*\} [1-9]/m);
     expect(text).to.include('process_cpu_seconds_total');

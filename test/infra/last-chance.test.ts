@@ -1,5 +1,6 @@
 // The last-chance handlers of every service process: an unhandled exception or rejection is
-// logged once and the process exits with CRASH_EXIT_CODE, for its supervisor to restart.
+// logged once and the process exits with CRASH_EXIT_CODE, for its supervisor to restart. Logs
+// are written asynchronously (log.ts): what is buffered at exit still comes out.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -13,7 +14,7 @@ function runWithHandlers(body: string) {
     installLastChanceHandlers(createLogger('probe', 'info'));
     ${body}
   `;
-  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
 }
 
 describe('last-chance handlers', () => {
@@ -29,5 +30,23 @@ describe('last-chance handlers', () => {
     const r = runWithHandlers(`Promise.reject(new Error('lost'));`);
     expect(r.status).to.equal(CRASH_EXIT_CODE);
     expect(r.stderr).to.include('unhandled promise rejection: exiting');
+  });
+
+  // 20,000 lines outrun an asynchronous stderr pipe: without the flush at exit most are lost.
+  const burst = `const log = createLogger('burst', 'info'); for (let i = 0; i < 20000; i++) log.info('line', { i });`;
+
+  it('when a process exits right after logging a burst, then every line reaches stderr (asynchronous logs flushed at exit)', () => {
+    const r = runWithHandlers(`${burst} process.exit(0);`);
+    expect(r.status).to.equal(0);
+    const lines = r.stderr.split('\n').filter((l) => l.includes('"msg":"line"'));
+    expect(lines).to.have.length(20000);
+    expect(JSON.parse(lines.at(-1)!)).to.include({ i: 19999 });
+  });
+
+  it('when it crashes right after a burst, then the burst and the crash line all reach stderr', () => {
+    const r = runWithHandlers(`${burst} setImmediate(() => { throw new Error('boom'); });`);
+    expect(r.status).to.equal(CRASH_EXIT_CODE);
+    expect(r.stderr.split('\n').filter((l) => l.includes('"msg":"line"'))).to.have.length(20000);
+    expect(r.stderr).to.include('uncaught exception: exiting');
   });
 });

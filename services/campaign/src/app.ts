@@ -14,10 +14,11 @@ import { CAMPAIGN_GRPC_SERVICE, createServer } from './server.js';
 import { applyStats } from './db/stats-repo.js';
 import { createOutboxRelay } from './domain/outbox-relay.js';
 import { createCampaignMessaging, STATS_GROUP } from './messaging/index.js';
-import { backlog } from './db/relay-repo.js';
+import { backlog, oldestUnpublishedAge } from './db/relay-repo.js';
+import { oldestOverdue } from './db/scheduler-repo.js';
 import { TOPICS } from '../../shared/src/messages.js';
 import { addGrpcHealth, createReadiness } from '../../shared/src/observability/health.js';
-import { createServiceMetrics, kafkaLagGauge, sampledGauge } from '../../shared/src/observability/metrics.js';
+import { createServiceMetrics, dbPoolGauges, kafkaLagGauge, sampledGauge } from '../../shared/src/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '../../shared/src/observability/ops-server.js';
 import { Histogram } from 'prom-client';
 
@@ -54,7 +55,12 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const scheduler = createScheduler({ pool, log, onLateness: (s) => lateness.observe(s), onDispatched }, config.scheduler);
   const keyPurge = createIdempotencyPurge({ pool, log }, config.idempotencyPurge);
   const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, log }) : undefined;
+  // Before the gauges that query the pool: a scrape reads metrics in registration order, so the
+  // pool is read before the scrape's own queries would show as waiting for a connection.
+  dbPoolGauges(metrics.registry, pool);
   sampledGauge(metrics.registry, { name: 'campaign_outbox_backlog', help: 'Dispatch jobs written to the outbox and not yet published to Kafka.' }, async () => [{ value: await backlog(pool) }]);
+  sampledGauge(metrics.registry, { name: 'campaign_outbox_oldest_age_seconds', help: 'Age of the oldest dispatch job not yet published to Kafka (0 when none).' }, async () => [{ value: await oldestUnpublishedAge(pool) }]);
+  sampledGauge(metrics.registry, { name: 'campaign_scheduler_overdue_seconds', help: 'How far past its schedule date the most overdue undispatched scheduled campaign is (0 when none).' }, async () => [{ value: await oldestOverdue(pool) }]);
   if (messaging) kafkaLagGauge(metrics.registry, [{ group: STATS_GROUP, topic: TOPICS.stats }], () => messaging.statsLag());
   const readiness = createReadiness(
     { postgres: () => pool.query('SELECT 1'), ...(messaging ? { kafka: () => messaging.ping() } : {}) },

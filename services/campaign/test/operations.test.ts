@@ -22,8 +22,11 @@ describe('campaign service operations', () => {
     h = await startHarness('campaign_ops');
     const capture = { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) };
     service = await h.startInstance({ SCHEDULER_ENABLED: 'true', SCHEDULER_INTERVAL_MS: '50' }, createLogger('campaign', 'debug', {}, capture));
-    client = new (loadCampaignProto().campaign.v1.CampaignService)(`127.0.0.1:${service.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
+    client = clientOf(service);
   });
+
+  const clientOf = (s: RunningCampaignService): CampaignServiceClient =>
+    new (loadCampaignProto().campaign.v1.CampaignService)(`127.0.0.1:${s.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
 
   after(async () => {
     client?.close();
@@ -77,16 +80,37 @@ describe('campaign service operations', () => {
     let text = '';
     for (let i = 0; i < 100; i++) {
       text = await metrics();
-      if (/^campaign_scheduler_lateness_seconds_count\{service="campaign"\} [1-9]/m.test(text)) break;
+      if (/^campaign_scheduler_lateness_seconds_count\{webpush_service="campaign"\} [1-9]/m.test(text)) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(text).to.match(/^grpc_server_handled_total\{grpc_service="campaign\.v1\.CampaignService",grpc_method="CreateCampaign",grpc_code="0",service="campaign"\} [1-9]/m);
+    expect(text).to.match(/^grpc_server_handled_total\{grpc_service="campaign\.v1\.CampaignService",grpc_method="CreateCampaign",grpc_code="OK",webpush_service="campaign"\} [1-9]/m);
     expect(text).to.match(/^grpc_server_handling_seconds_count\{[^}]*grpc_method="CreateCampaign"[^}]*\} [1-9]/m);
-    expect(text).to.match(/^grpc_server_handled_total\{[^}]*grpc_method="Authenticate",grpc_code="16"[^}]*\} 1$/m);
+    expect(text).to.match(/^grpc_server_handled_total\{[^}]*grpc_method="Authenticate",grpc_code="UNAUTHENTICATED"[^}]*\} 1$/m);
     // Without Kafka nothing is published: every dispatched campaign is still in the outbox.
-    expect(text).to.match(/^campaign_outbox_backlog\{service="campaign"\} [1-9]\d*$/m);
-    expect(text).to.match(/^campaign_scheduler_lateness_seconds_count\{service="campaign"\} [1-9]/m);
+    expect(text).to.match(/^campaign_outbox_backlog\{webpush_service="campaign"\} [1-9]\d*$/m);
+    expect(Number(/^campaign_outbox_oldest_age_seconds\{webpush_service="campaign"\} (\S+)$/m.exec(text)?.[1])).to.be.greaterThan(0);
+    // The scheduler runs every 50 ms: nothing stays overdue.
+    expect(text).to.match(/^campaign_scheduler_overdue_seconds\{webpush_service="campaign"\} 0$/m);
+    expect(text).to.match(/^db_pool_connections\{webpush_service="campaign"\} [1-9]\d*$/m);
+    expect(text).to.match(/^db_pool_waiting_clients\{webpush_service="campaign"\} 0$/m);
+    expect(text).to.match(/^db_pool_max_connections\{webpush_service="campaign"\} 10$/m);
+    expect(text).to.match(/^campaign_scheduler_lateness_seconds_count\{webpush_service="campaign"\} [1-9]/m);
     expect(text).to.not.include('kafka_consumer_group_lag{');
+  });
+
+  it('shows a scheduled campaign left undispatched (no scheduler running) as overdue', async () => {
+    // Only this instance, without a scheduler, may run: the other would dispatch the campaign.
+    await service.stop();
+    service = await h.startInstance({ SCHEDULER_ENABLED: 'false' });
+    client.close();
+    client = clientOf(service);
+    const site = await h.newSite();
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const body = { title: 'Later', body: 'Soon', link: 'https://example.org/', topics: ['news'], status: 'published', scheduleMode: 'scheduled', scheduleDate: later };
+    const created = await call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(body), idempotencyKey: '' });
+    await h.pool.query(`UPDATE campaign.campaigns SET schedule_date = now() - interval '10 minutes' WHERE id = $1`, [created.id]);
+    const overdue = Number(/^campaign_scheduler_overdue_seconds\{webpush_service="campaign"\} (\S+)$/m.exec(await metrics())?.[1]);
+    expect(overdue).to.be.within(600, 660);
   });
 
   it('answers 404 for anything but GET /metrics on the metrics listener', async () => {

@@ -10,14 +10,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { Counter } from 'prom-client';
 import { createPool, migrate, type Pool } from '../../shared/src/db.js';
 import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
 import { createInternalAuth } from '../../shared/src/internal-auth.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import { TOPICS } from '../../shared/src/messages.js';
 import { createReadiness, type Check } from '../../shared/src/observability/health.js';
-import { createServiceMetrics, kafkaLagGauge } from '../../shared/src/observability/metrics.js';
+import { createServiceMetrics, dbPoolGauges, kafkaLagGauge } from '../../shared/src/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '../../shared/src/observability/ops-server.js';
 import { createAudience } from './audience/audience.js';
 import { createGrpcServer } from './audience/grpc-server.js';
@@ -27,6 +26,7 @@ import { createHttpApp } from './http/app.js';
 import { createFixedWindowLimiter } from './http/rate-limiter.js';
 import { pluginRoutes } from './plugin/routes.js';
 import { createEncryptPool } from './push/encryption/pool.js';
+import { createPushMetrics } from './push/metrics.js';
 import { createPushSender } from './push/sender.js';
 import { createChunkWorker } from './sending/chunk-worker.js';
 import { createDispatchHandler } from './sending/dispatch.js';
@@ -72,12 +72,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   const vapidKeys = { current: config.vapidEncryptionKey, previous: config.vapidEncryptionKeysPrevious };
   const tokens = trackingTokensFor(vapidKeys);
   const metrics = createServiceMetrics('delivery');
-  const pushes = new Counter({
-    name: 'delivery_pushes_total',
-    help: 'Push requests finished, by outcome (sent, expired, failed) and push-service origin.',
-    labelNames: ['outcome', 'origin'] as const,
-    registers: [metrics.registry],
-  });
+  const pushMetrics = createPushMetrics(metrics.registry);
+  dbPoolGauges(metrics.registry, pool);
   // Readiness: what this process needs to serve its own traffic (plugin HTTP, audience gRPC),
   // which is Postgres. Kafka feeds sending, not requests: routing requests away from this
   // process would not bring it back, so its state is reported on /readyz without gating it.
@@ -156,11 +152,12 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         ca: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
         testHosts: config.pushTestHosts,
         log,
+        metrics: pushMetrics,
       });
       const vapid = vapidSigners(pool, vapidKeys, config.vapidSubject);
       const dispatch = createDispatchHandler({ pool, log, publish: messaging.publish, publishStats: countersChanged }, { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 });
       const chunk = createChunkWorker(
-        { pool, log, instanceId, sender, vapid, tokens, publishStats: countersChanged, onPushed: (origin, outcome) => pushes.inc({ origin, outcome }), leases, stopping: stopping.signal },
+        { pool, log, instanceId, sender, vapid, tokens, publishStats: countersChanged, onPushed: pushMetrics.pushed, leases, stopping: stopping.signal },
         { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec },
       );
       await messaging.start({ dispatch, chunk });

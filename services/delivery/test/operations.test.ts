@@ -49,11 +49,16 @@ describe('delivery operations endpoints', () => {
       if ((text.match(/^kafka_consumer_group_lag\{/gm) ?? []).length >= 2) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    expect(text).to.match(/^http_requests_total\{method="GET",route="\/healthz",status="200",service="delivery"\} [1-9]/m);
+    expect(text).to.match(/^http_requests_total\{method="GET",route="\/healthz",status="200",webpush_service="delivery"\} [1-9]/m);
     expect(text).to.match(/^http_request_duration_seconds_count\{[^}]*route="\/public\/v1\/sites\/:publicId\/config"[^}]*\} [1-9]/m);
     expect(text).to.include('# TYPE delivery_pushes_total counter');
-    expect(text).to.match(/^kafka_consumer_group_lag\{group="delivery-dispatch",topic="campaign\.dispatch\.v1",service="delivery"\} 0$/m);
-    expect(text).to.match(/^kafka_consumer_group_lag\{group="delivery-chunks",topic="delivery\.chunks\.v1",service="delivery"\} 0$/m);
+    // The pool has served the requests above, so it has a connection open; the cap is createPool's default.
+    expect(text).to.match(/^db_pool_connections\{webpush_service="delivery"\} [1-9]\d*$/m);
+    expect(text).to.match(/^db_pool_idle_connections\{webpush_service="delivery"\} \d+$/m);
+    expect(text).to.match(/^db_pool_waiting_clients\{webpush_service="delivery"\} 0$/m);
+    expect(text).to.match(/^db_pool_max_connections\{webpush_service="delivery"\} 10$/m);
+    expect(text).to.match(/^kafka_consumer_group_lag\{group="delivery-dispatch",topic="campaign\.dispatch\.v1",webpush_service="delivery"\} 0$/m);
+    expect(text).to.match(/^kafka_consumer_group_lag\{group="delivery-chunks",topic="delivery\.chunks\.v1",webpush_service="delivery"\} 0$/m);
   });
 
   it('counts gRPC calls and answers the gRPC health service for the overall status, Audience and liveness', async () => {
@@ -64,6 +69,6 @@ describe('delivery operations endpoints', () => {
     expect(await healthStatus(target, 'no.such.Service')).to.equal(`error ${grpc.status.NOT_FOUND}`);
     await new Promise<void>((resolve) => t.audienceAsGateway.listTopics({ siteId: '00000000-0000-4000-8000-000000000000' }, () => resolve()));
     const text = await (await fetch(`${t.opsUrl}/metrics`)).text();
-    expect(text).to.match(/^grpc_server_handled_total\{grpc_service="delivery\.v1\.Audience",grpc_method="ListTopics",grpc_code="\d+",service="delivery"\} 1$/m);
+    expect(text).to.match(/^grpc_server_handled_total\{grpc_service="delivery\.v1\.Audience",grpc_method="ListTopics",grpc_code="[A-Z_]+",webpush_service="delivery"\} 1$/m);
   });
 });

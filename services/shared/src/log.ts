@@ -29,11 +29,16 @@ export const REDACTED_FIELDS: readonly string[] = Object.freeze([
   'secret',
 ]);
 
-// One synchronous stderr stream per process, made on first use: a line written just before
-// process.exit() is not lost, and no state exists at import time.
+// One asynchronous stderr stream per process, made on first use (no state exists at import
+// time): a log line costs the caller a buffer append, not a write(2), so a slow or blocked stderr
+// pipe (a busy log shipper) does not stall requests and pushes. Pino registers the stream to be
+// flushed synchronously when the process exits, whatever the exit — a clean stop's
+// process.exit(0), a failed start, the last-chance handler's crash exit (last-chance.ts) — so
+// the line saying why a process died is not lost (test/infra/last-chance.test.ts). Only a
+// SIGKILL loses the lines still buffered.
 let stderr: DestinationStream | undefined;
 function destination(): DestinationStream {
-  stderr ??= pino.destination({ dest: 2, sync: true });
+  stderr ??= pino.destination({ dest: 2, sync: false });
   return stderr;
 }
 

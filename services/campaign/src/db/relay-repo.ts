@@ -58,3 +58,14 @@ export async function backlog(tx: { query: PoolClient['query'] }): Promise<numbe
   const { rows } = await tx.query(`SELECT count(*)::int AS n FROM campaign.outbox WHERE published_at IS NULL`);
   return rows[0].n;
 }
+
+/**
+ * Seconds since the oldest unpublished row was written (0 when none): a relay that is stuck
+ * shows as this growing, while the backlog alone can be large and moving.
+ */
+export async function oldestUnpublishedAge(tx: { query: PoolClient['query'] }): Promise<number> {
+  const { rows } = await tx.query(
+    `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age FROM campaign.outbox WHERE published_at IS NULL`,
+  );
+  return rows[0].age;
+}

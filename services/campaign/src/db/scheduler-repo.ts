@@ -24,3 +24,17 @@ export async function markDueDispatched(db: Queryable, batchSize: number): Promi
   );
   return rows.map((r) => ({ id: r.id, dispatchedAt: r.dispatched_at, scheduleDate: r.schedule_date }));
 }
+
+/**
+ * Seconds the most overdue scheduled campaign is past its schedule date without being dispatched
+ * (0 when none). Dispatch lateness is only observed when the scheduler runs; this sees a
+ * scheduler that does not run at all.
+ */
+export async function oldestOverdue(db: Queryable): Promise<number> {
+  const { rows } = await db.query(
+    `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(schedule_date)), 0)::float8 AS overdue
+       FROM campaign.campaigns
+      WHERE status = 'published' AND dispatched_at IS NULL AND schedule_date <= now()`,
+  );
+  return rows[0].overdue;
+}

@@ -16,6 +16,7 @@ import type { Logger } from '../../../shared/src/log.js';
 import { createPushClient, PushRequestError, type PushClientOptions } from './client.js';
 import { createEncryptPool, type Encryptor } from './encryption/pool.js';
 import { createFailureLog } from './failure-log.js';
+import type { PushMetrics } from './metrics.js';
 import { createOriginGate, type AttemptResult, type OriginGate, type OutageOptions, type Turn } from './origin-gate.js';
 import { failureClassOf } from '../sending/failure-class.js';
 import { classifyError, classifyResponse, INVALID_ENDPOINT, INVALID_KEYS, safeReason, SENDER_CLOSED, type Classified } from './outcome.js';
@@ -61,6 +62,8 @@ export interface PushSenderOptions extends Omit<PushClientOptions, 'http1Sockets
   log?: Logger;
   /** Summary interval of the failure log. Default 10 s. */
   logIntervalMs?: number;
+  /** Every request's answer and latency, and every retry, by push service (metrics.ts). */
+  metrics?: Pick<PushMetrics, 'attempt' | 'retried'>;
 }
 
 const REFUSAL_LOG_EVERY_MS = 60 * 60_000;
@@ -189,10 +192,16 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
         const ttl = Math.max(0, job.ttl - Math.floor((now() - startedAt) / 1000));
         const headers = attempts === 0 && ttl === job.ttl ? batchHeaders : headersFor(job, origin, ttl);
         attempts += 1;
+        // Wall-clock time of the request itself: `now` may be a test's fake clock.
+        const sentAt = performance.now();
         try {
           const res = await client.post(target.endpoint, headers, body);
+          opts.metrics?.attempt(origin, res.status, (performance.now() - sentAt) / 1000);
           outcome = classifyResponse(res.status, res.headers, now(), res.statusText);
         } catch (err) {
+          // A refused destination or a closing sender made no request worth measuring.
+          const code = err instanceof PushRequestError ? err.code : 'network';
+          if (code !== 'refused' && code !== 'closed') opts.metrics?.attempt(origin, code, (performance.now() - sentAt) / 1000);
           if (err instanceof PushRequestError && err.code === 'refused') {
             gate.report(turn, 'ignored', '');
             const reason = safeReason(err.message);
@@ -216,6 +225,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           last = { status: outcome.status, reason: outcome.reason };
           if (attempts >= maxAttempts) return giveUp(`gave up after ${attempts} attempts (the attempt limit)`, last);
           failures.retried(origin, String(outcome.status));
+          opts.metrics?.retried(origin, String(outcome.status));
           gate.rateLimit(outcome.retryAfterMs);
           break;
         case 'retry':
@@ -225,7 +235,9 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           if (now() >= deadline) return giveUp(`gave up after ${attempts} attempts (${budget})`, last);
           if (attempts >= maxAttempts) return giveUp(`gave up after ${attempts} attempts (the attempt limit)`, last);
           // By cause: the status, or the client's error code that starts the reason (`timeout: …`).
-          failures.retried(origin, outcome.status !== undefined ? String(outcome.status) : outcome.reason.split(':', 1)[0].slice(0, 20));
+          const cause = outcome.status !== undefined ? String(outcome.status) : outcome.reason.split(':', 1)[0].slice(0, 20);
+          failures.retried(origin, cause);
+          opts.metrics?.retried(origin, cause);
           // A down origin is waited for at the gate (its probes are the backoff); otherwise this
           // push backs off on its own, never past its deadline.
           if (!gate.down) {

@@ -1,7 +1,12 @@
 // Prometheus metrics (prom-client): one registry per running service (never the global one, so
-// several services can live in one test process), request rate/latency for HTTP and gRPC, and a
-// tiny listener for services that have no HTTP server of their own.
-import type * as grpc from '@grpc/grpc-js';
+// several services can live in one test process), request rate/latency for HTTP and gRPC, and
+// gauges read at scrape time (Kafka lag, database pool, outbox).
+//
+// Our own service's name is the label `webpush_service`, not `service`: the Prometheus Operator
+// sets a target label `service` (the Kubernetes Service) and would rename ours to
+// `exported_service`. gRPC codes are their names (OK, UNAVAILABLE…), as in grpc-ecosystem's
+// go-grpc-prometheus metrics that community dashboards match.
+import * as grpc from '@grpc/grpc-js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../log.js';
@@ -28,9 +33,17 @@ export interface ServiceMetrics {
   scrape: RequestHandler;
 }
 
+/** The label every metric of a service carries with its name (gateway, campaign, delivery). */
+export const SERVICE_LABEL = 'webpush_service';
+
+/** `14` → `UNAVAILABLE`; a code outside the enum stays a number, so it is still seen. */
+export function grpcCodeName(code: number): string {
+  return grpc.status[code] ?? String(code);
+}
+
 export function createServiceMetrics(service: string): ServiceMetrics {
   const registry = new Registry();
-  registry.setDefaultLabels({ service });
+  registry.setDefaultLabels({ [SERVICE_LABEL]: service });
   collectDefaultMetrics({ register: registry });
 
   const httpRequests = new Counter({
@@ -92,7 +105,7 @@ export function createServiceMetrics(service: string): ServiceMetrics {
           const done: grpc.sendUnaryData<unknown> = (err, value, trailer, flags) => {
             const code = err ? ((err as { code?: number }).code ?? 2) : 0;
             const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-            grpcHandled.inc({ grpc_service: grpcService, grpc_method: method, grpc_code: String(code) });
+            grpcHandled.inc({ grpc_service: grpcService, grpc_method: method, grpc_code: grpcCodeName(code) });
             grpcDuration.observe({ grpc_service: grpcService, grpc_method: method }, seconds);
             log?.debug('grpc call', { method, code, ms: Math.round(seconds * 1000) });
             callback(err, value, trailer, flags);
@@ -176,6 +189,51 @@ export function sampledGauge(
       }
     },
   });
+}
+
+/**
+ * A label value from an open set (push-service hosts) capped at `max` distinct values: the first
+ * `max` seen keep their name, later ones share `other`, so a flood of new hosts cannot create
+ * unbounded series.
+ */
+export function boundedLabel(max: number, other = 'other'): (value: string) => string {
+  const seen = new Set<string>();
+  return (value) => {
+    if (seen.has(value)) return value;
+    if (seen.size >= max) return other;
+    seen.add(value);
+    return value;
+  };
+}
+
+/** The pg.Pool counters read at scrape time (pg exposes them as properties). */
+export interface PoolStats {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+  readonly options: { max?: number };
+}
+
+/**
+ * A service's Postgres pool: connections open (`db_pool_connections`), of them idle
+ * (`db_pool_idle_connections`), queries waiting for a connection (`db_pool_waiting_clients`,
+ * saturation: above 0 for long means the pool is too small or queries too slow) and the cap
+ * (`db_pool_max_connections`). Read from the pool at scrape time; nothing runs in between.
+ */
+export function dbPoolGauges(registry: Registry, pool: PoolStats): void {
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge('db_pool_connections', 'Postgres connections open in the pool (idle or in use).', () => pool.totalCount);
+  gauge('db_pool_idle_connections', 'Postgres connections open and idle in the pool.', () => pool.idleCount);
+  gauge('db_pool_waiting_clients', 'Queries waiting for a pool connection (all are in use).', () => pool.waitingCount);
+  gauge('db_pool_max_connections', 'The most connections the pool opens.', () => pool.options.max ?? 10);
 }
 
 /** Kafka consumer lag per group and topic, as `kafka_consumer_group_lag`. */

@@ -1,0 +1,86 @@
+// The push path's Prometheus metrics, by push service (the host of the endpoint's origin:
+// fcm.googleapis.com, updates.push.services.mozilla.com…). Hosts are an open set — a subscriber
+// chooses the endpoint — so the label is capped (boundedLabel): past PUSH_SERVICE_LABELS
+// distinct hosts the rest share `other`, and a flood of odd endpoints cannot blow up the series.
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { boundedLabel } from '../../../shared/src/observability/metrics.js';
+import type { PushResult } from './types.js';
+
+/** Distinct push-service hosts named in labels; the real ones are a handful. */
+export const PUSH_SERVICE_LABELS = 50;
+
+/** Push services answer in tens to hundreds of milliseconds; the request timeout is 10 s. */
+const PUSH_LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface PushMetrics {
+  /**
+   * One request that went to a push service: its answer — an HTTP status, or the client's error
+   * code (`timeout`, `reset`, `network`) — and the seconds it took.
+   */
+  attempt(origin: string, answer: number | string, seconds: number): void;
+  /** An attempt that will be retried, by cause (a status, `timeout`, `reset`, `network`). */
+  retried(origin: string, cause: string): void;
+  /** A push's final outcome. */
+  pushed(origin: string, outcome: PushResult['outcome']): void;
+}
+
+export function createPushMetrics(registry: Registry): PushMetrics {
+  const label = boundedLabel(PUSH_SERVICE_LABELS);
+  const pushServiceOf = (origin: string) => label(hostOf(origin));
+  const pushes = new Counter({
+    name: 'delivery_pushes_total',
+    help: 'Pushes finished, by final outcome (sent, expired, failed) and push service.',
+    labelNames: ['outcome', 'push_service'] as const,
+    registers: [registry],
+  });
+  const responses = new Counter({
+    name: 'delivery_push_responses_total',
+    help: 'Requests to push services, by push service, status class (2xx…5xx, or error) and code (the HTTP status, or timeout, reset, network).',
+    labelNames: ['push_service', 'status_class', 'code'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'delivery_push_request_duration_seconds',
+    help: 'Time from sending a push request to its answer (or its error), by push service.',
+    labelNames: ['push_service'] as const,
+    buckets: PUSH_LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const retries = new Counter({
+    name: 'delivery_push_retries_total',
+    help: 'Push attempts that will be retried, by push service and cause (a status, timeout, reset, network).',
+    labelNames: ['push_service', 'cause'] as const,
+    registers: [registry],
+  });
+  return {
+    attempt(origin, answer, seconds) {
+      const push_service = pushServiceOf(origin);
+      responses.inc({ push_service, ...codeLabels(answer) });
+      latency.observe({ push_service }, seconds);
+    },
+    retried(origin, cause) {
+      retries.inc({ push_service: pushServiceOf(origin), cause: codeLabels(cause).code });
+    },
+    pushed(origin, outcome) {
+      pushes.inc({ push_service: pushServiceOf(origin), outcome });
+    },
+  };
+}
+
+/** `https://fcm.googleapis.com` → `fcm.googleapis.com`; anything unparsable → `invalid`. */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host || 'invalid';
+  } catch {
+    return 'invalid';
+  }
+}
+
+const ERROR_CODES = new Set(['timeout', 'reset', 'network']);
+
+/** Both labels from a closed set: a status 100–599 or one of the client's error codes. */
+function codeLabels(answer: number | string): { status_class: string; code: string } {
+  const status = typeof answer === 'number' ? answer : /^\d{3}$/.test(answer) ? Number(answer) : NaN;
+  if (Number.isInteger(status) && status >= 100 && status <= 599) return { status_class: `${String(status)[0]}xx`, code: String(status) };
+  return { status_class: 'error', code: typeof answer === 'string' && ERROR_CODES.has(answer) ? answer : 'other' };
+}
