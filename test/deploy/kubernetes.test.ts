@@ -1,21 +1,30 @@
 // The Kubernetes manifests, checked without a cluster: the overlay rendered in-test (base +
-// patches, support/kustomize.ts), every object validated against the Kubernetes OpenAPI schemas
-// (kubernetes-models), then the cross-references — Secret/ConfigMap keys, Service selectors and
-// target ports, probes against what each service serves, the variables each service reads.
-import { existsSync, readdirSync } from 'node:fs';
+// patches, support/kustomize.ts; compared with `kubectl kustomize` where kubectl is installed),
+// every object validated against the Kubernetes OpenAPI schemas (kubernetes-models, and the
+// prometheus-operator models for the PodMonitors) with unknown fields rejected
+// (support/strict-validate.ts), then the cross-references — Secret/ConfigMap keys, Service
+// selectors and target ports, probes against what each service serves, the variables each
+// service reads, the Ingress's paths, the PodMonitors' ports — and what makes a second
+// `kubectl apply` safe: no replica count under an HPA, a migrations Job per version.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { parseAllDocuments } from 'yaml';
+import { PodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
-import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { TOPIC_PARTITIONS, TOPICS } from '../../services/shared/src/messages.js';
 import { LIVENESS_SERVICE } from '../../services/shared/src/observability/health.js';
 import { CAMPAIGN_GRPC_SERVICE } from '../../services/campaign/src/server.js';
-import { containersOf, podSpecOf, readYamlDocuments, renderKustomization, type Resource } from './support/kustomize.js';
+import { containersOf, podSpecOf, readYamlDocuments, renderKustomization, type RenderOptions, type Resource } from './support/kustomize.js';
+import { validateStrict } from './support/strict-validate.js';
 import { documentedVariables, serviceEnv, type ServiceName } from './support/service-env.js';
 
 const K8S = path.join(ROOT, 'deploy/k8s');
@@ -26,6 +35,8 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1/Job': Job,
+  'monitoring.coreos.com/v1/PodMonitor': PodMonitor,
+  'networking.k8s.io/v1/Ingress': Ingress,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'v1/ConfigMap': ConfigMap,
@@ -35,8 +46,28 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
 };
 
 // Tests render with the committed example when an operator's secrets.env is absent.
-const render = (dir: string) => renderKustomization(dir, { envFile: (file) => `${file}.example` });
+const render = (dir: string, edit?: RenderOptions['edit']) => renderKustomization(dir, { envFile: (file) => `${file}.example`, edit });
 const find = (rs: Resource[], kind: string, name: string) => rs.find((r) => r.kind === kind && r.metadata.name === name);
+/** The migrations Job (its name carries the version in overlays). */
+const migrateJob = (rs: Resource[]) => {
+  const jobs = rs.filter((r) => r.kind === 'Job' && r.metadata.labels?.['app.kubernetes.io/name'] === 'migrate');
+  expect(jobs, 'one migrations Job').to.have.length(1);
+  return jobs[0];
+};
+const validate = (r: Resource) => {
+  const Model = MODELS[`${r.apiVersion}/${r.kind}`];
+  expect(Model, `no schema check for ${r.apiVersion} ${r.kind}`).to.not.equal(undefined);
+  validateStrict(new Model(r), `${r.kind}/${r.metadata.name}`);
+};
+
+/** Deployments an HPA scales whose spec sets replicas (each `kubectl apply` would reset the count under the HPA). */
+function replicasUnderHpa(rs: Resource[]): string[] {
+  return rs
+    .filter((r) => r.kind === 'HorizontalPodAutoscaler' && r.spec.scaleTargetRef.kind === 'Deployment')
+    .map((hpa) => find(rs, 'Deployment', hpa.spec.scaleTargetRef.name))
+    .filter((d): d is Resource => d !== undefined && d.spec.replicas !== undefined)
+    .map((d) => d.metadata.name);
+}
 
 /** Resolves a container's env to literal values where it can (secret/config refs → the referenced value or a marker). */
 function containerEnv(rs: Resource[], container: any): Record<string, string> {
@@ -72,15 +103,75 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
 
       it('renders only objects that validate against the Kubernetes OpenAPI schemas', () => {
         expect(rs.length).to.be.greaterThan(10);
-        for (const r of rs) {
-          const Model = MODELS[`${r.apiVersion}/${r.kind}`];
-          expect(Model, `no schema check for ${r.apiVersion} ${r.kind}`).to.not.equal(undefined);
-          expect(() => new Model(r).validate(), `${r.kind}/${r.metadata.name}`).to.not.throw();
-        }
-        // The check has teeth.
+        for (const r of rs) validate(r);
+        // The check has teeth: a wrong type, and fields the schema does not know (a misspelt
+        // field would be dropped by the API server, silently).
         const broken = structuredClone(deployment('gateway'));
         broken.spec.template.spec.containers[0].ports[0].containerPort = 'eighty';
-        expect(() => new Deployment(broken).validate()).to.throw(/containerPort/);
+        expect(() => validate(broken)).to.throw(/containerPort/);
+        const misspelt = structuredClone(deployment('gateway'));
+        misspelt.spec.replica = 2;
+        misspelt.spec.template.spec.containers[0].readinesProbe = {};
+        expect(() => validate(misspelt)).to.throw(/spec\.replica\b/);
+        expect(() => validate(misspelt)).to.throw(/containers\[0\]\.readinesProbe/);
+        const ingress = structuredClone(rs.find((r) => r.kind === 'Ingress')!);
+        ingress.spec.rules[0].http.paths[0].backend.service.port.nmae = 'http';
+        expect(() => validate(ingress)).to.throw(/port\.nmae/);
+      });
+
+      it('leaves the replica count to the HPA: no Deployment an HPA scales sets replicas', () => {
+        expect(rs.filter((r) => r.kind === 'HorizontalPodAutoscaler')).to.not.deep.equal([]);
+        expect(replicasUnderHpa(rs)).to.deep.equal([]);
+        // The check has teeth: the overlay's `replicas:` field for an HPA's target is caught too.
+        const withCount = render(path.join(K8S, 'overlays', overlay), (k) => {
+          k.replicas = [...(k.replicas ?? []), { name: 'delivery', count: 2 }];
+        });
+        expect(replicasUnderHpa(withCount)).to.deep.equal(['delivery']);
+      });
+
+      it('names the migrations Job after the tools image tag, so each version\'s Job is a new object', () => {
+        const job = migrateJob(rs);
+        const tag = (r: Resource) => containersOf(r)[0].image.split(':').pop();
+        expect(job.metadata.name).to.equal(`webpush-migrate-${tag(job)}`);
+        // Pods get the Job's name as a label value: 63 characters at most, DNS-1123.
+        expect(job.metadata.name).to.match(/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/);
+        expect(job.spec.ttlSecondsAfterFinished, 'finished Jobs are cleaned up').to.be.a('number');
+        // The next version: a Job of another name, and nothing else renamed.
+        const next = render(path.join(K8S, 'overlays', overlay), (k) => {
+          for (const img of k.images) if (img.name === 'webpush/tools') img.newTag = '0.2.0';
+        });
+        expect(migrateJob(next).metadata.name).to.equal('webpush-migrate-0.2.0');
+        const names = (x: Resource[]) => x.filter((r) => r.kind !== 'Job').map((r) => `${r.kind}/${r.metadata.name}`);
+        expect(names(next)).to.deep.equal(names(rs));
+      });
+
+      it('routes only /v2, /public and /console to the gateway\'s public port, over TLS from cert-manager', () => {
+        const ingresses = rs.filter((r) => r.kind === 'Ingress');
+        expect(ingresses).to.have.length(1);
+        const [ing] = ingresses;
+        expect(ing.spec.defaultBackend, 'no catch-all backend').to.equal(undefined);
+        expect(ing.metadata.annotations?.['cert-manager.io/cluster-issuer'] ?? ing.metadata.annotations?.['cert-manager.io/issuer']).to.be.a('string').and.not.equal('');
+        const hosts = ing.spec.rules.map((r: any) => r.host);
+        expect(hosts.every((h: unknown) => typeof h === 'string' && h !== ''), 'every rule names its host').to.equal(true);
+        const tlsHosts = ing.spec.tls.flatMap((t: any) => t.hosts);
+        for (const h of hosts) expect(tlsHosts, `TLS for ${h}`).to.include(h);
+        for (const t of ing.spec.tls) expect(t.secretName, 'cert-manager fills a named Secret').to.be.a('string');
+
+        const gatewayService = find(rs, 'Service', 'gateway')!;
+        const httpPort = portNumber(container('gateway'), 'http');
+        for (const rule of ing.spec.rules) {
+          const paths = rule.http.paths.map((p: any) => `${p.pathType} ${p.path}`).sort();
+          expect(paths, rule.host).to.deep.equal(['Prefix /console', 'Prefix /public', 'Prefix /v2']);
+          for (const p of rule.http.paths) {
+            const { name, port } = p.backend.service;
+            expect(name, p.path).to.equal('gateway');
+            const servicePort = gatewayService.spec.ports.find((sp: any) => (port.name !== undefined ? sp.name === port.name : sp.port === port.number));
+            expect(servicePort, `${p.path}: Service port`).to.not.equal(undefined);
+            // The public listener, never the ops port (/readyz, /metrics).
+            expect(portNumber(container('gateway'), servicePort.targetPort), p.path).to.equal(httpPort);
+            expect(portNumber(container('gateway'), servicePort.targetPort), p.path).to.not.equal(Number(containerEnv(rs, container('gateway')).GATEWAY_OPS_PORT));
+          }
+        }
       });
 
       it('has Deployments, Services and PodDisruptionBudgets for the three services, a migrations Job and an HPA for delivery', () => {
@@ -89,7 +180,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
           expect(find(rs, 'Service', name), name).to.not.equal(undefined);
           expect(find(rs, 'PodDisruptionBudget', name), name).to.not.equal(undefined);
         }
-        const job = find(rs, 'Job', 'webpush-migrate')!;
+        const job = migrateJob(rs);
         const command = containersOf(job)[0].command.join(' ');
         expect(command).to.include('node dist/scripts/cli.js migrate').and.include('node dist/scripts/cli.js kafka create-topics');
         for (const c of rs.flatMap(containersOf)) expect([...(c.command ?? []), ...(c.args ?? [])].join(' '), c.name).to.not.match(/tsx|\.ts\b|esbuild/);
@@ -261,6 +352,85 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       });
     });
   }
+
+  it('sets no replicas on a Deployment an HPA scales, in the base either', () => {
+    const base = render(path.join(K8S, 'base'));
+    expect(base.filter((r) => r.kind === 'HorizontalPodAutoscaler').length).to.be.greaterThan(0);
+    expect(replicasUnderHpa(base)).to.deep.equal([]);
+  });
+
+  describe('PodMonitors (deploy/k8s/monitoring)', () => {
+    const monitors = render(path.join(K8S, 'monitoring'));
+    const production = render(path.join(K8S, 'overlays/production'));
+
+    it('validate against the prometheus-operator schemas, one per service, in the production namespace', () => {
+      for (const m of monitors) validate(m);
+      expect(monitors.map((m) => `${m.kind}/${m.metadata.name}`).sort()).to.deep.equal(SERVICES.map((n) => `PodMonitor/${n}`).sort());
+      const ns = production.find((r) => r.kind === 'Namespace')!.metadata.name;
+      for (const m of monitors) expect(m.metadata.namespace, m.metadata.name).to.equal(ns);
+      const broken = structuredClone(monitors[0]);
+      broken.spec.podMetricsEndpoints[0].paht = '/metrics';
+      expect(() => validate(broken)).to.throw(/paht/);
+    });
+
+    it('scrape each service\'s pods on the port that serves /metrics, which the NetworkPolicies open to monitoring', () => {
+      const policies = production.filter((r) => r.kind === 'NetworkPolicy');
+      for (const m of monitors) {
+        const pods = production.filter((d) => d.kind === 'Deployment' && Object.entries(m.spec.selector.matchLabels).every(([k, v]) => d.spec.template.metadata.labels?.[k] === v));
+        expect(pods.map((d) => d.metadata.name), m.metadata.name).to.deep.equal([m.metadata.name]);
+        const [d] = pods;
+        const c = d.spec.template.spec.containers.find((x: any) => x.name === m.metadata.name);
+        // The Deployment's own statement of where /metrics is (checked against the service's
+        // listen variables in the overlay tests above).
+        const metricsPort = Number(d.spec.template.metadata.annotations['prometheus.io/port']);
+        expect(m.spec.podMetricsEndpoints).to.have.length(1);
+        for (const e of m.spec.podMetricsEndpoints) {
+          expect(portNumber(c, e.port), `${m.metadata.name} port ${e.port}`).to.equal(metricsPort);
+          expect(e.path).to.equal('/metrics');
+          const open = policies.some((p) =>
+            p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] === m.metadata.name &&
+            (p.spec.ingress ?? []).some((rule: any) =>
+              rule.ports.some((x: any) => x.port === e.port) &&
+              rule.from?.some((f: any) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring'),
+            ),
+          );
+          expect(open, `${m.metadata.name}: monitoring may reach port ${e.port}`).to.equal(true);
+        }
+      }
+    });
+  });
+
+  // The in-test renderer against the real kustomize (kubectl's), where kubectl is installed: the
+  // renderer must not drift from what operators apply. Skipped, visibly, without kubectl.
+  it('renders every kustomization exactly as `kubectl kustomize` does', function () {
+    try {
+      execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    } catch {
+      this.skip();
+    }
+    this.timeout(60_000);
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'k8s-render-'));
+    try {
+      cpSync(K8S, path.join(tmp, 'k8s'), { recursive: true });
+      for (const overlay of OVERLAYS) {
+        const dir = path.join(tmp, 'k8s/overlays', overlay);
+        // kustomize needs the env files; the committed examples stand in, as in render().
+        for (const f of readdirSync(dir).filter((x) => x.endsWith('.env.example'))) cpSync(path.join(dir, f), path.join(dir, f.replace(/\.example$/, '')));
+      }
+      const key = (r: Resource) => `${r.kind}/${r.metadata.namespace ?? ''}/${r.metadata.name}`;
+      for (const dir of ['base', 'monitoring', ...OVERLAYS.map((o) => `overlays/${o}`)]) {
+        const out = execFileSync('kubectl', ['kustomize', path.join(tmp, 'k8s', dir)], { encoding: 'utf8' });
+        const theirs = parseAllDocuments(out).map((d) => d.toJS()).filter((d) => d != null) as Resource[];
+        // kubectl wraps long base64 values over lines (a YAML block scalar); the bytes are the same.
+        for (const r of theirs) if (r.kind === 'Secret') for (const k of Object.keys(r.data ?? {})) r.data[k] = r.data[k].replace(/\s+/g, '');
+        const ours = render(path.join(K8S, dir));
+        expect(ours.map(key).sort(), dir).to.deep.equal(theirs.map(key).sort());
+        for (const r of ours) expect(r, `${dir}: ${key(r)}`).to.deep.equal(theirs.find((t) => key(t) === key(r)));
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 
   it('keeps the base environment-neutral: no namespace, no Secret (overlays provide it)', () => {
     const base = render(path.join(K8S, 'base'));
