@@ -7,6 +7,7 @@ import { parseUtcDate } from '../src/domain/dates.js';
 import { validateCreateInput } from '../src/domain/create-input.js';
 import { validateListInput } from '../src/domain/list-input.js';
 import { ValidationError } from '../src/domain/errors.js';
+import { contractDocument } from '../../../test/support/openapi.js';
 
 const RUNS = { numRuns: 400, seed: 20261125 };
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
@@ -104,6 +105,28 @@ describe('dates: every RFC 3339 spelling of a UTC instant', () => {
     fc.assert(
       fc.property(malformed, (text) => {
         expect(refusedEverywhere(text), text).to.deep.equal(REFUSED);
+      }),
+      RUNS,
+    );
+  });
+
+  it('the OpenAPI pattern of request dates (DateTimeInput) matches exactly the spellings the server accepts', () => {
+    const schemas = (contractDocument().components as { schemas: Record<string, { pattern: string }> }).schemas;
+    const pattern = new RegExp(schemas.DateTimeInput.pattern);
+    fc.assert(
+      fc.property(instant, separator, fraction, utcZone, (p, sep, frac, zone) => {
+        expect(pattern.test(spell(p, sep, frac, zone))).to.equal(true);
+      }),
+      RUNS,
+    );
+    const misspelled = fc.oneof(
+      fc.tuple(instant, fc.constantFrom('', '+0000', '+01:00', '-03:00', 'UTC', 'Z ')).map(([p, zone]) => spell(p, 'T', '', zone)),
+      instant.map((p) => spell(p, ' ', '', 'Z')),
+      fc.tuple(instant, fc.stringMatching(/^\.\d{10,15}$/)).map(([p, frac]) => spell(p, 'T', frac, 'Z')),
+    );
+    fc.assert(
+      fc.property(misspelled, (text) => {
+        expect([pattern.test(text), parseUtcDate(text)], text).to.deep.equal([false, null]);
       }),
       RUNS,
     );
