@@ -27,6 +27,8 @@ const OWN = {
   badRequest: 'Bad request',
   requestTimeout: 'Request timeout',
   tooManyRequests: 'Too many requests',
+  /** 503: a backend could not be reached and the call did nothing there (status-map.ts). */
+  serviceUnavailable: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds',
 } as const;
 
 export const SPEC_MESSAGES: Readonly<typeof SPEC> = Object.freeze(SPEC);

@@ -1,5 +1,6 @@
-// Component tests: a backend that is down gives the endpoint's 500 message, quickly, and the
-// gateway keeps answering everything that does not need it.
+// Component tests: a backend that is down (its calls never leave the gateway) gives 503 with
+// Retry-After, quickly, on every route — create included, since nothing can have been created —
+// and the gateway keeps answering everything that does not need it.
 import { expect } from 'chai';
 import type { RunningGateway } from '../src/app.js';
 import { ALL_PERMISSIONS, request, startStack, validCreateBody, type CallOptions, type Stack, type TestSite } from './support/stack.js';
@@ -25,29 +26,33 @@ describe('gateway: when the campaign service is down', () => {
     await stack?.stop();
   });
 
-  it('when a create call fails in the backend, then 500 Error creating campaign', async () => {
+  const UNAVAILABLE = { message: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds' };
+
+  it('when the campaign service is down, then create answers 503 with Retry-After (nothing was created)', async () => {
     const r = await call('POST', '/v2/campaign/create', { key: seen.key, body: validCreateBody() });
-    expect([r.status, r.body]).to.deep.equal([500, { message: 'Error creating campaign' }]);
+    expect([r.status, r.body, r.headers.get('retry-after')]).to.deep.equal([503, UNAVAILABLE, '5']);
   });
 
-  it('when a list, get or delete call fails in the backend, then 500 Internal server error', async () => {
+  it('when the campaign service is down, then list, get and delete answer 503 with Retry-After', async () => {
     for (const [method, path, body] of [
       ['POST', '/v2/campaigns', {}],
       ['GET', '/v2/campaign/6f1c2a5e-2b8f-4b8e-9a43-0c6de3f1b7a2', undefined],
       ['DELETE', '/v2/campaign/6f1c2a5e-2b8f-4b8e-9a43-0c6de3f1b7a2', undefined],
     ] as const) {
       const r = await call(method, path, { key: seen.key, body });
-      expect([method, r.status, r.body]).to.deep.equal([method, 500, { message: 'Internal server error' }]);
+      expect([method, r.status, r.body, r.headers.get('retry-after')]).to.deep.equal([method, 503, UNAVAILABLE, '5']);
     }
   });
 
-  it('when the key itself cannot be checked, then the endpoint\'s 500 message (not a 403)', async () => {
-    const create = await call('POST', '/v2/campaign/create', { key: unseen.key, body: validCreateBody() });
-    expect([create.status, create.body]).to.deep.equal([500, { message: 'Error creating campaign' }]);
-    const list = await call('POST', '/v2/campaigns', { key: unseen.key, body: {} });
-    expect([list.status, list.body]).to.deep.equal([500, { message: 'Internal server error' }]);
-    const topics = await call('GET', '/v2/topics', { key: unseen.key });
-    expect([topics.status, topics.body]).to.deep.equal([500, { message: 'Internal server error' }]);
+  it('when the key itself cannot be checked, then 503 (not a 403, not a 500)', async () => {
+    for (const [method, path, body] of [
+      ['POST', '/v2/campaign/create', validCreateBody()],
+      ['POST', '/v2/campaigns', {}],
+      ['GET', '/v2/topics', undefined],
+    ] as const) {
+      const r = await call(method, path, { key: unseen.key, body });
+      expect([method, r.status, r.body, r.headers.get('retry-after')]).to.deep.equal([method, 503, UNAVAILABLE, '5']);
+    }
   });
 
   it('when the key was cached, then the audience lists still answer (they do not need the campaign service)', async () => {

@@ -51,14 +51,14 @@ describe('gateway operations endpoints', () => {
     }
   });
 
-  it('when the campaign service is unreachable, then the gateway stays ready (the backend is reported failing) and /v2 fails fast with the spec\'s 500', async () => {
+  it('when the campaign service is unreachable, then the gateway stays ready (the backend is reported failing) and /v2 fails fast with 503 and Retry-After', async () => {
     const lonely = await stack.startGatewayWith({ CAMPAIGN_GRPC_TARGET: '127.0.0.1:1', GRPC_DEADLINE_MS: '2000' });
     const ready = await fetch(`${lonely.opsUrl}/readyz`);
     expect(ready.status).to.equal(200);
     expect(await ready.json()).to.deep.equal({ status: 'ready', checks: {}, reported: { campaign: 'failing', delivery: 'ok' } });
     const started = Date.now();
     const list = await fetch(`${lonely.url}/v2/campaigns`, { method: 'POST', headers: { Authorization: 'wpk_' + 'a'.repeat(43) } });
-    expect([list.status, await list.json()]).to.deep.equal([500, { message: 'Internal server error' }]);
+    expect([list.status, list.headers.get('retry-after'), await list.json()]).to.deep.equal([503, '5', { message: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds' }]);
     expect(Date.now() - started).to.be.below(2500);
   });
 

@@ -1,6 +1,7 @@
 // gRPC status → HTTP, exactly as the header of protos/campaign/v1/campaign.proto states. The
 // message of a 4xx is the status details (the spec's text); anything else is the endpoint's
-// generic 500 text, so backend internals never reach the customer.
+// generic 500 text, so backend internals never reach the customer — except a call that never
+// reached its service, which is certain to have done nothing and is answered 503 (below).
 import { status as Status } from '@grpc/grpc-js';
 import { HttpError, MESSAGES } from '../messages.js';
 
@@ -12,14 +13,49 @@ const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map
   [Status.ALREADY_EXISTS, { http: 422, fallback: MESSAGES.idempotencyMismatch }],
 ]);
 
+/** Retry-After of the 503: about the time a restarted service takes to listen again. */
+export const BACKEND_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The statuses grpc-js (1.14, load-balancing-call.ts, picker.ts, load-balancer-pick-first.ts,
+ * resolver-dns.ts, internal-channel.ts, subchannel-call.ts) makes itself when the request never
+ * left the gateway, or was refused by the server's HTTP/2 layer before any handler saw it:
+ * - UNAVAILABLE from a pick in TRANSIENT_FAILURE (`No connection established…`: connection
+ *   refused, no ready subchannel), from name resolution (`Name resolution failed…`), from a
+ *   closed channel (`Channel closed before call started`), or a REFUSED_STREAM (`Stream refused
+ *   by server`, RFC 9113 §8.7: not processed);
+ * - DEADLINE_EXCEEDED while still waiting for a connection (`…Waiting for LB pick`, `…waiting
+ *   for name resolution`).
+ * Everything else stays a 500, in particular `Connection dropped`, write errors and a deadline
+ * after the request was sent: a create may have happened (the spec's "check the list first").
+ * Our services never answer UNAVAILABLE themselves (their errors map to the codes above or
+ * INTERNAL), so these texts can only come from the gateway's own grpc-js.
+ */
+const NEVER_SENT: ReadonlyMap<number, RegExp> = new Map([
+  [Status.UNAVAILABLE, /^(No connection established|Name resolution failed|Channel closed before call started$|Stream refused by server$)/],
+  [Status.DEADLINE_EXCEEDED, /(^|,)(Waiting for LB pick|waiting for name resolution)(,|$)/],
+]);
+
 export function isGrpcError(err: unknown): err is { code: number; details?: string } {
   return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number';
+}
+
+/** True when the call certainly never reached the service (so it did nothing there). */
+export function neverReachedBackend(err: unknown): boolean {
+  if (!isGrpcError(err)) return false;
+  return NEVER_SENT.get(err.code)?.test(err.details ?? '') ?? false;
+}
+
+/** 503 with Retry-After: the backend is unreachable and the call did nothing; retrying is safe. */
+export function backendUnavailable(): HttpError {
+  return new HttpError(503, MESSAGES.serviceUnavailable, { 'Retry-After': String(BACKEND_RETRY_AFTER_SECONDS) });
 }
 
 export function toHttpError(err: unknown, genericMessage: string): HttpError {
   if (isGrpcError(err)) {
     const mapped = TO_HTTP.get(err.code);
     if (mapped) return new HttpError(mapped.http, err.details && err.details.trim() !== '' ? err.details : mapped.fallback);
+    if (neverReachedBackend(err)) return backendUnavailable();
   }
   return new HttpError(500, genericMessage);
 }

@@ -5,7 +5,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../../../services/shared/src/log.js';
 import { sha256Hex, type Authenticator } from '../auth/authenticator.js';
-import { toHttpError } from '../grpc/status-map.js';
+import { backendUnavailable, neverReachedBackend, toHttpError } from '../grpc/status-map.js';
 import { createBodyReader, jsonObjectText } from '../http/body.js';
 import type { ClientResolver } from '../http/client-address.js';
 import type { RateDecision } from '../http/rate-limit.js';
@@ -77,7 +77,8 @@ export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, log
       principal = await authenticator.authenticate(rawKey, ctx);
     } catch (err) {
       logger.error('key check failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
-      throw new HttpError(500, route.genericMessage);
+      // A key check that never reached the campaign service is as safe to retry as any call.
+      throw neverReachedBackend(err) ? backendUnavailable() : new HttpError(500, route.genericMessage);
     }
     if (!principal) {
       limits?.keyFailures.fail(client, keyHash.slice(0, 32));

@@ -132,8 +132,8 @@ describe('create validation', () => {
         expect(messagesFor(valid({ scheduleMode: 'scheduled', scheduleDate }))).to.deep.equal(['Schedule date is required for schedule mode']);
       }
     });
-    it('when the date is not strict UTC, then the format message', () => {
-      for (const scheduleDate of ['2025-01-01T12:00:00+00:00', '2025-01-01T12:00:00-03:00', '2025-01-01T12:00:00z', '2025-01-01T12:00:00', '2025-01-01 12:00:00Z', '2025-02-30T12:00:00Z', '2025-01-01T24:00:00Z', '2025-01-01T12:00:00.1234567Z', '2025-1-01T12:00:00Z', 1735732800000, 'tomorrow']) {
+    it('when the date is not an RFC 3339 UTC instant, then the format message', () => {
+      for (const scheduleDate of ['2025-01-01T12:00:00+01:00', '2025-01-01T12:00:00-03:00', '2025-01-01T12:00:00+0000', '2025-01-01T12:00:00', '2025-01-01 12:00:00Z', '2025-02-30T12:00:00Z', '2025-01-01T24:00:00Z', '2025-01-01T12:00:00.1234567890Z', '2025-01-01T12:00:60Z', '2025-1-01T12:00:00Z', 1735732800000, 'tomorrow']) {
         expect(messagesFor(valid({ scheduleMode: 'scheduled', scheduleDate })), String(scheduleDate)).to.deep.equal([DATE_FORMAT]);
       }
     });
@@ -141,6 +141,11 @@ describe('create validation', () => {
       expect(validateCreateInput(valid({ scheduleMode: 'scheduled', scheduleDate: '2030-05-06T07:08:09.999Z' })).scheduleDate?.toISOString()).to.equal('2030-05-06T07:08:09.000Z');
       expect(validateCreateInput(valid({ scheduleMode: 'scheduled', scheduleDate: '2030-05-06T07:08:09.123456Z' })).scheduleDate?.toISOString()).to.equal('2030-05-06T07:08:09.000Z');
       expect(validateCreateInput(valid({ scheduleMode: 'scheduled', scheduleDate: '2024-02-29T00:00:00Z' })).scheduleDate?.toISOString()).to.equal('2024-02-29T00:00:00.000Z');
+    });
+    it('when the date is what Java, .NET, Go or Python send for a UTC instant, then accepted', () => {
+      for (const scheduleDate of ['2030-05-06T07:08:09.123456789Z', '2030-05-06T07:08:09.1234567Z', '2030-05-06T07:08:09.123456+00:00', '2030-05-06T07:08:09-00:00', '2030-05-06t07:08:09z']) {
+        expect(validateCreateInput(valid({ scheduleMode: 'scheduled', scheduleDate })).scheduleDate?.toISOString(), scheduleDate).to.equal('2030-05-06T07:08:09.000Z');
+      }
     });
     it('when the mode is now, then any scheduleDate is ignored', () => {
       expect(messagesFor(valid({ scheduleMode: 'now', scheduleDate: 'garbage' }))).to.deep.equal([]);

@@ -123,7 +123,7 @@ describe('CreateCampaign', function () {
   it('when fields are invalid, then INVALID_ARGUMENT with the joined messages and nothing is stored', async () => {
     const before = await campaignCount();
     await expectStatus(
-      create({ title: 'ab', link: 'javascript:alert(1)', topics: [], status: 'published', scheduleMode: 'scheduled', scheduleDate: '2025-01-01T00:00:00+00:00' }),
+      create({ title: 'ab', link: 'javascript:alert(1)', topics: [], status: 'published', scheduleMode: 'scheduled', scheduleDate: '2025-01-01T00:00:00+01:00' }),
       grpc.status.INVALID_ARGUMENT,
       'Title must be between 3 and 100 characters, Body is required, Link must be a valid URL, At least one topic or country must be specified, Invalid schedule date format. Use ISO format (e.g. 2025-01-01T12:00:00Z)',
     );

@@ -29,8 +29,8 @@ describe('list validation', () => {
     }
   });
 
-  it('when dates are not strict UTC, then each has its format message', () => {
-    expect(messagesFor({ startDate: '2025-01-01', endDate: '2025-01-01T00:00:00+00:00' })).to.deep.equal([
+  it('when dates are not RFC 3339 UTC instants, then each has its format message', () => {
+    expect(messagesFor({ startDate: '2025-01-01', endDate: '2025-01-01T00:00:00+02:00' })).to.deep.equal([
       'Invalid startDate format. Use ISO format (e.g. 2025-01-01T12:00:00Z)',
       'Invalid endDate format. Use ISO format (e.g. 2025-01-01T12:00:00Z)',
     ]);

@@ -1,0 +1,124 @@
+// One call of the API through the client generated from gateway/openapi/openapi.yaml
+// (openapi-typescript types + openapi-fetch), as a customer's program makes it:
+//   node dist/src/call.js <operationId> '<json arguments>'
+// prints {"status", "requestId", "retryAfter", "location", "body"} as JSON. Every request is
+// written against the generated types, so a document that drifts from these calls fails the
+// typecheck (tsc of this folder) before test/e2e/generated-client.test.ts runs them.
+import createClient from 'openapi-fetch';
+import type { components, paths } from '../generated/api.js';
+
+/** What the test passes in: the deployment, the credentials and the ids a call needs. */
+interface Args {
+  origin: string;
+  key?: string;
+  requestId?: string;
+  idempotencyKey?: string;
+  campaignId?: string;
+  publicId?: string;
+  token?: string;
+  endpoint?: string;
+  oldEndpoint?: string;
+  p256dh?: string;
+  auth?: string;
+  topics?: string[];
+  scheduleDate?: string;
+  startDate?: string;
+  endDate?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+const [operation, json] = process.argv.slice(2);
+const args = JSON.parse(json ?? '{}') as Args;
+// One base URL for every call, /v2 and /public alike: the document's single server.
+const client = createClient<paths>({ baseUrl: args.origin });
+const apiKey = { Authorization: args.key ?? '' };
+const requestId = args.requestId ?? 'client-check';
+const need = (value: string | undefined, name: string): string => {
+  if (value === undefined) throw new Error(`${operation} needs ${name}`);
+  return value;
+};
+
+type Create = components['schemas']['CreateCampaignRequest'];
+type ListFilter = components['schemas']['ListCampaignsRequest'];
+
+const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; response: Response }>> = {
+  createCampaign: () => {
+    const body: Create = {
+      title: 'Generated client',
+      body: 'Sent through openapi-fetch',
+      link: 'https://shop.example/client',
+      topics: args.topics ?? ['news'],
+      countries: [],
+      status: 'published',
+      scheduleMode: args.scheduleDate ? 'scheduled' : 'now',
+      scheduleDate: args.scheduleDate ?? null,
+      callToAction: 'Open',
+      utmSource: 'client',
+      ttl: 3600,
+    };
+    return client.POST('/v2/campaign/create', {
+      params: { header: { 'Idempotency-Key': need(args.idempotencyKey, 'idempotencyKey'), 'X-Request-Id': requestId } },
+      headers: apiKey,
+      body,
+    });
+  },
+  listCampaigns: () => {
+    const body: ListFilter = { dateField: 'scheduleDate', status: ['scheduled', 'sent', 'draft', 'failed'] };
+    if (args.startDate !== undefined) body.startDate = args.startDate;
+    if (args.endDate !== undefined) body.endDate = args.endDate;
+    if (args.limit !== undefined) body.limit = args.limit;
+    if (args.cursor !== undefined) body.cursor = args.cursor;
+    return client.POST('/v2/campaigns', { params: { header: { 'X-Request-Id': requestId } }, headers: apiKey, body });
+  },
+  getCampaign: () => client.GET('/v2/campaign/{campaignId}', { params: { path: { campaignId: need(args.campaignId, 'campaignId') }, header: { 'X-Request-Id': requestId } }, headers: apiKey }),
+  deleteCampaign: () => client.DELETE('/v2/campaign/{campaignId}', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey }),
+  listTopics: () => client.GET('/v2/topics', { headers: apiKey }),
+  listCountries: () => client.GET('/v2/countries', { headers: apiKey }),
+  getOpenApiJson: () => client.GET('/v2/openapi.json'),
+  getOpenApiYaml: () => client.GET('/v2/openapi.yaml', { parseAs: 'text' }),
+  subscribe: () =>
+    client.POST('/public/v1/sites/{publicId}/subscriptions', {
+      params: { path: { publicId: need(args.publicId, 'publicId') } },
+      body: {
+        subscription: { endpoint: need(args.endpoint, 'endpoint'), expirationTime: null, keys: { p256dh: need(args.p256dh, 'p256dh'), auth: need(args.auth, 'auth') } },
+        topics: args.topics ?? [],
+        language: 'en-US',
+        timeZone: 'UTC',
+      },
+    }),
+  unsubscribe: () =>
+    client.DELETE('/public/v1/sites/{publicId}/subscriptions', {
+      params: { path: { publicId: need(args.publicId, 'publicId') } },
+      body: { endpoint: need(args.endpoint, 'endpoint') },
+    }),
+  getSnippet: () => client.GET('/public/v1/webpush.js', { parseAs: 'text' }),
+  getServiceWorker: () => client.GET('/public/v1/webpush-sw.js', { parseAs: 'text' }),
+  getSiteConfig: () => client.GET('/public/v1/sites/{publicId}/config', { params: { path: { publicId: need(args.publicId, 'publicId') } } }),
+  recordPageView: () =>
+    client.POST('/public/v1/sites/{publicId}/pageviews', {
+      params: { path: { publicId: need(args.publicId, 'publicId') } },
+      body: { endpoint: need(args.endpoint, 'endpoint'), topics: args.topics ?? [] },
+    }),
+  recordSubscriptionChange: () =>
+    client.POST('/public/v1/sites/{publicId}/subscription-changes', {
+      params: { path: { publicId: need(args.publicId, 'publicId') } },
+      body: { oldEndpoint: need(args.oldEndpoint, 'oldEndpoint'), endpoint: need(args.endpoint, 'endpoint') },
+    }),
+  reportEvent: () => client.POST('/public/v1/events', { body: { type: 'impression', token: need(args.token, 'token') } }),
+  // The browser would follow the redirect; the check looks at where it points.
+  clickRedirect: () => client.GET('/public/v1/r/{token}', { params: { path: { token: need(args.token, 'token') } }, redirect: 'manual', parseAs: 'text' }),
+};
+
+const call = operation === undefined ? undefined : calls[operation];
+if (!call) throw new Error(`unknown operation ${operation}; known: ${Object.keys(calls).join(', ')}`);
+const { data, error, response } = await call();
+process.stdout.write(
+  JSON.stringify({
+    status: response.status,
+    requestId: response.headers.get('x-request-id'),
+    retryAfter: response.headers.get('retry-after'),
+    location: response.headers.get('location'),
+    body: data ?? error ?? null,
+  }),
+);

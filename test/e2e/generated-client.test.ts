@@ -1,0 +1,170 @@
+// A client generated from gateway/openapi/openapi.yaml (openapi-typescript + openapi-fetch, in
+// test/clients, a package of its own: openapi-typescript needs TypeScript 5) makes every
+// documented call against the real stack: every /v2 operation and every site-plugin one, with
+// one base URL. Before the calls, the types are generated from the document and the client
+// program is typechecked with that folder's tsc, so a drift between the two fails here. Every
+// answer the client gets is also checked against the document.
+import { execFile } from 'node:child_process';
+import { createECDH, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import pg from 'pg';
+import { ROOT } from '../../scripts/lib/local-env.js';
+import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
+import { assertResponseMatchesContract, contractDocument } from '../support/openapi.js';
+import { ALL, siteWithPermissions, type SiteInfo } from './support/fixtures.js';
+import { eventually, startStack, type Stack } from './support/harness.js';
+
+const run = promisify(execFile);
+const CLIENT_DIR = path.join(ROOT, 'test/clients');
+const CALL = path.join(CLIENT_DIR, 'dist/src/call.js');
+
+interface Answer {
+  status: number;
+  requestId: string | null;
+  retryAfter: string | null;
+  location: string | null;
+  body: any;
+}
+
+/** Method and path template of each operation, from the document itself. */
+function operations(): Map<string, { method: string; template: string }> {
+  const out = new Map<string, { method: string; template: string }>();
+  for (const [template, item] of Object.entries((contractDocument().paths ?? {}) as Record<string, Record<string, { operationId?: string }>>)) {
+    for (const [method, op] of Object.entries(item)) if (op?.operationId) out.set(op.operationId, { method, template });
+  }
+  return out;
+}
+
+function browserKeys() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+}
+
+describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fetch) makes every documented call', function () {
+  this.timeout(240_000);
+  let stack: Stack;
+  let site: SiteInfo;
+  const called = new Set<string>();
+  const ops = operations();
+
+  /** One call through the generated client (a process of its own), its answer checked against the document. */
+  async function client(operation: string, args: Record<string, unknown> = {}): Promise<Answer> {
+    const { stdout } = await run(process.execPath, [CALL, operation, JSON.stringify({ origin: stack.services.gatewayUrl, ...args })], { timeout: 30_000 });
+    const answer = JSON.parse(stdout) as Answer;
+    const op = ops.get(operation);
+    if (!op) throw new Error(`${operation} is not an operation of the document`);
+    const concrete = op.template.replace(/\{(\w+)\}/g, (_, name: string) => String(args[name] ?? 'x'));
+    assertResponseMatchesContract(op.method, concrete, answer.status, answer.body === null ? undefined : answer.body);
+    called.add(operation);
+    return answer;
+  }
+
+  before(async function () {
+    if (!existsSync(path.join(CLIENT_DIR, 'node_modules/.bin/openapi-typescript'))) {
+      throw new Error('test/clients has no packages: run `npm run clients` (npm test does it)');
+    }
+    // Generate the types from the document and typecheck + compile the client with TypeScript 5.
+    await run('npm', ['run', '-s', '--prefix', CLIENT_DIR, 'build'], { timeout: 120_000 });
+    stack = await startStack('e2e_client');
+    site = await siteWithPermissions(stack, ALL, 'client');
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  const endpointA = `https://127.0.0.1/push/client-a-${randomBytes(4).toString('hex')}`;
+  const endpointB = `https://127.0.0.1/push/client-b-${randomBytes(4).toString('hex')}`;
+  let scheduledId: string;
+
+  it('the contract: JSON and YAML, from the same base URL as every other call', async () => {
+    const json = await client('getOpenApiJson');
+    expect([json.status, json.body.openapi]).to.deep.equal([200, '3.1.0']);
+    const yaml = await client('getOpenApiYaml');
+    expect(yaml.status).to.equal(200);
+    expect(yaml.body).to.match(/^openapi: 3\.1\.0/);
+  });
+
+  it('site plugin: scripts, config, subscribe (201), page view, subscription change and unsubscribe reach /public through the one base URL', async () => {
+    for (const op of ['getSnippet', 'getServiceWorker']) {
+      const r = await client(op);
+      expect([op, r.status]).to.deep.equal([op, 200]);
+      expect(r.body).to.be.a('string').and.not.equal('');
+    }
+    const config = await client('getSiteConfig', { publicId: site.publicId });
+    expect([config.status, config.body]).to.deep.equal([200, { publicId: site.publicId, vapidPublicKey: site.vapidPublicKey }]);
+    const subscribed = await client('subscribe', { publicId: site.publicId, endpoint: endpointA, topics: ['news'], ...browserKeys() });
+    expect([subscribed.status, subscribed.body.created]).to.deep.equal([201, true]);
+    const viewed = await client('recordPageView', { publicId: site.publicId, endpoint: endpointA, topics: ['sports'] });
+    expect([viewed.status, viewed.body]).to.deep.equal([200, { updated: true }]);
+    expect((await client('subscribe', { publicId: site.publicId, endpoint: endpointB, topics: [], ...browserKeys() })).status).to.equal(201);
+    const changed = await client('recordSubscriptionChange', { publicId: site.publicId, oldEndpoint: endpointA, endpoint: endpointB });
+    expect([changed.status, changed.body]).to.deep.equal([200, { replaced: true }]);
+    // The successor now holds the topics; endpointA was deactivated by the change.
+    const gone = await client('unsubscribe', { publicId: site.publicId, endpoint: endpointA });
+    expect([gone.status, gone.body]).to.deep.equal([200, { deactivated: false }]);
+  });
+
+  it('audience: topics and countries', async () => {
+    const topics = await client('listTopics', { key: site.apiKey });
+    expect([topics.status, topics.body.map((t: { name: string }) => t.name).sort()]).to.deep.equal([200, ['news', 'sports']]);
+    const countries = await client('listCountries', { key: site.apiKey });
+    expect([countries.status, countries.body]).to.deep.equal([200, [{ name: 'country__desconhecido', users: 1 }]]);
+  });
+
+  it('create with a 9-digit fraction (Java/Go) and Idempotency-Key; the request id comes back; get shows the date to the second', async () => {
+    const created = await client('createCampaign', { key: site.apiKey, idempotencyKey: 'client-check-1', requestId: 'client-req-1', scheduleDate: '2031-06-01T10:30:00.123456789Z', topics: ['news'] });
+    expect([created.status, created.requestId]).to.deep.equal([200, 'client-req-1']);
+    scheduledId = created.body.id;
+    const again = await client('createCampaign', { key: site.apiKey, idempotencyKey: 'client-check-1', scheduleDate: '2031-06-01T10:30:00.123456789Z', topics: ['news'] });
+    expect([again.status, again.body.id]).to.deep.equal([200, scheduledId]);
+    const got = await client('getCampaign', { key: site.apiKey, campaignId: scheduledId });
+    expect([got.status, got.body.scheduleDate, got.body.scheduleMode]).to.deep.equal([200, '2031-06-01T10:30:00Z', 'scheduled']);
+  });
+
+  it('list with Python-style (+00:00) and .NET-style (7 digits) dates, paging with the cursor', async () => {
+    await client('createCampaign', { key: site.apiKey, idempotencyKey: 'client-check-2', scheduleDate: '2031-06-02T10:30:00.1234567+00:00' });
+    const filter = { key: site.apiKey, startDate: '2031-06-01T00:00:00+00:00', endDate: '2031-06-30T23:59:59.9999999Z', limit: 1 };
+    const first = await client('listCampaigns', filter);
+    expect([first.status, first.body.items.length, first.body.hasMore]).to.deep.equal([200, 1, true]);
+    const second = await client('listCampaigns', { ...filter, cursor: first.body.nextCursor });
+    expect([second.status, second.body.items[0].id, second.body.hasMore]).to.deep.equal([200, scheduledId, false]);
+    const bad = await client('listCampaigns', { key: site.apiKey, startDate: '2031-06-01T00:00:00+01:00' });
+    expect([bad.status, bad.body]).to.deep.equal([400, { message: 'Invalid startDate format. Use ISO format (e.g. 2025-01-01T12:00:00Z)' }]);
+  });
+
+  it('delete, then get answers 404 with the ErrorResponse body', async () => {
+    const deleted = await client('deleteCampaign', { key: site.apiKey, campaignId: scheduledId });
+    expect([deleted.status, deleted.body]).to.deep.equal([200, { id: scheduledId, deleted: true }]);
+    const missing = await client('getCampaign', { key: site.apiKey, campaignId: scheduledId });
+    expect([missing.status, missing.body]).to.deep.equal([404, { message: 'Campaign not found' }]);
+  });
+
+  it('tracking: a sent campaign\'s token is reported (202) and its click link redirects (302) to the link with UTM', async () => {
+    const sent = await client('createCampaign', { key: site.apiKey, idempotencyKey: 'client-check-3', topics: ['news'] });
+    expect(sent.status).to.equal(200);
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    let subscriberId: string;
+    try {
+      // The delivery service has taken the send (its run holds the link the redirect goes to).
+      await eventually(async () => ((await db.query('SELECT 1 FROM delivery.campaign_runs WHERE campaign_id = $1', [sent.body.id])).rowCount ? true : undefined), 30_000, 100);
+      subscriberId = String((await db.query('SELECT id FROM delivery.subscribers WHERE endpoint = $1', [endpointB])).rows[0].id);
+    } finally {
+      await db.end();
+    }
+    // The token the push payload carries, made as the delivery service makes it.
+    const token = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64'))).sign({ campaignId: sent.body.id, subscriberId });
+    const reported = await client('reportEvent', { token });
+    expect([reported.status, reported.body]).to.deep.equal([202, { accepted: true }]);
+    const clicked = await client('clickRedirect', { token });
+    expect([clicked.status, clicked.location]).to.deep.equal([302, 'https://shop.example/client?utm_source=client']);
+  });
+
+  it('every operation of the document was called through the generated client', () => {
+    expect([...called].sort()).to.deep.equal([...ops.keys()].sort());
+  });
+});
