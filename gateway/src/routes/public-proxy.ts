@@ -17,8 +17,8 @@
 // rewrites a DELETE or OPTIONS without Content-Length to `Content-Length: 0` and drops its
 // Transfer-Encoding while still streaming the chunked body (its `deleteLength` pass, an open
 // upstream issue), so the delivery service read the body as further requests. http-proxy-
-// middleware 4 replaced http-proxy by httpxy, which no longer does that, but it requires Node
-// ≥ 22.15 and our runtime is Node 20 (package.json engines, the images). Reading the body here
+// middleware 4 replaced http-proxy by httpxy, which no longer does that (it needs Node ≥ 22.15,
+// which we now run, but moving to it means rewriting this proxy's use of http-proxy). Reading the body here
 // makes the forwarded framing ours whatever the proxy library does: http-proxy never reads the
 // client's stream, it sends the buffered body (its `buffer` option, set per request below).
 import http, { type IncomingMessage } from 'node:http';
