@@ -1,5 +1,6 @@
 // How many CPUs this process may use: os.availableParallelism() (the CPUs it may run on), capped
-// by a cgroup CPU quota, which os.availableParallelism() does not count — a container limited to 2 CPUs on a 64-core host
+// by a cgroup CPU quota, which Node 20's os.availableParallelism() ignored (where a newer libuv
+// counts it, the cap changes nothing) — a container limited to 2 CPUs on a 64-core host
 // would otherwise start 64 encryption workers that the quota then throttles.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
