@@ -1,13 +1,14 @@
 // A Java client generated from gateway/openapi/openapi.yaml the way OpenAPI Generator users make
 // one (openapi-generator-maven-plugin, generator `java`, library `native`: java.net.http +
 // Jackson; test/clients/java/pom.xml) calls the API against the real stack. The test builds the
-// Maven project itself (`mvn -B -q -f test/clients/java/pom.xml package`: generate, compile,
-// one runnable jar; about 70 s with an empty ~/.m2, 10 to 45 s after), so a document the generator cannot turn into compiling Java, or a program
-// that no longer compiles against the generated classes, fails here. Then
-// CallEveryOperation makes every /v2 call and the site-plugin calls a program can make, with
-// java.time.OffsetDateTime dates as Java writes them (9 fraction digits, `Z`, and `+00:00`
-// through a mapper of its own), and prints what each call answered; the test judges it.
-// Java 17+ and Maven come from `npm run java` (scripts/install-java.sh, run by `npm test`).
+// Maven project itself (`mvn -B -q -f test/clients/java/pom.xml package`: generate, compile, one
+// runnable jar; about 70 s with an empty ~/.m2, 10 to 45 s after), so a document the generator
+// cannot turn into compiling Java, or a program that no longer compiles against the generated
+// classes, fails here. Then CallEveryOperation makes every /v2 call and the site-plugin calls a
+// program can make, with java.time.OffsetDateTime dates as Java writes them (9 fraction digits,
+// `Z`, and `+00:00` through a mapper of its own), and prints what each call answered; the test
+// judges it. Java 17+ and Maven come from `npm run java` (scripts/install-java.sh, run by
+// `npm test`).
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
