@@ -2,7 +2,7 @@
 // one (openapi-generator-maven-plugin, generator `java`, library `native`: java.net.http +
 // Jackson; test/clients/java/pom.xml) calls the API against the real stack. The test builds the
 // Maven project itself (`mvn -B -q -f test/clients/java/pom.xml package`: generate, compile, one
-// runnable jar; about 70 s with an empty ~/.m2, 10 to 45 s after), so a document the generator
+// runnable jar; about 70 s with an empty ~/.m2, 10 to 25 s after), so a document the generator
 // cannot turn into compiling Java, or a program that no longer compiles against the generated
 // classes, fails here. Then CallEveryOperation makes every /v2 call and the site-plugin calls a
 // program can make, with java.time.OffsetDateTime dates as Java writes them (9 fraction digits,
