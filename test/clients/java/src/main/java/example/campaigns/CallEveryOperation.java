@@ -1,0 +1,253 @@
+package example.campaigns;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import example.campaigns.client.ApiClient;
+import example.campaigns.client.api.AudienceApi;
+import example.campaigns.client.api.CampaignsApi;
+import example.campaigns.client.api.ContractApi;
+import example.campaigns.client.api.SitePluginApi;
+import example.campaigns.client.model.Campaign;
+import example.campaigns.client.model.CampaignPage;
+import example.campaigns.client.model.CreatedCampaign;
+import example.campaigns.client.model.CreateCampaignRequest;
+import example.campaigns.client.model.ListCampaignsRequest;
+import example.campaigns.client.model.NameCount;
+import example.campaigns.client.model.PageViewRequest;
+import example.campaigns.client.model.SubscribeRequest;
+import example.campaigns.client.model.SubscribeRequestSubscription;
+import example.campaigns.client.model.SubscribeRequestSubscriptionKeys;
+import example.campaigns.client.model.SubscriptionChangeRequest;
+import example.campaigns.client.model.UnsubscribeRequest;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.security.interfaces.ECPublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Calls the API through the Java client generated from gateway/openapi/openapi.yaml
+ * (openapi-generator, library `native`), as a customer's program would:
+ *
+ * <pre>java -jar target/java-client-check.jar &lt;baseUrl&gt; &lt;apiKey&gt; &lt;publicId&gt; &lt;runId&gt;</pre>
+ *
+ * <p>Every /v2 operation and the site-plugin ones a server-side program can make, with one
+ * base URL (the document's single server). Prints one JSON line on stdout: for each call its
+ * HTTP status (seen by a response interceptor), whether the generated client returned a value,
+ * the value's interesting fields or the exception. Exit status 0 when the program ran to the
+ * end, whatever the calls answered: the test judges the answers.
+ */
+public final class CallEveryOperation {
+  private static final ObjectMapper OUT = ApiClient.createDefaultObjectMapper();
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 4) {
+      System.err.println("usage: CallEveryOperation <baseUrl> <apiKey> <publicId> <runId>");
+      System.exit(2);
+    }
+    String baseUrl = args[0];
+    String apiKey = args[1];
+    String publicId = args[2];
+    String runId = args[3];
+
+    Calls calls = new Calls();
+    // The client as its documentation shows it: base URI, timeouts, and (library `native` has no
+    // generated authentication) the API key added by a request interceptor, as copied, in
+    // Authorization. The response interceptor only records the status and X-Request-Id.
+    ApiClient client = calls.attach(new ApiClient(), baseUrl, apiKey);
+    // A second client whose mapper writes dates with a numeric offset (`+00:00`) instead of `Z`,
+    // as a program with its own OffsetDateTime serializer would.
+    ApiClient offsetClient = calls.attach(new ApiClient(), baseUrl, apiKey);
+    DateTimeFormatter numericOffset = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSSxxx");
+    ObjectMapper offsetMapper = ApiClient.createDefaultObjectMapper();
+    offsetMapper.registerModule(new SimpleModule("numeric-offset").addSerializer(OffsetDateTime.class, new JsonSerializer<OffsetDateTime>() {
+      @Override
+      public void serialize(OffsetDateTime value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+        gen.writeString(numericOffset.format(value));
+      }
+    }));
+    offsetClient.setObjectMapper(offsetMapper);
+
+    CampaignsApi campaigns = new CampaignsApi(client);
+    CampaignsApi campaignsWithOffset = new CampaignsApi(offsetClient);
+    AudienceApi audience = new AudienceApi(client);
+    ContractApi contract = new ContractApi(client);
+    SitePluginApi plugin = new SitePluginApi(client);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("runId", runId);
+
+    // Contract.
+    calls.call("getOpenApiJson", () -> {
+      Object doc = contract.getOpenApiJson();
+      return Map.of("openapi", String.valueOf(((Map<?, ?>) doc).get("openapi")));
+    });
+    calls.call("getOpenApiYaml", () -> head(contract.getOpenApiYaml()));
+
+    // Site plugin, as a server-side program (or a test of the site) would call it.
+    calls.call("getSnippet", () -> head(plugin.getSnippet("java-snippet-" + runId)));
+    calls.call("getServiceWorker", () -> head(plugin.getServiceWorker(null)));
+    calls.call("getSiteConfig", () -> plugin.getSiteConfig(publicId, null));
+    String endpointA = "https://127.0.0.1/push/java-a-" + runId;
+    String endpointB = "https://127.0.0.1/push/java-b-" + runId;
+    out.put("endpointA", endpointA);
+    out.put("endpointB", endpointB);
+    calls.call("subscribe", () -> plugin.subscribe(publicId, new SubscribeRequest()
+        .subscription(browserSubscription(endpointA))
+        .topics(List.of("news"))
+        .language("pt-BR")
+        .timeZone("America/Sao_Paulo"), null));
+    calls.call("recordPageView", () -> plugin.recordPageView(publicId, new PageViewRequest().endpoint(endpointA).topics(List.of("sports")), null));
+    calls.call("subscribeSuccessor", () -> plugin.subscribe(publicId, new SubscribeRequest().subscription(browserSubscription(endpointB)).topics(List.of()), null));
+    calls.call("recordSubscriptionChange", () -> plugin.recordSubscriptionChange(publicId, new SubscriptionChangeRequest().oldEndpoint(endpointA).endpoint(endpointB), null));
+    calls.call("unsubscribe", () -> plugin.unsubscribe(publicId, new UnsubscribeRequest().endpoint(endpointA), null));
+
+    // Audience.
+    calls.call("listTopics", () -> names(audience.listTopics(null)));
+    calls.call("listCountries", () -> audience.listCountries(null));
+
+    // Campaigns: send now, draft, scheduled (OffsetDateTime with nanoseconds, written with `Z`)
+    // and scheduled again (written with `+00:00` by the second client).
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    OffsetDateTime inOneHour = now.plusHours(1).withNano(123_456_789);
+    OffsetDateTime inTwoHours = now.plusHours(2).withNano(987_654_321);
+    CreateCampaignRequest sendNow = campaign("Java send now", CreateCampaignRequest.StatusEnum.PUBLISHED, CreateCampaignRequest.ScheduleModeEnum.NOW, null);
+    CreateCampaignRequest draft = campaign("Java draft", CreateCampaignRequest.StatusEnum.DRAFT, CreateCampaignRequest.ScheduleModeEnum.NOW, null);
+    CreateCampaignRequest scheduled = campaign("Java scheduled", CreateCampaignRequest.StatusEnum.PUBLISHED, CreateCampaignRequest.ScheduleModeEnum.SCHEDULED, inOneHour);
+    CreateCampaignRequest scheduledOffset = campaign("Java scheduled +00:00", CreateCampaignRequest.StatusEnum.PUBLISHED, CreateCampaignRequest.ScheduleModeEnum.SCHEDULED, inTwoHours);
+    // What went on the wire for the dates: the generated client's own mappers.
+    out.put("scheduledWire", client.getObjectMapper().convertValue(scheduled, Map.class).get("scheduleDate"));
+    out.put("scheduledOffsetWire", offsetClient.getObjectMapper().convertValue(scheduledOffset, Map.class).get("scheduleDate"));
+
+    String sendNowId = id(calls.call("createSendNow", () -> campaigns.createCampaign(sendNow, "java-now-" + runId, "java-create-" + runId)));
+    calls.call("createSendNowAgain", () -> campaigns.createCampaign(sendNow, "java-now-" + runId, null));
+    String draftId = id(calls.call("createDraft", () -> campaigns.createCampaign(draft, null, null)));
+    String scheduledId = id(calls.call("createScheduled", () -> campaigns.createCampaign(scheduled, null, null)));
+    String scheduledOffsetId = id(calls.call("createScheduledOffset", () -> campaignsWithOffset.createCampaign(scheduledOffset, null, null)));
+    out.put("ids", Map.of("sendNow", String.valueOf(sendNowId), "draft", String.valueOf(draftId), "scheduled", String.valueOf(scheduledId), "scheduledOffset", String.valueOf(scheduledOffsetId)));
+
+    calls.call("getScheduled", () -> campaign(campaigns.getCampaign(scheduledId, null)));
+    calls.call("getScheduledOffset", () -> campaign(campaigns.getCampaign(scheduledOffsetId, null)));
+    calls.call("getDraft", () -> campaign(campaigns.getCampaign(draftId, null)));
+
+    // A period on scheduleDate built from OffsetDateTime values (nanoseconds, `Z`): the two
+    // scheduled campaigns, newest first; one per page to follow the cursor. The same period
+    // written with `+00:00` by the second client.
+    ListCampaignsRequest period = new ListCampaignsRequest()
+        .startDate(now.plusMinutes(30).withNano(1))
+        .endDate(now.plusHours(3).withNano(999_999_999))
+        .dateField(ListCampaignsRequest.DateFieldEnum.SCHEDULE_DATE);
+    calls.call("listPeriod", () -> page(campaigns.listCampaigns(null, period)));
+    calls.call("listPeriodFirstPage", () -> page(campaigns.listCampaigns(null, copy(period).limit(1))));
+    String cursor = calls.lastValue("listPeriodFirstPage") instanceof Map<?, ?> m ? (String) m.get("nextCursor") : null;
+    calls.call("listPeriodSecondPage", () -> page(campaigns.listCampaigns(null, copy(period).limit(1).cursor(cursor))));
+    calls.call("listPeriodOffset", () -> page(campaignsWithOffset.listCampaigns(null, period)));
+    calls.call("listLatest", () -> page(campaigns.listCampaigns(null, new ListCampaignsRequest())));
+    calls.call("listDrafts", () -> page(campaigns.listCampaigns(null, new ListCampaignsRequest().addStatusItem(ListCampaignsRequest.StatusEnum.DRAFT))));
+
+    // Delete: a scheduled campaign (its schedule is cancelled) and the draft; then get answers 404.
+    calls.call("deleteScheduled", () -> campaigns.deleteCampaign(scheduledId, null));
+    calls.call("deleteDraft", () -> campaigns.deleteCampaign(draftId, null));
+    calls.call("getDeleted", () -> campaign(campaigns.getCampaign(scheduledId, null)));
+
+    out.put("calls", calls.results);
+    System.out.println(OUT.writeValueAsString(out));
+  }
+
+  private static CreateCampaignRequest campaign(String title, CreateCampaignRequest.StatusEnum status, CreateCampaignRequest.ScheduleModeEnum mode, OffsetDateTime date) {
+    return new CreateCampaignRequest()
+        .title(title)
+        .body("Sent by the generated Java client")
+        .link("https://shop.example/java")
+        .topics(List.of("news"))
+        .status(status)
+        .scheduleMode(mode)
+        .scheduleDate(date)
+        .ttl(3600)
+        .utmSource("java");
+  }
+
+  private static ListCampaignsRequest copy(ListCampaignsRequest r) {
+    return new ListCampaignsRequest().startDate(r.getStartDate()).endDate(r.getEndDate()).dateField(r.getDateField());
+  }
+
+  /** The fields the test looks at; dates as the OffsetDateTime the client parsed, and as an Instant. */
+  private static Map<String, Object> campaign(Campaign c) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", String.valueOf(c.getId()));
+    m.put("title", c.getTitle());
+    m.put("status", String.valueOf(c.getStatus()));
+    m.put("scheduleMode", String.valueOf(c.getScheduleMode()));
+    m.put("scheduleDate", c.getScheduleDate() == null ? null : c.getScheduleDate().toInstant().toString());
+    m.put("scheduleDateOffset", c.getScheduleDate() == null ? null : c.getScheduleDate().getOffset().getId());
+    m.put("scheduleDateNanos", c.getScheduleDate() == null ? null : c.getScheduleDate().getNano());
+    m.put("createdAt", c.getCreatedAt() == null ? null : c.getCreatedAt().toInstant().toString());
+    m.put("topics", c.getTopics());
+    m.put("ttl", c.getTtl());
+    m.put("ttlUnit", String.valueOf(c.getTtlUnit()));
+    m.put("utmSource", c.getUtmSource());
+    m.put("analytics", c.getAnalytics() == null ? null : Map.of("totalUsers", c.getAnalytics().getTotalUsers()));
+    return m;
+  }
+
+  private static Map<String, Object> page(CampaignPage p) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    List<String> ids = new ArrayList<>();
+    for (Campaign c : p.getItems()) ids.add(String.valueOf(c.getId()));
+    m.put("ids", ids);
+    m.put("limit", p.getLimit());
+    m.put("hasMore", p.getHasMore());
+    m.put("nextCursor", p.getNextCursor());
+    return m;
+  }
+
+  private static List<Map<String, Object>> names(List<NameCount> list) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (NameCount n : list) out.add(Map.of("name", n.getName(), "users", n.getUsers()));
+    return out;
+  }
+
+  private static Map<String, Object> head(String text) {
+    return Map.of("length", text == null ? -1 : text.length(), "start", text == null ? "" : text.substring(0, Math.min(40, text.length())));
+  }
+
+  /** A browser-like push subscription: a fresh P-256 public key (uncompressed point) and 16 random auth bytes. */
+  private static SubscribeRequestSubscription browserSubscription(String endpoint) throws Exception {
+    KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+    generator.initialize(new ECGenParameterSpec("secp256r1"));
+    ECPublicKey key = (ECPublicKey) generator.generateKeyPair().getPublic();
+    byte[] point = new byte[65];
+    point[0] = 4;
+    copy32(key.getW().getAffineX(), point, 1);
+    copy32(key.getW().getAffineY(), point, 33);
+    byte[] auth = new byte[16];
+    new SecureRandom().nextBytes(auth);
+    Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+    return new SubscribeRequestSubscription()
+        .endpoint(endpoint)
+        .keys(new SubscribeRequestSubscriptionKeys().p256dh(b64.encodeToString(point)).auth(b64.encodeToString(auth)));
+  }
+
+  private static void copy32(BigInteger n, byte[] to, int at) {
+    byte[] b = n.toByteArray();
+    int len = Math.min(b.length, 32);
+    System.arraycopy(b, b.length - len, to, at + 32 - len, len);
+  }
+
+  private static String id(CreatedCampaign created) {
+    return created == null ? null : String.valueOf(created.getId());
+  }
+
+  private CallEveryOperation() {}
+}

@@ -1,0 +1,199 @@
+// A Java client generated from gateway/openapi/openapi.yaml the way OpenAPI Generator users make
+// one (openapi-generator-maven-plugin, generator `java`, library `native`: java.net.http +
+// Jackson; test/clients/java/pom.xml) calls the API against the real stack. The test builds the
+// Maven project itself (`mvn -B -q -f test/clients/java/pom.xml package`: generate, compile, one
+// runnable jar; about 70 s with an empty ~/.m2, 10 to 25 s after), so a document the generator
+// cannot turn into compiling Java, or a program that no longer compiles against the generated
+// classes, fails here. Then CallEveryOperation makes every /v2 call and the site-plugin calls a
+// program can make, with java.time.OffsetDateTime dates as Java writes them (9 fraction digits,
+// `Z`, and `+00:00` through a mapper of its own), and prints what each call answered; the test
+// judges it. Java 17+ and Maven come from `npm run java` (scripts/install-java.sh, run by
+// `npm test`).
+import { execFile, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { ROOT } from '../../scripts/lib/local-env.js';
+import { ALL, DATE_RE, siteWithPermissions, type SiteInfo } from './support/fixtures.js';
+import { startStack, type Stack } from './support/harness.js';
+
+const run = promisify(execFile);
+const PROJECT = path.join(ROOT, 'test/clients/java');
+const JAR = path.join(PROJECT, 'target/java-client-check.jar');
+/** First build: the generator, the plugins and the client's dependencies come from Maven Central. */
+const BUILD_TIMEOUT_MS = 10 * 60_000;
+
+interface CallResult {
+  status: number;
+  requestId?: string | null;
+  ok: boolean;
+  value?: any;
+  error?: string;
+  body?: string | null;
+}
+
+interface Output {
+  runId: string;
+  endpointA: string;
+  endpointB: string;
+  scheduledWire: string;
+  scheduledOffsetWire: string;
+  ids: { sendNow: string; draft: string; scheduled: string; scheduledOffset: string };
+  calls: Record<string, CallResult>;
+}
+
+function missingTool(command: string, args: string[]): string | null {
+  const r = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 });
+  return r.error || r.status !== 0 ? command : null;
+}
+
+/** `2026-11-25T14:03:07.123456789Z` or `…+00:00` → `2026-11-25T14:03:07Z` (the answers' form). */
+function toSecond(date: string): string {
+  return date.replace(/\.\d+/, '').replace(/(?:[Zz]|[+-]00:00)$/, 'Z');
+}
+
+describe('e2e: the generated Java client (openapi-generator, library native) makes the documented calls', function () {
+  this.timeout(120_000);
+  let stack: Stack;
+  let site: SiteInfo;
+  let out: Output;
+  const call = (name: string): CallResult => {
+    const r = out.calls[name];
+    if (!r) throw new Error(`CallEveryOperation made no call named ${name}`);
+    return r;
+  };
+  /** A call that succeeded through the generated client, with the status the document gives it. */
+  const succeeded = (name: string, status: number) => {
+    const r = call(name);
+    expect({ name, status: r.status, ok: r.ok, error: r.error }).to.deep.equal({ name, status, ok: true, error: undefined });
+    return r.value;
+  };
+
+  before(async function () {
+    this.timeout(BUILD_TIMEOUT_MS + 180_000);
+    const missing = [missingTool('java', ['-version']), missingTool('mvn', ['-v'])].filter(Boolean);
+    if (missing.length) {
+      throw new Error(
+        `${missing.join(' and ')} not found: the Java client check needs a JDK 17+ and Apache Maven 3.8+ on PATH. ` +
+          'Run `npm run java` (scripts/install-java.sh: apt-get install default-jdk-headless maven; npm test runs it), or install them yourself.',
+      );
+    }
+    console.log('      (building the generated Java client with Maven: the first run downloads from Maven Central)');
+    const started = Date.now();
+    try {
+      // The generator skips an unchanged document (skipIfSpecIsUnchanged); a changed pom.xml
+      // (generator options, versions) is rebuilt from scratch.
+      const pom = path.join(PROJECT, 'pom.xml');
+      const goals = existsSync(JAR) && statSync(pom).mtimeMs > statSync(JAR).mtimeMs ? ['clean', 'package'] : ['package'];
+      await run('mvn', ['-B', '-q', '-f', pom, ...goals], { cwd: ROOT, timeout: BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, killSignal: 'SIGKILL' });
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      throw new Error(`mvn package of test/clients/java failed: ${e.message}\n${(e.stdout ?? '').slice(-4000)}\n${(e.stderr ?? '').slice(-2000)}`);
+    }
+    console.log(`      (Maven build: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    expect(existsSync(JAR), `${JAR} was not built`).to.equal(true);
+    stack = await startStack('e2e_java_client');
+    site = await siteWithPermissions(stack, ALL, 'java-client');
+    const runId = randomBytes(4).toString('hex');
+    const { stdout } = await run('java', ['-jar', JAR, stack.services.gatewayUrl, site.apiKey, site.publicId, runId], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' });
+    out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as Output;
+    expect(out.runId).to.equal(runId);
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it('the contract as JSON, from the same base URL as every other call', () => {
+    expect(succeeded('getOpenApiJson', 200)).to.deep.equal({ openapi: '3.1.0' });
+  });
+
+  it('text answers (the YAML contract, the site-plugin scripts) arrive with 200, but the generated native client cannot decode them', () => {
+    // Library `native` reads every response body as JSON, also `type: string` bodies of
+    // application/yaml and application/javascript: the call reaches the server and gets its 200,
+    // then the client throws an ApiException caused by a Jackson parse error. A generator
+    // limitation, not the server's; when the generator learns it, this test says so.
+    for (const name of ['getOpenApiYaml', 'getSnippet', 'getServiceWorker']) {
+      const r = call(name);
+      expect({ name, status: r.status, ok: r.ok }).to.deep.equal({ name, status: 200, ok: false });
+      expect(r.error, name).to.match(/JsonParseException|Unrecognized token|MismatchedInputException/);
+    }
+  });
+
+  it('site plugin: config, subscribe (201), page view, subscription change and unsubscribe', () => {
+    expect(succeeded('getSiteConfig', 200)).to.deep.equal({ publicId: site.publicId, vapidPublicKey: site.vapidPublicKey });
+    expect(succeeded('subscribe', 201)).to.include({ created: true });
+    expect(succeeded('subscribe', 201).id).to.match(/^[0-9a-f-]{36}$/);
+    expect(succeeded('recordPageView', 200)).to.deep.equal({ updated: true });
+    expect(succeeded('subscribeSuccessor', 201)).to.include({ created: true });
+    expect(succeeded('recordSubscriptionChange', 200)).to.deep.equal({ replaced: true });
+    // endpointA was deactivated by the change: unsubscribing it deactivates nothing more.
+    expect(succeeded('unsubscribe', 200)).to.deep.equal({ deactivated: false });
+  });
+
+  it('audience: topics and countries answer', () => {
+    const topics = succeeded('listTopics', 200) as { name: string; users: number }[];
+    expect(topics.map((t) => t.name).sort()).to.deep.equal(['news', 'sports']);
+    expect(succeeded('listCountries', 200)).to.deep.equal([{ name: 'country__desconhecido', users: 1 }]);
+  });
+
+  it('create: send now (with Idempotency-Key and X-Request-Id), draft, and two scheduled with OffsetDateTime', () => {
+    // The dates as the generated client wrote them: Jackson's OffsetDateTime with all 9
+    // fraction digits and `Z`, and the second client's `+00:00`.
+    expect(out.scheduledWire).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.123456789Z$/);
+    expect(out.scheduledOffsetWire).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.987654321\+00:00$/);
+    const now = succeeded('createSendNow', 200);
+    expect(call('createSendNow').requestId).to.equal(`java-create-${out.runId}`);
+    expect(succeeded('createSendNowAgain', 200)).to.deep.equal({ id: now.id });
+    for (const name of ['createDraft', 'createScheduled', 'createScheduledOffset']) expect(succeeded(name, 200).id, name).to.match(/^[0-9a-f-]{36}$/);
+    expect(new Set(Object.values(out.ids)).size).to.equal(4);
+  });
+
+  it('get: the scheduled dates come back as the answers\' form, truncated to the second', async () => {
+    for (const [name, wire, id] of [
+      ['getScheduled', out.scheduledWire, out.ids.scheduled],
+      ['getScheduledOffset', out.scheduledOffsetWire, out.ids.scheduledOffset],
+    ] as const) {
+      const got = succeeded(name, 200);
+      expect(got).to.include({ id, status: 'published', scheduleMode: 'scheduled', scheduleDateOffset: 'Z', scheduleDateNanos: 0, ttl: 3600, ttlUnit: 'seconds', utmSource: 'java' });
+      expect(got.scheduleDate, name).to.equal(toSecond(wire));
+    }
+    // On the wire too (the client shows the parsed OffsetDateTime), for the campaign the program
+    // did not delete.
+    const raw = await stack.api.request('GET', `/v2/campaign/${out.ids.scheduledOffset}`, { key: site.apiKey });
+    expect([raw.status, raw.body.scheduleDate]).to.deep.equal([200, toSecond(out.scheduledOffsetWire)]);
+    expect(raw.body.scheduleDate).to.match(DATE_RE);
+    expect(succeeded('getDraft', 200)).to.include({ id: out.ids.draft, status: 'draft', scheduleMode: 'now' });
+  });
+
+  it('list: a period built from OffsetDateTime values returns the scheduled campaigns, newest first, and pages with the cursor', () => {
+    const both = [out.ids.scheduledOffset, out.ids.scheduled];
+    expect(succeeded('listPeriod', 200)).to.include({ hasMore: false }).and.deep.include({ ids: both });
+    expect(succeeded('listPeriodOffset', 200)).to.deep.include({ ids: both });
+    const first = succeeded('listPeriodFirstPage', 200);
+    expect([first.ids, first.limit, first.hasMore]).to.deep.equal([[out.ids.scheduledOffset], 1, true]);
+    expect(first.nextCursor).to.be.a('string');
+    const second = succeeded('listPeriodSecondPage', 200);
+    // (The program's output leaves out null fields: a null nextCursor is absent.)
+    expect([second.ids, second.hasMore, second.nextCursor ?? null]).to.deep.equal([[out.ids.scheduled], false, null]);
+    expect(succeeded('listLatest', 200).ids).to.have.members(Object.values(out.ids));
+    expect(succeeded('listDrafts', 200).ids).to.deep.equal([out.ids.draft]);
+  });
+
+  it('delete: the scheduled campaign and the draft; then get answers 404 with the ErrorResponse body', () => {
+    expect(succeeded('deleteScheduled', 200)).to.deep.equal({ id: out.ids.scheduled, deleted: true });
+    expect(succeeded('deleteDraft', 200)).to.deep.equal({ id: out.ids.draft, deleted: true });
+    const missing = call('getDeleted');
+    expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Campaign not found' }]);
+  });
+
+  it('every /v2 operation of the document was called', () => {
+    const operations = ['createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'listTopics', 'listCountries', 'getOpenApiJson', 'getOpenApiYaml'];
+    const made: Record<string, string> = {
+      createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled',
+      listTopics: 'listTopics', listCountries: 'listCountries', getOpenApiJson: 'getOpenApiJson', getOpenApiYaml: 'getOpenApiYaml',
+    };
+    expect(operations.filter((op) => !out.calls[made[op]])).to.deep.equal([]);
+  });
+});
