@@ -8,7 +8,7 @@
 # Run by `npm test` (and `npm run test:browser`) before the suites. Idempotent: does nothing when
 # all of them are there.
 set -euo pipefail
-source "$(dirname "$0")/lib/debian-packages.sh"
+source "$(dirname "$0")/debian-packages.sh"
 declare -A binary=([chromium]=/usr/bin/chromium [dbus-daemon]=/usr/bin/dbus-daemon [firefox-esr]=/usr/bin/firefox-esr)
 missing=()
 for package in chromium dbus-daemon firefox-esr; do

@@ -6,7 +6,7 @@
 # Run by `npm test` before the suites. Idempotent: does nothing when `java` (17+), `javac` and
 # `mvn` are there.
 set -euo pipefail
-source "$(dirname "$0")/lib/debian-packages.sh"
+source "$(dirname "$0")/debian-packages.sh"
 java_major() {
   # `java -version` prints e.g. `openjdk version "17.0.15" 2025-04-15` (or "1.8.0_…" for Java 8).
   local v

@@ -5,7 +5,7 @@
 # Idempotent: does nothing when promtool is there. On a machine run by systemd the package also
 # enables its Prometheus server (port 9090); `systemctl disable --now prometheus` stops it.
 set -euo pipefail
-source "$(dirname "$0")/lib/debian-packages.sh"
+source "$(dirname "$0")/debian-packages.sh"
 if command -v promtool > /dev/null; then
   echo "install-promtool: present: $(promtool --version 2>&1 | head -1)"
   exit 0
