@@ -9,6 +9,9 @@ import type { PushResult } from './types.js';
 /** Distinct push-service hosts named in labels; the real ones are a handful. */
 export const PUSH_SERVICE_LABELS = 50;
 
+/** Origins whose push-service label is remembered (a push service has few origins). */
+const ORIGINS_REMEMBERED = 1000;
+
 /** Push services answer in tens to hundreds of milliseconds; the request timeout is 10 s. */
 const PUSH_LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -26,7 +29,17 @@ export interface PushMetrics {
 
 export function createPushMetrics(registry: Registry): PushMetrics {
   const label = boundedLabel(PUSH_SERVICE_LABELS);
-  const pushServiceOf = (origin: string) => label(hostOf(origin));
+  // Every push asks two or three times: parse each origin once, not a URL per call. Bounded like
+  // the labels, so odd endpoints cannot grow it (past the bound an origin is parsed each time).
+  const byOrigin = new Map<string, string>();
+  const pushServiceOf = (origin: string) => {
+    let name = byOrigin.get(origin);
+    if (name === undefined) {
+      name = label(hostOf(origin));
+      if (byOrigin.size < ORIGINS_REMEMBERED) byOrigin.set(origin, name);
+    }
+    return name;
+  };
   const pushes = new Counter({
     name: 'delivery_pushes_total',
     help: 'Pushes finished, by final outcome (sent, expired, failed) and push service.',
