@@ -2,23 +2,20 @@
 // answers come from theirs: services/campaign/src/domain/messages.ts). SPEC are the spec's texts
 // word for word (the plan refusals are its prefix and its method-specific ending joined); OWN are
 // the texts the spec does not state, recorded in docs/api-decisions.md or the OpenAPI document.
+// Texts the campaign service answers too come from services/shared/src/api-messages.ts.
+import { SHARED_OWN, SHARED_SPEC } from '../../services/shared/src/api-messages.js';
+
 const SPEC = {
-  notAuthorized: 'Not authorized',
+  ...SHARED_SPEC,
   planCreate: 'This plan does not have permission to create campaigns with API',
   planReports: 'This plan does not have permission to access campaign reports via API',
   planDelete: 'This plan does not have permission to delete campaigns via API',
-  invalidJson: 'Invalid JSON body',
   campaignIdRequired: 'campaignId is required',
-  campaignNotFound: 'Campaign not found',
-  alreadySent: 'Cannot delete a campaign that has already been sent',
-  errorCreating: 'Error creating campaign',
-  internal: 'Internal server error',
 } as const;
 
 const OWN = {
+  ...SHARED_OWN,
   bodyTooLarge: 'Request body too large',
-  badIdempotencyKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
-  idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
   /** A 400 from a backend that gave no text of its own. */
   invalidRequest: 'Invalid request',
   notFound: 'Not found',

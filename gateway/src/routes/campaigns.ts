@@ -1,14 +1,13 @@
 // /v2 campaign routes: decode → one backend call → encode.
+import { IDEMPOTENCY_KEY } from '../../../services/shared/src/api-messages.js';
 import type { CampaignBackend } from '../grpc/clients.js';
 import { HttpError, MESSAGES } from '../messages.js';
 import { campaignJson, pageJson } from './campaign-json.js';
 import type { ApiRoute } from './route.js';
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 function idempotencyKey(value: string | string[] | undefined): string {
   if (value === undefined) return '';
-  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) throw new HttpError(400, MESSAGES.badIdempotencyKey);
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) throw new HttpError(400, MESSAGES.idempotencyKeyFormat);
   return value;
 }
 

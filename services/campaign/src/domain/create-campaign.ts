@@ -2,6 +2,7 @@
 // transaction with the campaign, its stats row, the key and (for "send now") the dispatch job,
 // after whose commit the relay is woken (it need not wait for its interval).
 import { randomUUID } from 'node:crypto';
+import { IDEMPOTENCY_KEY } from '../../../shared/src/api-messages.js';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { claimKey, findFreshKey } from '../db/idempotency-repo.js';
 import { insertCampaign } from '../db/campaigns-repo.js';
@@ -17,8 +18,6 @@ import { parseObjectBody } from './request-body.js';
 export interface AudienceCounter {
   count(siteId: string, topics: readonly string[], countries: readonly string[]): Promise<number>;
 }
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface CreateCampaignDeps {
   pool: Pool;

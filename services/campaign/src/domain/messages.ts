@@ -2,6 +2,7 @@
 // details, which the gateway answers as `message`) is written here and nowhere else. SPEC are the
 // spec's texts word for word, in its tables' order, placeholders included (fill() puts the values
 // in); OWN are the texts the spec does not state, recorded in docs/api-decisions.md.
+import { SHARED_OWN, SHARED_SPEC } from '../../../shared/src/api-messages.js';
 import { BAD_CHARACTERS } from '../../../shared/src/text.js';
 
 const SPEC = {
@@ -29,14 +30,8 @@ const SPEC = {
   invalidStatusValues: 'Invalid status values: <values>. Allowed: draft, scheduled, sent, failed',
   cursorNotText: 'cursor must be a non-empty string',
   invalidCursor: 'Invalid pagination cursor',
-  invalidJson: 'Invalid JSON body',
-  // Other errors
-  notAuthorized: 'Not authorized',
-  campaignNotFound: 'Campaign not found',
-  alreadySent: 'Cannot delete a campaign that has already been sent',
-  // General 500 messages
-  errorCreating: 'Error creating campaign',
-  internal: 'Internal server error',
+  // Other errors (and those the gateway answers too)
+  ...SHARED_SPEC,
 } as const;
 
 const OWN = {
@@ -59,9 +54,8 @@ const OWN = {
   utmSourceCharacters: `utmSource ${BAD_CHARACTERS}`,
   utmMediumCharacters: `utmMedium ${BAD_CHARACTERS}`,
   utmCampaignCharacters: `utmCampaign ${BAD_CHARACTERS}`,
-  // Idempotency-Key (docs/api-decisions.md, "Idempotency-Key")
-  idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
-  idempotencyKeyFormat: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+  // Idempotency-Key (docs/api-decisions.md, "Idempotency-Key"), answered by the gateway too
+  ...SHARED_OWN,
 } as const;
 
 export const SPEC_MESSAGES: Readonly<typeof SPEC> = Object.freeze(SPEC);
