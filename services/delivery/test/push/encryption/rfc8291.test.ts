@@ -2,11 +2,12 @@
 // (hkdfSync), the push simulator's, and http_ece's (what web-push uses).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createECDH, ECDH, randomBytes, type ECDH as EcdhKey } from 'node:crypto';
+import { createECDH, createHmac, ECDH, randomBytes, type ECDH as EcdhKey } from 'node:crypto';
 import ece from 'http_ece';
 import {
   Aes128gcmEncoder,
   encryptedLength,
+  hmacSha256,
   MAX_PLAINTEXT_LENGTH,
   Rfc8291Error,
 } from '../../../src/push/encryption/rfc8291.js';
@@ -44,6 +45,17 @@ const privateKeys = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((b) =
 });
 
 describe('RFC 8291 encoder (aes128gcm)', () => {
+  it('property: its HMAC-SHA-256 equals node:crypto\'s for every key of 0–64 bytes and data of 0–145 bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ maxLength: 145 }), (key, data) => {
+        expect(hmacSha256(key, data).equals(createHmac('sha256', key).update(data).digest())).to.equal(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(() => hmacSha256(new Uint8Array(65), new Uint8Array(1))).to.throw(RangeError);
+    expect(() => hmacSha256(new Uint8Array(16), new Uint8Array(146))).to.throw(RangeError);
+  });
+
   const encoder = new Aes128gcmEncoder();
   const text = Buffer.from(JSON.stringify({ v: 1, title: 'Soldes', body: 'Jusqu’à −50 % ✓', url: 'https://example.com/?utm_source=push' }));
 
