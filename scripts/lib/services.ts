@@ -13,10 +13,12 @@ import { ROOT } from './local-env.js';
 /**
  * V8 heap flags for the delivery process: its live heap is ≈ 25 MB during a 1,000,000 campaign.
  * Most of what a push allocates dies within a second (requests, results, group-commit batches):
- * 32 MB semi-spaces let it die young instead of being promoted, which cut the garbage
- * collector's threads from ≈ 190 to ≈ 125 CPU µs per push in the bench (docs/performance.md).
+ * 16 MB semi-spaces (V8 defaults to 8 for a heap capped like this) let it die young instead of
+ * being promoted. 32 cost less GC CPU (≈ 9 µs per push) but, with 3,000 pushes in flight
+ * (CHUNK_CONCURRENCY 12), took the 1,000,000 campaign's peak RSS to 275 MB; 16 keeps it under
+ * 250 MB (docs/performance.md). deploy/docker/delivery.Dockerfile sets the same flags.
  */
-export const DELIVERY_HEAP_FLAGS = '--max-old-space-size=256 --max-semi-space-size=32';
+export const DELIVERY_HEAP_FLAGS = '--max-old-space-size=256 --max-semi-space-size=16';
 
 export type ServiceName = 'delivery' | 'campaign' | 'gateway';
 
