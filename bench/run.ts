@@ -149,13 +149,13 @@ async function main(): Promise<number> {
       log(`── ${part} ──`);
       try {
         if (part === 'delivery') {
-          const d = { ...(await runDelivery(stack, { subscribers: opts.subscribers, naiveCount: opts.naive, concurrency: opts.concurrency, ceilingSeconds: opts.ceilingSeconds }, log)), measuredAt: at() };
+          const d = { ...(await runDelivery(stack, { subscribers: opts.subscribers, naiveCount: opts.naive, concurrency: opts.concurrency, ceilingSeconds: opts.ceilingSeconds, firstPushes: FAR_MAX_SUBSCRIBERS }, log)), measuredAt: at() };
           results.delivery = d;
           results.deliveryRuns = { [String(d.subscribers)]: d };
           if (far && !interrupted) {
             log('── delivery to a far push service ──');
             try {
-              d.farPushService = await runFar(stack, { mainSubscribers: d.subscribers, zeroLatencyPushesPerSecond: d.pushesPerSecond }, log);
+              d.farPushService = await runFar(stack, { mainSubscribers: d.subscribers, zeroLatency: d.firstPushes }, log);
             } catch (err) {
               if (interrupted) break;
               log(`far push service FAILED: ${(err as Error).stack ?? err}`);

@@ -10,6 +10,8 @@ export interface PushWait {
   /** performance.now() of the first and the last poll that saw new pushes. */
   firstAt: number | null;
   lastAt: number;
+  /** performance.now() of the first poll that saw at least `markAt` pushes; null when none did. */
+  markedAt: number | null;
   /** The simulator's counters at the end. */
   stats: SimulatorStats;
 }
@@ -25,6 +27,8 @@ export interface PushWaitOptions {
   stats: () => Promise<SimulatorStats>;
   capMs: number;
   log: (line: string) => void;
+  /** A count whose arrival time is wanted too (markedAt), e.g. to compare with a shorter campaign. */
+  markAt?: number;
 }
 
 export async function diagnose(stack: BenchStack, campaignId: string): Promise<string> {
@@ -37,6 +41,7 @@ export async function waitForPushes(stack: BenchStack, o: PushWaitOptions): Prom
   const { expected, t0, log } = o;
   let firstAt: number | null = null;
   let lastAt = 0;
+  let markedAt: number | null = null;
   let done = 0;
   let lastProgress = 0;
   let lastChange = performance.now();
@@ -53,6 +58,7 @@ export async function waitForPushes(stack: BenchStack, o: PushWaitOptions): Prom
       lastAt = now;
       lastChange = now;
       done = count;
+      if (markedAt === null && o.markAt !== undefined && done >= o.markAt) markedAt = now;
     }
     if (now - lastLog > 5000) {
       const secs = (now - t0) / 1000;
@@ -73,5 +79,5 @@ export async function waitForPushes(stack: BenchStack, o: PushWaitOptions): Prom
     if (now - lastChange > 60_000) throw new Error(`${o.label}delivery stalled at ${done}/${expected} pushes for 60 s; ${await diagnose(stack, o.campaignId)}`);
     if (now - t0 > o.capMs) throw new Error(`${o.label}delivery did not finish within ${o.capMs / 1000} s (${done}/${expected})`);
   }
-  return { done, firstAt, lastAt, stats: s };
+  return { done, firstAt, lastAt, markedAt, stats: s };
 }

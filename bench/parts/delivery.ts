@@ -22,6 +22,8 @@ export interface DeliveryOptions {
   naiveCount: number;
   concurrency: number;
   ceilingSeconds: number;
+  /** The count `firstPushes` is measured at (the far campaign's size). */
+  firstPushes: number;
 }
 
 export interface DeliveryResult {
@@ -31,6 +33,12 @@ export interface DeliveryResult {
   seedSeconds: number;
   pushesPerSecond: number;
   seconds: number;
+  /**
+   * The rate over the campaign's first `pushes` (create → that many pushed): what a shorter
+   * campaign (the far one) is compared with, start-up included alike. Equal to pushesPerSecond
+   * when the campaign is no larger.
+   */
+  firstPushes: { pushes: number; pushesPerSecond: number };
   stages: { createMs: number; createToDispatchMs: number | null; toFirstPushMs: number | null; toLastPushMs: number; toCompletedMs: number | null };
   accepted: number;
   rejected: number;
@@ -224,8 +232,9 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   const t0 = performance.now();
   const campaignId = await sendBenchCampaign(stack, site.apiKey);
   const createMs = performance.now() - t0;
-  const { done, firstAt, lastAt, stats: s } = await waitForPushes(stack, {
+  const { done, firstAt, lastAt, markedAt, stats: s } = await waitForPushes(stack, {
     label: '',
+    markAt: Math.min(opts.subscribers, opts.firstPushes),
     campaignId,
     expected: opts.subscribers,
     t0,
@@ -306,6 +315,9 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     seedSeconds: round(seedSeconds, 1),
     pushesPerSecond: Math.round(pushesPerSecond),
     seconds: round(seconds, 2),
+    firstPushes: markedAt !== null && opts.firstPushes < done
+      ? { pushes: opts.firstPushes, pushesPerSecond: Math.round(opts.firstPushes / ((markedAt - t0) / 1000)) }
+      : { pushes: done, pushesPerSecond: Math.round(pushesPerSecond) },
     stages: {
       createMs: round(createMs, 1),
       createToDispatchMs: createToDispatchMs === null ? null : round(createToDispatchMs, 1),
