@@ -1,9 +1,9 @@
 // The project's only kafkajs user: connect/disconnect, topic creation, an idempotent producer,
 // and batch consumers that validate every message, send invalid ones to the dead-letter topic
 // with the reason, and commit offsets only for messages whose handler finished.
-import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { Logger } from './log.js';
-import { TOPIC_PARTITIONS, TOPICS, type DeadLetterMessage, type MessageCodec } from './messages.js';
+import { chunkPartition, TOPIC_PARTITIONS, TOPICS, type DeadLetterMessage, type MessageCodec } from './messages.js';
 
 export interface KafkaOptions {
   brokers: string[];
@@ -89,9 +89,21 @@ export function createMessaging(opts: KafkaOptions): Messaging {
     return adminPromise;
   };
 
+  // Chunks are spread evenly over their topic's partitions (chunkPartition); every other message
+  // goes where kafkajs's default puts its key.
+  const partitioner: ICustomPartitioner = () => {
+    const byKey = Partitioners.DefaultPartitioner();
+    const chunks = named(TOPICS.chunks);
+    return (args) => {
+      const key = args.message.key;
+      const spread = args.topic === chunks && key != null ? chunkPartition(key.toString(), args.partitionMetadata.length) : null;
+      return spread ?? byKey(args);
+    };
+  };
+
   const producer = () => {
     producerPromise ??= (async () => {
-      const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+      const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: partitioner });
       await p.connect();
       return p;
     })();

@@ -4,7 +4,7 @@
 // audience is never held in memory: one slice of `chunkSize` ids at a time.
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { TOPICS, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
+import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
 import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, type RunRow } from './run-store.js';
 import { findSiteById } from '../sites/site-store.js';
 
@@ -58,7 +58,7 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       if (group.length === 0) break;
       await deps.publish(
         TOPICS.chunks,
-        group.map((c) => ({ key: `${c.campaignId}:${c.chunkNo}`, value: Buffer.from(JSON.stringify(c)) })),
+        group.map((c) => ({ key: chunkKey(c.campaignId, c.chunkNo), value: Buffer.from(JSON.stringify(c)) })),
       );
       await recordExpansion(deps.pool, job.campaignId, last, group.length, count);
       after = last;
