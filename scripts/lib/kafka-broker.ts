@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { freePort } from '../../services/shared/src/ports.js';
+import { stopWithThisProcess } from './exit-reaper.js';
 import { ROOT } from './local-env.js';
 
 export const KAFKA_VERSION = '3.9.1';
@@ -348,14 +349,7 @@ export async function startKafka(opts: StartKafkaOptions): Promise<RunningKafka>
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
     let exitCode: number | null | undefined;
     void exited.then((c) => (exitCode = c));
-    const onExit = () => {
-      try {
-        child.kill('SIGTERM');
-      } catch {
-        // already gone
-      }
-    };
-    process.on('exit', onExit);
+    stopWithThisProcess(child);
 
     let ready = false;
     while (Date.now() - started < READY_TIMEOUT_MS && exitCode === undefined) {
@@ -375,7 +369,6 @@ export async function startKafka(opts: StartKafkaOptions): Promise<RunningKafka>
         stop: () =>
           (stopping ??= (async () => {
             await terminate(child, exited);
-            process.off('exit', onExit);
             await cds.commit();
             if (!opts.persistent) await rm(dataDir, { recursive: true, force: true });
           })()),
@@ -384,7 +377,6 @@ export async function startKafka(opts: StartKafkaOptions): Promise<RunningKafka>
 
     const died = exitCode !== undefined;
     if (!died) await terminate(child, exited);
-    process.off('exit', onExit);
     const logs = `${await logExcerpt(jvmOut, 15)}\n${await logExcerpt(serverLog, 20)}`.trim();
     if (died && opts.port === undefined && attempt < 2 && /Address already in use/i.test(logs)) {
       log(`kafka: port taken while starting, retrying with other ports`);

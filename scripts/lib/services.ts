@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { freePort } from '../../services/shared/src/ports.js';
 import { compiledPath, ensureBuilt } from './build-output.js';
+import { stopWithThisProcess } from './exit-reaper.js';
 import { ROOT } from './local-env.js';
 
 /**
@@ -174,6 +175,7 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
       env: { ...process.env, ...env[name] },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    stopWithThisProcess(child);
     codes.delete(name);
     for (const stream of [child.stdout, child.stderr]) {
       let buf = '';

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import { compiledPath, ensureBuilt } from './build-output.js';
+import { stopWithThisProcess } from './exit-reaper.js';
 import { ROOT } from './local-env.js';
 
 export interface SimulatorProcess {
@@ -21,6 +22,7 @@ export async function startSimulatorProcess(env: Record<string, string>, timeout
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  stopWithThisProcess(child);
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
   const info = await new Promise<{ origin: string; caCertFile: string }>((resolve, reject) => {

@@ -32,7 +32,36 @@ async function setupKafka(): Promise<void> {
   console.log(`kafka: started in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * A run stopped by a signal (Ctrl-C, `timeout`, a CI limit) would leave the broker and the
+ * database server running: mocha's own process forwards SIGINT and then SIGTERM to this one,
+ * whose default is to die at once. Both are stopped first (for at most STOP_ON_SIGNAL_MS), then
+ * the run exits as the signal would have; exiting stops the services and simulators the suites
+ * started (scripts/lib/exit-reaper.ts).
+ */
+const STOP_ON_SIGNAL_MS = 20_000;
+let stopOnSignalsInstalled = false;
+
+function stopOnSignals(): void {
+  if (stopOnSignalsInstalled) return;
+  stopOnSignalsInstalled = true;
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      const code = 128 + os.constants.signals[signal];
+      console.error(`\ntest run stopped by ${signal}: stopping the test Postgres and Kafka…`);
+      setTimeout(() => process.exit(code), STOP_ON_SIGNAL_MS).unref();
+      void mochaGlobalTeardown()
+        .catch((err: unknown) => console.error(`stopping them failed: ${(err as Error).message}`))
+        .finally(() => process.exit(code));
+    });
+  }
+}
+
 export async function mochaGlobalSetup(): Promise<void> {
+  stopOnSignals();
   // Both servers start side by side; if one fails, the other is stopped before reporting.
   const results = await Promise.allSettled([setupPostgres(), setupKafka()]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
