@@ -70,7 +70,8 @@ export async function clearStackInfo(): Promise<void> {
   await writeFile(STACK_FILE, '{}\n', { mode: 0o600 }).catch(() => {});
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0 tests without sending anything). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ROOT } from '../../scripts/lib/local-env.js';
+import { alive, ROOT } from '../../scripts/lib/local-env.js';
 
 function accepts(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -15,15 +15,6 @@ function accepts(host: string, port: number): Promise<boolean> {
     socket.once('timeout', () => (socket.destroy(), resolve(false)));
     socket.once('error', () => resolve(false));
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('a test run interrupted by Ctrl-C', function () {
