@@ -1,10 +1,13 @@
-// Operator CLI: plans, sites, API keys, synthetic subscribers, VAPID key re-encryption. `npm run cli -- --help`.
+// Operator CLI: plans, sites, API keys, synthetic and imported subscribers, VAPID keys. `npm run cli -- --help`.
 // Works against DATABASE_URL, else the running stack's database, else the embedded one.
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { migrateCampaignSchema } from '../services/campaign/src/app.js';
 import { createOperators, OperatorError, PERMISSIONS, type Permission } from '../services/campaign/src/domain/operators.js';
 import { migrateDeliverySchema } from '../services/delivery/src/app.js';
-import { loadVapidEncryptionKeys } from '../services/delivery/src/config.js';
+import { loadPushHostRules, loadVapidEncryptionKeys } from '../services/delivery/src/config.js';
 import { createDeliveryOperators, REENCRYPT_DEFAULT_BATCH } from '../services/delivery/src/operators.js';
 import { encryptionKeyFingerprint } from '../services/delivery/src/sites/vapid-keys.js';
 import { ConfigError } from '../services/shared/src/config.js';
@@ -32,6 +35,15 @@ Usage: npm run cli -- <command> [arguments] [--json]
   subscribers seed <site> --count N --topics a,b --countries br,us [--per-subscriber 2]
                       [--endpoint-base https://…/]
                                      insert N synthetic subscribers (demos, benchmarks)
+  sites import-vapid <site> <keys.json>
+                                     give the site the VAPID key pair of its previous push
+                                     provider ({"publicKey", "privateKey"}, base64url), before its
+                                     first subscriber and first campaign
+  subscribers import <site> <file.ndjson | ->
+                                     import subscriptions exported by another provider, one JSON
+                                     object per line: {"endpoint", "keys": {"p256dh", "auth"},
+                                     "topics", "country", "createdAt"}; idempotent on the endpoint;
+                                     reports what was refused and why (exits 1 if anything was)
   topics rename <site> <topic> <new-name>
                                      rename a topic on every subscriber (refused if the
                                      new name is in use: merge instead)
@@ -59,6 +71,31 @@ function csv(value: string | undefined, name: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/**
+ * The lines of a stream, read as they are consumed. readline emits lines from the moment it
+ * exists, and the import first looks the site up: created any earlier, it would drop the first ones.
+ */
+async function* linesOf(input: NodeJS.ReadableStream): AsyncGenerator<string> {
+  yield* createInterface({ input, crlfDelay: Infinity });
+}
+
+/** A JSON object from a file, or a usage error saying why not. */
+async function readJsonFile(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new OperatorError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // said below
+  }
+  throw new OperatorError(`${file} must hold one JSON object`);
 }
 
 function table(rows: Record<string, unknown>[]): string {
@@ -116,7 +153,7 @@ async function main(argv: string[]): Promise<number> {
       VAPID_ENCRYPTION_KEY: secrets.VAPID_ENCRYPTION_KEY,
       VAPID_ENCRYPTION_KEY_PREVIOUS: process.env.VAPID_ENCRYPTION_KEY_PREVIOUS,
     });
-    const delivery = createDeliveryOperators(pool, vapidKeys);
+    const delivery = createDeliveryOperators(pool, vapidKeys, loadPushHostRules(process.env));
     const topics = createTopicMaintenance(pool);
     const site = async (ref: string | undefined) => {
       if (!ref) throw new UsageError('a site id or public id is required');
@@ -222,6 +259,40 @@ async function main(argv: string[]): Promise<number> {
         const secs = (Date.now() - started) / 1000;
         out(`${result.inserted} subscribers seeded on ${s.id} in ${secs.toFixed(1)} s`, { siteId: s.id, inserted: result.inserted, seconds: secs });
         return 0;
+      }
+      case 'sites import-vapid': {
+        const s = await site(rest[0]);
+        if (!rest[1]) throw new UsageError('usage: sites import-vapid <site> <keys.json>');
+        const pair = await readJsonFile(rest[1]);
+        const result = await delivery.importVapidKeys({ siteId: s.id, publicKey: pair.publicKey as string, privateKey: pair.privateKey as string });
+        out(result.changed ? `site ${s.id} now signs with VAPID public key ${result.vapidPublicKey}` : `site ${s.id} already had this VAPID key pair`, { siteId: s.id, ...result });
+        return 0;
+      }
+      case 'subscribers import': {
+        const s = await site(rest[0]);
+        if (!rest[1]) throw new UsageError('usage: subscribers import <site> <file.ndjson | ->');
+        const input = rest[1] === '-' ? process.stdin : createReadStream(rest[1], { encoding: 'utf8' });
+        const opened = new Promise<void>((resolve, reject) => {
+          if (input === process.stdin) return resolve();
+          input.once('open', () => resolve());
+          input.once('error', (err) => reject(new OperatorError(`cannot read ${rest[1]}: ${err.message}`)));
+        });
+        await opened;
+        const started = Date.now();
+        const report = await delivery.importSubscriptions({
+          siteId: s.id,
+          lines: linesOf(input),
+          onProgress: (r) => progress(`\rread ${r.read}: ${r.imported} imported, ${r.existing} already there, ${r.refused} refused`),
+        });
+        progress('\n');
+        const seconds = (Date.now() - started) / 1000;
+        const refusals = report.refusals.map((r) => `  line ${r.line}: ${r.reason}`);
+        if (report.refused > report.refusals.length) refusals.push(`  … and ${report.refused - report.refusals.length} more`);
+        out(
+          [`${report.read} line(s) in ${seconds.toFixed(1)} s: ${report.imported} imported, ${report.existing} already there, ${report.refused} refused`, ...refusals].join('\n'),
+          { siteId: s.id, ...report, seconds },
+        );
+        return report.refused > 0 ? 1 : 0;
       }
       case 'topics rename': {
         const s = await site(rest[0]);

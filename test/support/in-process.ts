@@ -174,7 +174,11 @@ export async function startInProcess(label: string, opts: InProcessOptions = {})
 
   const operators = {
     campaign: createOperators(pool),
-    delivery: createDeliveryOperators(pool, delivery?.config.vapidEncryptionKey ?? Buffer.from(vapidKey, 'base64')),
+    delivery: createDeliveryOperators(
+      pool,
+      delivery?.config.vapidEncryptionKey ?? Buffer.from(vapidKey, 'base64'),
+      delivery && { serviceHosts: delivery.config.pushServiceHosts, testHosts: delivery.config.pushTestHosts },
+    ),
   };
   let sites = 0;
 

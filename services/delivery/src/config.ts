@@ -2,7 +2,7 @@
 import { ConfigError, integer, list, listenAddress, optionalString, requireString } from '../../shared/src/config.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
-import { serviceHostRuleProblem, testHostProblem } from './audience/push-endpoint.js';
+import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/push-endpoint.js';
 import { usableCpus } from './push/encryption/cpus.js';
 
 export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
@@ -126,6 +126,11 @@ function pushTestHosts(env: Env): string[] {
     if (problem !== null) throw new ConfigError(`PUSH_TEST_HOSTS has an invalid host "${h}": it ${problem}`);
   }
   return hosts;
+}
+
+/** Where subscription endpoints may point (PUSH_SERVICE_HOSTS, PUSH_TEST_HOSTS): for the operator CLI's import too. */
+export function loadPushHostRules(env: Env = process.env): PushHostRules {
+  return { serviceHosts: Object.freeze(pushServiceHosts(env)), testHosts: Object.freeze(pushTestHosts(env)) };
 }
 
 export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {

@@ -1,19 +1,24 @@
 // Operator actions (CLI, stack scripts, tests): register a site's VAPID keys, re-encrypt the
 // stored VAPID private keys under the current encryption key (key rotation), seed synthetic
-// subscribers in bulk.
+// subscribers in bulk, and bring a site over from another push provider (its VAPID key pair and
+// its subscriptions).
 import { createECDH, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '../../shared/src/db.js';
-import { findSiteById, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/site-store.js';
-import { insertSeedBatch, type SeedRow } from './audience/subscriber-store.js';
+import { adoptVapidKeys, findSiteById, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/site-store.js';
+import { insertNewSubscribers, type NewSubscriberRow } from './audience/subscriber-store.js';
 import { DeliveryOperatorError, isUuid } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/names.js';
+import { createSubscriptionImport, type ImportReport } from './audience/import.js';
+import type { PushHostRules } from './audience/push-endpoint.js';
 import {
   encryptVapidPrivateKey,
   generateVapidKeyPair,
   keyRing,
   openVapidPrivateKey,
+  vapidKeyPairProblem,
   VapidKeyDecryptError,
   type VapidEncryptionKeys,
+  type VapidKeyPair,
 } from './sites/vapid-keys.js';
 
 const SEED_BATCH_ROWS = 5000;
@@ -42,7 +47,8 @@ export interface ReencryptCounts {
   failed: { siteId: string; publicId: string; reason: string }[];
 }
 
-export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | VapidEncryptionKeys) {
+/** `hosts`: where imported subscriptions may point (loadPushHostRules); needed only by importSubscriptions. */
+export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | VapidEncryptionKeys, hosts?: PushHostRules) {
   const keys = keyRing(encryptionKeys);
   if ([keys.current, ...keys.previous].some((k) => k.length !== 32)) throw new DeliveryOperatorError('the VAPID encryption keys must be 32 bytes');
   const vapidEncryptionKey = keys.current;
@@ -89,7 +95,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
       while (nextBatch < batches) {
         const batch = nextBatch++;
         const size = Math.min(SEED_BATCH_ROWS, plan.count - batch * SEED_BATCH_ROWS);
-        const added = await insertSeedBatch(pool, plan.siteId, seedRows(plan, keyPool, size));
+        const added = await insertNewSubscribers(pool, plan.siteId, seedRows(plan, keyPool, size));
         inserted += added;
         done += size;
         input.onProgress?.(done, plan.count);
@@ -142,7 +148,40 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     throw new DeliveryOperatorError(`re-encryption did not reach the last site within ${maxRounds} batches (sites are being created faster than it runs?); run it again`);
   }
 
-  return { registerSite, seedSubscribers, reencryptVapidKeys };
+  async function registeredSite(siteId: string) {
+    if (!isUuid(siteId)) throw new DeliveryOperatorError(`site id "${siteId}" is not a UUID`);
+    const site = await findSiteById(pool, siteId.toLowerCase());
+    if (!site) throw new DeliveryOperatorError(`site ${siteId} is not registered`);
+    return site;
+  }
+
+  /**
+   * Gives the site the VAPID key pair of its previous provider, so the subscriptions made with it
+   * (imported next) can be pushed to. Only before the site's first subscriber and first campaign;
+   * importing the pair it already has changes nothing.
+   */
+  async function importVapidKeys(input: { siteId: string } & VapidKeyPair): Promise<{ vapidPublicKey: string; changed: boolean }> {
+    const site = await registeredSite(input.siteId);
+    const problem = vapidKeyPairProblem(input);
+    if (problem) throw new DeliveryOperatorError(`VAPID key pair refused: ${problem}`);
+    if (site.vapidPublicKey === input.publicKey) return { vapidPublicKey: site.vapidPublicKey, changed: false };
+    const adopted = await adoptVapidKeys(pool, site.siteId, input.publicKey, encryptVapidPrivateKey(input.privateKey, site.siteId, vapidEncryptionKey));
+    if (!adopted) {
+      throw new DeliveryOperatorError(
+        `site ${site.siteId} already has subscribers or campaigns bound to its VAPID key: a key pair can be imported only before the first subscriber and the first campaign`,
+      );
+    }
+    return { vapidPublicKey: input.publicKey, changed: true };
+  }
+
+  /** Imports subscriptions exported by another provider (audience/import.ts): one JSON object per line. */
+  async function importSubscriptions(input: { siteId: string; lines: AsyncIterable<string> | Iterable<string>; onProgress?: (report: ImportReport) => void }): Promise<ImportReport> {
+    if (!hosts) throw new DeliveryOperatorError('importing subscriptions needs the push service host rules (PUSH_SERVICE_HOSTS)');
+    const site = await registeredSite(input.siteId);
+    return createSubscriptionImport(pool, hosts).importSubscriptions(site.siteId, input.lines, input.onProgress);
+  }
+
+  return { registerSite, seedSubscribers, reencryptVapidKeys, importVapidKeys, importSubscriptions };
 }
 
 export type DeliveryOperators = ReturnType<typeof createDeliveryOperators>;
@@ -182,7 +221,7 @@ type SeedPlan = ReturnType<typeof seedPlan>;
 
 // Synthetic data: Math.random picks names; the endpoint and auth secrets come from one
 // crypto buffer per batch (a call per row would dominate the seeding time).
-function seedRows(plan: SeedPlan, keyPool: string[], size: number): SeedRow[] {
+function seedRows(plan: SeedPlan, keyPool: string[], size: number): NewSubscriberRow[] {
   const random = randomBytes(size * 34);
   const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
   return Array.from({ length: size }, (_, i) => ({

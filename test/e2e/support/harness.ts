@@ -98,7 +98,8 @@ export async function startStack(label: string, env: Record<string, string> = {}
     await db.drop();
     throw new Error(`${(err as Error).message}\n${logs.slice(-40).join('\n')}`);
   }
-  const cliEnv = { ...process.env, DATABASE_URL: db.url, VAPID_ENCRYPTION_KEY: vapidEncryptionKey, CURSOR_SECRET: cursorSecret };
+  // The CLI checks imported endpoints against the same push hosts as the services.
+  const cliEnv = { ...process.env, DATABASE_URL: db.url, VAPID_ENCRYPTION_KEY: vapidEncryptionKey, CURSOR_SECRET: cursorSecret, PUSH_TEST_HOSTS: services.env.delivery.PUSH_TEST_HOSTS ?? '' };
   return {
     services,
     api: createApi(services.gatewayUrl),

@@ -120,24 +120,29 @@ export async function replaceSubscriber(pool: Pool, siteId: string, change: Subs
   });
 }
 
-export interface SeedRow {
+export interface NewSubscriberRow {
   endpoint: string;
   p256dh: string;
   auth: string;
   country: string;
   topics: string[];
+  /** ISO date-time; default now. */
+  createdAt?: string | null;
 }
 
 // Topic names never contain control characters (see names.ts), so U+001F can join a
 // row's topics into one text value: arrays of arrays must be rectangular in Postgres.
 const TOPIC_SEPARATOR = '\u001f';
 
-/** One multi-row INSERT for a whole batch; endpoints already present are skipped. */
-export async function insertSeedBatch(db: Queryable, siteId: string, rows: SeedRow[]): Promise<number> {
+/**
+ * One multi-row INSERT for a whole batch (seeded or imported subscribers); endpoints already
+ * present, or repeated within the batch, are skipped. Answers how many rows were inserted.
+ */
+export async function insertNewSubscribers(db: Queryable, siteId: string, rows: NewSubscriberRow[]): Promise<number> {
   const result = await db.query(
-    `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics)
-     SELECT $1, e, p, a, c, CASE WHEN t = '' THEN '{}'::text[] ELSE string_to_array(t, chr(31)) END
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS x(e, p, a, c, t)
+    `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics, created_at)
+     SELECT $1, e, p, a, c, CASE WHEN t = '' THEN '{}'::text[] ELSE string_to_array(t, chr(31)) END, coalesce(d, now())
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[]) AS x(e, p, a, c, t, d)
      ON CONFLICT (site_id, endpoint) DO NOTHING`,
     [
       siteId,
@@ -146,6 +151,7 @@ export async function insertSeedBatch(db: Queryable, siteId: string, rows: SeedR
       rows.map((r) => r.auth),
       rows.map((r) => r.country),
       rows.map((r) => r.topics.join(TOPIC_SEPARATOR)),
+      rows.map((r) => r.createdAt ?? null),
     ],
   );
   return result.rowCount ?? 0;

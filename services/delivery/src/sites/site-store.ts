@@ -55,7 +55,23 @@ export async function lockSitesAfter(db: Queryable, afterSiteId: string | null, 
   return rows.map(toSite);
 }
 
-/** Replaces stored (encrypted) VAPID private keys; the public keys never change. */
+/**
+ * Gives a site the VAPID key pair it brought from its previous provider, only while it has never
+ * had a subscriber or a campaign run: from then on the pair is bound to browsers' subscriptions
+ * and cached by the senders (sites/vapid-signers.ts). False when that is no longer the case.
+ */
+export async function adoptVapidKeys(db: Queryable, siteId: string, vapidPublicKey: string, vapidPrivateKeyEnc: Buffer): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE delivery.sites s SET vapid_public_key = $2, vapid_private_key_enc = $3
+      WHERE s.site_id = $1
+        AND NOT EXISTS (SELECT 1 FROM delivery.subscribers WHERE site_id = $1)
+        AND NOT EXISTS (SELECT 1 FROM delivery.campaign_runs WHERE site_id = $1)`,
+    [siteId, vapidPublicKey, vapidPrivateKeyEnc],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Replaces stored (encrypted) VAPID private keys; the public keys do not change. */
 export async function updateVapidPrivateKeys(db: Queryable, updates: { siteId: string; vapidPrivateKeyEnc: Buffer }[]): Promise<number> {
   if (updates.length === 0) return 0;
   const { rowCount } = await db.query(

@@ -7,7 +7,7 @@
 // The key id is a fingerprint of the encryption key (HMAC-SHA256 of a fixed label, 8 bytes), so
 // during a rotation of VAPID_ENCRYPTION_KEY each row names the key that opens it and the
 // re-encryption command can tell rows that are already under the current key.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createECDH, createHmac, randomBytes } from 'node:crypto';
 import webpush from 'web-push';
 
 const IV_BYTES = 12;
@@ -50,6 +50,27 @@ export class VapidKeyDecryptError extends Error {
   ) {
     super(`the VAPID private key of site ${siteId} ${reason}`);
   }
+}
+
+/**
+ * Why a key pair brought from elsewhere cannot be a site's VAPID keys, or null when it can: the
+ * public key must be the base64url of an uncompressed P-256 point, the private key of a 32-byte
+ * scalar, and the one must be the other's public key (a mismatched pair would sign pushes that
+ * every push service refuses).
+ */
+export function vapidKeyPairProblem(pair: { publicKey: unknown; privateKey: unknown }): string | null {
+  const decode = (v: unknown) => (typeof v === 'string' && /^[A-Za-z0-9_-]+$/.test(v) ? Buffer.from(v, 'base64url') : null);
+  const publicKey = decode(pair.publicKey);
+  const privateKey = decode(pair.privateKey);
+  if (!publicKey || publicKey.length !== 65 || publicKey[0] !== 0x04) return 'the public key must be an uncompressed P-256 point (65 bytes) in base64url';
+  if (!privateKey || privateKey.length !== PRIVATE_KEY_BYTES) return `the private key must be ${PRIVATE_KEY_BYTES} bytes in base64url`;
+  const ecdh = createECDH('prime256v1');
+  try {
+    ecdh.setPrivateKey(privateKey);
+  } catch {
+    return 'the private key is not a P-256 private key';
+  }
+  return ecdh.getPublicKey().equals(publicKey) ? null : 'the public key is not the private key\'s public key';
 }
 
 export function generateVapidKeyPair(): VapidKeyPair {
