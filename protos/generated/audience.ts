@@ -4,6 +4,9 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { AudienceClient as _delivery_v1_AudienceClient, AudienceDefinition as _delivery_v1_AudienceDefinition } from './delivery/v1/Audience';
 import type { CountAudienceRequest as _delivery_v1_CountAudienceRequest, CountAudienceRequest__Output as _delivery_v1_CountAudienceRequest__Output } from './delivery/v1/CountAudienceRequest';
 import type { CountAudienceResponse as _delivery_v1_CountAudienceResponse, CountAudienceResponse__Output as _delivery_v1_CountAudienceResponse__Output } from './delivery/v1/CountAudienceResponse';
+import type { ImportRefusal as _delivery_v1_ImportRefusal, ImportRefusal__Output as _delivery_v1_ImportRefusal__Output } from './delivery/v1/ImportRefusal';
+import type { ImportSubscriptionsRequest as _delivery_v1_ImportSubscriptionsRequest, ImportSubscriptionsRequest__Output as _delivery_v1_ImportSubscriptionsRequest__Output } from './delivery/v1/ImportSubscriptionsRequest';
+import type { ImportSubscriptionsResponse as _delivery_v1_ImportSubscriptionsResponse, ImportSubscriptionsResponse__Output as _delivery_v1_ImportSubscriptionsResponse__Output } from './delivery/v1/ImportSubscriptionsResponse';
 import type { NameCount as _delivery_v1_NameCount, NameCount__Output as _delivery_v1_NameCount__Output } from './delivery/v1/NameCount';
 import type { NameCounts as _delivery_v1_NameCounts, NameCounts__Output as _delivery_v1_NameCounts__Output } from './delivery/v1/NameCounts';
 import type { SiteRequest as _delivery_v1_SiteRequest, SiteRequest__Output as _delivery_v1_SiteRequest__Output } from './delivery/v1/SiteRequest';
@@ -18,6 +21,9 @@ export interface ProtoGrpcType {
       Audience: SubtypeConstructor<typeof grpc.Client, _delivery_v1_AudienceClient> & { service: _delivery_v1_AudienceDefinition }
       CountAudienceRequest: MessageTypeDefinition<_delivery_v1_CountAudienceRequest, _delivery_v1_CountAudienceRequest__Output>
       CountAudienceResponse: MessageTypeDefinition<_delivery_v1_CountAudienceResponse, _delivery_v1_CountAudienceResponse__Output>
+      ImportRefusal: MessageTypeDefinition<_delivery_v1_ImportRefusal, _delivery_v1_ImportRefusal__Output>
+      ImportSubscriptionsRequest: MessageTypeDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsRequest__Output>
+      ImportSubscriptionsResponse: MessageTypeDefinition<_delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsResponse__Output>
       NameCount: MessageTypeDefinition<_delivery_v1_NameCount, _delivery_v1_NameCount__Output>
       NameCounts: MessageTypeDefinition<_delivery_v1_NameCounts, _delivery_v1_NameCounts__Output>
       SiteRequest: MessageTypeDefinition<_delivery_v1_SiteRequest, _delivery_v1_SiteRequest__Output>

@@ -132,10 +132,11 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect(succeeded('unsubscribe', 200)).to.deep.equal({ deactivated: false });
   });
 
-  it('audience: topics and countries answer', () => {
+  it('audience: topics and countries answer, and an import of subscriptions', () => {
     const topics = succeeded('listTopics', 200) as { name: string; users: number }[];
     expect(topics.map((t) => t.name).sort()).to.deep.equal(['news', 'sports']);
     expect(succeeded('listCountries', 200)).to.deep.equal([{ name: 'country__desconhecido', users: 1 }]);
+    expect(succeeded('importSubscribers', 200)).to.deep.equal({ received: 1, imported: 1, existing: 0, refused: 0, refusals: 0, vapidPublicKey: site.vapidPublicKey });
   });
 
   it('create: send now (with Idempotency-Key and X-Request-Id), draft, and two scheduled with OffsetDateTime', () => {
@@ -189,10 +190,10 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
   });
 
   it('every /v2 operation of the document was called', () => {
-    const operations = ['createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'listTopics', 'listCountries', 'getOpenApiJson', 'getOpenApiYaml'];
+    const operations = ['createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'listTopics', 'listCountries', 'importSubscribers', 'getOpenApiJson', 'getOpenApiYaml'];
     const made: Record<string, string> = {
       createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled',
-      listTopics: 'listTopics', listCountries: 'listCountries', getOpenApiJson: 'getOpenApiJson', getOpenApiYaml: 'getOpenApiYaml',
+      listTopics: 'listTopics', listCountries: 'listCountries', importSubscribers: 'importSubscribers', getOpenApiJson: 'getOpenApiJson', getOpenApiYaml: 'getOpenApiYaml',
     };
     expect(operations.filter((op) => !out.calls[made[op]])).to.deep.equal([]);
   });

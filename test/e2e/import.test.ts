@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
@@ -97,5 +98,111 @@ describe('e2e: importing a site from another provider', function () {
     const err = await stack.cli('sites', 'import-vapid', site.publicId, keysFile).catch((e: Error) => e);
     expect(err).to.be.instanceOf(Error);
     expect((err as Error).message).to.include('before the first subscriber and the first campaign');
+  });
+
+  describe('through the API (POST /v2/subscribers/import)', () => {
+    const pairOf = () => {
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: ecdh.getPrivateKey().toString('base64url') };
+    };
+    const importing = (key: string, body: unknown) => stack.api.request('POST', '/v2/subscribers/import', { key, body });
+
+    it('when a new site sends its key pair and subscriptions, then the valid ones are imported, the others reported by index, and a campaign reaches them signed with that key', async () => {
+      const fresh = await siteWithPermissions(stack, ALL, 'api-moving');
+      const pair = pairOf();
+      const browsers = Array.from({ length: 40 }, () => sim.createSubscription(pair.publicKey));
+      const items: unknown[] = browsers.map((b) => ({ endpoint: b.endpoint, keys: b.keys, topics: ['api-moved'] }));
+      items.splice(3, 0, { endpoint: 'https://evil.example/push/1', keys: browsers[0].keys });
+      items.splice(7, 0, 'a string');
+      const res = await importing(fresh.apiKey, { vapidKeys: pair, subscriptions: items });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body).to.deep.equal({
+        received: 42,
+        imported: 40,
+        existing: 0,
+        refused: 2,
+        refusals: [
+          { index: 3, reason: 'subscription.endpoint must be an https URL of a push service' },
+          { index: 7, reason: 'a subscription must be a JSON object: {"endpoint", "keys": {"p256dh", "auth"}, "topics", "country", "createdAt"}' },
+        ],
+        vapidPublicKey: pair.publicKey,
+      });
+      // The same request again (a retry after a lost answer): nothing new, the key pair unchanged.
+      const again = await importing(fresh.apiKey, { vapidKeys: pair, subscriptions: items });
+      expect(again.body).to.include({ imported: 0, existing: 40, refused: 2 });
+
+      const created = await stack.api.request('POST', '/v2/campaign/create', { key: fresh.apiKey, body: validCampaign({ status: 'published', topics: ['api-moved'] }) });
+      expect(created.status, created.text).to.equal(200);
+      const campaignId = created.body.id as string;
+      await eventually(async () => (sim.received().filter((m) => JSON.parse(m.payload).id === campaignId).length >= 40 ? true : undefined), 60_000, 200);
+      const ids = sim.received().filter((m) => JSON.parse(m.payload).id === campaignId).map((m) => m.subscriptionId).sort();
+      expect(ids).to.deep.equal(browsers.map((b) => b.id).sort());
+
+      // From now on the site's key is bound: another pair is 409, and nothing of that request is imported.
+      const extra = sim.createSubscription(pair.publicKey);
+      const late = await importing(fresh.apiKey, { vapidKeys: pairOf(), subscriptions: [{ endpoint: extra.endpoint, keys: extra.keys }] });
+      expect([late.status, late.body]).to.deep.equal([
+        409,
+        { message: 'the site already has subscribers or campaigns bound to its VAPID key: a key pair can be imported only before the first subscriber and the first campaign' },
+      ]);
+      const topics = await stack.api.request('GET', '/v2/topics', { key: fresh.apiKey });
+      expect(topics.body).to.deep.equal([{ name: 'api-moved', users: 40 }]);
+    });
+
+    it('when the request is not an import, then 400 with every wrong field named, and nothing is imported', async () => {
+      const fresh = await siteWithPermissions(stack, ALL, 'api-bad');
+      const pair = pairOf();
+      const other = pairOf();
+      const one = { endpoint: 'https://127.0.0.1/push/x', keys: sim.createSubscription(pair.publicKey).keys };
+      const cases: [unknown, string][] = [
+        [{}, 'subscriptions must be an array of 1 to 1000 subscriptions'],
+        [{ subscriptions: [] }, 'subscriptions must be an array of 1 to 1000 subscriptions'],
+        [{ subscriptions: Array.from({ length: 1001 }, () => one) }, 'subscriptions must be an array of 1 to 1000 subscriptions'],
+        [{ subscriptions: 'all' }, 'subscriptions must be an array of 1 to 1000 subscriptions'],
+        [{ vapidKeys: [], subscriptions: [one] }, 'vapidKeys must be an object: {"publicKey", "privateKey"}'],
+        [{ vapidKeys: { publicKey: pair.publicKey, privateKey: other.privateKey }, subscriptions: [one] }, 'vapidKeys.publicKey must be the public key of vapidKeys.privateKey'],
+        [{ vapidKeys: { publicKey: 'x', privateKey: other.privateKey } }, 'subscriptions must be an array of 1 to 1000 subscriptions, vapidKeys.publicKey must be an uncompressed P-256 public key (65 bytes) in base64url'],
+        [[one], 'Invalid JSON body'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await importing(fresh.apiKey, body);
+        expect([res.status, res.body], JSON.stringify(body).slice(0, 80)).to.deep.equal([400, { message }]);
+      }
+      const topics = await stack.api.request('GET', '/v2/topics', { key: fresh.apiKey });
+      expect(topics.body).to.deep.equal([]);
+    });
+
+    it('when the plan has no audience permission, then 403; over 2 MiB, 413', async () => {
+      const limited = await siteWithPermissions(stack, ['create', 'reports'], 'api-no-audience');
+      const denied = await importing(limited.apiKey, { subscriptions: [{}] });
+      expect([denied.status, denied.body]).to.deep.equal([403, { message: 'This plan does not have permission to import subscribers via API' }]);
+      const big = await stack.api.request('POST', '/v2/subscribers/import', { key: site.apiKey, rawBody: JSON.stringify({ subscriptions: [{ endpoint: 'x'.repeat(2 * 1024 * 1024) }] }) });
+      expect([big.status, big.body]).to.deep.equal([413, { message: 'Request body too large' }]);
+      // Between the /v2 limit (100 kB) and this one: read and judged.
+      const mid = await stack.api.request('POST', '/v2/subscribers/import', { key: site.apiKey, rawBody: JSON.stringify({ subscriptions: [{ endpoint: 'x'.repeat(200_000) }] }) });
+      expect([mid.status, mid.body.refused]).to.deep.equal([200, 1]);
+    });
+
+    it('whatever the body holds, the answer is 200, 400 or 409 with a message, never a 5xx', async () => {
+      const hostile = fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.record(
+          {
+            vapidKeys: fc.oneof(fc.anything(), fc.record({ publicKey: fc.string(), privateKey: fc.string() })),
+            subscriptions: fc.oneof(fc.anything(), fc.array(fc.anything(), { maxLength: 5 }), fc.array(fc.record({ endpoint: fc.string(), keys: fc.anything(), topics: fc.anything(), country: fc.anything(), createdAt: fc.anything() }, { requiredKeys: [] }), { maxLength: 5 })),
+          },
+          { requiredKeys: [] },
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(hostile, async (body) => {
+          const res = await stack.api.request('POST', '/v2/subscribers/import', { key: site.apiKey, rawBody: JSON.stringify(body) ?? 'null' });
+          expect([200, 400, 409], res.text).to.include(res.status);
+          if (res.status !== 200) expect(res.body.message).to.be.a('string').and.not.equal('');
+        }),
+        { numRuns: 60 },
+      );
+    });
   });
 });

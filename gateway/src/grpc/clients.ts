@@ -10,6 +10,7 @@ import type { ListCampaignsResponse__Output } from '../../../protos/generated/ca
 import type { GetCampaignResponse__Output } from '../../../protos/generated/campaign/v1/GetCampaignResponse.js';
 import type { DeleteCampaignResponse__Output } from '../../../protos/generated/campaign/v1/DeleteCampaignResponse.js';
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
+import type { ImportSubscriptionsResponse__Output } from '../../../protos/generated/delivery/v1/ImportSubscriptionsResponse.js';
 
 export interface CallContext {
   requestId: string;
@@ -26,6 +27,7 @@ export interface CampaignBackend {
 export interface AudienceBackend {
   listTopics(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
   listCountries(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
+  importSubscriptions(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<ImportSubscriptionsResponse__Output>;
 }
 
 export interface Backends {
@@ -72,6 +74,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
     audience: {
       listTopics: (siteId, ctx) => call(audience, audience.ListTopics, { siteId }, ctx),
       listCountries: (siteId, ctx) => call(audience, audience.ListCountries, { siteId }, ctx),
+      importSubscriptions: (req, ctx) => call(audience, audience.ImportSubscriptions, req, ctx),
     },
     connected(backend, timeoutMs) {
       const client: grpc.Client = backend === 'campaign' ? campaign : audience;

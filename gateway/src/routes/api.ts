@@ -61,6 +61,8 @@ function decodeParam(raw: string): string {
 
 export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, logger, limits }: ApiDeps): RequestHandler {
   const readBody = createBodyReader(bodyLimitBytes);
+  // Routes with a limit of their own (an import) get a reader of their own, made once.
+  const readers = new Map(routes.filter((r) => r.bodyLimitBytes !== undefined).map((r) => [r, createBodyReader(r.bodyLimitBytes!)]));
 
   async function run(route: ApiRoute, req: Request, res: Response): Promise<{ status: number; body: unknown }> {
     const ctx = { requestId: requestIdOf(res) };
@@ -88,7 +90,7 @@ export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, log
     if (quota && !quota.allowed) throw tooManyRequests(quota.retryAfterSeconds);
     if (!principal.permissions[route.permission]) return route.denied;
 
-    const body = await readBody(req, res);
+    const body = await (readers.get(route) ?? readBody)(req, res);
     const bodyJson = route.body === 'none' ? '' : jsonObjectText(body, route.body === 'json-or-empty' ? '{}' : undefined);
     const params = (route.pattern.exec(req.path) ?? []).slice(1).map(decodeParam);
     try {

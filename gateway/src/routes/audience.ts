@@ -1,8 +1,15 @@
-// /v2 topics and countries. A plan without audience access gets an empty list (spec), not a 403.
+// /v2 topics and countries (a plan without audience access gets an empty list: spec, not a 403),
+// and the import of subscriptions from another provider (an addition; docs/api-changelog.md).
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
 import type { AudienceBackend } from '../grpc/clients.js';
 import { MESSAGES } from '../messages.js';
 import type { ApiRoute } from './route.js';
+
+/**
+ * Body limit of POST /v2/subscribers/import: 1,000 subscriptions (the most one request may carry)
+ * of a typical 300–600 bytes fit many times over; the endpoint URL alone may be 2,048 characters.
+ */
+export const IMPORT_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 function entriesJson(counts: NameCounts__Output) {
   return counts.entries.map((e) => ({ name: e.name, users: Number(e.users) }));
@@ -22,6 +29,27 @@ export function audienceRoutes(backend: AudienceBackend): ApiRoute[] {
       pattern: /^\/v2\/countries\/?$/,
       operation: 'listCountries',
       handle: async ({ principal, ctx }) => entriesJson(await backend.listCountries(principal.siteId, ctx)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v2\/subscribers\/import\/?$/,
+      operation: 'importSubscribers',
+      permission: 'audience',
+      denied: { status: 403, body: { message: MESSAGES.planImport } },
+      genericMessage: MESSAGES.internal,
+      body: 'json',
+      bodyLimitBytes: IMPORT_BODY_LIMIT_BYTES,
+      handle: async ({ principal, bodyJson, ctx }) => {
+        const r = await backend.importSubscriptions({ siteId: principal.siteId, bodyJson }, ctx);
+        return {
+          received: r.received,
+          imported: r.imported,
+          existing: r.existing,
+          refused: r.refused,
+          refusals: r.refusals.map((x) => ({ index: x.index, reason: x.reason })),
+          vapidPublicKey: r.vapidPublicKey,
+        };
+      },
     },
   ];
 }

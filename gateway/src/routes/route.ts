@@ -28,5 +28,7 @@ export interface ApiRoute {
   genericMessage: string;
   /** 'none': the body is only size-checked; 'json': a JSON object is required; 'json-or-empty': absent means {}. */
   body: 'none' | 'json' | 'json-or-empty';
+  /** The body size over which this route answers 413; default the gateway's BODY_LIMIT_BYTES. */
+  bodyLimitBytes?: number;
   handle(input: RouteInput): Promise<unknown>;
 }

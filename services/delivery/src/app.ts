@@ -28,6 +28,7 @@ import { pluginRoutes } from './plugin/routes.js';
 import { createEncryptPool } from './push/encryption/pool.js';
 import { createPushMetrics } from './push/metrics.js';
 import { createPushSender } from './push/sender.js';
+import { createSiteImport } from './audience/import.js';
 import { createChunkWorker } from './sending/chunk-worker.js';
 import { createDispatchHandler } from './sending/dispatch.js';
 import { createLeases } from './sending/leases.js';
@@ -132,7 +133,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     if (applied.length > 0) log.info('migrations applied', { applied });
 
     // audience
-    grpcServer = createGrpcServer({ audience: createAudience(pool), log, metrics, readiness, auth: internalAuth });
+    const siteImport = createSiteImport(pool, { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts }, config.vapidEncryptionKey);
+    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, log, metrics, readiness, auth: internalAuth });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one

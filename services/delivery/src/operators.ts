@@ -4,18 +4,17 @@
 // its subscriptions).
 import { createECDH, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '../../shared/src/db.js';
-import { adoptVapidKeys, findSiteById, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/site-store.js';
+import { findSiteById, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/site-store.js';
 import { insertNewSubscribers, type NewSubscriberRow } from './audience/subscriber-store.js';
-import { DeliveryOperatorError, isUuid } from './errors.js';
+import { DeliveryOperatorError, isUuid, ValidationError } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/names.js';
-import { createSubscriptionImport, type ImportReport } from './audience/import.js';
+import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/import.js';
 import type { PushHostRules } from './audience/push-endpoint.js';
 import {
   encryptVapidPrivateKey,
   generateVapidKeyPair,
   keyRing,
   openVapidPrivateKey,
-  vapidKeyPairProblem,
   VapidKeyDecryptError,
   type VapidEncryptionKeys,
   type VapidKeyPair,
@@ -155,6 +154,9 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     return site;
   }
 
+  // Without push host rules (an operator that never imports subscriptions) none are allowed.
+  const siteImport = createSiteImport(pool, hosts ?? { serviceHosts: [], testHosts: [] }, vapidEncryptionKey);
+
   /**
    * Gives the site the VAPID key pair of its previous provider, so the subscriptions made with it
    * (imported next) can be pushed to. Only before the site's first subscriber and first campaign;
@@ -162,23 +164,19 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
    */
   async function importVapidKeys(input: { siteId: string } & VapidKeyPair): Promise<{ vapidPublicKey: string; changed: boolean }> {
     const site = await registeredSite(input.siteId);
-    const problem = vapidKeyPairProblem(input);
-    if (problem) throw new DeliveryOperatorError(`VAPID key pair refused: ${problem}`);
-    if (site.vapidPublicKey === input.publicKey) return { vapidPublicKey: site.vapidPublicKey, changed: false };
-    const adopted = await adoptVapidKeys(pool, site.siteId, input.publicKey, encryptVapidPrivateKey(input.privateKey, site.siteId, vapidEncryptionKey));
-    if (!adopted) {
-      throw new DeliveryOperatorError(
-        `site ${site.siteId} already has subscribers or campaigns bound to its VAPID key: a key pair can be imported only before the first subscriber and the first campaign`,
-      );
+    try {
+      return await siteImport.adoptKeyPair(site.siteId, input);
+    } catch (err) {
+      if (err instanceof ValidationError || err instanceof VapidKeysInUseError) throw new DeliveryOperatorError(`VAPID key pair refused: ${err.message}`);
+      throw err;
     }
-    return { vapidPublicKey: input.publicKey, changed: true };
   }
 
   /** Imports subscriptions exported by another provider (audience/import.ts): one JSON object per line. */
   async function importSubscriptions(input: { siteId: string; lines: AsyncIterable<string> | Iterable<string>; onProgress?: (report: ImportReport) => void }): Promise<ImportReport> {
     if (!hosts) throw new DeliveryOperatorError('importing subscriptions needs the push service host rules (PUSH_SERVICE_HOSTS)');
     const site = await registeredSite(input.siteId);
-    return createSubscriptionImport(pool, hosts).importSubscriptions(site.siteId, input.lines, input.onProgress);
+    return siteImport.importLines(site.siteId, input.lines, input.onProgress);
   }
 
   return { registerSite, seedSubscribers, reencryptVapidKeys, importVapidKeys, importSubscriptions };

@@ -59,11 +59,11 @@ describe('delivery: importing a site from another provider', function () {
       const a = keyPair();
       const b = keyPair();
       const cases: [Record<string, unknown>, string][] = [
-        [{ publicKey: a.publicKey, privateKey: b.privateKey }, "is not the private key's public key"],
-        [{ publicKey: a.publicKey.slice(0, 40), privateKey: a.privateKey }, 'uncompressed P-256 point'],
-        [{ publicKey: a.publicKey, privateKey: 'not base64url!' }, 'private key must be 32 bytes'],
-        [{ publicKey: a.publicKey, privateKey: Buffer.alloc(32, 0xff).toString('base64url') }, 'not a P-256 private key'],
-        [{ publicKey: 42, privateKey: null }, 'uncompressed P-256 point'],
+        [{ publicKey: a.publicKey, privateKey: b.privateKey }, 'publicKey must be the public key of privateKey'],
+        [{ publicKey: a.publicKey.slice(0, 40), privateKey: a.privateKey }, 'publicKey must be an uncompressed P-256 public key'],
+        [{ publicKey: a.publicKey, privateKey: 'not base64url!' }, 'privateKey must be 32 bytes'],
+        [{ publicKey: a.publicKey, privateKey: Buffer.alloc(32, 0xff).toString('base64url') }, 'privateKey must be a P-256 private key'],
+        [{ publicKey: 42, privateKey: null }, 'publicKey must be an uncompressed P-256 public key'],
       ];
       for (const [pair, reason] of cases) {
         const err = await t.operators.importVapidKeys({ siteId: site.siteId, ...(pair as { publicKey: string; privateKey: string }) }).catch((e: unknown) => e);

@@ -75,6 +75,21 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
   deleteCampaign: () => client.DELETE('/v2/campaign/{campaignId}', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey }),
   listTopics: () => client.GET('/v2/topics', { headers: apiKey }),
   listCountries: () => client.GET('/v2/countries', { headers: apiKey }),
+  importSubscribers: () =>
+    client.POST('/v2/subscribers/import', {
+      headers: apiKey,
+      body: {
+        subscriptions: [
+          {
+            endpoint: need(args.endpoint, 'endpoint'),
+            keys: { p256dh: need(args.p256dh, 'p256dh'), auth: need(args.auth, 'auth') },
+            topics: args.topics ?? [],
+            country: 'PT',
+            createdAt: '2025-06-01T12:00:00Z',
+          },
+        ],
+      },
+    }),
   getOpenApiJson: () => client.GET('/v2/openapi.json'),
   getOpenApiYaml: () => client.GET('/v2/openapi.yaml', { parseAs: 'text' }),
   subscribe: () =>

@@ -1,24 +1,42 @@
-// gRPC adapter for delivery.v1.Audience: decode → one domain call → encode. Failures are
-// logged here and answered as INTERNAL without detail.
+// gRPC adapter for delivery.v1.Audience: decode → one domain call → encode. Refused input is
+// answered with its messages (INVALID_ARGUMENT, FAILED_PRECONDITION); other failures are logged
+// here and answered as INTERNAL without detail.
 import * as grpc from '@grpc/grpc-js';
 import type { AudienceHandlers } from '../../../../protos/generated/delivery/v1/Audience.js';
 import type { NameCount } from '../../../../protos/generated/delivery/v1/NameCount.js';
 import type { Logger } from '../../../shared/src/log.js';
+import { safeText } from '../../../shared/src/text.js';
+import { ValidationError } from '../errors.js';
 import type { Audience } from './audience.js';
+import { VapidKeysInUseError, type SiteImport } from './import.js';
 
 type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
+
+/** Far above the longest message made here (every field of an import request wrong at once). */
+const MAX_DETAILS_CHARS = 4000;
+
+function refusal(err: unknown): { code: grpc.status; details: string } | null {
+  if (err instanceof ValidationError) return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
+  if (err instanceof VapidKeysInUseError) return { code: grpc.status.FAILED_PRECONDITION, details: err.message };
+  return null;
+}
 
 function answer<T>(log: Logger, method: string, callback: Callback<T>, work: () => Promise<T>): void {
   work().then(
     (value) => callback(null, value),
     (err: unknown) => {
+      const refused = refusal(err);
+      if (refused) {
+        const details = safeText(refused.details, MAX_DETAILS_CHARS);
+        return callback({ name: 'Error', message: details, code: refused.code, details, metadata: new grpc.Metadata() });
+      }
       log.error('audience call failed', { method, err });
       callback({ name: 'Error', message: 'Internal error', code: grpc.status.INTERNAL, details: 'Internal error', metadata: new grpc.Metadata() });
     },
   );
 }
 
-export function createAudienceHandlers(audience: Audience, log: Logger): AudienceHandlers {
+export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, log: Logger): AudienceHandlers {
   const entries = (list: { name: string; users: number }[]): { entries: NameCount[] } => ({ entries: list.map((e) => ({ name: e.name, users: e.users })) });
   return {
     CountAudience: (call, callback) =>
@@ -28,5 +46,17 @@ export function createAudienceHandlers(audience: Audience, log: Logger): Audienc
     ListTopics: (call, callback) => answer(log, 'ListTopics', callback, async () => entries(await audience.listTopics(call.request.siteId))),
     ListCountries: (call, callback) =>
       answer(log, 'ListCountries', callback, async () => entries(await audience.listCountries(call.request.siteId))),
+    ImportSubscriptions: (call, callback) =>
+      answer(log, 'ImportSubscriptions', callback, async () => {
+        const report = await siteImport.importRequest(call.request.siteId, call.request.bodyJson);
+        return {
+          received: report.read,
+          imported: report.imported,
+          existing: report.existing,
+          refused: report.refused,
+          refusals: report.refusals.map((r) => ({ index: r.line - 1, reason: r.reason })),
+          vapidPublicKey: report.vapidPublicKey,
+        };
+      }),
   };
 }

@@ -8,6 +8,7 @@ import { addGrpcHealth, type Readiness } from '../../../shared/src/observability
 import type { ServiceMetrics } from '../../../shared/src/observability/metrics.js';
 import type { Audience } from './audience.js';
 import { createAudienceHandlers } from './grpc-handlers.js';
+import type { SiteImport } from './import.js';
 
 export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
 
@@ -15,22 +16,25 @@ export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
 
 export function createGrpcServer(deps: {
   audience: Audience;
+  siteImport: SiteImport;
   log: Logger;
   auth: InternalAuth;
   metrics?: ServiceMetrics;
   readiness: Readiness;
 }): grpc.Server & { health: GrpcHealth } {
-  // The campaign service asks for audience estimates; the gateway lists topics and countries.
+  // The campaign service asks for audience estimates; the gateway lists topics and countries and
+  // imports subscriptions.
   // The health service stays open to probes.
   const interceptor = internalAuthInterceptor(deps.auth, {
     [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
     [`/${AUDIENCE_GRPC_SERVICE}/ListTopics`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/ListCountries`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ImportSubscriptions`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/`]: [],
   });
   const server = new grpc.Server({ interceptors: [interceptor] });
   const proto = loadAudienceProto();
-  const handlers = createAudienceHandlers(deps.audience, deps.log);
+  const handlers = createAudienceHandlers(deps.audience, deps.siteImport, deps.log);
   server.addService(proto.delivery.v1.Audience.service, deps.metrics ? deps.metrics.instrumentGrpc(AUDIENCE_GRPC_SERVICE, handlers, deps.log) : handlers);
   return Object.assign(server, { health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE], deps.readiness) });
 }

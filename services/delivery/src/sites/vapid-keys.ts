@@ -56,21 +56,21 @@ export class VapidKeyDecryptError extends Error {
  * Why a key pair brought from elsewhere cannot be a site's VAPID keys, or null when it can: the
  * public key must be the base64url of an uncompressed P-256 point, the private key of a 32-byte
  * scalar, and the one must be the other's public key (a mismatched pair would sign pushes that
- * every push service refuses).
+ * every push service refuses). Messages name the fields, after `prefix` (e.g. "vapidKeys.").
  */
-export function vapidKeyPairProblem(pair: { publicKey: unknown; privateKey: unknown }): string | null {
+export function vapidKeyPairProblem(pair: { publicKey: unknown; privateKey: unknown }, prefix = ''): string | null {
   const decode = (v: unknown) => (typeof v === 'string' && /^[A-Za-z0-9_-]+$/.test(v) ? Buffer.from(v, 'base64url') : null);
   const publicKey = decode(pair.publicKey);
   const privateKey = decode(pair.privateKey);
-  if (!publicKey || publicKey.length !== 65 || publicKey[0] !== 0x04) return 'the public key must be an uncompressed P-256 point (65 bytes) in base64url';
-  if (!privateKey || privateKey.length !== PRIVATE_KEY_BYTES) return `the private key must be ${PRIVATE_KEY_BYTES} bytes in base64url`;
+  if (!publicKey || publicKey.length !== 65 || publicKey[0] !== 0x04) return `${prefix}publicKey must be an uncompressed P-256 public key (65 bytes) in base64url`;
+  if (!privateKey || privateKey.length !== PRIVATE_KEY_BYTES) return `${prefix}privateKey must be ${PRIVATE_KEY_BYTES} bytes in base64url`;
   const ecdh = createECDH('prime256v1');
   try {
     ecdh.setPrivateKey(privateKey);
   } catch {
-    return 'the private key is not a P-256 private key';
+    return `${prefix}privateKey must be a P-256 private key`;
   }
-  return ecdh.getPublicKey().equals(publicKey) ? null : 'the public key is not the private key\'s public key';
+  return ecdh.getPublicKey().equals(publicKey) ? null : `${prefix}publicKey must be the public key of ${prefix}privateKey`;
 }
 
 export function generateVapidKeyPair(): VapidKeyPair {

@@ -14,6 +14,10 @@ import example.campaigns.client.model.Campaign;
 import example.campaigns.client.model.CampaignPage;
 import example.campaigns.client.model.CreatedCampaign;
 import example.campaigns.client.model.CreateCampaignRequest;
+import example.campaigns.client.model.ImportSubscribersReport;
+import example.campaigns.client.model.ImportSubscribersRequest;
+import example.campaigns.client.model.ImportedSubscription;
+import example.campaigns.client.model.ImportedSubscriptionKeys;
 import example.campaigns.client.model.ListCampaignsRequest;
 import example.campaigns.client.model.NameCount;
 import example.campaigns.client.model.PageViewRequest;
@@ -116,6 +120,15 @@ public final class CallEveryOperation {
     // Audience.
     calls.call("listTopics", () -> names(audience.listTopics(null)));
     calls.call("listCountries", () -> audience.listCountries(null));
+    // An import from another provider: one browser's subscription.
+    SubscribeRequestSubscription moved = browserSubscription("https://127.0.0.1/push/java-import-" + runId);
+    calls.call("importSubscribers", () -> report(audience.importSubscribers(new ImportSubscribersRequest()
+        .subscriptions(List.of(new ImportedSubscription()
+            .endpoint(moved.getEndpoint())
+            .keys(new ImportedSubscriptionKeys().p256dh(moved.getKeys().getP256dh()).auth(moved.getKeys().getAuth()))
+            .topics(List.of("imported"))
+            .country("PT")
+            .createdAt("2025-06-01T12:00:00Z"))), null)));
 
     // Campaigns: send now, draft, scheduled (OffsetDateTime with nanoseconds, written with `Z`)
     // and scheduled again (written with `+00:00` by the second client).
@@ -209,6 +222,17 @@ public final class CallEveryOperation {
     m.put("limit", p.getLimit());
     m.put("hasMore", p.getHasMore());
     m.put("nextCursor", p.getNextCursor());
+    return m;
+  }
+
+  private static Map<String, Object> report(ImportSubscribersReport r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("received", r.getReceived());
+    m.put("imported", r.getImported());
+    m.put("existing", r.getExisting());
+    m.put("refused", r.getRefused());
+    m.put("refusals", r.getRefusals().size());
+    m.put("vapidPublicKey", r.getVapidPublicKey());
     return m;
   }
 
