@@ -48,23 +48,26 @@ async function produce(brokers: string, topic: string, messages: { key: string; 
 /** Reads `count` messages of a topic from the beginning with a fresh group; bounded. */
 async function consume(brokers: string, topic: string, count: number, timeoutMs = 60_000): Promise<{ key: string; value: string }[]> {
   const consumer = client(brokers).consumer({ groupId: unique('group'), sessionTimeout: 10_000 });
-  const seen: { key: string; value: string }[] = [];
+  // By partition and offset: delivery is at least once, and a rebalance while the group forms
+  // (the run's shared broker is busy) hands a partition over before its offsets are committed,
+  // so the same message may come twice. Counting repeats once cut the read short of the others.
+  const seen = new Map<string, { key: string; value: string }>();
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });
     let done!: () => void;
     const enough = new Promise<void>((resolve) => (done = resolve));
     await consumer.run({
-      eachMessage: async ({ message }) => {
-        seen.push({ key: message.key?.toString() ?? '', value: message.value?.toString() ?? '' });
-        if (seen.length >= count) done();
+      eachMessage: async ({ partition, message }) => {
+        seen.set(`${partition}:${message.offset}`, { key: message.key?.toString() ?? '', value: message.value?.toString() ?? '' });
+        if (seen.size >= count) done();
       },
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
     await Promise.race([enough, timeout]);
     clearTimeout(timer);
-    return seen;
+    return [...seen.values()];
   } finally {
     await consumer.disconnect();
   }
