@@ -10,7 +10,8 @@ import { echoValue, safeText, truncate } from '../../shared/src/text.js';
 import { validateCreateInput } from '../src/domain/create-input.js';
 import { ValidationError } from '../src/domain/errors.js';
 import { validateListInput } from '../src/domain/list-input.js';
-import { MAX_DETAILS_CHARS, toStatus } from '../src/grpc/status.js';
+import { MAX_DETAILS_CHARS } from '../../shared/src/grpc.js';
+import { toStatus } from '../src/grpc/status.js';
 import { rejection, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 const BAD = 'must not contain NUL characters or unpaired surrogates';

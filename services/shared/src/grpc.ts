@@ -6,6 +6,23 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as CampaignProto } from '../../../protos/generated/campaign.js';
 import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/audience.js';
+import { safeText } from './text.js';
+
+/** Far above the longest message a service makes (every create field wrong at once: ~1.2 kB). */
+export const MAX_DETAILS_CHARS = 4000;
+
+/**
+ * A refusal's gRPC status, its `details` being the text the gateway answers as `message`.
+ * Details travel as the `grpc-message` HTTP/2 trailer, so whatever they hold must survive two
+ * things outside our code: grpc-js runs `encodeURI` on them (a lone surrogate throws URIError
+ * from inside the callback, which once took the whole process down), and the caller's HPACK
+ * decoder refuses a header literal over 64 KiB with a connection-level COMPRESSION_ERROR,
+ * stalling every call multiplexed on that connection (all tenants) until its deadline. Messages
+ * are validated and bounded where they are made; this is the last defense.
+ */
+export function refusalStatus(code: grpc.status, details: string): { code: grpc.status; details: string } {
+  return { code, details: safeText(details, MAX_DETAILS_CHARS) };
+}
 
 export const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../protos');
 

@@ -1,24 +1,11 @@
 // Domain errors → gRPC status, once. The `details` text is what the gateway answers as
-// `message`; unexpected errors are logged here and answered with a generic text only.
-//
-// Details travel as the `grpc-message` HTTP/2 trailer, so whatever they hold must survive two
-// things outside our code: grpc-js runs `encodeURI` on them (a lone surrogate throws URIError
-// from inside the callback, which once took the whole process down), and the caller's HPACK
-// decoder refuses a header literal over 64 KiB with a connection-level COMPRESSION_ERROR,
-// stalling every call multiplexed on that connection (all tenants) until its deadline. Messages
-// are validated and bounded where they are made; this is the last defense.
+// `message` (made safe for the trailer by refusalStatus); unexpected errors are logged here and
+// answered with a generic text only.
 import * as grpc from '@grpc/grpc-js';
+import { refusalStatus as status } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { safeText } from '../../../shared/src/text.js';
 import { AlreadySentError, IdempotencyConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { MESSAGES } from '../domain/messages.js';
-
-/** Far above the longest message the domain makes (every create field wrong at once: ~1.2 kB). */
-export const MAX_DETAILS_CHARS = 4000;
-
-function status(code: grpc.status, details: string): Partial<grpc.StatusObject> {
-  return { code, details: safeText(details, MAX_DETAILS_CHARS) };
-}
 
 export function toStatus(err: unknown, method: string, log: Logger): Partial<grpc.StatusObject> {
   if (err instanceof ValidationError) return status(grpc.status.INVALID_ARGUMENT, err.message);

@@ -4,20 +4,17 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AudienceHandlers } from '../../../../protos/generated/delivery/v1/Audience.js';
 import type { NameCount } from '../../../../protos/generated/delivery/v1/NameCount.js';
+import { refusalStatus } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { safeText } from '../../../shared/src/text.js';
 import { ValidationError } from '../errors.js';
 import type { Audience } from './audience.js';
 import { VapidKeysInUseError, type SiteImport } from './import.js';
 
 type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
 
-/** Far above the longest message made here (every field of an import request wrong at once). */
-const MAX_DETAILS_CHARS = 4000;
-
 function refusal(err: unknown): { code: grpc.status; details: string } | null {
-  if (err instanceof ValidationError) return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
-  if (err instanceof VapidKeysInUseError) return { code: grpc.status.FAILED_PRECONDITION, details: err.message };
+  if (err instanceof ValidationError) return refusalStatus(grpc.status.INVALID_ARGUMENT, err.message);
+  if (err instanceof VapidKeysInUseError) return refusalStatus(grpc.status.FAILED_PRECONDITION, err.message);
   return null;
 }
 
@@ -26,10 +23,7 @@ function answer<T>(log: Logger, method: string, callback: Callback<T>, work: () 
     (value) => callback(null, value),
     (err: unknown) => {
       const refused = refusal(err);
-      if (refused) {
-        const details = safeText(refused.details, MAX_DETAILS_CHARS);
-        return callback({ name: 'Error', message: details, code: refused.code, details, metadata: new grpc.Metadata() });
-      }
+      if (refused) return callback({ name: 'Error', message: refused.details, code: refused.code, details: refused.details, metadata: new grpc.Metadata() });
       log.error('audience call failed', { method, err });
       callback({ name: 'Error', message: 'Internal error', code: grpc.status.INTERNAL, details: 'Internal error', metadata: new grpc.Metadata() });
     },
