@@ -48,9 +48,10 @@ async function produce(brokers: string, topic: string, messages: { key: string; 
 /** Reads `count` messages of a topic from the beginning with a fresh group; bounded. */
 async function consume(brokers: string, topic: string, count: number, timeoutMs = 60_000): Promise<{ key: string; value: string }[]> {
   const consumer = client(brokers).consumer({ groupId: unique('group'), sessionTimeout: 10_000 });
-  // By partition and offset: delivery is at least once, and a rebalance while the group forms
-  // (the run's shared broker is busy) hands a partition over before its offsets are committed,
-  // so the same message may come twice. Counting repeats once cut the read short of the others.
+  // Distinct messages: Kafka is at least once at both ends — a produce retried after a timeout
+  // writes a message again, and a rebalance while the group forms (the run's shared broker is
+  // busy) hands a partition over before its offsets are committed — so one may come twice.
+  // Counting repeats cut the read short of the others (CI failed on it twice).
   const seen = new Map<string, { key: string; value: string }>();
   await consumer.connect();
   try {
@@ -58,8 +59,9 @@ async function consume(brokers: string, topic: string, count: number, timeoutMs 
     let done!: () => void;
     const enough = new Promise<void>((resolve) => (done = resolve));
     await consumer.run({
-      eachMessage: async ({ partition, message }) => {
-        seen.set(`${partition}:${message.offset}`, { key: message.key?.toString() ?? '', value: message.value?.toString() ?? '' });
+      eachMessage: async ({ message }) => {
+        const m = { key: message.key?.toString() ?? '', value: message.value?.toString() ?? '' };
+        seen.set(JSON.stringify(m), m);
         if (seen.size >= count) done();
       },
     });
