@@ -1,8 +1,10 @@
 // Part 3: audience at scale. 1,000,000 subscribers over 50 topics and 30 countries (seeded with
 // the operator function the CLI's `subscribers seed` runs), then the latency of /v2/topics,
-// /v2/countries and of create, which computes totalUsers for topics ∪ countries.
+// /v2/countries and of create, which computes totalUsers for topics ∪ countries, and the whole
+// site exported through GET /v2/subscribers/export (time, size, peak RSS of the two processes
+// it streams through).
 import { load, type LoadResult } from '../lib/load.js';
-import { meterCpu, processesNamed } from '../lib/proc.js';
+import { memory, meterCpu, processesNamed, sampleRss } from '../lib/proc.js';
 import { apiOk, createSite, seed } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import { BENCH_CAMPAIGN } from './delivery.js';
@@ -20,6 +22,16 @@ export interface AudienceResult {
   seedSeconds: number;
   scenarios: LoadResult[];
   totalUsersCheck: { api: number; sql: number; equal: boolean };
+  /** GET /v2/subscribers/export of the whole site (NDJSON), read as fast as the bench can. */
+  export?: {
+    rows: number;
+    megabytes: number;
+    seconds: number;
+    rowsPerSecond: number;
+    /** RSS of the two processes the export streams through, just before it and at its peak. */
+    rssBeforeMb: { delivery: number; gateway: number };
+    peakRssMb: { delivery: number; gateway: number };
+  };
 }
 
 const TOPICS = Array.from({ length: 50 }, (_, i) => `topic${String(i + 1).padStart(2, '0')}`);
@@ -69,7 +81,24 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
   );
   const sql = Number(rows[0].n);
   log(`  totalUsers: API ${got.totalUsers}, SQL count ${sql}`);
+
+  log(`  exporting the ${opts.subscribers.toLocaleString('en')} subscribers (GET /v2/subscribers/export, NDJSON)…`);
+  const before = { delivery: Math.round(memory(stack.pids.delivery)?.rssMb ?? 0), gateway: Math.round(memory(stack.pids.gateway)?.rssMb ?? 0) };
+  const rss = { delivery: sampleRss(stack.pids.delivery, 100), gateway: sampleRss(stack.pids.gateway, 100) };
+  const e0 = performance.now();
+  const res = await fetch(`${url}/v2/subscribers/export`, { headers: auth });
+  if (res.status !== 200 || !res.body) throw new Error(`export answered ${res.status}: ${await res.text()}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const b of chunk) if (b === 0x0a) lines++;
+  }
+  const exportSeconds = (performance.now() - e0) / 1000;
+  const peak = { delivery: Math.round(rss.delivery.stop().peakRssMb), gateway: Math.round(rss.gateway.stop().peakRssMb) };
+  log(`    ${lines.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB in ${exportSeconds.toFixed(1)} s (${Math.round(lines / exportSeconds).toLocaleString('en')} rows/s); RSS delivery ${before.delivery} → peak ${peak.delivery} MB, gateway ${before.gateway} → peak ${peak.gateway} MB`);
   return {
+    export: { rows: lines, megabytes: Math.round(bytes / 1e5) / 10, seconds: Math.round(exportSeconds * 10) / 10, rowsPerSecond: Math.round(lines / exportSeconds), rssBeforeMb: before, peakRssMb: peak },
     subscribers: opts.subscribers,
     topics: TOPICS.length,
     countries: COUNTRIES.length,

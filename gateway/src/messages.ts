@@ -26,6 +26,8 @@ const OWN = {
   tooManyRequests: 'Too many requests',
   /** 403 for POST /v2/subscribers/import on a plan without the `audience` permission (an addition, in the spec's words). */
   planImport: 'This plan does not have permission to import subscribers via API',
+  /** 403 for GET /v2/subscribers/export on a plan without the `audience` permission (an addition). */
+  planExport: 'This plan does not have permission to export subscribers via API',
   /** 503: a backend could not be reached and the call did nothing there (status-map.ts). */
   serviceUnavailable: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds',
 } as const;

@@ -4,6 +4,8 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { AudienceClient as _delivery_v1_AudienceClient, AudienceDefinition as _delivery_v1_AudienceDefinition } from './delivery/v1/Audience';
 import type { CountAudienceRequest as _delivery_v1_CountAudienceRequest, CountAudienceRequest__Output as _delivery_v1_CountAudienceRequest__Output } from './delivery/v1/CountAudienceRequest';
 import type { CountAudienceResponse as _delivery_v1_CountAudienceResponse, CountAudienceResponse__Output as _delivery_v1_CountAudienceResponse__Output } from './delivery/v1/CountAudienceResponse';
+import type { ExportChunk as _delivery_v1_ExportChunk, ExportChunk__Output as _delivery_v1_ExportChunk__Output } from './delivery/v1/ExportChunk';
+import type { ExportSubscribersRequest as _delivery_v1_ExportSubscribersRequest, ExportSubscribersRequest__Output as _delivery_v1_ExportSubscribersRequest__Output } from './delivery/v1/ExportSubscribersRequest';
 import type { ImportRefusal as _delivery_v1_ImportRefusal, ImportRefusal__Output as _delivery_v1_ImportRefusal__Output } from './delivery/v1/ImportRefusal';
 import type { ImportSubscriptionsRequest as _delivery_v1_ImportSubscriptionsRequest, ImportSubscriptionsRequest__Output as _delivery_v1_ImportSubscriptionsRequest__Output } from './delivery/v1/ImportSubscriptionsRequest';
 import type { ImportSubscriptionsResponse as _delivery_v1_ImportSubscriptionsResponse, ImportSubscriptionsResponse__Output as _delivery_v1_ImportSubscriptionsResponse__Output } from './delivery/v1/ImportSubscriptionsResponse';
@@ -21,6 +23,8 @@ export interface ProtoGrpcType {
       Audience: SubtypeConstructor<typeof grpc.Client, _delivery_v1_AudienceClient> & { service: _delivery_v1_AudienceDefinition }
       CountAudienceRequest: MessageTypeDefinition<_delivery_v1_CountAudienceRequest, _delivery_v1_CountAudienceRequest__Output>
       CountAudienceResponse: MessageTypeDefinition<_delivery_v1_CountAudienceResponse, _delivery_v1_CountAudienceResponse__Output>
+      ExportChunk: MessageTypeDefinition<_delivery_v1_ExportChunk, _delivery_v1_ExportChunk__Output>
+      ExportSubscribersRequest: MessageTypeDefinition<_delivery_v1_ExportSubscribersRequest, _delivery_v1_ExportSubscribersRequest__Output>
       ImportRefusal: MessageTypeDefinition<_delivery_v1_ImportRefusal, _delivery_v1_ImportRefusal__Output>
       ImportSubscriptionsRequest: MessageTypeDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsRequest__Output>
       ImportSubscriptionsResponse: MessageTypeDefinition<_delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsResponse__Output>

@@ -108,13 +108,17 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([gone.status, gone.body]).to.deep.equal([200, { deactivated: false }]);
   });
 
-  it('audience: topics and countries, and an import of subscriptions', async () => {
+  it('audience: topics and countries, an import of subscriptions and an export', async () => {
     const topics = await client('listTopics', { key: site.apiKey });
     expect([topics.status, topics.body.map((t: { name: string }) => t.name).sort()]).to.deep.equal([200, ['news', 'sports']]);
     const countries = await client('listCountries', { key: site.apiKey });
     expect([countries.status, countries.body]).to.deep.equal([200, [{ name: 'country__desconhecido', users: 1 }]]);
     const imported = await client('importSubscribers', { key: site.apiKey, endpoint: `https://127.0.0.1/push/client-import-${randomBytes(4).toString('hex')}`, topics: ['imported'], ...browserKeys() });
     expect([imported.status, imported.body]).to.deep.equal([200, { received: 1, imported: 1, existing: 0, refused: 0, refusals: [], vapidPublicKey: site.vapidPublicKey }]);
+    const exported = await client('exportSubscribers', { key: site.apiKey, topics: ['imported'] });
+    expect(exported.status).to.equal(200);
+    expect(exported.body.split('\r\n')).to.have.length(3); // header, the imported subscriber, and after the last CRLF
+    expect(exported.body).to.match(/,PT,imported,,,other,true\r\n$/);
   });
 
   it('create with a 9-digit fraction (Java/Go) and Idempotency-Key; the request id comes back; get shows the date to the second', async () => {

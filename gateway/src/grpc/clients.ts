@@ -11,6 +11,7 @@ import type { GetCampaignResponse__Output } from '../../../protos/generated/camp
 import type { DeleteCampaignResponse__Output } from '../../../protos/generated/campaign/v1/DeleteCampaignResponse.js';
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
 import type { ImportSubscriptionsResponse__Output } from '../../../protos/generated/delivery/v1/ImportSubscriptionsResponse.js';
+import type { ExportChunk__Output } from '../../../protos/generated/delivery/v1/ExportChunk.js';
 
 export interface CallContext {
   requestId: string;
@@ -28,6 +29,8 @@ export interface AudienceBackend {
   listTopics(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
   listCountries(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
   importSubscriptions(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<ImportSubscriptionsResponse__Output>;
+  /** No deadline (an export of a large site takes minutes): the caller cancels it when its client goes. */
+  exportSubscribers(req: { siteId: string; format: string; topics: string; countries: string }, ctx: CallContext): grpc.ClientReadableStream<ExportChunk__Output>;
 }
 
 export interface Backends {
@@ -75,6 +78,11 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       listTopics: (siteId, ctx) => call(audience, audience.ListTopics, { siteId }, ctx),
       listCountries: (siteId, ctx) => call(audience, audience.ListCountries, { siteId }, ctx),
       importSubscriptions: (req, ctx) => call(audience, audience.ImportSubscriptions, req, ctx),
+      exportSubscribers: (req, ctx) => {
+        const metadata = new grpc.Metadata();
+        metadata.set('x-request-id', ctx.requestId);
+        return audience.ExportSubscribers(req, metadata);
+      },
     },
     connected(backend, timeoutMs) {
       const client: grpc.Client = backend === 'campaign' ? campaign : audience;

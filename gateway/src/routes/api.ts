@@ -11,7 +11,7 @@ import type { ClientResolver } from '../http/client-address.js';
 import type { RateDecision } from '../http/rate-limit.js';
 import { requestIdOf } from '../http/request-id.js';
 import { HttpError, MESSAGES, tooManyRequests } from '../messages.js';
-import type { ApiRoute } from './route.js';
+import { StreamAnswer, type ApiRoute } from './route.js';
 
 export interface ApiDeps {
   routes: ApiRoute[];
@@ -42,6 +42,50 @@ export function sendJson(res: Response, status: number, body: unknown, headers: 
   // compares the two answers byte for byte.
   if (body instanceof JsonBytes) res.set('Content-Type', 'application/json; charset=utf-8').send(body.bytes);
   else res.json(body);
+}
+
+/** A StreamAnswer whose first chunk has been read (or that turned out empty). */
+class ReadStream {
+  constructor(
+    readonly answer: StreamAnswer,
+    readonly first: IteratorResult<Buffer>,
+    readonly rest: AsyncIterator<Buffer>,
+  ) {}
+}
+
+async function firstChunkRead(answer: StreamAnswer): Promise<ReadStream> {
+  const rest = answer.chunks[Symbol.asyncIterator]();
+  return new ReadStream(answer, await rest.next(), rest);
+}
+
+/** 200 and the chunks; a failure after the first chunk can only cut the answer short. */
+async function stream(req: Request, res: Response, read: ReadStream, logger: Logger): Promise<void> {
+  const { answer } = read;
+  res.status(200).set({ 'Cache-Control': 'no-store', 'Content-Type': answer.contentType, 'Content-Disposition': `attachment; filename="${answer.filename}"` });
+  if (req.method === 'HEAD') {
+    answer.cancel();
+    res.end();
+    return;
+  }
+  let gone = false;
+  res.once('close', () => {
+    if (!res.writableFinished) (gone = true), answer.cancel();
+  });
+  try {
+    for (let next = read.first; !next.done && !gone; next = await read.rest.next()) {
+      if (!res.write(next.value)) await new Promise<void>((resolve) => {
+        const go = () => (res.off('drain', go), res.off('close', go), resolve());
+        res.on('drain', go);
+        res.on('close', go);
+      });
+    }
+    if (!gone) res.end();
+  } catch (err) {
+    // Headers are out: the client sees the answer end early (no final chunk), never a complete-looking one.
+    logger.error('stream answer failed after it started', { requestId: requestIdOf(res), err: err instanceof Error ? err : undefined });
+    answer.cancel();
+    res.destroy();
+  }
 }
 
 export function sendMethodNotAllowed(res: Response, methods: Iterable<string>): void {
@@ -94,7 +138,9 @@ export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, log
     const bodyJson = route.body === 'none' ? '' : jsonObjectText(body, route.body === 'json-or-empty' ? '{}' : undefined);
     const params = (route.pattern.exec(req.path) ?? []).slice(1).map(decodeParam);
     try {
-      return { status: 200, body: await route.handle({ principal, params, bodyJson, headers: req.headers, ctx }) };
+      const body = await route.handle({ principal, params, bodyJson, query: req.query as Record<string, unknown>, headers: req.headers, ctx });
+      if (body instanceof StreamAnswer) return { status: 200, body: await firstChunkRead(body) };
+      return { status: 200, body };
     } catch (err) {
       if (err instanceof HttpError) throw err;
       const mapped = toHttpError(err, route.genericMessage);
@@ -111,6 +157,7 @@ export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, log
     if (!route) return sendMethodNotAllowed(res, matching.map((r) => r.method));
     try {
       const answer = await run(route, req, res);
+      if (answer.body instanceof ReadStream) return await stream(req, res, answer.body, logger);
       sendJson(res, answer.status, answer.body);
     } catch (err) {
       if (!(err instanceof HttpError)) return next(err);

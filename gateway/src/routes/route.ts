@@ -12,6 +12,8 @@ export interface RouteInput {
   params: string[];
   /** The body as the JSON text of an object; '' for routes that take no body. */
   bodyJson: string;
+  /** The query string as Express parsed it (a repeated name gives an array). */
+  query: Record<string, unknown>;
   headers: IncomingHttpHeaders;
   ctx: CallContext;
 }
@@ -31,4 +33,19 @@ export interface ApiRoute {
   /** The body size over which this route answers 413; default the gateway's BODY_LIMIT_BYTES. */
   bodyLimitBytes?: number;
   handle(input: RouteInput): Promise<unknown>;
+}
+
+/**
+ * An answer streamed as the backend makes it (an export). The dispatcher reads the first chunk
+ * before it answers, so a refusal the backend makes at once is still a JSON error with its
+ * status; after that, 200 and the chunks as they come, each written once the client has taken
+ * the one before. A client gone, or a HEAD, cancels the backend call.
+ */
+export class StreamAnswer {
+  constructor(
+    readonly contentType: string,
+    readonly filename: string,
+    readonly chunks: AsyncIterable<Buffer>,
+    readonly cancel: () => void,
+  ) {}
 }

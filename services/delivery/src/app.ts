@@ -134,7 +134,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
 
     // audience
     const siteImport = createSiteImport(pool, { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts }, config.vapidEncryptionKey);
-    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, log, metrics, readiness, auth: internalAuth });
+    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, pool, log, metrics, readiness, auth: internalAuth });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one

@@ -75,6 +75,8 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
   deleteCampaign: () => client.DELETE('/v2/campaign/{campaignId}', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey }),
   listTopics: () => client.GET('/v2/topics', { headers: apiKey }),
   listCountries: () => client.GET('/v2/countries', { headers: apiKey }),
+  exportSubscribers: () =>
+    client.GET('/v2/subscribers/export', { params: { query: args.topics ? { format: 'csv', topics: args.topics.join(',') } : { format: 'csv' } }, headers: apiKey, parseAs: 'text' }),
   importSubscribers: () =>
     client.POST('/v2/subscribers/import', {
       headers: apiKey,

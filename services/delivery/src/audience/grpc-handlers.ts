@@ -9,6 +9,10 @@ import type { Logger } from '../../../shared/src/log.js';
 import { ValidationError } from '../errors.js';
 import type { Audience } from './audience.js';
 import { VapidKeysInUseError, type SiteImport } from './import.js';
+import { exportSubscribers, parseExportQuery } from './export.js';
+import type { ExportChunk } from '../../../../protos/generated/delivery/v1/ExportChunk.js';
+import type { ExportSubscribersRequest__Output } from '../../../../protos/generated/delivery/v1/ExportSubscribersRequest.js';
+import type { Pool } from '../../../shared/src/db.js';
 
 type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
 
@@ -30,7 +34,36 @@ function answer<T>(log: Logger, method: string, callback: Callback<T>, work: () 
   );
 }
 
-export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, log: Logger): AudienceHandlers {
+/**
+ * Streams the export with backpressure: a chunk is read from Postgres only once the previous one
+ * is on its way (write() returned true, or 'drain'); a cancelled call stops the reading. `done`
+ * (from the metrics wrapper) hears how it ended.
+ */
+async function streamExport(pool: Pool, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<grpc.ServiceError | null> {
+  const { siteId, format, topics, countries } = call.request;
+  const query = parseExportQuery({ format, topics, countries });
+  const chunks = exportSubscribers(pool, siteId, query);
+  let cancelled = false;
+  const onCancel = () => (cancelled = true);
+  call.on('cancelled', onCancel);
+  try {
+    for await (const data of chunks) {
+      if (cancelled) break;
+      if (!call.write({ data })) await new Promise<void>((resolve) => {
+        const go = () => (call.off('drain', go), call.off('cancelled', go), resolve());
+        call.on('drain', go);
+        call.on('cancelled', go);
+      });
+    }
+    if (!cancelled) call.end();
+    return null;
+  } finally {
+    call.off('cancelled', onCancel);
+    if (cancelled) log.info('subscribers export cancelled by the caller', { siteId });
+  }
+}
+
+export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, pool: Pool, log: Logger): AudienceHandlers {
   const entries = (list: { name: string; users: number }[]): { entries: NameCount[] } => ({ entries: list.map((e) => ({ name: e.name, users: e.users })) });
   return {
     CountAudience: (call, callback) =>
@@ -40,6 +73,19 @@ export function createAudienceHandlers(audience: Audience, siteImport: SiteImpor
     ListTopics: (call, callback) => answer(log, 'ListTopics', callback, async () => entries(await audience.listTopics(call.request.siteId))),
     ListCountries: (call, callback) =>
       answer(log, 'ListCountries', callback, async () => entries(await audience.listCountries(call.request.siteId))),
+    ExportSubscribers: ((call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, done?: (err: grpc.ServiceError | null) => void) => {
+      streamExport(pool, call, log).then(
+        (err) => done?.(err),
+        (err: unknown) => {
+          const refused = refusal(err);
+          if (!refused) log.error('audience call failed', { method: 'ExportSubscribers', err });
+          const status = refused ?? { code: grpc.status.INTERNAL, details: 'Internal error' };
+          const error: grpc.ServiceError = { name: 'Error', message: status.details, code: status.code, details: status.details, metadata: new grpc.Metadata() };
+          call.emit('error', error);
+          done?.(error);
+        },
+      );
+    }) as AudienceHandlers['ExportSubscribers'],
     ImportSubscriptions: (call, callback) =>
       answer(log, 'ImportSubscriptions', callback, async () => {
         const report = await siteImport.importRequest(call.request.siteId, call.request.bodyJson);

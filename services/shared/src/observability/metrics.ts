@@ -25,8 +25,10 @@ export interface ServiceMetrics {
   /** Express middleware: counts and times every request that passes it. */
   http: RequestHandler;
   /**
-   * Wraps unary gRPC handlers: counts and times calls, runs each in its request id's context
-   * (x-request-id metadata, or a fresh id) and logs each call at debug level.
+   * Wraps gRPC handlers: counts and times calls, runs each in its request id's context
+   * (x-request-id metadata, or a fresh id) and logs each call at debug level. A unary handler's
+   * callback is wrapped; a server-streaming handler gets the same function as its second argument
+   * and calls it (with its error, or null) when its stream has ended.
    */
   instrumentGrpc<H extends object>(service: string, handlers: H, log?: Logger): H;
   /** Express handler for GET /metrics. */
@@ -108,7 +110,8 @@ export function createServiceMetrics(service: string): ServiceMetrics {
             grpcHandled.inc({ grpc_service: grpcService, grpc_method: method, grpc_code: grpcCodeName(code) });
             grpcDuration.observe({ grpc_service: grpcService, grpc_method: method }, seconds);
             log?.debug('grpc call', { method, code, ms: Math.round(seconds * 1000) });
-            callback(err, value, trailer, flags);
+            // A server-streaming handler has no callback: it calls this when its stream ended.
+            callback?.(err, value, trailer, flags);
           };
           const given = call.metadata?.get(REQUEST_ID_KEY)[0];
           return runWithRequestId(typeof given === 'string' || Buffer.isBuffer(given) ? given.toString() : undefined, () =>

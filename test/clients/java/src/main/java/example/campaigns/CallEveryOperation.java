@@ -122,6 +122,7 @@ public final class CallEveryOperation {
     calls.call("listCountries", () -> audience.listCountries(null));
     // An import from another provider: one browser's subscription.
     SubscribeRequestSubscription moved = browserSubscription("https://127.0.0.1/push/java-import-" + runId);
+    calls.call("exportSubscribers", () -> head(audience.exportSubscribers(null, "csv", null, null)));
     calls.call("importSubscribers", () -> report(audience.importSubscribers(new ImportSubscribersRequest()
         .subscriptions(List.of(new ImportedSubscription()
             .endpoint(moved.getEndpoint())

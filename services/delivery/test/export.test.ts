@@ -1,0 +1,82 @@
+// The subscribers export (audience/export.ts) against a real Postgres: pages by keyset, every
+// subscriber once whatever the page size, the query's rules, CSV cells, browsers.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { browserOf, csvCell, EXPORT_MESSAGES, EXPORT_PAGE_ROWS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
+import { ValidationError } from '../src/errors.js';
+import { newSite, startTestDelivery, type TestDelivery } from './support.js';
+
+describe('delivery: exporting subscribers', function () {
+  this.timeout(120_000);
+  let t: TestDelivery;
+
+  before(async () => {
+    t = await startTestDelivery('export');
+  });
+  after(async () => {
+    await t?.stop();
+  });
+
+  const all = async (siteId: string, query = parseExportQuery({})) => {
+    const chunks: Buffer[] = [];
+    for await (const c of exportSubscribers(t.pool, siteId, query)) chunks.push(c);
+    return { chunks, text: Buffer.concat(chunks).toString() };
+  };
+
+  it(`pages of ${EXPORT_PAGE_ROWS} by id reach every subscriber once, active or not`, async () => {
+    const site = await newSite(t);
+    const count = 2 * EXPORT_PAGE_ROWS + 17;
+    await t.operators.seedSubscribers({ siteId: site.siteId, count, topics: ['a', 'b'], countries: ['br', 'pt'], topicsPerSubscriber: 1 });
+    await t.pool.query(`UPDATE delivery.subscribers SET active = false WHERE site_id = $1 AND id % 7 = 0`, [site.siteId]);
+    const { chunks, text } = await all(site.siteId);
+    expect(chunks).to.have.length(3);
+    const rows = text.trim().split('\n').map((l) => JSON.parse(l) as { id: string; active: boolean; topics: string[]; country: string });
+    expect(rows).to.have.length(count);
+    expect(new Set(rows.map((r) => r.id)).size).to.equal(count);
+    const inactive = Number((await t.pool.query(`SELECT count(*) AS n FROM delivery.subscribers WHERE site_id = $1 AND NOT active`, [site.siteId])).rows[0].n);
+    expect(rows.filter((r) => !r.active)).to.have.length(inactive);
+    const onlyA = (await all(site.siteId, parseExportQuery({ topics: 'a' }))).text.trim().split('\n');
+    const sqlA = Number((await t.pool.query(`SELECT count(*) AS n FROM delivery.subscribers WHERE site_id = $1 AND 'a' = ANY(topics)`, [site.siteId])).rows[0].n);
+    expect(onlyA).to.have.length(sqlA);
+  });
+
+  it('reads the query by its rules, with every wrong parameter named', () => {
+    expect(parseExportQuery({})).to.deep.equal({ format: 'ndjson', topics: [], countries: [] });
+    expect(parseExportQuery({ format: 'csv', topics: ' News ,sports,news', countries: 'br, PT' })).to.deep.equal({ format: 'csv', topics: ['news', 'sports'], countries: ['country__br', 'country__pt'] });
+    const err = (() => {
+      try {
+        parseExportQuery({ format: 'xml', topics: 'country__br', countries: 'BRA' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).to.be.instanceOf(ValidationError);
+    expect((err as ValidationError).messages).to.deep.equal([EXPORT_MESSAGES.format, EXPORT_MESSAGES.topics, EXPORT_MESSAGES.countries]);
+  });
+
+  it('CSV cells: quoted when needed, formulas defused, and always one cell whatever the text', () => {
+    expect(csvCell('plain')).to.equal('plain');
+    expect(csvCell('a,b')).to.equal('"a,b"');
+    expect(csvCell('say "hi"')).to.equal('"say ""hi"""');
+    expect(csvCell('=1+1')).to.equal("'=1+1");
+    expect(csvCell('-2,3')).to.equal('"\'-2,3"');
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const cell = csvCell(s);
+        // Unquoted: no separator, quote or line break; quoted: its quotes doubled.
+        if (!cell.startsWith('"')) expect(/[",\r\n]/.test(cell)).to.equal(false);
+        else expect(cell.slice(1, -1).replace(/""/g, '')).to.not.include('"');
+        expect(/^[=+\-@\t\r]/.test(cell.startsWith('"') ? cell.slice(1) : cell)).to.equal(false);
+      }),
+    );
+  });
+
+  it('tells the browser by its push service', () => {
+    expect(browserOf('https://fcm.googleapis.com/fcm/send/x')).to.equal('chrome');
+    expect(browserOf('https://updates.push.services.mozilla.com/wpush/v2/x')).to.equal('firefox');
+    expect(browserOf('https://wns2-par02p.notify.windows.com/w/?token=x')).to.equal('edge');
+    expect(browserOf('https://web.push.apple.com/x')).to.equal('safari');
+    expect(browserOf('https://127.0.0.1:4443/push/x')).to.equal('other');
+    expect(browserOf('https://evil.example/fcm.googleapis.com')).to.equal('other');
+  });
+});
