@@ -115,6 +115,20 @@ describe('e2e: exporting subscribers', function () {
     expect(new Set(rows.map((r) => r.split(',')[0])).size).to.equal(30_000);
   });
 
+  it('a client that goes away mid-export cancels it quietly, and the next export is whole', async () => {
+    const big = await siteWithPermissions(stack, ALL, 'abandoned');
+    await stack.cli('subscribers', 'seed', big.publicId, '--count', '20000', '--topics', 'a', '--countries', 'br', '--per-subscriber', '1');
+    const abort = new AbortController();
+    const res = await fetch(`${stack.services.gatewayUrl}/v2/subscribers/export`, { headers: { Authorization: big.apiKey }, signal: abort.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    abort.abort();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(stack.logs.filter((l) => l.includes('stream answer failed'))).to.deep.equal([]);
+    const whole = await download('', big.apiKey);
+    expect(ndjson(whole.text)).to.have.length(20_000);
+  });
+
   it('whatever the query holds, the answer is 200 or a JSON 400, never a 5xx', async () => {
     const param = fc.oneof(fc.string({ maxLength: 40 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }).map((a) => a.join(',')));
     await fc.assert(

@@ -82,7 +82,8 @@ async function stream(req: Request, res: Response, read: ReadStream, logger: Log
     if (!gone) res.end();
   } catch (err) {
     // Headers are out: the client sees the answer end early (no final chunk), never a complete-looking one.
-    logger.error('stream answer failed after it started', { requestId: requestIdOf(res), err: err instanceof Error ? err : undefined });
+    // A client that went away cancelled the backend call itself: nothing to report then.
+    if (!gone) logger.error('stream answer failed after it started', { requestId: requestIdOf(res), err: err instanceof Error ? err : undefined });
     answer.cancel();
     res.destroy();
   }
