@@ -4,7 +4,7 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ALL, siteWithPermissions, type SiteInfo } from './support/fixtures.js';
+import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { startStack, type Stack } from './support/harness.js';
 
 function keys() {
@@ -139,5 +139,59 @@ describe('e2e: exporting subscribers', function () {
       }),
       { numRuns: 50 },
     );
+  });
+
+  describe('campaign results (POST /v2/campaigns/export)', () => {
+    const exporting = async (query: string, body: unknown, key = site.apiKey) => {
+      const res = await fetch(`${stack.services.gatewayUrl}/v2/campaigns/export${query}`, {
+        method: 'POST',
+        headers: { Authorization: key, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(60_000),
+      });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+
+    it('NDJSON lines are the objects the list shows, CSV rows carry the counts, and the list filters apply', async () => {
+      for (const [title, status] of [['Draft one', 'draft'], ['=1+1, sale', 'published'], ['Later', 'draft']]) {
+        const res = await stack.api.request('POST', '/v2/campaign/create', { key: site.apiKey, body: validCampaign({ title, status, topics: ['news'] }) });
+        expect(res.status, res.text).to.equal(200);
+      }
+      const listed = await stack.api.request('POST', '/v2/campaigns', { key: site.apiKey, body: { limit: 60 } });
+      const nd = await exporting('', undefined);
+      expect([nd.status, nd.headers.get('content-type'), nd.headers.get('content-disposition')]).to.deep.equal([200, 'application/x-ndjson; charset=utf-8', 'attachment; filename="campaigns.ndjson"']);
+      // The sent campaign's counters move while it sends (its pushes go nowhere here): the stable fields.
+      const stable = (c: Record<string, unknown>) => [c.id, c.title, c.status, c.createdAt, c.scheduleDate, c.totalUsers];
+      expect(ndjson(nd.text).map(stable)).to.deep.equal(listed.body.items.map(stable));
+      expect(Object.keys(ndjson(nd.text)[0])).to.deep.equal(Object.keys(listed.body.items[0]));
+      const csv = await exporting('?format=csv', { status: ['sent'] });
+      const lines = csv.text.split('\r\n');
+      expect(lines[0]).to.equal('id,title,status,scheduleMode,createdAt,scheduleDate,totalUsers,impressions,clicks,ctr,its,sent,failed,expired,pending');
+      expect(lines).to.have.length(3);
+      expect(lines[1]).to.include(`,"'=1+1, sale",published,now,`);
+      const drafts = ndjson((await exporting('', { status: ['draft'], limit: 1 })).text);
+      expect(drafts.map((c) => c.title)).to.deep.equal(['Later', 'Draft one']);
+    });
+
+    it("refuses a wrong format or filter with a JSON 400 (the list's messages), and a plan without reports with 403", async () => {
+      const bad = await exporting('?format=xml', { status: ['bogus'] });
+      expect([bad.status, JSON.parse(bad.text)]).to.deep.equal([400, { message: 'format must be ndjson or csv, Invalid status values: bogus. Allowed: draft, scheduled, sent, failed' }]);
+      const notJson = await fetch(`${stack.services.gatewayUrl}/v2/campaigns/export`, { method: 'POST', headers: { Authorization: site.apiKey }, body: '[1' });
+      expect([notJson.status, await notJson.json()]).to.deep.equal([400, { message: 'Invalid JSON body' }]);
+      const limited = await siteWithPermissions(stack, ['create', 'audience'], 'no-reports');
+      const denied = await exporting('', undefined, limited.apiKey);
+      expect([denied.status, JSON.parse(denied.text)]).to.deep.equal([403, { message: 'This plan does not have permission to access campaign reports via API' }]);
+    });
+
+    it('whatever the body and format hold, the answer is 200 or a JSON 4xx, never a 5xx', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.record({ status: fc.anything(), dateField: fc.anything(), startDate: fc.anything(), endDate: fc.anything() }, { requiredKeys: [] })), fc.string({ maxLength: 10 }), async (body, format) => {
+          const res = await exporting(`?format=${encodeURIComponent(format)}`, body);
+          expect([200, 400], res.text.slice(0, 200)).to.include(res.status);
+          if (res.status === 400) expect(JSON.parse(res.text).message).to.be.a('string');
+        }),
+        { numRuns: 40 },
+      );
+    });
   });
 });

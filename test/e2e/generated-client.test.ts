@@ -138,6 +138,9 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([first.status, first.body.items.length, first.body.hasMore]).to.deep.equal([200, 1, true]);
     const second = await client('listCampaigns', { ...filter, cursor: first.body.nextCursor });
     expect([second.status, second.body.items[0].id, second.body.hasMore]).to.deep.equal([200, scheduledId, false]);
+    const exported = await client('exportCampaigns', { key: site.apiKey });
+    expect(exported.status).to.equal(200);
+    expect(exported.body.split('\r\n')).to.have.length(4); // header, the two scheduled campaigns, and after the last CRLF
     const bad = await client('listCampaigns', { key: site.apiKey, startDate: '2031-06-01T00:00:00+01:00' });
     expect([bad.status, bad.body]).to.deep.equal([400, { message: 'Invalid startDate format. Use ISO format (e.g. 2025-01-01T12:00:00Z)' }]);
   });

@@ -12,6 +12,7 @@ import type { DeleteCampaignResponse__Output } from '../../../protos/generated/c
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
 import type { ImportSubscriptionsResponse__Output } from '../../../protos/generated/delivery/v1/ImportSubscriptionsResponse.js';
 import type { ExportChunk__Output } from '../../../protos/generated/delivery/v1/ExportChunk.js';
+import type { ExportCampaignsChunk__Output } from '../../../protos/generated/campaign/v1/ExportCampaignsChunk.js';
 
 export interface CallContext {
   requestId: string;
@@ -23,6 +24,8 @@ export interface CampaignBackend {
   listCampaigns(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<ListCampaignsResponse__Output>;
   getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<GetCampaignResponse__Output>;
   deleteCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<DeleteCampaignResponse__Output>;
+  /** No deadline (a long history takes a while): the caller cancels it when its client goes. */
+  exportCampaigns(req: { siteId: string; bodyJson: string; format: string }, ctx: CallContext): grpc.ClientReadableStream<ExportCampaignsChunk__Output>;
 }
 
 export interface AudienceBackend {
@@ -58,9 +61,14 @@ export function createBackends(targets: { campaign: string; audience: string }, 
   const campaign: CampaignServiceClient = new (loadCampaignProto().campaign.v1.CampaignService)(targets.campaign, credentials, options);
   const audience: AudienceClient = new (loadAudienceProto().delivery.v1.Audience)(targets.audience, credentials, options);
 
-  function call<Req, Res>(client: grpc.Client, method: Unary<Req, Res>, req: Req, ctx: CallContext): Promise<Res> {
+  function requestMetadata(ctx: CallContext): grpc.Metadata {
     const metadata = new grpc.Metadata();
     metadata.set('x-request-id', ctx.requestId);
+    return metadata;
+  }
+
+  function call<Req, Res>(client: grpc.Client, method: Unary<Req, Res>, req: Req, ctx: CallContext): Promise<Res> {
+    const metadata = requestMetadata(ctx);
     return new Promise((resolve, reject) => {
       method.call(client, req, metadata, { deadline: Date.now() + deadlineMs }, (err, value) => (err ? reject(err) : resolve(value as Res)));
     });
@@ -73,16 +81,13 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       listCampaigns: (req, ctx) => call(campaign, campaign.ListCampaigns, req, ctx),
       getCampaign: (req, ctx) => call(campaign, campaign.GetCampaign, req, ctx),
       deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
+      exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
     },
     audience: {
       listTopics: (siteId, ctx) => call(audience, audience.ListTopics, { siteId }, ctx),
       listCountries: (siteId, ctx) => call(audience, audience.ListCountries, { siteId }, ctx),
       importSubscriptions: (req, ctx) => call(audience, audience.ImportSubscriptions, req, ctx),
-      exportSubscribers: (req, ctx) => {
-        const metadata = new grpc.Metadata();
-        metadata.set('x-request-id', ctx.requestId);
-        return audience.ExportSubscribers(req, metadata);
-      },
+      exportSubscribers: (req, ctx) => audience.ExportSubscribers(req, requestMetadata(ctx)),
     },
     connected(backend, timeoutMs) {
       const client: grpc.Client = backend === 'campaign' ? campaign : audience;

@@ -3,22 +3,13 @@
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
 import type { AudienceBackend } from '../grpc/clients.js';
 import { MESSAGES } from '../messages.js';
-import { StreamAnswer, type ApiRoute } from './route.js';
+import { exportAnswer, queryValue, type ApiRoute } from './route.js';
 
 /**
  * Body limit of POST /v2/subscribers/import: 1,000 subscriptions (the most one request may carry)
  * of a typical 300–600 bytes fit many times over; the endpoint URL alone may be 2,048 characters.
  */
 export const IMPORT_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
-
-/**
- * A query value for the backend to judge: absent is '', and a repeated name (an array) is sent
- * as a value its rule refuses, so the caller gets that parameter's own message.
- */
-function queryValue(value: unknown, refusedAs: string): string {
-  if (value === undefined) return '';
-  return typeof value === 'string' ? value : refusedAs;
-}
 
 function entriesJson(counts: NameCounts__Output) {
   return counts.entries.map((e) => ({ name: e.name, users: Number(e.users) }));
@@ -53,11 +44,7 @@ export function audienceRoutes(backend: AudienceBackend): ApiRoute[] {
           { siteId: principal.siteId, format, topics: queryValue(query.topics, ','), countries: queryValue(query.countries, ',') },
           ctx,
         );
-        const chunks = (async function* () {
-          for await (const chunk of call as AsyncIterable<{ data: Buffer }>) yield chunk.data;
-        })();
-        const csv = format === 'csv';
-        return new StreamAnswer(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8', csv ? 'subscribers.csv' : 'subscribers.ndjson', chunks, () => call.cancel());
+        return exportAnswer(call, format, 'subscribers');
       },
     },
     {

@@ -3,7 +3,7 @@ import { IDEMPOTENCY_KEY } from '../../../services/shared/src/api-messages.js';
 import type { CampaignBackend } from '../grpc/clients.js';
 import { HttpError, MESSAGES } from '../messages.js';
 import { campaignJson, pageJson } from './campaign-json.js';
-import type { ApiRoute } from './route.js';
+import { exportAnswer, queryValue, type ApiRoute } from './route.js';
 
 function idempotencyKey(value: string | string[] | undefined): string {
   if (value === undefined) return '';
@@ -40,6 +40,19 @@ export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
       body: 'json-or-empty',
       async handle({ principal, bodyJson, ctx }) {
         return pageJson(await backend.listCampaigns({ siteId: principal.siteId, bodyJson }, ctx));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v2\/campaigns\/export\/?$/,
+      operation: 'exportCampaigns',
+      permission: 'reports',
+      denied: reportsDenied,
+      genericMessage: MESSAGES.internal,
+      body: 'json-or-empty',
+      async handle({ principal, bodyJson, query, ctx }) {
+        const format = queryValue(query.format, 'refused');
+        return exportAnswer(backend.exportCampaigns({ siteId: principal.siteId, bodyJson, format }, ctx), format, 'campaigns');
       },
     },
     {

@@ -49,3 +49,25 @@ export class StreamAnswer {
     readonly cancel: () => void,
   ) {}
 }
+
+/**
+ * The StreamAnswer of a server-streaming backend call of `{ data }` chunks, in `format` (csv, or
+ * NDJSON for anything else: a format the backend refuses never gets past the first chunk),
+ * downloaded as `<basename>.csv` or `<basename>.ndjson`.
+ */
+export function exportAnswer(call: AsyncIterable<unknown> & { cancel(): void }, format: string, basename: string): StreamAnswer {
+  const chunks = (async function* () {
+    for await (const chunk of call as AsyncIterable<{ data: Buffer }>) yield chunk.data;
+  })();
+  const csv = format === 'csv';
+  return new StreamAnswer(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8', `${basename}.${csv ? 'csv' : 'ndjson'}`, chunks, () => call.cancel());
+}
+
+/**
+ * A query value for the backend to judge: absent is '', and a repeated name (an array) is sent
+ * as a value its rule refuses, so the caller gets that parameter's own message.
+ */
+export function queryValue(value: unknown, refusedAs: string): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : refusedAs;
+}

@@ -2,7 +2,8 @@
 // subscriber once whatever the page size, the query's rules, CSV cells, browsers.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { browserOf, csvCell, EXPORT_MESSAGES, EXPORT_PAGE_ROWS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
+import { csvCell } from '../../shared/src/csv.js';
+import { browserOf, EXPORT_MESSAGES, EXPORT_PAGE_ROWS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
 import { ValidationError } from '../src/errors.js';
 import { newSite, startTestDelivery, type TestDelivery } from './support.js';
 

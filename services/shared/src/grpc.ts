@@ -24,6 +24,33 @@ export function refusalStatus(code: grpc.status, details: string): { code: grpc.
   return { code, details: safeText(details, MAX_DETAILS_CHARS) };
 }
 
+/**
+ * Writes `chunks` to a server-streaming call as `{ data }` messages, each pulled from its source
+ * only once the previous one is on its way (write() returned true, or 'drain'), and ends the call.
+ * A call the client cancelled stops pulling (false is answered then). The source's errors reject.
+ */
+export async function writeChunks(call: grpc.ServerWritableStream<unknown, { data: Buffer }>, chunks: AsyncIterable<Buffer>): Promise<boolean> {
+  let cancelled = false;
+  const onCancel = () => (cancelled = true);
+  call.on('cancelled', onCancel);
+  try {
+    for await (const data of chunks) {
+      if (cancelled) break;
+      if (!call.write({ data })) {
+        await new Promise<void>((resolve) => {
+          const go = () => (call.off('drain', go), call.off('cancelled', go), resolve());
+          call.on('drain', go);
+          call.on('cancelled', go);
+        });
+      }
+    }
+    if (!cancelled) call.end();
+    return !cancelled;
+  } finally {
+    call.off('cancelled', onCancel);
+  }
+}
+
 export const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../protos');
 
 const LOADER_OPTIONS: protoLoader.Options = Object.freeze({

@@ -71,6 +71,8 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
     if (args.cursor !== undefined) body.cursor = args.cursor;
     return client.POST('/v2/campaigns', { params: { header: { 'X-Request-Id': requestId } }, headers: apiKey, body });
   },
+  exportCampaigns: () =>
+    client.POST('/v2/campaigns/export', { params: { query: { format: 'csv' } }, headers: apiKey, body: { dateField: 'scheduleDate', status: ['scheduled'] }, parseAs: 'text' }),
   getCampaign: () => client.GET('/v2/campaign/{campaignId}', { params: { path: { campaignId: need(args.campaignId, 'campaignId') }, header: { 'X-Request-Id': requestId } }, headers: apiKey }),
   deleteCampaign: () => client.DELETE('/v2/campaign/{campaignId}', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey }),
   listTopics: () => client.GET('/v2/topics', { headers: apiKey }),

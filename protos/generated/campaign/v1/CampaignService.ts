@@ -8,6 +8,8 @@ import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, Creat
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from '../../campaign/v1/CreateCampaignResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from '../../campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from '../../campaign/v1/DeleteCampaignResponse';
+import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from '../../campaign/v1/ExportCampaignsChunk';
+import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from '../../campaign/v1/ExportCampaignsRequest';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from '../../campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from '../../campaign/v1/GetCampaignResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from '../../campaign/v1/ListCampaignsRequest';
@@ -41,6 +43,11 @@ export interface CampaignServiceClient extends grpc.Client {
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  ExportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  ExportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  exportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  exportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  
   GetCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   GetCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   GetCampaign(argument: _campaign_v1_GetCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
@@ -68,6 +75,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   DeleteCampaign: grpc.handleUnaryCall<_campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse>;
   
+  ExportCampaigns: grpc.handleServerStreamingCall<_campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk>;
+  
   GetCampaign: grpc.handleUnaryCall<_campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse>;
   
   ListCampaigns: grpc.handleUnaryCall<_campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse>;
@@ -78,6 +87,7 @@ export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   Authenticate: MethodDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse__Output>
   CreateCampaign: MethodDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
   DeleteCampaign: MethodDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse__Output>
+  ExportCampaigns: MethodDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk__Output>
   GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
   ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
 }

@@ -54,6 +54,8 @@ const OWN = {
   utmSourceCharacters: `utmSource ${BAD_CHARACTERS}`,
   utmMediumCharacters: `utmMedium ${BAD_CHARACTERS}`,
   utmCampaignCharacters: `utmCampaign ${BAD_CHARACTERS}`,
+  // POST /v2/campaigns/export (docs/api-decisions.md, "Exporting campaign results")
+  exportFormat: 'format must be ndjson or csv',
   // Idempotency-Key (docs/api-decisions.md, "Idempotency-Key"), answered by the gateway too
   ...SHARED_OWN,
 } as const;

@@ -4,6 +4,7 @@ import { authenticateUseCase } from './authenticate.js';
 import { campaignByIdUseCases } from './campaign-by-id.js';
 import { createCampaignUseCase, type CreateCampaignDeps } from './create-campaign.js';
 import type { CursorCodec } from './cursor.js';
+import { exportCampaignsUseCase } from './export-campaigns.js';
 import { listCampaignsUseCase } from './list-campaigns.js';
 
 export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; cursors: CursorCodec }) {
@@ -11,6 +12,7 @@ export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; cursors:
     authenticate: authenticateUseCase(deps),
     createCampaign: createCampaignUseCase(deps),
     listCampaigns: listCampaignsUseCase(deps),
+    exportCampaigns: exportCampaignsUseCase(deps),
     ...campaignByIdUseCases(deps),
   };
 }

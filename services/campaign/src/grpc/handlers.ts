@@ -1,7 +1,10 @@
 // CampaignService handlers: decode → one domain call → encode. Campaigns leave as the API's JSON
 // bytes (see the comment on ListCampaignsResponse in protos/campaign/v1/campaign.proto).
 import type * as grpc from '@grpc/grpc-js';
+import { writeChunks } from '../../../shared/src/grpc.js';
 import type { CampaignServiceHandlers } from '../../../../protos/generated/campaign/v1/CampaignService.js';
+import type { ExportCampaignsChunk } from '../../../../protos/generated/campaign/v1/ExportCampaignsChunk.js';
+import type { ExportCampaignsRequest__Output } from '../../../../protos/generated/campaign/v1/ExportCampaignsRequest.js';
 import type { Logger } from '../../../shared/src/log.js';
 import type { UseCases } from '../domain/use-cases.js';
 import { toStatus } from './status.js';
@@ -32,5 +35,19 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     }),
     GetCampaign: unary('GetCampaign', log, async (req) => ({ campaignJson: Buffer.from(await uc.getCampaign(req.siteId, req.campaignId)) })),
     DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),
+    // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).
+    ExportCampaigns: ((call: grpc.ServerWritableStream<ExportCampaignsRequest__Output, ExportCampaignsChunk>, done?: (err: unknown) => void) => {
+      const { siteId, bodyJson, format } = call.request;
+      Promise.resolve()
+        .then(() => writeChunks(call as grpc.ServerWritableStream<unknown, { data: Buffer }>, uc.exportCampaigns(siteId, bodyJson, format)))
+        .then(
+          () => done?.(null),
+          (err: unknown) => {
+            const status = toStatus(err, 'ExportCampaigns', log);
+            call.emit('error', { ...status, metadata: status.metadata ?? undefined });
+            done?.(status);
+          },
+        );
+    }) as CampaignServiceHandlers['ExportCampaigns'],
   };
 }

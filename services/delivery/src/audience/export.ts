@@ -4,6 +4,7 @@
 // memory stays the same for 1,000 or 1,000,000 rows. Never the push keys or the endpoint: those
 // let anyone who holds them push to the browser.
 import type { Pool } from '../../../shared/src/db.js';
+import { csvCell } from '../../../shared/src/csv.js';
 import { ValidationError } from '../errors.js';
 import { COUNTRY_PREFIX, normalizeCountryName, normalizeTopic, UNKNOWN_COUNTRY } from './names.js';
 
@@ -90,16 +91,6 @@ function record(r: Row) {
     browser: browserOf(r.endpoint),
     active: r.active,
   };
-}
-
-/**
- * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. A value a
- * spreadsheet would run as a formula (=, +, -, @, tab, carriage return first) is prefixed with
- * a single quote: topics, languages and time zones come from visitors' browsers.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 function csvLine(r: ReturnType<typeof record>): string {

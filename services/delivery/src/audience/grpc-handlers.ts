@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AudienceHandlers } from '../../../../protos/generated/delivery/v1/Audience.js';
 import type { NameCount } from '../../../../protos/generated/delivery/v1/NameCount.js';
-import { refusalStatus } from '../../../shared/src/grpc.js';
+import { refusalStatus, writeChunks } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { ValidationError } from '../errors.js';
 import type { Audience } from './audience.js';
@@ -34,33 +34,14 @@ function answer<T>(log: Logger, method: string, callback: Callback<T>, work: () 
   );
 }
 
-/**
- * Streams the export with backpressure: a chunk is read from Postgres only once the previous one
- * is on its way (write() returned true, or 'drain'); a cancelled call stops the reading. `done`
- * (from the metrics wrapper) hears how it ended.
- */
-async function streamExport(pool: Pool, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<grpc.ServiceError | null> {
+/** Streams the export (chunks pulled as the caller takes them; shared/grpc.ts writeChunks). */
+async function streamExport(pool: Pool, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<null> {
   const { siteId, format, topics, countries } = call.request;
   const query = parseExportQuery({ format, topics, countries });
-  const chunks = exportSubscribers(pool, siteId, query);
-  let cancelled = false;
-  const onCancel = () => (cancelled = true);
-  call.on('cancelled', onCancel);
-  try {
-    for await (const data of chunks) {
-      if (cancelled) break;
-      if (!call.write({ data })) await new Promise<void>((resolve) => {
-        const go = () => (call.off('drain', go), call.off('cancelled', go), resolve());
-        call.on('drain', go);
-        call.on('cancelled', go);
-      });
-    }
-    if (!cancelled) call.end();
-    return null;
-  } finally {
-    call.off('cancelled', onCancel);
-    if (cancelled) log.info('subscribers export cancelled by the caller', { siteId });
+  if (!(await writeChunks(call as grpc.ServerWritableStream<unknown, { data: Buffer }>, exportSubscribers(pool, siteId, query)))) {
+    log.info('subscribers export cancelled by the caller', { siteId });
   }
+  return null;
 }
 
 export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, pool: Pool, log: Logger): AudienceHandlers {

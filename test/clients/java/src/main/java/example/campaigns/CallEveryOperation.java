@@ -151,6 +151,7 @@ public final class CallEveryOperation {
     String scheduledOffsetId = id(calls.call("createScheduledOffset", () -> campaignsWithOffset.createCampaign(scheduledOffset, null, null)));
     out.put("ids", Map.of("sendNow", String.valueOf(sendNowId), "draft", String.valueOf(draftId), "scheduled", String.valueOf(scheduledId), "scheduledOffset", String.valueOf(scheduledOffsetId)));
 
+    calls.call("exportCampaigns", () -> head(campaigns.exportCampaigns(null, "csv", new ListCampaignsRequest().dateField(ListCampaignsRequest.DateFieldEnum.SCHEDULE_DATE))));
     calls.call("getScheduled", () -> campaign(campaigns.getCampaign(scheduledId, null)));
     calls.call("getScheduledOffset", () -> campaign(campaigns.getCampaign(scheduledOffsetId, null)));
     calls.call("getDraft", () -> campaign(campaigns.getCampaign(draftId, null)));
