@@ -1,17 +1,11 @@
 // GET /v2/subscribers/export through the real stack: the site's subscribers as NDJSON or CSV,
 // streamed from the delivery service through the gateway, filtered like an audience, never with
 // their push endpoints or keys, and every refusal a JSON 4xx before anything is streamed.
-import { createECDH, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
+import { ALL, browserKeys, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { startStack, type Stack } from './support/harness.js';
-
-function keys() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
-}
 
 describe('e2e: exporting subscribers', function () {
   this.timeout(180_000);
@@ -29,16 +23,16 @@ describe('e2e: exporting subscribers', function () {
     stack = await startStack('e2e_export', { SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0', PUSH_SERVICE_HOSTS: 'fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,*.push.apple.com' });
     site = await siteWithPermissions(stack, ALL, 'exporter');
     const lines = [
-      { endpoint: endpoint('fcm.googleapis.com'), keys: keys(), topics: ['news'], country: 'BR', createdAt: '2025-01-02T03:04:05Z' },
-      { endpoint: endpoint('updates.push.services.mozilla.com'), keys: keys(), topics: ['sports', '=cmd|calc'], country: 'PT' },
-      { endpoint: endpoint('wns2-par02p.notify.windows.com'), keys: keys(), topics: ['a, "quoted" topic'] },
-      { endpoint: endpoint('web.push.apple.com'), keys: keys(), topics: ['news', 'sports'], country: 'us' },
+      { endpoint: endpoint('fcm.googleapis.com'), keys: browserKeys(), topics: ['news'], country: 'BR', createdAt: '2025-01-02T03:04:05Z' },
+      { endpoint: endpoint('updates.push.services.mozilla.com'), keys: browserKeys(), topics: ['sports', '=cmd|calc'], country: 'PT' },
+      { endpoint: endpoint('wns2-par02p.notify.windows.com'), keys: browserKeys(), topics: ['a, "quoted" topic'] },
+      { endpoint: endpoint('web.push.apple.com'), keys: browserKeys(), topics: ['news', 'sports'], country: 'us' },
     ];
     const res = await stack.api.request('POST', '/v2/subscribers/import', { key: site.apiKey, body: { subscriptions: lines } });
     expect(res.body, res.text).to.include({ imported: 4, refused: 0 });
     // One retired subscriber: exported too, marked inactive.
     const gone = endpoint('fcm.googleapis.com');
-    expect((await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: gone, keys: keys() }, topics: ['news'], language: 'pt-BR', timeZone: 'America/Sao_Paulo' } })).status).to.equal(201);
+    expect((await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: gone, keys: browserKeys() }, topics: ['news'], language: 'pt-BR', timeZone: 'America/Sao_Paulo' } })).status).to.equal(201);
     expect((await stack.api.request('DELETE', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { endpoint: gone } })).status).to.equal(200);
   });
   after(async () => {

@@ -5,7 +5,7 @@
 // program is typechecked with that folder's tsc, so a drift between the two fails here. Every
 // answer the client gets is also checked against the document.
 import { execFile } from 'node:child_process';
-import { createECDH, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,7 @@ import pg from 'pg';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
 import { assertResponseMatchesContract, contractDocument } from '../support/openapi.js';
-import { ALL, siteWithPermissions, type SiteInfo } from './support/fixtures.js';
+import { ALL, browserKeys, siteWithPermissions, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
 
 const run = promisify(execFile);
@@ -36,12 +36,6 @@ function operations(): Map<string, { method: string; template: string }> {
     for (const [method, op] of Object.entries(item)) if (op?.operationId) out.set(op.operationId, { method, template });
   }
   return out;
-}
-
-function browserKeys() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
 }
 
 describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fetch) makes every documented call', function () {

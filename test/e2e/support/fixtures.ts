@@ -40,14 +40,16 @@ export function inSeconds(s: number): string {
 
 export const DATE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-/** A browser-like push subscription on a local "push service" host (allowed in the e2e env). */
-export function browserSubscription(id: string) {
+/** A browser's subscription keys: a fresh P-256 public key (uncompressed point) and 16 random auth bytes, base64url. */
+export function browserKeys(): { p256dh: string; auth: string } {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  return {
-    endpoint: `https://127.0.0.1/push/${id}`,
-    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
-  };
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+}
+
+/** A browser-like push subscription on a local "push service" host (allowed in the e2e env). */
+export function browserSubscription(id: string) {
+  return { endpoint: `https://127.0.0.1/push/${id}`, keys: browserKeys() };
 }
 
 export async function subscribe(stack: Stack, site: SiteInfo, id: string, topics: string[], country?: string) {

@@ -22,26 +22,28 @@ function refusal(err: unknown): { code: grpc.status; details: string } | null {
   return null;
 }
 
+/** The status a failed call answers: a refusal with its messages, anything else logged and INTERNAL. */
+function serviceError(err: unknown, method: string, log: Logger): grpc.ServiceError {
+  const refused = refusal(err);
+  if (!refused) log.error('audience call failed', { method, err });
+  const { code, details } = refused ?? { code: grpc.status.INTERNAL, details: 'Internal error' };
+  return { name: 'Error', message: details, code, details, metadata: new grpc.Metadata() };
+}
+
 function answer<T>(log: Logger, method: string, callback: Callback<T>, work: () => Promise<T>): void {
   work().then(
     (value) => callback(null, value),
-    (err: unknown) => {
-      const refused = refusal(err);
-      if (refused) return callback({ name: 'Error', message: refused.details, code: refused.code, details: refused.details, metadata: new grpc.Metadata() });
-      log.error('audience call failed', { method, err });
-      callback({ name: 'Error', message: 'Internal error', code: grpc.status.INTERNAL, details: 'Internal error', metadata: new grpc.Metadata() });
-    },
+    (err: unknown) => callback(serviceError(err, method, log)),
   );
 }
 
 /** Streams the export (chunks pulled as the caller takes them; shared/grpc.ts writeChunks). */
-async function streamExport(pool: Pool, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<null> {
+async function streamExport(pool: Pool, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<void> {
   const { siteId, format, topics, countries } = call.request;
   const query = parseExportQuery({ format, topics, countries });
   if (!(await writeChunks(call as grpc.ServerWritableStream<unknown, { data: Buffer }>, exportSubscribers(pool, siteId, query)))) {
     log.info('subscribers export cancelled by the caller', { siteId });
   }
-  return null;
 }
 
 export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, pool: Pool, log: Logger): AudienceHandlers {
@@ -56,12 +58,9 @@ export function createAudienceHandlers(audience: Audience, siteImport: SiteImpor
       answer(log, 'ListCountries', callback, async () => entries(await audience.listCountries(call.request.siteId))),
     ExportSubscribers: ((call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, done?: (err: grpc.ServiceError | null) => void) => {
       streamExport(pool, call, log).then(
-        (err) => done?.(err),
+        () => done?.(null),
         (err: unknown) => {
-          const refused = refusal(err);
-          if (!refused) log.error('audience call failed', { method: 'ExportSubscribers', err });
-          const status = refused ?? { code: grpc.status.INTERNAL, details: 'Internal error' };
-          const error: grpc.ServiceError = { name: 'Error', message: status.details, code: status.code, details: status.details, metadata: new grpc.Metadata() };
+          const error = serviceError(err, 'ExportSubscribers', log);
           call.emit('error', error);
           done?.(error);
         },
