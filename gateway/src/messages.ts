@@ -28,6 +28,8 @@ const OWN = {
   planImport: 'This plan does not have permission to import subscribers via API',
   /** 403 for GET /v2/subscribers/export on a plan without the `audience` permission (an addition). */
   planExport: 'This plan does not have permission to export subscribers via API',
+  /** 403 for the /v2/webhooks calls on a plan without the `reports` permission (an addition). */
+  planWebhooks: 'This plan does not have permission to manage webhooks via API',
   /** 503: a backend could not be reached and the call did nothing there (status-map.ts). */
   serviceUnavailable: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds',
 } as const;

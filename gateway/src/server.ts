@@ -13,10 +13,11 @@ import { MESSAGES } from './messages.js';
 import { createApiDispatcher, sendJson, type ApiLimits } from './routes/api.js';
 import { audienceRoutes } from './routes/audience.js';
 import { campaignRoutes } from './routes/campaigns.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { staticRoutes, type ContractFiles } from './routes/static.js';
 
 export interface ServerDeps {
-  backends: Pick<Backends, 'campaigns' | 'audience'>;
+  backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   /** The /public proxy (routes/public-proxy.ts). */
   publicProxy: express.RequestHandler;
@@ -40,7 +41,7 @@ export function createServer(deps: ServerDeps): express.Express {
   app.use(staticRoutes(deps.contract));
   app.use(
     createApiDispatcher({
-      routes: [...campaignRoutes(deps.backends.campaigns), ...audienceRoutes(deps.backends.audience)],
+      routes: [...campaignRoutes(deps.backends.campaigns), ...audienceRoutes(deps.backends.audience), ...webhookRoutes(deps.backends.webhooks)],
       authenticator: deps.authenticator,
       bodyLimitBytes: deps.bodyLimitBytes,
       logger: deps.logger,

@@ -1,9 +1,12 @@
 // One client per backend service, promisified; every call carries a deadline and the request id.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadCampaignProto } from '../../../services/shared/src/grpc.js';
+import { loadAudienceProto, loadCampaignProto, loadWebhooksProto } from '../../../services/shared/src/grpc.js';
 import { withInternalToken } from '../../../services/shared/src/internal-auth.js';
 import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
+import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
+import type { WebhookRequest } from '../../../protos/generated/delivery/v1/WebhookRequest.js';
+import type { WebhookAnswer__Output } from '../../../protos/generated/delivery/v1/WebhookAnswer.js';
 import type { AuthenticateResponse__Output } from '../../../protos/generated/campaign/v1/AuthenticateResponse.js';
 import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
@@ -36,9 +39,24 @@ export interface AudienceBackend {
   exportSubscribers(req: { siteId: string; format: string; topics: string; countries: string }, ctx: CallContext): grpc.ClientReadableStream<ExportChunk__Output>;
 }
 
+/** Each call answers the /v2 API's JSON object as text (protos/delivery/v1/webhooks.proto). */
+export type WebhookCall = (req: WebhookRequest, ctx: CallContext) => Promise<WebhookAnswer__Output>;
+export interface WebhooksBackend {
+  listWebhooks: WebhookCall;
+  createWebhook: WebhookCall;
+  getWebhook: WebhookCall;
+  updateWebhook: WebhookCall;
+  deleteWebhook: WebhookCall;
+  rotateWebhookSecret: WebhookCall;
+  listWebhookDeliveries: WebhookCall;
+  redeliverWebhookEvent: WebhookCall;
+  pingWebhook: WebhookCall;
+}
+
 export interface Backends {
   campaigns: CampaignBackend;
   audience: AudienceBackend;
+  webhooks: WebhooksBackend;
   /** Resolves when the backend's channel is connected (readiness). */
   connected(backend: 'campaign' | 'delivery', timeoutMs: number): Promise<void>;
   close(): void;
@@ -60,6 +78,9 @@ export function createBackends(targets: { campaign: string; audience: string }, 
   const options = withInternalToken(token, { 'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES });
   const campaign: CampaignServiceClient = new (loadCampaignProto().campaign.v1.CampaignService)(targets.campaign, credentials, options);
   const audience: AudienceClient = new (loadAudienceProto().delivery.v1.Audience)(targets.audience, credentials, options);
+  // The same delivery service, on the audience client's channel (grpc-js shares a channel between
+  // clients made with the same target and options).
+  const webhooks: WebhooksClient = new (loadWebhooksProto().delivery.v1.Webhooks)(targets.audience, credentials, options);
 
   function requestMetadata(ctx: CallContext): grpc.Metadata {
     const metadata = new grpc.Metadata();
@@ -89,6 +110,17 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       importSubscriptions: (req, ctx) => call(audience, audience.ImportSubscriptions, req, ctx),
       exportSubscribers: (req, ctx) => audience.ExportSubscribers(req, requestMetadata(ctx)),
     },
+    webhooks: {
+      listWebhooks: (req, ctx) => call(webhooks, webhooks.ListWebhooks, req, ctx),
+      createWebhook: (req, ctx) => call(webhooks, webhooks.CreateWebhook, req, ctx),
+      getWebhook: (req, ctx) => call(webhooks, webhooks.GetWebhook, req, ctx),
+      updateWebhook: (req, ctx) => call(webhooks, webhooks.UpdateWebhook, req, ctx),
+      deleteWebhook: (req, ctx) => call(webhooks, webhooks.DeleteWebhook, req, ctx),
+      rotateWebhookSecret: (req, ctx) => call(webhooks, webhooks.RotateWebhookSecret, req, ctx),
+      listWebhookDeliveries: (req, ctx) => call(webhooks, webhooks.ListWebhookDeliveries, req, ctx),
+      redeliverWebhookEvent: (req, ctx) => call(webhooks, webhooks.RedeliverWebhookEvent, req, ctx),
+      pingWebhook: (req, ctx) => call(webhooks, webhooks.PingWebhook, req, ctx),
+    },
     connected(backend, timeoutMs) {
       const client: grpc.Client = backend === 'campaign' ? campaign : audience;
       return new Promise<void>((resolve, reject) => {
@@ -98,6 +130,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
     close() {
       campaign.close();
       audience.close();
+      webhooks.close();
     },
   };
 }

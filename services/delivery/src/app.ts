@@ -19,7 +19,10 @@ import { createReadiness, type Check } from '../../shared/src/observability/heal
 import { createServiceMetrics, dbPoolGauges, kafkaLagGauge } from '../../shared/src/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '../../shared/src/observability/ops-server.js';
 import { createAudience } from './audience/audience.js';
-import { createGrpcServer } from './audience/grpc-server.js';
+import { createGrpcServer } from './grpc-server.js';
+import { createWebhookEndpoints } from './webhooks/endpoints.js';
+import { createWebhookLoop, type WebhookLoop } from './webhooks/delivery-loop.js';
+import { createWebhookSender } from './webhooks/sender.js';
 import { createSubscriptions } from './audience/subscriptions.js';
 import type { DeliveryConfig } from './config.js';
 import { createHttpApp } from './http/app.js';
@@ -101,6 +104,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   let heartbeat: NodeJS.Timeout | undefined;
   let encryptor: ReturnType<typeof createEncryptPool> | undefined;
   let sender: ReturnType<typeof createPushSender> | undefined;
+  let webhookSender: ReturnType<typeof createWebhookSender> | undefined;
+  let webhookLoop: WebhookLoop | undefined;
 
   // Out of rotation, then intake (gRPC, HTTP), then in-flight sending hands back its unfinished
   // work and commits what it finished (tracking reports still buffered are stored, and a last
@@ -120,6 +125,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     clearInterval(heartbeat);
     await recorder.close();
     await counters?.stop();
+    await webhookLoop?.stop();
+    webhookSender?.close();
     await messaging?.stop();
     await sender?.close();
     await encryptor?.close();
@@ -134,7 +141,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
 
     // audience
     const siteImport = createSiteImport(pool, { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts }, config.vapidEncryptionKey);
-    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, pool, log, metrics, readiness, auth: internalAuth });
+    const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
+    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, webhooks, pool, log, metrics, readiness, auth: internalAuth });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one
@@ -169,6 +177,15 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     } else {
       log.warn('KAFKA_BROKERS is not set: this instance sends nothing and tracking counts are not published');
     }
+
+    // webhooks: every instance sends its share of the due events (webhooks/delivery-loop.ts)
+    webhookSender = createWebhookSender({
+      testHosts: config.webhooks.testHosts,
+      ca: config.webhooks.extraCaFile ? await readFile(config.webhooks.extraCaFile, 'utf8') : undefined,
+      timeoutMs: config.webhooks.timeoutMs,
+    });
+    webhookLoop = createWebhookLoop({ pool, keys: vapidKeys, send: webhookSender.send, log }, config.webhooks.loop);
+    webhookLoop.start();
 
     // the plugin's and tracking's HTTP routes
     const app = createHttpApp({

@@ -4,6 +4,7 @@ import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/push-endpoint.js';
 import { usableCpus } from './push/encryption/cpus.js';
+import { DEFAULT_WEBHOOK_LOOP, type WebhookLoopOptions } from './webhooks/delivery-loop.js';
 
 export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
   'fcm.googleapis.com',
@@ -72,6 +73,15 @@ export interface DeliveryConfig {
     /** Threads of the payload-encryption pool (ENCRYPTION_WORKERS); default: the CPUs this process may use, cgroup quota included. */
     readonly encryptionWorkers: number;
   };
+  /** Outgoing webhooks (docs/webhooks.md): where they may go, and the sender's timing. */
+  readonly webhooks: {
+    /** Test receivers only (WEBHOOK_TEST_HOSTS, default none): names or IP literals exempt from the https and address rules. */
+    readonly testHosts: readonly string[];
+    /** PEM of extra CAs trusted for webhook receivers (WEBHOOK_EXTRA_CA_FILE; tests). */
+    readonly extraCaFile: string;
+    readonly timeoutMs: number;
+    readonly loop: WebhookLoopOptions;
+  };
   /** Tokens of the callers it serves: the gateway (gRPC and HTTP) and the campaign service (gRPC). */
   readonly internalTokens: { readonly gateway: string; readonly campaign: string };
   readonly logLevel: Level;
@@ -119,18 +129,19 @@ function pushServiceHosts(env: Env): string[] {
   return hosts;
 }
 
-function pushTestHosts(env: Env): string[] {
-  const hosts = list(env, 'PUSH_TEST_HOSTS', []).map((h) => h.toLowerCase());
+/** A list of test hosts (PUSH_TEST_HOSTS, WEBHOOK_TEST_HOSTS): lowercase names or canonical IP literals. */
+function hostList(env: Env, name: string): string[] {
+  const hosts = list(env, name, []).map((h) => h.toLowerCase());
   for (const h of hosts) {
     const problem = testHostProblem(h);
-    if (problem !== null) throw new ConfigError(`PUSH_TEST_HOSTS has an invalid host "${h}": it ${problem}`);
+    if (problem !== null) throw new ConfigError(`${name} has an invalid host "${h}": it ${problem}`);
   }
   return hosts;
 }
 
 /** Where subscription endpoints may point (PUSH_SERVICE_HOSTS, PUSH_TEST_HOSTS): for the operator CLI's import too. */
 export function loadPushHostRules(env: Env = process.env): PushHostRules {
-  return { serviceHosts: Object.freeze(pushServiceHosts(env)), testHosts: Object.freeze(pushTestHosts(env)) };
+  return { serviceHosts: Object.freeze(pushServiceHosts(env)), testHosts: Object.freeze(hostList(env, 'PUSH_TEST_HOSTS')) };
 }
 
 export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
@@ -144,7 +155,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
     vapidEncryptionKeysPrevious: Object.freeze(vapidKeys.previous),
     vapidSubject: optionalString(env, 'VAPID_SUBJECT', 'mailto:push@localhost'),
     pushServiceHosts: Object.freeze(pushServiceHosts(env)),
-    pushTestHosts: Object.freeze(pushTestHosts(env)),
+    pushTestHosts: Object.freeze(hostList(env, 'PUSH_TEST_HOSTS')),
     subscribeRateLimitPerMinute: integer(env, 'SUBSCRIBE_RATE_LIMIT_PER_MINUTE', 60, { min: 0, max: 1_000_000 }),
     trackingRateLimitPerMinute: integer(env, 'TRACKING_RATE_LIMIT_PER_MINUTE', 600, { min: 0, max: 10_000_000 }),
     kafka: Object.freeze({
@@ -166,6 +177,21 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       deliveryLogRetrySec: integer(env, 'DELIVERY_LOG_RETRY_SEC', 120, { min: 0, max: 3600 }),
       extraCaFile: optionalString(env, 'PUSH_EXTRA_CA_FILE', ''),
       encryptionWorkers: integer(env, 'ENCRYPTION_WORKERS', usableCpus(), { min: 1, max: 256 }),
+    }),
+    webhooks: Object.freeze({
+      testHosts: Object.freeze(hostList(env, 'WEBHOOK_TEST_HOSTS')),
+      extraCaFile: optionalString(env, 'WEBHOOK_EXTRA_CA_FILE', ''),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+      loop: Object.freeze({
+        ...DEFAULT_WEBHOOK_LOOP,
+        pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', DEFAULT_WEBHOOK_LOOP.pollIntervalMs, { min: 10, max: 60_000 }),
+        batchIntervalMs: integer(env, 'WEBHOOK_BATCH_INTERVAL_MS', DEFAULT_WEBHOOK_LOOP.batchIntervalMs, { min: 10, max: 600_000 }),
+        concurrency: integer(env, 'WEBHOOK_CONCURRENCY', DEFAULT_WEBHOOK_LOOP.concurrency, { min: 1, max: 256 }),
+        leaseMs: integer(env, 'WEBHOOK_LEASE_SEC', DEFAULT_WEBHOOK_LOOP.leaseMs / 1000, { min: 1, max: 3600 }) * 1000,
+        retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOK_LOOP.retryBaseMs, { min: 10, max: 3_600_000 }),
+        retryForMs: integer(env, 'WEBHOOK_RETRY_FOR_SEC', DEFAULT_WEBHOOK_LOOP.retryForMs / 1000, { min: 1, max: 7 * 86_400 }) * 1000,
+        disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_SEC', DEFAULT_WEBHOOK_LOOP.disableAfterMs / 1000, { min: 1, max: 30 * 86_400 }) * 1000,
+      }),
     }),
     internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN') }),
     logLevel: parseLevel(env.LOG_LEVEL),

@@ -4,8 +4,9 @@ import { randomBytes, randomUUID, createECDH } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { startInProcess } from '../../../test/support/in-process.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
+import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
 import type { Pool } from '../../shared/src/db.js';
-import { loadAudienceProto } from '../../shared/src/grpc.js';
+import { loadAudienceProto, loadWebhooksProto } from '../../shared/src/grpc.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import type { DeliveryService } from '../src/app.js';
 import type { DeliveryConfig } from '../src/config.js';
@@ -25,6 +26,8 @@ export interface TestDelivery {
   audience: AudienceClient;
   /** As the gateway calls it (ListTopics, ListCountries). */
   audienceAsGateway: AudienceClient;
+  /** The gRPC Webhooks service, as the gateway calls it. */
+  webhooks: WebhooksClient;
   baseUrl: string;
   /** The ops listener: /healthz, /readyz, /metrics. */
   opsUrl: string;
@@ -44,6 +47,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
   const target = stack.audienceTarget!;
   const audience = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.CAMPAIGN_INTERNAL_TOKEN));
   const audienceAsGateway = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
+  const webhooks = new (loadWebhooksProto().delivery.v1.Webhooks)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   return {
     service,
     config: service.config,
@@ -51,11 +55,13 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     operators: stack.operators.delivery,
     audience,
     audienceAsGateway,
+    webhooks,
     baseUrl: `http://127.0.0.1:${service.httpPort}`,
     opsUrl: `http://127.0.0.1:${service.opsPort}`,
     stop: async () => {
       audience.close();
       audienceAsGateway.close();
+      webhooks.close();
       await stack.stop();
     },
   };

@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as CampaignProto } from '../../../protos/generated/campaign.js';
 import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/audience.js';
+import type { ProtoGrpcType as WebhooksProto } from '../../../protos/generated/webhooks.js';
 import { safeText } from './text.js';
 
 /** Far above the longest message a service makes (every create field wrong at once: ~1.2 kB). */
@@ -73,6 +74,10 @@ export function loadCampaignProto(): CampaignProto {
 
 export function loadAudienceProto(): AudienceProto {
   return load('delivery/v1/audience.proto') as unknown as AudienceProto;
+}
+
+export function loadWebhooksProto(): WebhooksProto {
+  return load('delivery/v1/webhooks.proto') as unknown as WebhooksProto;
 }
 
 /** Binds a gRPC server; port 0 picks a free port. Resolves to the bound port. */

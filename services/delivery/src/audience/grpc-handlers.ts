@@ -1,41 +1,16 @@
-// gRPC adapter for delivery.v1.Audience: decode → one domain call → encode. Refused input is
-// answered with its messages (INVALID_ARGUMENT, FAILED_PRECONDITION); other failures are logged
-// here and answered as INTERNAL without detail.
+// gRPC adapter for delivery.v1.Audience: decode → one domain call → encode (answers: grpc-answers.ts).
 import * as grpc from '@grpc/grpc-js';
 import type { AudienceHandlers } from '../../../../protos/generated/delivery/v1/Audience.js';
 import type { NameCount } from '../../../../protos/generated/delivery/v1/NameCount.js';
-import { refusalStatus, writeChunks } from '../../../shared/src/grpc.js';
+import { writeChunks } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { ValidationError } from '../errors.js';
+import { answer, serviceError } from '../grpc-answers.js';
 import type { Audience } from './audience.js';
-import { VapidKeysInUseError, type SiteImport } from './import.js';
+import type { SiteImport } from './import.js';
 import { exportSubscribers, parseExportQuery } from './export.js';
 import type { ExportChunk } from '../../../../protos/generated/delivery/v1/ExportChunk.js';
 import type { ExportSubscribersRequest__Output } from '../../../../protos/generated/delivery/v1/ExportSubscribersRequest.js';
 import type { Pool } from '../../../shared/src/db.js';
-
-type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
-
-function refusal(err: unknown): { code: grpc.status; details: string } | null {
-  if (err instanceof ValidationError) return refusalStatus(grpc.status.INVALID_ARGUMENT, err.message);
-  if (err instanceof VapidKeysInUseError) return refusalStatus(grpc.status.FAILED_PRECONDITION, err.message);
-  return null;
-}
-
-/** The status a failed call answers: a refusal with its messages, anything else logged and INTERNAL. */
-function serviceError(err: unknown, method: string, log: Logger): grpc.ServiceError {
-  const refused = refusal(err);
-  if (!refused) log.error('audience call failed', { method, err });
-  const { code, details } = refused ?? { code: grpc.status.INTERNAL, details: 'Internal error' };
-  return { name: 'Error', message: details, code, details, metadata: new grpc.Metadata() };
-}
-
-function answer<T>(log: Logger, method: string, callback: Callback<T>, work: () => Promise<T>): void {
-  work().then(
-    (value) => callback(null, value),
-    (err: unknown) => callback(serviceError(err, method, log)),
-  );
-}
 
 /** Streams the export (chunks pulled as the caller takes them; shared/grpc.ts writeChunks). */
 async function streamExport(pool: Pool, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<void> {

@@ -28,7 +28,8 @@ export interface SubscriberInput {
  */
 export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promise<{ id: string; created: boolean }> {
   const { rows } = await db.query(
-    `INSERT INTO delivery.subscribers AS s (site_id, endpoint, p256dh, auth, country, topics, language, time_zone)
+    `WITH up AS (
+     INSERT INTO delivery.subscribers AS s (site_id, endpoint, p256dh, auth, country, topics, language, time_zone)
      VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8)
      ON CONFLICT (site_id, endpoint) DO UPDATE SET
        p256dh = EXCLUDED.p256dh,
@@ -41,7 +42,14 @@ export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promi
        deactivated_at = NULL,
        updated_at = now(),
        public_id = coalesce(s.public_id, gen_random_uuid())
-     RETURNING public_id::text AS id, (xmax = 0) AS created`,
+     RETURNING public_id, country, topics, language, time_zone, (xmax = 0) AS created),
+     -- subscriber.created for the endpoints that want it (docs/webhooks.md), in this statement so
+     -- it cannot be lost; referenced below because a CTE nobody reads is never run.
+     hook AS (
+       SELECT delivery.emit_webhook_event($1, 'subscriber.created',
+                json_build_object('subscriberId', public_id, 'country', country, 'topics', topics, 'language', language, 'timeZone', time_zone)) AS n
+         FROM up WHERE created)
+     SELECT public_id::text AS id, created, (SELECT count(*) FROM hook) AS hooked FROM up`,
     [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY],
   );
   return { id: rows[0].id as string, created: rows[0].created as boolean };

@@ -39,29 +39,36 @@ export interface DestinationPolicy {
   lookupFor(url: URL): LookupFunction | undefined;
 }
 
-const defaultResolve: Resolver = (hostname, options, callback) => dns.lookup(hostname, options, callback);
+/** dns.lookup, what Node itself uses. */
+export const defaultResolve: Resolver = (hostname, options, callback) => dns.lookup(hostname, options, callback);
 
-export function createDestinationPolicy(opts: DestinationOptions = {}): DestinationPolicy {
-  const testHosts = new Set((opts.testHosts ?? []).map((h) => h.toLowerCase()));
-  const resolve = opts.resolve ?? defaultResolve;
-  const httpsPort = opts.httpsPort ?? 443;
-  const problemOf = opts.addressProblem ?? defaultAddressProblem;
-
+/**
+ * A `lookup` for net/tls connections that resolves through `resolve` and fails with a
+ * DestinationRefusedError when any address of the name has a problem (the webhook sender,
+ * webhooks/sender.ts, connects through it too).
+ */
+export function guardedLookup(resolve: Resolver, addressProblem: (address: string) => string | null): LookupFunction {
   // Node calls this for every new connection (net.connect, tls.connect, the agents' sockets);
   // with happy eyeballs it asks for all addresses at once. One bad address refuses the name:
-  // a push service has no business resolving to an internal address.
-  const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  // a public service has no business resolving to an internal address.
+  return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       if (addresses.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
       for (const { address } of addresses) {
-        const problem = problemOf(address);
+        const problem = addressProblem(address);
         if (problem !== null) return callback(new DestinationRefusedError(`${hostname} resolves to ${address} (${problem})`), '');
       }
       if (options.all) callback(null, addresses);
       else callback(null, addresses[0].address, addresses[0].family);
     });
   };
+}
+
+export function createDestinationPolicy(opts: DestinationOptions = {}): DestinationPolicy {
+  const testHosts = new Set((opts.testHosts ?? []).map((h) => h.toLowerCase()));
+  const httpsPort = opts.httpsPort ?? 443;
+  const lookup = guardedLookup(opts.resolve ?? defaultResolve, opts.addressProblem ?? defaultAddressProblem);
 
   return {
     urlProblem(url) {
@@ -73,7 +80,7 @@ export function createDestinationPolicy(opts: DestinationOptions = {}): Destinat
       return null;
     },
     lookupFor(url) {
-      return testHosts.has(url.hostname) ? undefined : guardedLookup;
+      return testHosts.has(url.hostname) ? undefined : lookup;
     },
   };
 }

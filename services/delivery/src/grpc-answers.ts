@@ -1,0 +1,33 @@
+// How every delivery gRPC handler answers: refused input with its messages (INVALID_ARGUMENT,
+// FAILED_PRECONDITION, NOT_FOUND), anything else logged here and answered INTERNAL without detail.
+import * as grpc from '@grpc/grpc-js';
+import { refusalStatus } from '../../shared/src/grpc.js';
+import type { Logger } from '../../shared/src/log.js';
+import { ValidationError } from './errors.js';
+import { VapidKeysInUseError } from './audience/import.js';
+import { WebhookNotFoundError } from './webhooks/endpoints.js';
+
+export type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
+
+function refusal(err: unknown): { code: grpc.status; details: string } | null {
+  if (err instanceof ValidationError) return refusalStatus(grpc.status.INVALID_ARGUMENT, err.message);
+  if (err instanceof VapidKeysInUseError) return refusalStatus(grpc.status.FAILED_PRECONDITION, err.message);
+  if (err instanceof WebhookNotFoundError) return refusalStatus(grpc.status.NOT_FOUND, err.message);
+  return null;
+}
+
+/** The status a failed call answers: a refusal with its messages, anything else logged and INTERNAL. */
+export function serviceError(err: unknown, method: string, log: Logger): grpc.ServiceError {
+  const refused = refusal(err);
+  if (!refused) log.error('gRPC call failed', { method, err });
+  const { code, details } = refused ?? { code: grpc.status.INTERNAL, details: 'Internal error' };
+  return { name: 'Error', message: details, code, details, metadata: new grpc.Metadata() };
+}
+
+/** Runs a unary call's work and answers its value or its serviceError. */
+export function answer<T>(log: Logger, method: string, callback: Callback<T>, work: () => Promise<T>): void {
+  work().then(
+    (value) => callback(null, value),
+    (err: unknown) => callback(serviceError(err, method, log)),
+  );
+}

@@ -1,0 +1,52 @@
+// The delivery service's gRPC server: the Audience and Webhooks services plus the standard
+// health service, driven by the service's readiness.
+import * as grpc from '@grpc/grpc-js';
+import { loadAudienceProto, loadWebhooksProto } from '../../shared/src/grpc.js';
+import { internalAuthInterceptor, type InternalAuth } from '../../shared/src/internal-auth.js';
+import type { Logger } from '../../shared/src/log.js';
+import { addGrpcHealth, type Readiness } from '../../shared/src/observability/health.js';
+import type { ServiceMetrics } from '../../shared/src/observability/metrics.js';
+import type { Pool } from '../../shared/src/db.js';
+import type { Audience } from './audience/audience.js';
+import { createAudienceHandlers } from './audience/grpc-handlers.js';
+import type { SiteImport } from './audience/import.js';
+import type { WebhookEndpoints } from './webhooks/endpoints.js';
+import { createWebhookHandlers } from './webhooks/grpc-handlers.js';
+
+export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
+export const WEBHOOKS_GRPC_SERVICE = 'delivery.v1.Webhooks';
+
+export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
+
+export function createGrpcServer(deps: {
+  audience: Audience;
+  siteImport: SiteImport;
+  webhooks: WebhookEndpoints;
+  /** The subscribers export reads its pages straight from Postgres (audience/export.ts). */
+  pool: Pool;
+  log: Logger;
+  auth: InternalAuth;
+  metrics?: ServiceMetrics;
+  readiness: Readiness;
+}): grpc.Server & { health: GrpcHealth } {
+  // The campaign service asks for audience estimates; the gateway lists topics and countries,
+  // imports and exports subscribers, and manages webhooks. The health service stays open to probes.
+  const interceptor = internalAuthInterceptor(deps.auth, {
+    [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ListTopics`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ListCountries`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ImportSubscriptions`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ExportSubscribers`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/`]: [],
+    [`/${WEBHOOKS_GRPC_SERVICE}/`]: ['gateway'],
+  });
+  const server = new grpc.Server({ interceptors: [interceptor] });
+  const instrument = <T extends grpc.UntypedServiceImplementation>(name: string, handlers: T): T =>
+    deps.metrics ? deps.metrics.instrumentGrpc(name, handlers, deps.log) : handlers;
+  server.addService(
+    loadAudienceProto().delivery.v1.Audience.service,
+    instrument(AUDIENCE_GRPC_SERVICE, createAudienceHandlers(deps.audience, deps.siteImport, deps.pool, deps.log)),
+  );
+  server.addService(loadWebhooksProto().delivery.v1.Webhooks.service, instrument(WEBHOOKS_GRPC_SERVICE, createWebhookHandlers(deps.webhooks, deps.log)));
+  return Object.assign(server, { health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE], deps.readiness) });
+}

@@ -1,0 +1,135 @@
+// The webhook sender of a delivery instance: every pass claims the due deliveries (under a
+// lease: several instances share the work, and a row whose instance died is due again when its
+// lease runs out), posts them, and records each outcome — a retry with exponential backoff and
+// jitter, a success, or, past the retry window, a give-up. Every few seconds it also turns the
+// buffered impressions and clicks into batched events, and now and then drops old finished rows.
+import type { Pool } from '../../../shared/src/db.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { createPeriodic } from '../../../shared/src/periodic.js';
+import type { VapidEncryptionKeys } from '../sites/vapid-keys.js';
+import { openWebhookSecret } from './secrets.js';
+import type { WebhookAttempt, WebhookPost } from './sender.js';
+import * as store from './webhook-store.js';
+
+export interface WebhookLoopOptions {
+  /** From the end of a pass to the next (WEBHOOK_POLL_INTERVAL_MS). */
+  pollIntervalMs: number;
+  /** How often buffered impressions and clicks become events (WEBHOOK_BATCH_INTERVAL_MS). */
+  batchIntervalMs: number;
+  /** Requests in flight per instance, and deliveries claimed at once (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** A claimed row is due again after this, if its instance never recorded an outcome. */
+  leaseMs: number;
+  /** The first retry's delay; each next one doubles, up to retryMaxMs (WEBHOOK_RETRY_BASE_MS). */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Retries stop this long after the event (or its manual redelivery) (WEBHOOK_RETRY_FOR_SEC). */
+  retryForMs: number;
+  /** An endpoint failing this long without a success is disabled (WEBHOOK_DISABLE_AFTER_SEC). */
+  disableAfterMs: number;
+  /** Delivered and given-up rows are kept this long for the deliveries list. */
+  keepMs: number;
+}
+
+export const DEFAULT_WEBHOOK_LOOP: Readonly<WebhookLoopOptions> = Object.freeze({
+  pollIntervalMs: 1000,
+  batchIntervalMs: 5000,
+  concurrency: 16,
+  leaseMs: 60_000,
+  retryBaseMs: 10_000,
+  retryMaxMs: 3_600_000,
+  retryForMs: 24 * 3_600_000,
+  disableAfterMs: 24 * 3_600_000,
+  keepMs: 7 * 24 * 3_600_000,
+});
+
+export interface WebhookLoopDeps {
+  pool: Pool;
+  keys: VapidEncryptionKeys;
+  send(post: WebhookPost): Promise<WebhookAttempt>;
+  log: Logger;
+  /** Default Math.random: tests fix the jitter. */
+  random?: () => number;
+}
+
+/** Rounds of claim-and-send per pass, and buffered rows per batch and batches per pass: a pass always ends. */
+const MAX_ROUNDS_PER_PASS = 20;
+const TRACKING_ROWS_PER_EVENT = 1000;
+const MAX_TRACKING_BATCHES_PER_PASS = 20;
+const PURGE_EVERY_MS = 60_000;
+const PURGE_ROWS = 1000;
+
+/** The wait before retry number `attempt` + 1: base × 2^(attempt−1), capped, times a jitter in [0.5, 1). */
+export function retryDelayMs(attempt: number, opts: Pick<WebhookLoopOptions, 'retryBaseMs' | 'retryMaxMs'>, random: () => number): number {
+  const exponential = Math.min(opts.retryMaxMs, opts.retryBaseMs * 2 ** Math.min(30, Math.max(0, attempt - 1)));
+  return Math.round(exponential * (0.5 + random() / 2));
+}
+
+export function createWebhookLoop(deps: WebhookLoopDeps, opts: WebhookLoopOptions) {
+  const random = deps.random ?? Math.random;
+  let lastBatchAt = -Infinity;
+  let lastPurgeAt = Date.now();
+  let failing = false;
+
+  async function attempt(claimed: store.ClaimedDelivery): Promise<void> {
+    let result: WebhookAttempt;
+    try {
+      const secrets = [openWebhookSecret(claimed.secretEnc, claimed.endpointId, deps.keys)];
+      if (claimed.previousSecretEnc) secrets.push(openWebhookSecret(claimed.previousSecretEnc, claimed.endpointId, deps.keys));
+      result = await deps.send({ url: claimed.url, body: claimed.body, eventId: claimed.eventId, eventType: claimed.eventType, secrets });
+    } catch (err) {
+      // Only the secret can throw here (send() answers every failure): an operator's matter.
+      deps.log.error('webhook secret cannot be opened', { endpointId: claimed.endpointId, err });
+      result = { ok: false, status: null, latencyMs: 0, error: 'the signing secret cannot be opened (see the service log)' };
+    }
+    await store.recordAttempt(deps.pool, claimed, { ...result, retryInMs: retryDelayMs(claimed.attempt, opts, random) }, opts);
+  }
+
+  /** Claims and sends until nothing is due (or the round limit): answers how many were attempted. */
+  async function sendDue(): Promise<number> {
+    let total = 0;
+    for (let round = 0; round < MAX_ROUNDS_PER_PASS && !loop.stopping(); round++) {
+      const claimed = await store.claimDue(deps.pool, opts.concurrency, opts.leaseMs);
+      await Promise.all(claimed.map(attempt));
+      total += claimed.length;
+      if (claimed.length < opts.concurrency) break;
+    }
+    return total;
+  }
+
+  async function batchTracking(): Promise<void> {
+    for (let i = 0; i < MAX_TRACKING_BATCHES_PER_PASS && !loop.stopping(); i++) {
+      if ((await store.batchTracking(deps.pool, TRACKING_ROWS_PER_EVENT)) < TRACKING_ROWS_PER_EVENT) break;
+    }
+  }
+
+  async function pass(): Promise<void> {
+    try {
+      const now = Date.now();
+      if (now - lastBatchAt >= opts.batchIntervalMs) {
+        lastBatchAt = now;
+        await batchTracking();
+      }
+      await sendDue();
+      if (now - lastPurgeAt >= PURGE_EVERY_MS) {
+        lastPurgeAt = now;
+        await store.purgeFinished(deps.pool, opts.keepMs, PURGE_ROWS);
+      }
+      if (failing) deps.log.info('webhook sender running again');
+      failing = false;
+    } catch (err) {
+      // Postgres away: one line per outage; the rows wait and the next pass retries.
+      if (!failing) deps.log.warn('webhook sender pass failed; events stay stored and are retried', { err });
+      failing = true;
+    }
+  }
+
+  const loop = createPeriodic(pass, {
+    intervalMs: opts.pollIntervalMs,
+    onError: (err) => deps.log.error('webhook sender pass failed', { err }),
+  });
+
+  return { start: loop.start, wake: loop.wake, stop: loop.stop, sendDue, batchTracking };
+}
+
+export type WebhookLoop = ReturnType<typeof createWebhookLoop>;
