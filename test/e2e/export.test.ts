@@ -54,7 +54,8 @@ describe('e2e: exporting subscribers', function () {
     ]);
     expect(rows[0]).to.include({ createdAt: '2025-01-02T03:04:05Z', language: null, timeZone: null });
     expect(rows[4]).to.include({ language: 'pt-BR', timeZone: 'America/Sao_Paulo' });
-    for (const r of rows) expect(Object.keys(r)).to.deep.equal(['id', 'createdAt', 'country', 'topics', 'language', 'timeZone', 'browser', 'active']);
+    for (const r of rows) expect(Object.keys(r)).to.deep.equal(['id', 'createdAt', 'country', 'topics', 'language', 'timeZone', 'browser', 'active', 'lastEngagedAt']);
+    expect(rows.map((r) => r.lastEngagedAt)).to.deep.equal([null, null, null, null, null]);
     expect(new Set(rows.map((r) => r.id)).size).to.equal(5);
     expect(res.text).to.not.match(/googleapis|mozilla|p256dh|auth/);
   });
@@ -64,10 +65,10 @@ describe('e2e: exporting subscribers', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
     const lines = res.text.split('\r\n');
-    expect(lines[0]).to.equal('id,createdAt,country,topics,language,timeZone,browser,active');
+    expect(lines[0]).to.equal('id,createdAt,country,topics,language,timeZone,browser,active,lastEngagedAt');
     expect(lines).to.have.length(7); // header, 5 rows, and the empty string after the last CRLF
-    expect(lines[2]).to.match(/,PT,'=cmd\|calc;sports,,,firefox,true$/);
-    expect(lines[3]).to.match(/,,"a, ""quoted"" topic",,,edge,true$/);
+    expect(lines[2]).to.match(/,PT,'=cmd\|calc;sports,,,firefox,true,$/);
+    expect(lines[3]).to.match(/,,"a, ""quoted"" topic",,,edge,true,$/);
   });
 
   it('filters like an audience: any of the topics, any of the countries', async () => {

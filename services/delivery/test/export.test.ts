@@ -1,11 +1,14 @@
 // The subscribers export (audience/export.ts) against a real Postgres: pages by keyset, every
-// subscriber once whatever the page size, the query's rules, CSV cells, browsers.
+// subscriber once whatever the page size, the query's rules, CSV cells, browsers, last engagement.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { csvCell } from '../../shared/src/csv.js';
 import { browserOf, EXPORT_MESSAGES, EXPORT_PAGE_ROWS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
 import { ValidationError } from '../src/errors.js';
-import { newSite, startTestDelivery, type TestDelivery } from './support.js';
+import { randomUUID } from 'node:crypto';
+import { runFor } from '../src/sending/run-store.js';
+import { recordTracking } from '../src/tracking/counter-store.js';
+import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from './support.js';
 
 describe('delivery: exporting subscribers', function () {
   this.timeout(120_000);
@@ -39,6 +42,32 @@ describe('delivery: exporting subscribers', function () {
     const onlyA = (await all(site.siteId, parseExportQuery({ topics: 'a' }))).text.trim().split('\n');
     const sqlA = Number((await t.pool.query(`SELECT count(*) AS n FROM delivery.subscribers WHERE site_id = $1 AND 'a' = ANY(topics)`, [site.siteId])).rows[0].n);
     expect(onlyA).to.have.length(sqlA);
+  });
+
+  it("gives each subscriber's last engagement: its latest impression or click, null before any", async () => {
+    const site = await newSite(t);
+    await t.operators.seedSubscribers({ siteId: site.siteId, count: 3, topics: ['a'], countries: ['br'], topicsPerSubscriber: 1 });
+    const ids = (await t.pool.query(`SELECT id::text FROM delivery.subscribers WHERE site_id = $1 ORDER BY id`, [site.siteId])).rows.map((r) => r.id as string);
+    const campaigns = [randomUUID(), randomUUID()];
+    for (const c of campaigns) await runFor(t.pool, { ...dispatchMessage(site.siteId, ['a']), campaignId: c });
+    const client = await t.pool.connect();
+    try {
+      await recordTracking(client, [{ campaignId: campaigns[0], subscriberId: ids[0], kind: 'impression' }]);
+      await client.query(`UPDATE delivery.tracking SET at = '2026-01-02T03:04:05Z' WHERE subscriber_id = $1`, [ids[0]]);
+      await client.query(`UPDATE delivery.subscriber_engagement SET last_engaged_at = '2026-01-02T03:04:05Z' WHERE subscriber_id = $1`, [ids[0]]);
+      await recordTracking(client, [
+        { campaignId: campaigns[1], subscriberId: ids[1], kind: 'impression' },
+        { campaignId: campaigns[1], subscriberId: ids[1], kind: 'click' },
+      ]);
+      // An older report arriving late does not move it back.
+      await client.query(`INSERT INTO delivery.tracking (campaign_id, subscriber_id, kind, at) VALUES ($1, $2, 'click', '2025-01-01T00:00:00Z')`, [campaigns[0], ids[0]]);
+    } finally {
+      client.release();
+    }
+    const rows = (await all(site.siteId)).text.trim().split('\n').map((l) => JSON.parse(l) as { lastEngagedAt: string | null });
+    expect(rows[0].lastEngagedAt).to.equal('2026-01-02T03:04:05Z');
+    expect(Date.parse(rows[1].lastEngagedAt!)).to.be.closeTo(Date.now(), 60_000);
+    expect(rows[2].lastEngagedAt).to.equal(null);
   });
 
   it('reads the query by its rules, with every wrong parameter named', () => {

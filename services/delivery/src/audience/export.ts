@@ -30,7 +30,7 @@ export interface ExportQuery {
 }
 
 /** The CSV columns, and the NDJSON fields, in this order. */
-export const EXPORT_COLUMNS = ['id', 'createdAt', 'country', 'topics', 'language', 'timeZone', 'browser', 'active'] as const;
+export const EXPORT_COLUMNS = ['id', 'createdAt', 'country', 'topics', 'language', 'timeZone', 'browser', 'active', 'lastEngagedAt'] as const;
 
 function names(raw: string | undefined, normalize: (s: string) => string | null): string[] | null {
   if (raw === undefined || raw.trim() === '') return [];
@@ -78,23 +78,28 @@ interface Row {
   time_zone: string | null;
   active: boolean;
   endpoint: string;
+  last_engaged_at: Date | null;
 }
+
+const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function record(r: Row) {
   return {
     id: r.public_id,
-    createdAt: r.created_at.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    createdAt: isoSeconds(r.created_at),
     country: r.country === UNKNOWN_COUNTRY ? null : r.country.slice(COUNTRY_PREFIX.length).toUpperCase(),
     topics: r.topics,
     language: r.language,
     timeZone: r.time_zone,
     browser: browserOf(r.endpoint),
     active: r.active,
+    /** The latest impression or click (migrations/20261126160000_subscriber_engagement.sql), null when none. */
+    lastEngagedAt: r.last_engaged_at === null ? null : isoSeconds(r.last_engaged_at),
   };
 }
 
 function csvLine(r: ReturnType<typeof record>): string {
-  return [r.id, r.createdAt, r.country ?? '', r.topics.join(';'), r.language ?? '', r.timeZone ?? '', r.browser, String(r.active)].map(csvCell).join(',') + '\r\n';
+  return [r.id, r.createdAt, r.country ?? '', r.topics.join(';'), r.language ?? '', r.timeZone ?? '', r.browser, String(r.active), r.lastEngagedAt ?? ''].map(csvCell).join(',') + '\r\n';
 }
 
 /** The export, chunk by chunk: the CSV header first, then one chunk per page of rows. Stops when the consumer stops pulling. */
@@ -106,8 +111,8 @@ export async function* exportSubscribers(pool: Pool, siteId: string, query: Expo
   for (;;) {
     const { rows } = await pool.query<Row>(
       // s.id, not id: the output column `id` is text, and ORDER BY would sort by it ("10" < "9").
-      `SELECT s.id::text AS id, public_id::text AS public_id, created_at, country, topics, language, time_zone, active, endpoint
-         FROM delivery.subscribers s
+      `SELECT s.id::text AS id, public_id::text AS public_id, created_at, country, topics, language, time_zone, active, endpoint, e.last_engaged_at
+         FROM delivery.subscribers s LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = s.id
         WHERE site_id = $1 AND s.id > $2::bigint AND ($3 OR topics && $4::text[] OR country = ANY($5::text[]))
         ORDER BY s.id LIMIT $6`,
       [siteId, after, everyone, query.topics, query.countries, EXPORT_PAGE_ROWS],
