@@ -120,7 +120,7 @@ export function webhookUrlProblem(raw: unknown, testHosts: readonly string[]): s
   // The WHATWG parser has already made every spelling of an IPv4 address (2130706433, 0x7f.1,
   // 127.1, a trailing dot) dotted-decimal, and an IPv6 one compressed within brackets.
   if (ipBytes(url.hostname) !== null) return addressProblem(url.hostname) === null ? null : URL_PRIVATE;
-  const name = url.hostname.endsWith('.') ? url.hostname.slice(0, -1) : url.hostname;
+  const name = url.hostname.replace(/\.+$/, ''); // `localhost.` is localhost
   if (!name.includes('.') || LOCAL_NAME.test(name)) return URL_PRIVATE;
   return null;
 }
@@ -158,6 +158,8 @@ export function createWebhookSender(opts: WebhookSenderOptions = {}): WebhookSen
   if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
   if (!Number.isInteger(maxResponseBytes) || maxResponseBytes < 0) throw new RangeError('maxResponseBytes must be a non-negative integer');
   const lookup = guardedLookup(opts.resolve ?? defaultResolve, addressProblem);
+  // The agent's `timeout` closes idle kept-alive sockets; on a socket in use it only emits an
+  // event, and the attempt's own deadline (never longer) is what ends a slow one.
   const agentOptions = { keepAlive: true, maxSockets: SOCKETS_PER_HOST, timeout: Math.max(IDLE_SOCKET_MS, timeoutMs) };
   // Explicitly true: NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment would otherwise turn
   // verification off. The agent's options override a request's, so no request can either.
@@ -220,7 +222,12 @@ export function createWebhookSender(opts: WebhookSenderOptions = {}): WebhookSen
         req.destroy();
       };
       inFlight.add(abort);
-      req.on('error', (err) => fail(describeError(err)));
+      req.on('error', (err) => fail(describeError(err, url.hostname)));
+      // Without an error first: the connection ended with no answer Node hands over (a 101
+      // Switching Protocols, which nobody here takes up).
+      req.on('close', () => {
+        if (!answered) fail('connection closed without an answer');
+      });
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         answered = { ok: status >= 200 && status < 300, status, latencyMs: elapsed(), error: statusError(status) };
@@ -233,7 +240,8 @@ export function createWebhookSender(opts: WebhookSenderOptions = {}): WebhookSen
           settle(answered!);
           res.destroy();
         });
-        // 'close' follows the end of the body, an error and a destroy alike.
+        // 'close' follows the end of the body, an error and a destroy alike; the 'error'
+        // listener is there so that no error of the answer is ever thrown.
         res.on('close', () => settle(answered!));
         res.on('error', () => settle(answered!));
       });
@@ -267,8 +275,8 @@ function statusError(status: number): string | null {
   return `HTTP ${status}`;
 }
 
-/** A connection's failure as lastError: short, one line, no more than the code where one says it all. */
-function describeError(err: Error): string {
+/** A connection's failure as lastError: short, no more than the code where one says it all. */
+function describeError(err: Error, hostname: string): string {
   if (err instanceof DestinationRefusedError) return `refused: ${err.message}`;
   const code = (err as NodeJS.ErrnoException).code ?? '';
   // OpenSSL's verification codes (DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED,
@@ -276,6 +284,7 @@ function describeError(err: Error): string {
   if (/CERT|SELF_SIGNED|UNABLE_TO_|INVALID_CA|INVALID_PURPOSE|HOSTNAME_MISMATCH|PATH_LENGTH/.test(code)) return `certificate: ${code}`;
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return `TLS: ${code}`;
   if (code.startsWith('HPE_')) return `invalid HTTP answer (${code})`;
+  if (code.startsWith('EAI_')) return `DNS: ${hostname} lookup failed (${code})`;
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';
@@ -283,7 +292,7 @@ function describeError(err: Error): string {
     case 'EPIPE':
       return 'connection reset';
     case 'ENOTFOUND':
-      return `DNS: ${(err as NodeJS.ErrnoException & { hostname?: string }).hostname ?? 'name'} not found`;
+      return `DNS: ${hostname} not found`;
     default:
       return `connection failed: ${code || err.message}`;
   }
