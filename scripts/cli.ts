@@ -1,7 +1,8 @@
 // Operator CLI: plans, sites, API keys, synthetic and imported subscribers, VAPID keys. `npm run cli -- --help`.
 // Works against DATABASE_URL, else the running stack's database, else the embedded one.
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { migrateCampaignSchema } from '../services/campaign/src/app.js';
@@ -44,6 +45,14 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      object per line: {"endpoint", "keys": {"p256dh", "auth"},
                                      "topics", "country", "createdAt"}; idempotent on the endpoint;
                                      reports what was refused and why (exits 1 if anything was)
+  sites export-vapid <site> <keys.json>
+                                     write the site's VAPID key pair (private key included) to a
+                                     new file readable by its owner only, in the form
+                                     import-vapid reads: for moving the site elsewhere
+  subscribers export <site> <file.ndjson | ->
+                                     the site's active subscriptions WITH their push endpoints
+                                     and keys, in the lines subscribers import reads (a migration
+                                     export: whoever holds it can push to those browsers)
   topics rename <site> <topic> <new-name>
                                      rename a topic on every subscriber (refused if the
                                      new name is in use: merge instead)
@@ -293,6 +302,46 @@ async function main(argv: string[]): Promise<number> {
           { siteId: s.id, ...report, seconds },
         );
         return report.refused > 0 ? 1 : 0;
+      }
+      case 'sites export-vapid': {
+        const s = await site(rest[0]);
+        if (!rest[1]) throw new UsageError('usage: sites export-vapid <site> <keys.json>');
+        const pair = await delivery.exportVapidKeys(s.id);
+        // A new file only ('wx'), readable by its owner only: it holds a private key.
+        await writeFile(rest[1], JSON.stringify(pair, null, 2) + '\n', { flag: 'wx', mode: 0o600 }).catch((err: NodeJS.ErrnoException) => {
+          throw new OperatorError(err.code === 'EEXIST' ? `${rest[1]} exists already: give a new file` : `cannot write ${rest[1]}: ${err.message}`);
+        });
+        out(`site ${s.id}: VAPID key pair written to ${rest[1]}`, { siteId: s.id, vapidPublicKey: pair.publicKey, file: rest[1] });
+        return 0;
+      }
+      case 'subscribers export': {
+        const s = await site(rest[0]);
+        if (!rest[1]) throw new UsageError('usage: subscribers export <site> <file.ndjson | ->');
+        const toStdout = rest[1] === '-';
+        // A new file only ('wx'), readable by its owner only: whoever holds it can push to those browsers.
+        const file = toStdout
+          ? undefined
+          : await open(rest[1], 'wx', 0o600).catch((err: NodeJS.ErrnoException) => {
+              throw new OperatorError(err.code === 'EEXIST' ? `${rest[1]} exists already: give a new file` : `cannot write ${rest[1]}: ${err.message}`);
+            });
+        const started = Date.now();
+        let exported = 0;
+        try {
+          for await (const chunk of await delivery.exportSubscriptions(s.id)) {
+            exported += chunk.split('\n').length - 1;
+            if (file) await file.write(chunk);
+            else if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+            progress(`\rexported ${exported}`);
+          }
+        } finally {
+          await file?.close();
+        }
+        progress('\n');
+        const seconds = (Date.now() - started) / 1000;
+        // With `-` the lines are the output; the summary goes to stderr.
+        if (toStdout) process.stderr.write(`${exported} subscription(s) exported in ${seconds.toFixed(1)} s\n`);
+        else out(`${exported} subscription(s) exported to ${rest[1]} in ${seconds.toFixed(1)} s`, { siteId: s.id, exported, seconds, file: rest[1] });
+        return 0;
       }
       case 'topics rename': {
         const s = await site(rest[0]);

@@ -3,14 +3,14 @@
 // browser — the push-service simulator checks each push's VAPID signature against the key the
 // subscription was made with, and decrypts it with the subscription's own keys.
 import { execFile } from 'node:child_process';
-import { createECDH } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ROOT } from '../../scripts/lib/local-env.js';
+import { generateVapidKeyPair } from '../../services/delivery/src/sites/vapid-keys.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
@@ -25,9 +25,9 @@ describe('e2e: importing a site from another provider', function () {
   let site: SiteInfo;
   let dir: string;
   // The previous provider's key pair: the browsers' subscriptions are bound to it.
-  const previous = createECDH('prime256v1');
-  previous.generateKeys();
-  const publicKey = previous.getPublicKey().toString('base64url');
+  // (generateVapidKeyPair pads the private key to 32 bytes; a raw ECDH key has 31 once in 256.)
+  const previous = generateVapidKeyPair();
+  const publicKey = previous.publicKey;
   const subscriptions: { id: string; endpoint: string; keys: { p256dh: string; auth: string } }[] = [];
 
   before(async () => {
@@ -45,7 +45,7 @@ describe('e2e: importing a site from another provider', function () {
 
   it(`when the key pair and ${SUBSCRIPTIONS.toLocaleString('en')} subscriptions are imported, then the next campaign reaches every one of them once, signed with the imported key`, async () => {
     const keysFile = path.join(dir, 'vapid.json');
-    await writeFile(keysFile, JSON.stringify({ publicKey, privateKey: previous.getPrivateKey().toString('base64url') }));
+    await writeFile(keysFile, JSON.stringify(previous));
     const adopted = await stack.cli('sites', 'import-vapid', site.publicId, keysFile);
     expect(adopted).to.include({ vapidPublicKey: publicKey, changed: true });
 
@@ -91,21 +91,38 @@ describe('e2e: importing a site from another provider', function () {
   });
 
   it('when a key pair is imported after the site has subscribers, then it is refused with the reason', async () => {
-    const other = createECDH('prime256v1');
-    other.generateKeys();
     const keysFile = path.join(dir, 'other.json');
-    await writeFile(keysFile, JSON.stringify({ publicKey: other.getPublicKey().toString('base64url'), privateKey: other.getPrivateKey().toString('base64url') }));
+    await writeFile(keysFile, JSON.stringify(generateVapidKeyPair()));
     const err = await stack.cli('sites', 'import-vapid', site.publicId, keysFile).catch((e: Error) => e);
     expect(err).to.be.instanceOf(Error);
     expect((err as Error).message).to.include('before the first subscriber and the first campaign');
   });
 
+  it('when the site is exported with the CLI (its key pair, its subscriptions with their keys) and imported into another site, then a campaign there reaches every browser', async () => {
+    const keysFile = path.join(dir, 'exported-vapid.json');
+    const exported = await stack.cli('sites', 'export-vapid', site.publicId, keysFile);
+    expect(exported).to.include({ vapidPublicKey: publicKey });
+    expect((await stat(keysFile)).mode & 0o777).to.equal(0o600);
+    expect((await stack.cli('sites', 'export-vapid', site.publicId, keysFile).catch((e: Error) => e)).message).to.include('exists already');
+    const linesFile = path.join(dir, 'exported.ndjson');
+    expect(await stack.cli('subscribers', 'export', site.publicId, linesFile)).to.include({ exported: SUBSCRIPTIONS });
+    const lines = (await readFile(linesFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.endpoint).sort()).to.deep.equal(subscriptions.map((s) => s.endpoint).sort());
+    expect(lines[0]).to.have.all.keys('endpoint', 'keys', 'topics', 'country', 'createdAt');
+
+    const next = await siteWithPermissions(stack, ALL, 'moved-again');
+    expect(await stack.cli('sites', 'import-vapid', next.publicId, keysFile)).to.include({ vapidPublicKey: publicKey, changed: true });
+    expect(await stack.cli('subscribers', 'import', next.publicId, linesFile)).to.include({ read: SUBSCRIPTIONS, imported: SUBSCRIPTIONS, refused: 0 });
+    const created = await stack.api.request('POST', '/v2/campaign/create', { key: next.apiKey, body: validCampaign({ status: 'published', topics: ['moved'] }) });
+    expect(created.status, created.text).to.equal(200);
+    const ofCampaign = () => sim.received().filter((m) => JSON.parse(m.payload).id === created.body.id);
+    await eventually(async () => (ofCampaign().length >= SUBSCRIPTIONS ? true : undefined), 180_000, 500);
+    expect(new Set(ofCampaign().map((m) => m.subscriptionId)).size).to.equal(SUBSCRIPTIONS);
+    expect(sim.stats().rejected.total).to.equal(0);
+  });
+
   describe('through the API (POST /v2/subscribers/import)', () => {
-    const pairOf = () => {
-      const ecdh = createECDH('prime256v1');
-      ecdh.generateKeys();
-      return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: ecdh.getPrivateKey().toString('base64url') };
-    };
+    const pairOf = generateVapidKeyPair;
     const importing = (key: string, body: unknown) => stack.api.request('POST', '/v2/subscribers/import', { key, body });
 
     it('when a new site sends its key pair and subscriptions, then the valid ones are imported, the others reported by index, and a campaign reaches them signed with that key', async () => {

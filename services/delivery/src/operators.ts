@@ -9,6 +9,7 @@ import { insertNewSubscribers, type NewSubscriberRow } from './audience/subscrib
 import { DeliveryOperatorError, isUuid, ValidationError } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/names.js';
 import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/import.js';
+import { exportSubscriptionsForMigration } from './audience/export.js';
 import type { PushHostRules } from './audience/push-endpoint.js';
 import {
   encryptVapidPrivateKey,
@@ -179,7 +180,19 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     return siteImport.importLines(site.siteId, input.lines, input.onProgress);
   }
 
-  return { registerSite, seedSubscribers, reencryptVapidKeys, importVapidKeys, importSubscriptions };
+  /** The site's VAPID key pair in the form `importVapidKeys` reads: for moving the site elsewhere. */
+  async function exportVapidKeys(siteId: string): Promise<VapidKeyPair> {
+    const site = await registeredSite(siteId);
+    return { publicKey: site.vapidPublicKey, privateKey: openVapidPrivateKey(site.vapidPrivateKeyEnc, site.siteId, keys).privateKey };
+  }
+
+  /** The site's active subscriptions with their endpoints and keys, in the lines `importSubscriptions` reads (audience/export.ts). */
+  async function exportSubscriptions(siteId: string): Promise<AsyncGenerator<string>> {
+    const site = await registeredSite(siteId);
+    return exportSubscriptionsForMigration(pool, site.siteId);
+  }
+
+  return { registerSite, seedSubscribers, reencryptVapidKeys, importVapidKeys, importSubscriptions, exportVapidKeys, exportSubscriptions };
 }
 
 export type DeliveryOperators = ReturnType<typeof createDeliveryOperators>;

@@ -2,20 +2,17 @@
 // key pair, adopted only before its first subscriber and campaign, and its subscriptions, each
 // checked like a subscribe, imported idempotently on the endpoint, the refused ones reported
 // by line and never stored.
-import { createECDH, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DeliveryOperatorError } from '../src/errors.js';
 import { IMPORT_BATCH_ROWS, IMPORT_MESSAGES, MAX_LISTED_REFUSALS } from '../src/audience/import.js';
 import { MESSAGES } from '../src/audience/subscription-input.js';
-import { decryptVapidPrivateKey } from '../src/sites/vapid-keys.js';
+import { decryptVapidPrivateKey, generateVapidKeyPair } from '../src/sites/vapid-keys.js';
 import { browserKeys, countAudience, listCountries, newSite, pushEndpoint, startTestDelivery, type TestDelivery } from './support.js';
 
-function keyPair() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: ecdh.getPrivateKey().toString('base64url') };
-}
+// generateVapidKeyPair pads the private key to 32 bytes (a raw ECDH key has 31 once in 256).
+const keyPair = generateVapidKeyPair;
 
 const line = (extra: Record<string, unknown> = {}) => JSON.stringify({ endpoint: pushEndpoint(), keys: browserKeys(), ...extra });
 

@@ -102,25 +102,59 @@ function csvLine(r: ReturnType<typeof record>): string {
   return [r.id, r.createdAt, r.country ?? '', r.topics.join(';'), r.language ?? '', r.timeZone ?? '', r.browser, String(r.active), r.lastEngagedAt ?? ''].map(csvCell).join(',') + '\r\n';
 }
 
+/**
+ * Pages of EXPORT_PAGE_ROWS of a site's subscribers in id order: `sql` selects `s.id::text AS id`
+ * and what else it needs FROM delivery.subscribers s, WHERE its conditions AND s.id > $1, ORDER BY
+ * s.id LIMIT $2 ($3 on are `params`). Bounded: each page moves past at least one row, or ends.
+ */
+async function* pages<R extends { id: string }>(pool: Pool, sql: string, params: unknown[]): AsyncGenerator<R[]> {
+  let after = '0';
+  for (;;) {
+    const { rows } = await pool.query<R>(sql, [after, EXPORT_PAGE_ROWS, ...params]);
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < EXPORT_PAGE_ROWS) return;
+    after = rows[rows.length - 1].id;
+  }
+}
+
 /** The export, chunk by chunk: the CSV header first, then one chunk per page of rows. Stops when the consumer stops pulling. */
 export async function* exportSubscribers(pool: Pool, siteId: string, query: ExportQuery): AsyncGenerator<Buffer> {
   if (query.format === 'csv') yield Buffer.from(EXPORT_COLUMNS.join(',') + '\r\n');
   const everyone = query.topics.length === 0 && query.countries.length === 0;
-  let after = '0';
-  // Bounded: each page moves the keyset past at least one row, or ends.
-  for (;;) {
-    const { rows } = await pool.query<Row>(
-      // s.id, not id: the output column `id` is text, and ORDER BY would sort by it ("10" < "9").
-      `SELECT s.id::text AS id, public_id::text AS public_id, created_at, country, topics, language, time_zone, active, endpoint, e.last_engaged_at
-         FROM delivery.subscribers s LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = s.id
-        WHERE site_id = $1 AND s.id > $2::bigint AND ($3 OR topics && $4::text[] OR country = ANY($5::text[]))
-        ORDER BY s.id LIMIT $6`,
-      [siteId, after, everyone, query.topics, query.countries, EXPORT_PAGE_ROWS],
-    );
-    if (rows.length === 0) return;
+  const sql =
+    // s.id, not id: the output column `id` is text, and ORDER BY would sort by it ("10" < "9").
+    `SELECT s.id::text AS id, public_id::text AS public_id, created_at, country, topics, language, time_zone, active, endpoint, e.last_engaged_at
+       FROM delivery.subscribers s LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = s.id
+      WHERE site_id = $3 AND s.id > $1::bigint AND ($4 OR topics && $5::text[] OR country = ANY($6::text[]))
+      ORDER BY s.id LIMIT $2`;
+  for await (const rows of pages<Row>(pool, sql, [siteId, everyone, query.topics, query.countries])) {
     const records = rows.map(record);
     yield Buffer.from(query.format === 'csv' ? records.map(csvLine).join('') : records.map((r) => JSON.stringify(r) + '\n').join(''));
-    if (rows.length < EXPORT_PAGE_ROWS) return;
-    after = rows[rows.length - 1].id;
+  }
+}
+
+/**
+ * The migration export, for an operator moving a site (the CLI's `subscribers export`): the
+ * site's active subscriptions WITH their push endpoints and keys, one JSON object per line in
+ * exactly the format `subscribers import` reads, so a site moves between two instances (or to
+ * another provider, with `sites export-vapid`) without a conversion. Never served over /v2.
+ */
+export async function* exportSubscriptionsForMigration(pool: Pool, siteId: string): AsyncGenerator<string> {
+  const sql = `SELECT s.id::text AS id, endpoint, p256dh, auth, topics, country, created_at FROM delivery.subscribers s
+                WHERE site_id = $3 AND active AND s.id > $1::bigint ORDER BY s.id LIMIT $2`;
+  type MigrationRow = { id: string; endpoint: string; p256dh: string; auth: string; topics: string[]; country: string; created_at: Date };
+  for await (const rows of pages<MigrationRow>(pool, sql, [siteId])) {
+    yield rows
+      .map((r) =>
+        JSON.stringify({
+          endpoint: r.endpoint,
+          keys: { p256dh: r.p256dh, auth: r.auth },
+          topics: r.topics,
+          country: r.country === UNKNOWN_COUNTRY ? null : r.country.slice(COUNTRY_PREFIX.length).toUpperCase(),
+          createdAt: r.created_at.toISOString(),
+        }),
+      )
+      .join('\n') + '\n';
   }
 }
