@@ -60,7 +60,8 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      replace the listed topics by <into> on every subscriber
   topics delete <site> <topic>       remove a topic from every subscriber
                                      (campaigns keep the topic names they were created with)
-  vapid reencrypt [--batch-size N]   re-encrypt every site's stored VAPID private key with the
+  vapid reencrypt [--batch-size N]   re-encrypt every site's stored VAPID private key (and its
+                                     webhook signing secrets) with the
                                      current VAPID_ENCRYPTION_KEY after a key rotation (old keys
                                      in VAPID_ENCRYPTION_KEY_PREVIOUS), N sites per transaction
                                      (default ${REENCRYPT_DEFAULT_BATCH}); idempotent; exits 1 listing the sites no
@@ -379,16 +380,17 @@ async function main(argv: string[]): Promise<number> {
           onProgress: (c) => progress(`\rchecked ${c.reencrypted + c.alreadyCurrent + c.failed.length} site(s): ${c.reencrypted} re-encrypted, ${c.alreadyCurrent} already current, ${c.failed.length} failed`),
         });
         progress('\n');
-        const sites = result.reencrypted + result.alreadyCurrent + result.failed.length;
+        // A site may be listed twice in `failed` (its key and a webhook secret): count sites once.
+        const sites = result.reencrypted + result.alreadyCurrent + new Set(result.failed.filter((f) => !f.reason.startsWith('its webhook')).map((f) => f.siteId)).size;
         const seconds = (Date.now() - started) / 1000;
         out(
           [
-            `${sites} site(s) in ${seconds.toFixed(1)} s: ${result.reencrypted} re-encrypted, ${result.alreadyCurrent} already current, ${result.failed.length} failed to decrypt with any known key`,
+            `${sites} site(s) in ${seconds.toFixed(1)} s: ${result.reencrypted} re-encrypted, ${result.alreadyCurrent} already current, ${result.failed.length} failed to decrypt with any known key; ${result.webhookSecretsReencrypted} webhook secret(s) re-encrypted`,
             ...(result.failed.length > 0
               ? ['Failed (left unchanged):', ...result.failed.map((f) => `  ${f.siteId}  ${f.publicId}  ${f.reason}`)]
               : []),
           ].join('\n'),
-          { sites, reencrypted: result.reencrypted, alreadyCurrent: result.alreadyCurrent, failed: result.failed, currentKeyId, previousKeyIds, seconds },
+          { sites, reencrypted: result.reencrypted, alreadyCurrent: result.alreadyCurrent, failed: result.failed, webhookSecretsReencrypted: result.webhookSecretsReencrypted, currentKeyId, previousKeyIds, seconds },
         );
         if (result.failed.length > 0) {
           process.stderr.write(`error: ${result.failed.length} site(s) could not be decrypted with VAPID_ENCRYPTION_KEY or any VAPID_ENCRYPTION_KEY_PREVIOUS; add the key they were encrypted with to VAPID_ENCRYPTION_KEY_PREVIOUS and run again\n`);

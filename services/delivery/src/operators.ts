@@ -10,6 +10,7 @@ import { DeliveryOperatorError, isUuid, ValidationError } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/names.js';
 import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/import.js';
 import { exportSubscriptionsForMigration } from './audience/export.js';
+import { resealWebhookSecrets } from './webhooks/secrets.js';
 import type { PushHostRules } from './audience/push-endpoint.js';
 import {
   encryptVapidPrivateKey,
@@ -43,8 +44,10 @@ export interface ReencryptCounts {
   reencrypted: number;
   /** Sites already under the current key, left as they were. */
   alreadyCurrent: number;
-  /** Sites whose private key no known key opens: left as they were. */
+  /** Sites whose private key (or a webhook signing secret) no known key opens: left as they were. */
   failed: { siteId: string; publicId: string; reason: string }[];
+  /** Webhook endpoints whose signing secrets were sealed again under the current key (webhooks/secrets.ts). */
+  webhookSecretsReencrypted: number;
 }
 
 /** `hosts`: where imported subscriptions may point (loadPushHostRules); needed only by importSubscriptions. */
@@ -116,7 +119,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > REENCRYPT_MAX_BATCH) {
       throw new DeliveryOperatorError(`batch size must be an integer from 1 to ${REENCRYPT_MAX_BATCH}`);
     }
-    const counts: ReencryptCounts = { reencrypted: 0, alreadyCurrent: 0, failed: [] };
+    const counts: ReencryptCounts = { reencrypted: 0, alreadyCurrent: 0, failed: [], webhookSecretsReencrypted: 0 };
     // Bounded: site ids only grow along the keyset; sites created meanwhile are the only extra rounds.
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM delivery.sites');
     const maxRounds = 2 * Math.ceil((rows[0].n as number) / batchSize) + 100;
@@ -136,10 +139,14 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
             result.failed.push({ siteId: site.siteId, publicId: site.publicId, reason: err.reason });
           }
         }
-        return { ...result, reencrypted: await updateVapidPrivateKeys(client, updates) };
+        const webhooks = await resealWebhookSecrets(client, sites.map((s) => s.siteId), keys);
+        const publicIdOf = new Map(sites.map((s) => [s.siteId, s.publicId]));
+        result.failed.push(...webhooks.failed.map((f) => ({ siteId: f.siteId, publicId: publicIdOf.get(f.siteId) ?? '', reason: f.reason })));
+        return { ...result, webhookSecretsReencrypted: webhooks.resealed, reencrypted: await updateVapidPrivateKeys(client, updates) };
       });
       counts.reencrypted += batch.reencrypted;
       counts.alreadyCurrent += batch.alreadyCurrent;
+      counts.webhookSecretsReencrypted += batch.webhookSecretsReencrypted;
       counts.failed.push(...batch.failed);
       if (batch.size > 0) opts.onProgress?.({ ...counts, failed: [...counts.failed] });
       if (batch.size < batchSize) return counts;

@@ -10,6 +10,7 @@ import { migrateDeliverySchema } from '../src/app.js';
 import { loadConfig, loadVapidEncryptionKeys } from '../src/config.js';
 import { DeliveryOperatorError } from '../src/errors.js';
 import { createDeliveryOperators, type ReencryptCounts } from '../src/operators.js';
+import { newWebhookSecret, openWebhookSecret, sealWebhookSecret } from '../src/webhooks/secrets.js';
 import { createTrackingTokens, deriveTrackingKey, trackingTokensFor } from '../src/tracking/tracking-token.js';
 import {
   decryptVapidPrivateKey,
@@ -150,6 +151,7 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
     let pool: Pool;
     let drop: () => Promise<void>;
     const sites: { siteId: string; publicId: string; privateKey?: string; publicKey?: string }[] = [];
+    const hooks: { id: string; secret: string; previous: string | null }[] = [];
 
     before(async () => {
       const db = await freshDatabase('key_rotation');
@@ -175,6 +177,19 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
       }
       for (let i = 0; i < 2; i++) await register(underB, 'b');
       await register(underC, 'unknown');
+      // Webhook signing secrets are sealed with the same keys: two endpoints under A (one with a
+      // previous secret still in its rotation overlap), one already under B.
+      for (const [site, key, withPrevious] of [[sites[0], A, true], [sites[1], A, false], [sites[5], B, false]] as const) {
+        const id = randomUUID();
+        const secret = newWebhookSecret();
+        const previous = withPrevious ? newWebhookSecret() : null;
+        hooks.push({ id, secret, previous });
+        await pool.query(
+          `INSERT INTO delivery.webhook_endpoints (id, site_id, url, events, secret_enc, previous_secret_enc, previous_secret_expires_at)
+           VALUES ($1, $2, 'https://hooks.example.com/x', '{campaign.completed}', $3, $4, now() + interval '1 hour')`,
+          [id, site.siteId, sealWebhookSecret(secret, id, key), previous === null ? null : sealWebhookSecret(previous, id, key)],
+        );
+      }
       const { rows } = await pool.query('SELECT site_id, vapid_public_key, vapid_private_key_enc FROM delivery.sites');
       for (const r of rows) {
         const site = sites.find((s) => s.siteId === r.site_id)!;
@@ -199,6 +214,13 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
       ]);
       expect(progress).to.have.length(3); // 8 sites in batches of 3
       expect(progress.at(-1)).to.deep.equal(result);
+      expect(result.webhookSecretsReencrypted).to.equal(2);
+      const stored = (await pool.query('SELECT id::text, secret_enc, previous_secret_enc FROM delivery.webhook_endpoints')).rows;
+      for (const hook of hooks) {
+        const row = stored.find((r) => r.id === hook.id)!;
+        expect(openWebhookSecret(row.secret_enc, hook.id, B)).to.equal(hook.secret);
+        if (hook.previous !== null) expect(openWebhookSecret(row.previous_secret_enc, hook.id, B)).to.equal(hook.previous);
+      }
 
       const { rows } = await pool.query('SELECT site_id, vapid_public_key, vapid_private_key_enc FROM delivery.sites');
       expect(rows).to.have.length(sites.length);
@@ -221,6 +243,7 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
       const before = (await pool.query('SELECT site_id, vapid_private_key_enc FROM delivery.sites ORDER BY site_id')).rows;
       const result = await createDeliveryOperators(pool, { current: B, previous: [A] }).reencryptVapidKeys();
       expect(result.reencrypted).to.equal(0);
+      expect(result.webhookSecretsReencrypted).to.equal(0);
       expect(result.alreadyCurrent).to.equal(7);
       expect(result.failed).to.have.length(1);
       const after = (await pool.query('SELECT site_id, vapid_private_key_enc FROM delivery.sites ORDER BY site_id')).rows;
@@ -229,7 +252,7 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
 
     it('once the missing key is given as a previous key, the last site is re-encrypted too', async () => {
       const result = await createDeliveryOperators(pool, { current: B, previous: [A, C] }).reencryptVapidKeys({ batchSize: 1 });
-      expect(result).to.deep.equal({ reencrypted: 1, alreadyCurrent: 7, failed: [] });
+      expect(result).to.deep.equal({ reencrypted: 1, alreadyCurrent: 7, failed: [], webhookSecretsReencrypted: 0 });
       const { rows } = await pool.query('SELECT site_id, vapid_private_key_enc FROM delivery.sites');
       for (const r of rows) expect(openVapidPrivateKey(r.vapid_private_key_enc, r.site_id, B).current).to.equal(true);
     });
