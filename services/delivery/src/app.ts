@@ -23,6 +23,7 @@ import { createGrpcServer } from './grpc-server.js';
 import { createWebhookEndpoints } from './webhooks/endpoints.js';
 import { createWebhookLoop, type WebhookLoop } from './webhooks/delivery-loop.js';
 import { createWebhookSender } from './webhooks/sender.js';
+import { createWebhookMetrics } from './webhooks/metrics.js';
 import { createSubscriptions } from './audience/subscriptions.js';
 import type { DeliveryConfig } from './config.js';
 import { createHttpApp } from './http/app.js';
@@ -184,7 +185,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       ca: config.webhooks.extraCaFile ? await readFile(config.webhooks.extraCaFile, 'utf8') : undefined,
       timeoutMs: config.webhooks.timeoutMs,
     });
-    webhookLoop = createWebhookLoop({ pool, keys: vapidKeys, send: webhookSender.send, log }, config.webhooks.loop);
+    webhookLoop = createWebhookLoop({ pool, keys: vapidKeys, send: webhookSender.send, log, metrics: createWebhookMetrics(metrics.registry) }, config.webhooks.loop);
     webhookLoop.start();
 
     // the plugin's and tracking's HTTP routes

@@ -7,6 +7,7 @@ import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPeriodic } from '../../../shared/src/periodic.js';
 import type { VapidEncryptionKeys } from '../sites/vapid-keys.js';
+import type { WebhookMetrics } from './metrics.js';
 import { openWebhookSecret } from './secrets.js';
 import type { WebhookAttempt, WebhookPost } from './sender.js';
 import * as store from './webhook-store.js';
@@ -48,6 +49,7 @@ export interface WebhookLoopDeps {
   keys: VapidEncryptionKeys;
   send(post: WebhookPost): Promise<WebhookAttempt>;
   log: Logger;
+  metrics?: WebhookMetrics;
   /** Default Math.random: tests fix the jitter. */
   random?: () => number;
 }
@@ -82,6 +84,7 @@ export function createWebhookLoop(deps: WebhookLoopDeps, opts: WebhookLoopOption
       deps.log.error('webhook secret cannot be opened', { endpointId: claimed.endpointId, err });
       result = { ok: false, status: null, latencyMs: 0, error: 'the signing secret cannot be opened (see the service log)' };
     }
+    deps.metrics?.attempt(result.ok ? 'delivered' : 'failed', result.latencyMs / 1000);
     await store.recordAttempt(deps.pool, claimed, { ...result, retryInMs: retryDelayMs(claimed.attempt, opts, random) }, opts);
   }
 

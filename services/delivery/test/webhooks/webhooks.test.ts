@@ -238,6 +238,10 @@ describe('delivery: webhooks', function () {
       expect(delivery).to.include({ eventId: attempts[0].event.id, type: 'subscriber.created', attempts: 4, lastStatus: 200, lastError: null, nextAttemptAt: null });
       expect(delivery.deliveredAt).to.be.a('string');
       expect(await call('GetWebhook', { siteId: site.siteId, webhookId: hook.id })).to.include({ enabled: true, failingSince: null });
+      const metrics = await (await fetch(`${t.opsUrl}/metrics`)).text();
+      const counted = (outcome: string) => Number(new RegExp(`^delivery_webhook_attempts_total\\{outcome="${outcome}"[^}]*\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+      expect(counted('failed')).to.be.at.least(3);
+      expect(counted('delivered')).to.be.at.least(1);
     });
 
     it('disables an endpoint failing for its window (its event waits, new ones are not kept), gives the event up once re-enabled past its retry window, and a redelivery reaches it', async () => {
