@@ -17,7 +17,7 @@ export interface ReceivedWebhook {
   event: { id: string; type: string; createdAt: string; data: any };
   /** The signature checked with the docs' code against the receiver's secrets. */
   verified: boolean;
-  /** 1 for the first request carrying this event id, 2 for its repeat… */
+  /** 1 for the first request carrying this event id to this path, 2 for its repeat… (one event goes to every endpoint that wants it, with one id) */
   seen: number;
 }
 
@@ -35,7 +35,7 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** Decides each answer; default 200. */
   answer: (w: ReceivedWebhook) => Answer;
-  /** Distinct event ids received (a repeat counts once). */
+  /** Distinct (path, event id) received (a repeat counts once), keyed "<path> <id>". */
   distinct(): Map<string, ReceivedWebhook>;
   close(): Promise<void>;
 }
@@ -66,7 +66,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     answer: () => 200,
     distinct() {
       const byId = new Map<string, ReceivedWebhook>();
-      for (const w of receiver.received) if (!byId.has(w.event.id)) byId.set(w.event.id, w);
+      for (const w of receiver.received) if (!byId.has(`${w.path} ${w.event.id}`)) byId.set(`${w.path} ${w.event.id}`, w);
       return byId;
     },
     async close() {
@@ -92,8 +92,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         res.writeHead(400).end();
         return;
       }
-      const seen = (counts.get(event.id) ?? 0) + 1;
-      counts.set(event.id, seen);
+      const key = `${req.url} ${event.id}`;
+      const seen = (counts.get(key) ?? 0) + 1;
+      counts.set(key, seen);
       const signature = req.headers['webhook-signature'] as string | undefined;
       const w: ReceivedWebhook = {
         path: req.url ?? '',
