@@ -112,7 +112,7 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     const exported = await client('exportSubscribers', { key: site.apiKey, topics: ['imported'] });
     expect(exported.status).to.equal(200);
     expect(exported.body.split('\r\n')).to.have.length(3); // header, the imported subscriber, and after the last CRLF
-    expect(exported.body).to.match(/,PT,imported,,,other,true\r\n$/);
+    expect(exported.body).to.match(/,PT,imported,,,other,true,\r\n$/); // lastEngagedAt empty: never engaged
   });
 
   it('create with a 9-digit fraction (Java/Go) and Idempotency-Key; the request id comes back; get shows the date to the second', async () => {
@@ -165,6 +165,45 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([reported.status, reported.body]).to.deep.equal([202, { accepted: true }]);
     const clicked = await client('clickRedirect', { token });
     expect([clicked.status, clicked.location]).to.deep.equal([302, 'https://shop.example/client?utm_source=client']);
+  });
+
+  it('webhooks: create (its secret once), list, get, change, ping, deliveries, redeliver the ping, rotate the secret, delete', async () => {
+    // A name that need not resolve: accepted at create (no DNS in the sandbox); its deliveries
+    // fail and wait. Its events are ones the earlier steps no longer raise: only the ping is listed.
+    const url = 'https://hooks.example.com/push';
+    const created = await client('createWebhook', { key: site.apiKey, url, requestId: 'client-webhook-1' });
+    expect([created.status, created.requestId]).to.deep.equal([200, 'client-webhook-1']);
+    expect(created.body).to.include({ url, description: 'Generated client', enabled: true, disabledAt: null, previousSecretExpiresAt: null });
+    expect(created.body.events).to.deep.equal(['notification.clicks', 'subscriber.created']);
+    expect(created.body.secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const webhookId: string = created.body.id;
+    const { secret, ...endpoint } = created.body;
+
+    const listed = await client('listWebhooks', { key: site.apiKey });
+    expect([listed.status, listed.body]).to.deep.equal([200, [endpoint]]);
+    const got = await client('getWebhook', { key: site.apiKey, webhookId });
+    expect([got.status, got.body]).to.deep.equal([200, endpoint]);
+    const changed = await client('updateWebhook', { key: site.apiKey, webhookId });
+    expect([changed.status, changed.body]).to.deep.equal([200, { ...endpoint, events: ['notification.impressions', 'subscriber.created'], description: 'Generated client, changed' }]);
+
+    const pinged = await client('pingWebhook', { key: site.apiKey, webhookId });
+    expect([pinged.status, pinged.body.type, pinged.body.state, pinged.body.attempts]).to.deep.equal([200, 'webhook.ping', 'pending', 0]);
+    const eventId: string = pinged.body.eventId;
+    const deliveries = await client('listWebhookDeliveries', { key: site.apiKey, webhookId });
+    expect(deliveries.status).to.equal(200);
+    expect(deliveries.body.map((d: { eventId: string; type: string }) => [d.eventId, d.type])).to.deep.equal([[eventId, 'webhook.ping']]);
+    const redelivered = await client('redeliverWebhookEvent', { key: site.apiKey, webhookId, eventId });
+    expect([redelivered.status, redelivered.body.eventId, redelivered.body.state]).to.deep.equal([200, eventId, 'pending']);
+
+    const rotated = await client('rotateWebhookSecret', { key: site.apiKey, webhookId });
+    expect(rotated.status).to.equal(200);
+    expect(rotated.body.secret).to.match(/^whsec_/).and.not.equal(secret);
+    expect(rotated.body.previousSecretExpiresAt).to.be.a('string');
+
+    const deleted = await client('deleteWebhook', { key: site.apiKey, webhookId });
+    expect([deleted.status, deleted.body]).to.deep.equal([200, { id: webhookId, deleted: true }]);
+    const missing = await client('getWebhook', { key: site.apiKey, webhookId });
+    expect([missing.status, missing.body]).to.deep.equal([404, { message: 'Webhook not found' }]);
   });
 
   it('every operation of the document was called through the generated client', () => {

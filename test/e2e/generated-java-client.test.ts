@@ -40,6 +40,7 @@ interface Output {
   endpointB: string;
   scheduledWire: string;
   scheduledOffsetWire: string;
+  webhookUrl: string;
   ids: { sendNow: string; draft: string; scheduled: string; scheduledOffset: string };
   calls: Record<string, CallResult>;
 }
@@ -189,11 +190,41 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Campaign not found' }]);
   });
 
+  it('webhooks: create (the secret once), list, get, change, ping, deliveries, redeliver the ping, rotate the secret, delete; then get answers 404', () => {
+    const created = succeeded('createWebhook', 200);
+    expect(call('createWebhook').requestId).to.equal(`java-webhook-${out.runId}`);
+    expect(created).to.include({ url: out.webhookUrl, description: 'Java client', enabled: true, secretWellFormed: true });
+    expect(created.events).to.deep.equal(['notification.clicks', 'subscriber.created']);
+    expect(created.id).to.match(/^[0-9a-f-]{36}$/);
+    // The client parsed the dates (milliseconds) into OffsetDateTime; null fields are left out.
+    expect(created.createdAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/);
+    const { secretWellFormed, secretHash, ...endpoint } = created;
+    expect(succeeded('listWebhooks', 200)).to.deep.equal([endpoint]);
+    expect(succeeded('getWebhook', 200)).to.deep.equal(endpoint);
+    expect(succeeded('updateWebhook', 200)).to.deep.equal({ ...endpoint, description: 'Java client, changed', events: ['notification.impressions', 'subscriber.created'] });
+    const ping = succeeded('pingWebhook', 200);
+    expect(ping).to.include({ type: 'webhook.ping', state: 'pending', attempts: 0 });
+    expect(succeeded('listWebhookDeliveries', 200).map((d: { eventId: string; type: string }) => [d.eventId, d.type])).to.deep.equal([[ping.eventId, 'webhook.ping']]);
+    expect(succeeded('redeliverWebhookEvent', 200)).to.include({ eventId: ping.eventId, type: 'webhook.ping', state: 'pending' });
+    const rotated = succeeded('rotateWebhookSecret', 200);
+    expect(rotated).to.include({ id: created.id, secretWellFormed: true });
+    expect(rotated.secretHash).to.not.equal(secretHash);
+    expect(rotated.previousSecretExpiresAt).to.be.a('string');
+    expect(succeeded('deleteWebhook', 200)).to.deep.equal({ id: created.id, deleted: true });
+    const missing = call('getDeletedWebhook');
+    expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Webhook not found' }]);
+  });
+
   it('every /v2 operation of the document was called', () => {
-    const operations = ['createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'listTopics', 'listCountries', 'importSubscribers', 'exportSubscribers', 'exportCampaigns', 'getOpenApiJson', 'getOpenApiYaml'];
+    const operations = [
+      'createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'listTopics', 'listCountries', 'importSubscribers', 'exportSubscribers', 'exportCampaigns', 'getOpenApiJson', 'getOpenApiYaml',
+      'listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries', 'redeliverWebhookEvent', 'pingWebhook',
+    ];
     const made: Record<string, string> = {
       createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled',
       listTopics: 'listTopics', listCountries: 'listCountries', importSubscribers: 'importSubscribers', exportSubscribers: 'exportSubscribers', exportCampaigns: 'exportCampaigns', getOpenApiJson: 'getOpenApiJson', getOpenApiYaml: 'getOpenApiYaml',
+      listWebhooks: 'listWebhooks', createWebhook: 'createWebhook', getWebhook: 'getWebhook', updateWebhook: 'updateWebhook', deleteWebhook: 'deleteWebhook',
+      rotateWebhookSecret: 'rotateWebhookSecret', listWebhookDeliveries: 'listWebhookDeliveries', redeliverWebhookEvent: 'redeliverWebhookEvent', pingWebhook: 'pingWebhook',
     };
     expect(operations.filter((op) => !out.calls[made[op]])).to.deep.equal([]);
   });

@@ -26,6 +26,9 @@ interface Args {
   endDate?: string;
   cursor?: string;
   limit?: number;
+  webhookId?: string;
+  eventId?: string;
+  url?: string;
 }
 
 const [operation, json] = process.argv.slice(2);
@@ -41,6 +44,8 @@ const need = (value: string | undefined, name: string): string => {
 
 type Create = components['schemas']['CreateCampaignRequest'];
 type ListFilter = components['schemas']['ListCampaignsRequest'];
+type CreateWebhook = components['schemas']['CreateWebhookRequest'];
+type UpdateWebhook = components['schemas']['UpdateWebhookRequest'];
 
 const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; response: Response }>> = {
   createCampaign: () => {
@@ -94,6 +99,28 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
         ],
       },
     }),
+  // Webhooks: an endpoint at a name that need not resolve (accepted at create; its deliveries
+  // fail and are retried), for events the other calls of the check do not raise once it exists.
+  createWebhook: () => {
+    const body: CreateWebhook = { url: args.url ?? 'https://hooks.example.com/push', events: ['subscriber.created', 'notification.clicks'], description: 'Generated client' };
+    return client.POST('/v2/webhooks', { params: { header: { 'X-Request-Id': requestId } }, headers: apiKey, body });
+  },
+  listWebhooks: () => client.GET('/v2/webhooks', { headers: apiKey }),
+  getWebhook: () => client.GET('/v2/webhooks/{webhookId}', { params: { path: { webhookId: need(args.webhookId, 'webhookId') } }, headers: apiKey }),
+  updateWebhook: () => {
+    const body: UpdateWebhook = { events: ['subscriber.created', 'notification.impressions'], description: 'Generated client, changed', enabled: true };
+    return client.PATCH('/v2/webhooks/{webhookId}', { params: { path: { webhookId: need(args.webhookId, 'webhookId') } }, headers: apiKey, body });
+  },
+  pingWebhook: () => client.POST('/v2/webhooks/{webhookId}/ping', { params: { path: { webhookId: need(args.webhookId, 'webhookId') } }, headers: apiKey }),
+  listWebhookDeliveries: () => client.GET('/v2/webhooks/{webhookId}/deliveries', { params: { path: { webhookId: need(args.webhookId, 'webhookId') } }, headers: apiKey }),
+  redeliverWebhookEvent: () =>
+    client.POST('/v2/webhooks/{webhookId}/deliveries/{eventId}/redeliver', {
+      params: { path: { webhookId: need(args.webhookId, 'webhookId'), eventId: need(args.eventId, 'eventId') } },
+      headers: apiKey,
+    }),
+  rotateWebhookSecret: () =>
+    client.POST('/v2/webhooks/{webhookId}/rotate-secret', { params: { path: { webhookId: need(args.webhookId, 'webhookId') } }, headers: apiKey, body: { overlapHours: 1 } }),
+  deleteWebhook: () => client.DELETE('/v2/webhooks/{webhookId}', { params: { path: { webhookId: need(args.webhookId, 'webhookId') } }, headers: apiKey }),
   getOpenApiJson: () => client.GET('/v2/openapi.json'),
   getOpenApiYaml: () => client.GET('/v2/openapi.yaml', { parseAs: 'text' }),
   subscribe: () =>

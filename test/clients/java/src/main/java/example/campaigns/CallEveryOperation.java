@@ -10,10 +10,12 @@ import example.campaigns.client.api.AudienceApi;
 import example.campaigns.client.api.CampaignsApi;
 import example.campaigns.client.api.ContractApi;
 import example.campaigns.client.api.SitePluginApi;
+import example.campaigns.client.api.WebhooksApi;
 import example.campaigns.client.model.Campaign;
 import example.campaigns.client.model.CampaignPage;
 import example.campaigns.client.model.CreatedCampaign;
 import example.campaigns.client.model.CreateCampaignRequest;
+import example.campaigns.client.model.CreateWebhookRequest;
 import example.campaigns.client.model.ImportSubscribersReport;
 import example.campaigns.client.model.ImportSubscribersRequest;
 import example.campaigns.client.model.ImportedSubscription;
@@ -21,11 +23,17 @@ import example.campaigns.client.model.ImportedSubscriptionKeys;
 import example.campaigns.client.model.ListCampaignsRequest;
 import example.campaigns.client.model.NameCount;
 import example.campaigns.client.model.PageViewRequest;
+import example.campaigns.client.model.RotateWebhookSecretRequest;
 import example.campaigns.client.model.SubscribeRequest;
 import example.campaigns.client.model.SubscribeRequestSubscription;
 import example.campaigns.client.model.SubscribeRequestSubscriptionKeys;
 import example.campaigns.client.model.SubscriptionChangeRequest;
 import example.campaigns.client.model.UnsubscribeRequest;
+import example.campaigns.client.model.UpdateWebhookRequest;
+import example.campaigns.client.model.Webhook;
+import example.campaigns.client.model.WebhookDelivery;
+import example.campaigns.client.model.WebhookEventType;
+import example.campaigns.client.model.WebhookWithSecret;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.security.KeyPairGenerator;
@@ -176,6 +184,42 @@ public final class CallEveryOperation {
     calls.call("deleteDraft", () -> campaigns.deleteCampaign(draftId, null));
     calls.call("getDeleted", () -> campaign(campaigns.getCampaign(scheduledId, null)));
 
+    // Webhooks: an endpoint at a name that need not resolve (accepted at create: there is no DNS
+    // where the tests run; its deliveries fail and wait), for events this program raises no more
+    // once it exists, so its ping is the only event listed. Create, list, get, change, ping, its
+    // deliveries, redeliver the ping, rotate the secret, delete; then get answers 404.
+    WebhooksApi webhooks = new WebhooksApi(client);
+    String hookUrl = "https://hooks.example.com/java-" + runId;
+    out.put("webhookUrl", hookUrl);
+    Map<String, Object> createdHook = calls.call("createWebhook", () -> webhook(webhooks.createWebhook(new CreateWebhookRequest()
+        .url(hookUrl)
+        .events(List.of(WebhookEventType.SUBSCRIBER_CREATED, WebhookEventType.NOTIFICATION_CLICKS))
+        .description("Java client"), "java-webhook-" + runId)));
+    String webhookId = createdHook == null ? "" : (String) createdHook.get("id");
+    calls.call("listWebhooks", () -> {
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (Webhook w : webhooks.listWebhooks(null)) list.add(webhook(w));
+      return list;
+    });
+    calls.call("getWebhook", () -> webhook(webhooks.getWebhook(webhookId, null)));
+    calls.call("updateWebhook", () -> webhook(webhooks.updateWebhook(webhookId, new UpdateWebhookRequest()
+        .events(List.of(WebhookEventType.SUBSCRIBER_CREATED, WebhookEventType.NOTIFICATION_IMPRESSIONS))
+        .description("Java client, changed"), null)));
+    Map<String, Object> ping = calls.call("pingWebhook", () -> delivery(webhooks.pingWebhook(webhookId, null)));
+    String eventId = ping == null ? "" : (String) ping.get("eventId");
+    calls.call("listWebhookDeliveries", () -> {
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (WebhookDelivery d : webhooks.listWebhookDeliveries(webhookId, null)) list.add(delivery(d));
+      return list;
+    });
+    calls.call("redeliverWebhookEvent", () -> delivery(webhooks.redeliverWebhookEvent(webhookId, eventId, null)));
+    calls.call("rotateWebhookSecret", () -> webhook(webhooks.rotateWebhookSecret(webhookId, null, new RotateWebhookSecretRequest().overlapHours(2))));
+    calls.call("deleteWebhook", () -> {
+      var deleted = webhooks.deleteWebhook(webhookId, null);
+      return Map.of("id", String.valueOf(deleted.getId()), "deleted", deleted.getDeleted().getValue());
+    });
+    calls.call("getDeletedWebhook", () -> webhook(webhooks.getWebhook(webhookId, null)));
+
     out.put("calls", calls.results);
     System.out.println(OUT.writeValueAsString(out));
   }
@@ -236,6 +280,61 @@ public final class CallEveryOperation {
     m.put("refusals", r.getRefusals().size());
     m.put("vapidPublicKey", r.getVapidPublicKey());
     return m;
+  }
+
+  /** An endpoint's fields as the client parsed them; dates as Instants, null ones left out. */
+  private static Map<String, Object> webhook(Webhook w) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", String.valueOf(w.getId()));
+    m.put("url", w.getUrl());
+    m.put("description", w.getDescription());
+    List<String> events = new ArrayList<>();
+    for (WebhookEventType e : w.getEvents()) events.add(e.getValue());
+    m.put("events", events);
+    m.put("enabled", w.getEnabled());
+    m.put("disabledAt", instant(w.getDisabledAt()));
+    m.put("disabledReason", w.getDisabledReason());
+    m.put("failingSince", instant(w.getFailingSince()));
+    m.put("previousSecretExpiresAt", instant(w.getPreviousSecretExpiresAt()));
+    m.put("createdAt", instant(w.getCreatedAt()));
+    return m;
+  }
+
+  /** The same, and whether the secret (shown once) has its documented form; never the secret itself. */
+  private static Map<String, Object> webhook(WebhookWithSecret w) {
+    Map<String, Object> m = webhook(new Webhook()
+        .id(w.getId())
+        .url(w.getUrl())
+        .description(w.getDescription())
+        .events(w.getEvents())
+        .enabled(w.getEnabled())
+        .disabledAt(w.getDisabledAt())
+        .disabledReason(w.getDisabledReason())
+        .failingSince(w.getFailingSince())
+        .previousSecretExpiresAt(w.getPreviousSecretExpiresAt())
+        .createdAt(w.getCreatedAt()));
+    String secret = w.getSecret();
+    m.put("secretWellFormed", secret != null && secret.matches("whsec_[A-Za-z0-9_-]{43}"));
+    m.put("secretHash", secret == null ? null : Integer.toHexString(secret.hashCode()));
+    return m;
+  }
+
+  private static Map<String, Object> delivery(WebhookDelivery d) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("eventId", String.valueOf(d.getEventId()));
+    m.put("type", d.getType() == null ? null : d.getType().getValue());
+    m.put("createdAt", instant(d.getCreatedAt()));
+    m.put("state", d.getState() == null ? null : d.getState().getValue());
+    m.put("attempts", d.getAttempts());
+    m.put("nextAttemptAt", instant(d.getNextAttemptAt()));
+    m.put("lastAttemptAt", instant(d.getLastAttemptAt()));
+    m.put("lastStatus", d.getLastStatus());
+    m.put("lastError", d.getLastError());
+    return m;
+  }
+
+  private static String instant(OffsetDateTime date) {
+    return date == null ? null : date.toInstant().toString();
   }
 
   private static List<Map<String, Object>> names(List<NameCount> list) {
