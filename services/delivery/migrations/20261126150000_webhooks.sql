@@ -95,13 +95,19 @@ BEGIN
   IF NEW.state NOT IN ('completed', 'failed') THEN
     RETURN NULL;
   END IF;
+  -- Built as json (not through jsonb) so the keys keep this order; `reason` only when it failed.
   counts := json_build_object(
     'campaignId', NEW.campaign_id, 'audience', NEW.audience_size, 'sent', NEW.sent, 'failed', NEW.failed,
     'expired', NEW.expired, 'impressions', NEW.impressions, 'clicks', NEW.clicks,
     'failedBy', json_build_object('rejected', NEW.failed_rejected, 'unauthorized', NEW.failed_unauthorized,
-                                  'unreachable', NEW.failed_unreachable, 'refused', NEW.failed_refused));
-  IF NEW.state = 'failed' THEN
-    counts := (counts::jsonb || jsonb_build_object('reason', NEW.reason))::json;
+                                  'unreachable', NEW.failed_unreachable, 'refused', NEW.failed_refused),
+    'reason', NEW.reason);
+  IF NEW.state = 'completed' THEN
+    counts := json_build_object(
+      'campaignId', NEW.campaign_id, 'audience', NEW.audience_size, 'sent', NEW.sent, 'failed', NEW.failed,
+      'expired', NEW.expired, 'impressions', NEW.impressions, 'clicks', NEW.clicks,
+      'failedBy', json_build_object('rejected', NEW.failed_rejected, 'unauthorized', NEW.failed_unauthorized,
+                                    'unreachable', NEW.failed_unreachable, 'refused', NEW.failed_refused));
   END IF;
   PERFORM delivery.emit_webhook_event(NEW.site_id, 'campaign.' || NEW.state, counts);
   RETURN NULL;

@@ -144,9 +144,20 @@ export function loadPushHostRules(env: Env = process.env): PushHostRules {
   return { serviceHosts: Object.freeze(pushServiceHosts(env)), testHosts: Object.freeze(hostList(env, 'PUSH_TEST_HOSTS')) };
 }
 
+/**
+ * A claimed webhook is due again when its lease ends, so the lease must outlast an attempt (one
+ * deadline of WEBHOOK_TIMEOUT_MS covers it) with room to record it: else a slow attempt is sent twice.
+ */
+function checkWebhookLease(config: DeliveryConfig): DeliveryConfig {
+  if (config.webhooks.loop.leaseMs < 2 * config.webhooks.timeoutMs) {
+    throw new ConfigError(`WEBHOOK_LEASE_SEC (${config.webhooks.loop.leaseMs / 1000}) must be at least twice WEBHOOK_TIMEOUT_MS (${config.webhooks.timeoutMs} ms)`);
+  }
+  return config;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
   const vapidKeys = loadVapidEncryptionKeys(env);
-  return Object.freeze({
+  return Object.freeze(checkWebhookLease({
     databaseUrl: requireString(env, 'DATABASE_URL'),
     grpc: listenAddress(env, 'DELIVERY_GRPC_HOST', 'DELIVERY_GRPC_PORT', 50052),
     http: listenAddress(env, 'DELIVERY_HTTP_HOST', 'DELIVERY_HTTP_PORT', 8081),
@@ -195,5 +206,5 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
     }),
     internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN') }),
     logLevel: parseLevel(env.LOG_LEVEL),
-  });
+  }));
 }

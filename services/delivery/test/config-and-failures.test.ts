@@ -64,6 +64,17 @@ describe('delivery: config', () => {
       expect(() => loadConfig({ DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, PUSH_TEST_HOSTS: h, ...INTERNAL_TOKENS }), h).to.throw(ConfigError, /PUSH_TEST_HOSTS/);
     }
   });
+
+  it('webhooks: defaults of a day of retries, test hosts checked like the push ones, and a lease that outlasts an attempt', () => {
+    const base = { DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, ...INTERNAL_TOKENS };
+    const c = loadConfig(base).webhooks;
+    expect(c).to.deep.include({ testHosts: [], extraCaFile: '', timeoutMs: 10_000 });
+    expect(c.loop).to.deep.include({ retryForMs: 86_400_000, disableAfterMs: 86_400_000, leaseMs: 60_000, retryBaseMs: 10_000 });
+    expect(loadConfig({ ...base, WEBHOOK_TEST_HOSTS: '127.0.0.1,LocalHost' }).webhooks.testHosts).to.deep.equal(['127.0.0.1', 'localhost']);
+    expect(() => loadConfig({ ...base, WEBHOOK_TEST_HOSTS: '0x7f.1' })).to.throw(ConfigError, /WEBHOOK_TEST_HOSTS/);
+    expect(() => loadConfig({ ...base, WEBHOOK_LEASE_SEC: '10', WEBHOOK_TIMEOUT_MS: '6000' })).to.throw(ConfigError, /WEBHOOK_LEASE_SEC \(10\) must be at least twice WEBHOOK_TIMEOUT_MS/);
+    expect(loadConfig({ ...base, WEBHOOK_LEASE_SEC: '12', WEBHOOK_TIMEOUT_MS: '6000' }).webhooks.loop.leaseMs).to.equal(12_000);
+  });
 });
 
 describe('delivery: when the database fails', function () {
@@ -103,6 +114,6 @@ describe('delivery: when the database fails', function () {
       expect((err as grpc.ServiceError).details).to.equal('Internal error');
     }
     expect(logged).to.include('unhandled error');
-    expect(logged).to.include('audience call failed');
+    expect(logged).to.include('gRPC call failed');
   });
 });

@@ -2,7 +2,7 @@
 // through statement-level triggers, so nothing here maintains them.
 import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
 import type { PageViewInput, SubscriptionChangeInput } from './subscription-input.js';
-import { UNKNOWN_COUNTRY } from './names.js';
+import { COUNTRY_PREFIX, UNKNOWN_COUNTRY } from './names.js';
 
 export const MAX_TOPICS_PER_SUBSCRIBER = 20;
 
@@ -47,7 +47,10 @@ export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promi
      -- it cannot be lost; referenced below because a CTE nobody reads is never run.
      hook AS (
        SELECT delivery.emit_webhook_event($1, 'subscriber.created',
-                json_build_object('subscriberId', public_id, 'country', country, 'topics', topics, 'language', language, 'timeZone', time_zone)) AS n
+                json_build_object('subscriberId', public_id,
+                                  -- as the subscribers export writes it: 'BR', or null when unknown
+                                  'country', CASE WHEN country = $10 THEN NULL ELSE upper(substr(country, ${COUNTRY_PREFIX.length + 1})) END,
+                                  'topics', topics, 'language', language, 'timeZone', time_zone)) AS n
          FROM up WHERE created)
      SELECT public_id::text AS id, created, (SELECT count(*) FROM hook) AS hooked FROM up`,
     [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY],

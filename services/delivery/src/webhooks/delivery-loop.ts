@@ -54,8 +54,9 @@ export interface WebhookLoopDeps {
   random?: () => number;
 }
 
-/** Rounds of claim-and-send per pass, and buffered rows per batch and batches per pass: a pass always ends. */
-const MAX_ROUNDS_PER_PASS = 20;
+/** Claims per pass and how long a pass keeps claiming, buffered rows per batch and batches per pass: a pass always ends. */
+const MAX_ROUNDS_PER_PASS = 1000;
+const PASS_MS = 10_000;
 const TRACKING_ROWS_PER_EVENT = 1000;
 const MAX_TRACKING_BATCHES_PER_PASS = 20;
 const PURGE_EVERY_MS = 60_000;
@@ -88,15 +89,34 @@ export function createWebhookLoop(deps: WebhookLoopDeps, opts: WebhookLoopOption
     await store.recordAttempt(deps.pool, claimed, { ...result, retryInMs: retryDelayMs(claimed.attempt, opts, random) }, opts);
   }
 
-  /** Claims and sends until nothing is due (or the round limit): answers how many were attempted. */
+  /**
+   * Sends what is due with up to `concurrency` requests in flight: a slot freed by one answer is
+   * filled by the next claim at once, so a slow receiver holds its own requests, not everyone's
+   * (and a claim takes at most a quarter of the slots for one endpoint). Ends when nothing more is
+   * due, or after PASS_MS of claiming; answers how many were attempted. A failure to record an
+   * outcome rejects once every request in flight has ended.
+   */
   async function sendDue(): Promise<number> {
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown;
     let total = 0;
-    for (let round = 0; round < MAX_ROUNDS_PER_PASS && !loop.stopping(); round++) {
-      const claimed = await store.claimDue(deps.pool, opts.concurrency, opts.leaseMs);
-      await Promise.all(claimed.map(attempt));
+    const started = Date.now();
+    const perEndpoint = Math.max(1, Math.floor(opts.concurrency / 4));
+    for (let round = 0; round < MAX_ROUNDS_PER_PASS && !loop.stopping() && Date.now() - started < PASS_MS && failure === undefined; round++) {
+      const free = opts.concurrency - inFlight.size;
+      const claimed = await store.claimDue(deps.pool, free, opts.leaseMs, perEndpoint);
+      for (const c of claimed) {
+        const running: Promise<void> = attempt(c)
+          .catch((err: unknown) => void (failure ??= err))
+          .finally(() => inFlight.delete(running));
+        inFlight.add(running);
+      }
       total += claimed.length;
-      if (claimed.length < opts.concurrency) break;
+      if (claimed.length < free || inFlight.size === 0) break; // nothing more due now
+      await Promise.race(inFlight);
     }
+    await Promise.all(inFlight);
+    if (failure !== undefined) throw failure;
     return total;
   }
 

@@ -180,6 +180,9 @@ export async function insertPing(db: Queryable, endpointId: string): Promise<Del
   return toDelivery(rows[0]);
 }
 
+/** Due rows looked at per claim (the earliest): bounds the claim's work whatever the backlog. */
+const CLAIM_CANDIDATES = 500;
+
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
@@ -195,18 +198,26 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries of enabled endpoints: each is pushed `leaseMs` ahead (a
- * sender that dies leaves it due again then) and its attempt counted. Rows another instance is
- * claiming are skipped, not waited for.
+ * Claims up to `limit` due deliveries of enabled endpoints, at most `perEndpoint` of any one: each
+ * is pushed `leaseMs` ahead (a sender that dies leaves it due again then) and its attempt counted.
+ * Rows another instance is claiming are skipped, not waited for. The candidates are the earliest
+ * due (bounded, read through the due index); locking re-checks that each is still due.
  */
-export async function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Queryable, limit: number, leaseMs: number, perEndpoint: number): Promise<ClaimedDelivery[]> {
+  if (limit <= 0) return [];
   const { rows } = await db.query(
-    `WITH due AS (
+    `WITH candidates AS (
+       SELECT id FROM (
+         SELECT d.id, d.next_attempt_at, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at) AS nth
+           FROM (SELECT id, endpoint_id, next_attempt_at FROM delivery.webhook_deliveries
+                  WHERE state = 'pending' AND next_attempt_at <= now()
+                  ORDER BY next_attempt_at LIMIT $4) d
+          WHERE EXISTS (SELECT 1 FROM delivery.webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled)) c
+        WHERE nth <= $3
+        ORDER BY next_attempt_at LIMIT $1),
+     due AS (
        SELECT d.id FROM delivery.webhook_deliveries d
-        WHERE d.state = 'pending' AND d.next_attempt_at <= now()
-          AND EXISTS (SELECT 1 FROM delivery.webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled)
-        ORDER BY d.next_attempt_at
-        LIMIT $1
+        WHERE d.id IN (SELECT id FROM candidates) AND d.state = 'pending' AND d.next_attempt_at <= now()
         FOR UPDATE OF d SKIP LOCKED)
      UPDATE delivery.webhook_deliveries d
         SET next_attempt_at = now() + $2 * interval '1 millisecond', attempts = d.attempts + 1
@@ -214,7 +225,7 @@ export async function claimDue(db: Queryable, limit: number, leaseMs: number): P
       WHERE d.id = due.id AND e.id = d.endpoint_id
      RETURNING d.id::text, d.endpoint_id::text, e.site_id::text, d.event_id::text, d.event_type, d.body, d.attempts, e.url, e.secret_enc,
                CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_enc END AS previous_secret_enc`,
-    [limit, leaseMs],
+    [limit, leaseMs, perEndpoint, CLAIM_CANDIDATES],
   );
   return rows.map((r) => ({
     id: r.id,

@@ -158,7 +158,7 @@ describe('delivery: webhooks', function () {
       await until('two events', async () => (got().length >= 2 ? true : undefined));
       const [created, expired] = [got().find((w) => w.event.type === 'subscriber.created')!, got().find((w) => w.event.type === 'subscriber.expired')!];
       expect(created.verified && expired.verified).to.equal(true);
-      expect(created.event.data).to.deep.equal({ subscriberId: sub.id, country: 'country__br', topics: ['news', 'sport'], language: null, timeZone: null });
+      expect(created.event.data).to.deep.equal({ subscriberId: sub.id, country: 'BR', topics: ['news', 'sport'], language: null, timeZone: null });
       expect(expired.event.data).to.deep.equal({ subscriberId: sub.id });
       expect(created.event.id).to.not.equal(expired.event.id);
       expect(created.headers['webhook-id']).to.equal(created.event.id);
