@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { csvCell } from '../../shared/src/csv.js';
-import { browserOf, EXPORT_MESSAGES, EXPORT_PAGE_ROWS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
+import { EXPORT_MESSAGES, EXPORT_PAGE_ROWS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
 import { ValidationError } from '../src/errors.js';
 import { randomUUID } from 'node:crypto';
 import { runFor } from '../src/sending/run-store.js';
@@ -101,12 +101,16 @@ describe('delivery: exporting subscribers', function () {
     );
   });
 
-  it('tells the browser by its push service', () => {
-    expect(browserOf('https://fcm.googleapis.com/fcm/send/x')).to.equal('chrome');
-    expect(browserOf('https://updates.push.services.mozilla.com/wpush/v2/x')).to.equal('firefox');
-    expect(browserOf('https://wns2-par02p.notify.windows.com/w/?token=x')).to.equal('edge');
-    expect(browserOf('https://web.push.apple.com/x')).to.equal('safari');
-    expect(browserOf('https://127.0.0.1:4443/push/x')).to.equal('other');
-    expect(browserOf('https://evil.example/fcm.googleapis.com')).to.equal('other');
+  it('tells the browser by its push service (delivery.browser_of, the rule segments use too)', async () => {
+    const browserOf = async (endpoint: string) => (await t.pool.query('SELECT delivery.browser_of($1) AS b', [endpoint])).rows[0].b as string;
+    expect(await browserOf('https://fcm.googleapis.com/fcm/send/x')).to.equal('chrome');
+    expect(await browserOf('https://FCM.googleapis.com/fcm/send/x')).to.equal('chrome');
+    expect(await browserOf('https://updates.push.services.mozilla.com/wpush/v2/x')).to.equal('firefox');
+    expect(await browserOf('https://wns2-par02p.notify.windows.com/w/?token=x')).to.equal('edge');
+    expect(await browserOf('https://web.push.apple.com/x')).to.equal('safari');
+    expect(await browserOf('https://127.0.0.1:4443/push/x')).to.equal('other');
+    expect(await browserOf('https://evil.example/fcm.googleapis.com')).to.equal('other');
+    expect(await browserOf('https://fcm.googleapis.com.evil.example/x')).to.equal('other');
+    expect(await browserOf('https://evilnotify.windows.com/x')).to.equal('other');
   });
 });

@@ -4,6 +4,7 @@
 // topic with the reason instead of crashing or stalling the consumer.
 import { Ajv, type ValidateFunction } from 'ajv';
 import { CAMPAIGN_CONTENT_FIELDS, campaignContent, type CampaignContent } from './campaign-content.js';
+import { BROWSERS, type Segment } from './segment.js';
 
 export const TOPICS = Object.freeze({
   dispatch: 'campaign.dispatch.v1',
@@ -35,6 +36,12 @@ export interface DispatchMessage {
   ttl: number;
   /** Topics and `country__…` names, merged as the campaign stores them. */
   audience: string[];
+  /**
+   * Added 2026-11-26, optional: the campaign's segment (segment.ts), narrowing the audience. A
+   * message with one is written as version 2 (dispatchForWire): the previous release reads only
+   * version 1 and would send to the whole audience; it dead-letters a version 2 instead.
+   */
+  segment?: Segment;
 }
 
 /** Version 1 of the dispatch message, as producers before 2026-11-23 wrote it (and delivery stored it in its runs). */
@@ -47,7 +54,8 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * dead-letter topic and a version 2 run would have no title. The release after this one, whose
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
-export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 {
+export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
+  if (message.segment !== undefined) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience };
 }
@@ -162,6 +170,28 @@ const dispatchCommon = {
   audience: { type: 'array', items: { type: 'string' }, maxItems: 1000 },
 };
 
+const UTC_SECONDS = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
+const strings = (maxItems: number) => ({ type: 'array', items: { type: 'string', maxLength: 100 }, minItems: 1, maxItems });
+const segmentSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    languages: strings(50),
+    timeZones: strings(100),
+    utcOffset: {
+      type: 'object',
+      required: ['min', 'max'],
+      additionalProperties: false,
+      properties: { min: { type: 'integer', minimum: -720, maximum: 840 }, max: { type: 'integer', minimum: -720, maximum: 840 } },
+    },
+    browsers: { type: 'array', items: { enum: [...BROWSERS] }, minItems: 1, maxItems: BROWSERS.length },
+    subscribedAfter: { type: 'string', pattern: UTC_SECONDS },
+    subscribedBefore: { type: 'string', pattern: UTC_SECONDS },
+    engagedWithinDays: { type: 'integer', minimum: 1, maximum: 3650 },
+    notEngagedForDays: { type: 'integer', minimum: 1, maximum: 3650 },
+  },
+};
+
 const schemas = {
   dispatchV1: {
     type: 'object',
@@ -175,6 +205,7 @@ const schemas = {
       ...dispatchCommon,
       version: { const: 2 },
       content: { type: 'object', required: [...CAMPAIGN_CONTENT_FIELDS], properties: contentProperties },
+      segment: segmentSchema,
     },
   },
   chunk: {
@@ -254,6 +285,12 @@ function dispatchCodec(v2: ValidateFunction, v1: ValidateFunction): MessageCodec
     encode: (message) => Buffer.from(JSON.stringify(dispatchForWire(message))),
   };
 }
+
+/** A segment as JSON text (the CountAudience request's), checked against the message schema; throws an Error saying why. */
+export function segmentFromJson(text: string): Segment {
+  return checked<Segment>(segmentValidator, parseJson(Buffer.from(text)));
+}
+const segmentValidator = new Ajv({ allErrors: false, strict: false }).compile(segmentSchema);
 
 export function createCodecs() {
   const ajv = new Ajv({ allErrors: false, strict: false });

@@ -5,10 +5,12 @@ export interface CountAudienceRequest {
   'siteId'?: (string);
   'topics'?: (string)[];
   'countries'?: (string)[];
+  'segmentJson'?: (string);
 }
 
 export interface CountAudienceRequest__Output {
   'siteId': (string);
   'topics': (string)[];
   'countries': (string)[];
+  'segmentJson': (string);
 }

@@ -59,8 +59,11 @@ const CAMPAIGN_JSON_PARTS: readonly (readonly [string, string])[] = [
   [',"unauthorized":', 'st.failed_unauthorized::text'],
   [',"unreachable":', 'st.failed_unreachable::text'],
   [',"refused":', 'st.failed_refused::text'],
+  // The addition of 2026-11-26 ("Segments"): only on campaigns that have one, so every other
+  // campaign's object stays exactly as it was.
+  ['}}', `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END`],
 ];
-const CAMPAIGN_JSON_END = '}}}';
+const CAMPAIGN_JSON_END = '}';
 
 /**
  * One format() call: it builds the text in one buffer and, every argument being text, looks up

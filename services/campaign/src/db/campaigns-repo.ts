@@ -1,5 +1,6 @@
 // SQL for campaigns: create (with stats and outbox), read, list, conditional delete.
 import type { Queryable } from '../../../shared/src/db.js';
+import type { Segment } from '../../../shared/src/segment.js';
 import { CAMPAIGN_FROM, campaignJsonColumns, SORT_COLUMN, type CampaignJsonRow } from './campaign-rows.js';
 
 export interface NewCampaign {
@@ -21,17 +22,19 @@ export interface NewCampaign {
   utmMedium: string;
   utmCampaign: string;
   ttl: number;
+  segment: Segment | null;
   dispatchNow: boolean;
 }
 
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
   await db.query(
     `INSERT INTO campaign.campaigns (id, site_id, title, body, link, topics, status, schedule_mode, schedule_date,
-       total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at)
+       total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at, segment)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17,
-       CASE WHEN $18::boolean THEN now() END)`,
+       CASE WHEN $18::boolean THEN now() END, $19::json)`,
     [c.id, c.siteId, c.title, c.body, c.link, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers,
-      c.image, c.icon, c.callToAction, c.utmSource, c.utmMedium, c.utmCampaign, c.ttl, c.dispatchNow],
+      c.image, c.icon, c.callToAction, c.utmSource, c.utmMedium, c.utmCampaign, c.ttl, c.dispatchNow,
+      c.segment === null ? null : JSON.stringify(c.segment)],
   );
   await db.query('INSERT INTO campaign.campaign_stats (campaign_id) VALUES ($1)', [c.id]);
 }

@@ -14,9 +14,10 @@ import { IdempotencyConflictError, UnauthenticatedError, ValidationError } from 
 import { isUuid } from './ids.js';
 import { MESSAGES } from './messages.js';
 import { parseObjectBody } from './request-body.js';
+import type { Segment } from '../../../shared/src/segment.js';
 
 export interface AudienceCounter {
-  count(siteId: string, topics: readonly string[], countries: readonly string[]): Promise<number>;
+  count(siteId: string, topics: readonly string[], countries: readonly string[], segment: Segment | null): Promise<number>;
 }
 
 export interface CreateCampaignDeps {
@@ -45,7 +46,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       if (earlier) return earlier;
     }
 
-    const totalUsers = await deps.audience.count(siteId, input.topics, input.countries);
+    const totalUsers = await deps.audience.count(siteId, input.topics, input.countries, input.segment);
     const id = randomUUID();
     const outcome = await withTransaction(deps.pool, async (tx) => {
       if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return 'lost';
@@ -68,6 +69,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
         utmMedium: input.utmMedium,
         utmCampaign: input.utmCampaign,
         ttl: input.ttl,
+        segment: input.segment,
         dispatchNow,
       });
       if (!dispatchNow) return 'stored';

@@ -4,6 +4,8 @@ import { buildPushPayload, campaignContent, type CampaignContent, MAX_PUSH_PLAIN
 import { hasBadCharacters, someHasBadCharacters } from '../../../shared/src/text.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
 import { graphemeLength } from './text.js';
+import { segmentField } from './segment-input.js';
+import type { Segment } from '../../../shared/src/segment.js';
 import { ValidationError } from './errors.js';
 import { fill, MESSAGES } from './messages.js';
 
@@ -31,6 +33,8 @@ export interface CreateInput extends CampaignContent {
   /** Null for `now`: the campaign's creation time stands in. */
   scheduleDate: Date | null;
   ttl: number;
+  /** Conditions narrowing the audience (an addition), or null. */
+  segment: Segment | null;
 }
 
 const isAbsent = (v: unknown) => v === undefined || v === null;
@@ -196,6 +200,7 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
     }
   }
   const ttl = ttlField(raw.ttl, errors);
+  const segment = segmentField(raw.segment, errors);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
@@ -213,6 +218,7 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
     utmMedium,
     utmCampaign,
     ttl,
+    segment,
   };
   if (!fitsOnePush(input)) throw new ValidationError([MESSAGES.notificationTooLarge]);
   return input;

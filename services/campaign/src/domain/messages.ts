@@ -35,6 +35,17 @@ const SPEC = {
 } as const;
 
 const OWN = {
+  // create's segment (an addition: docs/api-decisions.md, "Segments")
+  segmentObject: 'segment must be an object of conditions: languages, timeZones, utcOffset, browsers, subscribedAfter, subscribedBefore, engagedWithinDays, notEngagedForDays',
+  segmentLanguages: 'segment.languages must be a non-empty array of at most 50 language tags (e.g. pt or pt-BR)',
+  segmentTimeZones: 'segment.timeZones must be a non-empty array of at most 100 IANA time zone names (e.g. America/Sao_Paulo)',
+  segmentUtcOffset: 'segment.utcOffset must be {"min", "max"}: whole minutes from -720 to 840, min not above max',
+  segmentBrowsers: 'segment.browsers must be a non-empty array of: chrome, edge, firefox, safari, other',
+  segmentSubscribedAfter: 'segment.subscribedAfter must be a UTC date-time (e.g. <UTC date-time>)',
+  segmentSubscribedBefore: 'segment.subscribedBefore must be a UTC date-time (e.g. <UTC date-time>)',
+  segmentSubscribedOrder: 'segment.subscribedAfter must be earlier than segment.subscribedBefore',
+  segmentEngagedWithin: 'segment.engagedWithinDays must be a whole number of days from 1 to 3650',
+  segmentNotEngagedFor: 'segment.notEngagedForDays must be a whole number of days from 1 to 3650',
   // create (docs/api-decisions.md, "Create")
   linkUrl: 'Link must be a valid URL',
   tooManyDestinations: 'At most 100 topics and countries may be specified',

@@ -31,6 +31,7 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     content: row.content,
     ttl: row.ttl,
     audience: row.audience,
+    ...(row.segment ? { segment: row.segment } : {}),
   };
 }
 

@@ -9,14 +9,14 @@ export function createAudienceClient(target: string, deadlineMs: number, token: 
   const { Audience } = loadAudienceProto().delivery.v1;
   const client = new Audience(target, grpc.credentials.createInsecure(), withInternalToken(token));
   return {
-    count(siteId, topics, countries) {
+    count(siteId, topics, countries, segment) {
       // The caller's request id goes on to the delivery service's logs.
       const metadata = new grpc.Metadata();
       const requestId = currentRequestId();
       if (requestId) metadata.set(REQUEST_ID_KEY, requestId);
       return new Promise((resolve, reject) => {
         client.countAudience(
-          { siteId, topics: [...topics], countries: [...countries] },
+          { siteId, topics: [...topics], countries: [...countries], segmentJson: segment === null ? '' : JSON.stringify(segment) },
           metadata,
           { deadline: Date.now() + deadlineMs },
           (err, res) => (err ? reject(err) : resolve(Number(res?.users ?? 0))),

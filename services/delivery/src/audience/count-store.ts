@@ -1,6 +1,8 @@
 // Reads of the precomputed audience counters (maintained by triggers on subscribers, see the
 // migrations); none of these touch the subscribers table.
 import type { Queryable } from '../../../shared/src/db.js';
+import type { Segment } from '../../../shared/src/segment.js';
+import { segmentSql } from './segment-sql.js';
 
 export interface NameCount {
   name: string;
@@ -13,6 +15,20 @@ export async function countUnion(db: Queryable, siteId: string, topics: string[]
     `SELECT coalesce(sum(users), 0)::bigint AS users FROM delivery.audience_groups
       WHERE site_id = $1 AND users > 0 AND (country = ANY($2::text[]) OR topics && $3::text[])`,
     [siteId, countries, topics],
+  );
+  return Number(rows[0].users);
+}
+
+/**
+ * Active subscribers in topics ∪ countries narrowed by a segment: an exact count over the site's
+ * subscribers (the counters know nothing of languages, zones, browsers or engagement).
+ */
+export async function countSegment(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment): Promise<number> {
+  const narrowed = segmentSql(segment, 4);
+  const { rows } = await db.query(
+    `SELECT count(*)::bigint AS users FROM delivery.subscribers s
+      WHERE s.site_id = $1 AND s.active AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}`,
+    [siteId, countries, topics, ...narrowed.params],
   );
   return Number(rows[0].users);
 }

@@ -58,16 +58,6 @@ export function parseExportQuery(raw: { format?: string; topics?: string; countr
   return { format: format as ExportFormat, topics: topics!, countries: countries! };
 }
 
-/** The browser behind a push service, from its host (the subscription's endpoint). */
-export function browserOf(endpoint: string): 'chrome' | 'edge' | 'firefox' | 'safari' | 'other' {
-  const host = /^https?:\/\/([^/:?#]+)/i.exec(endpoint)?.[1]?.toLowerCase() ?? '';
-  if (host === 'fcm.googleapis.com' || host === 'android.googleapis.com') return 'chrome';
-  if (host.endsWith('.notify.windows.com')) return 'edge';
-  if (host === 'push.services.mozilla.com' || host.endsWith('.push.services.mozilla.com')) return 'firefox';
-  if (host === 'push.apple.com' || host.endsWith('.push.apple.com')) return 'safari';
-  return 'other';
-}
-
 interface Row {
   id: string;
   public_id: string;
@@ -77,7 +67,8 @@ interface Row {
   language: string | null;
   time_zone: string | null;
   active: boolean;
-  endpoint: string;
+  /** delivery.browser_of(endpoint): the one rule (migrations/20261126170000_browser_of.sql). */
+  browser: string;
   last_engaged_at: Date | null;
 }
 
@@ -91,7 +82,7 @@ function record(r: Row) {
     topics: r.topics,
     language: r.language,
     timeZone: r.time_zone,
-    browser: browserOf(r.endpoint),
+    browser: r.browser,
     active: r.active,
     /** The latest impression or click (migrations/20261126160000_subscriber_engagement.sql), null when none. */
     lastEngagedAt: r.last_engaged_at === null ? null : isoSeconds(r.last_engaged_at),
@@ -124,7 +115,7 @@ export async function* exportSubscribers(pool: Pool, siteId: string, query: Expo
   const everyone = query.topics.length === 0 && query.countries.length === 0;
   const sql =
     // s.id, not id: the output column `id` is text, and ORDER BY would sort by it ("10" < "9").
-    `SELECT s.id::text AS id, public_id::text AS public_id, created_at, country, topics, language, time_zone, active, endpoint, e.last_engaged_at
+    `SELECT s.id::text AS id, public_id::text AS public_id, created_at, country, topics, language, time_zone, active, delivery.browser_of(endpoint) AS browser, e.last_engaged_at
        FROM delivery.subscribers s LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = s.id
       WHERE site_id = $3 AND s.id > $1::bigint AND ($4 OR topics && $5::text[] OR country = ANY($6::text[]))
       ORDER BY s.id LIMIT $2`;

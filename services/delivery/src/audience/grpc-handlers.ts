@@ -5,12 +5,25 @@ import type { NameCount } from '../../../../protos/generated/delivery/v1/NameCou
 import { writeChunks } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { answer, serviceError } from '../grpc-answers.js';
+import { ValidationError } from '../errors.js';
+import { segmentFromJson } from '../../../shared/src/messages.js';
+import type { Segment } from '../../../shared/src/segment.js';
 import type { Audience } from './audience.js';
 import type { SiteImport } from './import.js';
 import { exportSubscribers, parseExportQuery } from './export.js';
 import type { ExportChunk } from '../../../../protos/generated/delivery/v1/ExportChunk.js';
 import type { ExportSubscribersRequest__Output } from '../../../../protos/generated/delivery/v1/ExportSubscribersRequest.js';
 import type { Pool } from '../../../shared/src/db.js';
+
+/** The request's segment, null for "" (none); a segment that is not one is refused. */
+function segmentOf(json: string): Segment | null {
+  if (json === '') return null;
+  try {
+    return segmentFromJson(json);
+  } catch (err) {
+    throw new ValidationError([`segment_json: ${(err as Error).message}`]);
+  }
+}
 
 /** Streams the export (chunks pulled as the caller takes them; shared/grpc.ts writeChunks). */
 async function streamExport(pool: Pool, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<void> {
@@ -26,7 +39,7 @@ export function createAudienceHandlers(audience: Audience, siteImport: SiteImpor
   return {
     CountAudience: (call, callback) =>
       answer(log, 'CountAudience', callback, async () => ({
-        users: await audience.countAudience(call.request.siteId, call.request.topics, call.request.countries),
+        users: await audience.countAudience(call.request.siteId, call.request.topics, call.request.countries, segmentOf(call.request.segmentJson)),
       })),
     ListTopics: (call, callback) => answer(log, 'ListTopics', callback, async () => entries(await audience.listTopics(call.request.siteId))),
     ListCountries: (call, callback) =>

@@ -1,5 +1,5 @@
 // Takes a dispatched campaign: creates its run once, then streams its audience (active
-// subscribers in topics ∪ countries) by keyset in id order and publishes it as chunk messages,
+// subscribers in topics ∪ countries, narrowed by its segment) by keyset in id order and publishes it as chunk messages,
 // recording progress after every group so a restarted instance resumes where it stopped. The
 // audience is never held in memory: one slice of `chunkSize` ids at a time.
 import type { Pool } from '../../../shared/src/db.js';
@@ -48,7 +48,7 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       let last = after;
       let count = 0;
       while (group.length < opts.chunksPerGroup) {
-        const ids = await audienceSlice(deps.pool, job.siteId, topics, countries, last, opts.chunkSize);
+        const ids = await audienceSlice(deps.pool, job.siteId, topics, countries, last, opts.chunkSize, job.segment);
         if (ids.length === 0) break;
         group.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: chunkNo + group.length, subscriberIds: ids });
         last = ids[ids.length - 1];

@@ -4,6 +4,8 @@ import type { PoolClient } from 'pg';
 import { unfinishedRows } from './delivery-log-store.js';
 import type { Queryable } from '../../../shared/src/db.js';
 import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '../../../shared/src/messages.js';
+import type { Segment } from '../../../shared/src/segment.js';
+import { segmentSql } from '../audience/segment-sql.js';
 
 export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';
 
@@ -80,7 +82,7 @@ export async function failRun(db: Queryable, campaignId: string, reason: string)
   return toRun(rows[0]);
 }
 
-/** Next slice of the audience after `afterId`: active subscribers in any of the topics or countries. */
+/** Next slice of the audience after `afterId`: active subscribers in any of the topics or countries (and the segment, if any). */
 export async function audienceSlice(
   db: Queryable,
   siteId: string,
@@ -88,13 +90,15 @@ export async function audienceSlice(
   countries: string[],
   afterId: string,
   limit: number,
+  segment?: Segment,
 ): Promise<string[]> {
+  const narrowed = segmentSql(segment, 6);
   const { rows } = await db.query(
     // Ordered by the bigint column, not the text output (which would sort "10" before "9").
     `SELECT s.id::text AS id FROM delivery.subscribers s
-      WHERE s.site_id = $1 AND s.active AND s.id > $2::bigint AND (s.country = ANY($3::text[]) OR s.topics && $4::text[])
+      WHERE s.site_id = $1 AND s.active AND s.id > $2::bigint AND (s.country = ANY($3::text[]) OR s.topics && $4::text[])${narrowed.sql}
       ORDER BY s.id LIMIT $5`,
-    [siteId, afterId, countries, topics, limit],
+    [siteId, afterId, countries, topics, limit, ...narrowed.params],
   );
   return rows.map((r) => r.id as string);
 }
