@@ -29,6 +29,8 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      (shown once) and VAPID public key
   sites list
   sites set-plan <site> <plan>       move a site to another plan
+  sites set-throttle <site> <N|none> at most N pushes per minute for the site's campaigns
+                                     created without throttlePerMinute (none: no default)
   keys list <site>
   keys rotate <site> [--keep-old]    issue a new API key; revokes the others unless --keep-old
   keys revoke <site> [--key <id|prefix>]
@@ -213,6 +215,18 @@ async function main(argv: string[]): Promise<number> {
       case 'sites list': {
         const sites = await ops.listSites();
         out(table(sites.map((s) => ({ id: s.id, publicId: s.publicId, name: s.name, plan: s.plan, createdAt: s.createdAt }))), sites);
+        return 0;
+      }
+      case 'sites set-throttle': {
+        const s = await site(rest[0]);
+        if (!rest[1] || (rest[1] !== 'none' && !/^[0-9]+$/.test(rest[1]))) throw new UsageError('usage: sites set-throttle <site> <pushes per minute | none>');
+        const changed = await ops.setThrottle(s.id, rest[1] === 'none' ? null : Number(rest[1]));
+        out(
+          changed.defaultThrottlePerMinute === null
+            ? `site ${changed.id}: no default throttle`
+            : `site ${changed.id}: campaigns created without throttlePerMinute send at most ${changed.defaultThrottlePerMinute} pushes per minute`,
+          changed,
+        );
         return 0;
       }
       case 'sites set-plan': {

@@ -190,6 +190,9 @@ export function formatTables(r: Results): string {
     out.push(`\n### Audience (${n(r.audience.subscribers)} subscribers, ${r.audience.topics} topics, ${r.audience.countries} countries)\n`);
     out.push(table(['request', 'p50 ms', 'p97.5 ms', 'p99 ms', 'req/s', 'non-2xx', 'errors'], r.audience.scenarios.map((s) => [s.name, s.p50, s.p97_5, s.p99, n(s.reqPerSec), s.non2xx, s.errors + s.timeouts])));
     out.push(`\ntotalUsers check: API ${n(r.audience.totalUsersCheck.api)}, SQL count ${n(r.audience.totalUsersCheck.sql)} (${r.audience.totalUsersCheck.equal ? 'equal' : 'DIFFERENT'}).`);
+    // Results saved before segments existed have no segment check.
+    const seg = r.audience.segmentTotalUsersCheck;
+    if (seg) out.push(`totalUsers with a segment: API ${n(seg.api)}, SQL count ${n(seg.sql)} (${seg.equal ? 'equal' : 'DIFFERENT'}).`);
     const e = r.audience.export;
     if (e) out.push(`\nExport (GET /v2/subscribers/export, NDJSON): ${n(e.rows)} rows, ${e.megabytes} MB in ${e.seconds} s (${n(e.rowsPerSecond)} rows/s); RSS before → peak: delivery ${e.rssBeforeMb?.delivery ?? '?'} → ${e.peakRssMb.delivery} MB, gateway ${e.rssBeforeMb?.gateway ?? '?'} → ${e.peakRssMb.gateway} MB.`);
   }

@@ -1,6 +1,8 @@
 // Part 3: audience at scale. 1,000,000 subscribers over 50 topics and 30 countries (seeded with
-// the operator function the CLI's `subscribers seed` runs), then the latency of /v2/topics,
-// /v2/countries and of create, which computes totalUsers for topics ∪ countries, and the whole
+// the operator function the CLI's `subscribers seed` runs, then given languages and time zones),
+// then the latency of /v2/topics, /v2/countries and of create, which computes totalUsers for
+// topics ∪ countries (from the counters) and, with a segment, for the narrowed audience (an exact
+// count over the site's subscribers), and the whole
 // site exported through GET /v2/subscribers/export (time, size, peak RSS of the two processes
 // it streams through).
 import { load, type LoadResult } from '../lib/load.js';
@@ -22,6 +24,8 @@ export interface AudienceResult {
   seedSeconds: number;
   scenarios: LoadResult[];
   totalUsersCheck: { api: number; sql: number; equal: boolean };
+  /** The same for a create with SEGMENT: the API's totalUsers against a SQL count of the narrowed audience. */
+  segmentTotalUsersCheck: { api: number; sql: number; equal: boolean };
   /** GET /v2/subscribers/export of the whole site (NDJSON), read as fast as the bench can. */
   export?: {
     rows: number;
@@ -34,6 +38,12 @@ export interface AudienceResult {
   };
 }
 
+/** Languages and time zones given to the seeded subscribers (by id, round robin; a quarter without a zone). */
+const LANGUAGES = ['pt-BR', 'en-US', 'es', 'pt'];
+const ZONES = ['America/Sao_Paulo', 'Europe/Lisbon', 'Asia/Tokyo', null];
+/** The create-with-segment scenario's segment: about a quarter of the audience. */
+const SEGMENT = { languages: ['pt'], timeZones: ['America/Sao_Paulo', 'Europe/Lisbon'] };
+
 const TOPICS = Array.from({ length: 50 }, (_, i) => `topic${String(i + 1).padStart(2, '0')}`);
 const COUNTRIES = ['br', 'us', 'de', 'fr', 'gb', 'es', 'it', 'pt', 'mx', 'ar', 'ca', 'jp', 'in', 'id', 'ng', 'za', 'au', 'nl', 'se', 'pl',
   'tr', 'kr', 'co', 'cl', 'pe', 'eg', 'ph', 'vn', 'th', 'ua'];
@@ -44,6 +54,11 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
   const t0 = Date.now();
   await seed(stack, site, { count: opts.subscribers, topics: TOPICS, countries: COUNTRIES, perSubscriber: 2 }, log);
   const seedSeconds = (Date.now() - t0) / 1000;
+  log('  giving them languages and time zones (for the segment scenario)…');
+  await stack.pool.query(
+    `UPDATE delivery.subscribers SET language = ($2::text[])[1 + id % 4], time_zone = ($3::text[])[1 + id % 4] WHERE site_id = $1`,
+    [site.id, LANGUAGES, ZONES],
+  );
 
   const url = stack.services.gatewayUrl;
   const auth = { authorization: site.apiKey };
@@ -63,6 +78,13 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
         path: '/v2/campaign/create',
         body: () => JSON.stringify({ ...BENCH_CAMPAIGN, title: `Audience campaign ${k++}`, ...audience, status: 'draft', scheduleMode: 'now' }),
       },
+      {
+        ...base,
+        name: `create with a segment (languages, time zones), exact totalUsers (c=${connections})`,
+        method: 'POST',
+        path: '/v2/campaign/create',
+        body: () => JSON.stringify({ ...BENCH_CAMPAIGN, title: `Segment campaign ${k++}`, ...audience, segment: SEGMENT, status: 'draft', scheduleMode: 'now' }),
+      },
     ];
     for (const spec of specs) {
       log(`  autocannon ${spec.name}, ${opts.seconds} s…`);
@@ -81,6 +103,15 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
   );
   const sql = Number(rows[0].n);
   log(`  totalUsers: API ${got.totalUsers}, SQL count ${sql}`);
+  const segmented = await apiOk(url, site.apiKey, 'POST', '/v2/campaign/create', { ...BENCH_CAMPAIGN, ...audience, segment: SEGMENT, status: 'draft', scheduleMode: 'now' });
+  const gotSegmented = await apiOk(url, site.apiKey, 'GET', `/v2/campaign/${segmented.id}`);
+  const { rows: segmentRows } = await stack.pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM delivery.subscribers WHERE site_id = $1 AND active AND (topics && $2::text[] OR country = ANY($3::text[]))
+        AND split_part(lower(language), '-', 1) = ANY($4::text[]) AND time_zone = ANY($5::text[])`,
+    [site.id, audience.topics, audience.countries, SEGMENT.languages, SEGMENT.timeZones],
+  );
+  const segmentSql = Number(segmentRows[0].n);
+  log(`  totalUsers with a segment: API ${gotSegmented.totalUsers}, SQL count ${segmentSql}`);
 
   log(`  exporting the ${opts.subscribers.toLocaleString('en')} subscribers (GET /v2/subscribers/export, NDJSON)…`);
   const before = { delivery: Math.round(memory(stack.pids.delivery)?.rssMb ?? 0), gateway: Math.round(memory(stack.pids.gateway)?.rssMb ?? 0) };
@@ -105,5 +136,6 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
     seedSeconds: Math.round(seedSeconds * 10) / 10,
     scenarios,
     totalUsersCheck: { api: got.totalUsers, sql, equal: got.totalUsers === sql },
+    segmentTotalUsersCheck: { api: gotSegmented.totalUsers, sql: segmentSql, equal: gotSegmented.totalUsers === segmentSql },
   };
 }

@@ -35,6 +35,7 @@ import { createPushSender } from './push/sender.js';
 import { createSiteImport } from './audience/import.js';
 import { createChunkWorker } from './sending/chunk-worker.js';
 import { createDispatchHandler } from './sending/dispatch.js';
+import { createPacer, type Pacer } from './sending/pacer.js';
 import { createLeases } from './sending/leases.js';
 import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP } from './sending/messaging.js';
 import { findRun } from './sending/run-store.js';
@@ -107,6 +108,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   let sender: ReturnType<typeof createPushSender> | undefined;
   let webhookSender: ReturnType<typeof createWebhookSender> | undefined;
   let webhookLoop: WebhookLoop | undefined;
+  let pacer: Pacer | undefined;
 
   // Out of rotation, then intake (gRPC, HTTP), then in-flight sending hands back its unfinished
   // work and commits what it finished (tracking reports still buffered are stored, and a last
@@ -127,6 +129,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     await recorder.close();
     await counters?.stop();
     await webhookLoop?.stop();
+    await pacer?.stop();
     webhookSender?.close();
     await messaging?.stop();
     await sender?.close();
@@ -166,12 +169,17 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         metrics: pushMetrics,
       });
       const vapid = vapidSigners(pool, vapidKeys, config.vapidSubject);
-      const dispatch = createDispatchHandler({ pool, log, publish: messaging.publish, publishStats: countersChanged }, { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 });
+      pacer = createPacer({ pool, log, publish: messaging.publish, countersChanged: () => void countersChanged() }, { chunkSize: config.sending.chunkSize });
+      const dispatch = createDispatchHandler(
+        { pool, log, publish: messaging.publish, publishStats: countersChanged, paced: pacer.wake },
+        { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 },
+      );
       const chunk = createChunkWorker(
         { pool, log, instanceId, sender, vapid, tokens, publishStats: countersChanged, onPushed: pushMetrics.pushed, leases, stopping: stopping.signal },
         { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec },
       );
       await messaging.start({ dispatch, chunk });
+      pacer.start();
       counters?.start();
       kafkaLagGauge(metrics.registry, [{ group: DISPATCH_GROUP, topic: TOPICS.dispatch }, { group: CHUNKS_GROUP, topic: TOPICS.chunks }], messaging.consumerLag);
       log.info('sending started', { instanceId, brokers: config.kafka.brokers });

@@ -38,10 +38,16 @@ export interface DispatchMessage {
   audience: string[];
   /**
    * Added 2026-11-26, optional: the campaign's segment (segment.ts), narrowing the audience. A
-   * message with one is written as version 2 (dispatchForWire): the previous release reads only
-   * version 1 and would send to the whole audience; it dead-letters a version 2 instead.
+   * message with one (or a throttle) is written as version 2 (dispatchForWire): the previous
+   * release reads only version 1 and would send to the whole audience at full speed; it
+   * dead-letters a version 2 instead.
    */
   segment?: Segment;
+  /**
+   * Added 2026-11-26, optional: pushes per minute at most. The delivery service publishes the
+   * audience's chunks at that pace (sending/pacer.ts). Written as version 2, like a segment.
+   */
+  throttlePerMinute?: number;
 }
 
 /** Version 1 of the dispatch message, as producers before 2026-11-23 wrote it (and delivery stored it in its runs). */
@@ -55,7 +61,7 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
-  if (message.segment !== undefined) return message;
+  if (message.segment !== undefined || message.throttlePerMinute !== undefined) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience };
 }
@@ -206,6 +212,7 @@ const schemas = {
       version: { const: 2 },
       content: { type: 'object', required: [...CAMPAIGN_CONTENT_FIELDS], properties: contentProperties },
       segment: segmentSchema,
+      throttlePerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
     },
   },
   chunk: {

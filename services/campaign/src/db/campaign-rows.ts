@@ -62,6 +62,8 @@ const CAMPAIGN_JSON_PARTS: readonly (readonly [string, string])[] = [
   // The addition of 2026-11-26 ("Segments"): only on campaigns that have one, so every other
   // campaign's object stays exactly as it was.
   ['}}', `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END`],
+  // The addition of 2026-11-26 ("Throttling"): only on throttled campaigns.
+  ['', `CASE WHEN c.throttle_per_minute IS NULL THEN '' ELSE ',"throttlePerMinute":' || c.throttle_per_minute END`],
 ];
 const CAMPAIGN_JSON_END = '}';
 

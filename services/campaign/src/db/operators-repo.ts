@@ -64,6 +64,11 @@ export async function selectSites(db: Queryable): Promise<SiteRow[]> {
   return (await db.query<SiteRow>(`${SITE_SELECT} ORDER BY s.created_at, s.id`)).rows;
 }
 
+/** The pushes-per-minute default of the site's campaigns; null for none. */
+export async function updateSiteThrottle(db: Queryable, siteId: string, perMinute: number | null): Promise<void> {
+  await db.query('UPDATE campaign.sites SET default_throttle_per_minute = $2 WHERE id = $1', [siteId, perMinute]);
+}
+
 export async function updateSitePlan(db: Queryable, siteId: string, planId: string): Promise<void> {
   await db.query('UPDATE campaign.sites SET plan_id = $2 WHERE id = $1', [siteId, planId]);
 }

@@ -70,6 +70,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
         utmCampaign: input.utmCampaign,
         ttl: input.ttl,
         segment: input.segment,
+        throttlePerMinute: input.throttlePerMinute,
         dispatchNow,
       });
       if (!dispatchNow) return 'stored';

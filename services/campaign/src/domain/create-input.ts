@@ -35,6 +35,8 @@ export interface CreateInput extends CampaignContent {
   ttl: number;
   /** Conditions narrowing the audience (an addition), or null. */
   segment: Segment | null;
+  /** Pushes per minute at most (an addition); 0: no limit, even if the site has a default; null: the site's default. */
+  throttlePerMinute: number | null;
 }
 
 const isAbsent = (v: unknown) => v === undefined || v === null;
@@ -158,6 +160,17 @@ function ttlField(value: unknown, errors: string[]): number {
   return value;
 }
 
+export const MAX_THROTTLE_PER_MINUTE = 1_000_000;
+
+function throttleField(value: unknown, errors: string[]): number | null {
+  if (isAbsent(value)) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_THROTTLE_PER_MINUTE) {
+    errors.push(MESSAGES.throttlePerMinute);
+    return null;
+  }
+  return value;
+}
+
 function fitsOnePush(input: CreateInput): boolean {
   const payload = buildPushPayload('00000000-0000-0000-0000-000000000000', campaignContent(input), 'x'.repeat(TRACKING_TOKEN_RESERVED_CHARS));
   return Buffer.byteLength(payload, 'utf8') <= MAX_PUSH_PLAINTEXT_BYTES;
@@ -201,6 +214,7 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
   }
   const ttl = ttlField(raw.ttl, errors);
   const segment = segmentField(raw.segment, errors);
+  const throttlePerMinute = throttleField(raw.throttlePerMinute, errors);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
@@ -219,6 +233,7 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
     utmCampaign,
     ttl,
     segment,
+    throttlePerMinute,
   };
   if (!fitsOnePush(input)) throw new ValidationError([MESSAGES.notificationTooLarge]);
   return input;

@@ -5,6 +5,7 @@ import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { formatUtcDate } from './dates.js';
 import { isUuid } from './ids.js';
 import * as repo from '../db/operators-repo.js';
+import { MAX_THROTTLE_PER_MINUTE } from './create-input.js';
 
 export type Permission = 'create' | 'reports' | 'delete' | 'audience';
 export const PERMISSIONS: readonly Permission[] = Object.freeze(['create', 'reports', 'delete', 'audience'] as const);
@@ -126,6 +127,16 @@ export function createOperators(pool: Pool) {
       const site = await requireSite(siteId);
       if (keyIdOrPrefix === undefined) return repo.revokeActiveKeys(pool, site.id);
       return repo.revokeActiveKeys(pool, site.id, isUuid(keyIdOrPrefix) ? { id: keyIdOrPrefix } : { prefix: keyIdOrPrefix });
+    },
+
+    /** The site's default pushes per minute for campaigns created without `throttlePerMinute`; null removes it. */
+    async setThrottle(siteId: string, perMinute: number | null): Promise<{ id: string; defaultThrottlePerMinute: number | null }> {
+      if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > MAX_THROTTLE_PER_MINUTE)) {
+        throw new OperatorError(`the pushes per minute must be a whole number from 1 to ${MAX_THROTTLE_PER_MINUTE}, or none`);
+      }
+      const site = await requireSite(siteId);
+      await repo.updateSiteThrottle(pool, site.id, perMinute);
+      return { id: site.id, defaultThrottlePerMinute: perMinute };
     },
 
     async changePlan(siteId: string, plan: string): Promise<Site> {

@@ -32,6 +32,7 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     ttl: row.ttl,
     audience: row.audience,
     ...(row.segment ? { segment: row.segment } : {}),
+    ...(row.throttlePerMinute ? { throttlePerMinute: row.throttlePerMinute } : {}),
   };
 }
 

@@ -5,7 +5,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
-import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, type RunRow } from './run-store.js';
+import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, startPacing, type RunRow } from './run-store.js';
 import { findSiteById } from '../sites/site-store.js';
 
 export interface DispatchDeps {
@@ -13,6 +13,8 @@ export interface DispatchDeps {
   log: Logger;
   publish(topic: string, messages: { key: string; value: Buffer }[]): Promise<void>;
   publishStats(run: RunRow): Promise<void>;
+  /** A throttled run was handed to the pacer (pacer.ts): wake it. */
+  paced?(): void;
 }
 
 export interface DispatchOptions {
@@ -37,6 +39,12 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       run = await failRun(deps.pool, job.campaignId, 'the site has no VAPID keys in the delivery service');
       deps.log.warn('campaign failed', { campaignId: job.campaignId, reason: run.reason });
       await deps.publishStats(run);
+      return;
+    }
+    if (job.throttlePerMinute !== undefined) {
+      // Throttled: the pacer publishes the audience a chunk at a time, at the campaign's rate.
+      await startPacing(deps.pool, job.campaignId);
+      deps.paced?.();
       return;
     }
     const { topics, countries } = splitAudience(job.audience);

@@ -112,6 +112,11 @@ export async function recordExpansion(db: Queryable, campaignId: string, through
   );
 }
 
+/** A throttled run starts being paced (sending/pacer.ts: its first chunk due now); a repeated dispatch changes nothing. */
+export async function startPacing(db: Queryable, campaignId: string): Promise<void> {
+  await db.query(`UPDATE delivery.campaign_runs SET next_expand_at = coalesce(next_expand_at, now()) WHERE campaign_id = $1 AND state = 'expanding'`, [campaignId]);
+}
+
 /** Expansion done: the run is complete at once when every chunk is already done (or there were none). */
 export async function finishExpansion(db: Queryable, campaignId: string): Promise<RunRow> {
   const { rows } = await db.query(

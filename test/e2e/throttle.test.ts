@@ -1,0 +1,88 @@
+// Throttling through the real stack (docs/api-decisions.md, "Throttling"): a campaign created
+// with throttlePerMinute reaches every subscriber once, never faster than the rate, spread over
+// the minute (measured from the push-service simulator's arrival times); a site's default applies
+// to campaigns created without one, and 0 opts out of it. The bounds checked are the ones a slow
+// machine cannot break: never faster than asked, never a burst of more than a few seconds' worth.
+import { expect } from 'chai';
+import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
+import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
+import { eventually, startStack, type Stack } from './support/harness.js';
+
+const BROWSERS = 90;
+const PER_MINUTE = 1200; // 20 a second: the 90 take at least 4.5 s
+
+describe('e2e: throttling', function () {
+  this.timeout(180_000);
+  let stack: Stack;
+  let sim: PushSimulator;
+  let site: SiteInfo;
+
+  before(async () => {
+    sim = await startPushSimulator({ seed: 29 });
+    stack = await startStack('e2e_throttle', { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0' });
+    site = await siteWithPermissions(stack, ALL, 'throttled');
+    for (let i = 0; i < BROWSERS; i++) {
+      const sub = sim.createSubscription(site.vapidPublicKey);
+      const res = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['slow'] } });
+      expect(res.status, res.text).to.equal(201);
+    }
+  });
+  after(async () => {
+    await stack?.stop();
+    await sim?.close();
+  });
+
+  async function sendAndWatch(extra: Record<string, unknown>) {
+    const created = await stack.api.request('POST', '/v2/campaign/create', { key: site.apiKey, body: validCampaign({ status: 'published', topics: ['slow'], ...extra }) });
+    expect(created.status, created.text).to.equal(200);
+    const id = created.body.id as string;
+    const arrivals = () => sim.received().filter((m) => JSON.parse(m.payload).id === id);
+    await eventually(async () => (arrivals().length >= BROWSERS ? true : undefined), 120_000, 100);
+    const shown = await stack.api.request('GET', `/v2/campaign/${id}`, { key: site.apiKey });
+    return { id, arrivals: arrivals(), shown: shown.body };
+  }
+
+  /** The most pushes that arrived within any `windowMs`. */
+  function densest(times: number[], windowMs: number): number {
+    const sorted = [...times].sort((a, b) => a - b);
+    let most = 0;
+    for (let i = 0, j = 0; i < sorted.length; i++) {
+      while (sorted[i] - sorted[j] >= windowMs) j++;
+      most = Math.max(most, i - j + 1);
+    }
+    return most;
+  }
+
+  it(`when a campaign asks for ${PER_MINUTE} pushes per minute, then all ${BROWSERS} arrive once, no faster than that and without bursts`, async () => {
+    const { arrivals, shown } = await sendAndWatch({ throttlePerMinute: PER_MINUTE });
+    expect(shown.throttlePerMinute).to.equal(PER_MINUTE);
+    expect(new Set(arrivals.map((m) => m.subscriptionId)).size).to.equal(BROWSERS);
+    const times = arrivals.map((m) => m.receivedAt);
+    const spanMs = Math.max(...times) - Math.min(...times);
+    const perSecond = PER_MINUTE / 60;
+    // 90 at 20/s take 4.5 s; allow the first second's worth to go at once, and 10 % of clock slack.
+    expect(spanMs, `span ${spanMs} ms`).to.be.at.least(((BROWSERS - perSecond) / perSecond) * 1000 * 0.9);
+    // Never a minute's (or even a few seconds') worth at once: any 1 s holds at most two seconds' worth.
+    expect(densest(times, 1000), 'pushes in the densest second').to.be.at.most(2 * perSecond);
+    console.log(`      ${BROWSERS} pushes at ${PER_MINUTE}/min over ${(spanMs / 1000).toFixed(1)} s; densest second ${densest(times, 1000)}`);
+  });
+
+  it("when the site has a default, then a campaign without throttlePerMinute takes it, and 0 sends at full speed", async () => {
+    expect(await stack.cli('sites', 'set-throttle', site.publicId, String(PER_MINUTE * 2))).to.deep.equal({ id: site.id, defaultThrottlePerMinute: PER_MINUTE * 2 });
+    const byDefault = await sendAndWatch({});
+    expect(byDefault.shown.throttlePerMinute).to.equal(PER_MINUTE * 2);
+    expect(densest(byDefault.arrivals.map((m) => m.receivedAt), 1000)).to.be.at.most((2 * PER_MINUTE * 2) / 60);
+    const unthrottled = await sendAndWatch({ throttlePerMinute: 0 });
+    expect(unthrottled.shown).to.not.have.property('throttlePerMinute');
+    expect(new Set(unthrottled.arrivals.map((m) => m.subscriptionId)).size).to.equal(BROWSERS);
+    expect(await stack.cli('sites', 'set-throttle', site.publicId, 'none')).to.deep.equal({ id: site.id, defaultThrottlePerMinute: null });
+  });
+
+  it('when throttlePerMinute is not a whole number from 0 to 1000000, then 400 says so', async () => {
+    for (const bad of [-1, 1.5, '60', 1_000_001]) {
+      const res = await stack.api.request('POST', '/v2/campaign/create', { key: site.apiKey, body: validCampaign({ throttlePerMinute: bad }) });
+      expect(res.status, String(bad)).to.equal(400);
+      expect(res.body.message).to.equal('throttlePerMinute must be a whole number from 0 (no limit) to 1000000');
+    }
+  });
+});
