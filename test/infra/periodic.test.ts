@@ -2,7 +2,7 @@
 // the tests through promises; intervals are either tiny (to see passes repeat) or a minute (so
 // that only start() and wake() can cause a pass within a test). Every wait is bounded.
 import { expect } from 'chai';
-import { createPeriodic, type Periodic, type PeriodicOptions } from '../../services/shared/src/periodic.js';
+import { createPeriodic, quietWhileFailing, type Periodic, type PeriodicOptions } from '../../services/shared/src/periodic.js';
 
 const LONG = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -206,5 +206,17 @@ describe('periodic loop', () => {
     l.start();
     await until('passes after the failures', () => n >= 4);
     expect(errors.map((e) => (e as Error).message)).to.deep.equal(['rejected', 'thrown']);
+  });
+
+  it('a pass quiet while failing logs an outage twice (its first failure, its recovery), whatever the number of passes', async () => {
+    const lines: string[] = [];
+    const log = { warn: (m: string) => void lines.push(`warn ${m}`), info: (m: string) => void lines.push(`info ${m}`) };
+    const outcomes = [false, false, false, true, true, false, true];
+    let i = 0;
+    const pass = quietWhileFailing(async () => {
+      if (!outcomes[i++]) throw new Error('away');
+    }, log, { failed: 'down', recovered: 'up' });
+    for (let k = 0; k < outcomes.length; k++) await pass(); // never rejects
+    expect(lines).to.deep.equal(['warn down', 'info up', 'warn down', 'info up']);
   });
 });

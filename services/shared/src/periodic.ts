@@ -4,6 +4,7 @@
 // pass make one more pass right after it, not one each. stop() disarms and waits for a pass in
 // progress; `stopping()` lets a long pass end early between its batches. The timer is unref'd:
 // stop() ends a loop, a loop is never the reason a process stays alive.
+import type { Logger } from './log.js';
 
 export interface PeriodicOptions {
   /** From the end of one pass to the start of the next. */
@@ -103,5 +104,24 @@ export function createPeriodic(pass: () => Promise<unknown>, opts: PeriodicOptio
     },
     stopping: () => halting,
     started: () => started,
+  };
+}
+
+/**
+ * A pass that handles its own failures (the resource it needs is away: Postgres, Kafka): the
+ * first failure of an outage is logged as a warning with `failed`, the passes after it quietly,
+ * and the first success after it with `recovered`. So an outage is two log lines, not one a pass.
+ */
+export function quietWhileFailing(pass: () => Promise<unknown>, log: Pick<Logger, 'warn' | 'info'>, texts: { failed: string; recovered: string }): () => Promise<void> {
+  let failing = false;
+  return async () => {
+    try {
+      await pass();
+      if (failing) log.info(texts.recovered);
+      failing = false;
+    } catch (err) {
+      if (!failing) log.warn(texts.failed, { err });
+      failing = true;
+    }
   };
 }

@@ -9,7 +9,7 @@
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage } from '../../../shared/src/messages.js';
-import { createPeriodic } from '../../../shared/src/periodic.js';
+import { createPeriodic, quietWhileFailing } from '../../../shared/src/periodic.js';
 import { splitAudience } from './dispatch.js';
 import { audienceSlice, finishExpansion, recordExpansion } from './run-store.js';
 
@@ -76,21 +76,9 @@ export function createPacer(deps: PacerDeps, opts: { chunkSize: number }) {
     });
   }
 
-  let failing = false;
-  const loop = createPeriodic(
-    async () => {
-      try {
-        await advanceDue();
-        if (failing) deps.log.info('pacer running again');
-        failing = false;
-      } catch (err) {
-        // Postgres or Kafka away: the runs keep their place and pace, and the next pass retries.
-        if (!failing) deps.log.warn('pacing throttled campaigns failed; retried', { err });
-        failing = true;
-      }
-    },
-    { intervalMs: PASS_MS, onError: (err) => deps.log.error('pacer pass failed', { err }) },
-  );
+  // Postgres or Kafka away: the runs keep their place and pace, and the next pass retries.
+  const pass = quietWhileFailing(advanceDue, deps.log, { failed: 'pacing throttled campaigns failed; retried', recovered: 'pacer running again' });
+  const loop = createPeriodic(pass, { intervalMs: PASS_MS, onError: (err) => deps.log.error('pacer pass failed', { err }) });
   return { start: loop.start, stop: loop.stop, wake: loop.wake, advanceDue };
 }
 

@@ -5,7 +5,7 @@
 // buffered impressions and clicks into batched events, and now and then drops old finished rows.
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { createPeriodic } from '../../../shared/src/periodic.js';
+import { createPeriodic, quietWhileFailing } from '../../../shared/src/periodic.js';
 import type { VapidEncryptionKeys } from '../sites/vapid-keys.js';
 import type { WebhookMetrics } from './metrics.js';
 import { openWebhookSecret } from './secrets.js';
@@ -72,7 +72,6 @@ export function createWebhookLoop(deps: WebhookLoopDeps, opts: WebhookLoopOption
   const random = deps.random ?? Math.random;
   let lastBatchAt = -Infinity;
   let lastPurgeAt = Date.now();
-  let failing = false;
 
   async function attempt(claimed: store.ClaimedDelivery): Promise<void> {
     let result: WebhookAttempt;
@@ -126,8 +125,9 @@ export function createWebhookLoop(deps: WebhookLoopDeps, opts: WebhookLoopOption
     }
   }
 
-  async function pass(): Promise<void> {
-    try {
+  // Postgres away: the rows wait and the next pass retries.
+  const pass = quietWhileFailing(
+    async () => {
       const now = Date.now();
       if (now - lastBatchAt >= opts.batchIntervalMs) {
         lastBatchAt = now;
@@ -138,14 +138,10 @@ export function createWebhookLoop(deps: WebhookLoopDeps, opts: WebhookLoopOption
         lastPurgeAt = now;
         await store.purgeFinished(deps.pool, opts.keepMs, PURGE_ROWS);
       }
-      if (failing) deps.log.info('webhook sender running again');
-      failing = false;
-    } catch (err) {
-      // Postgres away: one line per outage; the rows wait and the next pass retries.
-      if (!failing) deps.log.warn('webhook sender pass failed; events stay stored and are retried', { err });
-      failing = true;
-    }
-  }
+    },
+    deps.log,
+    { failed: 'webhook sender pass failed; events stay stored and are retried', recovered: 'webhook sender running again' },
+  );
 
   const loop = createPeriodic(pass, {
     intervalMs: opts.pollIntervalMs,
