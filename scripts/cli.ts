@@ -31,6 +31,9 @@ Usage: npm run cli -- <command> [arguments] [--json]
   sites set-plan <site> <plan>       move a site to another plan
   sites set-throttle <site> <N|none> at most N pushes per minute for the site's campaigns
                                      created without throttlePerMinute (none: no default)
+  sites set-frequency-cap <site> <N> <hours> | none
+                                     at most N campaigns per subscriber in any <hours> (1–720);
+                                     campaigns created with ignoreFrequencyCap are exempt
   keys list <site>
   keys rotate <site> [--keep-old]    issue a new API key; revokes the others unless --keep-old
   keys revoke <site> [--key <id|prefix>]
@@ -227,6 +230,19 @@ async function main(argv: string[]): Promise<number> {
             : `site ${changed.id}: campaigns created without throttlePerMinute send at most ${changed.defaultThrottlePerMinute} pushes per minute`,
           changed,
         );
+        return 0;
+      }
+      case 'sites set-frequency-cap': {
+        const s = await site(rest[0]);
+        const usage = 'usage: sites set-frequency-cap <site> <campaigns> <hours> | none';
+        if (rest[1] === 'none' && rest.length === 2) {
+          const lifted = await delivery.setFrequencyCap(s.id, null);
+          out(`site ${s.id}: no frequency cap`, lifted);
+          return 0;
+        }
+        if (rest.length !== 3 || !/^[0-9]+$/.test(rest[1]) || !/^[0-9]+$/.test(rest[2])) throw new UsageError(usage);
+        const set = await delivery.setFrequencyCap(s.id, { campaigns: Number(rest[1]), hours: Number(rest[2]) });
+        out(`site ${s.id}: at most ${rest[1]} campaign(s) per subscriber in any ${rest[2]} hour(s)`, set);
         return 0;
       }
       case 'sites set-plan': {

@@ -11,6 +11,7 @@ import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from
 import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/import.js';
 import { exportSubscriptionsForMigration } from './audience/export.js';
 import { resealWebhookSecrets } from './webhooks/secrets.js';
+import type { FrequencyCap } from './sending/delivery-log-store.js';
 import type { PushHostRules } from './audience/push-endpoint.js';
 import {
   encryptVapidPrivateKey,
@@ -199,7 +200,22 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     return exportSubscriptionsForMigration(pool, site.siteId);
   }
 
-  return { registerSite, seedSubscribers, reencryptVapidKeys, importVapidKeys, importSubscriptions, exportVapidKeys, exportSubscriptions };
+  /**
+   * The site's frequency cap: at most `campaigns` campaigns per subscriber in any `hours` (1 to
+   * 720); null lifts it. Applies from the next chunk sent; what counts is history kept while a
+   * cap is set (sending/delivery-log-store.ts claimCapped).
+   */
+  async function setFrequencyCap(siteId: string, cap: FrequencyCap | null): Promise<{ siteId: string; frequencyCap: FrequencyCap | null }> {
+    const site = await registeredSite(siteId);
+    if (cap !== null) {
+      if (!Number.isInteger(cap.campaigns) || cap.campaigns < 1 || cap.campaigns > 1000) throw new DeliveryOperatorError('the campaigns of a frequency cap must be a whole number from 1 to 1000');
+      if (!Number.isInteger(cap.hours) || cap.hours < 1 || cap.hours > 720) throw new DeliveryOperatorError('the hours of a frequency cap must be a whole number from 1 to 720 (30 days)');
+    }
+    await pool.query('UPDATE delivery.sites SET cap_campaigns = $2, cap_hours = $3 WHERE site_id = $1', [site.siteId, cap?.campaigns ?? null, cap?.hours ?? null]);
+    return { siteId: site.siteId, frequencyCap: cap };
+  }
+
+  return { registerSite, seedSubscribers, reencryptVapidKeys, importVapidKeys, importSubscriptions, exportVapidKeys, exportSubscriptions, setFrequencyCap };
 }
 
 export type DeliveryOperators = ReturnType<typeof createDeliveryOperators>;

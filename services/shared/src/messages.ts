@@ -48,6 +48,8 @@ export interface DispatchMessage {
    * audience's chunks at that pace (sending/pacer.ts). Written as version 2, like a segment.
    */
   throttlePerMinute?: number;
+  /** Added 2026-11-26, optional: true sends to subscribers who reached their site's frequency cap (and counts towards it). Written as version 2. */
+  ignoreFrequencyCap?: boolean;
 }
 
 /** Version 1 of the dispatch message, as producers before 2026-11-23 wrote it (and delivery stored it in its runs). */
@@ -61,7 +63,7 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
-  if (message.segment !== undefined || message.throttlePerMinute !== undefined) return message;
+  if (message.segment !== undefined || message.throttlePerMinute !== undefined || message.ignoreFrequencyCap !== undefined) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience };
 }
@@ -131,6 +133,8 @@ export interface StatsMessage {
   audience?: number;
   /** Added 2026-11-23, optional: `failed` split by why (the classes sum to `failed` for pushes recorded since). */
   failedBy?: FailedBy;
+  /** Added 2026-11-26, optional: subscribers not pushed because they had reached their site's frequency cap. */
+  capped?: number;
 }
 
 /**
@@ -213,6 +217,7 @@ const schemas = {
       content: { type: 'object', required: [...CAMPAIGN_CONTENT_FIELDS], properties: contentProperties },
       segment: segmentSchema,
       throttlePerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
+      ignoreFrequencyCap: { type: 'boolean' },
     },
   },
   chunk: {
@@ -247,6 +252,7 @@ const schemas = {
         required: [...FAILURE_CLASSES],
         properties: Object.fromEntries(FAILURE_CLASSES.map((c) => [c, count])),
       },
+      capped: count,
     },
   },
 } as const;

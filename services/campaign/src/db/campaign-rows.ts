@@ -59,11 +59,13 @@ const CAMPAIGN_JSON_PARTS: readonly (readonly [string, string])[] = [
   [',"unauthorized":', 'st.failed_unauthorized::text'],
   [',"unreachable":', 'st.failed_unreachable::text'],
   [',"refused":', 'st.failed_refused::text'],
-  // The addition of 2026-11-26 ("Segments"): only on campaigns that have one, so every other
-  // campaign's object stays exactly as it was.
-  ['}}', `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END`],
-  // The addition of 2026-11-26 ("Throttling"): only on throttled campaigns.
+  // The additions of 2026-11-26, each only where it applies, so every other campaign's object
+  // stays exactly as it was: `capped` in `delivery` ("Frequency caps"), then `segment`,
+  // `throttlePerMinute` and `ignoreFrequencyCap` on the campaign.
+  ['}', `CASE WHEN st.capped > 0 THEN ',"capped":' || st.capped ELSE '' END`],
+  ['}', `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END`],
   ['', `CASE WHEN c.throttle_per_minute IS NULL THEN '' ELSE ',"throttlePerMinute":' || c.throttle_per_minute END`],
+  ['', `CASE WHEN c.ignore_frequency_cap THEN ',"ignoreFrequencyCap":true' ELSE '' END`],
 ];
 const CAMPAIGN_JSON_END = '}';
 
@@ -96,7 +98,8 @@ export const CAMPAIGN_FROM = `campaign.campaigns c
       CROSS JOIN LATERAL (SELECT COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
                                  COALESCE(s.sent, 0) AS sent, COALESCE(s.failed, 0) AS failed, COALESCE(s.expired, 0) AS expired,
                                  CASE WHEN s.delivery_finished THEN 0
-                                      ELSE GREATEST(COALESCE(s.audience - s.sent - s.failed - s.expired, 0), 0) END AS pending,
+                                      ELSE GREATEST(COALESCE(s.audience - s.sent - s.failed - s.expired - s.capped, 0), 0) END AS pending,
+                                 COALESCE(s.capped, 0) AS capped,
                                  COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
                                  COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused) st`;
 

@@ -25,19 +25,20 @@ export interface NewCampaign {
   segment: Segment | null;
   /** As asked: null takes the site's default, 0 means no limit. */
   throttlePerMinute: number | null;
+  ignoreFrequencyCap: boolean;
   dispatchNow: boolean;
 }
 
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
   await db.query(
     `INSERT INTO campaign.campaigns (id, site_id, title, body, link, topics, status, schedule_mode, schedule_date,
-       total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at, segment, throttle_per_minute)
+       total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at, segment, throttle_per_minute, ignore_frequency_cap)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17,
        CASE WHEN $18::boolean THEN now() END, $19::json,
-       CASE WHEN $20::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($20::int, 0) END)`,
+       CASE WHEN $20::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($20::int, 0) END, $21)`,
     [c.id, c.siteId, c.title, c.body, c.link, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers,
       c.image, c.icon, c.callToAction, c.utmSource, c.utmMedium, c.utmCampaign, c.ttl, c.dispatchNow,
-      c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute],
+      c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap],
   );
   await db.query('INSERT INTO campaign.campaign_stats (campaign_id) VALUES ($1)', [c.id]);
 }

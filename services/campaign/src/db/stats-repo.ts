@@ -1,6 +1,6 @@
 // Counters reported by the delivery service. They only grow, so each is kept at the greatest
 // value seen: a replayed or reordered message can never lower or double a counter. A field an
-// older producer leaves out (audience, failedBy) counts as 0, which keeps what is stored.
+// older producer leaves out (audience, failedBy, capped) counts as 0, which keeps what is stored.
 // Finished (a run completed or failed) is final: once seen, nothing is pending any more.
 import type { Queryable } from '../../../shared/src/db.js';
 import type { StatsMessage } from '../../../shared/src/messages.js';
@@ -16,15 +16,16 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
             failed_unauthorized = GREATEST(s.failed_unauthorized, v.unauthorized),
             failed_unreachable = GREATEST(s.failed_unreachable, v.unreachable),
             failed_refused = GREATEST(s.failed_refused, v.refused),
+            capped = GREATEST(s.capped, v.capped),
             delivery_finished = s.delivery_finished OR v.finished
        FROM (SELECT campaign_id, max(sent) AS sent, max(failed) AS failed, max(expired) AS expired,
                     max(impressions) AS impressions, max(clicks) AS clicks, max(audience) AS audience,
                     max(rejected) AS rejected, max(unauthorized) AS unauthorized, max(unreachable) AS unreachable,
-                    max(refused) AS refused, bool_or(finished) AS finished
+                    max(refused) AS refused, bool_or(finished) AS finished, max(capped) AS capped
                FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
-                           $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::boolean[])
+                           $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::boolean[], $13::bigint[])
                     AS t(campaign_id, sent, failed, expired, impressions, clicks, audience,
-                         rejected, unauthorized, unreachable, refused, finished)
+                         rejected, unauthorized, unreachable, refused, finished, capped)
               GROUP BY campaign_id) v
       WHERE s.campaign_id = v.campaign_id`,
     [
@@ -40,6 +41,7 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
       messages.map((m) => m.failedBy?.unreachable ?? 0),
       messages.map((m) => m.failedBy?.refused ?? 0),
       messages.map((m) => m.state !== 'sending'),
+      messages.map((m) => m.capped ?? 0),
     ],
   );
   const failed = [...new Set(messages.filter((m) => m.state === 'failed').map((m) => m.campaignId))];

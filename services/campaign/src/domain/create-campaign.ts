@@ -71,6 +71,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
         ttl: input.ttl,
         segment: input.segment,
         throttlePerMinute: input.throttlePerMinute,
+        ignoreFrequencyCap: input.ignoreFrequencyCap,
         dispatchNow,
       });
       if (!dispatchNow) return 'stored';

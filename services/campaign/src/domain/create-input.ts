@@ -37,6 +37,8 @@ export interface CreateInput extends CampaignContent {
   segment: Segment | null;
   /** Pushes per minute at most (an addition); 0: no limit, even if the site has a default; null: the site's default. */
   throttlePerMinute: number | null;
+  /** Sent also to subscribers who reached the site's frequency cap (an addition). */
+  ignoreFrequencyCap: boolean;
 }
 
 const isAbsent = (v: unknown) => v === undefined || v === null;
@@ -215,6 +217,8 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
   const ttl = ttlField(raw.ttl, errors);
   const segment = segmentField(raw.segment, errors);
   const throttlePerMinute = throttleField(raw.throttlePerMinute, errors);
+  const ignoreFrequencyCap = raw.ignoreFrequencyCap ?? false;
+  if (typeof ignoreFrequencyCap !== 'boolean') errors.push(MESSAGES.ignoreFrequencyCap);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
@@ -234,6 +238,7 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
     ttl,
     segment,
     throttlePerMinute,
+    ignoreFrequencyCap: ignoreFrequencyCap === true,
   };
   if (!fitsOnePush(input)) throw new ValidationError([MESSAGES.notificationTooLarge]);
   return input;

@@ -48,6 +48,8 @@ const OWN = {
   segmentNotEngagedFor: 'segment.notEngagedForDays must be a whole number of days from 1 to 3650',
   // create's throttlePerMinute (an addition: docs/api-decisions.md, "Throttling")
   throttlePerMinute: 'throttlePerMinute must be a whole number from 0 (no limit) to 1000000',
+  // create's ignoreFrequencyCap (an addition: docs/api-decisions.md, "Frequency caps")
+  ignoreFrequencyCap: 'ignoreFrequencyCap must be a boolean',
   // create (docs/api-decisions.md, "Create")
   linkUrl: 'Link must be a valid URL',
   tooManyDestinations: 'At most 100 topics and countries may be specified',

@@ -33,6 +33,7 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     audience: row.audience,
     ...(row.segment ? { segment: row.segment } : {}),
     ...(row.throttlePerMinute ? { throttlePerMinute: row.throttlePerMinute } : {}),
+    ...(row.ignoreFrequencyCap ? { ignoreFrequencyCap: true } : {}),
   };
 }
 

@@ -14,7 +14,7 @@ import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
 import { buildPushPayload } from '../../../shared/src/campaign-content.js';
-import { claim, markSending, recordOutcomes, subscriptions, unfinishedRows, type Outcome } from './delivery-log-store.js';
+import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
 import type { TrackingTokens } from '../tracking/tracking-token.js';
 import { failureClassOf } from './failure-class.js';
@@ -146,12 +146,18 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       return;
     }
     if (run.state === 'failed' || run.state === 'completed') return;
+    // Read per chunk: a cap the operator sets or lifts applies from the next chunk on.
+    const cap = await retrying('frequency cap', retry, () => frequencyCapOf(deps.pool, run.siteId));
+    const claimSlice = (slice: string[], claimant: Claimant) =>
+      cap === null
+        ? claim(deps.pool, chunk.campaignId, slice, claimant, opts.deadAfterSec)
+        : claimCapped(deps.pool, chunk.campaignId, slice, claimant, opts.deadAfterSec, cap, run.job.ignoreFrequencyCap !== true);
     const until = Date.now() + opts.waitForOthersMs;
     for (let pass = 0; ; pass++) {
       for (let at = 0; at < chunk.subscriberIds.length; at += opts.claimBatch) {
         const slice = chunk.subscriberIds.slice(at, at + opts.claimBatch);
         const claimant = { instanceId: deps.instanceId, lease, liveLeases: leases.live() };
-        const { ids, ambiguous } = await retrying('claim', retry, () => claim(deps.pool, chunk.campaignId, slice, claimant, opts.deadAfterSec));
+        const { ids, ambiguous } = await retrying('claim', retry, () => claimSlice(slice, claimant));
         if (ambiguous > 0) deps.log.warn('resending pushes that were in flight when their attempt ended', { campaignId: chunk.campaignId, count: ambiguous });
         if (ids.length > 0) await sendClaimed(run.job, ids, lease);
         await heartbeat();

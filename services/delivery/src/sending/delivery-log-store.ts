@@ -1,7 +1,7 @@
 // The delivery log: one row per (campaign, subscriber) pushed, claimed under a lease, marked
 // 'sending' right before its first request, then final with its outcome (chunk-worker.ts says
 // how the states make a push exactly-once-or-counted-ambiguous).
-import type { Queryable } from '../../../shared/src/db.js';
+import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
 import type { FailureClass } from '../../../shared/src/messages.js';
 
 /** Who claims: the instance, the lease of this attempt, and every lease the instance has live. */
@@ -78,6 +78,92 @@ export async function claim(db: Queryable, campaignId: string, subscriberIds: st
     return db.query({ ...CLAIM_ON_CONFLICT, values });
   });
   return { ids: rows.map((r) => r.subscriber_id as string), ambiguous: rows.filter((r) => r.was_sending).length };
+}
+
+/** A site's frequency cap: at most `campaigns` campaigns per subscriber in any `hours`. */
+export interface FrequencyCap {
+  campaigns: number;
+  hours: number;
+}
+
+/** Advisory-lock class of a subscriber under a frequency cap (the second key is the subscriber id). */
+const CAP_LOCK_CLASS = 7_031_126;
+/** The longest cap window: history older than this counts for no cap. */
+const CAP_HISTORY_HOURS = 720;
+
+/**
+ * The claim for a campaign of a site with a frequency cap: one transaction that first locks the
+ * batch's subscribers (advisory locks, in id order, so two campaigns claiming the same
+ * subscribers at once take turns and cannot deadlock), then — unless the campaign opted out
+ * (`enforce` false) — makes final 'capped' rows for the subscribers already claimed for `cap`
+ * campaigns in the window (counted in the run), claims the others as `claim` does, and records
+ * them in the subscriber's history (opted-out campaigns too: they reached the subscriber). Two
+ * campaigns sending at once therefore never both pass one subscriber's last place under the cap.
+ */
+export async function claimCapped(
+  pool: Pool,
+  campaignId: string,
+  subscriberIds: string[],
+  who: Claimant,
+  deadAfterSec: number,
+  cap: FrequencyCap,
+  enforce: boolean,
+): Promise<{ ids: string[]; ambiguous: number; capped: number }> {
+  return withTransaction(pool, async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock($1, (u.id % 2147483647)::int) FROM unnest($2::bigint[]) AS u(id) ORDER BY u.id`, [CAP_LOCK_CLASS, subscriberIds]);
+    let capped = new Set<string>();
+    let cappedCount = 0;
+    if (enforce) {
+      // Subscribers this campaign has no row for yet (a resumed row was judged when first claimed).
+      const { rows } = await tx.query(
+        `SELECT u.id::text AS id FROM unnest($1::bigint[]) AS u(id)
+          WHERE NOT EXISTS (SELECT 1 FROM delivery.delivery_log l WHERE l.campaign_id = $2 AND l.subscriber_id = u.id)
+            AND (SELECT count(*) FROM delivery.subscriber_pushes p
+                  WHERE p.subscriber_id = u.id AND p.campaign_id <> $2 AND p.at > now() - $3 * interval '1 hour') >= $4`,
+        [subscriberIds, campaignId, cap.hours, cap.campaigns],
+      );
+      capped = new Set(rows.map((r) => r.id as string));
+      if (capped.size > 0) {
+        const { rows: counted } = await tx.query(
+          `WITH ins AS (
+             INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by, lease, reason, finished_at)
+             SELECT $1, s.id, 'capped', $3, $4, 'frequency cap', now() FROM delivery.subscribers s
+              WHERE s.id = ANY($2::bigint[]) AND s.active
+             ORDER BY s.id
+             ON CONFLICT (campaign_id, subscriber_id) DO NOTHING
+             RETURNING 1),
+           n AS (SELECT count(*) AS n FROM ins),
+           counted AS (UPDATE delivery.campaign_runs r SET capped = r.capped + n.n FROM n WHERE r.campaign_id = $1 AND n.n > 0)
+           SELECT n::int FROM n`,
+          [campaignId, [...capped], who.instanceId, who.lease],
+        );
+        cappedCount = counted[0].n;
+      }
+    }
+    const rest = subscriberIds.filter((id) => !capped.has(id));
+    if (rest.length === 0) return { ids: [], ambiguous: 0, capped: cappedCount };
+    // ON CONFLICT: inside a transaction a lost race cannot be retried (see claimSql).
+    const { rows } = await tx.query({ ...CLAIM_ON_CONFLICT, values: [campaignId, rest, who.instanceId, who.lease, who.liveLeases, deadAfterSec] });
+    const ids = rows.map((r) => r.subscriber_id as string);
+    if (ids.length > 0) {
+      await tx.query(
+        `INSERT INTO delivery.subscriber_pushes (subscriber_id, campaign_id) SELECT u.id, $2 FROM unnest($1::bigint[]) AS u(id) ORDER BY u.id ON CONFLICT DO NOTHING`,
+        [ids, campaignId],
+      );
+      await tx.query(`DELETE FROM delivery.subscriber_pushes WHERE subscriber_id = ANY($1::bigint[]) AND at < now() - $2 * interval '1 hour'`, [ids, CAP_HISTORY_HOURS]);
+    }
+    return { ids, ambiguous: rows.filter((r) => r.was_sending).length, capped: cappedCount };
+  });
+}
+
+/** The site's frequency cap, or null when it has none. */
+export async function frequencyCapOf(db: Queryable, siteId: string): Promise<FrequencyCap | null> {
+  const { rows } = await db.query({
+    name: 'delivery-log:frequency-cap',
+    text: 'SELECT cap_campaigns, cap_hours FROM delivery.sites WHERE site_id = $1 AND cap_campaigns IS NOT NULL',
+    values: [siteId],
+  });
+  return rows[0] ? { campaigns: rows[0].cap_campaigns, hours: rows[0].cap_hours } : null;
 }
 
 /**

@@ -19,6 +19,7 @@ function inRequestOf<T>(headers: Record<string, string>, fn: () => Promise<T>): 
 export type StatsSource = Pick<RunRow, 'campaignId' | 'state' | 'reason' | 'sent' | 'failed' | 'expired' | 'impressions' | 'clicks'> & {
   audience?: number;
   failedBy?: FailedBy;
+  capped?: number;
 };
 
 export function statsMessage(run: StatsSource): StatsMessage {
@@ -36,6 +37,7 @@ export function statsMessage(run: StatsSource): StatsMessage {
   if (run.reason) m.reason = run.reason.slice(0, 500);
   if (run.audience !== undefined) m.audience = run.audience;
   if (run.failedBy) m.failedBy = { ...run.failedBy };
+  if (run.capped) m.capped = run.capped;
   return m;
 }
 

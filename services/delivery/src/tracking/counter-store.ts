@@ -18,6 +18,8 @@ export interface RunCounters {
   impressions: number;
   clicks: number;
   failedBy: FailedBy;
+  /** Subscribers not pushed: they had reached their site's frequency cap. */
+  capped: number;
   /** The run's stats_version when these counters were read (a bigint, as text). */
   version: string;
 }
@@ -27,7 +29,7 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
   const { rows } = await db.query(
     `SELECT campaign_id, state, reason, audience_size::text, sent::text, failed::text, expired::text, impressions::text,
             clicks::text, failed_rejected::text, failed_unauthorized::text, failed_unreachable::text, failed_refused::text,
-            stats_version::text
+            capped::text, stats_version::text
        FROM delivery.campaign_runs
       WHERE stats_version > stats_published
       LIMIT $1`,
@@ -49,6 +51,7 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
       unreachable: Number(r.failed_unreachable),
       refused: Number(r.failed_refused),
     },
+    capped: Number(r.capped),
     version: r.stats_version,
   }));
 }
