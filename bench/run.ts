@@ -10,6 +10,7 @@ import { runApi } from './parts/api.js';
 import { runAudience } from './parts/audience.js';
 import { runDelivery } from './parts/delivery.js';
 import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
+import { runThrottled } from './parts/throttled.js';
 import { runScheduler } from './parts/scheduler.js';
 import { formatSummary, summariseProfile } from './lib/profile-summary.js';
 import { evaluateTargets, formatTables, machine, mergeWithPrevious, renderSvg, type Results } from './lib/report.js';
@@ -20,6 +21,9 @@ const RESULTS = path.join(HERE, 'results');
 const PARTS = ['delivery', 'api', 'audience', 'scheduler'] as const;
 type Part = (typeof PARTS)[number];
 
+/** The throttled campaign: 20,000 pushes at 2,000 a second take 10 s. */
+const THROTTLED_SUBSCRIBERS = 20_000;
+const THROTTLED_PER_MINUTE = 120_000;
 /** The far push service's SETTINGS_MAX_CONCURRENT_STREAMS. */
 const FAR_STREAMS = 100;
 
@@ -161,6 +165,16 @@ async function main(): Promise<number> {
               log(`far push service FAILED: ${(err as Error).stack ?? err}`);
               log(`last service lines:\n${stack.logs.slice(-30).join('\n')}`);
               results.errors.push({ part: 'delivery (far push service)', message: (err as Error).message });
+            }
+          }
+          if (!interrupted) {
+            log('── a throttled campaign ──');
+            try {
+              d.throttled = await runThrottled(stack, { subscribers: THROTTLED_SUBSCRIBERS, perMinute: THROTTLED_PER_MINUTE }, log);
+            } catch (err) {
+              if (interrupted) break;
+              log(`throttled campaign FAILED: ${(err as Error).stack ?? err}`);
+              results.errors.push({ part: 'delivery (throttled campaign)', message: (err as Error).message });
             }
           }
         } else if (part === 'api') {

@@ -176,6 +176,13 @@ export function formatTables(r: Results): string {
           `${(f.ratioToZeroLatency * 100).toFixed(1)} % of the zero-latency ${n(f.zeroLatencyPushesPerSecond ?? d.pushesPerSecond)} push/s over as many pushes; ${f.http2Sessions} HTTP/2 session(s).`,
       );
     }
+    if (d?.throttled) {
+      const t = d.throttled;
+      out.push(
+        `\nThrottled campaign (throttlePerMinute ${n(t.requestedPerMinute)}): ${n(t.subscribers)} pushes over ${t.seconds.toFixed(1)} s = ` +
+          `${n(t.achievedPerMinute)}/min, ${(t.ratio * 100).toFixed(1)} % of the rate asked; densest second ${n(t.densestSecond)} (${n(Math.round(t.requestedPerMinute / 60))} a second asked).`,
+      );
+    }
     if (d) {
       out.push(`\nCPU seconds during the ${n(d.subscribers)}-push campaign: ` + Object.entries(d.cpuSeconds).map(([k, v]) => `${k} ${v}`).join(', ') + ` (wall ${d.seconds} s × ${m.cores} cores = ${(d.seconds * m.cores).toFixed(1)} CPU s available)`);
       out.push(`Stages: create answered in ${d.stages.createMs} ms, dispatched ${d.stages.createToDispatchMs} ms after create, first push at ${d.stages.toFirstPushMs} ms, last push at ${d.stages.toLastPushMs} ms, run completed at ${d.stages.toCompletedMs} ms.`);

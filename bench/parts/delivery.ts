@@ -16,6 +16,7 @@ import { cpuSeconds, descendantsNamed, meterCpu, processTree, sampleRss, threadR
 import { apiOk, createSite, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import type { FarPushServiceResult } from './far.js';
+import type { ThrottledResult } from './throttled.js';
 
 export interface DeliveryOptions {
   subscribers: number;
@@ -62,6 +63,8 @@ export interface DeliveryResult {
   deliveryThreads: Record<string, number>;
   /** The same campaign against a far push service (run.ts --far-latency-ms); absent when skipped. */
   farPushService?: FarPushServiceResult;
+  /** A throttled campaign on the same simulator (parts/throttled.ts); absent when skipped. */
+  throttled?: ThrottledResult;
   simulator: { connections: number; http2Sessions: number; vapidVerifications: number };
 }
 
