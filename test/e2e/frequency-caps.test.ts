@@ -58,6 +58,9 @@ describe('e2e: frequency caps', function () {
     expect(c.delivery).to.include({ sent: 0, capped: BROWSERS, pending: 0 });
     expect(c).to.not.have.property('ignoreFrequencyCap');
     expect(sim.received().filter((m) => JSON.parse(m.payload).id === next.body.id)).to.deep.equal([]);
+    // Once finished, its results by browser family (the simulator's endpoints are "other").
+    const byBrowser = await eventually(async () => (await get(next.body.id)).delivery.byBrowser, 20_000, 200);
+    expect(byBrowser).to.deep.equal({ other: { sent: 0, failed: 0, expired: 0, capped: BROWSERS } });
 
     const urgent = await create({ title: 'Urgent: store closed', ignoreFrequencyCap: true });
     const u = await finished(urgent.body.id);

@@ -4,7 +4,7 @@
 // topic with the reason instead of crashing or stalling the consumer.
 import { Ajv, type ValidateFunction } from 'ajv';
 import { CAMPAIGN_CONTENT_FIELDS, campaignContent, type CampaignContent } from './campaign-content.js';
-import { BROWSERS, type Segment } from './segment.js';
+import { BROWSERS, type Browser, type Segment } from './segment.js';
 
 export const TOPICS = Object.freeze({
   dispatch: 'campaign.dispatch.v1',
@@ -135,7 +135,12 @@ export interface StatsMessage {
   failedBy?: FailedBy;
   /** Added 2026-11-26, optional: subscribers not pushed because they had reached their site's frequency cap. */
   capped?: number;
+  /** Added 2026-11-26, optional, only once the run is finished: its outcomes by browser family (segment.ts BROWSERS). */
+  byBrowser?: ResultsByBrowser;
 }
+
+/** A finished campaign's pushes by outcome, per browser family that had any. */
+export type ResultsByBrowser = Partial<Record<Browser, { sent: number; failed: number; expired: number; capped: number }>>;
 
 /**
  * Why pushes failed. `rejected`: the push service refused the message (400, 413, other 4xx);
@@ -253,6 +258,13 @@ const schemas = {
         properties: Object.fromEntries(FAILURE_CLASSES.map((c) => [c, count])),
       },
       capped: count,
+      byBrowser: {
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(
+          BROWSERS.map((b) => [b, { type: 'object', required: ['sent', 'failed', 'expired', 'capped'], properties: { sent: count, failed: count, expired: count, capped: count } }]),
+        ),
+      },
     },
   },
 } as const;

@@ -63,6 +63,8 @@ const CAMPAIGN_JSON_PARTS: readonly (readonly [string, string])[] = [
   // stays exactly as it was: `capped` in `delivery` ("Frequency caps"), then `segment`,
   // `throttlePerMinute` and `ignoreFrequencyCap` on the campaign.
   ['}', `CASE WHEN st.capped > 0 THEN ',"capped":' || st.capped ELSE '' END`],
+  // Results by browser family, once the delivery service has published them (a finished campaign).
+  ['', `CASE WHEN s.by_browser IS NULL THEN '' ELSE ',"byBrowser":' || s.by_browser::text END`],
   ['}', `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END`],
   ['', `CASE WHEN c.throttle_per_minute IS NULL THEN '' ELSE ',"throttlePerMinute":' || c.throttle_per_minute END`],
   ['', `CASE WHEN c.ignore_frequency_cap THEN ',"ignoreFrequencyCap":true' ELSE '' END`],

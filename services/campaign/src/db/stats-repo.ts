@@ -17,15 +17,17 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
             failed_unreachable = GREATEST(s.failed_unreachable, v.unreachable),
             failed_refused = GREATEST(s.failed_refused, v.refused),
             capped = GREATEST(s.capped, v.capped),
+            by_browser = coalesce(v.by_browser, s.by_browser),
             delivery_finished = s.delivery_finished OR v.finished
        FROM (SELECT campaign_id, max(sent) AS sent, max(failed) AS failed, max(expired) AS expired,
                     max(impressions) AS impressions, max(clicks) AS clicks, max(audience) AS audience,
                     max(rejected) AS rejected, max(unauthorized) AS unauthorized, max(unreachable) AS unreachable,
-                    max(refused) AS refused, bool_or(finished) AS finished, max(capped) AS capped
+                    max(refused) AS refused, bool_or(finished) AS finished, max(capped) AS capped,
+                    (array_agg(by_browser) FILTER (WHERE by_browser IS NOT NULL))[1] AS by_browser
                FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
-                           $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::boolean[], $13::bigint[])
+                           $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::boolean[], $13::bigint[], $14::json[])
                     AS t(campaign_id, sent, failed, expired, impressions, clicks, audience,
-                         rejected, unauthorized, unreachable, refused, finished, capped)
+                         rejected, unauthorized, unreachable, refused, finished, capped, by_browser)
               GROUP BY campaign_id) v
       WHERE s.campaign_id = v.campaign_id`,
     [
@@ -42,6 +44,7 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
       messages.map((m) => m.failedBy?.refused ?? 0),
       messages.map((m) => m.state !== 'sending'),
       messages.map((m) => m.capped ?? 0),
+      messages.map((m) => (m.byBrowser ? JSON.stringify(m.byBrowser) : null)),
     ],
   );
   const failed = [...new Set(messages.filter((m) => m.state === 'failed').map((m) => m.campaignId))];

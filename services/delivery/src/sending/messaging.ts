@@ -2,7 +2,7 @@
 // chunks and per-campaign stats. Topic names and message types live in shared/messages.ts.
 import { createMessaging } from '../../../shared/src/kafka.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type StatsMessage } from '../../../shared/src/messages.js';
+import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type ResultsByBrowser, type StatsMessage } from '../../../shared/src/messages.js';
 import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '../../../shared/src/observability/request-context.js';
 import type { RunRow } from './run-store.js';
 
@@ -20,6 +20,7 @@ export type StatsSource = Pick<RunRow, 'campaignId' | 'state' | 'reason' | 'sent
   audience?: number;
   failedBy?: FailedBy;
   capped?: number;
+  byBrowser?: ResultsByBrowser | null;
 };
 
 export function statsMessage(run: StatsSource): StatsMessage {
@@ -38,6 +39,7 @@ export function statsMessage(run: StatsSource): StatsMessage {
   if (run.audience !== undefined) m.audience = run.audience;
   if (run.failedBy) m.failedBy = { ...run.failedBy };
   if (run.capped) m.capped = run.capped;
+  if (run.byBrowser) m.byBrowser = run.byBrowser;
   return m;
 }
 

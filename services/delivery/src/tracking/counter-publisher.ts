@@ -7,7 +7,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPeriodic } from '../../../shared/src/periodic.js';
-import { changedCounters, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from './counter-store.js';
+import { changedCounters, fillResultsByBrowser, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from './counter-store.js';
 
 export interface CounterPublisherDeps {
   pool: Pool;
@@ -42,6 +42,7 @@ export function createCounterPublisher(deps: CounterPublisherDeps, opts: Counter
       try {
         let total = 0;
         for (let i = 0; i < MAX_BATCHES_PER_PASS; i++) {
+          await fillResultsByBrowser(client, opts.batchSize);
           const changed = await changedCounters(client, opts.batchSize);
           if (changed.length === 0) break;
           await deps.publish(changed);

@@ -3,7 +3,7 @@
 // (stats_version ahead of stats_published, see migrations/20261123071500_published_counters.sql).
 import type { PoolClient } from 'pg';
 import type { Queryable } from '../../../shared/src/db.js';
-import type { FailedBy } from '../../../shared/src/messages.js';
+import type { FailedBy, ResultsByBrowser } from '../../../shared/src/messages.js';
 import type { RunState } from '../sending/run-store.js';
 
 export interface RunCounters {
@@ -20,8 +20,40 @@ export interface RunCounters {
   failedBy: FailedBy;
   /** Subscribers not pushed: they had reached their site's frequency cap. */
   capped: number;
+  /** Once the run is finished: its outcomes by browser family (fillResultsByBrowser). */
+  byBrowser: ResultsByBrowser | null;
   /** The run's stats_version when these counters were read (a bigint, as text). */
   version: string;
+}
+
+/**
+ * Finished runs about to be published without their results by browser get them: one aggregate
+ * of the run's delivery log, once per run (a 1,000,000-push run takes a few seconds of this
+ * pass, once). At most `limit` runs.
+ */
+export async function fillResultsByBrowser(db: Queryable, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `WITH due AS (
+       SELECT campaign_id FROM delivery.campaign_runs
+        WHERE stats_version > stats_published AND state IN ('completed', 'failed') AND by_browser IS NULL
+        LIMIT $1),
+     agg AS (
+       SELECT d.campaign_id, coalesce(jsonb_object_agg(b.browser, b.counts), '{}'::jsonb) AS by_browser
+         FROM due d
+         CROSS JOIN LATERAL (
+           SELECT delivery.browser_of(s.endpoint) AS browser,
+                  jsonb_build_object('sent', count(*) FILTER (WHERE l.state = 'sent'), 'failed', count(*) FILTER (WHERE l.state = 'failed'),
+                                     'expired', count(*) FILTER (WHERE l.state = 'expired'), 'capped', count(*) FILTER (WHERE l.state = 'capped')) AS counts
+             FROM delivery.delivery_log l JOIN delivery.subscribers s ON s.id = l.subscriber_id
+            WHERE l.campaign_id = d.campaign_id
+            GROUP BY 1) b
+        GROUP BY d.campaign_id)
+     UPDATE delivery.campaign_runs r SET by_browser = coalesce(agg.by_browser, '{}'::jsonb)
+       FROM due LEFT JOIN agg ON agg.campaign_id = due.campaign_id
+      WHERE r.campaign_id = due.campaign_id`,
+    [limit],
+  );
+  return rowCount ?? 0;
 }
 
 /** Runs with changes not yet published, at most `limit`. */
@@ -29,7 +61,7 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
   const { rows } = await db.query(
     `SELECT campaign_id, state, reason, audience_size::text, sent::text, failed::text, expired::text, impressions::text,
             clicks::text, failed_rejected::text, failed_unauthorized::text, failed_unreachable::text, failed_refused::text,
-            capped::text, stats_version::text
+            capped::text, by_browser, stats_version::text
        FROM delivery.campaign_runs
       WHERE stats_version > stats_published
       LIMIT $1`,
@@ -52,6 +84,7 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
       refused: Number(r.failed_refused),
     },
     capped: Number(r.capped),
+    byBrowser: r.by_browser,
     version: r.stats_version,
   }));
 }
