@@ -104,8 +104,10 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: `list p99 at ${c} connections (worst list scenario)`, target: '< 25 ms', measured: `${worst} ms`, met: worst < 25 && c === 40 });
   }
   if (r.audience) {
-    const worst = Math.max(...r.audience.scenarios.map((s) => s.p99));
-    const p50 = Math.max(...r.audience.scenarios.map((s) => s.p50));
+    // The answers the counters give; a create with a segment is an exact count of its own (below).
+    const counted = r.audience.scenarios.filter((s) => !s.name.includes('segment'));
+    const worst = Math.max(...counted.map((s) => s.p99));
+    const p50 = Math.max(...counted.map((s) => s.p50));
     t.push({ name: `audience answers at ${r.audience.subscribers.toLocaleString('en')} subscribers (worst p99)`, target: '< 50 ms', measured: `p99 ${worst} ms (worst p50 ${p50} ms)`, met: worst < 50 && r.audience.subscribers >= 1_000_000 });
   }
   if (r.scheduler) {

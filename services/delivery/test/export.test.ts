@@ -112,5 +112,11 @@ describe('delivery: exporting subscribers', function () {
     expect(await browserOf('https://evil.example/fcm.googleapis.com')).to.equal('other');
     expect(await browserOf('https://fcm.googleapis.com.evil.example/x')).to.equal('other');
     expect(await browserOf('https://evilnotify.windows.com/x')).to.equal('other');
+    expect(await browserOf('https://fcm.googleapis.com:443/fcm/send/x')).to.equal('chrome');
+    expect(await browserOf('https://fcm.googleapis.com?x=1')).to.equal('chrome');
+    expect(await browserOf('ftp://fcm.googleapis.com/x')).to.equal('other');
+    expect(await browserOf('https://push.services.mozilla.com/x')).to.equal('firefox');
+    expect(await browserOf('https://user@fcm.googleapis.com/x')).to.equal('other');
+    expect(await browserOf('')).to.equal('other');
   });
 });

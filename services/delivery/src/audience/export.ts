@@ -113,12 +113,17 @@ async function* pages<R extends { id: string }>(pool: Pool, sql: string, params:
 export async function* exportSubscribers(pool: Pool, siteId: string, query: ExportQuery): AsyncGenerator<Buffer> {
   if (query.format === 'csv') yield Buffer.from(EXPORT_COLUMNS.join(',') + '\r\n');
   const everyone = query.topics.length === 0 && query.countries.length === 0;
-  const sql =
-    // s.id, not id: the output column `id` is text, and ORDER BY would sort by it ("10" < "9").
-    `SELECT s.id::text AS id, public_id::text AS public_id, created_at, country, topics, language, time_zone, active, delivery.browser_of(endpoint) AS browser, e.last_engaged_at
-       FROM delivery.subscribers s LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = s.id
-      WHERE site_id = $3 AND s.id > $1::bigint AND ($4 OR topics && $5::text[] OR country = ANY($6::text[]))
-      ORDER BY s.id LIMIT $2`;
+  // The page first (by the site's index, in id order), then its engagement: joined before the
+  // LIMIT, the planner walked the whole table's primary key to merge the two.
+  // s.id, not id: the output column `id` is text, and ORDER BY would sort by it ("10" < "9").
+  const sql = `SELECT p.*, e.last_engaged_at FROM (
+       SELECT s.id::text AS id, s.id AS sid, public_id::text AS public_id, created_at, country, topics, language, time_zone, active,
+              delivery.browser_of(endpoint) AS browser
+         FROM delivery.subscribers s
+        WHERE site_id = $3 AND s.id > $1::bigint AND ($4 OR topics && $5::text[] OR country = ANY($6::text[]))
+        ORDER BY s.id LIMIT $2) p
+     LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = p.sid
+     ORDER BY p.sid`;
   for await (const rows of pages<Row>(pool, sql, [siteId, everyone, query.topics, query.countries])) {
     const records = rows.map(record);
     yield Buffer.from(query.format === 'csv' ? records.map(csvLine).join('') : records.map((r) => JSON.stringify(r) + '\n').join(''));
