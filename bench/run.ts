@@ -174,6 +174,7 @@ async function main(): Promise<number> {
             } catch (err) {
               if (interrupted) break;
               log(`throttled campaign FAILED: ${(err as Error).stack ?? err}`);
+              log(`last service lines:\n${stack.logs.slice(-30).join('\n')}`);
               results.errors.push({ part: 'delivery (throttled campaign)', message: (err as Error).message });
             }
           }

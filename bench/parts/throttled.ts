@@ -21,7 +21,7 @@ export interface ThrottledResult {
 
 export async function runThrottled(stack: BenchStack, opts: { subscribers: number; perMinute: number }, log: (l: string) => void): Promise<ThrottledResult> {
   const site = await createSite(stack, 'delivery-bench-throttled');
-  await seed(stack, site, { count: opts.subscribers, topics: ['bench'], countries: ['br'], perSubscriber: 1 }, log);
+  await seed(stack, site, { count: opts.subscribers, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${stack.sim.origin}/push/` }, log);
   const sim = stack.sim;
   const s0 = await sim.stats();
   const base = s0.accepted + s0.rejected.total;
