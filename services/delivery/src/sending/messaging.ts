@@ -5,6 +5,7 @@ import type { Logger } from '../../../shared/src/log.js';
 import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type ResultsByBrowser, type StatsMessage } from '../../../shared/src/messages.js';
 import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '../../../shared/src/observability/request-context.js';
 import type { RunRow } from './run-store.js';
+import { BROWSERS } from '../../../shared/src/segment.js';
 
 export const DISPATCH_GROUP = 'delivery-dispatch';
 export const CHUNKS_GROUP = 'delivery-chunks';
@@ -39,7 +40,15 @@ export function statsMessage(run: StatsSource): StatsMessage {
   if (run.audience !== undefined) m.audience = run.audience;
   if (run.failedBy) m.failedBy = { ...run.failedBy };
   if (run.capped) m.capped = run.capped;
-  if (run.byBrowser) m.byBrowser = run.byBrowser;
+  // Rebuilt in a fixed order (Postgres's jsonb orders keys by length): the API shows it as sent.
+  if (run.byBrowser) {
+    m.byBrowser = Object.fromEntries(
+      BROWSERS.filter((b) => run.byBrowser![b]).map((b) => {
+        const r = run.byBrowser![b]!;
+        return [b, { sent: r.sent, failed: r.failed, expired: r.expired, capped: r.capped }];
+      }),
+    );
+  }
   return m;
 }
 
