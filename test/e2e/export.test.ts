@@ -161,7 +161,7 @@ describe('e2e: exporting subscribers', function () {
       expect(Object.keys(ndjson(nd.text)[0])).to.deep.equal(Object.keys(listed.body.items[0]));
       const csv = await exporting('?format=csv', { status: ['sent'] });
       const lines = csv.text.split('\r\n');
-      expect(lines[0]).to.equal('id,title,status,scheduleMode,createdAt,scheduleDate,totalUsers,impressions,clicks,ctr,its,sent,failed,expired,pending');
+      expect(lines[0]).to.equal('id,title,status,scheduleMode,createdAt,scheduleDate,totalUsers,impressions,clicks,ctr,its,sent,failed,expired,pending,capped');
       expect(lines).to.have.length(3);
       expect(lines[1]).to.include(`,"'=1+1, sale",published,now,`);
       const drafts = ndjson((await exporting('', { status: ['draft'], limit: 1 })).text);

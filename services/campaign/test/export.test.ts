@@ -39,9 +39,9 @@ describe('ExportCampaigns', function () {
     const site = await h.newSite();
     await create(site, { title: '=HYPERLINK("x"), "quoted"', status: 'draft' });
     const csv = (await text(exportCampaignsUseCase({ pool: h.pool })(site.siteId, '{}', 'csv'))).text.split('\r\n');
-    expect(csv[0]).to.equal('id,title,status,scheduleMode,createdAt,scheduleDate,totalUsers,impressions,clicks,ctr,its,sent,failed,expired,pending');
+    expect(csv[0]).to.equal('id,title,status,scheduleMode,createdAt,scheduleDate,totalUsers,impressions,clicks,ctr,its,sent,failed,expired,pending,capped');
     // (A draft sent "now" shows its creation time as scheduleDate, as the list does.)
-    expect(csv[1], csv[1]).to.match(/^[0-9a-f-]{36},"'=HYPERLINK\(""x""\), ""quoted""",draft,now,(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ),\1,0,0,0,0,0,0,0,0,0$/);
+    expect(csv[1], csv[1]).to.match(/^[0-9a-f-]{36},"'=HYPERLINK\(""x""\), ""quoted""",draft,now,(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ),\1,0,0,0,0,0,0,0,0,0,0$/);
     expect(csv).to.have.length(3);
   });
 

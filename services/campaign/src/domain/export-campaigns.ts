@@ -16,7 +16,7 @@ export const EXPORT_PAGE_CAMPAIGNS = 500;
 
 export const CAMPAIGN_EXPORT_COLUMNS = [
   'id', 'title', 'status', 'scheduleMode', 'createdAt', 'scheduleDate', 'totalUsers',
-  'impressions', 'clicks', 'ctr', 'its', 'sent', 'failed', 'expired', 'pending',
+  'impressions', 'clicks', 'ctr', 'its', 'sent', 'failed', 'expired', 'pending', 'capped',
 ] as const;
 
 interface CampaignObject {
@@ -28,7 +28,8 @@ interface CampaignObject {
   scheduleDate: string | null;
   totalUsers: number;
   analytics: { impressions: number; clicks: number; ctr: number; its: number };
-  delivery: { sent: number; failed: number; expired: number; pending: number };
+  /** `capped` only when some subscribers were capped (the campaign object's rule): 0 here otherwise. */
+  delivery: { sent: number; failed: number; expired: number; pending: number; capped?: number };
 }
 
 /** A cell of a number or a text (shared/csv.ts), empty for null. */
@@ -42,7 +43,7 @@ function csvRow(json: string): string {
   const cells = [
     c.id, c.title, c.status, c.scheduleMode, c.createdAt, c.scheduleDate, c.totalUsers,
     c.analytics.impressions, c.analytics.clicks, c.analytics.ctr, c.analytics.its,
-    c.delivery.sent, c.delivery.failed, c.delivery.expired, c.delivery.pending,
+    c.delivery.sent, c.delivery.failed, c.delivery.expired, c.delivery.pending, c.delivery.capped ?? 0,
   ];
   return cells.map(cell).join(',') + '\r\n';
 }
