@@ -68,6 +68,8 @@ export function retryDelayMs(attempt: number, opts: Pick<WebhookLoopOptions, 're
   return Math.round(exponential * (0.5 + random() / 2));
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 export function createWebhookLoop(deps: WebhookLoopDeps, opts: WebhookLoopOptions) {
   const random = deps.random ?? Math.random;
   let lastBatchAt = -Infinity;
@@ -89,30 +91,39 @@ export function createWebhookLoop(deps: WebhookLoopDeps, opts: WebhookLoopOption
   }
 
   /**
-   * Sends what is due with up to `concurrency` requests in flight: a slot freed by one answer is
-   * filled by the next claim at once, so a slow receiver holds its own requests, not everyone's
-   * (and a claim takes at most a quarter of the slots for one endpoint). Ends when nothing more is
-   * due, or after PASS_MS of claiming; answers how many were attempted. A failure to record an
-   * outcome rejects once every request in flight has ended.
+   * Sends what is due with up to `concurrency` requests in flight, a quarter of them at most to one
+   * endpoint: a slot freed by one answer is filled by the next claim, and an endpoint at its share
+   * is left out of the claims, so a slow receiver holds its own requests, not everyone's. Ends
+   * when nothing is in flight or due, or after PASS_MS of claiming; answers how many were
+   * attempted. A failure to record an outcome rejects once every request in flight has ended.
    */
   async function sendDue(): Promise<number> {
     const inFlight = new Set<Promise<void>>();
+    const perEndpointInFlight = new Map<string, number>();
     let failure: unknown;
     let total = 0;
     const started = Date.now();
-    const perEndpoint = Math.max(1, Math.floor(opts.concurrency / 4));
+    const share = Math.max(1, Math.floor(opts.concurrency / 4));
     for (let round = 0; round < MAX_ROUNDS_PER_PASS && !loop.stopping() && Date.now() - started < PASS_MS && failure === undefined; round++) {
       const free = opts.concurrency - inFlight.size;
-      const claimed = await store.claimDue(deps.pool, free, opts.leaseMs, perEndpoint);
+      const busy = [...perEndpointInFlight].filter(([, n]) => n >= share).map(([id]) => id);
+      const claimed = free > 0 ? await store.claimDue(deps.pool, free, opts.leaseMs, share, busy) : [];
       for (const c of claimed) {
+        perEndpointInFlight.set(c.endpointId, (perEndpointInFlight.get(c.endpointId) ?? 0) + 1);
         const running: Promise<void> = attempt(c)
           .catch((err: unknown) => void (failure ??= err))
-          .finally(() => inFlight.delete(running));
+          .finally(() => {
+            inFlight.delete(running);
+            const left = (perEndpointInFlight.get(c.endpointId) ?? 1) - 1;
+            if (left > 0) perEndpointInFlight.set(c.endpointId, left);
+            else perEndpointInFlight.delete(c.endpointId);
+          });
         inFlight.add(running);
       }
       total += claimed.length;
-      if (claimed.length < free || inFlight.size === 0) break; // nothing more due now
-      await Promise.race(inFlight);
+      if (inFlight.size === 0) break; // nothing due, nothing in flight: the pass is over
+      // An answer frees a slot; with nothing more due now, look again after the poll interval.
+      await Promise.race([...inFlight, ...(claimed.length < free ? [sleep(opts.pollIntervalMs)] : [])]);
     }
     await Promise.all(inFlight);
     if (failure !== undefined) throw failure;

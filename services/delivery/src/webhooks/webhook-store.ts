@@ -198,19 +198,20 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries of enabled endpoints, at most `perEndpoint` of any one: each
+ * Claims up to `limit` due deliveries of enabled endpoints other than `busy` (those at their share
+ * of the sender's requests), at most `perEndpoint` of any one: each
  * is pushed `leaseMs` ahead (a sender that dies leaves it due again then) and its attempt counted.
  * Rows another instance is claiming are skipped, not waited for. The candidates are the earliest
  * due (bounded, read through the due index); locking re-checks that each is still due.
  */
-export async function claimDue(db: Queryable, limit: number, leaseMs: number, perEndpoint: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Queryable, limit: number, leaseMs: number, perEndpoint: number, busy: readonly string[] = []): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const { rows } = await db.query(
     `WITH candidates AS (
        SELECT id FROM (
          SELECT d.id, d.next_attempt_at, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at) AS nth
            FROM (SELECT id, endpoint_id, next_attempt_at FROM delivery.webhook_deliveries
-                  WHERE state = 'pending' AND next_attempt_at <= now()
+                  WHERE state = 'pending' AND next_attempt_at <= now() AND endpoint_id <> ALL($5::uuid[])
                   ORDER BY next_attempt_at LIMIT $4) d
           WHERE EXISTS (SELECT 1 FROM delivery.webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled)) c
         WHERE nth <= $3
@@ -225,7 +226,7 @@ export async function claimDue(db: Queryable, limit: number, leaseMs: number, pe
       WHERE d.id = due.id AND e.id = d.endpoint_id
      RETURNING d.id::text, d.endpoint_id::text, e.site_id::text, d.event_id::text, d.event_type, d.body, d.attempts, e.url, e.secret_enc,
                CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_enc END AS previous_secret_enc`,
-    [limit, leaseMs, perEndpoint, CLAIM_CANDIDATES],
+    [limit, leaseMs, perEndpoint, CLAIM_CANDIDATES, busy],
   );
   return rows.map((r) => ({
     id: r.id,
