@@ -10,7 +10,12 @@ import { assertNoViolations, trackViolations, endOfClassChecks, getCtx, show, vi
 export const CLASS_V2 = '1 /v2 input';
 const cls = CLASS_V2;
 
-const CREATE_FIELDS = ['title', 'body', 'link', 'topics', 'countries', 'status', 'scheduleMode', 'scheduleDate', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl'] as const;
+const CREATE_FIELDS = [
+  'title', 'body', 'link', 'topics', 'countries', 'status', 'scheduleMode', 'scheduleDate', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl',
+  // the additions of 2026-11-26
+  'segment', 'throttlePerMinute', 'ignoreFrequencyCap',
+] as const;
+const WEBHOOK_FIELDS = ['url', 'events', 'description', 'enabled'] as const;
 const LIST_FIELDS = ['startDate', 'endDate', 'dateField', 'status', 'limit', 'cursor'] as const;
 
 const CREATE_ALLOWED = [200, 400, 413, 429];
@@ -64,6 +69,29 @@ export function registerV2Input(): void {
         if (r.status === 200 && typeof r.body?.id === 'string' && !text.includes('\ufffd')) {
           const got = await probe(cls, spec('GET', `/v2/campaign/${r.body.id}`, sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [200], what: '(read back)' });
           if (got.result.responses[0]?.text.includes('\ufffd')) violation(cls, `create ${show(body)}: stored text was changed into U+FFFD`);
+        }
+      });
+      assertNoViolations(cls);
+    });
+
+    it('webhooks: create and change with every field hostile → 200/4xx, bad text refused, nothing stored on 4xx', async () => {
+      const { sites } = getCtx();
+      const key = sites.fuzz.apiKey;
+      const valid = { url: 'https://hooks.example.com/push', events: ['campaign.completed'], description: 'fuzz' };
+      const made = await probe(cls, spec('POST', '/v2/webhooks', key, JSON.stringify(valid)), { siteId: sites.fuzz.id, allowed: [200], what: '(a webhook to change)' });
+      const changeId = made.body?.id as string;
+      const mutation = fc.tuple(fc.constantFrom<string>(...WEBHOOK_FIELDS, 'unknownField', '__proto__'), fc.option(hostileValue, { nil: undefined, freq: 8 }));
+      await fuzz(fc.tuple(fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.boolean()), { numRuns: 200, timeMs: 10_000, seedOffset: 16 }, async ([mutations, change]) => {
+        const body = mutate(valid, mutations);
+        const r = await probe(cls, spec(change ? 'PATCH' : 'POST', change ? `/v2/webhooks/${changeId}` : '/v2/webhooks', key, toJsonText(body)), {
+          siteId: sites.fuzz.id,
+          allowed: [200, 400, 413, 429],
+          mustReject: knownFieldsBad(body, ['url', 'description']),
+          what: show(body, 200),
+        });
+        // Keep the site under its 10 endpoints (a refusal at the limit would hide the rest).
+        if (!change && r.status === 200 && typeof r.body?.id === 'string') {
+          await probe(cls, spec('DELETE', `/v2/webhooks/${r.body.id}`, key), { siteId: sites.fuzz.id, allowed: [200], what: '(clean-up)' });
         }
       });
       assertNoViolations(cls);

@@ -251,24 +251,35 @@ export function validSubscription(tag: string) {
 export interface Snapshot {
   campaigns: string;
   subscribers: string;
+  /** The site's webhook endpoints (count and a hash of what they hold). */
+  webhooks: string;
 }
 
 /** What is stored for a site: its campaigns and its subscribers (with their state), as digests. */
 export async function snapshot(siteId: string): Promise<Snapshot> {
   const { db } = getCtx();
-  const [campaigns, subscribers] = await Promise.all([
+  const [campaigns, subscribers, webhooks] = await Promise.all([
     db.query(`SELECT count(*)::int AS n, coalesce(md5(string_agg(id::text || ':' || title || ':' || body, ',' ORDER BY id)), '') AS h FROM campaign.campaigns WHERE site_id = $1`, [siteId]),
     db.query(
       `SELECT count(*)::int AS n, coalesce(md5(string_agg(concat_ws(':', endpoint, array_to_string(topics, '|'), active::text, country, language, time_zone), ',' ORDER BY id)), '') AS h
          FROM delivery.subscribers WHERE site_id = $1`,
       [siteId],
     ),
+    db.query(
+      `SELECT count(*)::int AS n, coalesce(md5(string_agg(concat_ws(':', id, url, description, array_to_string(events, '|'), enabled::text), ',' ORDER BY id)), '') AS h
+         FROM delivery.webhook_endpoints WHERE site_id = $1`,
+      [siteId],
+    ),
   ]);
-  return { campaigns: `${campaigns.rows[0].n}/${campaigns.rows[0].h}`, subscribers: `${subscribers.rows[0].n}/${subscribers.rows[0].h}` };
+  return {
+    campaigns: `${campaigns.rows[0].n}/${campaigns.rows[0].h}`,
+    subscribers: `${subscribers.rows[0].n}/${subscribers.rows[0].h}`,
+    webhooks: `${webhooks.rows[0].n}/${webhooks.rows[0].h}`,
+  };
 }
 
 export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
-  return a.campaigns === b.campaigns && a.subscribers === b.subscribers;
+  return a.campaigns === b.campaigns && a.subscribers === b.subscribers && a.webhooks === b.webhooks;
 }
 
 /**

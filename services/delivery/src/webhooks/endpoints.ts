@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { ValidationError, isUuid } from '../errors.js';
+import { hasBadCharacters } from '../../../shared/src/text.js';
 import type { VapidEncryptionKeys } from '../sites/vapid-keys.js';
 import { newWebhookSecret, sealWebhookSecret } from './secrets.js';
 import { resolvedAddressProblem, webhookUrlProblem } from './sender.js';
@@ -32,7 +33,7 @@ export const WEBHOOK_MESSAGES = Object.freeze({
   tooMany: `A site may have at most ${MAX_WEBHOOKS_PER_SITE} webhooks`,
   eventsRequired: 'events is required',
   events: `events must be a non-empty array of: ${WEBHOOK_EVENTS.join(', ')}`,
-  description: `description must be a string of at most ${MAX_DESCRIPTION_CHARS} characters`,
+  description: `description must be a string of at most ${MAX_DESCRIPTION_CHARS} characters, without NUL characters or unpaired surrogates`,
   enabled: 'enabled must be a boolean',
   overlapHours: `overlapHours must be an integer between 0 and ${MAX_OVERLAP_HOURS}`,
   invalidJson: 'Invalid JSON body',
@@ -123,7 +124,9 @@ async function readFields(body: Record<string, unknown>, partial: boolean, testH
     else changes.events = [...new Set(body.events as string[])].sort();
   }
   if (body.description !== undefined) {
-    if (typeof body.description !== 'string' || [...body.description].length > MAX_DESCRIPTION_CHARS) problems.push(WEBHOOK_MESSAGES.description);
+    if (typeof body.description !== 'string' || [...body.description].length > MAX_DESCRIPTION_CHARS || hasBadCharacters(body.description)) {
+      problems.push(WEBHOOK_MESSAGES.description);
+    }
     else changes.description = body.description;
   }
   if (partial && body.enabled !== undefined) {

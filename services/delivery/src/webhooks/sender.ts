@@ -112,6 +112,9 @@ export function signatureHeader(secrets: readonly string[], timestampSec: number
 export function webhookUrlProblem(raw: unknown, testHosts: readonly string[]): string | null {
   if (raw === undefined || raw === null || raw === '') return URL_REQUIRED;
   if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH) return URL_NOT_HTTPS;
+  // The URL is stored and sent as given: no control character (NUL cannot even be stored) and no
+  // unpaired surrogate, which the parser would quietly have replaced.
+  if (/[\u0000-\u001f\u007f]/.test(raw) || !raw.isWellFormed()) return URL_NOT_HTTPS;
   const url = URL.parse(raw);
   if (!url) return URL_NOT_HTTPS;
   if (isTestHost(url, testHosts)) return url.protocol === 'https:' || url.protocol === 'http:' ? null : URL_NOT_HTTPS;

@@ -105,6 +105,17 @@ describe('delivery: webhooks', function () {
       expect(r.details).to.equal(`url must be an https URL of at most 2048 characters, ${WEBHOOK_MESSAGES.events}, ${WEBHOOK_MESSAGES.description}`);
       expect((await refusal(call('CreateWebhook', { siteId: site.siteId, bodyJson: '{}' }))).details).to.equal(`url is required, ${WEBHOOK_MESSAGES.eventsRequired}`);
       expect((await refusal(call('CreateWebhook', { siteId: site.siteId, bodyJson: '[1]' }))).details).to.equal(WEBHOOK_MESSAGES.invalidJson);
+      // Text Postgres cannot store (NUL) or that would be altered (an unpaired surrogate): refused, never a 500.
+      for (const [field, value, message] of [
+        ['url', `${receiver.url}/a\u0000b`, 'url must be an https URL of at most 2048 characters'],
+        ['url', `${receiver.url}/\ud800`, 'url must be an https URL of at most 2048 characters'],
+        ['description', 'CRM\u0000', WEBHOOK_MESSAGES.description],
+        ['description', '\udc00', WEBHOOK_MESSAGES.description],
+      ] as const) {
+        const body = { url: `${receiver.url}/ok`, events: ['campaign.completed'], [field]: value };
+        const r = await refusal(call('CreateWebhook', { siteId: site.siteId, bodyJson: JSON.stringify(body) }));
+        expect(r, `${field} ${JSON.stringify(value)}`).to.deep.equal({ code: grpc.status.INVALID_ARGUMENT, details: message });
+      }
       expect(await call('ListWebhooks', { siteId: site.siteId })).to.deep.equal([]);
     });
 
