@@ -4,7 +4,7 @@
 // urgent campaign (ignoreFrequencyCap) reaches everyone; a wrong flag is a 400.
 import { expect } from 'chai';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
-import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
+import { ALL, siteWithPermissions, subscribeSimulated, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
 
 const BROWSERS = 40;
@@ -19,11 +19,7 @@ describe('e2e: frequency caps', function () {
     sim = await startPushSimulator({ seed: 31 });
     stack = await startStack('e2e_caps', { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0', CLAIM_BATCH_SIZE: '10', CHUNK_SIZE: '10' });
     site = await siteWithPermissions(stack, ALL, 'capped');
-    for (let i = 0; i < BROWSERS; i++) {
-      const sub = sim.createSubscription(site.vapidPublicKey);
-      const res = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['cap'] } });
-      expect(res.status, res.text).to.equal(201);
-    }
+    await subscribeSimulated(stack, sim, site, BROWSERS, () => ({ topics: ['cap'] }));
     expect(await stack.cli('sites', 'set-frequency-cap', site.publicId, '1', '24')).to.deep.include({ frequencyCap: { campaigns: 1, hours: 24 } });
   });
   after(async () => {

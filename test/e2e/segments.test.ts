@@ -5,7 +5,7 @@
 // a 400 naming it.
 import { expect } from 'chai';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
-import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
+import { ALL, siteWithPermissions, subscribeSimulated, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
 
 const LANGUAGES = ['pt-BR', 'en-US', 'pt', 'es'];
@@ -22,16 +22,12 @@ describe('e2e: segments', function () {
     sim = await startPushSimulator({ seed: 23 });
     stack = await startStack('e2e_segments', { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0' });
     site = await siteWithPermissions(stack, ALL, 'segmented');
-    for (let i = 0; i < 36; i++) {
-      const sub = sim.createSubscription(site.vapidPublicKey);
-      const language = LANGUAGES[i % LANGUAGES.length];
-      const timeZone = ZONES[i % ZONES.length];
-      const res = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, {
-        body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['seg'], language, ...(timeZone ? { timeZone } : {}) },
-      });
-      expect(res.status, res.text).to.equal(201);
-      browsers.push({ simId: sub.id, language, timeZone });
-    }
+    const fields = (i: number) => ({ language: LANGUAGES[i % LANGUAGES.length], timeZone: ZONES[i % ZONES.length] });
+    const subscribed = await subscribeSimulated(stack, sim, site, 36, (i) => {
+      const { language, timeZone } = fields(i);
+      return { topics: ['seg'], language, ...(timeZone ? { timeZone } : {}) };
+    });
+    subscribed.forEach((b, i) => browsers.push({ simId: b.simId, ...fields(i) }));
   });
   after(async () => {
     await stack?.stop();

@@ -5,7 +5,7 @@
 // machine cannot break: never faster than asked, never a burst of more than a few seconds' worth.
 import { expect } from 'chai';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
-import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
+import { ALL, siteWithPermissions, subscribeSimulated, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
 
 const BROWSERS = 90;
@@ -21,11 +21,7 @@ describe('e2e: throttling', function () {
     sim = await startPushSimulator({ seed: 29 });
     stack = await startStack('e2e_throttle', { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0' });
     site = await siteWithPermissions(stack, ALL, 'throttled');
-    for (let i = 0; i < BROWSERS; i++) {
-      const sub = sim.createSubscription(site.vapidPublicKey);
-      const res = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['slow'] } });
-      expect(res.status, res.text).to.equal(201);
-    }
+    await subscribeSimulated(stack, sim, site, BROWSERS, () => ({ topics: ['slow'] }));
   });
   after(async () => {
     await stack?.stop();

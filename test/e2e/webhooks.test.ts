@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
+import { ALL, siteWithPermissions, subscribeSimulated, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
 
 describe('e2e: webhooks', function () {
@@ -53,16 +53,9 @@ describe('e2e: webhooks', function () {
     return res.body;
   }
 
-  async function subscribeBrowsers(n: number, topic: string): Promise<Map<string, string>> {
-    const bySubscriberId = new Map<string, string>();
-    for (let i = 0; i < n; i++) {
-      const sub = sim.createSubscription(site.vapidPublicKey);
-      const res = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: [topic] } });
-      expect(res.status, res.text).to.equal(201);
-      bySubscriberId.set(res.body.id, sub.id);
-    }
-    return bySubscriberId;
-  }
+  /** Public subscriber id → simulator id. */
+  const subscribeBrowsers = async (n: number, topic: string): Promise<Map<string, string>> =>
+    new Map((await subscribeSimulated(stack, sim, site, n, () => ({ topics: [topic] }))).map((b) => [b.subscriberId, b.simId]));
 
   it('when a campaign is sent and read, then the receiver gets subscriber.created for each browser, campaign.dispatched, campaign.completed with the counts, and batched impressions and clicks, all signed', async () => {
     await hook('/life', ['subscriber.created', 'campaign.dispatched', 'campaign.completed', 'notification.impressions', 'notification.clicks']);

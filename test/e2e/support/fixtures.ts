@@ -2,6 +2,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 // Customer-side fixtures for the end-to-end suites: sites made with the real operator CLI and
 // valid request bodies.
 import type { Stack } from './harness.js';
+import type { PushSimulator } from '../../../tools/push-simulator/src/index.js';
 
 export interface SiteInfo {
   id: string;
@@ -59,4 +60,26 @@ export async function subscribe(stack: Stack, site: SiteInfo, id: string, topics
   });
   if (res.status !== 201 && res.status !== 200) throw new Error(`subscribe failed: ${res.status} ${res.text}`);
   return res.body as { id: string; created: boolean };
+}
+
+/**
+ * `count` browsers of the push-service simulator subscribed to the site through the public
+ * endpoint, one after the other: each one's simulator id and the public subscriber id we gave
+ * it. `fields(i)` adds to the i-th subscribe body (topics, language, timeZone…).
+ */
+export async function subscribeSimulated(
+  stack: Stack,
+  sim: PushSimulator,
+  site: SiteInfo,
+  count: number,
+  fields: (i: number) => Record<string, unknown>,
+): Promise<{ simId: string; subscriberId: string }[]> {
+  const subscribed: { simId: string; subscriberId: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const sub = sim.createSubscription(site.vapidPublicKey);
+    const res = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, ...fields(i) } });
+    if (res.status !== 201) throw new Error(`subscribe ${i + 1} of ${count}: ${res.status} ${res.text}`);
+    subscribed.push({ simId: sub.id, subscriberId: res.body.id as string });
+  }
+  return subscribed;
 }

@@ -2,7 +2,7 @@
 // its message (in SEGMENT_FIELDS order); the result is normalised (lowercase languages, sorted
 // and de-duplicated lists, dates to the second) so equal segments are stored and compared equal.
 import { BROWSERS, SEGMENT_FIELDS, type Browser, type Segment } from '../../../shared/src/segment.js';
-import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
+import { EXAMPLE_DATE, formatUtcDate, parseUtcDate } from './dates.js';
 import { fill, MESSAGES } from './messages.js';
 
 const MAX_LANGUAGES = 50;
@@ -36,8 +36,6 @@ function list(value: unknown, max: number, valid: (s: string) => boolean): strin
 function days(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_DAYS ? value : null;
 }
-
-const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The normalised segment, or null for none (absent, null or `{}`); each wrong condition's message goes to `errors`. */
 export function segmentField(raw: unknown, errors: string[]): Segment | null {
@@ -83,8 +81,8 @@ export function segmentField(raw: unknown, errors: string[]): Segment | null {
   }
   if (dates.subscribedAfter && dates.subscribedBefore && dates.subscribedAfter >= dates.subscribedBefore) errors.push(MESSAGES.segmentSubscribedOrder);
   else {
-    if (dates.subscribedAfter) s.subscribedAfter = isoSeconds(dates.subscribedAfter);
-    if (dates.subscribedBefore) s.subscribedBefore = isoSeconds(dates.subscribedBefore);
+    if (dates.subscribedAfter) s.subscribedAfter = formatUtcDate(dates.subscribedAfter);
+    if (dates.subscribedBefore) s.subscribedBefore = formatUtcDate(dates.subscribedBefore);
   }
   for (const field of ['engagedWithinDays', 'notEngagedForDays'] as const) {
     if (r[field] === undefined) continue;
