@@ -7,6 +7,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as CampaignProto } from '../../../protos/generated/campaign.js';
 import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/audience.js';
 import type { ProtoGrpcType as WebhooksProto } from '../../../protos/generated/webhooks.js';
+import type { ProtoGrpcType as RunsProto } from '../../../protos/generated/runs.js';
 import { safeText } from './text.js';
 
 /** Far above the longest message a service makes (every create field wrong at once: ~1.2 kB). */
@@ -78,6 +79,10 @@ export function loadAudienceProto(): AudienceProto {
 
 export function loadWebhooksProto(): WebhooksProto {
   return load('delivery/v1/webhooks.proto') as unknown as WebhooksProto;
+}
+
+export function loadRunsProto(): RunsProto {
+  return load('delivery/v1/runs.proto') as unknown as RunsProto;
 }
 
 /** Binds a gRPC server; port 0 picks a free port. Resolves to the bound port. */

@@ -5,6 +5,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { CAMPAIGN_CONTENT_FIELDS, campaignContent, type CampaignContent } from './campaign-content.js';
 import { BROWSERS, type Browser, type Segment } from './segment.js';
+import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, WINNER_METRICS, type AbTest, type AbWinner, type VariantResult } from './ab-test.js';
+import type { LocalTime } from './local-time.js';
 
 export const TOPICS = Object.freeze({
   dispatch: 'campaign.dispatch.v1',
@@ -50,6 +52,15 @@ export interface DispatchMessage {
   throttlePerMinute?: number;
   /** Added 2026-11-26, optional: true sends to subscribers who reached their site's frequency cap (and counts towards it). Written as version 2. */
   ignoreFrequencyCap?: boolean;
+  /**
+   * Added 2026-11-27, optional: sent at this wall-clock time in each subscriber's zone
+   * (local-time.ts), the passed zones the next day, "passed" measured from `createdAt` (the
+   * campaign's creation). The campaign is dispatched at its first zone group's moment; the
+   * delivery service sends each group when due (sending/stages.ts). Written as version 2.
+   */
+  localTime?: LocalTime & { createdAt: string };
+  /** Added 2026-11-27, optional: the campaign's A/B test (ab-test.ts). Written as version 2. */
+  abTest?: AbTest;
 }
 
 /** Version 1 of the dispatch message, as producers before 2026-11-23 wrote it (and delivery stored it in its runs). */
@@ -63,7 +74,8 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
-  if (message.segment !== undefined || message.throttlePerMinute !== undefined || message.ignoreFrequencyCap !== undefined) return message;
+  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.localTime, message.abTest];
+  if (additions.some((a) => a !== undefined)) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience };
 }
@@ -137,6 +149,11 @@ export interface StatsMessage {
   capped?: number;
   /** Added 2026-11-26, optional, only once the run is finished: its outcomes by browser family (segment.ts BROWSERS). */
   byBrowser?: ResultsByBrowser;
+  /**
+   * Added 2026-11-27, optional, for a campaign with an A/B test: each variant's results within
+   * the test share (recomputed every few seconds while it sends), and the winner once chosen.
+   */
+  abTest?: { results: VariantResult[]; winner: AbWinner | null };
 }
 
 /** A finished campaign's pushes by outcome, per browser family that had any. */
@@ -207,6 +224,53 @@ const segmentSchema = {
   },
 };
 
+const variantSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(VARIANT_FIELDS.map((f) => [f, f === 'icon' || f === 'image' ? nullableString : { type: 'string' }])),
+};
+const abTestSchema = {
+  type: 'object',
+  required: ['variants', 'testPercent', 'winnerMetric', 'windowMinutes'],
+  additionalProperties: false,
+  properties: {
+    variants: { type: 'array', items: variantSchema, minItems: MIN_VARIANTS, maxItems: MAX_VARIANTS },
+    testPercent: { type: 'integer', minimum: 1, maximum: 100 },
+    winnerMetric: { enum: [...WINNER_METRICS] },
+    windowMinutes: { type: 'integer', minimum: 1, maximum: MAX_WINDOW_MINUTES },
+  },
+};
+const localTimeSchema = {
+  type: 'object',
+  required: ['date', 'time', 'createdAt'],
+  additionalProperties: false,
+  properties: {
+    date: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
+    time: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' },
+    createdAt: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$' },
+  },
+};
+const abResultsSchema = {
+  type: 'object',
+  required: ['results', 'winner'],
+  properties: {
+    results: {
+      type: 'array',
+      maxItems: MAX_VARIANTS,
+      items: {
+        type: 'object',
+        required: ['variant', 'sent', 'impressions', 'clicks'],
+        properties: { variant: { type: 'integer', minimum: 0, maximum: MAX_VARIANTS - 1 }, sent: count, impressions: count, clicks: count },
+      },
+    },
+    winner: {
+      type: ['object', 'null'],
+      required: ['variant', 'decidedAt', 'by'],
+      properties: { variant: { type: 'integer', minimum: 0, maximum: MAX_VARIANTS - 1 }, decidedAt: { type: 'string' }, by: { enum: ['metric', 'customer'] } },
+    },
+  },
+};
+
 const schemas = {
   dispatchV1: {
     type: 'object',
@@ -223,6 +287,8 @@ const schemas = {
       segment: segmentSchema,
       throttlePerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
       ignoreFrequencyCap: { type: 'boolean' },
+      localTime: localTimeSchema,
+      abTest: abTestSchema,
     },
   },
   chunk: {
@@ -265,6 +331,7 @@ const schemas = {
           BROWSERS.map((b) => [b, { type: 'object', required: ['sent', 'failed', 'expired', 'capped'], properties: { sent: count, failed: count, expired: count, capped: count } }]),
         ),
       },
+      abTest: abResultsSchema,
     },
   },
 } as const;

@@ -6,6 +6,7 @@ export interface CountAudienceRequest {
   'topics'?: (string)[];
   'countries'?: (string)[];
   'segmentJson'?: (string);
+  'withZones'?: (boolean);
 }
 
 export interface CountAudienceRequest__Output {
@@ -13,4 +14,5 @@ export interface CountAudienceRequest__Output {
   'topics': (string)[];
   'countries': (string)[];
   'segmentJson': (string);
+  'withZones': (boolean);
 }

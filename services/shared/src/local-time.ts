@@ -1,0 +1,137 @@
+// Delivery at the subscriber's local time (an addition to POST /v2/campaign/create,
+// docs/api-decisions.md "Local time"): a campaign scheduled for a wall-clock time on a date
+// reaches each subscriber when that time comes in the subscriber's zone. One rule, used by the
+// campaign service (the plan it answers at create, the campaign's first send) and the delivery
+// service (the zone groups it sends): a zone whose moment is before the campaign's creation gets
+// the same time on the next day. Subscribers without a zone, or with one this runtime does not
+// know, take the site's default zone (UTC when unset).
+
+export interface LocalTime {
+  /** The calendar date, `YYYY-MM-DD`. */
+  date: string;
+  /** The wall-clock time, `HH:MM` (24 hours). */
+  time: string;
+}
+
+/** What happens to a zone whose moment had passed when the campaign was created: sent the next time its clock shows the time. */
+export const IF_PASSED = 'nextDay';
+
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+export const LOCAL_TIME_PATTERN = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat | null {
+  let f = formatters.get(zone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+    } catch {
+      f = null;
+    }
+    // Bounded: zone names come from subscribers; unknown ones are remembered as null too.
+    if (formatters.size < 5000) formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** True for an IANA zone this runtime knows (`Europe/Lisbon`, `UTC`, `Etc/GMT+11`). */
+export function isKnownZone(zone: string): boolean {
+  return zone.length > 0 && zone.length <= 64 && formatterFor(zone) !== null;
+}
+
+/** The zone a subscriber is sent in: its own when known, else the site's default. */
+export function effectiveZone(zone: string | null | undefined, siteDefault: string): string {
+  return zone && isKnownZone(zone) ? zone : siteDefault;
+}
+
+/** Minutes `zone` is ahead of UTC at `at`. */
+export function utcOffsetMinutes(zone: string, at: Date): number {
+  const f = formatterFor(zone);
+  if (!f) throw new Error(`unknown time zone ${zone}`);
+  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((wall - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant the wall clock in `zone` shows `date` `time`. A time skipped by a daylight-saving
+ * change (02:30 when clocks jump from 02:00 to 03:00) is read with the offset from before the
+ * jump, so it lands just after it (03:30); a repeated time is its first occurrence.
+ */
+export function wallClockInstant(date: string, time: string, zone: string): Date {
+  const [y, m, d] = date.split('-').map(Number);
+  const [hh, mm] = time.split(':').map(Number);
+  const wall = Date.UTC(y, m - 1, d, hh, mm);
+  // Read with the offset of the day before, then with the offset found at that instant: an
+  // instant is right when its own offset is the one it was read with.
+  const before = utcOffsetMinutes(zone, new Date(wall - 24 * 3600_000));
+  const first = wall - before * 60_000;
+  const after = utcOffsetMinutes(zone, new Date(first));
+  if (after === before) return new Date(first);
+  const second = wall - after * 60_000;
+  return new Date(utcOffsetMinutes(zone, new Date(second)) === after ? second : first);
+}
+
+/** The day after `date` (`YYYY-MM-DD`). */
+export function nextDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}
+
+/**
+ * The moment a subscriber in `zone` is sent: the wall-clock time there on the date, or, when
+ * that was before `createdAt`, the next time that zone's clock shows it (the next day; two days
+ * on in zones far ahead of UTC when the date is today in UTC).
+ */
+export function zoneSendAt(local: LocalTime, zone: string, createdAt: Date): Date {
+  let date = local.date;
+  let at = wallClockInstant(date, local.time, zone);
+  for (let day = 0; day < 3 && at.getTime() < createdAt.getTime(); day++) {
+    date = nextDate(date);
+    at = wallClockInstant(date, local.time, zone);
+  }
+  return at;
+}
+
+/** One send of a local-time campaign: the zones whose moment it is, and how many subscribers they hold. */
+export interface ZoneGroup {
+  /** UTC ISO 8601 (milliseconds). */
+  sendAt: string;
+  zones: string[];
+  users: number;
+  /** True when the zones' moment had passed at creation: they are sent the next day. */
+  nextDay: boolean;
+}
+
+/**
+ * The sends of a local-time campaign over the audience's zones (effective zones, with their
+ * subscriber counts), earliest first; zones within a group in name order.
+ */
+export function planZoneGroups(local: LocalTime, zones: { zone: string; users: number }[], createdAt: Date): ZoneGroup[] {
+  const groups = new Map<string, ZoneGroup>();
+  for (const { zone, users } of zones) {
+    const sameDay = wallClockInstant(local.date, local.time, zone);
+    const at = zoneSendAt(local, zone, createdAt);
+    const nextDay = at.getTime() !== sameDay.getTime();
+    // Kiritimati's next day can be Honolulu's same moment: two groups, each saying which it is.
+    const key = `${at.getTime()}:${nextDay}`;
+    const group = groups.get(key) ?? { sendAt: at.toISOString(), zones: [], users: 0, nextDay };
+    group.zones.push(zone);
+    group.users += users;
+    groups.set(key, group);
+  }
+  const plan = [...groups.values()].sort((a, b) => a.sendAt.localeCompare(b.sendAt) || Number(a.nextDay) - Number(b.nextDay));
+  for (const g of plan) g.zones.sort();
+  return plan;
+}
