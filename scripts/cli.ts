@@ -34,6 +34,9 @@ Usage: npm run cli -- <command> [arguments] [--json]
   sites set-frequency-cap <site> <N> <hours> | none
                                      at most N campaigns per subscriber in any <hours> (1–720);
                                      campaigns created with ignoreFrequencyCap are exempt
+  sites set-time-zone <site> <zone|none>
+                                     the zone (IANA, e.g. Europe/Lisbon) local-time campaigns
+                                     use for subscribers without a known one (none: UTC)
   keys list <site>
   keys rotate <site> [--keep-old]    issue a new API key; revokes the others unless --keep-old
   keys revoke <site> [--key <id|prefix>]
@@ -243,6 +246,13 @@ async function main(argv: string[]): Promise<number> {
         if (rest.length !== 3 || !/^[0-9]+$/.test(rest[1]) || !/^[0-9]+$/.test(rest[2])) throw new UsageError(usage);
         const set = await delivery.setFrequencyCap(s.id, { campaigns: Number(rest[1]), hours: Number(rest[2]) });
         out(`site ${s.id}: at most ${rest[1]} campaign(s) per subscriber in any ${rest[2]} hour(s)`, set);
+        return 0;
+      }
+      case 'sites set-time-zone': {
+        const s = await site(rest[0]);
+        if (!rest[1] || rest.length !== 2) throw new UsageError('usage: sites set-time-zone <site> <IANA zone | none>');
+        const set = await delivery.setTimeZone(s.id, rest[1] === 'none' ? null : rest[1]);
+        out(`site ${s.id}: local-time campaigns reach subscribers without a known zone at the time in ${set.timeZone}`, set);
         return 0;
       }
       case 'sites set-plan': {

@@ -169,7 +169,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         metrics: pushMetrics,
       });
       const vapid = vapidSigners(pool, vapidKeys, config.vapidSubject);
-      pacer = createPacer({ pool, log, publish: messaging.publish, countersChanged: () => void countersChanged() }, { chunkSize: config.sending.chunkSize });
+      pacer = createPacer({ pool, log, publish: messaging.publish, countersChanged: () => void countersChanged() }, { chunkSize: config.sending.chunkSize, chunksPerPass: 20 });
       const dispatch = createDispatchHandler(
         { pool, log, publish: messaging.publish, publishStats: countersChanged, paced: pacer.wake },
         { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 },

@@ -12,6 +12,7 @@ import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audi
 import { exportSubscriptionsForMigration } from './audience/export.js';
 import { resealWebhookSecrets } from './webhooks/secrets.js';
 import type { FrequencyCap } from './sending/delivery-log-store.js';
+import { DEFAULT_TIME_ZONE, isKnownZone } from '../../shared/src/local-time.js';
 import type { PushHostRules } from './audience/push-endpoint.js';
 import {
   encryptVapidPrivateKey,
@@ -215,7 +216,29 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     return { siteId: site.siteId, frequencyCap: cap };
   }
 
-  return { registerSite, seedSubscribers, reencryptVapidKeys, importVapidKeys, importSubscriptions, exportVapidKeys, exportSubscriptions, setFrequencyCap };
+  /**
+   * The site's default zone for local-time campaigns: subscribers without a zone, or with one
+   * the platform does not know, are sent at the time in this zone; null sets it back to UTC.
+   * Applies to campaigns planned from now on.
+   */
+  async function setTimeZone(siteId: string, zone: string | null): Promise<{ siteId: string; timeZone: string }> {
+    const site = await registeredSite(siteId);
+    if (zone !== null && !isKnownZone(zone)) throw new DeliveryOperatorError(`unknown time zone ${JSON.stringify(zone)}: give an IANA name such as Europe/Lisbon or America/Sao_Paulo`);
+    await pool.query('UPDATE delivery.sites SET time_zone = $2 WHERE site_id = $1', [site.siteId, zone]);
+    return { siteId: site.siteId, timeZone: zone ?? DEFAULT_TIME_ZONE };
+  }
+
+  return {
+    registerSite,
+    seedSubscribers,
+    reencryptVapidKeys,
+    importVapidKeys,
+    importSubscriptions,
+    exportVapidKeys,
+    exportSubscriptions,
+    setFrequencyCap,
+    setTimeZone,
+  };
 }
 
 export type DeliveryOperators = ReturnType<typeof createDeliveryOperators>;

@@ -105,7 +105,7 @@ describe('delivery: segments', function () {
     const ids: string[] = [];
     let after = '0';
     for (let i = 0; i < 100; i++) {
-      const slice = await audienceSlice(t.pool, siteId, topics, countries, after, 37, segment);
+      const slice = await audienceSlice(t.pool, { siteId, audience: [...topics, ...countries], segment }, after, 37);
       ids.push(...slice);
       if (slice.length < 37) break;
       after = slice[slice.length - 1];

@@ -33,6 +33,27 @@ export async function countSegment(db: Queryable, siteId: string, topics: string
   return Number(rows[0].users);
 }
 
+/**
+ * The audience (narrowed by the segment, if any) by the zone its subscribers reported (null:
+ * none): an exact count over the site's subscribers, for a local-time campaign's plan.
+ */
+export async function countByZone(
+  db: Queryable,
+  siteId: string,
+  topics: string[],
+  countries: string[],
+  segment: Segment | null,
+): Promise<{ zone: string | null; users: number }[]> {
+  const narrowed = segmentSql(segment, 4);
+  const { rows } = await db.query(
+    `SELECT s.time_zone, count(*)::bigint AS users FROM delivery.subscribers s
+      WHERE s.site_id = $1 AND s.active AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}
+      GROUP BY s.time_zone`,
+    [siteId, countries, topics, ...narrowed.params],
+  );
+  return rows.map((r) => ({ zone: r.time_zone as string | null, users: Number(r.users) }));
+}
+
 export async function listNames(db: Queryable, siteId: string, kind: 'topics' | 'countries'): Promise<NameCount[]> {
   const filter = kind === 'countries' ? `name LIKE 'country\\_\\_%'` : `name NOT LIKE 'country\\_\\_%'`;
   const { rows } = await db.query(

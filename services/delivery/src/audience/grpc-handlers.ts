@@ -38,9 +38,14 @@ export function createAudienceHandlers(audience: Audience, siteImport: SiteImpor
   const entries = (list: { name: string; users: number }[]): { entries: NameCount[] } => ({ entries: list.map((e) => ({ name: e.name, users: e.users })) });
   return {
     CountAudience: (call, callback) =>
-      answer(log, 'CountAudience', callback, async () => ({
-        users: await audience.countAudience(call.request.siteId, call.request.topics, call.request.countries, segmentOf(call.request.segmentJson)),
-      })),
+      answer(log, 'CountAudience', callback, async () => {
+        const { siteId, topics, countries } = call.request;
+        const segment = segmentOf(call.request.segmentJson);
+        const users = await audience.countAudience(siteId, topics, countries, segment);
+        if (!call.request.withZones) return { users };
+        const { zones, defaultTimeZone } = await audience.countByEffectiveZone(siteId, topics, countries, segment);
+        return { users, zones: zones.map((z) => ({ name: z.name, users: z.users })), defaultTimeZone };
+      }),
     ListTopics: (call, callback) => answer(log, 'ListTopics', callback, async () => entries(await audience.listTopics(call.request.siteId))),
     ListCountries: (call, callback) =>
       answer(log, 'ListCountries', callback, async () => entries(await audience.listCountries(call.request.siteId))),

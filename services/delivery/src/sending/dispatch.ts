@@ -1,11 +1,14 @@
 // Takes a dispatched campaign: creates its run once, then streams its audience (active
-// subscribers in topics ∪ countries, narrowed by its segment) by keyset in id order and publishes it as chunk messages,
+// subscribers in topics ∪ countries, narrowed by its segment) by keyset in id order and
+// publishes it as chunk messages (a campaign with local time, an A/B test or a throttle is
+// planned in stages instead, which the pacer expands: stages.ts),
 // recording progress after every group so a restarted instance resumes where it stopped. The
 // audience is never held in memory: one slice of `chunkSize` ids at a time.
-import type { Pool } from '../../../shared/src/db.js';
+import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
 import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, startPacing, type RunRow } from './run-store.js';
+import { isStaged, storeStagePlan } from './stages.js';
 import { findSiteById } from '../sites/site-store.js';
 
 export interface DispatchDeps {
@@ -13,7 +16,7 @@ export interface DispatchDeps {
   log: Logger;
   publish(topic: string, messages: { key: string; value: Buffer }[]): Promise<void>;
   publishStats(run: RunRow): Promise<void>;
-  /** A throttled run was handed to the pacer (pacer.ts): wake it. */
+  /** A staged run was handed to the pacer (pacer.ts): wake it. */
   paced?(): void;
 }
 
@@ -21,13 +24,6 @@ export interface DispatchOptions {
   chunkSize: number;
   /** Chunks published per produce call (and per progress update). */
   chunksPerGroup: number;
-}
-
-export function splitAudience(audience: string[]): { topics: string[]; countries: string[] } {
-  return {
-    topics: audience.filter((n) => !n.startsWith('country__')),
-    countries: audience.filter((n) => n.startsWith('country__')),
-  };
 }
 
 export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions) {
@@ -41,13 +37,17 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       await deps.publishStats(run);
       return;
     }
-    if (job.throttlePerMinute !== undefined) {
-      // Throttled: the pacer publishes the audience a chunk at a time, at the campaign's rate.
-      await startPacing(deps.pool, job.campaignId);
+    if (isStaged(job)) {
+      // Local time, A/B test or throttle: the pacer expands the audience in stages, each when due.
+      const stages = await withTransaction(deps.pool, async (tx) => {
+        const planned = await storeStagePlan(tx, job);
+        await startPacing(tx, job.campaignId, planned[0].at);
+        return planned;
+      });
+      deps.log.info('campaign planned in stages', { campaignId: job.campaignId, stages: stages.length, first: stages[0].at.toISOString() });
       deps.paced?.();
       return;
     }
-    const { topics, countries } = splitAudience(job.audience);
     let after = run.expandedThrough;
     let chunkNo = run.chunksPublished;
     // Bounded: each pass consumes at least one new id or ends.
@@ -56,7 +56,7 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       let last = after;
       let count = 0;
       while (group.length < opts.chunksPerGroup) {
-        const ids = await audienceSlice(deps.pool, job.siteId, topics, countries, last, opts.chunkSize, job.segment);
+        const ids = await audienceSlice(deps.pool, job, last, opts.chunkSize);
         if (ids.length === 0) break;
         group.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: chunkNo + group.length, subscriberIds: ids });
         last = ids[ids.length - 1];

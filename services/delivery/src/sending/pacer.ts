@@ -1,17 +1,19 @@
-// Throttled campaigns (a dispatch with `throttlePerMinute`): instead of expanding the whole
-// audience at once, the pacer publishes it one small chunk at a time, each when it is due, so
-// pushes leave at the asked rate spread over the minute (a chunk of about a quarter second's
-// worth, never a minute's burst at its top). The rate holds across instances: a run's next chunk is claimed
-// under its row lock (SKIP LOCKED), by one instance. Progress is stored with each chunk, so a
-// restart resumes at the same place and pace; a chunk published twice (a crash between publish
-// and commit) is harmless, its rows being claimed once (chunk-worker.ts). Segments apply as in
-// an ordinary expansion.
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
+// Staged runs (stages.ts: local time, A/B tests, throttles): the pacer expands each run's due
+// stage, a pass at a time. A throttled run publishes one small chunk per due moment, so pushes
+// leave at the asked rate spread over the minute (a chunk of about a quarter second's worth,
+// never a minute's burst at its top), each stage in turn at that rate; an unthrottled stage is
+// published as fast as an ordinary expansion. The pace and the stages hold across instances: a
+// run is advanced under its row lock (SKIP LOCKED), by one instance. Progress is stored with
+// each chunk, so a restart resumes at the same place and pace; a chunk published twice (a crash
+// between publish and commit) is harmless, its rows being claimed once (chunk-worker.ts).
+// Segments apply as in an ordinary expansion. Each pass first chooses the winners of A/B tests
+// whose window has ended, so their rest stages become due.
+import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage } from '../../../shared/src/messages.js';
+import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
 import { createPeriodic, quietWhileFailing } from '../../../shared/src/periodic.js';
-import { splitAudience } from './dispatch.js';
 import { audienceSlice, finishExpansion, recordExpansion } from './run-store.js';
+import { decideEndedTests, dueStage, recordStage, scheduleNextStage, stageSql, winnerGate } from './stages.js';
 
 export interface PacerDeps {
   pool: Pool;
@@ -19,6 +21,12 @@ export interface PacerDeps {
   publish(topic: string, messages: { key: string; value: Buffer }[]): Promise<void>;
   /** Counters changed (the counter publisher's wake). */
   countersChanged(): void;
+}
+
+export interface PacerOptions {
+  chunkSize: number;
+  /** Chunks an unthrottled stage publishes per pass (one produce call). */
+  chunksPerPass: number;
 }
 
 /** How often the pacer looks for due chunks: the granularity of the pace. */
@@ -36,42 +44,89 @@ export function pace(perMinute: number, maxChunk: number): { size: number; inter
   return { size, intervalMs: (size * 60_000) / perMinute };
 }
 
-export function createPacer(deps: PacerDeps, opts: { chunkSize: number }) {
-  /** One pass: the next chunk of every due run; answers how many runs advanced. */
+interface DueRun {
+  job: DispatchMessage;
+  chunksPublished: number;
+  winner: Parameters<typeof winnerGate>[0];
+  windowEndsAt: Date | null;
+}
+
+export function createPacer(deps: PacerDeps, opts: PacerOptions) {
+  /** Advances one due run: the next chunk(s) of its due stage, then when it is due again. */
+  async function advanceRun(tx: Queryable, run: DueRun): Promise<void> {
+    const { job } = run;
+    const paced = job.throttlePerMinute !== undefined ? pace(job.throttlePerMinute, opts.chunkSize) : null;
+    let windowEndsAt = run.windowEndsAt;
+    const stage = await dueStage(tx, job.campaignId, winnerGate(run.winner, windowEndsAt));
+    if (stage) {
+      if (stage.abGroup === 'test' && job.abTest && windowEndsAt === null) {
+        // The test window starts with the test's first send.
+        const { rows } = await tx.query(
+          `UPDATE delivery.campaign_runs SET ab_window_ends_at = now() + $2 * interval '1 minute' WHERE campaign_id = $1 RETURNING ab_window_ends_at`,
+          [job.campaignId, job.abTest.windowMinutes],
+        );
+        windowEndsAt = rows[0].ab_window_ends_at;
+      }
+      const size = paced?.size ?? opts.chunkSize;
+      const narrowing = (first: number) => stageSql(stage, job.campaignId, job.abTest, first);
+      const chunks: ChunkMessage[] = [];
+      let through = stage.expandedThrough;
+      let subscribers = 0;
+      let exhausted = false;
+      while (chunks.length < (paced ? 1 : opts.chunksPerPass)) {
+        const ids = await audienceSlice(tx, job, through, size, narrowing);
+        if (ids.length > 0) {
+          chunks.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: run.chunksPublished + chunks.length, subscriberIds: ids });
+          through = ids[ids.length - 1];
+          subscribers += ids.length;
+        }
+        if (ids.length < size) {
+          exhausted = true;
+          break;
+        }
+      }
+      if (chunks.length > 0) {
+        await deps.publish(
+          TOPICS.chunks,
+          chunks.map((c) => ({ key: chunkKey(c.campaignId, c.chunkNo), value: Buffer.from(JSON.stringify(c)) })),
+        );
+        await recordExpansion(tx, job.campaignId, through, chunks.length, subscribers);
+      }
+      await recordStage(tx, job.campaignId, stage.stageNo, through, exhausted);
+      if (!exhausted) {
+        // On time from the last due moment, not from now, so the rate does not drift; a run
+        // that fell behind (an outage) resumes at the pace instead of catching up in a burst.
+        await tx.query(
+          `UPDATE delivery.campaign_runs
+              SET next_expand_at = CASE WHEN $2::float8 = 0 THEN now()
+                                        ELSE greatest(next_expand_at + $2 * interval '1 millisecond', now() - $2 * interval '1 millisecond') END
+            WHERE campaign_id = $1`,
+          [job.campaignId, paced?.intervalMs ?? 0],
+        );
+        return;
+      }
+    }
+    if (await scheduleNextStage(tx, job.campaignId, winnerGate(run.winner, windowEndsAt), paced?.intervalMs ?? 0)) return;
+    const finished = await finishExpansion(tx, job.campaignId);
+    await tx.query('UPDATE delivery.campaign_runs SET next_expand_at = NULL WHERE campaign_id = $1', [job.campaignId]);
+    deps.log.info('staged campaign expanded', { campaignId: job.campaignId, chunks: finished.chunksTotal, state: finished.state });
+  }
+
+  /** One pass: winners of ended tests, then the due stage of every due run; answers how many runs advanced. */
   async function advanceDue(): Promise<number> {
     return withTransaction(deps.pool, async (tx) => {
+      const decided = await decideEndedTests(tx, RUNS_PER_PASS);
+      for (const campaignId of decided) deps.log.info('A/B test winner chosen by its metric', { campaignId });
       const { rows } = await tx.query(
-        `SELECT campaign_id, job, expanded_through::text, chunks_published FROM delivery.campaign_runs
+        `SELECT campaign_id, job, chunks_published, ab_winner, ab_window_ends_at FROM delivery.campaign_runs
           WHERE state = 'expanding' AND next_expand_at <= now()
           ORDER BY next_expand_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [RUNS_PER_PASS],
       );
       for (const r of rows) {
-        const job = upgradeDispatch(r.job);
-        const { size, intervalMs } = pace(job.throttlePerMinute ?? Number.MAX_SAFE_INTEGER, opts.chunkSize);
-        const { topics, countries } = splitAudience(job.audience);
-        const ids = await audienceSlice(tx, job.siteId, topics, countries, r.expanded_through, size, job.segment);
-        if (ids.length > 0) {
-          const chunk: ChunkMessage = { type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: r.chunks_published, subscriberIds: ids };
-          await deps.publish(TOPICS.chunks, [{ key: chunkKey(chunk.campaignId, chunk.chunkNo), value: Buffer.from(JSON.stringify(chunk)) }]);
-          await recordExpansion(tx, job.campaignId, ids[ids.length - 1], 1, ids.length);
-        }
-        if (ids.length < size) {
-          const run = await finishExpansion(tx, job.campaignId);
-          await tx.query('UPDATE delivery.campaign_runs SET next_expand_at = NULL WHERE campaign_id = $1', [job.campaignId]);
-          deps.log.info('throttled campaign expanded', { campaignId: job.campaignId, chunks: run.chunksTotal, state: run.state });
-        } else {
-          // On time from the last due moment, not from now, so the rate does not drift; a run
-          // that fell behind (an outage) resumes at the pace instead of catching up in a burst.
-          await tx.query(
-            `UPDATE delivery.campaign_runs
-                SET next_expand_at = greatest(next_expand_at + $2 * interval '1 millisecond', now() - $2 * interval '1 millisecond')
-              WHERE campaign_id = $1`,
-            [job.campaignId, intervalMs],
-          );
-        }
+        await advanceRun(tx, { job: upgradeDispatch(r.job), chunksPublished: r.chunks_published, winner: r.ab_winner, windowEndsAt: r.ab_window_ends_at });
       }
-      if (rows.length > 0) deps.countersChanged();
+      if (rows.length > 0 || decided.length > 0) deps.countersChanged();
       return rows.length;
     });
   }

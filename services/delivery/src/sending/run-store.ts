@@ -4,7 +4,6 @@ import type { PoolClient } from 'pg';
 import { unfinishedRows } from './delivery-log-store.js';
 import type { Queryable } from '../../../shared/src/db.js';
 import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '../../../shared/src/messages.js';
-import type { Segment } from '../../../shared/src/segment.js';
 import { segmentSql } from '../audience/segment-sql.js';
 
 export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';
@@ -82,23 +81,37 @@ export async function failRun(db: Queryable, campaignId: string, reason: string)
   return toRun(rows[0]);
 }
 
-/** Next slice of the audience after `afterId`: active subscribers in any of the topics or countries (and the segment, if any). */
+/** A campaign's stored audience as the queries take it: topic names and `country__…` names apart. */
+export function splitAudience(audience: string[]): { topics: string[]; countries: string[] } {
+  return {
+    topics: audience.filter((n) => !n.startsWith('country__')),
+    countries: audience.filter((n) => n.startsWith('country__')),
+  };
+}
+
+/** More conditions on `delivery.subscribers s` (a stage's: stages.ts stageSql), their parameters numbered from `firstParam`. */
+export type Narrowing = (firstParam: number) => { sql: string; params: unknown[] };
+
+/**
+ * Next slice of the audience after `afterId`: active subscribers in any of the topics or
+ * countries (and the segment, if any, and the stage's conditions, if any).
+ */
 export async function audienceSlice(
   db: Queryable,
-  siteId: string,
-  topics: string[],
-  countries: string[],
+  job: Pick<DispatchMessage, 'siteId' | 'audience' | 'segment'>,
   afterId: string,
   limit: number,
-  segment?: Segment,
+  stage?: Narrowing,
 ): Promise<string[]> {
-  const narrowed = segmentSql(segment, 6);
+  const { topics, countries } = splitAudience(job.audience);
+  const narrowed = segmentSql(job.segment, 6);
+  const staged = stage?.(6 + narrowed.params.length) ?? { sql: '', params: [] };
   const { rows } = await db.query(
     // Ordered by the bigint column, not the text output (which would sort "10" before "9").
     `SELECT s.id::text AS id FROM delivery.subscribers s
-      WHERE s.site_id = $1 AND s.active AND s.id > $2::bigint AND (s.country = ANY($3::text[]) OR s.topics && $4::text[])${narrowed.sql}
+      WHERE s.site_id = $1 AND s.active AND s.id > $2::bigint AND (s.country = ANY($3::text[]) OR s.topics && $4::text[])${narrowed.sql}${staged.sql}
       ORDER BY s.id LIMIT $5`,
-    [siteId, afterId, countries, topics, limit, ...narrowed.params],
+    [job.siteId, afterId, countries, topics, limit, ...narrowed.params, ...staged.params],
   );
   return rows.map((r) => r.id as string);
 }
@@ -112,9 +125,9 @@ export async function recordExpansion(db: Queryable, campaignId: string, through
   );
 }
 
-/** A throttled run starts being paced (sending/pacer.ts: its first chunk due now); a repeated dispatch changes nothing. */
-export async function startPacing(db: Queryable, campaignId: string): Promise<void> {
-  await db.query(`UPDATE delivery.campaign_runs SET next_expand_at = coalesce(next_expand_at, now()) WHERE campaign_id = $1 AND state = 'expanding'`, [campaignId]);
+/** A staged run is handed to the pacer (pacer.ts: its first stage due at `at`); a repeated dispatch changes nothing. */
+export async function startPacing(db: Queryable, campaignId: string, at: Date): Promise<void> {
+  await db.query(`UPDATE delivery.campaign_runs SET next_expand_at = coalesce(next_expand_at, $2) WHERE campaign_id = $1 AND state = 'expanding'`, [campaignId, at]);
 }
 
 /** Expansion done: the run is complete at once when every chunk is already done (or there were none). */

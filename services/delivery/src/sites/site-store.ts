@@ -1,5 +1,6 @@
 // Sites as the delivery service knows them: ids shared with the campaign service, VAPID keys.
 import type { Queryable } from '../../../shared/src/db.js';
+import { DEFAULT_TIME_ZONE } from '../../../shared/src/local-time.js';
 
 export interface SiteRow {
   siteId: string;
@@ -80,4 +81,13 @@ export async function updateVapidPrivateKeys(db: Queryable, updates: { siteId: s
     [updates.map((u) => u.siteId), updates.map((u) => u.vapidPrivateKeyEnc)],
   );
   return rowCount ?? 0;
+}
+
+/** The zone of subscribers without a known one when a site has set none. */
+export { DEFAULT_TIME_ZONE as DEFAULT_SITE_ZONE } from '../../../shared/src/local-time.js';
+
+/** The site's default zone (`sites set-time-zone`), UTC when unset (or the site is unknown). */
+export async function siteTimeZone(db: Queryable, siteId: string): Promise<string> {
+  const { rows } = await db.query('SELECT time_zone FROM delivery.sites WHERE site_id = $1', [siteId]);
+  return rows[0]?.time_zone ?? DEFAULT_TIME_ZONE;
 }

@@ -33,7 +33,7 @@ describe('delivery: pacing throttled campaigns', function () {
     const chunks: ChunkMessage[] = [];
     const publish = async (_topic: string, messages: { value: Buffer }[]) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
     const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 500, chunksPerGroup: 10 });
-    const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500 });
+    const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500, chunksPerPass: 10 });
     return { chunks, dispatch, pacer };
   }
   const due = (campaignId: string) => t.pool.query(`UPDATE delivery.campaign_runs SET next_expand_at = now() WHERE campaign_id = $1`, [campaignId]);
