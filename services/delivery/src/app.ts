@@ -146,7 +146,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     // audience
     const siteImport = createSiteImport(pool, { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts }, config.vapidEncryptionKey);
     const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
-    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, webhooks, pool, log, metrics, readiness, auth: internalAuth });
+    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, webhooks, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one

@@ -25,3 +25,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
+
+/** A request the current state does not allow (a winner picked twice); `message` is the API's. */
+export class StateConflictError extends Error {
+  override name = 'StateConflictError';
+}

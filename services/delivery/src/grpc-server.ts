@@ -1,7 +1,7 @@
 // The delivery service's gRPC server: the Audience and Webhooks services plus the standard
 // health service, driven by the service's readiness.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadWebhooksProto } from '../../shared/src/grpc.js';
+import { loadAudienceProto, loadRunsProto, loadWebhooksProto } from '../../shared/src/grpc.js';
 import { internalAuthInterceptor, type InternalAuth } from '../../shared/src/internal-auth.js';
 import type { Logger } from '../../shared/src/log.js';
 import { addGrpcHealth, type Readiness } from '../../shared/src/observability/health.js';
@@ -12,9 +12,11 @@ import { createAudienceHandlers } from './audience/grpc-handlers.js';
 import type { SiteImport } from './audience/import.js';
 import type { WebhookEndpoints } from './webhooks/endpoints.js';
 import { createWebhookHandlers } from './webhooks/grpc-handlers.js';
+import { createRunsHandlers } from './sending/grpc-handlers.js';
 
 export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
 export const WEBHOOKS_GRPC_SERVICE = 'delivery.v1.Webhooks';
+export const RUNS_GRPC_SERVICE = 'delivery.v1.Runs';
 
 export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
 
@@ -28,9 +30,12 @@ export function createGrpcServer(deps: {
   auth: InternalAuth;
   metrics?: ServiceMetrics;
   readiness: Readiness;
+  /** A winner was picked: its rest stages are due (the pacer's wake). */
+  onWinnerPicked?: () => void;
 }): grpc.Server & { health: GrpcHealth } {
   // The campaign service asks for audience estimates; the gateway lists topics and countries,
-  // imports and exports subscribers, and manages webhooks. The health service stays open to probes.
+  // imports and exports subscribers, and manages webhooks; the campaign service passes on a
+  // customer's pick of an A/B winner. The health service stays open to probes.
   const interceptor = internalAuthInterceptor(deps.auth, {
     [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
     [`/${AUDIENCE_GRPC_SERVICE}/ListTopics`]: ['gateway'],
@@ -39,6 +44,8 @@ export function createGrpcServer(deps: {
     [`/${AUDIENCE_GRPC_SERVICE}/ExportSubscribers`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/`]: [],
     [`/${WEBHOOKS_GRPC_SERVICE}/`]: ['gateway'],
+    [`/${RUNS_GRPC_SERVICE}/PickWinner`]: ['campaign'],
+    [`/${RUNS_GRPC_SERVICE}/`]: [],
   });
   const server = new grpc.Server({ interceptors: [interceptor] });
   const instrument = <T extends grpc.UntypedServiceImplementation>(name: string, handlers: T): T =>
@@ -48,5 +55,9 @@ export function createGrpcServer(deps: {
     instrument(AUDIENCE_GRPC_SERVICE, createAudienceHandlers(deps.audience, deps.siteImport, deps.pool, deps.log)),
   );
   server.addService(loadWebhooksProto().delivery.v1.Webhooks.service, instrument(WEBHOOKS_GRPC_SERVICE, createWebhookHandlers(deps.webhooks, deps.log)));
-  return Object.assign(server, { health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE], deps.readiness) });
+  server.addService(
+    loadRunsProto().delivery.v1.Runs.service,
+    instrument(RUNS_GRPC_SERVICE, createRunsHandlers(deps.pool, deps.log, () => deps.onWinnerPicked?.())),
+  );
+  return Object.assign(server, { health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE, RUNS_GRPC_SERVICE], deps.readiness) });
 }

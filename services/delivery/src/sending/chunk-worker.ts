@@ -12,8 +12,9 @@
 // only when every row of it is final; outcome writes are retried through a Postgres restart.
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
-import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
-import { buildPushPayload } from '../../../shared/src/campaign-content.js';
+import type { ChunkMessage } from '../../../shared/src/messages.js';
+import { buildPushPayload, type CampaignContent } from '../../../shared/src/campaign-content.js';
+import { abBucket, variantContent, variantOfBucket } from '../../../shared/src/ab-test.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
 import type { TrackingTokens } from '../tracking/tracking-token.js';
@@ -63,6 +64,23 @@ const KAFKA_HEARTBEAT_MS = 3000;
 const MARK_LINGER_MS = 5;
 const OUTCOME_LINGER_MS = 20;
 
+/**
+ * The variant each subscriber of an A/B test is sent: the test share's by bucket, the rest's the
+ * winner; undefined for a rest subscriber while no winner is chosen.
+ */
+function variantFor(run: RunRow, subscriberId: string): number | undefined {
+  const ab = run.job.abTest;
+  return ab ? (variantOfBucket(abBucket(run.campaignId, subscriberId), ab) ?? run.abWinner?.variant) : undefined;
+}
+
+/** The content each subscriber of the run is sent: the campaign's, or its A/B variant's. */
+function contentFor(run: RunRow): (subscriberId: string) => CampaignContent {
+  const { job } = run;
+  if (!job.abTest) return () => job.content;
+  const variants = job.abTest.variants.map((v) => variantContent(job.content, v));
+  return (subscriberId) => variants[variantFor(run, subscriberId) ?? 0];
+}
+
 function originOf(endpoint: string): string {
   try {
     return new URL(endpoint).origin;
@@ -77,12 +95,14 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const retry: RetryPolicy = { budgetMs: (opts.retrySec ?? 120) * 1000, signal: deps.stopping, log: deps.log };
 
   /** Sends claimed rows and records their outcomes; resolves when every one is recorded. */
-  const sendClaimed = async (job: DispatchMessage, ids: string[], lease: string) => {
+  const sendClaimed = async (run: RunRow, ids: string[], lease: string) => {
+    const { job } = run;
     const campaignId = job.campaignId;
     const subs = await retrying('subscriptions', retry, () => subscriptions(deps.pool, ids));
+    const contentOf = contentFor(run);
     const items: PushTarget[] = subs.map((s) => ({
       ...s,
-      payload: buildPushPayload(campaignId, job.content, deps.tokens.sign({ campaignId, subscriberId: s.id })),
+      payload: buildPushPayload(campaignId, contentOf(s.id), deps.tokens.sign({ campaignId, subscriberId: s.id })),
     }));
     const marks = groupCommit((batch: string[]) => retrying('sending marks', retry, () => markSending(deps.pool, campaignId, lease, batch)), {
       lingerMs: MARK_LINGER_MS,
@@ -146,6 +166,10 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       return;
     }
     if (run.state === 'failed' || run.state === 'completed') return;
+    // A rest chunk is published only once the winner is chosen: one without is out of its time.
+    if (run.job.abTest && !run.abWinner && chunk.subscriberIds.some((id) => variantFor(run, id) === undefined)) {
+      throw new ChunkNotFinished(`chunk ${chunk.chunkNo} of campaign ${chunk.campaignId} holds the rest of an A/B test whose winner is not chosen yet`);
+    }
     // Read per chunk: a cap the operator sets or lifts applies from the next chunk on.
     const cap = await retrying('frequency cap', retry, () => frequencyCapOf(deps.pool, run.siteId));
     const claimSlice = (slice: string[], claimant: Claimant) =>
@@ -159,7 +183,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
         const claimant = { instanceId: deps.instanceId, lease, liveLeases: leases.live() };
         const { ids, ambiguous } = await retrying('claim', retry, () => claimSlice(slice, claimant));
         if (ambiguous > 0) deps.log.warn('resending pushes that were in flight when their attempt ended', { campaignId: chunk.campaignId, count: ambiguous });
-        if (ids.length > 0) await sendClaimed(run.job, ids, lease);
+        if (ids.length > 0) await sendClaimed(run, ids, lease);
         await heartbeat();
       }
       const others = await retrying('unfinished rows', retry, () => unfinishedRows(deps.pool, chunk.campaignId, chunk.subscriberIds));

@@ -22,6 +22,7 @@ export type StatsSource = Pick<RunRow, 'campaignId' | 'state' | 'reason' | 'sent
   failedBy?: FailedBy;
   capped?: number;
   byBrowser?: ResultsByBrowser | null;
+  abTest?: StatsMessage['abTest'] | null;
 };
 
 export function statsMessage(run: StatsSource): StatsMessage {
@@ -48,6 +49,13 @@ export function statsMessage(run: StatsSource): StatsMessage {
         return [b, { sent: r.sent, failed: r.failed, expired: r.expired, capped: r.capped }];
       }),
     );
+  }
+  if (run.abTest) {
+    const { results, winner } = run.abTest;
+    m.abTest = {
+      results: results.map((r) => ({ variant: r.variant, sent: r.sent, impressions: r.impressions, clicks: r.clicks })),
+      winner: winner ? { variant: winner.variant, decidedAt: winner.decidedAt, by: winner.by } : null,
+    };
   }
   return m;
 }

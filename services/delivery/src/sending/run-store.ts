@@ -5,6 +5,7 @@ import { unfinishedRows } from './delivery-log-store.js';
 import type { Queryable } from '../../../shared/src/db.js';
 import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '../../../shared/src/messages.js';
 import { segmentSql } from '../audience/segment-sql.js';
+import type { AbWinner } from '../../../shared/src/ab-test.js';
 
 export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';
 
@@ -24,10 +25,12 @@ export interface RunRow {
   impressions: number;
   clicks: number;
   reason: string | null;
+  /** An A/B test's winner, once chosen (stages.ts). */
+  abWinner: AbWinner | null;
 }
 
 const RUN_COLUMNS = `campaign_id, site_id, job, state, expanded_through::text, chunks_published, chunks_total, chunks_done,
-  sent::int, failed::int, expired::int, ambiguous::int, impressions::int, clicks::int, reason`;
+  sent::int, failed::int, expired::int, ambiguous::int, impressions::int, clicks::int, reason, ab_winner`;
 
 function toRun(r: Record<string, any>): RunRow {
   return {
@@ -47,6 +50,7 @@ function toRun(r: Record<string, any>): RunRow {
     impressions: r.impressions,
     clicks: r.clicks,
     reason: r.reason,
+    abWinner: r.ab_winner,
   };
 }
 

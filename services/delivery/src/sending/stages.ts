@@ -204,3 +204,23 @@ export async function setWinner(db: Queryable, campaignId: string, variant: numb
   );
   return rows[0]?.ab_winner ?? null;
 }
+
+/** The API's answers when a winner cannot be picked (docs/api-decisions.md "A/B tests"). */
+export const PICK_REFUSED = {
+  notStarted: 'The A/B test has not started',
+  chosen: 'The winner has already been chosen',
+} as const;
+
+/**
+ * The customer's pick of a test's winner, while the test runs and no winner is chosen: the rest
+ * stages become due at once. Answers the winner, or why not (PICK_REFUSED).
+ */
+export async function pickWinner(tx: Queryable, siteId: string, campaignId: string, variant: number): Promise<AbWinner | { refused: string }> {
+  const { rows } = await tx.query(
+    `SELECT ab_winner, ab_window_ends_at FROM delivery.campaign_runs WHERE campaign_id = $1 AND site_id = $2 AND job ? 'abTest' FOR UPDATE`,
+    [campaignId, siteId],
+  );
+  if (!rows[0] || rows[0].ab_window_ends_at === null) return { refused: PICK_REFUSED.notStarted };
+  if (rows[0].ab_winner !== null) return { refused: PICK_REFUSED.chosen };
+  return (await setWinner(tx, campaignId, variant, 'customer')) as AbWinner;
+}

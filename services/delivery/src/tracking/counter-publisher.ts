@@ -7,7 +7,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPeriodic } from '../../../shared/src/periodic.js';
-import { changedCounters, fillResultsByBrowser, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from './counter-store.js';
+import { changedCounters, fillResultsByBrowser, refreshAbResults, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from './counter-store.js';
 
 export interface CounterPublisherDeps {
   pool: Pool;
@@ -23,6 +23,8 @@ export interface CounterPublisherOptions {
 
 /** Batches per pass: a pass ends even if counters change faster than they are published. */
 const MAX_BATCHES_PER_PASS = 50;
+/** A/B runs whose variant results are recomputed per batch (each an aggregate of its test share). */
+const AB_REFRESHES_PER_BATCH = 20;
 /** A woken pass starts at least this long after the previous one ended (busy tracking traffic). */
 const WAKE_GAP_MS = 50;
 
@@ -43,6 +45,7 @@ export function createCounterPublisher(deps: CounterPublisherDeps, opts: Counter
         let total = 0;
         for (let i = 0; i < MAX_BATCHES_PER_PASS; i++) {
           await fillResultsByBrowser(client, opts.batchSize);
+          await refreshAbResults(client, AB_REFRESHES_PER_BATCH);
           const changed = await changedCounters(client, opts.batchSize);
           if (changed.length === 0) break;
           await deps.publish(changed);

@@ -5,6 +5,8 @@ import type { PoolClient } from 'pg';
 import type { Queryable } from '../../../shared/src/db.js';
 import type { FailedBy, ResultsByBrowser } from '../../../shared/src/messages.js';
 import type { RunState } from '../sending/run-store.js';
+import { variantResults } from '../sending/stages.js';
+import type { AbWinner, VariantResult } from '../../../shared/src/ab-test.js';
 
 export interface RunCounters {
   campaignId: string;
@@ -22,6 +24,8 @@ export interface RunCounters {
   capped: number;
   /** Once the run is finished: its outcomes by browser family (fillResultsByBrowser). */
   byBrowser: ResultsByBrowser | null;
+  /** With an A/B test: each variant's results in the test share (refreshAbResults) and the winner once chosen. */
+  abTest: { results: VariantResult[]; winner: AbWinner | null } | null;
   /** The run's stats_version when these counters were read (a bigint, as text). */
   version: string;
 }
@@ -56,14 +60,40 @@ export async function fillResultsByBrowser(db: Queryable, limit: number): Promis
   return rowCount ?? 0;
 }
 
-/** Runs with changes not yet published, at most `limit`. */
+/** How often an A/B test's variant results are recomputed at most: an aggregate of its test share. */
+const AB_RESULTS_EVERY_SECONDS = 5;
+
+/**
+ * A/B runs about to be published get their variants' results at their current version, at most
+ * every few seconds each (stages.ts variantResults); until then they wait (changedCounters).
+ */
+export async function refreshAbResults(db: Queryable, limit: number): Promise<number> {
+  const { rows } = await db.query(
+    `SELECT campaign_id, job->'abTest' AS ab, stats_version::text FROM delivery.campaign_runs
+      WHERE stats_version > stats_published AND job ? 'abTest' AND ab_results_version < stats_version
+        AND (ab_results_at IS NULL OR ab_results_at <= now() - $2 * interval '1 second')
+      LIMIT $1`,
+    [limit, AB_RESULTS_EVERY_SECONDS],
+  );
+  for (const r of rows) {
+    const results = await variantResults(db, r.campaign_id, r.ab);
+    await db.query(`UPDATE delivery.campaign_runs SET ab_results = $2, ab_results_at = now(), ab_results_version = $3 WHERE campaign_id = $1`, [
+      r.campaign_id,
+      JSON.stringify(results),
+      r.stats_version,
+    ]);
+  }
+  return rows.length;
+}
+
+/** Runs with changes not yet published (an A/B run once its results are of its version), at most `limit`. */
 export async function changedCounters(db: Queryable, limit: number): Promise<RunCounters[]> {
   const { rows } = await db.query(
     `SELECT campaign_id, state, reason, audience_size::text, sent::text, failed::text, expired::text, impressions::text,
             clicks::text, failed_rejected::text, failed_unauthorized::text, failed_unreachable::text, failed_refused::text,
-            capped::text, by_browser, stats_version::text
+            capped::text, by_browser, job ? 'abTest' AS has_ab, ab_results, ab_winner, stats_version::text
        FROM delivery.campaign_runs
-      WHERE stats_version > stats_published
+      WHERE stats_version > stats_published AND NOT (job ? 'abTest' AND ab_results_version < stats_version)
       LIMIT $1`,
     [limit],
   );
@@ -85,6 +115,7 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
     },
     capped: Number(r.capped),
     byBrowser: r.by_browser,
+    abTest: r.has_ab ? { results: r.ab_results ?? [], winner: r.ab_winner } : null,
     version: r.stats_version,
   }));
 }
