@@ -15,6 +15,8 @@ import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampai
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
 import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _campaign_v1_Permissions__Output } from './campaign/v1/Permissions';
+import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
+import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -37,6 +39,8 @@ export interface ProtoGrpcType {
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
       Permissions: MessageTypeDefinition<_campaign_v1_Permissions, _campaign_v1_Permissions__Output>
+      PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
+      PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
     }
   }
 }

@@ -10,6 +10,7 @@ import { createIdempotencyPurge } from './domain/idempotency-purge.js';
 import { createScheduler } from './domain/scheduler.js';
 import { createUseCases } from './domain/use-cases.js';
 import { createAudienceClient } from './grpc/audience-client.js';
+import { createRunsClient } from './grpc/runs-client.js';
 import { CAMPAIGN_GRPC_SERVICE, createServer } from './server.js';
 import { applyStats } from './db/stats-repo.js';
 import { createOutboxRelay } from './domain/outbox-relay.js';
@@ -41,6 +42,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const log = deps.log ?? createLogger('campaign', config.logLevel);
   const pool = createPool(config.databaseUrl, { applicationName: 'campaign' });
   const audience = createAudienceClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
+  // The same delivery service (its Runs API), with the same deadline.
+  const runs = createRunsClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   const metrics = createServiceMetrics('campaign');
   const lateness = new Histogram({
     name: 'campaign_scheduler_lateness_seconds',
@@ -67,7 +70,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     { log },
   );
   let metricsServer: OpsServer | undefined;
-  const server = createServer({ useCases: createUseCases({ pool, audience, cursors: createCursorCodec(config.cursorSecret), onDispatched }), log, metrics, gatewayToken: config.internalTokens.gateway });
+  const server = createServer({ useCases: createUseCases({ pool, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched }), log, metrics, gatewayToken: config.internalTokens.gateway });
   const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE], readiness);
   try {
     const applied = await migrateCampaignSchema(pool);
@@ -101,6 +104,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       await relay?.stop();
       await messaging?.stop();
       audience.close();
+      runs.close();
       await metricsServer?.stop();
       await pool.end();
     };
@@ -118,6 +122,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     await relay?.stop();
     await messaging?.stop().catch(() => {});
     audience.close();
+    runs.close();
     await metricsServer?.stop();
     await pool.end();
     throw err;

@@ -14,6 +14,8 @@ import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaign
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from '../../campaign/v1/GetCampaignResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from '../../campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from '../../campaign/v1/ListCampaignsResponse';
+import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from '../../campaign/v1/PickWinnerRequest';
+import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from '../../campaign/v1/PickWinnerResponse';
 
 export interface CampaignServiceClient extends grpc.Client {
   Authenticate(argument: _campaign_v1_AuthenticateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
@@ -66,6 +68,15 @@ export interface CampaignServiceClient extends grpc.Client {
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   
+  PickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  PickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  PickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  PickWinner(argument: _campaign_v1_PickWinnerRequest, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  pickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  pickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  pickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  pickWinner(argument: _campaign_v1_PickWinnerRequest, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -81,6 +92,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   ListCampaigns: grpc.handleUnaryCall<_campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse>;
   
+  PickWinner: grpc.handleUnaryCall<_campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse>;
+  
 }
 
 export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
@@ -90,4 +103,5 @@ export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   ExportCampaigns: MethodDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk__Output>
   GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
   ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
+  PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
 }

@@ -3,8 +3,10 @@
 
 export interface CreateCampaignResponse {
   'id'?: (string);
+  'localTimeJson'?: (string);
 }
 
 export interface CreateCampaignResponse__Output {
   'id': (string);
+  'localTimeJson': (string);
 }

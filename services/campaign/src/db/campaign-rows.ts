@@ -16,6 +16,27 @@ function percentJson(part: string, base: string): string {
   return `CASE WHEN ${base} > 0 THEN trim_scale(div(${part}::numeric * 20000 + ${base}, ${base}::numeric * 2) * 0.01)::text ELSE '0' END`;
 }
 
+/**
+ * What follows an A/B test's own fields (its stored JSON without the closing brace): `results`,
+ * one row per variant in order (zeros before the delivery service reported any; a variant it did
+ * not report is zeros too), each with its `ctr` (clicks ÷ impressions) and `its` (impressions ÷
+ * sent) rounded as the analytics are, and `winner` (null until chosen). Evaluated only for a
+ * campaign with a test.
+ */
+const AB_TEST_OUTCOME = `',"results":' || (
+    SELECT '[' || string_agg(format('{"variant":%s,"sent":%s,"impressions":%s,"clicks":%s,"ctr":%s,"its":%s}',
+                                    g.v, r.sent, r.impressions, r.clicks, ${percentJson('r.clicks', 'r.impressions')}, ${percentJson('r.impressions', 'r.sent')}),
+                             ',' ORDER BY g.v) || ']'
+      FROM generate_series(0, json_array_length(c.ab_test->'variants') - 1) AS g(v)
+      CROSS JOIN LATERAL (
+        SELECT COALESCE(max((e->>'sent')::bigint), 0) AS sent, COALESCE(max((e->>'impressions')::bigint), 0) AS impressions,
+               COALESCE(max((e->>'clicks')::bigint), 0) AS clicks
+          FROM json_array_elements(COALESCE(s.ab_results, '[]'::json)) AS e
+         WHERE (e->>'variant')::int = g.v) r)
+  || ',"winner":' || CASE WHEN s.ab_winner_variant IS NULL THEN 'null'
+                          ELSE format('{"variant":%s,"decidedAt":"%s","by":"%s"}', s.ab_winner_variant,
+                                      to_char(s.ab_winner_decided_at AT TIME ZONE 'UTC', ${UTC_SECONDS}), s.ab_winner_by) END`;
+
 /** A text column as a JSON string (escaped by to_json exactly as JSON.stringify escapes it). */
 const jsonString = (column: string) => `to_json(${column})::text`;
 /** The same, or null when the column is null or empty (what the API shows for image and icon). */
@@ -68,6 +89,10 @@ const CAMPAIGN_JSON_PARTS: readonly (readonly [string, string])[] = [
   ['}', `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END`],
   ['', `CASE WHEN c.throttle_per_minute IS NULL THEN '' ELSE ',"throttlePerMinute":' || c.throttle_per_minute END`],
   ['', `CASE WHEN c.ignore_frequency_cap THEN ',"ignoreFrequencyCap":true' ELSE '' END`],
+  // The additions of 2026-11-27, likewise only where they apply: a local-time campaign's plan
+  // ("Local time"), then an A/B test with its results and winner ("A/B tests").
+  ['', `CASE WHEN c.local_time IS NULL THEN '' ELSE ',"localTime":' || c.local_time::text END`],
+  ['', `CASE WHEN c.ab_test IS NULL THEN '' ELSE ',"abTest":' || left(c.ab_test::text, -1) || ${AB_TEST_OUTCOME} || '}' END`],
 ];
 const CAMPAIGN_JSON_END = '}';
 

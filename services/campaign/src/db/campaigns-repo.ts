@@ -1,6 +1,7 @@
 // SQL for campaigns: create (with stats and outbox), read, list, conditional delete.
 import type { Queryable } from '../../../shared/src/db.js';
 import type { Segment } from '../../../shared/src/segment.js';
+import type { AbTest } from '../../../shared/src/ab-test.js';
 import { CAMPAIGN_FROM, campaignJsonColumns, SORT_COLUMN, type CampaignJsonRow } from './campaign-rows.js';
 
 export interface NewCampaign {
@@ -26,21 +27,53 @@ export interface NewCampaign {
   /** As asked: null takes the site's default, 0 means no limit. */
   throttlePerMinute: number | null;
   ignoreFrequencyCap: boolean;
+  /** A local-time campaign's plan, the API's `localTime` as JSON text (scheduleDate is its first send); null for others. */
+  localTimeJson: string | null;
+  /** A local-time campaign's last send; null for others. */
+  lastSendAt: Date | null;
+  abTest: AbTest | null;
   dispatchNow: boolean;
 }
 
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
   await db.query(
     `INSERT INTO campaign.campaigns (id, site_id, title, body, link, topics, status, schedule_mode, schedule_date,
-       total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at, segment, throttle_per_minute, ignore_frequency_cap)
+       total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at, segment, throttle_per_minute, ignore_frequency_cap,
+       local_time, last_send_at, ab_test)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17,
        CASE WHEN $18::boolean THEN now() END, $19::json,
-       CASE WHEN $20::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($20::int, 0) END, $21)`,
+       CASE WHEN $20::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($20::int, 0) END, $21,
+       $22::json, $23::timestamptz, $24::json)`,
     [c.id, c.siteId, c.title, c.body, c.link, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers,
       c.image, c.icon, c.callToAction, c.utmSource, c.utmMedium, c.utmCampaign, c.ttl, c.dispatchNow,
-      c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap],
+      c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
+      c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest)],
   );
   await db.query('INSERT INTO campaign.campaign_stats (campaign_id) VALUES ($1)', [c.id]);
+}
+
+/** The transaction's now(): what a row's `DEFAULT now()` in it is (to the millisecond, as a Date holds it). */
+export async function transactionNow(db: Queryable): Promise<Date> {
+  const { rows } = await db.query<{ now: Date }>('SELECT now() AS now');
+  return rows[0].now;
+}
+
+/** A campaign's `localTime` as the API's JSON text, or null (none, or no such campaign). */
+export async function localTimeOf(db: Queryable, siteId: string, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ local_time: string | null }>('SELECT local_time::text FROM campaign.campaigns WHERE id = $1 AND site_id = $2', [id, siteId]);
+  return rows[0]?.local_time ?? null;
+}
+
+/**
+ * How many variants the campaign's A/B test has: null when it has none, undefined when the site
+ * has no such campaign.
+ */
+export async function abTestVariantCount(db: Queryable, siteId: string, id: string): Promise<number | null | undefined> {
+  const { rows } = await db.query<{ variants: number | null }>(
+    `SELECT json_array_length(ab_test->'variants') AS variants FROM campaign.campaigns WHERE id = $1 AND site_id = $2`,
+    [id, siteId],
+  );
+  return rows.length === 0 ? undefined : rows[0].variants;
 }
 
 // The campaign reads run as named (prepared) statements: building the JSON makes their text long
@@ -81,11 +114,17 @@ export interface ListQuery {
   fetch: number;
 }
 
+/**
+ * The filter's words. A local-time campaign (last_send_at set) reads `scheduled` until its last
+ * zone group's moment has passed, even once its first group went out; `sent` after. Others:
+ * `sent` once dispatched. The two are exact complements among published campaigns. Plain column
+ * comparisons, as before: filters on the rows the site's keyset index walk reads.
+ */
 const STATUS_CONDITION = {
   draft: `c.status = 'draft'`,
   failed: `c.status = 'failed'`,
-  scheduled: `(c.status = 'published' AND c.dispatched_at IS NULL)`,
-  sent: `(c.status = 'published' AND c.dispatched_at IS NOT NULL)`,
+  scheduled: `(c.status = 'published' AND (c.dispatched_at IS NULL OR c.last_send_at > now()))`,
+  sent: `(c.status = 'published' AND c.dispatched_at IS NOT NULL AND (c.last_send_at IS NULL OR c.last_send_at <= now()))`,
 } as const;
 
 /** One keyset page, newest first on the date field, ties by id; `fetch` rows at most. */

@@ -18,7 +18,9 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
   const { rows } = await tx.query(
     `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, c.title, c.body, c.link,
             c.utm_source, c.utm_medium, c.utm_campaign, c.icon, c.image, c.call_to_action, c.ttl, c.topics,
-            c.segment, c.throttle_per_minute, c.ignore_frequency_cap, o.payload->>'requestId' AS request_id
+            c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.created_at,
+            c.local_time->>'date' AS local_date, c.local_time->>'time' AS local_time, c.ab_test,
+            o.payload->>'requestId' AS request_id
        FROM campaign.outbox o
        JOIN campaign.campaigns c ON c.id = o.campaign_id
       WHERE o.published_at IS NULL AND o.kind = 'campaign.dispatch'
@@ -48,6 +50,9 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
     segment: r.segment ?? undefined,
     throttlePerMinute: r.throttle_per_minute ?? undefined,
     ignoreFrequencyCap: r.ignore_frequency_cap || undefined,
+    // The zone groups are measured from the campaign's creation (its plan was made then).
+    localTime: r.local_date ? { date: r.local_date, time: r.local_time, createdAt: (r.created_at as Date).toISOString() } : undefined,
+    abTest: r.ab_test ?? undefined,
     requestId: r.request_id ?? null,
   }));
 }

@@ -2,8 +2,43 @@
 // value seen: a replayed or reordered message can never lower or double a counter. A field an
 // older producer leaves out (audience, failedBy, capped) counts as 0, which keeps what is stored.
 // Finished (a run completed or failed) is final: once seen, nothing is pending any more.
+// An A/B test's results are a set of counters: the set whose counters total is greatest is kept
+// (the latest, whatever order the events came in); its winner is the first one reported, kept.
+import type { AbWinner, VariantResult } from '../../../shared/src/ab-test.js';
 import type { Queryable } from '../../../shared/src/db.js';
 import type { StatsMessage } from '../../../shared/src/messages.js';
+
+/** The results as stored: only the counters, in variant order (the campaign object computes the rest). */
+function abResults(results: VariantResult[]): VariantResult[] {
+  return results.map((r) => ({ variant: r.variant, sent: r.sent, impressions: r.impressions, clicks: r.clicks })).sort((a, b) => a.variant - b.variant);
+}
+
+/** Every counter of a result set, added: it only grows while a test sends and is measured. */
+function abTotal(results: VariantResult[]): number {
+  return results.reduce((sum, r) => sum + r.sent + r.impressions + r.clicks, 0);
+}
+
+/** The message's winner with a date Postgres takes (a winner whose date is not one is left for a later event). */
+function winnerOf(m: StatsMessage): AbWinner | null {
+  const w = m.abTest?.winner;
+  if (!w) return null;
+  const at = new Date(w.decidedAt);
+  return Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999 ? null : { variant: w.variant, decidedAt: at.toISOString(), by: w.by };
+}
+
+/**
+ * Records an A/B test's winner unless one is recorded already (the first one stands): the
+ * delivery service's, from its stats events, or the customer's pick as the delivery service
+ * answered it. True when this one was recorded.
+ */
+export async function recordWinner(db: Queryable, campaignId: string, winner: AbWinner): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE campaign.campaign_stats SET ab_winner_variant = $2, ab_winner_decided_at = $3::timestamptz, ab_winner_by = $4
+      WHERE campaign_id = $1 AND ab_winner_variant IS NULL`,
+    [campaignId, winner.variant, winner.decidedAt, winner.by],
+  );
+  return rowCount === 1;
+}
 
 export async function applyStats(db: Queryable, messages: StatsMessage[]): Promise<void> {
   if (messages.length === 0) return;
@@ -18,16 +53,29 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
             failed_refused = GREATEST(s.failed_refused, v.refused),
             capped = GREATEST(s.capped, v.capped),
             by_browser = coalesce(v.by_browser, s.by_browser),
-            delivery_finished = s.delivery_finished OR v.finished
+            delivery_finished = s.delivery_finished OR v.finished,
+            ab_results = CASE WHEN v.ab_results IS NOT NULL AND (s.ab_results IS NULL OR v.ab_total > s.ab_results_total) THEN v.ab_results ELSE s.ab_results END,
+            ab_results_total = CASE WHEN v.ab_results IS NOT NULL AND (s.ab_results IS NULL OR v.ab_total > s.ab_results_total) THEN v.ab_total ELSE s.ab_results_total END,
+            ab_winner_variant = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_variant ELSE s.ab_winner_variant END,
+            ab_winner_decided_at = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_decided_at ELSE s.ab_winner_decided_at END,
+            ab_winner_by = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_by ELSE s.ab_winner_by END
        FROM (SELECT campaign_id, max(sent) AS sent, max(failed) AS failed, max(expired) AS expired,
                     max(impressions) AS impressions, max(clicks) AS clicks, max(audience) AS audience,
                     max(rejected) AS rejected, max(unauthorized) AS unauthorized, max(unreachable) AS unreachable,
                     max(refused) AS refused, bool_or(finished) AS finished, max(capped) AS capped,
-                    (array_agg(by_browser) FILTER (WHERE by_browser IS NOT NULL))[1] AS by_browser
+                    (array_agg(by_browser) FILTER (WHERE by_browser IS NOT NULL))[1] AS by_browser,
+                    -- The batch's greatest result set (the first of equals), and its first winner.
+                    (array_agg(ab_results ORDER BY ab_total DESC, ord) FILTER (WHERE ab_results IS NOT NULL))[1] AS ab_results,
+                    max(ab_total) FILTER (WHERE ab_results IS NOT NULL) AS ab_total,
+                    (array_agg(winner_variant ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_variant,
+                    (array_agg(winner_decided_at ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_decided_at,
+                    (array_agg(winner_by ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_by
                FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
-                           $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::boolean[], $13::bigint[], $14::json[])
+                           $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::boolean[], $13::bigint[], $14::json[],
+                           $15::json[], $16::bigint[], $17::int[], $18::timestamptz[], $19::text[]) WITH ORDINALITY
                     AS t(campaign_id, sent, failed, expired, impressions, clicks, audience,
-                         rejected, unauthorized, unreachable, refused, finished, capped, by_browser)
+                         rejected, unauthorized, unreachable, refused, finished, capped, by_browser,
+                         ab_results, ab_total, winner_variant, winner_decided_at, winner_by, ord)
               GROUP BY campaign_id) v
       WHERE s.campaign_id = v.campaign_id`,
     [
@@ -45,6 +93,11 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
       messages.map((m) => m.state !== 'sending'),
       messages.map((m) => m.capped ?? 0),
       messages.map((m) => (m.byBrowser ? JSON.stringify(m.byBrowser) : null)),
+      messages.map((m) => (m.abTest ? JSON.stringify(abResults(m.abTest.results)) : null)),
+      messages.map((m) => (m.abTest ? abTotal(m.abTest.results) : 0)),
+      messages.map((m) => winnerOf(m)?.variant ?? null),
+      messages.map((m) => winnerOf(m)?.decidedAt ?? null),
+      messages.map((m) => winnerOf(m)?.by ?? null),
     ],
   );
   const failed = [...new Set(messages.filter((m) => m.state === 'failed').map((m) => m.campaignId))];

@@ -1,23 +1,36 @@
-// CreateCampaign: validate → replay a known Idempotency-Key → count the audience → one
-// transaction with the campaign, its stats row, the key and (for "send now") the dispatch job,
-// after whose commit the relay is woken (it need not wait for its interval).
+// CreateCampaign: validate → replay a known Idempotency-Key → count the audience (by zone for a
+// local-time campaign) → one transaction with the campaign (and a local time's plan, made at the
+// transaction's moment, the campaign's creation), its stats row, the key and (for "send now")
+// the dispatch job, after whose commit the relay is woken (it need not wait for its interval).
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '../../../shared/src/api-messages.js';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { claimKey, findFreshKey } from '../db/idempotency-repo.js';
-import { insertCampaign } from '../db/campaigns-repo.js';
+import { insertCampaign, localTimeOf, transactionNow } from '../db/campaigns-repo.js';
 import { insertOutbox } from '../db/outbox-repo.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { validateCreateInput } from './create-input.js';
 import { dispatchJob } from './dispatch-job.js';
 import { IdempotencyConflictError, UnauthenticatedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
+import { planLocalTime, type AudienceZones } from './local-time-plan.js';
 import { MESSAGES } from './messages.js';
 import { parseObjectBody } from './request-body.js';
 import type { Segment } from '../../../shared/src/segment.js';
 
+/** The audience's size, and with `withZones` its subscribers by effective zone (else no zones). */
+export interface AudienceCount extends AudienceZones {
+  users: number;
+}
+
 export interface AudienceCounter {
-  count(siteId: string, topics: readonly string[], countries: readonly string[], segment: Segment | null): Promise<number>;
+  count(siteId: string, topics: readonly string[], countries: readonly string[], segment: Segment | null, withZones?: boolean): Promise<AudienceCount>;
+}
+
+/** The create's answer: the id, and a local-time campaign's plan as the API's JSON text ('' for none). */
+export interface CreatedCampaign {
+  id: string;
+  localTimeJson: string;
 }
 
 export interface CreateCampaignDeps {
@@ -28,29 +41,35 @@ export interface CreateCampaignDeps {
 }
 
 export function createCampaignUseCase(deps: CreateCampaignDeps) {
-  return async function createCampaign(siteId: string, bodyJson: string, idempotencyKey: string): Promise<{ id: string }> {
+  return async function createCampaign(siteId: string, bodyJson: string, idempotencyKey: string): Promise<CreatedCampaign> {
     if (!isUuid(siteId)) throw new UnauthenticatedError();
     if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new ValidationError([MESSAGES.idempotencyKeyFormat]);
     const body = parseObjectBody(bodyJson, false);
     const input = validateCreateInput(body);
     const requestHash = sha256Hex(canonicalJson(body));
 
-    const replay = async (): Promise<{ id: string } | null> => {
+    const replay = async (): Promise<CreatedCampaign | null> => {
       const stored = await findFreshKey(deps.pool, siteId, idempotencyKey);
       if (!stored) return null;
       if (stored.requestHash !== requestHash) throw new IdempotencyConflictError();
-      return { id: stored.campaignId };
+      // The first answer again; its plan as stored (none when the campaign was deleted since).
+      return { id: stored.campaignId, localTimeJson: (await localTimeOf(deps.pool, siteId, stored.campaignId)) ?? '' };
     };
     if (idempotencyKey !== '') {
       const earlier = await replay();
       if (earlier) return earlier;
     }
 
-    const totalUsers = await deps.audience.count(siteId, input.topics, input.countries, input.segment);
+    const audience = await deps.audience.count(siteId, input.topics, input.countries, input.segment, input.localTime !== null);
     const id = randomUUID();
+    let localTimeJson = '';
     const outcome = await withTransaction(deps.pool, async (tx) => {
       if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return 'lost';
       const dispatchNow = input.status === 'published' && input.scheduleMode === 'now';
+      // Planned at the transaction's now(), which the campaign's created_at is too: the moment
+      // the dispatch message names and the delivery service's zone groups are measured from.
+      const plan = input.localTime ? planLocalTime(input.localTime, audience, await transactionNow(tx)) : null;
+      localTimeJson = plan ? JSON.stringify(plan) : '';
       await insertCampaign(tx, {
         id,
         siteId,
@@ -60,8 +79,9 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
         topics: input.destinations,
         status: input.status,
         scheduleMode: input.scheduleMode,
-        scheduleDate: input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
-        totalUsers,
+        // A local-time campaign is dispatched at its first send.
+        scheduleDate: plan ? new Date(plan.firstSendAt) : input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
+        totalUsers: audience.users,
         image: input.image,
         icon: input.icon,
         callToAction: input.callToAction,
@@ -72,6 +92,9 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
         segment: input.segment,
         throttlePerMinute: input.throttlePerMinute,
         ignoreFrequencyCap: input.ignoreFrequencyCap,
+        localTimeJson: plan ? localTimeJson : null,
+        lastSendAt: plan ? new Date(plan.lastSendAt) : null,
+        abTest: input.abTest,
         dispatchNow,
       });
       if (!dispatchNow) return 'stored';
@@ -79,7 +102,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       return 'dispatched';
     });
     if (outcome === 'dispatched') deps.onDispatched?.();
-    if (outcome !== 'lost') return { id };
+    if (outcome !== 'lost') return { id, localTimeJson };
 
     // Another request with the same key committed first while this one counted the audience.
     const winner = await replay();

@@ -1,9 +1,13 @@
 // Validation of the create body, rule by rule from the spec's 400 table and
 // docs/api-decisions.md. Every failing field contributes its message, in the table's order.
-import { buildPushPayload, campaignContent, type CampaignContent, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../../shared/src/campaign-content.js';
-import { hasBadCharacters, someHasBadCharacters } from '../../../shared/src/text.js';
+import { campaignContent, type CampaignContent } from '../../../shared/src/campaign-content.js';
+import { someHasBadCharacters } from '../../../shared/src/text.js';
+import type { AbTest } from '../../../shared/src/ab-test.js';
+import type { LocalTime } from '../../../shared/src/local-time.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
-import { graphemeLength } from './text.js';
+import { abTestField, variantsThatDoNotFit } from './ab-test-input.js';
+import { clean, CONTENT_FIELD_RULES, fitsOnePush, isAbsent } from './content-fields.js';
+import { localTimeField } from './local-time-input.js';
 import { segmentField } from './segment-input.js';
 import type { Segment } from '../../../shared/src/segment.js';
 import { ValidationError } from './errors.js';
@@ -13,7 +17,6 @@ export type CampaignStatus = 'published' | 'draft' | 'failed';
 export type ScheduleMode = 'now' | 'scheduled';
 
 export const DEFAULT_TTL_SECONDS = 2_419_200;
-const MAX_URL_LENGTH = 2048;
 const MAX_UTM_LENGTH = 200;
 const MAX_DESTINATIONS = 100;
 // Entries read at all (before trimming and de-duplicating): more can never leave 100 names worth sending.
@@ -39,59 +42,10 @@ export interface CreateInput extends CampaignContent {
   throttlePerMinute: number | null;
   /** Sent also to subscribers who reached the site's frequency cap (an addition). */
   ignoreFrequencyCap: boolean;
-}
-
-const isAbsent = (v: unknown) => v === undefined || v === null;
-
-/**
- * Not a string, or only whitespace, counts as missing for the `… is required` messages. The
- * spec's checks of a field come first; NUL and unpaired surrogates are refused after them
- * (one message per field).
- */
-function textField(value: unknown, min: number, max: number, m: { required: string; length: string; characters: string }, errors: string[]): string {
-  if (isAbsent(value) || (typeof value === 'string' && value.trim() === '')) {
-    errors.push(m.required);
-    return '';
-  }
-  const length = typeof value === 'string' ? graphemeLength(value, max) : -1;
-  if (length < min || length > max) {
-    errors.push(m.length);
-    return '';
-  }
-  return clean(value as string, m.characters, errors);
-}
-
-/** `text`, or '' with `message` (the field's `… must not contain NUL characters or unpaired surrogates`). */
-function clean(text: string, message: string, errors: string[]): string {
-  if (!hasBadCharacters(text)) return text;
-  errors.push(message);
-  return '';
-}
-
-function hasControlCharacters(s: string): boolean {
-  return /[\u0000-\u001f\u007f]/.test(s);
-}
-
-function isUrl(s: string, scheme: RegExp): boolean {
-  if (s.length > MAX_URL_LENGTH || !scheme.test(s) || hasControlCharacters(s)) return false;
-  try {
-    return new URL(s).hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-function linkField(value: unknown, errors: string[]): string {
-  if (isAbsent(value) || value === '') {
-    errors.push(MESSAGES.linkRequired);
-    return '';
-  }
-  if (typeof value === 'string' && hasBadCharacters(value)) return clean(value, MESSAGES.linkCharacters, errors);
-  if (typeof value !== 'string' || !isUrl(value, /^https?:\/\//i)) {
-    errors.push(MESSAGES.linkUrl);
-    return '';
-  }
-  return value;
+  /** Sent at this wall-clock time in each subscriber's zone, on scheduleDate's UTC date (an addition), or null. */
+  localTime: LocalTime | null;
+  /** The campaign's A/B test (an addition), or null. */
+  abTest: AbTest | null;
 }
 
 function names(value: unknown, normalise: (name: string) => string): string[] | null {
@@ -133,17 +87,6 @@ function audienceFields(topicsValue: unknown, countriesValue: unknown, errors: s
   return { topics: uniqueTopics, countries: uniqueCountries, destinations };
 }
 
-function optionalUrl(value: unknown, m: { url: string; characters: string }, errors: string[]): string | null {
-  if (isAbsent(value) || value === '') return null;
-  // The spec's rule (starts with https://) first, then the characters, then the rest of a URL.
-  if (typeof value === 'string' && value.startsWith('https://') && hasBadCharacters(value)) return clean(value, m.characters, errors) || null;
-  if (typeof value !== 'string' || !isUrl(value, /^https:\/\//)) {
-    errors.push(m.url);
-    return null;
-  }
-  return value;
-}
-
 function utmField(value: unknown, m: { length: string; characters: string }, errors: string[]): string {
   if (isAbsent(value)) return '';
   if (typeof value !== 'string' || value.length > MAX_UTM_LENGTH) {
@@ -173,29 +116,20 @@ function throttleField(value: unknown, errors: string[]): number | null {
   return value;
 }
 
-function fitsOnePush(input: CreateInput): boolean {
-  const payload = buildPushPayload('00000000-0000-0000-0000-000000000000', campaignContent(input), 'x'.repeat(TRACKING_TOKEN_RESERVED_CHARS));
-  return Buffer.byteLength(payload, 'utf8') <= MAX_PUSH_PLAINTEXT_BYTES;
-}
-
 /** Returns the normalised input or throws ValidationError with every failing field's message. */
-export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
+/**
+ * Returns the normalised input or throws ValidationError with every failing field's message.
+ * `now`: the moment of the request (a local time's date may not be before its UTC date).
+ */
+export function validateCreateInput(raw: Record<string, unknown>, now: Date = new Date()): CreateInput {
   const errors: string[] = [];
-  const title = textField(raw.title, 3, 100, { required: MESSAGES.titleRequired, length: MESSAGES.titleLength, characters: MESSAGES.titleCharacters }, errors);
-  const body = textField(raw.body, 3, 300, { required: MESSAGES.bodyRequired, length: MESSAGES.bodyLength, characters: MESSAGES.bodyCharacters }, errors);
-  const link = linkField(raw.link, errors);
+  const title = CONTENT_FIELD_RULES.title(raw.title, errors);
+  const body = CONTENT_FIELD_RULES.body(raw.body, errors);
+  const link = CONTENT_FIELD_RULES.link(raw.link, errors);
   const audience = audienceFields(raw.topics, raw.countries, errors);
-
-  let callToAction = '';
-  if (!isAbsent(raw.callToAction)) {
-    if (typeof raw.callToAction !== 'string' || graphemeLength(raw.callToAction, 20) > 20) {
-      errors.push(MESSAGES.callToActionLength);
-    } else {
-      callToAction = clean(raw.callToAction, MESSAGES.callToActionCharacters, errors);
-    }
-  }
-  const icon = optionalUrl(raw.icon, { url: MESSAGES.iconUrl, characters: MESSAGES.iconCharacters }, errors);
-  const image = optionalUrl(raw.image, { url: MESSAGES.imageUrl, characters: MESSAGES.imageCharacters }, errors);
+  const callToAction = CONTENT_FIELD_RULES.callToAction(raw.callToAction, errors);
+  const icon = CONTENT_FIELD_RULES.icon(raw.icon, errors);
+  const image = CONTENT_FIELD_RULES.image(raw.image, errors);
   const utmSource = utmField(raw.utmSource, { length: MESSAGES.utmSourceLength, characters: MESSAGES.utmSourceCharacters }, errors);
   const utmMedium = utmField(raw.utmMedium, { length: MESSAGES.utmMediumLength, characters: MESSAGES.utmMediumCharacters }, errors);
   const utmCampaign = utmField(raw.utmCampaign, { length: MESSAGES.utmCampaignLength, characters: MESSAGES.utmCampaignCharacters }, errors);
@@ -219,6 +153,8 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
   const throttlePerMinute = throttleField(raw.throttlePerMinute, errors);
   const ignoreFrequencyCap = raw.ignoreFrequencyCap ?? false;
   if (typeof ignoreFrequencyCap !== 'boolean') errors.push(MESSAGES.ignoreFrequencyCap);
+  const localTime = localTimeField(raw.localTime, scheduleMode, scheduleDate, now, errors);
+  const abTest = abTestField(raw.abTest, errors);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
@@ -239,7 +175,12 @@ export function validateCreateInput(raw: Record<string, unknown>): CreateInput {
     segment,
     throttlePerMinute,
     ignoreFrequencyCap: ignoreFrequencyCap === true,
+    localTime,
+    abTest,
   };
-  if (!fitsOnePush(input)) throw new ValidationError([MESSAGES.notificationTooLarge]);
+  // The notification as the campaign's own content, then as each variant's.
+  const content = campaignContent(input);
+  const tooLarge = [...(fitsOnePush(content) ? [] : [MESSAGES.notificationTooLarge]), ...(abTest ? variantsThatDoNotFit(content, abTest) : [])];
+  if (tooLarge.length > 0) throw new ValidationError(tooLarge);
   return input;
 }

@@ -34,3 +34,9 @@ export class IdempotencyConflictError extends Error {
     super(MESSAGES.idempotencyMismatch);
   }
 }
+
+/**
+ * A request the campaign's state refuses, with the API's message (a pick of a winner for a
+ * campaign without an A/B test, or one the delivery service refuses: not started, already chosen).
+ */
+export class RefusedError extends Error {}

@@ -50,6 +50,23 @@ const OWN = {
   throttlePerMinute: 'throttlePerMinute must be a whole number from 0 (no limit) to 1000000',
   // create's ignoreFrequencyCap (an addition: docs/api-decisions.md, "Frequency caps")
   ignoreFrequencyCap: 'ignoreFrequencyCap must be a boolean',
+  // create's localTime (an addition: docs/api-decisions.md, "Local time")
+  localTimeFormat: 'localTime must be a time of day as HH:MM (00:00 to 23:59)',
+  localTimeScheduled: 'localTime requires scheduleMode scheduled',
+  localTimeDatePassed: "localTime's date must be today or later (UTC)",
+  localTimeDateTooLate: "localTime's date must be 9999-12-30 or earlier",
+  // create's abTest (an addition: docs/api-decisions.md, "A/B tests")
+  abTestObject: 'abTest must be an object with variants, testPercent, winnerMetric and windowMinutes',
+  abTestUnknownField: 'abTest has an unknown field: <name>',
+  abTestVariants: 'abTest.variants must be a list of 2 to 5 variants',
+  abTestVariantUnknownField: 'abTest.variants[<index>] has an unknown field: <name>',
+  abTestVariantMessage: 'abTest.variants[<index>]: <message>',
+  abTestTestPercent: 'abTest.testPercent must be an integer from 1 to 100',
+  abTestWinnerMetric: 'abTest.winnerMetric must be ctr or impressions',
+  abTestWindowMinutes: 'abTest.windowMinutes must be an integer from 1 to 10080',
+  // POST /v2/campaign/{campaignId}/winner (an addition: docs/api-decisions.md, "A/B tests")
+  winnerVariant: 'variant must be an integer from 0 to <last>',
+  noAbTest: 'The campaign has no A/B test',
   // create (docs/api-decisions.md, "Create")
   linkUrl: 'Link must be a valid URL',
   tooManyDestinations: 'At most 100 topics and countries may be specified',

@@ -34,6 +34,8 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     ...(row.segment ? { segment: row.segment } : {}),
     ...(row.throttlePerMinute ? { throttlePerMinute: row.throttlePerMinute } : {}),
     ...(row.ignoreFrequencyCap ? { ignoreFrequencyCap: true } : {}),
+    ...(row.localTime ? { localTime: row.localTime } : {}),
+    ...(row.abTest ? { abTest: row.abTest } : {}),
   };
 }
 

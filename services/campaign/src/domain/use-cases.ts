@@ -6,13 +6,15 @@ import { createCampaignUseCase, type CreateCampaignDeps } from './create-campaig
 import type { CursorCodec } from './cursor.js';
 import { exportCampaignsUseCase } from './export-campaigns.js';
 import { listCampaignsUseCase } from './list-campaigns.js';
+import { pickWinnerUseCase, type WinnerPicker } from './pick-winner.js';
 
-export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; cursors: CursorCodec }) {
+export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; cursors: CursorCodec; runs: WinnerPicker }) {
   return {
     authenticate: authenticateUseCase(deps),
     createCampaign: createCampaignUseCase(deps),
     listCampaigns: listCampaignsUseCase(deps),
     exportCampaigns: exportCampaignsUseCase(deps),
+    pickWinner: pickWinnerUseCase(deps),
     ...campaignByIdUseCases(deps),
   };
 }

@@ -1,4 +1,5 @@
-// Client of the delivery service's Audience API: the audience estimate stored as totalUsers.
+// Client of the delivery service's Audience API: the audience estimate stored as totalUsers
+// (and, for a local-time campaign, the audience by zone its plan is made from).
 import * as grpc from '@grpc/grpc-js';
 import { loadAudienceProto } from '../../../shared/src/grpc.js';
 import { withInternalToken } from '../../../shared/src/internal-auth.js';
@@ -9,17 +10,24 @@ export function createAudienceClient(target: string, deadlineMs: number, token: 
   const { Audience } = loadAudienceProto().delivery.v1;
   const client = new Audience(target, grpc.credentials.createInsecure(), withInternalToken(token));
   return {
-    count(siteId, topics, countries, segment) {
+    count(siteId, topics, countries, segment, withZones = false) {
       // The caller's request id goes on to the delivery service's logs.
       const metadata = new grpc.Metadata();
       const requestId = currentRequestId();
       if (requestId) metadata.set(REQUEST_ID_KEY, requestId);
       return new Promise((resolve, reject) => {
         client.countAudience(
-          { siteId, topics: [...topics], countries: [...countries], segmentJson: segment === null ? '' : JSON.stringify(segment) },
+          { siteId, topics: [...topics], countries: [...countries], segmentJson: segment === null ? '' : JSON.stringify(segment), withZones },
           metadata,
           { deadline: Date.now() + deadlineMs },
-          (err, res) => (err ? reject(err) : resolve(Number(res?.users ?? 0))),
+          (err, res) =>
+            err
+              ? reject(err)
+              : resolve({
+                  users: Number(res?.users ?? 0),
+                  zones: (res?.zones ?? []).map((z) => ({ zone: z.name, users: Number(z.users) })),
+                  defaultTimeZone: res?.defaultTimeZone ?? '',
+                }),
         );
       });
     },

@@ -4,14 +4,14 @@
 import * as grpc from '@grpc/grpc-js';
 import { refusalStatus as status } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { AlreadySentError, IdempotencyConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
+import { AlreadySentError, IdempotencyConflictError, NotFoundError, RefusedError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { MESSAGES } from '../domain/messages.js';
 
 export function toStatus(err: unknown, method: string, log: Logger): Partial<grpc.StatusObject> {
   if (err instanceof ValidationError) return status(grpc.status.INVALID_ARGUMENT, err.message);
   if (err instanceof UnauthenticatedError) return status(grpc.status.UNAUTHENTICATED, err.message);
   if (err instanceof NotFoundError) return status(grpc.status.NOT_FOUND, err.message);
-  if (err instanceof AlreadySentError) return status(grpc.status.FAILED_PRECONDITION, err.message);
+  if (err instanceof AlreadySentError || err instanceof RefusedError) return status(grpc.status.FAILED_PRECONDITION, err.message);
   if (err instanceof IdempotencyConflictError) return status(grpc.status.ALREADY_EXISTS, err.message);
   try {
     log.error('unexpected error', { method, err: err instanceof Error ? err : new Error(String(err)) });
