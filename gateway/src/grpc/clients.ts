@@ -12,6 +12,7 @@ import type { CreateCampaignResponse__Output } from '../../../protos/generated/c
 import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
 import type { GetCampaignResponse__Output } from '../../../protos/generated/campaign/v1/GetCampaignResponse.js';
 import type { DeleteCampaignResponse__Output } from '../../../protos/generated/campaign/v1/DeleteCampaignResponse.js';
+import type { PickWinnerResponse__Output } from '../../../protos/generated/campaign/v1/PickWinnerResponse.js';
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
 import type { ImportSubscriptionsResponse__Output } from '../../../protos/generated/delivery/v1/ImportSubscriptionsResponse.js';
 import type { ExportChunk__Output } from '../../../protos/generated/delivery/v1/ExportChunk.js';
@@ -27,6 +28,7 @@ export interface CampaignBackend {
   listCampaigns(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<ListCampaignsResponse__Output>;
   getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<GetCampaignResponse__Output>;
   deleteCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<DeleteCampaignResponse__Output>;
+  pickWinner(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<PickWinnerResponse__Output>;
   /** No deadline (a long history takes a while): the caller cancels it when its client goes. */
   exportCampaigns(req: { siteId: string; bodyJson: string; format: string }, ctx: CallContext): grpc.ClientReadableStream<ExportCampaignsChunk__Output>;
 }
@@ -102,6 +104,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       listCampaigns: (req, ctx) => call(campaign, campaign.ListCampaigns, req, ctx),
       getCampaign: (req, ctx) => call(campaign, campaign.GetCampaign, req, ctx),
       deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
+      pickWinner: (req, ctx) => call(campaign, campaign.PickWinner, req, ctx),
       exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
     },
     audience: {

@@ -27,7 +27,8 @@ export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
       async handle({ principal, bodyJson, headers, ctx }) {
         const key = idempotencyKey(headers['idempotency-key']);
         const res = await backend.createCampaign({ siteId: principal.siteId, bodyJson, idempotencyKey: key }, ctx);
-        return { id: res.id };
+        // A local-time campaign's plan (an addition of 2026-11-27) comes as the API's JSON text.
+        return res.localTimeJson ? { id: res.id, localTime: JSON.parse(res.localTimeJson) } : { id: res.id };
       },
     },
     {
@@ -78,6 +79,21 @@ export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
       async handle({ principal, params, ctx }) {
         const res = await backend.deleteCampaign({ siteId: principal.siteId, campaignId: params[0] }, ctx);
         return { id: res.id, deleted: true };
+      },
+    },
+    // An addition of 2026-11-27 (docs/api-decisions.md, "A/B tests"): the customer picks an A/B
+    // test's winner. It changes what the campaign sends, so it takes the create permission.
+    {
+      method: 'POST',
+      pattern: /^\/v2\/campaign\/([^/]+)\/winner\/?$/,
+      operation: 'pickCampaignWinner',
+      permission: 'create',
+      denied: { status: 403, body: { message: MESSAGES.planCreate } },
+      genericMessage: MESSAGES.internal,
+      body: 'json',
+      async handle({ principal, params, bodyJson, ctx }) {
+        const res = await backend.pickWinner({ siteId: principal.siteId, campaignId: params[0], bodyJson }, ctx);
+        return { id: res.id, winner: { variant: res.variant, decidedAt: res.decidedAt, by: res.by } };
       },
     },
     // The spec's "id missing in the URL": answered after the key and plan checks, like any call.
