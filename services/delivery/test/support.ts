@@ -5,8 +5,9 @@ import * as grpc from '@grpc/grpc-js';
 import { startInProcess } from '../../../test/support/in-process.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
 import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
+import type { RunsClient } from '../../../protos/generated/delivery/v1/Runs.js';
 import type { Pool } from '../../shared/src/db.js';
-import { loadAudienceProto, loadWebhooksProto } from '../../shared/src/grpc.js';
+import { loadAudienceProto, loadRunsProto, loadWebhooksProto } from '../../shared/src/grpc.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import type { DeliveryService } from '../src/app.js';
 import type { DeliveryConfig } from '../src/config.js';
@@ -28,6 +29,8 @@ export interface TestDelivery {
   audienceAsGateway: AudienceClient;
   /** The gRPC Webhooks service, as the gateway calls it. */
   webhooks: WebhooksClient;
+  /** The gRPC Runs service, as the campaign service calls it (PickWinner). */
+  runs: RunsClient;
   baseUrl: string;
   /** The ops listener: /healthz, /readyz, /metrics. */
   opsUrl: string;
@@ -48,6 +51,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
   const audience = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.CAMPAIGN_INTERNAL_TOKEN));
   const audienceAsGateway = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   const webhooks = new (loadWebhooksProto().delivery.v1.Webhooks)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
+  const runs = new (loadRunsProto().delivery.v1.Runs)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.CAMPAIGN_INTERNAL_TOKEN));
   return {
     service,
     config: service.config,
@@ -56,12 +60,14 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     audience,
     audienceAsGateway,
     webhooks,
+    runs,
     baseUrl: `http://127.0.0.1:${service.httpPort}`,
     opsUrl: `http://127.0.0.1:${service.opsPort}`,
     stop: async () => {
       audience.close();
       audienceAsGateway.close();
       webhooks.close();
+      runs.close();
       await stack.stop();
     },
   };
