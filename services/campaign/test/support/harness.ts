@@ -20,6 +20,10 @@ export type { TestSite };
 export interface Harness {
   pool: Pool;
   operators: InProcessStack['operators']['campaign'];
+  /** The delivery service's operators (a site's default time zone). */
+  deliveryOperators: InProcessStack['operators']['delivery'];
+  /** Base URL of the delivery service's HTTP API (the site plugin's endpoints). */
+  deliveryHttpUrl: string;
   call<Res>(method: keyof CampaignMethods, request: object): Promise<Res>;
   newSite(opts?: { permissions?: Permission[]; subscribers?: Seed[] }): Promise<TestSite>;
   /** Another campaign service instance on the same database (scheduler races, a logger of the test's own). */
@@ -44,6 +48,8 @@ export async function startHarness(label: string, env: Record<string, string> = 
   return {
     pool: stack.pool,
     operators: stack.operators.campaign,
+    deliveryOperators: stack.operators.delivery,
+    deliveryHttpUrl: `http://127.0.0.1:${stack.delivery!.httpPort}`,
     call<Res>(method: keyof CampaignMethods, request: object): Promise<Res> {
       return new Promise((resolve, reject) => {
         const fn = client[method] as unknown as (req: object, cb: (err: grpc.ServiceError | null, res: Res) => void) => void;
