@@ -4,14 +4,11 @@
 // that fell behind resumes at the pace instead of bursting; the chunk size and interval follow the rate.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage } from '../../../shared/src/messages.js';
-import { createDispatchHandler } from '../../src/sending/dispatch.js';
-import { createPacer, pace } from '../../src/sending/pacer.js';
+import { pace } from '../../src/sending/pacer.js';
 import { findRun } from '../../src/sending/run-store.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
+import { expansionRecorder } from './support/expansion.js';
 
-const log = createLogger('pacer-test', 'error');
 const noop = async () => {};
 
 describe('delivery: pacing throttled campaigns', function () {
@@ -29,13 +26,7 @@ describe('delivery: pacing throttled campaigns', function () {
     await t?.stop();
   });
 
-  function setup() {
-    const chunks: ChunkMessage[] = [];
-    const publish = async (_topic: string, messages: { value: Buffer }[]) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
-    const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 500, chunksPerGroup: 10 });
-    const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500, chunksPerPass: 10 });
-    return { chunks, dispatch, pacer };
-  }
+  const setup = () => expansionRecorder(t);
   const due = (campaignId: string) => t.pool.query(`UPDATE delivery.campaign_runs SET next_expand_at = now() WHERE campaign_id = $1`, [campaignId]);
 
   it('publishes nothing at dispatch, then one chunk per due pass until the (segmented) audience is out, each subscriber once', async () => {

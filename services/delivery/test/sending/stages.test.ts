@@ -8,17 +8,14 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type * as grpc from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
+import type { DispatchMessage } from '../../../shared/src/messages.js';
 import { abBucket, testThreshold, variantOfBucket, type AbTest } from '../../../shared/src/ab-test.js';
 import { nextDate, planZoneGroups, wallClockInstant, zoneSendAt } from '../../../shared/src/local-time.js';
-import { createDispatchHandler } from '../../src/sending/dispatch.js';
-import { createPacer } from '../../src/sending/pacer.js';
 import { findRun } from '../../src/sending/run-store.js';
 import { decideEndedTests, planStages } from '../../src/sending/stages.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
+import { expansionRecorder } from './support/expansion.js';
 
-const log = createLogger('stages-test', 'error');
 const noop = async () => {};
 
 describe('delivery: staged runs (local time, A/B tests)', function () {
@@ -32,14 +29,7 @@ describe('delivery: staged runs (local time, A/B tests)', function () {
     await t?.stop();
   });
 
-  function setup() {
-    const chunks: ChunkMessage[] = [];
-    const publish = async (_topic: string, messages: { value: Buffer }[]) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
-    const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 500, chunksPerGroup: 10 });
-    const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500, chunksPerPass: 10 });
-    const sent = () => chunks.flatMap((c) => c.subscriberIds);
-    return { chunks, dispatch, pacer, sent };
-  }
+  const setup = () => expansionRecorder(t);
   /** Time control: a stage's moment brought to now (the tests cannot wait for hours). */
   const bringForward = async (campaignId: string, stageNo: number) => {
     await t.pool.query(`UPDATE delivery.run_stages SET at = now() WHERE campaign_id = $1 AND stage_no = $2`, [campaignId, stageNo]);

@@ -1,0 +1,20 @@
+// A dispatch handler and a pacer over a test's Postgres whose chunks are recorded as Kafka would
+// carry them, for the tests of expansion (pacer, stages).
+import { createLogger } from '../../../../shared/src/log.js';
+import type { ChunkMessage } from '../../../../shared/src/messages.js';
+import { createDispatchHandler } from '../../../src/sending/dispatch.js';
+import { createPacer } from '../../../src/sending/pacer.js';
+import type { TestDelivery } from '../../support.js';
+
+const log = createLogger('expansion-test', 'error');
+const noop = async () => {};
+
+export function expansionRecorder(t: TestDelivery) {
+  const chunks: ChunkMessage[] = [];
+  const publish = async (_topic: string, messages: { value: Buffer }[]) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
+  const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 500, chunksPerGroup: 10 });
+  const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500, chunksPerPass: 10 });
+  /** Every subscriber id published so far, in order. */
+  const sent = () => chunks.flatMap((c) => c.subscriberIds);
+  return { chunks, dispatch, pacer, sent };
+}
