@@ -60,6 +60,15 @@ const ENDPOINTS: Endpoint[] = [
     denied: { status: 403, body: { message: PLAN.delete } },
   },
   {
+    name: 'POST /campaign/{campaignId}/winner',
+    method: 'POST',
+    path: () => `/v2/campaign/${randomUUID()}/winner`,
+    body: { variant: 0 },
+    permission: 'create',
+    allowed: (status, body) => expect([status, body]).to.deep.equal([404, { message: 'Campaign not found' }]),
+    denied: { status: 403, body: { message: PLAN.create } },
+  },
+  {
     name: 'GET /topics',
     method: 'GET',
     path: () => '/v2/topics',
@@ -131,7 +140,7 @@ describe('gateway: API keys and plans', () => {
     });
   });
 
-  describe('the plan matrix on all six endpoints', () => {
+  describe('the plan matrix on every endpoint above', () => {
     for (const e of ENDPOINTS) {
       it(`${e.name}: a plan with "${e.permission}" is served`, async () => {
         const r = await stack.call(e.method, e.path(), { key: bySinglePermission.get(e.permission)!.key, body: e.body });
