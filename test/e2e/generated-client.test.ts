@@ -139,6 +139,11 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([bad.status, bad.body]).to.deep.equal([400, { message: 'Invalid startDate format. Use ISO format (e.g. 2025-01-01T12:00:00Z)' }]);
   });
 
+  it('pick an A/B test\'s winner: a campaign without one answers 409 with the ErrorResponse body', async () => {
+    const picked = await client('pickCampaignWinner', { key: site.apiKey, campaignId: scheduledId, variant: 1 });
+    expect([picked.status, picked.body]).to.deep.equal([409, { message: 'The campaign has no A/B test' }]);
+  });
+
   it('delete, then get answers 404 with the ErrorResponse body', async () => {
     const deleted = await client('deleteCampaign', { key: site.apiKey, campaignId: scheduledId });
     expect([deleted.status, deleted.body]).to.deep.equal([200, { id: scheduledId, deleted: true }]);

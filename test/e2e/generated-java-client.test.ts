@@ -183,6 +183,11 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect(succeeded('listDrafts', 200).ids).to.deep.equal([out.ids.draft]);
   });
 
+  it('pick a winner: a campaign without an A/B test answers 409 with the ErrorResponse body', () => {
+    const picked = call('pickWinnerNoTest');
+    expect([picked.status, picked.ok, JSON.parse(picked.body ?? 'null')]).to.deep.equal([409, false, { message: 'The campaign has no A/B test' }]);
+  });
+
   it('delete: the scheduled campaign and the draft; then get answers 404 with the ErrorResponse body', () => {
     expect(succeeded('deleteScheduled', 200)).to.deep.equal({ id: out.ids.scheduled, deleted: true });
     expect(succeeded('deleteDraft', 200)).to.deep.equal({ id: out.ids.draft, deleted: true });
@@ -217,11 +222,11 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
 
   it('every /v2 operation of the document was called', () => {
     const operations = [
-      'createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'listTopics', 'listCountries', 'importSubscribers', 'exportSubscribers', 'exportCampaigns', 'getOpenApiJson', 'getOpenApiYaml',
+      'createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'pickCampaignWinner', 'listTopics', 'listCountries', 'importSubscribers', 'exportSubscribers', 'exportCampaigns', 'getOpenApiJson', 'getOpenApiYaml',
       'listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries', 'redeliverWebhookEvent', 'pingWebhook',
     ];
     const made: Record<string, string> = {
-      createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled',
+      createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled', pickCampaignWinner: 'pickWinnerNoTest',
       listTopics: 'listTopics', listCountries: 'listCountries', importSubscribers: 'importSubscribers', exportSubscribers: 'exportSubscribers', exportCampaigns: 'exportCampaigns', getOpenApiJson: 'getOpenApiJson', getOpenApiYaml: 'getOpenApiYaml',
       listWebhooks: 'listWebhooks', createWebhook: 'createWebhook', getWebhook: 'getWebhook', updateWebhook: 'updateWebhook', deleteWebhook: 'deleteWebhook',
       rotateWebhookSecret: 'rotateWebhookSecret', listWebhookDeliveries: 'listWebhookDeliveries', redeliverWebhookEvent: 'redeliverWebhookEvent', pingWebhook: 'pingWebhook',

@@ -23,6 +23,7 @@ import example.campaigns.client.model.ImportedSubscriptionKeys;
 import example.campaigns.client.model.ListCampaignsRequest;
 import example.campaigns.client.model.NameCount;
 import example.campaigns.client.model.PageViewRequest;
+import example.campaigns.client.model.PickWinnerRequest;
 import example.campaigns.client.model.RotateWebhookSecretRequest;
 import example.campaigns.client.model.SubscribeRequest;
 import example.campaigns.client.model.SubscribeRequestSubscription;
@@ -178,6 +179,9 @@ public final class CallEveryOperation {
     calls.call("listPeriodOffset", () -> page(campaignsWithOffset.listCampaigns(null, period)));
     calls.call("listLatest", () -> page(campaigns.listCampaigns(null, new ListCampaignsRequest())));
     calls.call("listDrafts", () -> page(campaigns.listCampaigns(null, new ListCampaignsRequest().addStatusItem(ListCampaignsRequest.StatusEnum.DRAFT))));
+
+    // Pick an A/B test's winner: the scheduled campaign has no A/B test, so 409.
+    calls.call("pickWinnerNoTest", () -> campaigns.pickCampaignWinner(scheduledId, new PickWinnerRequest().variant(1), null));
 
     // Delete: a scheduled campaign (its schedule is cancelled) and the draft; then get answers 404.
     calls.call("deleteScheduled", () -> campaigns.deleteCampaign(scheduledId, null));
