@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { buildPushPayload, linkWithUtm, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../shared/src/campaign-content.js';
 import { canonicalJson } from '../src/domain/canonical-json.js';
 import { createCursorCodec } from '../src/domain/cursor.js';
@@ -37,6 +38,21 @@ describe('dates and canonical JSON', () => {
 
   it('canonical JSON ignores key order and spacing', () => {
     expect(canonicalJson(JSON.parse('{"b":1, "a":{"d":[1,{"y":2,"x":1}],"c":null}}'))).to.equal('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+  });
+
+  it('canonical JSON is the text the recursive walk made (stored Idempotency-Key hashes stay valid), also nested 10,000 deep', () => {
+    const recursive = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(recursive).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${recursive((value as Record<string, unknown>)[k])}`).join(',')}}`;
+      }
+      return JSON.stringify(value) ?? 'null';
+    };
+    fc.assert(fc.property(fc.jsonValue(), (v) => canonicalJson(v) === recursive(v)), { numRuns: 500 });
+    for (const [open, close] of [['{"a":', '}'], ['[', ']']]) {
+      const text = open.repeat(10_000) + '1' + close.repeat(10_000);
+      expect(canonicalJson(JSON.parse(text))).to.equal(text);
+    }
   });
 });
 
