@@ -14,6 +14,8 @@ const CREATE_FIELDS = [
   'title', 'body', 'link', 'topics', 'countries', 'status', 'scheduleMode', 'scheduleDate', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl',
   // the additions of 2026-11-26
   'segment', 'throttlePerMinute', 'ignoreFrequencyCap',
+  // the additions of 2026-11-27
+  'localTime', 'abTest',
 ] as const;
 const WEBHOOK_FIELDS = ['url', 'events', 'description', 'enabled'] as const;
 const LIST_FIELDS = ['startDate', 'endDate', 'dateField', 'status', 'limit', 'cursor'] as const;
@@ -124,6 +126,24 @@ export function registerV2Input(): void {
       for (const path of ['/v2/campaign', '/v2/campaign/', '/v2/campaign//', '/v2/campaign/%2F', '/v2/campaign/a/b', '/v2/campaign/?id=1', '/v2//campaign/x', '/V2/campaign/x']) {
         for (const method of ['GET', 'DELETE']) await probe(cls, spec(method, path, sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [...BY_ID_ALLOWED, 405], what: '' });
       }
+      assertNoViolations(cls);
+    });
+
+    it('winner: odd campaign ids and hostile variants → 400/404/409, never 5xx', async () => {
+      const { sites } = getCtx();
+      const key = sites.fuzz.apiKey;
+      // A campaign with an A/B test (a draft: its test has not started) and one without.
+      const created = async (extra: Record<string, unknown>) => {
+        const r = await probe(cls, spec('POST', '/v2/campaign/create', key, JSON.stringify({ ...validCampaign(), ...extra })), { siteId: sites.fuzz.id, allowed: [200], what: '(setup)' });
+        return String(r.body?.id);
+      };
+      const withTest = await created({ abTest: { variants: [{}, { title: 'Other title' }], testPercent: 10, winnerMetric: 'ctr', windowMinutes: 60 } });
+      const without = await created({});
+      const ids = fc.oneof(hostileString.filter((s) => s.length < 3000).map(pathSegment), fc.constantFrom(...ODD_SEGMENTS, withTest, without));
+      const bodies = fc.oneof(hostileValue.map((variant) => toJsonText({ variant })), hostileValue.map(toJsonText));
+      await fuzz(fc.tuple(ids, bodies), { numRuns: 300, timeMs: 8_000, seedOffset: 9 }, async ([id, body]) => {
+        await probe(cls, spec('POST', `/v2/campaign/${id}/winner`, key, body), { siteId: sites.fuzz.id, allowed: [400, 404, 409, 413, 414, 429, 431], what: show(body, 200) });
+      });
       assertNoViolations(cls);
     });
 
