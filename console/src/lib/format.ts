@@ -1,0 +1,93 @@
+// Numbers, percentages and names as the console shows them.
+import type { Campaign } from './types';
+
+const integer = new Intl.NumberFormat('en-US');
+
+export function count(n: number | null | undefined): string {
+  return n == null ? '—' : integer.format(n);
+}
+
+/** The API's percentages (two decimals already): `12.5 %`. */
+export function percent(n: number | null | undefined): string {
+  return n == null ? '—' : `${n.toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
+}
+
+export const COUNTRY_PREFIX = 'country__';
+export const UNKNOWN_COUNTRY = 'country__desconhecido';
+
+let regions: Intl.DisplayNames | null | undefined;
+
+/** `country__br` → `Brazil (BR)`; the unidentified country → `Unknown country`. */
+export function countryName(name: string): string {
+  if (name === UNKNOWN_COUNTRY) return 'Unknown country';
+  const code = name.startsWith(COUNTRY_PREFIX) ? name.slice(COUNTRY_PREFIX.length).toUpperCase() : name.toUpperCase();
+  if (regions === undefined) {
+    try {
+      regions = new Intl.DisplayNames(['en'], { type: 'region' });
+    } catch {
+      regions = null;
+    }
+  }
+  let label: string | undefined;
+  try {
+    label = /^[A-Z]{2}$/.test(code) ? regions?.of(code) : undefined;
+  } catch {
+    label = undefined;
+  }
+  return label && label !== code ? `${label} (${code})` : code;
+}
+
+export const PERMISSION_TEXT: Record<string, string> = {
+  create: 'Create campaigns',
+  reports: 'Read campaigns and their results',
+  delete: 'Delete campaigns before they are sent',
+  audience: 'See topics and countries',
+};
+
+export type ListedStatus = 'draft' | 'scheduled' | 'sending' | 'sent' | 'failed';
+
+/**
+ * Where a campaign stands, in the list filter's words (plus `sending` while pushes are pending):
+ * the campaign's own `status` reads `published` before and after its send.
+ */
+export function campaignState(c: Campaign, now = Date.now()): ListedStatus {
+  if (c.status === 'draft') return 'draft';
+  if (c.status === 'failed') return 'failed';
+  const last = c.localTime ? Date.parse(c.localTime.lastSendAt) : Date.parse(c.scheduleDate);
+  if (c.scheduleMode === 'scheduled' && last > now) return Date.parse(c.scheduleDate) > now ? 'scheduled' : 'sending';
+  if ((c.delivery?.pending ?? 0) > 0) return 'sending';
+  return 'sent';
+}
+
+export const STATE_TEXT: Record<ListedStatus, string> = {
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  sending: 'Sending',
+  sent: 'Sent',
+  failed: 'Failed',
+};
+
+/** The host a link names, for the notification previews (`shop.example`). */
+export function hostOf(link: string): string {
+  try {
+    return new URL(link).host;
+  } catch {
+    return '';
+  }
+}
+
+/** An https:// URL the preview may show as an image (the API refuses any other for icon and image). */
+export function previewImage(url: string | null | undefined): string | null {
+  return url && /^https:\/\/[^\s]+$/.test(url) ? url : null;
+}
+
+let segmenter: Intl.Segmenter | null | undefined;
+
+/** User-perceived characters, as the API counts title, body and button lengths. */
+export function graphemes(s: string): number {
+  if (segmenter === undefined) segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null;
+  if (!segmenter) return [...s].length;
+  let n = 0;
+  for (const _ of segmenter.segment(s)) n++;
+  return n;
+}

@@ -1,0 +1,231 @@
+// The console API's bodies and answers (docs/console.md), and the /v2 campaign objects it passes
+// through unchanged (gateway/openapi/openapi.yaml: Campaign, CampaignPage, CreateCampaignRequest).
+
+export type Role = 'owner' | 'editor';
+
+export interface SiteRef {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+export interface Session {
+  user: { email: string };
+  csrfToken: string;
+  sites: SiteRef[];
+}
+
+export type Permission = 'create' | 'reports' | 'delete' | 'audience' | (string & {});
+
+export interface SiteDetail {
+  id: string;
+  name: string;
+  role: Role;
+  plan: { name: string; permissions: Permission[] };
+  vapidPublicKey: string;
+  publicId: string;
+  snippet: { page: string; serviceWorker: string };
+}
+
+export interface ApiKey {
+  id: string;
+  label: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface IssuedKey {
+  key: ApiKey;
+  /** The full key: shown once. */
+  apiKey: string;
+}
+
+export interface RotatedKey extends IssuedKey {
+  revoked: ApiKey;
+}
+
+export interface Member {
+  email: string;
+  role: Role;
+}
+
+export interface NameCount {
+  name: string;
+  users: number;
+}
+
+export interface DailyAudience {
+  day: string;
+  new: number;
+  expired: number;
+  active: number;
+}
+
+export interface BrowserCount {
+  browser: string;
+  users: number;
+}
+
+export type ListStatus = 'draft' | 'scheduled' | 'sent' | 'failed';
+
+export interface ListCampaignsRequest {
+  startDate?: string;
+  endDate?: string;
+  dateField?: 'createdAt' | 'scheduleDate';
+  status?: ListStatus[];
+  limit?: number;
+  cursor?: string;
+}
+
+export interface Analytics {
+  clicks: number;
+  impressions: number;
+  ctr: number;
+  its: number;
+  totalUsers: number;
+}
+
+export interface BrowserResults {
+  sent: number;
+  failed: number;
+  expired: number;
+  capped: number;
+}
+
+export interface Delivery {
+  sent: number;
+  failed: number;
+  expired: number;
+  pending: number;
+  failedBy: Record<string, number>;
+  capped?: number;
+  byBrowser?: Partial<Record<'chrome' | 'edge' | 'firefox' | 'safari' | 'other', BrowserResults>>;
+}
+
+export type Browser = 'chrome' | 'edge' | 'firefox' | 'safari' | 'other';
+
+export interface Segment {
+  languages?: string[];
+  timeZones?: string[];
+  utcOffset?: { min: number; max: number };
+  browsers?: Browser[];
+  subscribedAfter?: string;
+  subscribedBefore?: string;
+  engagedWithinDays?: number;
+  notEngagedForDays?: number;
+}
+
+export interface AbVariant {
+  title?: string;
+  body?: string;
+  link?: string;
+  icon?: string | null;
+  image?: string | null;
+  callToAction?: string | null;
+}
+
+export interface AbTestRequest {
+  variants: AbVariant[];
+  testPercent: number;
+  winnerMetric: 'ctr' | 'impressions';
+  windowMinutes: number;
+}
+
+export interface AbVariantResult {
+  variant: number;
+  sent: number;
+  impressions: number;
+  clicks: number;
+  ctr: number;
+  its: number;
+}
+
+export interface AbTest extends AbTestRequest {
+  results: AbVariantResult[];
+  winner: { variant: number; decidedAt: string; by: 'metric' | 'customer' } | null;
+}
+
+export interface LocalTimePlan {
+  date: string;
+  time: string;
+  ifPassed: 'nextDay';
+  firstSendAt: string;
+  lastSendAt: string;
+  sends: { sendAt: string; zones: string[]; users: number; nextDay: boolean }[];
+}
+
+export interface Campaign {
+  id: string;
+  title: string;
+  body: string;
+  link: string;
+  topics: string[];
+  status: 'published' | 'draft' | 'failed';
+  scheduleDate: string;
+  scheduleMode: 'now' | 'scheduled';
+  createdAt: string;
+  updatedAt: string | null;
+  totalUsers: number;
+  image: string | null;
+  icon: string | null;
+  callToAction: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  ttl: number;
+  ttlUnit: 'seconds';
+  analytics: Analytics;
+  delivery?: Delivery;
+  segment?: Segment;
+  throttlePerMinute?: number;
+  ignoreFrequencyCap?: true;
+  localTime?: LocalTimePlan;
+  abTest?: AbTest;
+}
+
+export interface CampaignPage {
+  items: Campaign[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+export interface CreateCampaignRequest {
+  title: string;
+  body: string;
+  link: string;
+  topics?: string[];
+  countries?: string[];
+  status: 'published' | 'draft';
+  scheduleMode: 'now' | 'scheduled';
+  scheduleDate?: string;
+  icon?: string;
+  image?: string;
+  callToAction?: string;
+  utmSource?: string;
+  utmMedium?: string;
+  utmCampaign?: string;
+  ttl?: number;
+  segment?: Segment;
+  throttlePerMinute?: number;
+  ignoreFrequencyCap?: boolean;
+  localTime?: string;
+  abTest?: AbTestRequest;
+}
+
+export interface CreatedCampaign {
+  id: string;
+  localTime?: LocalTimePlan;
+}
+
+export interface DeletedCampaign {
+  id: string;
+  deleted: true;
+}
+
+export interface CampaignSeries {
+  resolution: 'minute' | 'hour';
+  points: { at: string; impressions: number; clicks: number }[];
+}

@@ -1,0 +1,225 @@
+// Site settings: the plan and what it allows, the API keys (owners only: create with a label and
+// see the key once, list by prefix, revoke, rotate), the members (owners), the VAPID public key
+// and the two-line install of the site plugin.
+import { useState } from 'preact/hooks';
+import { ConfirmDialog, CopyField, ErrorBox, Loading, Notice, TextField } from '../components/ui';
+import { api } from '../lib/api';
+import { PERMISSION_TEXT } from '../lib/format';
+import { useLoad, useTitle } from '../lib/hooks';
+import { useZone } from '../lib/session';
+import { showDate } from '../lib/time';
+import type { ApiKey, Member, SiteDetail } from '../lib/types';
+
+const ALL_PERMISSIONS = ['create', 'reports', 'delete', 'audience'];
+
+export function SettingsPage({ site }: { site: SiteDetail }) {
+  useTitle(`Settings · ${site.name}`);
+  const owner = site.role === 'owner';
+  return (
+    <section>
+      <h1 tabIndex={-1}>Settings</h1>
+      <div class="card">
+        <h2>Plan</h2>
+        <p>
+          This site is on the plan <strong>{site.plan.name}</strong>. It allows:
+        </p>
+        <ul class="checklist">
+          {ALL_PERMISSIONS.map((p) => {
+            const has = site.plan.permissions.includes(p);
+            return (
+              <li key={p} class={has ? 'yes' : 'no'}>
+                <span class="sr-only">{has ? 'Allowed: ' : 'Not allowed: '}</span>
+                <span aria-hidden="true">{has ? '✓ ' : '✗ '}</span>
+                {PERMISSION_TEXT[p]}
+              </li>
+            );
+          })}
+          {site.plan.permissions
+            .filter((p) => !ALL_PERMISSIONS.includes(p))
+            .map((p) => (
+              <li key={p} class="yes">
+                <span aria-hidden="true">✓ </span>
+                {p}
+              </li>
+            ))}
+        </ul>
+        <p class="muted small">The same permissions apply to the API (/v2) and to this console.</p>
+      </div>
+      {owner ? <KeysCard site={site} /> : <p class="muted">API keys and members are managed by the site's owners.</p>}
+      <div class="card">
+        <h2>Site plugin</h2>
+        <p>
+          Add these two lines to your site: the first to every page (before <code>&lt;/body&gt;</code>), the second as the file{' '}
+          <code>/webpush-sw.js</code> at your site's root.
+        </p>
+        <CopyField label="Page snippet" value={site.snippet.page} multiline />
+        <CopyField label="Service worker" value={site.snippet.serviceWorker} multiline />
+        <CopyField label="VAPID public key" value={site.vapidPublicKey} hint="The key browsers subscribe with; the plugin passes it for you." />
+        <p class="muted small">
+          Public site id: <code>{site.publicId}</code>
+        </p>
+      </div>
+      {owner ? <MembersCard site={site} /> : null}
+    </section>
+  );
+}
+
+function KeysCard({ site }: { site: SiteDetail }) {
+  const { zone } = useZone();
+  const keys = useLoad<ApiKey[]>(() => api.keys(site.id), [site.id]);
+  const [label, setLabel] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const [shown, setShown] = useState<{ apiKey: string; key: ApiKey; revoked?: ApiKey } | null>(null);
+  const [confirm, setConfirm] = useState<{ action: 'revoke' | 'rotate'; key: ApiKey } | null>(null);
+
+  return (
+    <div class="card">
+      <h2>API keys</h2>
+      <p>Your servers call the API with a key in the <code>Authorization</code> header. Keep keys on the server side only.</p>
+      <form
+        class="inline-form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          try {
+            const issued = await api.createKey(site.id, label.trim());
+            setShown(issued);
+            setLabel('');
+            await keys.reload(true);
+          } catch (err) {
+            setError(err);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <TextField label="Label for a new key" hint="What the key is for, e.g. “newsroom server”." value={label} onValue={setLabel} maxLength={100} />
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          Create key
+        </button>
+      </form>
+      <ErrorBox error={error} />
+      {shown ? (
+        <div class="new-key" role="region" aria-label="The new key">
+          <Notice>
+            {shown.revoked ? (
+              <>
+                Key <code>{shown.revoked.prefix}…</code> is revoked and replaced by a new one.{' '}
+              </>
+            ) : null}
+            Copy the new key now: it is shown only once.
+          </Notice>
+          <CopyField label={`API key “${shown.key.label}”`} value={shown.apiKey} />
+          <button type="button" class="btn btn-small" onClick={() => setShown(null)}>
+            I have copied it
+          </button>
+        </div>
+      ) : null}
+      {keys.error ? <ErrorBox error={keys.error} /> : null}
+      {keys.loading && !keys.data ? <Loading what="Loading the keys" /> : null}
+      {keys.data ? (
+        keys.data.length === 0 ? (
+          <p class="muted">No keys yet.</p>
+        ) : (
+          <div class="table-scroll" role="region" aria-label="API keys" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Label</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.map((k) => (
+                  <tr key={k.id} class={k.revokedAt ? 'revoked' : undefined}>
+                    <td>{k.label || <span class="muted">(no label)</span>}</td>
+                    <td>
+                      <code>{k.prefix}…</code>
+                    </td>
+                    <td>{showDate(k.createdAt, zone)}</td>
+                    <td>{k.lastUsedAt ? showDate(k.lastUsedAt, zone) : 'Never'}</td>
+                    <td>{k.revokedAt ? `Revoked ${showDate(k.revokedAt, zone)}` : 'Active'}</td>
+                    <td class="row-actions">
+                      {k.revokedAt ? null : (
+                        <>
+                          <button type="button" class="btn btn-small" onClick={() => setConfirm({ action: 'rotate', key: k })} aria-label={`Rotate key ${k.label || k.prefix}`}>
+                            Rotate
+                          </button>
+                          <button
+                            type="button"
+                            class="btn btn-small btn-danger"
+                            onClick={() => setConfirm({ action: 'revoke', key: k })}
+                            aria-label={`Revoke key ${k.label || k.prefix}`}
+                          >
+                            Revoke
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : null}
+      <ConfirmDialog
+        open={confirm !== null}
+        title={confirm?.action === 'rotate' ? 'Rotate this key?' : 'Revoke this key?'}
+        confirmLabel={confirm?.action === 'rotate' ? 'Rotate key' : 'Revoke key'}
+        danger
+        onClose={() => setConfirm(null)}
+        onConfirm={async () => {
+          if (!confirm) return;
+          if (confirm.action === 'revoke') {
+            await api.revokeKey(site.id, confirm.key.id);
+            setShown(null);
+          } else {
+            const rotated = await api.rotateKey(site.id, confirm.key.id);
+            setShown(rotated);
+          }
+          await keys.reload(true);
+        }}
+      >
+        <p>
+          Key <code>{confirm?.key.prefix}…</code> {confirm?.key.label ? `(“${confirm.key.label}”)` : ''}{' '}
+          {confirm?.action === 'rotate'
+            ? 'is revoked at once and a new key is made in its place. Servers using it stop working until they have the new key.'
+            : 'stops working at once. This cannot be undone.'}
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function MembersCard({ site }: { site: SiteDetail }) {
+  const members = useLoad<Member[]>(() => api.members(site.id), [site.id]);
+  return (
+    <div class="card">
+      <h2>Members</h2>
+      {members.error ? <ErrorBox error={members.error} /> : null}
+      {members.data ? (
+        <ul class="plain">
+          {members.data.map((m) => (
+            <li key={m.email}>
+              {m.email} <span class="badge">{m.role}</span>
+            </li>
+          ))}
+        </ul>
+      ) : members.loading ? (
+        <Loading what="Loading the members" />
+      ) : null}
+      <p class="muted small">
+        Operators invite members with <code>users invite &lt;site&gt; &lt;email&gt; --role owner|editor</code>.
+      </p>
+    </div>
+  );
+}
