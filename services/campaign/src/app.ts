@@ -11,7 +11,11 @@ import { createScheduler } from './domain/scheduler.js';
 import { createUseCases } from './domain/use-cases.js';
 import { createAudienceClient } from './grpc/audience-client.js';
 import { createRunsClient } from './grpc/runs-client.js';
-import { CAMPAIGN_GRPC_SERVICE, createServer } from './server.js';
+import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createServer } from './server.js';
+import { createAccounts } from './console/accounts.js';
+import { createConsoleKeys } from './console/keys.js';
+import { createConsolePurge } from './console/purge.js';
+import { createConsoleSites } from './console/sites.js';
 import { applyStats } from './db/stats-repo.js';
 import { createOutboxRelay } from './domain/outbox-relay.js';
 import { createCampaignMessaging, STATS_GROUP } from './messaging/index.js';
@@ -24,6 +28,8 @@ import { startOpsServer, type OpsServer } from '../../shared/src/observability/o
 import { Histogram } from 'prom-client';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+/** How often ended console sessions, old links and login failures are deleted. */
+const CONSOLE_PURGE_INTERVAL_MS = 600_000;
 
 export type { CampaignConfig } from './config.js';
 
@@ -57,6 +63,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const onDispatched = () => relay?.wake();
   const scheduler = createScheduler({ pool, log, onLateness: (s) => lateness.observe(s), onDispatched }, config.scheduler);
   const keyPurge = createIdempotencyPurge({ pool, log }, config.idempotencyPurge);
+  const consolePurge = createConsolePurge({ pool, log }, { intervalMs: CONSOLE_PURGE_INTERVAL_MS });
   const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, log }) : undefined;
   // Before the gauges that query the pool: a scrape reads metrics in registration order, so the
   // pool is read before the scrape's own queries would show as waiting for a connection.
@@ -70,8 +77,16 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     { log },
   );
   let metricsServer: OpsServer | undefined;
-  const server = createServer({ useCases: createUseCases({ pool, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched }), log, metrics, gatewayToken: config.internalTokens.gateway });
-  const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE], readiness);
+  const accounts = createAccounts(pool);
+  accounts.warm();
+  const server = createServer({
+    useCases: createUseCases({ pool, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched }),
+    console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
+    log,
+    metrics,
+    gatewayToken: config.internalTokens.gateway,
+  });
+  const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE], readiness);
   try {
     const applied = await migrateCampaignSchema(pool);
     if (applied.length > 0) log.info('migrations applied', { applied });
@@ -80,6 +95,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     const grpcPort = await bindServer(server, config.grpc.host, config.grpc.port);
     if (config.scheduler.enabled) scheduler.start();
     keyPurge.start();
+    consolePurge.start();
     if (messaging) {
       // The relay first, and at once: the stats consumer joins its group in the background
       // (a restarted instance can wait ~20 s for that), and nothing waits for it.
@@ -101,6 +117,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       await shutdownServer(server);
       await scheduler.stop();
       await keyPurge.stop();
+      await consolePurge.stop();
       await relay?.stop();
       await messaging?.stop();
       audience.close();
@@ -119,6 +136,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     server.forceShutdown();
     await scheduler.stop();
     await keyPurge.stop();
+    await consolePurge.stop();
     await relay?.stop();
     await messaging?.stop().catch(() => {});
     audience.close();

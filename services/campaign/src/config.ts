@@ -1,5 +1,5 @@
 // The only reader of process.env for the campaign service.
-import { ConfigError, integer, list, listenAddress, optionalString, requireString, secret } from '../../shared/src/config.js';
+import { boolean, integer, list, listenAddress, optionalString, requireString, secret } from '../../shared/src/config.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 
@@ -24,14 +24,6 @@ export interface CampaignConfig {
 }
 
 type Env = Record<string, string | undefined>;
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
-  if (raw === 'false' || raw === '0' || raw === 'no') return false;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
-}
 
 export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
   return Object.freeze({

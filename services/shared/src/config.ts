@@ -28,6 +28,34 @@ export function integer(env: Env, name: string, fallback: number, { min = 0, max
   return value;
 }
 
+/** true, 1, yes / false, 0, no (any case); absent or blank is `fallback`. */
+export function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  if (raw === 'false' || raw === '0' || raw === 'no') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/**
+ * An http(s) origin such as https://push.example.net (no path, query, fragment or credentials),
+ * answered without a trailing slash; '' when unset.
+ */
+export function httpOrigin(env: Env, name: string): string {
+  const raw = optionalString(env, name, '').trim();
+  if (raw === '') return '';
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // said below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError(`${name} must be an http(s) origin such as https://push.example.net, got "${raw}"`);
+  }
+  return url.origin;
+}
+
 export function list(env: Env, name: string, fallback: readonly string[]): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return [...fallback];

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as CampaignProto } from '../../../protos/generated/campaign.js';
+import type { ProtoGrpcType as ConsoleProto } from '../../../protos/generated/console.js';
 import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/audience.js';
 import type { ProtoGrpcType as WebhooksProto } from '../../../protos/generated/webhooks.js';
 import type { ProtoGrpcType as RunsProto } from '../../../protos/generated/runs.js';
@@ -71,6 +72,10 @@ function load(file: string): unknown {
 // The one cast from the loader's untyped output to the generated types.
 export function loadCampaignProto(): CampaignProto {
   return load('campaign/v1/campaign.proto') as unknown as CampaignProto;
+}
+
+export function loadConsoleProto(): ConsoleProto {
+  return load('campaign/v1/console.proto') as unknown as ConsoleProto;
 }
 
 export function loadAudienceProto(): AudienceProto {

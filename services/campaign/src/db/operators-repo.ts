@@ -20,10 +20,14 @@ export interface SiteRow {
 
 export interface KeyRow {
   id: string;
+  label: string;
   prefix: string;
   created_at: Date;
+  last_used_at: Date | null;
   revoked_at: Date | null;
 }
+
+const KEY_COLUMNS = 'id, label, prefix, created_at, last_used_at, revoked_at';
 
 const PLAN_COLUMNS = 'id, name, can_create, can_reports, can_delete, can_audience';
 const SITE_SELECT = `SELECT s.id, s.name, s.public_id, p.name AS plan, s.created_at
@@ -73,13 +77,19 @@ export async function updateSitePlan(db: Queryable, siteId: string, planId: stri
   await db.query('UPDATE campaign.sites SET plan_id = $2 WHERE id = $1', [siteId, planId]);
 }
 
-export async function insertKey(db: Queryable, siteId: string, keyHash: string, prefix: string): Promise<string> {
-  const { rows } = await db.query('INSERT INTO campaign.api_keys (site_id, key_hash, prefix) VALUES ($1, $2, $3) RETURNING id', [siteId, keyHash, prefix]);
+export async function insertKey(db: Queryable, siteId: string, keyHash: string, prefix: string, label = ''): Promise<string> {
+  const { rows } = await db.query('INSERT INTO campaign.api_keys (site_id, key_hash, prefix, label) VALUES ($1, $2, $3, $4) RETURNING id', [siteId, keyHash, prefix, label]);
   return rows[0].id;
 }
 
 export async function selectKeys(db: Queryable, siteId: string): Promise<KeyRow[]> {
-  return (await db.query<KeyRow>('SELECT id, prefix, created_at, revoked_at FROM campaign.api_keys WHERE site_id = $1 ORDER BY created_at, id', [siteId])).rows;
+  return (await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM campaign.api_keys WHERE site_id = $1 ORDER BY created_at, id`, [siteId])).rows;
+}
+
+/** One key of the site; with `lock`, held until the transaction ends. */
+export async function selectKey(db: Queryable, siteId: string, keyId: string, lock = false): Promise<KeyRow | null> {
+  const { rows } = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM campaign.api_keys WHERE site_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [siteId, keyId]);
+  return rows[0] ?? null;
 }
 
 /** Revokes the site's active keys, all of them or those matching a key id or prefix. */

@@ -116,7 +116,18 @@ function throttleField(value: unknown, errors: string[]): number | null {
   return value;
 }
 
-/** Returns the normalised input or throws ValidationError with every failing field's message. */
+/**
+ * The audience part of a create body (topics, countries, segment), by the create's own rules and
+ * messages: what the console's live estimate counts before the campaign is created.
+ */
+export function validateAudienceInput(raw: Record<string, unknown>): { topics: string[]; countries: string[]; segment: Segment | null } {
+  const errors: string[] = [];
+  const audience = audienceFields(raw.topics, raw.countries, errors);
+  const segment = segmentField(raw.segment, errors);
+  if (errors.length > 0) throw new ValidationError(errors);
+  return { topics: audience.topics, countries: audience.countries, segment };
+}
+
 /**
  * Returns the normalised input or throws ValidationError with every failing field's message.
  * `now`: the moment of the request (a local time's date may not be before its UTC date).

@@ -3,6 +3,7 @@
 // spec's texts word for word, in its tables' order, placeholders included (fill() puts the values
 // in); OWN are the texts the spec does not state, recorded in docs/api-decisions.md.
 import { SHARED_OWN, SHARED_SPEC } from '../../../shared/src/api-messages.js';
+import { CONSOLE_OWN } from '../../../shared/src/console-messages.js';
 import { BAD_CHARACTERS } from '../../../shared/src/text.js';
 
 const SPEC = {
@@ -90,6 +91,8 @@ const OWN = {
   exportFormat: 'format must be ndjson or csv',
   // Idempotency-Key (docs/api-decisions.md, "Idempotency-Key"), answered by the gateway too
   ...SHARED_OWN,
+  // The console API (docs/console.md), answered by the gateway too
+  ...CONSOLE_OWN,
 } as const;
 
 export const SPEC_MESSAGES: Readonly<typeof SPEC> = Object.freeze(SPEC);

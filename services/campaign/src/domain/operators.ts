@@ -29,8 +29,10 @@ export interface IssuedKey {
 }
 export interface KeyInfo {
   keyId: string;
+  label: string;
   prefix: string;
   createdAt: string;
+  lastUsedAt: string | null;
   revokedAt: string | null;
 }
 
@@ -48,12 +50,20 @@ const toPlan = (r: repo.PlanRow): Plan => ({
   permissions: { create: r.can_create, reports: r.can_reports, delete: r.can_delete, audience: r.can_audience },
 });
 const toSite = (r: repo.SiteRow): Site => ({ id: r.id, name: r.name, publicId: r.public_id, plan: r.plan, createdAt: formatUtcDate(r.created_at) });
-const toKey = (r: repo.KeyRow): KeyInfo => ({
+export const toKey = (r: repo.KeyRow): KeyInfo => ({
   keyId: r.id,
+  label: r.label,
   prefix: r.prefix,
   createdAt: formatUtcDate(r.created_at),
+  lastUsedAt: r.last_used_at ? formatUtcDate(r.last_used_at) : null,
   revokedAt: r.revoked_at ? formatUtcDate(r.revoked_at) : null,
 });
+
+/** A new API key: shown once; stored as its SHA-256, told apart by its first 12 characters. */
+export function newApiKey(): { key: string; hash: string; prefix: string } {
+  const key = 'wpk_' + randomBytes(32).toString('base64url');
+  return { key, hash: hashApiKey(key), prefix: key.slice(0, 12) };
+}
 
 export function createOperators(pool: Pool) {
   async function findSite(idOrPublicId: string): Promise<repo.SiteRow | null> {
@@ -107,13 +117,12 @@ export function createOperators(pool: Pool) {
       return (await repo.selectSites(pool)).map(toSite);
     },
 
-    async issueKey(siteId: string, opts: { revokeOthers?: boolean } = {}): Promise<IssuedKey> {
+    async issueKey(siteId: string, opts: { revokeOthers?: boolean; label?: string } = {}): Promise<IssuedKey> {
       const site = await requireSite(siteId);
-      const key = 'wpk_' + randomBytes(32).toString('base64url');
-      const prefix = key.slice(0, 12);
+      const { key, hash, prefix } = newApiKey();
       const keyId = await withTransaction(pool, async (tx) => {
         if (opts.revokeOthers) await repo.revokeActiveKeys(tx, site.id);
-        return repo.insertKey(tx, site.id, hashApiKey(key), prefix);
+        return repo.insertKey(tx, site.id, hash, prefix, opts.label);
       });
       return { key, keyId, prefix };
     },

@@ -1,0 +1,217 @@
+// The console's SQL: users, their sites, sessions, one-time links and login failures (migration
+// 20261127120000_console_accounts.sql). Secrets arrive here already hashed.
+import type { Queryable } from '../../../shared/src/db.js';
+import type { Permission } from '../domain/operators.js';
+
+export type Role = 'owner' | 'editor';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  passwordHash: string;
+}
+
+export interface Membership {
+  siteId: string;
+  name: string;
+  role: Role;
+  permissions: Record<Permission, boolean>;
+}
+
+export interface SessionRow {
+  userId: string;
+  email: string;
+  csrfToken: string;
+  sites: Membership[];
+}
+
+export interface LinkRow {
+  kind: 'invite' | 'reset';
+  email: string;
+  siteId: string | null;
+  role: Role | null;
+}
+
+/** How long a session lasts idle, and at most; how often last_seen_at may move. */
+export const SESSION_IDLE = '12 hours';
+export const SESSION_MAX = '7 days';
+export const SESSION_TOUCH_EVERY = '1 minute';
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
+  const { rows } = await db.query('SELECT id, email, password_hash FROM campaign.users WHERE email = $1', [email]);
+  return rows[0] ? { id: rows[0].id, email: rows[0].email, passwordHash: rows[0].password_hash } : null;
+}
+
+/** The new user's id, or null when the email is taken. */
+export async function insertUser(db: Queryable, email: string, passwordHash: string): Promise<string | null> {
+  const { rows } = await db.query('INSERT INTO campaign.users (email, password_hash) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING RETURNING id', [email, passwordHash]);
+  return rows[0]?.id ?? null;
+}
+
+export async function updatePassword(db: Queryable, userId: string, passwordHash: string): Promise<void> {
+  await db.query('UPDATE campaign.users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+}
+
+/** Adds the user to the site, or gives them the role when they are a member already. */
+export async function upsertMember(db: Queryable, userId: string, siteId: string, role: Role): Promise<void> {
+  await db.query(
+    `INSERT INTO campaign.site_members (user_id, site_id, role) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id, site_id) DO UPDATE SET role = EXCLUDED.role`,
+    [userId, siteId, role],
+  );
+}
+
+export async function selectMembers(db: Queryable, siteId: string): Promise<{ email: string; role: Role; since: Date }[]> {
+  const { rows } = await db.query(
+    `SELECT u.email, m.role, m.created_at FROM campaign.site_members m JOIN campaign.users u ON u.id = m.user_id
+      WHERE m.site_id = $1 ORDER BY m.role DESC, u.email`,
+    [siteId],
+  );
+  return rows.map((r) => ({ email: r.email, role: r.role, since: r.created_at }));
+}
+
+export async function insertSession(db: Queryable, idHash: string, userId: string, csrfToken: string): Promise<void> {
+  await db.query('INSERT INTO campaign.sessions (id_hash, user_id, csrf_token) VALUES ($1, $2, $3)', [idHash, userId, csrfToken]);
+}
+
+export async function deleteSession(db: Queryable, idHash: string): Promise<void> {
+  await db.query('DELETE FROM campaign.sessions WHERE id_hash = $1', [idHash]);
+}
+
+export async function deleteUserSessions(db: Queryable, userId: string): Promise<void> {
+  await db.query('DELETE FROM campaign.sessions WHERE user_id = $1', [userId]);
+}
+
+const MEMBERSHIPS = `COALESCE((
+  SELECT json_agg(json_build_object('siteId', s.id, 'name', s.name, 'role', m.role, 'permissions',
+           json_build_object('create', p.can_create, 'reports', p.can_reports, 'delete', p.can_delete, 'audience', p.can_audience))
+         ORDER BY s.name, s.id)
+    FROM campaign.site_members m
+    JOIN campaign.sites s ON s.id = m.site_id
+    JOIN campaign.plans p ON p.id = s.plan_id
+   WHERE m.user_id = u.id), '[]'::json) AS sites`;
+
+/**
+ * The live session with this id hash, its user and their sites, in one statement that also moves
+ * last_seen_at when it is over a minute old (so a session read on every request is written at most
+ * once a minute). Null when there is none, or it has ended (idle or too old).
+ */
+export async function touchSession(db: Queryable, idHash: string): Promise<SessionRow | null> {
+  const { rows } = await db.query(
+    `WITH live AS (
+       SELECT id_hash, user_id, csrf_token, last_seen_at FROM campaign.sessions
+        WHERE id_hash = $1
+          AND last_seen_at > now() - interval '${SESSION_IDLE}'
+          AND created_at > now() - interval '${SESSION_MAX}'),
+     touched AS (
+       UPDATE campaign.sessions s SET last_seen_at = now() FROM live
+        WHERE s.id_hash = live.id_hash AND live.last_seen_at < now() - interval '${SESSION_TOUCH_EVERY}')
+     SELECT u.id AS user_id, u.email, live.csrf_token, ${MEMBERSHIPS}
+       FROM live JOIN campaign.users u ON u.id = live.user_id`,
+    [idHash],
+  );
+  const r = rows[0];
+  return r ? { userId: r.user_id, email: r.email, csrfToken: r.csrf_token, sites: r.sites } : null;
+}
+
+/** The user's sites (after a login or an accepted link). */
+export async function selectMemberships(db: Queryable, userId: string): Promise<Membership[]> {
+  const { rows } = await db.query(`SELECT ${MEMBERSHIPS} FROM campaign.users u WHERE u.id = $1`, [userId]);
+  return rows[0]?.sites ?? [];
+}
+
+export async function insertLink(
+  db: Queryable,
+  link: { tokenHash: string; kind: 'invite' | 'reset'; email: string; siteId: string | null; role: Role | null; validFor: string },
+): Promise<Date> {
+  const { rows } = await db.query(
+    `INSERT INTO campaign.one_time_links (token_hash, kind, email, site_id, role, expires_at)
+     VALUES ($1, $2, $3, $4, $5, now() + $6::interval) RETURNING expires_at`,
+    [link.tokenHash, link.kind, link.email, link.siteId, link.role, link.validFor],
+  );
+  return rows[0].expires_at;
+}
+
+/** The link if it is still usable (not used, not expired); with `lock`, held until the transaction ends. */
+export async function findUsableLink(db: Queryable, tokenHash: string, lock = false): Promise<LinkRow | null> {
+  const { rows } = await db.query(
+    `SELECT kind, email, site_id, role FROM campaign.one_time_links
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()${lock ? ' FOR UPDATE' : ''}`,
+    [tokenHash],
+  );
+  const r = rows[0];
+  return r ? { kind: r.kind, email: r.email, siteId: r.site_id, role: r.role } : null;
+}
+
+export async function markLinkUsed(db: Queryable, tokenHash: string): Promise<void> {
+  await db.query('UPDATE campaign.one_time_links SET used_at = now() WHERE token_hash = $1', [tokenHash]);
+}
+
+export async function insertLoginFailure(db: Queryable, emailHash: string, address: string): Promise<void> {
+  await db.query('INSERT INTO campaign.login_failures (email_hash, address) VALUES ($1, $2)', [emailHash, address]);
+}
+
+export async function clearLoginFailures(db: Queryable, emailHash: string): Promise<void> {
+  await db.query('DELETE FROM campaign.login_failures WHERE email_hash = $1', [emailHash]);
+}
+
+/**
+ * When the email's, or else the address's, failures within the window fall back under their
+ * limit: the `limit`-th most recent failure's time plus the window. Null when neither is at it.
+ */
+export async function throttledUntil(
+  db: Queryable,
+  q: { emailHash: string; address: string; emailLimit: number; addressLimit: number; windowSeconds: number },
+): Promise<Date | null> {
+  const { rows } = await db.query(
+    `SELECT max(until) AS until FROM (
+       (SELECT failed_at + make_interval(secs => $5) AS until FROM campaign.login_failures
+         WHERE email_hash = $1 AND failed_at > now() - make_interval(secs => $5)
+         ORDER BY failed_at DESC OFFSET $3 - 1 LIMIT 1)
+       UNION ALL
+       (SELECT failed_at + make_interval(secs => $5) FROM campaign.login_failures
+         WHERE address = $2 AND failed_at > now() - make_interval(secs => $5)
+         ORDER BY failed_at DESC OFFSET $4 - 1 LIMIT 1)
+     ) limits`,
+    [q.emailHash, q.address, q.emailLimit, q.addressLimit, q.windowSeconds],
+  );
+  return rows[0]?.until ?? null;
+}
+
+/** Deletes ended sessions, links past their expiry (kept a day for the record) and old failures. */
+export async function purgeEnded(db: Queryable, failureWindowSeconds: number): Promise<number> {
+  const { rows } = await db.query(
+    `WITH s AS (DELETE FROM campaign.sessions
+                 WHERE last_seen_at < now() - interval '${SESSION_IDLE}' OR created_at < now() - interval '${SESSION_MAX}' RETURNING 1),
+          l AS (DELETE FROM campaign.one_time_links WHERE expires_at < now() - interval '1 day' RETURNING 1),
+          f AS (DELETE FROM campaign.login_failures WHERE failed_at < now() - make_interval(secs => $1) RETURNING 1)
+     SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM l) + (SELECT count(*) FROM f) AS n`,
+    [failureWindowSeconds],
+  );
+  return Number(rows[0].n);
+}
+
+export interface SiteInfoRow {
+  id: string;
+  name: string;
+  publicId: string;
+  planName: string;
+  permissions: Record<Permission, boolean>;
+}
+
+export async function selectSiteInfo(db: Queryable, siteId: string): Promise<SiteInfoRow | null> {
+  const { rows } = await db.query(
+    `SELECT s.id, s.name, s.public_id, p.name AS plan, p.can_create, p.can_reports, p.can_delete, p.can_audience
+       FROM campaign.sites s JOIN campaign.plans p ON p.id = s.plan_id WHERE s.id = $1`,
+    [siteId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id,
+    name: r.name,
+    publicId: r.public_id,
+    planName: r.plan,
+    permissions: { create: r.can_create, reports: r.can_reports, delete: r.can_delete, audience: r.can_audience },
+  };
+}
