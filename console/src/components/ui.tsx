@@ -55,7 +55,7 @@ async function copyText(text: string, fallbackFrom?: HTMLInputElement | HTMLText
 }
 
 /** A button that copies `text`, and says so (politely, to screen readers too). */
-export function CopyButton({ text, label, source }: { text: string; label: string; source?: () => HTMLInputElement | HTMLTextAreaElement | null }) {
+export function CopyButton({ text, label, source, visible = 'Copy' }: { text: string; label: string; source?: () => HTMLInputElement | HTMLTextAreaElement | null; visible?: string }) {
   const [said, setSaid] = useState('');
   useEffect(() => {
     if (!said) return;
@@ -67,9 +67,10 @@ export function CopyButton({ text, label, source }: { text: string; label: strin
       <button
         type="button"
         class="btn btn-small"
+        aria-label={label}
         onClick={async () => setSaid((await copyText(text, source?.())) ? 'Copied' : 'Select the text and copy it by hand')}
       >
-        {label}
+        {visible}
       </button>
       <span class="copy-status" role="status" aria-live="polite">
         {said}
@@ -96,7 +97,7 @@ export function CopyField({ label, value, multiline = false, hint }: { label: st
         ) : (
           <input id={id} ref={ref} readOnly class="mono" aria-describedby={hint ? `${id}-hint` : undefined} value={value} />
         )}
-        <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} source={() => ref.current} />
+        <CopyButton text={value} label={`Copy ${label}`} source={() => ref.current} />
       </div>
     </div>
   );

@@ -44,19 +44,38 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
     live,
   );
 
+  // Running totals by default (they rise as reports arrive, up to the figures above), or per minute/hour.
+  const [shape, setShape] = useState<'total' | 'rate'>('total');
+  const step = series.data?.resolution === 'hour' ? 3600 : 60;
+  const points = series.data?.points ?? [];
   const spec = useMemo(() => {
-    const points = series.data?.points ?? [];
+    const x = points.map((p) => Date.parse(p.at) / 1000);
+    let impressions = points.map((p) => p.impressions);
+    let clicks = points.map((p) => p.clicks);
+    if (shape === 'total') {
+      let i = 0;
+      let k = 0;
+      impressions = impressions.map((n) => (i += n));
+      clicks = clicks.map((n) => (k += n));
+    }
+    // The line starts from zero, the step before the first report.
+    if (x.length > 0) {
+      x.unshift(x[0] - step);
+      impressions.unshift(0);
+      clicks.unshift(0);
+    }
     return {
-      x: points.map((p) => Date.parse(p.at) / 1000),
+      x,
       series: [
-        { label: 'Impressions', values: points.map((p) => p.impressions), color: '#1d4ed8' },
-        { label: 'Clicks', values: points.map((p) => p.clicks), color: '#c2410c' },
+        { label: 'Impressions', values: impressions, color: '#1d4ed8' },
+        { label: 'Clicks', values: clicks, color: '#c2410c' },
       ],
       height: 260,
       timeUnit: series.data?.resolution ?? 'minute',
       zone,
     };
-  }, [series.data, zone]);
+  }, [series.data, zone, shape]);
+  const per = series.data?.resolution === 'hour' ? 'hour' : 'minute';
 
   if (campaign.error && !c) {
     return (
@@ -130,11 +149,18 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
           </p>
         ) : null}
         <ErrorBox error={series.error} />
+        <div class="field field-inline">
+          <label for="series-shape">Chart</label>
+          <select id="series-shape" value={shape} onChange={(e) => setShape((e.currentTarget as HTMLSelectElement).value as 'total' | 'rate')}>
+            <option value="total">Running totals</option>
+            <option value="rate">Per {per}</option>
+          </select>
+        </div>
         <Chart
-          title={`Impressions and clicks per ${series.data?.resolution ?? 'minute'} (${zone})`}
+          title={shape === 'total' ? `Impressions and clicks so far, by ${per} (${zone})` : `Impressions and clicks per ${per} (${zone})`}
           spec={spec}
-          rowLabel={series.data?.resolution === 'hour' ? 'Hour' : 'Minute'}
-          rows={(series.data?.points ?? []).map((p) => ({ label: showDate(p.at, zone), values: [count(p.impressions), count(p.clicks)] }))}
+          rowLabel={per === 'hour' ? 'Hour' : 'Minute'}
+          rows={points.map((p, i) => ({ label: showDate(p.at, zone), values: spec.series.map((s) => count(s.values[i + 1])) }))}
           empty={c.status === 'published' ? 'No impressions or clicks yet.' : 'Nothing is sent for a draft.'}
         />
       </div>
