@@ -1,0 +1,143 @@
+// The console's pure modules: time-zone conversions (the schedule entered in the owner's zone,
+// sent as UTC), the API's joined validation messages split onto their fields, and the hash routes.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { splitMessage } from '../src/lib/field-errors';
+import { campaignState, countryName, graphemes } from '../src/lib/format';
+import { parseHash } from '../src/lib/router';
+import { apiDate, instantToWall, offsetMinutes, wallToApiDate, wallToInstant } from '../src/lib/time';
+import type { Campaign } from '../src/lib/types';
+
+describe('console: time zones', () => {
+  it('when a wall time is entered in São Paulo, then scheduleDate is that instant in UTC', () => {
+    expect(wallToApiDate('2026-11-27T14:30', 'America/Sao_Paulo')).to.equal('2026-11-27T17:30:00Z');
+    expect(wallToApiDate('2026-07-01T09:00', 'Europe/Lisbon')).to.equal('2026-07-01T08:00:00Z');
+    expect(wallToApiDate('2026-01-01T09:00', 'Europe/Lisbon')).to.equal('2026-01-01T09:00:00Z');
+    expect(wallToApiDate('2026-03-01T00:15', 'Asia/Kolkata')).to.equal('2026-02-28T18:45:00Z');
+    expect(wallToApiDate('2026-11-27T14:30', 'UTC')).to.equal('2026-11-27T14:30:00Z');
+  });
+
+  it('when the wall time is not a date, then null', () => {
+    for (const bad of ['', '2026-02-30T10:00', '2026-13-01T10:00', '2026-11-27 14:30', '2026-11-27T24:00', 'tomorrow']) expect(wallToApiDate(bad, 'UTC'), bad).to.equal(null);
+  });
+
+  it('when clocks go forward, then a skipped time is not exact and moves by the jump; when they go back, the first of the twice-shown time', () => {
+    // New York, 2026-03-08 02:30 does not exist (02:00 → 03:00 EDT).
+    const skipped = wallToInstant('2026-03-08T02:30', 'America/New_York')!;
+    expect(skipped.exact).to.equal(false);
+    expect(apiDate(skipped.ms)).to.equal('2026-03-08T07:30:00Z');
+    // New York, 2026-11-01 01:30 happens twice (EDT, then EST): the first, EDT.
+    const twice = wallToInstant('2026-11-01T01:30', 'America/New_York')!;
+    expect(twice.exact).to.equal(true);
+    expect(apiDate(twice.ms)).to.equal('2026-11-01T05:30:00Z');
+  });
+
+  it('offsets are the zone’s at that instant', () => {
+    expect(offsetMinutes('America/Sao_Paulo', Date.parse('2026-11-27T12:00:00Z'))).to.equal(-180);
+    expect(offsetMinutes('Europe/Berlin', Date.parse('2026-07-01T12:00:00Z'))).to.equal(120);
+    expect(offsetMinutes('Asia/Kathmandu', Date.parse('2026-07-01T12:00:00Z'))).to.equal(345);
+  });
+
+  it('any instant shown in a zone and entered again is the same instant (to the minute), in every zone the runtime knows', () => {
+    const zones = Intl.supportedValuesOf('timeZone').filter((_, i) => i % 7 === 0);
+    fc.assert(
+      fc.property(fc.integer({ min: Date.parse('2000-01-01T00:00:00Z') / 60_000, max: Date.parse('2037-12-31T00:00:00Z') / 60_000 }), fc.constantFrom(...zones), (minute, zone) => {
+        const ms = minute * 60_000;
+        const back = wallToInstant(instantToWall(ms, zone), zone)!;
+        // A wall time shown twice (clocks going back) comes back as its first instant.
+        expect(back.exact).to.equal(true);
+        expect(back.ms === ms || instantToWall(back.ms, zone) === instantToWall(ms, zone), `${zone} ${new Date(ms).toISOString()}`).to.equal(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("console: the API's validation messages at their fields", () => {
+  it('when several fields are wrong, then each text goes to its field, in order', () => {
+    const m = splitMessage('Title must be between 3 and 100 characters, Link is required, At least one topic or country must be specified, Invalid schedule date format. Use ISO format (e.g. 2026-11-20T10:00:00Z)');
+    expect(m.byField).to.deep.equal({
+      title: ['Title must be between 3 and 100 characters'],
+      link: ['Link is required'],
+      audience: ['At least one topic or country must be specified'],
+      scheduleDate: ['Invalid schedule date format. Use ISO format (e.g. 2026-11-20T10:00:00Z)'],
+    });
+    expect(m.rest).to.deep.equal([]);
+  });
+
+  it('texts with commas of their own stay whole (segment, utcOffset)', () => {
+    const seg = 'segment must be an object of conditions: languages, timeZones, utcOffset, browsers, subscribedAfter, subscribedBefore, engagedWithinDays, notEngagedForDays';
+    const off = 'segment.utcOffset must be {"min", "max"}: whole minutes from -720 to 840, min not above max';
+    const browsers = 'segment.browsers must be a non-empty array of: chrome, edge, firefox, safari, other';
+    const m = splitMessage(`Body is required, ${seg}, ${off}, ${browsers}`);
+    expect(m.byField).to.deep.equal({ body: ['Body is required'], segment: [seg], 'segment.utcOffset': [off], 'segment.browsers': [browsers] });
+    expect(m.rest).to.deep.equal([]);
+  });
+
+  it("an A/B variant's text goes to that variant's field", () => {
+    const m = splitMessage('abTest.variants[1]: Title must be between 3 and 100 characters, abTest.variants[0]: Icon must be a valid URL, abTest.testPercent must be an integer from 1 to 100');
+    expect(m.byField).to.deep.equal({
+      'abTest.variants.1.title': ['abTest.variants[1]: Title must be between 3 and 100 characters'],
+      'abTest.variants.0.icon': ['abTest.variants[0]: Icon must be a valid URL'],
+      'abTest.testPercent': ['abTest.testPercent must be an integer from 1 to 100'],
+    });
+  });
+
+  it('a text the console does not know is kept whole for the form’s alert', () => {
+    expect(splitMessage('Something new went wrong')).to.deep.equal({ byField: {}, rest: ['Something new went wrong'] });
+    const m = splitMessage('Title is required, Something new, with a comma, Link is required');
+    expect(m.byField).to.deep.equal({ title: ['Title is required'], link: ['Link is required'] });
+    expect(m.rest).to.deep.equal(['Something new, with a comma']);
+  });
+
+  it('no character of the message is lost: the parts joined are the message', () => {
+    const known = ['Title is required', 'Body must be between 3 and 300 characters', 'Link is required', 'Invalid campaign status', 'ttl is odd', 'x, y'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...known), { minLength: 1, maxLength: 6 }), (parts) => {
+        const message = parts.join(', ');
+        const m = splitMessage(message);
+        const total = [...Object.values(m.byField).flat(), ...m.rest].join(', ').length;
+        expect(total).to.equal(message.length);
+      }),
+    );
+  });
+});
+
+describe('console: hash routes', () => {
+  it('names each page', () => {
+    expect(parseHash('')).to.deep.equal({ page: 'sites' });
+    expect(parseHash('#/login?next=%2Fsites%2Fa%2Faudience')).to.deep.equal({ page: 'login', next: '/sites/a/audience' });
+    expect(parseHash('#/invite/abc_-123')).to.deep.equal({ page: 'invite', token: 'abc_-123' });
+    expect(parseHash('#/sites/s1/campaigns/new?from=c9')).to.deep.equal({ page: 'composer', siteId: 's1', from: 'c9' });
+    expect(parseHash('#/sites/s1/campaigns/c9')).to.deep.equal({ page: 'campaign', siteId: 's1', campaignId: 'c9' });
+    expect(parseHash('#/sites/s1/settings')).to.deep.equal({ page: 'settings', siteId: 's1' });
+    const list = parseHash('#/sites/s1/campaigns?status=sent,draft');
+    expect(list.page).to.equal('campaigns');
+    expect(list.page === 'campaigns' && list.query.get('status')).to.equal('sent,draft');
+    expect(parseHash('#/nope').page).to.equal('notFound');
+    expect(parseHash('#main').page).to.equal('notFound');
+  });
+});
+
+describe('console: formats', () => {
+  it('counts user-perceived characters as the API does', () => {
+    expect(graphemes('abc')).to.equal(3);
+    expect(graphemes('👍🏽 ok')).to.equal(4);
+    expect(graphemes('e\u0301')).to.equal(1);
+  });
+
+  it('names countries', () => {
+    expect(countryName('country__br')).to.equal('Brazil (BR)');
+    expect(countryName('country__desconhecido')).to.equal('Unknown country');
+  });
+
+  it('tells a campaign’s state in the list filter’s words', () => {
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    const c = (x: Partial<Campaign>) => ({ status: 'published', scheduleMode: 'now', scheduleDate: '2026-11-27T11:00:00Z', ...x }) as Campaign;
+    expect(campaignState(c({ status: 'draft' }), now)).to.equal('draft');
+    expect(campaignState(c({ status: 'failed' }), now)).to.equal('failed');
+    expect(campaignState(c({}), now)).to.equal('sent');
+    expect(campaignState(c({ delivery: { sent: 1, failed: 0, expired: 0, pending: 3, failedBy: {} } }), now)).to.equal('sending');
+    expect(campaignState(c({ scheduleMode: 'scheduled', scheduleDate: '2026-11-28T00:00:00Z' }), now)).to.equal('scheduled');
+  });
+});
