@@ -1,6 +1,6 @@
 // The gateway's only reader of process.env. A missing or malformed variable stops start-up
 // with a ConfigError naming it.
-import { integer, list, listenAddress, optionalString, ConfigError } from '../../services/shared/src/config.js';
+import { boolean, httpOrigin, integer, list, listenAddress, optionalString, ConfigError } from '../../services/shared/src/config.js';
 import { internalToken } from '../../services/shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../services/shared/src/log.js';
 import { parseTrustedProxies } from './http/client-address.js';
@@ -40,6 +40,16 @@ export interface GatewayConfig {
     /** Distinct unknown keys per client address per minute (key guessing). */
     keyFailuresPerMinute: number;
   };
+  /** The console (docs/console.md). */
+  console: {
+    /** The session cookie's `Secure` attribute (CONSOLE_SECURE_COOKIE): true unless the gateway is reached over plain http. */
+    secureCookie: boolean;
+  };
+  /**
+   * The origin the public reaches the gateway at (PUBLIC_URL, e.g. https://push.example.net), as
+   * the console shows it in the plugin snippet; '' = the origin each request was sent to.
+   */
+  publicUrl: string;
   logLevel: Level;
 }
 
@@ -62,6 +72,8 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     countryHeader: countryHeader(env),
     server: Object.freeze(serverLimits(env)),
     rateLimits: Object.freeze(rateLimits(env)),
+    console: Object.freeze({ secureCookie: boolean(env, 'CONSOLE_SECURE_COOKIE', true) }),
+    publicUrl: httpOrigin(env, 'PUBLIC_URL'),
     logLevel: parseLevel(env.LOG_LEVEL),
   });
 }

@@ -4,6 +4,7 @@
 // the texts the spec does not state, recorded in docs/api-decisions.md or the OpenAPI document.
 // Texts the campaign service answers too come from services/shared/src/api-messages.ts.
 import { SHARED_OWN, SHARED_SPEC } from '../../services/shared/src/api-messages.js';
+import { CONSOLE_OWN } from '../../services/shared/src/console-messages.js';
 
 const SPEC = {
   ...SHARED_SPEC,
@@ -32,6 +33,8 @@ const OWN = {
   planWebhooks: 'This plan does not have permission to manage webhooks via API',
   /** 503: a backend could not be reached and the call did nothing there (status-map.ts). */
   serviceUnavailable: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds',
+  /** The console API (docs/console.md); the campaign service answers some of them too. */
+  ...CONSOLE_OWN,
 } as const;
 
 export const SPEC_MESSAGES: Readonly<typeof SPEC> = Object.freeze(SPEC);

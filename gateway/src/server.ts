@@ -1,13 +1,18 @@
 // The gateway's public Express app, built from its dependencies. Order matters: the request id
 // first (every answer carries it), the proxy before anything that could read a body, then the
-// keyless routes, the /v2 API, and JSON 404 / last-chance error answers. Readiness and metrics
-// are served by the ops listener (app.ts), never on this port.
+// keyless routes, the console API (session cookies), the console's pages, the /v2 API (keys), and
+// JSON 404 / last-chance error answers. Readiness and metrics are served by the ops listener
+// (app.ts), never on this port.
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../services/shared/src/log.js';
 import type { ServiceMetrics } from '../../services/shared/src/observability/metrics.js';
 import type { Authenticator } from './auth/authenticator.js';
-import type { Backends } from './grpc/clients.js';
+import type { Backends, ConsoleBackend } from './grpc/clients.js';
+import { createConsoleApi } from './console/api.js';
+import { consoleRoutes } from './console/routes.js';
+import type { SiteConfigSource } from './console/site-config.js';
+import type { ClientResolver } from './http/client-address.js';
 import { requestId, requestIdOf } from './http/request-id.js';
 import { MESSAGES } from './messages.js';
 import { createApiDispatcher, sendJson, type ApiLimits } from './routes/api.js';
@@ -31,6 +36,17 @@ export interface ServerDeps {
   limits?: ApiLimits;
   /** Request metrics (counted here, scraped on the ops listener); absent = not counted. */
   metrics?: ServiceMetrics;
+  /** The console API under /console/api/ (docs/console.md); absent = not served. */
+  console?: ConsoleDeps;
+}
+
+export interface ConsoleDeps {
+  backend: ConsoleBackend;
+  siteConfig: SiteConfigSource;
+  clientOf: ClientResolver;
+  secureCookie: boolean;
+  /** PUBLIC_URL; '' = each request's own origin. */
+  publicUrl: string;
 }
 
 export function createServer(deps: ServerDeps): express.Express {
@@ -42,6 +58,20 @@ export function createServer(deps: ServerDeps): express.Express {
   if (deps.metrics) app.use(deps.metrics.http);
   app.use(deps.publicProxy);
   app.use(staticRoutes(deps.contract));
+  if (deps.console) {
+    const c = deps.console;
+    app.use(
+      createConsoleApi({
+        routes: consoleRoutes({ console: c.backend, campaigns: deps.backends.campaigns, audience: deps.backends.audience, siteConfig: c.siteConfig }),
+        backend: c.backend,
+        bodyLimitBytes: deps.bodyLimitBytes,
+        logger: deps.logger,
+        clientOf: c.clientOf,
+        secureCookie: c.secureCookie,
+        publicUrl: c.publicUrl,
+      }),
+    );
+  }
   if (deps.consolePages !== undefined) app.use(consolePageRoutes(deps.consolePages));
   app.use(
     createApiDispatcher({

@@ -1,8 +1,19 @@
 // One client per backend service, promisified; every call carries a deadline and the request id.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadCampaignProto, loadWebhooksProto } from '../../../services/shared/src/grpc.js';
+import { loadAudienceProto, loadCampaignProto, loadConsoleProto, loadWebhooksProto } from '../../../services/shared/src/grpc.js';
 import { withInternalToken } from '../../../services/shared/src/internal-auth.js';
 import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
+import type { ConsoleClient } from '../../../protos/generated/campaign/v1/Console.js';
+import type { LoginRequest } from '../../../protos/generated/campaign/v1/LoginRequest.js';
+import type { AcceptInviteRequest } from '../../../protos/generated/campaign/v1/AcceptInviteRequest.js';
+import type { SessionGrant__Output } from '../../../protos/generated/campaign/v1/SessionGrant.js';
+import type { SessionAnswer__Output } from '../../../protos/generated/campaign/v1/SessionAnswer.js';
+import type { SiteInfoResponse__Output } from '../../../protos/generated/campaign/v1/SiteInfoResponse.js';
+import type { ApiKeyList__Output } from '../../../protos/generated/campaign/v1/ApiKeyList.js';
+import type { IssuedApiKey__Output } from '../../../protos/generated/campaign/v1/IssuedApiKey.js';
+import type { RevokedApiKey__Output } from '../../../protos/generated/campaign/v1/RevokedApiKey.js';
+import type { MemberList__Output } from '../../../protos/generated/campaign/v1/MemberList.js';
+import type { EstimateAudienceResponse__Output } from '../../../protos/generated/campaign/v1/EstimateAudienceResponse.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
 import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '../../../protos/generated/delivery/v1/WebhookRequest.js';
@@ -33,6 +44,21 @@ export interface CampaignBackend {
   exportCampaigns(req: { siteId: string; bodyJson: string; format: string }, ctx: CallContext): grpc.ClientReadableStream<ExportCampaignsChunk__Output>;
 }
 
+/** campaign.v1.Console (protos/campaign/v1/console.proto): the console's accounts, sessions, keys and settings. */
+export interface ConsoleBackend {
+  login(req: LoginRequest, ctx: CallContext): Promise<SessionGrant__Output>;
+  logout(sessionHash: string, ctx: CallContext): Promise<unknown>;
+  session(sessionHash: string, ctx: CallContext): Promise<SessionAnswer__Output>;
+  acceptInvite(req: AcceptInviteRequest, ctx: CallContext): Promise<SessionGrant__Output>;
+  siteInfo(siteId: string, ctx: CallContext): Promise<SiteInfoResponse__Output>;
+  listKeys(siteId: string, ctx: CallContext): Promise<ApiKeyList__Output>;
+  createKey(req: { siteId: string; label: string }, ctx: CallContext): Promise<IssuedApiKey__Output>;
+  revokeKey(req: { siteId: string; keyId: string }, ctx: CallContext): Promise<RevokedApiKey__Output>;
+  rotateKey(req: { siteId: string; keyId: string }, ctx: CallContext): Promise<IssuedApiKey__Output>;
+  listMembers(siteId: string, ctx: CallContext): Promise<MemberList__Output>;
+  estimateAudience(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<EstimateAudienceResponse__Output>;
+}
+
 export interface AudienceBackend {
   listTopics(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
   listCountries(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
@@ -57,6 +83,7 @@ export interface WebhooksBackend {
 
 export interface Backends {
   campaigns: CampaignBackend;
+  console: ConsoleBackend;
   audience: AudienceBackend;
   webhooks: WebhooksBackend;
   /** Resolves when the backend's channel is connected (readiness). */
@@ -79,6 +106,8 @@ export function createBackends(targets: { campaign: string; audience: string }, 
   const credentials = grpc.credentials.createInsecure();
   const options = withInternalToken(token, { 'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES });
   const campaign: CampaignServiceClient = new (loadCampaignProto().campaign.v1.CampaignService)(targets.campaign, credentials, options);
+  // The same campaign service, on the same channel.
+  const consoleClient: ConsoleClient = new (loadConsoleProto().campaign.v1.Console)(targets.campaign, credentials, options);
   const audience: AudienceClient = new (loadAudienceProto().delivery.v1.Audience)(targets.audience, credentials, options);
   // The same delivery service, on the audience client's channel (grpc-js shares a channel between
   // clients made with the same target and options).
@@ -107,6 +136,19 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       pickWinner: (req, ctx) => call(campaign, campaign.PickWinner, req, ctx),
       exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
     },
+    console: {
+      login: (req, ctx) => call(consoleClient, consoleClient.Login, req, ctx),
+      logout: (sessionHash, ctx) => call(consoleClient, consoleClient.Logout, { sessionHash }, ctx),
+      session: (sessionHash, ctx) => call(consoleClient, consoleClient.Session, { sessionHash }, ctx),
+      acceptInvite: (req, ctx) => call(consoleClient, consoleClient.AcceptInvite, req, ctx),
+      siteInfo: (siteId, ctx) => call(consoleClient, consoleClient.SiteInfo, { siteId }, ctx),
+      listKeys: (siteId, ctx) => call(consoleClient, consoleClient.ListKeys, { siteId }, ctx),
+      createKey: (req, ctx) => call(consoleClient, consoleClient.CreateKey, req, ctx),
+      revokeKey: (req, ctx) => call(consoleClient, consoleClient.RevokeKey, req, ctx),
+      rotateKey: (req, ctx) => call(consoleClient, consoleClient.RotateKey, req, ctx),
+      listMembers: (siteId, ctx) => call(consoleClient, consoleClient.ListMembers, { siteId }, ctx),
+      estimateAudience: (req, ctx) => call(consoleClient, consoleClient.EstimateAudience, req, ctx),
+    },
     audience: {
       listTopics: (siteId, ctx) => call(audience, audience.ListTopics, { siteId }, ctx),
       listCountries: (siteId, ctx) => call(audience, audience.ListCountries, { siteId }, ctx),
@@ -132,6 +174,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
     },
     close() {
       campaign.close();
+      consoleClient.close();
       audience.close();
       webhooks.close();
     },

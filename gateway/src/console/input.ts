@@ -1,0 +1,39 @@
+// The console's own bodies, checked at the edge before any call: each field's JSON type, and no
+// text the services could not keep as it was sent (NUL, unpaired surrogates: protobuf would encode
+// a lone surrogate as U+FFFD, so it must be refused here, not there). Rules of meaning (a
+// password's length, a label's) are the campaign service's. Bodies of the /v2 routes the console
+// runs are the /v2 routes' business, passed on as their JSON text.
+import type { IncomingMessage } from 'node:http';
+import { withField } from '../../../services/shared/src/console-messages.js';
+import { hasBadCharacters } from '../../../services/shared/src/text.js';
+import { HttpError, MESSAGES } from '../messages.js';
+
+/**
+ * A string field; `optional`: absent or null is ''. Wrong types and text with NUL or unpaired
+ * surrogates are refused with the field's name.
+ */
+export function stringField(body: Readonly<Record<string, unknown>>, name: string, opts: { optional?: boolean } = {}): string {
+  const value = Object.hasOwn(body, name) ? body[name] : undefined;
+  if ((value === undefined || value === null) && opts.optional) return '';
+  if (typeof value !== 'string') throw new HttpError(400, withField(MESSAGES.fieldString, name));
+  if (hasBadCharacters(value)) throw new HttpError(400, withField(MESSAGES.fieldCharacters, name));
+  return value;
+}
+
+/**
+ * A body must be declared JSON. Browsers send `application/json` only from script of the same
+ * origin (anything else needs a CORS preflight, which the gateway never grants), so a form of
+ * another site — which can post `text/plain` that parses as JSON — cannot log anyone in, nor
+ * reach any other route with a body.
+ */
+export function requireJsonContentType(req: IncomingMessage): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json') throw new HttpError(415, MESSAGES.jsonContentType);
+}
+
+/** True when the request says it carries a body (Content-Length over 0, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}

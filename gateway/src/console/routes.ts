@@ -1,0 +1,166 @@
+// The console API's routes (docs/console.md, "The console API"): its own (accounts, sessions, a
+// site's settings, keys and members, the audience estimate) and the /v2 routes it runs for a
+// member's site — campaigns, topics, countries — with the site's plan checked by their own rule,
+// their bodies, validation messages and answers exactly /v2's.
+import type { ApiKey__Output } from '../../../protos/generated/campaign/v1/ApiKey.js';
+import type { SessionGrant__Output } from '../../../protos/generated/campaign/v1/SessionGrant.js';
+import type { SessionView__Output } from '../../../protos/generated/campaign/v1/SessionView.js';
+import type { AudienceBackend, CampaignBackend, ConsoleBackend } from '../grpc/clients.js';
+import { MESSAGES } from '../messages.js';
+import { audienceRoutes } from '../routes/audience.js';
+import { campaignRoutes } from '../routes/campaigns.js';
+import type { ApiRoute, Method } from '../routes/route.js';
+import { stringField } from './input.js';
+import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
+import type { SiteConfigSource } from './site-config.js';
+
+export interface ConsoleRouteDeps {
+  console: ConsoleBackend;
+  campaigns: CampaignBackend;
+  audience: AudienceBackend;
+  siteConfig: SiteConfigSource;
+}
+
+const API = '/console/api';
+const SITE = `${API}/sites/{siteId}`;
+const PERMISSION_NAMES = ['create', 'reports', 'delete', 'audience'] as const;
+
+const nullable = (value: string) => (value === '' ? null : value);
+
+/** A key as the console answers it: dates `YYYY-MM-DDTHH:MM:SSZ`, null for never / not revoked. */
+export function keyJson(k: ApiKey__Output | null) {
+  return {
+    id: k?.id ?? '',
+    label: k?.label ?? '',
+    prefix: k?.prefix ?? '',
+    createdAt: k?.createdAt ?? '',
+    lastUsedAt: nullable(k?.lastUsedAt ?? ''),
+    revokedAt: nullable(k?.revokedAt ?? ''),
+  };
+}
+
+/** `{user: {email}, csrfToken, sites: [{id, name, role}]}`: the session answer, and login's. */
+function sessionJson(view: SessionView__Output | null) {
+  return {
+    user: { email: view?.email ?? '' },
+    csrfToken: view?.csrfToken ?? '',
+    sites: (view?.sites ?? []).map((s) => ({ id: s.siteId, name: s.name, role: s.role })),
+  };
+}
+
+/** A new session: its cookie set, its view answered. */
+function started(input: ConsoleInput, grant: SessionGrant__Output) {
+  input.startSession(grant.sessionId);
+  return sessionJson(grant.session);
+}
+
+/** The two lines a site owner puts on their site (docs/site-plugin.md), with the public origin. */
+export function snippetOf(origin: string, publicId: string) {
+  return {
+    page: `<script src="${origin}/public/v1/webpush.js" data-site="${publicId}" async></script>`,
+    serviceWorker: `importScripts('${origin}/public/v1/webpush-sw.js');`,
+  };
+}
+
+/** A /v2 route run for the path's site: its plan rule, body, limits, answers and errors. */
+function fromV2(v2: readonly ApiRoute[], operation: string, method: Method, path: string, access: Access, params: (input: ConsoleInput) => string[]): ConsoleRoute {
+  const route = v2.find((r) => r.operation === operation && r.method === method);
+  if (!route) throw new Error(`no /v2 route ${method} ${operation}`);
+  return {
+    method,
+    path,
+    operation,
+    access,
+    plan: { permission: route.permission, denied: route.denied },
+    body: route.body,
+    bodyLimitBytes: route.bodyLimitBytes,
+    errors: 'v2',
+    genericMessage: route.genericMessage,
+    handle: (input) => route.handle({ principal: input.principal!, params: params(input), bodyJson: input.bodyJson, query: input.query, headers: input.headers, ctx: input.ctx }),
+  };
+}
+
+export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
+  const { console: backend } = deps;
+  const own = (method: Method, path: string, operation: string, access: Access, body: ConsoleRoute['body'], handle: ConsoleRoute['handle']): ConsoleRoute => ({
+    method,
+    path,
+    operation,
+    access,
+    body,
+    errors: 'console',
+    genericMessage: MESSAGES.internal,
+    handle,
+  });
+  const v2 = [...campaignRoutes(deps.campaigns), ...audienceRoutes(deps.audience)];
+  const campaignId = (input: ConsoleInput) => [input.params.campaignId];
+  const none = () => [];
+
+  return [
+    own('POST', `${API}/login`, 'login', 'public', 'json', async (input) => {
+      const email = stringField(input.body, 'email');
+      const password = stringField(input.body, 'password');
+      const grant = await backend.login({ email, password, clientAddress: input.clientAddress, previousSessionHash: input.presentedSessionHash }, input.ctx);
+      return started(input, grant);
+    }),
+    own('POST', `${API}/logout`, 'logout', 'session', 'none', async (input) => {
+      await backend.logout(input.session!.hash, input.ctx);
+      input.endSession();
+      return { loggedOut: true };
+    }),
+    own('GET', `${API}/session`, 'session', 'session', 'none', async (input) =>
+      sessionJson({ email: input.session!.email, csrfToken: input.session!.csrfToken, sites: input.session!.sites }),
+    ),
+    own('POST', `${API}/invites/accept`, 'acceptInvite', 'public', 'json', async (input) => {
+      const token = stringField(input.body, 'token');
+      const password = stringField(input.body, 'password', { optional: true });
+      const grant = await backend.acceptInvite({ token, password, sessionHash: input.presentedSessionHash, clientAddress: input.clientAddress }, input.ctx);
+      return started(input, grant);
+    }),
+
+    own('GET', SITE, 'getSite', 'member', 'none', async (input) => {
+      const info = await backend.siteInfo(input.site!.siteId, input.ctx);
+      const vapidPublicKey = await deps.siteConfig.vapidPublicKey(info.publicId, input.ctx);
+      return {
+        id: info.id,
+        name: info.name,
+        role: input.site!.role,
+        plan: { name: info.planName, permissions: PERMISSION_NAMES.filter((p) => info.permissions?.[p]) },
+        vapidPublicKey,
+        publicId: info.publicId,
+        snippet: snippetOf(input.publicOrigin, info.publicId),
+      };
+    }),
+    own('GET', `${SITE}/keys`, 'listKeys', 'owner', 'none', async (input) => (await backend.listKeys(input.site!.siteId, input.ctx)).keys.map(keyJson)),
+    own('POST', `${SITE}/keys`, 'createKey', 'owner', 'json', async (input) => {
+      const issued = await backend.createKey({ siteId: input.site!.siteId, label: stringField(input.body, 'label') }, input.ctx);
+      return { key: keyJson(issued.key), apiKey: issued.apiKey };
+    }),
+    own('POST', `${SITE}/keys/{keyId}/revoke`, 'revokeKey', 'owner', 'none', async (input) => ({
+      key: keyJson((await backend.revokeKey({ siteId: input.site!.siteId, keyId: input.params.keyId }, input.ctx)).key),
+    })),
+    own('POST', `${SITE}/keys/{keyId}/rotate`, 'rotateKey', 'owner', 'none', async (input) => {
+      const issued = await backend.rotateKey({ siteId: input.site!.siteId, keyId: input.params.keyId }, input.ctx);
+      return { key: keyJson(issued.key), apiKey: issued.apiKey, revoked: keyJson(issued.revoked) };
+    }),
+    own('GET', `${SITE}/members`, 'listMembers', 'owner', 'none', async (input) =>
+      (await backend.listMembers(input.site!.siteId, input.ctx)).members.map((m) => ({ email: m.email, role: m.role })),
+    ),
+
+    fromV2(v2, 'listTopics', 'GET', `${SITE}/topics`, 'member', none),
+    fromV2(v2, 'listCountries', 'GET', `${SITE}/countries`, 'member', none),
+
+    fromV2(v2, 'listCampaigns', 'POST', `${SITE}/campaigns/list`, 'member', none),
+    fromV2(v2, 'getCampaign', 'GET', `${SITE}/campaigns/{campaignId}`, 'member', campaignId),
+    fromV2(v2, 'createCampaign', 'POST', `${SITE}/campaigns`, 'editor', none),
+    fromV2(v2, 'deleteCampaign', 'DELETE', `${SITE}/campaigns/{campaignId}`, 'editor', campaignId),
+    // The composer's live estimate: a count of what a create would reach, so it takes the
+    // create's permission (and its refusal); the body is checked by the create's rules.
+    {
+      ...own('POST', `${SITE}/campaigns/estimate`, 'estimateAudience', 'member', 'json', async (input) => ({
+        totalUsers: Number((await backend.estimateAudience({ siteId: input.site!.siteId, bodyJson: input.bodyJson }, input.ctx)).totalUsers),
+      })),
+      plan: { permission: 'create', denied: { status: 403, body: { message: MESSAGES.planCreate } } },
+    },
+  ];
+}

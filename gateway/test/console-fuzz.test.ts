@@ -1,0 +1,100 @@
+// Property-based fuzzing of the console API's own bodies through the gateway and the real campaign
+// service: whatever a login or a key's label holds (any UTF-16 code units, NUL and lone surrogates
+// included, any JSON type, any size within the limit), the answer is the rule's — never a 5xx,
+// never a session for a body that is not an account's email and password, and a label is stored
+// exactly as the rule says or refused with its message.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
+import { ConsoleBrowser, consoleUsers, PASSWORD } from './support/console.js';
+import { silentLogger } from './support/stack.js';
+
+/** Any UTF-16 code units, lone surrogates and NUL included. */
+const codeUnits = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength });
+/** A JSON value of any type, for a field that must be a string. */
+const anyJson = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }));
+
+const BAD_CHARACTERS = 'must not contain NUL characters or unpaired surrogates';
+const isBad = (s: string) => s.includes('\u0000') || !s.isWellFormed();
+
+describe('gateway: the console API fuzzed', function () {
+  this.timeout(180_000);
+  let stack: InProcessStack;
+  let site: TestSite;
+  let owner: { email: string; browser: ConsoleBrowser };
+  let address = 0;
+  /** A client address never used before: no test is held back by the address throttle. */
+  const nextAddress = () => `10.${(++address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`;
+
+  before(async () => {
+    stack = await startInProcess('gateway_console_fuzz', {
+      delivery: { log: silentLogger },
+      campaign: { log: silentLogger },
+      gateway: { log: silentLogger, env: { CONSOLE_SECURE_COOKIE: 'false', TRUSTED_PROXIES: '127.0.0.1' } },
+    });
+    site = await stack.newSite();
+    owner = await consoleUsers(stack.pool, stack.gateway!.url).newUser(site.siteId);
+  });
+  after(async () => stack?.stop());
+
+  it('when a login body holds anything, then the answer is 400 (the field named), 401 or 429 — never a 5xx, never a session unless it is the account', async () => {
+    const field = fc.oneof(codeUnits(40), fc.constantFrom(owner.email, owner.email.toUpperCase(), PASSWORD, ''), anyJson);
+    await fc.assert(
+      fc.asyncProperty(fc.option(field, { nil: undefined }), fc.option(field, { nil: undefined }), fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 2 }), async (email, password, extra) => {
+        const body: Record<string, unknown> = { ...extra };
+        if (email !== undefined) body.email = email;
+        if (password !== undefined) body.password = password;
+        const b = new ConsoleBrowser(stack.gateway!.url, nextAddress());
+        const reply = await b.call('POST', '/console/api/login', { body });
+        const e = body.email;
+        const p = body.password;
+        if (typeof e !== 'string') expect([reply.status, reply.body]).to.deep.equal([400, { message: 'email must be a string' }]);
+        else if (isBad(e)) expect([reply.status, reply.body]).to.deep.equal([400, { message: `email ${BAD_CHARACTERS}` }]);
+        else if (typeof p !== 'string') expect([reply.status, reply.body]).to.deep.equal([400, { message: 'password must be a string' }]);
+        else if (isBad(p)) expect([reply.status, reply.body]).to.deep.equal([400, { message: `password ${BAD_CHARACTERS}` }]);
+        else if (e.trim().toLowerCase() === owner.email && p === PASSWORD) expect([200, 429]).to.include(reply.status);
+        else {
+          expect([401, 429], JSON.stringify(reply.body)).to.include(reply.status);
+          expect(reply.body).to.deep.equal({ message: reply.status === 401 ? 'Wrong email or password' : 'Too many login attempts; try again later' });
+        }
+        if (reply.status !== 200) expect(reply.cookies).to.deep.equal([]);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('when a login body is any text at all, then it is answered with a 4xx and a message', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(codeUnits(200), fc.json({ maxDepth: 3 })), async (text) => {
+        const res = await fetch(`${stack.gateway!.url}/console/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': nextAddress() }, body: text });
+        expect(res.status, text).to.be.within(400, 499);
+        expect(await res.json()).to.have.property('message').that.is.a('string');
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("when a key's label is anything, then the key is created with the label trimmed, or refused with the label's message", async () => {
+    const keysOf = async () => ((await owner.browser.call('GET', `/console/api/sites/${site.siteId}/keys`)).body as unknown[]).length;
+    let expectedKeys = await keysOf();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(codeUnits(120), fc.string({ maxLength: 110 }), fc.constantFrom(' ', '\t', 'x'.repeat(100), ` ${'é'.repeat(100)} `, '🔑'.repeat(101)), anyJson), async (label) => {
+        const reply = await owner.browser.call('POST', `/console/api/sites/${site.siteId}/keys`, { body: { label } });
+        let message: string | undefined;
+        if (typeof label !== 'string') message = 'label must be a string';
+        else if (isBad(label)) message = `label ${BAD_CHARACTERS}`;
+        else if ([...label.trim()].length < 1 || [...label.trim()].length > 100) message = 'Label must be 1 to 100 characters';
+        else if (/\p{Cc}/u.test(label.trim())) message = 'Label must not contain control characters';
+        if (message) {
+          expect([reply.status, reply.body]).to.deep.equal([400, { message }]);
+        } else {
+          expect(reply.status, JSON.stringify(reply.body)).to.equal(200);
+          expect((reply.body as { key: { label: string } }).key.label).to.equal((label as string).trim());
+          expectedKeys++;
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(await keysOf()).to.equal(expectedKeys);
+  });
+});

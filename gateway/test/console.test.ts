@@ -1,0 +1,470 @@
+// Component tests of the console API (docs/console.md) through the gateway, against the real
+// campaign and delivery services and Postgres: logging in and out, the session cookie, rotation,
+// CSRF on every state change, throttling that answers alike for every email, invites and
+// resets, roles, the site's plan, and the isolation matrix — every route of the table, so a new
+// route cannot be forgotten.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
+import type { RunningGateway } from '../src/app.js';
+import { ConsoleBrowser, consoleUsers, pathOf, PASSWORD, routeTable, SESSION_COOKIE_VALUE, tokenOf, type ConsoleReply } from './support/console.js';
+import { silentLogger, validCreateBody } from './support/stack.js';
+
+const PUBLIC_URL = 'https://push.example.net';
+const MSG = {
+  notLoggedIn: { message: 'Not logged in' },
+  csrf: { message: 'Invalid CSRF token' },
+  siteNotFound: { message: 'Site not found' },
+  ownersOnly: { message: "Only the site's owners can do this" },
+  wrongLogin: { message: 'Wrong email or password' },
+  throttled: { message: 'Too many login attempts; try again later' },
+  linkInvalid: { message: 'This link is invalid, used or expired' },
+};
+
+/** A body each route accepts (for a member with every permission), by operation. A route missing here fails the matrix tests. */
+const SAMPLES: Record<string, { body?: unknown }> = {
+  login: { body: { email: 'x@example.com', password: PASSWORD } },
+  logout: {},
+  session: {},
+  acceptInvite: { body: { token: 'A'.repeat(43) } },
+  getSite: {},
+  listKeys: {},
+  createKey: { body: { label: 'Matrix' } },
+  revokeKey: {},
+  rotateKey: {},
+  listMembers: {},
+  listTopics: {},
+  listCountries: {},
+  listCampaigns: { body: {} },
+  getCampaign: {},
+  createCampaign: { body: validCreateBody({ topics: ['news'] }) },
+  deleteCampaign: {},
+  estimateAudience: { body: { topics: ['news'] } },
+};
+
+/** What a path parameter of another site's answers under the user's own site. */
+const NOT_FOUND_BY_PARAM: Record<string, { message: string }> = {
+  campaignId: { message: 'Campaign not found' },
+  keyId: { message: 'Key not found' },
+};
+
+const sample = (operation: string) => {
+  const s = SAMPLES[operation];
+  if (!s) expect.fail(`the console route ${operation} has no sample in gateway/test/console.test.ts: add one (and its expectations)`);
+  return s;
+};
+
+describe('gateway: the console API', function () {
+  this.timeout(120_000);
+  let stack: InProcessStack;
+  let gateway: RunningGateway;
+  let users: ReturnType<typeof consoleUsers>;
+  let siteA: TestSite;
+  let siteB: TestSite;
+  let campaignB: string;
+  let keyB: { id: string; apiKey: string };
+  let ownerA: { email: string; browser: ConsoleBrowser };
+  let ownerB: { email: string; browser: ConsoleBrowser };
+  let address = 0;
+  /** A browser at an address of its own (each test's throttle counts apart). */
+  const browser = () => new ConsoleBrowser(gateway.url, `198.51.100.${++address}`);
+
+  before(async () => {
+    stack = await startInProcess('gateway_console', {
+      delivery: { log: silentLogger },
+      campaign: { log: silentLogger },
+      gateway: {
+        log: silentLogger,
+        // The test's client plays the trusted proxy, telling each browser's address.
+        env: { CONSOLE_SECURE_COOKIE: 'false', TRUSTED_PROXIES: '127.0.0.1', AUTH_CACHE_TTL_MS: '0', PUBLIC_URL },
+      },
+    });
+    gateway = stack.gateway!;
+    users = consoleUsers(stack.pool, gateway.url);
+    siteA = await stack.newSite({ subscribers: [{ count: 3, topics: ['news'], countries: ['br'] }] });
+    siteB = await stack.newSite({ subscribers: [{ count: 2, topics: ['secret-b'], countries: ['pt'] }] });
+    ownerA = await users.newUser(siteA.siteId);
+    ownerB = await users.newUser(siteB.siteId);
+    const created = await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/campaigns`, { body: validCreateBody({ topics: ['secret-b'] }) });
+    campaignB = (created.body as { id: string }).id;
+    const key = await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/keys`, { body: { label: 'B' } });
+    keyB = { id: (key.body as { key: { id: string } }).key.id, apiKey: (key.body as { apiKey: string }).apiKey };
+  });
+  after(async () => stack?.stop());
+
+  describe('logging in and out', () => {
+    it('when a user logs in, then the answer names them, their sites and a CSRF token, and sets the session cookie as docs/console.md says', async () => {
+      const b = browser();
+      const reply = await b.login(ownerA.email.toUpperCase());
+      expect(reply.body).to.deep.equal({
+        user: { email: ownerA.email },
+        csrfToken: b.csrfToken,
+        sites: [{ id: siteA.siteId, name: 'site 1', role: 'owner' }],
+      });
+      expect(b.csrfToken).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(reply.cookies).to.have.length(1);
+      expect(reply.cookies[0]).to.match(SESSION_COOKIE_VALUE);
+      const attributes = reply.cookies[0].split('; ').slice(1).sort();
+      expect(attributes).to.deep.equal(['HttpOnly', 'Max-Age=604800', 'Path=/console', 'SameSite=Strict']);
+      expect(reply.headers.get('cache-control')).to.equal('no-store');
+      const session = await b.call('GET', '/console/api/session');
+      expect([session.status, session.body]).to.deep.equal([200, reply.body]);
+    });
+
+    it('when the gateway is reached over TLS (CONSOLE_SECURE_COOKIE unset), then the cookie is Secure too', async () => {
+      const secure = await stack.startGateway({ log: silentLogger, env: { TRUSTED_PROXIES: '127.0.0.1' } });
+      const b = new ConsoleBrowser(secure.url, '198.51.100.250');
+      const reply = await b.login(ownerA.email);
+      expect(reply.cookies[0].split('; ').slice(1).sort()).to.deep.equal(['HttpOnly', 'Max-Age=604800', 'Path=/console', 'SameSite=Strict', 'Secure']);
+      const out = await b.call('POST', '/console/api/logout');
+      expect(out.cookies).to.deep.equal(['console_session=; Max-Age=0; Path=/console; HttpOnly; SameSite=Strict; Secure']);
+    });
+
+    it('when a user logs out, then the session really ends: the old cookie gets 401 and is cleared', async () => {
+      const b = browser();
+      await b.login(ownerA.email);
+      const cookie = b.cookie;
+      const out = await b.call('POST', '/console/api/logout');
+      expect([out.status, out.body]).to.deep.equal([200, { loggedOut: true }]);
+      expect(out.cookies).to.deep.equal(['console_session=; Max-Age=0; Path=/console; HttpOnly; SameSite=Strict']);
+      b.cookie = cookie; // a browser (or a thief) that kept it
+      const after = await b.call('GET', '/console/api/session');
+      expect([after.status, after.body]).to.deep.equal([401, MSG.notLoggedIn]);
+      expect(after.cookies).to.deep.equal(['console_session=; Max-Age=0; Path=/console; HttpOnly; SameSite=Strict']);
+      expect((await b.call('GET', `/console/api/sites/${siteA.siteId}`)).status).to.equal(401);
+    });
+
+    it('when a user logs in again, then a new session id is issued and the one they came with ends (rotation)', async () => {
+      const b = browser();
+      await b.login(ownerA.email);
+      const first = { cookie: b.cookie, csrf: b.csrfToken };
+      await b.login(ownerA.email);
+      expect(b.cookie).to.not.equal(first.cookie);
+      expect(b.csrfToken).to.not.equal(first.csrf);
+      const old = new ConsoleBrowser(gateway.url, b.address);
+      old.cookie = first.cookie;
+      expect((await old.call('GET', '/console/api/session')).status).to.equal(401);
+      expect((await b.call('GET', '/console/api/session')).status).to.equal(200);
+    });
+
+    it('when no, a malformed or an unknown session cookie comes, then every route but the public ones answers 401 Not logged in', async () => {
+      const cases: [string, string][] = [
+        ['none', ''],
+        ['malformed', 'not-a-session-id'],
+        ['unknown', 'A'.repeat(43)],
+      ];
+      for (const [name, cookie] of cases) {
+        const b = browser();
+        b.cookie = cookie;
+        for (const route of routeTable().filter((r) => r.access !== 'public')) {
+          const reply = await b.call(route.method, pathOf(route, { siteId: siteA.siteId, campaignId: campaignB, keyId: keyB.id }), { body: sample(route.operation).body, csrf: 'anything' });
+          expect([reply.status, reply.body], `${name}: ${route.method} ${route.path}`).to.deep.equal([401, MSG.notLoggedIn]);
+        }
+      }
+    });
+
+    it('when the email is no account or the password is wrong, then the answer is the same, and takes about as long', async () => {
+      const b = browser();
+      const time = async (email: string) => {
+        const started = process.hrtime.bigint();
+        const reply = await b.call('POST', '/console/api/login', { body: { email, password: 'not the password' } });
+        return { reply: [reply.status, reply.body, reply.cookies], ms: Number(process.hrtime.bigint() - started) / 1e6 };
+      };
+      const known = [await time(ownerA.email), await time(ownerA.email)];
+      const unknown = [await time('nobody@example.com'), await time('nobody@example.com')];
+      for (const t of [...known, ...unknown]) expect(t.reply).to.deep.equal([401, MSG.wrongLogin, []]);
+      // Both verify one scrypt hash (a dummy one for the unknown email): neither is a quick "no".
+      const median = (ts: { ms: number }[]) => Math.min(...ts.map((t) => t.ms));
+      expect(median(unknown)).to.be.greaterThan(median(known) * 0.4);
+    });
+  });
+
+  describe('throttling', () => {
+    // Each test counts from none, and leaves none for the others (they log in as the same users).
+    const forget = () => stack.pool.query('DELETE FROM campaign.login_failures');
+    beforeEach(forget);
+    afterEach(forget);
+
+    it('when an email has failed 5 times, then it gets 429 with Retry-After whether it is an account or not, even with the right password', async () => {
+      const answers: unknown[] = [];
+      for (const email of [ownerA.email, 'no-such-user@example.com']) {
+        const b = browser();
+        for (let i = 0; i < 5; i++) {
+          const wrong = await b.call('POST', '/console/api/login', { body: { email, password: 'wrong password' }, from: `203.0.113.${i + 1}` });
+          expect([wrong.status, wrong.body]).to.deep.equal([401, MSG.wrongLogin]);
+        }
+        const held = await b.call('POST', '/console/api/login', { body: { email, password: PASSWORD } });
+        expect([held.status, held.body, held.cookies]).to.deep.equal([429, MSG.throttled, []]);
+        const retryAfter = Number(held.headers.get('retry-after'));
+        expect(retryAfter).to.be.within(800, 900);
+        answers.push([held.status, held.body]);
+      }
+      expect(answers[0]).to.deep.equal(answers[1]);
+    });
+
+    it('when one client address has failed 20 times, then it gets 429 for any email, as the gateway decides the address (TRUSTED_PROXIES)', async () => {
+      const b = browser();
+      for (let i = 0; i < 20; i++) {
+        const wrong = await b.call('POST', '/console/api/login', { body: { email: `guess${i}@example.com`, password: 'wrong password' } });
+        expect(wrong.status).to.equal(401);
+      }
+      const held = await b.call('POST', '/console/api/login', { body: { email: ownerA.email, password: PASSWORD } });
+      expect([held.status, held.body]).to.deep.equal([429, MSG.throttled]);
+      expect(Number(held.headers.get('retry-after'))).to.be.greaterThan(0);
+      // An address a client makes up to the left of the proxy's is not believed.
+      const spoofed = await b.call('POST', '/console/api/login', { body: { email: ownerA.email, password: PASSWORD }, headers: { 'X-Forwarded-For': `10.9.9.9, ${b.address}` } });
+      expect(spoofed.status).to.equal(429);
+      expect((await browser().login(ownerA.email)).status).to.equal(200);
+    });
+  });
+
+  describe('CSRF', () => {
+    it('when a state-changing call comes without the session\'s token, with a wrong one or another session\'s, then it is refused with 403 and does nothing', async () => {
+      const other = browser();
+      await other.login(ownerB.email);
+      const b = browser();
+      await b.login(ownerA.email);
+      const keysBefore = (await b.call('GET', `/console/api/sites/${siteA.siteId}/keys`)).body;
+      const changing = routeTable().filter((r) => r.access !== 'public' && r.method !== 'GET');
+      expect(changing.length).to.be.greaterThan(5);
+      for (const route of changing) {
+        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID() });
+        for (const csrf of [false, 'wrong', other.csrfToken, b.csrfToken.slice(1), b.csrfToken.toUpperCase()] as const) {
+          const reply = await b.call(route.method, path, { body: sample(route.operation).body, csrf });
+          expect([reply.status, reply.body], `${route.method} ${route.path} with ${String(csrf)}`).to.deep.equal([403, MSG.csrf]);
+        }
+      }
+      expect((await b.call('GET', `/console/api/sites/${siteA.siteId}/keys`)).body).to.deep.equal(keysBefore);
+      expect((await b.call('GET', '/console/api/session')).status).to.equal(200); // logout refused too
+    });
+  });
+
+  describe('invites and password resets', () => {
+    it('when an invite is accepted, then the new user is logged in; the link works once; a reset link sets a new password once', async () => {
+      const email = `invited.${Date.now()}@example.com`;
+      const invite = await users.accounts.invite({ site: siteA.siteId, email, role: 'editor', baseUrl: PUBLIC_URL });
+      expect(invite.link.startsWith(`${PUBLIC_URL}/console/#/invite/`)).to.equal(true);
+      const b = browser();
+      const short = await b.call('POST', '/console/api/invites/accept', { body: { token: tokenOf(invite.link), password: 'short' } });
+      expect([short.status, short.body]).to.deep.equal([400, { message: 'Password must be 10 to 200 characters' }]);
+      const accepted = await b.call('POST', '/console/api/invites/accept', { body: { token: tokenOf(invite.link), password: PASSWORD } });
+      expect(accepted.status).to.equal(200);
+      expect(accepted.body).to.deep.equal({ user: { email }, csrfToken: b.csrfToken, sites: [{ id: siteA.siteId, name: 'site 1', role: 'editor' }] });
+      expect(accepted.cookies[0]).to.match(SESSION_COOKIE_VALUE);
+      const again = await browser().call('POST', '/console/api/invites/accept', { body: { token: tokenOf(invite.link), password: PASSWORD } });
+      expect([again.status, again.body, again.cookies]).to.deep.equal([404, MSG.linkInvalid, []]);
+
+      const reset = await users.accounts.resetLink({ email, baseUrl: PUBLIC_URL });
+      const r = browser();
+      const done = await r.call('POST', '/console/api/invites/accept', { body: { token: tokenOf(reset.link), password: 'another long password' } });
+      expect(done.status).to.equal(200);
+      expect((await b.call('GET', '/console/api/session')).status).to.equal(401); // the reset ended every session
+      expect((await browser().call('POST', '/console/api/login', { body: { email, password: PASSWORD } })).status).to.equal(401);
+      expect((await browser().login(email, 'another long password')).status).to.equal(200);
+      const reused = await browser().call('POST', '/console/api/invites/accept', { body: { token: tokenOf(reset.link), password: 'yet another password' } });
+      expect([reused.status, reused.body]).to.deep.equal([404, MSG.linkInvalid]);
+    });
+
+    it('when an invite has expired, then it is refused', async () => {
+      const invite = await users.accounts.invite({ site: siteA.siteId, email: `late.${Date.now()}@example.com`, role: 'owner', baseUrl: PUBLIC_URL });
+      await stack.pool.query("UPDATE campaign.one_time_links SET expires_at = now() - interval '1 second'");
+      const reply = await browser().call('POST', '/console/api/invites/accept', { body: { token: tokenOf(invite.link), password: PASSWORD } });
+      expect([reply.status, reply.body]).to.deep.equal([404, MSG.linkInvalid]);
+    });
+  });
+
+  describe('roles and plans', () => {
+    it("when an editor calls an owner's route, then it gets 403; an editor's and a member's routes work", async () => {
+      const editor = await users.newUser(siteA.siteId, 'editor');
+      const campaign = await ownerA.browser.call('POST', `/console/api/sites/${siteA.siteId}/campaigns`, { body: validCreateBody({ topics: ['news'] }) });
+      const key = await ownerA.browser.call('POST', `/console/api/sites/${siteA.siteId}/keys`, { body: { label: 'Editor test' } });
+      const params = { siteId: siteA.siteId, campaignId: (campaign.body as { id: string }).id, keyId: (key.body as { key: { id: string } }).key.id };
+      for (const route of routeTable().filter((r) => r.path.includes('{siteId}'))) {
+        const reply = await editor.browser.call(route.method, pathOf(route, params), { body: sample(route.operation).body });
+        if (route.access === 'owner') expect([reply.status, reply.body], `${route.method} ${route.path}`).to.deep.equal([403, MSG.ownersOnly]);
+        else expect(reply.status, `${route.method} ${route.path}: ${JSON.stringify(reply.body)}`).to.equal(200);
+      }
+    });
+
+    it("when the site's plan lacks a permission, then the console answers as /v2 does", async () => {
+      const site = await stack.newSite({ permissions: [], subscribers: [{ count: 1, topics: ['news'], countries: ['br'] }] });
+      const owner = await users.newUser(site.siteId);
+      const base = `/console/api/sites/${site.siteId}`;
+      const id = randomUUID();
+      const create = { message: 'This plan does not have permission to create campaigns with API' };
+      const reports = { message: 'This plan does not have permission to access campaign reports via API' };
+      // [method, console path, the same call on /v2 (null: none), body, status, answer]
+      const expectations: [string, string, string | null, unknown, number, unknown][] = [
+        ['POST', `${base}/campaigns`, '/v2/campaign/create', validCreateBody(), 403, create],
+        ['POST', `${base}/campaigns/estimate`, null, { topics: ['news'] }, 403, create],
+        ['POST', `${base}/campaigns/list`, '/v2/campaigns', {}, 403, reports],
+        ['GET', `${base}/campaigns/${id}`, `/v2/campaign/${id}`, undefined, 403, reports],
+        ['DELETE', `${base}/campaigns/${id}`, `/v2/campaign/${id}`, undefined, 403, { message: 'This plan does not have permission to delete campaigns via API' }],
+        ['GET', `${base}/topics`, '/v2/topics', undefined, 200, []],
+        ['GET', `${base}/countries`, '/v2/countries', undefined, 200, []],
+      ];
+      for (const [method, path, v2Path, body, status, answer] of expectations) {
+        const reply = await owner.browser.call(method, path, { body });
+        expect([reply.status, reply.body], `${method} ${path}`).to.deep.equal([status, answer]);
+        if (!v2Path) continue;
+        const v2 = await fetch(gateway.url + v2Path, { method, headers: { Authorization: site.key, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        expect([v2.status, await v2.json()], `/v2 for ${method} ${path}`).to.deep.equal([status, answer]);
+      }
+      // The settings page shows the plan and what it allows.
+      const info = await owner.browser.call('GET', base);
+      expect((info.body as { plan: unknown }).plan).to.deep.equal({ name: 'plan_3', permissions: [] });
+    });
+  });
+
+  describe('a site, its keys and its campaigns', () => {
+    it("when a member reads the site, then it carries its role, plan, VAPID public key, public id and the plugin's two lines", async () => {
+      const reply = await ownerA.browser.call('GET', `/console/api/sites/${siteA.siteId}`);
+      const vapid = await stack.operators.delivery.registerSite({ siteId: siteA.siteId, publicId: siteA.publicId });
+      expect([reply.status, reply.body]).to.deep.equal([
+        200,
+        {
+          id: siteA.siteId,
+          name: 'site 1',
+          role: 'owner',
+          plan: { name: 'plan_1', permissions: ['create', 'reports', 'delete', 'audience'] },
+          vapidPublicKey: vapid.vapidPublicKey,
+          publicId: siteA.publicId,
+          snippet: {
+            page: `<script src="${PUBLIC_URL}/public/v1/webpush.js" data-site="${siteA.publicId}" async></script>`,
+            serviceWorker: `importScripts('${PUBLIC_URL}/public/v1/webpush-sw.js');`,
+          },
+        },
+      ]);
+    });
+
+    it('when an owner creates, lists, rotates and revokes keys, then /v2 follows at once', async () => {
+      const base = `/console/api/sites/${siteA.siteId}/keys`;
+      const created = await ownerA.browser.call('POST', base, { body: { label: 'Shop backend' } });
+      expect(created.status).to.equal(200);
+      const { key, apiKey } = created.body as { key: { id: string; prefix: string }; apiKey: string };
+      expect(created.body).to.deep.equal({ key: { ...key, label: 'Shop backend', prefix: apiKey.slice(0, 12), lastUsedAt: null, revokedAt: null }, apiKey });
+      const v2 = (k: string) => fetch(`${gateway.url}/v2/topics`, { headers: { Authorization: k } }).then((r) => r.status);
+      expect(await v2(apiKey)).to.equal(200);
+      const listed = (await ownerA.browser.call('GET', base)).body as { id: string; lastUsedAt: string | null }[];
+      expect(listed.find((k) => k.id === key.id)!.lastUsedAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      expect(JSON.stringify(listed)).to.not.include(apiKey);
+
+      const rotated = await ownerA.browser.call('POST', `${base}/${key.id}/rotate`);
+      const next = rotated.body as { key: { id: string; label: string }; apiKey: string; revoked: { id: string; revokedAt: string } };
+      expect([rotated.status, next.key.label, next.revoked.id]).to.deep.equal([200, 'Shop backend', key.id]);
+      expect([await v2(apiKey), await v2(next.apiKey)]).to.deep.equal([403, 200]);
+      const again = await ownerA.browser.call('POST', `${base}/${key.id}/rotate`);
+      expect([again.status, again.body]).to.deep.equal([409, { message: 'The key is already revoked' }]);
+
+      const revoked = await ownerA.browser.call('POST', `${base}/${next.key.id}/revoke`);
+      expect((revoked.body as { key: { revokedAt: string } }).key.revokedAt).to.be.a('string');
+      expect(await v2(next.apiKey)).to.equal(403);
+    });
+
+    it('when an owner lists the members, then each comes with their role', async () => {
+      const reply = await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/members`);
+      expect([reply.status, reply.body]).to.deep.equal([200, [{ email: ownerB.email, role: 'owner' }]]);
+    });
+
+    it('when a campaign is created, listed, read and deleted in the console, then bodies, messages and answers are /v2\'s', async () => {
+      const base = `/console/api/sites/${siteA.siteId}`;
+      const bad = { title: 'x', body: 'y', topics: [], status: 'nope', scheduleMode: 'never' };
+      const consoleBad = await ownerA.browser.call('POST', `${base}/campaigns`, { body: bad });
+      const v2Bad = await fetch(`${gateway.url}/v2/campaign/create`, { method: 'POST', headers: { Authorization: siteA.key, 'Content-Type': 'application/json' }, body: JSON.stringify(bad) });
+      expect([consoleBad.status, consoleBad.body]).to.deep.equal([v2Bad.status, await v2Bad.json()]);
+      expect(consoleBad.status).to.equal(400);
+
+      const created = await ownerA.browser.call('POST', `${base}/campaigns`, { body: validCreateBody({ topics: ['news'] }) });
+      const id = (created.body as { id: string }).id;
+      expect(created.body).to.deep.equal({ id });
+      const got = await ownerA.browser.call('GET', `${base}/campaigns/${id}`);
+      const v2Got = await fetch(`${gateway.url}/v2/campaign/${id}`, { headers: { Authorization: siteA.key } });
+      expect(got.body).to.deep.equal(await v2Got.json());
+      expect((got.body as { totalUsers: number }).totalUsers).to.equal(3);
+      const page = await ownerA.browser.call('POST', `${base}/campaigns/list`, { body: { limit: 1 } });
+      expect((page.body as { items: { id: string }[]; limit: number }).limit).to.equal(1);
+      const badList = await ownerA.browser.call('POST', `${base}/campaigns/list`, { body: { limit: -1 } });
+      expect([badList.status, badList.body]).to.deep.equal([400, { message: 'limit must be a positive number' }]);
+      const estimate = await ownerA.browser.call('POST', `${base}/campaigns/estimate`, { body: { topics: ['news'], countries: ['pt'] } });
+      expect([estimate.status, estimate.body]).to.deep.equal([200, { totalUsers: 3 }]);
+      const badEstimate = await ownerA.browser.call('POST', `${base}/campaigns/estimate`, { body: { topics: [] } });
+      expect([badEstimate.status, badEstimate.body]).to.deep.equal([400, { message: 'At least one topic or country must be specified' }]);
+      const deleted = await ownerA.browser.call('DELETE', `${base}/campaigns/${id}`);
+      expect([deleted.status, deleted.body]).to.deep.equal([200, { id, deleted: true }]);
+      const gone = await ownerA.browser.call('GET', `${base}/campaigns/${id}`);
+      expect([gone.status, gone.body]).to.deep.equal([404, { message: 'Campaign not found' }]);
+      const topics = await ownerA.browser.call('GET', `${base}/topics`);
+      expect(topics.body).to.deep.equal([{ name: 'news', users: 3 }]);
+    });
+  });
+
+  describe('isolation', () => {
+    it("when a user names another site, then every site route answers 404 Site not found, exactly as for a site that does not exist, and the other site is untouched", async () => {
+      const b = ownerA.browser;
+      const siteRoutes = routeTable().filter((r) => r.path.includes('{siteId}'));
+      expect(siteRoutes.length).to.be.greaterThan(10);
+      for (const siteId of [siteB.siteId, randomUUID(), 'not-a-site', '%ZZ']) {
+        for (const route of siteRoutes) {
+          const reply = await b.call(route.method, pathOf(route, { siteId, campaignId: campaignB, keyId: keyB.id }).replace('%25ZZ', '%ZZ'), { body: sample(route.operation).body });
+          expect([reply.status, reply.body], `${route.method} ${route.path} for ${siteId}`).to.deep.equal([404, MSG.siteNotFound]);
+        }
+      }
+      const stillThere = await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/campaigns/${campaignB}`);
+      expect(stillThere.status).to.equal(200);
+      expect(await fetch(`${gateway.url}/v2/topics`, { headers: { Authorization: keyB.apiKey } }).then((r) => r.status)).to.equal(200);
+    });
+
+    it("when a user names another site's campaign or key under their own site, then it is not found, and nothing happens to it", async () => {
+      const b = ownerA.browser;
+      const withObjects = routeTable().filter((r) => r.path.includes('{siteId}') && /\{(?!siteId\})\w+\}/.test(r.path));
+      expect(withObjects.length).to.be.greaterThan(3);
+      for (const route of withObjects) {
+        const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((n) => n !== 'siteId');
+        for (const name of names) if (!NOT_FOUND_BY_PARAM[name]) expect.fail(`{${name}} of ${route.path} has no not-found expectation in NOT_FOUND_BY_PARAM`);
+        const reply = await b.call(route.method, pathOf(route, { siteId: siteA.siteId, campaignId: campaignB, keyId: keyB.id }), { body: sample(route.operation).body });
+        expect([reply.status, reply.body], `${route.method} ${route.path}`).to.deep.equal([404, NOT_FOUND_BY_PARAM[names[names.length - 1]]]);
+      }
+      expect((await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/campaigns/${campaignB}`)).status).to.equal(200);
+      expect(await fetch(`${gateway.url}/v2/topics`, { headers: { Authorization: keyB.apiKey } }).then((r) => r.status)).to.equal(200);
+    });
+
+    it("when a user lists their site's topics, countries, keys and members, then nothing of another site is in them", async () => {
+      const b = ownerA.browser;
+      const base = `/console/api/sites/${siteA.siteId}`;
+      const everything = JSON.stringify(await Promise.all(['/topics', '/countries', '/keys', '/members', ''].map((p) => b.call('GET', base + p).then((r) => r.body))));
+      for (const theirs of ['secret-b', 'country__pt', keyB.id, ownerB.email, siteB.publicId, campaignB]) expect(everything).to.not.include(theirs);
+      const session = JSON.stringify((await b.call('GET', '/console/api/session')).body);
+      expect(session).to.not.include(siteB.siteId);
+    });
+  });
+
+  describe('bad input', () => {
+    it('when a path is not a console route, or the method is not the route\'s, then 404 or 405 with Allow', async () => {
+      const b = ownerA.browser;
+      expect(await b.call('GET', '/console/api/nope').then((r) => [r.status, r.body])).to.deep.equal([404, { message: 'Not found' }]);
+      const wrong = await b.call('PUT', `/console/api/sites/${siteA.siteId}/keys`);
+      expect([wrong.status, wrong.headers.get('allow')]).to.deep.equal([405, 'GET, POST, HEAD']);
+    });
+
+    it('when a body is not JSON, not an object, not declared JSON, too large or not UTF-8, then it is refused with 4xx before any work', async () => {
+      const b = browser();
+      const login = (body: string | Uint8Array<ArrayBuffer>, type = 'application/json'): Promise<ConsoleReply> =>
+        fetch(`${gateway.url}/console/api/login`, { method: 'POST', headers: { 'Content-Type': type, 'X-Forwarded-For': b.address }, body }).then(async (r) => ({
+          status: r.status,
+          headers: r.headers,
+          body: await r.json(),
+          cookies: r.headers.getSetCookie(),
+        }));
+      expect((await login('{')).body).to.deep.equal({ message: 'Invalid JSON body' });
+      expect((await login('[]')).status).to.equal(400);
+      expect((await login('')).status).to.equal(400);
+      expect(await login(JSON.stringify({ email: ownerA.email, password: PASSWORD }), 'text/plain').then((r) => [r.status, r.body])).to.deep.equal([415, { message: 'Content-Type must be application/json' }]);
+      expect(await login(`{"email":"${'x'.repeat(200_000)}"}`).then((r) => [r.status, r.body])).to.deep.equal([413, { message: 'Request body too large' }]);
+      expect((await login(new Uint8Array([0x7b, 0xff, 0x7d]))).body).to.deep.equal({ message: 'Invalid JSON body' });
+      expect(await login(JSON.stringify({ email: 5, password: PASSWORD })).then((r) => [r.status, r.body])).to.deep.equal([400, { message: 'email must be a string' }]);
+      expect(await login(JSON.stringify({ email: ownerA.email })).then((r) => [r.status, r.body])).to.deep.equal([400, { message: 'password must be a string' }]);
+      expect(await login('{"email":"a\\u0000b","password":"x"}').then((r) => [r.status, r.body])).to.deep.equal([400, { message: 'email must not contain NUL characters or unpaired surrogates' }]);
+      expect(await login('{"email":"a@b","password":"\\ud800 lone"}').then((r) => [r.status, r.body])).to.deep.equal([400, { message: 'password must not contain NUL characters or unpaired surrogates' }]);
+    });
+  });
+});
