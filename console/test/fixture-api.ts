@@ -145,9 +145,13 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
   router.post('/invites/accept', (req, res) => {
     const { token, password } = req.body ?? {};
     const invite = typeof token === 'string' ? invites.get(token) : undefined;
-    if (!invite || invite.used) return fail(res, 400, 'This link is invalid, used or expired');
+    if (!invite || invite.used) return fail(res, 404, 'This link is invalid, used or expired');
     const existing = users.get(invite.email);
-    if (!existing?.password || password !== undefined) {
+    if (existing?.password) {
+      // An existing user: their current password, or their own session.
+      const mine = sessionOf(req)?.email === invite.email;
+      if (!mine && existing.password !== password) return fail(res, 401, 'Wrong email or password');
+    } else {
       if (typeof password !== 'string' || [...password].length < 10 || [...password].length > 200) return fail(res, 400, 'Password must be 10 to 200 characters');
       users.set(invite.email, { password });
     }

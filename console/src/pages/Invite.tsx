@@ -1,6 +1,7 @@
 // An invite or password-reset link (`#/invite/<token>`): POST /console/api/invites/accept. A new
-// user (or a reset) sets a password of 10 to 200 characters; an existing user who was invited to
-// another site may leave it empty. The answer is a session, as after logging in.
+// user (or a reset) sets a password of 10 to 200 characters; an existing user invited to one more
+// site gives their current password, or none when already logged in in this browser. The answer
+// is a session, as after logging in.
 import { useState } from 'preact/hooks';
 import { ErrorBox, TextField } from '../components/ui';
 import { api } from '../lib/api';
@@ -17,10 +18,11 @@ export function InvitePage({ token, onDone }: { token: string; onDone: (s: Sessi
   return (
     <section class="narrow">
       <h1 tabIndex={-1}>Accept your invitation</h1>
-      <p>
-        Choose a password to finish setting up your account (or to reset it). If you already have an account and were invited to one more site, leave
-        both fields empty.
-      </p>
+      <p>This link makes your account, resets your password, or adds a site to the account you have.</p>
+      <ul class="small">
+        <li>New account or password reset: choose a password of 10 to 200 characters, and repeat it.</li>
+        <li>Existing account: enter your current password, or nothing if you are logged in in this browser.</li>
+      </ul>
       <form
         class="card"
         onSubmit={async (e) => {
@@ -37,9 +39,9 @@ export function InvitePage({ token, onDone }: { token: string; onDone: (s: Sessi
           }
         }}
       >
-        <TextField label="New password" hint="10 to 200 characters." type="password" autoComplete="new-password" value={password} onValue={setPassword} />
+        <TextField label="Password" type="password" autoComplete="new-password" value={password} onValue={setPassword} />
         <TextField
-          label="Repeat the password"
+          label="Repeat a new password"
           type="password"
           autoComplete="new-password"
           value={repeat}
