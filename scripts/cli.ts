@@ -1,4 +1,4 @@
-// Operator CLI: plans, sites, API keys, synthetic and imported subscribers, VAPID keys. `npm run cli -- --help`.
+// Operator CLI: plans, sites, API keys, console users, synthetic and imported subscribers, VAPID keys. `npm run cli -- --help`.
 // Works against DATABASE_URL, else the running stack's database, else the embedded one.
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
@@ -7,15 +7,17 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { migrateCampaignSchema } from '../services/campaign/src/app.js';
 import { createOperators, OperatorError, PERMISSIONS, type Permission } from '../services/campaign/src/domain/operators.js';
+import { createAccounts, ROLES, type Role } from '../services/campaign/src/console/accounts.js';
+import { ValidationError } from '../services/campaign/src/domain/errors.js';
 import { migrateDeliverySchema } from '../services/delivery/src/app.js';
 import { loadPushHostRules, loadVapidEncryptionKeys } from '../services/delivery/src/config.js';
 import { createDeliveryOperators, REENCRYPT_DEFAULT_BATCH } from '../services/delivery/src/operators.js';
 import { encryptionKeyFingerprint } from '../services/delivery/src/sites/vapid-keys.js';
-import { ConfigError } from '../services/shared/src/config.js';
+import { ConfigError, httpOrigin } from '../services/shared/src/config.js';
 import { DeliveryOperatorError } from '../services/delivery/src/errors.js';
 import { createTopicMaintenance } from '../services/delivery/src/audience/topic-maintenance.js';
 import { createPool } from '../services/shared/src/db.js';
-import { localDatabase, localSecrets } from './lib/local-env.js';
+import { localDatabase, localSecrets, runningStack } from './lib/local-env.js';
 import { createKafkaTopics } from './lib/kafka-topics.js';
 
 const HELP = `webpush operator CLI
@@ -37,10 +39,17 @@ Usage: npm run cli -- <command> [arguments] [--json]
   sites set-time-zone <site> <zone|none>
                                      the zone (IANA, e.g. Europe/Lisbon) local-time campaigns
                                      use for subscribers without a known one (none: UTC)
-  keys list <site>
+  keys list <site>                   the site's keys: label, prefix, created, last used, revoked
   keys rotate <site> [--keep-old]    issue a new API key; revokes the others unless --keep-old
   keys revoke <site> [--key <id|prefix>]
                                      revoke one key, or every key of the site
+  users invite <site> <email> [--role owner|editor]
+                                     print a one-time link (valid 7 days) to the site's console
+                                     for the email (default role: owner): a new user sets a
+                                     password there; an existing one adds the site
+  users reset-password <email>       print a one-time link (valid 1 hour) to set a new password;
+                                     using it ends the user's sessions
+  users list <site>                  the site's console users and their roles
   subscribers seed <site> --count N --topics a,b --countries br,us [--per-subscriber 2]
                       [--endpoint-base https://…/]
                                      insert N synthetic subscribers (demos, benchmarks)
@@ -79,7 +88,8 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      with their partition counts; existing ones are kept
 
 <site> is a site id or its public id. --json prints machine-readable JSON on stdout.
-Database: DATABASE_URL, else the running stack's, else the embedded one under .data/.`;
+Database: DATABASE_URL, else the running stack's, else the embedded one under .data/.
+Links: under PUBLIC_URL (the origin the console is reached at), else the running stack's.`;
 
 class UsageError extends Error {}
 
@@ -116,6 +126,15 @@ async function readJsonFile(file: string): Promise<Record<string, unknown>> {
   throw new OperatorError(`${file} must hold one JSON object`);
 }
 
+/** Where the console's links point: PUBLIC_URL, else the running stack's gateway. */
+async function consoleBaseUrl(): Promise<string> {
+  const configured = httpOrigin(process.env, 'PUBLIC_URL');
+  if (configured) return configured;
+  const stack = await runningStack();
+  if (stack?.gatewayUrl) return stack.gatewayUrl;
+  throw new UsageError('set PUBLIC_URL to the origin the console is reached at (e.g. https://push.example.net): the link is printed under it');
+}
+
 function table(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return '(none)';
   const cols = Object.keys(rows[0]);
@@ -141,6 +160,7 @@ async function main(argv: string[]): Promise<number> {
       'per-subscriber': { type: 'string' },
       'endpoint-base': { type: 'string' },
       'batch-size': { type: 'string' },
+      role: { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;
@@ -173,6 +193,7 @@ async function main(argv: string[]): Promise<number> {
     });
     const delivery = createDeliveryOperators(pool, vapidKeys, loadPushHostRules(process.env));
     const topics = createTopicMaintenance(pool);
+    const accounts = createAccounts(pool);
     const site = async (ref: string | undefined) => {
       if (!ref) throw new UsageError('a site id or public id is required');
       const found = await ops.getSite(ref);
@@ -282,6 +303,34 @@ async function main(argv: string[]): Promise<number> {
         const revoked = await ops.revokeKeys(s.id, values.key);
         if (values.key && revoked === 0) throw new OperatorError(`no active key "${values.key}" on site ${s.id}`);
         out(`${revoked} key(s) revoked`, { siteId: s.id, revoked });
+        return 0;
+      }
+      case 'users invite': {
+        const s = await site(rest[0]);
+        if (!rest[1] || rest.length !== 2) throw new UsageError('usage: users invite <site> <email> [--role owner|editor]');
+        const role = (values.role ?? 'owner') as Role;
+        if (!ROLES.includes(role)) throw new UsageError('--role must be owner or editor');
+        const invite = await accounts.invite({ site: s.id, email: rest[1], role, baseUrl: await consoleBaseUrl() });
+        out(
+          [
+            `invite for ${invite.email} (${invite.role} of ${s.name}, ${s.id}), valid until ${invite.expiresAt}, usable once:`,
+            `  ${invite.link}`,
+            invite.existingUser ? 'They already have an account: opening the link and giving their password adds the site.' : 'Opening it, they choose their password.',
+          ].join('\n'),
+          invite,
+        );
+        return 0;
+      }
+      case 'users reset-password': {
+        if (!action || rest.length !== 1) throw new UsageError('usage: users reset-password <email>');
+        const reset = await accounts.resetLink({ email: rest[0], baseUrl: await consoleBaseUrl() });
+        out(`password reset for ${reset.email}, valid until ${reset.expiresAt}, usable once:\n  ${reset.link}`, reset);
+        return 0;
+      }
+      case 'users list': {
+        const s = await site(rest[0]);
+        const { members } = await accounts.members(s.id);
+        out(table(members.map((m) => ({ email: m.email, role: m.role, since: m.since }))), { siteId: s.id, members });
         return 0;
       }
       case 'subscribers seed': {
@@ -450,7 +499,7 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof UsageError || err instanceof OperatorError || err instanceof DeliveryOperatorError || err instanceof ConfigError) {
+  if (err instanceof UsageError || err instanceof OperatorError || err instanceof DeliveryOperatorError || err instanceof ConfigError || err instanceof ValidationError) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exitCode = 2;
   } else {

@@ -95,6 +95,8 @@ async function main() {
         // Believed only from TRUSTED_PROXIES (none unless set): a client cannot pick its country.
         COUNTRY_HEADER: process.env.COUNTRY_HEADER ?? 'cf-ipcountry',
         SUBSCRIBE_RATE_LIMIT_PER_MINUTE: process.env.SUBSCRIBE_RATE_LIMIT_PER_MINUTE ?? '6000',
+        // The console is reached over plain http here: a Secure session cookie would not be sent back.
+        CONSOLE_SECURE_COOKIE: process.env.CONSOLE_SECURE_COOKIE ?? 'false',
       },
       onLine: (name: ServiceName, line: string) => {
         if (verbose || /"level":"(warn|error)"/.test(line) || !line.startsWith('{')) say(`[${name}] ${line}`);
@@ -108,6 +110,8 @@ async function main() {
     say(`OpenAPI:      ${base}/openapi.json`);
     say(`Demo API key: ${demo.apiKey}`);
     say(`Demo site:    ${demo.siteId} (public id ${demo.publicId}), ${browsers} simulated browsers at ${simulator.origin}`);
+    say(`Console:      ${services.gatewayUrl}/console/`);
+    say(`Demo login:   ${demo.consoleEmail} / ${demo.consolePassword}`);
     say('');
     say('Try it:');
     say(`  curl -s -H 'Authorization: ${demo.apiKey}' ${base}/topics`);

@@ -1,12 +1,15 @@
 // The demo site that `npm start` prepares so a fresh clone has something to call: a plan with
-// every permission, one site, an API key, and demo "browsers" subscribed at the push-service
-// simulator, so a campaign sent with the demo key shows real sends, impressions and clicks.
-// The raw demo key is kept in .data/demo.json (a local development convenience, mode 600);
-// production keys are only ever shown once.
+// every permission, one site, an API key, a console login that owns the site, and demo "browsers"
+// subscribed at the push-service simulator, so a campaign sent with the demo key (or from the
+// console) shows real sends, impressions and clicks. The raw demo key and the demo login's
+// password (generated once) are kept in .data/demo.json (a local development convenience, mode
+// 600); production keys are only ever shown once, and production passwords never stored.
+import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from '../../services/shared/src/db.js';
 import { createOperators, PERMISSIONS } from '../../services/campaign/src/domain/operators.js';
+import { createAccounts } from '../../services/campaign/src/console/accounts.js';
 import { createDeliveryOperators } from '../../services/delivery/src/operators.js';
 import { DATA_DIR } from './local-env.js';
 import type { SimulatorProcess } from './simulator-process.js';
@@ -15,6 +18,8 @@ import { INTERNAL_AUTH_HEADER } from '../../services/shared/src/internal-auth.js
 
 const DEMO_FILE = path.join(DATA_DIR, 'demo.json');
 const DEMO_PLAN = 'demo';
+/** The console login of the demo site's owner (README, "Two commands"). */
+export const DEMO_EMAIL = 'demo@example.com';
 const TOPICS = ['news', 'sports', 'tech', 'culture', 'economy'];
 const COUNTRIES = ['BR', 'PT', 'US', 'DE', ''];
 
@@ -24,6 +29,9 @@ export interface Demo {
   apiKey: string;
   keyId: string;
   vapidPublicKey: string;
+  /** The console login: the site's owner. */
+  consoleEmail: string;
+  consolePassword: string;
   /** Endpoints of the browsers subscribed at the last start (the simulator forgets them). */
   browserEndpoints?: string[];
 }
@@ -52,7 +60,19 @@ export async function ensureDemo(pool: Pool, vapidEncryptionKey: Buffer): Promis
     apiKey = issued.key;
     keyId = issued.keyId;
   }
-  const result: Demo = { siteId: site.id, publicId: site.publicId, apiKey, keyId, vapidPublicKey, browserEndpoints: demo.browserEndpoints ?? [] };
+  // Set at every start, so the login printed always works (whatever was done to the user since).
+  const consolePassword = demo.consolePassword ?? randomBytes(12).toString('base64url');
+  await createAccounts(pool).ensureMember({ site: site.id, email: DEMO_EMAIL, password: consolePassword, role: 'owner' });
+  const result: Demo = {
+    siteId: site.id,
+    publicId: site.publicId,
+    apiKey,
+    keyId,
+    vapidPublicKey,
+    consoleEmail: DEMO_EMAIL,
+    consolePassword,
+    browserEndpoints: demo.browserEndpoints ?? [],
+  };
   await writeFile(DEMO_FILE, JSON.stringify(result, null, 2) + '\n', { mode: 0o600 });
   return result;
 }
