@@ -143,27 +143,47 @@ export async function unlockPublisher(client: PoolClient): Promise<void> {
   await client.query('SELECT pg_advisory_unlock(hashtext($1))', [PUBLISHER_LOCK]);
 }
 
-/** Stores tracking reports once each and adds the new ones to their runs' counters; returns the campaigns whose counters changed. */
+/**
+ * Stores tracking reports once each and adds the new ones to their runs' counters and to their
+ * campaigns' minutes (delivery.campaign_minutes: the console's series), all in one statement;
+ * returns the campaigns whose counters changed. `at` is the moment the reports are stored at:
+ * the transaction's now() unless given (tests place reports in other minutes with it).
+ */
 export async function recordTracking(
   tx: PoolClient,
   reports: { campaignId: string; subscriberId: string; kind: 'impression' | 'click' }[],
+  at: Date | null = null,
 ): Promise<string[]> {
   if (reports.length === 0) return [];
+  // Every batch takes its locks in one order, so concurrent batches (several instances, the same
+  // campaigns, overlapping reports) wait for each other but never deadlock: the reports' keys in
+  // key order (ins), then the runs in campaign order (locked: the update's own join locked them in
+  // the table's physical order, which every update changes, and batches deadlocked), then the
+  // minutes in (campaign, minute) order (`minutes` is read by nobody, so Postgres runs it after
+  // the main statement).
   const { rows } = await tx.query(
     `WITH ins AS (
-       INSERT INTO delivery.tracking (campaign_id, subscriber_id, kind)
-       SELECT DISTINCT t.campaign_id, t.subscriber_id, t.kind
+       INSERT INTO delivery.tracking (campaign_id, subscriber_id, kind, at)
+       SELECT DISTINCT t.campaign_id, t.subscriber_id, t.kind, coalesce($4::timestamptz, now())
          FROM unnest($1::uuid[], $2::bigint[], $3::text[]) AS t(campaign_id, subscriber_id, kind)
          JOIN delivery.campaign_runs r ON r.campaign_id = t.campaign_id
+        ORDER BY 1, 2, 3
        ON CONFLICT DO NOTHING
-       RETURNING campaign_id, kind),
+       RETURNING campaign_id, kind, at),
      agg AS (
        SELECT campaign_id, count(*) FILTER (WHERE kind = 'impression') AS imp, count(*) FILTER (WHERE kind = 'click') AS clk
-         FROM ins GROUP BY campaign_id ORDER BY campaign_id)
+         FROM ins GROUP BY campaign_id),
+     locked AS (
+       SELECT r.campaign_id FROM delivery.campaign_runs r WHERE r.campaign_id IN (SELECT campaign_id FROM agg) ORDER BY r.campaign_id FOR UPDATE),
+     minutes AS (
+       INSERT INTO delivery.campaign_minutes AS m (campaign_id, minute, impressions, clicks)
+       SELECT campaign_id, date_trunc('minute', at, 'UTC'), count(*) FILTER (WHERE kind = 'impression'), count(*) FILTER (WHERE kind = 'click')
+         FROM ins GROUP BY 1, 2 ORDER BY 1, 2
+       ON CONFLICT (campaign_id, minute) DO UPDATE SET impressions = m.impressions + EXCLUDED.impressions, clicks = m.clicks + EXCLUDED.clicks)
      UPDATE delivery.campaign_runs r SET impressions = r.impressions + agg.imp, clicks = r.clicks + agg.clk
-       FROM agg WHERE r.campaign_id = agg.campaign_id
+       FROM agg JOIN locked USING (campaign_id) WHERE r.campaign_id = agg.campaign_id
      RETURNING r.campaign_id`,
-    [reports.map((r) => r.campaignId), reports.map((r) => r.subscriberId), reports.map((r) => r.kind)],
+    [reports.map((r) => r.campaignId), reports.map((r) => r.subscriberId), reports.map((r) => r.kind), at],
   );
   return rows.map((r) => r.campaign_id as string);
 }
