@@ -64,3 +64,53 @@ export async function listNames(db: Queryable, siteId: string, kind: 'topics' | 
   );
   return rows.map((r) => ({ name: r.name as string, users: Number(r.users) }));
 }
+
+export interface DayCount {
+  /** `YYYY-MM-DD`, a UTC day. */
+  day: string;
+  created: number;
+  expired: number;
+  returned: number;
+  /** Active subscribers at the day's end (today: now). */
+  active: number;
+}
+
+/**
+ * The site's last `days` UTC days up to today, oldest first, one entry per day (zeros for a day
+ * without a change), from delivery.audience_daily (kept by triggers, see
+ * migrations/20261127130100_audience_daily.sql). Active at a day's end is the running sum of the
+ * site's daily changes: the rows before the window are summed once, over the site's own rows.
+ */
+export async function audienceDaily(db: Queryable, siteId: string, days: number): Promise<DayCount[]> {
+  const { rows } = await db.query(
+    `WITH w AS (SELECT delivery.utc_day(now()) - ($2::int - 1) AS first, delivery.utc_day(now()) AS last),
+     before AS (
+       SELECT coalesce(sum(created + returned - expired), 0) AS active
+         FROM delivery.audience_daily, w WHERE site_id = $1 AND day < w.first),
+     span AS (
+       SELECT d::date AS day FROM w, generate_series(w.first, w.last, interval '1 day') AS d)
+     SELECT to_char(span.day, 'YYYY-MM-DD') AS day,
+            coalesce(a.created, 0)::text AS created, coalesce(a.expired, 0)::text AS expired, coalesce(a.returned, 0)::text AS returned,
+            (before.active + sum(coalesce(a.created + a.returned - a.expired, 0)) OVER (ORDER BY span.day))::text AS active
+       FROM span CROSS JOIN before
+       LEFT JOIN delivery.audience_daily a ON a.site_id = $1 AND a.day = span.day
+      ORDER BY span.day`,
+    [siteId, days],
+  );
+  return rows.map((r) => ({
+    day: r.day as string,
+    created: Number(r.created),
+    expired: Number(r.expired),
+    returned: Number(r.returned),
+    active: Number(r.active),
+  }));
+}
+
+/** Active subscribers by browser family (delivery.audience_browsers, kept by triggers), most first, then by name. */
+export async function countByBrowser(db: Queryable, siteId: string): Promise<{ browser: string; users: number }[]> {
+  const { rows } = await db.query(
+    `SELECT browser, users::text FROM delivery.audience_browsers WHERE site_id = $1 AND users > 0 ORDER BY users DESC, browser COLLATE "C"`,
+    [siteId],
+  );
+  return rows.map((r) => ({ browser: r.browser as string, users: Number(r.users) }));
+}
