@@ -15,6 +15,11 @@ export class SiteNotFoundError extends Error {
   }
 }
 
+/** A thing of the site's that does not exist, or is another site's; `message` is the API's ("Campaign not found"). */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+}
+
 /** A misuse of the operator functions (bad arguments), with a message for the operator. */
 export class DeliveryOperatorError extends Error {
   override name = 'DeliveryOperatorError';

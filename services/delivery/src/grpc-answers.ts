@@ -3,7 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { refusalStatus } from '../../shared/src/grpc.js';
 import type { Logger } from '../../shared/src/log.js';
-import { StateConflictError, ValidationError } from './errors.js';
+import { NotFoundError, StateConflictError, ValidationError } from './errors.js';
 import { VapidKeysInUseError } from './audience/import.js';
 import { WebhookNotFoundError } from './webhooks/endpoints.js';
 
@@ -12,7 +12,7 @@ export type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
 function refusal(err: unknown): { code: grpc.status; details: string } | null {
   if (err instanceof ValidationError) return refusalStatus(grpc.status.INVALID_ARGUMENT, err.message);
   if (err instanceof VapidKeysInUseError || err instanceof StateConflictError) return refusalStatus(grpc.status.FAILED_PRECONDITION, err.message);
-  if (err instanceof WebhookNotFoundError) return refusalStatus(grpc.status.NOT_FOUND, err.message);
+  if (err instanceof WebhookNotFoundError || err instanceof NotFoundError) return refusalStatus(grpc.status.NOT_FOUND, err.message);
   return null;
 }
 

@@ -1,7 +1,7 @@
-// The delivery service's gRPC server: the Audience and Webhooks services plus the standard
-// health service, driven by the service's readiness.
+// The delivery service's gRPC server: the Audience, Webhooks, Runs and ConsoleData services plus
+// the standard health service, driven by the service's readiness.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadRunsProto, loadWebhooksProto } from '../../shared/src/grpc.js';
+import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadWebhooksProto } from '../../shared/src/grpc.js';
 import { internalAuthInterceptor, type InternalAuth } from '../../shared/src/internal-auth.js';
 import type { Logger } from '../../shared/src/log.js';
 import { addGrpcHealth, type Readiness } from '../../shared/src/observability/health.js';
@@ -13,10 +13,14 @@ import type { SiteImport } from './audience/import.js';
 import type { WebhookEndpoints } from './webhooks/endpoints.js';
 import { createWebhookHandlers } from './webhooks/grpc-handlers.js';
 import { createRunsHandlers } from './sending/grpc-handlers.js';
+import { createTopicMaintenance } from './audience/topic-maintenance.js';
+import { createConsoleData } from './console/console-data.js';
+import { createConsoleDataHandlers } from './console/grpc-handlers.js';
 
 export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
 export const WEBHOOKS_GRPC_SERVICE = 'delivery.v1.Webhooks';
 export const RUNS_GRPC_SERVICE = 'delivery.v1.Runs';
+export const CONSOLE_DATA_GRPC_SERVICE = 'delivery.v1.ConsoleData';
 
 export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
 
@@ -35,7 +39,8 @@ export function createGrpcServer(deps: {
 }): grpc.Server & { health: GrpcHealth } {
   // The campaign service asks for audience estimates; the gateway lists topics and countries,
   // imports and exports subscribers, and manages webhooks; the campaign service passes on a
-  // customer's pick of an A/B winner. The health service stays open to probes.
+  // customer's pick of an A/B winner; the gateway reads and changes the console's data (series,
+  // daily counts, browsers, topic maintenance). The health service stays open to probes.
   const interceptor = internalAuthInterceptor(deps.auth, {
     [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
     [`/${AUDIENCE_GRPC_SERVICE}/ListTopics`]: ['gateway'],
@@ -46,6 +51,7 @@ export function createGrpcServer(deps: {
     [`/${WEBHOOKS_GRPC_SERVICE}/`]: ['gateway'],
     [`/${RUNS_GRPC_SERVICE}/PickWinner`]: ['campaign'],
     [`/${RUNS_GRPC_SERVICE}/`]: [],
+    [`/${CONSOLE_DATA_GRPC_SERVICE}/`]: ['gateway'],
   });
   const server = new grpc.Server({ interceptors: [interceptor] });
   const instrument = <T extends grpc.UntypedServiceImplementation>(name: string, handlers: T): T =>
@@ -59,5 +65,11 @@ export function createGrpcServer(deps: {
     loadRunsProto().delivery.v1.Runs.service,
     instrument(RUNS_GRPC_SERVICE, createRunsHandlers(deps.pool, deps.log, () => deps.onWinnerPicked?.())),
   );
-  return Object.assign(server, { health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE, RUNS_GRPC_SERVICE], deps.readiness) });
+  server.addService(
+    loadConsoleDataProto().delivery.v1.ConsoleData.service,
+    instrument(CONSOLE_DATA_GRPC_SERVICE, createConsoleDataHandlers(createConsoleData(deps.pool, createTopicMaintenance(deps.pool)), deps.log)),
+  );
+  return Object.assign(server, {
+    health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE, RUNS_GRPC_SERVICE, CONSOLE_DATA_GRPC_SERVICE], deps.readiness),
+  });
 }

@@ -9,6 +9,7 @@ import type { ProtoGrpcType as ConsoleProto } from '../../../protos/generated/co
 import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/audience.js';
 import type { ProtoGrpcType as WebhooksProto } from '../../../protos/generated/webhooks.js';
 import type { ProtoGrpcType as RunsProto } from '../../../protos/generated/runs.js';
+import type { ProtoGrpcType as ConsoleDataProto } from '../../../protos/generated/console_data.js';
 import { safeText } from './text.js';
 
 /** Far above the longest message a service makes (every create field wrong at once: ~1.2 kB). */
@@ -88,6 +89,10 @@ export function loadWebhooksProto(): WebhooksProto {
 
 export function loadRunsProto(): RunsProto {
   return load('delivery/v1/runs.proto') as unknown as RunsProto;
+}
+
+export function loadConsoleDataProto(): ConsoleDataProto {
+  return load('delivery/v1/console_data.proto') as unknown as ConsoleDataProto;
 }
 
 /** Binds a gRPC server; port 0 picks a free port. Resolves to the bound port. */

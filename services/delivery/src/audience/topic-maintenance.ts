@@ -1,31 +1,89 @@
-// Operator maintenance of a site's topic names: rename one, merge several into one, delete one.
-// Each is one UPDATE of subscribers.topics; the statement-level triggers turn it into exact
-// counter changes, so the audience counts stay right without any bookkeeping here. Inactive
-// subscribers are rewritten too, so a subscriber who comes back does not bring an old name back.
-// Campaigns keep the topic names they were created with (they belong to the campaign service).
+// Maintenance of a site's topic names: rename one, merge several into one, delete one — by
+// operators (the CLI) and by the site's editors (the console, through the delivery.v1.ConsoleData
+// gRPC service). Each is one UPDATE of subscribers.topics; the statement-level triggers turn it
+// into exact counter changes, so the audience counts stay right without any bookkeeping here.
+// Inactive subscribers are rewritten too, so a subscriber who comes back does not bring an old
+// name back. Campaigns keep the topic names they were created with (they belong to the campaign
+// service).
 import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
+import { echoValue } from '../../../shared/src/text.js';
 import { findSiteById } from '../sites/site-store.js';
 import { DeliveryOperatorError, isUuid } from '../errors.js';
-import { normalizeTopic, sortedSet } from './names.js';
+import { MAX_NAME_CHARS, normalizeTopic, sortedSet } from './names.js';
 
 export interface TopicChange {
   /** subscribers (active or not) whose topics changed */
   subscribers: number;
 }
 
+/** Names a merge may take at once. */
+export const MAX_MERGE_TOPICS = 100;
+
+/**
+ * A refused change: `message` for an operator (the CLI shows it), `customerMessage` for a site's
+ * editor (the console answers it). `kind` is 'site' when the site is not registered here.
+ */
+export class TopicRefusal extends DeliveryOperatorError {
+  override name = 'TopicRefusal';
+  constructor(
+    message: string,
+    readonly customerMessage: string,
+    readonly kind: 'input' | 'site' = 'input',
+  ) {
+    super(message);
+  }
+}
+
+/** A name as a message may show it (a refused one may be anything: bounded, control characters escaped). */
+const shown = (raw: string): string => echoValue(raw, MAX_NAME_CHARS + 10);
+
+const quoted = (names: readonly string[]): string => names.map((n) => `"${shown(n)}"`).join(', ');
+
 function topicName(raw: string, role: string): string {
   const name = normalizeTopic(raw);
-  if (name === null) throw new DeliveryOperatorError(`${role} "${raw}" is not a topic name (1 to 64 characters, not starting with "country__")`);
+  if (name === null) {
+    throw new TopicRefusal(
+      `${role} "${raw}" is not a topic name (1 to ${MAX_NAME_CHARS} characters, not starting with "country__")`,
+      `"${shown(raw)}" is not a valid topic name: 1 to ${MAX_NAME_CHARS} characters, not starting with "country__"`,
+    );
+  }
   return name;
 }
 
 async function ensureSite(db: Queryable, siteId: string): Promise<void> {
-  if (!isUuid(siteId) || !(await findSiteById(db, siteId))) throw new DeliveryOperatorError(`site "${siteId}" is not registered with the delivery service`);
+  if (!isUuid(siteId) || !(await findSiteById(db, siteId))) {
+    throw new TopicRefusal(`site "${siteId}" is not registered with the delivery service`, 'Site not found', 'site');
+  }
 }
 
-async function subscribersWith(db: Queryable, siteId: string, topics: string[]): Promise<number> {
-  const { rows } = await db.query('SELECT count(*)::int AS n FROM delivery.subscribers WHERE site_id = $1 AND topics && $2::text[]', [siteId, topics]);
-  return rows[0].n as number;
+/** The names among `topics` that at least one subscriber of the site (active or not) has. */
+async function namesInUse(db: Queryable, siteId: string, topics: readonly string[]): Promise<Set<string>> {
+  const { rows } = await db.query(
+    `SELECT DISTINCT t FROM delivery.subscribers s, unnest(s.topics) AS t
+      WHERE s.site_id = $1 AND s.topics && $2::text[] AND t = ANY ($2::text[])`,
+    [siteId, topics],
+  );
+  return new Set(rows.map((r) => r.t as string));
+}
+
+/** Refused when a name of `topics` is on no subscriber of the site. */
+async function ensureKnown(db: Queryable, siteId: string, topics: readonly string[]): Promise<void> {
+  const known = await namesInUse(db, siteId, topics);
+  const unknown = topics.filter((t) => !known.has(t));
+  if (unknown.length === 0) return;
+  throw new TopicRefusal(
+    unknown.length === 1 ? `topic "${unknown[0]}" has no subscribers on this site` : `topics ${quoted(unknown)} have no subscribers on this site`,
+    unknown.length === 1 ? `Topic "${shown(unknown[0])}" not found` : `Topics ${quoted(unknown)} not found`,
+  );
+}
+
+/**
+ * `unknown`: what a name nobody has does to a merge or a delete. 'ignore' (operators: a delete run
+ * twice does nothing the second time) or 'refuse' (the console: a name it did not list is a
+ * mistake). A rename of a name nobody has is always refused.
+ */
+export interface TopicOptions {
+  unknown?: 'ignore' | 'refuse';
 }
 
 export function createTopicMaintenance(pool: Pool) {
@@ -33,12 +91,16 @@ export function createTopicMaintenance(pool: Pool) {
   async function renameTopic(input: { siteId: string; from: string; to: string }): Promise<TopicChange> {
     const from = topicName(input.from, 'topic');
     const to = topicName(input.to, 'new name');
-    if (from === to) throw new DeliveryOperatorError(`topic "${from}" already has that name`);
+    if (from === to) throw new TopicRefusal(`topic "${from}" already has that name`, `Topic "${shown(from)}" already has that name`);
     return withTransaction(pool, async (tx) => {
       await ensureSite(tx, input.siteId);
-      if ((await subscribersWith(tx, input.siteId, [from])) === 0) throw new DeliveryOperatorError(`topic "${from}" has no subscribers on this site`);
-      if ((await subscribersWith(tx, input.siteId, [to])) > 0) {
-        throw new DeliveryOperatorError(`topic "${to}" already exists on this site; use "topics merge" to combine topics`);
+      const inUse = await namesInUse(tx, input.siteId, [from, to]);
+      if (!inUse.has(from)) throw new TopicRefusal(`topic "${from}" has no subscribers on this site`, `Topic "${shown(from)}" not found`);
+      if (inUse.has(to)) {
+        throw new TopicRefusal(
+          `topic "${to}" already exists on this site; use "topics merge" to combine topics`,
+          `Topic "${shown(to)}" already exists; merge the topics instead`,
+        );
       }
       const { rowCount } = await tx.query(
         `UPDATE delivery.subscribers SET topics = delivery.topic_set(array_replace(topics, $2, $3)), updated_at = now()
@@ -50,12 +112,16 @@ export function createTopicMaintenance(pool: Pool) {
   }
 
   /** Every subscriber with any of `from` gets `into` instead (once); `into` may be new or existing. */
-  async function mergeTopics(input: { siteId: string; from: readonly string[]; into: string }): Promise<TopicChange> {
+  async function mergeTopics(input: { siteId: string; from: readonly string[]; into: string }, opts: TopicOptions = {}): Promise<TopicChange> {
+    if (input.from.length > MAX_MERGE_TOPICS) {
+      throw new TopicRefusal(`merge at most ${MAX_MERGE_TOPICS} topics at once`, `Merge at most ${MAX_MERGE_TOPICS} topics at once`);
+    }
     const into = topicName(input.into, 'target topic');
     const from = sortedSet(input.from.map((t) => topicName(t, 'topic'))).filter((t) => t !== into);
-    if (from.length === 0) throw new DeliveryOperatorError('name at least one topic to merge other than the target');
+    if (from.length === 0) throw new TopicRefusal('name at least one topic to merge other than the target', 'Name at least one topic to merge other than the target');
     return withTransaction(pool, async (tx) => {
       await ensureSite(tx, input.siteId);
+      if (opts.unknown === 'refuse') await ensureKnown(tx, input.siteId, from);
       const { rowCount } = await tx.query(
         `UPDATE delivery.subscribers
             SET topics = delivery.topic_set(array_append(ARRAY(SELECT t FROM unnest(topics) AS t WHERE t <> ALL ($2::text[])), $3)),
@@ -68,10 +134,11 @@ export function createTopicMaintenance(pool: Pool) {
   }
 
   /** The topic disappears from every subscriber of the site (they stay subscribed). */
-  async function deleteTopic(input: { siteId: string; topic: string }): Promise<TopicChange> {
+  async function deleteTopic(input: { siteId: string; topic: string }, opts: TopicOptions = {}): Promise<TopicChange> {
     const topic = topicName(input.topic, 'topic');
     return withTransaction(pool, async (tx) => {
       await ensureSite(tx, input.siteId);
+      if (opts.unknown === 'refuse') await ensureKnown(tx, input.siteId, [topic]);
       const { rowCount } = await tx.query(
         `UPDATE delivery.subscribers SET topics = array_remove(topics, $2), updated_at = now()
           WHERE site_id = $1 AND topics @> ARRAY[$2]::text[]`,

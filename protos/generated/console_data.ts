@@ -1,0 +1,43 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AudienceBrowsersRequest as _delivery_v1_AudienceBrowsersRequest, AudienceBrowsersRequest__Output as _delivery_v1_AudienceBrowsersRequest__Output } from './delivery/v1/AudienceBrowsersRequest';
+import type { AudienceBrowsersResponse as _delivery_v1_AudienceBrowsersResponse, AudienceBrowsersResponse__Output as _delivery_v1_AudienceBrowsersResponse__Output } from './delivery/v1/AudienceBrowsersResponse';
+import type { AudienceDailyRequest as _delivery_v1_AudienceDailyRequest, AudienceDailyRequest__Output as _delivery_v1_AudienceDailyRequest__Output } from './delivery/v1/AudienceDailyRequest';
+import type { AudienceDailyResponse as _delivery_v1_AudienceDailyResponse, AudienceDailyResponse__Output as _delivery_v1_AudienceDailyResponse__Output } from './delivery/v1/AudienceDailyResponse';
+import type { BrowserCount as _delivery_v1_BrowserCount, BrowserCount__Output as _delivery_v1_BrowserCount__Output } from './delivery/v1/BrowserCount';
+import type { CampaignSeriesRequest as _delivery_v1_CampaignSeriesRequest, CampaignSeriesRequest__Output as _delivery_v1_CampaignSeriesRequest__Output } from './delivery/v1/CampaignSeriesRequest';
+import type { CampaignSeriesResponse as _delivery_v1_CampaignSeriesResponse, CampaignSeriesResponse__Output as _delivery_v1_CampaignSeriesResponse__Output } from './delivery/v1/CampaignSeriesResponse';
+import type { ConsoleDataClient as _delivery_v1_ConsoleDataClient, ConsoleDataDefinition as _delivery_v1_ConsoleDataDefinition } from './delivery/v1/ConsoleData';
+import type { DayCount as _delivery_v1_DayCount, DayCount__Output as _delivery_v1_DayCount__Output } from './delivery/v1/DayCount';
+import type { DeleteTopicRequest as _delivery_v1_DeleteTopicRequest, DeleteTopicRequest__Output as _delivery_v1_DeleteTopicRequest__Output } from './delivery/v1/DeleteTopicRequest';
+import type { MergeTopicsRequest as _delivery_v1_MergeTopicsRequest, MergeTopicsRequest__Output as _delivery_v1_MergeTopicsRequest__Output } from './delivery/v1/MergeTopicsRequest';
+import type { RenameTopicRequest as _delivery_v1_RenameTopicRequest, RenameTopicRequest__Output as _delivery_v1_RenameTopicRequest__Output } from './delivery/v1/RenameTopicRequest';
+import type { SeriesPoint as _delivery_v1_SeriesPoint, SeriesPoint__Output as _delivery_v1_SeriesPoint__Output } from './delivery/v1/SeriesPoint';
+import type { TopicChange as _delivery_v1_TopicChange, TopicChange__Output as _delivery_v1_TopicChange__Output } from './delivery/v1/TopicChange';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  delivery: {
+    v1: {
+      AudienceBrowsersRequest: MessageTypeDefinition<_delivery_v1_AudienceBrowsersRequest, _delivery_v1_AudienceBrowsersRequest__Output>
+      AudienceBrowsersResponse: MessageTypeDefinition<_delivery_v1_AudienceBrowsersResponse, _delivery_v1_AudienceBrowsersResponse__Output>
+      AudienceDailyRequest: MessageTypeDefinition<_delivery_v1_AudienceDailyRequest, _delivery_v1_AudienceDailyRequest__Output>
+      AudienceDailyResponse: MessageTypeDefinition<_delivery_v1_AudienceDailyResponse, _delivery_v1_AudienceDailyResponse__Output>
+      BrowserCount: MessageTypeDefinition<_delivery_v1_BrowserCount, _delivery_v1_BrowserCount__Output>
+      CampaignSeriesRequest: MessageTypeDefinition<_delivery_v1_CampaignSeriesRequest, _delivery_v1_CampaignSeriesRequest__Output>
+      CampaignSeriesResponse: MessageTypeDefinition<_delivery_v1_CampaignSeriesResponse, _delivery_v1_CampaignSeriesResponse__Output>
+      ConsoleData: SubtypeConstructor<typeof grpc.Client, _delivery_v1_ConsoleDataClient> & { service: _delivery_v1_ConsoleDataDefinition }
+      DayCount: MessageTypeDefinition<_delivery_v1_DayCount, _delivery_v1_DayCount__Output>
+      DeleteTopicRequest: MessageTypeDefinition<_delivery_v1_DeleteTopicRequest, _delivery_v1_DeleteTopicRequest__Output>
+      MergeTopicsRequest: MessageTypeDefinition<_delivery_v1_MergeTopicsRequest, _delivery_v1_MergeTopicsRequest__Output>
+      RenameTopicRequest: MessageTypeDefinition<_delivery_v1_RenameTopicRequest, _delivery_v1_RenameTopicRequest__Output>
+      SeriesPoint: MessageTypeDefinition<_delivery_v1_SeriesPoint, _delivery_v1_SeriesPoint__Output>
+      TopicChange: MessageTypeDefinition<_delivery_v1_TopicChange, _delivery_v1_TopicChange__Output>
+    }
+  }
+}
+

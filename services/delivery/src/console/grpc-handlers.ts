@@ -1,0 +1,21 @@
+// gRPC adapter for delivery.v1.ConsoleData (protos/delivery/v1/console_data.proto): decode → one
+// domain call → encode (answers and refusals: grpc-answers.ts).
+import type { ConsoleDataHandlers } from '../../../../protos/generated/delivery/v1/ConsoleData.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { answer } from '../grpc-answers.js';
+import type { ConsoleData } from './console-data.js';
+
+export function createConsoleDataHandlers(data: ConsoleData, log: Logger): ConsoleDataHandlers {
+  return {
+    CampaignSeries: ({ request: r }, callback) =>
+      answer(log, 'CampaignSeries', callback, async () => {
+        const s = await data.series(r.siteId, r.campaignId);
+        return { resolution: s.resolution, points: s.points, startedAt: s.startedAt ?? '' };
+      }),
+    AudienceDaily: ({ request: r }, callback) => answer(log, 'AudienceDaily', callback, async () => ({ days: await data.daily(r.siteId, r.days) })),
+    AudienceBrowsers: ({ request: r }, callback) => answer(log, 'AudienceBrowsers', callback, async () => ({ browsers: await data.browsers(r.siteId) })),
+    RenameTopic: ({ request: r }, callback) => answer(log, 'RenameTopic', callback, () => data.renameTopic(r.siteId, r.from, r.to)),
+    MergeTopics: ({ request: r }, callback) => answer(log, 'MergeTopics', callback, () => data.mergeTopics(r.siteId, r.from, r.to)),
+    DeleteTopic: ({ request: r }, callback) => answer(log, 'DeleteTopic', callback, () => data.deleteTopic(r.siteId, r.name)),
+  };
+}
