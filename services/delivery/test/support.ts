@@ -6,8 +6,9 @@ import { startInProcess } from '../../../test/support/in-process.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
 import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
 import type { RunsClient } from '../../../protos/generated/delivery/v1/Runs.js';
+import type { ConsoleDataClient } from '../../../protos/generated/delivery/v1/ConsoleData.js';
 import type { Pool } from '../../shared/src/db.js';
-import { loadAudienceProto, loadRunsProto, loadWebhooksProto } from '../../shared/src/grpc.js';
+import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadWebhooksProto } from '../../shared/src/grpc.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import type { DeliveryService } from '../src/app.js';
 import type { DeliveryConfig } from '../src/config.js';
@@ -31,6 +32,8 @@ export interface TestDelivery {
   webhooks: WebhooksClient;
   /** The gRPC Runs service, as the campaign service calls it (PickWinner). */
   runs: RunsClient;
+  /** The gRPC ConsoleData service, as the gateway calls it. */
+  consoleData: ConsoleDataClient;
   baseUrl: string;
   /** The ops listener: /healthz, /readyz, /metrics. */
   opsUrl: string;
@@ -52,6 +55,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
   const audienceAsGateway = new proto.delivery.v1.Audience(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   const webhooks = new (loadWebhooksProto().delivery.v1.Webhooks)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   const runs = new (loadRunsProto().delivery.v1.Runs)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.CAMPAIGN_INTERNAL_TOKEN));
+  const consoleData = new (loadConsoleDataProto().delivery.v1.ConsoleData)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   return {
     service,
     config: service.config,
@@ -61,6 +65,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     audienceAsGateway,
     webhooks,
     runs,
+    consoleData,
     baseUrl: `http://127.0.0.1:${service.httpPort}`,
     opsUrl: `http://127.0.0.1:${service.opsPort}`,
     stop: async () => {
@@ -68,6 +73,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
       audienceAsGateway.close();
       webhooks.close();
       runs.close();
+      consoleData.close();
       await stack.stop();
     },
   };
