@@ -74,6 +74,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
     metrics,
     console: {
       backend: backends.console,
+      data: backends.consoleData,
       siteConfig: createSiteConfigSource({ deliveryHttpUrl: config.deliveryHttpUrl, internalToken: config.internalToken, timeoutMs: config.grpcDeadlineMs }),
       clientOf,
       secureCookie: config.console.secureCookie,

@@ -8,7 +8,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../services/shared/src/log.js';
 import type { ServiceMetrics } from '../../services/shared/src/observability/metrics.js';
 import type { Authenticator } from './auth/authenticator.js';
-import type { Backends, ConsoleBackend } from './grpc/clients.js';
+import type { Backends, ConsoleBackend, ConsoleDataBackend } from './grpc/clients.js';
 import { createConsoleApi } from './console/api.js';
 import { consoleRoutes } from './console/routes.js';
 import type { SiteConfigSource } from './console/site-config.js';
@@ -42,6 +42,8 @@ export interface ServerDeps {
 
 export interface ConsoleDeps {
   backend: ConsoleBackend;
+  /** The delivery service's console data (series, daily counts, browsers, topic maintenance). */
+  data: ConsoleDataBackend;
   siteConfig: SiteConfigSource;
   clientOf: ClientResolver;
   secureCookie: boolean;
@@ -62,7 +64,7 @@ export function createServer(deps: ServerDeps): express.Express {
     const c = deps.console;
     app.use(
       createConsoleApi({
-        routes: consoleRoutes({ console: c.backend, campaigns: deps.backends.campaigns, audience: deps.backends.audience, siteConfig: c.siteConfig }),
+        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience, siteConfig: c.siteConfig }),
         backend: c.backend,
         bodyLimitBytes: deps.bodyLimitBytes,
         logger: deps.logger,

@@ -20,6 +20,21 @@ export function stringField(body: Readonly<Record<string, unknown>>, name: strin
   return value;
 }
 
+/** A list of strings (at most `maxItems`, else refused as not one), each checked as stringField checks one. */
+export function stringListField(body: Readonly<Record<string, unknown>>, name: string, maxItems = 1000): string[] {
+  const value = Object.hasOwn(body, name) ? body[name] : undefined;
+  if (!Array.isArray(value) || value.length > maxItems || !value.every((v) => typeof v === 'string')) throw new HttpError(400, withField(MESSAGES.fieldStringList, name));
+  if (value.some((v) => hasBadCharacters(v as string))) throw new HttpError(400, withField(MESSAGES.fieldCharacters, name));
+  return value as string[];
+}
+
+/** `days` of the audience's daily counts: absent is `fallback`; otherwise a whole number from 1 to 365. */
+export function daysQuery(value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^[0-9]{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 365) throw new HttpError(400, MESSAGES.daysRange);
+  return Number(value);
+}
+
 /**
  * A body must be declared JSON. Browsers send `application/json` only from script of the same
  * origin (anything else needs a CORS preflight, which the gateway never grants), so a form of

@@ -5,23 +5,26 @@
 import type { ApiKey__Output } from '../../../protos/generated/campaign/v1/ApiKey.js';
 import type { SessionGrant__Output } from '../../../protos/generated/campaign/v1/SessionGrant.js';
 import type { SessionView__Output } from '../../../protos/generated/campaign/v1/SessionView.js';
-import type { AudienceBackend, CampaignBackend, ConsoleBackend } from '../grpc/clients.js';
+import type { AudienceBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend } from '../grpc/clients.js';
 import { MESSAGES } from '../messages.js';
 import { audienceRoutes } from '../routes/audience.js';
 import { campaignRoutes } from '../routes/campaigns.js';
 import type { ApiRoute, Method } from '../routes/route.js';
-import { stringField } from './input.js';
+import { daysQuery, stringField, stringListField } from './input.js';
 import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
 import type { SiteConfigSource } from './site-config.js';
 
 export interface ConsoleRouteDeps {
   console: ConsoleBackend;
+  consoleData: ConsoleDataBackend;
   campaigns: CampaignBackend;
   audience: AudienceBackend;
   siteConfig: SiteConfigSource;
 }
 
 const API = '/console/api';
+/** Days of the audience's daily counts when the query names none. */
+const DEFAULT_DAYS = 30;
 const SITE = `${API}/sites/{siteId}`;
 const PERMISSION_NAMES = ['create', 'reports', 'delete', 'audience'] as const;
 
@@ -81,7 +84,7 @@ function fromV2(v2: readonly ApiRoute[], operation: string, method: Method, path
 }
 
 export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
-  const { console: backend } = deps;
+  const { console: backend, consoleData } = deps;
   const own = (method: Method, path: string, operation: string, access: Access, body: ConsoleRoute['body'], handle: ConsoleRoute['handle']): ConsoleRoute => ({
     method,
     path,
@@ -95,6 +98,10 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
   const v2 = [...campaignRoutes(deps.campaigns), ...audienceRoutes(deps.audience)];
   const campaignId = (input: ConsoleInput) => [input.params.campaignId];
   const none = () => [];
+  const rule = (operation: string) => v2.find((r) => r.operation === operation)!;
+  const reportsPlan = { permission: rule('getCampaign').permission, denied: rule('getCampaign').denied };
+  const audienceLists = { permission: rule('listTopics').permission, denied: rule('listTopics').denied };
+  const topicsPlan = { permission: 'audience' as const, denied: { status: 403, body: { message: MESSAGES.planTopics } } };
 
   return [
     own('POST', `${API}/login`, 'login', 'public', 'json', async (input) => {
@@ -149,9 +156,61 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
 
     fromV2(v2, 'listTopics', 'GET', `${SITE}/topics`, 'member', none),
     fromV2(v2, 'listCountries', 'GET', `${SITE}/countries`, 'member', none),
+    // Topic maintenance, and the audience over time and by browser: the delivery service's data,
+    // under the plan's `audience` permission (lists answer [] without it, as /v2's topics do).
+    {
+      ...own('POST', `${SITE}/topics/rename`, 'renameTopic', 'editor', 'json', async (input) => {
+        const change = await consoleData.renameTopic({ siteId: input.site!.siteId, from: stringField(input.body, 'from'), to: stringField(input.body, 'to') }, input.ctx);
+        return { subscribers: Number(change.subscribers) };
+      }),
+      plan: topicsPlan,
+    },
+    {
+      ...own('POST', `${SITE}/topics/merge`, 'mergeTopics', 'editor', 'json', async (input) => {
+        const change = await consoleData.mergeTopics({ siteId: input.site!.siteId, from: stringListField(input.body, 'from'), to: stringField(input.body, 'to') }, input.ctx);
+        return { subscribers: Number(change.subscribers) };
+      }),
+      plan: topicsPlan,
+    },
+    {
+      ...own('POST', `${SITE}/topics/delete`, 'deleteTopic', 'editor', 'json', async (input) => {
+        const change = await consoleData.deleteTopic({ siteId: input.site!.siteId, name: stringField(input.body, 'name') }, input.ctx);
+        return { subscribers: Number(change.subscribers) };
+      }),
+      plan: topicsPlan,
+    },
+    {
+      ...own('GET', `${SITE}/audience/daily`, 'audienceDaily', 'member', 'none', async (input) => {
+        const days = daysQuery(input.query.days, DEFAULT_DAYS);
+        const answer = await consoleData.audienceDaily({ siteId: input.site!.siteId, days }, input.ctx);
+        return answer.days.map((d) => ({ day: d.day, new: Number(d.created), expired: Number(d.expired), active: Number(d.active) }));
+      }),
+      plan: audienceLists,
+    },
+    {
+      ...own('GET', `${SITE}/audience/browsers`, 'audienceBrowsers', 'member', 'none', async (input) =>
+        (await consoleData.audienceBrowsers(input.site!.siteId, input.ctx)).browsers.map((b) => ({ browser: b.browser, users: Number(b.users) })),
+      ),
+      plan: audienceLists,
+    },
 
     fromV2(v2, 'listCampaigns', 'POST', `${SITE}/campaigns/list`, 'member', none),
     fromV2(v2, 'getCampaign', 'GET', `${SITE}/campaigns/{campaignId}`, 'member', campaignId),
+    // The campaign is the site's (the campaign service says so, 404 otherwise) before the delivery
+    // service, which cannot tell another site's undispatched campaign from none, is asked.
+    {
+      ...own('GET', `${SITE}/campaigns/{campaignId}/series`, 'campaignSeries', 'member', 'none', async (input) => {
+        const ids = { siteId: input.site!.siteId, campaignId: input.params.campaignId };
+        await deps.campaigns.getCampaign(ids, input.ctx);
+        const series = await consoleData.campaignSeries(ids, input.ctx);
+        return {
+          resolution: series.resolution,
+          points: series.points.map((p) => ({ at: p.at, impressions: Number(p.impressions), clicks: Number(p.clicks) })),
+          startedAt: nullable(series.startedAt),
+        };
+      }),
+      plan: reportsPlan,
+    },
     fromV2(v2, 'createCampaign', 'POST', `${SITE}/campaigns`, 'editor', none),
     fromV2(v2, 'deleteCampaign', 'DELETE', `${SITE}/campaigns/{campaignId}`, 'editor', campaignId),
     // The composer's live estimate: a count of what a create would reach, so it takes the

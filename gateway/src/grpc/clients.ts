@@ -1,6 +1,6 @@
 // One client per backend service, promisified; every call carries a deadline and the request id.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadCampaignProto, loadConsoleProto, loadWebhooksProto } from '../../../services/shared/src/grpc.js';
+import { loadAudienceProto, loadCampaignProto, loadConsoleDataProto, loadConsoleProto, loadWebhooksProto } from '../../../services/shared/src/grpc.js';
 import { withInternalToken } from '../../../services/shared/src/internal-auth.js';
 import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
 import type { ConsoleClient } from '../../../protos/generated/campaign/v1/Console.js';
@@ -14,6 +14,11 @@ import type { IssuedApiKey__Output } from '../../../protos/generated/campaign/v1
 import type { RevokedApiKey__Output } from '../../../protos/generated/campaign/v1/RevokedApiKey.js';
 import type { MemberList__Output } from '../../../protos/generated/campaign/v1/MemberList.js';
 import type { EstimateAudienceResponse__Output } from '../../../protos/generated/campaign/v1/EstimateAudienceResponse.js';
+import type { ConsoleDataClient } from '../../../protos/generated/delivery/v1/ConsoleData.js';
+import type { CampaignSeriesResponse__Output } from '../../../protos/generated/delivery/v1/CampaignSeriesResponse.js';
+import type { AudienceDailyResponse__Output } from '../../../protos/generated/delivery/v1/AudienceDailyResponse.js';
+import type { AudienceBrowsersResponse__Output } from '../../../protos/generated/delivery/v1/AudienceBrowsersResponse.js';
+import type { TopicChange__Output } from '../../../protos/generated/delivery/v1/TopicChange.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
 import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '../../../protos/generated/delivery/v1/WebhookRequest.js';
@@ -59,6 +64,16 @@ export interface ConsoleBackend {
   estimateAudience(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<EstimateAudienceResponse__Output>;
 }
 
+/** delivery.v1.ConsoleData (protos/delivery/v1/console_data.proto): the console's series, daily counts, browsers and topic maintenance. */
+export interface ConsoleDataBackend {
+  campaignSeries(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<CampaignSeriesResponse__Output>;
+  audienceDaily(req: { siteId: string; days: number }, ctx: CallContext): Promise<AudienceDailyResponse__Output>;
+  audienceBrowsers(siteId: string, ctx: CallContext): Promise<AudienceBrowsersResponse__Output>;
+  renameTopic(req: { siteId: string; from: string; to: string }, ctx: CallContext): Promise<TopicChange__Output>;
+  mergeTopics(req: { siteId: string; from: string[]; to: string }, ctx: CallContext): Promise<TopicChange__Output>;
+  deleteTopic(req: { siteId: string; name: string }, ctx: CallContext): Promise<TopicChange__Output>;
+}
+
 export interface AudienceBackend {
   listTopics(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
   listCountries(siteId: string, ctx: CallContext): Promise<NameCounts__Output>;
@@ -85,6 +100,7 @@ export interface Backends {
   campaigns: CampaignBackend;
   console: ConsoleBackend;
   audience: AudienceBackend;
+  consoleData: ConsoleDataBackend;
   webhooks: WebhooksBackend;
   /** Resolves when the backend's channel is connected (readiness). */
   connected(backend: 'campaign' | 'delivery', timeoutMs: number): Promise<void>;
@@ -112,6 +128,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
   // The same delivery service, on the audience client's channel (grpc-js shares a channel between
   // clients made with the same target and options).
   const webhooks: WebhooksClient = new (loadWebhooksProto().delivery.v1.Webhooks)(targets.audience, credentials, options);
+  const consoleData: ConsoleDataClient = new (loadConsoleDataProto().delivery.v1.ConsoleData)(targets.audience, credentials, options);
 
   function requestMetadata(ctx: CallContext): grpc.Metadata {
     const metadata = new grpc.Metadata();
@@ -155,6 +172,14 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       importSubscriptions: (req, ctx) => call(audience, audience.ImportSubscriptions, req, ctx),
       exportSubscribers: (req, ctx) => audience.ExportSubscribers(req, requestMetadata(ctx)),
     },
+    consoleData: {
+      campaignSeries: (req, ctx) => call(consoleData, consoleData.CampaignSeries, req, ctx),
+      audienceDaily: (req, ctx) => call(consoleData, consoleData.AudienceDaily, req, ctx),
+      audienceBrowsers: (siteId, ctx) => call(consoleData, consoleData.AudienceBrowsers, { siteId }, ctx),
+      renameTopic: (req, ctx) => call(consoleData, consoleData.RenameTopic, req, ctx),
+      mergeTopics: (req, ctx) => call(consoleData, consoleData.MergeTopics, req, ctx),
+      deleteTopic: (req, ctx) => call(consoleData, consoleData.DeleteTopic, req, ctx),
+    },
     webhooks: {
       listWebhooks: (req, ctx) => call(webhooks, webhooks.ListWebhooks, req, ctx),
       createWebhook: (req, ctx) => call(webhooks, webhooks.CreateWebhook, req, ctx),
@@ -177,6 +202,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       consoleClient.close();
       audience.close();
       webhooks.close();
+      consoleData.close();
     },
   };
 }

@@ -20,8 +20,12 @@ export const CONSOLE_OWN = {
   labelCharacters: 'Label must not contain control characters',
   /** `<field>`: the body's field name as the API spells it. */
   fieldString: '<field> must be a string',
+  fieldStringList: '<field> must be a list of strings',
   fieldCharacters: `<field> ${BAD_CHARACTERS}`,
-  daysRange: 'days must be a whole number from 1 to 365',
+  /** The delivery service's own text for the same rule (protos/delivery/v1/console_data.proto). */
+  daysRange: 'days must be an integer from 1 to 365',
+  /** Topic maintenance on a plan without the `audience` permission (topic lists answer [] then, as /v2's). */
+  planTopics: 'This plan does not have permission to maintain topics',
 } as const;
 
 /** `template` with `<field>` replaced by `field`. */
