@@ -159,8 +159,8 @@ export async function recordTracking(
   // campaigns, overlapping reports) wait for each other but never deadlock: the reports' keys in
   // key order (ins), then the runs in campaign order (locked: the update's own join locked them in
   // the table's physical order, which every update changes, and batches deadlocked), then the
-  // minutes in (campaign, minute) order (`minutes` is read by nobody, so Postgres runs it after
-  // the main statement).
+  // minutes in campaign order (`minutes` is read by nobody, so Postgres runs it after the main
+  // statement). A batch is stored at one moment, so each campaign's new reports go to one minute.
   const { rows } = await tx.query(
     `WITH ins AS (
        INSERT INTO delivery.tracking (campaign_id, subscriber_id, kind, at)
@@ -169,7 +169,7 @@ export async function recordTracking(
          JOIN delivery.campaign_runs r ON r.campaign_id = t.campaign_id
         ORDER BY 1, 2, 3
        ON CONFLICT DO NOTHING
-       RETURNING campaign_id, kind, at),
+       RETURNING campaign_id, kind),
      agg AS (
        SELECT campaign_id, count(*) FILTER (WHERE kind = 'impression') AS imp, count(*) FILTER (WHERE kind = 'click') AS clk
          FROM ins GROUP BY campaign_id),
@@ -177,8 +177,7 @@ export async function recordTracking(
        SELECT r.campaign_id FROM delivery.campaign_runs r WHERE r.campaign_id IN (SELECT campaign_id FROM agg) ORDER BY r.campaign_id FOR UPDATE),
      minutes AS (
        INSERT INTO delivery.campaign_minutes AS m (campaign_id, minute, impressions, clicks)
-       SELECT campaign_id, date_trunc('minute', at, 'UTC'), count(*) FILTER (WHERE kind = 'impression'), count(*) FILTER (WHERE kind = 'click')
-         FROM ins GROUP BY 1, 2 ORDER BY 1, 2
+       SELECT campaign_id, date_trunc('minute', coalesce($4::timestamptz, now()), 'UTC'), imp, clk FROM agg ORDER BY campaign_id
        ON CONFLICT (campaign_id, minute) DO UPDATE SET impressions = m.impressions + EXCLUDED.impressions, clicks = m.clicks + EXCLUDED.clicks)
      UPDATE delivery.campaign_runs r SET impressions = r.impressions + agg.imp, clicks = r.clicks + agg.clk
        FROM agg JOIN locked USING (campaign_id) WHERE r.campaign_id = agg.campaign_id
