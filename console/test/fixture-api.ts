@@ -325,7 +325,11 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
       p[e.kind === 'impression' ? 'impressions' : 'clicks']++;
       perMinute.set(m, p);
     }
-    res.json({ resolution: 'minute', points: [...perMinute].sort((a, b) => a[0] - b[0]).map(([at, p]) => ({ at: iso(at), ...p })) });
+    res.json({
+      resolution: 'minute',
+      points: [...perMinute].sort((a, b) => a[0] - b[0]).map(([at, p]) => ({ at: iso(at), ...p })),
+      startedAt: c.campaign.status === 'published' && c.sendAt <= now ? iso(c.sendAt) : null,
+    });
   });
   router.delete('/sites/:siteId/campaigns/:id', (req, res) => {
     if (!plan(res, 'delete', 'This plan does not have permission to delete campaigns via API')) return;

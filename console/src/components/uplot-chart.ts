@@ -26,6 +26,8 @@ export interface ChartSpec {
   timeUnit?: 'minute' | 'hour' | 'day';
   /** The zone the time axis is read in. */
   zone?: string;
+  /** The x axis at least this wide (a sending campaign's first minutes), else the data's extent. */
+  minXSpan?: number;
 }
 
 export interface MountedChart {
@@ -38,7 +40,7 @@ function tzDate(zone: string | undefined) {
   return zone ? (ts: number) => uPlot.tzDate(new Date(ts * 1000), zone) : undefined;
 }
 
-function options(spec: ChartSpec, width: number): uPlot.Options {
+function options(spec: ChartSpec, width: number, current: () => ChartSpec): uPlot.Options {
   const hasRight = spec.series.some((s) => s.right);
   const axisStroke = '#374151';
   const grid = { stroke: '#e5e7eb', width: 1 };
@@ -48,7 +50,15 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     height: spec.height,
     tzDate: tzDate(spec.zone),
     scales: {
-      x: spec.categories ? { time: false, range: [-0.5, spec.categories.length - 0.5] } : { time: true },
+      x: spec.categories
+        ? { time: false, range: [-0.5, spec.categories.length - 0.5] }
+        : {
+            time: true,
+            range: (_u, min, max) => {
+              const span = current().minXSpan ?? 0;
+              return [min, Math.max(max, min + span)] as uPlot.Range.MinMax;
+            },
+          },
       y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
       ...(hasRight ? { r: { range: (_u: uPlot, _min: number, max: number) => [0, Math.max(1, max * 1.1)] as uPlot.Range.MinMax } } : {}),
     },
@@ -90,7 +100,8 @@ function dataOf(spec: ChartSpec): uPlot.AlignedData {
 
 export function mountChart(target: HTMLElement, spec: ChartSpec, width: number): MountedChart {
   let current = spec;
-  let plot = new uPlot(options(spec, width), dataOf(spec), target);
+  const now = () => current;
+  let plot = new uPlot(options(spec, width, now), dataOf(spec), target);
   return {
     setData(next) {
       const sameShape = next.series.length === current.series.length && JSON.stringify(next.categories) === JSON.stringify(current.categories) && next.zone === current.zone;
@@ -99,7 +110,7 @@ export function mountChart(target: HTMLElement, spec: ChartSpec, width: number):
       else {
         const w = plot.width;
         plot.destroy();
-        plot = new uPlot(options(next, w), dataOf(next), target);
+        plot = new uPlot(options(next, w, now), dataOf(next), target);
       }
     },
     setWidth(w) {

@@ -227,5 +227,8 @@ export interface DeletedCampaign {
 
 export interface CampaignSeries {
   resolution: 'minute' | 'hour';
+  /** Only minutes (hours) with a report; the chart fills the others with zeros from startedAt. */
   points: { at: string; impressions: number; clicks: number }[];
+  /** When the campaign began sending; null before. */
+  startedAt?: string | null;
 }

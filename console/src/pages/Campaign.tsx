@@ -4,6 +4,7 @@
 // sent; duplicate into the composer.
 import { useMemo, useState } from 'preact/hooks';
 import { Chart } from '../components/Chart';
+import type { ChartSpec } from '../components/uplot-chart';
 import { ConfirmDialog, ErrorBox, Loading, Stat } from '../components/ui';
 import { api } from '../lib/api';
 import { campaignState, count, countryName, COUNTRY_PREFIX, percent, STATE_TEXT } from '../lib/format';
@@ -27,6 +28,60 @@ function isLive(c: Campaign, now: number): boolean {
   return now - last < REPORTS_WINDOW_MS || (c.abTest !== undefined && c.abTest.winner === null);
 }
 
+/**
+ * The chart of a campaign's series: every minute (hour) from the start of its sending, zero where
+ * nothing was reported, up to the last report, or to now while it is live. Running totals are
+ * drawn at the end of each step, from zero at the start; counts at each step's start.
+ */
+function seriesChart(data: CampaignSeries | undefined, shape: 'total' | 'rate', live: boolean, zone: string): ChartSpec {
+  const step = data?.resolution === 'hour' ? 3600 : 60;
+  const points = data?.points ?? [];
+  const empty = { x: [], series: [], height: 260, zone } as ChartSpec;
+  if (!data || (points.length === 0 && !data.startedAt)) return { ...empty, series: chartSeries([], []) };
+  const bucket = (iso: string) => Math.floor(Date.parse(iso) / 1000 / step) * step;
+  const first = Math.min(...[data.startedAt ? bucket(data.startedAt) : Infinity, ...points.map((p) => bucket(p.at))]);
+  let last = Math.max(first, ...points.map((p) => bucket(p.at)));
+  if (live) last = Math.max(last, Math.floor(Date.now() / 1000 / step) * step);
+  // At most a year of hours or two days of minutes: anything longer is cut at its start.
+  const from = Math.max(first, last - 9000 * step);
+  const byStep = new Map(points.map((p) => [bucket(p.at), p]));
+  const x: number[] = [];
+  const impressions: number[] = [];
+  const clicks: number[] = [];
+  let ti = 0;
+  let tc = 0;
+  for (const p of points) if (bucket(p.at) < from) (ti += p.impressions), (tc += p.clicks);
+  if (shape === 'total') {
+    x.push(from);
+    impressions.push(ti);
+    clicks.push(tc);
+  }
+  for (let t = from; t <= last; t += step) {
+    const p = byStep.get(t);
+    if (shape === 'total') {
+      ti += p?.impressions ?? 0;
+      tc += p?.clicks ?? 0;
+      // The end of the step, or now for the step in progress.
+      x.push(Math.min(t + step, Math.max(t + 1, Math.floor(Date.now() / 1000))));
+      impressions.push(ti);
+      clicks.push(tc);
+    } else {
+      x.push(t);
+      impressions.push(p?.impressions ?? 0);
+      clicks.push(p?.clicks ?? 0);
+    }
+  }
+  // While it sends, the axis shows at least its first quarter hour (day), filling as reports come.
+  return { x, series: chartSeries(impressions, clicks), height: 260, timeUnit: data.resolution, zone, minXSpan: live ? 15 * step : undefined };
+}
+
+function chartSeries(impressions: number[], clicks: number[]): ChartSpec['series'] {
+  return [
+    { label: 'Impressions', values: impressions, color: '#1d4ed8' },
+    { label: 'Clicks', values: clicks, color: '#c2410c' },
+  ];
+}
+
 export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignId: string }) {
   const { zone } = useZone();
   const campaign = useLoad<Campaign>(() => api.campaign(site.id, campaignId), [site.id, campaignId]);
@@ -46,35 +101,18 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
 
   // Running totals by default (they rise as reports arrive, up to the figures above), or per minute/hour.
   const [shape, setShape] = useState<'total' | 'rate'>('total');
-  const step = series.data?.resolution === 'hour' ? 3600 : 60;
   const points = series.data?.points ?? [];
-  const spec = useMemo(() => {
-    const x = points.map((p) => Date.parse(p.at) / 1000);
-    let impressions = points.map((p) => p.impressions);
-    let clicks = points.map((p) => p.clicks);
-    if (shape === 'total') {
-      let i = 0;
-      let k = 0;
-      impressions = impressions.map((n) => (i += n));
-      clicks = clicks.map((n) => (k += n));
-    }
-    // The line starts from zero, the step before the first report.
-    if (x.length > 0) {
-      x.unshift(x[0] - step);
-      impressions.unshift(0);
-      clicks.unshift(0);
-    }
-    return {
-      x,
-      series: [
-        { label: 'Impressions', values: impressions, color: '#1d4ed8' },
-        { label: 'Clicks', values: clicks, color: '#c2410c' },
-      ],
-      height: 260,
-      timeUnit: series.data?.resolution ?? 'minute',
-      zone,
-    };
-  }, [series.data, zone, shape]);
+  const spec = useMemo(() => seriesChart(series.data, shape, live, zone), [series.data, zone, shape, live]);
+  // The table lists the minutes (hours) with reports, as totals or counts like the chart.
+  const tableRows = useMemo(() => {
+    let i = 0;
+    let k = 0;
+    return points.map((p) => {
+      i += p.impressions;
+      k += p.clicks;
+      return { label: showDate(p.at, zone), values: shape === 'total' ? [count(i), count(k)] : [count(p.impressions), count(p.clicks)] };
+    });
+  }, [points, shape, zone]);
   const per = series.data?.resolution === 'hour' ? 'hour' : 'minute';
 
   if (campaign.error && !c) {
@@ -160,7 +198,7 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
           title={shape === 'total' ? `Impressions and clicks so far, by ${per} (${zone})` : `Impressions and clicks per ${per} (${zone})`}
           spec={spec}
           rowLabel={per === 'hour' ? 'Hour' : 'Minute'}
-          rows={points.map((p, i) => ({ label: showDate(p.at, zone), values: spec.series.map((s) => count(s.values[i + 1])) }))}
+          rows={tableRows}
           empty={c.status === 'published' ? 'No impressions or clicks yet.' : 'Nothing is sent for a draft.'}
         />
       </div>

@@ -1,0 +1,328 @@
+// The console in a real browser, against the real stack: Debian's headless Chromium driven by
+// playwright-core opens the gateway's /console/ (the pages built by `npm run build`, under their
+// Content-Security-Policy) and does what a site owner does: accepts an invitation, logs out and
+// in, creates an API key and copies it, composes a campaign to the site's topics and sends it,
+// watches impressions and clicks arrive on its page and in its chart, renames a topic and sees
+// the counts move, and logs out. The site's subscribers are push-simulator browsers in device
+// mode, which report impressions and clicks as service workers would (2.5 s after each push, so
+// the campaign's page is open before they arrive).
+//
+// On every screen: axe-core finds no serious or critical violation, the page fits 360 px without
+// sideways scrolling, and no script error or CSP violation is reported. A screenshot of each
+// screen (1280 px and 360 px wide) is written to .artifacts/browser/console/ (git-ignored).
+import { expect } from 'chai';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT } from '../../scripts/lib/local-env.js';
+import { freePort } from '../../services/shared/src/ports.js';
+import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
+import { ALL, siteWithPermissions, subscribeSimulated, type SiteInfo } from '../e2e/support/fixtures.js';
+import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const WAIT_MS = 20_000;
+const ARTIFACTS = path.join(ROOT, '.artifacts/browser/console');
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const EMAIL = 'owner@news.example';
+const PASSWORD = 'a long enough password';
+const TOPICS = ['news', 'sports', 'tech', 'culture'];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+describe('browser: the console in headless Chromium, against the real stack', function () {
+  this.timeout(300_000);
+  let sim: PushSimulator;
+  let stack: Stack;
+  let site: SiteInfo;
+  let browser: Browser | undefined;
+  let context: BrowserContext;
+  let page: Page;
+  let consoleUrl = '';
+  let campaignId = '';
+  const problems: string[] = [];
+  const browserLog: string[] = [];
+  let shots = 0;
+
+  const v2 = async (method: string, p: string, body?: unknown) => {
+    const r = await stack.api.request(method, p, { key: site.apiKey, body });
+    expect(r.status, `${method} ${p}: ${r.text}`).to.equal(200);
+    return r.body;
+  };
+  const topicCounts = async () => Object.fromEntries(((await v2('GET', '/v2/topics')) as { name: string; users: number }[]).map((t) => [t.name, t.users]));
+
+  /** axe-core on the page as it is: serious and critical violations (the page's own CSP does not apply to DevTools evaluation). */
+  const axe = async (): Promise<AxeViolation[]> => {
+    await page.evaluate(`${AXE_SOURCE}\n;0`);
+    return (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) })))`)) as AxeViolation[];
+  };
+
+  /**
+   * The checks of every screen, then its screenshots: axe-core, 360 px without sideways
+   * scrolling, no script error or CSP violation so far.
+   */
+  const screen = async (name: string) => {
+    await page.waitForLoadState('networkidle').catch(() => {});
+    const label = `${String(++shots).padStart(2, '0')}-${name}`;
+    expect(await axe(), `${name}: axe-core serious or critical violations`).to.deep.equal([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, `${label}.png`), fullPage: true });
+    await page.setViewportSize({ width: 360, height: 780 });
+    try {
+      await page.waitForTimeout(250);
+      const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+      expect(overflow, `${name}: wider than 360 px by`).to.equal(0);
+      expect(await axe(), `${name} at 360 px: axe-core serious or critical violations`).to.deep.equal([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, `${label}-360.png`), fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    expect(problems, `${name}: script errors or CSP violations`).to.deep.equal([]);
+  };
+
+  /** The text of a stat on the campaign page, as a number. */
+  const stat = async (label: string) => Number(((await page.locator('.stat', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('.stat-value').textContent()) ?? '').replace(/[^\d.]/g, ''));
+
+  before(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run npm run browsers (Debian's chromium package)`);
+    rmSync(ARTIFACTS, { recursive: true, force: true });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const gatewayPort = await freePort();
+    sim = await startPushSimulator({ trackingBaseUrl: `http://127.0.0.1:${gatewayPort}`, device: { impressionRate: 0.8, clickRate: 0.4, delayMs: 2500, seed: 14 }, seed: 14 });
+    // The origin the console is reached at: the plugin snippet's and the invite link's (the CLI
+    // takes it from its environment, which the harness copies when the stack starts).
+    const publicUrl = `http://127.0.0.1:${gatewayPort}`;
+    const saved = process.env.PUBLIC_URL;
+    process.env.PUBLIC_URL = publicUrl;
+    try {
+      stack = await startStack(
+        'browser_console',
+        { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0', TRACKING_RATE_LIMIT_PER_MINUTE: '0', CONSOLE_SECURE_COOKIE: 'false', PUBLIC_URL: publicUrl },
+        { gateway: gatewayPort },
+      );
+    } finally {
+      if (saved === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = saved;
+    }
+    site = await siteWithPermissions(stack, ALL, 'Demo site');
+    // 24 browsers: topics two by two as on the demo site, so topics overlap.
+    await subscribeSimulated(stack, sim, site, 24, (i) => ({ topics: [TOPICS[i % 4], TOPICS[(i * 3 + 1) % 4]], language: 'en', timeZone: 'Europe/Lisbon' }));
+    consoleUrl = `${stack.services.gatewayUrl}/console/`;
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      timeout: 60_000,
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'America/Sao_Paulo' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.services.gatewayUrl });
+    context.setDefaultTimeout(WAIT_MS);
+    page = await context.newPage();
+    page.on('console', (m) => {
+      browserLog.push(`[${m.type()}] ${m.text()}`);
+      // A refused request shows as "Failed to load resource" (the test expects some: 401 before
+      // logging in); anything else an error reports is a problem, a CSP violation above all.
+      if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  });
+
+  after(async () => {
+    await context?.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    await stack?.stop();
+    await sim?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await page?.screenshot({ path: path.join(ARTIFACTS, `failed-${Date.now()}.png`), fullPage: true }).catch(() => {});
+      console.log(browserLog.slice(-30).join('\n'));
+      console.log(stack?.logs.slice(-30).join('\n'));
+    }
+  });
+
+  it('the gateway serves the pages with a strict Content-Security-Policy, index no-cache and hashed assets immutable', async () => {
+    const res = await fetch(consoleUrl);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('cache-control')).to.equal('no-cache');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).to.include("script-src 'self'").and.include("default-src 'none'").and.not.include('unsafe-inline');
+    const html = await res.text();
+    const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script, html).to.be.a('string');
+    const asset = await fetch(consoleUrl + script, { headers: { 'Accept-Encoding': 'br' } });
+    expect(asset.status).to.equal(200);
+    expect(asset.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+  });
+
+  it('an invitation link sets the password and logs the new owner in; the site is listed', async () => {
+    const invited = await stack.cli('users', 'invite', site.id, EMAIL, '--role', 'owner');
+    const token = /#\/invite\/([A-Za-z0-9_-]+)/.exec(JSON.stringify(invited))?.[1];
+    expect(token, JSON.stringify(invited)).to.be.a('string');
+    await page.goto(`${consoleUrl}#/invite/${token}`);
+    await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Repeat a new password').fill(PASSWORD);
+    await screen('invite');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Your sites' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Demo site' }).isVisible()).to.equal(true);
+  });
+
+  it('logging out ends the session; logging in with the wrong password shows the API message, the right one opens the sites', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Wrong email or password' }).waitFor();
+    await page.getByLabel('Password').fill(PASSWORD);
+    await screen('login');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Your sites' }).waitFor();
+    await screen('sites');
+  });
+
+  it('settings: the plan, a new key with a label shown once and copied to the clipboard (and it works on /v2), the plugin snippet', async () => {
+    await page.getByRole('link', { name: 'Demo site' }).click();
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.locator('.checklist li.yes', { hasText: 'Create campaigns' }).waitFor();
+    await page.getByLabel('Label for a new key').fill('newsroom server');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const keyField = page.getByRole('textbox', { name: 'API key “newsroom server”', exact: true });
+    await keyField.waitFor();
+    const apiKey = await keyField.inputValue();
+    expect(apiKey.length).to.be.greaterThan(20);
+    await page.getByRole('button', { name: 'Copy API key “newsroom server”' }).click();
+    await page.getByText('Copied', { exact: true }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(apiKey);
+    // The copied key is a working /v2 key of the site.
+    const topics = await stack.api.request('GET', '/v2/topics', { key: apiKey });
+    expect(topics.status, topics.text).to.equal(200);
+    // Listed by its prefix, never in full.
+    const row = page.locator('tr', { hasText: 'newsroom server' });
+    await row.waitFor();
+    expect(await page.locator('table').first().textContent()).to.not.include(apiKey);
+    expect(await page.getByRole('textbox', { name: 'Page snippet', exact: true }).inputValue()).to.include(site.publicId);
+    await screen('settings');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await keyField.count()).to.equal(0);
+  });
+
+  it('composer: the preview follows the fields, the audience estimate is the exact count of the chosen topics, and an error is shown at its field', async () => {
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'New campaign' }).click();
+    await page.getByRole('heading', { name: 'New campaign' }).waitFor();
+    await page.getByLabel('Title').fill('Final tonight');
+    await page.getByLabel('Text', { exact: true }).fill('Kick-off at 8 pm, live on the site');
+    await page.getByLabel('Link').fill('https://news.example/final');
+    await page.getByLabel('Button text (optional)').fill('Watch live');
+    await page.getByRole('checkbox', { name: /^news\b/ }).check();
+    await page.getByRole('checkbox', { name: /^sports\b/ }).check();
+    // Four previews, each with the title and the text.
+    for (const style of ['chrome', 'android', 'mac', 'firefox']) {
+      expect(await page.locator(`.preview[data-style="${style}"]`).textContent()).to.include('Final tonight');
+    }
+    const expected = (await v2('POST', '/v2/campaign/create', { title: 'Estimate probe', body: 'Not sent: a draft', link: 'https://news.example/', topics: ['news', 'sports'], status: 'draft', scheduleMode: 'now' })) as { id: string };
+    const probe = (await v2('GET', `/v2/campaign/${expected.id}`)) as { totalUsers: number };
+    await v2('DELETE', `/v2/campaign/${expected.id}`);
+    await eventually(async () => ((await page.getByTestId('estimate').textContent().catch(() => '')) === String(probe.totalUsers) ? true : undefined), WAIT_MS, 200);
+    // The API's validation message, at the field it is about.
+    await page.getByLabel('Link').fill('');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.locator('.field-invalid', { hasText: 'Link is required' }).waitFor();
+    await page.getByLabel('Link').fill('https://news.example/final');
+    await screen('composer');
+  });
+
+  it('sending: the campaign page shows sends, impressions and clicks arriving, in its figures and its chart, as /v2 reports them', async () => {
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('heading', { name: 'Final tonight' }).waitFor();
+    campaignId = decodeURIComponent(/campaigns\/([^/?]+)$/.exec(new URL(page.url()).hash)?.[1] ?? '');
+    expect(campaignId).to.match(/^[0-9a-f-]{36}$/);
+    await page.locator('#campaign-stats').waitFor();
+    const firstSeen = await stat('Impressions');
+    // The page refreshes by itself while the campaign sends: no reload here.
+    await eventually(async () => ((await stat('Clicks')) > 0 && (await stat('Impressions')) > 0 ? true : undefined), 60_000, 500);
+    await page.locator('.chart-canvas canvas').waitFor();
+    const campaign = await eventually(async () => {
+      const c = (await v2('GET', `/v2/campaign/${campaignId}`)) as { analytics: { impressions: number; clicks: number }; delivery: { sent: number; pending: number } };
+      return c.delivery.pending === 0 && c.delivery.sent > 0 ? c : undefined;
+    }, 60_000, 500);
+    // Reports settle (the simulator's devices report within a second), and the page follows.
+    await eventually(async () => {
+      const now = (await v2('GET', `/v2/campaign/${campaignId}`)) as { analytics: { impressions: number; clicks: number }; delivery: { sent: number } };
+      const shown = [await stat('Sent'), await stat('Impressions'), await stat('Clicks')];
+      return JSON.stringify(shown) === JSON.stringify([now.delivery.sent, now.analytics.impressions, now.analytics.clicks]) ? true : undefined;
+    }, 30_000, 500);
+    expect(campaign.delivery.sent).to.be.greaterThan(0);
+    expect(firstSeen, 'impressions shown when the page opened, before the reports arrived').to.be.below(await stat('Impressions'));
+    // The chart's numbers (its table) add up to the campaign's impressions and clicks.
+    await page.getByText('Show the numbers').click();
+    await eventually(async () => {
+      const a = ((await v2('GET', `/v2/campaign/${campaignId}`)) as { analytics: { impressions: number; clicks: number } }).analytics;
+      const rows = await page.locator('.chart-table tbody tr').allTextContents();
+      if (rows.length === 0) return undefined;
+      // Running totals: the last row is the total.
+      const cells = await page.locator('.chart-table tbody tr').last().locator('td').allTextContents();
+      return cells.map((c) => Number(c.replace(/[^\d]/g, ''))).join(',') === `${a.impressions},${a.clicks}` ? true : undefined;
+    }, 30_000, 500);
+    await screen('campaign');
+  });
+
+  it('the campaign list shows it with its results, filtered by status', async () => {
+    await page.getByRole('link', { name: 'Campaigns' }).first().click();
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.getByRole('link', { name: 'Final tonight' }).waitFor();
+    await page.getByRole('checkbox', { name: 'Draft' }).check();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No campaign matches these filters.').waitFor();
+    await page.getByRole('checkbox', { name: 'Sent' }).check();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('link', { name: 'Final tonight' }).waitFor();
+    await screen('campaigns');
+  });
+
+  it('audience: renaming a topic moves its subscribers to the new name, in the page and on /v2', async () => {
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Audience' }).click();
+    await page.getByRole('heading', { name: 'Audience' }).waitFor();
+    const before = await topicCounts();
+    expect(before.tech).to.be.greaterThan(0);
+    const techRow = page.locator('tr[data-topic="tech"]');
+    expect(Number((await techRow.locator('.topic-users').textContent())?.replace(/\D/g, ''))).to.equal(before.tech);
+    await page.locator('.chart-canvas canvas').first().waitFor();
+    await page.getByRole('button', { name: 'Rename tech' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('New name').fill('technology');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    await page.getByText(`“tech” is now “technology”`).waitFor();
+    await page.locator('tr[data-topic="technology"]').waitFor();
+    expect(await page.locator('tr[data-topic="tech"]').count()).to.equal(0);
+    expect(Number((await page.locator('tr[data-topic="technology"] .topic-users').textContent())?.replace(/\D/g, ''))).to.equal(before.tech);
+    const after = await topicCounts();
+    expect(after.technology).to.equal(before.tech);
+    expect(after.tech).to.equal(undefined);
+    await screen('audience');
+  });
+
+  it('logging out ends the session server-side: the page goes to the login, and the old session is refused', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByText('You are logged out.').waitFor();
+    await screen('logged-out');
+    const status = await page.evaluate(`fetch('api/session', { credentials: 'same-origin' }).then((r) => r.status)`);
+    expect(status).to.equal(401);
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  });
+});
