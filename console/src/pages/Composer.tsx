@@ -63,6 +63,29 @@ interface Form {
   windowMinutes: string;
 }
 
+/** The API's field (field-errors.ts) for a form field whose name differs. */
+const ERROR_FIELD: Partial<Record<keyof Form, string>> = {
+  topics: 'audience',
+  countries: 'audience',
+  scheduleWall: 'scheduleDate',
+  when: 'scheduleDate',
+  ttlDays: 'ttl',
+  throttle: 'throttlePerMinute',
+  ignoreCap: 'ignoreFrequencyCap',
+  abOn: 'abTest',
+  testPercent: 'abTest.testPercent',
+  winnerMetric: 'abTest.winnerMetric',
+  windowMinutes: 'abTest.windowMinutes',
+};
+const SEGMENT_ERROR_FIELD: Partial<Record<keyof SegmentForm, string>> = {
+  offsetMin: 'utcOffset',
+  offsetMax: 'utcOffset',
+  after: 'subscribedAfter',
+  before: 'subscribedBefore',
+  engagedWithin: 'engagedWithinDays',
+  notEngagedFor: 'notEngagedForDays',
+};
+
 const EMPTY_VARIANT: VariantForm = { title: '', body: '', link: '', icon: '', image: '', callToAction: '' };
 const EMPTY_SEGMENT: SegmentForm = { languages: '', timeZones: '', offsetMin: '', offsetMax: '', browsers: [], after: '', before: '', engagedWithin: '', notEngagedFor: '' };
 const BROWSERS: { value: Browser; label: string }[] = [
@@ -276,10 +299,26 @@ function ComposerForm(props: {
   const [busy, setBusy] = useState<null | 'draft' | 'published'>(null);
   const [confirmSend, setConfirmSend] = useState(false);
   const [previewOf, setPreviewOf] = useState(-1);
-  const set = <K extends keyof Form>(k: K, v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
-  const setSeg = <K extends keyof SegmentForm>(k: K, v: SegmentForm[K]) => setForm((f) => ({ ...f, segment: { ...f.segment, [k]: v } }));
-  const setVariant = (i: number, k: keyof VariantForm, v: string) =>
+  /** A field changed: the API's messages about it are out of date (the others stay until the next save). */
+  const settle = (field: string) =>
+    setErrors((e) => {
+      if (!e || !Object.keys(e.byField).some((k) => k === field || k.startsWith(`${field}.`))) return e;
+      const byField = Object.fromEntries(Object.entries(e.byField).filter(([k]) => k !== field && !k.startsWith(`${field}.`)));
+      return Object.keys(byField).length || e.rest.length ? { byField, rest: e.rest } : null;
+    });
+  const set = <K extends keyof Form>(k: K, v: Form[K]) => {
+    setForm((f) => ({ ...f, [k]: v }));
+    settle(ERROR_FIELD[k] ?? k);
+  };
+  const setSeg = <K extends keyof SegmentForm>(k: K, v: SegmentForm[K]) => {
+    setForm((f) => ({ ...f, segment: { ...f.segment, [k]: v } }));
+    settle(`segment.${SEGMENT_ERROR_FIELD[k] ?? k}`);
+    settle('segment');
+  };
+  const setVariant = (i: number, k: keyof VariantForm, v: string) => {
     setForm((f) => ({ ...f, variants: f.variants.map((x, j) => (j === i ? { ...x, [k]: v } : x)) }));
+    settle(`abTest.variants.${i}.${k}`);
+  };
   const err = (field: string) => errors?.byField[field];
   const canCreate = site.plan.permissions.includes('create');
 
