@@ -159,8 +159,14 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
       first.current = false;
       return;
     }
-    const t = setTimeout(() => main.current?.querySelector<HTMLElement>('h1')?.focus({ preventScroll: false }), 0);
-    return () => clearTimeout(t);
+    // The heading may come after the page's data (a site loading first): look for it a while.
+    let tries = 0;
+    const t = setInterval(() => {
+      const h1 = main.current?.querySelector<HTMLElement>('h1');
+      if (h1) h1.focus({ preventScroll: false });
+      if (h1 || ++tries > 100) clearInterval(t);
+    }, 30);
+    return () => clearInterval(t);
   }, [hash.split('?')[0]]);
 
   return (

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import express from 'express';
-import { CONSOLE_CSP, CONSOLE_NOT_BUILT, consolePageRoutes, loadConsolePages, type ConsolePages } from '../src/routes/console-pages.js';
+import { MESSAGES } from '../src/messages.js';
+import { CONSOLE_CSP, consolePageRoutes, loadConsolePages, type ConsolePages } from '../src/routes/console-pages.js';
 
 const INDEX = '<!doctype html><html lang="en"><head><script type="module" src="./assets/index-AbCd1234.js"></script></head><body><div id="app"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
@@ -135,7 +136,7 @@ describe('gateway: the console pages (/console/)', () => {
     const bare = await serve(null);
     try {
       const r = await get(`${bare.url}/console/`);
-      expect([r.status, JSON.parse(r.body.toString())]).to.deep.equal([503, { message: CONSOLE_NOT_BUILT }]);
+      expect([r.status, JSON.parse(r.body.toString())]).to.deep.equal([503, { message: MESSAGES.consoleNotBuilt }]);
       expect((await get(`${bare.url}/console/assets/index-AbCd1234.js`)).status).to.equal(404);
     } finally {
       await bare.close();

@@ -325,4 +325,25 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
   });
+
+  it('the keyboard alone logs in and reaches a site, with the focus visible on the way', async () => {
+    const focused = () => page.evaluate(`(() => { const e = document.activeElement; return e ? (e.getAttribute('aria-label') || e.id && document.querySelector('label[for="' + e.id + '"]')?.textContent || e.textContent || '').trim() : '' })()`) as Promise<string>;
+    const tabTo = async (name: string) => {
+      for (let i = 0; i < 40 && (await focused()) !== name; i++) await page.keyboard.press('Tab');
+      expect(await focused()).to.equal(name);
+      const outline = (await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')) as string;
+      expect(outline, `${name}: a visible focus ring`).to.not.equal('none');
+    };
+    await tabTo('Email');
+    await page.keyboard.type(EMAIL);
+    await tabTo('Password');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    // Back where the user was sent from, the site's campaigns; the heading has the focus.
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await eventually(async () => ((await focused()) === 'Campaigns' ? true : undefined), WAIT_MS, 50);
+    await tabTo('Final tonight');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Final tonight' }).waitFor();
+  });
 });

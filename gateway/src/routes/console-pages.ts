@@ -14,11 +14,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
+import { MESSAGES } from '../messages.js';
 import { sendJson, sendMethodNotAllowed } from './api.js';
 
 export const CONSOLE_PREFIX = '/console';
-/** 503 for /console/ when the pages were not built (a development setup, never an image). */
-export const CONSOLE_NOT_BUILT = 'The console pages are not built: run npm run build';
 const API_PREFIX = '/console/api';
 
 export const CONSOLE_CSP = [
@@ -163,7 +162,7 @@ export function consolePageRoutes(pages: ConsolePages | null) {
       res.set('Cache-Control', 'no-cache');
       return res.redirect(301, `${CONSOLE_PREFIX}/${q >= 0 ? req.originalUrl.slice(q) : ''}`);
     }
-    if (!file) return sendJson(res, 503, { message: CONSOLE_NOT_BUILT });
+    if (!file) return sendJson(res, 503, { message: MESSAGES.consoleNotBuilt });
     send(req, res, file);
   };
 }
