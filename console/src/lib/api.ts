@@ -135,6 +135,8 @@ export const api = {
   estimate: (siteId: string, body: { topics: string[]; countries: string[]; segment?: Segment }) =>
     call<{ totalUsers: number }>('POST', `${site(siteId)}/campaigns/estimate`, body),
   deleteCampaign: (siteId: string, campaignId: string) => call<DeletedCampaign>('DELETE', `${site(siteId)}/campaigns/${enc(campaignId)}`),
+  pickWinner: (siteId: string, campaignId: string, variant: number) =>
+    call<{ id: string; winner: { variant: number; decidedAt: string; by: string } }>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/winner`, { variant }),
 };
 
 /** The message to show for a failure: the API's own words, or what went wrong in the page. */

@@ -87,6 +87,7 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
   const campaign = useLoad<Campaign>(() => api.campaign(site.id, campaignId), [site.id, campaignId]);
   const series = useLoad<CampaignSeries>(() => api.series(site.id, campaignId), [site.id, campaignId]);
   const [deleting, setDeleting] = useState(false);
+  const [picking, setPicking] = useState<number | null>(null);
   const [updatedAt, setUpdatedAt] = useState<number>(Date.now());
   const c = campaign.data;
   useTitle(c ? `${c.title} · Campaign` : 'Campaign');
@@ -131,6 +132,8 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
   const state = campaignState(c);
   const deletable = (c.status === 'draft' || Date.parse(c.scheduleDate) > Date.now()) && site.plan.permissions.includes('delete');
   const d = c.delivery;
+  // The customer may pick the winner while the test runs (the rest then get it at once).
+  const canPick = c.abTest !== undefined && c.abTest.winner === null && c.status === 'published' && site.plan.permissions.includes('create');
   const topics = c.topics.filter((t) => !t.startsWith(COUNTRY_PREFIX));
   const countries = c.topics.filter((t) => t.startsWith(COUNTRY_PREFIX));
 
@@ -220,6 +223,7 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
                   <th scope="col" class="num">Impressions</th>
                   <th scope="col" class="num">Clicks</th>
                   <th scope="col" class="num">CTR</th>
+                  {canPick ? <th scope="col">Winner</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -231,6 +235,13 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
                     <td class="num">{count(r.impressions)}</td>
                     <td class="num">{count(r.clicks)}</td>
                     <td class="num">{percent(r.ctr)}</td>
+                    {canPick ? (
+                      <td>
+                        <button type="button" class="btn btn-small" onClick={() => setPicking(r.variant)}>
+                          Pick {String.fromCharCode(65 + r.variant)}
+                        </button>
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>
@@ -302,6 +313,19 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
         }}
       >
         <p>{c.status === 'draft' ? 'The draft is deleted.' : 'The scheduled send is cancelled and the campaign deleted.'}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={picking !== null}
+        title={`Send variant ${String.fromCharCode(65 + (picking ?? 0))} to the rest?`}
+        confirmLabel="Pick the winner"
+        onClose={() => setPicking(null)}
+        onConfirm={async () => {
+          await api.pickWinner(site.id, c.id, picking ?? 0);
+          setPicking(null);
+          await campaign.reload(true);
+        }}
+      >
+        <p>The test ends now: the rest of the audience gets this variant from now on, instead of the best one when the window ends.</p>
       </ConfirmDialog>
     </section>
   );

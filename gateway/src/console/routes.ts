@@ -212,6 +212,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       plan: reportsPlan,
     },
     fromV2(v2, 'createCampaign', 'POST', `${SITE}/campaigns`, 'editor', none),
+    // An A/B test's winner picked before its window ends: it changes what the campaign sends.
+    fromV2(v2, 'pickCampaignWinner', 'POST', `${SITE}/campaigns/{campaignId}/winner`, 'editor', campaignId),
     fromV2(v2, 'deleteCampaign', 'DELETE', `${SITE}/campaigns/{campaignId}`, 'editor', campaignId),
     // The composer's live estimate: a count of what a create would reach, so it takes the
     // create's permission (and its refusal); the body is checked by the create's rules.
