@@ -20,7 +20,6 @@ import { createPublicProxy } from './routes/public-proxy.js';
 import { loadConsolePages } from './routes/console-pages.js';
 import type { ContractFiles } from './routes/static.js';
 import { createServer } from './server.js';
-import { createSiteConfigSource } from './console/site-config.js';
 
 const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/openapi.yaml');
 /** The console's pages as scripts/build.mjs builds them (Vite, from console/): dist/gateway/console-pages/. */
@@ -75,7 +74,6 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
     console: {
       backend: backends.console,
       data: backends.consoleData,
-      siteConfig: createSiteConfigSource({ deliveryHttpUrl: config.deliveryHttpUrl, internalToken: config.internalToken, timeoutMs: config.grpcDeadlineMs }),
       clientOf,
       secureCookie: config.console.secureCookie,
       publicUrl: config.publicUrl,

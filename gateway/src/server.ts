@@ -11,7 +11,6 @@ import type { Authenticator } from './auth/authenticator.js';
 import type { Backends, ConsoleBackend, ConsoleDataBackend } from './grpc/clients.js';
 import { createConsoleApi } from './console/api.js';
 import { consoleRoutes } from './console/routes.js';
-import type { SiteConfigSource } from './console/site-config.js';
 import type { ClientResolver } from './http/client-address.js';
 import { requestId, requestIdOf } from './http/request-id.js';
 import { MESSAGES } from './messages.js';
@@ -42,9 +41,8 @@ export interface ServerDeps {
 
 export interface ConsoleDeps {
   backend: ConsoleBackend;
-  /** The delivery service's console data (series, daily counts, browsers, topic maintenance). */
+  /** The delivery service's console data (series, daily counts, browsers, topic maintenance, the site's VAPID key). */
   data: ConsoleDataBackend;
-  siteConfig: SiteConfigSource;
   clientOf: ClientResolver;
   secureCookie: boolean;
   /** PUBLIC_URL; '' = each request's own origin. */
@@ -64,7 +62,7 @@ export function createServer(deps: ServerDeps): express.Express {
     const c = deps.console;
     app.use(
       createConsoleApi({
-        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience, siteConfig: c.siteConfig }),
+        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience }),
         backend: c.backend,
         bodyLimitBytes: deps.bodyLimitBytes,
         logger: deps.logger,

@@ -14,6 +14,8 @@ import type { DeleteTopicRequest as _delivery_v1_DeleteTopicRequest, DeleteTopic
 import type { MergeTopicsRequest as _delivery_v1_MergeTopicsRequest, MergeTopicsRequest__Output as _delivery_v1_MergeTopicsRequest__Output } from './delivery/v1/MergeTopicsRequest';
 import type { RenameTopicRequest as _delivery_v1_RenameTopicRequest, RenameTopicRequest__Output as _delivery_v1_RenameTopicRequest__Output } from './delivery/v1/RenameTopicRequest';
 import type { SeriesPoint as _delivery_v1_SeriesPoint, SeriesPoint__Output as _delivery_v1_SeriesPoint__Output } from './delivery/v1/SeriesPoint';
+import type { SiteSettingsRequest as _delivery_v1_SiteSettingsRequest, SiteSettingsRequest__Output as _delivery_v1_SiteSettingsRequest__Output } from './delivery/v1/SiteSettingsRequest';
+import type { SiteSettingsResponse as _delivery_v1_SiteSettingsResponse, SiteSettingsResponse__Output as _delivery_v1_SiteSettingsResponse__Output } from './delivery/v1/SiteSettingsResponse';
 import type { TopicChange as _delivery_v1_TopicChange, TopicChange__Output as _delivery_v1_TopicChange__Output } from './delivery/v1/TopicChange';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -36,6 +38,8 @@ export interface ProtoGrpcType {
       MergeTopicsRequest: MessageTypeDefinition<_delivery_v1_MergeTopicsRequest, _delivery_v1_MergeTopicsRequest__Output>
       RenameTopicRequest: MessageTypeDefinition<_delivery_v1_RenameTopicRequest, _delivery_v1_RenameTopicRequest__Output>
       SeriesPoint: MessageTypeDefinition<_delivery_v1_SeriesPoint, _delivery_v1_SeriesPoint__Output>
+      SiteSettingsRequest: MessageTypeDefinition<_delivery_v1_SiteSettingsRequest, _delivery_v1_SiteSettingsRequest__Output>
+      SiteSettingsResponse: MessageTypeDefinition<_delivery_v1_SiteSettingsResponse, _delivery_v1_SiteSettingsResponse__Output>
       TopicChange: MessageTypeDefinition<_delivery_v1_TopicChange, _delivery_v1_TopicChange__Output>
     }
   }

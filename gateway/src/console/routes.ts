@@ -12,14 +12,12 @@ import { campaignRoutes } from '../routes/campaigns.js';
 import type { ApiRoute, Method } from '../routes/route.js';
 import { daysQuery, stringField, stringListField } from './input.js';
 import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
-import type { SiteConfigSource } from './site-config.js';
 
 export interface ConsoleRouteDeps {
   console: ConsoleBackend;
   consoleData: ConsoleDataBackend;
   campaigns: CampaignBackend;
   audience: AudienceBackend;
-  siteConfig: SiteConfigSource;
 }
 
 const API = '/console/api';
@@ -125,17 +123,18 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       return started(input, grant);
     }),
 
+    // The name and plan are the campaign service's; the VAPID key and the public id the plugin's
+    // URLs carry are the delivery service's, which answers the plugin.
     own('GET', SITE, 'getSite', 'member', 'none', async (input) => {
-      const info = await backend.siteInfo(input.site!.siteId, input.ctx);
-      const vapidPublicKey = await deps.siteConfig.vapidPublicKey(info.publicId, input.ctx);
+      const [info, settings] = await Promise.all([backend.siteInfo(input.site!.siteId, input.ctx), consoleData.siteSettings(input.site!.siteId, input.ctx)]);
       return {
         id: info.id,
         name: info.name,
         role: input.site!.role,
         plan: { name: info.planName, permissions: PERMISSION_NAMES.filter((p) => info.permissions?.[p]) },
-        vapidPublicKey,
-        publicId: info.publicId,
-        snippet: snippetOf(input.publicOrigin, info.publicId),
+        vapidPublicKey: settings.vapidPublicKey,
+        publicId: settings.publicId,
+        snippet: snippetOf(input.publicOrigin, settings.publicId),
       };
     }),
     own('GET', `${SITE}/keys`, 'listKeys', 'owner', 'none', async (input) => (await backend.listKeys(input.site!.siteId, input.ctx)).keys.map(keyJson)),

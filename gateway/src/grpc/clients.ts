@@ -19,6 +19,7 @@ import type { CampaignSeriesResponse__Output } from '../../../protos/generated/d
 import type { AudienceDailyResponse__Output } from '../../../protos/generated/delivery/v1/AudienceDailyResponse.js';
 import type { AudienceBrowsersResponse__Output } from '../../../protos/generated/delivery/v1/AudienceBrowsersResponse.js';
 import type { TopicChange__Output } from '../../../protos/generated/delivery/v1/TopicChange.js';
+import type { SiteSettingsResponse__Output } from '../../../protos/generated/delivery/v1/SiteSettingsResponse.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
 import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '../../../protos/generated/delivery/v1/WebhookRequest.js';
@@ -64,7 +65,7 @@ export interface ConsoleBackend {
   estimateAudience(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<EstimateAudienceResponse__Output>;
 }
 
-/** delivery.v1.ConsoleData (protos/delivery/v1/console_data.proto): the console's series, daily counts, browsers and topic maintenance. */
+/** delivery.v1.ConsoleData (protos/delivery/v1/console_data.proto): the console's series, daily counts, browsers, topic maintenance and the site's settings kept there. */
 export interface ConsoleDataBackend {
   campaignSeries(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<CampaignSeriesResponse__Output>;
   audienceDaily(req: { siteId: string; days: number }, ctx: CallContext): Promise<AudienceDailyResponse__Output>;
@@ -72,6 +73,8 @@ export interface ConsoleDataBackend {
   renameTopic(req: { siteId: string; from: string; to: string }, ctx: CallContext): Promise<TopicChange__Output>;
   mergeTopics(req: { siteId: string; from: string[]; to: string }, ctx: CallContext): Promise<TopicChange__Output>;
   deleteTopic(req: { siteId: string; name: string }, ctx: CallContext): Promise<TopicChange__Output>;
+  /** The site's VAPID public key and public id; NOT_FOUND for a site the delivery service does not know. */
+  siteSettings(siteId: string, ctx: CallContext): Promise<SiteSettingsResponse__Output>;
 }
 
 export interface AudienceBackend {
@@ -179,6 +182,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       renameTopic: (req, ctx) => call(consoleData, consoleData.RenameTopic, req, ctx),
       mergeTopics: (req, ctx) => call(consoleData, consoleData.MergeTopics, req, ctx),
       deleteTopic: (req, ctx) => call(consoleData, consoleData.DeleteTopic, req, ctx),
+      siteSettings: (siteId, ctx) => call(consoleData, consoleData.SiteSettings, { siteId }, ctx),
     },
     webhooks: {
       listWebhooks: (req, ctx) => call(webhooks, webhooks.ListWebhooks, req, ctx),

@@ -1,5 +1,6 @@
 // What the site owner's console reads and changes in the delivery service (docs/console.md): a
-// campaign's series, the site's subscribers per day and by browser, and topic maintenance. The
+// campaign's series, the site's subscribers per day and by browser, topic maintenance, and the
+// site's settings kept here (its VAPID public key and public id). The
 // gateway has checked the user, the site membership, the role and the plan; here are the domain
 // rules and the customer's messages. Every read comes from counters kept as the data changes.
 import type { Pool } from '../../../shared/src/db.js';
@@ -7,6 +8,7 @@ import { SHARED_SPEC } from '../../../shared/src/api-messages.js';
 import { audienceDaily, countByBrowser, type DayCount } from '../audience/count-store.js';
 import { TopicRefusal, type TopicChange, type TopicMaintenance } from '../audience/topic-maintenance.js';
 import { isUuid, NotFoundError, ValidationError } from '../errors.js';
+import { findSiteById } from '../sites/site-store.js';
 import { campaignSeries, type CampaignSeries } from '../tracking/series.js';
 
 export const MAX_DAILY_DAYS = 365;
@@ -52,10 +54,18 @@ export function createConsoleData(pool: Pool, topics: TopicMaintenance) {
     return countByBrowser(pool, siteKey(siteId));
   }
 
+  /** NotFoundError for a site this service does not know (or an id that is not a UUID). */
+  async function siteSettings(siteId: string): Promise<{ vapidPublicKey: string; publicId: string }> {
+    const site = isUuid(siteId) ? await findSiteById(pool, siteId.toLowerCase()) : null;
+    if (!site) throw new NotFoundError(CONSOLE_MESSAGES.siteNotFound);
+    return { vapidPublicKey: site.vapidPublicKey, publicId: site.publicId };
+  }
+
   return {
     series,
     daily,
     browsers,
+    siteSettings,
     renameTopic: (siteId: string, from: string, to: string) => asCustomer(topics.renameTopic({ siteId, from, to })),
     mergeTopics: (siteId: string, from: readonly string[], to: string) => asCustomer(topics.mergeTopics({ siteId, from, into: to }, { unknown: 'refuse' })),
     deleteTopic: (siteId: string, name: string) => asCustomer(topics.deleteTopic({ siteId, topic: name }, { unknown: 'refuse' })),

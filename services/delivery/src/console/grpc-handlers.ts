@@ -17,5 +17,6 @@ export function createConsoleDataHandlers(data: ConsoleData, log: Logger): Conso
     RenameTopic: ({ request: r }, callback) => answer(log, 'RenameTopic', callback, () => data.renameTopic(r.siteId, r.from, r.to)),
     MergeTopics: ({ request: r }, callback) => answer(log, 'MergeTopics', callback, () => data.mergeTopics(r.siteId, r.from, r.to)),
     DeleteTopic: ({ request: r }, callback) => answer(log, 'DeleteTopic', callback, () => data.deleteTopic(r.siteId, r.name)),
+    SiteSettings: ({ request: r }, callback) => answer(log, 'SiteSettings', callback, () => data.siteSettings(r.siteId)),
   };
 }

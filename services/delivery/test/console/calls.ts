@@ -16,6 +16,7 @@ export function consoleCalls(client: ConsoleDataClient) {
     rename: (siteId: string, from: string, to: string) => unary(client.RenameTopic.bind(client), { siteId, from, to }),
     merge: (siteId: string, from: string[], to: string) => unary(client.MergeTopics.bind(client), { siteId, from, to }),
     remove: (siteId: string, name: string) => unary(client.DeleteTopic.bind(client), { siteId, name }),
+    settings: (siteId: string) => unary(client.SiteSettings.bind(client), { siteId }),
   };
 }
 
