@@ -159,9 +159,13 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
       first.current = false;
       return;
     }
-    // The heading may come after the page's data (a site loading first): look for it a while.
+    // The heading may come after the page's data (a site loading first): look for it a while —
+    // unless the user has meanwhile put the focus somewhere (typing in a field): never taken back.
+    const before = document.activeElement;
     let tries = 0;
     const t = setInterval(() => {
+      const now = document.activeElement;
+      if (now && now !== before && now !== document.body && now.isConnected) return clearInterval(t);
       const h1 = main.current?.querySelector<HTMLElement>('h1');
       if (h1) h1.focus({ preventScroll: false });
       if (h1 || ++tries > 100) clearInterval(t);
