@@ -13,6 +13,8 @@ import type { DayCount as _delivery_v1_DayCount, DayCount__Output as _delivery_v
 import type { DeleteTopicRequest as _delivery_v1_DeleteTopicRequest, DeleteTopicRequest__Output as _delivery_v1_DeleteTopicRequest__Output } from './delivery/v1/DeleteTopicRequest';
 import type { MergeTopicsRequest as _delivery_v1_MergeTopicsRequest, MergeTopicsRequest__Output as _delivery_v1_MergeTopicsRequest__Output } from './delivery/v1/MergeTopicsRequest';
 import type { RenameTopicRequest as _delivery_v1_RenameTopicRequest, RenameTopicRequest__Output as _delivery_v1_RenameTopicRequest__Output } from './delivery/v1/RenameTopicRequest';
+import type { SendTestPushRequest as _delivery_v1_SendTestPushRequest, SendTestPushRequest__Output as _delivery_v1_SendTestPushRequest__Output } from './delivery/v1/SendTestPushRequest';
+import type { SendTestPushResponse as _delivery_v1_SendTestPushResponse, SendTestPushResponse__Output as _delivery_v1_SendTestPushResponse__Output } from './delivery/v1/SendTestPushResponse';
 import type { SeriesPoint as _delivery_v1_SeriesPoint, SeriesPoint__Output as _delivery_v1_SeriesPoint__Output } from './delivery/v1/SeriesPoint';
 import type { SiteSettingsRequest as _delivery_v1_SiteSettingsRequest, SiteSettingsRequest__Output as _delivery_v1_SiteSettingsRequest__Output } from './delivery/v1/SiteSettingsRequest';
 import type { SiteSettingsResponse as _delivery_v1_SiteSettingsResponse, SiteSettingsResponse__Output as _delivery_v1_SiteSettingsResponse__Output } from './delivery/v1/SiteSettingsResponse';
@@ -37,6 +39,8 @@ export interface ProtoGrpcType {
       DeleteTopicRequest: MessageTypeDefinition<_delivery_v1_DeleteTopicRequest, _delivery_v1_DeleteTopicRequest__Output>
       MergeTopicsRequest: MessageTypeDefinition<_delivery_v1_MergeTopicsRequest, _delivery_v1_MergeTopicsRequest__Output>
       RenameTopicRequest: MessageTypeDefinition<_delivery_v1_RenameTopicRequest, _delivery_v1_RenameTopicRequest__Output>
+      SendTestPushRequest: MessageTypeDefinition<_delivery_v1_SendTestPushRequest, _delivery_v1_SendTestPushRequest__Output>
+      SendTestPushResponse: MessageTypeDefinition<_delivery_v1_SendTestPushResponse, _delivery_v1_SendTestPushResponse__Output>
       SeriesPoint: MessageTypeDefinition<_delivery_v1_SeriesPoint, _delivery_v1_SeriesPoint__Output>
       SiteSettingsRequest: MessageTypeDefinition<_delivery_v1_SiteSettingsRequest, _delivery_v1_SiteSettingsRequest__Output>
       SiteSettingsResponse: MessageTypeDefinition<_delivery_v1_SiteSettingsResponse, _delivery_v1_SiteSettingsResponse__Output>

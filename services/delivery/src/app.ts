@@ -25,6 +25,7 @@ import { createWebhookLoop, type WebhookLoop } from './webhooks/delivery-loop.js
 import { createWebhookSender } from './webhooks/sender.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { createSubscriptions } from './audience/subscriptions.js';
+import { createTestPush } from './console/test-push.js';
 import type { DeliveryConfig } from './config.js';
 import { createHttpApp } from './http/app.js';
 import { createFixedWindowLimiter } from './http/rate-limiter.js';
@@ -143,10 +144,30 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const applied = await migrateDeliverySchema(pool);
     if (applied.length > 0) log.info('migrations applied', { applied });
 
-    // audience
-    const siteImport = createSiteImport(pool, { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts }, config.vapidEncryptionKey);
+    // push: the one sender of every push, the campaigns' (below, with Kafka) and the console's
+    // test pushes. Without Kafka it makes its encryption pool on its first push (a test push);
+    // with Kafka the pool is started now, not on the first push: workers take a moment to load.
+    if (messaging) encryptor = createEncryptPool({ size: config.sending.encryptionWorkers });
+    sender = createPushSender({
+      encryptor,
+      concurrencyPerOrigin: config.sending.concurrencyPerOrigin,
+      maxConnectionsPerOrigin: config.sending.connectionsPerOrigin,
+      timeoutMs: config.sending.timeoutMs,
+      retryBudgetMs: config.sending.retryBudgetSec * 1000,
+      maxAttempts: config.sending.maxAttempts,
+      ca: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
+      testHosts: config.pushTestHosts,
+      log,
+      metrics: pushMetrics,
+    });
+    const vapid = vapidSigners(pool, vapidKeys, config.vapidSubject);
+    const pushHosts = { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts };
+
+    // audience, webhooks, runs and the console's data over gRPC
+    const siteImport = createSiteImport(pool, pushHosts, config.vapidEncryptionKey);
     const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
-    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, webhooks, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
+    const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
+    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one
@@ -154,21 +175,6 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     heartbeat = setInterval(() => leases.beat().catch((err) => log.warn('heartbeat failed', { err })), HEARTBEAT_MS);
     heartbeat.unref();
     if (messaging) {
-      // Started now, not on the first push: workers take a moment to load.
-      encryptor = createEncryptPool({ size: config.sending.encryptionWorkers });
-      sender = createPushSender({
-        encryptor,
-        concurrencyPerOrigin: config.sending.concurrencyPerOrigin,
-        maxConnectionsPerOrigin: config.sending.connectionsPerOrigin,
-        timeoutMs: config.sending.timeoutMs,
-        retryBudgetMs: config.sending.retryBudgetSec * 1000,
-        maxAttempts: config.sending.maxAttempts,
-        ca: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
-        testHosts: config.pushTestHosts,
-        log,
-        metrics: pushMetrics,
-      });
-      const vapid = vapidSigners(pool, vapidKeys, config.vapidSubject);
       pacer = createPacer({ pool, log, publish: messaging.publish, countersChanged: () => void countersChanged() }, { chunkSize: config.sending.chunkSize, chunksPerPass: 20 });
       const dispatch = createDispatchHandler(
         { pool, log, publish: messaging.publish, publishStats: countersChanged, paced: pacer.wake },

@@ -31,6 +31,18 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/** Too many requests of a kind within its window (a site's test pushes); `message` is the customer's. */
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError';
+  constructor(
+    message: string,
+    /** Seconds until one is allowed again. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** A request the current state does not allow (a winner picked twice); `message` is the API's. */
 export class StateConflictError extends Error {
   override name = 'StateConflictError';

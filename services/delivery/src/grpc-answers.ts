@@ -1,9 +1,10 @@
 // How every delivery gRPC handler answers: refused input with its messages (INVALID_ARGUMENT,
-// FAILED_PRECONDITION, NOT_FOUND), anything else logged here and answered INTERNAL without detail.
+// FAILED_PRECONDITION, NOT_FOUND; RESOURCE_EXHAUSTED with trailing metadata `retry-after` in
+// seconds), anything else logged here and answered INTERNAL without detail.
 import * as grpc from '@grpc/grpc-js';
 import { refusalStatus } from '../../shared/src/grpc.js';
 import type { Logger } from '../../shared/src/log.js';
-import { NotFoundError, StateConflictError, ValidationError } from './errors.js';
+import { NotFoundError, RateLimitedError, StateConflictError, ValidationError } from './errors.js';
 import { VapidKeysInUseError } from './audience/import.js';
 import { WebhookNotFoundError } from './webhooks/endpoints.js';
 
@@ -13,7 +14,15 @@ function refusal(err: unknown): { code: grpc.status; details: string } | null {
   if (err instanceof ValidationError) return refusalStatus(grpc.status.INVALID_ARGUMENT, err.message);
   if (err instanceof VapidKeysInUseError || err instanceof StateConflictError) return refusalStatus(grpc.status.FAILED_PRECONDITION, err.message);
   if (err instanceof WebhookNotFoundError || err instanceof NotFoundError) return refusalStatus(grpc.status.NOT_FOUND, err.message);
+  if (err instanceof RateLimitedError) return refusalStatus(grpc.status.RESOURCE_EXHAUSTED, err.message);
   return null;
+}
+
+/** The trailing metadata a refusal carries: a throttled call's `retry-after` (seconds). */
+function refusalMetadata(err: unknown): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  if (err instanceof RateLimitedError) metadata.set('retry-after', String(err.retryAfterSeconds));
+  return metadata;
 }
 
 /** The status a failed call answers: a refusal with its messages, anything else logged and INTERNAL. */
@@ -21,7 +30,7 @@ export function serviceError(err: unknown, method: string, log: Logger): grpc.Se
   const refused = refusal(err);
   if (!refused) log.error('gRPC call failed', { method, err });
   const { code, details } = refused ?? { code: grpc.status.INTERNAL, details: 'Internal error' };
-  return { name: 'Error', message: details, code, details, metadata: new grpc.Metadata() };
+  return { name: 'Error', message: details, code, details, metadata: refused ? refusalMetadata(err) : new grpc.Metadata() };
 }
 
 /** Runs a unary call's work and answers its value or its serviceError. */

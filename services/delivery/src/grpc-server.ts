@@ -16,6 +16,7 @@ import { createRunsHandlers } from './sending/grpc-handlers.js';
 import { createTopicMaintenance } from './audience/topic-maintenance.js';
 import { createConsoleData } from './console/console-data.js';
 import { createConsoleDataHandlers } from './console/grpc-handlers.js';
+import type { TestPush } from './console/test-push.js';
 
 export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
 export const WEBHOOKS_GRPC_SERVICE = 'delivery.v1.Webhooks';
@@ -36,11 +37,14 @@ export function createGrpcServer(deps: {
   readiness: Readiness;
   /** A winner was picked: its rest stages are due (the pacer's wake). */
   onWinnerPicked?: () => void;
+  /** The console's test push (console/test-push.ts), through the instance's push sender. */
+  testPush: TestPush;
 }): grpc.Server & { health: GrpcHealth } {
   // The campaign service asks for audience estimates; the gateway lists topics and countries,
   // imports and exports subscribers, and manages webhooks; the campaign service passes on a
   // customer's pick of an A/B winner; the gateway reads and changes the console's data (series,
-  // daily counts, browsers, topic maintenance). The health service stays open to probes.
+  // daily counts, browsers, topic maintenance, the site's settings, a test push). The health
+  // service stays open to probes.
   const interceptor = internalAuthInterceptor(deps.auth, {
     [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
     [`/${AUDIENCE_GRPC_SERVICE}/ListTopics`]: ['gateway'],
@@ -67,7 +71,7 @@ export function createGrpcServer(deps: {
   );
   server.addService(
     loadConsoleDataProto().delivery.v1.ConsoleData.service,
-    instrument(CONSOLE_DATA_GRPC_SERVICE, createConsoleDataHandlers(createConsoleData(deps.pool, createTopicMaintenance(deps.pool)), deps.log)),
+    instrument(CONSOLE_DATA_GRPC_SERVICE, createConsoleDataHandlers(createConsoleData(deps.pool, createTopicMaintenance(deps.pool)), deps.testPush, deps.log)),
   );
   return Object.assign(server, {
     health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE, RUNS_GRPC_SERVICE, CONSOLE_DATA_GRPC_SERVICE], deps.readiness),

@@ -11,6 +11,8 @@ import type { CampaignSeriesResponse as _delivery_v1_CampaignSeriesResponse, Cam
 import type { DeleteTopicRequest as _delivery_v1_DeleteTopicRequest, DeleteTopicRequest__Output as _delivery_v1_DeleteTopicRequest__Output } from '../../delivery/v1/DeleteTopicRequest';
 import type { MergeTopicsRequest as _delivery_v1_MergeTopicsRequest, MergeTopicsRequest__Output as _delivery_v1_MergeTopicsRequest__Output } from '../../delivery/v1/MergeTopicsRequest';
 import type { RenameTopicRequest as _delivery_v1_RenameTopicRequest, RenameTopicRequest__Output as _delivery_v1_RenameTopicRequest__Output } from '../../delivery/v1/RenameTopicRequest';
+import type { SendTestPushRequest as _delivery_v1_SendTestPushRequest, SendTestPushRequest__Output as _delivery_v1_SendTestPushRequest__Output } from '../../delivery/v1/SendTestPushRequest';
+import type { SendTestPushResponse as _delivery_v1_SendTestPushResponse, SendTestPushResponse__Output as _delivery_v1_SendTestPushResponse__Output } from '../../delivery/v1/SendTestPushResponse';
 import type { SiteSettingsRequest as _delivery_v1_SiteSettingsRequest, SiteSettingsRequest__Output as _delivery_v1_SiteSettingsRequest__Output } from '../../delivery/v1/SiteSettingsRequest';
 import type { SiteSettingsResponse as _delivery_v1_SiteSettingsResponse, SiteSettingsResponse__Output as _delivery_v1_SiteSettingsResponse__Output } from '../../delivery/v1/SiteSettingsResponse';
 import type { TopicChange as _delivery_v1_TopicChange, TopicChange__Output as _delivery_v1_TopicChange__Output } from '../../delivery/v1/TopicChange';
@@ -70,6 +72,15 @@ export interface ConsoleDataClient extends grpc.Client {
   renameTopic(argument: _delivery_v1_RenameTopicRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_TopicChange__Output>): grpc.ClientUnaryCall;
   renameTopic(argument: _delivery_v1_RenameTopicRequest, callback: grpc.requestCallback<_delivery_v1_TopicChange__Output>): grpc.ClientUnaryCall;
   
+  SendTestPush(argument: _delivery_v1_SendTestPushRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SendTestPushResponse__Output>): grpc.ClientUnaryCall;
+  SendTestPush(argument: _delivery_v1_SendTestPushRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_SendTestPushResponse__Output>): grpc.ClientUnaryCall;
+  SendTestPush(argument: _delivery_v1_SendTestPushRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SendTestPushResponse__Output>): grpc.ClientUnaryCall;
+  SendTestPush(argument: _delivery_v1_SendTestPushRequest, callback: grpc.requestCallback<_delivery_v1_SendTestPushResponse__Output>): grpc.ClientUnaryCall;
+  sendTestPush(argument: _delivery_v1_SendTestPushRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SendTestPushResponse__Output>): grpc.ClientUnaryCall;
+  sendTestPush(argument: _delivery_v1_SendTestPushRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_SendTestPushResponse__Output>): grpc.ClientUnaryCall;
+  sendTestPush(argument: _delivery_v1_SendTestPushRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SendTestPushResponse__Output>): grpc.ClientUnaryCall;
+  sendTestPush(argument: _delivery_v1_SendTestPushRequest, callback: grpc.requestCallback<_delivery_v1_SendTestPushResponse__Output>): grpc.ClientUnaryCall;
+  
   SiteSettings(argument: _delivery_v1_SiteSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
   SiteSettings(argument: _delivery_v1_SiteSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
   SiteSettings(argument: _delivery_v1_SiteSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
@@ -94,6 +105,8 @@ export interface ConsoleDataHandlers extends grpc.UntypedServiceImplementation {
   
   RenameTopic: grpc.handleUnaryCall<_delivery_v1_RenameTopicRequest__Output, _delivery_v1_TopicChange>;
   
+  SendTestPush: grpc.handleUnaryCall<_delivery_v1_SendTestPushRequest__Output, _delivery_v1_SendTestPushResponse>;
+  
   SiteSettings: grpc.handleUnaryCall<_delivery_v1_SiteSettingsRequest__Output, _delivery_v1_SiteSettingsResponse>;
   
 }
@@ -105,5 +118,6 @@ export interface ConsoleDataDefinition extends grpc.ServiceDefinition {
   DeleteTopic: MethodDefinition<_delivery_v1_DeleteTopicRequest, _delivery_v1_TopicChange, _delivery_v1_DeleteTopicRequest__Output, _delivery_v1_TopicChange__Output>
   MergeTopics: MethodDefinition<_delivery_v1_MergeTopicsRequest, _delivery_v1_TopicChange, _delivery_v1_MergeTopicsRequest__Output, _delivery_v1_TopicChange__Output>
   RenameTopic: MethodDefinition<_delivery_v1_RenameTopicRequest, _delivery_v1_TopicChange, _delivery_v1_RenameTopicRequest__Output, _delivery_v1_TopicChange__Output>
+  SendTestPush: MethodDefinition<_delivery_v1_SendTestPushRequest, _delivery_v1_SendTestPushResponse, _delivery_v1_SendTestPushRequest__Output, _delivery_v1_SendTestPushResponse__Output>
   SiteSettings: MethodDefinition<_delivery_v1_SiteSettingsRequest, _delivery_v1_SiteSettingsResponse, _delivery_v1_SiteSettingsRequest__Output, _delivery_v1_SiteSettingsResponse__Output>
 }

@@ -4,8 +4,9 @@ import type { ConsoleDataHandlers } from '../../../../protos/generated/delivery/
 import type { Logger } from '../../../shared/src/log.js';
 import { answer } from '../grpc-answers.js';
 import type { ConsoleData } from './console-data.js';
+import type { TestPush } from './test-push.js';
 
-export function createConsoleDataHandlers(data: ConsoleData, log: Logger): ConsoleDataHandlers {
+export function createConsoleDataHandlers(data: ConsoleData, sendTestPush: TestPush, log: Logger): ConsoleDataHandlers {
   return {
     CampaignSeries: ({ request: r }, callback) =>
       answer(log, 'CampaignSeries', callback, async () => {
@@ -18,5 +19,7 @@ export function createConsoleDataHandlers(data: ConsoleData, log: Logger): Conso
     MergeTopics: ({ request: r }, callback) => answer(log, 'MergeTopics', callback, () => data.mergeTopics(r.siteId, r.from, r.to)),
     DeleteTopic: ({ request: r }, callback) => answer(log, 'DeleteTopic', callback, () => data.deleteTopic(r.siteId, r.name)),
     SiteSettings: ({ request: r }, callback) => answer(log, 'SiteSettings', callback, () => data.siteSettings(r.siteId)),
+    SendTestPush: ({ request: r }, callback) =>
+      answer(log, 'SendTestPush', callback, () => sendTestPush({ siteId: r.siteId, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, siteName: r.siteName, link: r.link })),
   };
 }

@@ -154,7 +154,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   /** `startedAt`: when the batch reached the sender; the push ends by startedAt + min(budget, TTL). */
   async function sendOne(job: PushJob, target: PushTarget, origin: string, body: Buffer, batchHeaders: Record<string, string>, startedAt: number, hooks: PushHooks): Promise<PushResult> {
     const gate = gateFor(origin);
-    const limitMs = Math.min(retryBudgetMs, job.ttl * 1000);
+    const limitMs = Math.min(retryBudgetMs, job.retryBudgetMs ?? retryBudgetMs, job.ttl * 1000);
     const deadline = startedAt + limitMs;
     let attempts = 0;
     let retries = 0;
@@ -173,7 +173,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       const { status, reason } = last ?? fallback;
       return done({ outcome: 'failed', status, reason: `${why}: ${reason}` });
     };
-    const budget = `retry budget ${+(limitMs / 1000).toFixed(1)} s${limitMs < retryBudgetMs ? ', the TTL' : ''}`;
+    const budget = `retry budget ${+(limitMs / 1000).toFixed(1)} s${limitMs < retryBudgetMs && limitMs === job.ttl * 1000 ? ', the TTL' : ''}`;
 
     for (;;) {
       let outcome: Classified;
@@ -327,6 +327,7 @@ function pushOrigin(endpoint: string): string | undefined {
 
 function validateJob(job: PushJob): void {
   if (!Number.isInteger(job.ttl) || job.ttl < 0) throw new RangeError('ttl must be a non-negative integer');
+  if (job.retryBudgetMs !== undefined && !(job.retryBudgetMs >= 0)) throw new RangeError('retryBudgetMs must be zero or more');
   if (!URGENCIES.includes(job.urgency)) throw new RangeError(`urgency must be one of ${URGENCIES.join(', ')}`);
   if (job.topic !== '' && !TOPIC.test(job.topic)) throw new RangeError('topic must be 1-32 base64url characters');
 }

@@ -19,6 +19,11 @@ export interface PushJob {
   payload: string;
   /** Seconds the push service may keep an undelivered message. */
   ttl: number;
+  /**
+   * How long this job's pushes are retried, when shorter than the sender's retry budget (a
+   * console test push answers while its caller waits). Default: the sender's.
+   */
+  retryBudgetMs?: number;
   urgency: Urgency;
   /** RFC 8030 Topic; '' sends none. */
   topic: string;

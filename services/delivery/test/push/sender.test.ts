@@ -151,6 +151,20 @@ describe('push sender', () => {
     }
   });
 
+  it("when a job names a retry budget shorter than the sender's, then its pushes stop retrying at the job's; a longer one changes nothing", async () => {
+    const push = await service('h2', () => ({ status: 500 }));
+    const { sender: s, sleeps } = sender({ retryBudgetMs: 2000 });
+    const [short] = await s.sendBatch(job([{ id: 'short', endpoint: push.endpoint('/short'), subscriber: createTestSubscriber() }], { retryBudgetMs: 1000 }));
+    expect(short).to.include({ outcome: 'failed', status: 500, attempts: 4 });
+    expect(short.reason).to.equal('gave up after 4 attempts (retry budget 1 s): 500 push service error');
+    expect(sleeps.splice(0)).to.deep.equal([250, 500, 250]);
+    // A fresh sender: the first one's gate now counts the origin as down.
+    const [long] = await sender({ retryBudgetMs: 2000 }).sender.sendBatch(job([{ id: 'long', endpoint: push.endpoint('/long'), subscriber: createTestSubscriber() }], { retryBudgetMs: 60_000 }));
+    expect(long.reason).to.equal('gave up after 5 attempts (retry budget 2 s): 500 push service error');
+    const refused = await s.sendBatch(job([], { retryBudgetMs: -1 })).catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(RangeError).with.property('message', 'retryBudgetMs must be zero or more');
+  });
+
   it('when origin A answers 429, then A waits for Retry-After while origin B keeps sending', async () => {
     let firstA = true;
     const a = await service('h2', () => {
