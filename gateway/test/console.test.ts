@@ -5,6 +5,7 @@
 // route cannot be forgotten.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
 import type { RunningGateway } from '../src/app.js';
 import { ConsoleBrowser, consoleUsers, pathOf, PASSWORD, routeTable, SESSION_COOKIE_VALUE, tokenOf, type ConsoleReply } from './support/console.js';
@@ -28,6 +29,8 @@ const SAMPLES: Record<string, { body?: unknown; editorStatus?: number }> = {
   session: {},
   acceptInvite: { body: { token: 'A'.repeat(43) } },
   getSite: {},
+  // Filled in before the tests: a push simulator's subscription made with site A's VAPID key.
+  sendTestNotification: { body: undefined },
   listKeys: {},
   createKey: { body: { label: 'Matrix' } },
   revokeKey: {},
@@ -65,6 +68,7 @@ const sample = (operation: string) => {
 
 describe('gateway: the console API', function () {
   this.timeout(120_000);
+  let sim: PushSimulator;
   let stack: InProcessStack;
   let gateway: RunningGateway;
   let users: ReturnType<typeof consoleUsers>;
@@ -79,8 +83,10 @@ describe('gateway: the console API', function () {
   const browser = () => new ConsoleBrowser(gateway.url, `198.51.100.${++address}`);
 
   before(async () => {
+    sim = await startPushSimulator();
     stack = await startInProcess('gateway_console', {
-      delivery: { log: silentLogger },
+      // The test notifications go to the push simulator, on loopback.
+      delivery: { log: silentLogger, env: { PUSH_EXTRA_CA_FILE: sim.caCertFile, PUSH_TEST_HOSTS: '127.0.0.1' } },
       campaign: { log: silentLogger },
       gateway: {
         log: silentLogger,
@@ -98,8 +104,13 @@ describe('gateway: the console API', function () {
     campaignB = (created.body as { id: string }).id;
     const key = await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/keys`, { body: { label: 'B' } });
     keyB = { id: (key.body as { key: { id: string } }).key.id, apiKey: (key.body as { apiKey: string }).apiKey };
+    const vapidA = (await stack.operators.delivery.registerSite({ siteId: siteA.siteId, publicId: siteA.publicId })).vapidPublicKey;
+    SAMPLES.sendTestNotification.body = { subscription: sim.createSubscription(vapidA) };
   });
-  after(async () => stack?.stop());
+  after(async () => {
+    await stack?.stop();
+    await sim?.close();
+  });
 
   describe('logging in and out', () => {
     it('when a user logs in, then the answer names them, their sites and a CSRF token, and sets the session cookie as docs/console.md says', async () => {
@@ -420,6 +431,48 @@ describe('gateway: the console API', function () {
       expect([series.status, series.body]).to.deep.equal([200, { resolution: 'minute', points: [], startedAt: null }]);
       const none = await owner.browser.call('GET', `${base}/campaigns/${randomUUID()}/series`);
       expect([none.status, none.body]).to.deep.equal([404, { message: 'Campaign not found' }]);
+    });
+
+    it("when an editor sends a test notification, then one push with the site's key and the console link reaches the browser; refusals are 4xx with the plugin's messages, a push service's 502 with its status, and 429 past 10 a minute", async () => {
+      const site = await stack.newSite({ permissions: [] });
+      const vapid = (await stack.operators.delivery.registerSite({ siteId: site.siteId, publicId: site.publicId })).vapidPublicKey;
+      const editor = await users.newUser(site.siteId, 'editor');
+      const path = `/console/api/sites/${site.siteId}/test-notification`;
+      const send = (body: unknown) => editor.browser.call('POST', path, { body }).then((r) => [r.status, r.body, r.headers.get('retry-after')]);
+      const sub = sim.createSubscription(vapid);
+      const siteName = ((await editor.browser.call('GET', '/console/api/session')).body as { sites: { id: string; name: string }[] }).sites.find((x) => x.id === site.siteId)!.name;
+      expect(siteName).to.match(/^site \d+$/);
+
+      // No plan permission is needed: it tests the site's keys and the user's browser.
+      expect(await send({ subscription: sub })).to.deep.equal([200, { sent: true }, null]);
+      const [received] = sim.received(sub.id);
+      expect(JSON.parse(received.payload)).to.deep.equal({
+        v: 1,
+        id: 'test-notification',
+        title: 'Test notification',
+        body: `Notifications from ${siteName} reach this browser.`,
+        url: `${PUBLIC_URL}/console/#/sites/${site.siteId}/settings`,
+        icon: null,
+        image: null,
+      });
+      expect(received.headers.ttl).to.equal(60);
+
+      const plugin = 'subscription.endpoint must be an https URL of a push service, subscription.keys.p256dh must be a base64url P-256 public key, subscription.keys.auth must be 16 bytes in base64url';
+      for (const body of [{}, { subscription: 'x' }, { subscription: { endpoint: 5, keys: [] } }, { subscription: { endpoint: '', keys: { p256dh: null, auth: {} } } }]) {
+        expect(await send(body), JSON.stringify(body)).to.deep.equal([400, { message: plugin }, null]);
+      }
+      expect(await send({ subscription: { ...sub, endpoint: 'https://evil.example/push' } })).to.deep.equal([400, { message: 'subscription.endpoint must be an https URL of a push service' }, null]);
+      const gone = sim.createSubscription(vapid);
+      sim.expireSubscription(gone.id);
+      expect(await send({ subscription: gone })).to.deep.equal([502, { message: 'The push service refused the test notification: 410 subscription gone' }, null]);
+      // Another site's subscription: its push service refuses this site's key.
+      expect(await send(SAMPLES.sendTestNotification.body)).to.deep.equal([502, { message: 'The push service refused the test notification: 403 forbidden (VAPID key mismatch)' }, null]);
+      // 10 a minute per site: three sent so far (the refused input does not count).
+      for (let i = 0; i < 7; i++) expect((await send({ subscription: sub }))[0], `send ${i + 4}`).to.equal(200);
+      const [status, body, retryAfter] = await send({ subscription: sub });
+      expect([status, body]).to.deep.equal([429, { message: 'Too many test notifications for this site; try again in a minute' }]);
+      expect(Number(retryAfter)).to.be.within(1, 60);
+      expect(sim.received(sub.id)).to.have.length(8);
     });
 
     it('when an owner lists the members, then each comes with their role', async () => {

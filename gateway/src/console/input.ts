@@ -28,6 +28,21 @@ export function stringListField(body: Readonly<Record<string, unknown>>, name: s
   return value as string[];
 }
 
+const objectOr = (value: unknown): Readonly<Record<string, unknown>> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+
+/**
+ * A browser's PushSubscription as its toJSON() gives it (`{subscription: {endpoint, keys:
+ * {p256dh, auth}}}`): each field as given when it is a string, '' otherwise. Its rules are the
+ * delivery service's, which refuses either with the plugin's subscribe messages (a missing or
+ * wrong-typed field is refused there as an empty one is).
+ */
+export function subscriptionFields(body: Readonly<Record<string, unknown>>): { endpoint: string; p256dh: string; auth: string } {
+  const subscription = objectOr(body.subscription);
+  const keys = objectOr(subscription.keys);
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { endpoint: text(subscription.endpoint), p256dh: text(keys.p256dh), auth: text(keys.auth) };
+}
+
 /** `days` of the audience's daily counts: absent is `fallback`; otherwise a whole number from 1 to 365. */
 export function daysQuery(value: unknown, fallback: number): number {
   if (value === undefined) return fallback;

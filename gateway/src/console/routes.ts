@@ -5,12 +5,14 @@
 import type { ApiKey__Output } from '../../../protos/generated/campaign/v1/ApiKey.js';
 import type { SessionGrant__Output } from '../../../protos/generated/campaign/v1/SessionGrant.js';
 import type { SessionView__Output } from '../../../protos/generated/campaign/v1/SessionView.js';
+import { status as Status } from '@grpc/grpc-js';
 import type { AudienceBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend } from '../grpc/clients.js';
-import { MESSAGES } from '../messages.js';
+import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
+import { HttpError, MESSAGES } from '../messages.js';
 import { audienceRoutes } from '../routes/audience.js';
 import { campaignRoutes } from '../routes/campaigns.js';
 import type { ApiRoute, Method } from '../routes/route.js';
-import { daysQuery, stringField, stringListField } from './input.js';
+import { daysQuery, stringField, stringListField, subscriptionFields } from './input.js';
 import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
 
 export interface ConsoleRouteDeps {
@@ -136,6 +138,23 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
         publicId: settings.publicId,
         snippet: snippetOf(input.publicOrigin, settings.publicId),
       };
+    }),
+    // A test notification to the user's own browser (the settings page): one push with the site's
+    // VAPID keys to the subscription the page just made, its link the site's settings page. The
+    // delivery service checks the subscription as the plugin's subscribe does and sends it;
+    // a push service that does not take it is 502 with its status in the message.
+    own('POST', `${SITE}/test-notification`, 'sendTestNotification', 'editor', 'json', async (input) => {
+      const siteId = input.site!.siteId;
+      const link = input.publicOrigin === '' ? '' : `${input.publicOrigin}/console/#/sites/${encodeURIComponent(siteId)}/settings`;
+      let answer;
+      try {
+        answer = await consoleData.sendTestPush({ siteId, ...subscriptionFields(input.body), siteName: input.site!.name, link }, input.ctx);
+      } catch (err) {
+        if (isGrpcError(err) && err.code === Status.DEADLINE_EXCEEDED && !neverReachedBackend(err)) throw new HttpError(504, MESSAGES.testPushTimeout);
+        throw err;
+      }
+      if (!answer.sent) throw new HttpError(502, answer.message || MESSAGES.testPushNotSent);
+      return { sent: true };
     }),
     own('GET', `${SITE}/keys`, 'listKeys', 'owner', 'none', async (input) => (await backend.listKeys(input.site!.siteId, input.ctx)).keys.map(keyJson)),
     own('POST', `${SITE}/keys`, 'createKey', 'owner', 'json', async (input) => {

@@ -20,6 +20,8 @@ import type { AudienceDailyResponse__Output } from '../../../protos/generated/de
 import type { AudienceBrowsersResponse__Output } from '../../../protos/generated/delivery/v1/AudienceBrowsersResponse.js';
 import type { TopicChange__Output } from '../../../protos/generated/delivery/v1/TopicChange.js';
 import type { SiteSettingsResponse__Output } from '../../../protos/generated/delivery/v1/SiteSettingsResponse.js';
+import type { SendTestPushRequest } from '../../../protos/generated/delivery/v1/SendTestPushRequest.js';
+import type { SendTestPushResponse__Output } from '../../../protos/generated/delivery/v1/SendTestPushResponse.js';
 import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
 import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '../../../protos/generated/delivery/v1/WebhookRequest.js';
@@ -75,6 +77,8 @@ export interface ConsoleDataBackend {
   deleteTopic(req: { siteId: string; name: string }, ctx: CallContext): Promise<TopicChange__Output>;
   /** The site's VAPID public key and public id; NOT_FOUND for a site the delivery service does not know. */
   siteSettings(siteId: string, ctx: CallContext): Promise<SiteSettingsResponse__Output>;
+  /** One push to a browser's subscription with the site's keys; its deadline is TEST_PUSH_DEADLINE_MS at least. */
+  sendTestPush(req: SendTestPushRequest, ctx: CallContext): Promise<SendTestPushResponse__Output>;
 }
 
 export interface AudienceBackend {
@@ -121,6 +125,13 @@ type Unary<Req, Res> = (req: Req, metadata: grpc.Metadata, options: grpc.CallOpt
  */
 const FLOW_CONTROL_WINDOW_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The deadline of a console test push (or GRPC_DEADLINE_MS when longer): the delivery service
+ * answers within its 5 s of retries plus one push request's timeout (PUSH_TIMEOUT_MS, 10 s by
+ * default), protos/delivery/v1/console_data.proto.
+ */
+export const TEST_PUSH_DEADLINE_MS = 30_000;
+
 export function createBackends(targets: { campaign: string; audience: string }, deadlineMs: number, token: string): Backends {
   const credentials = grpc.credentials.createInsecure();
   const options = withInternalToken(token, { 'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES });
@@ -139,10 +150,10 @@ export function createBackends(targets: { campaign: string; audience: string }, 
     return metadata;
   }
 
-  function call<Req, Res>(client: grpc.Client, method: Unary<Req, Res>, req: Req, ctx: CallContext): Promise<Res> {
+  function call<Req, Res>(client: grpc.Client, method: Unary<Req, Res>, req: Req, ctx: CallContext, callDeadlineMs = deadlineMs): Promise<Res> {
     const metadata = requestMetadata(ctx);
     return new Promise((resolve, reject) => {
-      method.call(client, req, metadata, { deadline: Date.now() + deadlineMs }, (err, value) => (err ? reject(err) : resolve(value as Res)));
+      method.call(client, req, metadata, { deadline: Date.now() + callDeadlineMs }, (err, value) => (err ? reject(err) : resolve(value as Res)));
     });
   }
 
@@ -183,6 +194,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       mergeTopics: (req, ctx) => call(consoleData, consoleData.MergeTopics, req, ctx),
       deleteTopic: (req, ctx) => call(consoleData, consoleData.DeleteTopic, req, ctx),
       siteSettings: (siteId, ctx) => call(consoleData, consoleData.SiteSettings, { siteId }, ctx),
+      sendTestPush: (req, ctx) => call(consoleData, consoleData.SendTestPush, req, ctx, Math.max(deadlineMs, TEST_PUSH_DEADLINE_MS)),
     },
     webhooks: {
       listWebhooks: (req, ctx) => call(webhooks, webhooks.ListWebhooks, req, ctx),

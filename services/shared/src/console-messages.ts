@@ -26,6 +26,10 @@ export const CONSOLE_OWN = {
   daysRange: 'days must be an integer from 1 to 365',
   /** Topic maintenance on a plan without the `audience` permission (topic lists answer [] then, as /v2's). */
   planTopics: 'This plan does not have permission to maintain topics',
+  /** 502 for a test notification the push service did not take, when the delivery service gave no reason. */
+  testPushNotSent: 'The push service did not take the test notification',
+  /** 504 for a test notification the delivery service did not answer in time (it may have been sent). */
+  testPushTimeout: 'The test notification was not confirmed in time; it may still arrive',
 } as const;
 
 /** `template` with `<field>` replaced by `field`. */
