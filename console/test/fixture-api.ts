@@ -212,6 +212,12 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     res.json({ key: fresh, apiKey, revoked: key });
   });
   router.get('/sites/:siteId/members', (_req, res) => owner(res) && res.json([...site(res).members].map(([email, role]) => ({ email, role }))));
+  // The test notification: the subscription's shape is checked, nothing is pushed (no push service here).
+  router.post('/sites/:siteId/test-notification', (req, res) => {
+    const sub = req.body?.subscription;
+    if (typeof sub?.endpoint !== 'string' || !sub.endpoint.startsWith('https://')) return fail(res, 400, 'subscription.endpoint must be an https URL of a push service');
+    res.json({ sent: true });
+  });
 
   const counts = (s: Site, of: (x: Sub) => string[]) => {
     const m = new Map<string, number>();

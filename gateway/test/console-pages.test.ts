@@ -14,6 +14,7 @@ import { CONSOLE_CSP, consolePageRoutes, loadConsolePages, type ConsolePages } f
 
 const INDEX = '<!doctype html><html lang="en"><head><script type="module" src="./assets/index-AbCd1234.js"></script></head><body><div id="app"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+const SERVICE_WORKER = "self.addEventListener('push', function () {});";
 
 async function serve(pages: ConsolePages | null): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
@@ -50,6 +51,7 @@ describe('gateway: the console pages (/console/)', () => {
     writeFileSync(path.join(dir, 'index.html'), INDEX);
     writeFileSync(path.join(dir, 'assets/index-AbCd1234.js'), SCRIPT);
     writeFileSync(path.join(dir, 'assets/index-Ef_h5678.css'), 'body{margin:0}');
+    writeFileSync(path.join(dir, 'sw.js'), SERVICE_WORKER);
     writeFileSync(path.join(dir, '.hidden'), 'not served');
     server = await serve(loadConsolePages(dir));
   });
@@ -79,6 +81,15 @@ describe('gateway: the console pages (/console/)', () => {
     const again = await get(`${server.url}/console/`, { 'If-None-Match': first.headers.etag as string });
     expect(again.status).to.equal(304);
     expect(again.body.length).to.equal(0);
+  });
+
+  it("when the console's service worker is asked (a file of the build's root, console/public/sw.js), then it is JavaScript, no-cache, under the same policy", async () => {
+    const r = await get(`${server.url}/console/sw.js`);
+    expect(r.status).to.equal(200);
+    expect(r.body.toString()).to.equal(SERVICE_WORKER);
+    expect(r.headers['content-type']).to.equal('text/javascript; charset=utf-8');
+    expect(r.headers['cache-control']).to.equal('no-cache');
+    expect(r.headers['content-security-policy']).to.equal(CONSOLE_CSP);
   });
 
   it('when a hashed asset is asked, then it is immutable for a year, with its type', async () => {

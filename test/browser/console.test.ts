@@ -7,6 +7,14 @@
 // mode, which report impressions and clicks as service workers would (2.5 s after each push, so
 // the campaign's page is open before they arrive).
 //
+// The settings page's test notification: headless Chromium has no push service, so an init script
+// (support/fake-push-service.ts) makes PushManager.subscribe answer a push-simulator subscription
+// and records the key it was asked for; the console's service worker registers for real. The
+// simulator receives the push, checks its VAPID JWT against the site's key and decrypts it; the
+// decrypted payload is then delivered to the console's worker through the DevTools protocol, and
+// shown and clicked on a stand-in desktop's notification server (support/notification-daemon.ts,
+// as in site-plugin.test.ts).
+//
 // On every screen: axe-core finds no serious or critical violation, the page fits 360 px without
 // sideways scrolling, and no script error or CSP violation is reported. A screenshot of each
 // screen (1280 px and 360 px wide) is written to .artifacts/browser/console/ (git-ignored).
@@ -14,10 +22,14 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { freePort } from '../../services/shared/src/ports.js';
-import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
+import { startPushSimulator, type PushSimulator, type SimulatedSubscription } from '../../tools/push-simulator/src/index.js';
+import { fakePushService } from './support/fake-push-service.js';
+import { DBUS_DAEMON, startNotificationDaemon, type NotificationDaemon } from './support/notification-daemon.js';
 import { ALL, siteWithPermissions, subscribeSimulated, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
 
@@ -39,12 +51,16 @@ interface AxeViolation {
 describe('browser: the console in headless Chromium, against the real stack', function () {
   this.timeout(300_000);
   let sim: PushSimulator;
+  let desktop: NotificationDaemon | undefined;
   let stack: Stack;
   let site: SiteInfo;
-  let browser: Browser | undefined;
+  let userDataDir: string | undefined;
   let context: BrowserContext;
   let page: Page;
   let consoleUrl = '';
+  let publicUrl = '';
+  /** This browser's push subscription (at the simulator, for the site's VAPID key). */
+  let pushSub: SimulatedSubscription;
   let campaignId = '';
   const problems: string[] = [];
   const browserLog: string[] = [];
@@ -92,13 +108,15 @@ describe('browser: the console in headless Chromium, against the real stack', fu
 
   before(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run npm run browsers (Debian's chromium package)`);
+    if (!existsSync(DBUS_DAEMON)) throw new Error(`${DBUS_DAEMON} is missing: run npm run browsers (Debian's dbus-daemon package)`);
+    desktop = await startNotificationDaemon();
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
     const gatewayPort = await freePort();
     sim = await startPushSimulator({ trackingBaseUrl: `http://127.0.0.1:${gatewayPort}`, device: { impressionRate: 0.8, clickRate: 0.4, delayMs: 2500, seed: 14 }, seed: 14 });
     // The origin the console is reached at: the plugin snippet's and the invite link's (the CLI
     // takes it from its environment, which the harness copies when the stack starts).
-    const publicUrl = `http://127.0.0.1:${gatewayPort}`;
+    publicUrl = `http://127.0.0.1:${gatewayPort}`;
     const saved = process.env.PUBLIC_URL;
     process.env.PUBLIC_URL = publicUrl;
     try {
@@ -116,16 +134,25 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await subscribeSimulated(stack, sim, site, 24, (i) => ({ topics: [TOPICS[i % 4], TOPICS[(i * 3 + 1) % 4]], language: 'en', timeZone: 'Europe/Lisbon' }));
     consoleUrl = `${stack.services.gatewayUrl}/console/`;
 
-    browser = await chromium.launch({
+    // A profile of its own, as a browser has: an incognito context's notifications are shown but
+    // their clicks never reach the service worker.
+    userDataDir = await mkdtemp(path.join(os.tmpdir(), 'webpush-console-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       timeout: 60_000,
+      // Chromium shows notifications through the stand-in desktop's notification server.
+      env: { ...process.env, ...desktop.env },
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-GB',
+      timezoneId: 'America/Sao_Paulo',
     });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'America/Sao_Paulo' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.services.gatewayUrl });
     context.setDefaultTimeout(WAIT_MS);
-    page = await context.newPage();
+    pushSub = sim.createSubscription(site.vapidPublicKey);
+    await context.addInitScript({ content: fakePushService({ endpoint: pushSub.endpoint, keys: pushSub.keys }) });
+    page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (m) => {
       browserLog.push(`[${m.type()}] ${m.text()}`);
       // A refused request shows as "Failed to load resource" (the test expects some: 401 before
@@ -137,9 +164,10 @@ describe('browser: the console in headless Chromium, against the real stack', fu
 
   after(async () => {
     await context?.close().catch(() => {});
-    await browser?.close().catch(() => {});
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
     await stack?.stop();
     await sim?.close();
+    await desktop?.close();
   });
 
   afterEach(async function () {
@@ -150,7 +178,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     }
   });
 
-  it('the gateway serves the pages with a strict Content-Security-Policy, index no-cache and hashed assets immutable', async () => {
+  it('the gateway serves the pages with a strict Content-Security-Policy, index and the service worker no-cache and hashed assets immutable', async () => {
     const res = await fetch(consoleUrl);
     expect(res.status).to.equal(200);
     expect(res.headers.get('cache-control')).to.equal('no-cache');
@@ -162,6 +190,9 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     const asset = await fetch(consoleUrl + script, { headers: { 'Accept-Encoding': 'br' } });
     expect(asset.status).to.equal(200);
     expect(asset.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    const worker = await fetch(`${consoleUrl}sw.js`);
+    expect([worker.status, worker.headers.get('content-type'), worker.headers.get('cache-control'), worker.headers.get('content-security-policy')]).to.deep.equal([200, 'text/javascript; charset=utf-8', 'no-cache', csp]);
+    expect(await worker.text()).to.include("addEventListener('push'");
   });
 
   it('an invitation link sets the password and logs the new owner in; the site is listed', async () => {
@@ -218,6 +249,86 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('settings');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await keyField.count()).to.equal(0);
+  });
+
+  it("settings: the test notification (blocked notifications said), subscribes this browser with the site VAPID key through the console's service worker, the push simulator decrypts the one push, the worker shows it and a click takes the console's tab to the settings page (another origin's link never); a refusal shows the API message", async () => {
+    const button = page.getByRole('button', { name: 'Send a test notification to this browser' });
+    const fakeCalls = async (name: string) => JSON.parse(((await page.evaluate(`localStorage.getItem('fake-push:${name}')`)) as string | null) ?? '[]') as unknown[];
+    const received = () => sim.received(pushSub.id);
+    // Notifications not allowed: headless Chromium denies them unless the test grants them.
+    expect(await page.evaluate('Notification.permission')).to.equal('denied');
+    await button.click();
+    await page.getByRole('alert').filter({ hasText: 'Notifications are blocked for the console in this browser' }).waitFor();
+    expect([await fakeCalls('calls'), received()]).to.deep.equal([[], []]);
+    await screen('settings-test-notification-denied');
+
+    await context.grantPermissions(['notifications'], { origin: stack.services.gatewayUrl });
+    const verified = sim.stats().vapid.verifications;
+    // By keyboard: the button is a real one.
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Sent: the notification “Test notification” should appear' }).waitFor();
+    const [push] = await eventually(async () => (received().length > 0 ? received() : undefined), WAIT_MS, 100);
+    expect(received()).to.have.length(1);
+    // Decrypted by the simulator with this browser's keys, its VAPID JWT verified against the
+    // key the subscription was made with: the site's.
+    expect(JSON.parse(push.payload)).to.deep.equal({
+      v: 1,
+      id: 'test-notification',
+      title: 'Test notification',
+      body: 'Notifications from Demo site reach this browser.',
+      url: `${publicUrl}/console/#/sites/${site.id}/settings`,
+      icon: null,
+      image: null,
+    });
+    expect(sim.stats().vapid.verifications).to.be.greaterThan(verified);
+    expect(await fakeCalls('calls')).to.deep.equal([{ userVisibleOnly: true, applicationServerKey: site.vapidPublicKey }]);
+    expect(await page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r && [r.scope, r.active && r.active.scriptURL])')).to.deep.equal([consoleUrl, `${consoleUrl}sw.js`]);
+    await screen('settings-test-notification');
+
+    // The console's worker shows what the push service delivers (the payload the simulator
+    // decrypted); a click on it takes the console's tab to its link, the site's settings page.
+    const cdp = await context.newCDPSession(page);
+    const workerErrors: string[] = [];
+    cdp.on('ServiceWorker.workerErrorReported', (e) => workerErrors.push(JSON.stringify(e)));
+    const registration = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+        const mine = event.registrations.find((r) => !r.isDeleted && r.scopeURL === consoleUrl);
+        if (mine) resolve(mine.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    const registrationId = await registration;
+    const settingsUrl = `${consoleUrl}#/sites/${site.id}/settings`;
+    const deliverAndClick = async (data: string) => {
+      const before = Math.max(0, ...desktop!.notifications().map((n) => n.id));
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: `${publicUrl}/`, registrationId, data });
+      const shown = await eventually(async () => desktop!.notifications().find((n) => n.id > before && n.summary === 'Test notification' && !n.closed), WAIT_MS, 50);
+      expect(shown.body).to.match(/Notifications from Demo site reach this browser\.$/);
+      desktop!.click(shown.id, 'default');
+      await eventually(async () => (desktop!.notifications().find((n) => n.id === shown.id)?.closed ? true : undefined), WAIT_MS, 50);
+    };
+    const tabs = context.pages().length;
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Campaigns' }).click();
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await deliverAndClick(push.payload);
+    await page.waitForURL(settingsUrl);
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    // A link that is not of the console's own origin is not followed: the console opens instead.
+    await deliverAndClick(JSON.stringify({ ...JSON.parse(push.payload), url: 'https://elsewhere.example/' }));
+    await page.waitForURL((u) => u.href.startsWith(consoleUrl) && u.href !== settingsUrl);
+    expect(context.pages().map((p) => new URL(p.url()).origin)).to.not.include('https://elsewhere.example');
+    expect(context.pages().length, 'tabs').to.equal(tabs);
+    await cdp.detach();
+    expect(workerErrors).to.deep.equal([]);
+    await page.goto(settingsUrl);
+    await button.waitFor();
+
+    // The push service no longer knows the subscription: the API's message, with its status.
+    sim.expireSubscription(pushSub.id);
+    await button.click();
+    await page.getByRole('alert').filter({ hasText: 'The test notification was not sent: The push service refused the test notification: 410 subscription gone' }).waitFor();
+    await screen('settings-test-notification-failed');
   });
 
   it('composer: the preview follows the fields, the audience estimate is the exact count of the chosen topics, and an error is shown at its field', async () => {

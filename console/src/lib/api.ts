@@ -22,6 +22,7 @@ import type {
   Session,
   SiteDetail,
 } from './types';
+import type { SubscriptionJson } from './push';
 
 export class ApiError extends Error {
   constructor(
@@ -119,6 +120,7 @@ export const api = {
   revokeKey: (siteId: string, keyId: string) => call<{ key: ApiKey }>('POST', `${site(siteId)}/keys/${enc(keyId)}/revoke`),
   rotateKey: (siteId: string, keyId: string) => call<RotatedKey>('POST', `${site(siteId)}/keys/${enc(keyId)}/rotate`),
   members: (siteId: string) => call<Member[]>('GET', `${site(siteId)}/members`),
+  testNotification: (siteId: string, subscription: SubscriptionJson) => call<{ sent: true }>('POST', `${site(siteId)}/test-notification`, { subscription }),
 
   topics: (siteId: string) => call<NameCount[]>('GET', `${site(siteId)}/topics`),
   countries: (siteId: string) => call<NameCount[]>('GET', `${site(siteId)}/countries`),

@@ -1,11 +1,12 @@
 // Site settings: the plan and what it allows, the API keys (owners only: create with a label and
-// see the key once, list by prefix, revoke, rotate), the members (owners), the VAPID public key
-// and the two-line install of the site plugin.
+// see the key once, list by prefix, revoke, rotate), the members (owners), the VAPID public key,
+// the two-line install of the site plugin, and a test notification to this browser.
 import { useState } from 'preact/hooks';
 import { ConfirmDialog, CopyField, ErrorBox, Loading, Notice, TextField } from '../components/ui';
-import { api } from '../lib/api';
+import { api, messageOf } from '../lib/api';
 import { PERMISSION_TEXT } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
+import { askPermission, pushUnsupported, subscribeThisBrowser } from '../lib/push';
 import { useZone } from '../lib/session';
 import { showDate } from '../lib/time';
 import type { ApiKey, Member, SiteDetail } from '../lib/types';
@@ -59,6 +60,7 @@ export function SettingsPage({ site }: { site: SiteDetail }) {
           Public site id: <code>{site.publicId}</code>
         </p>
       </div>
+      <TestNotificationCard site={site} />
       {owner ? <MembersCard site={site} /> : null}
     </section>
   );
@@ -196,6 +198,73 @@ function KeysCard({ site }: { site: SiteDetail }) {
             : 'stops working at once. This cannot be undone.'}
         </p>
       </ConfirmDialog>
+    </div>
+  );
+}
+
+type TestState = { step: 'idle' | 'sending' | 'sent' | 'denied' | 'dismissed' } | { step: 'failed'; message: string };
+
+/**
+ * "Send a test notification to this browser": asks for permission, subscribes this browser with
+ * the site's VAPID key through the console's own service worker, and has the site push one
+ * notification to it (POST …/test-notification). Each state says what happened, in the API's
+ * words when it refused.
+ */
+function TestNotificationCard({ site }: { site: SiteDetail }) {
+  const unsupported = pushUnsupported();
+  const [state, setState] = useState<TestState>({ step: 'idle' });
+
+  async function send() {
+    setState({ step: 'sending' });
+    // First, before anything is awaited: browsers ask only during the click.
+    const permission = await askPermission().catch(() => 'denied' as const);
+    if (permission !== 'granted') return setState({ step: permission === 'denied' ? 'denied' : 'dismissed' });
+    try {
+      const subscription = await subscribeThisBrowser(site.vapidPublicKey).catch((err: unknown) => {
+        throw new Error(`This browser could not subscribe: ${messageOf(err)}`);
+      });
+      await api.testNotification(site.id, subscription);
+      setState({ step: 'sent' });
+    } catch (err) {
+      setState({ step: 'failed', message: messageOf(err) });
+    }
+  }
+
+  return (
+    <div class="card">
+      <h2>Test notification</h2>
+      {unsupported ? (
+        <p class="muted" data-testid="test-push-unsupported">
+          {unsupported === 'insecure'
+            ? 'Push notifications need a secure connection: open the console over https:// to send a test notification to this browser.'
+            : 'This browser cannot receive push notifications, so it cannot get a test notification.'}
+        </p>
+      ) : (
+        <>
+          <p>
+            Sends one notification with this site's keys to the browser you are using now, to see that the keys, the push service and your
+            browser work together. The browser asks whether the console may show notifications; nothing is added to the site's subscribers.
+          </p>
+          <button type="button" class="btn btn-primary btn-wrap" onClick={send} disabled={state.step === 'sending'}>
+            Send a test notification to this browser
+          </button>
+        </>
+      )}
+      <div class="test-push-status" role="status" aria-live="polite">
+        {state.step === 'sending' ? <p class="muted">Sending the test notification…</p> : null}
+        {state.step === 'sent' ? (
+          // Inside this live region: no role of its own (a Notice is a status region itself).
+          <div class="alert alert-ok">
+            Sent: the notification “Test notification” should appear within a few seconds. If it does not, check that notifications are allowed for
+            this browser in your system's settings.
+          </div>
+        ) : null}
+      </div>
+      {state.step === 'denied' ? (
+        <ErrorBox error="Notifications are blocked for the console in this browser. Allow them in the browser's settings for this site (the icon beside the address), then try again." />
+      ) : null}
+      {state.step === 'dismissed' ? <ErrorBox error="Notifications were not allowed. Press the button again and choose Allow." /> : null}
+      {state.step === 'failed' ? <ErrorBox error={state.message} title="The test notification was not sent" /> : null}
     </div>
   );
 }

@@ -1,10 +1,12 @@
 // The console's pages (docs/console.md): the files Vite built from console/ (scripts/build.mjs
 // writes them to dist/gateway/console-pages/), served at /console/. One page (index.html, routes
-// are in the hash), its hashed assets, and nothing else; /console/api/* is the console API's, not
-// ours. Everything is read into memory at start (about 200 KB) and compressed once (brotli, gzip).
+// are in the hash), its hashed assets, the console's service worker (sw.js, from console/public:
+// a service worker's URL cannot change from build to build) and nothing else; /console/api/* is
+// the console API's, not ours. Everything is read into memory at start (about 200 KB) and compressed once (brotli, gzip).
 //
-// Caching: index.html `no-cache` with an ETag (revalidated on every load, so a new build is seen
-// at once); files under assets/ carry a content hash in their name and are `immutable` for a year.
+// Caching: index.html and sw.js `no-cache` with an ETag (revalidated on every load, so a new build
+// is seen at once); files under assets/ carry a content hash in their name and are `immutable`
+// for a year.
 // Every answer carries a strict Content-Security-Policy: scripts, styles, fonts and fetches from
 // this origin only, no inline script or style, no framing. Images may also come from https: URLs,
 // for one reason: the composer previews the notification's own icon and image, which live on the
