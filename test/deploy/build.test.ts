@@ -145,11 +145,13 @@ describe('the build (npm run build, scripts/build.mjs)', function () {
     expect(targets.some((t) => t.startsWith('services/delivery/src/') && t.endsWith('/assets')), 'the site plugin assets').to.equal(true);
   });
 
-  it("builds the console's pages (Vite, from console/) where the gateway reads them: one index.html and hashed assets, no inline script", () => {
+  it("builds the console's pages (Vite, from console/) where the gateway reads them: one index.html, the service worker and hashed assets, no inline script", () => {
     const pages = path.join(out, 'gateway/console-pages');
     const files = walk(pages);
     expect(files).to.include('index.html');
-    const assets = files.filter((f) => f !== 'index.html');
+    // The service worker keeps its name: a browser finds its registration by the script's URL.
+    expect(files).to.include('sw.js');
+    const assets = files.filter((f) => f !== 'index.html' && f !== 'sw.js');
     expect(assets.length).to.be.greaterThan(1);
     for (const f of assets) expect(f, 'every asset under assets/ with a content hash in its name').to.match(/^assets\/[\w.-]+-[\w-]{8}\.(js|css|svg)$/);
     const html = readFileSync(path.join(pages, 'index.html'), 'utf8');
