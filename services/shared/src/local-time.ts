@@ -55,6 +55,16 @@ export function effectiveZone(zone: string | null | undefined, siteDefault: stri
   return zone && isKnownZone(zone) ? zone : siteDefault;
 }
 
+/** Subscriber counts by reported zone (null: none) summed by effective zone. */
+export function usersByEffectiveZone(reported: Iterable<{ zone: string | null; users: number }>, siteDefault: string): Map<string, number> {
+  const byZone = new Map<string, number>();
+  for (const { zone, users } of reported) {
+    const name = effectiveZone(zone, siteDefault);
+    byZone.set(name, (byZone.get(name) ?? 0) + users);
+  }
+  return byZone;
+}
+
 /** Minutes `zone` is ahead of UTC at `at`. */
 export function utcOffsetMinutes(zone: string, at: Date): number {
   const f = formatterFor(zone);

@@ -2,7 +2,7 @@
 // audience's zones, as the create answers it, the campaign stores it and shows it as `localTime`.
 // The zone groups are services/shared/src/local-time.ts's (the delivery service sends by the
 // same rule); here they are only put in the API's form.
-import { DEFAULT_TIME_ZONE, effectiveZone, IF_PASSED, isKnownZone, planZoneGroups, type LocalTime } from '../../../shared/src/local-time.js';
+import { DEFAULT_TIME_ZONE, IF_PASSED, isKnownZone, planZoneGroups, usersByEffectiveZone, type LocalTime } from '../../../shared/src/local-time.js';
 import { formatUtcDate } from './dates.js';
 
 export interface PlannedSend {
@@ -39,11 +39,7 @@ export interface AudienceZones {
  */
 export function planLocalTime(local: LocalTime, audience: AudienceZones, createdAt: Date): LocalTimePlan {
   const fallback = isKnownZone(audience.defaultTimeZone) ? audience.defaultTimeZone : DEFAULT_TIME_ZONE;
-  const users = new Map<string, number>();
-  for (const { zone, users: n } of audience.zones) {
-    const z = effectiveZone(zone, fallback);
-    users.set(z, (users.get(z) ?? 0) + n);
-  }
+  const users = usersByEffectiveZone(audience.zones, fallback);
   const zones = users.size > 0 ? [...users].map(([zone, n]) => ({ zone, users: n })) : [{ zone: fallback, users: 0 }];
   const sends = planZoneGroups(local, zones, createdAt).map((g) => ({ sendAt: formatUtcDate(new Date(g.sendAt)), zones: g.zones, users: g.users, nextDay: g.nextDay }));
   return {

@@ -2,7 +2,7 @@
 // segment excepted: count-store.ts countSegment).
 import type { Pool } from '../../../shared/src/db.js';
 import { countByZone, countSegment, countUnion, listNames, type NameCount } from './count-store.js';
-import { effectiveZone } from '../../../shared/src/local-time.js';
+import { usersByEffectiveZone } from '../../../shared/src/local-time.js';
 import { DEFAULT_SITE_ZONE, siteTimeZone } from '../sites/site-store.js';
 import type { Segment } from '../../../shared/src/segment.js';
 import { isUuid } from '../errors.js';
@@ -29,7 +29,7 @@ export function createAudience(pool: Pool) {
   }
 
   /**
-   * The same audience by effective zone (local-time.ts effectiveZone: the subscriber's own zone
+   * The same audience by effective zone (local-time.ts usersByEffectiveZone: the subscriber's own zone
    * when known, else the site's default), most subscribers first, with the site's default zone.
    */
   async function countByEffectiveZone(
@@ -42,11 +42,7 @@ export function createAudience(pool: Pool) {
     const defaultTimeZone = await siteTimeZone(pool, siteId.toLowerCase());
     const { topicNames, countryNames } = audienceNames(topics, countries);
     if (topicNames.length === 0 && countryNames.length === 0) return { zones: [], defaultTimeZone };
-    const byZone = new Map<string, number>();
-    for (const { zone, users } of await countByZone(pool, siteId.toLowerCase(), topicNames, countryNames, segment)) {
-      const name = effectiveZone(zone, defaultTimeZone);
-      byZone.set(name, (byZone.get(name) ?? 0) + users);
-    }
+    const byZone = usersByEffectiveZone(await countByZone(pool, siteId.toLowerCase(), topicNames, countryNames, segment), defaultTimeZone);
     const zones = [...byZone].map(([name, users]) => ({ name, users })).sort((a, b) => b.users - a.users || (a.name < b.name ? -1 : 1));
     return { zones, defaultTimeZone };
   }

@@ -6,7 +6,7 @@
 // stored per stage, so a restart resumes each where it stopped and no stage is sent twice.
 import type { Queryable } from '../../../shared/src/db.js';
 import { bestVariant, testThreshold, type AbTest, type AbWinner, type VariantResult } from '../../../shared/src/ab-test.js';
-import { effectiveZone, planZoneGroups } from '../../../shared/src/local-time.js';
+import { effectiveZone, planZoneGroups, usersByEffectiveZone } from '../../../shared/src/local-time.js';
 import type { DispatchMessage } from '../../../shared/src/messages.js';
 import { countByZone } from '../audience/count-store.js';
 import { siteTimeZone } from '../sites/site-store.js';
@@ -36,13 +36,9 @@ export function isStaged(job: DispatchMessage): boolean {
 export function planStages(job: DispatchMessage, reported: { zone: string | null; users: number }[], siteZone: string, now: Date): StagePlan[] {
   let groups: { at: Date; zones: string[] | null; otherZones: boolean }[] = [{ at: now, zones: null, otherZones: false }];
   if (job.localTime) {
-    const known = new Map<string, number>([[siteZone, 0]]);
-    const reportedKnown = new Set<string>();
-    for (const { zone, users } of reported) {
-      const eff = effectiveZone(zone, siteZone);
-      known.set(eff, (known.get(eff) ?? 0) + users);
-      if (zone !== null && zone === eff) reportedKnown.add(zone);
-    }
+    // The default zone's group is planned even when no one is in it yet: it takes the zones of no group.
+    const known = new Map<string, number>([[siteZone, 0], ...usersByEffectiveZone(reported, siteZone)]);
+    const reportedKnown = new Set(reported.filter((r) => r.zone !== null && effectiveZone(r.zone, siteZone) === r.zone).map((r) => r.zone as string));
     const plan = planZoneGroups(job.localTime, [...known].map(([zone, users]) => ({ zone, users })), new Date(job.localTime.createdAt));
     const defaultGroup = plan.find((g) => g.zones.includes(siteZone));
     const elsewhere = plan.filter((g) => g !== defaultGroup).flatMap((g) => g.zones.filter((z) => reportedKnown.has(z)));
