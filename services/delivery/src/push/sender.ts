@@ -14,7 +14,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPushClient, PushRequestError, type PushClientOptions } from './client.js';
-import { createEncryptPool, type Encryptor } from './encryption/pool.js';
+import { createEncryptPool, type EncryptPoolOptions, type Encryptor } from './encryption/pool.js';
 import { createFailureLog } from './failure-log.js';
 import type { PushMetrics } from './metrics.js';
 import { createOriginGate, type AttemptResult, type OriginGate, type OutageOptions, type Turn } from './origin-gate.js';
@@ -56,8 +56,10 @@ export interface PushSenderOptions extends Omit<PushClientOptions, 'http1Sockets
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Milliseconds since the epoch: deadlines, Retry-After dates. */
   now?: () => number;
-  /** Default: a worker pool with one thread per core, owned (and closed) by the sender. */
+  /** Default: a worker pool made on the first push (encryptionPool), owned (and closed) by the sender. */
   encryptor?: Encryptor;
+  /** Settings of that pool (ENCRYPTION_WORKERS, ENCRYPTION_ENGINE); default one thread per core, the addon if built. */
+  encryptionPool?: EncryptPoolOptions;
   /** Failures, retries and origin pauses, aggregated per origin and class (failure-log.ts). */
   log?: Logger;
   /** Summary interval of the failure log. Default 10 s. */
@@ -103,7 +105,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   // The gate never lets more than the ceiling through, so HTTP/1.1 sockets capped at it never queue.
   const client = createPushClient({ ...opts, http1SocketsPerOrigin: ceiling });
   let ownedPool: (Encryptor & { close(): Promise<void> }) | undefined;
-  const encryptor = (): Encryptor => opts.encryptor ?? (ownedPool ??= createEncryptPool());
+  const encryptor = (): Encryptor => opts.encryptor ?? (ownedPool ??= createEncryptPool(opts.encryptionPool));
   const closing = new AbortController();
   // Every push backing off listens on it: thousands at once is normal, not a leak.
   setMaxListeners(0, closing.signal);

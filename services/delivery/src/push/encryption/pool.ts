@@ -4,6 +4,7 @@
 // back as one transferred arena of bodies.
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { usableCpus } from './cpus.js';
+import { ADDON_URL, resolveEngine, type EngineChoice, type EngineName } from './engine.js';
 import { KEYS_LENGTH, type ChunkRequest, type ChunkResponse } from './protocol.js';
 import { AUTH_SECRET_LENGTH, P256_POINT_LENGTH } from './rfc8291.js';
 
@@ -36,6 +37,9 @@ export interface Encryptor {
 
 export interface EncryptPool extends Encryptor {
   readonly size: number;
+  /** What the workers encrypt with, and why not the addon when they do not (engine.js). */
+  readonly engine: EngineName;
+  readonly engineReason: string | undefined;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,10 @@ export interface EncryptPoolOptions {
   chunkSize?: number;
   /** Worker script; tests swap in a misbehaving one. Default: ./worker.js. */
   workerUrl?: URL;
+  /** ENCRYPTION_ENGINE: the native addon when it loads (default), insist on it, or JavaScript. */
+  engine?: EngineChoice;
+  /** The addon; default engine.js's ADDON_URL (beside the compiled code). Tests name the built one. */
+  addonUrl?: URL;
   /** V8 heap limits of each worker; default WORKER_LIMITS (a chunk needs a few hundred kB). */
   resourceLimits?: ResourceLimits;
 }
@@ -90,6 +98,10 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   // The worker is plain JavaScript next to this file, in the sources and in dist alike: no loader.
   const workerUrl = opts.workerUrl ?? new URL('./worker.js', import.meta.url);
   const resourceLimits = opts.resourceLimits ?? WORKER_LIMITS;
+  const addonUrl = opts.addonUrl ?? ADDON_URL;
+  // Decided once here, so every worker runs the same engine (and `native` fails at start, not in a worker).
+  const { engine, reason: engineReason } = resolveEngine(opts.engine ?? 'auto', addonUrl);
+  const workerData = { engine, addonUrl: addonUrl.href };
 
   const queue: Chunk[] = [];
   const slots: Slot[] = [];
@@ -99,7 +111,7 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   function spawn(): Slot {
     // execArgv: [] — under `node --import tsx` a worker would otherwise load tsx too (a few MB
     // and ~100 ms each) for a script that needs no loader.
-    const slot: Slot = { worker: new Worker(workerUrl, { resourceLimits, execArgv: [] }), current: null };
+    const slot: Slot = { worker: new Worker(workerUrl, { resourceLimits, execArgv: [], workerData }), current: null };
     slot.worker.on('message', (msg: ChunkResponse) => onReply(slot, msg));
     slot.worker.on('error', (err: unknown) => onDeath(slot, err instanceof Error ? err : new Error(String(err))));
     slot.worker.on('exit', (code) => onDeath(slot, new Error(`exited with code ${code}`)));
@@ -165,6 +177,8 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
 
   return {
     size,
+    engine,
+    engineReason,
     encryptBatch(payload, subs) {
       if (closed) return Promise.reject(new EncryptPoolError('encryption pool is closed'));
       if (subs.length === 0) return Promise.resolve([]);
