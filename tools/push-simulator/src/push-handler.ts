@@ -1,24 +1,21 @@
 // RFC 8030 §5 "Requesting Push Message Delivery", answered the way browser push services do.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { constants as h2, Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
-import { randomBytes } from 'node:crypto';
 import { decryptAes128gcm, DecryptError } from './aes128gcm.js';
 import type { Behaviours } from './behaviours.js';
 import type { Device } from './device.js';
+import type { Exchange } from './exchange.js';
+import { randomIds } from './random.js';
 import type { SimulatorState, SubscriptionRecord } from './state.js';
 import type { Behaviour, SimulatorMode } from './types.js';
 import {
   checkVapidClaims, parseVapidAuthorization, verifyVapidSignature, VapidError, type VapidClaims,
 } from './vapid.js';
 
-export type AnyRequest = IncomingMessage | Http2ServerRequest;
-export type AnyResponse = ServerResponse | Http2ServerResponse;
-
 /** RFC 8291 §4: a push service may refuse bodies over 4096 octets. */
 export const MAX_PUSH_BODY = 4096;
 const DRAIN_LIMIT = 1024 * 1024;
 const VAPID_CACHE_LIMIT = 10_000;
 const URGENCIES = new Set(['very-low', 'low', 'normal', 'high']);
+const messageId = randomIds();
 
 type CachedVapid = { key: string; claims: VapidClaims } | VapidError;
 
@@ -44,81 +41,81 @@ class Rejection extends Error {
   }
 }
 
-export async function handlePush(req: AnyRequest, res: AnyResponse, subscriptionId: string, ctx: PushContext): Promise<void> {
+export async function handlePush(ex: Exchange, subscriptionId: string, ctx: PushContext): Promise<void> {
   const { state } = ctx;
   const record = state.subscriptions.get(subscriptionId);
   if (record?.expired) {
-    await drain(req);
+    await drain(ex);
     if (ctx.latencyMs > 0 && !(await far(ctx))) return;
     state.counters.afterExpiry++;
-    return reject(res, state, new Rejection(410, 'expired', 'push subscription has expired or was unsubscribed'));
+    return reject(ex, state, new Rejection(410, 'expired', 'push subscription has expired or was unsubscribed'));
   }
 
   const behaviour = ctx.behaviours.take(subscriptionId);
   if (behaviour?.latencyMs) await sleep(behaviour.latencyMs, ctx.closing);
 
-  const body = await readBody(req);
-  if (body === undefined) return resetConnection(req);
+  const body = await readBody(ex);
+  if (body === undefined) return ex.reset();
   // The request has arrived; the answer (whatever it is) comes back after the service's latency.
   if (ctx.latencyMs > 0 && !(await far(ctx))) return;
   state.counters.bytes += body.total;
 
   if (behaviour && chance(ctx, behaviour.resetBeforeAccept)) {
     state.counters.resets.beforeAccept++;
-    return resetConnection(req);
+    return ex.reset();
   }
-  if (behaviour?.status !== undefined) return answerBehaviour(res, state, behaviour);
+  if (behaviour?.status !== undefined) return answerBehaviour(ex, state, behaviour);
 
   try {
-    const accepted = acceptPush(req, body, subscriptionId, record, ctx);
+    const accepted = acceptPush(ex, body, subscriptionId, record, ctx);
     if (behaviour && chance(ctx, behaviour.resetAfterAccept)) {
       state.counters.resets.afterAccept++;
-      return resetConnection(req);
+      return ex.reset();
     }
     state.count(201);
-    send(res, 201, { location: `${ctx.origin}/m/${accepted}` }, '');
+    ex.respond(201, { location: `${ctx.origin}/m/${accepted}` }, '');
   } catch (err) {
-    if (err instanceof Rejection) return reject(res, state, err);
+    if (err instanceof Rejection) return reject(ex, state, err);
     throw err;
   }
 }
 
 /** Validates, authenticates and decrypts one push; returns the message id once stored. */
-function acceptPush(req: AnyRequest, body: { data: Buffer; total: number }, subscriptionId: string,
+function acceptPush(ex: Exchange, body: { data: Buffer; total: number }, subscriptionId: string,
   record: SubscriptionRecord | undefined, ctx: PushContext): string {
   const { state } = ctx;
   const sink = ctx.mode === 'sink';
   if (!record && !sink) throw new Rejection(404, 'unknown-subscription', 'no such push subscription');
 
-  const ttlHeader = header(req, 'ttl');
+  const ttlHeader = ex.header('ttl');
   if (ttlHeader === undefined) throw new Rejection(400, 'missing-ttl', 'TTL header is required');
   if (!/^\d{1,10}$/.test(ttlHeader.trim())) throw new Rejection(400, 'bad-ttl', 'TTL must be a non-negative integer');
   const ttl = Number(ttlHeader.trim());
 
-  const encoding = header(req, 'content-encoding');
+  const encoding = ex.header('content-encoding');
   if (encoding?.trim().toLowerCase() !== 'aes128gcm') {
     throw new Rejection(415, 'bad-content-encoding', 'Content-Encoding must be aes128gcm');
   }
   if (body.total > MAX_PUSH_BODY) throw new Rejection(413, 'payload-too-large', `body exceeds ${MAX_PUSH_BODY} bytes`);
   if (body.total === 0) throw new Rejection(400, 'empty-body', 'an aes128gcm body is required');
 
-  const urgency = header(req, 'urgency')?.trim().toLowerCase();
+  const urgency = ex.header('urgency')?.trim().toLowerCase();
   if (urgency !== undefined && !URGENCIES.has(urgency)) throw new Rejection(400, 'bad-urgency', 'Urgency must be very-low, low, normal or high');
-  const topic = header(req, 'topic')?.trim();
+  const topic = ex.header('topic')?.trim();
   if (topic !== undefined && !/^[A-Za-z0-9_-]{1,32}$/.test(topic)) {
     throw new Rejection(400, 'bad-topic', 'Topic must be at most 32 base64url characters');
   }
 
-  authenticate(req, record, ctx);
+  authenticate(ex, record, ctx);
 
   if (!record) {
     // Seeded audiences point at ids we never issued: nothing to decrypt with, count and move on.
     state.counters.accepted++;
     state.counters.unknownAccepted++;
-    return randomBytes(12).toString('base64url');
+    return messageId();
   }
   const decrypt = !sink || ctx.sinkSeen.count++ % ctx.sinkSampleEvery === 0;
-  const id = randomBytes(12).toString('base64url');
+  const id = messageId();
   if (!decrypt) {
     state.counters.accepted++;
     return id;
@@ -140,14 +137,17 @@ function acceptPush(req: AnyRequest, body: { data: Buffer; total: number }, subs
   return id;
 }
 
-function authenticate(req: AnyRequest, record: SubscriptionRecord | undefined, ctx: PushContext): void {
-  const authorization = header(req, 'authorization');
-  const cryptoKey = header(req, 'crypto-key');
+function authenticate(ex: Exchange, record: SubscriptionRecord | undefined, ctx: PushContext): void {
+  const authorization = ex.header('authorization');
+  const cryptoKey = ex.header('crypto-key');
   ctx.state.noteAuthorization(authorization);
   try {
     let verified: { key: string; claims: VapidClaims };
     if (ctx.mode === 'sink') {
-      const cacheKey = `${authorization ?? ''}\n${cryptoKey ?? ''}`;
+      // The Authorization value itself when there is no Crypto-Key (RFC 8292 senders): its hash
+      // is already computed by noteAuthorization's lookup; a concatenated key would be a new
+      // string to build and hash on every push. Header values cannot contain "\n".
+      const cacheKey = cryptoKey === undefined ? authorization ?? '' : `${authorization ?? ''}\n${cryptoKey}`;
       let cached = ctx.vapidCache.get(cacheKey);
       if (cached === undefined) {
         cached = verifyUncached(authorization, cryptoKey, ctx.state);
@@ -184,17 +184,17 @@ function verifyUncached(authorization: string | undefined, cryptoKey: string | u
   }
 }
 
-function answerBehaviour(res: AnyResponse, state: SimulatorState, behaviour: Behaviour): void {
+function answerBehaviour(ex: Exchange, state: SimulatorState, behaviour: Behaviour): void {
   const status = behaviour.status!;
   const headers: Record<string, string> = {};
   if (behaviour.retryAfter !== undefined) headers['retry-after'] = behaviour.retryAfter;
   state.count(status, 'behaviour');
-  sendJson(res, status, headers, { reason: 'behaviour', message: `simulated ${status}` });
+  sendJson(ex, status, headers, { reason: 'behaviour', message: `simulated ${status}` });
 }
 
-function reject(res: AnyResponse, state: SimulatorState, rejection: Rejection): void {
+function reject(ex: Exchange, state: SimulatorState, rejection: Rejection): void {
   state.count(rejection.status, rejection.reason);
-  sendJson(res, rejection.status, {}, { reason: rejection.reason, message: rejection.message });
+  sendJson(ex, rejection.status, {}, { reason: rejection.reason, message: rejection.message });
 }
 
 /**
@@ -210,61 +210,43 @@ function chance(ctx: PushContext, probability: number | undefined): boolean {
   return probability !== undefined && probability > 0 && ctx.random() < probability;
 }
 
-function header(req: AnyRequest, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** Reads up to MAX_PUSH_BODY + 1 bytes and counts the rest; undefined when absurdly large. */
-function readBody(req: AnyRequest): Promise<{ data: Buffer; total: number } | undefined> {
-  return new Promise((resolve, reject) => {
+/**
+ * Reads up to MAX_PUSH_BODY + 1 bytes and counts the rest; undefined when absurdly large or when
+ * the client went away (a closed connection, a reset stream) before the body was read.
+ */
+function readBody(ex: Exchange): Promise<{ data: Buffer; total: number } | undefined> {
+  const stream = ex.body;
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let kept = 0;
     let total = 0;
-    req.on('data', (chunk: Buffer) => {
+    stream.on('data', (chunk: Buffer) => {
       total += chunk.length;
       if (kept <= MAX_PUSH_BODY) {
         chunks.push(chunk);
         kept += chunk.length;
       }
       if (total > DRAIN_LIMIT) {
-        req.removeAllListeners('data');
+        stream.removeAllListeners('data');
         resolve(undefined);
       }
     });
-    req.on('end', () => resolve({ data: Buffer.concat(chunks), total }));
-    // A client that gave up before the body was read: nothing to answer.
-    req.on('close', () => resolve(undefined));
-    req.on('error', reject);
+    // A push's body mostly arrives as one chunk: no copy then.
+    stream.on('end', () => resolve({ data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), total }));
+    const gone = () => resolve(undefined);
+    stream.on('close', gone);
+    stream.on('error', gone);
   });
 }
 
-function drain(req: AnyRequest): Promise<void> {
-  return readBody(req).then(() => undefined, () => undefined);
+async function drain(ex: Exchange): Promise<void> {
+  await readBody(ex);
 }
 
-export function resetConnection(req: AnyRequest): void {
-  // HTTP/2 multiplexes many pushes on one connection; a stream reset is what a client sees
-  // when the service drops that one request, so other streams survive.
-  if (req instanceof Http2ServerRequest) req.stream.close(h2.NGHTTP2_INTERNAL_ERROR);
-  else req.socket.destroy();
-}
-
-interface MinimalResponse {
-  headersSent: boolean;
-  writeHead(status: number, headers: Record<string, string | number>): unknown;
-  end(body?: string | Buffer): unknown;
-}
-
-export function send(res: AnyResponse, status: number, headers: Record<string, string>, body: string): void {
-  const r = res as unknown as MinimalResponse;
-  if (r.headersSent) return;
-  r.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
-  r.end(body);
-}
-
-export function sendJson(res: AnyResponse, status: number, headers: Record<string, string>, value: unknown): void {
-  send(res, status, { ...headers, 'content-type': 'application/json' }, JSON.stringify(value));
+/** `headers`: a fresh object; it becomes the answer's. */
+export function sendJson(ex: Exchange, status: number, headers: Record<string, string>, value: unknown): void {
+  headers['content-type'] = 'application/json';
+  ex.respond(status, headers, JSON.stringify(value));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,13 +1,14 @@
 // Composition: certificates, the HTTP/2 (+HTTP/1.1) server, state, behaviours and devices.
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';
-import http2, { type Http2Session } from 'node:http2';
+import http2, { type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { Behaviours } from './behaviours.js';
 import { makeCertificates, type Certificates } from './certificates.js';
 import { handleControl } from './control-api.js';
 import { createDevice, type Device } from './device.js';
-import { handlePush, sendJson, type AnyRequest, type AnyResponse, type PushContext } from './push-handler.js';
+import { acceptStream, Http1Exchange, Http2Exchange, type Exchange } from './exchange.js';
+import { handlePush, sendJson, type PushContext } from './push-handler.js';
 import { seededRandom } from './random.js';
 import { SimulatorState } from './state.js';
 import type { PushSimulator, PushSimulatorOptions, SimulatorStats } from './types.js';
@@ -48,24 +49,31 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
   let ctx: PushContext | undefined;
   let simulator: PushSimulator | undefined;
 
-  const onRequest = (req: AnyRequest, res: AnyResponse): void => {
-    void route(req, res).catch((err: unknown) => {
+  const serve = (ex: Exchange): void => {
+    void route(ex).catch((err: unknown) => {
       log('push simulator request failed', { error: (err as Error).message });
       try {
-        sendJson(res, 500, {}, { message: 'internal error' });
+        sendJson(ex, 500, {}, { message: 'internal error' });
       } catch {
         // the connection is already gone
       }
     });
   };
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => serve(new Http1Exchange(req, res));
+  const onStream = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void => {
+    if (acceptStream(stream, headers)) serve(new Http2Exchange(stream, headers));
+  };
 
-  const route = async (req: AnyRequest, res: AnyResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://simulator');
-    const push = PUSH_PATH.exec(url.pathname);
-    if (push && req.method === 'POST') return handlePush(req, res, push[1], ctx!);
-    if (url.pathname.startsWith('/_sim/')) return handleControl(req, res, url, simulator!);
-    req.resume();
-    sendJson(res, push ? 405 : 404, {}, { message: push ? 'pushes are POSTed' : 'not found' });
+  const route = async (ex: Exchange): Promise<void> => {
+    // A push's target as sent is its path (only unreserved characters): no URL to parse for it.
+    let push = PUSH_PATH.exec(ex.target);
+    if (push && ex.method === 'POST') return handlePush(ex, push[1], ctx!);
+    const url = new URL(ex.target, 'http://simulator');
+    push = PUSH_PATH.exec(url.pathname);
+    if (push && ex.method === 'POST') return handlePush(ex, push[1], ctx!);
+    if (url.pathname.startsWith('/_sim/')) return handleControl(ex, url, simulator!);
+    ex.body.resume();
+    sendJson(ex, push ? 405 : 404, {}, { message: push ? 'pushes are POSTed' : 'not found' });
   };
 
   const trackSocket = (socket: Socket) => {
@@ -89,7 +97,12 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
       sessions.add(session);
       session.once('close', () => sessions.delete(session));
     });
+    // allowHTTP1: Node's HTTP/1.1 fallback emits 'request'. Adding a 'request' listener also
+    // makes Node answer HTTP/2 streams through its compatibility layer (a 'stream' listener of
+    // its own, added then); that one is removed, so HTTP/2 streams reach onStream only.
     secure.on('request', onRequest);
+    secure.removeAllListeners('stream');
+    secure.on('stream', onStream);
     server = secure;
   } else {
     const plain = http.createServer({ keepAlive: true }, onRequest);

@@ -97,7 +97,9 @@ export function checkVapidClaims(key: string, claims: VapidClaims, expect: Claim
 }
 
 function sameKey(a: string, b: string): boolean {
-  return Buffer.from(a, 'base64url').equals(Buffer.from(b, 'base64url'));
+  // Equal text is the same key (the usual case, checked on every push); else compare the bytes,
+  // as base64url may be written with or without padding.
+  return a === b || Buffer.from(a, 'base64url').equals(Buffer.from(b, 'base64url'));
 }
 
 function parseJsonPart(part: string): Record<string, unknown> {
