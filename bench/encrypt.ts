@@ -1,10 +1,12 @@
 // Micro-benchmark of push payload encryption (RFC 8291, aes128gcm): `npx tsx bench/encrypt.ts [N]`.
 // In one run, N encryptions per measurement (default 2000; three rounds, interleaved, median kept):
-//   1. whole encryptions on one core: web-push's encrypt, then our encoder (push/encryption/rfc8291.js);
+//   1. whole encryptions on one core: web-push's encrypt, our JavaScript encoder
+//      (push/encryption/rfc8291.js) and our native addon (services/delivery/native/rfc8291.c, built
+//      into dist/ by `npm run build`, which this script runs first);
 //   2. the candidate Node APIs for the ECDH step (fresh P-256 key pair, shared secret with the
 //      subscriber's key, that key validated, our public key in raw form) and for the key schedule;
-//   3. our worker pool on every core this process may use (N × workers encryptions, each
-//      subscription with its own payload, as the sender sends them).
+//   3. our worker pool on every core this process may use, with each engine (N × workers
+//      encryptions, each subscription with its own payload, as the sender sends them).
 // CPU is the process's user + system time (every thread), so it still means something on a shared,
 // noisy machine; encryptions/s is wall-clock and swings with the neighbours' load.
 // A run's output is kept in RESULTS at the end.
@@ -12,8 +14,11 @@ import { createECDH, createHmac, createPublicKey, diffieHellman, generateKeyPair
 import os from 'node:os';
 import webpush from 'web-push';
 import { usableCpus } from '../services/delivery/src/push/encryption/cpus.js';
+import { pathToFileURL } from 'node:url';
+import { compiledPath, ensureBuilt } from '../scripts/lib/build-output.js';
+import { loadNative } from '../services/delivery/src/push/encryption/engine.js';
 import { createEncryptPool } from '../services/delivery/src/push/encryption/pool.js';
-import { Aes128gcmEncoder, hmacSha256 } from '../services/delivery/src/push/encryption/rfc8291.js';
+import { Aes128gcmEncoder, encryptedLength, hmacSha256 } from '../services/delivery/src/push/encryption/rfc8291.js';
 
 const N = Number(process.argv[2] ?? 2000);
 if (!Number.isInteger(N) || N < 1 || N > 1_000_000) throw new RangeError('N must be an integer from 1 to 1,000,000');
@@ -47,6 +52,12 @@ const subtle = webcrypto.subtle;
 const P256 = { name: 'ECDH', namedCurve: 'P-256' } as const;
 
 const encoder = new Aes128gcmEncoder();
+await ensureBuilt();
+const ADDON = pathToFileURL(compiledPath('services/delivery/native/rfc8291.node'));
+const encryptChunk = loadNative(ADDON);
+const nativeOut = new Uint8Array(encryptedLength(plaintext.length));
+const nativeLengths = new Uint32Array(1);
+const nativeKeys = subscribers.map((s) => Buffer.concat([s.raw, s.auth]));
 
 interface Case {
   label: string;
@@ -57,6 +68,7 @@ interface Case {
 const oneCore: Case[] = [
   { label: 'web-push encrypt', loop: (n) => { for (let i = 0; i < n; i++) webpush.encrypt(sub(i).p256dh, sub(i).authB64, payload, 'aes128gcm'); } },
   { label: 'our encoder (rfc8291.js)', loop: (n) => { for (let i = 0; i < n; i++) encoder.encrypt(plaintext, sub(i).raw, sub(i).auth); } },
+  { label: 'our native addon (rfc8291.c), one message per call', loop: (n) => { for (let i = 0; i < n; i++) encryptChunk(nativeOut, nativeKeys[i % KEYS], plaintext, null, 1, nativeLengths); } },
 ];
 
 const ecdhStep: Case[] = [
@@ -201,10 +213,10 @@ async function compare(title: string, cases: Case[]): Promise<void> {
   }
 }
 
-async function poolOnEveryCore(): Promise<void> {
-  const pool = createEncryptPool();
+async function poolOnEveryCore(engine: 'native' | 'javascript'): Promise<void> {
+  const pool = createEncryptPool({ engine, addonUrl: ADDON });
   const count = N * pool.size;
-  console.log(`\nour pool, ${pool.size} worker(s), ${count.toLocaleString('en')} encryptions, a payload per subscription, batches of 500`);
+  console.log(`\nour pool (${engine}), ${pool.size} worker(s), ${count.toLocaleString('en')} encryptions, a payload per subscription, batches of 500`);
   const subs = Array.from({ length: count }, (_, i) => ({ p256dh: sub(i).p256dh, auth: sub(i).authB64, payload: `${payload.slice(0, -2)}${i}"}` }));
   try {
     await pool.encryptBatch(payload, subs.slice(0, 100 * pool.size)); // start and warm the workers
@@ -222,7 +234,7 @@ async function poolOnEveryCore(): Promise<void> {
       process.stderr.write(`  round ${round}/${ROUNDS}: pool\n`);
     }
     const cpu = runs.map((x) => x.cpuUs);
-    console.log(row(`our pool on ${pool.size} core(s) (main thread + workers)`, median(cpu), 1e6 / median(runs.map((x) => x.wallUs)), `   (CPU ${cpu.map((x) => x.toFixed(0)).join(', ')})`));
+    console.log(row(`our pool (${engine}) on ${pool.size} core(s) (main thread + workers)`, median(cpu), 1e6 / median(runs.map((x) => x.wallUs)), `   (CPU ${cpu.map((x) => x.toFixed(0)).join(', ')})`));
   } finally {
     await pool.close();
   }
@@ -233,7 +245,8 @@ console.log(`N = ${N} per measurement, ${ROUNDS} rounds (median), payload ${plai
 await compare('whole encryption, one core', oneCore);
 await compare('ECDH step, one core', ecdhStep);
 await compare('key schedule, one core', keySchedule);
-await poolOnEveryCore();
+await poolOnEveryCore('javascript');
+await poolOnEveryCore('native');
 console.log(`\nload average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
 /* RESULTS — 2026-11-23 about 09:05 UTC, the 2-core shared VM with other test suites running on it

@@ -150,7 +150,8 @@ function cpuTable(d: DeliveryResult, cores: number): string {
   return [
     `### CPU per push (${n(d.pushed)}-push campaign, ${cores} cores)\n`,
     table(['process', 'CPU µs per push', '× encrypt-only', 'CPU s'], rows),
-    `\nPlatform = delivery + postgres + kafka + campaign + gateway. Kernel CPU time (/proc) over the campaign (create → last push); encrypt-only is the ceiling's worker-thread CPU per encryption.`,
+    `\nPlatform = delivery + postgres + kafka + campaign + gateway. Kernel CPU time (/proc) over the campaign (create → last push); encrypt-only is the ceiling's worker-thread CPU per encryption.` +
+      (d.encryptionEngine ? ` The delivery service encrypted with its ${d.encryptionEngine === 'native' ? 'native addon' : 'JavaScript engine'} (ENCRYPTION_ENGINE).` : ''),
   ].join('\n');
 }
 

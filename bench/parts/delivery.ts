@@ -8,7 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { compiledPath } from '../../scripts/lib/build-output.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
+import { resolveEngine } from '../../services/delivery/src/push/encryption/engine.js';
 import { buildPushPayload } from '../../services/shared/src/campaign-content.js';
 import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
 import { waitForPushes } from '../lib/campaign-wait.js';
@@ -66,6 +69,8 @@ export interface DeliveryResult {
   /** A throttled campaign on the same simulator (parts/throttled.ts); absent when skipped. */
   throttled?: ThrottledResult;
   simulator: { connections: number; http2Sessions: number; vapidVerifications: number };
+  /** How the delivery service's workers encrypted (ENCRYPTION_ENGINE, resolved as the service does from dist/). */
+  encryptionEngine: 'native' | 'javascript';
 }
 
 /**
@@ -306,8 +311,12 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     simulator: perPush(cpuUsed.simulator),
     bench: perPush(cpuUsed.bench),
   };
+  // The service logs its engine at info; the bench runs it at warn, so ask the same question of the same files.
+  const addon = pathToFileURL(compiledPath('services/delivery/native/rfc8291.node'));
+  const engineChoice = (process.env.ENCRYPTION_ENGINE ?? 'auto') as Parameters<typeof resolveEngine>[0];
+  const { engine: encryptionEngine } = resolveEngine(engineChoice, addon);
   log(
-    `  CPU µs per push: platform ${cpuMicrosPerPush.total} (${PLATFORM.map((k) => `${k} ${cpuMicrosPerPush[k]}`).join(', ')}) = ` +
+    `  encryption engine: ${encryptionEngine}; CPU µs per push: platform ${cpuMicrosPerPush.total} (${PLATFORM.map((k) => `${k} ${cpuMicrosPerPush[k]}`).join(', ')}) = ` +
       `${(cpuMicrosPerPush.total / Math.max(cpuMicrosPerPush.encryptOnly, 0.1)).toFixed(2)}× encrypt-only ${cpuMicrosPerPush.encryptOnly}; naive ${cpuMicrosPerPush.naive}; ` +
       `simulator ${cpuMicrosPerPush.simulator}, bench ${cpuMicrosPerPush.bench} (not in the total)`,
   );
@@ -347,5 +356,6 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     cpuMsPerPush: Object.fromEntries(Object.entries(cpuUsed).map(([k, v]) => [k, round((v * 1000) / Math.max(done, 1), 4)])),
     cpuMicrosPerPush,
     simulator: { connections: s.connections - s0.connections, http2Sessions: s.http2Sessions - s0.http2Sessions, vapidVerifications: s.vapid.verifications - s0.vapid.verifications },
+    encryptionEngine,
   };
 }

@@ -19,7 +19,7 @@ import { KEYS_LENGTH } from '../../../src/push/encryption/protocol.js';
 import { encryptedLength, MAX_PLAINTEXT_LENGTH } from '../../../src/push/encryption/rfc8291.js';
 import { decryptPush } from '../support/rfc8291.js';
 
-const BUILT_ADDON = pathToFileURL(compiledPath('services/delivery/native/rfc8291.c').replace(/\.c$/, '.node'));
+const BUILT_ADDON = pathToFileURL(compiledPath('services/delivery/native/rfc8291.node'));
 
 interface Receiver {
   ecdh: EcdhKey;
