@@ -8,7 +8,7 @@ import { makeCertificates, type Certificates } from './certificates.js';
 import { handleControl } from './control-api.js';
 import { createDevice, type Device } from './device.js';
 import { acceptStream, Http1Exchange, Http2Exchange, type Exchange } from './exchange.js';
-import { handlePush, sendJson, type PushContext } from './push-handler.js';
+import { handlePush, sendJson, VapidCache, type PushContext } from './push-handler.js';
 import { seededRandom } from './random.js';
 import { SimulatorState } from './state.js';
 import type { PushSimulator, PushSimulatorOptions, SimulatorStats } from './types.js';
@@ -139,7 +139,7 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
     device,
     closing: closing.signal,
     latencyMs,
-    vapidCache: new Map(),
+    vapidCache: new VapidCache(),
     sinkSeen: { count: 0 },
   };
 
