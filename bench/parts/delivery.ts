@@ -186,7 +186,7 @@ async function naive(stack: BenchStack, siteId: string, payload: string, count: 
     writeFileSync(path.join(dir, 'payload.txt'), payload);
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/parts/naive-sender.ts')], {
       cwd: ROOT,
-      env: { ...process.env, NODE_OPTIONS: '', TARGETS_FILE: path.join(dir, 'targets.json'), PAYLOAD_FILE: path.join(dir, 'payload.txt'), SIM_CA_FILE: stack.sim.caCertFile, CONCURRENCY: String(concurrency) },
+      env: { ...process.env, NODE_OPTIONS: '', TARGETS_FILE: path.join(dir, 'targets.json'), PAYLOAD_FILE: path.join(dir, 'payload.txt'), NODE_EXTRA_CA_CERTS: stack.sim.caCertFile, CONCURRENCY: String(concurrency) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
