@@ -18,11 +18,13 @@
 #include <node_api.h>
 #include <openssl/bn.h>
 #include <openssl/ec.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/obj_mac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,7 +124,10 @@ static int encrypt_one(Ctx *c, unsigned char *out, const unsigned char *plaintex
   if (plaintext_len > MAX_PLAINTEXT || p256dh[0] != 0x04) return BAD_INPUT;
   // The peer's point: decoding checks that it lies on P-256 (whose cofactor is 1, so that is
   // enough); the point at infinity has no 65-byte form.
-  if (!EC_POINT_oct2point(c->group, c->peer, p256dh, POINT_LEN, c->bn)) return BAD_INPUT;
+  if (!EC_POINT_oct2point(c->group, c->peer, p256dh, POINT_LEN, c->bn)) {
+    ERR_clear_error(); // a refused key is an answer, not an error to leave on this thread's queue
+    return BAD_INPUT;
+  }
 
   unsigned char sender[POINT_LEN], secret[32];
   do {
@@ -242,7 +247,15 @@ static napi_value encrypt_chunk(napi_env env, napi_callback_info info) {
     if (body > out_len - written) return throw_error(env, "encryptChunk: output too small");
     const unsigned char *k = keys + (size_t)i * KEYS_LEN;
     int result = encrypt_one(c, out + written, plaintext, length, k, k + POINT_LEN);
-    if (result == FAILED) return throw_error(env, "encryptChunk: OpenSSL failed");
+    if (result == FAILED) {
+      unsigned long code = ERR_get_error();
+      char reason[256];
+      ERR_error_string_n(code, reason, sizeof reason);
+      ERR_clear_error();
+      char message[320];
+      snprintf(message, sizeof message, "encryptChunk: OpenSSL failed: %s", code ? reason : "no reason given");
+      return throw_error(env, message);
+    }
     if (result == OK) {
       lengths[i] = (uint32_t)body;
       written += body;
