@@ -5,43 +5,19 @@
 // engine asked for.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createECDH, ECDH, randomBytes, type ECDH as EcdhKey } from 'node:crypto';
+import { ECDH, randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import ece from 'http_ece';
 import { compiledPath, ensureBuilt } from '../../../../../scripts/lib/build-output.js';
 import { INTERNAL_TOKENS } from '../../../../../test/support/internal-tokens.js';
 import { ConfigError } from '../../../../shared/src/config.js';
 import { loadConfig } from '../../../src/config.js';
-import { decryptAes128gcm } from '../../../../../tools/push-simulator/src/aes128gcm.js';
 import { chunkCapacity, javascriptEncryptChunk, loadNative, resolveEngine, type EncryptChunk } from '../../../src/push/encryption/engine.js';
 import { createEncryptPool } from '../../../src/push/encryption/pool.js';
 import { KEYS_LENGTH } from '../../../src/push/encryption/protocol.js';
 import { encryptedLength, MAX_PLAINTEXT_LENGTH } from '../../../src/push/encryption/rfc8291.js';
-import { decryptPush } from '../support/rfc8291.js';
+import { decryptAll, privateKeys, receiver, refusedKeys } from './support/decryptors.js';
 
 const BUILT_ADDON = pathToFileURL(compiledPath('services/delivery/native/rfc8291.node'));
-
-interface Receiver {
-  ecdh: EcdhKey;
-  publicKey: Buffer;
-  auth: Buffer;
-}
-
-function receiver(privateKey?: Uint8Array, auth: Buffer = randomBytes(16)): Receiver {
-  const ecdh = createECDH('prime256v1');
-  if (privateKey) ecdh.setPrivateKey(privateKey);
-  else ecdh.generateKeys();
-  return { ecdh, publicKey: ecdh.getPublicKey(), auth };
-}
-
-/** The plaintext by each decryptor (they must agree). */
-function decryptAll(body: Buffer, r: Receiver): Buffer[] {
-  return [
-    decryptPush(body, { p256dh: r.publicKey.toString('base64url'), auth: r.auth.toString('base64url'), ecdh: r.ecdh }),
-    decryptAes128gcm(body, { privateKey: r.ecdh.getPrivateKey(), publicKey: r.publicKey, authSecret: r.auth }),
-    ece.decrypt(body, { version: 'aes128gcm', privateKey: r.ecdh, authSecret: r.auth.toString('base64url') }),
-  ];
-}
 
 /** A chunk as the pool packs it: keys back to back, one plaintext or each its own. */
 function chunk(keys: { p256dh: Uint8Array; auth: Uint8Array }[], plaintexts: Uint8Array[] | Uint8Array) {
@@ -69,12 +45,6 @@ function run(encryptChunk: EncryptChunk, c: ReturnType<typeof chunk>) {
   return { bodies, written, total: at };
 }
 
-const N = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');
-const P = Buffer.from('ffffffff00000001000000000000000000000000ffffffffffffffffffffffff', 'hex');
-const privateKeys = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((b) => {
-  const k = BigInt(`0x${Buffer.from(b).toString('hex')}`);
-  return k > 0n && k < N;
-});
 const text = Buffer.from(JSON.stringify({ v: 1, title: 'Soldes', body: 'Jusqu’à −50 % ✓', url: 'https://example.com/?utm_source=push' }));
 
 before(async function () {
@@ -129,16 +99,7 @@ for (const [name, open] of engines) {
 
     describe('refuses keys it must not use (length 0) and encrypts the rest of the chunk', () => {
       const r = receiver();
-      const x = r.publicKey.subarray(1, 33);
-      const y = r.publicKey.subarray(33);
-      const cases: [string, Buffer][] = [
-        ['a point not on the curve (y with its last bit flipped)', Buffer.concat([Buffer.from([4]), x, y.subarray(0, 31), Buffer.from([y[31] ^ 1])])],
-        ['a coordinate not below the field prime (x = p)', Buffer.concat([Buffer.from([4]), P, y])],
-        ['65 zero bytes (how the pool marks undecodable keys)', Buffer.alloc(65)],
-        ['(0, 0) in uncompressed form', Buffer.concat([Buffer.from([4]), Buffer.alloc(64)])],
-        ['a valid point in hybrid form (0x06/0x07)', Buffer.concat([Buffer.from([6 + (y[31] & 1)]), x, y])],
-        ['a valid point compressed, padded to 65 bytes', Buffer.concat([ECDH.convertKey(r.publicKey, 'prime256v1', undefined, undefined, 'compressed') as Buffer, Buffer.alloc(32)])],
-      ];
+      const cases = refusedKeys(r).filter(([, key]) => key.length === 65);
       for (const [what, key] of cases) {
         it(what, () => {
           const c = chunk([{ p256dh: r.publicKey, auth: r.auth }, { p256dh: key, auth: r.auth }, { p256dh: r.publicKey, auth: r.auth }], text);

@@ -2,8 +2,7 @@
 // (hkdfSync), the push simulator's, and http_ece's (what web-push uses).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createECDH, createHmac, ECDH, randomBytes, type ECDH as EcdhKey } from 'node:crypto';
-import ece from 'http_ece';
+import { createHmac, ECDH, randomBytes } from 'node:crypto';
 import {
   Aes128gcmEncoder,
   encryptedLength,
@@ -11,38 +10,7 @@ import {
   MAX_PLAINTEXT_LENGTH,
   Rfc8291Error,
 } from '../../../src/push/encryption/rfc8291.js';
-import { decryptAes128gcm } from '../../../../../tools/push-simulator/src/aes128gcm.js';
-import { decryptPush } from '../support/rfc8291.js';
-
-interface Receiver {
-  ecdh: EcdhKey;
-  publicKey: Buffer;
-  auth: Buffer;
-}
-
-function receiver(privateKey?: Uint8Array, auth: Buffer = randomBytes(16)): Receiver {
-  const ecdh = createECDH('prime256v1');
-  if (privateKey) ecdh.setPrivateKey(privateKey);
-  else ecdh.generateKeys();
-  return { ecdh, publicKey: ecdh.getPublicKey(), auth };
-}
-
-/** Plaintext by each decryptor; they must agree. */
-function decryptAll(body: Buffer, r: Receiver): Buffer[] {
-  return [
-    decryptPush(body, { p256dh: r.publicKey.toString('base64url'), auth: r.auth.toString('base64url'), ecdh: r.ecdh }),
-    decryptAes128gcm(body, { privateKey: r.ecdh.getPrivateKey(), publicKey: r.publicKey, authSecret: r.auth }),
-    ece.decrypt(body, { version: 'aes128gcm', privateKey: r.ecdh, authSecret: r.auth.toString('base64url') }),
-  ];
-}
-
-const P = Buffer.from('ffffffff00000001000000000000000000000000ffffffffffffffffffffffff', 'hex');
-const N = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');
-/** A P-256 private key: 32 bytes in [1, n-1]. */
-const privateKeys = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((b) => {
-  const k = BigInt(`0x${Buffer.from(b).toString('hex')}`);
-  return k > 0n && k < N;
-});
+import { decryptAll, privateKeys, receiver, refusedKeys } from './support/decryptors.js';
 
 describe('RFC 8291 encoder (aes128gcm)', () => {
   it('property: its HMAC-SHA-256 equals node:crypto\'s for every key of 0–64 bytes and data of 0–145 bytes', () => {
@@ -130,20 +98,7 @@ describe('RFC 8291 encoder (aes128gcm)', () => {
 
   describe('refuses subscriber keys it must not use', () => {
     const r = receiver();
-    const x = r.publicKey.subarray(1, 33);
-    const y = r.publicKey.subarray(33);
-    const cases: [string, Buffer][] = [
-      ['a point not on the curve (y with its last bit flipped)', Buffer.concat([Buffer.from([4]), x, y.subarray(0, 31), Buffer.from([y[31] ^ 1])])],
-      ['a coordinate not below the field prime (x = p)', Buffer.concat([Buffer.from([4]), P, y])],
-      ['the point at infinity (its one-byte encoding)', Buffer.from([0])],
-      ['the point at infinity as 65 zero bytes (how the pool marks undecodable keys)', Buffer.alloc(65)],
-      ['(0, 0) in uncompressed form', Buffer.concat([Buffer.from([4]), Buffer.alloc(64)])],
-      ['a valid point in compressed form (33 bytes)', ECDH.convertKey(r.publicKey, 'prime256v1', undefined, undefined, 'compressed') as Buffer],
-      ['a valid point in hybrid form (0x06/0x07)', Buffer.concat([Buffer.from([6 + (y[31] & 1)]), x, y])],
-      ['64 bytes', r.publicKey.subarray(0, 64)],
-      ['66 bytes', Buffer.concat([r.publicKey, Buffer.from([0])])],
-      ['no bytes', Buffer.alloc(0)],
-    ];
+    const cases = refusedKeys(r);
     for (const [name, key] of cases) {
       it(name, () => {
         expect(() => encoder.encrypt(text, key, r.auth)).to.throw(Rfc8291Error, /p256dh/);
