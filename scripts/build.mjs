@@ -320,7 +320,7 @@ async function buildNative(outDir) {
     const out = path.join(outDir, addon.output);
     if (!headers) {
       rmSync(out, { force: true });
-      skipped.push(`build: ${addon.what} stays in JavaScript (≈ 3× the CPU): no Node headers at ${path.resolve(path.dirname(process.execPath), '..', 'include', 'node')}`);
+      skipped.push(`build: ${addon.what} stays in JavaScript (≈ 3× the encryption's CPU): no Node headers at ${path.resolve(path.dirname(process.execPath), '..', 'include', 'node')}`);
       continue;
     }
     const fingerprint = createHash('sha256').update(readFileSync(path.join(ROOT, addon.source))).update(`\0${cc}\0${CC_FLAGS.join(' ')}\0${process.version}\0${headers}`).digest('hex');
@@ -342,7 +342,7 @@ async function buildNative(outDir) {
     if (missing) {
       rmSync(out, { force: true });
       delete stamp[addon.output];
-      skipped.push(`build: ${addon.what} stays in JavaScript (≈ 3× the CPU): no C compiler (${cc}; install gcc, or set CC)`);
+      skipped.push(`build: ${addon.what} stays in JavaScript (≈ 3× the encryption's CPU): no C compiler (${cc}; install gcc, or set CC)`);
       continue;
     }
     if (code !== 0) {
