@@ -172,7 +172,7 @@ describe('the build (npm run build, scripts/build.mjs)', function () {
     const dir = path.join(os.tmpdir(), `webpush-build-${randomBytes(4).toString('hex')}`);
     try {
       const said = await buildInto(dir, { env: { CC: '/nonexistent/cc' } });
-      expect(said).to.include('build: push payload encryption stays in JavaScript (≈ 3× the encryption's CPU): no C compiler (/nonexistent/cc; install gcc, or set CC)');
+      expect(said).to.include("build: push payload encryption stays in JavaScript (≈ 3× the encryption's CPU): no C compiler (/nonexistent/cc; install gcc, or set CC)");
       expect(existsSync(path.join(dir, 'services/delivery/native/rfc8291.node'))).to.equal(false);
       expect(existsSync(path.join(dir, 'services/delivery/src/main.js'))).to.equal(true);
     } finally {
