@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledPath, ensureBuilt } from '../../../../../scripts/lib/build-output.js';
 import { createEncryptPool, EncryptPoolError, type EncryptPool, type SubscriptionKeys } from '../../../src/push/encryption/pool.js';
 import { createTestSubscriber, decryptPush, type TestSubscriber } from '../support/rfc8291.js';
 
@@ -124,6 +126,29 @@ describe('encryption pool', () => {
       expect(pool.size).to.equal(2);
     });
   });
+
+  for (const engine of ['native', 'javascript'] as const) {
+    it(`a worker (${engine}) hands each chunk's request buffers back with its reply, so they are freed at once`, async function () {
+      this.timeout(20_000);
+      await ensureBuilt();
+      const pool = createEncryptPool({
+        size: 1,
+        chunkSize: 4,
+        engine,
+        addonUrl: pathToFileURL(compiledPath('services/delivery/native/rfc8291.node')),
+        workerUrl: new URL('./support/spent-buffers-worker.js', import.meta.url),
+      });
+      try {
+        const subscribers = Array.from({ length: 10 }, () => createTestSubscriber());
+        // One shared plaintext, then each its own (the request then carries their lengths too).
+        await pool.encryptBatch(payload, subscribers);
+        const bodies = await pool.encryptBatch(payload, subscribers.map((s, i) => ({ ...s, payload: `${payload} ${i}` })));
+        bodies.forEach((body, i) => expect(decryptPush(body, subscribers[i]).toString()).to.equal(`${payload} ${i}`));
+      } finally {
+        await pool.close();
+      }
+    });
+  }
 
   it('when the pool is closed, then pending and new batches are rejected', async () => {
     const pool = createEncryptPool({ size: 1, chunkSize: 1 });
