@@ -148,9 +148,10 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     // push: the one sender of every push, the campaigns' (below, with Kafka) and the console's
     // test pushes. Without Kafka it makes its encryption pool on its first push (a test push);
     // with Kafka the pool is started now, not on the first push: workers take a moment to load.
-    const encryption = { size: config.sending.encryptionWorkers, engine: config.sending.encryptionEngine };
-    // Said at start, with or without Kafka (ENCRYPTION_ENGINE=native without the addon stops it here).
-    const chosen = resolveEngine(encryption.engine);
+    // Decided and said once, at start, with or without Kafka (ENCRYPTION_ENGINE=native without the
+    // addon stops it here); the pools are given the engine decided, not `auto` again.
+    const chosen = resolveEngine(config.sending.encryptionEngine);
+    const encryption = { size: config.sending.encryptionWorkers, engine: chosen.engine };
     log.info('payload encryption', { engine: chosen.engine, workers: encryption.size, ...(chosen.reason ? { why: chosen.reason } : {}) });
     if (messaging) encryptor = createEncryptPool(encryption);
     sender = createPushSender({

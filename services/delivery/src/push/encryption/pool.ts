@@ -37,9 +37,8 @@ export interface Encryptor {
 
 export interface EncryptPool extends Encryptor {
   readonly size: number;
-  /** What the workers encrypt with, and why not the addon when they do not (engine.js). */
+  /** What the workers encrypt with (engine.js). */
   readonly engine: EngineName;
-  readonly engineReason: string | undefined;
   close(): Promise<void>;
 }
 
@@ -100,7 +99,7 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   const resourceLimits = opts.resourceLimits ?? WORKER_LIMITS;
   const addonUrl = opts.addonUrl ?? ADDON_URL;
   // Decided once here, so every worker runs the same engine (and `native` fails at start, not in a worker).
-  const { engine, reason: engineReason } = resolveEngine(opts.engine ?? 'auto', addonUrl);
+  const { engine } = resolveEngine(opts.engine ?? 'auto', addonUrl);
   const workerData = { engine, addonUrl: addonUrl.href };
 
   const queue: Chunk[] = [];
@@ -178,7 +177,6 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   return {
     size,
     engine,
-    engineReason,
     encryptBatch(payload, subs) {
       if (closed) return Promise.reject(new EncryptPoolError('encryption pool is closed'));
       if (subs.length === 0) return Promise.resolve([]);
