@@ -9,6 +9,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import '../../services/shared/src/kafkajs-request-queue.js'; // its admin client too: no idle timer loop
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { freePort } from '../../services/shared/src/ports.js';
 import { stopWithThisProcess } from './exit-reaper.js';

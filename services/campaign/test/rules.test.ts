@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { buildPushPayload, linkWithUtm, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../shared/src/campaign-content.js';
+import { buildPushPayload, linkWithUtm, pushPayloads, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../shared/src/campaign-content.js';
 import { canonicalJson } from '../src/domain/canonical-json.js';
 import { createCursorCodec } from '../src/domain/cursor.js';
 import { formatUtcDate, parseUtcDate } from '../src/domain/dates.js';
@@ -15,6 +15,27 @@ describe('push payload', () => {
     expect(JSON.parse(buildPushPayload('c1', { ...base, callToAction: 'Buy', icon: 'https://i' }, 'tok'))).to.deep.equal({
       v: 1, id: 'c1', title: 'T', body: 'B', url: 'https://x.example/p', icon: 'https://i', image: null, action: 'Buy', token: 'tok',
     });
+  });
+
+  it('when the payloads of one campaign are made for many tokens, then each is the JSON of the whole object with that token last', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 40 });
+    const content = fc.record({
+      title: text, body: text, link: text, utmSource: text, utmMedium: text, utmCampaign: text,
+      icon: fc.option(text, { nil: null }), image: fc.option(text, { nil: null }), callToAction: text,
+    });
+    fc.assert(
+      fc.property(text, content, fc.array(text, { maxLength: 5 }), (campaignId, c, tokens) => {
+        const payloads = pushPayloads(campaignId, c);
+        for (const token of tokens) {
+          const expected: Record<string, unknown> = { v: 1, id: campaignId, title: c.title, body: c.body, url: linkWithUtm(c.link, c), icon: c.icon, image: c.image };
+          if (c.callToAction !== '') expected.action = c.callToAction;
+          expected.token = token;
+          expect(payloads(token)).to.equal(JSON.stringify(expected));
+          expect(buildPushPayload(campaignId, c, token)).to.equal(JSON.stringify(expected));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('appends non-empty UTM parameters, keeping an existing query and fragment', () => {

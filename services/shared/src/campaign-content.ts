@@ -56,6 +56,14 @@ export function linkWithUtm(link: string, utm: Pick<CampaignContent, 'utmSource'
  * size check honest.
  */
 export function buildPushPayload(campaignId: string, c: CampaignContent, trackingToken: string): string {
+  return pushPayloads(campaignId, c)(trackingToken);
+}
+
+/**
+ * buildPushPayload for every push of one campaign and content: the JSON up to the token is made
+ * once, and only the token (the last member) differs from push to push.
+ */
+export function pushPayloads(campaignId: string, c: CampaignContent): (trackingToken: string) => string {
   const payload: Record<string, unknown> = {
     v: 1,
     id: campaignId,
@@ -66,6 +74,6 @@ export function buildPushPayload(campaignId: string, c: CampaignContent, trackin
     image: c.image,
   };
   if (c.callToAction !== '') payload.action = c.callToAction;
-  payload.token = trackingToken;
-  return JSON.stringify(payload);
+  const opening = `${JSON.stringify(payload).slice(0, -1)},"token":`;
+  return (trackingToken) => `${opening}${JSON.stringify(trackingToken)}}`;
 }

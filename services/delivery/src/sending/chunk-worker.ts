@@ -13,7 +13,7 @@
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import type { ChunkMessage } from '../../../shared/src/messages.js';
-import { buildPushPayload, type CampaignContent } from '../../../shared/src/campaign-content.js';
+import { pushPayloads, type CampaignContent } from '../../../shared/src/campaign-content.js';
 import { abBucket, variantContent, variantOfBucket } from '../../../shared/src/ab-test.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
@@ -100,10 +100,15 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     const campaignId = job.campaignId;
     const subs = await retrying('subscriptions', retry, () => subscriptions(deps.pool, ids));
     const contentOf = contentFor(run);
-    const items: PushTarget[] = subs.map((s) => ({
-      ...s,
-      payload: buildPushPayload(campaignId, contentOf(s.id), deps.tokens.sign({ campaignId, subscriberId: s.id })),
-    }));
+    // Per batch, not per push: the tokens are signed together, and each content's JSON is made once.
+    const tokens = deps.tokens.signAll(campaignId, subs.map((s) => s.id));
+    const payloadsOf = new Map<CampaignContent, (token: string) => string>();
+    const items: PushTarget[] = subs.map((s, i) => {
+      const content = contentOf(s.id);
+      let payloads = payloadsOf.get(content);
+      if (!payloads) payloadsOf.set(content, (payloads = pushPayloads(campaignId, content)));
+      return { ...s, payload: payloads(tokens[i]) };
+    });
     const marks = groupCommit((batch: string[]) => retrying('sending marks', retry, () => markSending(deps.pool, campaignId, lease, batch)), {
       lingerMs: MARK_LINGER_MS,
     });
