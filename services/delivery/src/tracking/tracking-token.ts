@@ -107,9 +107,10 @@ export function createTrackingTokens(key: Buffer, previousKeys: readonly Buffer[
     }
     feistel(current, data, count, false);
     const token = Buffer.alloc(TOKEN_BYTES);
+    const signed = token.subarray(0, 24);
     return subscriberIds.map((_, i) => {
       data.copy(token, 0, i * 24, i * 24 + 24);
-      macWith(current.macV2, token.subarray(0, 24)).copy(token, 24);
+      macWith(current.macV2, signed).copy(token, 24);
       return token.toString('base64url');
     });
   };
