@@ -1,7 +1,7 @@
 // The delivery log: one row per (campaign, subscriber) pushed, claimed under a lease, marked
 // 'sending' right before its first request, then final with its outcome (chunk-worker.ts says
 // how the states make a push exactly-once-or-counted-ambiguous).
-import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
+import { bigintArray, withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
 import type { FailureClass } from '../../../shared/src/messages.js';
 
 /** Who claims: the instance, the lease of this attempt, and every lease the instance has live. */
@@ -72,7 +72,7 @@ const CLAIM_ON_CONFLICT = { name: 'delivery-log:claim-on-conflict', text: claimS
  * race for fresh rows can be made again (see claimSql).
  */
 export async function claim(db: Queryable, campaignId: string, subscriberIds: string[], who: Claimant, deadAfterSec: number): Promise<{ ids: string[]; ambiguous: number }> {
-  const values = [campaignId, subscriberIds, who.instanceId, who.lease, who.liveLeases, deadAfterSec];
+  const values = [campaignId, bigintArray(subscriberIds), who.instanceId, who.lease, who.liveLeases, deadAfterSec];
   const { rows } = await db.query({ ...CLAIM, values }).catch((err: { code?: string }) => {
     if (err?.code !== '23505') throw err;
     return db.query({ ...CLAIM_ON_CONFLICT, values });
@@ -110,7 +110,7 @@ export async function claimCapped(
   enforce: boolean,
 ): Promise<{ ids: string[]; ambiguous: number; capped: number }> {
   return withTransaction(pool, async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock($1, (u.id % 2147483647)::int) FROM unnest($2::bigint[]) AS u(id) ORDER BY u.id`, [CAP_LOCK_CLASS, subscriberIds]);
+    await tx.query(`SELECT pg_advisory_xact_lock($1, (u.id % 2147483647)::int) FROM unnest($2::bigint[]) AS u(id) ORDER BY u.id`, [CAP_LOCK_CLASS, bigintArray(subscriberIds)]);
     let capped = new Set<string>();
     let cappedCount = 0;
     if (enforce) {
@@ -120,7 +120,7 @@ export async function claimCapped(
           WHERE NOT EXISTS (SELECT 1 FROM delivery.delivery_log l WHERE l.campaign_id = $2 AND l.subscriber_id = u.id)
             AND (SELECT count(*) FROM delivery.subscriber_pushes p
                   WHERE p.subscriber_id = u.id AND p.campaign_id <> $2 AND p.at > now() - $3 * interval '1 hour') >= $4`,
-        [subscriberIds, campaignId, cap.hours, cap.campaigns],
+        [bigintArray(subscriberIds), campaignId, cap.hours, cap.campaigns],
       );
       capped = new Set(rows.map((r) => r.id as string));
       if (capped.size > 0) {
@@ -135,7 +135,7 @@ export async function claimCapped(
            n AS (SELECT count(*) AS n FROM ins),
            counted AS (UPDATE delivery.campaign_runs r SET capped = r.capped + n.n FROM n WHERE r.campaign_id = $1 AND n.n > 0)
            SELECT n::int FROM n`,
-          [campaignId, [...capped], who.instanceId, who.lease],
+          [campaignId, bigintArray([...capped]), who.instanceId, who.lease],
         );
         cappedCount = counted[0].n;
       }
@@ -143,14 +143,14 @@ export async function claimCapped(
     const rest = subscriberIds.filter((id) => !capped.has(id));
     if (rest.length === 0) return { ids: [], ambiguous: 0, capped: cappedCount };
     // ON CONFLICT: inside a transaction a lost race cannot be retried (see claimSql).
-    const { rows } = await tx.query({ ...CLAIM_ON_CONFLICT, values: [campaignId, rest, who.instanceId, who.lease, who.liveLeases, deadAfterSec] });
+    const { rows } = await tx.query({ ...CLAIM_ON_CONFLICT, values: [campaignId, bigintArray(rest), who.instanceId, who.lease, who.liveLeases, deadAfterSec] });
     const ids = rows.map((r) => r.subscriber_id as string);
     if (ids.length > 0) {
       await tx.query(
         `INSERT INTO delivery.subscriber_pushes (subscriber_id, campaign_id) SELECT u.id, $2 FROM unnest($1::bigint[]) AS u(id) ORDER BY u.id ON CONFLICT DO NOTHING`,
-        [ids, campaignId],
+        [bigintArray(ids), campaignId],
       );
-      await tx.query(`DELETE FROM delivery.subscriber_pushes WHERE subscriber_id = ANY($1::bigint[]) AND at < now() - $2 * interval '1 hour'`, [ids, CAP_HISTORY_HOURS]);
+      await tx.query(`DELETE FROM delivery.subscriber_pushes WHERE subscriber_id = ANY($1::bigint[]) AND at < now() - $2 * interval '1 hour'`, [bigintArray(ids), CAP_HISTORY_HOURS]);
     }
     return { ids, ambiguous: rows.filter((r) => r.was_sending).length, capped: cappedCount };
   });
@@ -176,7 +176,7 @@ export async function markSending(db: Queryable, campaignId: string, lease: stri
     text: `UPDATE delivery.delivery_log SET state = 'sending'
       WHERE campaign_id = $1 AND subscriber_id = ANY($2::bigint[]) AND lease = $3 AND state IN ('claimed', 'sending')
       RETURNING subscriber_id::text`,
-    values: [campaignId, subscriberIds, lease],
+    values: [campaignId, bigintArray(subscriberIds), lease],
   });
   return new Set(rows.map((r) => r.subscriber_id as string));
 }
@@ -187,7 +187,7 @@ export async function unfinishedRows(db: Queryable, campaignId: string, subscrib
     name: 'delivery-log:unfinished',
     text: `SELECT count(*)::int AS n FROM delivery.delivery_log
       WHERE campaign_id = $1 AND subscriber_id = ANY($2::bigint[]) AND state IN ('claimed', 'sending')`,
-    values: [campaignId, subscriberIds],
+    values: [campaignId, bigintArray(subscriberIds)],
   });
   return rows[0].n;
 }
@@ -204,7 +204,7 @@ export async function subscriptions(db: Queryable, ids: string[]): Promise<Subsc
   const { rows } = await db.query({
     name: 'delivery-log:subscriptions',
     text: `SELECT s.id::text AS id, s.endpoint, s.p256dh, s.auth FROM delivery.subscribers s WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
-    values: [ids],
+    values: [bigintArray(ids)],
   });
   return rows as SubscriptionRow[];
 }
@@ -302,9 +302,9 @@ export async function recordOutcomes(db: Queryable, campaignId: string, lease: s
     values: [
       campaignId,
       lease,
-      same.map((r) => r.id),
+      bigintArray(same.map((r) => r.id)),
       ...common.values,
-      others.map((r) => r.id),
+      bigintArray(others.map((r) => r.id)),
       ...common.values.map((_, i) => others.map((r) => r.values[i])),
     ],
   });

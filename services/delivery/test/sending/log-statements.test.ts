@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import pg from 'pg';
+import { bigintArray } from '../../../shared/src/db.js';
 import type { FailureClass } from '../../../shared/src/messages.js';
 import { claim, markSending, recordOutcomes, unfinishedRows, type Outcome } from '../../src/sending/delivery-log-store.js';
 import { newSite, startTestDelivery, type TestDelivery } from '../support.js';
@@ -165,6 +166,23 @@ describe('sending: delivery-log statements against a model', function () {
         expect(await unfinishedRows(t.pool, campaignId, sub)).to.equal(count((r) => r.state === 'claimed' || r.state === 'sending'));
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('property: ids passed as an array literal reach Postgres as the same bigint[]; anything but an integer is refused before it', async () => {
+    const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String);
+    await fc.assert(
+      fc.asyncProperty(fc.array(int64, { maxLength: 300 }), async (ids) => {
+        const { rows } = await t.pool.query(`SELECT ($1::bigint[])::text[] AS ids`, [bigintArray(ids)]);
+        expect(rows[0].ids).to.deep.equal(ids.map((id) => BigInt(id).toString()));
+      }),
+      { numRuns: 50 },
+    );
+    // What would change the literal's meaning (another element, a NULL, a nested array) or is no integer.
+    fc.assert(
+      fc.property(fc.array(int64, { maxLength: 5 }), fc.oneof(fc.constantFrom('1},{2', '1,2', 'NULL', '', ' 1', '1 ', '1e3', '0x1f', '+1', '١', '{1}', '"1"'), fc.string().filter((x) => !/^-?\d{1,19}$/.test(x))), (ids, bad) => {
+        expect(() => bigintArray([...ids, bad])).to.throw(TypeError, 'not an integer id');
+      }),
     );
   });
 
