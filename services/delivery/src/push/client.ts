@@ -316,12 +316,15 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   }
 
   // The hot path: one call per push. Kept lean — no per-request helper objects beyond the
-  // stream's own listeners — since the main thread's CPU per push bounds the sender.
-  function requestH2(state: Origin, c: Connection, url: URL, headers: Readonly<Record<string, string>>, body: Buffer, deadline: Deadline) {
+  // stream's own listeners and one timer — since the main thread's CPU per push bounds the
+  // sender, and whatever a request keeps while in flight is what the garbage collector walks.
+  function requestH2(state: Origin, c: Connection, url: URL, headers: Readonly<Record<string, string>>, body: Buffer) {
     return new Promise<PushResponse>((resolve, reject) => {
-      const h2Headers: http2.OutgoingHttpHeaders = { ':method': 'POST', ':path': url.pathname + url.search };
-      for (const name in headers) h2Headers[name.toLowerCase()] = headers[name];
-      h2Headers['content-length'] = body.length;
+      // The raw form ([name, value, …], every pseudo-header given): Node copies a headers object
+      // before reading it, not an array.
+      const h2Headers: string[] = [':method', 'POST', ':scheme', 'https', ':authority', url.host, ':path', url.pathname + url.search];
+      for (const name in headers) h2Headers.push(name.toLowerCase(), headers[name]);
+      h2Headers.push('content-length', String(body.length));
       let stream: http2.ClientHttp2Stream;
       try {
         stream = c.session.request(h2Headers);
@@ -329,8 +332,6 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         releaseStream(state, c);
         return reject(toRequestError(err, url.origin));
       }
-      // The stream's slot is free once the stream has closed, whatever settled the request.
-      stream.once('close', () => releaseStream(state, c));
       let status = 0;
       let responseHeaders: http2.IncomingHttpHeaders | undefined;
       let size = 0;
@@ -338,18 +339,18 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       const finish = (err: Error | null) => {
         if (done) return;
         done = true;
-        deadline.onExpire(null);
+        clearTimeout(timer);
         if (err) reject(err);
         else resolve({ status, headers: flattenHeaders(responseHeaders!), statusText: '' });
       };
       // Once the stream has an id its HEADERS are on their way; only REFUSED_STREAM (RFC 9113
       // §8.7: a GOAWAY'd or refused stream) says for sure that the server did not process it.
       const onWire = () => stream.id !== undefined && stream.rstCode !== http2.constants.NGHTTP2_REFUSED_STREAM;
-      deadline.onExpire(() => {
+      const timer = setTimeout(() => {
         const maybeAccepted = onWire();
         stream.close(http2.constants.NGHTTP2_CANCEL);
         finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin, { maybeAccepted }));
-      });
+      }, timeoutMs);
       stream.on('response', (h) => {
         status = Number(h[':status']);
         responseHeaders = h;
@@ -363,8 +364,9 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       });
       stream.on('error', (err) => finish(toRequestError(err, url.origin, onWire())));
       // 'close' follows the end of the response (or a reset): the one place that settles a
-      // stream that got an answer.
+      // stream that got an answer, and that frees its slot, whatever settled the request.
       stream.on('close', () => {
+        releaseStream(state, c);
         if (status && stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) return finish(null);
         finish(new PushRequestError('reset', `stream closed (code ${stream.rstCode})`, url.origin, { maybeAccepted: onWire() }));
       });
@@ -372,14 +374,14 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     });
   }
 
-  function requestH1(state: Origin, url: URL, headers: Readonly<Record<string, string>>, body: Buffer, deadline: Deadline) {
+  function requestH1(state: Origin, url: URL, headers: Readonly<Record<string, string>>, body: Buffer) {
     return new Promise<PushResponse>((resolve, reject) => {
       const transport = url.protocol === 'https:' ? https : http;
       let done = false;
       const finish = (err: Error | null, response?: PushResponse) => {
         if (done) return;
         done = true;
-        deadline.onExpire(null);
+        clearTimeout(timer);
         if (err) reject(err);
         else resolve(response!);
       };
@@ -402,10 +404,10 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         });
       });
       req.once('finish', wired);
-      deadline.onExpire(() => {
+      const timer = setTimeout(() => {
         finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin, { maybeAccepted: onWire }));
         req.destroy();
-      });
+      }, timeoutMs);
       req.on('error', (err) => finish(toRequestError(err, url.origin, onWire)));
       req.on('response', (res) => {
         const response = (): PushResponse => ({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), statusText: safeStatusText(res.statusMessage) });
@@ -438,13 +440,9 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       if (state.refused && state.refused.until > Date.now()) throw state.refused.error;
       try {
         // An open connection with a free stream (the usual case) is used straight away.
+        // The request's deadline starts once it has its stream (or, over HTTP/1.1, is handed to the agent).
         const c = state.protocol === 'http/1.1' ? null : (takeFreeStream(state) ?? (await waitForStream(state)));
-        const deadline = createDeadline(timeoutMs);
-        try {
-          return c ? await requestH2(state, c, url, headers, body, deadline) : await requestH1(state, url, headers, body, deadline);
-        } finally {
-          deadline.clear();
-        }
+        return await (c ? requestH2(state, c, url, headers, body) : requestH1(state, url, headers, body));
       } catch (err) {
         // A refused origin fails at once for a while: no lookup per push of a large campaign.
         if (err instanceof PushRequestError && err.code === 'refused') state.refused = { error: err, until: Date.now() + REFUSAL_MEMORY_MS };
@@ -466,33 +464,6 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   };
 }
 
-interface Deadline {
-  /** Sets the function to run once when the deadline passes (replacing any earlier one); null: none. */
-  onExpire(fn: (() => void) | null): void;
-  clear(): void;
-}
-
-function createDeadline(ms: number): Deadline {
-  let pending: (() => void) | null = null;
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    const fn = pending;
-    pending = null;
-    fn?.();
-  }, ms);
-  return {
-    onExpire(fn) {
-      if (expired && fn) queueMicrotask(fn); // e.g. the connect used up the time: fail at once
-      else pending = fn;
-    },
-    clear() {
-      clearTimeout(timer);
-      pending = null;
-    },
-  };
-}
-
 /** A reason phrase as something safe to store and log: letters, digits and a few marks, 40 at most. */
 export function safeStatusText(text: string | undefined): string {
   return (text ?? '').replace(/[^A-Za-z0-9 .,:'()/_-]/g, '').replace(/ {2,}/g, ' ').trim().slice(0, 40).trim();
@@ -500,8 +471,9 @@ export function safeStatusText(text: string | undefined): string {
 
 function flattenHeaders(headers: http.IncomingHttpHeaders | http2.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.startsWith(':') || value === undefined) continue;
+  for (const name in headers) {
+    const value = headers[name];
+    if (name[0] === ':' || value === undefined) continue;
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return out;

@@ -175,7 +175,8 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       const { status, reason } = last ?? fallback;
       return done({ outcome: 'failed', status, reason: `${why}: ${reason}` });
     };
-    const budget = `retry budget ${+(limitMs / 1000).toFixed(1)} s${limitMs < retryBudgetMs && limitMs === job.ttl * 1000 ? ', the TTL' : ''}`;
+    // Words for a give-up reason only: not made for the pushes (nearly all) that never give up.
+    const budget = () => `retry budget ${+(limitMs / 1000).toFixed(1)} s${limitMs < retryBudgetMs && limitMs === job.ttl * 1000 ? ', the TTL' : ''}`;
 
     for (;;) {
       let outcome: Classified;
@@ -184,10 +185,9 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       try {
         if (!gate.clear) turn = await gate.waitTurn(deadline);
         if (turn === 'closed') return done({ outcome: 'failed', reason: SENDER_CLOSED });
-        if (turn === 'deadline') return giveUp(`gave up after ${attempts} attempts (${budget}; origin down)`, lastTransient.get(origin) ?? { reason: 'push service unavailable' });
-        if (turn === 'beyond') return giveUp(`gave up after ${attempts} attempts (${budget}; Retry-After ends after it)`, { status: 429, reason: '429 rate limited' });
-        const { beforeSend } = hooks;
-        if (attempts === 0 && beforeSend && !(await Promise.resolve(target.id).then(beforeSend).catch(() => false))) {
+        if (turn === 'deadline') return giveUp(`gave up after ${attempts} attempts (${budget()}; origin down)`, lastTransient.get(origin) ?? { reason: 'push service unavailable' });
+        if (turn === 'beyond') return giveUp(`gave up after ${attempts} attempts (${budget()}; Retry-After ends after it)`, { status: 429, reason: '429 rate limited' });
+        if (attempts === 0 && hooks.beforeSend && !(await allowed(hooks.beforeSend, target.id))) {
           gate.report(turn, 'ignored', '');
           return done({ outcome: 'failed', reason: NOT_SENT });
         }
@@ -234,7 +234,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           last = { status: outcome.status, reason: outcome.reason };
           lastTransient.set(origin, last);
           if (outcome.maybeAccepted) ambiguous += 1;
-          if (now() >= deadline) return giveUp(`gave up after ${attempts} attempts (${budget})`, last);
+          if (now() >= deadline) return giveUp(`gave up after ${attempts} attempts (${budget()})`, last);
           if (attempts >= maxAttempts) return giveUp(`gave up after ${attempts} attempts (the attempt limit)`, last);
           // By cause: the status, or the client's error code that starts the reason (`timeout: …`).
           const cause = outcome.status !== undefined ? String(outcome.status) : outcome.reason.split(':', 1)[0].slice(0, 20);
@@ -302,6 +302,15 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       failures.flush();
     },
   };
+}
+
+/** A beforeSend hook's answer: a throw or a rejection withholds the push, as false does. */
+async function allowed(beforeSend: NonNullable<PushHooks['beforeSend']>, id: string): Promise<boolean> {
+  try {
+    return Boolean(await beforeSend(id));
+  } catch {
+    return false;
+  }
 }
 
 /** What an attempt says about its origin (origin-gate.ts AttemptResult). */
