@@ -12,7 +12,7 @@ import { runDelivery } from './parts/delivery.js';
 import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
 import { runThrottled } from './parts/throttled.js';
 import { runScheduler } from './parts/scheduler.js';
-import { formatSummary, summariseProfile } from './lib/profile-summary.js';
+import { formatAllocations, formatSummary, summariseAllocations, summariseProfile } from './lib/profile-summary.js';
 import { evaluateTargets, formatTables, machine, mergeWithPrevious, renderSvg, type Results } from './lib/report.js';
 import { Cleanup, startBenchStack } from './lib/stack.js';
 
@@ -44,7 +44,7 @@ const HELP = `npm run bench -- [flags]
   --audience N         audience: subscribers (1000000)
   --audience-seconds N audience: seconds per scenario (5)
   --scheduled N        scheduler: campaigns due at the same second (1000)
-  --profile            run the services with --cpu-prof; summaries go into the results
+  --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
 
 function int(v: string | undefined, name: string, fallback: number, min = 1): number {
@@ -143,7 +143,7 @@ async function main(): Promise<number> {
         ...(opts.pushConcurrency ? { PUSH_CONCURRENCY_PER_ORIGIN: String(opts.pushConcurrency) } : {}),
         ...(opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {}),
       },
-      nodeOptions: opts.profile ? [`--import ${path.join(HERE, 'lib/cpu-profile-hook.mjs')}`] : [],
+      nodeOptions: opts.profile ? [`--import ${path.join(HERE, 'lib/profile-hook.mjs')}`] : [],
       ...(far ? { far: { latencyMs: opts.farLatencyMs, maxConcurrentStreams: FAR_STREAMS } } : {}),
     });
     pids = stack.pids;
@@ -206,7 +206,10 @@ async function main(): Promise<number> {
     const role = (f: string) => Object.entries(pids).find(([, pid]) => f.includes(`.${pid}.`))?.[0] ?? 'other';
     const summaries = files.map((f) => ({ role: role(f), ...summariseProfile(path.join(profileDir, f), 25) }));
     for (const s of summaries) log(`profile of ${s.role} (main thread):\n${formatSummary(s)}`);
-    results.profiles = { dir: path.relative(path.join(HERE, '..'), profileDir), summaries };
+    const heapFiles = readdirSync(profileDir).filter((f) => f.endsWith('.heapprofile'));
+    const allocations = heapFiles.map((f) => ({ role: role(f), ...summariseAllocations(path.join(profileDir, f), 25) }));
+    for (const s of allocations) log(`allocations of ${s.role} (main thread):\n${formatAllocations(s)}`);
+    results.profiles = { dir: path.relative(path.join(HERE, '..'), profileDir), summaries, allocations };
   }
 
   results.finishedAt = new Date().toISOString();
