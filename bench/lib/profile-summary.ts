@@ -105,11 +105,13 @@ export function summariseAllocations(file: string, top = 20): AllocationSummary 
     if (n.selfSize === 0) continue;
     total += n.selfSize;
     const name = n.callFrame.functionName || '(anonymous)';
-    const where = `${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
-    const e = fn.get(`${name}@${where}`) ?? { name, where, bytes: 0 };
+    const url = shortUrl(n.callFrame.url);
+    const where = `${url}:${n.callFrame.lineNumber + 1}`;
+    const key = `${name}@${where}`;
+    const e = fn.get(key) ?? { name, where, bytes: 0 };
     e.bytes += n.selfSize;
-    fn.set(`${name}@${where}`, e);
-    const f = shortUrl(n.callFrame.url) || name;
+    fn.set(key, e);
+    const f = url || name;
     files.set(f, (files.get(f) ?? 0) + n.selfSize);
   }
   const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
