@@ -24,11 +24,12 @@
 // a push service answers is bounded: the status, the headers Node already bounds, a reason
 // phrase reduced to a few safe characters; the body is read up to a cap and thrown away.
 import http from 'node:http';
-import http2 from 'node:http2';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { createDestinationPolicy, DestinationRefusedError, type DestinationPolicy } from './destination.js';
+import { Http2Connection, Http2ConnectionClosedError, type ResponseHandler } from './http2/connection.js';
+import { encodeFields, requestBlock } from './http2/hpack.js';
 
 export interface PushClientOptions {
   /**
@@ -98,12 +99,11 @@ const REFUSAL_MEMORY_MS = 60_000;
 const IDLE_CONNECTION_MS = 60_000;
 /** Streams a connection being opened is counted on to take, before any server has said (RFC 9113 §6.5.2 advises at least 100). */
 const DEFAULT_STREAMS = 100;
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_SESSION_ERROR',
-  'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_STREAM_CANCEL', 'ERR_HTTP2_INVALID_SESSION', 'ERR_STREAM_PREMATURE_CLOSE']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 interface Connection {
-  session: http2.ClientHttp2Session;
-  /** Streams open on it, counted from the request until the stream's 'close'. */
+  conn: Http2Connection;
+  /** Streams taken on it, counted from the moment a request is given one until it settles. */
   streams: number;
 }
 
@@ -162,11 +162,11 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     return state;
   }
 
-  const capacity = (c: Connection) => c.session.remoteSettings.maxConcurrentStreams ?? DEFAULT_STREAMS;
+  const capacity = (c: Connection) => c.conn.maxConcurrentStreams;
 
   /** The first open connection with a free stream. */
   function freeConnection(state: Origin): Connection | undefined {
-    for (const c of state.connections) if (c.streams < capacity(c) && !c.session.closed && !c.session.destroyed) return c;
+    for (const c of state.connections) if (c.streams < capacity(c) && !c.conn.closed) return c;
     return undefined;
   }
 
@@ -215,7 +215,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     connect(state).then(
       (c) => {
         state.connecting -= 1;
-        if (c && state.protocol === 'http/1.1') c.session.close();
+        if (c && state.protocol === 'http/1.1') c.conn.close();
         else if (c) {
           state.protocol = 'h2';
           state.connections.push(c);
@@ -232,9 +232,9 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     );
   }
 
-  // One TLS connection; ALPN decides the protocol. An h2 answer hands its TLS socket to a new
-  // session, which is ready once the server's SETTINGS arrived; an http/1.1 answer switches the
-  // origin to keep-alive sockets (null), so choosing costs no extra handshake.
+  // One TLS connection; ALPN decides the protocol. An h2 answer hands its TLS socket to an HTTP/2
+  // connection (http2/connection.ts), ready once the server's SETTINGS arrived; an http/1.1 answer
+  // switches the origin to keep-alive sockets (null), so choosing costs no extra handshake.
   function connect(state: Origin): Promise<Connection | null> {
     const { url } = state;
     return new Promise<Connection | null>((resolve, reject) => {
@@ -247,7 +247,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         secureContext,
         lookup: state.lookup,
       });
-      let session: http2.ClientHttp2Session | undefined;
+      let h2: Http2Connection | undefined;
       let settled = false;
       const done = () => {
         settled = true;
@@ -257,7 +257,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
       const fail = (err: Error) => {
         if (settled) return;
         done();
-        session?.destroy();
+        h2?.destroy();
         socket.destroy();
         reject(err);
       };
@@ -277,100 +277,107 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
           state.agent ??= new https.Agent({ keepAlive: true, maxSockets: h1Sockets, secureContext, lookup: state.lookup });
           return resolve(null);
         }
-        const s = http2.connect(url, { createConnection: () => socket });
-        session = s;
-        s.once('error', (err) => fail(new PushRequestError('network', `connect failed: ${err.message}`, url.origin, { cause: err })));
-        s.once('close', () => fail(new PushRequestError('network', 'connection closed before the server\'s settings', url.origin)));
-        s.once('remoteSettings', () => {
+        const conn = new Http2Connection(socket, { maxBodyBytes: MAX_BODY_BYTES });
+        h2 = conn;
+        conn.onClose = (err) =>
+          fail(new PushRequestError('network', `connection closed before the server's settings${err ? `: ${err.message}` : ''}`, url.origin, { cause: err }));
+        conn.onReady = () => {
           if (settled) return;
           if (closed) return fail(new PushRequestError('closed', 'push client is closed', url.origin));
           done();
-          resolve(adopt(state, s));
-        });
+          resolve(adopt(state, conn));
+        };
       });
     });
   }
 
-  // A ready session joins the origin's connections; GOAWAY, an error, a close or a long idle
-  // time (for all but the origin's first) retires it, and requests go to the others or to a new one.
-  function adopt(state: Origin, session: http2.ClientHttp2Session): Connection {
-    const c: Connection = { session, streams: 0 };
+  // A ready connection joins the origin's connections; GOAWAY, its end or a long idle time (for
+  // all but the origin's first) retires it, and requests go to the others or to a new one. After
+  // GOAWAY the connection ends by itself once its streams have.
+  function adopt(state: Origin, conn: Http2Connection): Connection {
+    const c: Connection = { conn, streams: 0 };
     const retire = () => {
       const i = state.connections.indexOf(c);
       if (i < 0) return;
       state.connections.splice(i, 1);
       if (state.waiters.length > 0) pump(state);
     };
-    session.on('goaway', () => {
-      retire();
-      session.close();
-    });
-    session.on('error', retire);
-    session.on('close', retire);
-    session.setTimeout(IDLE_CONNECTION_MS, () => {
+    conn.onGoaway = retire;
+    conn.onClose = retire;
+    conn.setIdleTimeout(IDLE_CONNECTION_MS, () => {
       if (c.streams > 0 || state.connections[0] === c) return;
       retire();
-      session.close();
+      conn.close();
     });
     return c;
   }
 
-  // The hot path: one call per push. Kept lean — no per-request helper objects beyond the
-  // stream's own listeners and one timer — since the main thread's CPU per push bounds the
-  // sender, and whatever a request keeps while in flight is what the garbage collector walks.
+  // The hot path: one call per push. One object per request (the handler the connection calls
+  // back, with its timer), since the main thread's CPU per push bounds the sender and whatever a
+  // request keeps while in flight is what the garbage collector walks.
+  class H2Request implements ResponseHandler {
+    id = 0;
+    timer: NodeJS.Timeout | undefined;
+    private status = 0;
+    private headers: Record<string, string> = {};
+    private done = false;
+    constructor(
+      private readonly state: Origin,
+      private readonly c: Connection,
+      private readonly origin: string,
+      private readonly resolve: (r: PushResponse) => void,
+      private readonly reject: (err: Error) => void,
+    ) {}
+    response(status: number, headers: Record<string, string>): void {
+      this.status = status;
+      this.headers = headers;
+    }
+    end(): void {
+      if (this.settle()) this.resolve({ status: this.status, headers: this.headers, statusText: '' });
+    }
+    fail(message: string, processed: boolean): void {
+      if (this.settle()) this.reject(new PushRequestError('reset', message, this.origin, { maybeAccepted: processed }));
+    }
+    /** Its HEADERS were written: the push service may have taken it, unless it says otherwise. */
+    timeout(): void {
+      this.c.conn.cancel(this.id);
+      if (this.settle()) this.reject(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, this.origin, { maybeAccepted: true }));
+    }
+    /** Frees the stream's slot, once; false when the request was already settled. */
+    private settle(): boolean {
+      if (this.done) return false;
+      this.done = true;
+      clearTimeout(this.timer);
+      releaseStream(this.state, this.c);
+      return true;
+    }
+  }
+  const onTimeout = (request: H2Request) => request.timeout();
+
+  // The header fields a batch's pushes to one origin share (the sender builds one object per
+  // batch and origin), encoded once; each request adds its path and length.
+  const encodedFields = new WeakMap<Readonly<Record<string, string>>, { host: string; pseudo: Buffer; fields: Buffer }>();
+  function blockFor(url: URL, headers: Readonly<Record<string, string>>, contentLength: number): Buffer {
+    let encoded = encodedFields.get(headers);
+    if (encoded?.host !== url.host) {
+      const fields: string[] = [];
+      for (const name in headers) fields.push(name.toLowerCase(), headers[name]);
+      encoded = { host: url.host, pseudo: encodeFields([':method', 'POST', ':scheme', 'https', ':authority', url.host]), fields: encodeFields(fields) };
+      encodedFields.set(headers, encoded);
+    }
+    return requestBlock(encoded.pseudo, url.pathname + url.search, encoded.fields, contentLength);
+  }
+
   function requestH2(state: Origin, c: Connection, url: URL, headers: Readonly<Record<string, string>>, body: Buffer) {
     return new Promise<PushResponse>((resolve, reject) => {
-      // The raw form ([name, value, …], every pseudo-header given): Node copies a headers object
-      // before reading it, not an array.
-      const h2Headers: string[] = [':method', 'POST', ':scheme', 'https', ':authority', url.host, ':path', url.pathname + url.search];
-      for (const name in headers) h2Headers.push(name.toLowerCase(), headers[name]);
-      h2Headers.push('content-length', String(body.length));
-      let stream: http2.ClientHttp2Stream;
+      const request = new H2Request(state, c, url.origin, resolve, reject);
       try {
-        stream = c.session.request(h2Headers);
+        request.id = c.conn.request(blockFor(url, headers, body.length), body, request);
       } catch (err) {
         releaseStream(state, c);
         return reject(toRequestError(err, url.origin));
       }
-      let status = 0;
-      let responseHeaders: http2.IncomingHttpHeaders | undefined;
-      let size = 0;
-      let done = false;
-      const finish = (err: Error | null) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        if (err) reject(err);
-        else resolve({ status, headers: flattenHeaders(responseHeaders!), statusText: '' });
-      };
-      // Once the stream has an id its HEADERS are on their way; only REFUSED_STREAM (RFC 9113
-      // §8.7: a GOAWAY'd or refused stream) says for sure that the server did not process it.
-      const onWire = () => stream.id !== undefined && stream.rstCode !== http2.constants.NGHTTP2_REFUSED_STREAM;
-      const timer = setTimeout(() => {
-        const maybeAccepted = onWire();
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-        finish(new PushRequestError('timeout', `no response within ${timeoutMs} ms`, url.origin, { maybeAccepted }));
-      }, timeoutMs);
-      stream.on('response', (h) => {
-        status = Number(h[':status']);
-        responseHeaders = h;
-      });
-      // The body is read and dropped; past the cap the stream is cancelled (the session lives on).
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= MAX_BODY_BYTES) return;
-        finish(null);
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-      });
-      stream.on('error', (err) => finish(toRequestError(err, url.origin, onWire())));
-      // 'close' follows the end of the response (or a reset): the one place that settles a
-      // stream that got an answer, and that frees its slot, whatever settled the request.
-      stream.on('close', () => {
-        releaseStream(state, c);
-        if (status && stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) return finish(null);
-        finish(new PushRequestError('reset', `stream closed (code ${stream.rstCode})`, url.origin, { maybeAccepted: onWire() }));
-      });
-      stream.end(body);
+      request.timer = setTimeout(onTimeout, timeoutMs, request);
     });
   }
 
@@ -456,7 +463,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         for (const waiter of state.waiters.splice(0)) {
           waiter.reject(new PushRequestError('closed', 'push client is closed', state.url.origin));
         }
-        for (const c of state.connections.splice(0)) c.session.destroy();
+        for (const c of state.connections.splice(0)) c.conn.destroy();
         state.agent?.destroy();
       }
       origins.clear();
@@ -469,7 +476,7 @@ export function safeStatusText(text: string | undefined): string {
   return (text ?? '').replace(/[^A-Za-z0-9 .,:'()/_-]/g, '').replace(/ {2,}/g, ' ').trim().slice(0, 40).trim();
 }
 
-function flattenHeaders(headers: http.IncomingHttpHeaders | http2.IncomingHttpHeaders): Record<string, string> {
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];
@@ -483,6 +490,7 @@ function flattenHeaders(headers: http.IncomingHttpHeaders | http2.IncomingHttpHe
 function toRequestError(err: unknown, origin: string, onWire = false): PushRequestError {
   if (err instanceof PushRequestError) return err;
   if (err instanceof DestinationRefusedError) return new PushRequestError('refused', `destination refused: ${err.message}`, origin, { cause: err });
+  if (err instanceof Http2ConnectionClosedError) return new PushRequestError('reset', err.message, origin, { cause: err });
   const e = err as NodeJS.ErrnoException;
   const code = RESET_CODES.has(e?.code ?? '') || /socket hang up|stream closed|aborted/i.test(e?.message ?? '') ? 'reset' : 'network';
   return new PushRequestError(code, e?.message ?? String(err), origin, { cause: err, maybeAccepted: onWire });

@@ -1,0 +1,318 @@
+// HPACK (RFC 7541) for the push client's own HTTP/2 connections (connection.ts).
+//
+// Encoding: a request's fields go out as literals without indexing (§6.2.2), names from the
+// static table where it has them, never Huffman-coded: the server's dynamic table is never
+// touched, so there is no encoder state to keep in step, and the bytes are a few hundred per push.
+//
+// Decoding is what a push service sends back, and a push service can be anyone's server (an
+// endpoint is whatever the browser's subscription says), so every length and index is checked
+// before it is used: integers stop at 2^28, strings at the block's end, the dynamic table at the
+// size we advertised, the decoded list at `maxListSize`; Huffman padding must be at most 7 bits
+// of ones, and EOS is refused (§5.2). Any violation is an HpackError, which the connection turns
+// into a COMPRESSION_ERROR for the whole connection (§2.2: the table is then out of step).
+
+export class HpackError extends Error {
+  override readonly name = 'HpackError';
+}
+
+/** RFC 7541 Appendix A; index 1 is STATIC[0]. */
+const STATIC: ReadonlyArray<readonly [string, string]> = [
+  [':authority', ''], [':method', 'GET'], [':method', 'POST'], [':path', '/'], [':path', '/index.html'],
+  [':scheme', 'http'], [':scheme', 'https'], [':status', '200'], [':status', '204'], [':status', '206'],
+  [':status', '304'], [':status', '400'], [':status', '404'], [':status', '500'], ['accept-charset', ''],
+  ['accept-encoding', 'gzip, deflate'], ['accept-language', ''], ['accept-ranges', ''], ['accept', ''],
+  ['access-control-allow-origin', ''], ['age', ''], ['allow', ''], ['authorization', ''], ['cache-control', ''],
+  ['content-disposition', ''], ['content-encoding', ''], ['content-language', ''], ['content-length', ''],
+  ['content-location', ''], ['content-range', ''], ['content-type', ''], ['cookie', ''], ['date', ''],
+  ['etag', ''], ['expect', ''], ['expires', ''], ['from', ''], ['host', ''], ['if-match', ''],
+  ['if-modified-since', ''], ['if-none-match', ''], ['if-range', ''], ['if-unmodified-since', ''],
+  ['last-modified', ''], ['link', ''], ['location', ''], ['max-forwards', ''], ['proxy-authenticate', ''],
+  ['proxy-authorization', ''], ['range', ''], ['referer', ''], ['refresh', ''], ['retry-after', ''],
+  ['server', ''], ['set-cookie', ''], ['strict-transport-security', ''], ['transfer-encoding', ''],
+  ['user-agent', ''], ['vary', ''], ['via', ''], ['www-authenticate', ''],
+];
+
+/** A name's first index in the static table. */
+const STATIC_NAME_INDEX = new Map<string, number>();
+STATIC.forEach(([name], i) => {
+  if (!STATIC_NAME_INDEX.has(name)) STATIC_NAME_INDEX.set(name, i + 1);
+});
+
+// The Huffman code (Appendix B) is canonical: codes of one length are consecutive in symbol
+// order, and each length's first code follows the previous length's last. So the code lengths
+// of the 256 byte values (EOS, symbol 256, is 30 bits of ones) define it; the known answers of
+// Appendix C in the tests check the result.
+const CODE_LENGTHS = [
+  13, 23, 28, 28, 28, 28, 28, 28, 28, 24, 30, 28, 28, 30, 28, 28, 28, 28, 28, 28, 28, 28, 30, 28, 28, 28, 28, 28, 28, 28, 28, 28,
+  6, 10, 10, 12, 13, 6, 8, 11, 10, 10, 8, 11, 8, 6, 6, 6, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 8, 15, 6, 12, 10,
+  13, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 7, 8, 13, 19, 13, 14, 6,
+  15, 5, 6, 5, 6, 5, 6, 6, 6, 5, 7, 7, 6, 6, 6, 5, 6, 7, 6, 5, 5, 6, 7, 7, 7, 7, 7, 15, 11, 14, 13, 28,
+  20, 22, 20, 20, 22, 22, 22, 23, 22, 23, 23, 23, 23, 23, 24, 23, 24, 24, 22, 23, 24, 23, 23, 23, 23, 21, 22, 23, 22, 23, 23, 24,
+  22, 21, 20, 22, 22, 23, 23, 21, 23, 22, 22, 24, 21, 22, 23, 23, 21, 21, 22, 21, 23, 22, 23, 23, 20, 22, 22, 22, 23, 22, 22, 23,
+  26, 26, 20, 19, 22, 23, 22, 25, 26, 26, 26, 27, 27, 26, 24, 25, 19, 21, 26, 27, 27, 26, 27, 24, 21, 21, 26, 26, 28, 27, 27, 27,
+  20, 24, 20, 21, 22, 21, 21, 23, 22, 22, 25, 25, 24, 24, 26, 23, 26, 27, 26, 26, 27, 27, 27, 27, 27, 28, 27, 27, 27, 27, 27, 26,
+  30,
+];
+const EOS = 256;
+const MAX_CODE_LENGTH = 30;
+
+/**
+ * Canonical decoding tables: for each length, the first code and where its symbols start in
+ * `SYMBOLS` (symbols ordered by length, then value). A code of length L is `c` when
+ * c - FIRST[L] < COUNT[L].
+ */
+const FIRST = new Int32Array(MAX_CODE_LENGTH + 1);
+const COUNT = new Int32Array(MAX_CODE_LENGTH + 1);
+const OFFSET = new Int32Array(MAX_CODE_LENGTH + 1);
+const SYMBOLS = new Uint16Array(CODE_LENGTHS.length);
+{
+  let code = 0;
+  let at = 0;
+  for (let length = 1; length <= MAX_CODE_LENGTH; length++) {
+    FIRST[length] = code;
+    OFFSET[length] = at;
+    for (let symbol = 0; symbol < CODE_LENGTHS.length; symbol++) {
+      if (CODE_LENGTHS[symbol] !== length) continue;
+      SYMBOLS[at++] = symbol;
+      code += 1;
+    }
+    COUNT[length] = at - OFFSET[length];
+    code <<= 1;
+  }
+}
+
+/** Decodes a Huffman-coded string literal (§5.2), bytes as Latin-1 characters. */
+export function huffmanDecode(buf: Uint8Array, start: number, end: number): string {
+  const out: number[] = [];
+  let code = 0;
+  let length = 0;
+  for (let i = start; i < end; i++) {
+    const byte = buf[i];
+    for (let bit = 7; bit >= 0; bit--) {
+      code = (code << 1) | ((byte >> bit) & 1);
+      length += 1;
+      const k = code - FIRST[length];
+      if (k < COUNT[length]) {
+        const symbol = SYMBOLS[OFFSET[length] + k];
+        if (symbol === EOS) throw new HpackError('Huffman string holds EOS');
+        out.push(symbol);
+        code = 0;
+        length = 0;
+      } else if (length === MAX_CODE_LENGTH) {
+        throw new HpackError('invalid Huffman code');
+      }
+    }
+  }
+  // What is left is padding: the most significant bits of EOS (all ones), at most 7 of them.
+  if (length > 7 || code !== (1 << length) - 1) throw new HpackError('invalid Huffman padding');
+  return latin1(out);
+}
+
+function latin1(codes: number[]): string {
+  let s = '';
+  // fromCharCode with many arguments at once, in slices well below any engine's argument limit.
+  for (let i = 0; i < codes.length; i += 4096) s += String.fromCharCode.apply(null, codes.slice(i, i + 4096));
+  return s;
+}
+
+/** Writes an HPACK integer (§5.1) with an n-bit prefix whose high bits are `flags`; returns where it ends. */
+function writeInteger(buf: Buffer, at: number, value: number, prefixBits: number, flags: number): number {
+  const max = (1 << prefixBits) - 1;
+  if (value < max) {
+    buf[at] = flags | value;
+    return at + 1;
+  }
+  buf[at++] = flags | max;
+  value -= max;
+  while (value >= 128) {
+    buf[at++] = (value % 128) + 128;
+    value = Math.floor(value / 128);
+  }
+  buf[at] = value;
+  return at + 1;
+}
+
+/** A string literal, never Huffman-coded; the text is Latin-1 (checked by the callers). */
+function writeString(buf: Buffer, at: number, text: string): number {
+  at = writeInteger(buf, at, text.length, 7, 0);
+  return at + buf.write(text, at, 'latin1');
+}
+
+/** The bytes an integer and a string of this length may take at most. */
+const STRING_OVERHEAD = 6;
+
+/** A header name an HTTP/2 request may carry: lowercase token characters (RFC 9113 §8.2.1). */
+const FIELD_NAME = /^:?[a-z0-9!#$%&'*+.^_`|~-]+$/;
+/** A field value without CR, LF, NUL or characters beyond Latin-1 (RFC 9113 §8.2.1). */
+const FIELD_VALUE = /^[^\r\n\0\u0100-\uffff]*$/;
+
+/** Whole fields the static table has, by name and value (":method: POST" is one byte). */
+const STATIC_FIELD_INDEX = new Map<string, number>();
+STATIC.forEach(([name, value], i) => {
+  if (value !== '') STATIC_FIELD_INDEX.set(`${name}\n${value}`, i + 1);
+});
+
+/**
+ * Encodes header fields ([name, value, name, value, …]): a field the static table holds whole as
+ * its index, the rest as literals without indexing, with the static table's name index where
+ * there is one. Throws a TypeError on a name or value HTTP/2 does not allow: what would be a
+ * malformed request is never sent.
+ */
+export function encodeFields(fields: readonly string[]): Buffer {
+  let bound = 0;
+  for (let i = 0; i < fields.length; i += 2) bound += 2 * STRING_OVERHEAD + fields[i].length + fields[i + 1].length;
+  const buf = Buffer.allocUnsafe(bound);
+  let at = 0;
+  for (let i = 0; i < fields.length; i += 2) {
+    const name = fields[i];
+    const value = fields[i + 1];
+    if (!FIELD_NAME.test(name)) throw new TypeError(`invalid header name: ${JSON.stringify(name)}`);
+    if (!FIELD_VALUE.test(value)) throw new TypeError(`invalid value for header ${name}`);
+    const whole = STATIC_FIELD_INDEX.get(`${name}\n${value}`);
+    if (whole !== undefined) {
+      at = writeInteger(buf, at, whole, 7, 0x80);
+      continue;
+    }
+    const index = STATIC_NAME_INDEX.get(name);
+    if (index !== undefined) at = writeInteger(buf, at, index, 4, 0x00);
+    else {
+      buf[at++] = 0x00;
+      at = writeString(buf, at, name);
+    }
+    at = writeString(buf, at, value);
+  }
+  return buf.subarray(0, at);
+}
+
+const PATH_INDEX = STATIC_NAME_INDEX.get(':path')!;
+const CONTENT_LENGTH_INDEX = STATIC_NAME_INDEX.get('content-length')!;
+
+/**
+ * One request's header block: `pseudo` (:method, :scheme, :authority) and `fields` encoded once
+ * for the many requests that share them (encodeFields), its :path between them (pseudo-header
+ * fields come first, RFC 9113 §8.3), and its content-length. The path is a WHATWG URL's
+ * serialisation, ASCII without spaces or controls, so it is not checked again per request.
+ */
+export function requestBlock(pseudo: Buffer, path: string, fields: Buffer, contentLength: number): Buffer {
+  const length = String(contentLength);
+  const buf = Buffer.allocUnsafe(pseudo.length + fields.length + 2 * STRING_OVERHEAD + 2 + path.length + length.length);
+  buf.set(pseudo, 0);
+  let at = writeInteger(buf, pseudo.length, PATH_INDEX, 4, 0x00);
+  at = writeString(buf, at, path);
+  buf.set(fields, at);
+  at = writeInteger(buf, at + fields.length, CONTENT_LENGTH_INDEX, 4, 0x00);
+  at = writeString(buf, at, length);
+  return buf.subarray(0, at);
+}
+
+export interface HpackDecoderOptions {
+  /** SETTINGS_HEADER_TABLE_SIZE we advertised: the most a size update may set. Default 4096. */
+  tableLimit?: number;
+  /** The most a decoded field list may weigh (names + values + 32 per field, §4.1). Default 65536. */
+  maxListSize?: number;
+}
+
+/** One connection's decoding context (the dynamic table lives as long as the connection). */
+export class HpackDecoder {
+  private readonly tableLimit: number;
+  private readonly maxListSize: number;
+  /** Newest first. */
+  private readonly table: Array<[string, string]> = [];
+  private tableSize = 0;
+  private maxTableSize: number;
+
+  constructor(opts: HpackDecoderOptions = {}) {
+    this.tableLimit = opts.tableLimit ?? 4096;
+    this.maxListSize = opts.maxListSize ?? 65536;
+    this.maxTableSize = this.tableLimit;
+  }
+
+  /** Decodes one complete header block into [name, value, name, value, …]. */
+  decode(block: Uint8Array): string[] {
+    const out: string[] = [];
+    let listSize = 0;
+    let at = 0;
+    let fieldsSeen = false;
+    const integer = (prefixBits: number): number => {
+      if (at >= block.length) throw new HpackError('header block truncated');
+      const max = (1 << prefixBits) - 1;
+      let value = block[at++] & max;
+      if (value < max) return value;
+      for (let shift = 0; ; shift += 7) {
+        if (at >= block.length) throw new HpackError('header block truncated');
+        if (shift > 21) throw new HpackError('integer too large');
+        const byte = block[at++];
+        value += (byte & 0x7f) * 2 ** shift;
+        if ((byte & 0x80) === 0) return value;
+      }
+    };
+    const string = (): string => {
+      if (at >= block.length) throw new HpackError('header block truncated');
+      const huffman = (block[at] & 0x80) !== 0;
+      const length = integer(7);
+      if (length > block.length - at) throw new HpackError('string literal past the end of the block');
+      const start = at;
+      at += length;
+      return huffman ? huffmanDecode(block, start, at) : Buffer.from(block.buffer, block.byteOffset + start, length).toString('latin1');
+    };
+    const entry = (index: number): readonly [string, string] => {
+      if (index >= 1 && index <= STATIC.length) return STATIC[index - 1];
+      const dynamic = this.table[index - STATIC.length - 1];
+      if (index === 0 || !dynamic) throw new HpackError(`header index ${index} out of range`);
+      return dynamic;
+    };
+    const emit = (name: string, value: string) => {
+      listSize += name.length + value.length + 32;
+      if (listSize > this.maxListSize) throw new HpackError('header list too large');
+      out.push(name, value);
+    };
+
+    while (at < block.length) {
+      const byte = block[at];
+      if (byte & 0x80) {
+        // Indexed field (§6.1).
+        const [name, value] = entry(integer(7));
+        emit(name, value);
+        fieldsSeen = true;
+      } else if ((byte & 0xe0) === 0x20) {
+        // Dynamic table size update (§6.3): only before the block's first field.
+        if (fieldsSeen) throw new HpackError('table size update after a header field');
+        const size = integer(5);
+        if (size > this.tableLimit) throw new HpackError(`table size update to ${size}, above ${this.tableLimit}`);
+        this.maxTableSize = size;
+        this.evict(0);
+      } else {
+        // Literal with incremental indexing (§6.2.1, 01xxxxxx), without (0000xxxx) or never indexed (0001xxxx).
+        const indexing = (byte & 0xc0) === 0x40;
+        const index = integer(indexing ? 6 : 4);
+        const name = index === 0 ? string() : entry(index)[0];
+        const value = string();
+        emit(name, value);
+        if (indexing) this.insert(name, value);
+        fieldsSeen = true;
+      }
+    }
+    return out;
+  }
+
+  private insert(name: string, value: string): void {
+    const size = name.length + value.length + 32;
+    // An entry larger than the table empties it and is not added (§4.4).
+    if (size > this.maxTableSize) {
+      this.table.length = 0;
+      this.tableSize = 0;
+      return;
+    }
+    this.evict(size);
+    this.table.unshift([name, value]);
+    this.tableSize += size;
+  }
+
+  /** Evicts the oldest entries until `room` more fits. */
+  private evict(room: number): void {
+    while (this.tableSize + room > this.maxTableSize && this.table.length > 0) {
+      const [name, value] = this.table.pop()!;
+      this.tableSize -= name.length + value.length + 32;
+    }
+  }
+}
