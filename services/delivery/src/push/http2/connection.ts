@@ -98,6 +98,8 @@ interface Stream {
   received: number;
   /** Bytes received on the stream since its last WINDOW_UPDATE. */
   unacknowledged: number;
+  /** In `blocked` (which drops ended streams lazily). */
+  queued: boolean;
 }
 
 export interface Http2ConnectionOptions {
@@ -134,7 +136,7 @@ export class Http2Connection {
   private peerMaxFrame = MAX_FRAME;
   /** Received on the connection since our last connection WINDOW_UPDATE. */
   private unacknowledged = 0;
-  /** Streams waiting for window to send the rest of their body, oldest first. */
+  /** Streams waiting for window to send the rest of their body, oldest first (ended ones are dropped as met). */
   private blocked: Stream[] = [];
   /** A header block being continued: its stream, END_STREAM, fragments so far. */
   private continued: { id: number; endStream: boolean; fragments: Buffer[]; size: number } | null = null;
@@ -186,7 +188,7 @@ export class Http2Connection {
     const id = this.nextId;
     this.nextId += 2;
     this.lastId = id;
-    const stream: Stream = { id, handler, sendWindow: this.peerInitialWindow, unsent: body, responded: false, received: 0, unacknowledged: 0 };
+    const stream: Stream = { id, handler, sendWindow: this.peerInitialWindow, unsent: body, responded: false, received: 0, unacknowledged: 0, queued: false };
     this.streams.set(id, stream);
     const length = body.length;
     if (length === 0) {
@@ -465,7 +467,7 @@ export class Http2Connection {
     if (increment === 0) return this.streamError(stream, H2_PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
     stream.sendWindow += increment;
     if (stream.sendWindow > MAX_WINDOW) return this.streamError(stream, H2_FLOW_CONTROL_ERROR, 'stream window above 2^31-1');
-    this.unblock();
+    if (stream.unsent && this.sendWindow > 0) this.sendBody(stream);
   }
 
   private resetByPeer(id: number, code: number): void {
@@ -480,9 +482,9 @@ export class Http2Connection {
   // —— streams ——
 
   private complete(stream: Stream): void {
-    this.forget(stream.id);
     // Answered before the whole body went out: the rest is not wanted.
     if (stream.unsent) this.reset(stream.id, H2_CANCEL);
+    this.forget(stream.id);
     stream.handler.end();
   }
 
@@ -493,12 +495,12 @@ export class Http2Connection {
     stream.handler.fail(`malformed response: ${message}`, true);
   }
 
-  /** Drops a stream from the books; true when it was there. */
+  /** Drops a stream from the books (and what it had left to send); true when it was there. */
   private forget(id: number): boolean {
     const stream = this.streams.get(id);
     if (!stream) return false;
     this.streams.delete(id);
-    if (stream.unsent) this.blocked = this.blocked.filter((s) => s !== stream);
+    stream.unsent = null;
     if (this.draining && this.streams.size === 0 && !this.finished) queueMicrotask(() => this.end(H2_NO_ERROR));
     return true;
   }
@@ -515,14 +517,25 @@ export class Http2Connection {
       body = body.subarray(n);
     }
     stream.unsent = body.length > 0 ? body : null;
-    if (stream.unsent && !this.blocked.includes(stream)) this.blocked.push(stream);
+    if (stream.unsent && !stream.queued) {
+      stream.queued = true;
+      this.blocked.push(stream);
+    }
   }
 
+  // After the connection window grew: the blocked streams in order, until it is used up again
+  // (one pass per connection WINDOW_UPDATE however many streams wait, not one per stream's).
   private unblock(): void {
-    if (this.blocked.length === 0) return;
     const waiting = this.blocked;
-    this.blocked = [];
-    for (const stream of waiting) if (this.streams.has(stream.id) && stream.unsent) this.sendBody(stream);
+    let i = 0;
+    const still: Stream[] = [];
+    for (; i < waiting.length && this.sendWindow > 0; i++) {
+      const stream = waiting[i];
+      if (stream.unsent && stream.sendWindow > 0) this.sendBody(stream);
+      if (stream.unsent) still.push(stream);
+      else stream.queued = false;
+    }
+    this.blocked = i === 0 ? waiting : still.concat(waiting.slice(i));
   }
 
   private drain(): void {

@@ -81,9 +81,15 @@ const SYMBOLS = new Uint16Array(CODE_LENGTHS.length);
   }
 }
 
+/** Where decoded bytes go before they become a string: grown as needed, reused (one thread). */
+let scratch = Buffer.allocUnsafe(1024);
+
 /** Decodes a Huffman-coded string literal (§5.2), bytes as Latin-1 characters. */
 export function huffmanDecode(buf: Uint8Array, start: number, end: number): string {
-  const out: number[] = [];
+  // The shortest code is 5 bits: at most 8 symbols per 5 bytes.
+  const most = Math.ceil(((end - start) * 8) / 5);
+  if (scratch.length < most) scratch = Buffer.allocUnsafe(most);
+  let n = 0;
   let code = 0;
   let length = 0;
   for (let i = start; i < end; i++) {
@@ -95,7 +101,7 @@ export function huffmanDecode(buf: Uint8Array, start: number, end: number): stri
       if (k < COUNT[length]) {
         const symbol = SYMBOLS[OFFSET[length] + k];
         if (symbol === EOS) throw new HpackError('Huffman string holds EOS');
-        out.push(symbol);
+        scratch[n++] = symbol;
         code = 0;
         length = 0;
       } else if (length === MAX_CODE_LENGTH) {
@@ -105,14 +111,7 @@ export function huffmanDecode(buf: Uint8Array, start: number, end: number): stri
   }
   // What is left is padding: the most significant bits of EOS (all ones), at most 7 of them.
   if (length > 7 || code !== (1 << length) - 1) throw new HpackError('invalid Huffman padding');
-  return latin1(out);
-}
-
-function latin1(codes: number[]): string {
-  let s = '';
-  // fromCharCode with many arguments at once, in slices well below any engine's argument limit.
-  for (let i = 0; i < codes.length; i += 4096) s += String.fromCharCode.apply(null, codes.slice(i, i + 4096));
-  return s;
+  return scratch.toString('latin1', 0, n);
 }
 
 /** Writes an HPACK integer (§5.1) with an n-bit prefix whose high bits are `flags`; returns where it ends. */
@@ -228,7 +227,7 @@ export class HpackDecoder {
   }
 
   /** Decodes one complete header block into [name, value, name, value, …]. */
-  decode(block: Uint8Array): string[] {
+  decode(block: Buffer): string[] {
     const out: string[] = [];
     let listSize = 0;
     let at = 0;
@@ -253,7 +252,7 @@ export class HpackDecoder {
       if (length > block.length - at) throw new HpackError('string literal past the end of the block');
       const start = at;
       at += length;
-      return huffman ? huffmanDecode(block, start, at) : Buffer.from(block.buffer, block.byteOffset + start, length).toString('latin1');
+      return huffman ? huffmanDecode(block, start, at) : block.toString('latin1', start, at);
     };
     const entry = (index: number): readonly [string, string] => {
       if (index >= 1 && index <= STATIC.length) return STATIC[index - 1];

@@ -150,7 +150,7 @@ describe('HTTP/2 connection (the push client\'s own)', function () {
 
   async function nodeServer(settings: http2.Settings = {}, onStream?: (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void) {
     const server = http2.createSecureServer({ ...testCertificate(), settings });
-    server.on('stream', (stream, headers) => onStream?.(stream, headers));
+    server.on('stream', (stream, headers) => onStream?.(stream as http2.ServerHttp2Stream, headers));
     server.on('sessionError', () => {});
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const sessions = new Set<http2.ServerHttp2Session>();

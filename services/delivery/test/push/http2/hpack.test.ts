@@ -83,7 +83,7 @@ describe('HPACK (RFC 7541)', () => {
           const decoder = new HpackDecoder({ tableLimit: 256, maxListSize: 2000 });
           for (const block of blocks) {
             try {
-              const fields = decoder.decode(block);
+              const fields = decoder.decode(Buffer.from(block));
               const weight = pairs(fields).reduce((n, [name, value]) => n + name.length + value.length + 32, 0);
               expect(weight).to.be.at.most(2000);
             } catch (err) {
