@@ -117,6 +117,11 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       { lingerMs: OUTCOME_LINGER_MS },
     );
     const withheld = new Set<string>();
+    /** A push whose mark was not written (or whose row is no longer this attempt's) is not sent. */
+    const withhold = (id: string) => {
+      withheld.add(id);
+      return false;
+    };
     const recorded = new Set<string>();
     const record = (r: PushResult) => {
       if (withheld.has(r.id) || recorded.has(r.id)) return;
@@ -139,11 +144,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
         ? await deps.sender.sendBatch(
             { payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid: await deps.vapid(job.siteId), subscriptions: items },
             {
-              beforeSend: async (id) => {
-                const marked = await marks.add(id).then((set) => set.has(id), () => false);
-                if (!marked) withheld.add(id);
-                return marked;
-              },
+              beforeSend: (id) => marks.add(id).then((set) => set.has(id) || withhold(id), () => withhold(id)),
               onResult: record,
             },
           )

@@ -11,23 +11,41 @@ export interface GroupCommit<T, R> {
   drain(): Promise<void>;
 }
 
+interface Batch<T, R> {
+  items: T[];
+  /** What every add() of these items returns: one promise per write, not one per item. */
+  written: Promise<R>;
+  resolve(r: R): void;
+  reject(err: unknown): void;
+}
+
 export function groupCommit<T, R>(write: (items: T[]) => Promise<R>, opts: { lingerMs?: number; maxItems?: number } = {}): GroupCommit<T, R> {
   const lingerMs = opts.lingerMs ?? 0;
   const maxItems = opts.maxItems ?? 500;
-  let queue: { item: T; resolve(r: R): void; reject(err: unknown): void }[] = [];
+  /** Waiting to be written, oldest first; the last takes new items until it holds maxItems. */
+  const waiting: Batch<T, R>[] = [];
   let running: Promise<void> | undefined;
   let failure: { err: unknown } | undefined;
 
+  const batch = (): Batch<T, R> => {
+    let resolve!: (r: R) => void;
+    let reject!: (err: unknown) => void;
+    const written = new Promise<R>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    written.catch(() => {}); // callers that do not wait learn of a failure from drain()
+    return { items: [], written, resolve, reject };
+  };
+
   const pump = async () => {
-    const batch = queue.slice(0, maxItems);
-    queue = queue.slice(batch.length);
+    const next = waiting.shift()!;
     try {
-      const result = await write(batch.map((b) => b.item));
-      for (const b of batch) b.resolve(result);
+      next.resolve(await write(next.items));
     } catch (err) {
       failure = { err };
-      for (const b of [...batch, ...queue]) b.reject(err);
-      queue = [];
+      next.reject(err);
+      for (const b of waiting.splice(0)) b.reject(err);
     }
   };
 
@@ -38,16 +56,22 @@ export function groupCommit<T, R>(write: (items: T[]) => Promise<R>, opts: { lin
       .then(pump)
       .finally(() => {
         running = undefined;
-        if (queue.length > 0) start();
+        if (waiting.length > 0) start();
       });
   };
 
   return {
     add(item) {
-      const p = failure ? Promise.reject(failure.err) : new Promise<R>((resolve, reject) => queue.push({ item, resolve, reject }));
-      p.catch(() => {}); // callers that do not wait learn of a failure from drain()
-      if (!failure) start();
-      return p;
+      if (failure) {
+        const p = Promise.reject(failure.err);
+        p.catch(() => {});
+        return p;
+      }
+      let last = waiting[waiting.length - 1];
+      if (!last || last.items.length >= maxItems) waiting.push((last = batch()));
+      last.items.push(item);
+      start();
+      return last.written;
     },
     async drain() {
       while (running) await running;

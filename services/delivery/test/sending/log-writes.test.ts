@@ -2,6 +2,7 @@
 // marks and outcomes batched into few statements) and retrying (a write rides out a dropped
 // connection or a Postgres restart, but not a bug, and not past its budget).
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { isTransientDbError } from '../../src/sending/transient-errors.js';
 import { groupCommit } from '../../src/sending/group-commit.js';
 import { retrying } from '../../src/sending/retrying.js';
@@ -26,6 +27,33 @@ describe('delivery-log writes: group commit and retries', () => {
     expect(await Promise.all(rest)).to.deep.equal([3, 3, 3]);
     await g.drain();
     expect(writes).to.deep.equal([[1], [2, 3, 4]]);
+  });
+
+  it('property: however adds and waits interleave, every item is written once, in order, at most maxItems a write, and its add resolves with the write that carried it', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.array(fc.oneof(fc.constant('add' as const), fc.constant('tick' as const), fc.constant('write' as const)), { maxLength: 60 }), async (maxItems, steps) => {
+        const writes: number[][] = [];
+        const g = groupCommit(
+          async (items: number[]) => {
+            writes.push(items);
+            await new Promise((r) => setImmediate(r));
+            return [...items];
+          },
+          { maxItems },
+        );
+        const added: Array<{ item: number; carried: Promise<number[]> }> = [];
+        for (const step of steps) {
+          if (step === 'add') added.push({ item: added.length, carried: g.add(added.length) });
+          else if (step === 'tick') await Promise.resolve();
+          else await new Promise((r) => setImmediate(r));
+        }
+        await g.drain();
+        expect(writes.flat()).to.deep.equal(added.map((a) => a.item));
+        expect(writes.every((w) => w.length >= 1 && w.length <= maxItems)).to.equal(true);
+        for (const { item, carried } of added) expect(await carried).to.include(item);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('when a write fails, then its items, the ones waiting and every later add fail, and drain reports it', async () => {
