@@ -21,8 +21,9 @@
 // push service costs a bounded number of sockets and nothing else.
 // Every connection goes through the destination policy (destination.ts): https, port 443, a
 // host name whose resolved addresses are public — checked in the connection's own lookup. What
-// a push service answers is bounded: the status, the headers Node already bounds, a reason
-// phrase reduced to a few safe characters; the body is read up to a cap and thrown away.
+// a push service answers is bounded: the status, the headers (our HTTP/2 connection bounds them,
+// http2/connection.ts; Node's HTTP/1.1 parser its own), a reason phrase reduced to a few safe
+// characters; the body is read up to a cap and thrown away.
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
