@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runApi } from './parts/api.js';
 import { runAudience } from './parts/audience.js';
-import { runDelivery } from './parts/delivery.js';
+import { runDelivery, settle } from './parts/delivery.js';
 import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
 import { runThrottled } from './parts/throttled.js';
 import { runScheduler } from './parts/scheduler.js';
@@ -159,6 +159,7 @@ async function main(): Promise<number> {
           if (far && !interrupted) {
             log('── delivery to a far push service ──');
             try {
+              await settle(stack, log);
               d.farPushService = await runFar(stack, { mainSubscribers: d.subscribers, zeroLatency: d.firstPushes }, log);
             } catch (err) {
               if (interrupted) break;
@@ -170,6 +171,7 @@ async function main(): Promise<number> {
           if (!interrupted) {
             log('── a throttled campaign ──');
             try {
+              await settle(stack, log);
               d.throttled = await runThrottled(stack, { subscribers: THROTTLED_SUBSCRIBERS, perMinute: THROTTLED_PER_MINUTE }, log);
             } catch (err) {
               if (interrupted) break;

@@ -15,7 +15,7 @@ import { resolveEngine } from '../../services/delivery/src/push/encryption/engin
 import { buildPushPayload } from '../../services/shared/src/campaign-content.js';
 import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
 import { waitForPushes } from '../lib/campaign-wait.js';
-import { cpuSeconds, descendantsNamed, meterCpu, processTree, sampleRss, threadRoleCpu, threadTimes } from '../lib/proc.js';
+import { cpuSeconds, descendantsNamed, meterCpu, processTree, sampleRss, threadRoleCpu, threadTimes, waitForQuiet } from '../lib/proc.js';
 import { apiOk, createSite, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import type { FarPushServiceResult } from './far.js';
@@ -209,6 +209,21 @@ async function naive(stack: BenchStack, siteId: string, payload: string, count: 
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** This stack's embedded Postgres and its backends (children of this process), not another Postgres on the machine. */
+const stackPostgres = () => descendantsNamed(process.pid, 'postgres');
+
+/** The platform's processes: what must be quiet before a measurement starts. */
+function platformPids(stack: BenchStack): number[] {
+  return [stack.pids.delivery, stack.pids.campaign, stack.pids.gateway, stack.pids.kafka].flatMap((pid) => processTree(pid)).concat(stackPostgres());
+}
+
+/** Waits for the platform to go quiet (waitForQuiet), and says so when it took a while or did not. */
+export async function settle(stack: BenchStack, log: (l: string) => void): Promise<void> {
+  const { waitedMs, quiet } = await waitForQuiet(() => platformPids(stack));
+  if (!quiet) log(`  the platform was still busy after ${(waitedMs / 1000).toFixed(0)} s; measuring anyway`);
+  else if (waitedMs > 2000) log(`  waited ${(waitedMs / 1000).toFixed(0)} s for the platform to go quiet`);
+}
+
 export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log: (l: string) => void): Promise<DeliveryResult> {
   const site = await createSite(stack, 'delivery-bench');
   log(`seeding ${opts.subscribers.toLocaleString('en')} subscribers pointing at the simulator…`);
@@ -219,16 +234,24 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   const payload = samplePayload('0f0e0d0c-0b0a-4908-8706-050403020100', BENCH_CAMPAIGN);
   log(`measuring the ceiling: web-push encrypt of a ${payload.length}-byte payload on every core for ${opts.ceilingSeconds} s…`);
   const ceil = await ceiling(payload, opts.ceilingSeconds, log);
-  await sleep(1000);
+  await settle(stack, log);
+
+  // Before the campaign, on a quiet machine as the ceiling is: right after a large campaign the
+  // stack stays busy for a while (waitForQuiet) and the loop would run slow.
+  const naiveCount = Math.min(opts.naiveCount, opts.subscribers);
+  log(`measuring the naive loop: web-push sendNotification, ${opts.concurrency} in flight, ${naiveCount.toLocaleString('en')} pushes…`);
+  const simCpu0 = cpuSeconds([stack.pids.simulator]);
+  const nv = await naive(stack, site.id, payload, naiveCount, opts.concurrency, log);
+  const naivePerSecond = nv.sent / nv.seconds;
+  log(`  naive: ${nv.sent.toLocaleString('en')} sent, ${nv.failed} failed in ${nv.seconds.toFixed(2)} s = ${Math.round(naivePerSecond).toLocaleString('en')}/s (${JSON.stringify(nv.statuses)}); simulator used ${(cpuSeconds([stack.pids.simulator]) - simCpu0).toFixed(1)} CPU s`);
+  await settle(stack, log);
 
   log(`sending one campaign to ${opts.subscribers.toLocaleString('en')} subscribers through the pipeline…`);
   const cpu = meterCpu({
     delivery: () => processTree(stack.pids.delivery),
     campaign: () => processTree(stack.pids.campaign),
     gateway: () => processTree(stack.pids.gateway),
-    // This stack's embedded server and its backends (children of this process), not another
-    // Postgres on the machine.
-    postgres: () => descendantsNamed(process.pid, 'postgres'),
+    postgres: () => stackPostgres(),
     kafka: () => processTree(stack.pids.kafka),
     simulator: () => [stack.pids.simulator],
     bench: () => [process.pid],
@@ -290,12 +313,6 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   const logStates = Object.fromEntries(states.rows.map((r) => [r.state, Number(r.n)]));
   log(`  delivery log: ${JSON.stringify(logStates)}; run ${toCompletedMs === null ? 'not completed' : `completed ${(toCompletedMs / 1000).toFixed(2)} s after create`}`);
 
-  const naiveCount = Math.min(opts.naiveCount, opts.subscribers);
-  log(`measuring the naive loop: web-push sendNotification, ${opts.concurrency} in flight, ${naiveCount.toLocaleString('en')} pushes…`);
-  const simCpu0 = cpuSeconds([stack.pids.simulator]);
-  const nv = await naive(stack, site.id, payload, naiveCount, opts.concurrency, log);
-  const naivePerSecond = nv.sent / nv.seconds;
-  log(`  naive: ${nv.sent.toLocaleString('en')} sent, ${nv.failed} failed in ${nv.seconds.toFixed(2)} s = ${Math.round(naivePerSecond).toLocaleString('en')}/s (${JSON.stringify(nv.statuses)}); simulator used ${(cpuSeconds([stack.pids.simulator]) - simCpu0).toFixed(1)} CPU s`);
 
   const perPush = (seconds: number) => round((seconds * 1e6) / Math.max(done, 1), 1);
   const cpuMicrosPerPush: CpuMicrosPerPush = {
