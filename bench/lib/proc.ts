@@ -72,10 +72,9 @@ export function cpuSeconds(pidList: readonly number[]): number {
 
 /**
  * Waits until the processes together use less than `maxCores` of CPU over a second, at most
- * `limitMs`: what a large campaign leaves running for a while (Postgres vacuuming and
- * checkpointing a million fresh rows, among others) would otherwise slow the next measurement
- * down — a naive loop measured right after a 1,000,000-push campaign ran at 458/s against 1,037/s
- * before it.
+ * `limitMs`: the stack stays busy for a while after a large campaign, and that would slow the
+ * next measurement down — a naive loop measured right after a 1,000,000-push campaign ran at
+ * 458/s against 1,037/s before it.
  */
 export async function waitForQuiet(pidsOf: () => readonly number[], opts: { maxCores?: number; limitMs?: number } = {}): Promise<{ waitedMs: number; quiet: boolean }> {
   const maxCores = opts.maxCores ?? 0.2;
