@@ -1,6 +1,7 @@
 // The browsers behind the push service: a service worker shows the notification (impression)
 // and the user sometimes clicks it; both are reported to the public tracking endpoint.
 import { setMaxListeners } from 'node:events';
+import { Delays } from './delays.js';
 import { seededRandom } from './random.js';
 import type { DeviceOptions, DeviceStats } from './types.js';
 
@@ -35,9 +36,10 @@ export function createDevice(
   const concurrency = Math.max(1, options.concurrency ?? 16);
   const delayMs = options.delayMs ?? 0;
   const abort = new AbortController();
-  // Each report in flight waits on this signal (its delay and its request): up to `concurrency`
-  // listeners at once, by design, not a leak.
-  setMaxListeners(2 * concurrency + 10, abort.signal);
+  // Each report in flight waits on this signal (its request): up to `concurrency` listeners at
+  // once, by design, not a leak.
+  setMaxListeners(concurrency + 10, abort.signal);
+  const delays = new Delays();
   const queue: Report[] = [];
   let inFlight = 0;
   let idleWaiters: (() => void)[] = [];
@@ -73,7 +75,7 @@ export function createDevice(
       const report = queue.shift()!;
       inFlight++;
       void (async () => {
-        if (delayMs > 0) await sleep(delayMs, abort.signal);
+        if (delayMs > 0) await delays.wait(delayMs);
         const shown = !abort.signal.aborted && (await post('impression', report.token));
         if (shown && report.click) await post('click', report.token);
       })().finally(() => {
@@ -130,6 +132,7 @@ export function createDevice(
     },
     stop() {
       abort.abort();
+      delays.close();
       queue.length = 0;
     },
   };
@@ -143,16 +146,4 @@ function tokenOf(payload: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,6 +1,7 @@
 // RFC 8030 §5 "Requesting Push Message Delivery", answered the way browser push services do.
 import { decryptAes128gcm, DecryptError } from './aes128gcm.js';
 import type { Behaviours } from './behaviours.js';
+import type { Delays } from './delays.js';
 import type { Device } from './device.js';
 import type { Exchange } from './exchange.js';
 import { randomIds } from './random.js';
@@ -64,7 +65,8 @@ export interface PushContext {
   sinkSampleEvery: number;
   maxVapidTtlSec: number;
   device: Device | undefined;
-  closing: AbortSignal;
+  /** Every wait before an answer; closed with the simulator. */
+  delays: Delays;
   /** Every push is answered this long after its body arrived (a far push service); 0: at once. */
   latencyMs: number;
   vapidCache: VapidCache;
@@ -88,7 +90,7 @@ export async function handlePush(ex: Exchange, subscriptionId: string, ctx: Push
   }
 
   const behaviour = ctx.behaviours.take(subscriptionId);
-  if (behaviour?.latencyMs) await sleep(behaviour.latencyMs, ctx.closing);
+  if (behaviour?.latencyMs) await ctx.delays.wait(behaviour.latencyMs);
 
   const body = await readBody(ex);
   if (body === undefined) return ex.reset();
@@ -236,8 +238,8 @@ function reject(ex: Exchange, state: SimulatorState, rejection: Rejection): void
  * simulator closed during the wait (its connections are gone: nothing to answer).
  */
 async function far(ctx: PushContext): Promise<boolean> {
-  await sleep(ctx.latencyMs, ctx.closing);
-  return !ctx.closing.aborted;
+  await ctx.delays.wait(ctx.latencyMs);
+  return !ctx.delays.closed;
 }
 
 function chance(ctx: PushContext, probability: number | undefined): boolean {
@@ -282,17 +284,4 @@ async function drain(ex: Exchange): Promise<void> {
 export function sendJson(ex: Exchange, status: number, headers: Record<string, string>, value: unknown): void {
   headers['content-type'] = 'application/json';
   ex.respond(status, headers, JSON.stringify(value));
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,10 +1,10 @@
 // Composition: certificates, the HTTP/2 (+HTTP/1.1) server, state, behaviours and devices.
-import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import http2, { type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { Behaviours } from './behaviours.js';
 import { makeCertificates, type Certificates } from './certificates.js';
+import { Delays } from './delays.js';
 import { handleControl } from './control-api.js';
 import { createDevice, type Device } from './device.js';
 import { acceptStream, Http1Exchange, Http2Exchange, type Exchange } from './exchange.js';
@@ -35,10 +35,7 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
   const certificates: Certificates | undefined = tls ? await makeCertificates() : undefined;
   const state = new SimulatorState(mode === 'sink' ? 1000 : opts.maxRecorded ?? 100_000, opts.keepReplaced === true);
   const behaviours = new Behaviours();
-  const closing = new AbortController();
-  // Every delayed push in flight waits on it (latency, latencyMs): as many listeners as requests
-  // in flight, which the clients decide (at most connections × maxConcurrentStreams); not a leak.
-  setMaxListeners(0, closing.signal);
+  const delays = new Delays();
   let device: Device | undefined;
   let connections = 0;
   let http2Sessions = 0;
@@ -137,7 +134,7 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
     sinkSampleEvery,
     maxVapidTtlSec: opts.maxVapidTtlSec ?? 86_400,
     device,
-    closing: closing.signal,
+    delays,
     latencyMs,
     vapidCache: new VapidCache(),
     sinkSeen: { count: 0 },
@@ -183,7 +180,7 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
     whenDeviceIdle: (timeoutMs = 10_000) => device?.whenIdle(timeoutMs) ?? Promise.resolve(),
     close() {
       closed ??= (async () => {
-        closing.abort();
+        delays.close();
         device?.stop();
         behaviours.clear();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
