@@ -22,7 +22,7 @@ export interface DispatchDeps {
 
 export interface DispatchOptions {
   chunkSize: number;
-  /** Chunks published per produce call (and per progress update). */
+  /** The most chunks published per produce call (and per progress update); the first call has one. */
   chunksPerGroup: number;
 }
 
@@ -50,12 +50,15 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
     }
     let after = run.expandedThrough;
     let chunkNo = run.chunksPublished;
+    // The first group is one chunk, so the first pushes leave after one audience read rather
+    // than chunksPerGroup of them; groups then double up to chunksPerGroup.
+    let groupSize = 1;
     // Bounded: each pass consumes at least one new id or ends.
     for (;;) {
       const group: ChunkMessage[] = [];
       let last = after;
       let count = 0;
-      while (group.length < opts.chunksPerGroup) {
+      while (group.length < groupSize) {
         const ids = await audienceSlice(deps.pool, job, last, opts.chunkSize);
         if (ids.length === 0) break;
         group.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: chunkNo + group.length, subscriberIds: ids });
@@ -71,6 +74,7 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       await recordExpansion(deps.pool, job.campaignId, last, group.length, count);
       after = last;
       chunkNo += group.length;
+      groupSize = Math.min(groupSize * 2, opts.chunksPerGroup);
       await heartbeat();
       if (group[group.length - 1].subscriberIds.length < opts.chunkSize) break;
     }
