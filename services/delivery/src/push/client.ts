@@ -30,7 +30,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { createDestinationPolicy, DestinationRefusedError, type DestinationPolicy } from './destination.js';
 import { Http2Connection, Http2ConnectionClosedError, type ResponseHandler } from './http2/connection.js';
-import { encodeFields, requestBlock } from './http2/hpack.js';
+import { FieldSet } from './http2/hpack.js';
 
 export interface PushClientOptions {
   /**
@@ -356,24 +356,24 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   const onTimeout = (request: H2Request) => request.timeout();
 
   // The header fields a batch's pushes to one origin share (the sender builds one object per
-  // batch and origin), encoded once; each request adds its path and length.
-  const encodedFields = new WeakMap<Readonly<Record<string, string>>, { host: string; pseudo: Buffer; fields: Buffer }>();
-  function blockFor(url: URL, headers: Readonly<Record<string, string>>, contentLength: number): Buffer {
-    let encoded = encodedFields.get(headers);
-    if (encoded?.host !== url.host) {
-      const fields: string[] = [];
+  // batch and origin), checked once; each request adds its path and length.
+  const fieldSets = new WeakMap<Readonly<Record<string, string>>, { host: string; set: FieldSet }>();
+  function fieldsFor(url: URL, headers: Readonly<Record<string, string>>): FieldSet {
+    let shared = fieldSets.get(headers);
+    if (shared?.host !== url.host) {
+      const fields = [':method', 'POST', ':scheme', 'https', ':authority', url.host];
       for (const name in headers) fields.push(name.toLowerCase(), headers[name]);
-      encoded = { host: url.host, pseudo: encodeFields([':method', 'POST', ':scheme', 'https', ':authority', url.host]), fields: encodeFields(fields) };
-      encodedFields.set(headers, encoded);
+      shared = { host: url.host, set: new FieldSet(fields) };
+      fieldSets.set(headers, shared);
     }
-    return requestBlock(encoded.pseudo, url.pathname + url.search, encoded.fields, contentLength);
+    return shared.set;
   }
 
   function requestH2(state: Origin, c: Connection, url: URL, headers: Readonly<Record<string, string>>, body: Buffer) {
     return new Promise<PushResponse>((resolve, reject) => {
       const request = new H2Request(state, c, url.origin, resolve, reject);
       try {
-        request.id = c.conn.request(blockFor(url, headers, body.length), body, request);
+        request.id = c.conn.request(fieldsFor(url, headers), url.pathname + url.search, body, request);
       } catch (err) {
         releaseStream(state, c);
         return reject(toRequestError(err, url.origin));

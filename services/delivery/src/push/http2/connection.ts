@@ -9,7 +9,9 @@
 // the event loop leave in one socket write.
 //
 // What it does not do, on purpose: server push (refused in our SETTINGS), priorities (ignored),
-// request trailers, indexing in the server's HPACK table (hpack.ts), streams opened by the server.
+// request trailers, streams opened by the server. Request headers are HPACK-encoded here, when
+// the request is written (hpack.ts: the fields pushes repeat are indexed in the server's table),
+// so the blocks reach the server in the order the encoder made them.
 //
 // The peer is untrusted — an endpoint's host is whoever the subscription names — so everything
 // it sends is bounded and checked: frames at 16 KB (the default we never raise), header blocks
@@ -20,7 +22,7 @@
 // the connection with GOAWAY and fails its streams; a malformed response fails its stream only.
 // Deadlines are the caller's (client.ts: one per request and per connect).
 import type { TLSSocket } from 'node:tls';
-import { HpackDecoder, HpackError } from './hpack.js';
+import { HpackDecoder, HpackEncoder, HpackError, type FieldSet } from './hpack.js';
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
@@ -123,6 +125,7 @@ export class Http2Connection {
   maxConcurrentStreams = UNLIMITED_STREAMS;
   private readonly streams = new Map<number, Stream>();
   private readonly decoder = new HpackDecoder({ tableLimit: HEADER_TABLE_SIZE, maxListSize: MAX_HEADER_BLOCK });
+  private readonly encoder = new HpackEncoder(HEADER_TABLE_SIZE);
   private readonly maxBodyBytes: number;
   private nextId = 1;
   /** Highest stream id opened. */
@@ -178,13 +181,16 @@ export class Http2Connection {
   }
 
   /**
-   * Sends a request: `block` is its whole HPACK header block (hpack.ts), `body` goes out as DATA
-   * as the flow-control windows allow. Returns the stream id. Throws Http2ConnectionClosedError
-   * when the connection takes no new streams.
+   * Sends a request: its header fields are `fields` (pseudo-header fields first) with `path`
+   * after the pseudo-header fields and the body's content-length; `body` goes out as DATA as the
+   * flow-control windows allow. Returns the stream id. Throws Http2ConnectionClosedError when the
+   * connection takes no new streams.
    */
-  request(block: Buffer, body: Buffer, handler: ResponseHandler): number {
+  request(fields: FieldSet, path: string, body: Buffer, handler: ResponseHandler): number {
     if (this.closed || !this.ready) throw new Http2ConnectionClosedError('HTTP/2 connection takes no new streams');
-    if (block.length > this.peerMaxFrame) throw new RangeError('request header block larger than a frame');
+    // Before encoding: a block made but not sent would leave the encoder's table out of step.
+    if (fields.bound + path.length + 64 > this.peerMaxFrame) throw new RangeError('request header block larger than a frame');
+    const block = this.encoder.requestBlock(fields, path, body.length);
     const id = this.nextId;
     this.nextId += 2;
     this.lastId = id;
@@ -428,8 +434,11 @@ export class Http2Connection {
           if (value < MAX_FRAME || value > 2 ** 24 - 1) return this.abort(H2_PROTOCOL_ERROR, 'SETTINGS_MAX_FRAME_SIZE out of range');
           this.peerMaxFrame = value;
           break;
+        case SETTINGS_HEADER_TABLE_SIZE:
+          this.encoder.setMaxTableSize(value);
+          break;
         default:
-          break; // the server's HPACK table and header list size do not matter to literals; unknown settings are ignored
+          break; // the server's header list size is advisory (our blocks are small); unknown settings are ignored
       }
     }
     this.write(frame(SETTINGS, ACK, 0, Buffer.alloc(0)));

@@ -1,8 +1,14 @@
 // HPACK (RFC 7541) for the push client's own HTTP/2 connections (connection.ts).
 //
-// Encoding: a request's fields go out as literals without indexing (§6.2.2), names from the
-// static table where it has them, never Huffman-coded: the server's dynamic table is never
-// touched, so there is no encoder state to keep in step, and the bytes are a few hundred per push.
+// Encoding (HpackEncoder, one per connection): the fields every push to an origin repeats — the
+// VAPID Authorization (some 400 bytes), TTL, Content-Encoding, :authority, … — are inserted into
+// the server's dynamic table by the first request that carries them (literal with incremental
+// indexing, §6.2.1) and sent as a one-byte index afterwards (§6.1), as browsers and nghttp2 do:
+// a push's header block falls from about 480 bytes to about 30. What differs per request (:path,
+// content-length) goes out as a literal without indexing (§6.2.2) and never touches the table.
+// Names come from the static table where it has them; nothing is Huffman-coded. The encoder keeps
+// its own copy of the server's table (sizes, eviction in insertion order, §4) and never uses more
+// than the server's SETTINGS_HEADER_TABLE_SIZE, at most 4 KB.
 //
 // Decoding is what a push service sends back, and a push service can be anyone's server (an
 // endpoint is whatever the browser's subscription says), so every length and index is checked
@@ -151,57 +157,178 @@ STATIC.forEach(([name, value], i) => {
   if (value !== '') STATIC_FIELD_INDEX.set(`${name}\n${value}`, i + 1);
 });
 
+/** One header field, checked and encoded once, as an encoder may send it. */
+export interface Field {
+  readonly name: string;
+  readonly value: string;
+  /** Its size in a dynamic table (§4.1): name + value + 32. */
+  readonly size: number;
+  /** The static table's index when it holds the whole field (sent as that index, never inserted). */
+  readonly staticIndex: number | undefined;
+  /** Literal with incremental indexing (§6.2.1): sends it and inserts it into the table. */
+  readonly indexing: Buffer;
+  /** Literal without indexing (§6.2.2): for a field larger than the table. */
+  readonly plain: Buffer;
+}
+
+/** A literal (name from the static table where it has one): `flags` 0x40 with a 6-bit index, or 0x00 with 4. */
+function literal(name: string, value: string, flags: number, prefix: number): Buffer {
+  const buf = Buffer.allocUnsafe(2 * STRING_OVERHEAD + name.length + value.length);
+  const index = STATIC_NAME_INDEX.get(name);
+  let at: number;
+  if (index !== undefined) at = writeInteger(buf, 0, index, prefix, flags);
+  else {
+    buf[0] = flags;
+    at = writeString(buf, 1, name);
+  }
+  return buf.subarray(0, writeString(buf, at, value));
+}
+
 /**
- * Encodes header fields ([name, value, name, value, …]): a field the static table holds whole as
- * its index, the rest as literals without indexing, with the static table's name index where
- * there is one. Throws a TypeError on a name or value HTTP/2 does not allow: what would be a
- * malformed request is never sent.
+ * Fields by name and value: the same field from different batches is one object, so an encoder
+ * finds it in its table by identity. Bounded: emptied when full (fields already handed out stay
+ * valid; a new object for the same field is only inserted once more).
  */
-export function encodeFields(fields: readonly string[]): Buffer {
-  let bound = 0;
-  for (let i = 0; i < fields.length; i += 2) bound += 2 * STRING_OVERHEAD + fields[i].length + fields[i + 1].length;
-  const buf = Buffer.allocUnsafe(bound);
-  let at = 0;
-  for (let i = 0; i < fields.length; i += 2) {
-    const name = fields[i];
-    const value = fields[i + 1];
+const FIELDS = new Map<string, Field>();
+const MAX_FIELDS = 4096;
+
+function field(name: string, value: string): Field {
+  const key = `${name}\n${value}`;
+  let f = FIELDS.get(key);
+  if (f === undefined) {
     if (!FIELD_NAME.test(name)) throw new TypeError(`invalid header name: ${JSON.stringify(name)}`);
     if (!FIELD_VALUE.test(value)) throw new TypeError(`invalid value for header ${name}`);
-    const whole = STATIC_FIELD_INDEX.get(`${name}\n${value}`);
-    if (whole !== undefined) {
-      at = writeInteger(buf, at, whole, 7, 0x80);
-      continue;
-    }
-    const index = STATIC_NAME_INDEX.get(name);
-    if (index !== undefined) at = writeInteger(buf, at, index, 4, 0x00);
-    else {
-      buf[at++] = 0x00;
-      at = writeString(buf, at, name);
-    }
-    at = writeString(buf, at, value);
+    if (FIELDS.size >= MAX_FIELDS) FIELDS.clear();
+    f = {
+      name,
+      value,
+      size: name.length + value.length + 32,
+      staticIndex: STATIC_FIELD_INDEX.get(key),
+      indexing: literal(name, value, 0x40, 6),
+      plain: literal(name, value, 0x00, 4),
+    };
+    FIELDS.set(key, f);
   }
-  return buf.subarray(0, at);
+  return f;
+}
+
+/**
+ * The fields many requests share ([name, value, name, value, …]; pseudo-header fields first),
+ * checked once. Throws a TypeError on a name or value HTTP/2 does not allow: what would be a
+ * malformed request is never sent.
+ */
+export class FieldSet {
+  readonly fields: readonly Field[];
+  /** How many of `fields` are pseudo-header fields (they come first; :path follows them). */
+  readonly pseudo: number;
+  /** The most bytes the fields may take in a block, however the table stands (a literal is never shorter than an index). */
+  readonly bound: number;
+
+  constructor(flat: readonly string[]) {
+    const fields: Field[] = [];
+    for (let i = 0; i < flat.length; i += 2) fields.push(field(flat[i], flat[i + 1]));
+    let pseudo = 0;
+    while (pseudo < fields.length && fields[pseudo].name.startsWith(':')) pseudo += 1;
+    if (fields.slice(pseudo).some((f) => f.name.startsWith(':'))) throw new TypeError('pseudo-header fields must come first');
+    this.fields = fields;
+    this.pseudo = pseudo;
+    this.bound = fields.reduce((sum, f) => sum + Math.max(f.indexing.length, f.plain.length), 0);
+  }
 }
 
 const PATH_INDEX = STATIC_NAME_INDEX.get(':path')!;
 const CONTENT_LENGTH_INDEX = STATIC_NAME_INDEX.get('content-length')!;
+/** HPACK's dynamic table indexes start after the static table's 61 entries. */
+const FIRST_DYNAMIC = STATIC.length + 1;
 
 /**
- * One request's header block: `pseudo` (:method, :scheme, :authority) and `fields` encoded once
- * for the many requests that share them (encodeFields), its :path between them (pseudo-header
- * fields come first, RFC 9113 §8.3), and its content-length. The path is a WHATWG URL's
- * serialisation, ASCII without spaces or controls, so it is not checked again per request.
+ * One connection's encoding context: a copy of the server's dynamic table as our blocks fill it.
+ * Blocks must reach the server in the order they were made (the connection writes each at once).
  */
-export function requestBlock(pseudo: Buffer, path: string, fields: Buffer, contentLength: number): Buffer {
-  const length = String(contentLength);
-  const buf = Buffer.allocUnsafe(pseudo.length + fields.length + 2 * STRING_OVERHEAD + 2 + path.length + length.length);
-  buf.set(pseudo, 0);
-  let at = writeInteger(buf, pseudo.length, PATH_INDEX, 4, 0x00);
-  at = writeString(buf, at, path);
-  buf.set(fields, at);
-  at = writeInteger(buf, at + fields.length, CONTENT_LENGTH_INDEX, 4, 0x00);
-  at = writeString(buf, at, length);
-  return buf.subarray(0, at);
+export class HpackEncoder {
+  /** The table size we use: the server's SETTINGS_HEADER_TABLE_SIZE, at most `limit`. */
+  private capacity: number;
+  /** A size to announce at the start of the next block (§6.3), after the server's setting changed. */
+  private announce: number | undefined;
+  /** Entries, oldest first, from `head` on; each field's insertion number in `numbers`. */
+  private entries: Field[] = [];
+  private head = 0;
+  private size = 0;
+  private readonly numbers = new Map<Field, number>();
+  /** Insertions so far: the newest entry's number is inserted - 1, its index FIRST_DYNAMIC. */
+  private inserted = 0;
+
+  /** `limit`: the most table we ever use, whatever the server allows. */
+  constructor(private readonly limit = 4096) {
+    this.capacity = Math.min(limit, 4096);
+  }
+
+  /**
+   * The server's SETTINGS_HEADER_TABLE_SIZE (RFC 9113 §6.5.2). Any change is announced in the
+   * next block, and a smaller table evicts at once.
+   */
+  setMaxTableSize(serverMax: number): void {
+    const capacity = Math.min(serverMax, this.limit);
+    if (capacity === this.capacity && this.announce === undefined) return;
+    this.capacity = capacity;
+    this.announce = capacity;
+    this.evict(0);
+  }
+
+  /**
+   * One request's header block: the set's pseudo-header fields, its :path, the set's other fields
+   * and its content-length. The path is a WHATWG URL's serialisation, ASCII without spaces or
+   * controls, so it is not checked again per request.
+   */
+  requestBlock(set: FieldSet, path: string, contentLength: number): Buffer {
+    const length = String(contentLength);
+    // A size update, :path and content-length with their static name indexes, and the fields.
+    const buf = Buffer.allocUnsafe(6 + 2 * (2 + STRING_OVERHEAD) + path.length + length.length + set.bound);
+    let at = 0;
+    if (this.announce !== undefined) {
+      at = writeInteger(buf, at, this.announce, 5, 0x20);
+      this.announce = undefined;
+    }
+    const { fields, pseudo } = set;
+    for (let i = 0; i < pseudo; i++) at = this.field(buf, at, fields[i]);
+    at = writeInteger(buf, at, PATH_INDEX, 4, 0x00);
+    at = writeString(buf, at, path);
+    for (let i = pseudo; i < fields.length; i++) at = this.field(buf, at, fields[i]);
+    at = writeInteger(buf, at, CONTENT_LENGTH_INDEX, 4, 0x00);
+    at = writeString(buf, at, length);
+    return buf.subarray(0, at);
+  }
+
+  private field(buf: Buffer, at: number, f: Field): number {
+    if (f.staticIndex !== undefined) return writeInteger(buf, at, f.staticIndex, 7, 0x80);
+    const number = this.numbers.get(f);
+    if (number !== undefined) return writeInteger(buf, at, FIRST_DYNAMIC + this.inserted - 1 - number, 7, 0x80);
+    // An entry larger than the table would empty it (§4.4): such a field is not indexed.
+    const source = f.size <= this.capacity ? f.indexing : f.plain;
+    source.copy(buf, at);
+    if (source === f.indexing) this.insert(f);
+    return at + source.length;
+  }
+
+  private insert(f: Field): void {
+    this.evict(f.size);
+    this.entries.push(f);
+    this.size += f.size;
+    this.numbers.set(f, this.inserted++);
+  }
+
+  /** Evicts the oldest entries until `room` more fits. */
+  private evict(room: number): void {
+    while (this.size + room > this.capacity && this.head < this.entries.length) {
+      const oldest = this.entries[this.head++];
+      this.size -= oldest.size;
+      this.numbers.delete(oldest);
+    }
+    if (this.head > 64 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
 }
 
 export interface HpackDecoderOptions {

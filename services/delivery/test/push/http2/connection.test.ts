@@ -5,7 +5,7 @@ import tls from 'node:tls';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Http2Connection, type ResponseHandler } from '../../../src/push/http2/connection.js';
-import { encodeFields, requestBlock } from '../../../src/push/http2/hpack.js';
+import { FieldSet } from '../../../src/push/http2/hpack.js';
 import { testCertificate } from '../support/tls.js';
 
 const MAX_BODY = 64 * 1024;
@@ -48,13 +48,11 @@ function connect(port: number): Promise<Http2Connection> {
   });
 }
 
-const pseudo = encodeFields([':method', 'POST', ':scheme', 'https', ':authority', '127.0.0.1']);
-const fields = encodeFields(['ttl', '60', 'content-encoding', 'aes128gcm']);
-const block = (path: string, body: Buffer) => requestBlock(pseudo, path, fields, body.length);
+const pushFields = new FieldSet([':method', 'POST', ':scheme', 'https', ':authority', '127.0.0.1', 'ttl', '60', 'content-encoding', 'aes128gcm']);
 
-function request(conn: Http2Connection, path: string, body = Buffer.from('payload')) {
+function request(conn: Http2Connection, path: string, body = Buffer.from('payload'), fields = pushFields) {
   const r = recorder();
-  const id = conn.request(block(path, body), body, r.handler);
+  const id = conn.request(fields, path, body, r.handler);
   return { ...r, id };
 }
 
@@ -203,6 +201,44 @@ describe('HTTP/2 connection (the push client\'s own)', function () {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('property: request headers reach a Node HTTP/2 server exactly, the repeated ones indexed in its table, whatever table size it sets, also mid-connection', async () => {
+    const seen = new Map<string, http2.IncomingHttpHeaders>();
+    let session: http2.ServerHttp2Session | undefined;
+    const port = await nodeServer({ headerTableSize: 4096 }, (stream, headers) => {
+      session = stream.session as http2.ServerHttp2Session;
+      seen.set(String(headers[':path']), headers);
+      stream.respond({ ':status': 201 });
+      stream.end();
+    });
+    const conn = await open(port);
+    const value = fc.stringMatching(/^[!-~]([ -~]{0,400}[!-~])?$/);
+    const fieldSet = fc.dictionary(fc.stringMatching(/^x-[a-z]{1,12}$/), value, { maxKeys: 5 }).map((extra) => ({ extra, set: new FieldSet([':method', 'POST', ':scheme', 'https', ':authority', '127.0.0.1', ...Object.entries(extra).flat()]) }));
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fieldSet, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { minLength: 1, maxLength: 30 }), fc.constantFrom(undefined, 0, 100, 600, 4096), async (sets, picks, tableSize) => {
+        if (tableSize !== undefined && session) {
+          // The new size applies once the client acknowledges it; the requests after that announce it.
+          await new Promise<void>((resolve) => session!.settings({ headerTableSize: tableSize }, () => resolve()));
+        }
+        const requests = picks.map((p) => {
+          const path = `/push/${n++}`;
+          const chosen = sets[p % sets.length];
+          return { path, extra: chosen.extra, r: request(conn, path, Buffer.from('payload'), chosen.set) };
+        });
+        const outcomes = await Promise.all(requests.map((q) => q.r.outcome));
+        outcomes.forEach((o) => expect(o).to.have.property('status', 201));
+        for (const { path, extra } of requests) {
+          const got = seen.get(path)!;
+          expect(got[':authority']).to.equal('127.0.0.1');
+          expect(got['content-length']).to.equal('7');
+          for (const [name, v] of Object.entries(extra)) expect(got[name]).to.equal(v);
+        }
+      }),
+      { numRuns: 30 },
+    );
+    expect(conn.closed).to.equal(false);
   });
 
   it('when the server allows small windows, then bodies go out in pieces as it opens them, every byte intact', async () => {
