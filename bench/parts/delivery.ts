@@ -313,7 +313,6 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   const logStates = Object.fromEntries(states.rows.map((r) => [r.state, Number(r.n)]));
   log(`  delivery log: ${JSON.stringify(logStates)}; run ${toCompletedMs === null ? 'not completed' : `completed ${(toCompletedMs / 1000).toFixed(2)} s after create`}`);
 
-
   const perPush = (seconds: number) => round((seconds * 1e6) / Math.max(done, 1), 1);
   const cpuMicrosPerPush: CpuMicrosPerPush = {
     total: perPush(PLATFORM.reduce((sum, k) => sum + cpuUsed[k], 0)),

@@ -282,14 +282,23 @@ export class HpackEncoder {
    */
   requestBlock(set: FieldSet, path: string, contentLength: number): Buffer {
     const length = String(contentLength);
-    // A size update, :path and content-length with their static name indexes, and the fields.
-    const buf = Buffer.allocUnsafe(6 + 2 * (2 + STRING_OVERHEAD) + path.length + length.length + set.bound);
+    // A size update, :path and content-length with their static name indexes, and the fields:
+    // at most two bytes each when all are in the table already (the usual case: then this block
+    // inserts nothing, so evicts nothing), else their literals.
+    const { fields, pseudo } = set;
+    let fieldBytes = 2 * fields.length;
+    for (const f of fields) {
+      if (f.staticIndex === undefined && !this.numbers.has(f)) {
+        fieldBytes = set.bound;
+        break;
+      }
+    }
+    const buf = Buffer.allocUnsafe(6 + 2 * (2 + STRING_OVERHEAD) + path.length + length.length + fieldBytes);
     let at = 0;
     if (this.announce !== undefined) {
       at = writeInteger(buf, at, this.announce, 5, 0x20);
       this.announce = undefined;
     }
-    const { fields, pseudo } = set;
     for (let i = 0; i < pseudo; i++) at = this.field(buf, at, fields[i]);
     at = writeInteger(buf, at, PATH_INDEX, 4, 0x00);
     at = writeString(buf, at, path);
