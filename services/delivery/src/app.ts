@@ -188,7 +188,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 },
       );
       const chunk = createChunkWorker(
-        { pool, log, instanceId, sender, vapid, tokens, publishStats: countersChanged, onPushed: pushMetrics.pushed, leases, stopping: stopping.signal },
+        { pool, log, instanceId, sender, vapid, tokens, publishStats: countersChanged, leases, stopping: stopping.signal },
         { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec },
       );
       await messaging.start({ dispatch, chunk });

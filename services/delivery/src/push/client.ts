@@ -61,7 +61,8 @@ export interface PushResponse {
 export type Protocol = 'h2' | 'http/1.1';
 
 export interface PushClient {
-  post(endpoint: string, headers: Readonly<Record<string, string>>, body: Buffer): Promise<PushResponse>;
+  /** `endpoint`: the subscription's URL, as text or already parsed (the sender parses each once). */
+  post(endpoint: string | URL, headers: Readonly<Record<string, string>>, body: Buffer): Promise<PushResponse>;
   /** The protocol chosen for an origin once it has been contacted. */
   protocolFor(origin: string): Protocol | undefined;
   /** HTTP/2 connections open to an origin now. */
@@ -116,6 +117,8 @@ interface Waiter {
 
 interface Origin {
   url: URL;
+  /** The :authority of its requests (url.host, kept: a URL's getters build a new string each call). */
+  host: string;
   /** The policy's lookup for this origin's connections; undefined: plain DNS (a test host). */
   lookup?: net.LookupFunction;
   refused?: { error: PushRequestError; until: number };
@@ -150,15 +153,15 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   const connectedSockets = new WeakSet<object>();
   let closed = false;
 
-  function originOf(url: URL): Origin {
-    let state = origins.get(url.origin);
+  function originOf(url: URL, origin: string): Origin {
+    let state = origins.get(origin);
     if (!state) {
-      state = { url: new URL(url.origin), lookup: destinations.lookupFor(url), connections: [], connecting: 0, streamsHint: DEFAULT_STREAMS, waiters: [] };
+      state = { url: new URL(origin), host: url.host, lookup: destinations.lookupFor(url), connections: [], connecting: 0, streamsHint: DEFAULT_STREAMS, waiters: [] };
       if (url.protocol === 'http:') {
         state.protocol = 'http/1.1';
         state.agent = new http.Agent({ keepAlive: true, maxSockets: h1Sockets, lookup: state.lookup });
       }
-      origins.set(url.origin, state);
+      origins.set(origin, state);
     }
     return state;
   }
@@ -358,28 +361,39 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   // The header fields a batch's pushes to one origin share (the sender builds one object per
   // batch and origin), checked once; each request adds its path and length.
   const fieldSets = new WeakMap<Readonly<Record<string, string>>, { host: string; set: FieldSet }>();
-  function fieldsFor(url: URL, headers: Readonly<Record<string, string>>): FieldSet {
+  function fieldsFor(host: string, headers: Readonly<Record<string, string>>): FieldSet {
     let shared = fieldSets.get(headers);
-    if (shared?.host !== url.host) {
-      const fields = [':method', 'POST', ':scheme', 'https', ':authority', url.host];
+    if (shared?.host !== host) {
+      const fields = [':method', 'POST', ':scheme', 'https', ':authority', host];
       for (const name in headers) fields.push(name.toLowerCase(), headers[name]);
-      shared = { host: url.host, set: new FieldSet(fields) };
+      shared = { host, set: new FieldSet(fields) };
       fieldSets.set(headers, shared);
     }
     return shared.set;
   }
 
-  function requestH2(state: Origin, c: Connection, url: URL, headers: Readonly<Record<string, string>>, body: Buffer) {
+  function requestH2(state: Origin, c: Connection, url: URL, origin: string, headers: Readonly<Record<string, string>>, body: Buffer) {
     return new Promise<PushResponse>((resolve, reject) => {
-      const request = new H2Request(state, c, url.origin, resolve, reject);
+      const request = new H2Request(state, c, origin, resolve, reject);
       try {
-        request.id = c.conn.request(fieldsFor(url, headers), url.pathname + url.search, body, request);
+        request.id = c.conn.request(fieldsFor(state.host, headers), url.pathname + url.search, body, request);
       } catch (err) {
         releaseStream(state, c);
-        return reject(toRequestError(err, url.origin));
+        return reject(toRequestError(err, origin));
       }
       request.timer = setTimeout(onTimeout, timeoutMs, request);
     });
+  }
+
+  async function postAfterWait(state: Origin, url: URL, origin: string, headers: Readonly<Record<string, string>>, body: Buffer): Promise<PushResponse> {
+    try {
+      const c = state.protocol === 'http/1.1' ? null : await waitForStream(state);
+      return await (c ? requestH2(state, c, url, origin, headers, body) : requestH1(state, url, headers, body));
+    } catch (err) {
+      // A refused origin fails at once for a while: no lookup per push of a large campaign.
+      if (err instanceof PushRequestError && err.code === 'refused') state.refused = { error: err, until: Date.now() + REFUSAL_MEMORY_MS };
+      throw err;
+    }
   }
 
   function requestH1(state: Origin, url: URL, headers: Readonly<Record<string, string>>, body: Buffer) {
@@ -439,23 +453,27 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   return {
     protocolFor: (origin) => origins.get(new URL(origin).origin)?.protocol,
     connectionsTo: (origin) => origins.get(new URL(origin).origin)?.connections.length ?? 0,
-    async post(endpoint, headers, body) {
-      const url = new URL(endpoint);
-      if (closed) throw new PushRequestError('closed', 'push client is closed', url.origin);
-      const problem = destinations.urlProblem(url);
-      if (problem !== null) throw new PushRequestError('refused', `destination refused: ${problem}`, url.origin);
-      const state = originOf(url);
-      if (state.refused && state.refused.until > Date.now()) throw state.refused.error;
+    post(endpoint, headers, body) {
+      let url: URL;
+      let origin: string;
+      let state: Origin;
       try {
-        // An open connection with a free stream (the usual case) is used straight away.
-        // The request's deadline starts once it has its stream (or, over HTTP/1.1, is handed to the agent).
-        const c = state.protocol === 'http/1.1' ? null : (takeFreeStream(state) ?? (await waitForStream(state)));
-        return await (c ? requestH2(state, c, url, headers, body) : requestH1(state, url, headers, body));
+        url = typeof endpoint === 'string' ? new URL(endpoint) : endpoint;
+        origin = url.origin;
+        if (closed) throw new PushRequestError('closed', 'push client is closed', origin);
+        const problem = destinations.urlProblem(url);
+        if (problem !== null) throw new PushRequestError('refused', `destination refused: ${problem}`, origin);
+        state = originOf(url, origin);
+        if (state.refused && state.refused.until > Date.now()) throw state.refused.error;
       } catch (err) {
-        // A refused origin fails at once for a while: no lookup per push of a large campaign.
-        if (err instanceof PushRequestError && err.code === 'refused') state.refused = { error: err, until: Date.now() + REFUSAL_MEMORY_MS };
-        throw err;
+        return Promise.reject(err);
       }
+      // An open connection with a free stream (the usual case) is used straight away, without an
+      // async frame of its own: one call per push. A request on an open connection is never
+      // refused (the policy is checked when connecting).
+      // The request's deadline starts once it has its stream (or, over HTTP/1.1, is handed to the agent).
+      const c = takeFreeStream(state);
+      return c ? requestH2(state, c, url, origin, headers, body) : postAfterWait(state, url, origin, headers, body);
     },
     async close() {
       closed = true;

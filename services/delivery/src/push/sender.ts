@@ -64,8 +64,8 @@ export interface PushSenderOptions extends Omit<PushClientOptions, 'http1Sockets
   log?: Logger;
   /** Summary interval of the failure log. Default 10 s. */
   logIntervalMs?: number;
-  /** Every request's answer and latency, and every retry, by push service (metrics.ts). */
-  metrics?: Pick<PushMetrics, 'attempt' | 'retried'>;
+  /** Every request's answer and latency, every retry and every push's outcome, by push service (metrics.ts). */
+  metrics?: Pick<PushMetrics, 'attempt' | 'retried' | 'pushed'>;
 }
 
 const REFUSAL_LOG_EVERY_MS = 60 * 60_000;
@@ -154,7 +154,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   }
 
   /** `startedAt`: when the batch reached the sender; the push ends by startedAt + min(budget, TTL). */
-  async function sendOne(job: PushJob, target: PushTarget, origin: string, body: Buffer, batchHeaders: Record<string, string>, startedAt: number, hooks: PushHooks): Promise<PushResult> {
+  async function sendOne(job: PushJob, target: PushTarget, url: URL, origin: string, body: Buffer, batchHeaders: Record<string, string>, startedAt: number, hooks: PushHooks): Promise<PushResult> {
     const gate = gateFor(origin);
     const limitMs = Math.min(retryBudgetMs, job.retryBudgetMs ?? retryBudgetMs, job.ttl * 1000);
     const deadline = startedAt + limitMs;
@@ -165,10 +165,12 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
     const done = (r: Omit<PushResult, 'id' | 'attempts'>): PushResult => {
       const result: PushResult = { id: target.id, ...r, attempts };
       if (ambiguous > 0) result.ambiguous = ambiguous;
-      if (result.outcome === 'failed' && result.reason !== NOT_SENT) {
+      if (result.reason === NOT_SENT) return result;
+      if (result.outcome === 'failed') {
         const detail = { topic: job.topic, subscriberId: target.id, status: result.status, reason: result.reason, attempts };
         failures.failed(origin, failureClassOf(result) ?? 'unreachable', detail, result.refused);
       }
+      opts.metrics?.pushed(origin, result.outcome);
       return result;
     };
     const giveUp = (why: string, fallback: { status?: number; reason: string }) => {
@@ -187,9 +189,18 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
         if (turn === 'closed') return done({ outcome: 'failed', reason: SENDER_CLOSED });
         if (turn === 'deadline') return giveUp(`gave up after ${attempts} attempts (${budget()}; origin down)`, lastTransient.get(origin) ?? { reason: 'push service unavailable' });
         if (turn === 'beyond') return giveUp(`gave up after ${attempts} attempts (${budget()}; Retry-After ends after it)`, { status: 429, reason: '429 rate limited' });
-        if (attempts === 0 && hooks.beforeSend && !(await allowed(hooks.beforeSend, target.id))) {
-          gate.report(turn, 'ignored', '');
-          return done({ outcome: 'failed', reason: NOT_SENT });
+        if (attempts === 0 && hooks.beforeSend) {
+          // A throw or a rejection withholds the push, as false does.
+          let allowed: boolean;
+          try {
+            allowed = Boolean(await hooks.beforeSend(target.id));
+          } catch {
+            allowed = false;
+          }
+          if (!allowed) {
+            gate.report(turn, 'ignored', '');
+            return done({ outcome: 'failed', reason: NOT_SENT });
+          }
         }
         const ttl = Math.max(0, job.ttl - Math.floor((now() - startedAt) / 1000));
         const headers = attempts === 0 && ttl === job.ttl ? batchHeaders : headersFor(job, origin, ttl);
@@ -197,7 +208,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
         // Wall-clock time of the request itself: `now` may be a test's fake clock.
         const sentAt = performance.now();
         try {
-          const res = await client.post(target.endpoint, headers, body);
+          const res = await client.post(url, headers, body);
           opts.metrics?.attempt(origin, res.status, (performance.now() - sentAt) / 1000);
           outcome = classifyResponse(res.status, res.headers, now(), res.statusText);
         } catch (err) {
@@ -258,7 +269,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       validateJob(job);
       const startedAt = now();
       const results = new Array<PushResult>(job.subscriptions.length);
-      const sendable: Array<{ index: number; origin: string }> = [];
+      const sendable: Array<{ index: number; url: URL; origin: string }> = [];
       const settle = (index: number, result: PushResult) => {
         results[index] = result;
         try {
@@ -271,10 +282,12 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
         const target = job.subscriptions[index];
         settle(index, { id: target.id, outcome: 'failed', reason, attempts: 0 });
         failures.failed(origin, 'refused', { topic: job.topic, subscriberId: target.id, reason });
+        opts.metrics?.pushed(origin, 'failed');
       };
+      // Each endpoint is parsed once: the client is handed the URL.
       job.subscriptions.forEach((target, index) => {
-        const origin = pushOrigin(target.endpoint);
-        if (origin) sendable.push({ index, origin });
+        const url = pushUrl(target.endpoint);
+        if (url) sendable.push({ index, url, origin: url.origin });
         else rejected(index, 'invalid', INVALID_ENDPOINT);
       });
       const bodies = await encryptor().encryptBatch(
@@ -282,13 +295,13 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
         sendable.map(({ index }) => job.subscriptions[index]),
       );
       const headersByOrigin = new Map<string, Record<string, string>>();
+      // (A push is one sendOne frame: no async wrapper of its own around it.)
       await Promise.all(
-        sendable.map(async ({ index, origin }, i) => {
-          const target = job.subscriptions[index];
+        sendable.map(({ index, url, origin }, i) => {
           if (bodies[i].length === 0) return rejected(index, origin, INVALID_KEYS);
           let headers = headersByOrigin.get(origin);
           if (!headers) headersByOrigin.set(origin, (headers = headersFor(job, origin)));
-          settle(index, await sendOne(job, target, origin, bodies[i], headers, startedAt, hooks));
+          return sendOne(job, job.subscriptions[index], url, origin, bodies[i], headers, startedAt, hooks).then((result) => settle(index, result));
         }),
       );
       return results;
@@ -302,15 +315,6 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       failures.flush();
     },
   };
-}
-
-/** A beforeSend hook's answer: a throw or a rejection withholds the push, as false does. */
-async function allowed(beforeSend: NonNullable<PushHooks['beforeSend']>, id: string): Promise<boolean> {
-  try {
-    return Boolean(await beforeSend(id));
-  } catch {
-    return false;
-  }
 }
 
 /** What an attempt says about its origin (origin-gate.ts AttemptResult). */
@@ -327,10 +331,10 @@ function attemptResult(outcome: Classified): AttemptResult {
   }
 }
 
-function pushOrigin(endpoint: string): string | undefined {
+function pushUrl(endpoint: string): URL | undefined {
   try {
     const url = new URL(endpoint);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
   } catch {
     return undefined;
   }

@@ -36,8 +36,6 @@ export interface ChunkDeps {
   vapid: VapidSigners;
   tokens: TrackingTokens;
   publishStats(run: RunRow): Promise<void>;
-  /** Metrics: one call per push result, with the push service's origin (scheme://host[:port]). */
-  onPushed?(origin: string, outcome: PushResult['outcome']): void;
   /** This instance's live attempts; the instance's heartbeat must call its beat(). Default: a registry of the worker's own. */
   leases?: Leases;
   /** Aborted when the service stops: delivery-log writes are no longer retried. */
@@ -79,14 +77,6 @@ function contentFor(run: RunRow): (subscriberId: string) => CampaignContent {
   if (!job.abTest) return () => job.content;
   const variants = job.abTest.variants.map((v) => variantContent(job.content, v));
   return (subscriberId) => variants[variantFor(run, subscriberId) ?? 0];
-}
-
-function originOf(endpoint: string): string {
-  try {
-    return new URL(endpoint).origin;
-  } catch {
-    return 'invalid';
-  }
 }
 
 export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
@@ -154,11 +144,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       // What did arrive is recorded even when the sender failed as a whole.
       await outcomes.drain().catch(() => {});
     }
-    if (deps.onPushed) {
-      const origins = new Map(items.map((i) => [i.id, originOf(i.endpoint)]));
-      for (const r of results) if (!withheld.has(r.id)) deps.onPushed(origins.get(r.id) ?? 'unknown', r.outcome);
-    }
-    // Failed pushes are logged by the sender, aggregated per origin and class (push/failure-log.ts).
+    // The sender counts the pushes (metrics) and logs the failed ones, aggregated per origin and class (push/failure-log.ts).
     await outcomes.drain();
     // Unsent because the mark could not be written (or the row was taken over): the next attempt resumes them.
     await marks.drain();

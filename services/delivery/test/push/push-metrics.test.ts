@@ -32,7 +32,7 @@ describe('push metrics', () => {
     await simulator?.close();
   });
 
-  it('counts every request by push service, status class and code, observes its latency, and counts retries by cause', async () => {
+  it('counts every request by push service, status class and code, observes its latency, counts retries by cause and every push by outcome', async () => {
     const subs = Array.from({ length: 6 }, () => simulator.createSubscription(keys.publicKey));
     simulator.expireSubscription(subs[0].id);
     simulator.setBehaviour({ status: 503, forSubscription: subs[1].id });
@@ -55,6 +55,10 @@ describe('push metrics', () => {
     expect(sample(text, `delivery_push_responses_total{${ps},status_class="4xx",code="410"}`)).to.equal(1);
     expect(sample(text, `delivery_push_responses_total{${ps},status_class="5xx",code="503"}`)).to.equal(3);
     expect(sample(text, `delivery_push_retries_total{${ps},cause="503"}`)).to.equal(2);
+    // One final outcome per push, counted by the sender.
+    expect(sample(text, `delivery_pushes_total{push_service="${host}",outcome="sent"}`)).to.equal(4);
+    expect(sample(text, `delivery_pushes_total{push_service="${host}",outcome="expired"}`)).to.equal(1);
+    expect(sample(text, `delivery_pushes_total{push_service="${host}",outcome="failed"}`)).to.equal(1);
     // One observation per request (4 + 1 + 3); the simulator held the accepted ones for 60 ms.
     expect(sample(text, `delivery_push_request_duration_seconds_count{${ps}}`)).to.equal(8);
     expect(sample(text, `delivery_push_request_duration_seconds_sum{${ps}}`)).to.be.at.least(4 * 0.06);
