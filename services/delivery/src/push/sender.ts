@@ -153,6 +153,27 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
     return headers;
   }
 
+  /** A push's final result: a failure is logged, and every outcome counted, except a push withheld by beforeSend. */
+  function finish(job: PushJob, target: PushTarget, origin: string, r: Omit<PushResult, 'id' | 'attempts'>, attempts: number, ambiguous: number): PushResult {
+    const result: PushResult = { id: target.id, ...r, attempts };
+    if (ambiguous > 0) result.ambiguous = ambiguous;
+    if (result.reason === NOT_SENT) return result;
+    if (result.outcome === 'failed') {
+      const detail = { topic: job.topic, subscriberId: target.id, status: result.status, reason: result.reason, attempts };
+      failures.failed(origin, failureClassOf(result) ?? 'unreachable', detail, result.refused);
+    }
+    opts.metrics?.pushed(origin, result.outcome);
+    return result;
+  }
+
+  /** A push that gave up: why, then the last answer it had. */
+  function gaveUp(job: PushJob, target: PushTarget, origin: string, why: string, answer: { status?: number; reason: string }, attempts: number, ambiguous: number): PushResult {
+    return finish(job, target, origin, { outcome: 'failed', status: answer.status, reason: `${why}: ${answer.reason}` }, attempts, ambiguous);
+  }
+
+  /** The retry budget in a give-up reason: made only for the pushes (few) that give up. */
+  const budgetWords = (limitMs: number, job: PushJob) => `retry budget ${+(limitMs / 1000).toFixed(1)} s${limitMs < retryBudgetMs && limitMs === job.ttl * 1000 ? ', the TTL' : ''}`;
+
   /** `startedAt`: when the batch reached the sender; the push ends by startedAt + min(budget, TTL). */
   async function sendOne(job: PushJob, target: PushTarget, url: URL, origin: string, body: Buffer, batchHeaders: Record<string, string>, startedAt: number, hooks: PushHooks): Promise<PushResult> {
     const gate = gateFor(origin);
@@ -162,23 +183,8 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
     let retries = 0;
     let last: { status?: number; reason: string } | undefined;
     let ambiguous = 0;
-    const done = (r: Omit<PushResult, 'id' | 'attempts'>): PushResult => {
-      const result: PushResult = { id: target.id, ...r, attempts };
-      if (ambiguous > 0) result.ambiguous = ambiguous;
-      if (result.reason === NOT_SENT) return result;
-      if (result.outcome === 'failed') {
-        const detail = { topic: job.topic, subscriberId: target.id, status: result.status, reason: result.reason, attempts };
-        failures.failed(origin, failureClassOf(result) ?? 'unreachable', detail, result.refused);
-      }
-      opts.metrics?.pushed(origin, result.outcome);
-      return result;
-    };
-    const giveUp = (why: string, fallback: { status?: number; reason: string }) => {
-      const { status, reason } = last ?? fallback;
-      return done({ outcome: 'failed', status, reason: `${why}: ${reason}` });
-    };
-    // Words for a give-up reason only: not made for the pushes (nearly all) that never give up.
-    const budget = () => `retry budget ${+(limitMs / 1000).toFixed(1)} s${limitMs < retryBudgetMs && limitMs === job.ttl * 1000 ? ', the TTL' : ''}`;
+    // No closures in here: what they would capture would move from this frame into a context
+    // object of its own, one more allocation per push (see finish and gaveUp below).
 
     for (;;) {
       let outcome: Classified;
@@ -186,9 +192,9 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       if (!gate.tryAcquire()) await gate.acquire();
       try {
         if (!gate.clear) turn = await gate.waitTurn(deadline);
-        if (turn === 'closed') return done({ outcome: 'failed', reason: SENDER_CLOSED });
-        if (turn === 'deadline') return giveUp(`gave up after ${attempts} attempts (${budget()}; origin down)`, lastTransient.get(origin) ?? { reason: 'push service unavailable' });
-        if (turn === 'beyond') return giveUp(`gave up after ${attempts} attempts (${budget()}; Retry-After ends after it)`, { status: 429, reason: '429 rate limited' });
+        if (turn === 'closed') return finish(job, target, origin, { outcome: 'failed', reason: SENDER_CLOSED }, attempts, ambiguous);
+        if (turn === 'deadline') return gaveUp(job, target, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)}; origin down)`, last ?? lastTransient.get(origin) ?? { reason: 'push service unavailable' }, attempts, ambiguous);
+        if (turn === 'beyond') return gaveUp(job, target, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)}; Retry-After ends after it)`, last ?? { status: 429, reason: '429 rate limited' }, attempts, ambiguous);
         if (attempts === 0 && hooks.beforeSend) {
           // A throw or a rejection withholds the push, as false does.
           let allowed: boolean;
@@ -199,7 +205,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           }
           if (!allowed) {
             gate.report(turn, 'ignored', '');
-            return done({ outcome: 'failed', reason: NOT_SENT });
+            return finish(job, target, origin, { outcome: 'failed', reason: NOT_SENT }, attempts, ambiguous);
           }
         }
         const ttl = Math.max(0, job.ttl - Math.floor((now() - startedAt) / 1000));
@@ -220,7 +226,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
             const reason = safeReason(err.message);
             noteRefusal(origin, reason);
             attempts -= 1;
-            return done({ outcome: 'failed', reason, refused: true });
+            return finish(job, target, origin, { outcome: 'failed', reason, refused: true }, attempts, ambiguous);
           }
           outcome = err instanceof PushRequestError && err.code === 'closed' ? { kind: 'failed', reason: SENDER_CLOSED } : classifyError(err);
         }
@@ -230,13 +236,13 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       }
       switch (outcome.kind) {
         case 'sent':
-          return done({ outcome: 'sent', status: outcome.status });
+          return finish(job, target, origin, { outcome: 'sent', status: outcome.status }, attempts, ambiguous);
         case 'expired':
         case 'failed':
-          return done({ outcome: outcome.kind, status: outcome.status, reason: outcome.reason });
+          return finish(job, target, origin, { outcome: outcome.kind, status: outcome.status, reason: outcome.reason }, attempts, ambiguous);
         case 'rate-limited':
           last = { status: outcome.status, reason: outcome.reason };
-          if (attempts >= maxAttempts) return giveUp(`gave up after ${attempts} attempts (the attempt limit)`, last);
+          if (attempts >= maxAttempts) return gaveUp(job, target, origin, `gave up after ${attempts} attempts (the attempt limit)`, last, attempts, ambiguous);
           failures.retried(origin, String(outcome.status));
           opts.metrics?.retried(origin, String(outcome.status));
           gate.rateLimit(outcome.retryAfterMs);
@@ -245,8 +251,8 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           last = { status: outcome.status, reason: outcome.reason };
           lastTransient.set(origin, last);
           if (outcome.maybeAccepted) ambiguous += 1;
-          if (now() >= deadline) return giveUp(`gave up after ${attempts} attempts (${budget()})`, last);
-          if (attempts >= maxAttempts) return giveUp(`gave up after ${attempts} attempts (the attempt limit)`, last);
+          if (now() >= deadline) return gaveUp(job, target, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)})`, last, attempts, ambiguous);
+          if (attempts >= maxAttempts) return gaveUp(job, target, origin, `gave up after ${attempts} attempts (the attempt limit)`, last, attempts, ambiguous);
           // By cause: the status, or the client's error code that starts the reason (`timeout: …`).
           const cause = outcome.status !== undefined ? String(outcome.status) : outcome.reason.split(':', 1)[0].slice(0, 20);
           failures.retried(origin, cause);
@@ -260,7 +266,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           }
           break;
       }
-      if (closing.signal.aborted) return done({ outcome: 'failed', reason: SENDER_CLOSED });
+      if (closing.signal.aborted) return finish(job, target, origin, { outcome: 'failed', reason: SENDER_CLOSED }, attempts, ambiguous);
     }
   }
 

@@ -145,6 +145,8 @@ function writeString(buf: Buffer, at: number, text: string): number {
 
 /** The bytes an integer and a string of this length may take at most. */
 const STRING_OVERHEAD = 6;
+/** What the decoder holds between blocks (nothing). */
+const EMPTY = Buffer.alloc(0);
 
 /** A header name an HTTP/2 request may carry: lowercase token characters (RFC 9113 §8.2.1). */
 const FIELD_NAME = /^:?[a-z0-9!#$%&'*+.^_`|~-]+$/;
@@ -362,72 +364,88 @@ export class HpackDecoder {
     this.maxTableSize = this.tableLimit;
   }
 
+  // The block being decoded and the position in it: fields, not closures over locals, so a
+  // response's decoding allocates only its fields (one block at a time: decode is synchronous).
+  private block: Buffer = EMPTY;
+  private at = 0;
+
   /** Decodes one complete header block into [name, value, name, value, …]. */
   decode(block: Buffer): string[] {
     const out: string[] = [];
     let listSize = 0;
-    let at = 0;
     let fieldsSeen = false;
-    const integer = (prefixBits: number): number => {
-      if (at >= block.length) throw new HpackError('header block truncated');
-      const max = (1 << prefixBits) - 1;
-      let value = block[at++] & max;
-      if (value < max) return value;
-      for (let shift = 0; ; shift += 7) {
-        if (at >= block.length) throw new HpackError('header block truncated');
-        if (shift > 21) throw new HpackError('integer too large');
-        const byte = block[at++];
-        value += (byte & 0x7f) * 2 ** shift;
-        if ((byte & 0x80) === 0) return value;
-      }
-    };
-    const string = (): string => {
-      if (at >= block.length) throw new HpackError('header block truncated');
-      const huffman = (block[at] & 0x80) !== 0;
-      const length = integer(7);
-      if (length > block.length - at) throw new HpackError('string literal past the end of the block');
-      const start = at;
-      at += length;
-      return huffman ? huffmanDecode(block, start, at) : block.toString('latin1', start, at);
-    };
-    const entry = (index: number): readonly [string, string] => {
-      if (index >= 1 && index <= STATIC.length) return STATIC[index - 1];
-      const dynamic = this.table[index - STATIC.length - 1];
-      if (index === 0 || !dynamic) throw new HpackError(`header index ${index} out of range`);
-      return dynamic;
-    };
-    const emit = (name: string, value: string) => {
-      listSize += name.length + value.length + 32;
-      if (listSize > this.maxListSize) throw new HpackError('header list too large');
-      out.push(name, value);
-    };
-
-    while (at < block.length) {
-      const byte = block[at];
-      if (byte & 0x80) {
-        // Indexed field (§6.1).
-        const [name, value] = entry(integer(7));
-        emit(name, value);
-        fieldsSeen = true;
-      } else if ((byte & 0xe0) === 0x20) {
-        // Dynamic table size update (§6.3): only before the block's first field.
-        if (fieldsSeen) throw new HpackError('table size update after a header field');
-        const size = integer(5);
-        if (size > this.tableLimit) throw new HpackError(`table size update to ${size}, above ${this.tableLimit}`);
-        this.maxTableSize = size;
-        this.evict(0);
-      } else {
-        // Literal with incremental indexing (§6.2.1, 01xxxxxx), without (0000xxxx) or never indexed (0001xxxx).
-        const indexing = (byte & 0xc0) === 0x40;
-        const index = integer(indexing ? 6 : 4);
-        const name = index === 0 ? string() : entry(index)[0];
-        const value = string();
-        emit(name, value);
+    this.block = block;
+    this.at = 0;
+    try {
+      while (this.at < block.length) {
+        const byte = block[this.at];
+        let name: string;
+        let value: string;
+        let indexing = false;
+        if (byte & 0x80) {
+          // Indexed field (§6.1).
+          [name, value] = this.entry(this.integer(7));
+        } else if ((byte & 0xe0) === 0x20) {
+          // Dynamic table size update (§6.3): only before the block's first field.
+          if (fieldsSeen) throw new HpackError('table size update after a header field');
+          const size = this.integer(5);
+          if (size > this.tableLimit) throw new HpackError(`table size update to ${size}, above ${this.tableLimit}`);
+          this.maxTableSize = size;
+          this.evict(0);
+          continue;
+        } else {
+          // Literal with incremental indexing (§6.2.1, 01xxxxxx), without (0000xxxx) or never indexed (0001xxxx).
+          indexing = (byte & 0xc0) === 0x40;
+          const index = this.integer(indexing ? 6 : 4);
+          name = index === 0 ? this.string() : this.entry(index)[0];
+          value = this.string();
+        }
+        listSize += name.length + value.length + 32;
+        if (listSize > this.maxListSize) throw new HpackError('header list too large');
+        out.push(name, value);
         if (indexing) this.insert(name, value);
         fieldsSeen = true;
       }
+    } finally {
+      this.block = EMPTY;
     }
     return out;
+  }
+
+  /** An integer with an N-bit prefix (§5.1). */
+  private integer(prefixBits: number): number {
+    const { block } = this;
+    if (this.at >= block.length) throw new HpackError('header block truncated');
+    const max = (1 << prefixBits) - 1;
+    let value = block[this.at++] & max;
+    if (value < max) return value;
+    for (let shift = 0; ; shift += 7) {
+      if (this.at >= block.length) throw new HpackError('header block truncated');
+      if (shift > 21) throw new HpackError('integer too large');
+      const byte = block[this.at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+  }
+
+  /** A string literal (§5.2), Huffman-coded or not. */
+  private string(): string {
+    const { block } = this;
+    if (this.at >= block.length) throw new HpackError('header block truncated');
+    const huffman = (block[this.at] & 0x80) !== 0;
+    const length = this.integer(7);
+    if (length > block.length - this.at) throw new HpackError('string literal past the end of the block');
+    const start = this.at;
+    this.at += length;
+    return huffman ? huffmanDecode(block, start, this.at) : block.toString('latin1', start, this.at);
+  }
+
+  /** The field at a static or dynamic table index (§2.3.3). */
+  private entry(index: number): readonly [string, string] {
+    if (index >= 1 && index <= STATIC.length) return STATIC[index - 1];
+    const dynamic = this.table[index - STATIC.length - 1];
+    if (index === 0 || !dynamic) throw new HpackError(`header index ${index} out of range`);
+    return dynamic;
   }
 
   private insert(name: string, value: string): void {
