@@ -65,17 +65,34 @@ export function createPushMetrics(registry: Registry): PushMetrics {
     labelNames: ['push_service', 'cause'] as const,
     registers: [registry],
   });
+  // The label objects of every push's calls, made once per push service and status or outcome
+  // (bounded by the labels): a new object per call was most of what the metrics allocated.
+  const labelsOf = new Map<string, { service: { push_service: string }; byStatus: Map<number, object>; byOutcome: Map<string, object> }>();
+  const labelsFor = (push_service: string) => {
+    let l = labelsOf.get(push_service);
+    if (!l) labelsOf.set(push_service, (l = { service: { push_service }, byStatus: new Map(), byOutcome: new Map() }));
+    return l;
+  };
   return {
     attempt(origin, answer, seconds) {
       const push_service = pushServiceOf(origin);
-      responses.inc({ push_service, ...codeLabels(answer) });
-      latency.observe({ push_service }, seconds);
+      const l = labelsFor(push_service);
+      let answered = typeof answer === 'number' ? l.byStatus.get(answer) : undefined;
+      if (!answered) {
+        answered = { push_service, ...codeLabels(answer) };
+        if (typeof answer === 'number' && Number.isInteger(answer) && answer >= 100 && answer <= 599) l.byStatus.set(answer, answered);
+      }
+      responses.inc(answered);
+      latency.observe(l.service, seconds);
     },
     retried(origin, cause) {
       retries.inc({ push_service: pushServiceOf(origin), cause: codeLabels(cause).code });
     },
     pushed(origin, outcome) {
-      pushes.inc({ push_service: pushServiceOf(origin), outcome });
+      const l = labelsFor(pushServiceOf(origin));
+      let labels = l.byOutcome.get(outcome);
+      if (!labels) l.byOutcome.set(outcome, (labels = { push_service: l.service.push_service, outcome }));
+      pushes.inc(labels);
     },
   };
 }
