@@ -25,6 +25,7 @@ import type { TLSSocket } from 'node:tls';
 import { HpackDecoder, HpackEncoder, HpackError, type FieldSet } from './hpack.js';
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+const NO_BYTES = Buffer.alloc(0);
 
 const DATA = 0x0;
 const HEADERS = 0x1;
@@ -520,10 +521,15 @@ export class Http2Connection {
     while (body.length > 0) {
       const n = Math.min(body.length, stream.sendWindow, this.sendWindow, this.peerMaxFrame);
       if (n <= 0) break;
-      this.write(frame(DATA, n === body.length ? END_STREAM : 0, stream.id, body.subarray(0, n)));
+      // The frame header and the body as they are: the socket write copies them once (flush).
+      const last = n === body.length;
+      const header = Buffer.allocUnsafe(9);
+      writeFrameHeader(header, 0, n, DATA, last ? END_STREAM : 0, stream.id);
+      this.write(header);
+      this.write(last ? body : body.subarray(0, n));
       stream.sendWindow -= n;
       this.sendWindow -= n;
-      body = body.subarray(n);
+      body = last ? NO_BYTES : body.subarray(n);
     }
     stream.unsent = body.length > 0 ? body : null;
     if (stream.unsent && !stream.queued) {
@@ -534,17 +540,21 @@ export class Http2Connection {
 
   // After the connection window grew: the blocked streams in order, until it is used up again
   // (one pass per connection WINDOW_UPDATE however many streams wait, not one per stream's).
+  // The list is compacted in place: thousands of streams may wait behind a small window, and a
+  // new array per WINDOW_UPDATE was garbage in proportion to all of them.
   private unblock(): void {
     const waiting = this.blocked;
+    let kept = 0;
     let i = 0;
-    const still: Stream[] = [];
     for (; i < waiting.length && this.sendWindow > 0; i++) {
       const stream = waiting[i];
       if (stream.unsent && stream.sendWindow > 0) this.sendBody(stream);
-      if (stream.unsent) still.push(stream);
+      if (stream.unsent) waiting[kept++] = stream;
       else stream.queued = false;
     }
-    this.blocked = i === 0 ? waiting : still.concat(waiting.slice(i));
+    if (kept === i) return;
+    for (; i < waiting.length; i++) waiting[kept++] = waiting[i];
+    waiting.length = kept;
   }
 
   private drain(): void {
