@@ -101,7 +101,7 @@ export interface FarOptions {
 }
 
 /** The simulator's own entry point as a process; `far` makes it a distant push service. */
-async function startSimulator(log: (line: string) => void, name: string, far?: FarOptions): Promise<Simulator> {
+export async function startSimulator(log: (line: string) => void, name: string, far?: FarOptions): Promise<Simulator> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tools/push-simulator/src/main.ts')], {
     cwd: ROOT,
     env: {
