@@ -171,6 +171,9 @@ export function formatTables(r: Results): string {
     );
     const d = r.delivery;
     if (d?.cpuMicrosPerPush) out.push('\n' + cpuTable(d, m.cores));
+    if (d?.naiveRuns) {
+      out.push(`\nNaive loop: ${d.naiveRuns.map(n).join(' push/s before the campaign, ')} push/s after it; the faster, ${n(d.naivePerSecond)} push/s, is the baseline of "vs naive".`);
+    }
     if (d?.farPushService) {
       const f = d.farPushService;
       out.push(
