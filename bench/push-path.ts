@@ -80,7 +80,8 @@ async function main() {
   }
   const log = (line: string) => console.log(line);
 
-  await Promise.all(trees.map((t) => (t.dir === ROOT ? ensureBuilt() : buildOther(t.dir))));
+  // One after the other: --against may name this very checkout, and two builds of one dist/ at once would collide.
+  for (const t of trees) await (path.resolve(t.dir) === path.resolve(ROOT) ? ensureBuilt() : buildOther(t.dir));
   const cleanup = new Cleanup();
   process.once('SIGINT', () => void cleanup.run(log).then(() => process.exit(130)));
   try {

@@ -184,7 +184,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
     let last: { status?: number; reason: string } | undefined;
     let ambiguous = 0;
     // No closures in here: what they would capture would move from this frame into a context
-    // object of its own, one more allocation per push (see finish and gaveUp below).
+    // object of its own, one more allocation per push (finish and gaveUp, above, take what they need).
 
     for (;;) {
       let outcome: Classified;
