@@ -16,6 +16,7 @@ import webpush from 'web-push';
 import { usableCpus } from '../services/delivery/src/push/encryption/cpus.js';
 import { pathToFileURL } from 'node:url';
 import { compiledPath, ensureBuilt } from '../scripts/lib/build-output.js';
+import { median } from './lib/numbers.js';
 import { loadNative } from '../services/delivery/src/push/encryption/engine.js';
 import { createEncryptPool } from '../services/delivery/src/push/encryption/pool.js';
 import { Aes128gcmEncoder, encryptedLength, hmacSha256 } from '../services/delivery/src/push/encryption/rfc8291.js';
@@ -191,7 +192,6 @@ async function sample(c: Case, n: number): Promise<Sample> {
   return { cpuUs: (cpu.user + cpu.system) / n, wallUs: wallUs / n };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const row = (label: string, cpuUs: number, perSecond: number, note = '') =>
   `${label.padEnd(62)} ${cpuUs.toFixed(1).padStart(8)} µs CPU  ${Math.round(perSecond).toLocaleString('en').padStart(9)} /s${note}`;
 

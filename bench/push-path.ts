@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { DELIVERY_HEAP_FLAGS } from '../scripts/lib/services.js';
 import { ensureBuilt } from '../scripts/lib/build-output.js';
 import { ROOT } from '../scripts/lib/local-env.js';
+import { int, median } from './lib/numbers.js';
 import { Cleanup, startSimulator } from './lib/stack.js';
 
 const HELP = `npm run bench:push-path -- [flags]
@@ -25,13 +26,6 @@ interface Round {
   failed: number;
   cpuMicrosPerPush: number;
   pushesPerSecond: number;
-}
-
-function int(v: string | undefined, name: string, fallback: number): number {
-  if (v === undefined) return fallback;
-  const x = Number(v);
-  if (!Number.isInteger(x) || x < 1) throw new Error(`--${name} must be a positive integer`);
-  return x;
 }
 
 function buildOther(dir: string): Promise<void> {
@@ -62,8 +56,6 @@ function round(tree: string, sim: { origin: string; caCertFile: string }, pushes
     });
   });
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 async function main() {
   const { values } = parseArgs({

@@ -14,6 +14,7 @@ import { runThrottled } from './parts/throttled.js';
 import { runScheduler } from './parts/scheduler.js';
 import { formatAllocations, formatSummary, summariseAllocations, summariseProfile } from './lib/profile-summary.js';
 import { evaluateTargets, formatTables, machine, mergeWithPrevious, renderSvg, type Results } from './lib/report.js';
+import { int } from './lib/numbers.js';
 import { Cleanup, startBenchStack } from './lib/stack.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -46,13 +47,6 @@ const HELP = `npm run bench -- [flags]
   --scheduled N        scheduler: campaigns due at the same second (1000)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
-
-function int(v: string | undefined, name: string, fallback: number, min = 1): number {
-  if (v === undefined) return fallback;
-  const x = Number(v);
-  if (!Number.isInteger(x) || x < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
-  return x;
-}
 
 function parse() {
   const { values } = parseArgs({
