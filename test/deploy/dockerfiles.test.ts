@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
+import { DELIVERY_HEAP_FLAGS } from '../../scripts/lib/services.js';
 import { cleanBuild, compiledClosure } from './support/build.js';
 import { serviceEnv, type ServiceName } from './support/service-env.js';
 
@@ -215,6 +216,13 @@ describe('Dockerfiles (deploy/docker)', () => {
           const exposed = final.filter((s) => s.op === 'EXPOSE').flatMap((s) => s.args.split(/\s+/));
           expect(exposed).to.have.members(SERVICE_FILES[svc].ports.map((p) => env[p]));
         });
+
+        if (svc === 'delivery') {
+          it('runs with the heap flags that npm start gives the delivery (DELIVERY_HEAP_FLAGS)', () => {
+            const env = final.filter((s) => s.op === 'ENV').map((s) => s.args).join(' ');
+            expect(/NODE_OPTIONS="([^"]*)"/.exec(env)?.[1]).to.equal(DELIVERY_HEAP_FLAGS);
+          });
+        }
       }
     });
   }
