@@ -36,6 +36,9 @@ const HELP = `npm run bench -- [flags]
   --concurrency N      delivery: pushes in flight in the naive loop (100)
   --push-concurrency N delivery: the pipeline's PUSH_CONCURRENCY_PER_ORIGIN (default: the service's own)
   --ceiling-seconds N  delivery: length of the encryption ceiling run (5)
+  --warm-up N          delivery: pushes of a campaign sent to a fresh delivery service before the
+                       measured one, which then runs warm as a deployed service does (50000, at
+                       most --subscribers; 0 measures the fresh service's first campaign)
   --far-latency-ms N   delivery: also send a campaign to a far push service answering every push
                        after N ms, ${FAR_STREAMS} HTTP/2 streams per connection; min(--subscribers,
                        ${FAR_MAX_SUBSCRIBERS.toLocaleString('en')}) subscribers (150; 0 skips it)
@@ -57,6 +60,7 @@ function parse() {
       concurrency: { type: 'string' },
       'push-concurrency': { type: 'string' },
       'ceiling-seconds': { type: 'string' },
+      'warm-up': { type: 'string' },
       'far-latency-ms': { type: 'string' },
       campaigns: { type: 'string' },
       connections: { type: 'string' },
@@ -79,6 +83,7 @@ function parse() {
     concurrency: int(values.concurrency, 'concurrency', 100),
     pushConcurrency: values['push-concurrency'] === undefined ? undefined : int(values['push-concurrency'], 'push-concurrency', 1),
     ceilingSeconds: int(values['ceiling-seconds'], 'ceiling-seconds', 5),
+    warmUp: int(values['warm-up'], 'warm-up', 50_000, 0),
     farLatencyMs: int(values['far-latency-ms'], 'far-latency-ms', 150, 0),
     campaigns: int(values.campaigns, 'campaigns', 100_000),
     connections: int(values.connections, 'connections', 40),
@@ -147,7 +152,7 @@ async function main(): Promise<number> {
       log(`── ${part} ──`);
       try {
         if (part === 'delivery') {
-          const d = { ...(await runDelivery(stack, { subscribers: opts.subscribers, naiveCount: opts.naive, concurrency: opts.concurrency, ceilingSeconds: opts.ceilingSeconds, firstPushes: FAR_MAX_SUBSCRIBERS }, log)), measuredAt: at() };
+          const d = { ...(await runDelivery(stack, { subscribers: opts.subscribers, naiveCount: opts.naive, concurrency: opts.concurrency, ceilingSeconds: opts.ceilingSeconds, firstPushes: FAR_MAX_SUBSCRIBERS, warmUp: opts.warmUp }, log)), measuredAt: at() };
           results.delivery = d;
           results.deliveryRuns = { [String(d.subscribers)]: d };
           if (far && !interrupted) {

@@ -171,6 +171,12 @@ export function formatTables(r: Results): string {
     );
     const d = r.delivery;
     if (d?.cpuMicrosPerPush) out.push('\n' + cpuTable(d, m.cores));
+    if (d?.warmUp) {
+      out.push(
+        `\nWarm-up: the delivery service's first campaign, ${n(d.warmUp.pushes)} pushes before the measured one, ran at ${n(d.warmUp.pushesPerSecond)} push/s ` +
+          `(${d.warmUp.seconds.toFixed(1)} s); the campaign above ran on the warmed service, as a deployed one does (--warm-up).`,
+      );
+    }
     if (d?.naiveRuns) {
       out.push(`\nNaive loop: ${d.naiveRuns.map(n).join(' push/s before the campaign, ')} push/s after it; the faster, ${n(d.naivePerSecond)} push/s, is the baseline of "vs naive".`);
     }

@@ -28,6 +28,15 @@ export interface DeliveryOptions {
   ceilingSeconds: number;
   /** The count `firstPushes` is measured at (the far campaign's size). */
   firstPushes: number;
+  /** Pushes of the warm-up campaign sent before the measured one (at most `subscribers`); 0: none. */
+  warmUp: number;
+}
+
+/** The warm-up campaign: a fresh delivery service's first pushes, before the measured campaign. */
+export interface WarmUpResult {
+  pushes: number;
+  pushesPerSecond: number;
+  seconds: number;
 }
 
 export interface DeliveryResult {
@@ -67,6 +76,8 @@ export interface DeliveryResult {
   cpuMicrosPerPush: CpuMicrosPerPush;
   /** CPU seconds of the delivery process during the campaign by thread role (proc.ts threadRoleCpu). */
   deliveryThreads: Record<string, number>;
+  /** The campaign sent before the measured one (run.ts --warm-up); absent when skipped. */
+  warmUp?: WarmUpResult;
   /** The same campaign against a far push service (run.ts --far-latency-ms); absent when skipped. */
   farPushService?: FarPushServiceResult;
   /** A throttled campaign on the same simulator (parts/throttled.ts); absent when skipped. */
@@ -227,6 +238,37 @@ export async function settle(stack: BenchStack, log: (l: string) => void): Promi
   else if (waitedMs > 2000) log(`  waited ${(waitedMs / 1000).toFixed(0)} s for the platform to go quiet`);
 }
 
+/**
+ * A fresh delivery service runs its first tens of thousands of pushes well below its steady rate
+ * (V8 compiling the hot paths, the young generation growing, Postgres backends caching plans):
+ * at 100,000 that start took a quarter of the campaign. A running deployment has long been past
+ * it, and so has the far campaign, which comes after the main one — so the main campaign is
+ * measured warm too, after one campaign of `pushes` to a site of its own (recorded, not hidden).
+ */
+async function warmUp(stack: BenchStack, pushes: number, log: (l: string) => void): Promise<WarmUpResult> {
+  log(`warming the delivery service up: one campaign to ${pushes.toLocaleString('en')} subscribers of a site of its own…`);
+  const site = await createSite(stack, 'delivery-bench-warm-up');
+  await seed(stack, site, { count: pushes, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${stack.sim.origin}/push/` }, log);
+  const s0 = await stack.sim.stats();
+  const t0 = performance.now();
+  const campaignId = await sendBenchCampaign(stack, site.apiKey);
+  const w = await waitForPushes(stack, {
+    label: 'warm-up: ',
+    campaignId,
+    expected: pushes,
+    t0,
+    base: s0.accepted + s0.rejected.total,
+    stats: () => stack.sim.stats(),
+    capMs: 600_000 + pushes * 2,
+    log,
+  });
+  const seconds = (w.lastAt - t0) / 1000;
+  const pushesPerSecond = w.done / Math.max(seconds, 0.001);
+  log(`  warm-up: ${w.done.toLocaleString('en')} pushes in ${seconds.toFixed(2)} s = ${Math.round(pushesPerSecond).toLocaleString('en')}/s`);
+  await settle(stack, log);
+  return { pushes: w.done, pushesPerSecond: Math.round(pushesPerSecond), seconds: round(seconds, 2) };
+}
+
 export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log: (l: string) => void): Promise<DeliveryResult> {
   const site = await createSite(stack, 'delivery-bench');
   log(`seeding ${opts.subscribers.toLocaleString('en')} subscribers pointing at the simulator…`);
@@ -253,6 +295,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     return run;
   };
   const naiveBefore = await measureNaive('before the campaign');
+  const warm = opts.warmUp > 0 ? await warmUp(stack, Math.min(opts.warmUp, opts.subscribers), log) : undefined;
 
   log(`sending one campaign to ${opts.subscribers.toLocaleString('en')} subscribers through the pipeline…`);
   const cpu = meterCpu({
@@ -356,6 +399,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     subscribers: opts.subscribers,
     pushed: done,
     seedSeconds: round(seedSeconds, 1),
+    ...(warm ? { warmUp: warm } : {}),
     pushesPerSecond: Math.round(pushesPerSecond),
     seconds: round(seconds, 2),
     firstPushes: markedAt !== null && opts.firstPushes < done
