@@ -3,10 +3,8 @@
 // HTTP/2 connection), timed like the main one (create → last push). A sender that keeps a fixed
 // number of pushes in flight per origin is capped at in-flight / latency there; one that sizes its
 // connections and in-flight pushes to the latency is not.
-import { waitForPushes } from '../lib/campaign-wait.js';
-import { createSite, seed } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
-import { sendBenchCampaign } from './delivery.js';
+import { campaignToNewSite } from './delivery.js';
 
 /**
  * The far campaign has the main run's size up to this many subscribers: as many as the default
@@ -48,44 +46,28 @@ export async function runFar(
     `far push service: ${far.latencyMs} ms per push, ${far.maxConcurrentStreams} streams per connection; ` +
       `${subscribers.toLocaleString('en')} subscribers${capped ? ` (capped from ${opts.mainSubscribers.toLocaleString('en')} at ${FAR_MAX_SUBSCRIBERS.toLocaleString('en')} to keep this run short)` : ''}`,
   );
-  const site = await createSite(stack, 'delivery-bench-far');
-  await seed(stack, site, { count: subscribers, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${far.origin}/push/` }, log);
-
-  const s0 = await far.stats();
-  const t0 = performance.now();
-  const campaignId = await sendBenchCampaign(stack, site.apiKey);
-  const w = await waitForPushes(stack, {
-    label: 'far: ',
-    campaignId,
-    expected: subscribers,
-    t0,
-    base: s0.accepted + s0.rejected.total,
-    stats: () => far.stats(),
-    // Slower than the main run by design: at most the latency per in-flight window.
-    capMs: 120_000 + subscribers * 20,
-    log,
-  });
-  const seconds = (w.lastAt - t0) / 1000;
-  const pushesPerSecond = w.done / Math.max(seconds, 0.001);
+  // Slower than the main run by design: at most the latency per in-flight window.
+  const c = await campaignToNewSite(stack, { site: 'delivery-bench-far', subscribers, sim: far, label: 'far: ', capMs: 120_000 + subscribers * 20 }, log);
+  const { pushed, seconds, pushesPerSecond } = c;
   const ratio = pushesPerSecond / Math.max(opts.zeroLatency.pushesPerSecond, 1);
   log(
-    `  far: ${w.done.toLocaleString('en')} pushes in ${seconds.toFixed(2)} s = ${Math.round(pushesPerSecond).toLocaleString('en')}/s, ` +
+    `  far: ${pushed.toLocaleString('en')} pushes in ${seconds.toFixed(2)} s = ${Math.round(pushesPerSecond).toLocaleString('en')}/s, ` +
       `${(ratio * 100).toFixed(1)} % of the zero-latency ${Math.round(opts.zeroLatency.pushesPerSecond).toLocaleString('en')}/s` +
       `${opts.zeroLatency.pushes < opts.mainSubscribers ? ` (its first ${opts.zeroLatency.pushes.toLocaleString('en')} pushes)` : ''}; ` +
-      `${w.stats.http2Sessions - s0.http2Sessions} HTTP/2 session(s)`,
+      `${c.after.http2Sessions - c.before.http2Sessions} HTTP/2 session(s)`,
   );
   return {
     latencyMs: far.latencyMs,
     maxConcurrentStreams: far.maxConcurrentStreams ?? 0,
     subscribers,
     ...(capped ? { cappedFrom: opts.mainSubscribers } : {}),
-    pushed: w.done,
+    pushed,
     pushesPerSecond: Math.round(pushesPerSecond),
     seconds: Math.round(seconds * 100) / 100,
     ratioToZeroLatency: Math.round(ratio * 1000) / 1000,
     zeroLatencyPushesPerSecond: opts.zeroLatency.pushesPerSecond,
-    toFirstPushMs: w.firstAt === null ? null : Math.round(w.firstAt - t0),
+    toFirstPushMs: c.toFirstPushMs,
     // Not `connections`: it counts this bench's own stats polls (a TLS connection each) too.
-    http2Sessions: w.stats.http2Sessions - s0.http2Sessions,
+    http2Sessions: c.after.http2Sessions - c.before.http2Sessions,
   };
 }
