@@ -37,8 +37,8 @@ const HELP = `npm run bench -- [flags]
   --push-concurrency N delivery: the pipeline's PUSH_CONCURRENCY_PER_ORIGIN (default: the service's own)
   --ceiling-seconds N  delivery: length of the encryption ceiling run (5)
   --warm-up N          delivery: pushes of a campaign sent to a fresh delivery service before the
-                       measured one, which then runs warm as a deployed service does (50000, at
-                       most --subscribers; 0 measures the fresh service's first campaign)
+                       measured ones (and 10,000 to the far push service), which then run warm as
+                       a deployed service does (50000, at most --subscribers; 0: no warm-up)
   --far-latency-ms N   delivery: also send a campaign to a far push service answering every push
                        after N ms, ${FAR_STREAMS} HTTP/2 streams per connection; min(--subscribers,
                        ${FAR_MAX_SUBSCRIBERS.toLocaleString('en')}) subscribers (150; 0 skips it)

@@ -242,16 +242,26 @@ export async function settle(stack: BenchStack, log: (l: string) => void): Promi
  * A fresh delivery service runs its first tens of thousands of pushes well below its steady rate
  * (V8 compiling the hot paths, the young generation growing, Postgres backends caching plans):
  * at 100,000 that start took a quarter of the campaign. A running deployment has long been past
- * it, and so has the far campaign, which comes after the main one — so the main campaign is
- * measured warm too, after one campaign of `pushes` to a site of its own (recorded, not hidden).
+ * it, so the measured campaigns run warm: after one campaign of `pushes` to a site of its own
+ * (recorded, not hidden) and, when there is a far push service, one of FAR_WARM_UP_PUSHES to it —
+ * so that the far campaign, compared with the main one, also starts on connections and a push
+ * service that have worked before rather than on the first ones.
  */
 async function warmUp(stack: BenchStack, pushes: number, log: (l: string) => void): Promise<WarmUpResult> {
   log(`warming the delivery service up: one campaign to ${pushes.toLocaleString('en')} subscribers of a site of its own…`);
   const c = await campaignToNewSite(stack, { site: 'delivery-bench-warm-up', subscribers: pushes, sim: stack.sim, label: 'warm-up: ', capMs: 600_000 + pushes * 2 }, log);
   log(`  warm-up: ${c.pushed.toLocaleString('en')} pushes in ${c.seconds.toFixed(2)} s = ${Math.round(c.pushesPerSecond).toLocaleString('en')}/s`);
+  if (stack.farSim) {
+    const far = Math.min(FAR_WARM_UP_PUSHES, pushes);
+    const f = await campaignToNewSite(stack, { site: 'delivery-bench-warm-up-far', subscribers: far, sim: stack.farSim, label: 'warm-up, far: ', capMs: 120_000 + far * 20 }, log);
+    log(`  warm-up, far push service: ${f.pushed.toLocaleString('en')} pushes in ${f.seconds.toFixed(2)} s`);
+  }
   await settle(stack, log);
   return { pushes: c.pushed, pushesPerSecond: Math.round(c.pushesPerSecond), seconds: round(c.seconds, 2) };
 }
+
+/** The far push service's warm-up campaign: a few seconds at its latency. */
+const FAR_WARM_UP_PUSHES = 10_000;
 
 /** A simulator's origin and counters, as campaignToNewSite waits on them. */
 type SimulatorView = Pick<BenchStack['sim'], 'origin' | 'stats'>;
