@@ -2,7 +2,7 @@
 // fcm.googleapis.com, updates.push.services.mozilla.com…). Hosts are an open set — a subscriber
 // chooses the endpoint — so the label is capped (boundedLabel): past PUSH_SERVICE_LABELS
 // distinct hosts the rest share `other`, and a flood of odd endpoints cannot blow up the series.
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type CounterConfiguration, type LabelValues, type Registry } from 'prom-client';
 import { boundedLabel } from '../../../shared/src/observability/metrics.js';
 import type { PushResult } from './types.js';
 
@@ -40,13 +40,13 @@ export function createPushMetrics(registry: Registry): PushMetrics {
     }
     return name;
   };
-  const pushes = new Counter({
+  const pushes = talliedCounter({
     name: 'delivery_pushes_total',
     help: 'Pushes finished, by final outcome (sent, expired, failed) and push service.',
     labelNames: ['outcome', 'push_service'] as const,
     registers: [registry],
   });
-  const responses = new Counter({
+  const responses = talliedCounter({
     name: 'delivery_push_responses_total',
     help: 'Requests to push services, by push service, status class (2xx…5xx, or error) and code (the HTTP status, or timeout, reset, network).',
     labelNames: ['push_service', 'status_class', 'code'] as const,
@@ -65,12 +65,14 @@ export function createPushMetrics(registry: Registry): PushMetrics {
     labelNames: ['push_service', 'cause'] as const,
     registers: [registry],
   });
-  // The label objects of every push's calls, made once per push service and status or outcome
-  // (bounded by the labels): a new object per call was most of what the metrics allocated.
-  const labelsOf = new Map<string, { service: { push_service: string }; byStatus: Map<number, object>; byOutcome: Map<string, object> }>();
+  // The label objects of every push's calls, made once per push service and answer code or
+  // outcome (bounded by the labels: statuses 100–599, the client's error codes, `other`): a new
+  // object per call was most of what the metrics allocated, and the tallies count by object.
+  type Answered = LabelValues<'push_service' | 'status_class' | 'code'>;
+  const labelsOf = new Map<string, { service: { push_service: string }; byStatus: Map<number, Answered>; byCode: Map<string, Answered>; byOutcome: Map<string, LabelValues<'outcome' | 'push_service'>> }>();
   const labelsFor = (push_service: string) => {
     let l = labelsOf.get(push_service);
-    if (!l) labelsOf.set(push_service, (l = { service: { push_service }, byStatus: new Map(), byOutcome: new Map() }));
+    if (!l) labelsOf.set(push_service, (l = { service: { push_service }, byStatus: new Map(), byCode: new Map(), byOutcome: new Map() }));
     return l;
   };
   return {
@@ -79,10 +81,13 @@ export function createPushMetrics(registry: Registry): PushMetrics {
       const l = labelsFor(push_service);
       let answered = typeof answer === 'number' ? l.byStatus.get(answer) : undefined;
       if (!answered) {
-        answered = { push_service, ...codeLabels(answer) };
-        if (typeof answer === 'number' && Number.isInteger(answer) && answer >= 100 && answer <= 599) l.byStatus.set(answer, answered);
+        const { status_class, code } = codeLabels(answer);
+        answered = l.byCode.get(code);
+        if (!answered) l.byCode.set(code, (answered = { push_service, status_class, code }));
+        // A number that is no status (code `other`) is not remembered: numbers are an open set.
+        if (typeof answer === 'number' && code !== 'other') l.byStatus.set(answer, answered);
       }
-      responses.inc(answered);
+      responses.add(answered);
       latency.observe(l.service, seconds);
     },
     retried(origin, cause) {
@@ -92,7 +97,30 @@ export function createPushMetrics(registry: Registry): PushMetrics {
       const l = labelsFor(pushServiceOf(origin));
       let labels = l.byOutcome.get(outcome);
       if (!labels) l.byOutcome.set(outcome, (labels = { push_service: l.service.push_service, outcome }));
-      pushes.inc(labels);
+      pushes.add(labels);
+    },
+  };
+}
+
+/**
+ * A counter whose increments are summed by label object and handed to prom-client when the
+ * registry is read (its `collect`): prom-client hashes and checks the labels on every inc —
+ * a string and a few hundred bytes per push, twice. Callers pass the same object for the same
+ * labels (bounded, as above), so the tally holds one entry per series at most.
+ */
+function talliedCounter<T extends string>(config: CounterConfiguration<T>): { add(labels: LabelValues<T>): void } {
+  const tally = new Map<LabelValues<T>, number>();
+  // Kept by the registry it registers with, and read through it.
+  new Counter<T>({
+    ...config,
+    collect() {
+      for (const [labels, n] of tally) this.inc(labels, n);
+      tally.clear();
+    },
+  });
+  return {
+    add(labels) {
+      tally.set(labels, (tally.get(labels) ?? 0) + 1);
     },
   };
 }

@@ -77,4 +77,23 @@ describe('push metrics', () => {
     expect(sample(text, 'delivery_pushes_total{push_service="other",outcome="sent"}')).to.equal(10);
     expect(sample(text, 'delivery_pushes_total{push_service="other",outcome="failed"}')).to.equal(1);
   });
+
+  it('counts each push and answer once however often the registry is read, and what came between reads', async () => {
+    const own = new Registry();
+    const metrics = createPushMetrics(own);
+    const series = 'delivery_pushes_total{push_service="push.example",outcome="sent"}';
+    const answers = 'delivery_push_responses_total{push_service="push.example",status_class="error",code="timeout"}';
+    metrics.pushed('https://push.example', 'sent');
+    metrics.attempt('https://push.example', 'timeout', 10);
+    metrics.attempt('https://push.example', 'timeout', 10);
+    expect(sample(await own.metrics(), series)).to.equal(1);
+    const again = await own.metrics();
+    expect(sample(again, series)).to.equal(1);
+    expect(sample(again, answers)).to.equal(2);
+    metrics.pushed('https://push.example', 'sent');
+    metrics.attempt('https://push.example', 'timeout', 10);
+    const later = await own.metrics();
+    expect(sample(later, series)).to.equal(2);
+    expect(sample(later, answers)).to.equal(3);
+  });
 });
