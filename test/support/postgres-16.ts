@@ -54,7 +54,7 @@ export async function startPostgres16(bin: string): Promise<{ url: string; stop:
     throw new Error(`initdb of Postgres 16 failed: ${initOutput.trim()}`);
   }
   const port = await freePort();
-  const server = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'], options);
+  const server = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'], options);
   server.stderr!.resume();
   const exited = exitOf(server);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
