@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { stopWithThisProcess } from '../../scripts/lib/exit-reaper.js';
 import { freePort } from '../../services/shared/src/ports.js';
 import { letOthersReachBinaries } from '../../services/shared/src/postgres.js';
 
@@ -56,6 +57,7 @@ export async function startPostgres16(bin: string): Promise<{ url: string; stop:
   const port = await freePort();
   const server = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'], options);
   server.stderr!.resume();
+  stopWithThisProcess(server); // a run that ends without stop() (killed, crashed) leaves no server behind
   const exited = exitOf(server);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const stop = async () => {
