@@ -1,11 +1,12 @@
 // The shared Kafka module: an invalid message goes to the dead-letter topic with its reason,
-// and the consumer carries on with the next one instead of crashing or stalling.
+// and the consumer carries on with the next one instead of crashing or stalling; a consumer's
+// fetch brings no more of a partition than it asked for.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
 import { createMessaging } from '../../services/shared/src/kafka.js';
 import { createLogger } from '../../services/shared/src/log.js';
-import { createCodecs, TOPICS, type StatsMessage } from '../../services/shared/src/messages.js';
+import { createCodecs, TOPICS, type ChunkMessage, type StatsMessage } from '../../services/shared/src/messages.js';
 import { testKafkaBrokers } from '../support/kafka.js';
 
 describe('messaging module', function () {
@@ -51,5 +52,33 @@ describe('messaging module', function () {
     expect(dead.map((d) => d.reason).sort()).to.deep.equal(['message does not match its schema: /sent must be >= 0', 'message is not valid JSON']);
     expect(dead.every((d) => d.topic === TOPICS.stats)).to.equal(true);
     expect(dead.map((d) => d.value)).to.include('{not json');
+  });
+
+  it('when a consumer limits the bytes fetched per partition, then each fetch brings no more of a partition than that', async () => {
+    await messaging.ensureTopics();
+    // Twelve chunks of about 18 kB on one partition (one key), each in a produce call, hence a
+    // record batch, of its own: the broker cuts fetches between record batches.
+    const campaignId = randomUUID();
+    const sent: ChunkMessage[] = Array.from({ length: 12 }, (_, chunkNo) => ({
+      type: 'delivery.chunk', version: 1, campaignId, siteId: randomUUID(), chunkNo,
+      subscriberIds: Array.from({ length: 1000 }, (_, i) => String(100_000_000_000_000 + chunkNo * 1000 + i)),
+    }));
+    for (const chunk of sent) await messaging.publish(TOPICS.chunks, [{ key: `fetch-limit-${campaignId}`, value: codecs.chunk.encode(chunk) }]);
+
+    const handed: number[][] = [];
+    const consumer = await messaging.consume({
+      groupId: `fetch-limit-${campaignId}`,
+      topic: TOPICS.chunks,
+      codec: codecs.chunk,
+      maxBatch: 1000, // one call per fetched batch, so the calls show the fetches
+      maxBytesPerPartition: 40 * 1024,
+      handle: async (messages) => void handed.push(messages.filter((m) => m.value.campaignId === campaignId).map((m) => m.value.chunkNo)),
+    });
+    const until = Date.now() + 30_000;
+    while (handed.flat().length < sent.length && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await consumer.stop();
+    expect(handed.flat()).to.deep.equal(sent.map((c) => c.chunkNo));
+    // 40 kB holds two of these chunks; with Kafka's default of 1 MB one fetch brought all twelve.
+    expect(Math.max(...handed.map((h) => h.length))).to.be.at.most(2);
   });
 });

@@ -31,6 +31,12 @@ export interface ConsumeOptions<T> {
   /** Messages handed to `handle` at once (a fetched batch is split). */
   maxBatch?: number;
   partitionsConsumedConcurrently?: number;
+  /**
+   * The most bytes of one partition a fetch brings (Kafka's default: 1 MB; a first message
+   * larger than this still comes). A fetch is held in memory until every partition's part of it
+   * is handled: a consumer whose messages are large units of work asks for less.
+   */
+  maxBytesPerPartition?: number;
   sessionTimeoutMs?: number;
   /** Called each time the consumer has joined its group (after start-up and after every rebalance). */
   onJoin?: () => void;
@@ -166,6 +172,7 @@ export function createMessaging(opts: KafkaOptions): Messaging {
         // 100 ms kept an idle broker at 6 % of a core, 4 % at 500) and how long a consumer's stop
         // waits for its fetch in flight.
         maxWaitTimeInMs: 500,
+        ...(c.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: c.maxBytesPerPartition }),
         allowAutoTopicCreation: false,
         retry: { ...RETRY, restartOnFailure: async () => !stopping },
       });
