@@ -278,6 +278,9 @@ export async function campaignToNewSite(
 ) {
   const site = await createSite(stack, o.site);
   await seed(stack, site, { count: o.subscribers, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${o.sim.origin}/push/` }, log);
+  // As the main campaign does: the seeding (and, for the far campaign, the main campaign's
+  // aftermath) keeps Postgres busy for seconds, which the campaign would otherwise start in.
+  await settle(stack, log);
   const before = await o.sim.stats();
   const t0 = performance.now();
   const campaignId = await sendBenchCampaign(stack, site.apiKey);
