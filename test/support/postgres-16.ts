@@ -10,7 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { stopWithThisProcess } from '../../scripts/lib/exit-reaper.js';
 import { freePort } from '../../services/shared/src/ports.js';
-import { letOthersReachBinaries } from '../../services/shared/src/postgres.js';
+import { INITDB_FLAGS, letOthersReachBinaries, serverFlags } from '../../services/shared/src/postgres.js';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -47,7 +47,7 @@ export async function startPostgres16(bin: string): Promise<{ url: string; stop:
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'webpush-test-pg16-'));
   if (user) await chown(dataDir, user.uid, user.gid);
   const options = { ...user, stdio: ['ignore', 'ignore', 'pipe'] as ('ignore' | 'pipe')[] };
-  const initdb = spawn(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C'], options);
+  const initdb = spawn(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', ...INITDB_FLAGS], options);
   let initOutput = '';
   initdb.stderr!.on('data', (d: Buffer) => (initOutput += d));
   if ((await exitOf(initdb)) !== 0) {
@@ -55,7 +55,7 @@ export async function startPostgres16(bin: string): Promise<{ url: string; stop:
     throw new Error(`initdb of Postgres 16 failed: ${initOutput.trim()}`);
   }
   const port = await freePort();
-  const server = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off'], options);
+  const server = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, ...serverFlags(false)], options);
   server.stderr!.resume();
   stopWithThisProcess(server); // a run that ends without stop() (killed, crashed) leaves no server behind
   const exited = exitOf(server);

@@ -172,7 +172,7 @@ export function createMessaging(opts: KafkaOptions): Messaging {
         // 100 ms kept an idle broker at 6 % of a core, 4 % at 500) and how long a consumer's stop
         // waits for its fetch in flight.
         maxWaitTimeInMs: 500,
-        ...(c.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: c.maxBytesPerPartition }),
+        maxBytesPerPartition: c.maxBytesPerPartition, // undefined: kafkajs's default
         allowAutoTopicCreation: false,
         retry: { ...RETRY, restartOnFailure: async () => !stopping },
       });

@@ -87,6 +87,14 @@ export async function loadEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
+/** How every throwaway or embedded server here is initialised: UTF-8, the C locale. */
+export const INITDB_FLAGS = ['--encoding=UTF8', '--locale=C'];
+
+/** How every throwaway or embedded server here runs; fsync only when its data is kept. */
+export function serverFlags(persistent: boolean): string[] {
+  return ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=' + (persistent ? 'on' : 'off')];
+}
+
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   persistent: boolean;
@@ -112,8 +120,8 @@ export async function startEmbeddedPostgres(opts: {
     // Postgres refuses to run as root; on root-only machines the package creates a system
     // user to run the binaries as.
     createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=' + (opts.persistent ? 'on' : 'off')],
+    initdbFlags: INITDB_FLAGS,
+    postgresFlags: serverFlags(opts.persistent),
     onLog: (m) => log(String(m).trimEnd()),
     onError: (m) => log(String(m).trimEnd()),
   });
