@@ -42,7 +42,7 @@ FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4
 # V8 heap sizing (same as scripts/lib/services.ts): the live heap stays ≈ 25 MB during a
 # 1,000,000-subscriber campaign; without these flags V8 sizes the heap for the host's memory.
 # Semi-spaces of 24 MB let a push's short-lived objects die young (fewer promotions, less GC)
-# while the peak RSS stays under 250 MB with 3,000 pushes in flight (docs/performance.md).
+# while the peak RSS stays under 250 MB with up to 6,000 pushes in hand (docs/performance.md).
 # Override NODE_OPTIONS to change it.
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=256 --max-semi-space-size=24" \

@@ -46,10 +46,11 @@ export interface DeliveryConfig {
     readonly chunkSize: number;
     /**
      * Chunk partitions handled at once (CHUNK_CONCURRENCY, default 12: every partition of
-     * delivery.chunks.v1). Each has one claim batch in flight, so an instance keeps at most
-     * chunkConcurrency × claimBatch pushes in flight: 3,000 at the defaults, ~20,000 pushes/s to a
-     * push service answering in 150 ms. With 4 it was 1,000, and a 150 ms push service got half
-     * the zero-latency throughput (docs/performance.md).
+     * delivery.chunks.v1). Each has up to two claim batches in flight (the next is claimed once
+     * the pushes of the one before have gone out), so an instance keeps at most 2 ×
+     * chunkConcurrency × claimBatch pushes in flight: 6,000 at the defaults. With 4 partitions
+     * it was 1,000, and a 150 ms push service got half the zero-latency throughput
+     * (docs/performance.md).
      */
     readonly chunkConcurrency: number;
     /** Pushes claimed, sent and recorded together within a chunk. */
@@ -182,7 +183,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       chunkSize: integer(env, 'CHUNK_SIZE', 500, { min: 1, max: 5000 }),
       chunkConcurrency: integer(env, 'CHUNK_CONCURRENCY', 12, { min: 1, max: 64 }),
       claimBatch: integer(env, 'CLAIM_BATCH_SIZE', 250, { min: 1, max: 5000 }),
-      concurrencyPerOrigin: integer(env, 'PUSH_CONCURRENCY_PER_ORIGIN', 2000, { min: 1, max: 10_000 }),
+      concurrencyPerOrigin: integer(env, 'PUSH_CONCURRENCY_PER_ORIGIN', 3000, { min: 1, max: 10_000 }),
       connectionsPerOrigin: integer(env, 'PUSH_CONNECTIONS_PER_ORIGIN', 32, { min: 1, max: 256 }),
       timeoutMs: integer(env, 'PUSH_TIMEOUT_MS', 10_000, { min: 100 }),
       retryBudgetSec: integer(env, 'PUSH_RETRY_BUDGET_SEC', 300, { min: 0, max: 2_419_200 }),

@@ -9,7 +9,7 @@
 //
 // Memory: the sender holds no queue of its own. Every push waiting for its origin's slot belongs
 // to a batch a caller handed to sendBatch and is waiting for, so what waits is bounded by those
-// batches (the chunk worker: CHUNK_CONCURRENCY × CLAIM_BATCH_SIZE pushes per instance).
+// batches (the chunk worker: 2 × CHUNK_CONCURRENCY × CLAIM_BATCH_SIZE pushes per instance).
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../../../shared/src/log.js';
@@ -20,7 +20,7 @@ import type { PushMetrics } from './metrics.js';
 import { createOriginGate, type AttemptResult, type OriginGate, type OutageOptions, type Turn } from './origin-gate.js';
 import { failureClassOf } from '../sending/failure-class.js';
 import { classifyError, classifyResponse, INVALID_ENDPOINT, INVALID_KEYS, safeReason, SENDER_CLOSED, type Classified } from './outcome.js';
-import { NOT_SENT, type PushHooks, type PushJob, type PushResult, type PushTarget, type Urgency } from './types.js';
+import { NOT_SENT, type PushHooks, type PushJob, type PushResult, type Urgency } from './types.js';
 
 export { NOT_SENT, type PushHooks, type PushJob, type PushResult, type PushTarget, type Urgency } from './types.js';
 
@@ -30,11 +30,11 @@ const TOPIC = /^[A-Za-z0-9_-]{1,32}$/;
 
 export interface PushSenderOptions extends Omit<PushClientOptions, 'http1SocketsPerOrigin'> {
   /**
-   * The ceiling of each origin's adaptive in-flight limit (origin-gate.ts). Default 2000
-   * (PUSH_CONCURRENCY_PER_ORIGIN): at 150 ms per answer up to ~13,000 pushes/s to one origin,
-   * so that at such a latency this cap is not what holds the sender back (pre-encrypted bodies
-   * to a local server on 2 shared cores: ~7,500 pushes/s at 150 ms with 2000, ~5,200 with 1000,
-   * ~7,500–8,900 at 0 ms).
+   * The ceiling of each origin's adaptive in-flight limit (origin-gate.ts). Default 3000
+   * (PUSH_CONCURRENCY_PER_ORIGIN): at 150 ms per answer up to ~20,000 pushes/s to one origin,
+   * so that at such a latency this cap is not what holds the sender back. With 2000 it was: a
+   * machine pushing 12,000–15,000 a second to a near push service got 9,700–10,600 to a 150 ms
+   * one (docs/performance.md).
    */
   concurrencyPerOrigin?: number;
   /** Where each origin's limit starts; default half of concurrencyPerOrigin, rounded up. */
@@ -83,6 +83,24 @@ export interface PushSender {
   close(): Promise<void>;
 }
 
+/** What a push needs of its job once encrypted: everything but the targets and the plaintext. */
+type JobHead = Omit<PushJob, 'payload' | 'subscriptions'>;
+
+function jobHead({ ttl, retryBudgetMs, urgency, topic, vapid }: PushJob): JobHead {
+  return { ttl, retryBudgetMs, urgency, topic, vapid };
+}
+
+/** A batch encrypted and ready to send (prepareBatch). */
+interface PreparedBatch {
+  head: JobHead;
+  startedAt: number;
+  results: PushResult[];
+  settle(index: number, result: PushResult): void;
+  pushes: Array<{ index: number; id: string; url: URL; origin: string }>;
+  /** The pushes' bodies, in their order. */
+  bodies: Buffer[];
+}
+
 const defaultSleep = (ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal }).catch(() => {});
 
 export function createPushSender(opts: PushSenderOptions = {}): PushSender {
@@ -90,7 +108,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   const maxAttempts = opts.maxAttempts ?? 50;
   const baseBackoffMs = opts.baseBackoffMs ?? 500;
   const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
-  const ceiling = opts.concurrencyPerOrigin ?? 2000;
+  const ceiling = opts.concurrencyPerOrigin ?? 3000;
   const random = opts.random ?? Math.random;
   const sleep = opts.sleep ?? defaultSleep;
   const now = opts.now ?? Date.now;
@@ -141,7 +159,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   // (the VAPID header is cached per origin anyway), then shared by those pushes. A later attempt
   // asks the VAPID cache again in case the token is due for renewal by then, and sends what is
   // left of the TTL, so a message delivered late still expires when the first one would have.
-  function headersFor(job: PushJob, origin: string, ttl = job.ttl): Record<string, string> {
+  function headersFor(job: JobHead, origin: string, ttl = job.ttl): Record<string, string> {
     const headers: Record<string, string> = {
       TTL: String(ttl),
       Urgency: job.urgency,
@@ -154,12 +172,12 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   }
 
   /** A push's final result: a failure is logged, and every outcome counted, except a push withheld by beforeSend. */
-  function finish(job: PushJob, target: PushTarget, origin: string, r: Omit<PushResult, 'id' | 'attempts'>, attempts: number, ambiguous: number): PushResult {
-    const result: PushResult = { id: target.id, ...r, attempts };
+  function finish(job: JobHead, id: string, origin: string, r: Omit<PushResult, 'id' | 'attempts'>, attempts: number, ambiguous: number): PushResult {
+    const result: PushResult = { id, ...r, attempts };
     if (ambiguous > 0) result.ambiguous = ambiguous;
     if (result.reason === NOT_SENT) return result;
     if (result.outcome === 'failed') {
-      const detail = { topic: job.topic, subscriberId: target.id, status: result.status, reason: result.reason, attempts };
+      const detail = { topic: job.topic, subscriberId: id, status: result.status, reason: result.reason, attempts };
       failures.failed(origin, failureClassOf(result) ?? 'unreachable', detail, result.refused);
     }
     opts.metrics?.pushed(origin, result.outcome);
@@ -167,15 +185,15 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   }
 
   /** A push that gave up: why, then the last answer it had. */
-  function gaveUp(job: PushJob, target: PushTarget, origin: string, why: string, answer: { status?: number; reason: string }, attempts: number, ambiguous: number): PushResult {
-    return finish(job, target, origin, { outcome: 'failed', status: answer.status, reason: `${why}: ${answer.reason}` }, attempts, ambiguous);
+  function gaveUp(job: JobHead, id: string, origin: string, why: string, answer: { status?: number; reason: string }, attempts: number, ambiguous: number): PushResult {
+    return finish(job, id, origin, { outcome: 'failed', status: answer.status, reason: `${why}: ${answer.reason}` }, attempts, ambiguous);
   }
 
   /** The retry budget in a give-up reason: made only for the pushes (few) that give up. */
-  const budgetWords = (limitMs: number, job: PushJob) => `retry budget ${+(limitMs / 1000).toFixed(1)} s${limitMs < retryBudgetMs && limitMs === job.ttl * 1000 ? ', the TTL' : ''}`;
+  const budgetWords = (limitMs: number, job: JobHead) => `retry budget ${+(limitMs / 1000).toFixed(1)} s${limitMs < retryBudgetMs && limitMs === job.ttl * 1000 ? ', the TTL' : ''}`;
 
   /** `startedAt`: when the batch reached the sender; the push ends by startedAt + min(budget, TTL). */
-  async function sendOne(job: PushJob, target: PushTarget, url: URL, origin: string, body: Buffer, batchHeaders: Record<string, string>, startedAt: number, hooks: PushHooks): Promise<PushResult> {
+  async function sendOne(job: JobHead, id: string, url: URL, origin: string, body: Buffer, batchHeaders: Record<string, string>, startedAt: number, hooks: PushHooks): Promise<PushResult> {
     const gate = gateFor(origin);
     const limitMs = Math.min(retryBudgetMs, job.retryBudgetMs ?? retryBudgetMs, job.ttl * 1000);
     const deadline = startedAt + limitMs;
@@ -192,20 +210,20 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       if (!gate.tryAcquire()) await gate.acquire();
       try {
         if (!gate.clear) turn = await gate.waitTurn(deadline);
-        if (turn === 'closed') return finish(job, target, origin, { outcome: 'failed', reason: SENDER_CLOSED }, attempts, ambiguous);
-        if (turn === 'deadline') return gaveUp(job, target, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)}; origin down)`, last ?? lastTransient.get(origin) ?? { reason: 'push service unavailable' }, attempts, ambiguous);
-        if (turn === 'beyond') return gaveUp(job, target, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)}; Retry-After ends after it)`, last ?? { status: 429, reason: '429 rate limited' }, attempts, ambiguous);
+        if (turn === 'closed') return finish(job, id, origin, { outcome: 'failed', reason: SENDER_CLOSED }, attempts, ambiguous);
+        if (turn === 'deadline') return gaveUp(job, id, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)}; origin down)`, last ?? lastTransient.get(origin) ?? { reason: 'push service unavailable' }, attempts, ambiguous);
+        if (turn === 'beyond') return gaveUp(job, id, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)}; Retry-After ends after it)`, last ?? { status: 429, reason: '429 rate limited' }, attempts, ambiguous);
         if (attempts === 0 && hooks.beforeSend) {
           // A throw or a rejection withholds the push, as false does.
           let allowed: boolean;
           try {
-            allowed = Boolean(await hooks.beforeSend(target.id));
+            allowed = Boolean(await hooks.beforeSend(id));
           } catch {
             allowed = false;
           }
           if (!allowed) {
             gate.report(turn, 'ignored', '');
-            return finish(job, target, origin, { outcome: 'failed', reason: NOT_SENT }, attempts, ambiguous);
+            return finish(job, id, origin, { outcome: 'failed', reason: NOT_SENT }, attempts, ambiguous);
           }
         }
         const ttl = Math.max(0, job.ttl - Math.floor((now() - startedAt) / 1000));
@@ -226,7 +244,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
             const reason = safeReason(err.message);
             noteRefusal(origin, reason);
             attempts -= 1;
-            return finish(job, target, origin, { outcome: 'failed', reason, refused: true }, attempts, ambiguous);
+            return finish(job, id, origin, { outcome: 'failed', reason, refused: true }, attempts, ambiguous);
           }
           outcome = err instanceof PushRequestError && err.code === 'closed' ? { kind: 'failed', reason: SENDER_CLOSED } : classifyError(err);
         }
@@ -236,13 +254,13 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
       }
       switch (outcome.kind) {
         case 'sent':
-          return finish(job, target, origin, { outcome: 'sent', status: outcome.status }, attempts, ambiguous);
+          return finish(job, id, origin, { outcome: 'sent', status: outcome.status }, attempts, ambiguous);
         case 'expired':
         case 'failed':
-          return finish(job, target, origin, { outcome: outcome.kind, status: outcome.status, reason: outcome.reason }, attempts, ambiguous);
+          return finish(job, id, origin, { outcome: outcome.kind, status: outcome.status, reason: outcome.reason }, attempts, ambiguous);
         case 'rate-limited':
           last = { status: outcome.status, reason: outcome.reason };
-          if (attempts >= maxAttempts) return gaveUp(job, target, origin, `gave up after ${attempts} attempts (the attempt limit)`, last, attempts, ambiguous);
+          if (attempts >= maxAttempts) return gaveUp(job, id, origin, `gave up after ${attempts} attempts (the attempt limit)`, last, attempts, ambiguous);
           failures.retried(origin, String(outcome.status));
           opts.metrics?.retried(origin, String(outcome.status));
           gate.rateLimit(outcome.retryAfterMs);
@@ -251,8 +269,8 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           last = { status: outcome.status, reason: outcome.reason };
           lastTransient.set(origin, last);
           if (outcome.maybeAccepted) ambiguous += 1;
-          if (now() >= deadline) return gaveUp(job, target, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)})`, last, attempts, ambiguous);
-          if (attempts >= maxAttempts) return gaveUp(job, target, origin, `gave up after ${attempts} attempts (the attempt limit)`, last, attempts, ambiguous);
+          if (now() >= deadline) return gaveUp(job, id, origin, `gave up after ${attempts} attempts (${budgetWords(limitMs, job)})`, last, attempts, ambiguous);
+          if (attempts >= maxAttempts) return gaveUp(job, id, origin, `gave up after ${attempts} attempts (the attempt limit)`, last, attempts, ambiguous);
           // By cause: the status, or the client's error code that starts the reason (`timeout: …`).
           const cause = outcome.status !== undefined ? String(outcome.status) : outcome.reason.split(':', 1)[0].slice(0, 20);
           failures.retried(origin, cause);
@@ -266,51 +284,74 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           }
           break;
       }
-      if (closing.signal.aborted) return finish(job, target, origin, { outcome: 'failed', reason: SENDER_CLOSED }, attempts, ambiguous);
+      if (closing.signal.aborted) return finish(job, id, origin, { outcome: 'failed', reason: SENDER_CLOSED }, attempts, ambiguous);
     }
   }
 
+  /** Stores a push's result and tells the caller. Made outside prepareBatch, so as not to share (and keep) its context, which holds the job. */
+  function settlerFor(results: PushResult[], hooks: PushHooks): PreparedBatch['settle'] {
+    return (index, result) => {
+      results[index] = result;
+      try {
+        hooks.onResult?.(result);
+      } catch (err) {
+        opts.log?.error('push result hook failed', { err });
+      }
+    };
+  }
+
+  /**
+   * A batch up to its sending: its targets checked, every sendable one encrypted. What it returns
+   * holds no target: a push in flight keeps its id, URL and body, not its subscription's keys and
+   * plaintext (a batch's pushes wait for answers up to a far push service's latency).
+   */
+  async function prepareBatch(job: PushJob, hooks: PushHooks): Promise<PreparedBatch> {
+    validateJob(job);
+    const startedAt = now();
+    const results = new Array<PushResult>(job.subscriptions.length);
+    const sendable: Array<{ index: number; id: string; url: URL; origin: string }> = [];
+    const settle = settlerFor(results, hooks);
+    const rejected = (index: number, id: string, origin: string, reason: string) => {
+      settle(index, { id, outcome: 'failed', reason, attempts: 0 });
+      failures.failed(origin, 'refused', { topic: job.topic, subscriberId: id, reason });
+      opts.metrics?.pushed(origin, 'failed');
+    };
+    // Each endpoint is parsed once: the client is handed the URL.
+    job.subscriptions.forEach((target, index) => {
+      const url = pushUrl(target.endpoint);
+      if (url) sendable.push({ index, id: target.id, url, origin: url.origin });
+      else rejected(index, target.id, 'invalid', INVALID_ENDPOINT);
+    });
+    const bodies = await encryptor().encryptBatch(
+      job.payload,
+      sendable.map(({ index }) => job.subscriptions[index]),
+    );
+    const prepared: PreparedBatch = { head: jobHead(job), startedAt, results, settle, pushes: [], bodies: [] };
+    sendable.forEach((push, i) => {
+      if (bodies[i].length === 0) return rejected(push.index, push.id, push.origin, INVALID_KEYS);
+      prepared.pushes.push(push);
+      prepared.bodies.push(bodies[i]);
+    });
+    return prepared;
+  }
+
+  async function sendPrepared({ head, startedAt, results, settle, pushes, bodies }: PreparedBatch, hooks: PushHooks): Promise<PushResult[]> {
+    const headersByOrigin = new Map<string, Record<string, string>>();
+    // (A push is one sendOne frame: no async wrapper of its own around it.)
+    await Promise.all(
+      pushes.map(({ index, id, url, origin }, i) => {
+        let headers = headersByOrigin.get(origin);
+        if (!headers) headersByOrigin.set(origin, (headers = headersFor(head, origin)));
+        return sendOne(head, id, url, origin, bodies[i], headers, startedAt, hooks).then((result) => settle(index, result));
+      }),
+    );
+    return results;
+  }
+
   return {
-    async sendBatch(job, hooks = {}) {
-      validateJob(job);
-      const startedAt = now();
-      const results = new Array<PushResult>(job.subscriptions.length);
-      const sendable: Array<{ index: number; url: URL; origin: string }> = [];
-      const settle = (index: number, result: PushResult) => {
-        results[index] = result;
-        try {
-          hooks.onResult?.(result);
-        } catch (err) {
-          opts.log?.error('push result hook failed', { err });
-        }
-      };
-      const rejected = (index: number, origin: string, reason: string) => {
-        const target = job.subscriptions[index];
-        settle(index, { id: target.id, outcome: 'failed', reason, attempts: 0 });
-        failures.failed(origin, 'refused', { topic: job.topic, subscriberId: target.id, reason });
-        opts.metrics?.pushed(origin, 'failed');
-      };
-      // Each endpoint is parsed once: the client is handed the URL.
-      job.subscriptions.forEach((target, index) => {
-        const url = pushUrl(target.endpoint);
-        if (url) sendable.push({ index, url, origin: url.origin });
-        else rejected(index, 'invalid', INVALID_ENDPOINT);
-      });
-      const bodies = await encryptor().encryptBatch(
-        job.payload,
-        sendable.map(({ index }) => job.subscriptions[index]),
-      );
-      const headersByOrigin = new Map<string, Record<string, string>>();
-      // (A push is one sendOne frame: no async wrapper of its own around it.)
-      await Promise.all(
-        sendable.map(({ index, url, origin }, i) => {
-          if (bodies[i].length === 0) return rejected(index, origin, INVALID_KEYS);
-          let headers = headersByOrigin.get(origin);
-          if (!headers) headersByOrigin.set(origin, (headers = headersFor(job, origin)));
-          return sendOne(job, job.subscriptions[index], url, origin, bodies[i], headers, startedAt, hooks).then((result) => settle(index, result));
-        }),
-      );
-      return results;
+    sendBatch(job, hooks = {}) {
+      // Not one async function: its frame would keep `job`, every target of it, until the last answer.
+      return prepareBatch(job, hooks).then((batch) => sendPrepared(batch, hooks));
     },
     limitFor: (origin) => gates.get(origin)?.limit,
     async close() {

@@ -23,7 +23,7 @@ import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';
 import { retrying, type RetryPolicy } from './retrying.js';
 import type { PushSender } from '../push/sender.js';
-import type { PushResult, PushTarget } from '../push/types.js';
+import type { PushHooks, PushResult, PushTarget } from '../push/types.js';
 import type { VapidSigners } from '../sites/vapid-signers.js';
 
 export interface ChunkDeps {
@@ -61,6 +61,13 @@ const KAFKA_HEARTBEAT_MS = 3000;
 // this long in memory at most before its write starts — what a kill in that moment repeats.
 const MARK_LINGER_MS = 5;
 const OUTCOME_LINGER_MS = 20;
+/**
+ * Claim batches of one chunk with pushes in flight at once: an instance holds at most
+ * CHUNK_CONCURRENCY × this × CLAIM_BATCH_SIZE pushes between claim and outcome (6,000 at the
+ * defaults). With one, a 150 ms push service got 75–80 % of the zero-latency throughput on a
+ * machine that pushes 12,000–15,000 a second (docs/performance.md).
+ */
+const BATCHES_IN_FLIGHT = 2;
 
 /**
  * The variant each subscriber of an A/B test is sent: the test share's by bucket, the rest's the
@@ -84,11 +91,37 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const leases = deps.leases ?? createLeases(deps.pool, deps.instanceId);
   const retry: RetryPolicy = { budgetMs: (opts.retrySec ?? 120) * 1000, signal: deps.stopping, log: deps.log };
 
-  /** Sends claimed rows and records their outcomes; resolves when every one is recorded. */
-  const sendClaimed = async (run: RunRow, ids: string[], lease: string) => {
+  /**
+   * Sends claimed rows and records their outcomes. `done` resolves when every one is recorded;
+   * `gone` earlier, once every push has gone out (its request started, or it ended without one):
+   * from then on the batch only waits for answers, and its chunk may claim the next one.
+   */
+  const sendClaimed = (run: RunRow, ids: string[], lease: string): { gone: Promise<void>; done: Promise<void> } => {
+    let allGone!: () => void;
+    const gone = new Promise<void>((resolve) => (allGone = resolve));
+    const out = new Set<string>();
+    const goneOut = (id: string) => {
+      out.add(id);
+      if (out.size === ids.length) allGone();
+    };
+    const done = sendAndRecord(run, ids, lease, goneOut);
+    void done.finally(allGone).catch(() => {});
+    return { gone, done };
+  };
+
+  /**
+   * Reads the batch's subscriptions, makes each one's payload and hands them to the sender; a
+   * subscription deleted since its claim has nothing to send to and is final at once. Returns
+   * the sender's promise without awaiting it: this frame holds the targets (keys, plaintexts,
+   * tokens), and must be gone while the answers are awaited.
+   */
+  const loadAndSend = async (run: RunRow, ids: string[], hooks: Required<PushHooks>): Promise<PushResult[]> => {
     const { job } = run;
     const campaignId = job.campaignId;
     const subs = await retrying('subscriptions', retry, () => subscriptions(deps.pool, ids));
+    const found = new Set(subs.map((s) => s.id));
+    for (const id of ids) if (!found.has(id)) hooks.onResult({ id, outcome: 'failed', reason: 'subscription no longer exists', attempts: 0 });
+    if (subs.length === 0) return [];
     const contentOf = contentFor(run);
     // Per batch, not per push: the tokens are signed together, and each content's JSON is made once.
     const tokens = deps.tokens.signAll(campaignId, subs.map((s) => s.id));
@@ -99,6 +132,12 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       if (!payloads) payloadsOf.set(content, (payloads = pushPayloads(campaignId, content)));
       return { ...s, payload: payloads(tokens[i]) };
     });
+    const vapid = await deps.vapid(job.siteId);
+    return deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid, subscriptions: items }, hooks);
+  };
+
+  const sendAndRecord = async (run: RunRow, ids: string[], lease: string, goneOut: (id: string) => void) => {
+    const campaignId = run.job.campaignId;
     const marks = groupCommit((batch: string[]) => retrying('sending marks', retry, () => markSending(deps.pool, campaignId, lease, batch)), {
       lingerMs: MARK_LINGER_MS,
     });
@@ -114,6 +153,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     };
     const recorded = new Set<string>();
     const record = (r: PushResult) => {
+      goneOut(r.id);
       if (withheld.has(r.id) || recorded.has(r.id)) return;
       recorded.add(r.id);
       void outcomes.add({
@@ -125,20 +165,11 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
         ambiguous: r.ambiguous ?? 0,
       });
     };
-    // A subscription deleted since it was claimed has nothing to send to: final at once.
-    const found = new Set(subs.map((s) => s.id));
-    for (const id of ids) if (!found.has(id)) record({ id, outcome: 'failed', reason: 'subscription no longer exists', attempts: 0 });
-    let results: PushResult[] = [];
     try {
-      results = items.length
-        ? await deps.sender.sendBatch(
-            { payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid: await deps.vapid(job.siteId), subscriptions: items },
-            {
-              beforeSend: (id) => marks.add(id).then((set) => set.has(id) || withhold(id), () => withhold(id)),
-              onResult: record,
-            },
-          )
-        : [];
+      const results = await loadAndSend(run, ids, {
+        beforeSend: (id) => marks.add(id).then((set) => (goneOut(id), set.has(id) || withhold(id)), () => (goneOut(id), withhold(id))),
+        onResult: record,
+      });
       for (const r of results) record(r);
     } finally {
       // What did arrive is recorded even when the sender failed as a whole.
@@ -170,14 +201,32 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
         : claimCapped(deps.pool, chunk.campaignId, slice, claimant, opts.deadAfterSec, cap, run.job.ignoreFrequencyCap !== true);
     const until = Date.now() + opts.waitForOthersMs;
     for (let pass = 0; ; pass++) {
-      for (let at = 0; at < chunk.subscriberIds.length; at += opts.claimBatch) {
-        const slice = chunk.subscriberIds.slice(at, at + opts.claimBatch);
-        const claimant = { instanceId: deps.instanceId, lease, liveLeases: leases.live() };
-        const { ids, ambiguous } = await retrying('claim', retry, () => claimSlice(slice, claimant));
-        if (ambiguous > 0) deps.log.warn('resending pushes that were in flight when their attempt ended', { campaignId: chunk.campaignId, count: ambiguous });
-        if (ids.length > 0) await sendClaimed(run, ids, lease);
-        await heartbeat();
+      // A batch whose pushes have all gone out waits only for answers: the next is claimed and
+      // sent meanwhile, at most BATCHES_IN_FLIGHT of them, so a far push service's latency is
+      // spent with twice the pushes in flight (and a near one's answers no longer hold the
+      // claims back). Every batch is settled before the pass ends, also when one fails: the
+      // attempt's lease must outlive its pushes.
+      const sending: Promise<unknown>[] = [];
+      const failed: unknown[] = [];
+      try {
+        for (let at = 0; at < chunk.subscriberIds.length; at += opts.claimBatch) {
+          const slice = chunk.subscriberIds.slice(at, at + opts.claimBatch);
+          if (sending.length >= BATCHES_IN_FLIGHT) await sending.shift();
+          if (failed.length > 0) break;
+          const claimant = { instanceId: deps.instanceId, lease, liveLeases: leases.live() };
+          const { ids, ambiguous } = await retrying('claim', retry, () => claimSlice(slice, claimant));
+          if (ambiguous > 0) deps.log.warn('resending pushes that were in flight when their attempt ended', { campaignId: chunk.campaignId, count: ambiguous });
+          if (ids.length > 0) {
+            const batch = sendClaimed(run, ids, lease);
+            sending.push(batch.done.catch((err: unknown) => void failed.push(err)));
+            await batch.gone;
+          }
+          await heartbeat();
+        }
+      } finally {
+        await Promise.all(sending);
       }
+      if (failed.length > 0) throw failed[0];
       const others = await retrying('unfinished rows', retry, () => unfinishedRows(deps.pool, chunk.campaignId, chunk.subscriberIds));
       if (others === 0) break;
       if (Date.now() > until) throw new ChunkNotFinished(`${others} pushes of chunk ${chunk.chunkNo} are held by another instance`);

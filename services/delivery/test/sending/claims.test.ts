@@ -39,11 +39,16 @@ interface FakePusher extends Pusher {
   /** Subscriber ids answered as "accepted after a connection broke mid-request". */
   ambiguous: Set<string>;
   readonly hanging: number;
+  /** Subscriber ids answered only once release() is called (a far push service). */
+  hold: Set<string>;
+  release(): void;
 }
 
 function fakePusher(): FakePusher {
   const pushed = new Map<string, number>();
   let hanging = 0;
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
   const p: FakePusher = {
     pushed,
     hang: new Set(),
@@ -51,6 +56,8 @@ function fakePusher(): FakePusher {
     get hanging() {
       return hanging;
     },
+    hold: new Set(),
+    release,
     async sendBatch(job: PushJob, hooks?: PushHooks) {
       return Promise.all(
         job.subscriptions.map(async (item): Promise<PushResult> => {
@@ -60,6 +67,7 @@ function fakePusher(): FakePusher {
             hanging += 1;
             return new Promise<PushResult>(() => {});
           }
+          if (p.hold.has(item.id)) await released;
           await new Promise((r) => setImmediate(r));
           const result: PushResult = { id: item.id, outcome: 'sent', status: 201, attempts: 1 };
           if (p.ambiguous.has(item.id)) result.ambiguous = 1;
@@ -106,12 +114,12 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
     return { job, chunks };
   }
 
-  async function worker(pool: Pool, pusher: Pusher, opts: { instanceId?: string; retrySec?: number; waitForOthersMs?: number; deadAfterSec?: number } = {}) {
+  async function worker(pool: Pool, pusher: Pusher, opts: { instanceId?: string; retrySec?: number; waitForOthersMs?: number; deadAfterSec?: number; claimBatch?: number } = {}) {
     const instanceId = opts.instanceId ?? randomUUID();
     await heartbeat(t.pool, instanceId);
     const handle = createChunkWorker(
       { pool, log, instanceId, sender: pusher, vapid: noVapid, tokens: tokens(), publishStats: noop },
-      { deadAfterSec: opts.deadAfterSec ?? 30, waitForOthersMs: opts.waitForOthersMs ?? 2000, claimBatch: SLICE, retrySec: opts.retrySec ?? 5 },
+      { deadAfterSec: opts.deadAfterSec ?? 30, waitForOthersMs: opts.waitForOthersMs ?? 2000, claimBatch: opts.claimBatch ?? SLICE, retrySec: opts.retrySec ?? 5 },
     );
     return { instanceId, handle };
   }
@@ -263,6 +271,55 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
     const run = (await t.pool.query(`SELECT state FROM delivery.campaign_runs WHERE campaign_id = $1`, [job.campaignId])).rows[0];
     expect(run.state).to.equal('sending');
     expect(pusherB.pushed.has(audience[0])).to.equal(false);
+  });
+
+  it('when a batch waits for its answers, then the chunk claims and sends its next batch meanwhile, and a third waits for the first', async () => {
+    const pusher = fakePusher();
+    const { job, chunks } = await dispatched();
+    const batch = 10; // three batches in each chunk of 30
+    const [first, second, third] = [0, 1, 2].map((b) => chunks[0].subscriberIds.slice(b * batch, (b + 1) * batch));
+    pusher.hold = new Set(first);
+    const w = await worker(t.pool, pusher, { claimBatch: batch });
+    const handled = w.handle(chunks[0], noop);
+    const pushedAll = (ids: string[]) => ids.every((id) => pusher.pushed.has(id));
+    for (let i = 0; i < 300 && !(pushedAll(first) && pushedAll(second)); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(pushedAll(first), 'the first batch went out').to.equal(true);
+    expect(pushedAll(second), 'the second batch went out while the first waited for its answers').to.equal(true);
+    // Time for a third batch to go out, were it allowed to.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(third.filter((id) => pusher.pushed.has(id)), 'no third batch while the first is unanswered').to.deep.equal([]);
+    expect(await finalRows(job.campaignId), 'the second batch is recorded while the first waits').to.equal(batch);
+    pusher.release();
+    await handled;
+    await deliver(w.handle, chunks.slice(1));
+    const a = await audit(job.campaignId, [pusher]);
+    expectWhole(a);
+    expect(a.duplicated).to.equal(0);
+  });
+
+  it('when a batch fails while the next is in flight, then the chunk waits for that one before it hands the chunk back, and a redelivery finishes it once', async () => {
+    const pusher = fakePusher();
+    const { job, chunks } = await dispatched();
+    const batch = 10;
+    const second = chunks[0].subscriberIds.slice(batch, 2 * batch);
+    pusher.hold = new Set(second);
+    // The first outcome write fails, and is not retried (no retry budget): the first batch fails.
+    const db: FaultyPool = faultyPool(t.pool);
+    db.fail(/WITH same AS/, { times: 1, how: 'throw' });
+    const w = await worker(db.pool, pusher, { claimBatch: batch, retrySec: 0 });
+    let settled = false;
+    const handled = w.handle(chunks[0], noop).finally(() => (settled = true));
+    for (let i = 0; i < 300 && !second.every((id) => pusher.pushed.has(id)); i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(db.injected, 'the first batch failed meanwhile').to.equal(1);
+    expect(settled, 'not handed back while the second batch is in flight').to.equal(false);
+    pusher.release();
+    let error: unknown;
+    await handled.catch((err) => (error = err));
+    expect(String(error)).to.match(/injected fault/);
+    await deliver(w.handle, chunks);
+    const a = await audit(job.campaignId, [pusher]);
+    expectWhole(a);
   });
 
   it('when a push was accepted only after a connection broke mid-request, then it counts as ambiguous', async () => {
