@@ -249,11 +249,11 @@ export async function settle(stack: BenchStack, log: (l: string) => void): Promi
  */
 async function warmUp(stack: BenchStack, pushes: number, log: (l: string) => void): Promise<WarmUpResult> {
   log(`warming the delivery service up: one campaign to ${pushes.toLocaleString('en')} subscribers of a site of its own…`);
-  const c = await campaignToNewSite(stack, { site: 'delivery-bench-warm-up', subscribers: pushes, sim: stack.sim, label: 'warm-up: ', capMs: 600_000 + pushes * 2 }, log);
+  const c = await campaignToNewSite(stack, { site: 'delivery-bench-warm-up', subscribers: pushes, sim: stack.sim, simPid: stack.pids.simulator, label: 'warm-up: ', capMs: 600_000 + pushes * 2 }, log);
   log(`  warm-up: ${c.pushed.toLocaleString('en')} pushes in ${c.seconds.toFixed(2)} s = ${Math.round(c.pushesPerSecond).toLocaleString('en')}/s`);
   if (stack.farSim) {
     const far = Math.min(FAR_WARM_UP_PUSHES, pushes);
-    const f = await campaignToNewSite(stack, { site: 'delivery-bench-warm-up-far', subscribers: far, sim: stack.farSim, label: 'warm-up, far: ', capMs: 120_000 + far * 20 }, log);
+    const f = await campaignToNewSite(stack, { site: 'delivery-bench-warm-up-far', subscribers: far, sim: stack.farSim, simPid: stack.pids.farSimulator!, label: 'warm-up, far: ', capMs: 120_000 + far * 20 }, log);
     log(`  warm-up, far push service: ${f.pushed.toLocaleString('en')} pushes in ${f.seconds.toFixed(2)} s`);
   }
   await settle(stack, log);
@@ -266,24 +266,32 @@ const FAR_WARM_UP_PUSHES = 10_000;
 /** A simulator's origin and counters, as campaignToNewSite waits on them. */
 type SimulatorView = Pick<BenchStack['sim'], 'origin' | 'stats'>;
 
-/**
- * One campaign to a site of its own whose `subscribers` point at `sim`, created through the API
- * and timed from the create call to the simulator's count reaching them (the warm-up and the far
- * campaign; the main one measures more around it).
- */
-export async function campaignToNewSite(
-  stack: BenchStack,
-  o: { site: string; subscribers: number; sim: SimulatorView; label: string; capMs: number },
-  log: (l: string) => void,
-) {
+/** A site of its own whose `subscribers` point at `sim`, seeded through the API. */
+export async function newSiteAt(stack: BenchStack, o: { site: string; subscribers: number; sim: SimulatorView }, log: (l: string) => void) {
   const site = await createSite(stack, o.site);
   await seed(stack, site, { count: o.subscribers, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${o.sim.origin}/push/` }, log);
-  // As the main campaign does: the seeding (and, for the far campaign, the main campaign's
-  // aftermath) keeps Postgres busy for seconds, which the campaign would otherwise start in.
+  return site;
+}
+
+/**
+ * One campaign to every subscriber of `site` (seeded with newSiteAt to point at `sim`), created
+ * through the API once the platform is quiet, and timed from the create call to the simulator's
+ * count reaching them; with the CPU the platform and `sim` spent per push meanwhile (the
+ * warm-ups and the far campaign with its references; the main one measures more around it).
+ */
+export async function campaignTo(
+  stack: BenchStack,
+  o: { site: Awaited<ReturnType<typeof createSite>>; subscribers: number; sim: SimulatorView; simPid: number; label: string; capMs: number },
+  log: (l: string) => void,
+) {
+  // As the main campaign does: the seeding (and the campaign before) keeps Postgres busy for
+  // seconds, which the campaign would otherwise start in.
   await settle(stack, log);
   const before = await o.sim.stats();
+  const cpu = () => ({ platform: cpuSeconds(platformPids(stack)), sim: cpuSeconds([o.simPid]) });
+  const cpu0 = cpu();
   const t0 = performance.now();
-  const campaignId = await sendBenchCampaign(stack, site.apiKey);
+  const campaignId = await sendBenchCampaign(stack, o.site.apiKey);
   const w = await waitForPushes(stack, {
     label: o.label,
     campaignId,
@@ -294,15 +302,29 @@ export async function campaignToNewSite(
     capMs: o.capMs,
     log,
   });
+  const cpu1 = cpu();
   const seconds = (w.lastAt - t0) / 1000;
+  const perPush = (s: number) => round((s * 1e6) / Math.max(w.done, 1), 1);
   return {
     pushed: w.done,
     seconds,
     pushesPerSecond: w.done / Math.max(seconds, 0.001),
     toFirstPushMs: w.firstAt === null ? null : Math.round(w.firstAt - t0),
+    /** CPU µs per push from the create call to the last push: the platform, and the push service it went to. */
+    cpuMicrosPerPush: { platform: perPush(cpu1.platform - cpu0.platform), pushService: perPush(cpu1.sim - cpu0.sim) },
     before,
     after: w.stats,
   };
+}
+
+/** newSiteAt, then campaignTo it. */
+export async function campaignToNewSite(
+  stack: BenchStack,
+  o: { site: string; subscribers: number; sim: SimulatorView; simPid: number; label: string; capMs: number },
+  log: (l: string) => void,
+) {
+  const site = await newSiteAt(stack, o, log);
+  return campaignTo(stack, { ...o, site }, log);
 }
 
 export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log: (l: string) => void): Promise<DeliveryResult> {
