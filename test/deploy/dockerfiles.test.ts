@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { DELIVERY_HEAP_FLAGS } from '../../scripts/lib/services.js';
+import { DELIVERY_HEAP_FLAGS, DELIVERY_MALLOC_ARENAS } from '../../scripts/lib/services.js';
 import { cleanBuild, compiledClosure } from './support/build.js';
 import { serviceEnv, type ServiceName } from './support/service-env.js';
 
@@ -210,17 +210,19 @@ describe('Dockerfiles (deploy/docker)', () => {
             final.filter((s) => s.op === 'ENV').flatMap((s) => [...s.args.matchAll(/([A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]])),
           );
           const reads = serviceEnv(svc).reads;
-          // NODE_ENV and NODE_OPTIONS are read by Node itself.
-          for (const k of Object.keys(env)) if (k !== 'NODE_ENV' && k !== 'NODE_OPTIONS') expect(reads, `${name} sets ${k}, which it never reads`).to.include(k);
+          // NODE_ENV and NODE_OPTIONS are read by Node itself, MALLOC_ARENA_MAX by glibc.
+          const readElsewhere = ['NODE_ENV', 'NODE_OPTIONS', 'MALLOC_ARENA_MAX'];
+          for (const k of Object.keys(env)) if (!readElsewhere.includes(k)) expect(reads, `${name} sets ${k}, which it never reads`).to.include(k);
           for (const [k, v] of Object.entries(env)) if (k.endsWith('_HOST')) expect(v, k).to.equal('0.0.0.0');
           const exposed = final.filter((s) => s.op === 'EXPOSE').flatMap((s) => s.args.split(/\s+/));
           expect(exposed).to.have.members(SERVICE_FILES[svc].ports.map((p) => env[p]));
         });
 
         if (svc === 'delivery') {
-          it('runs with the heap flags that npm start gives the delivery (DELIVERY_HEAP_FLAGS)', () => {
+          it('runs with the heap flags and malloc arenas that npm start gives the delivery (DELIVERY_HEAP_FLAGS, DELIVERY_MALLOC_ARENAS)', () => {
             const env = final.filter((s) => s.op === 'ENV').map((s) => s.args).join(' ');
             expect(/NODE_OPTIONS="([^"]*)"/.exec(env)?.[1]).to.equal(DELIVERY_HEAP_FLAGS);
+            expect(/MALLOC_ARENA_MAX=(\S+)/.exec(env)?.[1]).to.equal(DELIVERY_MALLOC_ARENAS);
           });
         }
       }
