@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
 import webpush from 'web-push';
 import { createEncryptPool, type EncryptPool } from '../../src/push/encryption/pool.js';
@@ -93,6 +95,34 @@ describe('push sender', () => {
     }
     expect(j.vapid.signatures).to.equal(1);
     expect(push.connections).to.equal(1);
+  });
+
+  it('while its pushes wait for their answers, a batch keeps none of its targets (keys, plaintext)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const push = await service('h2', async () => {
+      await held;
+      return { status: 201 };
+    });
+    const targets = Array.from({ length: 20 }, (_, i) => ({ id: `s${i}`, endpoint: push.endpoint(`/held/${i}`), subscriber: createTestSubscriber() }));
+    const { sender: s } = sender();
+    let kept: WeakRef<object>[] = [];
+    // The job and its targets are made here and referenced nowhere else: only the sender could keep them.
+    const sending = (() => {
+      const j = job(targets);
+      kept = j.subscriptions.map((t) => new WeakRef(t));
+      return s.sendBatch(j);
+    })();
+    for (let i = 0; i < 500 && push.received.length < targets.length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(push.received, 'every push is waiting for its answer').to.have.length(targets.length);
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    await new Promise((r) => setImmediate(r));
+    gc();
+    expect(kept.filter((r) => r.deref() !== undefined), 'targets still reachable').to.have.length(0);
+    release();
+    expect((await sending).every((r) => r.outcome === 'sent')).to.equal(true);
   });
 
   it('delivers over HTTP/1.1 keep-alive when the push service has no HTTP/2', async () => {
