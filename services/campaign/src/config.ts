@@ -1,5 +1,5 @@
 // The only reader of process.env for the campaign service.
-import { boolean, integer, list, listenAddress, optionalString, requireString, secret } from '../../shared/src/config.js';
+import { boolean, integer, list, listenAddress, optionalString, postgresUrl, secret } from '../../shared/src/config.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 
@@ -27,7 +27,7 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
   return Object.freeze({
-    databaseUrl: requireString(env, 'DATABASE_URL'),
+    databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     grpc: listenAddress(env, 'CAMPAIGN_GRPC_HOST', 'CAMPAIGN_GRPC_PORT', 50051),
     audienceTarget: optionalString(env, 'AUDIENCE_GRPC_TARGET', '127.0.0.1:50052'),
     audienceDeadlineMs: integer(env, 'AUDIENCE_DEADLINE_MS', 5000, { min: 1 }),

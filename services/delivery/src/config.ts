@@ -1,5 +1,5 @@
 // The delivery service's only reader of process.env.
-import { ConfigError, integer, list, listenAddress, oneOf, optionalString, requireString } from '../../shared/src/config.js';
+import { ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '../../shared/src/config.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/push-endpoint.js';
@@ -162,7 +162,7 @@ function checkWebhookLease(config: DeliveryConfig): DeliveryConfig {
 export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
   const vapidKeys = loadVapidEncryptionKeys(env);
   return Object.freeze(checkWebhookLease({
-    databaseUrl: requireString(env, 'DATABASE_URL'),
+    databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     grpc: listenAddress(env, 'DELIVERY_GRPC_HOST', 'DELIVERY_GRPC_PORT', 50052),
     http: listenAddress(env, 'DELIVERY_HTTP_HOST', 'DELIVERY_HTTP_PORT', 8081),
     ops: listenAddress(env, 'DELIVERY_OPS_HOST', 'DELIVERY_OPS_PORT', 9466),
