@@ -23,6 +23,7 @@ import { ROOT } from '../../scripts/lib/local-env.js';
 import { TOPIC_PARTITIONS, TOPICS } from '../../services/shared/src/messages.js';
 import { LIVENESS_SERVICE } from '../../services/shared/src/observability/health.js';
 import { CAMPAIGN_GRPC_SERVICE } from '../../services/campaign/src/server.js';
+import { IMPORT_BODY_LIMIT_BYTES } from '../../gateway/src/routes/audience.js';
 import { containersOf, podSpecOf, readYamlDocuments, renderKustomization, type RenderOptions, type Resource } from './support/kustomize.js';
 import { validateStrict } from './support/strict-validate.js';
 import { documentedVariables, serviceEnv, type ServiceName } from './support/service-env.js';
@@ -172,6 +173,19 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
             expect(portNumber(container('gateway'), servicePort.targetPort), p.path).to.not.equal(Number(containerEnv(rs, container('gateway')).GATEWAY_OPS_PORT));
           }
         }
+      });
+
+      it('lets bodies up to the gateway\'s largest limit (the 2 MiB import) through ingress-nginx, so the gateway answers 413 itself', () => {
+        const [ing] = rs.filter((r) => r.kind === 'Ingress');
+        expect(ing.spec.ingressClassName).to.equal('nginx');
+        const raw = ing.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+        // nginx's size syntax: bytes, or k / m / g (powers of 1024); 0 would mean unlimited.
+        const m = /^(\d+)([kmg]?)$/i.exec(String(raw));
+        expect(m, `proxy-body-size ${raw}`).to.not.equal(null);
+        const bytes = Number(m![1]) * 1024 ** ' kmg'.indexOf((m![2] || ' ').toLowerCase());
+        expect(bytes, 'a limit, not unlimited').to.be.greaterThan(0);
+        expect(bytes).to.be.greaterThan(IMPORT_BODY_LIMIT_BYTES);
+        expect(bytes).to.be.greaterThan(Number(containerEnv(rs, container('gateway')).BODY_LIMIT_BYTES ?? 102_400));
       });
 
       it('has Deployments, Services and PodDisruptionBudgets for the three services, a migrations Job and an HPA for delivery', () => {
