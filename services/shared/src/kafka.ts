@@ -1,6 +1,7 @@
 // The project's only kafkajs user: connect/disconnect, topic creation, an idempotent producer,
 // and batch consumers that validate every message, send invalid ones to the dead-letter topic
 // with the reason, and commit offsets only for messages whose handler finished.
+import { createRequire } from 'node:module';
 import './kafkajs-request-queue.js'; // before any client exists: no idle timer loop per connection
 import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { Logger } from './log.js';
@@ -66,6 +67,30 @@ function headerStrings(headers: Record<string, Buffer | string | (Buffer | strin
 
 const RETRY = { retries: 8, initialRetryTime: 200, maxRetryTime: 5000 };
 
+/** Kafka's error answers that kafkajs retries by itself (a broker loading, a leader or coordinator being elected). */
+const RETRIED_BY_KAFKAJS: ReadonlySet<string> = new Set(
+  (createRequire(import.meta.url)('kafkajs/src/protocol/error.js') as { errorCodes: { message: string; retriable: boolean }[] }).errorCodes
+    .filter((e) => e.retriable)
+    .map((e) => e.message),
+);
+
+/**
+ * One kafkajs log entry as one of our lines. kafkajs logs every error answer of a broker at
+ * error level, also the ones it then retries — a broker still loading its group coordinator says
+ * "The coordinator is loading…" a few times on every healthy start — and the request that finally
+ * fails reaches our code, which logs it: those are info here. kafkajs passes some failures as an
+ * Error object (`error` of "Error when calling eachBatch"), which a JSON line would show as {}:
+ * it goes under `err`, serialised with its message and stack.
+ */
+export function bridgeLog(log: Logger, level: logLevel, entry: { message: string; namespace?: string; error?: unknown; groupId?: string; topic?: string; partition?: number }): void {
+  const { message, namespace, error, groupId, topic, partition } = entry;
+  const fields = { namespace, ...(error instanceof Error ? { err: error } : error !== undefined ? { error } : {}), groupId, topic, partition };
+  const retried = namespace === 'Connection' && message.startsWith('Response ') && typeof error === 'string' && RETRIED_BY_KAFKAJS.has(error);
+  if (retried) log.info(`kafka: ${message}`, fields);
+  else if (level <= logLevel.ERROR) log.error(`kafka: ${message}`, fields);
+  else log.warn(`kafka: ${message}`, fields);
+}
+
 export function createMessaging(opts: KafkaOptions): Messaging {
   const prefix = opts.prefix ?? '';
   const named = (name: string) => prefix + name;
@@ -75,12 +100,7 @@ export function createMessaging(opts: KafkaOptions): Messaging {
     connectionTimeout: 5000,
     retry: RETRY,
     logLevel: logLevel.WARN,
-    logCreator: () => ({ level, log }) => {
-      const { message, ...rest } = log;
-      const fields = { namespace: log.namespace, error: rest.error };
-      if (level <= logLevel.ERROR) opts.log.error(`kafka: ${message}`, fields);
-      else opts.log.warn(`kafka: ${message}`, fields);
-    },
+    logCreator: () => ({ level, log }) => bridgeLog(opts.log, level, log),
   });
   let producerPromise: Promise<Producer> | undefined;
   const consumers: { consumer: Consumer; stop(): Promise<void> }[] = [];
