@@ -100,7 +100,7 @@ export function createMessaging(opts: KafkaOptions): Messaging {
     connectionTimeout: 5000,
     retry: RETRY,
     logLevel: logLevel.WARN,
-    logCreator: () => ({ level, log }) => bridgeLog(opts.log, level, log),
+    logCreator: () => ({ namespace, level, log }) => bridgeLog(opts.log, level, { ...log, namespace }),
   });
   let producerPromise: Promise<Producer> | undefined;
   const consumers: { consumer: Consumer; stop(): Promise<void> }[] = [];
