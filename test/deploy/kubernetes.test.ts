@@ -139,9 +139,9 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         expect(job.spec.ttlSecondsAfterFinished, 'finished Jobs are cleaned up').to.be.a('number');
         // The next version: a Job of another name, and nothing else renamed.
         const next = render(path.join(K8S, 'overlays', overlay), (k) => {
-          for (const img of k.images) if (img.name === 'webpush/tools') img.newTag = '0.2.0';
+          for (const img of k.images) if (img.name === 'webpush/tools') img.newTag = '0.3.0';
         });
-        expect(migrateJob(next).metadata.name).to.equal('webpush-migrate-0.2.0');
+        expect(migrateJob(next).metadata.name).to.equal('webpush-migrate-0.3.0');
         const names = (x: Resource[]) => x.filter((r) => r.kind !== 'Job').map((r) => `${r.kind}/${r.metadata.name}`);
         expect(names(next)).to.deep.equal(names(rs));
       });

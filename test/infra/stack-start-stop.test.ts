@@ -12,6 +12,8 @@ import { compiledPath, ensureBuilt } from '../../scripts/lib/build-output.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { freePort } from '../../services/shared/src/ports.js';
 
+const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
 describe('npm start: a healthy start and Ctrl-C', function () {
   this.timeout(400_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'webpush-stack-'));
@@ -64,13 +66,15 @@ describe('npm start: a healthy start and Ctrl-C', function () {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('starts without error lines and prints the ops ports, which answer', async () => {
+  it('starts without error lines and prints the ops ports, which answer with the release\'s version', async () => {
     await until('the stack to be up', () => output.includes('Operator CLI:') || launcher!.exitCode !== null, 300_000);
     expect(output.includes('Operator CLI:'), output).to.equal(true);
     expect(output.split('\n').filter((l) => l.includes('"level":"error"')), 'error lines on a healthy start').to.deep.equal([]);
     expect(output).to.include(`Ops ports:    gateway ${ports.GATEWAY_OPS_PORT}, campaign ${ports.CAMPAIGN_METRICS_PORT}, delivery ${ports.DELIVERY_OPS_PORT} on 127.0.0.1`);
     for (const p of [ports.GATEWAY_OPS_PORT, ports.CAMPAIGN_METRICS_PORT, ports.DELIVERY_OPS_PORT]) {
       expect((await fetch(`http://127.0.0.1:${p}/metrics`)).status, `port ${p}`).to.equal(200);
+      // Which release answers (CHANGELOG.md), from the compiled code as the images run it.
+      expect(await (await fetch(`http://127.0.0.1:${p}/healthz`)).json(), `port ${p}`).to.deep.equal({ status: 'ok', version: PACKAGE_VERSION });
     }
     expect(JSON.parse(readFileSync(path.join(dataDir, 'stack.json'), 'utf8')).pid).to.be.a('number');
   });
