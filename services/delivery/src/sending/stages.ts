@@ -168,6 +168,20 @@ export async function variantResults(db: Queryable, campaignId: string, ab: AbTe
 }
 
 /**
+ * Starts a test's window (`windowMinutes` from now) unless it has started: at the test share's
+ * first push, by the chunk worker, so a test whose first chunks waited in a busy consumer still
+ * gets its whole window; by the pacer when the test share has no one to send to.
+ */
+export async function startTestWindow(db: Queryable, campaignId: string, windowMinutes: number): Promise<Date | null> {
+  const { rows } = await db.query(
+    `UPDATE delivery.campaign_runs SET ab_window_ends_at = coalesce(ab_window_ends_at, now() + $2 * interval '1 minute')
+      WHERE campaign_id = $1 RETURNING ab_window_ends_at`,
+    [campaignId, windowMinutes],
+  );
+  return rows[0]?.ab_window_ends_at ?? null;
+}
+
+/**
  * Chooses the winner of every test whose window has ended without one (at most `limit`), by its
  * metric over the variants' results; an expanding run's rest stages become due at once.
  */

@@ -12,7 +12,7 @@ import type { DispatchMessage } from '../../../shared/src/messages.js';
 import { abBucket, testThreshold, variantOfBucket, type AbTest } from '../../../shared/src/ab-test.js';
 import { nextDate, planZoneGroups, utcOffsetMinutes, wallClockInstant, zoneSendAt } from '../../../shared/src/local-time.js';
 import { findRun } from '../../src/sending/run-store.js';
-import { decideEndedTests, planStages } from '../../src/sending/stages.js';
+import { decideEndedTests, planStages, startTestWindow } from '../../src/sending/stages.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 import { expansionRecorder } from './support/expansion.js';
 
@@ -112,7 +112,7 @@ describe('delivery: staged runs (local time, A/B tests)', function () {
             expect(wallClockInstant(date, time, zone).toISOString(), `${zone} ${date} ${time}`).to.equal(await postgresInstant(date, time, zone));
           },
         ),
-        { numRuns: 600 },
+        { numRuns: 400 },
       );
     });
 
@@ -254,6 +254,9 @@ describe('delivery: staged runs (local time, A/B tests)', function () {
       const { rows } = await t.pool.query(`SELECT s.id::text AS id, delivery.ab_bucket($1, s.id) AS b FROM delivery.subscribers s WHERE site_id = $2`, [job.campaignId, siteId]);
       for (const r of rows) expect(r.b).to.equal(abBucket(job.campaignId, r.id));
       expect(await pick(job.campaignId, 1, randomUUID())).to.equal('The A/B test has not started');
+      // Published, not pushed: the test has not started until its first push (the chunk worker's).
+      expect(await pick(job.campaignId, 2)).to.equal('The A/B test has not started');
+      await startTestWindow(t.pool, job.campaignId, ab.windowMinutes);
       const winner = await pick(job.campaignId, 2);
       expect(winner).to.include({ variant: 2, by: 'customer' });
       expect(await pick(job.campaignId, 1)).to.equal('The winner has already been chosen');
