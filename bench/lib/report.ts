@@ -122,7 +122,15 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: `audience answers at ${r.audience.subscribers.toLocaleString('en')} subscribers (worst p99)`, target: '< 50 ms', measured: `p99 ${worst} ms (worst p50 ${p50} ms)`, met: worst < 50 && r.audience.subscribers >= 1_000_000 });
   }
   if (r.scheduler) {
-    t.push({ name: `scheduler lateness p99 (${r.scheduler.campaigns.toLocaleString('en')} in one second)`, target: '< 1 s', measured: `${r.scheduler.p99Ms} ms`, met: r.scheduler.p99Ms < 1000 && r.scheduler.dispatched === r.scheduler.campaigns });
+    const s = r.scheduler;
+    // Results saved before the handover to Kafka was measured have no `published`.
+    const onKafka = s.published ? `; on Kafka p99 ${s.published.p99Ms} ms` : '';
+    t.push({
+      name: 'scheduler lateness p99, 10,000 campaigns due in the same second',
+      target: '< 1 s',
+      measured: `${s.p99Ms} ms (${s.campaigns.toLocaleString('en')} due${onKafka})`,
+      met: s.p99Ms < 1000 && s.dispatched === s.campaigns && s.campaigns >= 10_000,
+    });
   }
   return t;
 }
@@ -239,6 +247,7 @@ export function formatTables(r: Results): string {
     const s = r.scheduler;
     out.push(`\n### Scheduler lateness (${n(s.campaigns)} campaigns due at the same second)\n`);
     out.push(table(['dispatched', 'p50 ms', 'p99 ms', 'max ms', 'min ms'], [[`${s.dispatched}/${s.campaigns}`, s.p50Ms, s.p99Ms, s.maxMs, s.minMs]]));
+    if (s.published) out.push(`\nOn Kafka (outbox published_at − schedule date): ${n(s.published.count)} published, p50 ${s.published.p50Ms} ms, p99 ${s.published.p99Ms} ms, max ${s.published.maxMs} ms.`);
   }
   out.push('\n### Targets\n');
   out.push(table(['target', 'bar', 'measured', 'met'], r.targets.map((t) => [t.name, t.target, t.measured, t.met === null ? '–' : t.met ? 'yes' : 'NO'])));
@@ -319,6 +328,7 @@ export function renderSvg(r: Results): string {
         { label: 'p50', value: s.p50Ms, text: `${s.p50Ms} ms`, color: blue },
         { label: 'p99', value: s.p99Ms, text: `${s.p99Ms} ms`, color: blue },
         { label: 'max', value: s.maxMs, text: `${s.maxMs} ms`, color: grey },
+        ...(s.published ? [{ label: 'on Kafka p99', value: s.published.p99Ms, text: `${s.published.p99Ms} ms`, color: grey }] : []),
       ],
       marker: { value: 1000, label: 'p99 target 1 s' },
     });
