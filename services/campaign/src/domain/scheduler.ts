@@ -12,9 +12,9 @@ import { dispatchDue, nextDueDate } from '../db/scheduler-repo.js';
 const MAX_BATCHES_PER_TICK = 60;
 
 /**
- * Batches in flight at once: Postgres works on them in parallel on several cores (3 at a time
- * dispatched 10,000 due campaigns ≈ 1.7× faster than one after another on the 2-core bench
- * machine), and the pool keeps its other connections for the API.
+ * Batches in flight at once: Postgres works on them in parallel (four of 100 dispatched 10,000
+ * due campaigns 1.7× faster than one after another on the 2-core machine, docs/performance.md);
+ * three leave most of the pool's connections to the API.
  */
 const PARALLEL_BATCHES = 3;
 
