@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { contractDocument } from '../../test/support/openapi.js';
+import { rawExchange } from './support/raw-socket.js';
 import { ALL_PERMISSIONS, startStack, validCreateBody, type Stack, type TestSite } from './support/stack.js';
 
 const INVALID_JSON = { message: 'Invalid JSON body' };
@@ -93,6 +94,38 @@ describe('gateway: request handling', () => {
       const padded = text + ' '.repeat(102_400 - text.length);
       const r = await stack.call('POST', '/v2/campaigns', { key: site.key, body: padded, headers: { 'Content-Type': 'application/json' } });
       expect(r.status).to.equal(200);
+    });
+  });
+
+  describe('requests refused before routing (Node\'s parser)', () => {
+    const headersOf = (text: string) => text.split('\r\n\r\n')[0].toLowerCase();
+
+    for (const path of ['/v2/topics', '/public/v1/webpush.js']) {
+      it(`when a header is 50 kB (${path}), then 431 Request headers too large in JSON and the connection is closed`, async () => {
+        const r = await rawExchange(stack.gateway.url, [`GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(50_000)}\r\n\r\n`]);
+        expect(r.statuses).to.deep.equal([431]);
+        expect(r.closed).to.equal(true);
+        expect(headersOf(r.text)).to.include('content-type: application/json');
+        expect(JSON.parse(r.text.split('\r\n\r\n')[1])).to.deep.equal({ message: 'Request headers too large' });
+      });
+    }
+
+    it('when a request sends Expect: 200-ok, then 417 in JSON, with the plugin\'s CORS headers on /public only', async () => {
+      for (const [path, cors] of [
+        ['/v2/topics', false],
+        ['/public/v1/webpush.js', true],
+      ] as const) {
+        const r = await rawExchange(stack.gateway.url, [`GET ${path} HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n`]);
+        expect(r.statuses, path).to.deep.equal([417]);
+        expect(headersOf(r.text), path).to.include('content-type: application/json');
+        expect(JSON.parse(r.text.split('\r\n\r\n')[1]), path).to.deep.equal({ message: 'Expectation failed: only Expect: 100-continue is supported' });
+        expect(headersOf(r.text).includes('\r\naccess-control-allow-origin: *\r\n'), path).to.equal(cors);
+      }
+    });
+
+    it('when a request sends Expect: 100-continue, then it is served as usual', async () => {
+      const r = await rawExchange(stack.gateway.url, [`GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`]);
+      expect(r.statuses).to.deep.equal([100, 200]);
     });
   });
 
