@@ -20,13 +20,14 @@
 // httpxy still adds that header to a DELETE or OPTIONS without one). Reading the body here makes
 // the forwarded framing ours whatever the proxy library does, and lets a request be sent again:
 //
-// Lost reports (docs/reliability.md, "Tracking reports"): the pooled connections to the delivery
-// service are closed after UPSTREAM_IDLE_TIMEOUT_MS idle, before the delivery service's own
-// keep-alive (Node's 5 s) closes them, so a request is not written into a connection the other
-// side is closing. If a reused connection is reset anyway before any answer came (ECONNRESET or
-// EPIPE), the request is sent once more on a fresh connection (the plugin's requests are
-// idempotent, and the gateway holds the whole body). Every answer the gateway makes itself on
-// /public carries the plugin's CORS headers, so a browser sees the status, not a network error.
+// Lost reports (docs/architecture.md, "A click, from the notification to the campaign's
+// counts"): the pooled connections to the delivery service are closed after
+// UPSTREAM_IDLE_TIMEOUT_MS idle, before the delivery service's own keep-alive (Node's 5 s)
+// closes them, so a request is not written into a connection the other side is closing. If a
+// reused connection is reset anyway before any answer came (ECONNRESET or EPIPE), the request is
+// sent once more on a fresh connection (the plugin's requests are idempotent, and the gateway
+// holds the whole body). Every answer the gateway makes itself on /public carries the plugin's
+// CORS headers, so a browser sees the status, not a network error.
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
