@@ -5,7 +5,6 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { createLogger, type Logger } from '../../services/shared/src/log.js';
 import { isPluginPath, PLUGIN_CORS_HEADERS } from '../../services/shared/src/plugin-cors.js';
 import { createReadiness } from '../../services/shared/src/observability/health.js';
@@ -19,7 +18,6 @@ import { createFailureLimiter, createTokenBucket } from './http/rate-limit.js';
 import { MESSAGES } from './messages.js';
 import { createPublicProxy } from './routes/public-proxy.js';
 import { loadConsolePages } from './routes/console-pages.js';
-import type { ContractFiles } from './routes/static.js';
 import { createServer } from './server.js';
 
 const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/openapi.yaml');
@@ -64,11 +62,6 @@ function clientErrorAnswer(err: NodeJS.ErrnoException, url: string | undefined):
   return rawJsonAnswer(400, 'Bad Request', MESSAGES.badRequest, url);
 }
 
-function loadContractFiles(): ContractFiles {
-  const yaml = readFileSync(CONTRACT_FILE, 'utf8');
-  return { yaml, json: JSON.stringify(parse(yaml)) };
-}
-
 export async function startGateway(config: Readonly<GatewayConfig>, deps: { logger?: Logger } = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger('gateway', config.logLevel);
   const backends = createBackends({ campaign: config.campaignGrpcTarget, audience: config.audienceGrpcTarget }, config.grpcDeadlineMs, config.internalToken);
@@ -86,7 +79,8 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
     backends,
     authenticator: createAuthenticator(backends.campaigns, { ttlMs: config.authCacheTtlMs }),
     publicProxy: proxy.middleware,
-    contract: loadContractFiles(),
+    contractYaml: readFileSync(CONTRACT_FILE, 'utf8'),
+    publicUrl: config.publicUrl,
     consolePages,
     bodyLimitBytes: config.bodyLimitBytes,
     logger,

@@ -189,17 +189,35 @@ describe('gateway: request handling', () => {
   });
 
   describe('the contract endpoints', () => {
-    it('GET /v2/openapi.json answers the contract without an API key', async () => {
+    /** The repository's document, with the served origin as the default of its `{origin}` server. */
+    function servedAs(origin: string) {
+      const doc = structuredClone(contractDocument()) as { servers: { variables: { origin: { default: string } } }[] };
+      doc.servers[0].variables.origin.default = origin;
+      return doc;
+    }
+
+    it('GET /v2/openapi.json answers the contract without an API key, naming the origin it was asked at', async () => {
       const r = await stack.call('GET', '/v2/openapi.json');
       expect(r.status).to.equal(200);
-      expect(r.body).to.deep.equal(contractDocument());
+      expect(r.body).to.deep.equal(servedAs(stack.gateway.url));
     });
 
     it('GET /v2/openapi.yaml answers the same contract as YAML', async () => {
       const r = await stack.call('GET', '/v2/openapi.yaml');
       expect(r.status).to.equal(200);
       expect(r.headers.get('content-type')).to.match(/^application\/yaml/);
-      expect(parse(r.text)).to.deep.equal(contractDocument());
+      expect(parse(r.text)).to.deep.equal(servedAs(stack.gateway.url));
+    });
+
+    it('when PUBLIC_URL is set, then the served contract names it, whatever the Host; a Host that is not one leaves the default', async () => {
+      const configured = await stack.startGatewayWith({ PUBLIC_URL: 'https://push.example.net' });
+      for (const file of ['openapi.json', 'openapi.yaml']) {
+        const text = await (await fetch(`${configured.url}/v2/${file}`)).text();
+        expect(parse(text), file).to.deep.equal(servedAs('https://push.example.net'));
+      }
+      const odd = await rawExchange(stack.gateway.url, ['GET /v2/openapi.json HTTP/1.1\r\nHost: a"b\r\nConnection: close\r\n\r\n']);
+      const body = Buffer.from(odd.text.slice(odd.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8'); // raw bytes, read as latin1
+      expect(JSON.parse(body)).to.deep.equal(contractDocument());
     });
 
     it('GET /healthz answers ok', async () => {
