@@ -39,11 +39,13 @@ function urlOf(host: string, port: number): string {
 
 /**
  * The headers of a refusal the gateway writes before Express sees the request: JSON, never cached,
- * the connection closed, and the plugin's CORS headers when the path is known to be /public (a
- * browser would otherwise see a network error instead of the status).
+ * the connection closed, and the plugin's CORS headers unless the path is known not to be /public
+ * (a browser would otherwise see a network error instead of the status). A parser error (headers
+ * too large, malformed) comes before the path is known; the headers then go on: they expose a
+ * fixed message, to callers without credentials.
  */
 function refusalHeaders(url: string | undefined): Record<string, string> {
-  const plugin = url !== undefined && isPluginPath(url.split('?')[0]);
+  const plugin = url === undefined || isPluginPath(url.split('?')[0]);
   return { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close', ...(plugin ? PLUGIN_CORS_HEADERS : {}) };
 }
 
