@@ -86,7 +86,12 @@ export async function refreshAbResults(db: Queryable, limit: number): Promise<nu
   return rows.length;
 }
 
-/** Runs with changes not yet published (an A/B run once its results are of its version), at most `limit`. */
+/**
+ * Runs with changes not yet published, at most `limit`: an A/B run once its results are of its
+ * version, a finished run once its results by browser are filled. A run that finishes after the
+ * pass filled the finished ones waits for the next fill: published without them, it would be
+ * marked published and never filled (issue 34).
+ */
 export async function changedCounters(db: Queryable, limit: number): Promise<RunCounters[]> {
   const { rows } = await db.query(
     `SELECT campaign_id, state, reason, audience_size::text, sent::text, failed::text, expired::text, impressions::text,
@@ -94,6 +99,7 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
             capped::text, by_browser, job ? 'abTest' AS has_ab, ab_results, ab_winner, stats_version::text
        FROM delivery.campaign_runs
       WHERE stats_version > stats_published AND NOT (job ? 'abTest' AND ab_results_version < stats_version)
+        AND NOT (state IN ('completed', 'failed') AND by_browser IS NULL)
       LIMIT $1`,
     [limit],
   );
