@@ -20,6 +20,7 @@ interface ShownAbTest {
   windowMinutes: number;
   results: { variant: number; sent: number; impressions: number; clicks: number; ctr: number; its: number }[];
   winner: { variant: number; decidedAt: string; by: string } | null;
+  windowEndsAt: string | null;
 }
 type WithAbTest = ApiCampaign & { abTest?: ShownAbTest };
 
@@ -54,6 +55,7 @@ describe('A/B test campaigns', function () {
       windowMinutes: 120,
       results: [zero(0), zero(1), zero(2)],
       winner: null,
+      windowEndsAt: null,
     });
     expect(Object.keys(c).at(-1)).to.equal('abTest');
     // The list shows the same object.
@@ -89,6 +91,16 @@ describe('A/B test campaigns', function () {
     ]);
     await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: { variant: 2, decidedAt: '2031-01-01T11:00:00.000Z', by: 'customer' } } })]);
     expect((await abTestOf(id))!.winner).to.deep.equal({ variant: 1, decidedAt: '2031-01-01T10:00:00Z', by: 'metric' });
+  });
+
+  it('when the delivery service reports when the window ends, then the campaign shows it (to the second); events without it keep it', async () => {
+    const id = await create({ status: 'published' });
+    const results = [result(0, 1, 0, 0), result(1, 1, 0, 0), result(2, 0, 0, 0)];
+    await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: null, windowEndsAt: null } })]);
+    expect((await abTestOf(id))!.windowEndsAt).to.equal(null);
+    await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: null, windowEndsAt: '2031-01-01T12:00:00.456Z' } })]);
+    await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: null } }), statsMessage(id, { abTest: { results, winner: null, windowEndsAt: 'not a date' } })]);
+    expect((await abTestOf(id))!.windowEndsAt).to.equal('2031-01-01T12:00:00Z');
   });
 
   it('when dispatched, then the message carries the A/B test as validated', async () => {
