@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { splitMessage } from '../src/lib/field-errors';
 import { campaignState, countryName, graphemes } from '../src/lib/format';
+import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE, type SubscriptionJson } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
 import { apiDate, instantToWall, offsetMinutes, wallToApiDate, wallToInstant } from '../src/lib/time';
 import type { Campaign } from '../src/lib/types';
@@ -139,5 +140,31 @@ describe('console: formats', () => {
     expect(campaignState(c({}), now)).to.equal('sent');
     expect(campaignState(c({ delivery: { sent: 1, failed: 0, expired: 0, pending: 3, failedBy: {} } }), now)).to.equal('sending');
     expect(campaignState(c({ scheduleMode: 'scheduled', scheduleDate: '2026-11-28T00:00:00Z' }), now)).to.equal('scheduled');
+  });
+});
+
+describe('console: the test notification', () => {
+  const subscription: SubscriptionJson = { endpoint: 'https://push.example/x', keys: { p256dh: 'k', auth: 'a' } };
+  const granted = async () => 'granted' as const;
+
+  it("when the browser's push service never answers the subscription, then it gives up with a message that says so, and sends nothing", async () => {
+    const sent: SubscriptionJson[] = [];
+    const state = await sendTestNotification({ askPermission: granted, subscribe: () => new Promise<never>(() => {}), send: async (s) => void sent.push(s) }, 20);
+    expect(state).to.deep.equal({ step: 'failed', message: SUBSCRIBE_TIMEOUT_MESSAGE });
+    expect(SUBSCRIBE_TIMEOUT_MESSAGE).to.match(/^This browser's push service did not answer within 15 s/);
+    expect(sent).to.deep.equal([]);
+  });
+
+  it('when subscribed in time, then the subscription is sent; refusals and failures say what happened', async () => {
+    const sent: SubscriptionJson[] = [];
+    expect(await sendTestNotification({ askPermission: granted, subscribe: async () => subscription, send: async (s) => void sent.push(s) })).to.deep.equal({ step: 'sent' });
+    expect(sent).to.deep.equal([subscription]);
+    const never = () => new Promise<never>(() => {});
+    expect(await sendTestNotification({ askPermission: async () => 'denied', subscribe: never, send: never })).to.deep.equal({ step: 'denied' });
+    expect(await sendTestNotification({ askPermission: async () => 'default', subscribe: never, send: never })).to.deep.equal({ step: 'dismissed' });
+    const failing = await sendTestNotification({ askPermission: granted, subscribe: async () => Promise.reject(new Error('AbortError: registration failed')), send: never });
+    expect(failing).to.deep.equal({ step: 'failed', message: 'This browser could not subscribe: AbortError: registration failed' });
+    const refused = await sendTestNotification({ askPermission: granted, subscribe: async () => subscription, send: async () => Promise.reject(new Error('The push service could not be reached: timeout')) });
+    expect(refused).to.deep.equal({ step: 'failed', message: 'The push service could not be reached: timeout' });
   });
 });
