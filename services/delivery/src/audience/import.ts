@@ -61,6 +61,8 @@ export interface ImportReport {
 
 // RFC 3339 with a zone (Z or ±hh:mm); Date checks the calendar below.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+/** RFC 3339 allows year 0000, which Postgres refuses (it has no year 0): the earliest instant stored is 0001-01-01 UTC. */
+const EARLIEST_CREATED_AT_MS = Date.parse('0001-01-01T00:00:00Z');
 
 export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncryptionKey: Buffer) {
   const rules = createSubscriptionInputRules(hosts);
@@ -85,7 +87,7 @@ export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncrypti
     let createdAt: string | null = null;
     if (item.createdAt !== undefined && item.createdAt !== null) {
       const ms = typeof item.createdAt === 'string' && DATE_TIME.test(item.createdAt) ? Date.parse(item.createdAt) : NaN;
-      if (!(ms <= now) || !sameCalendarDay(item.createdAt as string, ms)) messages.push(IMPORT_MESSAGES.createdAt);
+      if (!(ms <= now && ms >= EARLIEST_CREATED_AT_MS) || !sameCalendarDay(item.createdAt as string, ms)) messages.push(IMPORT_MESSAGES.createdAt);
       else createdAt = new Date(ms).toISOString();
     }
     if (messages.length > 0 || !parsed) return messages.join(', ');
