@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { csvCell } from '../../shared/src/csv.js';
-import { EXPORT_MESSAGES, EXPORT_PAGE_ROWS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
-import { ValidationError } from '../src/errors.js';
+import { createSubscriberExport, EXPORT_MESSAGES, EXPORT_PAGE_ROWS, EXPORT_RETRY_AFTER_SECONDS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
+import { RateLimitedError, ValidationError } from '../src/errors.js';
 import { randomUUID } from 'node:crypto';
 import { runFor } from '../src/sending/run-store.js';
 import { recordTracking } from '../src/tracking/counter-store.js';
@@ -85,6 +85,18 @@ describe('delivery: exporting subscribers', function () {
     })();
     expect(err).to.be.instanceOf(ValidationError);
     expect((err as ValidationError).messages).to.deep.equal([EXPORT_MESSAGES.format, EXPORT_MESSAGES.topics, EXPORT_MESSAGES.countries]);
+  });
+
+  it("a site's exports beyond its limit are refused (429 with Retry-After) until one ends; other sites are not counted", async () => {
+    const [site, other] = [await newSite(t), await newSite(t)];
+    const exportOf = createSubscriberExport(t.pool, { perSite: 1 });
+    const first = exportOf(site.siteId, parseExportQuery({ format: 'csv' }));
+    await first.next(); // running: the header is out
+    const refused = await exportOf(site.siteId, parseExportQuery({})).next().catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(RateLimitedError).and.include({ message: EXPORT_MESSAGES.tooMany, retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS });
+    expect((await exportOf(other.siteId, parseExportQuery({ format: 'csv' })).next()).done).to.equal(false);
+    await first.return(undefined); // the consumer stopped pulling
+    expect((await exportOf(site.siteId, parseExportQuery({ format: 'csv' })).next()).done).to.equal(false);
   });
 
   it('CSV: every topic of the `;`-joined list is defused, so a spreadsheet splitting on `;` runs none', async () => {
