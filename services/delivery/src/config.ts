@@ -1,5 +1,5 @@
 // The delivery service's only reader of process.env.
-import { ConfigError, integer, list, listenAddress, oneOf, optionalString, poolSettings, requireString } from '../../shared/src/config.js';
+import { ConfigError, integer, list, listenAddress, oneOf, optionalString, requireString } from '../../shared/src/config.js';
 import type { PoolSettings } from '../../shared/src/db.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
@@ -172,7 +172,11 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
   const vapidKeys = loadVapidEncryptionKeys(env);
   return Object.freeze(checkWebhookLease({
     databaseUrl: requireString(env, 'DATABASE_URL'),
-    pools: poolSettings(env, { interactive: 10, bulk: 4 }),
+    pools: Object.freeze({
+      interactive: integer(env, 'DB_POOL_MAX_INTERACTIVE', 10, { min: 1, max: 1000 }),
+      bulk: integer(env, 'DB_POOL_MAX_BULK', 4, { min: 1, max: 1000 }),
+      waitMs: integer(env, 'DB_POOL_WAIT_MS', 5000, { min: 100, max: 60_000 }),
+    }),
     perSite: Object.freeze({
       imports: integer(env, 'SITE_CONCURRENT_IMPORTS', 2, { min: 1, max: 1000 }),
       exports: integer(env, 'SITE_CONCURRENT_EXPORTS', 2, { min: 1, max: 1000 }),

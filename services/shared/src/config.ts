@@ -85,15 +85,3 @@ export function listenAddress(env: Env, hostName: string, portName: string, defa
     port: integer(env, portName, defaultPort, { min: 0, max: 65535 }),
   });
 }
-
-/**
- * A service's Postgres pools (shared/db.ts): DB_POOL_MAX_INTERACTIVE, DB_POOL_MAX_BULK and
- * DB_POOL_WAIT_MS, each service reading its own (docs/operations.md, "Capacity").
- */
-export function poolSettings(env: Env, defaults: { interactive: number; bulk: number }) {
-  return Object.freeze({
-    interactive: integer(env, 'DB_POOL_MAX_INTERACTIVE', defaults.interactive, { min: 1, max: 1000 }),
-    bulk: integer(env, 'DB_POOL_MAX_BULK', defaults.bulk, { min: 1, max: 1000 }),
-    waitMs: integer(env, 'DB_POOL_WAIT_MS', 5000, { min: 100, max: 60_000 }),
-  });
-}
