@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { ApiResult } from '../parts/api.js';
 import type { AudienceResult } from '../parts/audience.js';
+import type { NeighboursResult } from '../parts/neighbours.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
 
@@ -45,6 +46,7 @@ export interface Results {
   api?: ApiResult & { measuredAt: string };
   audience?: AudienceResult & { measuredAt: string };
   scheduler?: SchedulerResult & { measuredAt: string };
+  neighbours?: NeighboursResult & { measuredAt: string };
   profiles?: unknown;
   targets: Target[];
   errors: { part: string; message: string }[];
@@ -59,7 +61,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'api', 'audience', 'scheduler'] as const) {
+  for (const part of ['delivery', 'api', 'audience', 'scheduler', 'neighbours'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -100,6 +102,14 @@ export function evaluateTargets(r: Results): Target[] {
   } else {
     t.push({ name: 'far push service vs zero latency', target: '≥ 90 %', measured: 'not run (--only delivery, --far-latency-ms > 0)', met: null });
   }
+  const slow = d?.slowPushService;
+  if (slow) {
+    const rate = `${slow.pushesPerSecond.toLocaleString('en')} push/s, ${(slow.ratioToCapacity * 100).toFixed(1)} % of its ${slow.capacityPerSecond}/s`;
+    t.push({ name: `slow push service (${slow.capacityPerSecond}/s, latency growing with its queue), no faults: duplicates and timeouts`, target: '0 and 0', measured: `${slow.duplicates} duplicates, ${slow.timeouts} timeouts (${slow.retries} retries; ${slow.subscribers.toLocaleString('en')} subs${all(slow)})`, met: slow.duplicates === 0 && slow.timeouts === 0 && slow.pushed >= slow.subscribers });
+    t.push({ name: `slow push service (${slow.capacityPerSecond}/s) vs its capacity`, target: '≥ 90 %', measured: rate, met: slow.ratioToCapacity >= 0.9 && slow.pushed >= slow.subscribers });
+  } else {
+    t.push({ name: 'slow push service, no faults: duplicates and timeouts', target: '0 and 0', measured: 'not run (--only delivery, --slow-capacity > 0)', met: null });
+  }
   if (r.api) {
     const lists = r.api.scenarios.filter((s) => s.name.startsWith('list'));
     const worst = Math.max(...lists.map((s) => s.p99));
@@ -112,6 +122,22 @@ export function evaluateTargets(r: Results): Target[] {
     const worst = Math.max(...counted.map((s) => s.p99));
     const p50 = Math.max(...counted.map((s) => s.p50));
     t.push({ name: `audience answers at ${r.audience.subscribers.toLocaleString('en')} subscribers (worst p99)`, target: '< 50 ms', measured: `p99 ${worst} ms (worst p50 ${p50} ms)`, met: worst < 50 && r.audience.subscribers >= 1_000_000 });
+  }
+  if (r.neighbours) {
+    // Ratios measured in one run: the other site's p99 with the noisy site flooding, over its p99 alone.
+    const nb = r.neighbours;
+    for (const [name, ratio] of Object.entries(nb.p99Ratio)) {
+      const idle = nb.idle.find((x) => x.name.endsWith(name))!;
+      const loaded = nb.loaded.find((x) => x.name.endsWith(name))!;
+      t.push({
+        name: `noisy neighbour: ${name} p99 while one site runs its most imports and exports`,
+        target: '≤ 2× idle p99',
+        measured: `${loaded.p99} ms vs ${idle.p99} ms idle = ${ratio.toFixed(2)}× (${nb.noisy.imports} imports, ${nb.noisy.exports} exports of ${nb.subscribers.toLocaleString('en')}; ${nb.noisy.failed5xx} × 5xx)`,
+        met: ratio <= 2 && loaded.non2xx === 0 && nb.noisy.failed5xx === 0,
+      });
+    }
+  } else {
+    t.push({ name: 'noisy neighbour: another site p99 while one site runs its most imports and exports', target: '≤ 2× idle p99', measured: 'not run (--only neighbours)', met: null });
   }
   if (r.scheduler) {
     t.push({ name: `scheduler lateness p99 (${r.scheduler.campaigns.toLocaleString('en')} in one second)`, target: '< 1 s', measured: `${r.scheduler.p99Ms} ms`, met: r.scheduler.p99Ms < 1000 && r.scheduler.dispatched === r.scheduler.campaigns });
@@ -191,6 +217,13 @@ export function formatTables(r: Results): string {
           `${(f.ratioToZeroLatency * 100).toFixed(1)} % of the zero-latency ${n(f.zeroLatencyPushesPerSecond)} push/s (campaigns as large, to the near simulator, right before it at ${n(f.zeroLatencyRuns[0])} push/s and right after it at ${n(f.zeroLatencyRuns[1])}); ` +
           `${(f.ratioToMainCampaign * 100).toFixed(1)} % of the main campaign's ${n(f.mainCampaignPushesPerSecond)} push/s over as many pushes, a minute earlier; ${f.http2Sessions} HTTP/2 session(s). ` +
           `CPU µs per push: far ${f.cpuMicrosPerPush.far.platform} platform + ${f.cpuMicrosPerPush.far.pushService} push service, zero latency ${f.cpuMicrosPerPush.zeroLatency.platform} + ${f.cpuMicrosPerPush.zeroLatency.pushService}.`,
+      );
+    }
+    if (d?.slowPushService) {
+      const w = d.slowPushService;
+      out.push(
+        `\nSlow push service (${w.capacityPerSecond} pushes a second, one after another: latency grows with its queue): ${n(w.pushed)}/${n(w.subscribers)} pushed over ${w.seconds.toFixed(1)} s = ` +
+          `${w.pushesPerSecond} push/s, ${(w.ratioToCapacity * 100).toFixed(1)} % of its capacity; ${w.duplicates} duplicates, ${w.timeouts} timeouts, ${w.retries} retries.`,
       );
     }
     if (d?.throttled) {

@@ -8,6 +8,7 @@
 // the inputs tried per class and their outcomes.
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
+import { registerEdgeAnswers } from './classes/edge-answers.js';
 import { registerInternal } from './classes/internal.js';
 import { registerPublicInput } from './classes/public-input.js';
 import { registerSlowClients } from './classes/slow-clients.js';
@@ -46,4 +47,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerInternal();
   registerSpoofing();
   registerCrashers();
+  registerEdgeAnswers();
 });
