@@ -14,9 +14,9 @@ import { PasswordChecksBusyError } from './errors.js';
 export type Lane = 'known' | 'other';
 
 export const PASSWORD_CHECKS = Object.freeze({
-  /** Hashes at once for the `other` lane: two of the pool's four threads. */
-  shared: 2,
-  /** A third thread only the `known` lane may take (it may take the shared ones too). */
+  /** Hashes at once for the `other` lane: one of the pool's four threads (one core at most for a flood). */
+  shared: 1,
+  /** A second thread only the `known` lane may take (it may take the shared one too). */
   reserved: 1,
   /** Logins waiting per lane; at ~60–300 ms a hash, a wait stays well under a second or two. */
   waiting: { known: 8, other: 4 },
