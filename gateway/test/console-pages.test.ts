@@ -131,13 +131,13 @@ describe('gateway: the console pages (/console/)', () => {
   });
 
   it('when a file that was not built, a hidden file or any other path under /console/ is asked, then a JSON 404 with the security headers; the console API goes on', async () => {
-    for (const p of ['/console/assets/nope-12345678.js', '/console/.hidden', '/console/other', '/console/a/b?c=d']) {
+    for (const p of ['/console/assets/nope-12345678.js', '/console/.hidden', '/console/other', '/console/a/b?c=d', '/console/api']) {
       const r = await get(`${server.url}${p}`);
       expect([p, r.status, JSON.parse(r.body.toString())]).to.deep.equal([p, 404, { message: MESSAGES.notFound }]);
       expect([r.headers['content-security-policy'], r.headers['x-frame-options'], r.headers['x-content-type-options']], p).to.deep.equal([CONSOLE_CSP, 'DENY', 'nosniff']);
     }
     // Not the pages': the console API's own, and what is not under /console/ at all.
-    for (const p of ['/console/api/session', '/console/api', '/consoles/']) {
+    for (const p of ['/console/api/session', '/console/api/', '/consoles/']) {
       const r = await get(`${server.url}${p}`);
       expect([p, r.status, JSON.parse(r.body.toString())]).to.deep.equal([p, 404, { message: 'Next handler' }]);
       expect(r.headers['content-security-policy'], p).to.equal(undefined);

@@ -16,11 +16,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
+import { CONSOLE_API_PREFIX } from '../console/route.js';
 import { MESSAGES } from '../messages.js';
 import { sendJson, sendMethodNotAllowed } from './api.js';
 
 export const CONSOLE_PREFIX = '/console';
-const API_PREFIX = '/console/api';
 
 export const CONSOLE_CSP = [
   "default-src 'none'",
@@ -154,7 +154,7 @@ export function consolePageRoutes(pages: ConsolePages | null) {
   return function serveConsolePages(req: Request, res: Response, next: NextFunction): void {
     const p = req.path;
     if (p !== CONSOLE_PREFIX && !p.startsWith(`${CONSOLE_PREFIX}/`)) return next();
-    if (p === API_PREFIX || p.startsWith(`${API_PREFIX}/`)) return next();
+    if (p.startsWith(CONSOLE_API_PREFIX)) return next();
     securityHeaders(res);
     const rel = p === CONSOLE_PREFIX || p === `${CONSOLE_PREFIX}/` ? 'index.html' : p.slice(CONSOLE_PREFIX.length + 1);
     const file = pages?.files.get(rel);
