@@ -10,6 +10,7 @@ import { runApi } from './parts/api.js';
 import { runAudience } from './parts/audience.js';
 import { runDelivery, settle } from './parts/delivery.js';
 import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
+import { runSlow } from './parts/slow.js';
 import { runThrottled } from './parts/throttled.js';
 import { runScheduler } from './parts/scheduler.js';
 import { formatAllocations, formatSummary, summariseAllocations, summariseProfile } from './lib/profile-summary.js';
@@ -27,6 +28,8 @@ const THROTTLED_SUBSCRIBERS = 20_000;
 const THROTTLED_PER_MINUTE = 120_000;
 /** The far push service's SETTINGS_MAX_CONCURRENT_STREAMS. */
 const FAR_STREAMS = 100;
+/** The slow push service's campaign: 3,000 pushes at 150 a second take 20 s. */
+const SLOW_SUBSCRIBERS = 3000;
 
 const HELP = `npm run bench -- [flags]
 
@@ -42,6 +45,8 @@ const HELP = `npm run bench -- [flags]
   --far-latency-ms N   delivery: also send a campaign to a far push service answering every push
                        after N ms, ${FAR_STREAMS} HTTP/2 streams per connection; min(--subscribers,
                        ${FAR_MAX_SUBSCRIBERS.toLocaleString('en')}) subscribers (150; 0 skips it)
+  --slow-capacity N    delivery: also send a campaign of ${SLOW_SUBSCRIBERS.toLocaleString('en')} to a slow push service handling
+                       N pushes a second, its latency growing with its queue (150; 0 skips it)
   --campaigns N        api: campaigns with analytics on the site (100000)
   --connections N      api: autocannon connections (40)
   --seconds N          api: seconds per autocannon scenario (10)
@@ -62,6 +67,7 @@ function parse() {
       'ceiling-seconds': { type: 'string' },
       'warm-up': { type: 'string' },
       'far-latency-ms': { type: 'string' },
+      'slow-capacity': { type: 'string' },
       campaigns: { type: 'string' },
       connections: { type: 'string' },
       seconds: { type: 'string' },
@@ -85,6 +91,7 @@ function parse() {
     ceilingSeconds: int(values['ceiling-seconds'], 'ceiling-seconds', 5),
     warmUp: int(values['warm-up'], 'warm-up', 50_000, 0),
     farLatencyMs: int(values['far-latency-ms'], 'far-latency-ms', 150, 0),
+    slowCapacity: int(values['slow-capacity'], 'slow-capacity', 150, 0),
     campaigns: int(values.campaigns, 'campaigns', 100_000),
     connections: int(values.connections, 'connections', 40),
     seconds: int(values.seconds, 'seconds', 10),
@@ -135,6 +142,7 @@ async function main(): Promise<number> {
   try {
     if (opts.profile) mkdirSync(profileDir, { recursive: true });
     const far = opts.farLatencyMs > 0 && opts.only.includes('delivery');
+    const slow = opts.slowCapacity > 0 && opts.only.includes('delivery');
     const stack = await startBenchStack(cleanup, {
       log,
       serviceEnv: {
@@ -144,6 +152,7 @@ async function main(): Promise<number> {
       },
       nodeOptions: opts.profile ? [`--import ${path.join(HERE, 'lib/profile-hook.mjs')}`] : [],
       ...(far ? { far: { latencyMs: opts.farLatencyMs, maxConcurrentStreams: FAR_STREAMS } } : {}),
+      ...(slow ? { slow: { capacityPerSecond: opts.slowCapacity } } : {}),
     });
     pids = stack.pids;
     const at = () => new Date().toISOString();
@@ -177,6 +186,18 @@ async function main(): Promise<number> {
               log(`throttled campaign FAILED: ${(err as Error).stack ?? err}`);
               log(`last service lines:\n${stack.logs.slice(-30).join('\n')}`);
               results.errors.push({ part: 'delivery (throttled campaign)', message: (err as Error).message });
+            }
+          }
+          if (slow && !interrupted) {
+            log('── delivery to a slow push service ──');
+            try {
+              await settle(stack, log);
+              d.slowPushService = await runSlow(stack, { subscribers: SLOW_SUBSCRIBERS }, log);
+            } catch (err) {
+              if (interrupted) break;
+              log(`slow push service FAILED: ${(err as Error).stack ?? err}`);
+              log(`last service lines:\n${stack.logs.slice(-30).join('\n')}`);
+              results.errors.push({ part: 'delivery (slow push service)', message: (err as Error).message });
             }
           }
         } else if (part === 'api') {

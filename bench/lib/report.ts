@@ -100,6 +100,14 @@ export function evaluateTargets(r: Results): Target[] {
   } else {
     t.push({ name: 'far push service vs zero latency', target: '≥ 90 %', measured: 'not run (--only delivery, --far-latency-ms > 0)', met: null });
   }
+  const slow = d?.slowPushService;
+  if (slow) {
+    const rate = `${slow.pushesPerSecond.toLocaleString('en')} push/s, ${(slow.ratioToCapacity * 100).toFixed(1)} % of its ${slow.capacityPerSecond}/s`;
+    t.push({ name: `slow push service (${slow.capacityPerSecond}/s, latency growing with its queue), no faults: duplicates and timeouts`, target: '0 and 0', measured: `${slow.duplicates} duplicates, ${slow.timeouts} timeouts (${slow.retries} retries; ${slow.subscribers.toLocaleString('en')} subs${all(slow)})`, met: slow.duplicates === 0 && slow.timeouts === 0 && slow.pushed >= slow.subscribers });
+    t.push({ name: `slow push service (${slow.capacityPerSecond}/s) vs its capacity`, target: '≥ 90 %', measured: rate, met: slow.ratioToCapacity >= 0.9 && slow.pushed >= slow.subscribers });
+  } else {
+    t.push({ name: 'slow push service, no faults: duplicates and timeouts', target: '0 and 0', measured: 'not run (--only delivery, --slow-capacity > 0)', met: null });
+  }
   if (r.api) {
     const lists = r.api.scenarios.filter((s) => s.name.startsWith('list'));
     const worst = Math.max(...lists.map((s) => s.p99));
@@ -191,6 +199,13 @@ export function formatTables(r: Results): string {
           `${(f.ratioToZeroLatency * 100).toFixed(1)} % of the zero-latency ${n(f.zeroLatencyPushesPerSecond)} push/s (campaigns as large, to the near simulator, right before it at ${n(f.zeroLatencyRuns[0])} push/s and right after it at ${n(f.zeroLatencyRuns[1])}); ` +
           `${(f.ratioToMainCampaign * 100).toFixed(1)} % of the main campaign's ${n(f.mainCampaignPushesPerSecond)} push/s over as many pushes, a minute earlier; ${f.http2Sessions} HTTP/2 session(s). ` +
           `CPU µs per push: far ${f.cpuMicrosPerPush.far.platform} platform + ${f.cpuMicrosPerPush.far.pushService} push service, zero latency ${f.cpuMicrosPerPush.zeroLatency.platform} + ${f.cpuMicrosPerPush.zeroLatency.pushService}.`,
+      );
+    }
+    if (d?.slowPushService) {
+      const w = d.slowPushService;
+      out.push(
+        `\nSlow push service (${w.capacityPerSecond} pushes a second, one after another: latency grows with its queue): ${n(w.pushed)}/${n(w.subscribers)} pushed over ${w.seconds.toFixed(1)} s = ` +
+          `${w.pushesPerSecond} push/s, ${(w.ratioToCapacity * 100).toFixed(1)} % of its capacity; ${w.duplicates} duplicates, ${w.timeouts} timeouts, ${w.retries} retries.`,
       );
     }
     if (d?.throttled) {

@@ -9,6 +9,7 @@
 import { registerConsoleLogin } from './classes/console-login.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
+import { registerEdgeAnswers } from './classes/edge-answers.js';
 import { registerInternal } from './classes/internal.js';
 import { registerPublicInput } from './classes/public-input.js';
 import { registerSlowClients } from './classes/slow-clients.js';
@@ -47,5 +48,6 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerInternal();
   registerSpoofing();
   registerCrashers();
+  registerEdgeAnswers();
   registerConsoleLogin();
 });

@@ -22,6 +22,8 @@ import { createAudience } from './audience/audience.js';
 import { createGrpcServer } from './grpc-server.js';
 import { createWebhookEndpoints } from './webhooks/endpoints.js';
 import { createWebhookLoop, type WebhookLoop } from './webhooks/delivery-loop.js';
+import { zoneNamesMaintenance } from './audience/zone-names.js';
+import type { Periodic } from '../../shared/src/periodic.js';
 import { createWebhookSender } from './webhooks/sender.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { createSubscriptions } from './audience/subscriptions.js';
@@ -110,6 +112,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   let sender: ReturnType<typeof createPushSender> | undefined;
   let webhookSender: ReturnType<typeof createWebhookSender> | undefined;
   let webhookLoop: WebhookLoop | undefined;
+  let zoneNames: Periodic | undefined;
   let pacer: Pacer | undefined;
 
   // Out of rotation, then intake (gRPC, HTTP), then in-flight sending hands back its unfinished
@@ -131,6 +134,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     await recorder.close();
     await counters?.stop();
     await webhookLoop?.stop();
+    await zoneNames?.stop();
     await pacer?.stop();
     webhookSender?.close();
     await messaging?.stop();
@@ -208,6 +212,10 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     });
     webhookLoop = createWebhookLoop({ pool, keys: vapidKeys, send: webhookSender.send, log, metrics: createWebhookMetrics(metrics.registry) }, config.webhooks.loop);
     webhookLoop.start();
+
+    // stored zones by their one name (audience/zone-names.ts), in the background after an upgrade
+    zoneNames = zoneNamesMaintenance(pool, log);
+    zoneNames.start();
 
     // the plugin's and tracking's HTTP routes
     const app = createHttpApp({

@@ -1,4 +1,4 @@
-// Class 10: the console under attack (docs/security.md, "Console logins"). A flood of wrong
+// Class 11: the console under attack (docs/security.md, "Console logins"). A flood of wrong
 // logins from 200 addresses (through the one trusted proxy, CONSOLE_PROXY) is answered 401 or
 // 429 with Retry-After, never a 5xx, while the site's owner, logging in from the address they
 // used before, gets in on every try; the owner's latencies are printed with the suite's table.
@@ -10,7 +10,7 @@ import { request } from '../support/http.js';
 import { pool } from '../support/probe.js';
 import { assertNoViolations, checkAnswer, CONSOLE_PROXY, endOfClassChecks, getCtx, trackViolations, violation } from '../support/suite.js';
 
-export const CLASS_CONSOLE = '10 console login flood and headers';
+export const CLASS_CONSOLE = '11 console login flood and headers';
 const cls = CLASS_CONSOLE;
 
 const PASSWORD = 'the owner knows this one';
