@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runApi } from './parts/api.js';
 import { runAudience } from './parts/audience.js';
+import { runNeighbours } from './parts/neighbours.js';
 import { runDelivery, settle } from './parts/delivery.js';
 import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
 import { LOGIN_PROXY, runLoginFlood } from './parts/login-flood.js';
@@ -21,7 +22,7 @@ import { Cleanup, startBenchStack } from './lib/stack.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS = path.join(HERE, 'results');
-const PARTS = ['delivery', 'api', 'audience', 'scheduler', 'login'] as const;
+const PARTS = ['delivery', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The throttled campaign: 20,000 pushes at 2,000 a second take 10 s. */
@@ -36,7 +37,7 @@ const SLOW_SUBSCRIBERS = 3000;
 
 const HELP = `npm run bench -- [flags]
 
-  --only delivery,api,audience,scheduler,login   parts to run (default: all)
+  --only delivery,api,audience,scheduler,neighbours,login   parts to run (default: all)
   --subscribers N      delivery: subscribers in the campaign (50000)
   --naive N            delivery: pushes sent by the naive loop (10000, at most --subscribers)
   --concurrency N      delivery: pushes in flight in the naive loop (100)
@@ -56,6 +57,7 @@ const HELP = `npm run bench -- [flags]
   --audience N         audience: subscribers (1000000)
   --audience-seconds N audience: seconds per scenario (5)
   --scheduled N        scheduler: campaigns due at the same second (1000)
+  --noisy N            neighbours: subscribers of the site that floods imports and exports (100000)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
 
@@ -77,6 +79,7 @@ function parse() {
       audience: { type: 'string' },
       'audience-seconds': { type: 'string' },
       scheduled: { type: 'string' },
+      noisy: { type: 'string' },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -101,6 +104,7 @@ function parse() {
     audience: int(values.audience, 'audience', 1_000_000),
     audienceSeconds: int(values['audience-seconds'], 'audience-seconds', 5),
     scheduled: int(values.scheduled, 'scheduled', 1000),
+    noisy: int(values.noisy, 'noisy', 100_000),
     profile: values.profile,
   };
 }
@@ -209,6 +213,8 @@ async function main(): Promise<number> {
           results.api = { ...(await runApi(stack, { campaigns: opts.campaigns, connections: opts.connections, seconds: opts.seconds }, log)), measuredAt: at() };
         } else if (part === 'audience') {
           results.audience = { ...(await runAudience(stack, { subscribers: opts.audience, connections: [1, 10], seconds: opts.audienceSeconds }, log)), measuredAt: at() };
+        } else if (part === 'neighbours') {
+          results.neighbours = { ...(await runNeighbours(stack, { subscribers: opts.noisy, seconds: opts.seconds, connections: 4 }, log)), measuredAt: at() };
         } else if (part === 'login') {
           results.login = { ...(await runLoginFlood(stack, { tries: LOGIN_TRIES }, log)), measuredAt: at() };
         } else {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import type { ApiResult } from '../parts/api.js';
 import type { AudienceResult } from '../parts/audience.js';
 import type { LoginFloodResult } from '../parts/login-flood.js';
+import type { NeighboursResult } from '../parts/neighbours.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
 
@@ -46,6 +47,7 @@ export interface Results {
   api?: ApiResult & { measuredAt: string };
   audience?: AudienceResult & { measuredAt: string };
   scheduler?: SchedulerResult & { measuredAt: string };
+  neighbours?: NeighboursResult & { measuredAt: string };
   login?: LoginFloodResult & { measuredAt: string };
   profiles?: unknown;
   targets: Target[];
@@ -61,7 +63,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'api', 'audience', 'scheduler', 'login'] as const) {
+  for (const part of ['delivery', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -122,6 +124,22 @@ export function evaluateTargets(r: Results): Target[] {
     const worst = Math.max(...counted.map((s) => s.p99));
     const p50 = Math.max(...counted.map((s) => s.p50));
     t.push({ name: `audience answers at ${r.audience.subscribers.toLocaleString('en')} subscribers (worst p99)`, target: '< 50 ms', measured: `p99 ${worst} ms (worst p50 ${p50} ms)`, met: worst < 50 && r.audience.subscribers >= 1_000_000 });
+  }
+  if (r.neighbours) {
+    // Ratios measured in one run: the other site's p99 with the noisy site flooding, over its p99 alone.
+    const nb = r.neighbours;
+    for (const [name, ratio] of Object.entries(nb.p99Ratio)) {
+      const idle = nb.idle.find((x) => x.name.endsWith(name))!;
+      const loaded = nb.loaded.find((x) => x.name.endsWith(name))!;
+      t.push({
+        name: `noisy neighbour: ${name} p99 while one site runs its most imports and exports`,
+        target: '≤ 2× idle p99',
+        measured: `${loaded.p99} ms vs ${idle.p99} ms idle = ${ratio.toFixed(2)}× (${nb.noisy.imports} imports, ${nb.noisy.exports} exports of ${nb.subscribers.toLocaleString('en')}; ${nb.noisy.failed5xx} × 5xx)`,
+        met: ratio <= 2 && loaded.non2xx === 0 && nb.noisy.failed5xx === 0,
+      });
+    }
+  } else {
+    t.push({ name: 'noisy neighbour: another site p99 while one site runs its most imports and exports', target: '≤ 2× idle p99', measured: 'not run (--only neighbours)', met: null });
   }
   if (r.scheduler) {
     t.push({ name: `scheduler lateness p99 (${r.scheduler.campaigns.toLocaleString('en')} in one second)`, target: '< 1 s', measured: `${r.scheduler.p99Ms} ms`, met: r.scheduler.p99Ms < 1000 && r.scheduler.dispatched === r.scheduler.campaigns });

@@ -1,4 +1,4 @@
-// Part 5: the console's login under a flood (docs/security.md, "Console logins"). A site's owner,
+// Part 6: the console's login under a flood (docs/security.md, "Console logins"). A site's owner,
 // who logged in from their address before, logs in on the idle stack, then again while 200 other
 // addresses send wrong logins without pause (each address tries the owner's email, then one of
 // its own; wave after wave), all through the gateway as the one trusted proxy (LOGIN_PROXY)

@@ -1,7 +1,8 @@
 // campaign.v1.Console handlers (protos/campaign/v1/console.proto): decode → one console call →
 // encode; the console's refusals → gRPC status, once.
 import * as grpc from '@grpc/grpc-js';
-import { refusalStatus } from '../../../shared/src/grpc.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
+import { busyStatus, refusalStatus } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
 import type { ConsoleHandlers } from '../../../../protos/generated/campaign/v1/Console.js';
 import type { ApiKey } from '../../../../protos/generated/campaign/v1/ApiKey.js';
@@ -33,6 +34,7 @@ export function consoleStatus(err: unknown, method: string, log: Logger): Partia
     metadata.set(RETRY_AFTER_METADATA, String(err.retryAfterSeconds));
     return { ...refusalStatus(grpc.status.RESOURCE_EXHAUSTED, err.message), metadata };
   }
+  if (isConnectionWaitTimeout(err)) return busyStatus(BUSY_RETRY_AFTER_SECONDS);
   try {
     log.error('unexpected error', { method, err: err instanceof Error ? err : new Error(String(err)) });
   } catch {
