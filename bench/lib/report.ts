@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { ApiResult } from '../parts/api.js';
 import type { AudienceResult } from '../parts/audience.js';
+import type { LoginFloodResult } from '../parts/login-flood.js';
 import type { NeighboursResult } from '../parts/neighbours.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
@@ -47,6 +48,7 @@ export interface Results {
   audience?: AudienceResult & { measuredAt: string };
   scheduler?: SchedulerResult & { measuredAt: string };
   neighbours?: NeighboursResult & { measuredAt: string };
+  login?: LoginFloodResult & { measuredAt: string };
   profiles?: unknown;
   targets: Target[];
   errors: { part: string; message: string }[];
@@ -61,7 +63,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'api', 'audience', 'scheduler', 'neighbours'] as const) {
+  for (const part of ['delivery', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -141,6 +143,15 @@ export function evaluateTargets(r: Results): Target[] {
   }
   if (r.scheduler) {
     t.push({ name: `scheduler lateness p99 (${r.scheduler.campaigns.toLocaleString('en')} in one second)`, target: '< 1 s', measured: `${r.scheduler.p99Ms} ms`, met: r.scheduler.p99Ms < 1000 && r.scheduler.dispatched === r.scheduler.campaigns });
+  }
+  if (r.login) {
+    const l = r.login.underFlood;
+    t.push({
+      name: `console owner's logins during a flood of wrong logins from ${r.login.floodAddresses} addresses`,
+      target: 'every try in, the slowest ≤ 2 s',
+      measured: `${l.ok}/${l.tries} in, slowest ${l.maxMs} ms (median ${l.medianMs} ms; ${r.login.slowestToIdleMedian}× the idle median ${r.login.idle.medianMs} ms)`,
+      met: l.ok === l.tries && l.maxMs <= 2000,
+    });
   }
   return t;
 }
@@ -257,6 +268,11 @@ export function formatTables(r: Results): string {
     const s = r.scheduler;
     out.push(`\n### Scheduler lateness (${n(s.campaigns)} campaigns due at the same second)\n`);
     out.push(table(['dispatched', 'p50 ms', 'p99 ms', 'max ms', 'min ms'], [[`${s.dispatched}/${s.campaigns}`, s.p50Ms, s.p99Ms, s.maxMs, s.minMs]]));
+  }
+  if (r.login) {
+    const l = r.login;
+    out.push(`\n### Console login under a flood (${l.floodAddresses} addresses, ${n(l.floodRequests)} wrong logins: ${Object.entries(l.floodAnswers).map(([s, c]) => `${n(c)}× ${s}`).join(', ')})\n`);
+    out.push(table(['owner, from a known address', 'in', 'median ms', 'slowest ms'], [['idle', `${l.idle.ok}/${l.idle.tries}`, l.idle.medianMs, l.idle.maxMs], ['during the flood', `${l.underFlood.ok}/${l.underFlood.tries}`, l.underFlood.medianMs, l.underFlood.maxMs]]));
   }
   out.push('\n### Targets\n');
   out.push(table(['target', 'bar', 'measured', 'met'], r.targets.map((t) => [t.name, t.target, t.measured, t.met === null ? '–' : t.met ? 'yes' : 'NO'])));

@@ -2,6 +2,7 @@
 // sent as UTC), the API's joined validation messages split onto their fields, and the hash routes.
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { ApiError, messageOf } from '../src/lib/api';
 import { splitMessage } from '../src/lib/field-errors';
 import { campaignState, countryName, graphemes, isLive, sendingProgress } from '../src/lib/format';
 import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE, type SubscriptionJson } from '../src/lib/push';
@@ -101,6 +102,14 @@ describe("console: the API's validation messages at their fields", () => {
         expect(total).to.equal(message.length);
       }),
     );
+  });
+});
+
+describe("console: a refusal's message", () => {
+  it('when a 429 asks to wait, then the wait is shown in seconds under a minute, else in minutes', () => {
+    expect(messageOf(new ApiError(429, 'Too many logins at once; try again in a few seconds', 2))).to.equal('Too many logins at once; try again in a few seconds (about 2 s)');
+    expect(messageOf(new ApiError(429, 'Too many login attempts; try again later', 898))).to.equal('Too many login attempts; try again later (about 15 min)');
+    expect(messageOf(new ApiError(401, 'Wrong email or password'))).to.equal('Wrong email or password');
   });
 });
 
