@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runApi } from './parts/api.js';
 import { runAudience } from './parts/audience.js';
+import { runNeighbours } from './parts/neighbours.js';
 import { runDelivery, settle } from './parts/delivery.js';
 import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
+import { LOGIN_PROXY, runLoginFlood } from './parts/login-flood.js';
 import { runSlow } from './parts/slow.js';
 import { runThrottled } from './parts/throttled.js';
 import { runScheduler } from './parts/scheduler.js';
@@ -20,12 +22,14 @@ import { Cleanup, startBenchStack } from './lib/stack.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS = path.join(HERE, 'results');
-const PARTS = ['delivery', 'api', 'audience', 'scheduler'] as const;
+const PARTS = ['delivery', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The throttled campaign: 20,000 pushes at 2,000 a second take 10 s. */
 const THROTTLED_SUBSCRIBERS = 20_000;
 const THROTTLED_PER_MINUTE = 120_000;
+/** The console owner's logins timed idle, then under the login flood. */
+const LOGIN_TRIES = 10;
 /** The far push service's SETTINGS_MAX_CONCURRENT_STREAMS. */
 const FAR_STREAMS = 100;
 /** The slow push service's campaign: 3,000 pushes at 150 a second take 20 s. */
@@ -33,7 +37,7 @@ const SLOW_SUBSCRIBERS = 3000;
 
 const HELP = `npm run bench -- [flags]
 
-  --only delivery,api,audience,scheduler   parts to run (default: all)
+  --only delivery,api,audience,scheduler,neighbours,login   parts to run (default: all)
   --subscribers N      delivery: subscribers in the campaign (50000)
   --naive N            delivery: pushes sent by the naive loop (10000, at most --subscribers)
   --concurrency N      delivery: pushes in flight in the naive loop (100)
@@ -53,6 +57,7 @@ const HELP = `npm run bench -- [flags]
   --audience N         audience: subscribers (1000000)
   --audience-seconds N audience: seconds per scenario (5)
   --scheduled N        scheduler: campaigns due at the same second (10000)
+  --noisy N            neighbours: subscribers of the site that floods imports and exports (100000)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
 
@@ -74,6 +79,7 @@ function parse() {
       audience: { type: 'string' },
       'audience-seconds': { type: 'string' },
       scheduled: { type: 'string' },
+      noisy: { type: 'string' },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -98,6 +104,7 @@ function parse() {
     audience: int(values.audience, 'audience', 1_000_000),
     audienceSeconds: int(values['audience-seconds'], 'audience-seconds', 5),
     scheduled: int(values.scheduled, 'scheduled', 10_000),
+    noisy: int(values.noisy, 'noisy', 100_000),
     profile: values.profile,
   };
 }
@@ -146,6 +153,8 @@ async function main(): Promise<number> {
     const stack = await startBenchStack(cleanup, {
       log,
       serviceEnv: {
+        // The login flood's 200 clients come through one trusted proxy; every other part connects from 127.0.0.1, untrusted.
+        TRUSTED_PROXIES: LOGIN_PROXY,
         // The pipeline runs with the service's own limits (adaptive per origin) unless asked.
         ...(opts.pushConcurrency ? { PUSH_CONCURRENCY_PER_ORIGIN: String(opts.pushConcurrency) } : {}),
         ...(opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {}),
@@ -204,6 +213,10 @@ async function main(): Promise<number> {
           results.api = { ...(await runApi(stack, { campaigns: opts.campaigns, connections: opts.connections, seconds: opts.seconds }, log)), measuredAt: at() };
         } else if (part === 'audience') {
           results.audience = { ...(await runAudience(stack, { subscribers: opts.audience, connections: [1, 10], seconds: opts.audienceSeconds }, log)), measuredAt: at() };
+        } else if (part === 'neighbours') {
+          results.neighbours = { ...(await runNeighbours(stack, { subscribers: opts.noisy, seconds: opts.seconds, connections: 4 }, log)), measuredAt: at() };
+        } else if (part === 'login') {
+          results.login = { ...(await runLoginFlood(stack, { tries: LOGIN_TRIES }, log)), measuredAt: at() };
         } else {
           results.scheduler = { ...(await runScheduler(stack, { campaigns: opts.scheduled, concurrency: 10 }, log)), measuredAt: at() };
         }

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { ApiResult } from '../parts/api.js';
 import type { AudienceResult } from '../parts/audience.js';
+import type { LoginFloodResult } from '../parts/login-flood.js';
+import type { NeighboursResult } from '../parts/neighbours.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
 
@@ -45,6 +47,8 @@ export interface Results {
   api?: ApiResult & { measuredAt: string };
   audience?: AudienceResult & { measuredAt: string };
   scheduler?: SchedulerResult & { measuredAt: string };
+  neighbours?: NeighboursResult & { measuredAt: string };
+  login?: LoginFloodResult & { measuredAt: string };
   profiles?: unknown;
   targets: Target[];
   errors: { part: string; message: string }[];
@@ -59,7 +63,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'api', 'audience', 'scheduler'] as const) {
+  for (const part of ['delivery', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -121,6 +125,22 @@ export function evaluateTargets(r: Results): Target[] {
     const p50 = Math.max(...counted.map((s) => s.p50));
     t.push({ name: `audience answers at ${r.audience.subscribers.toLocaleString('en')} subscribers (worst p99)`, target: '< 50 ms', measured: `p99 ${worst} ms (worst p50 ${p50} ms)`, met: worst < 50 && r.audience.subscribers >= 1_000_000 });
   }
+  if (r.neighbours) {
+    // Ratios measured in one run: the other site's p99 with the noisy site flooding, over its p99 alone.
+    const nb = r.neighbours;
+    for (const [name, ratio] of Object.entries(nb.p99Ratio)) {
+      const idle = nb.idle.find((x) => x.name.endsWith(name))!;
+      const loaded = nb.loaded.find((x) => x.name.endsWith(name))!;
+      t.push({
+        name: `noisy neighbour: ${name} p99 while one site runs its most imports and exports`,
+        target: '≤ 2× idle p99',
+        measured: `${loaded.p99} ms vs ${idle.p99} ms idle = ${ratio.toFixed(2)}× (${nb.noisy.imports} imports, ${nb.noisy.exports} exports of ${nb.subscribers.toLocaleString('en')}; ${nb.noisy.failed5xx} × 5xx)`,
+        met: ratio <= 2 && loaded.non2xx === 0 && nb.noisy.failed5xx === 0,
+      });
+    }
+  } else {
+    t.push({ name: 'noisy neighbour: another site p99 while one site runs its most imports and exports', target: '≤ 2× idle p99', measured: 'not run (--only neighbours)', met: null });
+  }
   if (r.scheduler) {
     const s = r.scheduler;
     // Results saved before the handover to Kafka was measured have no `published`.
@@ -130,6 +150,15 @@ export function evaluateTargets(r: Results): Target[] {
       target: '< 1 s',
       measured: `${s.p99Ms} ms (${s.campaigns.toLocaleString('en')} due${onKafka})`,
       met: s.p99Ms < 1000 && s.dispatched === s.campaigns && s.campaigns >= 10_000,
+    });
+  }
+  if (r.login) {
+    const l = r.login.underFlood;
+    t.push({
+      name: `console owner's logins during a flood of wrong logins from ${r.login.floodAddresses} addresses`,
+      target: 'every try in, the slowest ≤ 2 s',
+      measured: `${l.ok}/${l.tries} in, slowest ${l.maxMs} ms (median ${l.medianMs} ms; ${r.login.slowestToIdleMedian}× the idle median ${r.login.idle.medianMs} ms)`,
+      met: l.ok === l.tries && l.maxMs <= 2000,
     });
   }
   return t;
@@ -248,6 +277,11 @@ export function formatTables(r: Results): string {
     out.push(`\n### Scheduler lateness (${n(s.campaigns)} campaigns due at the same second)\n`);
     out.push(table(['dispatched', 'p50 ms', 'p99 ms', 'max ms', 'min ms'], [[`${s.dispatched}/${s.campaigns}`, s.p50Ms, s.p99Ms, s.maxMs, s.minMs]]));
     if (s.published) out.push(`\nOn Kafka (outbox published_at − schedule date): ${n(s.published.count)} published, p50 ${s.published.p50Ms} ms, p99 ${s.published.p99Ms} ms, max ${s.published.maxMs} ms.`);
+  }
+  if (r.login) {
+    const l = r.login;
+    out.push(`\n### Console login under a flood (${l.floodAddresses} addresses, ${n(l.floodRequests)} wrong logins: ${Object.entries(l.floodAnswers).map(([s, c]) => `${n(c)}× ${s}`).join(', ')})\n`);
+    out.push(table(['owner, from a known address', 'in', 'median ms', 'slowest ms'], [['idle', `${l.idle.ok}/${l.idle.tries}`, l.idle.medianMs, l.idle.maxMs], ['during the flood', `${l.underFlood.ok}/${l.underFlood.tries}`, l.underFlood.medianMs, l.underFlood.maxMs]]));
   }
   out.push('\n### Targets\n');
   out.push(table(['target', 'bar', 'measured', 'met'], r.targets.map((t) => [t.name, t.target, t.measured, t.met === null ? '–' : t.met ? 'yes' : 'NO'])));

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { createPool, migrate, type Pool } from '../../shared/src/db.js';
+import { createPools, migrate, type Pool } from '../../shared/src/db.js';
 import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
 import { createInternalAuth } from '../../shared/src/internal-auth.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
@@ -36,6 +36,7 @@ import { resolveEngine } from './push/encryption/engine.js';
 import { createEncryptPool } from './push/encryption/pool.js';
 import { createPushMetrics } from './push/metrics.js';
 import { createPushSender } from './push/sender.js';
+import { createSubscriberExport } from './audience/export.js';
 import { createSiteImport } from './audience/import.js';
 import { createChunkWorker } from './sending/chunk-worker.js';
 import { createDispatchHandler } from './sending/dispatch.js';
@@ -76,18 +77,21 @@ function listen(server: http.Server, host: string, port: number): Promise<number
 
 export async function startDeliveryService(config: DeliveryConfig, deps: { log?: Logger } = {}): Promise<DeliveryService> {
   const log = deps.log ?? createLogger('delivery', config.logLevel);
-  const pool = createPool(config.databaseUrl, { applicationName: 'delivery' });
+  const pools = createPools(config.databaseUrl, 'delivery', config.pools);
+  // Requests and sending; imports and exports take pools.bulk, readiness its own connection.
+  const pool = pools.interactive;
   const internalAuth = createInternalAuth(config.internalTokens);
   const instanceId = randomUUID();
   const vapidKeys = { current: config.vapidEncryptionKey, previous: config.vapidEncryptionKeysPrevious };
   const tokens = trackingTokensFor(vapidKeys);
   const metrics = createServiceMetrics('delivery');
   const pushMetrics = createPushMetrics(metrics.registry);
-  dbPoolGauges(metrics.registry, pool);
+  dbPoolGauges(metrics.registry, pools);
   // Readiness: what this process needs to serve its own traffic (plugin HTTP, audience gRPC),
   // which is Postgres. Kafka feeds sending, not requests: routing requests away from this
   // process would not bring it back, so its state is reported on /readyz without gating it.
-  const readiness = createReadiness({ postgres: () => pool.query('SELECT 1') }, { log });
+  // Its own connection, so that a saturated pool never makes the process look down.
+  const readiness = createReadiness({ postgres: () => pools.readiness.query('SELECT 1') }, { log });
   const messaging =
     config.kafka.brokers.length > 0
       ? createDeliveryMessaging({ brokers: [...config.kafka.brokers], prefix: config.kafka.topicPrefix, log, chunkConcurrency: config.sending.chunkConcurrency, sessionTimeoutMs: config.kafka.sessionTimeoutMs })
@@ -142,7 +146,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     await encryptor?.close();
     await leases.forget().catch(() => {});
     await opsServer?.stop();
-    await pool.end();
+    await pools.end();
   }
 
   try {
@@ -175,10 +179,11 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const pushHosts = { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts };
 
     // audience, webhooks, runs and the console's data over gRPC
-    const siteImport = createSiteImport(pool, pushHosts, config.vapidEncryptionKey);
+    const siteImport = createSiteImport(pools.bulk, pushHosts, config.vapidEncryptionKey, { requestsPerSite: config.perSite.imports });
+    const subscriberExport = createSubscriberExport(pools.bulk, { perSite: config.perSite.exports });
     const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
     const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
-    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
+    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, subscriberExport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one
