@@ -4,7 +4,8 @@
 // partitions, except that the chunk topic grows to its setting (docs/operations.md "Scaling").
 import { createMessaging } from '../../services/shared/src/kafka.js';
 import { createLogger } from '../../services/shared/src/log.js';
-import { chunkPartitions } from '../../services/shared/src/config.js';
+import { integer } from '../../services/shared/src/config.js';
+import { TOPIC_PARTITIONS, TOPICS } from '../../services/shared/src/messages.js';
 
 export interface KafkaTopicsResult {
   brokers: string[];
@@ -18,7 +19,7 @@ export async function createKafkaTopics(env: Record<string, string | undefined> 
     .filter(Boolean);
   if (brokers.length === 0) throw new Error('KAFKA_BROKERS is required for kafka create-topics');
   const prefix = env.KAFKA_TOPIC_PREFIX ?? '';
-  const messaging = createMessaging({ brokers, prefix, chunkPartitions: chunkPartitions(env), clientId: 'webpush-cli', log: createLogger('cli', 'warn') });
+  const messaging = createMessaging({ brokers, prefix, chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }), clientId: 'webpush-cli', log: createLogger('cli', 'warn') });
   try {
     const have = await messaging.ensureTopics();
     return { brokers, topics: Object.entries(have).map(([name, partitions]) => ({ name: prefix + name, partitions })) };

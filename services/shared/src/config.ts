@@ -1,8 +1,6 @@
 // Helpers for each service's config.ts, the only readers of process.env. A missing or malformed
 // variable stops start-up with an error that names the variable.
 
-import { TOPIC_PARTITIONS, TOPICS } from './messages.js';
-
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -86,13 +84,4 @@ export function listenAddress(env: Env, hostName: string, portName: string, defa
     host: optionalString(env, hostName, '127.0.0.1'),
     port: integer(env, portName, defaultPort, { min: 0, max: 65535 }),
   });
-}
-
-/**
- * KAFKA_CHUNK_PARTITIONS: partitions of the chunk topic, made so (created, or grown) by every
- * service and `cli kafka create-topics` at start. One partition is one delivery instance's work
- * at a time, so it bounds the instances sending at once (docs/operations.md "Scaling").
- */
-export function chunkPartitions(env: Env): number {
-  return integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 });
 }
