@@ -19,6 +19,7 @@ import { cpuSeconds, descendantsNamed, meterCpu, processTree, sampleRss, threadR
 import { apiOk, createSite, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import type { FarPushServiceResult } from './far.js';
+import type { SlowPushServiceResult } from './slow.js';
 import type { ThrottledResult } from './throttled.js';
 
 export interface DeliveryOptions {
@@ -80,6 +81,8 @@ export interface DeliveryResult {
   warmUp?: WarmUpResult;
   /** The same campaign against a far push service (run.ts --far-latency-ms); absent when skipped. */
   farPushService?: FarPushServiceResult;
+  /** A campaign to a push service of limited capacity (run.ts --slow-capacity, parts/slow.ts); absent when skipped. */
+  slowPushService?: SlowPushServiceResult;
   /** A throttled campaign on the same simulator (parts/throttled.ts); absent when skipped. */
   throttled?: ThrottledResult;
   simulator: { connections: number; http2Sessions: number; vapidVerifications: number };

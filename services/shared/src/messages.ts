@@ -15,13 +15,25 @@ export const TOPICS = Object.freeze({
   deadLetter: 'deadletter.v1',
 });
 
-/** Partition counts, created explicitly at start-up. Delivery instances scale up to `chunks`. */
+/**
+ * Partition counts, created explicitly at start-up. The chunk topic's is the default of its
+ * setting (KAFKA_CHUNK_PARTITIONS, topicPartitions): delivery instances scale up to it.
+ */
 export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = Object.freeze({
   [TOPICS.dispatch]: 6,
   [TOPICS.chunks]: 12,
   [TOPICS.stats]: 6,
   [TOPICS.deadLetter]: 1,
 });
+
+/**
+ * The partition counts with the chunk topic's from its setting. Only that one is a setting: its
+ * messages carry no order between them, so it may grow while running; the others are keyed by
+ * campaign, and more partitions would move a campaign's messages to another partition.
+ */
+export function topicPartitions(chunkPartitions: number): Readonly<Record<string, number>> {
+  return Object.freeze({ ...TOPIC_PARTITIONS, [TOPICS.chunks]: chunkPartitions });
+}
 
 /**
  * A campaign handed to delivery: everything needed to build its pushes. Key: campaignId.
@@ -152,8 +164,10 @@ export interface StatsMessage {
   /**
    * Added 2026-11-27, optional, for a campaign with an A/B test: each variant's results within
    * the test share (recomputed every few seconds while it sends), and the winner once chosen.
+   * windowEndsAt, added 2026-12-04, optional (older producers omit it): when the test window
+   * ends (ISO 8601), null before the test's first send.
    */
-  abTest?: { results: VariantResult[]; winner: AbWinner | null };
+  abTest?: { results: VariantResult[]; winner: AbWinner | null; windowEndsAt?: string | null };
 }
 
 /** A finished campaign's pushes by outcome, per browser family that had any. */
@@ -268,6 +282,7 @@ const abResultsSchema = {
       required: ['variant', 'decidedAt', 'by'],
       properties: { variant: { type: 'integer', minimum: 0, maximum: MAX_VARIANTS - 1 }, decidedAt: { type: 'string' }, by: { enum: ['metric', 'customer'] } },
     },
+    windowEndsAt: { type: ['string', 'null'], maxLength: 40 },
   },
 };
 

@@ -60,11 +60,12 @@ export function statsMessage(run: StatsSource): StatsMessage {
     );
   }
   if (run.abTest) {
-    const { results, winner } = run.abTest;
+    const { results, winner, windowEndsAt } = run.abTest;
     m.abTest = {
       results: results.map((r) => ({ variant: r.variant, sent: r.sent, impressions: r.impressions, clicks: r.clicks })),
       winner: winner ? { variant: winner.variant, decidedAt: winner.decidedAt, by: winner.by } : null,
     };
+    if (windowEndsAt !== undefined) m.abTest.windowEndsAt = windowEndsAt;
   }
   return m;
 }
@@ -74,8 +75,8 @@ export interface DeliveryHandlers {
   chunk(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void>;
 }
 
-export function createDeliveryMessaging(opts: { brokers: string[]; prefix: string; log: Logger; chunkConcurrency: number; sessionTimeoutMs: number }) {
-  const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, clientId: 'delivery', log: opts.log });
+export function createDeliveryMessaging(opts: { brokers: string[]; prefix: string; chunkPartitions: number; log: Logger; chunkConcurrency: number; sessionTimeoutMs: number }) {
+  const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, chunkPartitions: opts.chunkPartitions, clientId: 'delivery', log: opts.log });
   const codecs = createCodecs();
   const stops: (() => Promise<void>)[] = [];
 
