@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
 import { createPool, migrate, type Pool } from '../../services/shared/src/db.js';
 import { freshDatabase } from '../support/postgres.js';
 
@@ -48,7 +48,8 @@ describe('deploy: migrations since the previous release never block subscribes o
   before(async () => {
     releasedFiles = await previousReleaseFiles();
     db = await freshDatabase('migration_locks');
-    pool = createPool(db.url, { max: 3 });
+    // One connection: the runner's snapshot connection is its own.
+    pool = createPool(db.url, { max: 1 });
     for (const service of SERVICES) {
       const dir = path.join(ROOT, 'services', service, 'migrations');
       released[service] = await mkdtemp(path.join(os.tmpdir(), `released-${service}-`));
@@ -84,13 +85,13 @@ describe('deploy: migrations since the previous release never block subscribes o
     let audited = 0;
     // Rows this backend read and wrote, not yet flushed to the cumulative statistics: within a
     // transaction they only grow, so the difference from its start is that transaction's work.
-    const rowsTouched = async (client: PoolClient) =>
+    const rowsTouched = async (client: ClientBase) =>
       Number(
         (await client.query(`SELECT coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0) + n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint AS n FROM pg_stat_xact_user_tables`)).rows[0].n,
       );
-    const atBegin = new Map<PoolClient, number>();
-    const afterBegin = async (client: PoolClient) => void atBegin.set(client, await rowsTouched(client));
-    const beforeCommit = async (client: PoolClient, file: string) => {
+    const atBegin = new Map<ClientBase, number>();
+    const afterBegin = async (client: ClientBase) => void atBegin.set(client, await rowsTouched(client));
+    const beforeCommit = async (client: ClientBase, file: string) => {
       audited++;
       const { rows: locks } = await client.query(
         `SELECT c.relname, l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -172,8 +172,8 @@ const isLockTimeout = (err: unknown) => (err as { code?: string }).code === '55P
 
 export interface MigrateOptions {
   /** Called in each transaction of a migration as it begins and just before it commits (tests audit its locks). */
-  afterBegin?: (client: pg.PoolClient, file: string) => Promise<void>;
-  beforeCommit?: (client: pg.PoolClient, file: string) => Promise<void>;
+  afterBegin?: (client: pg.ClientBase, file: string) => Promise<void>;
+  beforeCommit?: (client: pg.ClientBase, file: string) => Promise<void>;
 }
 
 /**
@@ -189,7 +189,7 @@ export async function migrate(pool: pg.Pool, schema: string, dir: string, opts: 
   for (const f of files) if (!MIGRATION_FILE.test(f)) throw new Error(`migration file name ${f} must be YYYYMMDDHHMMSS_name.sql`);
   const client = await pool.connect();
   const applied: string[] = [];
-  const record = (c: pg.PoolClient, version: string) => c.query(`INSERT INTO ${schema}.schema_migrations (version) VALUES ($1)`, [version]);
+  const record = (c: pg.ClientBase, version: string) => c.query(`INSERT INTO ${schema}.schema_migrations (version) VALUES ($1)`, [version]);
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
@@ -223,21 +223,22 @@ export async function migrate(pool: pg.Pool, schema: string, dir: string, opts: 
   return applied;
 }
 
-async function runParts(pool: pg.Pool, client: pg.PoolClient, schema: string, file: string, parts: MigrationPart[], record: (c: pg.PoolClient) => Promise<unknown>, opts: MigrateOptions): Promise<void> {
-  const begin = async (c: pg.PoolClient, isolation = '') => {
+async function runParts(pool: pg.Pool, client: pg.PoolClient, schema: string, file: string, parts: MigrationPart[], record: (c: pg.ClientBase) => Promise<unknown>, opts: MigrateOptions): Promise<void> {
+  const begin = async (c: pg.ClientBase, isolation = '') => {
     await c.query(`BEGIN${isolation}`);
     await c.query(`SET LOCAL search_path TO ${schema}, public`);
     await c.query(`SET LOCAL lock_timeout = ${MIGRATION_LOCK_TIMEOUT_MS}`);
   };
-  // The second connection, from the first `from the locked state` part on.
-  let reader: pg.PoolClient | undefined;
+  // The second connection, from the first `from the locked state` part on: a client of its own,
+  // not the pool's, so that a pool of one connection (a setting) still migrates.
+  let reader: pg.Client | undefined;
   try {
     for (let i = 0; i < parts.length; i++) {
       const last = i === parts.length - 1;
       const next = parts[i + 1];
       for (let attempt = 1; ; attempt++) {
         const c = reader ?? client;
-        let snapshot: pg.PoolClient | undefined;
+        let snapshot: pg.Client | undefined;
         try {
           if (!parts[i].fromLockedState) {
             await begin(c);
@@ -247,10 +248,11 @@ async function runParts(pool: pg.Pool, client: pg.PoolClient, schema: string, fi
           if (last) await record(c);
           await opts.beforeCommit?.(c, file);
           if (next?.fromLockedState) {
-            // The snapshot of the next part: taken now, while this part still holds its locks
-            // (the pool needs a second connection for it).
+            // The snapshot of the next part: taken now, while this part still holds its locks.
             if (reader) throw new Error(`migration ${file}: one "from the locked state" part per file`);
-            snapshot = await pool.connect();
+            snapshot = new pg.Client({ ...pool.options, application_name: 'webpush-migrate' });
+            snapshot.on('error', () => {});
+            await snapshot.connect();
             await begin(snapshot, ' ISOLATION LEVEL REPEATABLE READ');
             await opts.afterBegin?.(snapshot, file);
             await snapshot.query('SELECT 1');
@@ -260,10 +262,7 @@ async function runParts(pool: pg.Pool, client: pg.PoolClient, schema: string, fi
           break;
         } catch (err) {
           await c.query('ROLLBACK').catch(() => {});
-          if (snapshot && snapshot !== reader) {
-            await snapshot.query('ROLLBACK').catch(() => {});
-            snapshot.release();
-          }
+          if (snapshot && snapshot !== reader) await snapshot.end().catch(() => {});
           if (!isLockTimeout(err) || attempt >= MIGRATION_LOCK_RETRIES || reader) throw err;
           // Someone holds the table (a long read, another migration): let its queue drain, try again.
           await new Promise((r) => setTimeout(r, Math.min(5000, 100 * 2 ** Math.min(attempt, 6))));
@@ -271,6 +270,6 @@ async function runParts(pool: pg.Pool, client: pg.PoolClient, schema: string, fi
       }
     }
   } finally {
-    reader?.release();
+    await reader?.end().catch(() => {});
   }
 }
