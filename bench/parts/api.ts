@@ -37,7 +37,7 @@ export async function insertCampaigns(stack: BenchStack, siteId: string, count: 
             CASE WHEN kind BETWEEN 15 AND 17 THEN now() + interval '30 days' + (g % 1000) * interval '1 hour' ELSE created END,
             created,
             CASE WHEN kind BETWEEN 5 AND 14 THEN created + interval '1 second' END,
-            (g * 7919) % 100000, 'https://shop.example.com/icon.png', 'Open', 'webpush', 'push', 'c' || g, 2419200
+            (g::bigint * 7919) % 100000, 'https://shop.example.com/icon.png', 'Open', 'webpush', 'push', 'c' || g, 2419200
        FROM g`,
     [siteId, count],
   );
