@@ -159,11 +159,19 @@ export function percentJson(part: string, base: string): string {
   const b = Number(base);
   if (!(b > 0)) return '0';
   const numerator = Number(part) * 20_000 + b;
-  const k = numerator <= MAX_SAFE ? Math.floor(numerator / (2 * b)) : Number((BigInt(part) * 20_000n + BigInt(base)) / (2n * BigInt(base)));
+  if (numerator > MAX_SAFE) return hundredths((BigInt(part) * 20_000n + BigInt(base)) / (2n * BigInt(base)));
+  const k = Math.floor(numerator / (2 * b));
   const whole = Math.floor(k / 100);
   const cents = k - whole * 100;
   if (cents === 0) return String(whole);
   return cents % 10 === 0 ? `${whole}.${cents / 10}` : `${whole}.${cents < 10 ? '0' : ''}${cents}`;
+}
+
+/** k hundredths as decimal text without trailing zeros, for counters past 2⁵³ (no campaign yet). */
+function hundredths(k: bigint): string {
+  const cents = k % 100n;
+  if (cents === 0n) return String(k / 100n);
+  return `${k / 100n}.${String(cents).padStart(2, '0').replace(/0$/, '')}`;
 }
 
 /**
