@@ -20,7 +20,6 @@ import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { TOPIC_PARTITIONS, TOPICS } from '../../services/shared/src/messages.js';
 import { LIVENESS_SERVICE } from '../../services/shared/src/observability/health.js';
 import { CAMPAIGN_GRPC_SERVICE } from '../../services/campaign/src/server.js';
 import { containersOf, podSpecOf, readYamlDocuments, renderKustomization, type RenderOptions, type Resource } from './support/kustomize.js';
@@ -186,9 +185,23 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         for (const c of rs.flatMap(containersOf)) expect([...(c.command ?? []), ...(c.args ?? [])].join(' '), c.name).to.not.match(/tsx|\.ts\b|esbuild/);
         const hpa = find(rs, 'HorizontalPodAutoscaler', 'delivery')!;
         expect(hpa.spec.scaleTargetRef).to.deep.include({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'delivery' });
-        // More delivery replicas than chunk partitions would idle: the HPA stops at the partitions.
-        expect(hpa.spec.maxReplicas).to.be.at.most(TOPIC_PARTITIONS[TOPICS.chunks]);
         expect(hpa.spec.minReplicas).to.be.at.least(1);
+      });
+
+      it('sets the chunk partitions once, for every process that creates topics, and the HPA stops at them', () => {
+        // KAFKA_CHUNK_PARTITIONS comes from the ConfigMap in the migrations Job (create-topics)
+        // and in both services (each makes the topics so at start): one value, or the last to
+        // start would decide.
+        const config = find(rs, 'ConfigMap', 'webpush-config')!;
+        const partitions = Number(config.data.KAFKA_CHUNK_PARTITIONS);
+        expect(partitions, 'KAFKA_CHUNK_PARTITIONS').to.be.a('number').and.to.be.at.least(1);
+        for (const r of [migrateJob(rs), deployment('campaign'), deployment('delivery')]) {
+          const env = containersOf(r)[0].env.find((e: any) => e.name === 'KAFKA_CHUNK_PARTITIONS');
+          expect(env?.valueFrom?.configMapKeyRef, r.metadata.name).to.deep.equal({ name: 'webpush-config', key: 'KAFKA_CHUNK_PARTITIONS' });
+        }
+        // More delivery replicas than chunk partitions would idle: the HPA stops at the partitions.
+        const hpa = find(rs, 'HorizontalPodAutoscaler', 'delivery')!;
+        expect(hpa.spec.maxReplicas).to.be.at.most(partitions);
       });
 
       it('refers only to Secrets and ConfigMaps (and keys) that the render contains', () => {

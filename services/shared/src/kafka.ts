@@ -4,7 +4,7 @@
 import './kafkajs-request-queue.js'; // before any client exists: no idle timer loop per connection
 import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { Logger } from './log.js';
-import { chunkPartition, TOPIC_PARTITIONS, TOPICS, type DeadLetterMessage, type MessageCodec } from './messages.js';
+import { chunkPartition, TOPIC_PARTITIONS, topicPartitions, TOPICS, type DeadLetterMessage, type MessageCodec } from './messages.js';
 
 export interface KafkaOptions {
   brokers: string[];
@@ -12,6 +12,8 @@ export interface KafkaOptions {
   log: Logger;
   /** Prefix for topic and consumer-group names, so several deployments can share a cluster. */
   prefix?: string;
+  /** Partitions of the chunk topic (KAFKA_CHUNK_PARTITIONS); default TOPIC_PARTITIONS's. */
+  chunkPartitions?: number;
 }
 
 export interface Incoming<T> {
@@ -43,7 +45,11 @@ export interface ConsumeOptions<T> {
 }
 
 export interface Messaging {
-  ensureTopics(): Promise<void>;
+  /**
+   * Creates missing topics with their partition counts and grows the chunk topic to its setting;
+   * resolves to each topic's partitions as the broker then has them (unprefixed names).
+   */
+  ensureTopics(): Promise<Record<string, number>>;
   producer(): Promise<Producer>;
   publish(topic: string, messages: { key: string; value: Buffer; headers?: Record<string, string> }[]): Promise<void>;
   consume<T>(opts: ConsumeOptions<T>): Promise<{ stop(): Promise<void> }>;
@@ -142,8 +148,9 @@ export function createMessaging(opts: KafkaOptions): Messaging {
       const admin = kafka.admin();
       await admin.connect();
       try {
+        const wanted = topicPartitions(opts.chunkPartitions ?? TOPIC_PARTITIONS[TOPICS.chunks]);
         const existing = new Set(await admin.listTopics());
-        const missing = Object.entries(TOPIC_PARTITIONS)
+        const missing = Object.entries(wanted)
           .filter(([topic]) => !existing.has(named(topic)))
           .map(([topic, numPartitions]) => ({ topic: named(topic), numPartitions, replicationFactor: -1 }));
         if (missing.length > 0) {
@@ -153,6 +160,42 @@ export function createMessaging(opts: KafkaOptions): Messaging {
             if (!missing.every((t) => now.has(t.topic))) throw err;
           });
         }
+        const partitions = async () => {
+          const { topics } = await admin.fetchTopicMetadata({ topics: Object.keys(wanted).map(named) });
+          return Object.fromEntries(Object.keys(wanted).map((t) => [t, topics.find((m) => m.name === named(t))?.partitions.length ?? 0]));
+        };
+        let have = await partitions();
+        // The chunk topic grows to its setting. Chunks carry no order between them, so this is
+        // safe while campaigns send: running consumers rejoin their group when their metadata
+        // shows the new partitions, and read those from the start (nothing published there is
+        // skipped). Kafka never removes partitions: a topic with more keeps them.
+        const chunks = TOPICS.chunks;
+        if (have[chunks] < wanted[chunks]) {
+          // The brokers' metadata shows new partitions a moment after the call returns: wait
+          // for it (bounded), so that this service's producer and consumers start with them.
+          const grown = async () => {
+            for (let i = 0; i < 50; i++) {
+              have = await partitions();
+              if (have[chunks] >= wanted[chunks]) return true;
+              await new Promise((r) => setTimeout(r, 200));
+            }
+            return false;
+          };
+          const from = have[chunks];
+          await admin.createPartitions({ topicPartitions: [{ topic: named(chunks), count: wanted[chunks] }] }).catch(async (err: Error) => {
+            // Another service may have grown it at the same moment (or further).
+            if (!(await grown())) throw err;
+          });
+          if (!(await grown())) throw new Error(`${named(chunks)} did not show ${wanted[chunks]} partitions within 10 s of growing it`);
+          opts.log.info('chunk topic grown to its setting', { topic: named(chunks), from, to: have[chunks] });
+        } else if (have[chunks] > wanted[chunks]) {
+          opts.log.warn('the chunk topic has more partitions than KAFKA_CHUNK_PARTITIONS; Kafka never removes partitions, so it keeps them', {
+            topic: named(chunks),
+            partitions: have[chunks],
+            setting: wanted[chunks],
+          });
+        }
+        return have;
       } finally {
         await admin.disconnect();
       }
