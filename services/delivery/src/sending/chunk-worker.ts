@@ -22,6 +22,7 @@ import { failureClassOf } from './failure-class.js';
 import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';
 import { retrying, type RetryPolicy } from './retrying.js';
+import { reserveSlots, waitForSlot } from './send-pace.js';
 import type { PushSender } from '../push/sender.js';
 import type { PushHooks, PushResult, PushTarget } from '../push/types.js';
 import type { VapidSigners } from '../sites/vapid-signers.js';
@@ -68,6 +69,15 @@ const OUTCOME_LINGER_MS = 20;
  * machine that pushes 12,000–15,000 a second (docs/performance.md).
  */
 const BATCHES_IN_FLIGHT = 2;
+/**
+ * A throttled batch reaches the sender in groups of the pushes due within this much of each
+ * other, this long before the first one's slot (HANDOVER_MS): each is encrypted and marked by
+ * its slot, and a push holds its origin's concurrency slot only that long before its request.
+ */
+const GROUP_MS = 25;
+const HANDOVER_MS = 150;
+/** New slots a throttled push takes after missing its slot, before it goes without one. */
+const RESLOTS = 3;
 
 /**
  * The variant each subscriber of an A/B test is sent: the test share's by bucket, the rest's the
@@ -113,7 +123,8 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
    * Reads the batch's subscriptions, makes each one's payload and hands them to the sender; a
    * subscription deleted since its claim has nothing to send to and is final at once. Returns
    * the sender's promise without awaiting it: this frame holds the targets (keys, plaintexts,
-   * tokens), and must be gone while the answers are awaited.
+   * tokens), and must be gone while the answers are awaited (a throttled batch's are held until
+   * its last group is handed over, a fraction of a second's worth of pushes).
    */
   const loadAndSend = async (run: RunRow, ids: string[], hooks: Required<PushHooks>): Promise<PushResult[]> => {
     const { job } = run;
@@ -133,7 +144,52 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       return { ...s, payload: payloads(tokens[i]) };
     });
     const vapid = await deps.vapid(job.siteId);
-    return deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid, subscriptions: items }, hooks);
+    const send = (subscriptions: PushTarget[], withHooks: Required<PushHooks>) =>
+      deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid, subscriptions }, withHooks);
+    return job.throttlePerMinute === undefined ? send(items, hooks) : sendPaced(campaignId, job.throttlePerMinute, items, send, hooks);
+  };
+
+  /**
+   * A throttled batch: its slots reserved on the campaign's clock (send-pace.ts), its pushes
+   * handed to the sender a group at a time shortly before their slots, each request started at
+   * its slot — after its mark, so what is marked `sending` goes out at most HANDOVER_MS later.
+   */
+  const sendPaced = async (
+    campaignId: string,
+    perMinute: number,
+    items: PushTarget[],
+    send: (subscriptions: PushTarget[], hooks: Required<PushHooks>) => Promise<PushResult[]>,
+    hooks: Required<PushHooks>,
+  ): Promise<PushResult[]> => {
+    const spacingMs = 60_000 / perMinute;
+    const reserve = async (count: number) => performance.now() + (await retrying('send pace', retry, () => reserveSlots(deps.pool, campaignId, count, spacingMs)));
+    const start = await reserve(items.length);
+    const slotOf = new Map(items.map((item, i) => [item.id, start + i * spacingMs]));
+    // Pushes that missed their slots together (a stall) take new ones together.
+    const reslots = groupCommit(async (ids: string[]) => {
+      const first = await reserve(ids.length);
+      return new Map(ids.map((id, i) => [id, first + i * spacingMs]));
+    });
+    const paced: Required<PushHooks> = {
+      onResult: hooks.onResult,
+      beforeSend: async (id) => {
+        if (!(await hooks.beforeSend(id))) return false;
+        let slot = slotOf.get(id)!;
+        for (let n = 0; !(await waitForSlot(slot)) && n < RESLOTS; n++) slot = (await reslots.add(id)).get(id)!;
+        return true;
+      },
+    };
+    const sent: Promise<PushResult[]>[] = [];
+    for (let from = 0; from < items.length; ) {
+      const first = start + from * spacingMs;
+      let to = from + 1;
+      while (to < items.length && start + to * spacingMs < first + GROUP_MS) to++;
+      const wait = first - HANDOVER_MS - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      sent.push(send(items.slice(from, to), paced));
+      from = to;
+    }
+    return (await Promise.all(sent)).flat();
   };
 
   const sendAndRecord = async (run: RunRow, ids: string[], lease: string, goneOut: (id: string) => void) => {
