@@ -19,7 +19,6 @@ import { cpuSeconds, descendantsNamed, meterCpu, processTree, sampleRss, threadR
 import { apiOk, createSite, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import type { FarPushServiceResult } from './far.js';
-import type { ThrottledResult } from './throttled.js';
 
 export interface DeliveryOptions {
   subscribers: number;
@@ -80,8 +79,6 @@ export interface DeliveryResult {
   warmUp?: WarmUpResult;
   /** The same campaign against a far push service (run.ts --far-latency-ms); absent when skipped. */
   farPushService?: FarPushServiceResult;
-  /** A throttled campaign on the same simulator (parts/throttled.ts); absent when skipped. */
-  throttled?: ThrottledResult;
   simulator: { connections: number; http2Sessions: number; vapidVerifications: number };
   /** How the delivery service's workers encrypted (ENCRYPTION_ENGINE, resolved as the service does from dist/). */
   encryptionEngine: 'native' | 'javascript';

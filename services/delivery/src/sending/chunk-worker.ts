@@ -22,7 +22,7 @@ import { failureClassOf } from './failure-class.js';
 import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';
 import { retrying, type RetryPolicy } from './retrying.js';
-import { reserveSlots, waitForSlot } from './send-pace.js';
+import { createSendPace, waitForSlot } from './send-pace.js';
 import type { PushSender } from '../push/sender.js';
 import type { PushHooks, PushResult, PushTarget } from '../push/types.js';
 import type { VapidSigners } from '../sites/vapid-signers.js';
@@ -100,6 +100,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const leases = deps.leases ?? createLeases(deps.pool, deps.instanceId);
   const retry: RetryPolicy = { budgetMs: (opts.retrySec ?? 120) * 1000, signal: deps.stopping, log: deps.log };
+  const sendPace = createSendPace(deps.pool);
 
   /**
    * Sends claimed rows and records their outcomes. `done` resolves when every one is recorded;
@@ -162,7 +163,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     hooks: Required<PushHooks>,
   ): Promise<PushResult[]> => {
     const spacingMs = 60_000 / perMinute;
-    const reserve = async (count: number) => performance.now() + (await retrying('send pace', retry, () => reserveSlots(deps.pool, campaignId, count, spacingMs)));
+    const reserve = (count: number) => retrying('send pace', retry, () => sendPace.reserve(campaignId, count, spacingMs));
     const start = await reserve(items.length);
     const slotOf = new Map(items.map((item, i) => [item.id, start + i * spacingMs]));
     // Pushes that missed their slots together (a stall) take new ones together.

@@ -9,19 +9,38 @@
 // keeps the spacing of the slots, whatever the publishing and the consuming did.
 import type { Queryable } from '../../../shared/src/db.js';
 
+/** How long a reading of Postgres's clock is trusted over a later one with a longer round trip. */
+const CLOCK_READING_MS = 60_000;
+
 /**
- * Reserves `count` consecutive slots `spacingMs` apart on the campaign's clock; answers how many
- * ms from now (Postgres's clock, so instances' clocks need not agree) the first one starts.
+ * The reservations of one process. Slots are moments on Postgres's clock, mapped onto this
+ * process's performance.now() by an offset read with each reservation: Postgres's clock was read
+ * between the query's send and its answer, so the offset is known to half the round trip, and
+ * the reading with the shortest round trip (of the last minute) is kept. One offset for every
+ * batch keeps them apart: mapping each by its own round trip would shift each by its own delay
+ * (a slow answer on a busy machine), and consecutive batches would overlap.
  */
-export async function reserveSlots(db: Queryable, campaignId: string, count: number, spacingMs: number): Promise<number> {
-  const { rows } = await db.query(
-    `INSERT INTO delivery.send_pace AS p (campaign_id, next_at) VALUES ($1, clock_timestamp() + $2::int * $3::float8 * interval '1 millisecond')
-     ON CONFLICT (campaign_id) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + $2::int * $3::float8 * interval '1 millisecond'
-     RETURNING extract(epoch FROM p.next_at - clock_timestamp()) * 1000 - $2::int * $3::float8 AS first_in_ms`,
-    [campaignId, count, spacingMs],
-  );
-  return Math.max(0, Number(rows[0].first_in_ms));
+export function createSendPace(db: Queryable) {
+  let best: { rttMs: number; offsetMs: number; at: number } | null = null;
+  return {
+    /** Reserves `count` consecutive slots `spacingMs` apart on the campaign's clock; answers the first one's performance.now() time. */
+    async reserve(campaignId: string, count: number, spacingMs: number): Promise<number> {
+      const sent = performance.now();
+      const { rows } = await db.query(
+        `INSERT INTO delivery.send_pace AS p (campaign_id, next_at) VALUES ($1, clock_timestamp() + $2::int * $3::float8 * interval '1 millisecond')
+         ON CONFLICT (campaign_id) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + $2::int * $3::float8 * interval '1 millisecond'
+         RETURNING extract(epoch FROM p.next_at) * 1000 - $2::int * $3::float8 AS first_ms, extract(epoch FROM clock_timestamp()) * 1000 AS now_ms`,
+        [campaignId, count, spacingMs],
+      );
+      const answered = performance.now();
+      const reading = { rttMs: answered - sent, offsetMs: (sent + answered) / 2 - Number(rows[0].now_ms), at: answered };
+      if (!best || reading.rttMs <= best.rttMs || answered - best.at > CLOCK_READING_MS) best = reading;
+      return Number(rows[0].first_ms) + best.offsetMs;
+    },
+  };
 }
+
+export type SendPace = ReturnType<typeof createSendPace>;
 
 export interface SlotClock {
   now(): number;
