@@ -180,17 +180,21 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
         return true;
       },
     };
-    const sent: Promise<PushResult[]>[] = [];
+    const sent: Promise<PromiseSettledResult<PushResult[]>>[] = [];
     for (let from = 0; from < items.length; ) {
       const first = start + from * spacingMs;
       let to = from + 1;
       while (to < items.length && start + to * spacingMs < first + GROUP_MS) to++;
       const wait = first - HANDOVER_MS - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      sent.push(send(items.slice(from, to), paced));
+      if (wait > 0) await sleep(wait);
+      // Settled, not raced: a group that fails must not end the attempt while others are in flight.
+      sent.push(send(items.slice(from, to), paced).then((value) => ({ status: 'fulfilled', value }), (reason: unknown) => ({ status: 'rejected', reason })));
       from = to;
     }
-    return (await Promise.all(sent)).flat();
+    const settled = await Promise.all(sent);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   };
 
   const sendAndRecord = async (run: RunRow, ids: string[], lease: string, goneOut: (id: string) => void) => {
