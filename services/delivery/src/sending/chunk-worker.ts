@@ -75,7 +75,7 @@ const BATCHES_IN_FLIGHT = 2;
  * its slot, and a push holds its origin's concurrency slot only that long before its request.
  */
 const GROUP_MS = 25;
-const HANDOVER_MS = 150;
+const HANDOVER_MS = 100;
 /** New slots a throttled push takes after missing its slot, before it goes without one. */
 const RESLOTS = 3;
 
