@@ -227,7 +227,7 @@ export function formatTables(r: Results): string {
         [row(`${n(th.fast.requestedPerMinute)}/min`, th.fast), row(`${n(th.paced.requestedPerMinute)}/min`, th.paced), row(`${n(th.afterKill.requestedPerMinute)}/min, kill -9 at ${n(th.afterKill.killedAt ?? 0)}`, th.afterKill)],
       ),
     );
-    out.push(`\nDensest second: the most pushes the simulator accepted in any one-second window, read every 10 ms (an upper bound).`);
+    out.push(`\nDensest second: the most pushes the simulator accepted in any one-second window, its count read every 10 ms (each read placed at the middle of its round trip).`);
   }
   if (r.api) {
     out.push(`\n### API latency (${n(r.api.campaigns)} campaigns with analytics)\n`);

@@ -53,12 +53,13 @@ const systemClock: SlotClock = {
 };
 
 /**
- * A push released this much after its slot (a busy event loop, a slow mark) has missed it: sent
- * then, it would take a slot another push (of any instance) holds, and a stall would come out
- * as a burst. It takes a new slot instead. Smaller lateness keeps the slot, so timer jitter
- * does not slow the rate; it adds at most this much of the rate to any one second (5 % at 50 ms).
+ * A push released this much after its slot (a busy event loop, a slow mark) has missed it and
+ * takes a new one. Pushes that go up to this late add, to any one second, at most the pushes of
+ * this much of the rate (pushes never go early), whatever their bunching: 10 % at 100 ms, within
+ * the 1.15× promised. A later one, sent then, would add more; its missed slot is time lost
+ * instead, so a smaller value loses more of the rate on a busy machine.
  */
-export const STALL_MS = 50;
+export const STALL_MS = 100;
 
 /** Waits for `slot` (a performance.now() time): true at it, false when released too late (STALL_MS). */
 export function waitForSlot(slot: number, clock: SlotClock = systemClock): Promise<boolean> {
