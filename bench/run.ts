@@ -8,8 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runApi } from './parts/api.js';
 import { runAudience } from './parts/audience.js';
+import { runNeighbours } from './parts/neighbours.js';
 import { runDelivery, settle } from './parts/delivery.js';
 import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
+import { LOGIN_PROXY, runLoginFlood } from './parts/login-flood.js';
+import { runSlow } from './parts/slow.js';
 import { runThrottled } from './parts/throttled.js';
 import { runScheduler } from './parts/scheduler.js';
 import { formatAllocations, formatSummary, summariseAllocations, summariseProfile } from './lib/profile-summary.js';
@@ -19,16 +22,20 @@ import { Cleanup, startBenchStack } from './lib/stack.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS = path.join(HERE, 'results');
-const PARTS = ['delivery', 'throttled', 'api', 'audience', 'scheduler'] as const;
+const PARTS = ['delivery', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const;
 type Part = (typeof PARTS)[number];
 
+/** The console owner's logins timed idle, then under the login flood. */
+const LOGIN_TRIES = 10;
 /** The far push service's SETTINGS_MAX_CONCURRENT_STREAMS. */
 const FAR_STREAMS = 100;
+/** The slow push service's campaign: 3,000 pushes at 150 a second take 20 s. */
+const SLOW_SUBSCRIBERS = 3000;
 
 const HELP = `npm run bench -- [flags]
 
-  --only delivery,throttled,api,audience,scheduler   parts to run (default: all); throttled:
-                       campaigns at 120,000/min and 3,000/min (one killed -9 and restarted)
+  --only delivery,throttled,api,audience,scheduler,neighbours,login   parts to run (default: all);
+                       throttled: campaigns at 120,000/min and 3,000/min (one killed -9 and restarted)
   --subscribers N      delivery: subscribers in the campaign (50000)
   --naive N            delivery: pushes sent by the naive loop (10000, at most --subscribers)
   --concurrency N      delivery: pushes in flight in the naive loop (100)
@@ -40,12 +47,15 @@ const HELP = `npm run bench -- [flags]
   --far-latency-ms N   delivery: also send a campaign to a far push service answering every push
                        after N ms, ${FAR_STREAMS} HTTP/2 streams per connection; min(--subscribers,
                        ${FAR_MAX_SUBSCRIBERS.toLocaleString('en')}) subscribers (150; 0 skips it)
+  --slow-capacity N    delivery: also send a campaign of ${SLOW_SUBSCRIBERS.toLocaleString('en')} to a slow push service handling
+                       N pushes a second, its latency growing with its queue (150; 0 skips it)
   --campaigns N        api: campaigns with analytics on the site (100000)
   --connections N      api: autocannon connections (40)
   --seconds N          api: seconds per autocannon scenario (10)
   --audience N         audience: subscribers (1000000)
   --audience-seconds N audience: seconds per scenario (5)
   --scheduled N        scheduler: campaigns due at the same second (1000)
+  --noisy N            neighbours: subscribers of the site that floods imports and exports (100000)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
 
@@ -60,12 +70,14 @@ function parse() {
       'ceiling-seconds': { type: 'string' },
       'warm-up': { type: 'string' },
       'far-latency-ms': { type: 'string' },
+      'slow-capacity': { type: 'string' },
       campaigns: { type: 'string' },
       connections: { type: 'string' },
       seconds: { type: 'string' },
       audience: { type: 'string' },
       'audience-seconds': { type: 'string' },
       scheduled: { type: 'string' },
+      noisy: { type: 'string' },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -83,12 +95,14 @@ function parse() {
     ceilingSeconds: int(values['ceiling-seconds'], 'ceiling-seconds', 5),
     warmUp: int(values['warm-up'], 'warm-up', 50_000, 0),
     farLatencyMs: int(values['far-latency-ms'], 'far-latency-ms', 150, 0),
+    slowCapacity: int(values['slow-capacity'], 'slow-capacity', 150, 0),
     campaigns: int(values.campaigns, 'campaigns', 100_000),
     connections: int(values.connections, 'connections', 40),
     seconds: int(values.seconds, 'seconds', 10),
     audience: int(values.audience, 'audience', 1_000_000),
     audienceSeconds: int(values['audience-seconds'], 'audience-seconds', 5),
     scheduled: int(values.scheduled, 'scheduled', 1000),
+    noisy: int(values.noisy, 'noisy', 100_000),
     profile: values.profile,
   };
 }
@@ -133,15 +147,19 @@ async function main(): Promise<number> {
   try {
     if (opts.profile) mkdirSync(profileDir, { recursive: true });
     const far = opts.farLatencyMs > 0 && opts.only.includes('delivery');
+    const slow = opts.slowCapacity > 0 && opts.only.includes('delivery');
     const stack = await startBenchStack(cleanup, {
       log,
       serviceEnv: {
+        // The login flood's 200 clients come through one trusted proxy; every other part connects from 127.0.0.1, untrusted.
+        TRUSTED_PROXIES: LOGIN_PROXY,
         // The pipeline runs with the service's own limits (adaptive per origin) unless asked.
         ...(opts.pushConcurrency ? { PUSH_CONCURRENCY_PER_ORIGIN: String(opts.pushConcurrency) } : {}),
         ...(opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {}),
       },
       nodeOptions: opts.profile ? [`--import ${path.join(HERE, 'lib/profile-hook.mjs')}`] : [],
       ...(far ? { far: { latencyMs: opts.farLatencyMs, maxConcurrentStreams: FAR_STREAMS } } : {}),
+      ...(slow ? { slow: { capacityPerSecond: opts.slowCapacity } } : {}),
     });
     pids = stack.pids;
     const at = () => new Date().toISOString();
@@ -165,12 +183,28 @@ async function main(): Promise<number> {
               results.errors.push({ part: 'delivery (far push service)', message: (err as Error).message });
             }
           }
+          if (slow && !interrupted) {
+            log('── delivery to a slow push service ──');
+            try {
+              await settle(stack, log);
+              d.slowPushService = await runSlow(stack, { subscribers: SLOW_SUBSCRIBERS }, log);
+            } catch (err) {
+              if (interrupted) break;
+              log(`slow push service FAILED: ${(err as Error).stack ?? err}`);
+              log(`last service lines:\n${stack.logs.slice(-30).join('\n')}`);
+              results.errors.push({ part: 'delivery (slow push service)', message: (err as Error).message });
+            }
+          }
         } else if (part === 'throttled') {
           results.throttled = await runThrottled(stack, log);
         } else if (part === 'api') {
           results.api = { ...(await runApi(stack, { campaigns: opts.campaigns, connections: opts.connections, seconds: opts.seconds }, log)), measuredAt: at() };
         } else if (part === 'audience') {
           results.audience = { ...(await runAudience(stack, { subscribers: opts.audience, connections: [1, 10], seconds: opts.audienceSeconds }, log)), measuredAt: at() };
+        } else if (part === 'neighbours') {
+          results.neighbours = { ...(await runNeighbours(stack, { subscribers: opts.noisy, seconds: opts.seconds, connections: 4 }, log)), measuredAt: at() };
+        } else if (part === 'login') {
+          results.login = { ...(await runLoginFlood(stack, { tries: LOGIN_TRIES }, log)), measuredAt: at() };
         } else {
           results.scheduler = { ...(await runScheduler(stack, { campaigns: opts.scheduled, concurrency: 10 }, log)), measuredAt: at() };
         }

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { ApiResult } from '../parts/api.js';
 import type { AudienceResult } from '../parts/audience.js';
+import type { LoginFloodResult } from '../parts/login-flood.js';
+import type { NeighboursResult } from '../parts/neighbours.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
 import type { ThrottledResult, ThrottledRun } from '../parts/throttled.js';
@@ -47,6 +49,8 @@ export interface Results {
   audience?: AudienceResult & { measuredAt: string };
   scheduler?: SchedulerResult & { measuredAt: string };
   throttled?: ThrottledResult;
+  neighbours?: NeighboursResult & { measuredAt: string };
+  login?: LoginFloodResult & { measuredAt: string };
   profiles?: unknown;
   targets: Target[];
   errors: { part: string; message: string }[];
@@ -61,7 +65,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'throttled', 'api', 'audience', 'scheduler'] as const) {
+  for (const part of ['delivery', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -112,6 +116,14 @@ export function evaluateTargets(r: Results): Target[] {
   } else {
     t.push({ name: 'throttled: densest one-second window vs the rate asked', target: '≤ 1.15×', measured: 'not run (--only throttled)', met: null });
   }
+  const slow = d?.slowPushService;
+  if (slow) {
+    const rate = `${slow.pushesPerSecond.toLocaleString('en')} push/s, ${(slow.ratioToCapacity * 100).toFixed(1)} % of its ${slow.capacityPerSecond}/s`;
+    t.push({ name: `slow push service (${slow.capacityPerSecond}/s, latency growing with its queue), no faults: duplicates and timeouts`, target: '0 and 0', measured: `${slow.duplicates} duplicates, ${slow.timeouts} timeouts (${slow.retries} retries; ${slow.subscribers.toLocaleString('en')} subs${all(slow)})`, met: slow.duplicates === 0 && slow.timeouts === 0 && slow.pushed >= slow.subscribers });
+    t.push({ name: `slow push service (${slow.capacityPerSecond}/s) vs its capacity`, target: '≥ 90 %', measured: rate, met: slow.ratioToCapacity >= 0.9 && slow.pushed >= slow.subscribers });
+  } else {
+    t.push({ name: 'slow push service, no faults: duplicates and timeouts', target: '0 and 0', measured: 'not run (--only delivery, --slow-capacity > 0)', met: null });
+  }
   if (r.api) {
     const lists = r.api.scenarios.filter((s) => s.name.startsWith('list'));
     const worst = Math.max(...lists.map((s) => s.p99));
@@ -125,8 +137,33 @@ export function evaluateTargets(r: Results): Target[] {
     const p50 = Math.max(...counted.map((s) => s.p50));
     t.push({ name: `audience answers at ${r.audience.subscribers.toLocaleString('en')} subscribers (worst p99)`, target: '< 50 ms', measured: `p99 ${worst} ms (worst p50 ${p50} ms)`, met: worst < 50 && r.audience.subscribers >= 1_000_000 });
   }
+  if (r.neighbours) {
+    // Ratios measured in one run: the other site's p99 with the noisy site flooding, over its p99 alone.
+    const nb = r.neighbours;
+    for (const [name, ratio] of Object.entries(nb.p99Ratio)) {
+      const idle = nb.idle.find((x) => x.name.endsWith(name))!;
+      const loaded = nb.loaded.find((x) => x.name.endsWith(name))!;
+      t.push({
+        name: `noisy neighbour: ${name} p99 while one site runs its most imports and exports`,
+        target: '≤ 2× idle p99',
+        measured: `${loaded.p99} ms vs ${idle.p99} ms idle = ${ratio.toFixed(2)}× (${nb.noisy.imports} imports, ${nb.noisy.exports} exports of ${nb.subscribers.toLocaleString('en')}; ${nb.noisy.failed5xx} × 5xx)`,
+        met: ratio <= 2 && loaded.non2xx === 0 && nb.noisy.failed5xx === 0,
+      });
+    }
+  } else {
+    t.push({ name: 'noisy neighbour: another site p99 while one site runs its most imports and exports', target: '≤ 2× idle p99', measured: 'not run (--only neighbours)', met: null });
+  }
   if (r.scheduler) {
     t.push({ name: `scheduler lateness p99 (${r.scheduler.campaigns.toLocaleString('en')} in one second)`, target: '< 1 s', measured: `${r.scheduler.p99Ms} ms`, met: r.scheduler.p99Ms < 1000 && r.scheduler.dispatched === r.scheduler.campaigns });
+  }
+  if (r.login) {
+    const l = r.login.underFlood;
+    t.push({
+      name: `console owner's logins during a flood of wrong logins from ${r.login.floodAddresses} addresses`,
+      target: 'every try in, the slowest ≤ 2 s',
+      measured: `${l.ok}/${l.tries} in, slowest ${l.maxMs} ms (median ${l.medianMs} ms; ${r.login.slowestToIdleMedian}× the idle median ${r.login.idle.medianMs} ms)`,
+      met: l.ok === l.tries && l.maxMs <= 2000,
+    });
   }
   return t;
 }
@@ -205,6 +242,13 @@ export function formatTables(r: Results): string {
           `CPU µs per push: far ${f.cpuMicrosPerPush.far.platform} platform + ${f.cpuMicrosPerPush.far.pushService} push service, zero latency ${f.cpuMicrosPerPush.zeroLatency.platform} + ${f.cpuMicrosPerPush.zeroLatency.pushService}.`,
       );
     }
+    if (d?.slowPushService) {
+      const w = d.slowPushService;
+      out.push(
+        `\nSlow push service (${w.capacityPerSecond} pushes a second, one after another: latency grows with its queue): ${n(w.pushed)}/${n(w.subscribers)} pushed over ${w.seconds.toFixed(1)} s = ` +
+          `${w.pushesPerSecond} push/s, ${(w.ratioToCapacity * 100).toFixed(1)} % of its capacity; ${w.duplicates} duplicates, ${w.timeouts} timeouts, ${w.retries} retries.`,
+      );
+    }
     if (d) {
       out.push(`\nCPU seconds during the ${n(d.subscribers)}-push campaign: ` + Object.entries(d.cpuSeconds).map(([k, v]) => `${k} ${v}`).join(', ') + ` (wall ${d.seconds} s × ${m.cores} cores = ${(d.seconds * m.cores).toFixed(1)} CPU s available)`);
       out.push(`Stages: create answered in ${d.stages.createMs} ms, dispatched ${d.stages.createToDispatchMs} ms after create, first push at ${d.stages.toFirstPushMs} ms, last push at ${d.stages.toLastPushMs} ms, run completed at ${d.stages.toCompletedMs} ms.`);
@@ -248,6 +292,11 @@ export function formatTables(r: Results): string {
     const s = r.scheduler;
     out.push(`\n### Scheduler lateness (${n(s.campaigns)} campaigns due at the same second)\n`);
     out.push(table(['dispatched', 'p50 ms', 'p99 ms', 'max ms', 'min ms'], [[`${s.dispatched}/${s.campaigns}`, s.p50Ms, s.p99Ms, s.maxMs, s.minMs]]));
+  }
+  if (r.login) {
+    const l = r.login;
+    out.push(`\n### Console login under a flood (${l.floodAddresses} addresses, ${n(l.floodRequests)} wrong logins: ${Object.entries(l.floodAnswers).map(([s, c]) => `${n(c)}× ${s}`).join(', ')})\n`);
+    out.push(table(['owner, from a known address', 'in', 'median ms', 'slowest ms'], [['idle', `${l.idle.ok}/${l.idle.tries}`, l.idle.medianMs, l.idle.maxMs], ['during the flood', `${l.underFlood.ok}/${l.underFlood.tries}`, l.underFlood.medianMs, l.underFlood.maxMs]]));
   }
   out.push('\n### Targets\n');
   out.push(table(['target', 'bar', 'measured', 'met'], r.targets.map((t) => [t.name, t.target, t.measured, t.met === null ? '–' : t.met ? 'yes' : 'NO'])));

@@ -25,6 +25,8 @@ export interface SimulatorStats {
   connections: number;
   http2Sessions: number;
   vapid: { verifications: number; distinctAuthorizations: number };
+  /** Pushes accepted for a message already accepted (tools/push-simulator). */
+  duplicates: number;
 }
 
 export interface Simulator {
@@ -32,6 +34,8 @@ export interface Simulator {
   /** What it was started with (LATENCY_MS, MAX_CONCURRENT_STREAMS); 0 / undefined: the defaults. */
   latencyMs: number;
   maxConcurrentStreams: number | undefined;
+  /** CAPACITY_PER_SECOND; undefined: no limit. */
+  capacityPerSecond: number | undefined;
   caCertFile: string;
   ca: string;
   pid: number;
@@ -48,8 +52,10 @@ export interface BenchStack {
   sim: Simulator;
   /** A far push service (latency, a stream limit), when asked for: StackOptions.far. */
   farSim?: Simulator;
+  /** A slow push service (a capacity per second), when asked for: StackOptions.slow. */
+  slowSim?: Simulator;
   secrets: { cursorSecret: string; vapidEncryptionKey: string };
-  pids: { delivery: number; campaign: number; gateway: number; simulator: number; kafka: number; farSimulator?: number };
+  pids: { delivery: number; campaign: number; gateway: number; simulator: number; kafka: number; farSimulator?: number; slowSimulator?: number };
   /** Thread ids of `pid` that are worker threads (see proc.ts threadRoleCpu); empty when unknown. */
   workerThreads(pid: number): Set<number>;
   /** Service output lines kept for failure messages. */
@@ -100,8 +106,13 @@ export interface FarOptions {
   maxConcurrentStreams: number;
 }
 
-/** The simulator's own entry point as a process; `far` makes it a distant push service. */
-export async function startSimulator(log: (line: string) => void, name: string, far?: FarOptions): Promise<Simulator> {
+export interface SlowOptions {
+  /** Pushes the service handles a second, one after another (CAPACITY_PER_SECOND). */
+  capacityPerSecond: number;
+}
+
+/** The simulator's own entry point as a process; `far` makes it a distant push service, `slow` one of limited capacity. */
+export async function startSimulator(log: (line: string) => void, name: string, far?: FarOptions, slow?: SlowOptions): Promise<Simulator> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tools/push-simulator/src/main.ts')], {
     cwd: ROOT,
     env: {
@@ -111,6 +122,7 @@ export async function startSimulator(log: (line: string) => void, name: string, 
       LOG_LEVEL: 'info',
       NODE_OPTIONS: '',
       ...(far ? { LATENCY_MS: String(far.latencyMs), MAX_CONCURRENT_STREAMS: String(far.maxConcurrentStreams) } : {}),
+      ...(slow ? { CAPACITY_PER_SECOND: String(slow.capacityPerSecond) } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -147,6 +159,7 @@ export async function startSimulator(log: (line: string) => void, name: string, 
     origin: info.origin,
     latencyMs: far?.latencyMs ?? 0,
     maxConcurrentStreams: far?.maxConcurrentStreams,
+    capacityPerSecond: slow?.capacityPerSecond,
     caCertFile: info.caCertFile,
     ca,
     pid: child.pid!,
@@ -169,6 +182,8 @@ export interface StackOptions {
   nodeOptions?: string[];
   /** Also start a far push service (a second simulator) whose origin the delivery trusts. */
   far?: FarOptions;
+  /** Also start a slow push service (another simulator) whose origin the delivery trusts. */
+  slow?: SlowOptions;
 }
 
 export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Promise<BenchStack> {
@@ -205,12 +220,19 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
     cleanup.add('far push simulator', () => far.stop());
     log(`  far simulator ${far.origin} (pid ${far.pid}, LATENCY_MS=${opts.far.latencyMs}, MAX_CONCURRENT_STREAMS=${opts.far.maxConcurrentStreams})`);
   }
+  let slowSim: Simulator | undefined;
+  if (opts.slow) {
+    slowSim = await startSimulator(log, 'slow simulator', undefined, opts.slow);
+    const slow = slowSim;
+    cleanup.add('slow push simulator', () => slow.stop());
+    log(`  slow simulator ${slow.origin} (pid ${slow.pid}, CAPACITY_PER_SECOND=${opts.slow.capacityPerSecond})`);
+  }
   // PUSH_EXTRA_CA_FILE names one file; each simulator has its own throwaway CA, so the delivery
-  // gets both in one PEM bundle. PUSH_TEST_HOSTS (127.0.0.1, any port) already admits both origins.
+  // gets them all in one PEM bundle. PUSH_TEST_HOSTS (127.0.0.1, any port) already admits every origin.
   let caFile = sim.caCertFile;
-  if (farSim) {
+  if (farSim || slowSim) {
     caFile = path.join(work, 'simulators-ca.pem');
-    writeFileSync(caFile, sim.ca + '\n' + farSim.ca);
+    writeFileSync(caFile, [sim, farSim, slowSim].flatMap((s) => (s ? [s.ca] : [])).join('\n'));
   }
 
   const secrets = { cursorSecret: randomBytes(32).toString('base64'), vapidEncryptionKey: randomBytes(32).toString('base64') };
@@ -271,7 +293,8 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
     simulator: sim.pid,
     kafka: kafka.pid,
     ...(farSim ? { farSimulator: farSim.pid } : {}),
+    ...(slowSim ? { slowSimulator: slowSim.pid } : {}),
   };
   log(`  gateway ${services.gatewayUrl}; pids delivery ${pids.delivery}, campaign ${pids.campaign}, gateway ${pids.gateway}`);
-  return { pg, databaseUrl, pool, kafka, services, sim, farSim, secrets, pids, logs, workerThreads: (pid) => announcedWorkers(threadsDir, pid) };
+  return { pg, databaseUrl, pool, kafka, services, sim, farSim, slowSim, secrets, pids, logs, workerThreads: (pid) => announcedWorkers(threadsDir, pid) };
 }

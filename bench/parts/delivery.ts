@@ -19,6 +19,7 @@ import { cpuSeconds, descendantsNamed, meterCpu, processTree, sampleRss, threadR
 import { apiOk, createSite, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import type { FarPushServiceResult } from './far.js';
+import type { SlowPushServiceResult } from './slow.js';
 
 export interface DeliveryOptions {
   subscribers: number;
@@ -79,6 +80,8 @@ export interface DeliveryResult {
   warmUp?: WarmUpResult;
   /** The same campaign against a far push service (run.ts --far-latency-ms); absent when skipped. */
   farPushService?: FarPushServiceResult;
+  /** A campaign to a push service of limited capacity (run.ts --slow-capacity, parts/slow.ts); absent when skipped. */
+  slowPushService?: SlowPushServiceResult;
   simulator: { connections: number; http2Sessions: number; vapidVerifications: number };
   /** How the delivery service's workers encrypted (ENCRYPTION_ENGINE, resolved as the service does from dist/). */
   encryptionEngine: 'native' | 'javascript';

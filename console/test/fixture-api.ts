@@ -439,7 +439,7 @@ function view(s: Stored): Record<string, any> {
   return {
     ...c,
     analytics: { clicks, impressions, ctr: impressions ? round2((clicks / impressions) * 100) : 0, its: s.audience ? round2((impressions / s.audience) * 100) : 0, totalUsers: s.audience },
-    delivery: { sent, failed: 0, expired, pending: started ? s.audience - sent - expired : 0, failedBy: { rejected: 0, unauthorized: 0, unreachable: 0, refused: 0 } },
+    delivery: { sent, failed: 0, expired, pending: c.status === 'published' ? s.audience - sent - expired : 0, failedBy: { rejected: 0, unauthorized: 0, unreachable: 0, refused: 0 } },
   };
 }
 

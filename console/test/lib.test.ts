@@ -2,8 +2,10 @@
 // sent as UTC), the API's joined validation messages split onto their fields, and the hash routes.
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { ApiError, messageOf } from '../src/lib/api';
 import { splitMessage } from '../src/lib/field-errors';
-import { campaignState, countryName, graphemes } from '../src/lib/format';
+import { campaignState, countryName, graphemes, isLive, sendingProgress } from '../src/lib/format';
+import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE, type SubscriptionJson } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
 import { apiDate, instantToWall, offsetMinutes, wallToApiDate, wallToInstant } from '../src/lib/time';
 import type { Campaign } from '../src/lib/types';
@@ -103,6 +105,14 @@ describe("console: the API's validation messages at their fields", () => {
   });
 });
 
+describe("console: a refusal's message", () => {
+  it('when a 429 asks to wait, then the wait is shown in seconds under a minute, else in minutes', () => {
+    expect(messageOf(new ApiError(429, 'Too many logins at once; try again in a few seconds', 2))).to.equal('Too many logins at once; try again in a few seconds (about 2 s)');
+    expect(messageOf(new ApiError(429, 'Too many login attempts; try again later', 898))).to.equal('Too many login attempts; try again later (about 15 min)');
+    expect(messageOf(new ApiError(401, 'Wrong email or password'))).to.equal('Wrong email or password');
+  });
+});
+
 describe('console: hash routes', () => {
   it('names each page', () => {
     expect(parseHash('')).to.deep.equal({ page: 'sites' });
@@ -139,5 +149,69 @@ describe('console: formats', () => {
     expect(campaignState(c({}), now)).to.equal('sent');
     expect(campaignState(c({ delivery: { sent: 1, failed: 0, expired: 0, pending: 3, failedBy: {} } }), now)).to.equal('sending');
     expect(campaignState(c({ scheduleMode: 'scheduled', scheduleDate: '2026-11-28T00:00:00Z' }), now)).to.equal('scheduled');
+  });
+});
+
+describe('console: a send in progress', () => {
+  const now = Date.parse('2026-11-27T12:00:00Z');
+  const delivery = (sent: number, pending: number, capped = 0) => ({ sent, failed: 1, expired: 1, pending, failedBy: {}, ...(capped ? { capped } : {}) });
+  const c = (x: Partial<Campaign>) => ({ status: 'published', scheduleMode: 'now', scheduleDate: '2026-11-27T11:00:00Z', ...x }) as Campaign;
+  const ab = (winner: Campaign['abTest'] extends infer T ? (T extends { winner: infer W } ? W : never) : never, windowEndsAt: string | null) =>
+    ({ variants: [{}, {}], testPercent: 20, winnerMetric: 'ctr', windowMinutes: 60, results: [], winner, windowEndsAt }) as unknown as Campaign['abTest'];
+  const sends = (...at: string[]) => ({ date: '2026-11-27', time: '09:00', ifPassed: 'nextDay', firstSendAt: at[0], lastSendAt: at.at(-1)!, sends: at.map((sendAt) => ({ sendAt, zones: [], users: 1, nextDay: false })) }) as Campaign['localTime'];
+
+  it('when a throttled campaign has planned pushes left an hour after it started, then it reads Sending n of N (outcomes of planned) and the page keeps refreshing', () => {
+    const throttled = c({ delivery: delivery(0, 37, 1) });
+    expect(campaignState(throttled, now)).to.equal('sending');
+    expect(sendingProgress(throttled, 'UTC', now)).to.deep.equal(['Sending 3 of 40']);
+    expect(isLive(throttled, now)).to.equal(true);
+    // Over: nothing pending. Reports are still watched for a while, then no more.
+    const over = c({ delivery: delivery(38, 0) });
+    expect(sendingProgress(over, 'UTC', now)).to.deep.equal([]);
+    expect(isLive(over, now)).to.equal(false);
+    expect(isLive(c({ delivery: delivery(38, 0), scheduleDate: '2026-11-27T11:50:00Z' }), now)).to.equal(true);
+  });
+
+  it("when an A/B test's rest waits for its winner, then Testing: winner at hh:mm (in the owner's zone; with the date on another day)", () => {
+    const testing = c({ delivery: delivery(8, 30), abTest: ab(null, '2026-11-27T13:05:00Z') });
+    expect(sendingProgress(testing, 'UTC', now)).to.deep.equal(['Sending 10 of 40', 'Testing: winner at 13:05']);
+    expect(sendingProgress(testing, 'America/Sao_Paulo', now)).to.deep.equal(['Sending 10 of 40', 'Testing: winner at 10:05']);
+    expect(sendingProgress(c({ delivery: delivery(8, 30), abTest: ab(null, '2026-11-28T13:05:00Z') }), 'UTC', now)[1]).to.equal('Testing: winner at 28 Nov 2026, 13:05');
+    // Before its first push there is no window yet; once chosen, no line.
+    expect(sendingProgress(c({ delivery: delivery(0, 40), abTest: ab(null, null) }), 'UTC', now)).to.deep.equal(['Sending 2 of 42']);
+    expect(sendingProgress(c({ delivery: delivery(8, 30), abTest: ab({ variant: 1, decidedAt: '2026-11-27T11:30:00Z', by: 'customer' }, '2026-11-27T13:05:00Z') }), 'UTC', now)).to.deep.equal(['Sending 10 of 40']);
+  });
+
+  it('when local-time groups are still to come, then Next group at hh:mm, the next one after now', () => {
+    const local = c({ scheduleMode: 'scheduled', scheduleDate: '2026-11-27T03:00:00Z', delivery: delivery(10, 18), localTime: sends('2026-11-27T03:00:00Z', '2026-11-27T12:00:00Z', '2026-11-27T19:00:00Z', '2026-11-28T04:00:00Z') });
+    expect(sendingProgress(local, 'UTC', now)).to.deep.equal(['Sending 12 of 30', 'Next group at 19:00']);
+    expect(sendingProgress(local, 'Asia/Tokyo', now)).to.deep.equal(['Sending 12 of 30', 'Next group at 28 Nov 2026, 04:00']);
+    expect(isLive(local, now)).to.equal(true);
+  });
+});
+
+describe('console: the test notification', () => {
+  const subscription: SubscriptionJson = { endpoint: 'https://push.example/x', keys: { p256dh: 'k', auth: 'a' } };
+  const granted = async () => 'granted' as const;
+
+  it("when the browser's push service never answers the subscription, then it gives up with a message that says so, and sends nothing", async () => {
+    const sent: SubscriptionJson[] = [];
+    const state = await sendTestNotification({ askPermission: granted, subscribe: () => new Promise<never>(() => {}), send: async (s) => void sent.push(s) }, 20);
+    expect(state).to.deep.equal({ step: 'failed', message: SUBSCRIBE_TIMEOUT_MESSAGE });
+    expect(SUBSCRIBE_TIMEOUT_MESSAGE).to.match(/^This browser's push service did not answer within 15 s/);
+    expect(sent).to.deep.equal([]);
+  });
+
+  it('when subscribed in time, then the subscription is sent; refusals and failures say what happened', async () => {
+    const sent: SubscriptionJson[] = [];
+    expect(await sendTestNotification({ askPermission: granted, subscribe: async () => subscription, send: async (s) => void sent.push(s) })).to.deep.equal({ step: 'sent' });
+    expect(sent).to.deep.equal([subscription]);
+    const never = () => new Promise<never>(() => {});
+    expect(await sendTestNotification({ askPermission: async () => 'denied', subscribe: never, send: never })).to.deep.equal({ step: 'denied' });
+    expect(await sendTestNotification({ askPermission: async () => 'default', subscribe: never, send: never })).to.deep.equal({ step: 'dismissed' });
+    const failing = await sendTestNotification({ askPermission: granted, subscribe: async () => Promise.reject(new Error('AbortError: registration failed')), send: never });
+    expect(failing).to.deep.equal({ step: 'failed', message: 'This browser could not subscribe: AbortError: registration failed' });
+    const refused = await sendTestNotification({ askPermission: granted, subscribe: async () => subscription, send: async () => Promise.reject(new Error('The push service could not be reached: timeout')) });
+    expect(refused).to.deep.equal({ step: 'failed', message: 'The push service could not be reached: timeout' });
   });
 });

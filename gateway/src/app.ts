@@ -1,12 +1,12 @@
 // Starts the gateway: gRPC clients, key cache, proxy, the public HTTP listener with its limits,
 // and the ops listener (liveness, readiness, metrics). No state at import time.
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { createLogger, type Logger } from '../../services/shared/src/log.js';
+import { isPluginPath, PLUGIN_CORS_HEADERS } from '../../services/shared/src/plugin-cors.js';
 import { createReadiness } from '../../services/shared/src/observability/health.js';
 import { createServiceMetrics } from '../../services/shared/src/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '../../services/shared/src/observability/ops-server.js';
@@ -18,7 +18,6 @@ import { createFailureLimiter, createTokenBucket } from './http/rate-limit.js';
 import { MESSAGES } from './messages.js';
 import { createPublicProxy } from './routes/public-proxy.js';
 import { loadConsolePages } from './routes/console-pages.js';
-import type { ContractFiles } from './routes/static.js';
 import { createServer } from './server.js';
 
 const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/openapi.yaml');
@@ -38,15 +37,31 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** A refusal written straight to the socket, for requests that never reach Express. */
-function rawJsonAnswer(status: number, reason: string, message: string): string {
-  const body = JSON.stringify({ message });
-  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+/**
+ * The headers of a refusal the gateway writes before Express sees the request: JSON, never cached,
+ * the connection closed, and the plugin's CORS headers unless the path is known not to be /public
+ * (a browser would otherwise see a network error instead of the status). A parser error (headers
+ * too large, malformed) comes before the path is known; the headers then go on: they expose a
+ * fixed message, to callers without credentials.
+ */
+function refusalHeaders(url: string | undefined): Record<string, string> {
+  const plugin = url === undefined || isPluginPath(url.split('?')[0]);
+  return { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close', ...(plugin ? PLUGIN_CORS_HEADERS : {}) };
 }
 
-function loadContractFiles(): ContractFiles {
-  const yaml = readFileSync(CONTRACT_FILE, 'utf8');
-  return { yaml, json: JSON.stringify(parse(yaml)) };
+/** A refusal written straight to the socket, for requests that never reach Express. */
+function rawJsonAnswer(status: number, reason: string, message: string, url: string | undefined): string {
+  const body = JSON.stringify({ message });
+  const headers = { ...refusalHeaders(url), 'Content-Length': String(Buffer.byteLength(body)) };
+  return `HTTP/1.1 ${status} ${reason}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`;
+}
+
+/** Node's parser errors the gateway names (anything else malformed is 400 `Bad request`). */
+function clientErrorAnswer(err: NodeJS.ErrnoException, url: string | undefined): string {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return rawJsonAnswer(408, 'Request Timeout', MESSAGES.requestTimeout, url);
+  // Headers over Node's limit (maxHeaderSize, 16 kB): 431 says which part was too large.
+  if (err.code === 'HPE_HEADER_OVERFLOW') return rawJsonAnswer(431, 'Request Header Fields Too Large', MESSAGES.headersTooLarge, url);
+  return rawJsonAnswer(400, 'Bad Request', MESSAGES.badRequest, url);
 }
 
 export async function startGateway(config: Readonly<GatewayConfig>, deps: { logger?: Logger } = {}): Promise<RunningGateway> {
@@ -66,7 +81,8 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
     backends,
     authenticator: createAuthenticator(backends.campaigns, { ttlMs: config.authCacheTtlMs }),
     publicProxy: proxy.middleware,
-    contract: loadContractFiles(),
+    contractYaml: readFileSync(CONTRACT_FILE, 'utf8'),
+    publicUrl: config.publicUrl,
     consolePages,
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
@@ -103,11 +119,15 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   // Malformed requests and timed-out ones never reach Express; still answer in JSON.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-    if (!socket.writable || answering) return void socket.destroy();
-    socket.end(
-      err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? rawJsonAnswer(408, 'Request Timeout', MESSAGES.requestTimeout) : rawJsonAnswer(400, 'Bad Request', MESSAGES.badRequest),
-    );
+    // A request being answered (a timed-out body) is known by its response: its path decides CORS.
+    const pending = (socket as { _httpMessage?: { headersSent?: boolean; req?: IncomingMessage } })._httpMessage;
+    if (!socket.writable || pending?.headersSent === true) return void socket.destroy();
+    socket.end(clientErrorAnswer(err, pending?.req?.url));
+  });
+  // An Expect other than 100-continue: Node would answer an empty 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({ message: MESSAGES.expectationFailed });
+    res.writeHead(417, { ...refusalHeaders(req.url), 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
   });
   let ops: OpsServer | undefined;
   try {

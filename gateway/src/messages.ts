@@ -24,6 +24,10 @@ const OWN = {
   upstreamUnavailable: 'Upstream unavailable',
   badRequest: 'Bad request',
   requestTimeout: 'Request timeout',
+  /** 431: the request's headers exceed Node's 16 kB (app.ts, clientError). */
+  headersTooLarge: 'Request headers too large',
+  /** 417: an Expect header other than 100-continue (app.ts, checkExpectation). */
+  expectationFailed: 'Expectation failed: only Expect: 100-continue is supported',
   tooManyRequests: 'Too many requests',
   /** 403 for POST /v2/subscribers/import on a plan without the `audience` permission (an addition, in the spec's words). */
   planImport: 'This plan does not have permission to import subscribers via API',

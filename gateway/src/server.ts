@@ -18,7 +18,7 @@ import { createApiDispatcher, sendJson, type ApiLimits } from './routes/api.js';
 import { audienceRoutes } from './routes/audience.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { staticRoutes, type ContractFiles } from './routes/static.js';
+import { staticRoutes } from './routes/static.js';
 import { consolePageRoutes, type ConsolePages } from './routes/console-pages.js';
 
 export interface ServerDeps {
@@ -26,7 +26,10 @@ export interface ServerDeps {
   authenticator: Authenticator;
   /** The /public proxy (routes/public-proxy.ts). */
   publicProxy: express.RequestHandler;
-  contract: ContractFiles;
+  /** The OpenAPI document as YAML (gateway/openapi/openapi.yaml), served at /v2/openapi.{yaml,json}. */
+  contractYaml: string;
+  /** PUBLIC_URL: the origin the served contract names; '' = each request's own origin. */
+  publicUrl: string;
   /** The console's built pages, served at /console/ (null: not built, /console/ says so; absent: not served). */
   consolePages?: ConsolePages | null;
   bodyLimitBytes: number;
@@ -57,7 +60,7 @@ export function createServer(deps: ServerDeps): express.Express {
   app.use(requestId);
   if (deps.metrics) app.use(deps.metrics.http);
   app.use(deps.publicProxy);
-  app.use(staticRoutes(deps.contract));
+  app.use(staticRoutes(deps.contractYaml, deps.publicUrl));
   if (deps.console) {
     const c = deps.console;
     app.use(

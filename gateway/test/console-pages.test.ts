@@ -1,6 +1,7 @@
 // The console's pages as the gateway serves them (src/routes/console-pages.ts), from a built
 // folder made here: the page and its hashed assets, their caching, the Content-Security-Policy,
-// compression, revalidation, and what is left to the console API and the JSON 404.
+// compression, revalidation, the security headers on every answer (404s included), and what is
+// left to the console API.
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
@@ -19,7 +20,7 @@ const SERVICE_WORKER = "self.addEventListener('push', function () {});";
 async function serve(pages: ConsolePages | null): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
   app.use(consolePageRoutes(pages));
-  app.use((_req, res) => res.status(404).json({ message: 'Not found' }));
+  app.use((_req, res) => res.status(404).json({ message: 'Next handler' }));
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -129,10 +130,17 @@ describe('gateway: the console pages (/console/)', () => {
     expect(r.headers.location).to.equal('/console/?x=1');
   });
 
-  it('when a file that was not built, a hidden file or the console API is asked, then the request goes on (JSON 404 here)', async () => {
-    for (const p of ['/console/assets/nope-12345678.js', '/console/.hidden', '/console/api/session', '/console/api', '/console/other', '/consoles/']) {
+  it('when a file that was not built, a hidden file or any other path under /console/ is asked, then a JSON 404 with the security headers; the console API goes on', async () => {
+    for (const p of ['/console/assets/nope-12345678.js', '/console/.hidden', '/console/other', '/console/a/b?c=d', '/console/api']) {
       const r = await get(`${server.url}${p}`);
-      expect([p, r.status, JSON.parse(r.body.toString())]).to.deep.equal([p, 404, { message: 'Not found' }]);
+      expect([p, r.status, JSON.parse(r.body.toString())]).to.deep.equal([p, 404, { message: MESSAGES.notFound }]);
+      expect([r.headers['content-security-policy'], r.headers['x-frame-options'], r.headers['x-content-type-options']], p).to.deep.equal([CONSOLE_CSP, 'DENY', 'nosniff']);
+    }
+    // Not the pages': the console API's own, and what is not under /console/ at all.
+    for (const p of ['/console/api/session', '/console/api/', '/consoles/']) {
+      const r = await get(`${server.url}${p}`);
+      expect([p, r.status, JSON.parse(r.body.toString())]).to.deep.equal([p, 404, { message: 'Next handler' }]);
+      expect(r.headers['content-security-policy'], p).to.equal(undefined);
     }
   });
 
@@ -140,6 +148,7 @@ describe('gateway: the console pages (/console/)', () => {
     const r = await get(`${server.url}/console/`, {}, 'POST');
     expect(r.status).to.equal(405);
     expect(r.headers.allow).to.equal('GET, HEAD');
+    expect([r.headers['content-security-policy'], r.headers['x-frame-options']]).to.deep.equal([CONSOLE_CSP, 'DENY']);
   });
 
   it('when the pages were not built, then /console/ answers 503 saying how to build them', async () => {
@@ -148,6 +157,7 @@ describe('gateway: the console pages (/console/)', () => {
     try {
       const r = await get(`${bare.url}/console/`);
       expect([r.status, JSON.parse(r.body.toString())]).to.deep.equal([503, { message: MESSAGES.consoleNotBuilt }]);
+      expect(r.headers['content-security-policy']).to.equal(CONSOLE_CSP);
       expect((await get(`${bare.url}/console/assets/index-AbCd1234.js`)).status).to.equal(404);
     } finally {
       await bare.close();

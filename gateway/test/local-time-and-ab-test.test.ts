@@ -56,6 +56,7 @@ describe('gateway: local time and A/B tests', () => {
       ...AB_TEST,
       results: [0, 1].map((variant) => ({ variant, sent: 0, impressions: 0, clicks: 0, ctr: 0, its: 0 })),
       winner: null,
+      windowEndsAt: null,
     });
   });
 

@@ -1,7 +1,14 @@
 // Component tests: /public/* is proxied to the real delivery service, untouched.
 import net from 'node:net';
 import { expect } from 'chai';
+import { rawExchange } from './support/raw-socket.js';
 import { ALL_PERMISSIONS, browserSubscription, request, startStack, type Stack, type TestSite } from './support/stack.js';
+
+/** The plugin's CORS headers (services/shared/src/plugin-cors.ts), as a browser needs them on every answer. */
+function expectPluginCors(headers: Headers): void {
+  expect(headers.get('access-control-allow-origin')).to.equal('*');
+  expect(headers.get('access-control-expose-headers')).to.equal('Retry-After');
+}
 
 async function closedPort(): Promise<number> {
   const server = net.createServer();
@@ -11,7 +18,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('gateway: the public site-plugin proxy', () => {
+describe('gateway: the public site-plugin proxy', function () {
+  this.timeout(30_000);
   let stack: Stack;
   let site: TestSite;
 
@@ -67,5 +75,38 @@ describe('gateway: the public site-plugin proxy', () => {
     const gateway = await stack.startGatewayWith({ DELIVERY_HTTP_URL: `http://127.0.0.1:${port}` });
     const r = await request(gateway.url, 'POST', path(), { body: { subscription: browserSubscription() } });
     expect([r.status, r.body]).to.deep.equal([502, { message: 'Upstream unavailable' }]);
+    expectPluginCors(r.headers);
+  });
+
+  it('when the gateway refuses a /public request itself (413, 400 framing), then its answer carries the plugin\'s CORS headers', async () => {
+    const big = await stack.call('POST', path(), { body: 'x'.repeat(16 * 1024 + 1), headers: { 'Content-Type': 'text/plain' }, contract: false });
+    expect([big.status, big.body]).to.deep.equal([413, { message: 'Request body too large' }]);
+    expectPluginCors(big.headers);
+    const framing = await rawExchange(stack.gateway.url, [`POST ${path()} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n`]);
+    expect(framing.statuses).to.deep.equal([400]);
+    expect(framing.text).to.match(/\r\naccess-control-allow-origin: \*\r\n/i);
+  });
+
+  it('when two requests come 6 s apart (past the delivery service\'s keep-alive), then both succeed', async () => {
+    // The delivery service closes an idle connection after 5 s (+1 s): a gateway that kept it
+    // could write the second request into it as it closes (ECONNRESET, 502, a lost report).
+    const first = await stack.call('POST', path(), { body: { subscription: browserSubscription() } });
+    await new Promise((r) => setTimeout(r, 6000));
+    const second = await stack.call('POST', path(), { body: { subscription: browserSubscription() } });
+    expect([first.status, second.status]).to.deep.equal([201, 201]);
+  });
+
+  it('when /public is proxied, then no deprecation warning is printed (DEP0060, util._extend in http-proxy)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const gateway = await stack.startGatewayWith({});
+      expect((await request(gateway.url, 'GET', '/public/v1/webpush.js', { contract: false })).status).to.equal(200);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => (w as NodeJS.ErrnoException).code ?? w.message)).to.not.include('DEP0060');
   });
 });

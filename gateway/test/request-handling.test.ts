@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { contractDocument } from '../../test/support/openapi.js';
+import { rawExchange } from './support/raw-socket.js';
 import { ALL_PERMISSIONS, startStack, validCreateBody, type Stack, type TestSite } from './support/stack.js';
 
 const INVALID_JSON = { message: 'Invalid JSON body' };
@@ -96,6 +97,40 @@ describe('gateway: request handling', () => {
     });
   });
 
+  describe('requests refused before routing (Node\'s parser)', () => {
+    const headersOf = (text: string) => text.split('\r\n\r\n')[0].toLowerCase();
+
+    for (const path of ['/v2/topics', '/public/v1/webpush.js']) {
+      it(`when a header is 50 kB (${path}), then 431 Request headers too large in JSON and the connection is closed`, async () => {
+        const r = await rawExchange(stack.gateway.url, [`GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(50_000)}\r\n\r\n`]);
+        expect(r.statuses).to.deep.equal([431]);
+        expect(r.closed).to.equal(true);
+        expect(headersOf(r.text)).to.include('content-type: application/json');
+        expect(JSON.parse(r.text.split('\r\n\r\n')[1])).to.deep.equal({ message: 'Request headers too large' });
+        // Refused before its path is known: the plugin's CORS headers go on, whatever the path.
+        expect(headersOf(r.text)).to.include('\r\naccess-control-allow-origin: *\r\n');
+      });
+    }
+
+    it('when a request sends Expect: 200-ok, then 417 in JSON, with the plugin\'s CORS headers on /public only', async () => {
+      for (const [path, cors] of [
+        ['/v2/topics', false],
+        ['/public/v1/webpush.js', true],
+      ] as const) {
+        const r = await rawExchange(stack.gateway.url, [`GET ${path} HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n`]);
+        expect(r.statuses, path).to.deep.equal([417]);
+        expect(headersOf(r.text), path).to.include('content-type: application/json');
+        expect(JSON.parse(r.text.split('\r\n\r\n')[1]), path).to.deep.equal({ message: 'Expectation failed: only Expect: 100-continue is supported' });
+        expect(headersOf(r.text).includes('\r\naccess-control-allow-origin: *\r\n'), path).to.equal(cors);
+      }
+    });
+
+    it('when a request sends Expect: 100-continue, then it is served as usual', async () => {
+      const r = await rawExchange(stack.gateway.url, [`GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`]);
+      expect(r.statuses).to.deep.equal([100, 200]);
+    });
+  });
+
   describe('routing', () => {
     for (const [method, path] of [
       ['GET', '/v2/campaign'],
@@ -156,17 +191,35 @@ describe('gateway: request handling', () => {
   });
 
   describe('the contract endpoints', () => {
-    it('GET /v2/openapi.json answers the contract without an API key', async () => {
+    /** The repository's document, with the served origin as the default of its `{origin}` server. */
+    function servedAs(origin: string) {
+      const doc = structuredClone(contractDocument()) as { servers: { variables: { origin: { default: string } } }[] };
+      doc.servers[0].variables.origin.default = origin;
+      return doc;
+    }
+
+    it('GET /v2/openapi.json answers the contract without an API key, naming the origin it was asked at', async () => {
       const r = await stack.call('GET', '/v2/openapi.json');
       expect(r.status).to.equal(200);
-      expect(r.body).to.deep.equal(contractDocument());
+      expect(r.body).to.deep.equal(servedAs(stack.gateway.url));
     });
 
     it('GET /v2/openapi.yaml answers the same contract as YAML', async () => {
       const r = await stack.call('GET', '/v2/openapi.yaml');
       expect(r.status).to.equal(200);
       expect(r.headers.get('content-type')).to.match(/^application\/yaml/);
-      expect(parse(r.text)).to.deep.equal(contractDocument());
+      expect(parse(r.text)).to.deep.equal(servedAs(stack.gateway.url));
+    });
+
+    it('when PUBLIC_URL is set, then the served contract names it, whatever the Host; a Host that is not one leaves the default', async () => {
+      const configured = await stack.startGatewayWith({ PUBLIC_URL: 'https://push.example.net' });
+      for (const file of ['openapi.json', 'openapi.yaml']) {
+        const text = await (await fetch(`${configured.url}/v2/${file}`)).text();
+        expect(parse(text), file).to.deep.equal(servedAs('https://push.example.net'));
+      }
+      const odd = await rawExchange(stack.gateway.url, ['GET /v2/openapi.json HTTP/1.1\r\nHost: a"b\r\nConnection: close\r\n\r\n']);
+      const body = Buffer.from(odd.text.slice(odd.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8'); // raw bytes, read as latin1
+      expect(JSON.parse(body)).to.deep.equal(contractDocument());
     });
 
     it('GET /healthz answers ok', async () => {

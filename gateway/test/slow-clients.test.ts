@@ -44,9 +44,9 @@ describe('gateway: slow clients and connection caps', function () {
     expect(r.ms).to.be.below(2000);
   });
 
-  for (const [name, path, headers] of [
-    ['a /public body', '/public/v1/sites/x/subscriptions', []],
-    ['a /v2 body (valid key)', '/v2/campaigns', ['Authorization: KEY']],
+  for (const [name, path, headers, cors] of [
+    ['a /public body', '/public/v1/sites/x/subscriptions', [], true],
+    ['a /v2 body (valid key)', '/v2/campaigns', ['Authorization: KEY'], false],
   ] as const) {
     it(`when ${name} arrives slowly, then 408 and the connection is closed after the request timeout`, async () => {
       const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n${headers.map((h) => h.replace('KEY', site.key) + '\r\n').join('')}\r\n`;
@@ -54,6 +54,8 @@ describe('gateway: slow clients and connection caps', function () {
       expect(r.closed).to.equal(true);
       expect(r.statuses).to.deep.equal([408]);
       expect(r.text).to.include(REQUEST_TIMEOUT);
+      // A browser sees a /public status only with the plugin's CORS headers.
+      expect(/\r\naccess-control-allow-origin: \*\r\n/i.test(r.text)).to.equal(cors);
       expect(r.ms).to.be.within(600, 3000);
     });
   }

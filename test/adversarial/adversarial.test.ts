@@ -6,8 +6,10 @@
 // known-good calls afterwards, nothing stored on a 4xx. Bounded: fixed fast-check seed
 // (ADVERSARIAL_SEED), modest run counts and time limits. The table printed at the end gives
 // the inputs tried per class and their outcomes.
+import { registerConsoleLogin } from './classes/console-login.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
+import { registerEdgeAnswers } from './classes/edge-answers.js';
 import { registerInternal } from './classes/internal.js';
 import { registerPublicInput } from './classes/public-input.js';
 import { registerSlowClients } from './classes/slow-clients.js';
@@ -46,4 +48,6 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerInternal();
   registerSpoofing();
   registerCrashers();
+  registerEdgeAnswers();
+  registerConsoleLogin();
 });

@@ -149,11 +149,15 @@ describe('e2e: A/B tests', function () {
       const got = await get(id);
       return got.abTest?.results?.every((r: { sent: number }, v: number) => r.sent === byVariant[v]) ? got : undefined;
     }, 30_000, 250);
-    expect(c.abTest).to.deep.equal({
+    const { windowEndsAt, ...shown } = c.abTest;
+    expect(shown).to.deep.equal({
       ...abTest(),
       results: byVariant.map((sent, variant) => ({ variant, sent, impressions: 0, clicks: 0, ctr: 0, its: 0 })),
       winner: null,
     });
+    // The window (a week) has started: it ends a week after the test's first send.
+    expect(windowEndsAt).to.match(DATE_RE);
+    expect(Date.parse(windowEndsAt) - WINDOW_MINUTES * 60_000).to.be.at.most(Date.now());
     expect(c.totalUsers).to.equal(BROWSERS);
     expect(c.delivery.sent).to.equal(test.length);
   });

@@ -78,10 +78,11 @@ describe('e2e: audience and public endpoints', function () {
     expect((await stack.api.request('GET', '/v2/countries', { key: quiet.apiKey })).body).to.deep.equal([]);
   });
 
-  it('when the gateway serves its OpenAPI document, then it is the document kept in the repo', async () => {
+  it('when the gateway serves its OpenAPI document, then it is the document kept in the repo, naming the origin it was asked at', async () => {
     const served = await fetch(`${stack.services.gatewayUrl}/v2/openapi.json`);
     expect(served.status).to.equal(200);
     const repo = YAML.parse(await readFile(path.join(ROOT, 'gateway/openapi/openapi.yaml'), 'utf8'));
+    repo.servers[0].variables.origin.default = stack.services.gatewayUrl; // the origin it was asked at
     expect(await served.json()).to.deep.equal(repo);
   });
 });

@@ -2,10 +2,21 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
 import { startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
 import { TEST_SERVER_URL_VAR } from './postgres.js';
 import { TEST_KAFKA_BROKERS_VAR } from './kafka.js';
+
+/**
+ * Property tests are reproducible: a run uses one fast-check seed for every property that does
+ * not name its own, fixed unless `FC_SEED` names another (`FC_SEED=random` picks one and prints
+ * it), so CI fails the same way every time and a failure found while exploring can be replayed.
+ */
+const FIXED_FC_SEED = 20261204;
+const fcSeed = process.env.FC_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FC_SEED ?? FIXED_FC_SEED);
+if (!Number.isSafeInteger(fcSeed)) throw new Error(`FC_SEED must be an integer or "random", got ${process.env.FC_SEED}`);
+fc.configureGlobal({ seed: fcSeed });
 
 let embedded: RunningPostgres | undefined;
 let kafka: RunningKafka | undefined;
@@ -62,6 +73,7 @@ function stopOnSignals(): void {
 
 export async function mochaGlobalSetup(): Promise<void> {
   stopOnSignals();
+  console.log(`fast-check seed ${fcSeed} (FC_SEED=<n> replays a run, FC_SEED=random explores)`);
   // Both servers start side by side; if one fails, the other is stopped before reporting.
   const results = await Promise.allSettled([setupPostgres(), setupKafka()]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -141,8 +141,9 @@ export const api = {
     call<{ id: string; winner: { variant: number; decidedAt: string; by: string } }>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/winner`, { variant }),
 };
 
-/** The message to show for a failure: the API's own words, or what went wrong in the page. */
+/** The message to show for a failure: the API's own words (with the wait a 429 asks: a login's is often seconds), or what went wrong in the page. */
 export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return err.retryAfter ? `${err.message} (about ${Math.ceil(err.retryAfter / 60)} min)` : err.message;
+  if (err instanceof ApiError && err.retryAfter) return `${err.message} (about ${err.retryAfter < 60 ? `${err.retryAfter} s` : `${Math.ceil(err.retryAfter / 60)} min`})`;
+  if (err instanceof ApiError) return err.message;
   return err instanceof Error ? err.message : String(err);
 }

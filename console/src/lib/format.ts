@@ -1,4 +1,5 @@
 // Numbers, percentages and names as the console shows them.
+import { instantToWall, showDate } from './time';
 import type { Campaign } from './types';
 
 const integer = new Intl.NumberFormat('en-US');
@@ -57,6 +58,50 @@ export function campaignState(c: Campaign, now = Date.now()): ListedStatus {
   if (c.scheduleMode === 'scheduled' && last > now) return Date.parse(c.scheduleDate) > now ? 'scheduled' : 'sending';
   if ((c.delivery?.pending ?? 0) > 0) return 'sending';
   return 'sent';
+}
+
+/** An instant as a clock shows it in `zone`: `14:05` on the day of `now`, `28 Nov 2026, 09:00` on another. */
+function clockTime(ms: number, zone: string, now: number): string {
+  const at = instantToWall(ms, zone);
+  return at.slice(0, 10) === instantToWall(now, zone).slice(0, 10) ? at.slice(11, 16) : showDate(new Date(ms).toISOString(), zone);
+}
+
+/**
+ * Where a sending campaign's send stands, one short line each (issue 34): `Sending n of N` (the
+ * pushes with an outcome, of those planned: `delivery.pending` counts the rest), `Testing: winner
+ * at hh:mm` while an A/B test waits for its winner, `Next group at hh:mm` while local-time groups
+ * are still to come. None unless it is sending.
+ */
+export function sendingProgress(c: Campaign, zone: string, now = Date.now()): string[] {
+  if (campaignState(c, now) !== 'sending') return [];
+  const lines: string[] = [];
+  const d = c.delivery;
+  if (d) {
+    const done = d.sent + d.failed + d.expired + (d.capped ?? 0);
+    lines.push(`Sending ${count(done)} of ${count(done + d.pending)}`);
+  }
+  const windowEnds = c.abTest && c.abTest.winner === null && c.abTest.windowEndsAt ? Date.parse(c.abTest.windowEndsAt) : NaN;
+  if (!Number.isNaN(windowEnds)) lines.push(`Testing: winner at ${clockTime(windowEnds, zone, now)}`);
+  const next = c.localTime?.sends.map((s) => Date.parse(s.sendAt)).find((at) => at > now);
+  if (next !== undefined) lines.push(`Next group at ${clockTime(next, zone, now)}`);
+  return lines;
+}
+
+/** Impressions and clicks keep arriving after the last push: a campaign is watched this long after it. */
+export const REPORTS_WINDOW_MS = 15 * 60_000;
+
+/**
+ * Whether a campaign's page keeps refreshing: from its first send until the send is over (every
+ * planned push has an outcome: `delivery.pending` 0, however long a throttle, an A/B test's window
+ * or local-time groups take; and no A/B winner is awaited), then while reports still come in.
+ */
+export function isLive(c: Campaign, now = Date.now()): boolean {
+  if (c.status !== 'published') return false;
+  const first = Date.parse(c.scheduleDate);
+  const last = c.localTime ? Date.parse(c.localTime.lastSendAt) : first;
+  if (first > now) return false;
+  if ((c.delivery?.pending ?? 0) > 0 || (c.abTest !== undefined && c.abTest.winner === null)) return true;
+  return now - last < REPORTS_WINDOW_MS;
 }
 
 export const STATE_TEXT: Record<ListedStatus, string> = {

@@ -145,6 +145,8 @@ export interface AbVariantResult {
 export interface AbTest extends AbTestRequest {
   results: AbVariantResult[];
   winner: { variant: number; decidedAt: string; by: 'metric' | 'customer' } | null;
+  /** When the window ends and the metric picks the winner; null before the test's first push. */
+  windowEndsAt: string | null;
 }
 
 export interface LocalTimePlan {

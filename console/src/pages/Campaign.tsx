@@ -7,7 +7,7 @@ import { Chart } from '../components/Chart';
 import type { ChartSpec } from '../components/uplot-chart';
 import { ConfirmDialog, ErrorBox, Loading, Stat } from '../components/ui';
 import { api } from '../lib/api';
-import { campaignState, count, countryName, COUNTRY_PREFIX, percent, STATE_TEXT } from '../lib/format';
+import { campaignState, count, countryName, COUNTRY_PREFIX, isLive, percent, sendingProgress, STATE_TEXT } from '../lib/format';
 import { useInterval, useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
@@ -16,17 +16,6 @@ import type { Campaign, CampaignSeries, SiteDetail } from '../lib/types';
 
 /** Refresh period while the campaign sends or its reports still come in. */
 const LIVE_MS = 3000;
-/** Impressions and clicks keep arriving after the last push: watched this long after it. */
-const REPORTS_WINDOW_MS = 15 * 60_000;
-
-function isLive(c: Campaign, now: number): boolean {
-  if (c.status !== 'published') return false;
-  const first = Date.parse(c.scheduleDate);
-  const last = c.localTime ? Date.parse(c.localTime.lastSendAt) : first;
-  if (first > now) return false;
-  if ((c.delivery?.pending ?? 0) > 0) return true;
-  return now - last < REPORTS_WINDOW_MS || (c.abTest !== undefined && c.abTest.winner === null);
-}
 
 /**
  * The chart of a campaign's series: every minute (hour) from the start of its sending, zero where
@@ -130,6 +119,7 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
   if (!c) return <Loading what="Loading the campaign" />;
 
   const state = campaignState(c);
+  const progress = sendingProgress(c, zone);
   const deletable = (c.status === 'draft' || Date.parse(c.scheduleDate) > Date.now()) && site.plan.permissions.includes('delete');
   const d = c.delivery;
   // The customer may pick the winner while the test runs (the rest then get it at once).
@@ -146,6 +136,11 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
         <h1 tabIndex={-1}>{c.title}</h1>
         <span class={`badge badge-${state}`}>{STATE_TEXT[state]}</span>
       </div>
+      {progress.length ? (
+        <p class="send-progress" data-testid="send-progress">
+          {progress.join(' · ')}
+        </p>
+      ) : null}
       <div class="actions">
         <a class="btn" href={href(sitePath(site.id, `/campaigns/new?from=${encodeURIComponent(c.id)}`))}>
           Duplicate

@@ -4,8 +4,8 @@
 import { useState } from 'preact/hooks';
 import { ErrorBox, Loading } from '../components/ui';
 import { api } from '../lib/api';
-import { campaignState, count, percent, STATE_TEXT } from '../lib/format';
-import { useLoad, useTitle } from '../lib/hooks';
+import { campaignState, count, percent, sendingProgress, STATE_TEXT } from '../lib/format';
+import { useInterval, useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
 import { offsetLabel, offsetMinutes, showDate, wallToApiDate } from '../lib/time';
@@ -17,6 +17,9 @@ const STATUSES: { value: ListStatus; label: string }[] = [
   { value: 'sent', label: 'Sent' },
   { value: 'failed', label: 'Failed' },
 ];
+
+/** Refresh period while a listed campaign sends. */
+const LIVE_MS = 5000;
 
 interface Filters {
   status: ListStatus[];
@@ -67,6 +70,9 @@ export function CampaignsPage({ site, query }: { site: SiteDetail; query: URLSea
     ...(cursor ? { cursor } : {}),
   };
   const page = useLoad<CampaignPage>(() => api.listCampaigns(site.id, body), [site.id, key, cursor, zone]);
+  // While a campaign of the page sends, the page follows its progress.
+  const sending = page.data?.items.some((c) => campaignState(c) === 'sending') ?? false;
+  useInterval(() => void page.reload(true), LIVE_MS, sending);
   const [draft, setDraft] = useState<Filters>(applied);
   const [draftKey, setDraftKey] = useState(key);
   if (draftKey !== key) {
@@ -182,6 +188,11 @@ export function CampaignsPage({ site, query }: { site: SiteDetail; query: URLSea
                       </td>
                       <td>
                         <span class={`badge badge-${state}`}>{STATE_TEXT[state]}</span>
+                        {sendingProgress(c, zone).map((line) => (
+                          <div key={line} class="muted small">
+                            {line}
+                          </div>
+                        ))}
                       </td>
                       <td>{showDate(applied.field === 'scheduleDate' ? c.scheduleDate : c.createdAt, zone)}</td>
                       <td class="num">{count(c.totalUsers)}</td>

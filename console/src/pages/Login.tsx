@@ -1,5 +1,6 @@
 // POST /console/api/login. Wrong credentials and throttling answer with the API's own message
-// (401 `Wrong email or password`, 429 `Too many login attempts; try again later`).
+// (401 `Wrong email or password`, 429 `Too many login attempts; try again later` or `Too many
+// logins at once; try again in a few seconds`, with the wait).
 import { useState } from 'preact/hooks';
 import { ErrorBox, Notice, TextField } from '../components/ui';
 import { api } from '../lib/api';

@@ -3,10 +3,10 @@
 // the two-line install of the site plugin, and a test notification to this browser.
 import { useState } from 'preact/hooks';
 import { ConfirmDialog, CopyField, ErrorBox, Loading, Notice, TextField } from '../components/ui';
-import { api, messageOf } from '../lib/api';
+import { api } from '../lib/api';
 import { PERMISSION_TEXT } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
-import { askPermission, pushUnsupported, subscribeThisBrowser } from '../lib/push';
+import { askPermission, pushUnsupported, sendTestNotification, subscribeThisBrowser, type TestPushState } from '../lib/push';
 import { useZone } from '../lib/session';
 import { showDate } from '../lib/time';
 import type { ApiKey, Member, SiteDetail } from '../lib/types';
@@ -202,32 +202,26 @@ function KeysCard({ site }: { site: SiteDetail }) {
   );
 }
 
-type TestState = { step: 'idle' | 'sending' | 'sent' | 'denied' | 'dismissed' } | { step: 'failed'; message: string };
-
 /**
  * "Send a test notification to this browser": asks for permission, subscribes this browser with
  * the site's VAPID key through the console's own service worker, and has the site push one
  * notification to it (POST …/test-notification). Each state says what happened, in the API's
- * words when it refused.
+ * words when it refused; a browser whose push service does not answer is given up on after
+ * SUBSCRIBE_TIMEOUT_MS (lib/push.ts sendTestNotification).
  */
 function TestNotificationCard({ site }: { site: SiteDetail }) {
   const unsupported = pushUnsupported();
-  const [state, setState] = useState<TestState>({ step: 'idle' });
+  const [state, setState] = useState<TestPushState>({ step: 'idle' });
 
   async function send() {
     setState({ step: 'sending' });
-    // First, before anything is awaited: browsers ask only during the click.
-    const permission = await askPermission().catch(() => 'denied' as const);
-    if (permission !== 'granted') return setState({ step: permission === 'denied' ? 'denied' : 'dismissed' });
-    try {
-      const subscription = await subscribeThisBrowser(site.vapidPublicKey).catch((err: unknown) => {
-        throw new Error(`This browser could not subscribe: ${messageOf(err)}`);
-      });
-      await api.testNotification(site.id, subscription);
-      setState({ step: 'sent' });
-    } catch (err) {
-      setState({ step: 'failed', message: messageOf(err) });
-    }
+    setState(
+      await sendTestNotification({
+        askPermission,
+        subscribe: () => subscribeThisBrowser(site.vapidPublicKey),
+        send: (subscription) => api.testNotification(site.id, subscription),
+      }),
+    );
   }
 
   return (

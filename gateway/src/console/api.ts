@@ -141,6 +141,8 @@ export function createConsoleApi(deps: ConsoleApiDeps): RequestHandler {
 
   return async function consoleApi(req: Request, res: Response, next: NextFunction): Promise<void> {
     if (!req.path.startsWith(CONSOLE_API_PREFIX)) return next();
+    // Every answer, the 404s and errors handled further on included: JSON is never sniffed as a page.
+    res.set('X-Content-Type-Options', 'nosniff');
     const matching = table.filter((entry) => entry.pattern.test(req.path));
     if (matching.length === 0) return sendJson(res, 404, { message: MESSAGES.notFound });
     const method = req.method === 'HEAD' ? 'GET' : req.method;

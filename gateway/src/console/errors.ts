@@ -3,7 +3,7 @@
 // text); anything else is the route's generic 500 text, except a call that certainly never
 // reached its service: 503, as on /v2 (grpc/status-map.ts).
 import { status as Status } from '@grpc/grpc-js';
-import { backendUnavailable, isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
+import { backendUnavailable, busyAnswer, isGrpcError, neverReachedBackend, retryAfterOf, serviceBusy } from '../grpc/status-map.js';
 import { HttpError, MESSAGES } from '../messages.js';
 
 const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map([
@@ -14,22 +14,14 @@ const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map
   [Status.RESOURCE_EXHAUSTED, { http: 429, fallback: MESSAGES.tooManyLogins }],
 ]);
 
-/** The trailing metadata of a throttled login: seconds to wait (services/campaign/src/console/grpc-handlers.ts). */
-const RETRY_AFTER_METADATA = 'retry-after';
-
-function retryAfterOf(err: unknown): string {
-  const metadata = (err as { metadata?: { get(key: string): unknown[] } }).metadata;
-  const value = Number(metadata?.get(RETRY_AFTER_METADATA)[0]);
-  return Number.isInteger(value) && value > 0 && value <= 86_400 ? String(value) : '60';
-}
-
 export function consoleHttpError(err: unknown, genericMessage: string): HttpError {
   if (isGrpcError(err)) {
     const mapped = TO_HTTP.get(err.code);
     if (mapped) {
       const message = err.details && err.details.trim() !== '' ? err.details : mapped.fallback;
-      return new HttpError(mapped.http, message, mapped.http === 429 ? { 'Retry-After': retryAfterOf(err) } : {});
+      return new HttpError(mapped.http, message, mapped.http === 429 ? { 'Retry-After': String(retryAfterOf(err) ?? 60) } : {});
     }
+    if (serviceBusy(err)) return busyAnswer(err);
     if (neverReachedBackend(err)) return backendUnavailable();
   }
   return new HttpError(500, genericMessage);

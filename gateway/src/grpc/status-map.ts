@@ -1,8 +1,10 @@
 // gRPC status → HTTP, exactly as the header of protos/campaign/v1/campaign.proto states. The
 // message of a 4xx is the status details (the spec's text); anything else is the endpoint's
 // generic 500 text, so backend internals never reach the customer — except a call that never
-// reached its service, which is certain to have done nothing and is answered 503 (below).
+// reached its service, which is certain to have done nothing and is answered 503 (below), and a
+// service that answered busy (no database connection in time): 503 with its Retry-After.
 import { status as Status } from '@grpc/grpc-js';
+import { RETRY_AFTER_METADATA } from '../../../services/shared/src/grpc.js';
 import { HttpError, MESSAGES } from '../messages.js';
 
 const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map([
@@ -11,6 +13,9 @@ const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map
   [Status.NOT_FOUND, { http: 404, fallback: MESSAGES.campaignNotFound }],
   [Status.FAILED_PRECONDITION, { http: 409, fallback: MESSAGES.alreadySent }],
   [Status.ALREADY_EXISTS, { http: 422, fallback: MESSAGES.idempotencyMismatch }],
+  // A site over its concurrent imports or exports (services/delivery/src/audience/site-slots.ts);
+  // its `retry-after` metadata becomes Retry-After.
+  [Status.RESOURCE_EXHAUSTED, { http: 429, fallback: MESSAGES.tooManyRequests }],
 ]);
 
 /** Retry-After of the 503: about the time a restarted service takes to listen again. */
@@ -40,6 +45,27 @@ export function isGrpcError(err: unknown): err is { code: number; details?: stri
   return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number';
 }
 
+/** The whole seconds of a status's `retry-after` trailing metadata (1 to a day), or undefined. */
+export function retryAfterOf(err: unknown): number | undefined {
+  const metadata = (err as { metadata?: { get(key: string): unknown[] } }).metadata;
+  const value = Number(metadata?.get(RETRY_AFTER_METADATA)[0]);
+  return Number.isInteger(value) && value > 0 && value <= 86_400 ? value : undefined;
+}
+
+/**
+ * True when a service answered busy: no database connection within its pool's bound
+ * (services/shared/src/grpc.ts busyStatus). Only our services set `retry-after`, so grpc-js's
+ * own UNAVAILABLE (never-sent, above) is never read as busy.
+ */
+export function serviceBusy(err: unknown): boolean {
+  return isGrpcError(err) && err.code === Status.UNAVAILABLE && retryAfterOf(err) !== undefined;
+}
+
+/** 503 `Service busy…` with the service's Retry-After. */
+export function busyAnswer(err: unknown): HttpError {
+  return new HttpError(503, MESSAGES.serviceBusy, { 'Retry-After': String(retryAfterOf(err)) });
+}
+
 /** True when the call certainly never reached the service (so it did nothing there). */
 export function neverReachedBackend(err: unknown): boolean {
   if (!isGrpcError(err)) return false;
@@ -54,7 +80,10 @@ export function backendUnavailable(): HttpError {
 export function toHttpError(err: unknown, genericMessage: string): HttpError {
   if (isGrpcError(err)) {
     const mapped = TO_HTTP.get(err.code);
-    if (mapped) return new HttpError(mapped.http, err.details && err.details.trim() !== '' ? err.details : mapped.fallback);
+    const message = err.details && err.details.trim() !== '' ? err.details : mapped?.fallback;
+    if (mapped?.http === 429) return new HttpError(429, message!, { 'Retry-After': String(retryAfterOf(err) ?? 60) });
+    if (mapped) return new HttpError(mapped.http, message!);
+    if (serviceBusy(err)) return busyAnswer(err);
     if (neverReachedBackend(err)) return backendUnavailable();
   }
   return new HttpError(500, genericMessage);

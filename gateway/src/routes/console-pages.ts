@@ -16,11 +16,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
+import { CONSOLE_API_PREFIX } from '../console/route.js';
 import { MESSAGES } from '../messages.js';
 import { sendJson, sendMethodNotAllowed } from './api.js';
 
 export const CONSOLE_PREFIX = '/console';
-const API_PREFIX = '/console/api';
 
 export const CONSOLE_CSP = [
   "default-src 'none'",
@@ -126,7 +126,6 @@ function securityHeaders(res: Response): void {
 }
 
 function send(req: Request, res: Response, file: PageFile): void {
-  securityHeaders(res);
   res.set('Content-Type', file.type);
   res.set('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
   res.set('ETag', file.etag);
@@ -147,17 +146,19 @@ function send(req: Request, res: Response, file: PageFile): void {
 
 /**
  * /console → /console/ (relative asset URLs need the slash), /console/ and /console/index.html
- * → the page, /console/<file> → a built file; anything else under /console/ falls through (the
- * console API, or the JSON 404). With no build, the page answers 503 saying how to build it.
+ * → the page, /console/<file> → a built file, anything else under /console/ → the JSON 404;
+ * /console/api/* is the console API's. Every answer here carries the security headers, the
+ * redirect, 404, 405 and 503 included. With no build, the page answers 503 saying how to build it.
  */
 export function consolePageRoutes(pages: ConsolePages | null) {
   return function serveConsolePages(req: Request, res: Response, next: NextFunction): void {
     const p = req.path;
     if (p !== CONSOLE_PREFIX && !p.startsWith(`${CONSOLE_PREFIX}/`)) return next();
-    if (p === API_PREFIX || p.startsWith(`${API_PREFIX}/`)) return next();
+    if (p.startsWith(CONSOLE_API_PREFIX)) return next();
+    securityHeaders(res);
     const rel = p === CONSOLE_PREFIX || p === `${CONSOLE_PREFIX}/` ? 'index.html' : p.slice(CONSOLE_PREFIX.length + 1);
     const file = pages?.files.get(rel);
-    if (!file && !(rel === 'index.html' && !pages)) return next();
+    if (!file && !(rel === 'index.html' && !pages)) return sendJson(res, 404, { message: MESSAGES.notFound });
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, ['GET']);
     if (p === CONSOLE_PREFIX) {
       const q = req.originalUrl.indexOf('?');

@@ -1,6 +1,8 @@
 // /public/* belongs to the delivery service (site plugin: subscribe, tracking, sw.js), reached
-// through http-proxy-middleware. The gateway is the edge, so before anything is proxied it
-// normalises the request (docs/security.md, "No smuggling through /public"):
+// through httpxy (the proxy of http-proxy-middleware 4; http-proxy, under http-proxy-middleware 3,
+// called the deprecated util._extend on every request, DEP0060). The gateway is the edge, so
+// before anything is proxied it normalises the request (docs/security.md, "No smuggling through
+// /public"):
 //
 // - It reads the body itself, within the delivery service's own 16 kB limit (413 beyond), and
 //   forwards it with an exact Content-Length and no Transfer-Encoding. Methods without a body
@@ -13,21 +15,27 @@
 //   credentials the plugin endpoints never take; the gateway then sets its token, the client's
 //   address and country as it decided them (http/client-address.ts), and the request id.
 //
-// Why not let the proxy stream the body: http-proxy 1.18.1 (under http-proxy-middleware 3)
-// rewrites a DELETE or OPTIONS without Content-Length to `Content-Length: 0` and drops its
-// Transfer-Encoding while still streaming the chunked body (its `deleteLength` pass, an open
-// upstream issue), so the delivery service read the body as further requests. http-proxy-
-// middleware 4 replaced http-proxy by httpxy, which no longer does that (it needs Node ≥ 22.15,
-// which we now run, but moving to it means rewriting this proxy's use of http-proxy). Reading the body here
-// makes the forwarded framing ours whatever the proxy library does: http-proxy never reads the
-// client's stream, it sends the buffered body (its `buffer` option, set per request below).
-import http, { type IncomingMessage } from 'node:http';
+// Why not let the proxy stream the body: proxies rewrite framing (http-proxy sent a DELETE's
+// chunked body under `Content-Length: 0`, which the delivery service read as further requests;
+// httpxy still adds that header to a DELETE or OPTIONS without one). Reading the body here makes
+// the forwarded framing ours whatever the proxy library does, and lets a request be sent again:
+//
+// Lost reports (docs/architecture.md, "A click, from the notification to the campaign's
+// counts"): the pooled connections to the delivery service are closed after
+// UPSTREAM_IDLE_TIMEOUT_MS idle, before the delivery service's own keep-alive (Node's 5 s)
+// closes them, so a request is not written into a connection the other side is closing. If a
+// reused connection is reset anyway before any answer came (ECONNRESET or EPIPE), the request is
+// sent once more on a fresh connection (the plugin's requests are idempotent, and the gateway
+// holds the whole body). Every answer the gateway makes itself on /public carries the plugin's
+// CORS headers, so a browser sees the status, not a network error.
+import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyServer } from 'httpxy';
 import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../../services/shared/src/edge-headers.js';
 import { INTERNAL_AUTH_HEADER } from '../../../services/shared/src/internal-auth.js';
 import type { Logger } from '../../../services/shared/src/log.js';
+import { isPluginPath, PLUGIN_CORS_HEADERS } from '../../../services/shared/src/plugin-cors.js';
 import type { ClientResolver } from '../http/client-address.js';
 import { requestIdOf } from '../http/request-id.js';
 import { MESSAGES } from '../messages.js';
@@ -35,10 +43,21 @@ import { MESSAGES } from '../messages.js';
 // A delivery service that accepts a connection and never answers must not hold a browser forever.
 const UPSTREAM_TIMEOUT_MS = 30_000;
 
+/**
+ * How long a pooled connection to the delivery service may stay idle: below its keep-alive
+ * (Node's default 5 s, announced as `Keep-Alive: timeout=5`; Node closes it a second later), so
+ * the gateway always closes first. Node's agent ignores that announcement when it has no timeout
+ * of its own, which is how connections were reused as the delivery service closed them.
+ */
+export const UPSTREAM_IDLE_TIMEOUT_MS = 4000;
+
 /** The delivery service's body limit on its plugin endpoints (services/delivery/src/routes/subscriptions.ts). */
 const PUBLIC_BODY_LIMIT_BYTES = 16 * 1024;
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A reset of a connection that was reused: the other side closed it as the request went out. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 // Headers a client may not pass on: framing and hop-by-hop headers (the gateway frames the
 // forwarded request itself), internal headers only the gateway sets, forwarding headers only a
@@ -75,9 +94,14 @@ export interface PublicProxyOptions {
 
 class BodyTooLarge extends Error {}
 
-/** http-proxy's pass API (ProxyServer#before), which its published types leave out. */
-interface WithPasses {
-  before(type: 'web', pass: 'stream', fn: (req: IncomingMessage, res: unknown, options: { buffer?: Readable }) => void): void;
+/** One client request on its way to the delivery service: its body and its attempts. */
+interface Exchange {
+  body: Buffer;
+  attempts: number;
+  /** The current attempt's upstream request (once it has a connection). */
+  upstream?: ClientRequest;
+  responded: boolean;
+  timedOut: boolean;
 }
 
 /** The whole body, refused beyond `limit` bytes; rejects (without answering) if the client goes away. */
@@ -128,50 +152,57 @@ function normaliseHeaders(req: Request, res: Response, body: Buffer, opts: Publi
   headers['x-request-id'] = requestIdOf(res);
 }
 
-function isPublicPath(path: string): boolean {
-  return path === '/public' || path.startsWith('/public/');
-}
-
 /** `maxSockets`: connections to the delivery service (more requests wait for one). */
 export function createPublicProxy(opts: PublicProxyOptions & { maxSockets?: number }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 256 });
-  const bodies = new WeakMap<IncomingMessage, Buffer>();
-  const proxy = createProxyMiddleware<Request, Response>({
-    target: opts.target,
-    agent,
-    proxyTimeout: UPSTREAM_TIMEOUT_MS,
-    plugins: [
-      (proxyServer) => {
-        // Just before http-proxy's last pass pipes `options.buffer || req` into the upstream
-        // request: the body read above, exactly Content-Length bytes. (Writing it from the
-        // proxyReq event instead fails for requests queued for a pooled connection: that event
-        // comes only once a socket is free, after the pipe of the ended request has ended them.)
-        (proxyServer as unknown as WithPasses).before('web', 'stream', (req, _res, options) => {
-          const body = bodies.get(req);
-          options.buffer = Readable.from(body && body.length > 0 ? [body] : []);
-        });
-      },
-    ],
-    on: {
-      proxyRes(proxyRes, _req, res) {
-        // The delivery service's Connection and Keep-Alive describe the gateway's pooled
-        // connection to it, not the client's: the client's own request decides whether its
-        // connection stays open (http-proxy would otherwise write `keep-alive` over a `close`).
-        delete proxyRes.headers['keep-alive'];
-        proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
-      },
-      error(err, req, res) {
-        opts.logger.warn('delivery service unreachable', { path: (req as Request).path, code: (err as NodeJS.ErrnoException).code });
-        if (!('writeHead' in res)) return void res.destroy();
-        if (res.headersSent) return void res.destroy();
-        res.writeHead(502, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-        res.end(JSON.stringify({ message: MESSAGES.upstreamUnavailable }));
-      },
-    },
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 256, timeout: UPSTREAM_IDLE_TIMEOUT_MS });
+  const exchanges = new WeakMap<IncomingMessage, Exchange>();
+  const proxy = createProxyServer({});
+
+  function forward(req: IncomingMessage, res: http.ServerResponse, exchange: Exchange): void {
+    exchange.attempts += 1;
+    exchange.upstream = undefined;
+    // httpxy pipes `buffer` (not the client's stream, already read) into the upstream request:
+    // exactly Content-Length bytes, and a fresh stream for each attempt.
+    const buffer = Readable.from(exchange.body.length > 0 ? [exchange.body] : []);
+    // Failures are answered by the 'error' listener below; the promise only says the answer ended.
+    void proxy.web(req, res, { target: opts.target, agent, buffer }).catch(() => {});
+  }
+
+  proxy.on('proxyReq', (upstream, req) => {
+    const exchange = exchanges.get(req);
+    if (!exchange) return;
+    exchange.upstream = upstream;
+    upstream.setTimeout(UPSTREAM_TIMEOUT_MS, () => {
+      exchange.timedOut = true;
+      upstream.destroy();
+    });
+  });
+  proxy.on('proxyRes', (proxyRes, req, res) => {
+    const exchange = exchanges.get(req);
+    if (exchange) exchange.responded = true;
+    // The delivery service's Connection and Keep-Alive describe the gateway's pooled
+    // connection to it, not the client's: the client's own request decides whether its
+    // connection stays open.
+    delete proxyRes.headers['keep-alive'];
+    proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
+  });
+  proxy.on('error', (err, req, res) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    const exchange = req ? exchanges.get(req) : undefined;
+    if (!req || !exchange || !res || !('writeHead' in res)) return void res?.destroy();
+    if (res.headersSent || res.destroyed || req.socket.destroyed) return void res.destroy();
+    const stale = exchange.upstream?.reusedSocket === true && STALE_CONNECTION.has(code ?? '') && !exchange.responded && !exchange.timedOut;
+    if (stale && exchange.attempts === 1) return forward(req, res, exchange);
+    opts.logger.warn('delivery service unreachable', { path: (req as Request).path, code, attempts: exchange.attempts, timedOut: exchange.timedOut });
+    res.writeHead(502, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify({ message: MESSAGES.upstreamUnavailable }));
   });
 
   async function middleware(req: Request, res: Response, next: NextFunction): Promise<void> {
-    if (!isPublicPath(req.path)) return next();
+    if (!isPluginPath(req.path)) return next();
+    // Before anything can answer: every answer the gateway makes here carries them too (the
+    // delivery service's answers set the same values again).
+    res.set(PLUGIN_CORS_HEADERS);
     const te = req.headers['transfer-encoding'];
     if (te !== undefined && (req.headers['content-length'] !== undefined || te.trim().toLowerCase() !== 'chunked')) return refuse(res, 400, MESSAGES.badRequest);
     let body: Buffer;
@@ -183,8 +214,9 @@ export function createPublicProxy(opts: PublicProxyOptions & { maxSockets?: numb
     }
     if (BODYLESS.has(req.method)) body = Buffer.alloc(0);
     normaliseHeaders(req, res, body, opts);
-    bodies.set(req, body);
-    await proxy(req, res, next);
+    const exchange: Exchange = { body, attempts: 0, responded: false, timedOut: false };
+    exchanges.set(req, exchange);
+    forward(req, res, exchange);
   }
 
   return { middleware, close: () => agent.destroy() };

@@ -1,7 +1,7 @@
 // Starts the campaign service: migrations, gRPC server, scheduler. Nothing happens at import time.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPool, migrate, type Pool } from '../../shared/src/db.js';
+import { createPools, migrate, type Pool } from '../../shared/src/db.js';
 import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import type { CampaignConfig } from './config.js';
@@ -46,7 +46,9 @@ export interface RunningCampaignService {
 
 export async function startCampaignService(config: CampaignConfig, deps: { log?: Logger } = {}): Promise<RunningCampaignService> {
   const log = deps.log ?? createLogger('campaign', config.logLevel);
-  const pool = createPool(config.databaseUrl, { applicationName: 'campaign' });
+  const pools = createPools(config.databaseUrl, 'campaign', config.pools);
+  // Requests and the background loops; the campaigns export takes pools.bulk, readiness its own connection.
+  const pool = pools.interactive;
   const audience = createAudienceClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   // The same delivery service (its Runs API), with the same deadline.
   const runs = createRunsClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
@@ -67,20 +69,20 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, log }) : undefined;
   // Before the gauges that query the pool: a scrape reads metrics in registration order, so the
   // pool is read before the scrape's own queries would show as waiting for a connection.
-  dbPoolGauges(metrics.registry, pool);
+  dbPoolGauges(metrics.registry, pools);
   sampledGauge(metrics.registry, { name: 'campaign_outbox_backlog', help: 'Dispatch jobs written to the outbox and not yet published to Kafka.' }, async () => [{ value: await backlog(pool) }]);
   sampledGauge(metrics.registry, { name: 'campaign_outbox_oldest_age_seconds', help: 'Age of the oldest dispatch job not yet published to Kafka (0 when none).' }, async () => [{ value: await oldestUnpublishedAge(pool) }]);
   sampledGauge(metrics.registry, { name: 'campaign_scheduler_overdue_seconds', help: 'How far past its schedule date the most overdue undispatched scheduled campaign is (0 when none).' }, async () => [{ value: await oldestOverdue(pool) }]);
   if (messaging) kafkaLagGauge(metrics.registry, [{ group: STATS_GROUP, topic: TOPICS.stats }], () => messaging.statsLag());
   const readiness = createReadiness(
-    { postgres: () => pool.query('SELECT 1'), ...(messaging ? { kafka: () => messaging.ping() } : {}) },
+    { postgres: () => pools.readiness.query('SELECT 1'), ...(messaging ? { kafka: () => messaging.ping() } : {}) },
     { log },
   );
   let metricsServer: OpsServer | undefined;
   const accounts = createAccounts(pool);
   accounts.warm();
   const server = createServer({
-    useCases: createUseCases({ pool, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched }),
+    useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched }),
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
     log,
     metrics,
@@ -123,7 +125,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       audience.close();
       runs.close();
       await metricsServer?.stop();
-      await pool.end();
+      await pools.end();
     };
     return {
       grpcPort,
@@ -142,7 +144,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     audience.close();
     runs.close();
     await metricsServer?.stop();
-    await pool.end();
+    await pools.end();
     throw err;
   }
 }

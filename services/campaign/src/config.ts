@@ -1,10 +1,13 @@
 // The only reader of process.env for the campaign service.
 import { boolean, integer, list, listenAddress, optionalString, requireString, secret } from '../../shared/src/config.js';
+import type { PoolSettings } from '../../shared/src/db.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 
 export interface CampaignConfig {
   databaseUrl: string;
+  /** Postgres connections by use: interactive (requests, scheduler, relay), bulk (the campaigns export), and readiness's own one. */
+  pools: PoolSettings;
   grpc: { host: string; port: number };
   audienceTarget: string;
   /** Deadline of each Audience.CountAudience call. */
@@ -28,6 +31,11 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
   return Object.freeze({
     databaseUrl: requireString(env, 'DATABASE_URL'),
+    pools: Object.freeze({
+      interactive: integer(env, 'DB_POOL_MAX_INTERACTIVE', 10, { min: 1, max: 1000 }),
+      bulk: integer(env, 'DB_POOL_MAX_BULK', 2, { min: 1, max: 1000 }),
+      waitMs: integer(env, 'DB_POOL_WAIT_MS', 5000, { min: 100, max: 60_000 }),
+    }),
     grpc: listenAddress(env, 'CAMPAIGN_GRPC_HOST', 'CAMPAIGN_GRPC_PORT', 50051),
     audienceTarget: optionalString(env, 'AUDIENCE_GRPC_TARGET', '127.0.0.1:50052'),
     audienceDeadlineMs: integer(env, 'AUDIENCE_DEADLINE_MS', 5000, { min: 1 }),

@@ -5,6 +5,7 @@
 // sending the campaign, the pick itself, shown at once.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
 import type { PickWinnerResponse__Output } from '../../../protos/generated/campaign/v1/PickWinnerResponse.js';
 import { createLogger } from '../../shared/src/log.js';
@@ -20,6 +21,7 @@ interface ShownAbTest {
   windowMinutes: number;
   results: { variant: number; sent: number; impressions: number; clicks: number; ctr: number; its: number }[];
   winner: { variant: number; decidedAt: string; by: string } | null;
+  windowEndsAt: string | null;
 }
 type WithAbTest = ApiCampaign & { abTest?: ShownAbTest };
 
@@ -54,6 +56,7 @@ describe('A/B test campaigns', function () {
       windowMinutes: 120,
       results: [zero(0), zero(1), zero(2)],
       winner: null,
+      windowEndsAt: null,
     });
     expect(Object.keys(c).at(-1)).to.equal('abTest');
     // The list shows the same object.
@@ -89,6 +92,29 @@ describe('A/B test campaigns', function () {
     ]);
     await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: { variant: 2, decidedAt: '2031-01-01T11:00:00.000Z', by: 'customer' } } })]);
     expect((await abTestOf(id))!.winner).to.deep.equal({ variant: 1, decidedAt: '2031-01-01T10:00:00Z', by: 'metric' });
+  });
+
+  it('when the delivery service reports when the window ends, then the campaign shows it (to the second); events without it keep it', async () => {
+    const id = await create({ status: 'published' });
+    const results = [result(0, 1, 0, 0), result(1, 1, 0, 0), result(2, 0, 0, 0)];
+    await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: null, windowEndsAt: null } })]);
+    expect((await abTestOf(id))!.windowEndsAt).to.equal(null);
+    await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: null, windowEndsAt: '2031-01-01T12:00:00.456Z' } })]);
+    await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: null } }), statsMessage(id, { abTest: { results, winner: null, windowEndsAt: 'not a date' } })]);
+    expect((await abTestOf(id))!.windowEndsAt).to.equal('2031-01-01T12:00:00Z');
+  });
+
+  it('when a stats event carries any text as the window end (hostile or broken), then it is stored as a date or kept out, never an error', async () => {
+    const results = [result(0, 0, 0, 0), result(1, 0, 0, 0), result(2, 0, 0, 0)];
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 40 }), fc.date({ noInvalidDate: false }).map((d) => (Number.isNaN(d.getTime()) ? 'Invalid Date' : d.toISOString()))), async (windowEndsAt) => {
+        const id = await create({ status: 'published' });
+        await applyStats(h.pool, [statsMessage(id, { abTest: { results, winner: null, windowEndsAt } })]);
+        const shown = (await abTestOf(id))!.windowEndsAt;
+        if (shown !== null) expect(shown).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('when dispatched, then the message carries the A/B test as validated', async () => {

@@ -1,7 +1,8 @@
 // The console's accounts in the campaign service (docs/console.md, "Who gets in"), through its
 // gRPC API as the gateway calls it, against a real Postgres: passwords, sessions (rotation,
 // logout, idle and absolute ends, last_seen_at moved at most once a minute), one-time links,
-// login throttling that answers alike for every email, and the internal token.
+// login throttling (growing delays, known addresses) that answers alike for every email, the cap
+// on concurrent password checks, and the internal token.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import type { SessionAnswer__Output } from '../../../protos/generated/campaign/v1/SessionAnswer.js';
@@ -12,12 +13,14 @@ import { loadConsoleProto } from '../../shared/src/grpc.js';
 import { UNAUTHENTICATED_MESSAGE, withInternalToken } from '../../shared/src/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { CURRENT_PARAMS, hashPassword, needsRehash, verifyPassword } from '../src/console/passwords.js';
-import { LOGIN_THROTTLE } from '../src/console/throttle.js';
+import { PASSWORD_CHECKS } from '../src/console/password-gate.js';
+import { KNOWN_ADDRESSES, knownAddressHash, LOGIN_THROTTLE, pairDelaySeconds } from '../src/console/throttle.js';
 import { BASE_URL, sha256Hex, startConsoleHarness, tokenOf, type ConsoleHarness } from './support/console.js';
 
 const PASSWORD = 'correct horse battery';
 const WRONG = { code: grpc.status.UNAUTHENTICATED, details: 'Wrong email or password' };
 const THROTTLED = { code: grpc.status.RESOURCE_EXHAUSTED, details: 'Too many login attempts; try again later' };
+const BUSY = { code: grpc.status.RESOURCE_EXHAUSTED, details: 'Too many logins at once; try again in a few seconds' };
 
 describe('campaign service: console passwords', () => {
   it('when a password is hashed, then the hash names scrypt and its parameters, and verifies only that password', async () => {
@@ -250,38 +253,105 @@ describe('campaign service: console accounts and sessions', function () {
     expect((await login('192.0.2.6', `  ${mail.toUpperCase()}`, PASSWORD)).session!.email).to.equal(mail);
   });
 
-  it('when an email has failed 5 times in 15 minutes, then every attempt for it is refused with Retry-After, account or not, right password or not', async () => {
-    const mail = email();
-    await h.newUser(siteId, mail, PASSWORD);
-    const stranger = 'stranger@example.com';
-    for (const [i, who] of [mail, stranger].entries()) {
-      for (let k = 0; k < LOGIN_THROTTLE.emailLimit; k++) {
-        expect(await refused('Login', { email: who, password: 'wrong password', clientAddress: `198.51.100.${10 + i * 10 + k}`, previousSessionHash: '' })).to.deep.equal(WRONG);
-      }
-      const err = await h.refusal('Login', { email: who.toUpperCase(), password: who === mail ? PASSWORD : 'anything at all', clientAddress: '198.51.100.99', previousSessionHash: '' });
+  describe('login throttling: growing delays, no lock', () => {
+    const failuresOf = async (mail: string) => (await h.stack.pool.query('SELECT count(*)::int AS n FROM campaign.login_failures WHERE email_hash = $1', [sha256Hex(mail)])).rows[0].n;
+    /** The waits run out: every failure of the email moves `seconds` into the past. */
+    const wait = (mail: string, seconds: number) =>
+      h.stack.pool.query('UPDATE campaign.login_failures SET failed_at = failed_at - make_interval(secs => $2) WHERE email_hash = $1', [sha256Hex(mail), seconds]);
+    const throttledFor = async (req: object) => {
+      const err = await h.refusal('Login', { previousSessionHash: '', ...req });
       expect({ code: err.code, details: err.details }).to.deep.equal(THROTTLED);
-      const retryAfter = Number(err.metadata.get('retry-after')[0]);
-      expect(retryAfter).to.be.within(LOGIN_THROTTLE.windowSeconds - 30, LOGIN_THROTTLE.windowSeconds);
-    }
-    // Out of the window, the email may try again (and the right password gets in).
-    await h.stack.pool.query("UPDATE campaign.login_failures SET failed_at = failed_at - interval '15 minutes'");
-    expect((await login('198.51.100.99', mail, PASSWORD)).session!.email).to.equal(mail);
-  });
+      return Number(err.metadata.get('retry-after')[0]);
+    };
 
-  it('when one address has failed 20 times in 15 minutes, then it is refused for every email; a success clears only its email', async () => {
-    const mail = email();
-    await h.newUser(siteId, mail, PASSWORD);
-    const address = '203.0.113.7';
-    for (let k = 0; k < LOGIN_THROTTLE.addressLimit; k++) {
-      expect(await refused('Login', { email: `guess${k}@example.com`, password: 'wrong password', clientAddress: address, previousSessionHash: '' })).to.deep.equal(WRONG);
-    }
-    const err = await h.refusal('Login', { email: mail, password: PASSWORD, clientAddress: address, previousSessionHash: '' });
-    expect({ code: err.code, details: err.details }).to.deep.equal(THROTTLED);
-    expect(Number(err.metadata.get('retry-after')[0])).to.be.greaterThan(0);
-    // Another address is not held back, and its success forgets the email's own failures.
-    await refused('Login', { email: mail, password: 'wrong password', clientAddress: '203.0.113.8', previousSessionHash: '' });
-    await login('203.0.113.8', mail, PASSWORD);
-    expect((await h.stack.pool.query('SELECT count(*)::int AS n FROM campaign.login_failures WHERE email_hash = $1', [sha256Hex(mail)])).rows[0].n).to.equal(0);
+    it('when one address keeps failing for an email, then it waits 2, 4, 8 s … after each failure (account or not, right password or not), while the owner at another address gets in', async () => {
+      const mail = email();
+      await h.newUser(siteId, mail, PASSWORD);
+      for (const [i, who] of [mail, 'stranger@example.com'].entries()) {
+        const attacker = `198.51.100.${20 + i}`;
+        for (let k = 0; k < LOGIN_THROTTLE.pairFree; k++) {
+          expect(await refused('Login', { email: who, password: 'wrong password', clientAddress: attacker, previousSessionHash: '' })).to.deep.equal(WRONG);
+        }
+        for (const delay of [2, 4, 8, 16]) {
+          expect(pairDelaySeconds(LOGIN_THROTTLE.pairFree + Math.log2(delay) - 1)).to.equal(delay);
+          expect(await throttledFor({ email: who.toUpperCase(), password: who === mail ? PASSWORD : 'anything at all', clientAddress: attacker })).to.be.within(delay - 1, delay);
+          await wait(who, delay);
+          expect(await refused('Login', { email: who, password: 'wrong password', clientAddress: attacker, previousSessionHash: '' })).to.deep.equal(WRONG);
+        }
+        // The owner, elsewhere, was never held back: 5 and more wrong passwords lock nobody out.
+        if (who === mail) expect((await login('198.51.100.29', mail, PASSWORD)).session!.email).to.equal(mail);
+      }
+      expect(pairDelaySeconds(LOGIN_THROTTLE.pairFree - 1)).to.equal(0);
+      expect(pairDelaySeconds(1000)).to.equal(LOGIN_THROTTLE.maxDelaySeconds);
+      // Once the wait is over the right password gets in there too, and the pair's failures are forgotten.
+      await wait(mail, LOGIN_THROTTLE.maxDelaySeconds);
+      await login('198.51.100.20', mail, PASSWORD);
+      expect(await failuresOf(mail)).to.equal(0);
+    });
+
+    it('when one address (a NAT) has failed for many emails, then it is refused for an email it never logged in with, but an account that logged in from it before gets through', async () => {
+      const [regular, newcomer] = [email(), email()];
+      await h.newUser(siteId, regular, PASSWORD);
+      await h.newUser(siteId, newcomer, PASSWORD);
+      const nat = '203.0.113.7';
+      await login(nat, regular, PASSWORD);
+      for (let k = 0; k < LOGIN_THROTTLE.addressLimit; k++) {
+        expect(await refused('Login', { email: `guess${k}@example.com`, password: 'wrong password', clientAddress: nat, previousSessionHash: '' })).to.deep.equal(WRONG);
+      }
+      expect(await throttledFor({ email: newcomer, password: PASSWORD, clientAddress: nat })).to.be.within(1, LOGIN_THROTTLE.windowSeconds);
+      expect((await login(nat, regular, PASSWORD)).session!.email).to.equal(regular);
+      // Another address is not held back at all.
+      expect((await login('203.0.113.8', newcomer, PASSWORD)).session!.email).to.equal(newcomer);
+    });
+
+    it('when an email has failed from many addresses, then new addresses are refused for it (account or not), but one it logged in from before gets through', async () => {
+      const mail = email();
+      await h.newUser(siteId, mail, PASSWORD);
+      await login('192.0.2.77', mail, PASSWORD);
+      const answers: number[] = [];
+      for (const who of [mail, 'stranger2@example.com']) {
+        // The failures as wrong logins from as many addresses leave them (the NAT test above makes them for real).
+        await h.stack.pool.query(
+          "INSERT INTO campaign.login_failures (email_hash, address) SELECT $1, '10.0.' || k || '.1' FROM generate_series(1, $2) AS k",
+          [sha256Hex(who), LOGIN_THROTTLE.emailLimit],
+        );
+        answers.push(await throttledFor({ email: who, password: who === mail ? PASSWORD : 'anything at all', clientAddress: '192.0.2.78' }));
+      }
+      for (const a of answers) expect(a).to.be.within(LOGIN_THROTTLE.windowSeconds - 60, LOGIN_THROTTLE.windowSeconds);
+      expect((await login('192.0.2.77', mail, PASSWORD)).session!.email).to.equal(mail);
+    });
+
+    it('when a user logs in from many addresses, then only hashes of the latest 10 are kept, none of them the address', async () => {
+      const mail = email();
+      await h.newUser(siteId, mail, PASSWORD); // accepted from 192.0.2.1: the first one
+      for (let k = 0; k < KNOWN_ADDRESSES.perUser + 2; k++) await login(`192.0.2.${100 + k}`, mail, PASSWORD);
+      const { rows } = await h.stack.pool.query(
+        'SELECT a.address_hash FROM campaign.login_addresses a JOIN campaign.users u ON u.id = a.user_id WHERE u.email = $1',
+        [mail],
+      );
+      expect(rows).to.have.length(KNOWN_ADDRESSES.perUser);
+      const latest = Array.from({ length: KNOWN_ADDRESSES.perUser }, (_, k) => knownAddressHash(mail, `192.0.2.${102 + k}`));
+      expect(rows.map((r) => r.address_hash).sort()).to.deep.equal(latest.sort());
+      expect(JSON.stringify(rows)).to.not.include('192.0.2');
+    });
+
+    it('when a flood of wrong logins arrives at once, then beyond the cap they are refused at once with Retry-After (never an internal error), and the owner from a known address gets in', async function () {
+      const mail = email();
+      await h.newUser(siteId, mail, PASSWORD);
+      await login('192.0.2.200', mail, PASSWORD);
+      const flood = Array.from({ length: 60 }, (_, k) =>
+        h.refusal('Login', { email: `flood${k}@example.com`, password: 'wrong password', clientAddress: `100.64.${k}.1`, previousSessionHash: '' }),
+      );
+      const owner = login('192.0.2.200', mail, PASSWORD);
+      const errors = await Promise.all(flood);
+      expect((await owner).session!.email).to.equal(mail);
+      const kinds = new Set(errors.map((e) => `${e.code} ${e.details}`));
+      expect([...kinds].sort()).to.deep.equal([`${WRONG.code} ${WRONG.details}`, `${BUSY.code} ${BUSY.details}`].sort());
+      const busy = errors.filter((e) => e.details === BUSY.details);
+      for (const e of busy) expect(e.metadata.get('retry-after')).to.deep.equal([String(PASSWORD_CHECKS.retryAfterSeconds)]);
+      // A refusal for load is no failure: nothing was tried.
+      expect((await h.stack.pool.query("SELECT count(*)::int AS n FROM campaign.login_failures WHERE address LIKE '100.64.%'")).rows[0].n).to.equal(errors.length - busy.length);
+    });
   });
 
   it('when a password hash was made with weaker parameters, then a successful login replaces it', async () => {

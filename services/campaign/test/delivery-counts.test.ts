@@ -1,6 +1,7 @@
 // The campaign's `delivery` counts (issue 11, defect 6): kept from the delivery service's stats
 // events like the other counters (greatest value wins, older events without the new fields
-// change nothing), shown on get and on list items after every field the spec states.
+// change nothing), shown on get and on list items after every field the spec states; pending
+// counts what a published campaign planned and has no outcome yet (issue 34).
 import { expect } from 'chai';
 import { applyStats } from '../src/db/stats-repo.js';
 import { getCampaign, listCampaigns, startHarness, validCampaign, type Harness, statsMessage, type TestSite } from './support/harness.js';
@@ -23,14 +24,29 @@ describe('delivery counts on the campaign', function () {
     (await h.call<CreateCampaignResponse__Output>('CreateCampaign', { siteId: site.siteId, bodyJson: JSON.stringify(validCampaign(overrides)) })).id;
   const delivery = async (id: string) => (await getCampaign(h, site.siteId, id)).delivery;
 
-  it('when a campaign is a draft or not yet taken by delivery, then every count is 0 and the spec fields are as before', async () => {
+  it('when a campaign is a draft, then every count is 0 and the spec fields are as before; published but not yet taken by delivery, every push is pending', async () => {
     const draft = await create({ topics: ['sports'] });
     const c = await getCampaign(h, site.siteId, draft);
     expect(c.delivery).to.deep.equal(ZERO);
     expect(Object.keys(c).slice(-2)).to.deep.equal(['analytics', 'delivery']);
     expect(c.analytics).to.deep.equal({ clicks: 0, impressions: 0, ctr: 0, its: 0, totalUsers: 5 });
     const now = await create({ topics: ['sports'], status: 'published' });
-    expect(await delivery(now)).to.deep.equal(ZERO);
+    expect(await delivery(now)).to.deep.equal({ ...ZERO, pending: 5 });
+    const later = await create({ topics: ['sports'], status: 'published', scheduleMode: 'scheduled', scheduleDate: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(await delivery(later)).to.deep.equal({ ...ZERO, pending: 5 });
+  });
+
+  it('when the run has taken only part of the audience (a throttle, an A/B rest, local-time groups to come), then pending counts the rest of totalUsers until the run finishes', async () => {
+    const id = await create({ topics: ['sports'], status: 'published' });
+    // Two taken so far, one of them sent and one capped: three are still to come.
+    await applyStats(h.pool, [statsMessage(id, { audience: 2, sent: 1, capped: 1 })]);
+    expect(await delivery(id)).to.deep.include({ sent: 1, pending: 3, capped: 1 });
+    // More subscribers joined since the create: the run's audience is what is planned.
+    await applyStats(h.pool, [statsMessage(id, { audience: 7, sent: 4, capped: 1 })]);
+    expect(await delivery(id)).to.deep.include({ sent: 4, pending: 2 });
+    // Finished with fewer than planned (some left meanwhile): nothing is pending.
+    await applyStats(h.pool, [statsMessage(id, { audience: 7, sent: 5, capped: 1, state: 'completed' })]);
+    expect(await delivery(id)).to.deep.include({ sent: 5, pending: 0 });
   });
 
   it('when delivery reports progress, then pending is what it took and has not finished; once finished, 0', async () => {
@@ -79,7 +95,10 @@ describe('delivery counts on the campaign', function () {
     const other = await h.newSite();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const { id } = await h.call<CreateCampaignResponse__Output>('CreateCampaign', { siteId: other.siteId, bodyJson: JSON.stringify(validCampaign({ topics: ['news'] })) });
+      const { id } = await h.call<CreateCampaignResponse__Output>('CreateCampaign', {
+        siteId: other.siteId,
+        bodyJson: JSON.stringify(validCampaign({ topics: ['news'], status: 'published' })),
+      });
       await applyStats(h.pool, [statsMessage(id, { audience: 10, sent: i, failed: i, failedBy: { rejected: i, unauthorized: 0, unreachable: 0, refused: 0 } })]);
       ids.push(id);
     }

@@ -91,9 +91,10 @@ describe('campaign service operations', () => {
     expect(Number(/^campaign_outbox_oldest_age_seconds\{webpush_service="campaign"\} (\S+)$/m.exec(text)?.[1])).to.be.greaterThan(0);
     // The scheduler runs every 50 ms: nothing stays overdue.
     expect(text).to.match(/^campaign_scheduler_overdue_seconds\{webpush_service="campaign"\} 0$/m);
-    expect(text).to.match(/^db_pool_connections\{webpush_service="campaign"\} [1-9]\d*$/m);
-    expect(text).to.match(/^db_pool_waiting_clients\{webpush_service="campaign"\} 0$/m);
-    expect(text).to.match(/^db_pool_max_connections\{webpush_service="campaign"\} 10$/m);
+    expect(text).to.match(/^db_pool_connections\{pool="interactive",webpush_service="campaign"\} [1-9]\d*$/m);
+    expect(text).to.match(/^db_pool_waiting_clients\{pool="interactive",webpush_service="campaign"\} 0$/m);
+    expect(text).to.match(/^db_pool_max_connections\{pool="interactive",webpush_service="campaign"\} 10$/m);
+    expect(text).to.match(/^db_pool_max_connections\{pool="bulk",webpush_service="campaign"\} 2$/m);
     expect(text).to.match(/^campaign_scheduler_lateness_seconds_count\{webpush_service="campaign"\} [1-9]/m);
     expect(text).to.not.include('kafka_consumer_group_lag{');
   });

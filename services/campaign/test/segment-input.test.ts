@@ -49,6 +49,12 @@ describe('create validation: segment', () => {
     });
   });
 
+  it('names each zone by its IANA name, so a segment on one name reaches the subscribers who reported another', () => {
+    expect(outcome({ timeZones: ['Asia/Calcutta', 'Asia/Kolkata', 'Europe/Kiev', 'Etc/UTC'] })).to.deep.equal({
+      segment: { timeZones: ['Asia/Kolkata', 'Europe/Kyiv', 'UTC'] },
+    });
+  });
+
   it('names every wrong condition, in order', () => {
     expect(
       outcome({

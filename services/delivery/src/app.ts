@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { createPool, migrate, type Pool } from '../../shared/src/db.js';
+import { createPools, migrate, type Pool } from '../../shared/src/db.js';
 import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
 import { createInternalAuth } from '../../shared/src/internal-auth.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
@@ -22,6 +22,8 @@ import { createAudience } from './audience/audience.js';
 import { createGrpcServer } from './grpc-server.js';
 import { createWebhookEndpoints } from './webhooks/endpoints.js';
 import { createWebhookLoop, type WebhookLoop } from './webhooks/delivery-loop.js';
+import { zoneNamesMaintenance } from './audience/zone-names.js';
+import type { Periodic } from '../../shared/src/periodic.js';
 import { createWebhookSender } from './webhooks/sender.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { createSubscriptions } from './audience/subscriptions.js';
@@ -34,6 +36,7 @@ import { resolveEngine } from './push/encryption/engine.js';
 import { createEncryptPool } from './push/encryption/pool.js';
 import { createPushMetrics } from './push/metrics.js';
 import { createPushSender } from './push/sender.js';
+import { createSubscriberExport } from './audience/export.js';
 import { createSiteImport } from './audience/import.js';
 import { createChunkWorker } from './sending/chunk-worker.js';
 import { createDispatchHandler } from './sending/dispatch.js';
@@ -74,18 +77,21 @@ function listen(server: http.Server, host: string, port: number): Promise<number
 
 export async function startDeliveryService(config: DeliveryConfig, deps: { log?: Logger } = {}): Promise<DeliveryService> {
   const log = deps.log ?? createLogger('delivery', config.logLevel);
-  const pool = createPool(config.databaseUrl, { applicationName: 'delivery' });
+  const pools = createPools(config.databaseUrl, 'delivery', config.pools);
+  // Requests and sending; imports and exports take pools.bulk, readiness its own connection.
+  const pool = pools.interactive;
   const internalAuth = createInternalAuth(config.internalTokens);
   const instanceId = randomUUID();
   const vapidKeys = { current: config.vapidEncryptionKey, previous: config.vapidEncryptionKeysPrevious };
   const tokens = trackingTokensFor(vapidKeys);
   const metrics = createServiceMetrics('delivery');
   const pushMetrics = createPushMetrics(metrics.registry);
-  dbPoolGauges(metrics.registry, pool);
+  dbPoolGauges(metrics.registry, pools);
   // Readiness: what this process needs to serve its own traffic (plugin HTTP, audience gRPC),
   // which is Postgres. Kafka feeds sending, not requests: routing requests away from this
   // process would not bring it back, so its state is reported on /readyz without gating it.
-  const readiness = createReadiness({ postgres: () => pool.query('SELECT 1') }, { log });
+  // Its own connection, so that a saturated pool never makes the process look down.
+  const readiness = createReadiness({ postgres: () => pools.readiness.query('SELECT 1') }, { log });
   const messaging =
     config.kafka.brokers.length > 0
       ? createDeliveryMessaging({ brokers: [...config.kafka.brokers], prefix: config.kafka.topicPrefix, log, chunkConcurrency: config.sending.chunkConcurrency, sessionTimeoutMs: config.kafka.sessionTimeoutMs })
@@ -110,6 +116,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   let sender: ReturnType<typeof createPushSender> | undefined;
   let webhookSender: ReturnType<typeof createWebhookSender> | undefined;
   let webhookLoop: WebhookLoop | undefined;
+  let zoneNames: Periodic | undefined;
   let pacer: Pacer | undefined;
 
   // Out of rotation, then intake (gRPC, HTTP), then in-flight sending hands back its unfinished
@@ -131,6 +138,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     await recorder.close();
     await counters?.stop();
     await webhookLoop?.stop();
+    await zoneNames?.stop();
     await pacer?.stop();
     webhookSender?.close();
     await messaging?.stop();
@@ -138,7 +146,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     await encryptor?.close();
     await leases.forget().catch(() => {});
     await opsServer?.stop();
-    await pool.end();
+    await pools.end();
   }
 
   try {
@@ -171,10 +179,11 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const pushHosts = { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts };
 
     // audience, webhooks, runs and the console's data over gRPC
-    const siteImport = createSiteImport(pool, pushHosts, config.vapidEncryptionKey);
+    const siteImport = createSiteImport(pools.bulk, pushHosts, config.vapidEncryptionKey, { requestsPerSite: config.perSite.imports });
+    const subscriberExport = createSubscriberExport(pools.bulk, { perSite: config.perSite.exports });
     const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
     const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
-    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
+    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, subscriberExport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one
@@ -208,6 +217,10 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     });
     webhookLoop = createWebhookLoop({ pool, keys: vapidKeys, send: webhookSender.send, log, metrics: createWebhookMetrics(metrics.registry) }, config.webhooks.loop);
     webhookLoop.start();
+
+    // stored zones by their one name (audience/zone-names.ts), in the background after an upgrade
+    zoneNames = zoneNamesMaintenance(pool, log);
+    zoneNames.start();
 
     // the plugin's and tracking's HTTP routes
     const app = createHttpApp({

@@ -1,5 +1,6 @@
 // The delivery service's only reader of process.env.
 import { ConfigError, integer, list, listenAddress, oneOf, optionalString, requireString } from '../../shared/src/config.js';
+import type { PoolSettings } from '../../shared/src/db.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/push-endpoint.js';
@@ -18,6 +19,14 @@ export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
 
 export interface DeliveryConfig {
   readonly databaseUrl: string;
+  /** Postgres connections by use: interactive (requests and sending), bulk (imports and exports), and readiness's own one. */
+  readonly pools: PoolSettings;
+  /**
+   * A site's bulk work running at once in this process; one more is answered 429 with
+   * Retry-After (SITE_CONCURRENT_IMPORTS: POST /v2/subscribers/import requests;
+   * SITE_CONCURRENT_EXPORTS: GET /v2/subscribers/export streams).
+   */
+  readonly perSite: { readonly imports: number; readonly exports: number };
   readonly grpc: { readonly host: string; readonly port: number };
   readonly http: { readonly host: string; readonly port: number };
   /** Liveness, readiness and metrics, off the plugin port (DELIVERY_OPS_HOST, DELIVERY_OPS_PORT). */
@@ -163,6 +172,15 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
   const vapidKeys = loadVapidEncryptionKeys(env);
   return Object.freeze(checkWebhookLease({
     databaseUrl: requireString(env, 'DATABASE_URL'),
+    pools: Object.freeze({
+      interactive: integer(env, 'DB_POOL_MAX_INTERACTIVE', 10, { min: 1, max: 1000 }),
+      bulk: integer(env, 'DB_POOL_MAX_BULK', 4, { min: 1, max: 1000 }),
+      waitMs: integer(env, 'DB_POOL_WAIT_MS', 5000, { min: 100, max: 60_000 }),
+    }),
+    perSite: Object.freeze({
+      imports: integer(env, 'SITE_CONCURRENT_IMPORTS', 2, { min: 1, max: 1000 }),
+      exports: integer(env, 'SITE_CONCURRENT_EXPORTS', 2, { min: 1, max: 1000 }),
+    }),
     grpc: listenAddress(env, 'DELIVERY_GRPC_HOST', 'DELIVERY_GRPC_PORT', 50052),
     http: listenAddress(env, 'DELIVERY_HTTP_HOST', 'DELIVERY_HTTP_PORT', 8081),
     ops: listenAddress(env, 'DELIVERY_OPS_HOST', 'DELIVERY_OPS_PORT', 9466),

@@ -1,8 +1,10 @@
 // How every delivery gRPC handler answers: refused input with its messages (INVALID_ARGUMENT,
 // FAILED_PRECONDITION, NOT_FOUND; RESOURCE_EXHAUSTED with trailing metadata `retry-after` in
-// seconds), anything else logged here and answered INTERNAL without detail.
+// seconds), no database connection within the pool's bound as UNAVAILABLE with `retry-after`
+// (busy: the gateway's 503), anything else logged here and answered INTERNAL without detail.
 import * as grpc from '@grpc/grpc-js';
-import { refusalStatus } from '../../shared/src/grpc.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../shared/src/db.js';
+import { busyStatus, refusalStatus, RETRY_AFTER_METADATA } from '../../shared/src/grpc.js';
 import type { Logger } from '../../shared/src/log.js';
 import { NotFoundError, RateLimitedError, StateConflictError, ValidationError } from './errors.js';
 import { VapidKeysInUseError } from './audience/import.js';
@@ -21,12 +23,17 @@ function refusal(err: unknown): { code: grpc.status; details: string } | null {
 /** The trailing metadata a refusal carries: a throttled call's `retry-after` (seconds). */
 function refusalMetadata(err: unknown): grpc.Metadata {
   const metadata = new grpc.Metadata();
-  if (err instanceof RateLimitedError) metadata.set('retry-after', String(err.retryAfterSeconds));
+  if (err instanceof RateLimitedError) metadata.set(RETRY_AFTER_METADATA, String(err.retryAfterSeconds));
   return metadata;
 }
 
 /** The status a failed call answers: a refusal with its messages, anything else logged and INTERNAL. */
 export function serviceError(err: unknown, method: string, log: Logger): grpc.ServiceError {
+  if (isConnectionWaitTimeout(err)) {
+    log.warn('no database connection within its wait: answered busy', { method });
+    const busy = busyStatus(BUSY_RETRY_AFTER_SECONDS);
+    return { name: 'Error', message: busy.details, ...busy };
+  }
   const refused = refusal(err);
   if (!refused) log.error('gRPC call failed', { method, err });
   const { code, details } = refused ?? { code: grpc.status.INTERNAL, details: 'Internal error' };

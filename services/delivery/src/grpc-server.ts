@@ -9,6 +9,7 @@ import type { ServiceMetrics } from '../../shared/src/observability/metrics.js';
 import type { Pool } from '../../shared/src/db.js';
 import type { Audience } from './audience/audience.js';
 import { createAudienceHandlers } from './audience/grpc-handlers.js';
+import type { SubscriberExport } from './audience/export.js';
 import type { SiteImport } from './audience/import.js';
 import type { WebhookEndpoints } from './webhooks/endpoints.js';
 import { createWebhookHandlers } from './webhooks/grpc-handlers.js';
@@ -28,8 +29,10 @@ export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
 export function createGrpcServer(deps: {
   audience: Audience;
   siteImport: SiteImport;
+  /** GET /v2/subscribers/export, limited per site (audience/export.ts). */
+  subscriberExport: SubscriberExport;
   webhooks: WebhookEndpoints;
-  /** The subscribers export reads its pages straight from Postgres (audience/export.ts). */
+  /** The interactive pool: runs and the console's data (shared/db.ts). */
   pool: Pool;
   log: Logger;
   auth: InternalAuth;
@@ -62,7 +65,7 @@ export function createGrpcServer(deps: {
     deps.metrics ? deps.metrics.instrumentGrpc(name, handlers, deps.log) : handlers;
   server.addService(
     loadAudienceProto().delivery.v1.Audience.service,
-    instrument(AUDIENCE_GRPC_SERVICE, createAudienceHandlers(deps.audience, deps.siteImport, deps.pool, deps.log)),
+    instrument(AUDIENCE_GRPC_SERVICE, createAudienceHandlers(deps.audience, deps.siteImport, deps.subscriberExport, deps.log)),
   );
   server.addService(loadWebhooksProto().delivery.v1.Webhooks.service, instrument(WEBHOOKS_GRPC_SERVICE, createWebhookHandlers(deps.webhooks, deps.log)));
   server.addService(

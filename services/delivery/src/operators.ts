@@ -12,7 +12,7 @@ import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audi
 import { exportSubscriptionsForMigration } from './audience/export.js';
 import { resealWebhookSecrets } from './webhooks/secrets.js';
 import type { FrequencyCap } from './sending/delivery-log-store.js';
-import { DEFAULT_TIME_ZONE, isKnownZone } from '../../shared/src/local-time.js';
+import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone } from '../../shared/src/local-time.js';
 import type { PushHostRules } from './audience/push-endpoint.js';
 import {
   encryptVapidPrivateKey,
@@ -224,8 +224,9 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
   async function setTimeZone(siteId: string, zone: string | null): Promise<{ siteId: string; timeZone: string }> {
     const site = await registeredSite(siteId);
     if (zone !== null && !isKnownZone(zone)) throw new DeliveryOperatorError(`unknown time zone ${JSON.stringify(zone)}: give an IANA name such as Europe/Lisbon or America/Sao_Paulo`);
-    await pool.query('UPDATE delivery.sites SET time_zone = $2 WHERE site_id = $1', [site.siteId, zone]);
-    return { siteId: site.siteId, timeZone: zone ?? DEFAULT_TIME_ZONE };
+    const name = zone === null ? null : canonicalZone(zone);
+    await pool.query('UPDATE delivery.sites SET time_zone = $2 WHERE site_id = $1', [site.siteId, name]);
+    return { siteId: site.siteId, timeZone: name ?? DEFAULT_TIME_ZONE };
   }
 
   return {

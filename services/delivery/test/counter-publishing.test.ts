@@ -2,10 +2,12 @@
 // Postgres and the test Kafka: a tracking report is stored and answered without Kafka; the
 // counter publisher publishes changed runs, keeps them while publishing fails and publishes them
 // once it works, republishes a run changed while it was publishing, runs once across instances;
-// failed pushes are counted by class in the run and in the event.
+// failed pushes are counted by class in the run and in the event; a run that finishes during a
+// pass is published with its results by browser.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
+import type { PoolClient } from 'pg';
 import { createPool, withTransaction, type Pool } from '../../shared/src/db.js';
 import { createMessaging } from '../../shared/src/kafka.js';
 import { createLogger } from '../../shared/src/log.js';
@@ -15,7 +17,7 @@ import { freshDatabase } from '../../../test/support/postgres.js';
 import { migrateDeliverySchema } from '../src/app.js';
 import { changedCounters, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from '../src/tracking/counter-store.js';
 import { claim, recordOutcomes } from '../src/sending/delivery-log-store.js';
-import { runFor } from '../src/sending/run-store.js';
+import { chunkDone, runFor } from '../src/sending/run-store.js';
 import { trackingTokensFor } from '../src/tracking/tracking-token.js';
 import { createDeliveryMessaging } from '../src/sending/messaging.js';
 import { createCounterPublisher } from '../src/tracking/counter-publisher.js';
@@ -210,6 +212,45 @@ describe('campaign counters published from what is stored', function () {
     } finally {
       await publisher.stop();
     }
+  });
+
+  it('when a run completes between the pass filling results by browser and reading changed counters, then it is published with them', async () => {
+    const campaignId = await publishedRun();
+    const sub = await subscriber();
+    await pool.query(`INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by) VALUES ($1, $2, 'sent', $3)`, [campaignId, sub, randomUUID()]);
+    await pool.query(`UPDATE delivery.campaign_runs SET state = 'sending', chunks_total = 1, sent = 1, audience_size = 1 WHERE campaign_id = $1`, [campaignId]);
+    // The publisher's connection completes the run (the chunk worker's own statement, on another
+    // connection) right after its fill statement: the moment a one-chunk campaign can finish at.
+    let completed = false;
+    const completeAfterFill = (client: PoolClient) =>
+      new Proxy(client, {
+        get(target, prop, receiver) {
+          if (prop !== 'query') return Reflect.get(target, prop, receiver);
+          return async (...args: Parameters<PoolClient['query']>) => {
+            const result = await (target.query as (...a: unknown[]) => Promise<unknown>)(...args);
+            const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+            if (!completed && text.includes('jsonb_object_agg')) {
+              completed = true;
+              expect(await withTransaction(pool, (tx) => chunkDone(tx, campaignId, 0, [sub]))).to.deep.include({ state: 'completed' });
+            }
+            return result;
+          };
+        },
+      });
+    const racingPool = new Proxy(pool, {
+      get(target, prop, receiver) {
+        if (prop === 'connect') return async () => completeAfterFill(await target.connect());
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const published: RunCounters[] = [];
+    const publisher = createCounterPublisher({ pool: racingPool, log, publish: async (runs) => void published.push(...runs) }, { intervalMs: 20, batchSize: 1000 });
+    await publisher.publishChanged();
+    expect(completed).to.equal(true);
+    await publisher.publishChanged();
+    const finished = published.filter((p) => p.campaignId === campaignId && p.state === 'completed');
+    expect(finished, 'the completed run was published').to.not.deep.equal([]);
+    for (const p of finished) expect(p.byBrowser).to.deep.equal({ chrome: { sent: 1, failed: 0, expired: 0, capped: 0 } });
   });
 
   it('when pushes fail, then the run counts them by class and the event carries failedBy', async () => {

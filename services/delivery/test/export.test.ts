@@ -3,12 +3,15 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { csvCell } from '../../shared/src/csv.js';
-import { EXPORT_MESSAGES, EXPORT_PAGE_ROWS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
-import { ValidationError } from '../src/errors.js';
+import { createSubscriberExport, EXPORT_MESSAGES, EXPORT_PAGE_ROWS, EXPORT_RETRY_AFTER_SECONDS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
+import { RateLimitedError, ValidationError } from '../src/errors.js';
 import { randomUUID } from 'node:crypto';
 import { runFor } from '../src/sending/run-store.js';
 import { recordTracking } from '../src/tracking/counter-store.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from './support.js';
+
+/** Texts made of the characters that matter to a spreadsheet: separators, quotes, formula starts. */
+const csvHostile = fc.oneof(fc.string(), fc.string({ unit: fc.constantFrom(';', '\t', ',', '"', '\r', '\n', '=', '+', '-', '@', 'a', ' ', "'") }));
 
 describe('delivery: exporting subscribers', function () {
   this.timeout(120_000);
@@ -84,19 +87,44 @@ describe('delivery: exporting subscribers', function () {
     expect((err as ValidationError).messages).to.deep.equal([EXPORT_MESSAGES.format, EXPORT_MESSAGES.topics, EXPORT_MESSAGES.countries]);
   });
 
+  it("a site's exports beyond its limit are refused (429 with Retry-After) until one ends; other sites are not counted", async () => {
+    const [site, other] = [await newSite(t), await newSite(t)];
+    const exportOf = createSubscriberExport(t.pool, { perSite: 1 });
+    const first = exportOf(site.siteId, parseExportQuery({ format: 'csv' }));
+    await first.next(); // running: the header is out
+    const refused = await exportOf(site.siteId, parseExportQuery({})).next().catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(RateLimitedError).and.include({ message: EXPORT_MESSAGES.tooMany, retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS });
+    expect((await exportOf(other.siteId, parseExportQuery({ format: 'csv' })).next()).done).to.equal(false);
+    await first.return(undefined); // the consumer stopped pulling
+    expect((await exportOf(site.siteId, parseExportQuery({ format: 'csv' })).next()).done).to.equal(false);
+  });
+
+  it('CSV: every topic of the `;`-joined list is defused, so a spreadsheet splitting on `;` runs none', async () => {
+    const site = await newSite(t);
+    await t.operators.seedSubscribers({ siteId: site.siteId, count: 1, topics: ['a'], countries: ['br'], topicsPerSubscriber: 1 });
+    await t.pool.query(`UPDATE delivery.subscribers SET topics = ARRAY['0', '=hyperlink(1)', '-2'] WHERE site_id = $1`, [site.siteId]);
+    const [, row] = (await all(site.siteId, parseExportQuery({ format: 'csv' }))).text.split('\r\n');
+    expect(row.split(',')[3]).to.equal("0;'=hyperlink(1);'-2");
+  });
+
   it('CSV cells: quoted when needed, formulas defused, and always one cell whatever the text', () => {
     expect(csvCell('plain')).to.equal('plain');
     expect(csvCell('a,b')).to.equal('"a,b"');
     expect(csvCell('say "hi"')).to.equal('"say ""hi"""');
     expect(csvCell('=1+1')).to.equal("'=1+1");
     expect(csvCell('-2,3')).to.equal('"\'-2,3"');
+    // Every part a spreadsheet splitting on `;` or tab would make: topics are joined with `;`.
+    expect(csvCell('0;=HYPERLINK("https://evil.example")')).to.equal('"0;\'=HYPERLINK(""https://evil.example"")"');
+    expect(csvCell('news;+1;sports;@x')).to.equal("news;'+1;sports;'@x");
+    expect(csvCell('a\t\t=1')).to.equal("a\t'\t'=1");
     fc.assert(
-      fc.property(fc.string(), (s) => {
+      fc.property(csvHostile, (s) => {
         const cell = csvCell(s);
         // Unquoted: no separator, quote or line break; quoted: its quotes doubled.
         if (!cell.startsWith('"')) expect(/[",\r\n]/.test(cell)).to.equal(false);
         else expect(cell.slice(1, -1).replace(/""/g, '')).to.not.include('"');
-        expect(/^[=+\-@\t\r]/.test(cell.startsWith('"') ? cell.slice(1) : cell)).to.equal(false);
+        const text = cell.startsWith('"') ? cell.slice(1, -1).replace(/""/g, '"') : cell;
+        for (const part of text.split(/[;\t]/)) expect(/^[=+\-@\t\r]/.test(part), JSON.stringify(part)).to.equal(false);
       }),
     );
   });

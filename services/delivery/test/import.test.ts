@@ -14,6 +14,11 @@ import { browserKeys, countAudience, listCountries, newSite, pushEndpoint, start
 // generateVapidKeyPair pads the private key to 32 bytes (a raw ECDH key has 31 once in 256).
 const keyPair = generateVapidKeyPair;
 
+/** RFC 3339 texts at the edges of what Postgres stores: years 0000, 0001 and 9999, with offsets that cross them. */
+const edgeDateTime = fc
+  .tuple(fc.constantFrom('0000', '0001', '9999'), fc.constantFrom('01-01T00:00:00', '01-01T00:30:00', '12-31T23:59:59'), fc.constantFrom('Z', '+01:00', '-01:00', '+00:00'))
+  .map(([year, rest, zone]) => `${year}-${rest}${zone}`);
+
 const line = (extra: Record<string, unknown> = {}) => JSON.stringify({ endpoint: pushEndpoint(), keys: browserKeys(), ...extra });
 
 describe('delivery: importing a site from another provider', function () {
@@ -124,6 +129,19 @@ describe('delivery: importing a site from another provider', function () {
       expect(await rowsOf(site.siteId)).to.equal(1);
     });
 
+    it('refuse a createdAt before year 1 (RFC 3339 allows year 0000; Postgres has no year 0) with the reason, and take year 1', async () => {
+      const site = await newSite(t);
+      const lines = [line({ createdAt: '0000-01-01T00:00:00Z' }), line({ createdAt: '0001-01-01T00:30:00+01:00' }), line({ createdAt: '0001-01-01T00:00:00Z' })];
+      const report = await t.operators.importSubscriptions({ siteId: site.siteId, lines });
+      expect(report.refusals).to.deep.equal([
+        { line: 1, reason: IMPORT_MESSAGES.createdAt },
+        { line: 2, reason: IMPORT_MESSAGES.createdAt },
+      ]);
+      expect(report.imported).to.equal(1);
+      const { rows } = await t.pool.query("SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM delivery.subscribers WHERE site_id = $1", [site.siteId]);
+      expect(rows).to.deep.equal([{ day: '0001-01-01' }]);
+    });
+
     it(`list at most ${MAX_LISTED_REFUSALS} refusals and count the rest`, async () => {
       const site = await newSite(t);
       const report = await t.operators.importSubscriptions({ siteId: site.siteId, lines: Array.from({ length: MAX_LISTED_REFUSALS + 5 }, () => '{}') });
@@ -142,7 +160,7 @@ describe('delivery: importing a site from another provider', function () {
             keys: fc.oneof(fc.constant(browserKeys()), fc.record({ p256dh: fc.string(), auth: fc.string() }), fc.anything()),
             topics: fc.oneof(fc.array(fc.string({ maxLength: 70 }), { maxLength: 25 }), fc.anything()),
             country: fc.oneof(fc.string({ maxLength: 4 }), fc.anything()),
-            createdAt: fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.string(), fc.anything()),
+            createdAt: fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), edgeDateTime, fc.string(), fc.anything()),
           },
           { requiredKeys: [] },
         ).map((r) => JSON.stringify(r) ?? 'null'),

@@ -52,11 +52,14 @@ describe('delivery operations endpoints', () => {
     expect(text).to.match(/^http_requests_total\{method="GET",route="\/healthz",status="200",webpush_service="delivery"\} [1-9]/m);
     expect(text).to.match(/^http_request_duration_seconds_count\{[^}]*route="\/public\/v1\/sites\/:publicId\/config"[^}]*\} [1-9]/m);
     expect(text).to.include('# TYPE delivery_pushes_total counter');
-    // The pool has served the requests above, so it has a connection open; the cap is createPool's default.
-    expect(text).to.match(/^db_pool_connections\{webpush_service="delivery"\} [1-9]\d*$/m);
-    expect(text).to.match(/^db_pool_idle_connections\{webpush_service="delivery"\} \d+$/m);
-    expect(text).to.match(/^db_pool_waiting_clients\{webpush_service="delivery"\} 0$/m);
-    expect(text).to.match(/^db_pool_max_connections\{webpush_service="delivery"\} 10$/m);
+    // The interactive pool has served the requests above, so it has a connection open; the caps
+    // are the settings' defaults, and readiness has its one connection.
+    expect(text).to.match(/^db_pool_connections\{pool="interactive",webpush_service="delivery"\} [1-9]\d*$/m);
+    expect(text).to.match(/^db_pool_idle_connections\{pool="interactive",webpush_service="delivery"\} \d+$/m);
+    expect(text).to.match(/^db_pool_waiting_clients\{pool="interactive",webpush_service="delivery"\} 0$/m);
+    expect(text).to.match(/^db_pool_max_connections\{pool="interactive",webpush_service="delivery"\} 10$/m);
+    expect(text).to.match(/^db_pool_max_connections\{pool="bulk",webpush_service="delivery"\} 4$/m);
+    expect(text).to.match(/^db_pool_max_connections\{pool="readiness",webpush_service="delivery"\} 1$/m);
     expect(text).to.match(/^kafka_consumer_group_lag\{group="delivery-dispatch",topic="campaign\.dispatch\.v1",webpush_service="delivery"\} 0$/m);
     expect(text).to.match(/^kafka_consumer_group_lag\{group="delivery-chunks",topic="delivery\.chunks\.v1",webpush_service="delivery"\} 0$/m);
   });

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import * as grpc from '@grpc/grpc-js';
+import { canonicalZone } from '../../shared/src/local-time.js';
 import { BROWSERS, type Segment } from '../../shared/src/segment.js';
 import { audienceSlice } from '../src/sending/run-store.js';
 import { newSite, startTestDelivery, type TestDelivery } from './support.js';
@@ -31,7 +32,8 @@ const HOSTS: Record<Row['browser'], string> = {
 const LANGUAGES = [null, 'pt', 'pt-BR', 'PT-pt', 'en-US', 'en', 'fr-CA', 'es'];
 // Zones with fixed offsets all year (no daylight saving), so the expected offsets below hold on any date.
 const ZONES: Record<string, number> = { 'Pacific/Kiritimati': 840, 'Pacific/Pago_Pago': -660, 'Asia/Kolkata': 330, 'America/Sao_Paulo': -180, UTC: 0, 'Asia/Tokyo': 540 };
-const ZONE_NAMES = [null, ...Object.keys(ZONES), 'Not/AZone'];
+// Rows as older releases stored them too: Chrome's `Asia/Calcutta` is `Asia/Kolkata`, `Etc/UTC` is `UTC`.
+const ZONE_NAMES = [null, ...Object.keys(ZONES), 'Not/AZone', 'Asia/Calcutta', 'Etc/UTC'];
 const DAY = 86_400_000;
 
 function matches(r: Row, s: Segment, now: number): boolean {
@@ -39,9 +41,10 @@ function matches(r: Row, s: Segment, now: number): boolean {
     const lang = r.language?.toLowerCase() ?? null;
     if (lang === null || !s.languages.some((l) => (l.includes('-') ? lang === l : lang.split('-')[0] === l))) return false;
   }
-  if (s.timeZones && (r.timeZone === null || !s.timeZones.includes(r.timeZone))) return false;
+  const zone = r.timeZone === null ? null : canonicalZone(r.timeZone);
+  if (s.timeZones && (zone === null || !s.timeZones.includes(zone))) return false;
   if (s.utcOffset) {
-    const offset = r.timeZone === null ? undefined : ZONES[r.timeZone];
+    const offset = zone === null ? undefined : ZONES[zone];
     if (offset === undefined || offset < s.utcOffset.min || offset > s.utcOffset.max) return false;
   }
   if (s.browsers && !s.browsers.includes(r.browser)) return false;

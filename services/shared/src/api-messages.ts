@@ -14,6 +14,8 @@ export const SHARED_SPEC = {
 export const SHARED_OWN = {
   idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
   idempotencyKeyFormat: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
+  /** 503 with Retry-After: no database connection within its bound (docs/api-decisions.md, "Busy"). */
+  serviceBusy: 'Service busy; retry after Retry-After seconds',
 } as const;
 
 /** What an Idempotency-Key may be: 1 to 255 visible ASCII characters. */

@@ -8,6 +8,8 @@ export const CONSOLE_OWN = {
   notLoggedIn: 'Not logged in',
   wrongLogin: 'Wrong email or password',
   tooManyLogins: 'Too many login attempts; try again later',
+  /** 429 when the process's password checks are all taken (a flood of logins): nothing was counted. */
+  loginsBusy: 'Too many logins at once; try again in a few seconds',
   invalidCsrf: 'Invalid CSRF token',
   jsonContentType: 'Content-Type must be application/json',
   siteNotFound: 'Site not found',

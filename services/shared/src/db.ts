@@ -7,12 +7,65 @@ import pg from 'pg';
 export type Pool = pg.Pool;
 export type Queryable = pg.Pool | pg.PoolClient;
 
-export function createPool(connectionString: string, { max = 10, applicationName = 'webpush' } = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 5000 });
+export function createPool(connectionString: string, { max = 10, applicationName = 'webpush', waitMs = 5000, keepIdle = false } = {}): pg.Pool {
+  // connectionTimeoutMillis bounds the wait for a connection, a free one or a new one: past it
+  // the caller gets an error isConnectionWaitTimeout knows, answered "busy" (503), never a hang.
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: waitMs, ...(keepIdle ? { idleTimeoutMillis: 0 } : {}) });
   // An idle client losing its connection (Postgres restart) must not crash the process.
   pool.on('error', () => {});
   return pool;
 }
+
+/** Each pool's size and the longest wait for one of its connections (docs/operations.md, "Capacity"). */
+export interface PoolSettings {
+  /** Requests a caller waits for, and the background loops (DB_POOL_MAX_INTERACTIVE). */
+  readonly interactive: number;
+  /** Imports and exports: long and heavy, limited per site (DB_POOL_MAX_BULK). */
+  readonly bulk: number;
+  /** The longest wait for a free connection before the caller is answered busy (DB_POOL_WAIT_MS). */
+  readonly waitMs: number;
+}
+
+/**
+ * A process's connections, split by use so that one kind of work cannot starve another: a site's
+ * imports and exports queue in `bulk`, never in front of another site's interactive calls; the
+ * readiness check has its own connection (a pool of 1, kept open), so a saturated pool never
+ * makes the process look down. Connections: interactive + bulk + 1.
+ */
+export interface Pools {
+  readonly interactive: pg.Pool;
+  readonly bulk: pg.Pool;
+  readonly readiness: pg.Pool;
+  end(): Promise<void>;
+}
+
+export function createPools(connectionString: string, applicationName: string, settings: PoolSettings): Pools {
+  const interactive = createPool(connectionString, { max: settings.interactive, applicationName, waitMs: settings.waitMs });
+  const bulk = createPool(connectionString, { max: settings.bulk, applicationName: `${applicationName}-bulk`, waitMs: settings.waitMs });
+  const readiness = createPool(connectionString, { max: 1, applicationName: `${applicationName}-readiness`, waitMs: settings.waitMs, keepIdle: true });
+  return {
+    interactive,
+    bulk,
+    readiness,
+    end: async () => {
+      await Promise.all([interactive.end(), bulk.end(), readiness.end()]);
+    },
+  };
+}
+
+/**
+ * True for pg-pool's errors when no connection came within the pool's wait (`connectionTimeoutMillis`):
+ * every connection was in use for that long (`timeout exceeded when trying to connect`), or a new
+ * one took that long to open. The statement never ran: the caller is answered busy with a
+ * Retry-After (503), not a failure (500).
+ */
+export function isConnectionWaitTimeout(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return err.message === 'timeout exceeded when trying to connect' || err.message === 'Connection terminated due to connection timeout';
+}
+
+/** Retry-After of a busy answer: a connection's wait is bounded by seconds, and most queries take milliseconds. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
 
 const DECIMAL_ID = /^-?\d{1,19}$/;
 

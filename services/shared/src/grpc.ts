@@ -28,6 +28,24 @@ export function refusalStatus(code: grpc.status, details: string): { code: grpc.
   return { code, details: safeText(details, MAX_DETAILS_CHARS) };
 }
 
+/** The trailing metadata key of a wait in whole seconds: a throttled call's (429) or a busy service's (503). */
+export const RETRY_AFTER_METADATA = 'retry-after';
+
+/** Details of a busy answer; the gateway answers its own text. */
+export const BUSY_DETAILS = 'Service busy';
+
+/**
+ * The status of a call that got no database connection within the pool's bound
+ * (shared/db.ts isConnectionWaitTimeout): UNAVAILABLE with `retry-after`, which the gateway
+ * answers 503 with Retry-After. grpc-js's own UNAVAILABLE never carries that metadata, so the
+ * two cannot be confused (gateway/src/grpc/status-map.ts).
+ */
+export function busyStatus(retryAfterSeconds: number): { code: grpc.status; details: string; metadata: grpc.Metadata } {
+  const metadata = new grpc.Metadata();
+  metadata.set(RETRY_AFTER_METADATA, String(retryAfterSeconds));
+  return { code: grpc.status.UNAVAILABLE, details: BUSY_DETAILS, metadata };
+}
+
 /**
  * Writes `chunks` to a server-streaming call as `{ data }` messages, each pulled from its source
  * only once the previous one is on its way (write() returned true, or 'drain'), and ends the call.

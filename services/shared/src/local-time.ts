@@ -6,6 +6,8 @@
 // the same time on the next day. Subscribers without a zone, or with one this runtime does not
 // know, take the site's default zone (UTC when unset).
 
+import { TIME_ZONE_LINKS } from './time-zone-links.js';
+
 export interface LocalTime {
   /** The calendar date, `YYYY-MM-DD`. */
   date: string;
@@ -50,9 +52,63 @@ export function isKnownZone(zone: string): boolean {
   return zone.length > 0 && zone.length <= 64 && formatterFor(zone) !== null;
 }
 
-/** The zone a subscriber is sent in: its own when known, else the site's default. */
+const canonicalNames = new Map<string, string>();
+
+/**
+ * The one name the platform stores and matches a zone by: IANA's name for it. Browsers report
+ * the same zone by different names (Chrome reports CLDR's `Asia/Calcutta`, Firefox IANA's
+ * `Asia/Kolkata`; likewise `Asia/Katmandu`, `Europe/Kiev`, `America/Buenos_Aires`), so a segment
+ * on one would miss the other. Two names are the same zone when this runtime's ICU resolves them
+ * to the same zone; of such a class, the name is IANA's (its link table, `time-zone-links.ts`) when
+ * ICU resolves that one to the class too, else ICU's. Every UTC alias (`Etc/UTC`, `GMT`, `Zulu`)
+ * is `UTC`. A zone this runtime does not know is returned as given.
+ */
+export function canonicalZone(zone: string): string {
+  let name = canonicalNames.get(zone);
+  if (name === undefined) {
+    const icu = isKnownZone(zone) ? formatterFor(zone)!.resolvedOptions().timeZone : null;
+    if (icu === null) name = zone;
+    else if (icu === 'UTC' || icu === 'Etc/UTC') name = DEFAULT_TIME_ZONE;
+    else {
+      const iana = TIME_ZONE_LINKS[icu];
+      name = iana && isKnownZone(iana) && formatterFor(iana)!.resolvedOptions().timeZone === icu ? iana : icu;
+    }
+    if (canonicalNames.size < 5000) canonicalNames.set(zone, name);
+  }
+  return name;
+}
+
+let namesByZone: Map<string, string[]> | undefined;
+
+/**
+ * Every name stored rows may hold for the zones given (their canonical names and the other names
+ * of the same zone, from the link table and this runtime's zones): what a query matches on, so a
+ * row written before names were canonical (or by an older release) is still found.
+ */
+export function zoneNames(zones: readonly string[]): string[] {
+  if (!namesByZone) {
+    namesByZone = new Map();
+    const all = new Set([...Intl.supportedValuesOf('timeZone'), ...Object.keys(TIME_ZONE_LINKS), ...Object.values(TIME_ZONE_LINKS), 'UTC', 'Etc/UTC']);
+    for (const name of all) {
+      const c = canonicalZone(name);
+      const names = namesByZone.get(c) ?? [];
+      names.push(name);
+      namesByZone.set(c, names);
+    }
+  }
+  const out = new Set<string>();
+  for (const zone of zones) {
+    out.add(zone);
+    const c = canonicalZone(zone);
+    out.add(c);
+    for (const n of namesByZone.get(c) ?? []) out.add(n);
+  }
+  return [...out].sort();
+}
+
+/** The zone a subscriber is sent in: its own when known (by its canonical name), else the site's default. */
 export function effectiveZone(zone: string | null | undefined, siteDefault: string): string {
-  return zone && isKnownZone(zone) ? zone : siteDefault;
+  return zone && isKnownZone(zone) ? canonicalZone(zone) : siteDefault;
 }
 
 /** Subscriber counts by reported zone (null: none) summed by effective zone. */
@@ -75,22 +131,29 @@ export function utcOffsetMinutes(zone: string, at: Date): number {
 }
 
 /**
- * The instant the wall clock in `zone` shows `date` `time`. A time skipped by a daylight-saving
- * change (02:30 when clocks jump from 02:00 to 03:00) is read with the offset from before the
- * jump, so it lands just after it (03:30); a repeated time is its first occurrence.
+ * The instant the wall clock in `zone` shows `date` `time`, as Postgres reads
+ * `(date + time) AT TIME ZONE zone`: a time skipped by a change of the clocks (02:30 when they
+ * jump from 02:00 to 03:00) is read with the offset from before the jump, so it lands as far
+ * after it (03:30); a time shown twice (clocks going back) is the later of its two instants.
+ * Changes at any hour are read alike, midnight included (Egypt's clocks went from 24:00 back to
+ * 23:00 on 2023-10-26: 23:00 that day is 21:00Z, not 20:00Z).
  */
 export function wallClockInstant(date: string, time: string, zone: string): Date {
   const [y, m, d] = date.split('-').map(Number);
   const [hh, mm] = time.split(':').map(Number);
   const wall = Date.UTC(y, m - 1, d, hh, mm);
-  // Read with the offset of the day before, then with the offset found at that instant: an
-  // instant is right when its own offset is the one it was read with.
+  // The offsets in force a day either side (no zone changes its clocks twice within two days),
+  // and those found at the instants they give: an instant is a reading of the wall time when its
+  // own offset is the one it was read with.
   const before = utcOffsetMinutes(zone, new Date(wall - 24 * 3600_000));
-  const first = wall - before * 60_000;
-  const after = utcOffsetMinutes(zone, new Date(first));
-  if (after === before) return new Date(first);
-  const second = wall - after * 60_000;
-  return new Date(utcOffsetMinutes(zone, new Date(second)) === after ? second : first);
+  const offsets = new Set([before, utcOffsetMinutes(zone, new Date(wall + 24 * 3600_000))]);
+  for (const o of [...offsets]) offsets.add(utcOffsetMinutes(zone, new Date(wall - o * 60_000)));
+  let latest: number | null = null;
+  for (const o of offsets) {
+    const at = wall - o * 60_000;
+    if (utcOffsetMinutes(zone, new Date(at)) === o && (latest === null || at > latest)) latest = at;
+  }
+  return new Date(latest ?? wall - before * 60_000);
 }
 
 /** The day after `date` (`YYYY-MM-DD`). */

@@ -152,8 +152,10 @@ export interface StatsMessage {
   /**
    * Added 2026-11-27, optional, for a campaign with an A/B test: each variant's results within
    * the test share (recomputed every few seconds while it sends), and the winner once chosen.
+   * windowEndsAt, added 2026-12-04, optional (older producers omit it): when the test window
+   * ends (ISO 8601), null before the test's first send.
    */
-  abTest?: { results: VariantResult[]; winner: AbWinner | null };
+  abTest?: { results: VariantResult[]; winner: AbWinner | null; windowEndsAt?: string | null };
 }
 
 /** A finished campaign's pushes by outcome, per browser family that had any. */
@@ -268,6 +270,7 @@ const abResultsSchema = {
       required: ['variant', 'decidedAt', 'by'],
       properties: { variant: { type: 'integer', minimum: 0, maximum: MAX_VARIANTS - 1 }, decidedAt: { type: 'string' }, by: { enum: ['metric', 'customer'] } },
     },
+    windowEndsAt: { type: ['string', 'null'], maxLength: 40 },
   },
 };
 

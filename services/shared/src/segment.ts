@@ -12,7 +12,7 @@ export type Browser = (typeof BROWSERS)[number];
 export interface Segment {
   /** Lowercase tags: `pt` matches `pt` and every `pt-…`; `pt-br` matches `pt-BR` only. */
   languages?: string[];
-  /** IANA names, exactly as browsers report them (`America/Sao_Paulo`). */
+  /** IANA names (`America/Sao_Paulo`), each zone by its one name (local-time.ts canonicalZone). */
   timeZones?: string[];
   /** The subscriber's zone's UTC offset at the moment the audience is read, in minutes, inclusive. */
   utcOffset?: { min: number; max: number };

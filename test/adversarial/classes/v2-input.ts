@@ -3,9 +3,9 @@
 // encodings, odd Authorization and Idempotency-Key bytes, odd campaign ids and methods.
 import fc from 'fast-check';
 import type { HeaderList, RequestSpec } from '../support/http.js';
-import { CONTENT_TYPES, encodedVariants, hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, RAW_BODIES, toJsonText } from '../support/hostile.js';
+import { CONTENT_TYPES, edgeDateTime, encodedVariants, hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, RAW_BODIES, spreadsheetFormula, toJsonText } from '../support/hostile.js';
 import { fuzz, probe } from '../support/probe.js';
-import { assertNoViolations, trackViolations, endOfClassChecks, getCtx, show, violation } from '../support/suite.js';
+import { assertNoViolations, trackViolations, endOfClassChecks, getCtx, jsonRequest, show, validSubscription, violation } from '../support/suite.js';
 
 export const CLASS_V2 = '1 /v2 input';
 const cls = CLASS_V2;
@@ -48,6 +48,20 @@ function spec(method: string, path: string, key: string, body?: string | Buffer,
   const h: HeaderList = [['Authorization', key], ...headers];
   if (body !== undefined && !headers.some(([n]) => n.toLowerCase() === 'content-type')) h.push(['Content-Type', 'application/json']);
   return { method, path, headers: h, body };
+}
+
+/** The cells of an RFC 4180 text, unquoted. */
+function csvCells(text: string): string[] {
+  const cells: string[] = [];
+  const cell = /"((?:[^"]|"")*)"|([^,\r\n]*)/y;
+  for (let i = 0; i < text.length; ) {
+    cell.lastIndex = i;
+    const m = cell.exec(text)!;
+    cells.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]);
+    i = cell.lastIndex;
+    i += text.startsWith('\r\n', i) ? 2 : 1;
+  }
+  return cells;
 }
 
 export function registerV2Input(): void {
@@ -96,6 +110,40 @@ export function registerV2Input(): void {
           await probe(cls, spec('DELETE', `/v2/webhooks/${r.body.id}`, key), { siteId: sites.fuzz.id, allowed: [200], what: '(clean-up)' });
         }
       });
+      assertNoViolations(cls);
+    });
+
+    it('import: subscription items with hostile fields (createdAt in year 0000 and other edges) → 200 with each imported or refused, 4xx for the shape, never 5xx', async () => {
+      const { sites } = getCtx();
+      const fields = ['endpoint', 'keys', 'topics', 'country', 'createdAt', 'unknownField'];
+      const mutation = fc.oneof(
+        fc.tuple(fc.constant('createdAt'), fc.oneof(edgeDateTime, hostileValue) as fc.Arbitrary<unknown>),
+        fc.tuple(fc.constantFrom(...fields), fc.option(hostileValue, { nil: undefined, freq: 8 })),
+      );
+      const item = fc.array(mutation, { minLength: 0, maxLength: 3 }).map((m) => mutate(validSubscription('import') as unknown as Record<string, unknown>, m));
+      await fuzz(fc.array(item, { minLength: 1, maxLength: 4 }), { numRuns: 150, timeMs: 8_000, seedOffset: 17 }, async (items) => {
+        const r = await probe(cls, spec('POST', '/v2/subscribers/import', sites.fuzz.apiKey, toJsonText({ subscriptions: items })), {
+          siteId: sites.fuzz.id,
+          allowed: [200, 400, 413, 429],
+          what: show(items, 300),
+        });
+        if (r.status === 200 && r.body?.received !== items.length) violation(cls, `import ${show(items)}: received ${r.body?.received} of ${items.length}`);
+      });
+      assertNoViolations(cls);
+    });
+
+    it('export: topics a spreadsheet would run after a `;` or tab (`0;=HYPERLINK(…)`) → no part of any CSV cell starts a formula', async () => {
+      const { sites } = getCtx();
+      await fuzz(fc.array(spreadsheetFormula, { minLength: 1, maxLength: 3 }), { numRuns: 20, timeMs: 6_000, seedOffset: 18 }, async (topics) => {
+        await probe(cls, jsonRequest('POST', `/public/v1/sites/${sites.fuzz.publicId}/subscriptions`, { subscription: validSubscription('csv'), topics }), { siteId: sites.fuzz.id, allowed: [200, 201, 400, 429], what: show(topics) });
+      });
+      const r = await probe(cls, spec('GET', '/v2/subscribers/export?format=csv', sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [200, 429], what: '(CSV export)', timeoutMs: 30_000 });
+      if (r.status === 200) {
+        for (const cell of csvCells(r.result.responses[0].text)) {
+          const formula = cell.split(/[;\t]/).find((part) => /^[=+\-@\t\r]/.test(part));
+          if (formula !== undefined) violation(cls, `export CSV: the cell ${show(cell, 120)} has a part a spreadsheet would run: ${show(formula, 60)}`);
+        }
+      }
       assertNoViolations(cls);
     });
 

@@ -233,3 +233,19 @@ export function encodedVariants(validJson: string): { label: string; headers: [s
     { label: 'utf-32 charset', headers: [['Content-Type', 'application/json; charset=utf-32']], body: bytes },
   ];
 }
+
+/**
+ * RFC 3339 date-times at the edges of what Postgres stores (it has no year 0; RFC 3339 has),
+ * with offsets that cross them, and calendar dates that do not exist.
+ */
+export const edgeDateTime: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('0000', '0001', '1969', '9999'), fc.constantFrom('-01-01T00:00:00', '-01-01T00:30:00', '-12-31T23:59:59', '-02-29T12:00:00', '-02-30T00:00:00'), fc.constantFrom('Z', '+01:00', '-01:00', '.5Z', '+14:00'))
+  .map(([year, rest, zone]) => `${year}${rest}${zone}`);
+
+/**
+ * Texts a spreadsheet would run as a formula once it splits a cell at `;` or a tab (the
+ * separators it may be set to): formula starts after a separator, not only first.
+ */
+export const spreadsheetFormula: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('0', 'news', ''), fc.constantFrom(';', '\t', ';;', ','), fc.constantFrom('=HYPERLINK("https://evil.example","x")', '+1+1', '-2+3', '@SUM(1)', '=1;=2'))
+  .map(([before, sep, formula]) => `${before}${sep}${formula}`);

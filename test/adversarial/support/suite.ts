@@ -20,10 +20,16 @@ export const GATEWAY_TIMEOUTS = Object.freeze({ headersMs: 2000, requestMs: 5000
 /** The country header the stack is configured with (a trusted edge would set it). */
 export const COUNTRY_HEADER = 'cf-ipcountry';
 
+/**
+ * The one trusted proxy: a loopback address only the console login class connects from (to tell
+ * its flood's 200 client addresses). Every other class connects from 127.0.0.1, untrusted.
+ */
+export const CONSOLE_PROXY = '127.0.0.2';
+
 export const STACK_ENV: Record<string, string> = {
-  // The edge: no trusted proxies (the default), so no client can name its address or country.
+  // The edge: no client the other classes play can name its address or country.
   COUNTRY_HEADER,
-  TRUSTED_PROXIES: '',
+  TRUSTED_PROXIES: CONSOLE_PROXY,
   // Loopback is NOT a test push service here, so every spelling of it is an SSRF attempt.
   PUSH_TEST_HOSTS: 'push-test.invalid',
   // Limits high enough that the fuzzers reach validation instead of a 429 (429s still count as 4xx).

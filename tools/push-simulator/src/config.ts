@@ -7,12 +7,13 @@ export class SimulatorConfigError extends Error {}
 /** Bounds shared with startPushSimulator's own checks. */
 export const MAX_LATENCY_MS = 600_000;
 export const MAX_STREAMS = 2 ** 32 - 1;
+export const MAX_CAPACITY = 1_000_000;
 
 const NAMES = {
   HOST: 'host', PORT: 'port', TLS: 'tls', MODE: 'mode', SINK_SAMPLE_EVERY: 'sink-sample-every',
   TRACKING_BASE_URL: 'tracking-base-url', IMPRESSION_RATE: 'impression-rate', CLICK_RATE: 'click-rate',
   DEVICE_DELAY_MS: 'device-delay-ms', DEVICE_SEED: 'device-seed', SEED: 'seed', MAX_VAPID_TTL_SEC: 'max-vapid-ttl-sec',
-  LATENCY_MS: 'latency-ms', MAX_CONCURRENT_STREAMS: 'max-concurrent-streams', LOG_LEVEL: 'log-level',
+  LATENCY_MS: 'latency-ms', CAPACITY_PER_SECOND: 'capacity-per-second', MAX_CONCURRENT_STREAMS: 'max-concurrent-streams', LOG_LEVEL: 'log-level',
 } as const;
 type Name = keyof typeof NAMES;
 
@@ -67,6 +68,8 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env, argv: 
     seed: number('SEED', undefined, Number.isInteger),
     latencyMs: number('LATENCY_MS', 0, (n) => n >= 0 && n <= MAX_LATENCY_MS),
   };
+  const capacity = number('CAPACITY_PER_SECOND', undefined, (n) => n > 0 && n <= MAX_CAPACITY);
+  if (capacity !== undefined) options.capacityPerSecond = capacity;
   const streams = number('MAX_CONCURRENT_STREAMS', undefined, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_STREAMS);
   if (streams !== undefined) options.maxConcurrentStreams = streams;
   // Devices report only when there is somewhere to report to.

@@ -31,3 +31,27 @@ export class Delays {
     for (const done of [...this.waiting]) done();
   }
 }
+
+/**
+ * A push service of limited capacity: it handles `perSecond` pushes a second, one after another
+ * in arrival order, so a push that arrives while others wait takes its turn after them and its
+ * answer comes later the more are queued (queueing, not a fixed delay). A push whose sender gave
+ * up waiting (a timeout, a reset stream) keeps its place and is still handled, as a real service
+ * that has taken the request does.
+ */
+export class ServiceQueue {
+  private nextFree = 0;
+  private readonly serviceMs: number;
+
+  constructor(perSecond: number) {
+    this.serviceMs = 1000 / perSecond;
+  }
+
+  /** Milliseconds from now until a push arriving now has been handled. */
+  turn(): number {
+    const now = performance.now();
+    const start = Math.max(now, this.nextFree);
+    this.nextFree = start + this.serviceMs;
+    return this.nextFree - now;
+  }
+}

@@ -1,7 +1,7 @@
 // RFC 8030 §5 "Requesting Push Message Delivery", answered the way browser push services do.
 import { decryptAes128gcm, DecryptError } from './aes128gcm.js';
 import type { Behaviours } from './behaviours.js';
-import type { Delays } from './delays.js';
+import type { Delays, ServiceQueue } from './delays.js';
 import type { Device } from './device.js';
 import type { Exchange } from './exchange.js';
 import { randomIds } from './random.js';
@@ -69,6 +69,8 @@ export interface PushContext {
   delays: Delays;
   /** Every push is answered this long after its body arrived (a far push service); 0: at once. */
   latencyMs: number;
+  /** A service of limited capacity (capacityPerSecond): each push also waits its turn in it. */
+  queue: ServiceQueue | undefined;
   vapidCache: VapidCache;
   sinkSeen: { count: number };
 }
@@ -84,7 +86,7 @@ export async function handlePush(ex: Exchange, subscriptionId: string, ctx: Push
   const record = state.subscriptions.get(subscriptionId);
   if (record?.expired) {
     await drain(ex);
-    if (ctx.latencyMs > 0 && !(await far(ctx))) return;
+    if (answersLate(ctx) && !(await far(ctx))) return;
     state.counters.afterExpiry++;
     return reject(ex, state, new Rejection(410, 'expired', 'push subscription has expired or was unsubscribed'));
   }
@@ -95,7 +97,7 @@ export async function handlePush(ex: Exchange, subscriptionId: string, ctx: Push
   const body = await readBody(ex);
   if (body === undefined) return ex.reset();
   // The request has arrived; the answer (whatever it is) comes back after the service's latency.
-  if (ctx.latencyMs > 0 && !(await far(ctx))) return;
+  if (answersLate(ctx) && !(await far(ctx))) return;
   state.counters.bytes += body.total;
 
   if (behaviour && chance(ctx, behaviour.resetBeforeAccept)) {
@@ -106,6 +108,8 @@ export async function handlePush(ex: Exchange, subscriptionId: string, ctx: Push
 
   try {
     const accepted = acceptPush(ex, body, subscriptionId, record, ctx);
+    // Taken, whether or not its sender still waits for the answer: a second copy is a duplicate.
+    state.noteAccepted(subscriptionId, body.data);
     if (behaviour && chance(ctx, behaviour.resetAfterAccept)) {
       state.counters.resets.afterAccept++;
       return ex.reset();
@@ -233,12 +237,15 @@ function reject(ex: Exchange, state: SimulatorState, rejection: Rejection): void
   sendJson(ex, rejection.status, {}, { reason: rejection.reason, message: rejection.message });
 }
 
+const answersLate = (ctx: PushContext) => ctx.latencyMs > 0 || ctx.queue !== undefined;
+
 /**
- * Waits latencyMs on a timer of its own, so other streams go on meanwhile; false when the
- * simulator closed during the wait (its connections are gone: nothing to answer).
+ * Waits latencyMs, and the push's turn in a service of limited capacity, on a timer of its own,
+ * so other streams go on meanwhile; false when the simulator closed during the wait (its
+ * connections are gone: nothing to answer).
  */
 async function far(ctx: PushContext): Promise<boolean> {
-  await ctx.delays.wait(ctx.latencyMs);
+  await ctx.delays.wait(ctx.latencyMs + (ctx.queue?.turn() ?? 0));
   return !ctx.delays.closed;
 }
 

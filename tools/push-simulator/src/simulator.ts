@@ -4,7 +4,8 @@ import http2, { type Http2Session, type IncomingHttpHeaders, type ServerHttp2Str
 import type { AddressInfo, Socket } from 'node:net';
 import { Behaviours } from './behaviours.js';
 import { makeCertificates, type Certificates } from './certificates.js';
-import { Delays } from './delays.js';
+import { MAX_CAPACITY } from './config.js';
+import { Delays, ServiceQueue } from './delays.js';
 import { handleControl } from './control-api.js';
 import { createDevice, type Device } from './device.js';
 import { acceptStream, Http1Exchange, Http2Exchange, type Exchange } from './exchange.js';
@@ -27,6 +28,10 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
   if (opts.trackingBaseUrl) new URL(opts.trackingBaseUrl); // fails fast on a malformed URL
   const latencyMs = opts.latencyMs ?? 0;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0 && latencyMs <= 600_000)) throw new Error('push simulator: latencyMs must be between 0 and 600000');
+  const capacityPerSecond = opts.capacityPerSecond;
+  if (capacityPerSecond !== undefined && !(Number.isFinite(capacityPerSecond) && capacityPerSecond > 0 && capacityPerSecond <= MAX_CAPACITY)) {
+    throw new Error('push simulator: capacityPerSecond must be a number above 0 and at most 1000000');
+  }
   const maxConcurrentStreams = opts.maxConcurrentStreams;
   if (maxConcurrentStreams !== undefined && !(Number.isInteger(maxConcurrentStreams) && maxConcurrentStreams >= 1 && maxConcurrentStreams <= 2 ** 32 - 1)) {
     throw new Error('push simulator: maxConcurrentStreams must be an integer between 1 and 4294967295');
@@ -136,6 +141,7 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
     device,
     delays,
     latencyMs,
+    queue: capacityPerSecond === undefined ? undefined : new ServiceQueue(capacityPerSecond),
     vapidCache: new VapidCache(),
     sinkSeen: { count: 0 },
   };
@@ -192,6 +198,6 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
       return closed;
     },
   };
-  log('push simulator listening', { origin, mode, tls, latencyMs, maxConcurrentStreams: maxConcurrentStreams ?? 'default' });
+  log('push simulator listening', { origin, mode, tls, latencyMs, capacityPerSecond: capacityPerSecond ?? 'unlimited', maxConcurrentStreams: maxConcurrentStreams ?? 'default' });
   return simulator;
 }

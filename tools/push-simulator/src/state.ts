@@ -5,6 +5,8 @@ import type { ReceivedMessage, SimulatedSubscription, SimulatorStats } from './t
 import { importP256PublicKey } from './vapid.js';
 
 const DISTINCT_LIMIT = 100_000;
+/** Accepted messages remembered to tell a duplicate: the last 500,000 to 1,000,000 (two generations). */
+const MESSAGES_REMEMBERED = 500_000;
 
 export interface SubscriptionRecord {
   subscription: SimulatedSubscription;
@@ -25,6 +27,7 @@ function emptyCounters(): Counters {
     replaced: 0,
     afterExpiry: 0,
     resets: { beforeAccept: 0, afterAccept: 0 },
+    duplicates: 0,
     unknownAccepted: 0,
     vapid: { verifications: 0, distinctAuthorizations: 0 },
   };
@@ -37,6 +40,8 @@ export class SimulatorState {
   private undeliveredByTopic = new Map<string, ReceivedMessage>();
   private authorizations = new Set<string>();
   private lastAuthorization: string | undefined;
+  private acceptedNow = new Set<string>();
+  private acceptedBefore = new Set<string>();
 
   constructor(
     private readonly maxRecorded: number,
@@ -106,6 +111,25 @@ export class SimulatorState {
     this.counters.vapid.distinctAuthorizations++;
   }
 
+  /**
+   * Counts a duplicate when this subscription already accepted this very message. A message is
+   * its aes128gcm body's salt (RFC 8188: 16 random octets per encryption): a sender that resends
+   * a push resends the same body, while a new message, even with the same text, has a new salt.
+   */
+  noteAccepted(subscriptionId: string, body: Buffer): void {
+    if (body.length < 16) return;
+    const key = subscriptionId + body.toString('base64', 0, 16);
+    if (this.acceptedNow.has(key) || this.acceptedBefore.has(key)) {
+      this.counters.duplicates++;
+      return;
+    }
+    if (this.acceptedNow.size >= MESSAGES_REMEMBERED) {
+      this.acceptedBefore = this.acceptedNow;
+      this.acceptedNow = new Set();
+    }
+    this.acceptedNow.add(key);
+  }
+
   count(status: number, reason?: string): void {
     this.counters.byStatus[status] = (this.counters.byStatus[status] ?? 0) + 1;
     if (reason !== undefined) {
@@ -120,5 +144,7 @@ export class SimulatorState {
     this.undeliveredByTopic.clear();
     this.authorizations.clear();
     this.lastAuthorization = undefined;
+    this.acceptedNow.clear();
+    this.acceptedBefore.clear();
   }
 }

@@ -42,6 +42,14 @@ export interface PushSimulatorOptions {
    */
   latencyMs?: number;
   /**
+   * A push service of limited capacity: it handles this many pushes a second, one after another
+   * in arrival order, so each push waits its turn behind those queued before it (on top of
+   * latencyMs) and latency grows with the load. A push whose sender stopped waiting is still
+   * handled and accepted (stats().duplicates counts a message accepted twice). Default: unset,
+   * no limit.
+   */
+  capacityPerSecond?: number;
+  /**
    * The SETTINGS_MAX_CONCURRENT_STREAMS the HTTP/2 server advertises: requests one connection may
    * have in flight. Default: Node's (4294967295, i.e. no limit). HTTP/1.1 and tls: false ignore it.
    */
@@ -103,6 +111,12 @@ export interface SimulatorStats {
   replaced: number;
   afterExpiry: number;
   resets: { beforeAccept: number; afterAccept: number };
+  /**
+   * Pushes accepted for a message this subscription had already accepted (the same aes128gcm
+   * body, i.e. a resend): each one a notification shown twice. Remembers the last 500,000 to
+   * 1,000,000 accepted messages.
+   */
+  duplicates: number;
   /** sink mode: pushes accepted for subscription ids the simulator never issued (seeded audiences) */
   unknownAccepted: number;
   /** signature checks done, and distinct Authorization values seen (capped at 100000) */

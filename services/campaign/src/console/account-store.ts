@@ -1,5 +1,6 @@
-// The console's SQL: users, their sites, sessions, one-time links and login failures (migration
-// 20261127120000_console_accounts.sql). Secrets arrive here already hashed.
+// The console's SQL: users, their sites, sessions, one-time links, login failures (migration
+// 20261127120000_console_accounts.sql) and the addresses users logged in from
+// (20261204170000_login_addresses.sql). Secrets arrive here already hashed.
 import type { Queryable } from '../../../shared/src/db.js';
 import type { Permission } from '../domain/operators.js';
 
@@ -151,42 +152,85 @@ export async function insertLoginFailure(db: Queryable, emailHash: string, addre
   await db.query('INSERT INTO campaign.login_failures (email_hash, address) VALUES ($1, $2)', [emailHash, address]);
 }
 
-export async function clearLoginFailures(db: Queryable, emailHash: string): Promise<void> {
-  await db.query('DELETE FROM campaign.login_failures WHERE email_hash = $1', [emailHash]);
+export async function clearPairFailures(db: Queryable, emailHash: string, address: string): Promise<void> {
+  await db.query('DELETE FROM campaign.login_failures WHERE email_hash = $1 AND address = $2', [emailHash, address]);
+}
+
+export interface LoginStanding {
+  /** The (email, address) pair's failures within its window, and seconds since the last of them. */
+  pairFailures: number;
+  sinceLastPairFailure: number;
+  /** Seconds until the address's, and the email's, failures within the window fall under their limit; null when not at it. */
+  addressWait: number | null;
+  emailWait: number | null;
+}
+
+/** The three counts of the login throttle (throttle.ts), in one statement, timed by Postgres's clock. */
+export async function loginStanding(
+  db: Queryable,
+  q: { emailHash: string; address: string; pairWindowSeconds: number; addressLimit: number; emailLimit: number; windowSeconds: number },
+): Promise<LoginStanding> {
+  const { rows } = await db.query(
+    `WITH pair AS (
+       SELECT count(*)::int AS n, coalesce(extract(epoch FROM now() - max(failed_at)), 0)::float8 AS since
+         FROM campaign.login_failures
+        WHERE email_hash = $1 AND address = $2 AND failed_at > now() - make_interval(secs => $3))
+     SELECT pair.n, pair.since,
+       (SELECT extract(epoch FROM failed_at + make_interval(secs => $6) - now())::float8 FROM campaign.login_failures
+         WHERE address = $2 AND failed_at > now() - make_interval(secs => $6)
+         ORDER BY failed_at DESC OFFSET $4 - 1 LIMIT 1) AS address_wait,
+       (SELECT extract(epoch FROM failed_at + make_interval(secs => $6) - now())::float8 FROM campaign.login_failures
+         WHERE email_hash = $1 AND failed_at > now() - make_interval(secs => $6)
+         ORDER BY failed_at DESC OFFSET $5 - 1 LIMIT 1) AS email_wait
+       FROM pair`,
+    [q.emailHash, q.address, q.pairWindowSeconds, q.addressLimit, q.emailLimit, q.windowSeconds],
+  );
+  const r = rows[0];
+  return { pairFailures: r.n, sinceLastPairFailure: r.since, addressWait: r.address_wait, emailWait: r.email_wait };
 }
 
 /**
- * When the email's, or else the address's, failures within the window fall back under their
- * limit: the `limit`-th most recent failure's time plus the window. Null when neither is at it.
+ * The user of this email, and whether they logged in from the address (its hash) within the
+ * last `retentionDays`: one statement whether or not the email is an account.
  */
-export async function throttledUntil(
-  db: Queryable,
-  q: { emailHash: string; address: string; emailLimit: number; addressLimit: number; windowSeconds: number },
-): Promise<Date | null> {
+export async function findLoginUser(db: Queryable, email: string, addressHash: string, retentionDays: number): Promise<(UserRow & { knownAddress: boolean }) | null> {
   const { rows } = await db.query(
-    `SELECT max(until) AS until FROM (
-       (SELECT failed_at + make_interval(secs => $5) AS until FROM campaign.login_failures
-         WHERE email_hash = $1 AND failed_at > now() - make_interval(secs => $5)
-         ORDER BY failed_at DESC OFFSET $3 - 1 LIMIT 1)
-       UNION ALL
-       (SELECT failed_at + make_interval(secs => $5) FROM campaign.login_failures
-         WHERE address = $2 AND failed_at > now() - make_interval(secs => $5)
-         ORDER BY failed_at DESC OFFSET $4 - 1 LIMIT 1)
-     ) limits`,
-    [q.emailHash, q.address, q.emailLimit, q.addressLimit, q.windowSeconds],
+    `SELECT u.id, u.email, u.password_hash,
+            EXISTS (SELECT 1 FROM campaign.login_addresses a
+                     WHERE a.user_id = u.id AND a.address_hash = $2 AND a.last_login_at > now() - make_interval(days => $3)) AS known
+       FROM campaign.users u WHERE u.email = $1`,
+    [email, addressHash, retentionDays],
   );
-  return rows[0]?.until ?? null;
+  const r = rows[0];
+  return r ? { id: r.id, email: r.email, passwordHash: r.password_hash, knownAddress: r.known } : null;
 }
 
-/** Deletes ended sessions, links past their expiry (kept a day for the record) and old failures. */
-export async function purgeEnded(db: Queryable, failureWindowSeconds: number): Promise<number> {
+/** Remembers a successful login's address (its hash) for the user, keeping only their `perUser` latest. */
+export async function rememberAddress(db: Queryable, userId: string, addressHash: string, perUser: number): Promise<void> {
+  await db.query(
+    `WITH up AS (
+       INSERT INTO campaign.login_addresses (user_id, address_hash) VALUES ($1, $2)
+       ON CONFLICT (user_id, address_hash) DO UPDATE SET last_login_at = now())
+     DELETE FROM campaign.login_addresses
+      WHERE user_id = $1 AND address_hash <> $2 AND address_hash NOT IN (
+        SELECT address_hash FROM campaign.login_addresses WHERE user_id = $1 AND address_hash <> $2 ORDER BY last_login_at DESC LIMIT $3 - 1)`,
+    [userId, addressHash, perUser],
+  );
+}
+
+/**
+ * Deletes ended sessions, links past their expiry (kept a day for the record), login failures
+ * out of every throttle window and remembered addresses past their retention.
+ */
+export async function purgeEnded(db: Queryable, q: { failureWindowSeconds: number; addressRetentionDays: number }): Promise<number> {
   const { rows } = await db.query(
     `WITH s AS (DELETE FROM campaign.sessions
                  WHERE last_seen_at < now() - interval '${SESSION_IDLE}' OR created_at < now() - interval '${SESSION_MAX}' RETURNING 1),
           l AS (DELETE FROM campaign.one_time_links WHERE expires_at < now() - interval '1 day' RETURNING 1),
-          f AS (DELETE FROM campaign.login_failures WHERE failed_at < now() - make_interval(secs => $1) RETURNING 1)
-     SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM l) + (SELECT count(*) FROM f) AS n`,
-    [failureWindowSeconds],
+          f AS (DELETE FROM campaign.login_failures WHERE failed_at < now() - make_interval(secs => $1) RETURNING 1),
+          a AS (DELETE FROM campaign.login_addresses WHERE last_login_at < now() - make_interval(days => $2) RETURNING 1)
+     SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM l) + (SELECT count(*) FROM f) + (SELECT count(*) FROM a) AS n`,
+    [q.failureWindowSeconds, q.addressRetentionDays],
   );
   return Number(rows[0].n);
 }

@@ -14,7 +14,8 @@ import { selectSiteById, selectSiteByPublicId } from '../db/operators-repo.js';
 import * as store from './account-store.js';
 import { ConsoleNotFoundError, WrongLoginError } from './errors.js';
 import { createDummyVerifier, hashPassword, needsRehash, verifyPassword } from './passwords.js';
-import { createLoginThrottle } from './throttle.js';
+import { createPasswordGate } from './password-gate.js';
+import { createLoginThrottle, KNOWN_ADDRESSES, knownAddressHash } from './throttle.js';
 import { ValidationError } from '../domain/errors.js';
 
 export type Role = store.Role;
@@ -64,6 +65,7 @@ export function linkUrl(baseUrl: string, token: string): string {
 
 export function createAccounts(pool: Pool) {
   const throttle = createLoginThrottle(pool);
+  const gate = createPasswordGate();
   const dummy = createDummyVerifier();
 
   /** A new session for the user (the one presented before, if any, ends: rotation). */
@@ -79,17 +81,24 @@ export function createAccounts(pool: Pool) {
     return { ...started, email: user.email, sites: await store.selectMemberships(pool, user.id) };
   }
 
-  /** The user's password checked as a login checks it: throttled, and counted when wrong. */
+  /**
+   * The user's password checked as a login checks it: throttled (an address the account logged
+   * in from before is not held back by others' failures, throttle.ts), hashed within the
+   * process's cap (password-gate.ts), counted when wrong, the address remembered when right.
+   */
   async function checkLogin(email: string, password: string, address: string): Promise<store.UserRow> {
-    await throttle.check(email, address);
-    const user = email.length <= MAX_EMAIL_LENGTH ? await store.findUserByEmail(pool, email) : null;
-    const ok = user ? await verifyPassword(password, user.passwordHash) : await dummy.verify(password);
+    const addressHash = knownAddressHash(email, address);
+    const user = email.length <= MAX_EMAIL_LENGTH ? await store.findLoginUser(pool, email, addressHash, KNOWN_ADDRESSES.retentionDays) : null;
+    const known = user?.knownAddress ?? false;
+    await throttle.check(email, address, known);
+    const ok = await gate.run(known ? 'known' : 'other', () => (user ? verifyPassword(password, user.passwordHash) : dummy.verify(password)));
     if (!user || !ok) {
       await throttle.fail(email, address);
       throw new WrongLoginError();
     }
-    await throttle.succeed(email);
-    if (needsRehash(user.passwordHash)) await store.updatePassword(pool, user.id, await hashPassword(password));
+    await throttle.succeed(email, address);
+    await store.rememberAddress(pool, user.id, addressHash, KNOWN_ADDRESSES.perUser);
+    if (needsRehash(user.passwordHash)) await store.updatePassword(pool, user.id, await gate.run('known', () => hashPassword(password)));
     return user;
   }
 
@@ -98,8 +107,9 @@ export function createAccounts(pool: Pool) {
     warm: () => dummy.warm(),
 
     /**
-     * Steps: throttle (the email's failures, the address's) → the user, or a dummy hash for an
-     * email that is none → the password, in constant time → a new session, the presented one ended.
+     * Steps: the user (and whether the address is one they logged in from) → throttle → the
+     * password, or a dummy hash for an email that is none, in constant time and within the
+     * process's cap → a new session, the presented one ended.
      */
     async login(req: { email: string; password: string; clientAddress: string; previousSessionHash: string }): Promise<StartedSession> {
       const user = await checkLogin(normalizeEmail(req.email), req.password, req.clientAddress);
@@ -135,7 +145,8 @@ export function createAccounts(pool: Pool) {
       if (link.kind === 'reset' || !existing) {
         if (link.kind === 'reset' && !existing) throw invalid();
         checkNewPassword(req.password);
-        newHash = await hashPassword(req.password);
+        // The token is proof enough for the known lane.
+        newHash = await gate.run('known', () => hashPassword(req.password));
       } else {
         const own = SHA256_HEX.test(req.sessionHash) ? await store.touchSession(pool, req.sessionHash) : null;
         if (own?.userId !== existing.id) await checkLogin(existing.email, req.password, req.clientAddress);
@@ -155,6 +166,8 @@ export function createAccounts(pool: Pool) {
         }
         if (link.kind === 'invite') await store.upsertMember(tx, user!.id, link.siteId!, link.role!);
         await store.markLinkUsed(tx, tokenHash);
+        // Where a link was accepted is where the user logs in from: the throttle trusts it.
+        await store.rememberAddress(tx, user!.id, knownAddressHash(user!.email, req.clientAddress), KNOWN_ADDRESSES.perUser);
         return { user: user!, started: await startSession(tx, user!.id, req.sessionHash) };
       });
       return viewOf(started, user);

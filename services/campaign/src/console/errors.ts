@@ -16,6 +16,13 @@ export class TooManyLoginsError extends Error {
   }
 }
 
+/** Every password check this process may run, or hold waiting, is taken (password-gate.ts). */
+export class PasswordChecksBusyError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(MESSAGES.loginsBusy);
+  }
+}
+
 /** A site, key or link that does not exist for the caller; `message` says which. */
 export class ConsoleNotFoundError extends Error {}
 

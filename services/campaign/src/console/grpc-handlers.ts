@@ -1,7 +1,8 @@
 // campaign.v1.Console handlers (protos/campaign/v1/console.proto): decode → one console call →
 // encode; the console's refusals → gRPC status, once.
 import * as grpc from '@grpc/grpc-js';
-import { refusalStatus } from '../../../shared/src/grpc.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
+import { busyStatus, refusalStatus } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
 import type { ConsoleHandlers } from '../../../../protos/generated/campaign/v1/Console.js';
 import type { ApiKey } from '../../../../protos/generated/campaign/v1/ApiKey.js';
@@ -10,7 +11,7 @@ import { ValidationError } from '../domain/errors.js';
 import { MESSAGES } from '../domain/messages.js';
 import type { KeyInfo } from '../domain/operators.js';
 import type { Accounts, SessionView as DomainSessionView } from './accounts.js';
-import { ConsoleConflictError, ConsoleNotFoundError, TooManyLoginsError, WrongLoginError } from './errors.js';
+import { ConsoleConflictError, ConsoleNotFoundError, PasswordChecksBusyError, TooManyLoginsError, WrongLoginError } from './errors.js';
 import type { ConsoleKeys } from './keys.js';
 import type { ConsoleSites } from './sites.js';
 
@@ -20,7 +21,7 @@ export interface ConsoleDeps {
   sites: ConsoleSites;
 }
 
-/** The trailing metadata key of a throttled login's wait, in whole seconds. */
+/** The trailing metadata key of a throttled (or busy) login's wait, in whole seconds. */
 export const RETRY_AFTER_METADATA = 'retry-after';
 
 export function consoleStatus(err: unknown, method: string, log: Logger): Partial<grpc.StatusObject> {
@@ -28,11 +29,12 @@ export function consoleStatus(err: unknown, method: string, log: Logger): Partia
   if (err instanceof WrongLoginError) return refusalStatus(grpc.status.UNAUTHENTICATED, err.message);
   if (err instanceof ConsoleNotFoundError) return refusalStatus(grpc.status.NOT_FOUND, err.message);
   if (err instanceof ConsoleConflictError) return refusalStatus(grpc.status.FAILED_PRECONDITION, err.message);
-  if (err instanceof TooManyLoginsError) {
+  if (err instanceof TooManyLoginsError || err instanceof PasswordChecksBusyError) {
     const metadata = new grpc.Metadata();
     metadata.set(RETRY_AFTER_METADATA, String(err.retryAfterSeconds));
     return { ...refusalStatus(grpc.status.RESOURCE_EXHAUSTED, err.message), metadata };
   }
+  if (isConnectionWaitTimeout(err)) return busyStatus(BUSY_RETRY_AFTER_SECONDS);
   try {
     log.error('unexpected error', { method, err: err instanceof Error ? err : new Error(String(err)) });
   } catch {

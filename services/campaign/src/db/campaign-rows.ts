@@ -20,8 +20,8 @@ function percentJson(part: string, base: string): string {
  * What follows an A/B test's own fields (its stored JSON without the closing brace): `results`,
  * one row per variant in order (zeros before the delivery service reported any; a variant it did
  * not report is zeros too), each with its `ctr` (clicks ÷ impressions) and `its` (impressions ÷
- * sent) rounded as the analytics are, and `winner` (null until chosen). Evaluated only for a
- * campaign with a test.
+ * sent) rounded as the analytics are, `winner` (null until chosen) and `windowEndsAt` (when the
+ * window ends: null before the test's first send). Evaluated only for a campaign with a test.
  */
 const AB_TEST_OUTCOME = `',"results":' || (
     SELECT '[' || string_agg(format('{"variant":%s,"sent":%s,"impressions":%s,"clicks":%s,"ctr":%s,"its":%s}',
@@ -35,7 +35,9 @@ const AB_TEST_OUTCOME = `',"results":' || (
          WHERE (e->>'variant')::int = g.v) r)
   || ',"winner":' || CASE WHEN s.ab_winner_variant IS NULL THEN 'null'
                           ELSE format('{"variant":%s,"decidedAt":"%s","by":"%s"}', s.ab_winner_variant,
-                                      to_char(s.ab_winner_decided_at AT TIME ZONE 'UTC', ${UTC_SECONDS}), s.ab_winner_by) END`;
+                                      to_char(s.ab_winner_decided_at AT TIME ZONE 'UTC', ${UTC_SECONDS}), s.ab_winner_by) END
+  || ',"windowEndsAt":' || CASE WHEN s.ab_window_ends_at IS NULL THEN 'null'
+                                ELSE '"' || to_char(s.ab_window_ends_at AT TIME ZONE 'UTC', ${UTC_SECONDS}) || '"' END`;
 
 /** A text column as a JSON string (escaped by to_json exactly as JSON.stringify escapes it). */
 const jsonString = (column: string) => `to_json(${column})::text`;
@@ -119,13 +121,23 @@ export function campaignJsonColumns(sortColumn: string): string {
     to_char(c.${sortColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
 }
 
+/**
+ * `delivery.pending`: every planned push without an outcome yet, from create to the last push
+ * (docs/api-decisions.md, "Delivery counts"). Planned is `totalUsers` (counted at create, for
+ * every group to come: an A/B test's rest, local-time groups, a throttled audience not yet
+ * taken), or the audience the delivery service took when more joined since. A draft or a failed
+ * campaign plans nothing; a finished send has nothing pending.
+ */
+const PENDING = `CASE WHEN c.status <> 'published' OR s.delivery_finished THEN 0
+                      ELSE GREATEST(GREATEST(c.total_users, COALESCE(s.audience, 0))
+                                    - COALESCE(s.sent + s.failed + s.expired + s.capped, 0), 0) END`;
+
 /** `FROM` clause matching campaignJsonColumns. */
 export const CAMPAIGN_FROM = `campaign.campaigns c
       LEFT JOIN campaign.campaign_stats s ON s.campaign_id = c.id
       CROSS JOIN LATERAL (SELECT COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
                                  COALESCE(s.sent, 0) AS sent, COALESCE(s.failed, 0) AS failed, COALESCE(s.expired, 0) AS expired,
-                                 CASE WHEN s.delivery_finished THEN 0
-                                      ELSE GREATEST(COALESCE(s.audience - s.sent - s.failed - s.expired - s.capped, 0), 0) END AS pending,
+                                 ${PENDING} AS pending,
                                  COALESCE(s.capped, 0) AS capped,
                                  COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
                                  COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused) st`;

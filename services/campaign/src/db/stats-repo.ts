@@ -3,7 +3,8 @@
 // older producer leaves out (audience, failedBy, capped) counts as 0, which keeps what is stored.
 // Finished (a run completed or failed) is final: once seen, nothing is pending any more.
 // An A/B test's results are a set of counters: the set whose counters total is greatest is kept
-// (the latest, whatever order the events came in); its winner is the first one reported, kept.
+// (the latest, whatever order the events came in); its winner is the first one reported, kept;
+// its window's end is set once by the delivery service, so the latest reported is kept.
 import type { AbWinner, VariantResult } from '../../../shared/src/ab-test.js';
 import type { Queryable } from '../../../shared/src/db.js';
 import type { StatsMessage } from '../../../shared/src/messages.js';
@@ -24,6 +25,14 @@ function winnerOf(m: StatsMessage): AbWinner | null {
   if (!w) return null;
   const at = new Date(w.decidedAt);
   return Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999 ? null : { variant: w.variant, decidedAt: at.toISOString(), by: w.by };
+}
+
+/** The message's test window end when Postgres takes it as a date (else left for a later event). */
+function windowEndOf(m: StatsMessage): string | null {
+  const w = m.abTest?.windowEndsAt;
+  if (!w) return null;
+  const at = new Date(w);
+  return Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999 ? null : at.toISOString();
 }
 
 /**
@@ -58,7 +67,8 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
             ab_results_total = CASE WHEN v.ab_results IS NOT NULL AND (s.ab_results IS NULL OR v.ab_total > s.ab_results_total) THEN v.ab_total ELSE s.ab_results_total END,
             ab_winner_variant = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_variant ELSE s.ab_winner_variant END,
             ab_winner_decided_at = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_decided_at ELSE s.ab_winner_decided_at END,
-            ab_winner_by = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_by ELSE s.ab_winner_by END
+            ab_winner_by = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_by ELSE s.ab_winner_by END,
+            ab_window_ends_at = coalesce(v.window_ends_at, s.ab_window_ends_at)
        FROM (SELECT campaign_id, max(sent) AS sent, max(failed) AS failed, max(expired) AS expired,
                     max(impressions) AS impressions, max(clicks) AS clicks, max(audience) AS audience,
                     max(rejected) AS rejected, max(unauthorized) AS unauthorized, max(unreachable) AS unreachable,
@@ -69,13 +79,14 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
                     max(ab_total) FILTER (WHERE ab_results IS NOT NULL) AS ab_total,
                     (array_agg(winner_variant ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_variant,
                     (array_agg(winner_decided_at ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_decided_at,
-                    (array_agg(winner_by ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_by
+                    (array_agg(winner_by ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_by,
+                    max(window_ends_at) AS window_ends_at
                FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
                            $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::boolean[], $13::bigint[], $14::json[],
-                           $15::json[], $16::bigint[], $17::int[], $18::timestamptz[], $19::text[]) WITH ORDINALITY
+                           $15::json[], $16::bigint[], $17::int[], $18::timestamptz[], $19::text[], $20::timestamptz[]) WITH ORDINALITY
                     AS t(campaign_id, sent, failed, expired, impressions, clicks, audience,
                          rejected, unauthorized, unreachable, refused, finished, capped, by_browser,
-                         ab_results, ab_total, winner_variant, winner_decided_at, winner_by, ord)
+                         ab_results, ab_total, winner_variant, winner_decided_at, winner_by, window_ends_at, ord)
               GROUP BY campaign_id) v
       WHERE s.campaign_id = v.campaign_id`,
     [
@@ -98,6 +109,7 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
       messages.map((m) => winnerOf(m)?.variant ?? null),
       messages.map((m) => winnerOf(m)?.decidedAt ?? null),
       messages.map((m) => winnerOf(m)?.by ?? null),
+      messages.map((m) => windowEndOf(m)),
     ],
   );
   const failed = [...new Set(messages.filter((m) => m.state === 'failed').map((m) => m.campaignId))];

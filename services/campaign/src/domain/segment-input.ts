@@ -2,6 +2,7 @@
 // its message (in SEGMENT_FIELDS order); the result is normalised (lowercase languages, sorted
 // and de-duplicated lists, dates to the second) so equal segments are stored and compared equal.
 import { BROWSERS, SEGMENT_FIELDS, type Browser, type Segment } from '../../../shared/src/segment.js';
+import { canonicalZone } from '../../../shared/src/local-time.js';
 import { EXAMPLE_DATE, formatUtcDate, parseUtcDate } from './dates.js';
 import { fill, MESSAGES } from './messages.js';
 
@@ -56,7 +57,8 @@ export function segmentField(raw: unknown, errors: string[]): Segment | null {
   if (r.timeZones !== undefined) {
     const v = list(r.timeZones, MAX_TIME_ZONES, isTimeZone);
     if (v === null) errors.push(MESSAGES.segmentTimeZones);
-    else s.timeZones = sortedUnique(v);
+    // By the zone's one name: `Asia/Calcutta` is stored and matched as `Asia/Kolkata`.
+    else s.timeZones = sortedUnique(v.map(canonicalZone));
   }
   if (r.utcOffset !== undefined) {
     const o = r.utcOffset as { min?: unknown; max?: unknown } | null;

@@ -8,12 +8,13 @@ import { exportCampaignsUseCase } from './export-campaigns.js';
 import { listCampaignsUseCase } from './list-campaigns.js';
 import { pickWinnerUseCase, type WinnerPicker } from './pick-winner.js';
 
-export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; cursors: CursorCodec; runs: WinnerPicker }) {
+/** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
+export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker }) {
   return {
     authenticate: authenticateUseCase(deps),
     createCampaign: createCampaignUseCase(deps),
     listCampaigns: listCampaignsUseCase(deps),
-    exportCampaigns: exportCampaignsUseCase(deps),
+    exportCampaigns: exportCampaignsUseCase({ pool: deps.bulkPool }),
     pickWinner: pickWinnerUseCase(deps),
     ...campaignByIdUseCases(deps),
   };

@@ -1,8 +1,9 @@
 // Domain errors → gRPC status, once. The `details` text is what the gateway answers as
 // `message` (made safe for the trailer by refusalStatus); unexpected errors are logged here and
-// answered with a generic text only.
+// answered with a generic text only; a call that got no database connection in time, busy.
 import * as grpc from '@grpc/grpc-js';
-import { refusalStatus as status } from '../../../shared/src/grpc.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
+import { busyStatus, refusalStatus as status } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { AlreadySentError, IdempotencyConflictError, NotFoundError, RefusedError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { MESSAGES } from '../domain/messages.js';
@@ -13,6 +14,9 @@ export function toStatus(err: unknown, method: string, log: Logger): Partial<grp
   if (err instanceof NotFoundError) return status(grpc.status.NOT_FOUND, err.message);
   if (err instanceof AlreadySentError || err instanceof RefusedError) return status(grpc.status.FAILED_PRECONDITION, err.message);
   if (err instanceof IdempotencyConflictError) return status(grpc.status.ALREADY_EXISTS, err.message);
+  // No connection within the pool's bound: nothing of the call ran in a transaction (a create's
+  // one transaction had not begun), so the gateway answers 503 with Retry-After, not the 500.
+  if (isConnectionWaitTimeout(err)) return busyStatus(BUSY_RETRY_AFTER_SECONDS);
   try {
     log.error('unexpected error', { method, err: err instanceof Error ? err : new Error(String(err)) });
   } catch {

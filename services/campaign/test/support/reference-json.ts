@@ -13,7 +13,7 @@ export function referenceColumns(sortColumn: string): string {
     c.total_users, c.image, c.icon, c.call_to_action, c.utm_source, c.utm_medium, c.utm_campaign, c.ttl,
     COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
     COALESCE(s.sent, 0) AS sent, COALESCE(s.failed, 0) AS failed, COALESCE(s.expired, 0) AS expired,
-    COALESCE(s.audience, 0) AS audience, COALESCE(s.delivery_finished, false) AS delivery_finished,
+    COALESCE(s.audience, 0) AS audience, COALESCE(s.capped, 0) AS capped, COALESCE(s.delivery_finished, false) AS delivery_finished,
     COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
     COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused,
     to_char(c.${sortColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
@@ -43,6 +43,7 @@ interface ReferenceRow {
   failed: string;
   expired: string;
   audience: string;
+  capped: string;
   delivery_finished: boolean;
   failed_rejected: string;
   failed_unauthorized: string;
@@ -50,14 +51,20 @@ interface ReferenceRow {
   failed_refused: string;
 }
 
-/** The `delivery` object: pending is what the run took and has not finished, 0 once it is finished. */
-export function computeDelivery(row: Pick<ReferenceRow, 'sent' | 'failed' | 'expired' | 'audience' | 'delivery_finished' | 'failed_rejected' | 'failed_unauthorized' | 'failed_unreachable' | 'failed_refused'>) {
+/**
+ * The `delivery` object: pending is what a published campaign planned (totalUsers, or the audience
+ * the run took if greater) and has no outcome yet, 0 once it is finished (issue 34).
+ */
+export function computeDelivery(
+  row: Pick<ReferenceRow, 'status' | 'total_users' | 'sent' | 'failed' | 'expired' | 'audience' | 'capped' | 'delivery_finished' | 'failed_rejected' | 'failed_unauthorized' | 'failed_unreachable' | 'failed_refused'>,
+) {
   const [sent, failed, expired] = [Number(row.sent), Number(row.failed), Number(row.expired)];
+  const planned = Math.max(Number(row.total_users), Number(row.audience));
   return {
     sent,
     failed,
     expired,
-    pending: row.delivery_finished ? 0 : Math.max(0, Number(row.audience) - sent - failed - expired),
+    pending: row.status !== 'published' || row.delivery_finished ? 0 : Math.max(0, planned - sent - failed - expired - Number(row.capped)),
     failedBy: {
       rejected: Number(row.failed_rejected),
       unauthorized: Number(row.failed_unauthorized),

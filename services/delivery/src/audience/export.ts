@@ -6,6 +6,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import { csvCell } from '../../../shared/src/csv.js';
 import { ValidationError } from '../errors.js';
+import { createSiteSlots } from './site-slots.js';
 import { COUNTRY_PREFIX, normalizeCountryName, normalizeTopic, UNKNOWN_COUNTRY } from './names.js';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
@@ -14,11 +15,14 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const EXPORT_PAGE_ROWS = 2000;
 /** Names in one topics or countries filter. */
 export const MAX_EXPORT_FILTER_NAMES = 1000;
+/** Retry-After of an export refused because its site runs its most exports at once: a large export takes a while. */
+export const EXPORT_RETRY_AFTER_SECONDS = 30;
 
 export const EXPORT_MESSAGES = Object.freeze({
   format: 'format must be ndjson or csv',
   topics: `topics must be a comma-separated list of at most ${MAX_EXPORT_FILTER_NAMES} topic names`,
   countries: `countries must be a comma-separated list of at most ${MAX_EXPORT_FILTER_NAMES} two-letter country codes`,
+  tooMany: 'Too many exports for this site at once; retry after Retry-After seconds',
 });
 
 export interface ExportQuery {
@@ -129,6 +133,26 @@ export async function* exportSubscribers(pool: Pool, siteId: string, query: Expo
     yield Buffer.from(query.format === 'csv' ? records.map(csvLine).join('') : records.map((r) => JSON.stringify(r) + '\n').join(''));
   }
 }
+
+/**
+ * GET /v2/subscribers/export as this process serves it: from `pool` (the bulk pool, shared/db.ts),
+ * at most `perSite` of a site's exports at once (SITE_CONCURRENT_EXPORTS); one more is refused
+ * with RateLimitedError when its first chunk is pulled, before anything is read. The slot is
+ * held until the export ends or its consumer stops pulling (return()).
+ */
+export function createSubscriberExport(pool: Pool, { perSite = 2 } = {}) {
+  const slots = createSiteSlots(perSite, { message: EXPORT_MESSAGES.tooMany, retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS });
+  return async function* exportOf(siteId: string, query: ExportQuery): AsyncGenerator<Buffer> {
+    const release = slots.take(siteId);
+    try {
+      yield* exportSubscribers(pool, siteId, query);
+    } finally {
+      release();
+    }
+  };
+}
+
+export type SubscriberExport = ReturnType<typeof createSubscriberExport>;
 
 /**
  * The migration export, for an operator moving a site (the CLI's `subscribers export`): the

@@ -10,10 +10,9 @@ import { segmentFromJson } from '../../../shared/src/messages.js';
 import type { Segment } from '../../../shared/src/segment.js';
 import type { Audience } from './audience.js';
 import type { SiteImport } from './import.js';
-import { exportSubscribers, parseExportQuery } from './export.js';
+import { parseExportQuery, type SubscriberExport } from './export.js';
 import type { ExportChunk } from '../../../../protos/generated/delivery/v1/ExportChunk.js';
 import type { ExportSubscribersRequest__Output } from '../../../../protos/generated/delivery/v1/ExportSubscribersRequest.js';
-import type { Pool } from '../../../shared/src/db.js';
 
 /** The request's segment, null for "" (none); a segment that is not one is refused. */
 function segmentOf(json: string): Segment | null {
@@ -26,15 +25,15 @@ function segmentOf(json: string): Segment | null {
 }
 
 /** Streams the export (chunks pulled as the caller takes them; shared/grpc.ts writeChunks). */
-async function streamExport(pool: Pool, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<void> {
+async function streamExport(exportOf: SubscriberExport, call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, log: Logger): Promise<void> {
   const { siteId, format, topics, countries } = call.request;
   const query = parseExportQuery({ format, topics, countries });
-  if (!(await writeChunks(call as grpc.ServerWritableStream<unknown, { data: Buffer }>, exportSubscribers(pool, siteId, query)))) {
+  if (!(await writeChunks(call as grpc.ServerWritableStream<unknown, { data: Buffer }>, exportOf(siteId, query)))) {
     log.info('subscribers export cancelled by the caller', { siteId });
   }
 }
 
-export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, pool: Pool, log: Logger): AudienceHandlers {
+export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, exportOf: SubscriberExport, log: Logger): AudienceHandlers {
   const entries = (list: { name: string; users: number }[]): { entries: NameCount[] } => ({ entries: list.map((e) => ({ name: e.name, users: e.users })) });
   return {
     CountAudience: (call, callback) =>
@@ -50,7 +49,7 @@ export function createAudienceHandlers(audience: Audience, siteImport: SiteImpor
     ListCountries: (call, callback) =>
       answer(log, 'ListCountries', callback, async () => entries(await audience.listCountries(call.request.siteId))),
     ExportSubscribers: ((call: grpc.ServerWritableStream<ExportSubscribersRequest__Output, ExportChunk>, done?: (err: grpc.ServiceError | null) => void) => {
-      streamExport(pool, call, log).then(
+      streamExport(exportOf, call, log).then(
         () => done?.(null),
         (err: unknown) => {
           const error = serviceError(err, 'ExportSubscribers', log);

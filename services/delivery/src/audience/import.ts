@@ -12,6 +12,7 @@ import { encryptVapidPrivateKey, vapidKeyPairProblem } from '../sites/vapid-keys
 import { insertNewSubscribers, type NewSubscriberRow } from './subscriber-store.js';
 import { countryFromCode, UNKNOWN_COUNTRY } from './names.js';
 import type { PushHostRules } from './push-endpoint.js';
+import { createSiteSlots } from './site-slots.js';
 import { createSubscriptionInputRules } from './subscription-input.js';
 
 /** Subscriptions in one POST /v2/subscribers/import. */
@@ -20,6 +21,8 @@ export const MAX_SUBSCRIPTIONS_PER_REQUEST = 1000;
 export const IMPORT_BATCH_ROWS = 1000;
 /** Refusals listed in a report (all are counted). */
 export const MAX_LISTED_REFUSALS = 100;
+/** Retry-After of a request refused because its site runs its most imports at once: one import request takes about a second. */
+export const IMPORT_RETRY_AFTER_SECONDS = 5;
 
 export const IMPORT_MESSAGES = Object.freeze({
   notObject: 'a subscription must be a JSON object: {"endpoint", "keys": {"p256dh", "auth"}, "topics", "country", "createdAt"}',
@@ -30,6 +33,7 @@ export const IMPORT_MESSAGES = Object.freeze({
   createdAt: 'createdAt must be an RFC 3339 date-time in the past',
   subscriptions: `subscriptions must be an array of 1 to ${MAX_SUBSCRIPTIONS_PER_REQUEST} subscriptions`,
   vapidKeys: 'vapidKeys must be an object: {"publicKey", "privateKey"}',
+  tooMany: 'Too many imports for this site at once; retry after Retry-After seconds',
   keysInUse: 'the site already has subscribers or campaigns bound to its VAPID key: a key pair can be imported only before the first subscriber and the first campaign',
 });
 
@@ -61,9 +65,16 @@ export interface ImportReport {
 
 // RFC 3339 with a zone (Z or ±hh:mm); Date checks the calendar below.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+/** RFC 3339 allows year 0000, which Postgres refuses (it has no year 0): the earliest instant stored is 0001-01-01 UTC. */
+const EARLIEST_CREATED_AT_MS = Date.parse('0001-01-01T00:00:00Z');
 
-export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncryptionKey: Buffer) {
+/**
+ * `pool` is the bulk pool (shared/db.ts); `requestsPerSite` bounds a site's POST
+ * /v2/subscribers/import requests running at once in this process (SITE_CONCURRENT_IMPORTS).
+ */
+export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncryptionKey: Buffer, { requestsPerSite = 2 } = {}) {
   const rules = createSubscriptionInputRules(hosts);
+  const slots = createSiteSlots(requestsPerSite, { message: IMPORT_MESSAGES.tooMany, retryAfterSeconds: IMPORT_RETRY_AFTER_SECONDS });
 
   /** A subscription's row, or why it is refused. */
   function parseItem(value: unknown, now: number): NewSubscriberRow | string {
@@ -85,7 +96,7 @@ export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncrypti
     let createdAt: string | null = null;
     if (item.createdAt !== undefined && item.createdAt !== null) {
       const ms = typeof item.createdAt === 'string' && DATE_TIME.test(item.createdAt) ? Date.parse(item.createdAt) : NaN;
-      if (!(ms <= now) || !sameCalendarDay(item.createdAt as string, ms)) messages.push(IMPORT_MESSAGES.createdAt);
+      if (!(ms <= now && ms >= EARLIEST_CREATED_AT_MS) || !sameCalendarDay(item.createdAt as string, ms)) messages.push(IMPORT_MESSAGES.createdAt);
       else createdAt = new Date(ms).toISOString();
     }
     if (messages.length > 0 || !parsed) return messages.join(', ');
@@ -168,7 +179,8 @@ export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncrypti
   /**
    * POST /v2/subscribers/import: `{ "vapidKeys"?: {publicKey, privateKey}, "subscriptions": [...] }`.
    * The key pair, when given, is adopted first (so every request of a long import may carry it);
-   * the subscriptions are then imported as the CLI imports lines.
+   * the subscriptions are then imported as the CLI imports lines. A valid request beyond the
+   * site's `requestsPerSite` running ones is refused (RateLimitedError) before anything is read.
    */
   async function importRequest(siteId: string, bodyJson: string): Promise<ImportReport & { vapidPublicKey: string }> {
     let body: Record<string, unknown>;
@@ -188,14 +200,23 @@ export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncrypti
       if (problem) messages.push(problem);
     }
     if (messages.length > 0) throw new ValidationError(messages);
+    const release = slots.take(siteId);
+    try {
+      return await importChecked(siteId, subscriptions as unknown[], keysGiven ? (vapidKeys as { publicKey: unknown; privateKey: unknown }) : null);
+    } finally {
+      release();
+    }
+  }
+
+  async function importChecked(siteId: string, subscriptions: unknown[], vapidKeys: { publicKey: unknown; privateKey: unknown } | null): Promise<ImportReport & { vapidPublicKey: string }> {
     let vapidPublicKey: string;
-    if (keysGiven) vapidPublicKey = (await adoptKeyPair(siteId, vapidKeys as { publicKey: unknown; privateKey: unknown }, 'vapidKeys.')).vapidPublicKey;
+    if (vapidKeys) vapidPublicKey = (await adoptKeyPair(siteId, vapidKeys, 'vapidKeys.')).vapidPublicKey;
     else {
       const site = await findSiteById(pool, siteId);
       if (!site) throw new Error(`site ${siteId} is not registered in the delivery service`);
       vapidPublicKey = site.vapidPublicKey;
     }
-    const report = await importEach(siteId, subscriptions as unknown[], (value) => ({ value }));
+    const report = await importEach(siteId, subscriptions, (value) => ({ value }));
     return { ...report, vapidPublicKey };
   }
 

@@ -2,6 +2,7 @@
 // ANDed to an audience query: every value travels as a parameter, never in the text. Conditions
 // on the subscriber's zone exclude subscribers without one; the UTC offset is the zone's at the
 // moment the query runs (pg_timezone_names, read once per query, not per row).
+import { zoneNames } from '../../../shared/src/local-time.js';
 import type { Segment } from '../../../shared/src/segment.js';
 
 export interface SegmentSql {
@@ -25,7 +26,8 @@ export function segmentSql(segment: Segment | null | undefined, firstParam: numb
     const exact = segment.languages.filter((l) => l.includes('-'));
     conditions.push(`(split_part(lower(s.language), '-', 1) = ANY(${p(prefixes)}::text[]) OR lower(s.language) = ANY(${p(exact)}::text[]))`);
   }
-  if (segment.timeZones) conditions.push(`s.time_zone = ANY(${p(segment.timeZones)}::text[])`);
+  // Every name of each zone: rows stored before zones were canonical (or by an older release) match too.
+  if (segment.timeZones) conditions.push(`s.time_zone = ANY(${p(zoneNames(segment.timeZones))}::text[])`);
   if (segment.utcOffset) {
     conditions.push(
       `s.time_zone = ANY(ARRAY(SELECT name FROM pg_timezone_names

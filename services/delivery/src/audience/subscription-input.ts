@@ -4,6 +4,7 @@
 // NUL, UTF-8 cannot carry the other). Every message the plugin's endpoints answer is here.
 import { ECDH } from 'node:crypto';
 import { Ajv, type ErrorObject } from 'ajv';
+import { canonicalZone } from '../../../shared/src/local-time.js';
 import { BAD_CHARACTERS, hasBadCharacters, someHasBadCharacters } from '../../../shared/src/text.js';
 import { ValidationError } from '../errors.js';
 import { normalizeTopic, sortedSet } from './names.js';
@@ -198,7 +199,8 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
       auth: sub!.keys.auth,
       topics,
       language: optionalText(body.language),
-      timeZone: optionalText(body.timeZone),
+      // Stored by its one name, so a segment or local-time group on `Asia/Kolkata` finds Chrome's `Asia/Calcutta`.
+      timeZone: nullableZone(optionalText(body.timeZone)),
     };
   }
 
@@ -233,4 +235,8 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
   }
 
   return { parseSubscribe, parseUnsubscribe, parsePageView, parseSubscriptionChange };
+}
+
+function nullableZone(zone: string | null): string | null {
+  return zone === null ? null : canonicalZone(zone);
 }

@@ -2,6 +2,8 @@
 // everything but the liveness probe needs the gateway's internal token. Readiness and metrics
 // are on the separate ops listener (app.ts), never on this port.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { SHARED_OWN } from '../../../shared/src/api-messages.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
 import type { InternalAuth } from '../../../shared/src/internal-auth.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { healthzHandler } from '../../../shared/src/observability/health.js';
@@ -35,12 +37,17 @@ export function createHttpApp(deps: HttpDeps): express.Express {
     res.status(404).json({ message: 'Not found' });
   });
 
-  // The one place errors become responses; body-parser errors carry `type` and a 4xx status.
+  // The one place errors become responses; body-parser errors carry `type` and a 4xx status; no
+  // database connection within its bound is busy (503 with Retry-After), never a 500.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const parserError = err as { type?: string; status?: number };
     if (err instanceof ValidationError) return void res.status(400).json({ message: err.message });
     if (err instanceof SiteNotFoundError) return void res.status(404).json({ message: err.message });
     if (err instanceof HttpError) return void res.status(err.status).json({ message: err.message });
+    if (isConnectionWaitTimeout(err) && !res.headersSent) {
+      res.set('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
+      return void res.status(503).json({ message: SHARED_OWN.serviceBusy });
+    }
     if (parserError.type === 'entity.too.large') return void res.status(413).json({ message: 'Request body too large' });
     if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
       return void res.status(400).json({ message: 'Invalid JSON body' });

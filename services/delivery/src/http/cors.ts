@@ -1,13 +1,11 @@
-// Browsers call the plugin endpoints from the customer's pages, so any origin may, without
-// credentials. Retry-After is exposed so the plugin can honour a 429.
+// The plugin endpoints' CORS headers (services/shared/src/plugin-cors.ts, shared with the
+// gateway, which answers for this service when it cannot be reached).
 import type { NextFunction, Request, Response } from 'express';
+import { PLUGIN_CORS_HEADERS, PLUGIN_PREFLIGHT_HEADERS } from '../../../shared/src/plugin-cors.js';
 
 export function cors(req: Request, res: Response, next: NextFunction): void {
-  res.set('Access-Control-Allow-Origin', '*');
-  res.set('Access-Control-Expose-Headers', 'Retry-After');
+  res.set(PLUGIN_CORS_HEADERS);
   if (req.method !== 'OPTIONS') return next();
-  res.set('Access-Control-Allow-Methods', 'POST, DELETE');
-  res.set('Access-Control-Allow-Headers', 'Content-Type');
-  res.set('Access-Control-Max-Age', '600');
+  res.set(PLUGIN_PREFLIGHT_HEADERS);
   res.status(204).end();
 }

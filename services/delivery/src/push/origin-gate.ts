@@ -7,19 +7,26 @@
 // first probe the service answers (anything but a 5xx, a timeout or a reset) reopens it.
 // Every wait is bounded by the waiting push's own deadline (its retry budget).
 //
-// The in-flight limit is AIMD, as TCP's window (and Netflix's concurrency-limits) do it:
-//   - it starts at half the ceiling (rounded up): a campaign to a new origin opens with a burst
-//     that the push service either takes or answers with 429/503, and that costs one round trip
-//     to grow from rather than the four or five a start at 100 would (0.6 s more at 150 ms);
-//   - every good answer (2xx, and 4xx but 429) adds 1, while at least half the limit is in use
-//     (a limit nobody uses is not tested, so it does not grow): with the limit in use that is up
-//     to a doubling per round trip — 1000 → 2000 in one;
-//   - every 429, 5xx, timeout, reset or network error multiplies it by 0.9 (rounded down, at
-//     least 1 less), never below 1: 20 such answers in a row take 1000 down to 117, 49 to 1;
-//   - it never exceeds the ceiling (PUSH_CONCURRENCY_PER_ORIGIN).
-// Per answer, the limit settles where 1 × (good answers) = 0.1 × limit × (bad answers), i.e. at
-// about 10 / (error rate): isolated errors (1 in 1000 answers → 10,000) leave it at the ceiling,
-// an origin failing 10 % of requests gets ~100 in flight, one failing most of them ~1–10. A
+// The in-flight limit reads congestion from latency (as TCP Vegas and BBR do, and Netflix's
+// concurrency-limits Gradient2), not from timeouts: a push service that takes more than it can
+// handle queues requests, its answers come later, and by the time requests time out (and are
+// retried while the originals are still delivered) the duplicates are made. So, per origin:
+//   - the no-load latency (baseline) is the fastest answer of the last one to two minutes;
+//   - the latency allowed is the baseline plus a queue of max(baseline, 250 ms) — at most a
+//     quarter of the request timeout, and never below 1.25 × the baseline. 250 ms absorbs our own
+//     event loop's delays (every answer waits for this busy process to read it) and jitter;
+//   - growth on evidence: an answer within half the queue allowed adds 1 (while at least half
+//     the limit is in use), up to a doubling per round trip — slow start; one within the latency
+//     allowed adds 0.1 (≈ +10 % per round trip); a slower one adds nothing;
+//   - a round is one round trip: as many good answers as were in flight when it began. When its
+//     mean latency is above the latency allowed, the limit is multiplied by allowed ÷ mean
+//     (halved at most), and the next round, whose requests were sent before the cut, neither
+//     grows nor cuts it again;
+//   - every 429, 5xx, timeout, reset or network error multiplies it by 0.9 (at least 1 less);
+//   - it starts at 20 (LIMIT.start), stays within [1, ceiling (PUSH_CONCURRENCY_PER_ORIGIN)].
+// A far push service (150 ms whatever the load) answers within the allowance at any load, so its
+// limit doubles per round trip to the ceiling; a service that handles 150 pushes a second keeps
+// ~40–60 in flight (at most a quarter-timeout's worth of queue), and is still kept busy. A
 // lowered limit does not cut requests already in flight: new ones wait until fewer are.
 import { setMaxListeners } from 'node:events';
 
@@ -44,21 +51,108 @@ export type AttemptResult = 'answered' | 'rate-limited' | 'transient' | 'ignored
 export interface ConcurrencyLimits {
   /** The most requests in flight to one origin, however well it answers (PUSH_CONCURRENCY_PER_ORIGIN). */
   ceiling: number;
-  /** The limit an origin starts with; default half the ceiling, rounded up (AIMD.start). */
+  /** The limit an origin starts with; default LIMIT.start (20), or the ceiling when lower. */
   initial?: number;
+  /** The request timeout (PUSH_TIMEOUT_MS, default 10 s): the queue allowed is at most a quarter of it. */
+  timeoutMs?: number;
 }
 
 /** The numbers of the adaptive limit (see the top of this file). */
-export const AIMD = { start: 0.5, increase: 1, backoff: 0.9 } as const;
+export const LIMIT = {
+  start: 20,
+  /** Queue allowed on top of the baseline: at least this… */
+  queueFloorMs: 250,
+  /** …at most this share of the request timeout… */
+  queueTimeoutShare: 0.25,
+  /** …and the latency allowed is never below the baseline times this. */
+  minHeadroom: 1.25,
+  /** Growth per good answer: slow start, and near the latency allowed. */
+  slowStart: 1,
+  nearTarget: 0.1,
+  /** A round over the latency allowed cuts the limit by at most this factor. */
+  deepestCut: 0.5,
+  /** Per 429, 5xx, timeout, reset. */
+  backoff: 0.9,
+  /** The baseline is the fastest answer of the last one to two of these. */
+  baselineWindowMs: 60_000,
+} as const;
 
-/**
- * The limit after one answer: `good` (answered), or `backoff` (429, 5xx, timeout, reset).
- * `inFlight`: requests holding a slot when the answer came, its own included. Pure.
- */
-export function adaptLimit(limit: number, ceiling: number, signal: 'good' | 'backoff', inFlight: number): number {
-  if (signal === 'backoff') return Math.max(1, Math.min(limit - 1, Math.floor(limit * AIMD.backoff)));
-  if (inFlight * 2 < limit) return Math.min(limit, ceiling);
-  return Math.min(ceiling, limit + AIMD.increase);
+/** The latency a request may take before its origin counts as congested (see the top of this file). */
+export function latencyAllowed(baselineMs: number, timeoutMs: number): number {
+  const queue = Math.min(Math.max(baselineMs, LIMIT.queueFloorMs), timeoutMs * LIMIT.queueTimeoutShare);
+  return Math.max(baselineMs + queue, baselineMs * LIMIT.minHeadroom);
+}
+
+export interface LimitClock {
+  now(): number;
+}
+
+/** The adaptive limit alone (the gate holds one per origin); exported for tests. */
+export interface AdaptiveLimit {
+  /** An integer from 1 to the ceiling. */
+  readonly value: number;
+  /** A good answer: how long its request took, and the requests in flight when it came (its own included). */
+  answered(latencyMs: number, inFlight: number): void;
+  /** A 429, 5xx, timeout, reset or network error. */
+  backoff(): void;
+}
+
+export function createAdaptiveLimit(o: { ceiling: number; initial: number; timeoutMs: number }, clock: LimitClock): AdaptiveLimit {
+  const { ceiling, timeoutMs } = o;
+  let limit = o.initial;
+  // The round under way: answers still to come, and the latencies of those come.
+  let left = 0;
+  let sum = 0;
+  let count = 0;
+  // The round after a cut: its requests were sent before it.
+  let draining = false;
+  // The fastest answer of the current and the previous window.
+  let windowStart = clock.now();
+  let fastestNow = Infinity;
+  let fastestBefore = Infinity;
+
+  function noteBaseline(latencyMs: number): void {
+    const now = clock.now();
+    if (now - windowStart >= LIMIT.baselineWindowMs) {
+      fastestBefore = now - windowStart >= 2 * LIMIT.baselineWindowMs ? Infinity : fastestNow;
+      fastestNow = Infinity;
+      windowStart = now;
+    }
+    if (latencyMs < fastestNow) fastestNow = latencyMs;
+  }
+
+  return {
+    get value() {
+      return Math.max(1, Math.floor(limit));
+    },
+    answered(latencyMs, inFlight) {
+      noteBaseline(latencyMs);
+      const baseline = Math.min(fastestNow, fastestBefore);
+      const allowed = latencyAllowed(baseline, timeoutMs);
+      // Growth on evidence: a fast answer, while at least half the limit is in use (a limit
+      // nobody uses is not tested).
+      if (!draining && inFlight * 2 >= limit && latencyMs <= allowed) {
+        const growth = latencyMs <= baseline + (allowed - baseline) / 2 ? LIMIT.slowStart : LIMIT.nearTarget;
+        limit = Math.min(ceiling, limit + growth);
+      }
+      if (left === 0) left = Math.max(1, inFlight);
+      sum += latencyMs;
+      count += 1;
+      left -= 1;
+      if (left > 0) return;
+      const mean = sum / count;
+      sum = 0;
+      count = 0;
+      if (draining) draining = false;
+      else if (mean > allowed) {
+        limit = Math.max(1, Math.min(limit - 1, limit * Math.max(LIMIT.deepestCut, allowed / mean)));
+        draining = true;
+      }
+    },
+    backoff() {
+      limit = Math.max(1, Math.min(limit - 1, Math.floor(limit * LIMIT.backoff)));
+    },
+  };
 }
 
 export interface GateClock {
@@ -97,8 +191,11 @@ export interface OriginGate {
   readonly down: boolean;
   /** Waits, holding the caller's slot, until it may send or its deadline (ms since the epoch) makes waiting pointless. */
   waitTurn(deadline: number): Promise<Turn>;
-  /** After every attempt, with the turn it was sent on ('send' for the fast path); adapts the limit. */
-  report(turn: 'send' | 'probe', result: AttemptResult, reason: string): void;
+  /**
+   * After every attempt, with the turn it was sent on ('send' for the fast path) and how long its
+   * request took (ms; the latency an 'answered' result adapts the limit with); adapts the limit.
+   */
+  report(turn: 'send' | 'probe', result: AttemptResult, reason: string, latencyMs: number): void;
   /** A 429: no request until ms from now (the latest Retry-After wins). */
   rateLimit(ms: number): void;
   close(): void;
@@ -120,14 +217,14 @@ interface Waiter {
 export function createOriginGate(limits: ConcurrencyLimits, clock: GateClock, outage: OutageOptions = {}, events: OriginEvents = {}): OriginGate {
   const { ceiling } = limits;
   if (!Number.isInteger(ceiling) || ceiling < 1) throw new RangeError('the concurrency ceiling must be a positive integer');
-  const initial = limits.initial ?? Math.ceil(ceiling * AIMD.start);
+  const initial = limits.initial ?? Math.min(ceiling, LIMIT.start);
   if (!Number.isInteger(initial) || initial < 1 || initial > ceiling) throw new RangeError('the initial concurrency must be an integer from 1 to the ceiling');
   const windowSize = outage.window ?? 20;
   const minFailures = outage.minFailures ?? 5;
   const probeBaseMs = outage.probeBaseMs ?? 1000;
   const probeMaxMs = Math.max(outage.probeMaxMs ?? 10_000, probeBaseMs);
 
-  let limit = initial;
+  const adaptive = createAdaptiveLimit({ ceiling, initial, timeoutMs: limits.timeoutMs ?? 10_000 }, clock);
   let active = 0;
   const slotWaiters = fifo<() => void>();
   let closed = false;
@@ -207,6 +304,7 @@ export function createOriginGate(limits: ConcurrencyLimits, clock: GateClock, ou
 
   // Hands free slots to waiting pushes, oldest first: after a release, or when the limit grew.
   function admit(): void {
+    const limit = adaptive.value;
     while (active < limit && slotWaiters.length > 0) {
       active += 1;
       slotWaiters.shift()();
@@ -220,18 +318,18 @@ export function createOriginGate(limits: ConcurrencyLimits, clock: GateClock, ou
 
   return {
     get limit() {
-      return limit;
+      return adaptive.value;
     },
     get inFlight() {
       return active;
     },
     tryAcquire() {
-      if (active >= limit) return false;
+      if (active >= adaptive.value) return false;
       active += 1;
       return true;
     },
     acquire() {
-      if (active < limit) {
+      if (active < adaptive.value) {
         active += 1;
         return Promise.resolve();
       }
@@ -266,13 +364,13 @@ export function createOriginGate(limits: ConcurrencyLimits, clock: GateClock, ou
         return 'send';
       }
     },
-    report(turn, result, reason) {
+    report(turn, result, reason, latencyMs) {
       if (closed) return;
-      if (result !== 'ignored') {
-        const before = limit;
-        limit = adaptLimit(limit, ceiling, result === 'answered' ? 'good' : 'backoff', active);
-        if (limit > before) admit();
-      }
+      if (result === 'answered') {
+        const before = adaptive.value;
+        adaptive.answered(latencyMs, active);
+        if (adaptive.value > before) admit();
+      } else if (result !== 'ignored') adaptive.backoff();
       if (turn === 'probe' && down?.probing) {
         down.probing = false;
         if (result === 'answered' || result === 'rate-limited') return resume();

@@ -2,7 +2,7 @@
 // push service (client.ts: HTTP/2 connections per origin, opened as the streams in use need)
 // and turn the answer into a final outcome. Retries resend the same body — re-encrypting would
 // only burn CPU. How many requests are in flight to one origin is decided in one place, its
-// gate (origin-gate.ts): an AIMD limit up to PUSH_CONCURRENCY_PER_ORIGIN. A push is retried for
+// gate (origin-gate.ts): a limit read from the answers' latency, up to PUSH_CONCURRENCY_PER_ORIGIN. A push is retried for
 // a time budget, not a count: a 429 pauses its origin for Retry-After, and an origin answering
 // 5xx, timeouts or resets to most requests is paused as down and probed; the other origins keep
 // going.
@@ -37,7 +37,7 @@ export interface PushSenderOptions extends Omit<PushClientOptions, 'http1Sockets
    * one (docs/performance.md).
    */
   concurrencyPerOrigin?: number;
-  /** Where each origin's limit starts; default half of concurrencyPerOrigin, rounded up. */
+  /** Where each origin's limit starts; default 20 (origin-gate.ts LIMIT.start), or concurrencyPerOrigin when lower. */
   initialConcurrency?: number;
   /**
    * How long a push is retried (5xx, timeouts, resets, 429) from the moment its batch reaches
@@ -146,7 +146,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
   const gateFor = (origin: string) => {
     let gate = gates.get(origin);
     if (!gate) {
-      gate = createOriginGate({ ceiling, initial }, { now, sleep, random }, opts.outage, {
+      gate = createOriginGate({ ceiling, initial, timeoutMs: opts.timeoutMs }, { now, sleep, random }, opts.outage, {
         onDown: ({ failures: failed, of, lastReason }) => failures.paused(origin, { failed, of, lastReason }),
         onUp: ({ pausedMs, probes }) => failures.resumed(origin, { pausedSec: Math.round(pausedMs / 100) / 10, probes }),
       });
@@ -222,25 +222,29 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
             allowed = false;
           }
           if (!allowed) {
-            gate.report(turn, 'ignored', '');
+            gate.report(turn, 'ignored', '', 0);
             return finish(job, id, origin, { outcome: 'failed', reason: NOT_SENT }, attempts, ambiguous);
           }
         }
         const ttl = Math.max(0, job.ttl - Math.floor((now() - startedAt) / 1000));
         const headers = attempts === 0 && ttl === job.ttl ? batchHeaders : headersFor(job, origin, ttl);
         attempts += 1;
-        // Wall-clock time of the request itself: `now` may be a test's fake clock.
+        // Wall-clock time of the request itself (`now` may be a test's fake clock): what the
+        // gate reads congestion from.
         const sentAt = performance.now();
+        let tookMs: number;
         try {
           const res = await client.post(url, headers, body);
-          opts.metrics?.attempt(origin, res.status, (performance.now() - sentAt) / 1000);
+          tookMs = performance.now() - sentAt;
+          opts.metrics?.attempt(origin, res.status, tookMs / 1000);
           outcome = classifyResponse(res.status, res.headers, now(), res.statusText);
         } catch (err) {
+          tookMs = performance.now() - sentAt;
           // A refused destination or a closing sender made no request worth measuring.
           const code = err instanceof PushRequestError ? err.code : 'network';
-          if (code !== 'refused' && code !== 'closed') opts.metrics?.attempt(origin, code, (performance.now() - sentAt) / 1000);
+          if (code !== 'refused' && code !== 'closed') opts.metrics?.attempt(origin, code, tookMs / 1000);
           if (err instanceof PushRequestError && err.code === 'refused') {
-            gate.report(turn, 'ignored', '');
+            gate.report(turn, 'ignored', '', 0);
             const reason = safeReason(err.message);
             noteRefusal(origin, reason);
             attempts -= 1;
@@ -248,7 +252,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
           }
           outcome = err instanceof PushRequestError && err.code === 'closed' ? { kind: 'failed', reason: SENDER_CLOSED } : classifyError(err);
         }
-        gate.report(turn, attemptResult(outcome), outcome.kind === 'sent' ? '' : outcome.reason);
+        gate.report(turn, attemptResult(outcome), outcome.kind === 'sent' ? '' : outcome.reason, tookMs);
       } finally {
         gate.release();
       }

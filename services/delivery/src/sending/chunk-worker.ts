@@ -17,6 +17,7 @@ import { pushPayloads, type CampaignContent } from '../../../shared/src/campaign
 import { abBucket, variantContent, variantOfBucket } from '../../../shared/src/ab-test.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
+import { startTestWindow } from './stages.js';
 import type { TrackingTokens } from '../tracking/tracking-token.js';
 import { failureClassOf } from './failure-class.js';
 import { groupCommit } from './group-commit.js';
@@ -78,6 +79,9 @@ const GROUP_MS = 25;
 const HANDOVER_MS = 100;
 /** New slots a throttled push takes after missing its slot, before it goes without one. */
 const RESLOTS = 3;
+
+/** Reads of a run while a rest chunk waits for its winner to be visible: 100 ms more each, 4.5 s in all. */
+const WINNER_READS = 9;
 
 /**
  * The variant each subscriber of an A/B test is sent: the test share's by bucket, the rest's the
@@ -243,17 +247,32 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     if (withheld.size > 0) throw new ChunkNotFinished(`${withheld.size} pushes of campaign ${campaignId} were not sent: their rows are no longer this attempt's`);
   };
 
+  /**
+   * The run as a chunk needs it. A rest chunk of an A/B test is published in the transaction that
+   * chooses the winner, so it can arrive a moment before the winner is visible: an expected wait,
+   * read again for a few seconds; a rest chunk with no winner after that is out of its time.
+   */
+  const runForChunk = async (chunk: ChunkMessage): Promise<RunRow | null> => {
+    for (let read = 0; ; read++) {
+      const run = await findRun(deps.pool, chunk.campaignId);
+      const waitsForWinner = run?.job.abTest && !run.abWinner && chunk.subscriberIds.some((id) => variantFor(run, id) === undefined);
+      if (!waitsForWinner) return run;
+      if (read === WINNER_READS) {
+        throw new ChunkNotFinished(`chunk ${chunk.chunkNo} of campaign ${chunk.campaignId} holds the rest of an A/B test whose winner is not chosen yet`);
+      }
+      await sleep(100 * (read + 1));
+    }
+  };
+
   const handleChunk = async (chunk: ChunkMessage, heartbeat: () => Promise<void>, lease: string): Promise<void> => {
-    const run = await findRun(deps.pool, chunk.campaignId);
+    const run = await runForChunk(chunk);
     if (!run) {
       deps.log.warn('chunk of an unknown campaign run ignored', { campaignId: chunk.campaignId, chunkNo: chunk.chunkNo });
       return;
     }
     if (run.state === 'failed' || run.state === 'completed') return;
-    // A rest chunk is published only once the winner is chosen: one without is out of its time.
-    if (run.job.abTest && !run.abWinner && chunk.subscriberIds.some((id) => variantFor(run, id) === undefined)) {
-      throw new ChunkNotFinished(`chunk ${chunk.chunkNo} of campaign ${chunk.campaignId} holds the rest of an A/B test whose winner is not chosen yet`);
-    }
+    // An A/B test's window starts at its first push (a chunk before it is a test chunk).
+    let windowToStart = run.job.abTest !== undefined && !run.abWindowStarted;
     // Read per chunk: a cap the operator sets or lifts applies from the next chunk on.
     const cap = await retrying('frequency cap', retry, () => frequencyCapOf(deps.pool, run.siteId));
     const claimSlice = (slice: string[], claimant: Claimant) =>
@@ -281,6 +300,10 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
             const batch = sendClaimed(run, ids, lease);
             sending.push(batch.done.catch((err: unknown) => void failed.push(err)));
             await batch.gone;
+          }
+          if (windowToStart) {
+            await retrying('test window', retry, () => startTestWindow(deps.pool, chunk.campaignId, run.job.abTest!.windowMinutes));
+            windowToStart = false;
           }
           await heartbeat();
         }

@@ -60,11 +60,12 @@ export function statsMessage(run: StatsSource): StatsMessage {
     );
   }
   if (run.abTest) {
-    const { results, winner } = run.abTest;
+    const { results, winner, windowEndsAt } = run.abTest;
     m.abTest = {
       results: results.map((r) => ({ variant: r.variant, sent: r.sent, impressions: r.impressions, clicks: r.clicks })),
       winner: winner ? { variant: winner.variant, decidedAt: winner.decidedAt, by: winner.by } : null,
     };
+    if (windowEndsAt !== undefined) m.abTest.windowEndsAt = windowEndsAt;
   }
   return m;
 }

@@ -16,7 +16,7 @@ import type { Logger } from '../../../shared/src/log.js';
 import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
 import { createPeriodic, quietWhileFailing } from '../../../shared/src/periodic.js';
 import { audienceSlice, finishExpansion, recordExpansion } from './run-store.js';
-import { decideEndedTests, dueStage, recordStage, scheduleNextStage, stageSql, winnerGate } from './stages.js';
+import { decideEndedTests, dueStage, recordStage, scheduleNextStage, stageSql, startTestWindow, winnerGate } from './stages.js';
 
 export interface PacerDeps {
   pool: Pool;
@@ -69,14 +69,6 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
     let windowEndsAt = run.windowEndsAt;
     const stage = await dueStage(tx, job.campaignId, winnerGate(run.winner, windowEndsAt));
     if (stage) {
-      if (stage.abGroup === 'test' && job.abTest && windowEndsAt === null) {
-        // The test window starts with the test's first send.
-        const { rows } = await tx.query(
-          `UPDATE delivery.campaign_runs SET ab_window_ends_at = now() + $2 * interval '1 minute' WHERE campaign_id = $1 RETURNING ab_window_ends_at`,
-          [job.campaignId, job.abTest.windowMinutes],
-        );
-        windowEndsAt = rows[0].ab_window_ends_at;
-      }
       const size = paced?.size ?? opts.chunkSize;
       // A throttled run's next_expand_at is LEAD_MS before the end of what it has published:
       // the chunks due now are those that restore the lead (all of it for a stage just begun,
@@ -108,6 +100,11 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
         await recordExpansion(tx, job.campaignId, through, chunks.length, subscribers);
       }
       await recordStage(tx, job.campaignId, stage.stageNo, through, exhausted);
+      // The test window starts at the test share's first push (the chunk worker); a test share
+      // with no one in it starts it now, or the rest would wait for a push that never comes.
+      if (stage.abGroup === 'test' && job.abTest && windowEndsAt === null && exhausted && through === '0') {
+        windowEndsAt = await startTestWindow(tx, job.campaignId, job.abTest.windowMinutes);
+      }
       if (!exhausted) {
         // From the published end, not from when this pass ran, so the lead does not drift.
         const aheadMs = paced ? chunks.length * paced.intervalMs - behindMs : 0;

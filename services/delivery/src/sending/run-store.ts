@@ -27,10 +27,13 @@ export interface RunRow {
   reason: string | null;
   /** An A/B test's winner, once chosen (stages.ts). */
   abWinner: AbWinner | null;
+  /** True once an A/B test's window has started (its first push). */
+  abWindowStarted: boolean;
 }
 
 const RUN_COLUMNS = `campaign_id, site_id, job, state, expanded_through::text, chunks_published, chunks_total, chunks_done,
-  sent::int, failed::int, expired::int, ambiguous::int, impressions::int, clicks::int, reason, ab_winner`;
+  sent::int, failed::int, expired::int, ambiguous::int, impressions::int, clicks::int, reason, ab_winner,
+  ab_window_ends_at IS NOT NULL AS ab_window_started`;
 
 function toRun(r: Record<string, any>): RunRow {
   return {
@@ -51,6 +54,7 @@ function toRun(r: Record<string, any>): RunRow {
     clicks: r.clicks,
     reason: r.reason,
     abWinner: r.ab_winner,
+    abWindowStarted: r.ab_window_started,
   };
 }
 

@@ -6,7 +6,7 @@
 // stored per stage, so a restart resumes each where it stopped and no stage is sent twice.
 import type { Queryable } from '../../../shared/src/db.js';
 import { bestVariant, testThreshold, type AbTest, type AbWinner, type VariantResult } from '../../../shared/src/ab-test.js';
-import { effectiveZone, planZoneGroups, usersByEffectiveZone } from '../../../shared/src/local-time.js';
+import { effectiveZone, planZoneGroups, usersByEffectiveZone, zoneNames } from '../../../shared/src/local-time.js';
 import type { DispatchMessage } from '../../../shared/src/messages.js';
 import { countByZone } from '../audience/count-store.js';
 import { siteTimeZone } from '../sites/site-store.js';
@@ -136,8 +136,9 @@ export function stageSql(stage: StageRow, campaignId: string, ab: AbTest | undef
     return `$${firstParam + params.length - 1}`;
   };
   let sql = '';
-  if (stage.otherZones) sql += ` AND (s.time_zone IS NULL OR s.time_zone <> ALL(${p(stage.zones ?? [])}::text[]))`;
-  else if (stage.zones !== null) sql += ` AND s.time_zone = ANY(${p(stage.zones)}::text[])`;
+  // Every name of the stage's zones: rows stored before zones were canonical go with their zone's group.
+  if (stage.otherZones) sql += ` AND (s.time_zone IS NULL OR s.time_zone <> ALL(${p(zoneNames(stage.zones ?? []))}::text[]))`;
+  else if (stage.zones !== null) sql += ` AND s.time_zone = ANY(${p(zoneNames(stage.zones))}::text[])`;
   if (stage.abGroup && ab) {
     sql += ` AND delivery.ab_bucket(${p(campaignId)}::uuid, s.id) ${stage.abGroup === 'test' ? '<' : '>='} ${p(testThreshold(ab.testPercent))}::int`;
   }
@@ -164,6 +165,20 @@ export async function variantResults(db: Queryable, campaignId: string, ab: AbTe
     const r = found.get(variant);
     return { variant, sent: r?.sent ?? 0, impressions: r?.impressions ?? 0, clicks: r?.clicks ?? 0 };
   });
+}
+
+/**
+ * Starts a test's window (`windowMinutes` from now) unless it has started: at the test share's
+ * first push, by the chunk worker, so a test whose first chunks waited in a busy consumer still
+ * gets its whole window; by the pacer when the test share has no one to send to.
+ */
+export async function startTestWindow(db: Queryable, campaignId: string, windowMinutes: number): Promise<Date | null> {
+  const { rows } = await db.query(
+    `UPDATE delivery.campaign_runs SET ab_window_ends_at = coalesce(ab_window_ends_at, now() + $2 * interval '1 minute')
+      WHERE campaign_id = $1 RETURNING ab_window_ends_at`,
+    [campaignId, windowMinutes],
+  );
+  return rows[0]?.ab_window_ends_at ?? null;
 }
 
 /**

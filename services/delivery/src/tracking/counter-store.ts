@@ -24,8 +24,11 @@ export interface RunCounters {
   capped: number;
   /** Once the run is finished: its outcomes by browser family (fillResultsByBrowser). */
   byBrowser: ResultsByBrowser | null;
-  /** With an A/B test: each variant's results in the test share (refreshAbResults) and the winner once chosen. */
-  abTest: { results: VariantResult[]; winner: AbWinner | null } | null;
+  /**
+   * With an A/B test: each variant's results in the test share (refreshAbResults), the winner once
+   * chosen, and when the test window ends (null before its first send).
+   */
+  abTest: { results: VariantResult[]; winner: AbWinner | null; windowEndsAt: string | null } | null;
   /** The run's stats_version when these counters were read (a bigint, as text). */
   version: string;
 }
@@ -86,14 +89,20 @@ export async function refreshAbResults(db: Queryable, limit: number): Promise<nu
   return rows.length;
 }
 
-/** Runs with changes not yet published (an A/B run once its results are of its version), at most `limit`. */
+/**
+ * Runs with changes not yet published, at most `limit`: an A/B run once its results are of its
+ * version, a finished run once its results by browser are filled. A run that finishes after the
+ * pass filled the finished ones waits for the next fill: published without them, it would be
+ * marked published and never filled (issue 34).
+ */
 export async function changedCounters(db: Queryable, limit: number): Promise<RunCounters[]> {
   const { rows } = await db.query(
     `SELECT campaign_id, state, reason, audience_size::text, sent::text, failed::text, expired::text, impressions::text,
             clicks::text, failed_rejected::text, failed_unauthorized::text, failed_unreachable::text, failed_refused::text,
-            capped::text, by_browser, job ? 'abTest' AS has_ab, ab_results, ab_winner, stats_version::text
+            capped::text, by_browser, job ? 'abTest' AS has_ab, ab_results, ab_winner, ab_window_ends_at, stats_version::text
        FROM delivery.campaign_runs
       WHERE stats_version > stats_published AND NOT (job ? 'abTest' AND ab_results_version < stats_version)
+        AND NOT (state IN ('completed', 'failed') AND by_browser IS NULL)
       LIMIT $1`,
     [limit],
   );
@@ -115,7 +124,7 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
     },
     capped: Number(r.capped),
     byBrowser: r.by_browser,
-    abTest: r.has_ab ? { results: r.ab_results ?? [], winner: r.ab_winner } : null,
+    abTest: r.has_ab ? { results: r.ab_results ?? [], winner: r.ab_winner, windowEndsAt: r.ab_window_ends_at ? (r.ab_window_ends_at as Date).toISOString() : null } : null,
     version: r.stats_version,
   }));
 }

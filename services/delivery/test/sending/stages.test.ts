@@ -10,13 +10,43 @@ import type * as grpc from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
 import type { DispatchMessage } from '../../../shared/src/messages.js';
 import { abBucket, testThreshold, variantOfBucket, type AbTest } from '../../../shared/src/ab-test.js';
-import { nextDate, planZoneGroups, wallClockInstant, zoneSendAt } from '../../../shared/src/local-time.js';
+import { nextDate, planZoneGroups, utcOffsetMinutes, wallClockInstant, zoneSendAt } from '../../../shared/src/local-time.js';
 import { findRun } from '../../src/sending/run-store.js';
-import { decideEndedTests, planStages } from '../../src/sending/stages.js';
+import { decideEndedTests, planStages, startTestWindow } from '../../src/sending/stages.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 import { expansionRecorder } from './support/expansion.js';
 
 const noop = async () => {};
+
+const changesByZoneYear = new Map<string, { at: number; before: number; after: number }[]>();
+
+/** The instants in `year` when `zone`'s offset changes (to the minute), with the offsets either side, from this runtime's zone data. */
+function clockChanges(zone: string, year: number): { at: number; before: number; after: number }[] {
+  const key = `${zone}:${year}`;
+  let changes = changesByZoneYear.get(key);
+  if (changes) return changes;
+  changes = [];
+  const offsetAt = (ms: number) => utcOffsetMinutes(zone, new Date(ms));
+  const day = 24 * 3600_000;
+  let t = Date.UTC(year, 0, 1);
+  let o = offsetAt(t);
+  for (; t < Date.UTC(year + 1, 0, 1); t += day) {
+    const next = offsetAt(t + day);
+    if (next === o) continue;
+    // Bisect the day to the minute the offset changes.
+    let lo = t;
+    let hi = t + day;
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+      if (offsetAt(mid) === o) lo = mid;
+      else hi = mid;
+    }
+    changes.push({ at: hi, before: o, after: next });
+    o = next;
+  }
+  changesByZoneYear.set(key, changes);
+  return changes;
+}
 
 describe('delivery: staged runs (local time, A/B tests)', function () {
   this.timeout(120_000);
@@ -40,26 +70,57 @@ describe('delivery: staged runs (local time, A/B tests)', function () {
   describe('the local-time rule', () => {
     const zones = Intl.supportedValuesOf('timeZone');
 
-    it('puts a wall-clock time in a zone at the instant Postgres does (property: any zone, date and time off the hours clocks change)', async () => {
+    const postgresInstant = async (date: string, time: string, zone: string) =>
+      ((await t.pool.query(`SELECT (($1::date + $2::time) AT TIME ZONE $3) AS at`, [date, time, zone])).rows[0].at as Date).toISOString();
+    const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+    it('puts a wall-clock time in a zone at the instant Postgres does (property: any zone, date and time)', async () => {
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom(...zones),
-          // Past years: both zone databases (Node's ICU, the system's for Postgres) hold the
+          // Past years: both zone databases (Node's ICU, the one Postgres was built with) hold the
           // same rules for them; predicted rules for years ahead may differ between versions.
           fc.date({ min: new Date('2018-01-01T00:00:00Z'), max: new Date('2025-06-30T00:00:00Z'), noInvalidDate: true }),
-          fc.integer({ min: 4, max: 23 }),
-          fc.integer({ min: 0, max: 59 }),
-          async (zone, day, hour, minute) => {
+          fc.integer({ min: 0, max: 24 * 60 - 1 }),
+          async (zone, day, minutes) => {
             const date = day.toISOString().slice(0, 10);
-            const time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
-            const { rows } = await t.pool.query(`SELECT (($1::date + $2::time) AT TIME ZONE $3) AS at`, [date, time, zone]);
-            // Hours when clocks change (a skipped or repeated wall time) are read differently by
-            // the two; 04:00–23:59 keeps clear of every change in the zone database but a few.
-            expect(wallClockInstant(date, time, zone).toISOString(), `${zone} ${date} ${time}`).to.equal((rows[0].at as Date).toISOString());
+            const time = hhmm(minutes);
+            expect(wallClockInstant(date, time, zone).toISOString(), `${zone} ${date} ${time}`).to.equal(await postgresInstant(date, time, zone));
           },
         ),
-        { numRuns: 2000 },
+        { numRuns: 500 },
       );
+    });
+
+    it('reads the wall times around every kind of clock change as Postgres does (property aimed at the changes: skipped, repeated, at any hour)', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...zones),
+          fc.integer({ min: 2018, max: 2024 }),
+          fc.nat(),
+          fc.integer({ min: -150, max: 150 }),
+          fc.boolean(),
+          async (zone, year, pick, minutesFromChange, readAfter) => {
+            const changes = clockChanges(zone, year);
+            fc.pre(changes.length > 0);
+            const change = changes[pick % changes.length];
+            // A wall time near the change, as the clock showed it before or shows it after.
+            const offset = readAfter ? change.after : change.before;
+            const wall = new Date(change.at + (offset + minutesFromChange) * 60_000);
+            const date = wall.toISOString().slice(0, 10);
+            const time = wall.toISOString().slice(11, 16);
+            expect(wallClockInstant(date, time, zone).toISOString(), `${zone} ${date} ${time}`).to.equal(await postgresInstant(date, time, zone));
+          },
+        ),
+        { numRuns: 400 },
+      );
+    });
+
+    it('reads a change at midnight as Postgres does (Egypt, 2023-10-26: 24:00 back to 23:00)', async () => {
+      for (const [date, time] of [['2023-10-26', '23:00'], ['2023-10-26', '23:30'], ['2023-10-26', '22:59'], ['2023-10-27', '00:00'], ['2023-04-28', '00:30']]) {
+        expect(wallClockInstant(date, time, 'Africa/Cairo').toISOString(), `${date} ${time}`).to.equal(await postgresInstant(date, time, 'Africa/Cairo'));
+      }
+      expect(wallClockInstant('2023-10-26', '23:00', 'Africa/Cairo').toISOString()).to.equal('2023-10-26T21:00:00.000Z');
     });
 
     it('sends a zone whose moment has passed the next time its clock shows it, and groups zones by moment', () => {
@@ -193,6 +254,9 @@ describe('delivery: staged runs (local time, A/B tests)', function () {
       const { rows } = await t.pool.query(`SELECT s.id::text AS id, delivery.ab_bucket($1, s.id) AS b FROM delivery.subscribers s WHERE site_id = $2`, [job.campaignId, siteId]);
       for (const r of rows) expect(r.b).to.equal(abBucket(job.campaignId, r.id));
       expect(await pick(job.campaignId, 1, randomUUID())).to.equal('The A/B test has not started');
+      // Published, not pushed: the test has not started until its first push (the chunk worker's).
+      expect(await pick(job.campaignId, 2)).to.equal('The A/B test has not started');
+      await startTestWindow(t.pool, job.campaignId, ab.windowMinutes);
       const winner = await pick(job.campaignId, 2);
       expect(winner).to.include({ variant: 2, by: 'customer' });
       expect(await pick(job.campaignId, 1)).to.equal('The winner has already been chosen');

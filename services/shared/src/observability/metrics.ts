@@ -218,25 +218,27 @@ export interface PoolStats {
 }
 
 /**
- * A service's Postgres pool: connections open (`db_pool_connections`), of them idle
+ * A service's Postgres pools, labelled `pool` by use (interactive, bulk, readiness:
+ * shared/db.ts): connections open (`db_pool_connections`), of them idle
  * (`db_pool_idle_connections`), queries waiting for a connection (`db_pool_waiting_clients`,
  * saturation: above 0 for long means the pool is too small or queries too slow) and the cap
- * (`db_pool_max_connections`). Read from the pool at scrape time; nothing runs in between.
+ * (`db_pool_max_connections`). Read from the pools at scrape time; nothing runs in between.
  */
-export function dbPoolGauges(registry: Registry, pool: PoolStats): void {
-  const gauge = (name: string, help: string, read: () => number) =>
+export function dbPoolGauges(registry: Registry, pools: Readonly<Record<'interactive' | 'bulk' | 'readiness', PoolStats>>): void {
+  const gauge = (name: string, help: string, read: (pool: PoolStats) => number) =>
     new Gauge({
       name,
       help,
+      labelNames: ['pool'],
       registers: [registry],
       collect() {
-        this.set(read());
+        for (const use of ['interactive', 'bulk', 'readiness'] as const) this.set({ pool: use }, read(pools[use]));
       },
     });
-  gauge('db_pool_connections', 'Postgres connections open in the pool (idle or in use).', () => pool.totalCount);
-  gauge('db_pool_idle_connections', 'Postgres connections open and idle in the pool.', () => pool.idleCount);
-  gauge('db_pool_waiting_clients', 'Queries waiting for a pool connection (all are in use).', () => pool.waitingCount);
-  gauge('db_pool_max_connections', 'The most connections the pool opens.', () => pool.options.max ?? 10);
+  gauge('db_pool_connections', 'Postgres connections open in the pool (idle or in use).', (pool) => pool.totalCount);
+  gauge('db_pool_idle_connections', 'Postgres connections open and idle in the pool.', (pool) => pool.idleCount);
+  gauge('db_pool_waiting_clients', 'Queries waiting for a pool connection (all are in use).', (pool) => pool.waitingCount);
+  gauge('db_pool_max_connections', 'The most connections the pool opens.', (pool) => pool.options.max ?? 10);
 }
 
 /** Kafka consumer lag per group and topic, as `kafka_consumer_group_lag`. */

@@ -10,7 +10,8 @@
  * Shows each campaign's notification (title, body, icon, image, one action button, tag = campaign
  * id), reports the impression once it is shown and the click when the body or the button is
  * clicked, opens the campaign link (focusing a tab already on it), and re-registers the
- * subscription when the browser replaces it.
+ * subscription when the browser replaces it. Each report is retried a bounded number of times
+ * (post(), below).
  */
 (function () {
   'use strict';
@@ -33,15 +34,49 @@
     );
   }
 
+  // A report that met a network error, a 5xx or a 429 is sent again, at most RETRY_DELAYS_MS.length
+  // more times, after these waits (or the answer's Retry-After, up to MAX_RETRY_WAIT_MS): every
+  // call here is idempotent (an impression or click is stored once per campaign and subscriber,
+  // a subscribe or a subscription change applied twice changes nothing), so a retry never counts
+  // twice. Bounded, because the browser stops a worker that holds an event too long.
+  var RETRY_DELAYS_MS = [1000, 4000];
+  var MAX_RETRY_WAIT_MS = 8000;
+
+  function retryable(res) {
+    return res.status === 429 || res.status >= 500;
+  }
+
+  function retryWait(res, attempt) {
+    var seconds = res ? Number(res.headers.get('Retry-After')) : NaN;
+    var wait = seconds >= 0 ? seconds * 1000 : RETRY_DELAYS_MS[attempt];
+    return Math.min(Math.max(wait, RETRY_DELAYS_MS[attempt]), MAX_RETRY_WAIT_MS);
+  }
+
+  function sleep(ms) {
+    return new Promise(function (resolve) { setTimeout(resolve, ms); });
+  }
+
   // text/plain keeps these cross-origin POSTs "simple" (no preflight); the server reads JSON anyway.
-  function post(path, body) {
+  // Resolves with the last answer; rejects only when the last attempt got none.
+  function post(path, body, attempt) {
+    attempt = attempt || 0;
+    var again = function (res, err) {
+      if (attempt >= RETRY_DELAYS_MS.length) {
+        if (res) return res;
+        throw err;
+      }
+      return sleep(retryWait(res, attempt)).then(function () { return post(path, body, attempt + 1); });
+    };
     return withTimeout(api + path, {
       method: 'POST',
       headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
       body: JSON.stringify(body),
       credentials: 'omit',
       keepalive: true
-    });
+    }).then(
+      function (res) { return retryable(res) ? again(res) : res; },
+      function (err) { return again(null, err); }
+    );
   }
 
   /** Reports an impression or a click; never rejects, so a report can never hold up a notification. */

@@ -1,0 +1,64 @@
+// Stored zones by their one name (services/shared/src/local-time.ts, canonicalZone): subscribes
+// store it since this release; rows written before (Chrome's `Asia/Calcutta` for IANA's
+// `Asia/Kolkata`) are renamed here, in the background, in short batches of the primary key, so no
+// subscribe waits on a long transaction. Done once per zone link table (its tzdata version):
+// queries also match every name of a zone (zoneNames), so the results are right meanwhile.
+import type { Pool } from '../../../shared/src/db.js';
+import { canonicalZone } from '../../../shared/src/local-time.js';
+import { createPeriodic, type Periodic } from '../../../shared/src/periodic.js';
+import type { Logger } from '../../../shared/src/log.js';
+import { TZDATA_VERSION } from '../../../shared/src/time-zone-links.js';
+
+export const ZONE_NAMES_TASK = `canonical-zone-names:${TZDATA_VERSION}`;
+const BATCH_IDS = 5000;
+
+/**
+ * Renames the stored zones that are not their zone's one name; resolves with the rows renamed,
+ * or null when `stopping()` ended it early (the next pass starts again: a batch is idempotent).
+ */
+export async function canonicaliseStoredZones(pool: Pool, stopping: () => boolean = () => false): Promise<number | null> {
+  const done = await pool.query('SELECT 1 FROM delivery.maintenance_done WHERE task = $1', [ZONE_NAMES_TASK]);
+  if (done.rowCount) return 0;
+  const { rows } = await pool.query(
+    `SELECT DISTINCT time_zone AS zone FROM delivery.subscribers WHERE time_zone IS NOT NULL
+     UNION SELECT time_zone FROM delivery.sites WHERE time_zone IS NOT NULL`,
+  );
+  const renames = rows.map((r) => r.zone as string).filter((z) => canonicalZone(z) !== z);
+  const from = renames;
+  const to = renames.map(canonicalZone);
+  let renamed = 0;
+  if (renames.length > 0) {
+    renamed += (await pool.query(
+      `UPDATE delivery.sites s SET time_zone = m.name FROM unnest($1::text[], $2::text[]) AS m(old, name) WHERE s.time_zone = m.old`,
+      [from, to],
+    )).rowCount ?? 0;
+    const { rows: bounds } = await pool.query('SELECT coalesce(max(id), 0)::bigint AS last FROM delivery.subscribers');
+    const last = Number(bounds[0].last);
+    for (let lo = 0; lo < last; lo += BATCH_IDS) {
+      if (stopping()) return null;
+      renamed += (await pool.query(
+        `UPDATE delivery.subscribers s SET time_zone = m.name
+           FROM unnest($1::text[], $2::text[]) AS m(old, name)
+          WHERE s.id > $3 AND s.id <= $4 AND s.time_zone = m.old`,
+        [from, to, lo, lo + BATCH_IDS],
+      )).rowCount ?? 0;
+    }
+  }
+  await pool.query('INSERT INTO delivery.maintenance_done (task) VALUES ($1) ON CONFLICT DO NOTHING', [ZONE_NAMES_TASK]);
+  return renamed;
+}
+
+/** The pass, started with the service: first a few seconds after start, then hourly until done (a pass once done is one lookup). */
+export function zoneNamesMaintenance(pool: Pool, log: Logger): Periodic {
+  let loop: Periodic;
+  const pass = async () => {
+    const renamed = await canonicaliseStoredZones(pool, () => loop.stopping());
+    if (renamed) log.info('stored time zones renamed to their IANA names', { renamed, task: ZONE_NAMES_TASK });
+  };
+  loop = createPeriodic(pass, {
+    intervalMs: 3600_000,
+    firstPassDelayMs: 5000,
+    onError: (err) => log.warn('renaming stored time zones failed; it is tried again in an hour', { error: (err as Error).message }),
+  });
+  return loop;
+}
