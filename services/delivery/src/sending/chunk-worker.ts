@@ -23,7 +23,7 @@ import { failureClassOf } from './failure-class.js';
 import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';
 import { retrying, type RetryPolicy } from './retrying.js';
-import { createSendPace, waitForSlot } from './send-pace.js';
+import { createSendPace, STALL_MS, waitForSlot } from './send-pace.js';
 import type { PushSender } from '../push/sender.js';
 import type { PushHooks, PushResult, PushTarget } from '../push/types.js';
 import type { VapidSigners } from '../sites/vapid-signers.js';
@@ -32,8 +32,8 @@ export interface ChunkDeps {
   pool: Pool;
   log: Logger;
   instanceId: string;
-  /** The push path (push/sender.ts); a push withheld by its beforeSend leaves its row claimed. */
-  sender: Pick<PushSender, 'sendBatch'>;
+  /** The push path (push/sender.ts); a push withheld by its beforeSend leaves its row claimed. limitFor: undefined before an origin's first push (a throttled campaign's pace waits for its connection). */
+  sender: Pick<PushSender, 'sendBatch'> & Partial<Pick<PushSender, 'limitFor'>>;
   /** Each site's VAPID signer (sites/vapid-signers.ts). */
   vapid: VapidSigners;
   tokens: TrackingTokens;
@@ -79,6 +79,8 @@ const GROUP_MS = 25;
 const HANDOVER_MS = 100;
 /** New slots a throttled push takes after missing its slot, before it goes without one. */
 const RESLOTS = 3;
+/** How long throttled pushes to an origin this process has not pushed to wait for the first one's answer (its connection). */
+const CONNECTING_MS = 3000;
 
 /** Reads of a run while a rest chunk waits for its winner to be visible: 100 ms more each, 4.5 s in all. */
 const WINNER_READS = 9;
@@ -105,6 +107,12 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const leases = deps.leases ?? createLeases(deps.pool, deps.instanceId);
   const retry: RetryPolicy = { budgetMs: (opts.retrySec ?? 120) * 1000, signal: deps.stopping, log: deps.log };
   const sendPace = createSendPace(deps.pool);
+  /**
+   * Origins whose first push of this process is on its way: the connection (TLS, SETTINGS) opens
+   * with it, and throttled pushes released meanwhile would leave together once it is open — a
+   * burst after every start. They wait for its answer, then go if still in time, else take new slots.
+   */
+  const connecting = new Map<string, { opener: string; open: Promise<void> }>();
 
   /**
    * Sends claimed rows and records their outcomes. `done` resolves when every one is recorded;
@@ -175,12 +183,36 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       const first = await reserve(ids.length);
       return new Map(ids.map((id, i) => [id, first + i * spacingMs]));
     });
+    const originOf = new Map<string, string>();
+    const opened = new Map<string, () => void>();
+    for (const item of items) {
+      const origin = URL.parse(item.endpoint)?.origin ?? '';
+      originOf.set(item.id, origin);
+      if (deps.sender.limitFor && deps.sender.limitFor(origin) === undefined && !connecting.has(origin)) {
+        let open!: () => void;
+        const opening = { opener: item.id, open: new Promise<void>((r) => (open = r)) };
+        connecting.set(origin, opening);
+        const timer = setTimeout(open, CONNECTING_MS);
+        void opening.open.then(() => (clearTimeout(timer), connecting.delete(origin)));
+        opened.set(item.id, open);
+      }
+    }
+    const inTime = async (id: string, slot: number) => {
+      if (!(await waitForSlot(slot))) return false;
+      const opening = connecting.get(originOf.get(id)!);
+      if (!opening || opening.opener === id) return true;
+      await opening.open;
+      return performance.now() - slot <= STALL_MS;
+    };
     const paced: Required<PushHooks> = {
-      onResult: hooks.onResult,
+      onResult: (result) => {
+        opened.get(result.id)?.();
+        hooks.onResult(result);
+      },
       beforeSend: async (id) => {
         if (!(await hooks.beforeSend(id))) return false;
         let slot = slotOf.get(id)!;
-        for (let n = 0; !(await waitForSlot(slot)) && n < RESLOTS; n++) slot = (await reslots.add(id)).get(id)!;
+        for (let n = 0; !(await inTime(id, slot)) && n < RESLOTS; n++) slot = (await reslots.add(id)).get(id)!;
         return true;
       },
     };

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { LEAD_MS, pace } from '../../src/sending/pacer.js';
 import { findRun } from '../../src/sending/run-store.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
-import { expansionRecorder } from './support/expansion.js';
+import { CHUNKS_PER_PASS, expansionRecorder } from './support/expansion.js';
 
 const noop = async () => {};
 
@@ -39,7 +39,9 @@ describe('delivery: pacing throttled campaigns', function () {
     expect((await findRun(t.pool, job.campaignId))!.state).to.equal('expanding');
     await due(job.campaignId);
     expect(await pacer.advanceDue()).to.equal(1);
-    expect(chunks).to.have.length(LEAD_MS / 250 + 1); // the lead: its slots are kept where the pushes go out (send-pace.ts)
+    expect(chunks).to.have.length(Math.min(CHUNKS_PER_PASS, LEAD_MS / 250 + 1)); // the lead (its pace is kept where the pushes go out, send-pace.ts)
+    for (let pass = 0; pass < 5 && chunks.length < LEAD_MS / 250 + 1; pass++) await pacer.advanceDue(); // the rest of the lead, a pass at a time
+    expect(chunks).to.have.length(LEAD_MS / 250 + 1);
     expect(await pacer.advanceDue()).to.equal(0); // the next chunk is 250 ms away
     for (let pass = 0; pass < 30 && (await findRun(t.pool, job.campaignId))!.state === 'expanding'; pass++) {
       const before = chunks.length;
@@ -74,7 +76,7 @@ describe('delivery: pacing throttled campaigns', function () {
     expect(Number(rows[0].ms)).to.be.within(-5000, 251); // 250 ms from that pass, less the time since
   });
 
-  it('a run that fell behind (an outage) gets its lead again, not its backlog at once', async () => {
+  it('a run that fell behind (an outage) gets its lead again (as much as a pass publishes), not its backlog at once', async () => {
     const { chunks, dispatch, pacer } = setup();
     const job = { ...dispatchMessage(siteId, ['all']), throttlePerMinute: 240 }; // 1 per 250 ms
     await dispatch(job, noop);
@@ -83,9 +85,9 @@ describe('delivery: pacing throttled campaigns', function () {
     const lead = chunks.length;
     await t.pool.query(`UPDATE delivery.campaign_runs SET next_expand_at = now() - interval '1 hour' WHERE campaign_id = $1`, [job.campaignId]);
     expect(await pacer.advanceDue()).to.equal(1);
-    expect(chunks.length - lead).to.equal(LEAD_MS / 250 + 1);
+    expect(chunks.length - lead).to.equal(Math.min(CHUNKS_PER_PASS, LEAD_MS / 250 + 1));
     const { rows } = await t.pool.query(`SELECT extract(epoch FROM next_expand_at - now()) * 1000 AS ms FROM delivery.campaign_runs WHERE campaign_id = $1`, [job.campaignId]);
-    expect(Number(rows[0].ms)).to.be.within(-5000, 251); // 250 ms from that pass, less the time since
+    expect(Number(rows[0].ms)).to.be.below(0); // the rest of the lead at the next pass
   });
 
   it('paces at the rate: about a quarter second per chunk, never above the chunk size, the interval keeping the rate exact', () => {
