@@ -40,7 +40,7 @@ const RUNS_PER_PASS = 50;
  * How far ahead of their slots a throttled run's chunks are published: the consumer lag and the
  * pass delays a busy machine may add without the pushes falling behind their pace.
  */
-export const LEAD_MS = 5000;
+export const LEAD_MS = 2000;
 
 /**
  * The chunk size and the time between chunks for `perMinute`: about a quarter second's worth per
