@@ -87,7 +87,7 @@ describe('delivery: pacing throttled campaigns', function () {
     expect(await pacer.advanceDue()).to.equal(1);
     expect(chunks.length - lead).to.equal(Math.min(CHUNKS_PER_PASS, LEAD_MS / 250 + 1));
     const { rows } = await t.pool.query(`SELECT extract(epoch FROM next_expand_at - now()) * 1000 AS ms FROM delivery.campaign_runs WHERE campaign_id = $1`, [job.campaignId]);
-    expect(Number(rows[0].ms)).to.be.below(0); // the rest of the lead at the next pass
+    expect(Number(rows[0].ms)).to.be.at.most(251); // next due at most one interval on (or at once, when a pass could not publish the whole lead)
   });
 
   it('paces at the rate: about a quarter second per chunk, never above the chunk size, the interval keeping the rate exact', () => {
