@@ -154,7 +154,15 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: 'noisy neighbour: another site p99 while one site runs its most imports and exports', target: '≤ 2× idle p99', measured: 'not run (--only neighbours)', met: null });
   }
   if (r.scheduler) {
-    t.push({ name: `scheduler lateness p99 (${r.scheduler.campaigns.toLocaleString('en')} in one second)`, target: '< 1 s', measured: `${r.scheduler.p99Ms} ms`, met: r.scheduler.p99Ms < 1000 && r.scheduler.dispatched === r.scheduler.campaigns });
+    const s = r.scheduler;
+    // Results saved before the handover to Kafka was measured have no `published`.
+    const onKafka = s.published ? `; on Kafka p99 ${s.published.p99Ms} ms` : '';
+    t.push({
+      name: 'scheduler lateness p99, 10,000 campaigns due in the same second',
+      target: '< 1 s',
+      measured: `${s.p99Ms} ms (${s.campaigns.toLocaleString('en')} due${onKafka})`,
+      met: s.p99Ms < 1000 && s.dispatched === s.campaigns && s.campaigns >= 10_000,
+    });
   }
   if (r.login) {
     const l = r.login.underFlood;
@@ -292,6 +300,7 @@ export function formatTables(r: Results): string {
     const s = r.scheduler;
     out.push(`\n### Scheduler lateness (${n(s.campaigns)} campaigns due at the same second)\n`);
     out.push(table(['dispatched', 'p50 ms', 'p99 ms', 'max ms', 'min ms'], [[`${s.dispatched}/${s.campaigns}`, s.p50Ms, s.p99Ms, s.maxMs, s.minMs]]));
+    if (s.published) out.push(`\nOn Kafka (outbox published_at − schedule date): ${n(s.published.count)} published, p50 ${s.published.p50Ms} ms, p99 ${s.published.p99Ms} ms, max ${s.published.maxMs} ms.`);
   }
   if (r.login) {
     const l = r.login;
@@ -377,6 +386,7 @@ export function renderSvg(r: Results): string {
         { label: 'p50', value: s.p50Ms, text: `${s.p50Ms} ms`, color: blue },
         { label: 'p99', value: s.p99Ms, text: `${s.p99Ms} ms`, color: blue },
         { label: 'max', value: s.maxMs, text: `${s.maxMs} ms`, color: grey },
+        ...(s.published ? [{ label: 'on Kafka p99', value: s.published.p99Ms, text: `${s.published.p99Ms} ms`, color: grey }] : []),
       ],
       marker: { value: 1000, label: 'p99 target 1 s' },
     });
