@@ -7,6 +7,7 @@ import type { LoginFloodResult } from '../parts/login-flood.js';
 import type { NeighboursResult } from '../parts/neighbours.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
+import type { ThrottledResult, ThrottledRun } from '../parts/throttled.js';
 
 export interface Machine {
   cpuModel: string;
@@ -47,6 +48,7 @@ export interface Results {
   api?: ApiResult & { measuredAt: string };
   audience?: AudienceResult & { measuredAt: string };
   scheduler?: SchedulerResult & { measuredAt: string };
+  throttled?: ThrottledResult;
   neighbours?: NeighboursResult & { measuredAt: string };
   login?: LoginFloodResult & { measuredAt: string };
   profiles?: unknown;
@@ -63,7 +65,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const) {
+  for (const part of ['delivery', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -103,6 +105,16 @@ export function evaluateTargets(r: Results): Target[] {
     });
   } else {
     t.push({ name: 'far push service vs zero latency', target: '≥ 90 %', measured: 'not run (--only delivery, --far-latency-ms > 0)', met: null });
+  }
+  const th = r.throttled;
+  if (th) {
+    const dense = (x: ThrottledRun) => `${x.densestSecond} in a second at ${n(x.requestedPerMinute)}/min = ${x.densestRatio.toFixed(2)}×`;
+    const worst = Math.max(th.paced.densestRatio, th.afterKill.densestRatio);
+    t.push({ name: 'throttled: densest one-second window vs the rate asked (also after a kill -9 and restart)', target: '≤ 1.15×', measured: `${dense(th.paced)}; after a kill -9 ${dense(th.afterKill)}`, met: worst <= 1.15 });
+    const e = th.paced.minuteRateError;
+    t.push({ name: `throttled: rate over a minute vs the rate asked (${n(th.paced.requestedPerMinute)}/min)`, target: 'within ±10 %', measured: e === undefined ? 'not measured (the campaign took under a minute)' : `${e >= 0 ? '+' : ''}${(e * 100).toFixed(1)} %`, met: e === undefined ? null : Math.abs(e) <= 0.1 });
+  } else {
+    t.push({ name: 'throttled: densest one-second window vs the rate asked', target: '≤ 1.15×', measured: 'not run (--only throttled)', met: null });
   }
   const slow = d?.slowPushService;
   if (slow) {
@@ -259,17 +271,29 @@ export function formatTables(r: Results): string {
           `${w.pushesPerSecond} push/s, ${(w.ratioToCapacity * 100).toFixed(1)} % of its capacity; ${w.duplicates} duplicates, ${w.timeouts} timeouts, ${w.retries} retries.`,
       );
     }
-    if (d?.throttled) {
-      const t = d.throttled;
-      out.push(
-        `\nThrottled campaign (throttlePerMinute ${n(t.requestedPerMinute)}): ${n(t.subscribers)} pushes over ${t.seconds.toFixed(1)} s = ` +
-          `${n(t.achievedPerMinute)}/min, ${(t.ratio * 100).toFixed(1)} % of the rate asked; densest second ${n(t.densestSecond)} (${n(Math.round(t.requestedPerMinute / 60))} a second asked).`,
-      );
-    }
     if (d) {
       out.push(`\nCPU seconds during the ${n(d.subscribers)}-push campaign: ` + Object.entries(d.cpuSeconds).map(([k, v]) => `${k} ${v}`).join(', ') + ` (wall ${d.seconds} s × ${m.cores} cores = ${(d.seconds * m.cores).toFixed(1)} CPU s available)`);
       out.push(`Stages: create answered in ${d.stages.createMs} ms, dispatched ${d.stages.createToDispatchMs} ms after create, first push at ${d.stages.toFirstPushMs} ms, last push at ${d.stages.toLastPushMs} ms, run completed at ${d.stages.toCompletedMs} ms.`);
     }
+  }
+  if (r.throttled) {
+    const th = r.throttled;
+    out.push(`\n### Throttled campaigns (${th.measuredAt.slice(0, 16)})\n`);
+    const row = (name: string, x: ThrottledRun) => [
+      name,
+      n(x.subscribers),
+      `${n(x.achievedPerMinute)}/min (${(x.ratio * 100).toFixed(1)} %)`,
+      x.minuteRateError === undefined ? '–' : `${x.minuteRateError >= 0 ? '+' : ''}${(x.minuteRateError * 100).toFixed(1)} %`,
+      `${x.densestSecond} (${x.densestRatio.toFixed(2)}×)`,
+      `${x.seconds.toFixed(1)} s`,
+    ];
+    out.push(
+      table(
+        ['campaign', 'pushes', 'first → last push vs asked', 'first minute vs asked', 'densest second', 'first → last'],
+        [row(`${n(th.fast.requestedPerMinute)}/min`, th.fast), row(`${n(th.paced.requestedPerMinute)}/min`, th.paced), row(`${n(th.afterKill.requestedPerMinute)}/min, kill -9 at ${n(th.afterKill.killedAt ?? 0)}`, th.afterKill)],
+      ),
+    );
+    out.push(`\nDensest second: the most pushes the simulator accepted in any one-second window, its count read every 10 ms (each read placed at the middle of its round trip).`);
   }
   if (r.api) {
     out.push(`\n### API latency (${n(r.api.campaigns)} campaigns with analytics)\n`);

@@ -20,7 +20,6 @@ import { apiOk, createSite, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import type { FarPushServiceResult } from './far.js';
 import type { SlowPushServiceResult } from './slow.js';
-import type { ThrottledResult } from './throttled.js';
 
 export interface DeliveryOptions {
   subscribers: number;
@@ -83,8 +82,6 @@ export interface DeliveryResult {
   farPushService?: FarPushServiceResult;
   /** A campaign to a push service of limited capacity (run.ts --slow-capacity, parts/slow.ts); absent when skipped. */
   slowPushService?: SlowPushServiceResult;
-  /** A throttled campaign on the same simulator (parts/throttled.ts); absent when skipped. */
-  throttled?: ThrottledResult;
   simulator: { connections: number; http2Sessions: number; vapidVerifications: number };
   /** How the delivery service's workers encrypted (ENCRYPTION_ENGINE, resolved as the service does from dist/). */
   encryptionEngine: 'native' | 'javascript';

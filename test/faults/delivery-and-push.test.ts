@@ -1,11 +1,16 @@
 // Faults of the sending path (issue 11, docs/reliability.md) on one shared stack, one campaign
-// each: the delivery service killed -9, its Postgres connections dropped between claim and send,
-// a push-service 503 storm, and a push service that resets the connection after accepting.
+// each: the delivery service killed -9 (also while a throttled campaign sends: it keeps its pace,
+// issue 34), its Postgres connections dropped between claim and send, a push-service 503 storm,
+// and a push service that resets the connection after accepting.
 // Each prints lost / duplicated / ambiguous as counts of N and holds the platform to: lost = 0,
 // duplicated ≤ ambiguous, counters equal to what the push service accepted, and a run that
 // completes on its own within a bounded wait.
 import { sleep } from '../e2e/support/harness.js';
-import { CLAIM_BATCH, dropReadAfterClaim, expectNoProblems, LATENCY_MS, N, runScenario, startRig, STORM_SEC, type Rig } from './support/faults.js';
+import { densestWindow, paceBound, RIG_JITTER_MS } from '../../tools/push-simulator/src/arrivals.js';
+import { acceptedOf, CLAIM_BATCH, dropReadAfterClaim, expectNoProblems, LATENCY_MS, N, runScenario, startRig, STORM_SEC, type Rig } from './support/faults.js';
+
+/** The throttled campaign's rate: 50 a second, the one the issue found at 1.56× in its densest second. */
+const PER_MINUTE = 3000;
 
 describe('faults: the sending path (delivery killed, connections dropped, push-service outages)', function () {
   this.timeout(600_000);
@@ -67,6 +72,33 @@ describe('faults: the sending path (delivery killed, connections dropped, push-s
       rig.stack.services.signal('delivery', 'SIGKILL');
       return `killed at ${at}/${N}`;
     });
+    expectNoProblems(rig, f);
+  });
+
+  it(`when a campaign throttled to ${PER_MINUTE}/min is sending and the delivery service is killed with SIGKILL and restarted, then no second at the push service holds more than 1.15× the rate (and the rig's jitter)`, async () => {
+    let killedAt = 0;
+    const f = await runScenario(
+      rig,
+      `kill -9 delivery, throttled ${PER_MINUTE}/min`,
+      async (ctx) => {
+        const at = await ctx.waitForProgress(0.3, 120_000);
+        killedAt = Date.now();
+        rig.stack.services.signal('delivery', 'SIGKILL');
+        return `killed at ${at}/${N}`;
+      },
+      { campaign: { throttlePerMinute: PER_MINUTE } },
+    );
+    // Every copy the push service accepted counts (a repeat of an ambiguous push is a push too),
+    // by the simulator's receive times: how fast the run went is not asserted, only how dense.
+    const times = acceptedOf(rig.sim, f.campaignId).map((m) => m.receivedAt);
+    const densest = densestWindow(times, 1000);
+    const spanSec = (Math.max(...times) - Math.min(...times)) / 1000;
+    const first = Math.min(...times);
+    console.log(
+      `        densest second ${densest.count} of ${PER_MINUTE / 60} asked (bound ${paceBound(PER_MINUTE, RIG_JITTER_MS)}) from ${((densest.startsAt! - first) / 1000).toFixed(1)} s (killed at ${((killedAt - first) / 1000).toFixed(1)} s); ` +
+        `${times.length} pushes over ${spanSec.toFixed(1)} s = ${((times.length - 1) / spanSec).toFixed(1)} a second`,
+    );
+    if (densest.count > paceBound(PER_MINUTE, RIG_JITTER_MS)) f.problems.push(`${densest.count} pushes in the second from ${new Date(densest.startsAt!).toISOString()}: above ${paceBound(PER_MINUTE, RIG_JITTER_MS)} (1.15× ${PER_MINUTE / 60} and ${RIG_JITTER_MS} ms of it for the rig's jitter)`);
     expectNoProblems(rig, f);
   });
 });

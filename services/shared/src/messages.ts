@@ -58,8 +58,8 @@ export interface DispatchMessage {
    */
   segment?: Segment;
   /**
-   * Added 2026-11-26, optional: pushes per minute at most. The delivery service publishes the
-   * audience's chunks at that pace (sending/pacer.ts). Written as version 2, like a segment.
+   * Added 2026-11-26, optional: pushes per minute at most. The delivery service gives each push a
+   * slot at that pace (sending/send-pace.ts). Written as version 2, like a segment.
    */
   throttlePerMinute?: number;
   /** Added 2026-11-26, optional: true sends to subscribers who reached their site's frequency cap (and counts towards it). Written as version 2. */

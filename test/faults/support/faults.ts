@@ -123,6 +123,7 @@ async function subscribeBrowsers(stack: Stack, sim: PushSimulator, site: SiteInf
 
 export interface Figures {
   scenario: string;
+  campaignId: string;
   n: number;
   /** Subscribers of the audience the push service never accepted the campaign for. */
   lost: number;
@@ -160,7 +161,7 @@ export interface FaultContext {
 const pct = (x: number, n: number) => `${((100 * x) / n).toFixed(2)} %`;
 
 /** Accepted messages of one campaign (each copy; the payload carries the campaign id). */
-function acceptedOf(sim: PushSimulator, campaignId: string) {
+export function acceptedOf(sim: PushSimulator, campaignId: string) {
   return sim.received().filter((m) => m.payload.includes(campaignId));
 }
 
@@ -182,7 +183,12 @@ async function runRow(rig: Rig, campaignId: string) {
  * recovers and returns a line describing what it did), waits (bounded) for the run to complete
  * on its own and the counters to converge, then measures and prints the figures.
  */
-export async function runScenario(rig: Rig, scenario: string, fault: (ctx: FaultContext) => Promise<string>, opts: { behaviour?: Parameters<PushSimulator['setBehaviour']>[0] } = {}): Promise<Figures> {
+export async function runScenario(
+  rig: Rig,
+  scenario: string,
+  fault: (ctx: FaultContext) => Promise<string>,
+  opts: { behaviour?: Parameters<PushSimulator['setBehaviour']>[0]; /** More fields of the campaign (a throttle). */ campaign?: Record<string, unknown> } = {},
+): Promise<Figures> {
   const { sim, stack, site } = rig;
   sim.clearBehaviours();
   sim.reset();
@@ -191,7 +197,7 @@ export async function runScenario(rig: Rig, scenario: string, fault: (ctx: Fault
   const started = Date.now();
   const created = await stack.api.request('POST', '/v2/campaign/create', {
     key: site.apiKey,
-    body: validCampaign({ status: 'published', topics: ['all'], title: `Faults: ${scenario}`.slice(0, 60) }),
+    body: validCampaign({ status: 'published', topics: ['all'], title: `Faults: ${scenario}`.slice(0, 60), ...opts.campaign }),
   });
   if (created.status !== 201 && created.status !== 200) throw new Error(`create: ${created.status} ${created.text}`);
   const campaignId = created.body.id as string;
@@ -254,6 +260,7 @@ export async function runScenario(rig: Rig, scenario: string, fault: (ctx: Fault
   const ambiguous = run?.ambiguous ?? 0;
   const f: Figures = {
     scenario,
+    campaignId,
     n: N,
     lost,
     duplicated,

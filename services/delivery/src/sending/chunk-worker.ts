@@ -23,6 +23,7 @@ import { failureClassOf } from './failure-class.js';
 import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';
 import { retrying, type RetryPolicy } from './retrying.js';
+import { createSendPace, STALL_MS, waitForSlot } from './send-pace.js';
 import type { PushSender } from '../push/sender.js';
 import type { PushHooks, PushResult, PushTarget } from '../push/types.js';
 import type { VapidSigners } from '../sites/vapid-signers.js';
@@ -31,8 +32,8 @@ export interface ChunkDeps {
   pool: Pool;
   log: Logger;
   instanceId: string;
-  /** The push path (push/sender.ts); a push withheld by its beforeSend leaves its row claimed. */
-  sender: Pick<PushSender, 'sendBatch'>;
+  /** The push path (push/sender.ts); a push withheld by its beforeSend leaves its row claimed. limitFor: undefined before an origin's first push (a throttled campaign's pace waits for its connection). */
+  sender: Pick<PushSender, 'sendBatch'> & Partial<Pick<PushSender, 'limitFor'>>;
   /** Each site's VAPID signer (sites/vapid-signers.ts). */
   vapid: VapidSigners;
   tokens: TrackingTokens;
@@ -69,6 +70,17 @@ const OUTCOME_LINGER_MS = 20;
  * machine that pushes 12,000–15,000 a second (docs/performance.md).
  */
 const BATCHES_IN_FLIGHT = 2;
+/**
+ * A throttled batch reaches the sender in groups of the pushes due within this much of each
+ * other, this long before the first one's slot (HANDOVER_MS): each is encrypted and marked by
+ * its slot, and a push holds its origin's concurrency slot only that long before its request.
+ */
+const GROUP_MS = 25;
+const HANDOVER_MS = 100;
+/** New slots a throttled push takes after missing its slot, before it goes without one. */
+const RESLOTS = 3;
+/** How long throttled pushes to an origin this process has not pushed to wait for the first one's answer (its connection). */
+const CONNECTING_MS = 3000;
 
 /** Reads of a run while a rest chunk waits for its winner to be visible: 100 ms more each, 4.5 s in all. */
 const WINNER_READS = 9;
@@ -94,6 +106,13 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const leases = deps.leases ?? createLeases(deps.pool, deps.instanceId);
   const retry: RetryPolicy = { budgetMs: (opts.retrySec ?? 120) * 1000, signal: deps.stopping, log: deps.log };
+  const sendPace = createSendPace(deps.pool);
+  /**
+   * Origins whose first push of this process is on its way: the connection (TLS, SETTINGS) opens
+   * with it, and throttled pushes released meanwhile would leave together once it is open — a
+   * burst after every start. They wait for its answer, then go if still in time, else take new slots.
+   */
+  const connecting = new Map<string, { opener: string; open: Promise<void> }>();
 
   /**
    * Sends claimed rows and records their outcomes. `done` resolves when every one is recorded;
@@ -117,7 +136,8 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
    * Reads the batch's subscriptions, makes each one's payload and hands them to the sender; a
    * subscription deleted since its claim has nothing to send to and is final at once. Returns
    * the sender's promise without awaiting it: this frame holds the targets (keys, plaintexts,
-   * tokens), and must be gone while the answers are awaited.
+   * tokens), and must be gone while the answers are awaited (a throttled batch's are held until
+   * its last group is handed over, a fraction of a second's worth of pushes).
    */
   const loadAndSend = async (run: RunRow, ids: string[], hooks: Required<PushHooks>): Promise<PushResult[]> => {
     const { job } = run;
@@ -137,7 +157,80 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       return { ...s, payload: payloads(tokens[i]) };
     });
     const vapid = await deps.vapid(job.siteId);
-    return deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid, subscriptions: items }, hooks);
+    const send = (subscriptions: PushTarget[], withHooks: Required<PushHooks>) =>
+      deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid, subscriptions }, withHooks);
+    return job.throttlePerMinute === undefined ? send(items, hooks) : sendPaced(campaignId, job.throttlePerMinute, items, send, hooks);
+  };
+
+  /**
+   * A throttled batch: its slots reserved on the campaign's clock (send-pace.ts), its pushes
+   * handed to the sender a group at a time shortly before their slots, each request started at
+   * its slot — after its mark, so what is marked `sending` goes out at most HANDOVER_MS later.
+   */
+  const sendPaced = async (
+    campaignId: string,
+    perMinute: number,
+    items: PushTarget[],
+    send: (subscriptions: PushTarget[], hooks: Required<PushHooks>) => Promise<PushResult[]>,
+    hooks: Required<PushHooks>,
+  ): Promise<PushResult[]> => {
+    const spacingMs = 60_000 / perMinute;
+    const reserve = (count: number) => retrying('send pace', retry, () => sendPace.reserve(campaignId, count, spacingMs));
+    const start = await reserve(items.length);
+    const slotOf = new Map(items.map((item, i) => [item.id, start + i * spacingMs]));
+    // Pushes that missed their slots together (a stall) take new ones together.
+    const reslots = groupCommit(async (ids: string[]) => {
+      const first = await reserve(ids.length);
+      return new Map(ids.map((id, i) => [id, first + i * spacingMs]));
+    });
+    const originOf = new Map<string, string>();
+    const opened = new Map<string, () => void>();
+    for (const item of items) {
+      const origin = URL.parse(item.endpoint)?.origin ?? '';
+      originOf.set(item.id, origin);
+      if (deps.sender.limitFor && deps.sender.limitFor(origin) === undefined && !connecting.has(origin)) {
+        let open!: () => void;
+        const opening = { opener: item.id, open: new Promise<void>((r) => (open = r)) };
+        connecting.set(origin, opening);
+        const timer = setTimeout(open, CONNECTING_MS);
+        void opening.open.then(() => (clearTimeout(timer), connecting.delete(origin)));
+        opened.set(item.id, open);
+      }
+    }
+    const inTime = async (id: string, slot: number) => {
+      if (!(await waitForSlot(slot))) return false;
+      const opening = connecting.get(originOf.get(id)!);
+      if (!opening || opening.opener === id) return true;
+      await opening.open;
+      return performance.now() - slot <= STALL_MS;
+    };
+    const paced: Required<PushHooks> = {
+      onResult: (result) => {
+        opened.get(result.id)?.();
+        hooks.onResult(result);
+      },
+      beforeSend: async (id) => {
+        if (!(await hooks.beforeSend(id))) return false;
+        let slot = slotOf.get(id)!;
+        for (let n = 0; !(await inTime(id, slot)) && n < RESLOTS; n++) slot = (await reslots.add(id)).get(id)!;
+        return true;
+      },
+    };
+    const sent: Promise<PromiseSettledResult<PushResult[]>>[] = [];
+    for (let from = 0; from < items.length; ) {
+      const first = start + from * spacingMs;
+      let to = from + 1;
+      while (to < items.length && start + to * spacingMs < first + GROUP_MS) to++;
+      const wait = first - HANDOVER_MS - performance.now();
+      if (wait > 0) await sleep(wait);
+      // Settled, not raced: a group that fails must not end the attempt while others are in flight.
+      sent.push(send(items.slice(from, to), paced).then((value) => ({ status: 'fulfilled', value }), (reason: unknown) => ({ status: 'rejected', reason })));
+      from = to;
+    }
+    const settled = await Promise.all(sent);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   };
 
   const sendAndRecord = async (run: RunRow, ids: string[], lease: string, goneOut: (id: string) => void) => {

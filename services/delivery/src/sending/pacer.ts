@@ -1,13 +1,16 @@
 // Staged runs (stages.ts: local time, A/B tests, throttles): the pacer expands each run's due
-// stage, a pass at a time. A throttled run publishes one small chunk per due moment, so pushes
-// leave at the asked rate spread over the minute (a chunk of about a quarter second's worth,
-// never a minute's burst at its top), each stage in turn at that rate; an unthrottled stage is
-// published as fast as an ordinary expansion. The pace and the stages hold across instances: a
-// run is advanced under its row lock (SKIP LOCKED), by one instance. Progress is stored with
-// each chunk, so a restart resumes at the same place and pace; a chunk published twice (a crash
-// between publish and commit) is harmless, its rows being claimed once (chunk-worker.ts).
-// Segments apply as in an ordinary expansion. Each pass first chooses the winners of A/B tests
-// whose window has ended, so their rest stages become due.
+// stage, a pass at a time. A throttled run is published in small chunks (about a quarter second's
+// worth each), LEAD_MS ahead of their time: the pace itself is kept where the pushes go out
+// (send-pace.ts: a slot per push on the campaign's clock), so a chunk consumed late, or several
+// at once, never makes a burst, and the lead keeps the senders fed through a slow pass or a
+// consumer's lag. A pass that comes late publishes every chunk due by then (time is not dropped);
+// after an outage the run starts again with its lead, not with its backlog. An unthrottled stage
+// is published as fast as an ordinary expansion. Stages hold across instances: a run is
+// advanced under its row lock (SKIP LOCKED), by one instance. Progress is stored with each
+// chunk, so a restart resumes at the same place; a chunk published twice (a crash between
+// publish and commit) is harmless, its rows being claimed once (chunk-worker.ts). Segments
+// apply as in an ordinary expansion. Each pass first chooses the winners of A/B tests whose
+// window has ended, so their rest stages become due.
 import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
@@ -33,6 +36,11 @@ export interface PacerOptions {
 const PASS_MS = 100;
 /** Runs advanced per pass. */
 const RUNS_PER_PASS = 50;
+/**
+ * How far ahead of their slots a throttled run's chunks are published: the consumer lag and the
+ * pass delays a busy machine may add without the pushes falling behind their pace.
+ */
+export const LEAD_MS = 2000;
 
 /**
  * The chunk size and the time between chunks for `perMinute`: about a quarter second's worth per
@@ -46,6 +54,8 @@ export function pace(perMinute: number, maxChunk: number): { size: number; inter
 
 interface DueRun {
   job: DispatchMessage;
+  /** How long ago the run became due (≥ 0). */
+  lateMs: number;
   chunksPublished: number;
   winner: Parameters<typeof winnerGate>[0];
   windowEndsAt: Date | null;
@@ -60,12 +70,17 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
     const stage = await dueStage(tx, job.campaignId, winnerGate(run.winner, windowEndsAt));
     if (stage) {
       const size = paced?.size ?? opts.chunkSize;
+      // A throttled run's next_expand_at is LEAD_MS before the end of what it has published:
+      // the chunks due now are those that restore the lead (all of it for a stage just begun,
+      // or after an outage longer than the lead).
+      const behindMs = stage.expandedThrough === '0' ? LEAD_MS : Math.min(run.lateMs, LEAD_MS);
+      const due = paced ? Math.min(opts.chunksPerPass, Math.floor(behindMs / paced.intervalMs) + 1) : opts.chunksPerPass;
       const narrowing = (first: number) => stageSql(stage, job.campaignId, job.abTest, first);
       const chunks: ChunkMessage[] = [];
       let through = stage.expandedThrough;
       let subscribers = 0;
       let exhausted = false;
-      while (chunks.length < (paced ? 1 : opts.chunksPerPass)) {
+      while (chunks.length < due) {
         const ids = await audienceSlice(tx, job, through, size, narrowing);
         if (ids.length > 0) {
           chunks.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: run.chunksPublished + chunks.length, subscriberIds: ids });
@@ -91,15 +106,9 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
         windowEndsAt = await startTestWindow(tx, job.campaignId, job.abTest.windowMinutes);
       }
       if (!exhausted) {
-        // On time from the last due moment, not from now, so the rate does not drift; a run
-        // that fell behind (an outage) resumes at the pace instead of catching up in a burst.
-        await tx.query(
-          `UPDATE delivery.campaign_runs
-              SET next_expand_at = CASE WHEN $2::float8 = 0 THEN now()
-                                        ELSE greatest(next_expand_at + $2 * interval '1 millisecond', now() - $2 * interval '1 millisecond') END
-            WHERE campaign_id = $1`,
-          [job.campaignId, paced?.intervalMs ?? 0],
-        );
+        // From the published end, not from when this pass ran, so the lead does not drift.
+        const aheadMs = paced ? chunks.length * paced.intervalMs - behindMs : 0;
+        await tx.query(`UPDATE delivery.campaign_runs SET next_expand_at = now() + $2 * interval '1 millisecond' WHERE campaign_id = $1`, [job.campaignId, aheadMs]);
         return;
       }
     }
@@ -115,20 +124,21 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
       const decided = await decideEndedTests(tx, RUNS_PER_PASS);
       for (const campaignId of decided) deps.log.info('A/B test winner chosen by its metric', { campaignId });
       const { rows } = await tx.query(
-        `SELECT campaign_id, job, chunks_published, ab_winner, ab_window_ends_at FROM delivery.campaign_runs
+        `SELECT campaign_id, job, chunks_published, ab_winner, ab_window_ends_at, extract(epoch FROM now() - next_expand_at) * 1000 AS late_ms
+           FROM delivery.campaign_runs
           WHERE state = 'expanding' AND next_expand_at <= now()
           ORDER BY next_expand_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [RUNS_PER_PASS],
       );
       for (const r of rows) {
-        await advanceRun(tx, { job: upgradeDispatch(r.job), chunksPublished: r.chunks_published, winner: r.ab_winner, windowEndsAt: r.ab_window_ends_at });
+        await advanceRun(tx, { job: upgradeDispatch(r.job), lateMs: Math.max(0, Number(r.late_ms)), chunksPublished: r.chunks_published, winner: r.ab_winner, windowEndsAt: r.ab_window_ends_at });
       }
       if (rows.length > 0 || decided.length > 0) deps.countersChanged();
       return rows.length;
     });
   }
 
-  // Postgres or Kafka away: the runs keep their place and pace, and the next pass retries.
+  // Postgres or Kafka away: the runs keep their place, and the next pass retries.
   const pass = quietWhileFailing(advanceDue, deps.log, { failed: 'pacing throttled campaigns failed; retried', recovered: 'pacer running again' });
   const loop = createPeriodic(pass, { intervalMs: PASS_MS, onError: (err) => deps.log.error('pacer pass failed', { err }) });
   return { start: loop.start, stop: loop.stop, wake: loop.wake, advanceDue };

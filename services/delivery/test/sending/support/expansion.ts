@@ -7,13 +7,15 @@ import { createPacer } from '../../../src/sending/pacer.js';
 import type { TestDelivery } from '../../support.js';
 
 const log = createLogger('expansion-test', 'error');
+/** Chunks a pass of the pacer publishes at most. */
+export const CHUNKS_PER_PASS = 10;
 const noop = async () => {};
 
 export function expansionRecorder(t: TestDelivery) {
   const chunks: ChunkMessage[] = [];
   const publish = async (_topic: string, messages: { value: Buffer }[]) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
   const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 500, chunksPerGroup: 10 });
-  const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500, chunksPerPass: 10 });
+  const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500, chunksPerPass: CHUNKS_PER_PASS });
   /** Every subscriber id published so far, in order. */
   const sent = () => chunks.flatMap((c) => c.subscriberIds);
   return { chunks, dispatch, pacer, sent };
