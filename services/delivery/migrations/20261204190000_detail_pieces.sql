@@ -30,15 +30,6 @@ CREATE TABLE delivery.detail_pieces (
   tracking_dropped_at timestamptz
 );
 
--- A run's piece (null: the parents), chosen when the run is created (sending/run-store.ts), and
--- when retention removed its detail: from then on its figures are the stored aggregates only
--- (campaign_runs' counters, ab_results, by_browser, campaign_minutes), and tracking reports for
--- it are no longer counted (their once-each check needs the detail).
-ALTER TABLE delivery.campaign_runs
-  ADD COLUMN log_piece date,
-  ADD COLUMN log_expired_at timestamptz,
-  ADD COLUMN tracking_expired_at timestamptz;
-
 -- Instances of this release say so: a run goes to a piece only while no live instance of the
 -- previous release (which would write its rows into the parent) is heartbeating.
 ALTER TABLE delivery.instances ADD COLUMN writes_pieces boolean NOT NULL DEFAULT false;
@@ -78,3 +69,14 @@ CREATE FUNCTION delivery.detail_week(t timestamptz) RETURNS date LANGUAGE sql IM
 
 SELECT delivery.ensure_detail_piece(delivery.detail_week(now()));
 SELECT delivery.ensure_detail_piece(delivery.detail_week(now() + interval '7 days'));
+
+-- Last, so the ACCESS EXCLUSIVE lock this takes on campaign_runs (every chunk updates its run's
+-- counters) is held only for the commit: adding nullable columns is catalog work.
+-- A run's piece (null: the parents), chosen when the run is created (sending/run-store.ts), and
+-- when retention removed its detail: from then on its figures are the stored aggregates only
+-- (campaign_runs' counters, ab_results, by_browser, campaign_minutes), and tracking reports for
+-- it are no longer counted (their once-each check needs the detail).
+ALTER TABLE delivery.campaign_runs
+  ADD COLUMN log_piece date,
+  ADD COLUMN log_expired_at timestamptz,
+  ADD COLUMN tracking_expired_at timestamptz;
