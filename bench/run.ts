@@ -56,7 +56,7 @@ const HELP = `npm run bench -- [flags]
   --seconds N          api: seconds per autocannon scenario (10)
   --audience N         audience: subscribers (1000000)
   --audience-seconds N audience: seconds per scenario (5)
-  --scheduled N        scheduler: campaigns due at the same second (1000)
+  --scheduled N        scheduler: campaigns due at the same second (10000)
   --noisy N            neighbours: subscribers of the site that floods imports and exports (100000)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
@@ -103,7 +103,7 @@ function parse() {
     seconds: int(values.seconds, 'seconds', 10),
     audience: int(values.audience, 'audience', 1_000_000),
     audienceSeconds: int(values['audience-seconds'], 'audience-seconds', 5),
-    scheduled: int(values.scheduled, 'scheduled', 1000),
+    scheduled: int(values.scheduled, 'scheduled', 10_000),
     noisy: int(values.noisy, 'noisy', 100_000),
     profile: values.profile,
   };

@@ -1,5 +1,5 @@
 # Sourced by the scripts that install the tests' Debian packages (install-browsers.sh,
-# install-promtool.sh, install-java.sh): one way to install from Debian, never from anywhere else.
+# install-promtool.sh, install-java.sh, install-go.sh): one way to install from Debian, never from anywhere else.
 # require_debian_packages <name> <what needs them> <package>...: installs the packages given
 # (the caller passes only the missing ones) with apt-get, waiting for a dpkg lock held by
 # another apt-get (unattended upgrades, a parallel install) rather than failing. When it cannot

@@ -2,7 +2,9 @@
 // embedded server, Kafka from KAFKA_BROKERS or the project's own KRaft broker (both persistent
 // under .data/), the push-service simulator with the demo site's browsers, and the three
 // services as separate processes. Ctrl-C stops everything in order.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { migrateCampaignSchema } from '../services/campaign/src/app.js';
 import { migrateDeliverySchema } from '../services/delivery/src/app.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS } from '../services/delivery/src/config.js';
@@ -28,6 +30,8 @@ async function main() {
   }
   const gatewayPort = port('GATEWAY_PORT', 8080);
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  // The services' own defaults (as in the images), printed below: Prometheus and curl know where to look.
+  const opsPorts = { gateway: port('GATEWAY_OPS_PORT', 9465), campaign: port('CAMPAIGN_METRICS_PORT', 9464), delivery: port('DELIVERY_OPS_PORT', 9466) };
   say('Starting Postgres…');
   const db = await localDatabase((line) => process.env.LOG_LEVEL === 'debug' && say(`[postgres] ${line}`));
   const secrets = await localSecrets();
@@ -40,17 +44,29 @@ async function main() {
     if (stopping) return;
     stopping = true;
     say('\nStopping…');
-    await services?.stop();
-    await simulator?.stop();
-    await kafka?.stop();
-    await pool.end().catch(() => {});
-    await db.server.stop();
-    await clearStackInfo();
+    // Each step on its own: one that fails must not leave the rest running or the stack file behind.
+    const step = async (what: string, run: () => Promise<unknown> | undefined) => {
+      try {
+        await run();
+      } catch (err) {
+        say(`Stopping ${what} failed: ${(err as Error).message}`);
+        code ||= 1;
+      }
+    };
+    await step('the services', () => services?.stop());
+    await step('the simulator', () => simulator?.stop());
+    await step('Kafka', () => kafka?.stop());
+    await step('the pool', () => pool.end());
+    await step('Postgres', () => db.server.stop());
+    await step('the stack file', () => clearStackInfo());
     say('Stopped.');
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  // The foreground process that started this one (below) is gone (killed): stop too.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && void shutdown(0), 1000).unref();
 
   try {
     let brokers = process.env.KAFKA_BROKERS ?? '';
@@ -97,6 +113,9 @@ async function main() {
         SUBSCRIBE_RATE_LIMIT_PER_MINUTE: process.env.SUBSCRIBE_RATE_LIMIT_PER_MINUTE ?? '6000',
         // The console is reached over plain http here: a Secure session cookie would not be sent back.
         CONSOLE_SECURE_COOKIE: process.env.CONSOLE_SECURE_COOKIE ?? 'false',
+        GATEWAY_OPS_PORT: String(opsPorts.gateway),
+        CAMPAIGN_METRICS_PORT: String(opsPorts.campaign),
+        DELIVERY_OPS_PORT: String(opsPorts.delivery),
       },
       onLine: (name: ServiceName, line: string) => {
         if (verbose || /"level":"(warn|error)"/.test(line) || !line.startsWith('{')) say(`[${name}] ${line}`);
@@ -112,6 +131,7 @@ async function main() {
     say(`Demo site:    ${demo.siteId} (public id ${demo.publicId}), ${browsers} simulated browsers at ${simulator.origin}`);
     say(`Console:      ${services.gatewayUrl}/console/`);
     say(`Demo login:   ${demo.consoleEmail} / ${demo.consolePassword}`);
+    say(`Ops ports:    gateway ${opsPorts.gateway}, campaign ${opsPorts.campaign}, delivery ${opsPorts.delivery} on 127.0.0.1 (/metrics, /healthz, /readyz)`);
     say('');
     say('Try it:');
     say(`  curl -s -H 'Authorization: ${demo.apiKey}' ${base}/topics`);
@@ -127,4 +147,22 @@ async function main() {
   }
 }
 
-await main();
+// Ctrl-C in a terminal signals the whole foreground process group: the services, the Kafka JVM
+// and the embedded Postgres would stop all at once, before this launcher stops them in order (the
+// services then log errors about the broker and the database gone, and a Postgres already gone
+// never answers its stop, so "Stopped." never came and .data/stack.json stayed). So the stack
+// runs in a process group of its own, under a small foreground process that passes Ctrl-C on as
+// one SIGINT and exits with the stack's code.
+if (process.env.WEBPUSH_STACK_GROUP === '1') {
+  await main();
+} else {
+  const stack = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    detached: true,
+    stdio: 'inherit',
+    env: { ...process.env, WEBPUSH_STACK_GROUP: '1' },
+  });
+  const pass = () => stack.kill('SIGINT');
+  process.on('SIGINT', pass);
+  process.on('SIGTERM', pass);
+  stack.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

@@ -117,6 +117,20 @@ export function evaluateTargets(r: Results): Target[] {
     const worst = Math.max(...lists.map((s) => s.p99));
     const c = lists[0]?.connections;
     t.push({ name: `list p99 at ${c} connections (worst list scenario)`, target: '< 25 ms', measured: `${worst} ms`, met: worst < 25 && c === 40 });
+    // Issue 35: the first page over 1,000,000 campaigns, against the trivial route in the same run.
+    const first = r.api.scenarios.find((s) => s.name.startsWith('list, first page'));
+    const trivial = r.api.scenarios.find((s) => s.name.startsWith('trivial'));
+    if (first && trivial) {
+      const share = first.reqPerSec / trivial.reqPerSec;
+      t.push({
+        name: `list first page, ${r.api.campaigns.toLocaleString('en')} campaigns, ${first.connections} connections`,
+        target: 'p99 < 25 ms and ≥ 25 % of the trivial route\'s req/s (1,000,000 campaigns)',
+        measured: `p99 ${first.p99} ms, ${n(first.reqPerSec)} req/s = ${(share * 100).toFixed(1)} % of ${n(trivial.reqPerSec)}`,
+        met: first.p99 < 25 && share >= 0.25 && first.connections === 40 && r.api.campaigns >= 1_000_000,
+      });
+    }
+    const get = r.api.scenarios.find((s) => s.name.startsWith('get one'));
+    if (get) t.push({ name: `get one campaign, ${get.connections} connections`, target: 'p99 < 10 ms', measured: `p99 ${get.p99} ms, ${n(get.reqPerSec)} req/s`, met: get.p99 < 10 && get.connections === 40 });
   }
   if (r.audience) {
     // The answers the counters give; a create with a segment is an exact count of its own (below).
@@ -142,7 +156,15 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: 'noisy neighbour: another site p99 while one site runs its most imports and exports', target: '≤ 2× idle p99', measured: 'not run (--only neighbours)', met: null });
   }
   if (r.scheduler) {
-    t.push({ name: `scheduler lateness p99 (${r.scheduler.campaigns.toLocaleString('en')} in one second)`, target: '< 1 s', measured: `${r.scheduler.p99Ms} ms`, met: r.scheduler.p99Ms < 1000 && r.scheduler.dispatched === r.scheduler.campaigns });
+    const s = r.scheduler;
+    // Results saved before the handover to Kafka was measured have no `published`.
+    const onKafka = s.published ? `; on Kafka p99 ${s.published.p99Ms} ms` : '';
+    t.push({
+      name: 'scheduler lateness p99, 10,000 campaigns due in the same second',
+      target: '< 1 s',
+      measured: `${s.p99Ms} ms (${s.campaigns.toLocaleString('en')} due${onKafka})`,
+      met: s.p99Ms < 1000 && s.dispatched === s.campaigns && s.campaigns >= 10_000,
+    });
   }
   if (r.login) {
     const l = r.login.underFlood;
@@ -268,6 +290,7 @@ export function formatTables(r: Results): string {
     const s = r.scheduler;
     out.push(`\n### Scheduler lateness (${n(s.campaigns)} campaigns due at the same second)\n`);
     out.push(table(['dispatched', 'p50 ms', 'p99 ms', 'max ms', 'min ms'], [[`${s.dispatched}/${s.campaigns}`, s.p50Ms, s.p99Ms, s.maxMs, s.minMs]]));
+    if (s.published) out.push(`\nOn Kafka (outbox published_at − schedule date): ${n(s.published.count)} published, p50 ${s.published.p50Ms} ms, p99 ${s.published.p99Ms} ms, max ${s.published.maxMs} ms.`);
   }
   if (r.login) {
     const l = r.login;
@@ -353,6 +376,7 @@ export function renderSvg(r: Results): string {
         { label: 'p50', value: s.p50Ms, text: `${s.p50Ms} ms`, color: blue },
         { label: 'p99', value: s.p99Ms, text: `${s.p99Ms} ms`, color: blue },
         { label: 'max', value: s.maxMs, text: `${s.maxMs} ms`, color: grey },
+        ...(s.published ? [{ label: 'on Kafka p99', value: s.published.p99Ms, text: `${s.published.p99Ms} ms`, color: grey }] : []),
       ],
       marker: { value: 1000, label: 'p99 target 1 s' },
     });

@@ -37,6 +37,14 @@ COPY console ./console
 RUN npm run build
 
 FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS runtime
+# OCI labels: what the image is and which release (CHANGELOG.md). The version is package.json's
+# (test/deploy/dockerfiles.test.ts checks they agree); the commit comes from the build:
+#   --build-arg REVISION=$(git rev-parse HEAD)
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="webpush-campaign" \
+      org.opencontainers.image.description="The push platform's campaign service (gRPC, campaigns, outbox, scheduler)" \
+      org.opencontainers.image.version="0.2.0" \
+      org.opencontainers.image.revision="$REVISION"
 ENV NODE_ENV=production \
     CAMPAIGN_GRPC_HOST=0.0.0.0 \
     CAMPAIGN_GRPC_PORT=50051 \

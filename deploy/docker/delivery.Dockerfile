@@ -39,6 +39,14 @@ COPY console ./console
 RUN npm run build
 
 FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS runtime
+# OCI labels: what the image is and which release (CHANGELOG.md). The version is package.json's
+# (test/deploy/dockerfiles.test.ts checks they agree); the commit comes from the build:
+#   --build-arg REVISION=$(git rev-parse HEAD)
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="webpush-delivery" \
+      org.opencontainers.image.description="The push platform's delivery service (audience, Kafka consumers, web-push sender)" \
+      org.opencontainers.image.version="0.2.0" \
+      org.opencontainers.image.revision="$REVISION"
 # V8 heap sizing (same as scripts/lib/services.ts): the live heap stays ≈ 25 MB during a
 # 1,000,000-subscriber campaign; without these flags V8 sizes the heap for the host's memory.
 # Semi-spaces of 32 MB let a push's short-lived objects die young (fewer promotions, less GC).

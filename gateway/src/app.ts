@@ -10,6 +10,7 @@ import { isPluginPath, PLUGIN_CORS_HEADERS } from '../../services/shared/src/plu
 import { createReadiness } from '../../services/shared/src/observability/health.js';
 import { createServiceMetrics } from '../../services/shared/src/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '../../services/shared/src/observability/ops-server.js';
+import { DRAIN_MS } from '../../services/shared/src/shutdown.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import type { GatewayConfig } from './config.js';
 import { createBackends } from './grpc/clients.js';
@@ -166,8 +167,8 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
         readiness.drain();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        // In-flight calls get a short grace (their gRPC deadline bounds them anyway), then go.
-        const timer = setTimeout(() => server.closeAllConnections(), 5000);
+        // In-flight requests (an export's stream) get the drain time (shutdown.ts), then go.
+        const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
         await closed;
         clearTimeout(timer);
         proxy.close();

@@ -2,7 +2,10 @@
 // readiness and Prometheus metrics only on the ops listener; readiness that stays ready while
 // a backend is down (backends reported, not gating) and turns 503 once the gateway stops.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { ALL_PERMISSIONS, startStack, type Stack } from './support/stack.js';
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 describe('gateway operations endpoints', () => {
   let stack: Stack;
@@ -20,7 +23,8 @@ describe('gateway operations endpoints', () => {
     expect(r.status).to.equal(200);
     expect(await r.json()).to.deep.equal({ status: 'ready', checks: {}, reported: { campaign: 'ok', delivery: 'ok' } });
     expect(r.headers.get('cache-control')).to.equal('no-store');
-    expect(await (await fetch(`${stack.gateway.opsUrl}/healthz`)).json()).to.deep.equal({ status: 'ok' });
+    // Which release answers: package.json's version (CHANGELOG.md).
+    expect(await (await fetch(`${stack.gateway.opsUrl}/healthz`)).json()).to.deep.equal({ status: 'ok', version: PACKAGE_VERSION });
   });
 
   it('GET /metrics on the ops port counts API requests by method, route and status, with latency histograms', async () => {

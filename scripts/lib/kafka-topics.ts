@@ -1,10 +1,11 @@
 // `cli kafka create-topics`: creates the project's Kafka topics with their explicit partition
-// counts (services/shared/src/messages.ts) ahead of a deploy — the one-shot job of docker
-// compose and Kubernetes. Existing topics are left as they are (partitions are only ever added
-// by an operator, see README "Operating it").
+// counts (services/shared/src/messages.ts; the chunk topic's from KAFKA_CHUNK_PARTITIONS) ahead
+// of a deploy — the one-shot job of docker compose and Kubernetes. Existing topics keep their
+// partitions, except that the chunk topic grows to its setting (docs/operations.md "Scaling").
 import { createMessaging } from '../../services/shared/src/kafka.js';
 import { createLogger } from '../../services/shared/src/log.js';
-import { TOPIC_PARTITIONS } from '../../services/shared/src/messages.js';
+import { integer } from '../../services/shared/src/config.js';
+import { TOPIC_PARTITIONS, TOPICS } from '../../services/shared/src/messages.js';
 
 export interface KafkaTopicsResult {
   brokers: string[];
@@ -18,11 +19,11 @@ export async function createKafkaTopics(env: Record<string, string | undefined> 
     .filter(Boolean);
   if (brokers.length === 0) throw new Error('KAFKA_BROKERS is required for kafka create-topics');
   const prefix = env.KAFKA_TOPIC_PREFIX ?? '';
-  const messaging = createMessaging({ brokers, prefix, clientId: 'webpush-cli', log: createLogger('cli', 'warn') });
+  const messaging = createMessaging({ brokers, prefix, chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }), clientId: 'webpush-cli', log: createLogger('cli', 'warn') });
   try {
-    await messaging.ensureTopics();
+    const have = await messaging.ensureTopics();
+    return { brokers, topics: Object.entries(have).map(([name, partitions]) => ({ name: prefix + name, partitions })) };
   } finally {
     await messaging.disconnect();
   }
-  return { brokers, topics: Object.entries(TOPIC_PARTITIONS).map(([name, partitions]) => ({ name: prefix + name, partitions })) };
 }

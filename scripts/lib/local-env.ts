@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
+import { postgresUrl } from '../../services/shared/src/config.js';
 
 /**
  * The repository root (in an image, the app folder): two levels above scripts/lib, or three when
@@ -92,8 +93,8 @@ export async function runningStack(): Promise<StackInfo | undefined> {
  */
 export async function localDatabase(log: (line: string) => void = () => {}): Promise<{ url: string; server: RunningPostgres }> {
   if (process.env.DATABASE_URL) {
-    const server = externalPostgres(process.env.DATABASE_URL);
-    return { url: process.env.DATABASE_URL, server };
+    const url = postgresUrl(process.env, 'DATABASE_URL');
+    return { url, server: externalPostgres(url) };
   }
   const stack = await runningStack();
   if (stack) return { url: stack.databaseUrl, server: externalPostgres(stack.databaseUrl) };

@@ -20,9 +20,9 @@ import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { TOPIC_PARTITIONS, TOPICS } from '../../services/shared/src/messages.js';
 import { LIVENESS_SERVICE } from '../../services/shared/src/observability/health.js';
 import { CAMPAIGN_GRPC_SERVICE } from '../../services/campaign/src/server.js';
+import { IMPORT_BODY_LIMIT_BYTES } from '../../gateway/src/routes/audience.js';
 import { containersOf, podSpecOf, readYamlDocuments, renderKustomization, type RenderOptions, type Resource } from './support/kustomize.js';
 import { validateStrict } from './support/strict-validate.js';
 import { documentedVariables, serviceEnv, type ServiceName } from './support/service-env.js';
@@ -138,9 +138,9 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         expect(job.spec.ttlSecondsAfterFinished, 'finished Jobs are cleaned up').to.be.a('number');
         // The next version: a Job of another name, and nothing else renamed.
         const next = render(path.join(K8S, 'overlays', overlay), (k) => {
-          for (const img of k.images) if (img.name === 'webpush/tools') img.newTag = '0.2.0';
+          for (const img of k.images) if (img.name === 'webpush/tools') img.newTag = '0.3.0';
         });
-        expect(migrateJob(next).metadata.name).to.equal('webpush-migrate-0.2.0');
+        expect(migrateJob(next).metadata.name).to.equal('webpush-migrate-0.3.0');
         const names = (x: Resource[]) => x.filter((r) => r.kind !== 'Job').map((r) => `${r.kind}/${r.metadata.name}`);
         expect(names(next)).to.deep.equal(names(rs));
       });
@@ -174,6 +174,19 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         }
       });
 
+      it('lets bodies up to the gateway\'s largest limit (the 2 MiB import) through ingress-nginx, so the gateway answers 413 itself', () => {
+        const [ing] = rs.filter((r) => r.kind === 'Ingress');
+        expect(ing.spec.ingressClassName).to.equal('nginx');
+        const raw = ing.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+        // nginx's size syntax: bytes, or k / m / g (powers of 1024); 0 would mean unlimited.
+        const m = /^(\d+)([kmg]?)$/i.exec(String(raw));
+        expect(m, `proxy-body-size ${raw}`).to.not.equal(null);
+        const bytes = Number(m![1]) * 1024 ** ' kmg'.indexOf((m![2] || ' ').toLowerCase());
+        expect(bytes, 'a limit, not unlimited').to.be.greaterThan(0);
+        expect(bytes).to.be.greaterThan(IMPORT_BODY_LIMIT_BYTES);
+        expect(bytes).to.be.greaterThan(Number(containerEnv(rs, container('gateway')).BODY_LIMIT_BYTES ?? 102_400));
+      });
+
       it('has Deployments, Services and PodDisruptionBudgets for the three services, a migrations Job and an HPA for delivery', () => {
         for (const name of SERVICES) {
           expect(deployment(name), name).to.not.equal(undefined);
@@ -186,9 +199,23 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         for (const c of rs.flatMap(containersOf)) expect([...(c.command ?? []), ...(c.args ?? [])].join(' '), c.name).to.not.match(/tsx|\.ts\b|esbuild/);
         const hpa = find(rs, 'HorizontalPodAutoscaler', 'delivery')!;
         expect(hpa.spec.scaleTargetRef).to.deep.include({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'delivery' });
-        // More delivery replicas than chunk partitions would idle: the HPA stops at the partitions.
-        expect(hpa.spec.maxReplicas).to.be.at.most(TOPIC_PARTITIONS[TOPICS.chunks]);
         expect(hpa.spec.minReplicas).to.be.at.least(1);
+      });
+
+      it('sets the chunk partitions once, for every process that creates topics, and the HPA stops at them', () => {
+        // KAFKA_CHUNK_PARTITIONS comes from the ConfigMap in the migrations Job (create-topics)
+        // and in both services (each makes the topics so at start): one value, or the last to
+        // start would decide.
+        const config = find(rs, 'ConfigMap', 'webpush-config')!;
+        const partitions = Number(config.data.KAFKA_CHUNK_PARTITIONS);
+        expect(partitions, 'KAFKA_CHUNK_PARTITIONS').to.be.a('number').and.to.be.at.least(1);
+        for (const r of [migrateJob(rs), deployment('campaign'), deployment('delivery')]) {
+          const env = containersOf(r)[0].env.find((e: any) => e.name === 'KAFKA_CHUNK_PARTITIONS');
+          expect(env?.valueFrom?.configMapKeyRef, r.metadata.name).to.deep.equal({ name: 'webpush-config', key: 'KAFKA_CHUNK_PARTITIONS' });
+        }
+        // More delivery replicas than chunk partitions would idle: the HPA stops at the partitions.
+        const hpa = find(rs, 'HorizontalPodAutoscaler', 'delivery')!;
+        expect(hpa.spec.maxReplicas).to.be.at.most(partitions);
       });
 
       it('refers only to Secrets and ConfigMaps (and keys) that the render contains', () => {

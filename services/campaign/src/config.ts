@@ -1,5 +1,6 @@
 // The only reader of process.env for the campaign service.
-import { boolean, integer, list, listenAddress, optionalString, requireString, secret } from '../../shared/src/config.js';
+import { boolean, integer, list, listenAddress, optionalString, postgresUrl, secret } from '../../shared/src/config.js';
+import { TOPIC_PARTITIONS, TOPICS } from '../../shared/src/messages.js';
 import type { PoolSettings } from '../../shared/src/db.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
@@ -15,7 +16,7 @@ export interface CampaignConfig {
   cursorSecret: Buffer;
   scheduler: { enabled: boolean; intervalMs: number; batchSize: number };
   /** Empty brokers: no relay and no stats consumer (dispatched campaigns wait in the outbox). */
-  kafka: { brokers: string[]; topicPrefix: string };
+  kafka: { brokers: string[]; topicPrefix: string; chunkPartitions: number };
   relay: { intervalMs: number; batchSize: number };
   /** Deletes idempotency keys past their 24 hours, batchSize rows per statement. */
   idempotencyPurge: { intervalMs: number; batchSize: number };
@@ -30,7 +31,7 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
   return Object.freeze({
-    databaseUrl: requireString(env, 'DATABASE_URL'),
+    databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     pools: Object.freeze({
       interactive: integer(env, 'DB_POOL_MAX_INTERACTIVE', 10, { min: 1, max: 1000 }),
       bulk: integer(env, 'DB_POOL_MAX_BULK', 2, { min: 1, max: 1000 }),
@@ -45,7 +46,7 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
       intervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 1000, { min: 10 }),
       batchSize: integer(env, 'SCHEDULER_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
     }),
-    kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', '') }),
+    kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''), chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }) }),
     relay: Object.freeze({
       intervalMs: integer(env, 'OUTBOX_RELAY_INTERVAL_MS', 200, { min: 10 }),
       batchSize: integer(env, 'OUTBOX_BATCH_SIZE', 100, { min: 1, max: 10_000 }),

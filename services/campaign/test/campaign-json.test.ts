@@ -1,4 +1,4 @@
-// The campaign JSON that Postgres builds (src/db/campaign-rows.ts) against the previous
+// The campaign JSON that the service builds from the row (src/db/campaign-rows.ts) against the previous
 // object-building path (test/support/reference-json.ts: the old query, view, proto message and
 // gateway object, then JSON.stringify): byte for byte and field for field, for awkward text,
 // null and empty images, and ctr/its rounding.
@@ -20,7 +20,7 @@ const AWKWARD = [
   '',
 ];
 
-describe('campaign JSON built by Postgres', function () {
+describe('campaign JSON built from the row', function () {
   this.timeout(60_000);
   let h: Harness;
   let site: TestSite;

@@ -63,6 +63,49 @@ describe('scheduler', function () {
     expect(await outboxRows(id)).to.have.length(1);
   });
 
+  /** Inserts `count` published campaigns due at `at`, straight into the table (a crowd, quickly). */
+  async function crowdDueAt(count: number, at: Date): Promise<string[]> {
+    const { rows } = await h.pool.query(
+      `INSERT INTO campaign.campaigns (site_id, title, body, link, topics, status, schedule_mode, schedule_date, ttl)
+       SELECT $1, 'Crowd ' || g, 'body', 'https://x.example', '{news}', 'published', 'scheduled', $2, 60 FROM generate_series(1, $3) g
+       RETURNING id`,
+      [site.siteId, at, count],
+    );
+    return rows.map((r) => r.id);
+  }
+  const dispatchedOf = async (ids: string[]) => (await h.pool.query('SELECT count(*)::int AS n FROM campaign.campaigns WHERE id = ANY($1) AND dispatched_at IS NOT NULL', [ids])).rows[0].n;
+
+  it('when a campaign falls due before the next interval, then the scheduler wakes at its date, not on the interval', async () => {
+    // Ten minutes between ticks: only a wake at the schedule date dispatches it within the test.
+    const scheduler = createScheduler({ pool: h.pool, log }, { intervalMs: 600_000, batchSize: 100 });
+    const at = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
+    const id = await createScheduled(at.toISOString());
+    scheduler.start();
+    for (let i = 0; i < 200 && (await dispatchedAt(id)) === null; i++) await new Promise((r) => setTimeout(r, 50));
+    await scheduler.stop();
+    const dispatched = await dispatchedAt(id);
+    expect(dispatched, 'dispatched before the interval').to.not.equal(null);
+    expect((dispatched as Date).getTime()).to.be.at.least(at.getTime());
+    expect(await outboxRows(id)).to.have.length(1);
+  });
+
+  it('when 2,000 campaigns fall due in the same second with two schedulers running, then each is dispatched exactly once', async () => {
+    // Small batches and a ten-minute interval: the crowd is many ticks' worth, so it is dispatched
+    // only if a tick that ends with campaigns still due goes on at once.
+    const schedulers = [1, 2].map(() => createScheduler({ pool: h.pool, log }, { intervalMs: 600_000, batchSize: 10 }));
+    const at = new Date(Math.ceil((Date.now() + 2000) / 1000) * 1000);
+    const ids = await crowdDueAt(2000, at);
+    for (const s of schedulers) s.start();
+    for (let i = 0; i < 600 && (await dispatchedOf(ids)) < ids.length; i++) await new Promise((r) => setTimeout(r, 50));
+    await Promise.all(schedulers.map((s) => s.stop()));
+    expect(await dispatchedOf(ids)).to.equal(ids.length);
+    const { rows } = await h.pool.query('SELECT campaign_id, count(*)::int AS n FROM campaign.outbox WHERE campaign_id = ANY($1) GROUP BY campaign_id', [ids]);
+    expect(rows).to.have.length(ids.length);
+    expect(rows.filter((r) => r.n !== 1)).to.deep.equal([]);
+    const early = await h.pool.query('SELECT count(*)::int AS n FROM campaign.campaigns WHERE id = ANY($1) AND dispatched_at < schedule_date', [ids]);
+    expect(early.rows[0].n, 'dispatched before its date').to.equal(0);
+  });
+
   it('when delete races the dispatch, then exactly one wins in every trial', async () => {
     const scheduler = createScheduler({ pool: h.pool, log }, { intervalMs: 1000, batchSize: 100 });
     const outcomes = { deleted: 0, alreadySent: 0 };
@@ -91,7 +134,8 @@ describe('scheduler', function () {
   it('when a tick fails, then it is logged and the scheduler keeps running', async () => {
     const errors: string[] = [];
     const spyLog = { ...log, error: (msg: string) => errors.push(msg), child: () => spyLog };
-    const brokenPool = { connect: async () => Promise.reject(new Error('database down')) } as never;
+    const down = async () => Promise.reject(new Error('database down'));
+    const brokenPool = { connect: down, query: down } as never;
     const scheduler = createScheduler({ pool: brokenPool, log: spyLog }, { intervalMs: 10, batchSize: 10 });
     scheduler.start();
     for (let i = 0; i < 100 && errors.length < 2; i++) await new Promise((r) => setTimeout(r, 20));

@@ -16,11 +16,13 @@ CREATE TABLE delivery.subscriber_pushes (
   PRIMARY KEY (subscriber_id, campaign_id)
 );
 
--- A push not sent because its subscriber had reached the cap: final, like sent or failed.
+-- A push not sent because its subscriber had reached the cap: final, like sent or failed. Added
+-- NOT VALID: swapping the constraint holds an ACCESS EXCLUSIVE lock on the delivery log (every
+-- send waits) only for the catalog change; the next migration validates the existing rows under
+-- a lock that lets sends go on.
 ALTER TABLE delivery.delivery_log DROP CONSTRAINT delivery_log_state_check;
 ALTER TABLE delivery.delivery_log
   ADD CONSTRAINT delivery_log_state_check CHECK (state IN ('claimed', 'sending', 'sent', 'expired', 'failed', 'capped')) NOT VALID;
-ALTER TABLE delivery.delivery_log VALIDATE CONSTRAINT delivery_log_state_check;
 
 -- The run's capped pushes, published with its other counters: the stats trigger watches it too.
 ALTER TABLE delivery.campaign_runs ADD COLUMN capped bigint NOT NULL DEFAULT 0;

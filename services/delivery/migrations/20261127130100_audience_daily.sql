@@ -3,7 +3,7 @@
 -- that no console answer reads delivery.subscribers. Days are UTC.
 
 -- A moment's UTC day: one expression, inlined into the statements that use it.
-CREATE FUNCTION delivery.utc_day(t timestamptz) RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE
+CREATE OR REPLACE FUNCTION delivery.utc_day(t timestamptz) RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN (t AT TIME ZONE 'UTC')::date;
 
 -- audience_daily: per site and UTC day, subscriptions created that day (`created`, the row's
@@ -13,7 +13,7 @@ CREATE FUNCTION delivery.utc_day(t timestamptz) RETURNS date LANGUAGE sql IMMUTA
 -- browser subscribed again). Active at a day's end = the sum of created + returned - expired over
 -- that day and every day before it (a site has one row per day with a change, so that sum reads
 -- at most a few thousand rows of its own); over all days it equals the site's active subscribers.
-CREATE TABLE delivery.audience_daily (
+CREATE TABLE IF NOT EXISTS delivery.audience_daily (
   site_id uuid NOT NULL,
   day date NOT NULL,
   created bigint NOT NULL DEFAULT 0,
@@ -28,7 +28,7 @@ CREATE TABLE delivery.audience_daily (
 -- endpoints are 100 to 500 bytes, a large site has 1,000,000 of them, and pages that subscriber
 -- updates keep from being all-visible send it to the heap as well), where the counter reads five
 -- rows.
-CREATE TABLE delivery.audience_browsers (
+CREATE TABLE IF NOT EXISTS delivery.audience_browsers (
   site_id uuid NOT NULL,
   browser text NOT NULL,
   users bigint NOT NULL,
@@ -46,7 +46,7 @@ CREATE TABLE delivery.audience_browsers (
 -- a transaction holding audience rows from one statement and waiting here in the next cannot
 -- meet another holding these rows and waiting for audience rows.
 
-CREATE FUNCTION delivery.subscribers_daily_insert() RETURNS trigger
+CREATE OR REPLACE FUNCTION delivery.subscribers_daily_insert() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO delivery.audience_daily AS a (site_id, day, created, expired)
@@ -71,7 +71,7 @@ $$;
 -- joining the statement's old and new rows on id: about a second more for a statement rewriting
 -- 1,000,000 subscribers (topic maintenance; the statement itself takes several), nothing to
 -- notice for the one-row statements of subscribing and page views.
-CREATE FUNCTION delivery.subscribers_daily_update() RETURNS trigger
+CREATE OR REPLACE FUNCTION delivery.subscribers_daily_update() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   WITH changed AS MATERIALIZED (
@@ -101,7 +101,7 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION delivery.subscribers_daily_delete() RETURNS trigger
+CREATE OR REPLACE FUNCTION delivery.subscribers_daily_delete() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO delivery.audience_daily AS a (site_id, day, expired)
@@ -119,19 +119,24 @@ BEGIN
 END
 $$;
 
--- Subscriber writes wait from here to the commit, so the backfill below and the triggers see
--- exactly the same rows: none is counted twice or missed (a few seconds at 1,000,000 rows).
+-- Subscriber writes wait from here to this part's commit: only while the triggers are created
+-- (milliseconds). The backfill's snapshot is taken before that commit (the part after the
+-- directive below), so the backfill reads exactly the rows as they were without the triggers and
+-- the triggers count every change after: none is counted twice or missed, and no subscribe waits
+-- for the backfill (a few seconds at 1,000,000 rows). Safe to run again (a run cut short): the
+-- counters start from zero and the backfill counts everything again.
 LOCK TABLE delivery.subscribers IN SHARE ROW EXCLUSIVE MODE;
+TRUNCATE delivery.audience_daily, delivery.audience_browsers;
 
-CREATE TRIGGER subscribers_daily_insert AFTER INSERT ON delivery.subscribers
+CREATE OR REPLACE TRIGGER subscribers_daily_insert AFTER INSERT ON delivery.subscribers
   REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION delivery.subscribers_daily_insert();
 
-CREATE TRIGGER subscribers_daily_update AFTER UPDATE ON delivery.subscribers
+CREATE OR REPLACE TRIGGER subscribers_daily_update AFTER UPDATE ON delivery.subscribers
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION delivery.subscribers_daily_update();
 
-CREATE TRIGGER subscribers_daily_delete AFTER DELETE ON delivery.subscribers
+CREATE OR REPLACE TRIGGER subscribers_daily_delete AFTER DELETE ON delivery.subscribers
   REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION delivery.subscribers_daily_delete();
 
@@ -144,12 +149,26 @@ CREATE TRIGGER subscribers_daily_delete AFTER DELETE ON delivery.subscribers
 -- So before this migration, `new` is exact, `expired` and `active` are as close as that allows
 -- (active at a day's end can only be over-counted, by subscribers away that day and back since);
 -- from this migration on, the triggers count every change as it happens.
-INSERT INTO delivery.audience_daily (site_id, day, created, expired)
-SELECT site_id, day, sum(c), sum(e) FROM (
+-- migrate: next transaction, from the locked state
+CREATE TEMP TABLE audience_daily_backfill AS
+SELECT site_id, day, sum(c) AS created, sum(e) AS expired FROM (
   SELECT site_id, delivery.utc_day(created_at) AS day, 1 AS c, 0 AS e FROM delivery.subscribers
   UNION ALL
   SELECT site_id, delivery.utc_day(coalesce(deactivated_at, updated_at)), 0, 1 FROM delivery.subscribers WHERE NOT active) AS x
  GROUP BY site_id, day;
 
-INSERT INTO delivery.audience_browsers (site_id, browser, users)
-SELECT site_id, delivery.browser_of(endpoint), count(*) FROM delivery.subscribers WHERE active GROUP BY 1, 2;
+CREATE TEMP TABLE audience_browsers_backfill AS
+SELECT site_id, delivery.browser_of(endpoint) AS browser, count(*) AS users FROM delivery.subscribers WHERE active GROUP BY 1, 2;
+
+-- Added to what the triggers counted since: a few rows per site and day, locked for milliseconds.
+-- migrate: next transaction
+INSERT INTO delivery.audience_daily AS a (site_id, day, created, expired)
+SELECT site_id, day, created, expired FROM audience_daily_backfill ORDER BY site_id, day
+ON CONFLICT (site_id, day) DO UPDATE SET created = a.created + EXCLUDED.created, expired = a.expired + EXCLUDED.expired;
+
+INSERT INTO delivery.audience_browsers AS b (site_id, browser, users)
+SELECT site_id, browser, users FROM audience_browsers_backfill ORDER BY site_id, browser
+ON CONFLICT (site_id, browser) DO UPDATE SET users = b.users + EXCLUDED.users;
+
+-- The two TEMP tables above go with this connection's other temporary objects (it has none else).
+DISCARD TEMP;

@@ -1,5 +1,6 @@
 // The delivery service's only reader of process.env.
-import { ConfigError, integer, list, listenAddress, oneOf, optionalString, requireString } from '../../shared/src/config.js';
+import { ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '../../shared/src/config.js';
+import { TOPIC_PARTITIONS, TOPICS } from '../../shared/src/messages.js';
 import type { PoolSettings } from '../../shared/src/db.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
@@ -49,7 +50,7 @@ export interface DeliveryConfig {
   /** Impression/click reports per visitor address per minute; 0 disables the limit. */
   readonly trackingRateLimitPerMinute: number;
   /** Empty brokers: this instance sends nothing (audience and subscribe still work). */
-  readonly kafka: { readonly brokers: readonly string[]; readonly topicPrefix: string; readonly sessionTimeoutMs: number };
+  readonly kafka: { readonly brokers: readonly string[]; readonly topicPrefix: string; readonly sessionTimeoutMs: number; readonly chunkPartitions: number };
   /** How often changed campaign counters are published from what is stored (STATS_PUBLISH_INTERVAL_MS). */
   readonly statsPublishIntervalMs: number;
   readonly sending: {
@@ -189,7 +190,7 @@ export function loadRetentionSettings(env: Env = process.env): DeliveryConfig['r
 export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
   const vapidKeys = loadVapidEncryptionKeys(env);
   return Object.freeze(checkWebhookLease({
-    databaseUrl: requireString(env, 'DATABASE_URL'),
+    databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     pools: Object.freeze({
       interactive: integer(env, 'DB_POOL_MAX_INTERACTIVE', 10, { min: 1, max: 1000 }),
       bulk: integer(env, 'DB_POOL_MAX_BULK', 4, { min: 1, max: 1000 }),
@@ -213,6 +214,8 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       brokers: Object.freeze(list(env, 'KAFKA_BROKERS', [])),
       topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''),
       sessionTimeoutMs: integer(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
+      // Partitions of the chunk topic, made so at start (services/shared/src/kafka.ts ensureTopics).
+      chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }),
     }),
     statsPublishIntervalMs: integer(env, 'STATS_PUBLISH_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
     sending: Object.freeze({

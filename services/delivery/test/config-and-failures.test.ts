@@ -36,6 +36,7 @@ describe('delivery: config', () => {
       [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '-1' }, /SUBSCRIBE_RATE_LIMIT_PER_MINUTE/],
       [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, PUSH_SERVICE_HOSTS: 'a b' }, /PUSH_SERVICE_HOSTS/],
       [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, DELIVERY_OPS_PORT: '70000' }, /DELIVERY_OPS_PORT/],
+      [{ DATABASE_URL: 'postgres://x', VAPID_ENCRYPTION_KEY: key, KAFKA_CHUNK_PARTITIONS: '0' }, /KAFKA_CHUNK_PARTITIONS/],
     ];
     for (const [env, name] of cases) {
       expect(() => loadConfig(env), JSON.stringify(env)).to.throw(ConfigError, name);

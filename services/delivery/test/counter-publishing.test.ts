@@ -63,7 +63,7 @@ describe('campaign counters published from what is stored', function () {
     db = await freshDatabase('counters');
     pool = createPool(db.url);
     await migrateDeliverySchema(pool);
-    messaging = createDeliveryMessaging({ brokers: [testKafkaBrokers()], prefix, log, chunkConcurrency: 1, sessionTimeoutMs: 30_000 });
+    messaging = createDeliveryMessaging({ brokers: [testKafkaBrokers()], prefix, chunkPartitions: 12, log, chunkConcurrency: 1, sessionTimeoutMs: 30_000 });
     // Topics only: no consumers are started here.
     await createMessaging({ brokers: [testKafkaBrokers()], prefix, clientId: 'counter-test', log }).ensureTopics();
     await pool.query(`INSERT INTO delivery.sites (site_id, public_id, vapid_public_key, vapid_private_key_enc) VALUES ($1, 'pub_counters', 'k', '\\x00')`, [siteId]);

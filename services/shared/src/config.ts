@@ -13,6 +13,32 @@ export function requireString(env: Env, name: string): string {
   return value;
 }
 
+/**
+ * A Postgres connection URL, checked as pg will read it (relative to postgres://base, a leading
+ * `/` being a socket directory). A password made by `openssl rand -base64` holds `/` half the
+ * time: pg then fails with a bare "Invalid URL", or worse reads the rest of the password as a
+ * port and the host as a path. Either stops start-up here with the variable's name and the fix;
+ * the value itself is never repeated (it holds the password).
+ */
+export function postgresUrl(env: Env, name: string): string {
+  const raw = requireString(env, name);
+  if (raw.startsWith('/')) return raw;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.replace('@/', '@___DUMMY___/'), 'postgres://base');
+  } catch {
+    // said below
+  }
+  if (!url || `${url.pathname}${url.search}${url.hash}`.includes('@')) {
+    throw new ConfigError(
+      `${name} is not a valid connection URL (postgres://user:password@host:5432/database): ` +
+        'percent-encode the characters / ? # @ : % in the user and password (encodeURIComponent), ' +
+        'or use a password of letters and digits only (openssl rand -hex 32)',
+    );
+  }
+  return raw;
+}
+
 export function optionalString(env: Env, name: string, fallback: string): string {
   const value = env[name];
   return value === undefined || value.trim() === '' ? fallback : value;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { DRAIN_MS } from './shutdown.js';
 import type { ProtoGrpcType as CampaignProto } from '../../../protos/generated/campaign.js';
 import type { ProtoGrpcType as ConsoleProto } from '../../../protos/generated/console.js';
 import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/audience.js';
@@ -120,8 +121,8 @@ export function bindServer(server: grpc.Server, host: string, port: number): Pro
   });
 }
 
-/** Stops taking calls, lets in-flight calls finish for up to `graceMs`, then forces. */
-export function shutdownServer(server: grpc.Server, graceMs = 5000): Promise<void> {
+/** Stops taking calls, lets in-flight calls (an export's stream) finish for up to `graceMs`, then forces. */
+export function shutdownServer(server: grpc.Server, graceMs = DRAIN_MS): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       server.forceShutdown();

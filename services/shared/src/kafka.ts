@@ -1,10 +1,11 @@
 // The project's only kafkajs user: connect/disconnect, topic creation, an idempotent producer,
 // and batch consumers that validate every message, send invalid ones to the dead-letter topic
 // with the reason, and commit offsets only for messages whose handler finished.
+import { createRequire } from 'node:module';
 import './kafkajs-request-queue.js'; // before any client exists: no idle timer loop per connection
 import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { Logger } from './log.js';
-import { chunkPartition, TOPIC_PARTITIONS, TOPICS, type DeadLetterMessage, type MessageCodec } from './messages.js';
+import { chunkPartition, TOPIC_PARTITIONS, topicPartitions, TOPICS, type DeadLetterMessage, type MessageCodec } from './messages.js';
 
 export interface KafkaOptions {
   brokers: string[];
@@ -12,6 +13,8 @@ export interface KafkaOptions {
   log: Logger;
   /** Prefix for topic and consumer-group names, so several deployments can share a cluster. */
   prefix?: string;
+  /** Partitions of the chunk topic (KAFKA_CHUNK_PARTITIONS); default TOPIC_PARTITIONS's. */
+  chunkPartitions?: number;
 }
 
 export interface Incoming<T> {
@@ -43,7 +46,11 @@ export interface ConsumeOptions<T> {
 }
 
 export interface Messaging {
-  ensureTopics(): Promise<void>;
+  /**
+   * Creates missing topics with their partition counts and grows the chunk topic to its setting;
+   * resolves to each topic's partitions as the broker then has them (unprefixed names).
+   */
+  ensureTopics(): Promise<Record<string, number>>;
   producer(): Promise<Producer>;
   publish(topic: string, messages: { key: string; value: Buffer; headers?: Record<string, string> }[]): Promise<void>;
   consume<T>(opts: ConsumeOptions<T>): Promise<{ stop(): Promise<void> }>;
@@ -66,6 +73,30 @@ function headerStrings(headers: Record<string, Buffer | string | (Buffer | strin
 
 const RETRY = { retries: 8, initialRetryTime: 200, maxRetryTime: 5000 };
 
+/** Kafka's error answers that kafkajs retries by itself (a broker loading, a leader or coordinator being elected). */
+const RETRIED_BY_KAFKAJS: ReadonlySet<string> = new Set(
+  (createRequire(import.meta.url)('kafkajs/src/protocol/error.js') as { errorCodes: { message: string; retriable: boolean }[] }).errorCodes
+    .filter((e) => e.retriable)
+    .map((e) => e.message),
+);
+
+/**
+ * One kafkajs log entry as one of our lines. kafkajs logs every error answer of a broker at
+ * error level, also the ones it then retries — a broker still loading its group coordinator says
+ * "The coordinator is loading…" a few times on every healthy start — and the request that finally
+ * fails reaches our code, which logs it: those are info here. kafkajs passes some failures as an
+ * Error object (`error` of "Error when calling eachBatch"), which a JSON line would show as {}:
+ * it goes under `err`, serialised with its message and stack.
+ */
+export function bridgeLog(log: Logger, level: logLevel, entry: { message: string; namespace?: string; error?: unknown; groupId?: string; topic?: string; partition?: number }): void {
+  const { message, namespace, error, groupId, topic, partition } = entry;
+  const fields = { namespace, ...(error instanceof Error ? { err: error } : error !== undefined ? { error } : {}), groupId, topic, partition };
+  const retried = namespace === 'Connection' && message.startsWith('Response ') && typeof error === 'string' && RETRIED_BY_KAFKAJS.has(error);
+  if (retried) log.info(`kafka: ${message}`, fields);
+  else if (level <= logLevel.ERROR) log.error(`kafka: ${message}`, fields);
+  else log.warn(`kafka: ${message}`, fields);
+}
+
 export function createMessaging(opts: KafkaOptions): Messaging {
   const prefix = opts.prefix ?? '';
   const named = (name: string) => prefix + name;
@@ -75,12 +106,7 @@ export function createMessaging(opts: KafkaOptions): Messaging {
     connectionTimeout: 5000,
     retry: RETRY,
     logLevel: logLevel.WARN,
-    logCreator: () => ({ level, log }) => {
-      const { message, ...rest } = log;
-      const fields = { namespace: log.namespace, error: rest.error };
-      if (level <= logLevel.ERROR) opts.log.error(`kafka: ${message}`, fields);
-      else opts.log.warn(`kafka: ${message}`, fields);
-    },
+    logCreator: () => ({ namespace, level, log }) => bridgeLog(opts.log, level, { ...log, namespace }),
   });
   let producerPromise: Promise<Producer> | undefined;
   const consumers: { consumer: Consumer; stop(): Promise<void> }[] = [];
@@ -142,8 +168,9 @@ export function createMessaging(opts: KafkaOptions): Messaging {
       const admin = kafka.admin();
       await admin.connect();
       try {
+        const wanted = topicPartitions(opts.chunkPartitions ?? TOPIC_PARTITIONS[TOPICS.chunks]);
         const existing = new Set(await admin.listTopics());
-        const missing = Object.entries(TOPIC_PARTITIONS)
+        const missing = Object.entries(wanted)
           .filter(([topic]) => !existing.has(named(topic)))
           .map(([topic, numPartitions]) => ({ topic: named(topic), numPartitions, replicationFactor: -1 }));
         if (missing.length > 0) {
@@ -153,6 +180,42 @@ export function createMessaging(opts: KafkaOptions): Messaging {
             if (!missing.every((t) => now.has(t.topic))) throw err;
           });
         }
+        const partitions = async () => {
+          const { topics } = await admin.fetchTopicMetadata({ topics: Object.keys(wanted).map(named) });
+          return Object.fromEntries(Object.keys(wanted).map((t) => [t, topics.find((m) => m.name === named(t))?.partitions.length ?? 0]));
+        };
+        let have = await partitions();
+        // The chunk topic grows to its setting. Chunks carry no order between them, so this is
+        // safe while campaigns send: running consumers rejoin their group when their metadata
+        // shows the new partitions, and read those from the start (nothing published there is
+        // skipped). Kafka never removes partitions: a topic with more keeps them.
+        const chunks = TOPICS.chunks;
+        if (have[chunks] < wanted[chunks]) {
+          // The brokers' metadata shows new partitions a moment after the call returns: wait
+          // for it (bounded), so that this service's producer and consumers start with them.
+          const grown = async () => {
+            for (let i = 0; i < 50; i++) {
+              have = await partitions();
+              if (have[chunks] >= wanted[chunks]) return true;
+              await new Promise((r) => setTimeout(r, 200));
+            }
+            return false;
+          };
+          const from = have[chunks];
+          await admin.createPartitions({ topicPartitions: [{ topic: named(chunks), count: wanted[chunks] }] }).catch(async (err: Error) => {
+            // Another service may have grown it at the same moment (or further).
+            if (!(await grown())) throw err;
+          });
+          if (!(await grown())) throw new Error(`${named(chunks)} did not show ${wanted[chunks]} partitions within 10 s of growing it`);
+          opts.log.info('chunk topic grown to its setting', { topic: named(chunks), from, to: have[chunks] });
+        } else if (have[chunks] > wanted[chunks]) {
+          opts.log.warn('the chunk topic has more partitions than KAFKA_CHUNK_PARTITIONS; Kafka never removes partitions, so it keeps them', {
+            topic: named(chunks),
+            partitions: have[chunks],
+            setting: wanted[chunks],
+          });
+        }
+        return have;
       } finally {
         await admin.disconnect();
       }

@@ -15,13 +15,25 @@ export const TOPICS = Object.freeze({
   deadLetter: 'deadletter.v1',
 });
 
-/** Partition counts, created explicitly at start-up. Delivery instances scale up to `chunks`. */
+/**
+ * Partition counts, created explicitly at start-up. The chunk topic's is the default of its
+ * setting (KAFKA_CHUNK_PARTITIONS, topicPartitions): delivery instances scale up to it.
+ */
 export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = Object.freeze({
   [TOPICS.dispatch]: 6,
   [TOPICS.chunks]: 12,
   [TOPICS.stats]: 6,
   [TOPICS.deadLetter]: 1,
 });
+
+/**
+ * The partition counts with the chunk topic's from its setting. Only that one is a setting: its
+ * messages carry no order between them, so it may grow while running; the others are keyed by
+ * campaign, and more partitions would move a campaign's messages to another partition.
+ */
+export function topicPartitions(chunkPartitions: number): Readonly<Record<string, number>> {
+  return Object.freeze({ ...TOPIC_PARTITIONS, [TOPICS.chunks]: chunkPartitions });
+}
 
 /**
  * A campaign handed to delivery: everything needed to build its pushes. Key: campaignId.

@@ -1,5 +1,5 @@
-// The columns every campaign read selects: each campaign as the exact JSON text the API answers
-// (built by Postgres, so no row parsing, object building or re-serialising on the way out), plus
+// The columns every campaign read selects, and the API's Campaign object built from them as the
+// exact JSON text the API answers (no object building or re-serialising on the way out), plus
 // the position used by cursors.
 export const SORT_COLUMN = { createdAt: 'created_at', scheduleDate: 'schedule_date' } as const;
 
@@ -12,7 +12,7 @@ const UTC_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
  * `Math.round(part * 10000 / base) / 100` gives through JSON.stringify for any counter a campaign
  * can reach (the old object-building path; services/campaign/test/campaign-json.test.ts compares them).
  */
-function percentJson(part: string, base: string): string {
+function percentSql(part: string, base: string): string {
   return `CASE WHEN ${base} > 0 THEN trim_scale(div(${part}::numeric * 20000 + ${base}, ${base}::numeric * 2) * 0.01)::text ELSE '0' END`;
 }
 
@@ -25,7 +25,7 @@ function percentJson(part: string, base: string): string {
  */
 const AB_TEST_OUTCOME = `',"results":' || (
     SELECT '[' || string_agg(format('{"variant":%s,"sent":%s,"impressions":%s,"clicks":%s,"ctr":%s,"its":%s}',
-                                    g.v, r.sent, r.impressions, r.clicks, ${percentJson('r.clicks', 'r.impressions')}, ${percentJson('r.impressions', 'r.sent')}),
+                                    g.v, r.sent, r.impressions, r.clicks, ${percentSql('r.clicks', 'r.impressions')}, ${percentSql('r.impressions', 'r.sent')}),
                              ',' ORDER BY g.v) || ']'
       FROM generate_series(0, json_array_length(c.ab_test->'variants') - 1) AS g(v)
       CROSS JOIN LATERAL (
@@ -39,87 +39,40 @@ const AB_TEST_OUTCOME = `',"results":' || (
   || ',"windowEndsAt":' || CASE WHEN s.ab_window_ends_at IS NULL THEN 'null'
                                 ELSE '"' || to_char(s.ab_window_ends_at AT TIME ZONE 'UTC', ${UTC_SECONDS}) || '"' END`;
 
-/** A text column as a JSON string (escaped by to_json exactly as JSON.stringify escapes it). */
-const jsonString = (column: string) => `to_json(${column})::text`;
-/** The same, or null when the column is null or empty (what the API shows for image and icon). */
-const jsonStringOrNull = (column: string) => `COALESCE(to_json(NULLIF(${column}, ''))::text, 'null')`;
+/**
+ * The end of the `delivery` object, where it applies (each an addition that leaves every other
+ * campaign's object exactly as it was): `capped` ("Frequency caps", 2026-11-26), then `byBrowser`
+ * once the delivery service published it (a finished campaign).
+ */
+const DELIVERY_TAIL = `CASE WHEN st.capped > 0 THEN ',"capped":' || st.capped ELSE '' END
+    || CASE WHEN s.by_browser IS NULL THEN '' ELSE ',"byBrowser":' || s.by_browser::text END`;
 
 /**
- * The API's Campaign object, in the spec's field order, as [JSON text before the value, SQL
- * expression giving the value's JSON text]. The id (a uuid), status and schedule mode
- * (CHECK-constrained words) and the formatted dates need no escaping.
+ * The campaign's fields after `delivery`, each only where it applies: `segment`,
+ * `throttlePerMinute` and `ignoreFrequencyCap` (2026-11-26), then a local-time campaign's plan
+ * ("Local time") and an A/B test with its results and winner ("A/B tests", 2026-11-27).
  */
-const CAMPAIGN_JSON_PARTS: readonly (readonly [string, string])[] = [
-  ['{"id":"', 'c.id::text'],
-  ['","title":', jsonString('c.title')],
-  [',"body":', jsonString('c.body')],
-  [',"link":', jsonString('c.link')],
-  [',"topics":', 'array_to_json(c.topics)::text'],
-  [',"status":"', 'c.status'],
-  ['","scheduleDate":"', `to_char(c.schedule_date AT TIME ZONE 'UTC', ${UTC_SECONDS})`],
-  ['","scheduleMode":"', 'c.schedule_mode'],
-  ['","createdAt":"', `to_char(c.created_at AT TIME ZONE 'UTC', ${UTC_SECONDS})`],
-  ['","updatedAt":null,"totalUsers":', 'c.total_users::text'],
-  [',"image":', jsonStringOrNull('c.image')],
-  [',"icon":', jsonStringOrNull('c.icon')],
-  [',"callToAction":', jsonString('c.call_to_action')],
-  [',"utmSource":', jsonString('c.utm_source')],
-  [',"utmMedium":', jsonString('c.utm_medium')],
-  [',"utmCampaign":', jsonString('c.utm_campaign')],
-  [',"ttl":', 'c.ttl::text'],
-  [',"ttlUnit":"seconds","analytics":{"clicks":', 'st.clicks::text'],
-  [',"impressions":', 'st.impressions::text'],
-  [',"ctr":', percentJson('st.clicks', 'st.impressions')],
-  [',"its":', percentJson('st.impressions', 'c.total_users')],
-  [',"totalUsers":', 'c.total_users::text'],
-  // The addition of 2026-11-23 (docs/api-decisions.md, "Delivery counts"): after every field the
-  // spec states, which stay exactly as they were.
-  ['},"delivery":{"sent":', 'st.sent::text'],
-  [',"failed":', 'st.failed::text'],
-  [',"expired":', 'st.expired::text'],
-  [',"pending":', 'st.pending::text'],
-  [',"failedBy":{"rejected":', 'st.failed_rejected::text'],
-  [',"unauthorized":', 'st.failed_unauthorized::text'],
-  [',"unreachable":', 'st.failed_unreachable::text'],
-  [',"refused":', 'st.failed_refused::text'],
-  // The additions of 2026-11-26, each only where it applies, so every other campaign's object
-  // stays exactly as it was: `capped` in `delivery` ("Frequency caps"), then `segment`,
-  // `throttlePerMinute` and `ignoreFrequencyCap` on the campaign.
-  ['}', `CASE WHEN st.capped > 0 THEN ',"capped":' || st.capped ELSE '' END`],
-  // Results by browser family, once the delivery service has published them (a finished campaign).
-  ['', `CASE WHEN s.by_browser IS NULL THEN '' ELSE ',"byBrowser":' || s.by_browser::text END`],
-  ['}', `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END`],
-  ['', `CASE WHEN c.throttle_per_minute IS NULL THEN '' ELSE ',"throttlePerMinute":' || c.throttle_per_minute END`],
-  ['', `CASE WHEN c.ignore_frequency_cap THEN ',"ignoreFrequencyCap":true' ELSE '' END`],
-  // The additions of 2026-11-27, likewise only where they apply: a local-time campaign's plan
-  // ("Local time"), then an A/B test with its results and winner ("A/B tests").
-  ['', `CASE WHEN c.local_time IS NULL THEN '' ELSE ',"localTime":' || c.local_time::text END`],
-  ['', `CASE WHEN c.ab_test IS NULL THEN '' ELSE ',"abTest":' || left(c.ab_test::text, -1) || ${AB_TEST_OUTCOME} || '}' END`],
-];
-const CAMPAIGN_JSON_END = '}';
+const CAMPAIGN_TAIL = `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END
+    || CASE WHEN c.throttle_per_minute IS NULL THEN '' ELSE ',"throttlePerMinute":' || c.throttle_per_minute END
+    || CASE WHEN c.ignore_frequency_cap THEN ',"ignoreFrequencyCap":true' ELSE '' END
+    || CASE WHEN c.local_time IS NULL THEN '' ELSE ',"localTime":' || c.local_time::text END
+    || CASE WHEN c.ab_test IS NULL THEN '' ELSE ',"abTest":' || left(c.ab_test::text, -1) || ${AB_TEST_OUTCOME} || '}' END`;
 
 /**
- * One format() call: it builds the text in one buffer and, every argument being text, looks up
- * the output function once per row (a `||` chain copies the growing text at every step;
- * concat(…) looks up each argument's output function on every row).
+ * The columns every campaign read selects, all read as text (CAMPAIGN_TYPES): the campaign's
+ * own fields, its counters (`st`, 0 without a stats row), and the optional objects as JSON text
+ * built here only where they apply (most campaigns have none, and a CASE on a null column is
+ * free). Dates come `AT TIME ZONE 'UTC'`, as Postgres prints a timestamp (ISO DateStyle, which
+ * node-postgres requires anyway: 'YYYY-MM-DD HH:MI:SS[.ffffff]'), and are cut to the second in
+ * campaignJson. Building the object itself is left to campaignJson: per row, Postgres spent
+ * about twice the CPU of the whole read on to_char, to_json and format (docs/performance.md).
  */
-const CAMPAIGN_JSON = (() => {
-  const literal = (text: string) => text.replaceAll('%', '%%').replaceAll("'", "''");
-  const template = CAMPAIGN_JSON_PARTS.map(([before]) => `${literal(before)}%s`).join('') + literal(CAMPAIGN_JSON_END);
-  return `format('${template}', ${CAMPAIGN_JSON_PARTS.map(([, value]) => value).join(', ')})`;
-})();
-
-/**
- * Columns of `campaign.campaigns c` left-joined with `campaign.campaign_stats s` (CAMPAIGN_FROM;
- * `st` names the counters, 0 without a stats row): `json`, the API's Campaign object — no
- * whitespace, `updatedAt` null (campaigns are never edited), empty `image`/`icon` null,
- * `ttlUnit` "seconds", then the `delivery` counts — then `id` and `sort_key`, the sort date at
- * full (microsecond) precision, for cursors.
- */
-export function campaignJsonColumns(sortColumn: string): string {
-  return `${CAMPAIGN_JSON} AS json, c.id,
-    to_char(c.${sortColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
-}
+export const CAMPAIGN_COLUMNS = `c.id, c.title, c.body, c.link, array_to_json(c.topics)::text AS topics, c.status,
+    c.schedule_date AT TIME ZONE 'UTC' AS schedule_date, c.schedule_mode, c.created_at AT TIME ZONE 'UTC' AS created_at,
+    c.total_users, c.image, c.icon, c.call_to_action, c.utm_source, c.utm_medium, c.utm_campaign, c.ttl,
+    st.clicks, st.impressions, st.sent, st.failed, st.expired, st.pending,
+    st.failed_rejected, st.failed_unauthorized, st.failed_unreachable, st.failed_refused,
+    ${DELIVERY_TAIL} AS delivery_tail, ${CAMPAIGN_TAIL} AS campaign_tail`;
 
 /**
  * `delivery.pending`: every planned push without an outcome yet, from create to the last push
@@ -132,7 +85,7 @@ const PENDING = `CASE WHEN c.status <> 'published' OR s.delivery_finished THEN 0
                       ELSE GREATEST(GREATEST(c.total_users, COALESCE(s.audience, 0))
                                     - COALESCE(s.sent + s.failed + s.expired + s.capped, 0), 0) END`;
 
-/** `FROM` clause matching campaignJsonColumns. */
+/** `FROM` clause matching CAMPAIGN_COLUMNS. */
 export const CAMPAIGN_FROM = `campaign.campaigns c
       LEFT JOIN campaign.campaign_stats s ON s.campaign_id = c.id
       CROSS JOIN LATERAL (SELECT COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
@@ -142,10 +95,107 @@ export const CAMPAIGN_FROM = `campaign.campaigns c
                                  COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
                                  COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused) st`;
 
-export interface CampaignJsonRow {
-  /** The API's Campaign object as JSON text. */
-  json: string;
+/** A CAMPAIGN_COLUMNS row: every column as Postgres printed it (CAMPAIGN_TYPES). */
+export interface CampaignRow {
   id: string;
-  /** The sort date at full (microsecond) precision, for cursors. */
-  sort_key: string;
+  title: string;
+  body: string;
+  link: string;
+  /** JSON text. */
+  topics: string;
+  status: string;
+  /** 'YYYY-MM-DD HH:MI:SS[.ffffff]', UTC. */
+  schedule_date: string;
+  schedule_mode: string;
+  /** 'YYYY-MM-DD HH:MI:SS[.ffffff]', UTC. */
+  created_at: string;
+  total_users: string;
+  image: string | null;
+  icon: string | null;
+  call_to_action: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  ttl: string;
+  clicks: string;
+  impressions: string;
+  sent: string;
+  failed: string;
+  expired: string;
+  pending: string;
+  failed_rejected: string;
+  failed_unauthorized: string;
+  failed_unreachable: string;
+  failed_refused: string;
+  /** JSON text following `failedBy`, '' for most campaigns. */
+  delivery_tail: string;
+  /** JSON text following `delivery`, '' for most campaigns. */
+  campaign_tail: string;
+}
+
+const asText = (value: string) => value;
+/**
+ * The `types` of a campaign read: every column as the text Postgres sent. Numbers and JSON go
+ * into the answer as they are, so parsing them (dates into Date objects, bigints, arrays) would
+ * only be undone.
+ */
+export const CAMPAIGN_TYPES = { getTypeParser: () => asText };
+
+/** 'YYYY-MM-DD HH:MI:SS[.ffffff]' → 'YYYY-MM-DDTHH:MI:SSZ', the API's dates (to the second, cut as to_char cuts). */
+const apiDate = (utc: string) => `${utc.slice(0, 10)}T${utc.slice(11, 19)}Z`;
+
+/** The API's image and icon: null when unset or empty. */
+const stringOrNull = (value: string | null) => (value === null || value === '' ? 'null' : JSON.stringify(value));
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * `part / base` as a percentage rounded half up to two decimals, 0 on a zero base (the spec's
+ * ctr and its), as JSON number text — exactly what percentSql gives: k = ⌊(2·part·10⁴ + base) /
+ * (2·base)⌋ hundredths (a double division of integers below 2⁵³ floors exactly; BigInt past
+ * that), printed without trailing zeros (33.33, 33.3, 100, 0).
+ */
+export function percentJson(part: string, base: string): string {
+  const b = Number(base);
+  if (!(b > 0)) return '0';
+  const numerator = Number(part) * 20_000 + b;
+  if (numerator > MAX_SAFE) return hundredths((BigInt(part) * 20_000n + BigInt(base)) / (2n * BigInt(base)));
+  const k = Math.floor(numerator / (2 * b));
+  const whole = Math.floor(k / 100);
+  const cents = k - whole * 100;
+  if (cents === 0) return String(whole);
+  return cents % 10 === 0 ? `${whole}.${cents / 10}` : `${whole}.${cents < 10 ? '0' : ''}${cents}`;
+}
+
+/** k hundredths as decimal text without trailing zeros, for counters past 2⁵³ (no campaign yet). */
+function hundredths(k: bigint): string {
+  const cents = k % 100n;
+  if (cents === 0n) return String(k / 100n);
+  return `${k / 100n}.${String(cents).padStart(2, '0').replace(/0$/, '')}`;
+}
+
+/**
+ * The API's Campaign object as JSON text, in the spec's field order, no whitespace: `updatedAt`
+ * null (campaigns are never edited), empty `image`/`icon` null, `ttlUnit` "seconds", then the
+ * `delivery` counts (the addition of 2026-11-23, docs/api-decisions.md "Delivery counts": after
+ * every field the spec states), then the optional fields. Strings go through JSON.stringify (the
+ * old object path's escaping; test/campaign-json.test.ts compares the two byte for byte).
+ */
+export function campaignJson(r: CampaignRow): string {
+  return `{"id":"${r.id}","title":${JSON.stringify(r.title)},"body":${JSON.stringify(r.body)},"link":${JSON.stringify(r.link)},"topics":${r.topics}` +
+    `,"status":"${r.status}","scheduleDate":"${apiDate(r.schedule_date)}","scheduleMode":"${r.schedule_mode}","createdAt":"${apiDate(r.created_at)}"` +
+    `,"updatedAt":null,"totalUsers":${r.total_users},"image":${stringOrNull(r.image)},"icon":${stringOrNull(r.icon)}` +
+    `,"callToAction":${JSON.stringify(r.call_to_action)},"utmSource":${JSON.stringify(r.utm_source)},"utmMedium":${JSON.stringify(r.utm_medium)}` +
+    `,"utmCampaign":${JSON.stringify(r.utm_campaign)},"ttl":${r.ttl},"ttlUnit":"seconds"` +
+    `,"analytics":{"clicks":${r.clicks},"impressions":${r.impressions},"ctr":${percentJson(r.clicks, r.impressions)},"its":${percentJson(r.impressions, r.total_users)},"totalUsers":${r.total_users}}` +
+    `,"delivery":{"sent":${r.sent},"failed":${r.failed},"expired":${r.expired},"pending":${r.pending}` +
+    `,"failedBy":{"rejected":${r.failed_rejected},"unauthorized":${r.failed_unauthorized},"unreachable":${r.failed_unreachable},"refused":${r.failed_refused}}${r.delivery_tail}}` +
+    `${r.campaign_tail}}`;
+}
+
+/** The row's sort date at full precision, 'YYYY-MM-DDTHH:MI:SS.ffffffZ': a cursor's position. */
+export function sortKeyOf(r: CampaignRow, column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN]): string {
+  const utc = r[column];
+  const fraction = utc.length > 20 ? utc.slice(20, 26) : '';
+  return `${utc.slice(0, 10)}T${utc.slice(11, 19)}.${fraction.padEnd(6, '0')}Z`;
 }

@@ -2,7 +2,7 @@
 import type { Queryable } from '../../../shared/src/db.js';
 import type { Segment } from '../../../shared/src/segment.js';
 import type { AbTest } from '../../../shared/src/ab-test.js';
-import { CAMPAIGN_FROM, campaignJsonColumns, SORT_COLUMN, type CampaignJsonRow } from './campaign-rows.js';
+import { CAMPAIGN_COLUMNS, CAMPAIGN_FROM, CAMPAIGN_TYPES, campaignJson, SORT_COLUMN, sortKeyOf, type CampaignRow } from './campaign-rows.js';
 
 export interface NewCampaign {
   id: string;
@@ -76,33 +76,33 @@ export async function abTestVariantCount(db: Queryable, siteId: string, id: stri
   return rows.length === 0 ? undefined : rows[0].variants;
 }
 
-// The campaign reads run as named (prepared) statements: building the JSON makes their text long
-// enough that parsing and planning it on every call cost Postgres more than executing it.
-const FIND_CAMPAIGN_SQL = `SELECT ${campaignJsonColumns('created_at')}
+// The campaign reads run as named (prepared) statements: their text is long enough that parsing
+// and planning it on every call would cost Postgres more than executing it.
+const FIND_CAMPAIGN_SQL = `SELECT ${CAMPAIGN_COLUMNS}
        FROM ${CAMPAIGN_FROM}
       WHERE c.site_id = $1 AND c.id = $2`;
 
-export async function findCampaign(db: Queryable, siteId: string, id: string): Promise<CampaignJsonRow | null> {
-  const { rows } = await db.query<CampaignJsonRow>({ name: 'campaign_find', text: FIND_CAMPAIGN_SQL, values: [siteId, id] });
-  return rows[0] ?? null;
+/** A campaign as the API's JSON text, with its position for cursors. */
+export interface CampaignJsonRow {
+  /** The API's Campaign object as JSON text. */
+  json: string;
+  id: string;
+  /** The sort date at full (microsecond) precision, for cursors. */
+  sort_key: string;
+}
+
+/** The campaign as the API's JSON text, or null (no such campaign on the site). */
+export async function findCampaign(db: Queryable, siteId: string, id: string): Promise<string | null> {
+  const { rows } = await db.query<CampaignRow>({ name: 'campaign_find', text: FIND_CAMPAIGN_SQL, values: [siteId, id], types: CAMPAIGN_TYPES });
+  return rows.length === 0 ? null : campaignJson(rows[0]);
 }
 
 /**
- * A statement name per distinct list query text. The texts come from a small closed set (date
- * field × which filters are present × the status combination), so the map stays small; past
- * the cap a query simply runs unnamed.
+ * A list statement per distinct shape: date field × which filters are present × the status
+ * combination, a small closed set. Its text and name are made once, so a call neither rebuilds
+ * the long text nor hashes it to find its name.
  */
-const listStatementNames = new Map<string, string>();
-const MAX_LIST_STATEMENTS = 500;
-
-function listStatementName(text: string): string | undefined {
-  let name = listStatementNames.get(text);
-  if (name === undefined && listStatementNames.size < MAX_LIST_STATEMENTS) {
-    name = `campaign_list_${listStatementNames.size}`;
-    listStatementNames.set(text, name);
-  }
-  return name;
-}
+const listStatements = new Map<string, { name: string; text: string }>();
 
 export interface ListQuery {
   siteId: string;
@@ -129,22 +129,38 @@ const STATUS_CONDITION = {
 
 /** One keyset page, newest first on the date field, ties by id; `fetch` rows at most. */
 export async function listCampaigns(db: Queryable, q: ListQuery): Promise<CampaignJsonRow[]> {
+  const values: unknown[] = [q.siteId];
+  if (q.startDate) values.push(q.startDate);
+  if (q.endDate) values.push(q.endDate);
+  if (q.after) values.push(q.after.sortKey, q.after.id);
+  values.push(q.fetch);
+  const shape = `${q.dateField}|${q.startDate ? 's' : ''}${q.endDate ? 'e' : ''}${q.after ? 'a' : ''}|${q.statuses.join(',')}`;
+  let statement = listStatements.get(shape);
+  if (statement === undefined) {
+    statement = { name: `campaign_list_${listStatements.size}`, text: listText(q) };
+    listStatements.set(shape, statement);
+  }
+  const { rows } = await db.query<CampaignRow>({ ...statement, values, types: CAMPAIGN_TYPES });
+  const column = SORT_COLUMN[q.dateField];
+  return rows.map((r) => ({ json: campaignJson(r), id: r.id, sort_key: sortKeyOf(r, column) }));
+}
+
+/** The text of a list statement; its parameters in the order listCampaigns gives them. */
+function listText(q: ListQuery): string {
   const col = `c.${SORT_COLUMN[q.dateField]}`;
-  const params: unknown[] = [q.siteId];
   const where = ['c.site_id = $1'];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  if (q.startDate) where.push(`${col} >= ${param(q.startDate)}::timestamptz`);
+  let n = 1;
+  const param = () => `$${++n}`;
+  if (q.startDate) where.push(`${col} >= ${param()}::timestamptz`);
   // Dates are shown to the second, so an end date includes its whole second.
-  if (q.endDate) where.push(`${col} < ${param(q.endDate)}::timestamptz + interval '1 second'`);
+  if (q.endDate) where.push(`${col} < ${param()}::timestamptz + interval '1 second'`);
   if (q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_CONDITION[s]).join(' OR ')})`);
-  if (q.after) where.push(`(${col}, c.id) < (${param(q.after.sortKey)}::timestamptz, ${param(q.after.id)}::uuid)`);
-  const text = `SELECT ${campaignJsonColumns(SORT_COLUMN[q.dateField])}
+  if (q.after) where.push(`(${col}, c.id) < (${param()}::timestamptz, ${param()}::uuid)`);
+  return `SELECT ${CAMPAIGN_COLUMNS}
        FROM ${CAMPAIGN_FROM}
       WHERE ${where.join(' AND ')}
       ORDER BY ${col} DESC, c.id DESC
-      LIMIT ${param(q.fetch)}`;
-  const { rows } = await db.query<CampaignJsonRow>({ name: listStatementName(text), text, values: params });
-  return rows;
+      LIMIT ${param()}`;
 }
 
 /** The one statement that races the scheduler: only a never-dispatched campaign is removed. */

@@ -8,7 +8,13 @@ export interface DispatchedCampaign {
   scheduleDate: Date;
 }
 
-export async function markDueDispatched(db: Queryable, batchSize: number): Promise<DispatchedCampaign[]> {
+/**
+ * Marks up to `batchSize` due campaigns dispatched and writes their send jobs to the outbox, in
+ * one statement (atomic on its own: one round trip, no BEGIN/COMMIT). Each job's payload is a
+ * fresh request id (gen_random_uuid, the form of newRequestId): no API call led to it. The same
+ * row as dispatchJob writes for a campaign sent now.
+ */
+export async function dispatchDue(db: Queryable, batchSize: number): Promise<DispatchedCampaign[]> {
   const { rows } = await db.query(
     `WITH due AS (
        SELECT id FROM campaign.campaigns
@@ -16,13 +22,27 @@ export async function markDueDispatched(db: Queryable, batchSize: number): Promi
         ORDER BY schedule_date
         LIMIT $1
         FOR UPDATE SKIP LOCKED
+     ), marked AS (
+       UPDATE campaign.campaigns c SET dispatched_at = now()
+         FROM due WHERE c.id = due.id AND c.dispatched_at IS NULL
+       RETURNING c.id, c.dispatched_at, c.schedule_date
+     ), jobs AS (
+       INSERT INTO campaign.outbox (campaign_id, kind, payload)
+       SELECT id, 'campaign.dispatch', jsonb_build_object('requestId', gen_random_uuid()::text) FROM marked
      )
-     UPDATE campaign.campaigns c SET dispatched_at = now()
-       FROM due WHERE c.id = due.id AND c.dispatched_at IS NULL
-     RETURNING c.id, c.dispatched_at, c.schedule_date`,
+     SELECT id, dispatched_at, schedule_date FROM marked`,
     [batchSize],
   );
   return rows.map((r) => ({ id: r.id, dispatchedAt: r.dispatched_at, scheduleDate: r.schedule_date }));
+}
+
+/** The earliest schedule date still ahead (null when none): the scheduler wakes at it. */
+export async function nextDueDate(db: Queryable): Promise<Date | null> {
+  const { rows } = await db.query(
+    `SELECT min(schedule_date) AS next FROM campaign.campaigns
+      WHERE status = 'published' AND dispatched_at IS NULL AND schedule_date > now()`,
+  );
+  return rows[0].next;
 }
 
 /**

@@ -10,9 +10,9 @@ export function campaignByIdUseCases(deps: { pool: Pool }) {
     /** The campaign as the JSON text the API answers (db/campaign-rows.ts). */
     async getCampaign(siteId: string, campaignId: string): Promise<string> {
       if (!isUuid(campaignId) || !isUuid(siteId)) throw new NotFoundError();
-      const row = await findCampaign(deps.pool, siteId, campaignId);
-      if (!row) throw new NotFoundError();
-      return row.json;
+      const json = await findCampaign(deps.pool, siteId, campaignId);
+      if (json === null) throw new NotFoundError();
+      return json;
     },
 
     /** Exactly one of this and the scheduler's dispatch wins; see deleteUndispatched. */

@@ -1,6 +1,6 @@
 // ListCampaigns: validate → check the cursor against this site, filters and limit → fetch one
-// row more than the page to learn whether another page exists. The items come out of Postgres
-// as the API's JSON text (db/campaign-rows.ts) and are only joined here.
+// row more than the page to learn whether another page exists. The items come from the
+// repository as the API's JSON text (db/campaign-rows.ts) and are only joined here.
 import type { Pool } from '../../../shared/src/db.js';
 import { listCampaigns } from '../db/campaigns-repo.js';
 import type { CursorCodec } from './cursor.js';

@@ -39,6 +39,9 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
   };
 }
 
+/** Batches published at once in a pass (each holds a connection of the pool while it waits for Kafka). */
+const RELAY_DRAINS = 3;
+
 export function createOutboxRelay(deps: RelayDeps, opts: RelayOptions) {
   /** Publishes one batch; resolves to the number of rows published. */
   const publishBatch = () =>
@@ -62,13 +65,20 @@ export function createOutboxRelay(deps: RelayDeps, opts: RelayOptions) {
       return rows.length;
     });
 
-  /** Drains while batches come back full, bounded so one pass cannot run forever. */
-  const pass = async () => {
+  /** Publishes batches while they come back full, bounded so one pass cannot run forever. */
+  const drain = async () => {
     for (let i = 0; i < 100 && !loop.stopping(); i++) {
       const n = await publishBatch();
       if (n > 0) deps.log.debug('outbox published', { rows: n });
       if (n < opts.batchSize) break;
     }
+  };
+  // A crowd of campaigns due in one second (the scheduler's batches) is published by
+  // RELAY_DRAINS batches at once: each waits mostly for Kafka's acks and its commit, and SKIP
+  // LOCKED gives each its own rows. One at a time published about 650 a second (10,000 due jobs
+  // reached Kafka 15 s late, docs/performance.md).
+  const pass = async () => {
+    await Promise.all(Array.from({ length: RELAY_DRAINS }, drain));
   };
 
   // The first pass at once: rows left by a previous instance go out on start.

@@ -15,7 +15,7 @@ import type { Logger } from '../../../shared/src/log.js';
 import type { ChunkMessage } from '../../../shared/src/messages.js';
 import { pushPayloads, type CampaignContent } from '../../../shared/src/campaign-content.js';
 import { abBucket, variantContent, variantOfBucket } from '../../../shared/src/ab-test.js';
-import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
+import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedHolders, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
 import { startTestWindow } from './stages.js';
 import type { TrackingTokens } from '../tracking/tracking-token.js';
@@ -186,6 +186,15 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     if (withheld.size > 0) throw new ChunkNotFinished(`${withheld.size} pushes of campaign ${campaignId} were not sent: their rows are no longer this attempt's`);
   };
 
+  /** Says who holds the rows an attempt waited for: this instance's other attempt, or others. */
+  const heldBy = async (chunk: ChunkMessage, count: number): Promise<string> => {
+    const holders = await unfinishedHolders(deps.pool, chunk.campaignId, chunk.subscriberIds, deps.instanceId).catch(() => undefined);
+    const who = !holders
+      ? 'held by another attempt'
+      : [holders.thisInstance > 0 && `${holders.thisInstance} by another attempt of this instance (${deps.instanceId})`, holders.others > 0 && `${holders.others} by another instance`].filter(Boolean).join(', ') || 'finished meanwhile';
+    return `${count} pushes of chunk ${chunk.chunkNo} of campaign ${chunk.campaignId} are still held: ${who}`;
+  };
+
   /**
    * The run as a chunk needs it. A rest chunk of an A/B test is published in the transaction that
    * chooses the winner, so it can arrive a moment before the winner is visible: an expected wait,
@@ -252,7 +261,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       if (failed.length > 0) throw failed[0];
       const others = await retrying('unfinished rows', retry, () => unfinishedRows(deps.pool, chunk.campaignId, chunk.subscriberIds));
       if (others === 0) break;
-      if (Date.now() > until) throw new ChunkNotFinished(`${others} pushes of chunk ${chunk.chunkNo} are held by another instance`);
+      if (Date.now() > until) throw new ChunkNotFinished(await heldBy(chunk, others));
       await sleep(Math.min(1000, 100 * (pass + 1)));
     }
     const after = await retrying('chunk done', retry, () =>

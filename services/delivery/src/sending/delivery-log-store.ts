@@ -262,6 +262,21 @@ export async function unfinishedRows(db: Queryable, campaignId: string, subscrib
   return rows[0].n;
 }
 
+/**
+ * Who holds the unfinished rows of a chunk, for the message of an attempt that gave up waiting:
+ * another attempt of this same instance (the chunk redelivered while its first attempt still
+ * runs) or other instances.
+ */
+export async function unfinishedHolders(db: Queryable, campaignId: string, subscriberIds: string[], instanceId: string): Promise<{ thisInstance: number; others: number }> {
+  const { rows } = await db.query(
+    `SELECT count(*) FILTER (WHERE claimed_by = $3)::int AS mine, count(*) FILTER (WHERE claimed_by IS DISTINCT FROM $3)::int AS others
+       FROM delivery.delivery_log
+      WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')} AND state IN ('claimed', 'sending')`,
+    [campaignId, bigintArray(subscriberIds), instanceId],
+  );
+  return { thisInstance: rows[0].mine, others: rows[0].others };
+}
+
 export interface SubscriptionRow {
   id: string;
   endpoint: string;

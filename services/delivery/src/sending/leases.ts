@@ -5,7 +5,7 @@
 // while its row exists and this instance heartbeats (delivery-log-store.ts claim).
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '../../../shared/src/db.js';
-import { beginLease, endLeases, forgetInstance, heartbeat } from './instance-store.js';
+import { beginLease, endLeases, forgetInstance, heartbeat, purgeDeadInstances } from './instance-store.js';
 import { retrying, type RetryPolicy } from './retrying.js';
 
 export interface Leases {
@@ -16,15 +16,26 @@ export interface Leases {
   end(lease: string): void;
   /** Leases of attempts still running in this instance. */
   live(): string[];
-  /** The instance's heartbeat; also deletes leases whose delete failed when their attempt ended. */
+  /**
+   * The instance's heartbeat; also deletes leases whose delete failed when their attempt ended,
+   * and, every `purge.everyMs`, the rows of instances that died without deleting them.
+   */
   beat(): Promise<void>;
   /** Stopping: the instance and its leases are deleted, so its claims are free at once. */
   forget(): Promise<void>;
 }
 
-export function createLeases(pool: Pool, instanceId: string, retry: RetryPolicy = { budgetMs: 0 }): Leases {
+/**
+ * Rows of crashed instances: purged once silent for an hour (no shorter than the longest
+ * INSTANCE_DEAD_AFTER_SEC, after which their claims were already free), checked every minute by
+ * each instance, at most 1,000 a time so one pass never holds many row locks.
+ */
+export const DEAD_INSTANCE_PURGE = Object.freeze({ afterSec: 3600, everyMs: 60_000, limit: 1000 });
+
+export function createLeases(pool: Pool, instanceId: string, retry: RetryPolicy = { budgetMs: 0 }, purge: { afterSec: number; everyMs: number; limit: number } = DEAD_INSTANCE_PURGE): Leases {
   const live = new Set<string>();
   const ended = new Set<string>();
+  let purgedAt = -Infinity;
   return {
     instanceId,
     async begin() {
@@ -47,10 +58,15 @@ export function createLeases(pool: Pool, instanceId: string, retry: RetryPolicy 
     live: () => [...live],
     async beat() {
       await heartbeat(pool, instanceId);
-      if (ended.size === 0) return;
-      const gone = [...ended];
-      await endLeases(pool, gone);
-      for (const lease of gone) ended.delete(lease);
+      if (ended.size > 0) {
+        const gone = [...ended];
+        await endLeases(pool, gone);
+        for (const lease of gone) ended.delete(lease);
+      }
+      if (Date.now() - purgedAt >= purge.everyMs) {
+        purgedAt = Date.now();
+        await purgeDeadInstances(pool, purge.afterSec, purge.limit);
+      }
     },
     forget: () => forgetInstance(pool, instanceId),
   };

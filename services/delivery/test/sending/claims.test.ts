@@ -266,11 +266,23 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
     const b = await worker(t.pool, pusherB, { waitForOthersMs: 200 });
     let error: unknown;
     await b.handle(chunks[0], noop).catch((err) => (error = err));
-    expect(String(error)).to.match(/held by another instance/);
+    expect(String(error)).to.match(/1 pushes of chunk \d+ of campaign [-0-9a-f]+ are still held: 1 by another instance$/);
     for (const c of chunks.slice(1)) await b.handle(c, noop);
     const run = (await t.pool.query(`SELECT state FROM delivery.campaign_runs WHERE campaign_id = $1`, [job.campaignId])).rows[0];
     expect(run.state).to.equal('sending');
     expect(pusherB.pushed.has(audience[0])).to.equal(false);
+  });
+
+  it('when rows are held by another attempt of the same instance (the chunk redelivered while it runs), then the message says so, not "another instance"', async () => {
+    const pusher = fakePusher();
+    const { chunks } = await dispatched();
+    pusher.hang = new Set([audience[0]]);
+    const w = await worker(t.pool, pusher, { waitForOthersMs: 200 });
+    void w.handle(chunks[0], noop).catch(() => {});
+    for (let i = 0; i < 200 && pusher.hanging === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    let error: unknown;
+    await w.handle(chunks[0], noop).catch((err) => (error = err));
+    expect(String(error)).to.include(`are still held: 1 by another attempt of this instance (${w.instanceId})`).and.not.include('another instance');
   });
 
   it('when a batch waits for its answers, then the chunk claims and sends its next batch meanwhile, and a third waits for the first', async () => {

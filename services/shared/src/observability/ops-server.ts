@@ -12,7 +12,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from '../log.js';
-import { createReadiness, healthzHandler, type Check, type Readiness } from './health.js';
+import { releaseVersion } from '../version.js';
+import { createReadiness, type Check, type Readiness } from './health.js';
 import type { ServiceMetrics } from './metrics.js';
 
 export interface OpsServerOptions {
@@ -34,7 +35,8 @@ export function createOpsApp(opts: Omit<OpsServerOptions, 'host' | 'port'>): exp
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.get('/healthz', healthzHandler);
+  // Liveness, and which release answers: during a rolling upgrade, per pod (never on a public port).
+  app.get('/healthz', (_req, res) => void res.status(200).set('Cache-Control', 'no-store').json({ status: 'ok', version: releaseVersion() }));
   app.get('/readyz', async (_req, res) => {
     const [own, others] = await Promise.all([opts.readiness.check(), reported.check()]);
     res

@@ -35,7 +35,9 @@ import example.campaigns.client.model.Webhook;
 import example.campaigns.client.model.WebhookDelivery;
 import example.campaigns.client.model.WebhookEventType;
 import example.campaigns.client.model.WebhookWithSecret;
+import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.math.BigInteger;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
@@ -49,6 +51,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Calls the API through the Java client generated from gateway/openapi/openapi.yaml
@@ -153,11 +156,11 @@ public final class CallEveryOperation {
     out.put("scheduledWire", client.getObjectMapper().convertValue(scheduled, Map.class).get("scheduleDate"));
     out.put("scheduledOffsetWire", offsetClient.getObjectMapper().convertValue(scheduledOffset, Map.class).get("scheduleDate"));
 
-    String sendNowId = id(calls.call("createSendNow", () -> campaigns.createCampaign(sendNow, "java-now-" + runId, "java-create-" + runId)));
+    UUID sendNowId = id(calls.call("createSendNow", () -> campaigns.createCampaign(sendNow, "java-now-" + runId, "java-create-" + runId)));
     calls.call("createSendNowAgain", () -> campaigns.createCampaign(sendNow, "java-now-" + runId, null));
-    String draftId = id(calls.call("createDraft", () -> campaigns.createCampaign(draft, null, null)));
-    String scheduledId = id(calls.call("createScheduled", () -> campaigns.createCampaign(scheduled, null, null)));
-    String scheduledOffsetId = id(calls.call("createScheduledOffset", () -> campaignsWithOffset.createCampaign(scheduledOffset, null, null)));
+    UUID draftId = id(calls.call("createDraft", () -> campaigns.createCampaign(draft, null, null)));
+    UUID scheduledId = id(calls.call("createScheduled", () -> campaigns.createCampaign(scheduled, null, null)));
+    UUID scheduledOffsetId = id(calls.call("createScheduledOffset", () -> campaignsWithOffset.createCampaign(scheduledOffset, null, null)));
     out.put("ids", Map.of("sendNow", String.valueOf(sendNowId), "draft", String.valueOf(draftId), "scheduled", String.valueOf(scheduledId), "scheduledOffset", String.valueOf(scheduledOffsetId)));
 
     calls.call("exportCampaigns", () -> head(campaigns.exportCampaigns(null, "csv", new ListCampaignsRequest().dateField(ListCampaignsRequest.DateFieldEnum.SCHEDULE_DATE))));
@@ -199,7 +202,7 @@ public final class CallEveryOperation {
         .url(hookUrl)
         .events(List.of(WebhookEventType.SUBSCRIBER_CREATED, WebhookEventType.NOTIFICATION_CLICKS))
         .description("Java client"), "java-webhook-" + runId)));
-    String webhookId = createdHook == null ? "" : (String) createdHook.get("id");
+    UUID webhookId = createdHook == null ? null : UUID.fromString((String) createdHook.get("id"));
     calls.call("listWebhooks", () -> {
       List<Map<String, Object>> list = new ArrayList<>();
       for (Webhook w : webhooks.listWebhooks(null)) list.add(webhook(w));
@@ -210,7 +213,7 @@ public final class CallEveryOperation {
         .events(List.of(WebhookEventType.SUBSCRIBER_CREATED, WebhookEventType.NOTIFICATION_IMPRESSIONS))
         .description("Java client, changed"), null)));
     Map<String, Object> ping = calls.call("pingWebhook", () -> delivery(webhooks.pingWebhook(webhookId, null)));
-    String eventId = ping == null ? "" : (String) ping.get("eventId");
+    UUID eventId = ping == null ? null : UUID.fromString((String) ping.get("eventId"));
     calls.call("listWebhookDeliveries", () -> {
       List<Map<String, Object>> list = new ArrayList<>();
       for (WebhookDelivery d : webhooks.listWebhookDeliveries(webhookId, null)) list.add(delivery(d));
@@ -220,7 +223,7 @@ public final class CallEveryOperation {
     calls.call("rotateWebhookSecret", () -> webhook(webhooks.rotateWebhookSecret(webhookId, null, new RotateWebhookSecretRequest().overlapHours(2))));
     calls.call("deleteWebhook", () -> {
       var deleted = webhooks.deleteWebhook(webhookId, null);
-      return Map.of("id", String.valueOf(deleted.getId()), "deleted", deleted.getDeleted().getValue());
+      return Map.of("id", String.valueOf(deleted.getId()), "deleted", deleted.getDeleted());
     });
     calls.call("getDeletedWebhook", () -> webhook(webhooks.getWebhook(webhookId, null)));
 
@@ -347,7 +350,16 @@ public final class CallEveryOperation {
     return out;
   }
 
-  private static Map<String, Object> head(String text) {
+  /** A `format: binary` answer (the YAML contract, the scripts, the CSV exports): the client saves it to a file. */
+  private static Map<String, Object> head(File file) throws IOException {
+    String text = null;
+    if (file != null) {
+      try {
+        text = Files.readString(file.toPath());
+      } finally {
+        Files.deleteIfExists(file.toPath());
+      }
+    }
     return Map.of("length", text == null ? -1 : text.length(), "start", text == null ? "" : text.substring(0, Math.min(40, text.length())));
   }
 
@@ -374,8 +386,9 @@ public final class CallEveryOperation {
     System.arraycopy(b, b.length - len, to, at + 32 - len, len);
   }
 
-  private static String id(CreatedCampaign created) {
-    return created == null ? null : String.valueOf(created.getId());
+  /** The id as the answer gave it: a UUID, which the id parameters take. */
+  private static UUID id(CreatedCampaign created) {
+    return created == null ? null : created.getId();
   }
 
   private CallEveryOperation() {}

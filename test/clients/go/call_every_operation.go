@@ -1,0 +1,189 @@
+// Calls every operation of gateway/openapi/openapi.yaml through the Go client that OpenAPI
+// Generator's CLI made from it (generator `go`, package campaigns), as a customer's program
+// would, and prints one JSON line: each step's status, X-Request-Id, Location and body.
+// test/e2e/generated-cli-clients.test.ts generates the package, builds this with Debian's Go in
+// GOPATH mode and runs it against the real stack (the same steps as the Python and
+// typescript-fetch programs):
+//
+//	call-every-operation '<json arguments>'
+package main
+
+import (
+	"campaigns"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+)
+
+type args struct {
+	Origin         string `json:"origin"`
+	Key            string `json:"key"`
+	PublicID       string `json:"publicId"`
+	Token          string `json:"token"`
+	RunID          string `json:"runId"`
+	EndpointA      string `json:"endpointA"`
+	EndpointB      string `json:"endpointB"`
+	EndpointImport string `json:"endpointImport"`
+	P256dh         string `json:"p256dh"`
+	Auth           string `json:"auth"`
+}
+
+type step struct {
+	Operation string      `json:"operation"`
+	Status    *int        `json:"status"`
+	Ok        bool        `json:"ok"`
+	Body      interface{} `json:"body,omitempty"`
+	RequestID string      `json:"requestId,omitempty"`
+	Location  string      `json:"location,omitempty"`
+	Error     string      `json:"error,omitempty"`
+}
+
+var steps = map[string]step{}
+
+// record notes what one call answered: its value (a model, or a file for `format: binary`), or
+// the error status and body the client reported.
+func record(name, operation string, value interface{}, res *http.Response, err error) {
+	s := step{Operation: operation}
+	if res != nil {
+		status := res.StatusCode
+		s.Status = &status
+		s.RequestID = res.Header.Get("X-Request-Id")
+		s.Location = res.Header.Get("Location")
+	}
+	var apiErr *campaigns.GenericOpenAPIError
+	switch {
+	case err == nil:
+		s.Ok = true
+		if f, ok := value.(*os.File); ok { // CSV, NDJSON, YAML, JavaScript: a temporary file
+			text, _ := io.ReadAll(f)
+			f.Close()
+			os.Remove(f.Name())
+			s.Body = string(text)
+		} else {
+			raw, _ := json.Marshal(value)
+			_ = json.Unmarshal(raw, &s.Body)
+		}
+	case errors.As(err, &apiErr) && res != nil && res.StatusCode >= 300:
+		if json.Unmarshal(apiErr.Body(), &s.Body) != nil {
+			s.Body = string(apiErr.Body())
+		}
+	default: // the client itself failed (e.g. it could not read a valid answer)
+		s.Status = nil
+		s.Error = err.Error()
+	}
+	steps[name] = s
+}
+
+// model builds a request model from its JSON, as the generated models read it.
+func model[T any](text string) T {
+	var m T
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		panic(fmt.Sprintf("%T: %v", m, err))
+	}
+	return m
+}
+
+func newClient(origin string, httpClient *http.Client) *campaigns.APIClient {
+	cfg := campaigns.NewConfiguration()
+	cfg.Servers = campaigns.ServerConfigurations{{URL: origin}}
+	cfg.HTTPClient = httpClient
+	return campaigns.NewAPIClient(cfg)
+}
+
+func main() {
+	var a args
+	if err := json.Unmarshal([]byte(os.Args[1]), &a); err != nil {
+		panic(err)
+	}
+	ctx := context.WithValue(context.Background(), campaigns.ContextAPIKeys, map[string]campaigns.APIKey{"apiKey": {Key: a.Key}})
+	c := newClient(a.Origin, http.DefaultClient)
+	// A program that wants a redirect's Location, not its target: net/http follows redirects unless told.
+	noRedirects := newClient(a.Origin, &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }})
+	keys := fmt.Sprintf(`{"p256dh":%q,"auth":%q}`, a.P256dh, a.Auth)
+
+	v, r, err := c.ContractAPI.GetOpenApiJson(ctx).Execute()
+	record("getOpenApiJson", "getOpenApiJson", v, r, err)
+	f, r, err := c.ContractAPI.GetOpenApiYaml(ctx).Execute()
+	record("getOpenApiYaml", "getOpenApiYaml", f, r, err)
+	f, r, err = c.SitePluginAPI.GetSnippet(ctx).Execute()
+	record("getSnippet", "getSnippet", f, r, err)
+	f, r, err = c.SitePluginAPI.GetServiceWorker(ctx).Execute()
+	record("getServiceWorker", "getServiceWorker", f, r, err)
+	config, r, err := c.SitePluginAPI.GetSiteConfig(ctx, a.PublicID).Execute()
+	record("getSiteConfig", "getSiteConfig", config, r, err)
+	sub, r, err := c.SitePluginAPI.Subscribe(ctx, a.PublicID).SubscribeRequest(model[campaigns.SubscribeRequest](fmt.Sprintf(
+		`{"subscription":{"endpoint":%q,"expirationTime":null,"keys":%s},"topics":["news"],"language":"en-US","timeZone":"UTC"}`, a.EndpointA, keys))).Execute()
+	record("subscribe", "subscribe", sub, r, err)
+	view, r, err := c.SitePluginAPI.RecordPageView(ctx, a.PublicID).PageViewRequest(model[campaigns.PageViewRequest](fmt.Sprintf(`{"endpoint":%q,"topics":["sports"]}`, a.EndpointA))).Execute()
+	record("recordPageView", "recordPageView", view, r, err)
+	sub, r, err = c.SitePluginAPI.Subscribe(ctx, a.PublicID).SubscribeRequest(model[campaigns.SubscribeRequest](fmt.Sprintf(
+		`{"subscription":{"endpoint":%q,"expirationTime":null,"keys":%s},"topics":[]}`, a.EndpointB, keys))).Execute()
+	record("subscribeSuccessor", "subscribe", sub, r, err)
+	change, r, err := c.SitePluginAPI.RecordSubscriptionChange(ctx, a.PublicID).SubscriptionChangeRequest(model[campaigns.SubscriptionChangeRequest](fmt.Sprintf(`{"oldEndpoint":%q,"endpoint":%q}`, a.EndpointA, a.EndpointB))).Execute()
+	record("recordSubscriptionChange", "recordSubscriptionChange", change, r, err)
+	gone, r, err := c.SitePluginAPI.Unsubscribe(ctx, a.PublicID).UnsubscribeRequest(model[campaigns.UnsubscribeRequest](fmt.Sprintf(`{"endpoint":%q}`, a.EndpointA))).Execute()
+	record("unsubscribe", "unsubscribe", gone, r, err)
+
+	names, r, err := c.AudienceAPI.ListTopics(ctx).Execute()
+	record("listTopics", "listTopics", names, r, err)
+	names, r, err = c.AudienceAPI.ListCountries(ctx).Execute()
+	record("listCountries", "listCountries", names, r, err)
+	imported, r, err := c.AudienceAPI.ImportSubscribers(ctx).ImportSubscribersRequest(model[campaigns.ImportSubscribersRequest](fmt.Sprintf(
+		`{"subscriptions":[{"endpoint":%q,"keys":%s,"topics":["imported"],"country":"PT","createdAt":"2025-06-01T12:00:00Z"}]}`, a.EndpointImport, keys))).Execute()
+	record("importSubscribers", "importSubscribers", imported, r, err)
+	f, r, err = c.AudienceAPI.ExportSubscribers(ctx).Format("csv").Topics("imported").Execute()
+	record("exportSubscribers", "exportSubscribers", f, r, err)
+
+	created, r, err := c.CampaignsAPI.CreateCampaign(ctx).CreateCampaignRequest(model[campaigns.CreateCampaignRequest](
+		`{"title":"Go client","body":"Sent through the generated Go client","link":"https://shop.example/go","topics":["news"],"status":"published",
+		  "scheduleMode":"scheduled","scheduleDate":"2031-06-01T10:30:00Z","ignoreFrequencyCap":true,"utmSource":"go"}`)).
+		IdempotencyKey("go-" + a.RunID).XRequestId("go-create-" + a.RunID).Execute()
+	record("createCampaign", "createCampaign", created, r, err)
+	id := created.GetId()
+	got, r, err := c.CampaignsAPI.GetCampaign(ctx, id).Execute()
+	record("getCampaign", "getCampaign", got, r, err)
+	filters := `{"startDate":"2031-06-01T00:00:00+00:00","endDate":"2031-06-30T23:59:59Z","dateField":"scheduleDate","status":["scheduled"]}`
+	page, r, err := c.CampaignsAPI.ListCampaigns(ctx).ListCampaignsRequest(model[campaigns.ListCampaignsRequest](filters)).Execute()
+	record("listCampaigns", "listCampaigns", page, r, err)
+	f, r, err = c.CampaignsAPI.ExportCampaigns(ctx).Format("ndjson").ListCampaignsRequest(model[campaigns.ListCampaignsRequest](filters)).Execute()
+	record("exportCampaigns", "exportCampaigns", f, r, err)
+	winner, r, err := c.CampaignsAPI.PickCampaignWinner(ctx, id).PickWinnerRequest(model[campaigns.PickWinnerRequest](`{"variant":1}`)).Execute()
+	record("pickCampaignWinner", "pickCampaignWinner", winner, r, err)
+	deleted, r, err := c.CampaignsAPI.DeleteCampaign(ctx, id).Execute()
+	record("deleteCampaign", "deleteCampaign", deleted, r, err)
+	got, r, err = c.CampaignsAPI.GetCampaign(ctx, id).Execute()
+	record("getDeletedCampaign", "getCampaign", got, r, err)
+
+	hook, r, err := c.WebhooksAPI.CreateWebhook(ctx).CreateWebhookRequest(model[campaigns.CreateWebhookRequest](
+		`{"url":"https://hooks.example.com/go","events":["subscriber.created","notification.clicks"],"description":"Go client"}`)).Execute()
+	record("createWebhook", "createWebhook", hook, r, err)
+	hookID := hook.GetId()
+	hooks, r, err := c.WebhooksAPI.ListWebhooks(ctx).Execute()
+	record("listWebhooks", "listWebhooks", hooks, r, err)
+	one, r, err := c.WebhooksAPI.GetWebhook(ctx, hookID).Execute()
+	record("getWebhook", "getWebhook", one, r, err)
+	one, r, err = c.WebhooksAPI.UpdateWebhook(ctx, hookID).UpdateWebhookRequest(model[campaigns.UpdateWebhookRequest](`{"description":"Go client, changed"}`)).Execute()
+	record("updateWebhook", "updateWebhook", one, r, err)
+	ping, r, err := c.WebhooksAPI.PingWebhook(ctx, hookID).Execute()
+	record("pingWebhook", "pingWebhook", ping, r, err)
+	deliveries, r, err := c.WebhooksAPI.ListWebhookDeliveries(ctx, hookID).Execute()
+	record("listWebhookDeliveries", "listWebhookDeliveries", deliveries, r, err)
+	again, r, err := c.WebhooksAPI.RedeliverWebhookEvent(ctx, hookID, ping.GetEventId()).Execute()
+	record("redeliverWebhookEvent", "redeliverWebhookEvent", again, r, err)
+	rotated, r, err := c.WebhooksAPI.RotateWebhookSecret(ctx, hookID).RotateWebhookSecretRequest(model[campaigns.RotateWebhookSecretRequest](`{"overlapHours":1}`)).Execute()
+	record("rotateWebhookSecret", "rotateWebhookSecret", rotated, r, err)
+	removed, r, err := c.WebhooksAPI.DeleteWebhook(ctx, hookID).Execute()
+	record("deleteWebhook", "deleteWebhook", removed, r, err)
+
+	accepted, r, err := c.SitePluginAPI.ReportEvent(ctx).ReportEventRequest(model[campaigns.ReportEventRequest](fmt.Sprintf(`{"type":"impression","token":%q}`, a.Token))).Execute()
+	record("reportEvent", "reportEvent", accepted, r, err)
+	r, err = noRedirects.SitePluginAPI.ClickRedirect(ctx, a.Token).Execute()
+	record("clickRedirect", "clickRedirect", nil, r, err)
+
+	out, _ := json.Marshal(map[string]interface{}{"runId": a.RunID, "steps": steps})
+	fmt.Println(string(out))
+}

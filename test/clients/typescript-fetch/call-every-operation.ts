@@ -1,0 +1,149 @@
+// Calls every operation of gateway/openapi/openapi.yaml through the typescript-fetch client that
+// OpenAPI Generator's CLI made from it, as a customer's program would, and prints one JSON line:
+// each step's status, X-Request-Id, Location and body. test/e2e/generated-cli-clients.test.ts
+// generates the client, compiles both with this folder's TypeScript 5 and runs this against the
+// real stack (the same steps as the Python program):
+//   node dist/cli/typescript-fetch/call-every-operation.js '<json arguments>'
+import {
+  AudienceApi,
+  CampaignsApi,
+  Configuration,
+  ContractApi,
+  ResponseError,
+  SitePluginApi,
+  WebhooksApi,
+  type ApiResponse,
+} from '../generated/cli/typescript-fetch/index.js';
+
+interface Args {
+  origin: string;
+  key: string;
+  publicId: string;
+  token: string;
+  runId: string;
+  endpointA: string;
+  endpointB: string;
+  endpointImport: string;
+  p256dh: string;
+  auth: string;
+}
+
+interface Step {
+  operation: string;
+  status: number | null;
+  ok: boolean;
+  body?: unknown;
+  requestId?: string | null;
+  location?: string | null;
+  error?: string;
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as Args;
+const config = new Configuration({ basePath: args.origin, apiKey: args.key });
+const campaigns = new CampaignsApi(config);
+const audience = new AudienceApi(config);
+const webhooks = new WebhooksApi(config);
+const contract = new ContractApi(config);
+const plugin = new SitePluginApi(config);
+const steps: Record<string, Step> = {};
+
+async function bodyOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Runs one call (a …Raw method) and records what it answered; returns the parsed value. */
+async function step<T>(name: string, operation: string, call: () => Promise<ApiResponse<T>>): Promise<T | undefined> {
+  try {
+    const r = await call();
+    const value = await r.value();
+    // format: binary (CSV, NDJSON, YAML, JavaScript) arrives as a Blob.
+    const body = value instanceof Blob ? await value.text() : JSON.parse(JSON.stringify(value ?? null));
+    steps[name] = { operation, status: r.raw.status, ok: true, body, requestId: r.raw.headers.get('x-request-id'), location: r.raw.headers.get('location') };
+    return value;
+  } catch (err) {
+    if (err instanceof ResponseError) {
+      const res = err.response;
+      steps[name] = { operation, status: res.status, ok: false, body: await bodyOf(res), requestId: res.headers.get('x-request-id'), location: res.headers.get('location') };
+    } else {
+      steps[name] = { operation, status: null, ok: false, error: String(err) };
+    }
+    return undefined;
+  }
+}
+
+const keys = { p256dh: args.p256dh, auth: args.auth };
+const publicId = args.publicId;
+
+await step('getOpenApiJson', 'getOpenApiJson', () => contract.getOpenApiJsonRaw());
+await step('getOpenApiYaml', 'getOpenApiYaml', () => contract.getOpenApiYamlRaw());
+await step('getSnippet', 'getSnippet', () => plugin.getSnippetRaw({}));
+await step('getServiceWorker', 'getServiceWorker', () => plugin.getServiceWorkerRaw({}));
+await step('getSiteConfig', 'getSiteConfig', () => plugin.getSiteConfigRaw({ publicId }));
+await step('subscribe', 'subscribe', () =>
+  plugin.subscribeRaw({ publicId, subscribeRequest: { subscription: { endpoint: args.endpointA, expirationTime: null, keys }, topics: ['news'], language: 'en-US', timeZone: 'UTC' } }),
+);
+await step('recordPageView', 'recordPageView', () => plugin.recordPageViewRaw({ publicId, pageViewRequest: { endpoint: args.endpointA, topics: ['sports'] } }));
+await step('subscribeSuccessor', 'subscribe', () => plugin.subscribeRaw({ publicId, subscribeRequest: { subscription: { endpoint: args.endpointB, expirationTime: null, keys }, topics: [] } }));
+await step('recordSubscriptionChange', 'recordSubscriptionChange', () =>
+  plugin.recordSubscriptionChangeRaw({ publicId, subscriptionChangeRequest: { oldEndpoint: args.endpointA, endpoint: args.endpointB } }),
+);
+await step('unsubscribe', 'unsubscribe', () => plugin.unsubscribeRaw({ publicId, unsubscribeRequest: { endpoint: args.endpointA } }));
+
+await step('listTopics', 'listTopics', () => audience.listTopicsRaw({}));
+await step('listCountries', 'listCountries', () => audience.listCountriesRaw({}));
+await step('importSubscribers', 'importSubscribers', () =>
+  audience.importSubscribersRaw({
+    importSubscribersRequest: { subscriptions: [{ endpoint: args.endpointImport, keys, topics: ['imported'], country: 'PT', createdAt: '2025-06-01T12:00:00Z' }] },
+  }),
+);
+await step('exportSubscribers', 'exportSubscribers', () => audience.exportSubscribersRaw({ format: 'csv', topics: 'imported' }));
+
+const created = await step('createCampaign', 'createCampaign', () =>
+  campaigns.createCampaignRaw({
+    createCampaignRequest: {
+      title: 'TypeScript client',
+      body: 'Sent through the generated typescript-fetch client',
+      link: 'https://shop.example/typescript',
+      topics: ['news'],
+      status: 'published',
+      scheduleMode: 'scheduled',
+      scheduleDate: new Date('2031-06-01T10:30:00Z'),
+      ignoreFrequencyCap: true,
+      utmSource: 'typescript',
+    },
+    idempotencyKey: `typescript-fetch-${args.runId}`,
+    xRequestId: `typescript-fetch-create-${args.runId}`,
+  }),
+);
+const campaignId = created?.id ?? '';
+await step('getCampaign', 'getCampaign', () => campaigns.getCampaignRaw({ campaignId }));
+const filters = { startDate: new Date('2031-06-01T00:00:00Z'), endDate: new Date('2031-06-30T23:59:59Z'), dateField: 'scheduleDate' as const, status: ['scheduled' as const] };
+await step('listCampaigns', 'listCampaigns', () => campaigns.listCampaignsRaw({ listCampaignsRequest: filters }));
+await step('exportCampaigns', 'exportCampaigns', () => campaigns.exportCampaignsRaw({ format: 'ndjson', listCampaignsRequest: filters }));
+await step('pickCampaignWinner', 'pickCampaignWinner', () => campaigns.pickCampaignWinnerRaw({ campaignId, pickWinnerRequest: { variant: 1 } }));
+await step('deleteCampaign', 'deleteCampaign', () => campaigns.deleteCampaignRaw({ campaignId }));
+await step('getDeletedCampaign', 'getCampaign', () => campaigns.getCampaignRaw({ campaignId }));
+
+const hook = await step('createWebhook', 'createWebhook', () =>
+  webhooks.createWebhookRaw({ createWebhookRequest: { url: 'https://hooks.example.com/typescript', events: ['subscriber.created', 'notification.clicks'], description: 'TypeScript client' } }),
+);
+const webhookId = hook?.id ?? '';
+await step('listWebhooks', 'listWebhooks', () => webhooks.listWebhooksRaw({}));
+await step('getWebhook', 'getWebhook', () => webhooks.getWebhookRaw({ webhookId }));
+await step('updateWebhook', 'updateWebhook', () => webhooks.updateWebhookRaw({ webhookId, updateWebhookRequest: { description: 'TypeScript client, changed' } }));
+const ping = await step('pingWebhook', 'pingWebhook', () => webhooks.pingWebhookRaw({ webhookId }));
+await step('listWebhookDeliveries', 'listWebhookDeliveries', () => webhooks.listWebhookDeliveriesRaw({ webhookId }));
+await step('redeliverWebhookEvent', 'redeliverWebhookEvent', () => webhooks.redeliverWebhookEventRaw({ webhookId, eventId: ping?.eventId ?? '' }));
+await step('rotateWebhookSecret', 'rotateWebhookSecret', () => webhooks.rotateWebhookSecretRaw({ webhookId, rotateWebhookSecretRequest: { overlapHours: 1 } }));
+await step('deleteWebhook', 'deleteWebhook', () => webhooks.deleteWebhookRaw({ webhookId }));
+
+await step('reportEvent', 'reportEvent', () => plugin.reportEventRaw({ reportEventRequest: { type: 'impression', token: args.token } }));
+// A program that wants a redirect's Location, not its target: fetch follows redirects unless told.
+await step('clickRedirect', 'clickRedirect', () => plugin.clickRedirectRaw({ token: args.token }, { redirect: 'manual' }));
+
+process.stdout.write(`${JSON.stringify({ runId: args.runId, steps })}\n`);

@@ -1,0 +1,243 @@
+// Clients made from gateway/openapi/openapi.yaml by OpenAPI Generator's CLI, the way most of its
+// users make them (openapi-generator-cli, the version pinned in test/clients/package.json, from
+// Maven Central into ~/.m2 by scripts/install-openapi-generator.sh): `python` (urllib3 +
+// pydantic 2), `typescript-fetch` and `go`. All three are generated in one `batch` run
+// (test/clients/openapi-generator/*.yaml); the TypeScript one is compiled with test/clients'
+// TypeScript 5, the Go one with Debian's Go; then a program for each (test/clients/python,
+// typescript-fetch, go) calls every operation of the document against the real stack, the same
+// steps in the same order. A document the generator cannot turn into a working client
+// (operations lost to a file overwritten by another, code that does not import or compile,
+// answers the client refuses to read) fails here. Python with pydantic 2 and Go come from
+// `npm run python` and `npm run go` (scripts/install-python.sh, install-go.sh; npm test runs them).
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import pg from 'pg';
+import { ROOT } from '../../scripts/lib/local-env.js';
+import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
+import { contractDocument } from '../support/openapi.js';
+import { ALL, browserKeys, siteWithPermissions, subscribe, validCampaign, type SiteInfo } from './support/fixtures.js';
+import { eventually, startStack, type Stack } from './support/harness.js';
+
+const run = promisify(execFile);
+const CLIENTS = path.join(ROOT, 'test/clients');
+const GENERATOR_VERSION = (JSON.parse(readFileSync(path.join(CLIENTS, 'package.json'), 'utf8')) as { config: { openapiGeneratorCli: string } }).config.openapiGeneratorCli;
+const JAR = path.join(homedir(), `.m2/repository/org/openapitools/openapi-generator-cli/${GENERATOR_VERSION}/openapi-generator-cli-${GENERATOR_VERSION}.jar`);
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface Step {
+  operation: string;
+  status: number | null;
+  ok: boolean;
+  body?: any;
+  requestId?: string | null;
+  location?: string | null;
+  error?: string;
+}
+
+interface Command {
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Debian's Go in GOPATH mode: the generated package and Debian's gopkg.in/validator.v2, nothing downloaded. */
+const GOPATH_ENV = { ...process.env, GO111MODULE: 'off', GOFLAGS: '', GOPATH: `${path.join(CLIENTS, 'generated/cli/gopath')}:/usr/share/gocode` };
+
+/** How each language's program is built (after generation) and run; `label` starts its texts. */
+const LANGUAGES: Record<string, Command & { label: string; build?: Command }> = {
+  python: {
+    label: 'Python',
+    command: 'python3',
+    args: [path.join(CLIENTS, 'python/call_every_operation.py')],
+    env: { ...process.env, PYTHONPATH: path.join(CLIENTS, 'generated/cli/python'), PYTHONDONTWRITEBYTECODE: '1' },
+  },
+  'typescript-fetch': {
+    label: 'TypeScript',
+    // The generated client and the program, compiled with test/clients' TypeScript 5.
+    build: { command: path.join(CLIENTS, 'node_modules/.bin/tsc'), args: ['-p', 'typescript-fetch/tsconfig.json'] },
+    command: process.execPath,
+    args: [path.join(CLIENTS, 'dist/cli/typescript-fetch/call-every-operation.js')],
+  },
+  go: {
+    label: 'Go',
+    build: { command: 'go', args: ['build', '-o', 'dist/cli/go/call-every-operation', './go/call_every_operation.go'], env: GOPATH_ENV },
+    command: path.join(CLIENTS, 'dist/cli/go/call-every-operation'),
+    args: [],
+  },
+};
+
+function failure(err: unknown): string {
+  const e = err as { stdout?: string; stderr?: string; message: string };
+  return `${e.message}\n${(e.stdout ?? '').slice(-4000)}\n${(e.stderr ?? '').slice(-2000)}`;
+}
+
+/** The operations of the document's paths (the `webhooks` entry is what we post, not a call). */
+function documentOperations(): string[] {
+  const ops: string[] = [];
+  for (const item of Object.values((contractDocument().paths ?? {}) as Record<string, Record<string, { operationId?: string }>>)) {
+    for (const op of Object.values(item)) if (op?.operationId) ops.push(op.operationId);
+  }
+  return ops.sort();
+}
+
+/** Each step of the programs and the status the document gives it for what the step does. */
+const EXPECTED_STATUS: Record<string, number> = {
+  getOpenApiJson: 200, getOpenApiYaml: 200, getSnippet: 200, getServiceWorker: 200, getSiteConfig: 200,
+  subscribe: 201, recordPageView: 200, subscribeSuccessor: 201, recordSubscriptionChange: 200, unsubscribe: 200,
+  listTopics: 200, listCountries: 200, importSubscribers: 200, exportSubscribers: 200,
+  createCampaign: 200, getCampaign: 200, listCampaigns: 200, exportCampaigns: 200, pickCampaignWinner: 409, deleteCampaign: 200, getDeletedCampaign: 404,
+  createWebhook: 200, listWebhooks: 200, getWebhook: 200, updateWebhook: 200, pingWebhook: 200, listWebhookDeliveries: 200, redeliverWebhookEvent: 200, rotateWebhookSecret: 200, deleteWebhook: 200,
+  reportEvent: 202, clickRedirect: 302,
+};
+
+describe('e2e: clients generated by the OpenAPI Generator CLI (python, typescript-fetch, go) call every operation', function () {
+  this.timeout(120_000);
+  let stack: Stack;
+
+  before(async function () {
+    this.timeout(10 * 60_000);
+    if (!existsSync(JAR)) throw new Error(`${JAR} is missing: run \`npm run generators\` (scripts/install-openapi-generator.sh; npm test does it)`);
+    if (!existsSync(path.join(CLIENTS, 'node_modules/.bin/tsc'))) throw new Error('test/clients has no packages: run `npm run clients` (npm test does it)');
+    const started = Date.now();
+    try {
+      // One JVM for both generators (batch runs them in parallel).
+      await run('java', ['-jar', JAR, 'batch', '--fail-fast', ...Object.keys(LANGUAGES).map((language) => `openapi-generator/${language}.yaml`)], { cwd: CLIENTS, timeout: 5 * 60_000, maxBuffer: 64 * 1024 * 1024, killSignal: 'SIGKILL' });
+    } catch (err) {
+      throw new Error(`openapi-generator-cli failed: ${failure(err)}`);
+    }
+    console.log(`      (openapi-generator-cli ${GENERATOR_VERSION}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    stack = await startStack('e2e_cli_clients');
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  for (const [language, program] of Object.entries(LANGUAGES)) {
+    describe(language, () => {
+      let site: SiteInfo;
+      let steps: Record<string, Step>;
+      let runId: string;
+      const step = (name: string): Step => {
+        const s = steps[name];
+        if (!s) throw new Error(`the ${language} program made no step named ${name}`);
+        return s;
+      };
+      const body = (name: string) => step(name).body;
+
+      before(async function () {
+        this.timeout(6 * 60_000);
+        if (program.build) {
+          try {
+            await run(program.build.command, program.build.args, { cwd: CLIENTS, env: program.build.env ?? process.env, timeout: 5 * 60_000, killSignal: 'SIGKILL' });
+          } catch (err) {
+            throw new Error(`building the ${language} client failed: ${failure(err)}`);
+          }
+        }
+        site = await siteWithPermissions(stack, ALL, `cli-${language}`);
+        // A sent campaign and one subscriber's tracking token, made as the delivery service makes
+        // it, for the two tracking calls (report and click redirect).
+        const trackedId = `cli-${language}-tracked-${randomBytes(4).toString('hex')}`;
+        await subscribe(stack, site, trackedId, ['tracked']);
+        const sent = await stack.api.request('POST', '/v2/campaign/create', { key: site.apiKey, body: validCampaign({ topics: ['tracked'], status: 'published', link: 'https://shop.example/tracked', utmSource: language }) });
+        expect(sent.status, sent.text).to.equal(200);
+        const db = new pg.Client({ connectionString: stack.databaseUrl });
+        await db.connect();
+        let subscriberId: string;
+        try {
+          // The delivery service has taken the send (its run holds the link the redirect goes to).
+          await eventually(async () => ((await db.query('SELECT 1 FROM delivery.campaign_runs WHERE campaign_id = $1', [sent.body.id])).rowCount ? true : undefined), 30_000, 100);
+          subscriberId = String((await db.query('SELECT id FROM delivery.subscribers WHERE endpoint = $1', [`https://127.0.0.1/push/${trackedId}`])).rows[0].id);
+        } finally {
+          await db.end();
+        }
+        const token = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64'))).sign({ campaignId: sent.body.id, subscriberId });
+        runId = randomBytes(4).toString('hex');
+        const endpoint = (name: string) => `https://127.0.0.1/push/cli-${language}-${name}-${runId}`;
+        const input = {
+          origin: stack.services.gatewayUrl,
+          key: site.apiKey,
+          publicId: site.publicId,
+          token,
+          runId,
+          endpointA: endpoint('a'),
+          endpointB: endpoint('b'),
+          endpointImport: endpoint('import'),
+          ...browserKeys(),
+        };
+        const { stdout } = await run(program.command, [...program.args, JSON.stringify(input)], { env: program.env ?? process.env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' });
+        const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { runId: string; steps: Record<string, Step> };
+        expect(out.runId).to.equal(runId);
+        steps = out.steps;
+      });
+
+      it('calls every operation of the document, each answered with the status the document gives it', () => {
+        const called = [...new Set(Object.values(steps).map((s) => s.operation))].sort();
+        expect(called).to.deep.equal(documentOperations());
+        expect(called.length).to.equal(documentOperations().length);
+        const statuses = Object.fromEntries(Object.entries(steps).map(([name, s]) => [name, s.error ?? s.status]));
+        expect(statuses).to.deep.equal(EXPECTED_STATUS);
+        // Every 2xx was read by the client without complaint (an error status is an exception by design).
+        expect(Object.entries(steps).filter(([, s]) => s.status !== null && s.status < 300 && !s.ok).map(([name]) => name)).to.deep.equal([]);
+      });
+
+      it('the contract and the site-plugin scripts arrive as text (format: binary), site plugin calls work', () => {
+        expect(body('getOpenApiJson').openapi).to.equal('3.1.0');
+        expect(body('getOpenApiYaml')).to.match(/^openapi: 3\.1\.0\n/);
+        for (const name of ['getSnippet', 'getServiceWorker']) expect(body(name), name).to.be.a('string').and.not.equal('');
+        expect(body('getSiteConfig')).to.deep.equal({ publicId: site.publicId, vapidPublicKey: site.vapidPublicKey });
+        expect(body('subscribe').created).to.equal(true);
+        expect(body('recordPageView')).to.deep.equal({ updated: true });
+        expect(body('recordSubscriptionChange')).to.deep.equal({ replaced: true });
+        expect(body('unsubscribe')).to.deep.equal({ deactivated: false });
+      });
+
+      it('audience: topics, countries, an import and a CSV export', () => {
+        expect((body('listTopics') as { name: string }[]).map((t) => t.name)).to.include.members(['news', 'sports', 'tracked']);
+        expect(body('listCountries')).to.be.an('array');
+        expect(body('importSubscribers')).to.include({ received: 1, imported: 1 });
+        const csv = body('exportSubscribers') as string;
+        expect(csv.split('\r\n')).to.have.length(3); // header, the imported subscriber, and after the last CRLF
+        expect(csv).to.match(/,PT,imported,/);
+      });
+
+      it('campaigns: a create with ignoreFrequencyCap, get with the id as the answer gave it, list, NDJSON export, winner 409, delete, then 404', () => {
+        const id = body('createCampaign').id as string;
+        expect(id).to.match(UUID_RE);
+        expect(step('createCampaign').requestId).to.equal(`${language}-create-${runId}`);
+        expect(body('getCampaign')).to.include({ id, ignoreFrequencyCap: true, scheduleMode: 'scheduled' });
+        const items = body('listCampaigns').items as { id: string; ignoreFrequencyCap?: boolean }[];
+        expect(items.map((c) => [c.id, c.ignoreFrequencyCap])).to.deep.equal([[id, true]]);
+        const lines = (body('exportCampaigns') as string).trim().split('\n');
+        expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).to.deep.equal([id]);
+        expect(body('pickCampaignWinner')).to.deep.equal({ message: 'The campaign has no A/B test' });
+        expect(body('deleteCampaign')).to.deep.equal({ id, deleted: true });
+        expect(body('getDeletedCampaign')).to.deep.equal({ message: 'Campaign not found' });
+      });
+
+      it('webhooks: create (its secret once), list, get, change, ping, deliveries, redeliver, rotate the secret, delete', () => {
+        const created = body('createWebhook');
+        expect(created.secret).to.match(/^whsec_/);
+        expect(created.id).to.match(UUID_RE);
+        expect((body('listWebhooks') as { id: string }[]).map((w) => w.id)).to.deep.equal([created.id]);
+        expect(body('getWebhook').id).to.equal(created.id);
+        expect(body('updateWebhook').description).to.equal(`${program.label} client, changed`);
+        const ping = body('pingWebhook');
+        expect(ping.type).to.equal('webhook.ping');
+        expect((body('listWebhookDeliveries') as { eventId: string }[]).map((d) => d.eventId)).to.deep.equal([ping.eventId]);
+        expect(body('redeliverWebhookEvent').eventId).to.equal(ping.eventId);
+        expect(body('rotateWebhookSecret').secret).to.match(/^whsec_/).and.not.equal(created.secret);
+        expect(body('deleteWebhook')).to.deep.equal({ id: created.id, deleted: true });
+      });
+
+      it('tracking: the report is accepted (202) and the click redirects (302) to the link with UTM', () => {
+        expect(body('reportEvent')).to.deep.equal({ accepted: true });
+        expect(step('clickRedirect').location).to.equal(`https://shop.example/tracked?utm_source=${language}`);
+      });
+    });
+  }
+});
