@@ -270,7 +270,7 @@ export async function unfinishedRows(db: Queryable, campaignId: string, subscrib
 export async function unfinishedHolders(db: Queryable, campaignId: string, subscriberIds: string[], instanceId: string): Promise<{ thisInstance: number; others: number }> {
   const { rows } = await db.query(
     `SELECT count(*) FILTER (WHERE claimed_by = $3)::int AS mine, count(*) FILTER (WHERE claimed_by IS DISTINCT FROM $3)::int AS others
-       FROM delivery.delivery_log
+       FROM ${await logTableOf(db, campaignId)}
       WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')} AND state IN ('claimed', 'sending')`,
     [campaignId, bigintArray(subscriberIds), instanceId],
   );
