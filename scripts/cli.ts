@@ -10,7 +10,8 @@ import { createOperators, OperatorError, PERMISSIONS, type Permission } from '..
 import { createAccounts, ROLES, type Role } from '../services/campaign/src/console/accounts.js';
 import { ValidationError } from '../services/campaign/src/domain/errors.js';
 import { migrateDeliverySchema } from '../services/delivery/src/app.js';
-import { loadPushHostRules, loadVapidEncryptionKeys } from '../services/delivery/src/config.js';
+import { loadPushHostRules, loadRetentionSettings, loadVapidEncryptionKeys } from '../services/delivery/src/config.js';
+import { createRetention, tableSizes } from '../services/delivery/src/retention/retention.js';
 import { createDeliveryOperators, REENCRYPT_DEFAULT_BATCH } from '../services/delivery/src/operators.js';
 import { encryptionKeyFingerprint } from '../services/delivery/src/sites/vapid-keys.js';
 import { ConfigError, httpOrigin } from '../services/shared/src/config.js';
@@ -66,6 +67,9 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      write the site's VAPID key pair (private key included) to a
                                      new file readable by its owner only, in the form
                                      import-vapid reads: for moving the site elsewhere
+  retention sizes                    the database's size and the delivery tables' sizes
+  retention run                      one retention pass now (what a delivery instance does every
+                                     RETENTION_INTERVAL_SEC): expired pieces of detail dropped
   subscribers export <site> <file.ndjson | ->
                                      the site's active subscriptions WITH their push endpoints
                                      and keys, in the lines subscribers import reads (a migration
@@ -452,6 +456,34 @@ async function main(argv: string[]): Promise<number> {
         if (!rest[1]) throw new UsageError('usage: topics delete <site> <topic>');
         const changed = await topics.deleteTopic({ siteId: s.id, topic: rest[1] });
         out(`topic removed from ${changed.subscribers} subscriber(s)`, { siteId: s.id, ...changed });
+        return 0;
+      }
+      case 'retention sizes': {
+        if (rest.length > 0) throw new UsageError('usage: retention sizes');
+        const sizes = await tableSizes(pool);
+        const mb = (b: number) => `${(b / 1_048_576).toFixed(1)} MB`;
+        out(
+          [`database: ${mb(sizes.databaseBytes)}`, ...sizes.tables.filter((t) => t.bytes > 0).map((t) => `  ${t.table.padEnd(32)} ${mb(t.bytes).padStart(12)}  ~${t.rows} rows`)].join('\n'),
+          sizes,
+        );
+        return 0;
+      }
+      case 'retention run': {
+        if (rest.length > 0) throw new UsageError('usage: retention run');
+        const report = await createRetention(pool, loadRetentionSettings(process.env)).pass();
+        if (!report) {
+          out('another retention pass is running (a delivery instance): try again in a moment', { running: true });
+          return 1;
+        }
+        out(
+          [
+            `delivery log: ${report.logExpired.length} piece(s) expired, ${report.logDropped.length} dropped${report.legacyLogTruncated ? ', rows from before pieces truncated' : ''}`,
+            `tracking: ${report.trackingExpired.length} piece(s) expired, ${report.trackingDropped.length} dropped${report.legacyTrackingTruncated ? ', rows from before pieces truncated' : ''}`,
+            `frequency-cap history: ${report.capHistoryDeleted} row(s) deleted`,
+            ...(report.lockTimeouts > 0 ? [`${report.lockTimeouts} step(s) did not get their lock in time: run again`] : []),
+          ].join('\n'),
+          report,
+        );
         return 0;
       }
       case 'vapid reencrypt': {

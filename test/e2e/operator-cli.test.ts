@@ -36,6 +36,27 @@ describe('e2e: operator CLI', function () {
     for (const cmd of ['plans create', 'sites create', 'sites set-plan', 'keys rotate', 'keys revoke', 'subscribers seed']) expect(stdout).to.include(cmd);
   });
 
+  it('when asked for sizes and a retention pass, then it shows the database and delivery tables and what the pass did', async () => {
+    const sizes = await cliRaw('retention', 'sizes', '--json');
+    expect(sizes.code, sizes.stderr).to.equal(0);
+    const parsed = JSON.parse(sizes.stdout) as { databaseBytes: number; tables: { table: string; bytes: number }[] };
+    expect(parsed.databaseBytes).to.be.greaterThan(0);
+    expect(parsed.tables.map((t) => t.table)).to.include.members(['delivery_log', 'tracking', 'campaign_runs']);
+    const pass = await cliRaw('retention', 'run');
+    expect(pass.code, pass.stderr).to.equal(0);
+    expect(pass.stdout).to.match(/^delivery log: \d+ piece\(s\) expired, \d+ dropped/);
+    const short = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/cli.ts'), 'retention', 'run'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: stack.databaseUrl, VAPID_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), RETENTION_CAP_HISTORY_DAYS: '29' },
+      timeout: 60_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e) => ({ code: e.code as number, stderr: e.stderr as string }),
+    );
+    expect(short.code, 'a cap history shorter than the longest cap window is refused').to.not.equal(0);
+    expect(short.stderr).to.include('RETENTION_CAP_HISTORY_DAYS');
+  });
+
   it('when a command or permission is unknown, then it exits 2 with a clear error', async () => {
     expect((await cliRaw('frobnicate', 'now')).code).to.equal(2);
     const bad = await cliRaw('plans', 'create', 'x', '--permissions', 'create,teleport');

@@ -1,13 +1,15 @@
 // Faults of the sending path (issue 11, docs/reliability.md) on one shared stack, one campaign
 // each: the delivery service killed -9 (also while a throttled campaign sends: it keeps its pace,
 // issue 34), its Postgres connections dropped between claim and send, a push-service 503 storm,
-// and a push service that resets the connection after accepting.
+// a push service that resets the connection after accepting, and retention dropping pieces of
+// detail while a campaign sends.
 // Each prints lost / duplicated / ambiguous as counts of N and holds the platform to: lost = 0,
 // duplicated ≤ ambiguous, counters equal to what the push service accepted, and a run that
 // completes on its own within a bounded wait.
 import { sleep } from '../e2e/support/harness.js';
 import { densestWindow, paceBound, RIG_JITTER_MS } from '../../tools/push-simulator/src/arrivals.js';
-import { acceptedOf, CLAIM_BATCH, dropReadAfterClaim, expectNoProblems, LATENCY_MS, N, runScenario, startRig, STORM_SEC, type Rig } from './support/faults.js';
+import { createRetention } from '../../services/delivery/src/retention/retention.js';
+import { acceptedOf, CLAIM_BATCH, dropReadAfterClaim, expectNoProblems, LATENCY_MS, N, runScenario, seedExpirableDetail, startRig, STORM_SEC, type Rig } from './support/faults.js';
 
 /** The throttled campaign's rate: 50 a second, the one the issue found at 1.56× in its densest second. */
 const PER_MINUTE = 3000;
@@ -63,6 +65,28 @@ describe('faults: the sending path (delivery killed, connections dropped, push-s
       return hits.length > 0 ? `dropped ${hits.length}× after a claim (${hits.join('; ')})` : 'the drop never landed';
     });
     if (f.fault.includes('never landed')) f.problems.push('the fault did not land: no read after a claim was caught');
+    expectNoProblems(rig, f);
+  });
+
+  it('when retention runs during a campaign (an old piece dropped, the rows from before pieces truncated), then the campaign is untouched: nothing lost, nothing repeated', async () => {
+    const f = await runScenario(rig, 'retention passes mid-campaign', async (ctx) => {
+      const old = await seedExpirableDetail(rig);
+      const at = await ctx.waitForProgress(0.1);
+      // Every finished run expirable at once (no retention, no grace): only the campaign's own
+      // run, still sending, and its week's piece must be left alone.
+      const retention = createRetention(rig.db, { deliveryLogDays: 0, trackingDays: 0, capHistoryDays: 30, dropGraceSeconds: 0 });
+      const dropped: string[] = [];
+      let truncated = false;
+      let passes = 0;
+      for (; passes < 20 && ctx.progress() < 0.9 * N; passes++) {
+        const report = await retention.pass();
+        dropped.push(...(report?.logDropped ?? []));
+        truncated ||= report?.legacyLogTruncated === true;
+        await sleep(100);
+      }
+      if (!dropped.includes(old) || !truncated) throw new Error(`in ${passes} passes the old piece ${old} was ${dropped.includes(old) ? '' : 'not '}dropped, the parent ${truncated ? '' : 'not '}truncated`);
+      return `${passes} retention passes from ${at}/${N}: dropped ${dropped.join(', ')}, rows from before pieces truncated`;
+    });
     expectNoProblems(rig, f);
   });
 

@@ -23,7 +23,7 @@ import { createGrpcServer } from './grpc-server.js';
 import { createWebhookEndpoints } from './webhooks/endpoints.js';
 import { createWebhookLoop, type WebhookLoop } from './webhooks/delivery-loop.js';
 import { zoneNamesMaintenance } from './audience/zone-names.js';
-import type { Periodic } from '../../shared/src/periodic.js';
+import { createPeriodic, type Periodic } from '../../shared/src/periodic.js';
 import { createWebhookSender } from './webhooks/sender.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { createSubscriptions } from './audience/subscriptions.js';
@@ -46,6 +46,8 @@ import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP } from './sending
 import { findRun } from './sending/run-store.js';
 import { vapidSigners } from './sites/vapid-signers.js';
 import { createCounterPublisher } from './tracking/counter-publisher.js';
+import { createRetention } from './retention/retention.js';
+import { databaseSizeGauges } from './retention/size-metrics.js';
 import { createTrackingRecorder } from './tracking/recorder.js';
 import { eventRoutes } from './tracking/routes.js';
 import { trackingTokensFor } from './tracking/tracking-token.js';
@@ -117,6 +119,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   let webhookSender: ReturnType<typeof createWebhookSender> | undefined;
   let webhookLoop: WebhookLoop | undefined;
   let zoneNames: Periodic | undefined;
+  let retention: Periodic | undefined;
   let pacer: Pacer | undefined;
 
   // Out of rotation, then intake (gRPC, HTTP), then in-flight sending hands back its unfinished
@@ -139,6 +142,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     await counters?.stop();
     await webhookLoop?.stop();
     await zoneNames?.stop();
+    await retention?.stop();
     await pacer?.stop();
     webhookSender?.close();
     await messaging?.stop();
@@ -217,6 +221,20 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     });
     webhookLoop = createWebhookLoop({ pool, keys: vapidKeys, send: webhookSender.send, log, metrics: createWebhookMetrics(metrics.registry) }, config.webhooks.loop);
     webhookLoop.start();
+
+    // retention: the detail of long-finished runs leaves in whole pieces (retention/retention.ts)
+    const retentionPasses = createRetention(pool, config.retention);
+    retention = createPeriodic(
+      async () => {
+        const report = await retentionPasses.pass();
+        if (report && (report.logDropped.length || report.trackingDropped.length || report.legacyLogTruncated || report.legacyTrackingTruncated || report.capHistoryDeleted)) {
+          log.info('retention pass', { ...report });
+        }
+      },
+      { intervalMs: config.retention.intervalMs, firstPassDelayMs: 0, onError: (err) => log.warn('retention pass failed; tried again next pass', { err }) },
+    );
+    retention.start();
+    databaseSizeGauges(metrics.registry, pools.bulk);
 
     // stored zones by their one name (audience/zone-names.ts), in the background after an upgrade
     zoneNames = zoneNamesMaintenance(pool, log);

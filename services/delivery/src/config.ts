@@ -8,6 +8,7 @@ import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './a
 import { usableCpus } from './push/encryption/cpus.js';
 import { ENGINE_CHOICES, type EngineChoice } from './push/encryption/engine.js';
 import { DEFAULT_WEBHOOK_LOOP, type WebhookLoopOptions } from './webhooks/delivery-loop.js';
+import { LONGEST_CAP_WINDOW_DAYS, type RetentionSettings } from './retention/retention.js';
 
 export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
   'fcm.googleapis.com',
@@ -96,6 +97,11 @@ export interface DeliveryConfig {
     readonly timeoutMs: number;
     readonly loop: WebhookLoopOptions;
   };
+  /** How long each kind of detail is kept (docs/operations.md, "Retention"; retention/retention.ts). */
+  readonly retention: RetentionSettings & {
+    /** RETENTION_INTERVAL_SEC: from the end of one retention pass to the next. */
+    readonly intervalMs: number;
+  };
   /** Tokens of the callers it serves: the gateway (gRPC and HTTP) and the campaign service (gRPC). */
   readonly internalTokens: { readonly gateway: string; readonly campaign: string };
   readonly logLevel: Level;
@@ -169,6 +175,18 @@ function checkWebhookLease(config: DeliveryConfig): DeliveryConfig {
   return config;
 }
 
+/** The retention settings (docs/operations.md, "Retention"): for the service and the operator CLI. */
+export function loadRetentionSettings(env: Env = process.env): DeliveryConfig['retention'] {
+  return Object.freeze({
+    deliveryLogDays: integer(env, 'RETENTION_DELIVERY_LOG_DAYS', 30, { min: 1, max: 3650 }),
+    trackingDays: integer(env, 'RETENTION_TRACKING_DAYS', 30, { min: 1, max: 3650 }),
+    // Never shorter than the longest frequency-cap window: the cap counts the pushes in it.
+    capHistoryDays: integer(env, 'RETENTION_CAP_HISTORY_DAYS', 31, { min: LONGEST_CAP_WINDOW_DAYS, max: 3650 }),
+    dropGraceSeconds: 60,
+    intervalMs: integer(env, 'RETENTION_INTERVAL_SEC', 600, { min: 1, max: 86_400 }) * 1000,
+  });
+}
+
 export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
   const vapidKeys = loadVapidEncryptionKeys(env);
   return Object.freeze(checkWebhookLease({
@@ -228,8 +246,10 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
         retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOK_LOOP.retryBaseMs, { min: 10, max: 3_600_000 }),
         retryForMs: integer(env, 'WEBHOOK_RETRY_FOR_SEC', DEFAULT_WEBHOOK_LOOP.retryForMs / 1000, { min: 1, max: 7 * 86_400 }) * 1000,
         disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_SEC', DEFAULT_WEBHOOK_LOOP.disableAfterMs / 1000, { min: 1, max: 30 * 86_400 }) * 1000,
+        keepMs: integer(env, 'RETENTION_WEBHOOK_DELIVERIES_DAYS', DEFAULT_WEBHOOK_LOOP.keepMs / 86_400_000, { min: 1, max: 3650 }) * 86_400_000,
       }),
     }),
+    retention: loadRetentionSettings(env),
     internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN') }),
     logLevel: parseLevel(env.LOG_LEVEL),
   }));

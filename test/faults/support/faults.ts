@@ -9,6 +9,7 @@ import pg from 'pg';
 import { startPushSimulator, type PushSimulator } from '../../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from '../../e2e/support/fixtures.js';
 import { sleep, startStack, type Stack, type StackOptions } from '../../e2e/support/harness.js';
+import { pieceTable } from '../../../services/delivery/src/sending/delivery-log-store.js';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -419,9 +420,11 @@ export async function dropReadAfterClaim(rig: Rig, campaignId: string): Promise<
       )
     ).rows[0]?.id as string | undefined;
     if (!next) return '';
+    // Into the run's own piece of the log, where its claims insert (sending/delivery-log-store.ts).
+    const piece = (await holder.query(`SELECT to_char(log_piece, 'YYYY-MM-DD') AS piece FROM delivery.campaign_runs WHERE campaign_id = $1`, [campaignId])).rows[0]?.piece;
     await holder.query('BEGIN');
     const placed = await holder.query(
-      `INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by) VALUES ($1, $2, 'claimed', $3)
+      `INSERT INTO ${pieceTable('delivery_log', piece ?? null)} (campaign_id, subscriber_id, state, claimed_by) VALUES ($1, $2, 'claimed', $3)
        ON CONFLICT DO NOTHING RETURNING 1`,
       [campaignId, next, randomUUID()],
     );
@@ -452,6 +455,32 @@ export async function dropReadAfterClaim(rig: Rig, campaignId: string): Promise<
     await holder.end().catch(() => {});
     await locker.end().catch(() => {});
   }
+}
+
+/**
+ * Detail retention may drop at once: a run finished 60 days ago and published, with rows in a
+ * piece 11 weeks back, and one with rows in the parent (from before pieces). Returns the piece.
+ */
+export async function seedExpirableDetail(rig: Rig): Promise<string> {
+  const { rows } = await rig.db.query(`SELECT to_char(delivery.detail_week(now() - interval '77 days'), 'YYYY-MM-DD') AS piece`);
+  const piece = rows[0].piece as string;
+  await rig.db.query('SELECT delivery.ensure_detail_piece($1::date)', [piece]);
+  const subscriber = (await rig.db.query('SELECT min(id)::text AS id FROM delivery.subscribers')).rows[0].id;
+  for (const p of [piece, null]) {
+    const campaignId = randomUUID();
+    await rig.db.query(
+      `INSERT INTO delivery.campaign_runs (campaign_id, site_id, job, state, completed_at, log_piece, by_browser)
+       VALUES ($1, $2, '{}', 'completed', now() - interval '60 days', $3, '{}')`,
+      [campaignId, rig.site.id, p],
+    );
+    await rig.db.query('UPDATE delivery.campaign_runs SET stats_published = stats_version WHERE campaign_id = $1', [campaignId]);
+    await rig.db.query(`INSERT INTO ${pieceTable('delivery_log', p)} (campaign_id, subscriber_id, state, claimed_by) VALUES ($1, $2, 'sent', $3)`, [
+      campaignId,
+      subscriber,
+      randomUUID(),
+    ]);
+  }
+  return piece;
 }
 
 export function randomLabel(prefix: string): string {

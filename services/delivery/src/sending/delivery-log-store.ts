@@ -5,6 +5,47 @@ import { bigintArray, withTransaction, type Pool, type Queryable } from '../../.
 import type { FailureClass } from '../../../shared/src/messages.js';
 
 /** Who claims: the instance, the lease of this attempt, and every lease the instance has live. */
+/**
+ * The table holding a run's delivery log: its piece's child of delivery.delivery_log, or the
+ * parent itself for a run without a piece (migrations/20261204190000_detail_pieces.sql). A run's
+ * piece never changes, so it is looked up once per run and process; the map is cleared when it
+ * grows past LOG_TABLES_CACHED runs (a lookup is one primary-key read).
+ */
+const logTables = new Map<string, string>();
+const LOG_TABLES_CACHED = 10_000;
+
+/** `delivery.<prefix>_YYYYMMDD` for a piece (a date as 'YYYY-MM-DD'), or the parent for none. */
+export function pieceTable(prefix: 'delivery_log' | 'tracking', piece: string | null): string {
+  return piece === null ? `delivery.${prefix}` : `delivery.${prefix}_${piece.replaceAll('-', '')}`;
+}
+
+export async function logTableOf(db: Queryable, campaignId: string): Promise<string> {
+  const known = logTables.get(campaignId);
+  if (known) return known;
+  const { rows } = await db.query({
+    name: 'delivery-log:piece',
+    text: `SELECT to_char(log_piece, 'YYYY-MM-DD') AS piece FROM delivery.campaign_runs WHERE campaign_id = $1`,
+    values: [campaignId],
+  });
+  const table = pieceTable('delivery_log', rows[0]?.piece ?? null);
+  // A run not found yet is not cached: it gets its piece when created.
+  if (rows[0]) {
+    if (logTables.size >= LOG_TABLES_CACHED) logTables.clear();
+    logTables.set(campaignId, table);
+  }
+  return table;
+}
+
+/** One prepared statement per (kind, table): the same text on each run's own table. */
+function perTable(name: string, text: (table: string) => string): (table: string) => { name: string; text: string } {
+  const made = new Map<string, { name: string; text: string }>();
+  return (table) => {
+    let statement = made.get(table);
+    if (!statement) made.set(table, (statement = { name: `${name}:${table}`, text: text(table) }));
+    return statement;
+  };
+}
+
 export interface Claimant {
   instanceId: string;
   lease: string;
@@ -43,17 +84,17 @@ function inBatch(column: string, ids: string): string {
  * claim's cost — except when a concurrent claim of the same rows commits first: then the
  * insert fails on the primary key and the claim is made again with `onConflict`.
  */
-function claimSql(onConflict: boolean): string {
+function claimSql(onConflict: boolean, table: string): string {
   return `WITH fresh AS (
-       INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by, lease)
+       INSERT INTO ${table} (campaign_id, subscriber_id, state, claimed_by, lease)
        SELECT $1, s.id, 'claimed', $3, $4
          FROM delivery.subscribers s
         WHERE s.id = ANY($2::bigint[]) AND s.active
-          AND s.id <> ALL (ARRAY(SELECT subscriber_id FROM delivery.delivery_log WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')}))
+          AND s.id <> ALL (ARRAY(SELECT subscriber_id FROM ${table} WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')}))
        ORDER BY s.id${onConflict ? '\n       ON CONFLICT (campaign_id, subscriber_id) DO NOTHING' : ''}
        RETURNING subscriber_id),
      stale AS (
-       SELECT l.subscriber_id, l.state FROM delivery.delivery_log l
+       SELECT l.subscriber_id, l.state FROM ${table} l
         WHERE l.campaign_id = $1 AND ${inBatch('l.subscriber_id', '$2')} AND l.state IN ('claimed', 'sending')
           AND (l.lease IS NULL OR l.lease <> ALL($5::uuid[]))
           AND NOT EXISTS (
@@ -64,7 +105,7 @@ function claimSql(onConflict: boolean): string {
         ORDER BY l.subscriber_id
         FOR UPDATE OF l SKIP LOCKED),
      resumed AS (
-       UPDATE delivery.delivery_log l
+       UPDATE ${table} l
           SET state = 'claimed', claimed_by = $3, lease = $4, claimed_at = now(), attempts = l.attempts + 1,
               ambiguous = l.ambiguous + (stale.state = 'sending')::int
          FROM stale
@@ -77,8 +118,8 @@ function claimSql(onConflict: boolean): string {
    UNION ALL
    SELECT subscriber_id::text, was_sending FROM resumed`;
 }
-const CLAIM = { name: 'delivery-log:claim', text: claimSql(false) };
-const CLAIM_ON_CONFLICT = { name: 'delivery-log:claim-on-conflict', text: claimSql(true) };
+const CLAIM = perTable('delivery-log:claim', (table) => claimSql(false, table));
+const CLAIM_ON_CONFLICT = perTable('delivery-log:claim-on-conflict', (table) => claimSql(true, table));
 
 /**
  * Claims the rows of `subscriberIds` under the claimant's lease: never-claimed rows of active
@@ -91,10 +132,11 @@ const CLAIM_ON_CONFLICT = { name: 'delivery-log:claim-on-conflict', text: claimS
  * race for fresh rows can be made again (see claimSql).
  */
 export async function claim(db: Queryable, campaignId: string, subscriberIds: string[], who: Claimant, deadAfterSec: number): Promise<{ ids: string[]; ambiguous: number }> {
+  const table = await logTableOf(db, campaignId);
   const values = [campaignId, bigintArray(subscriberIds), who.instanceId, who.lease, who.liveLeases, deadAfterSec];
-  const { rows } = await db.query({ ...CLAIM, values }).catch((err: { code?: string }) => {
+  const { rows } = await db.query({ ...CLAIM(table), values }).catch((err: { code?: string }) => {
     if (err?.code !== '23505') throw err;
-    return db.query({ ...CLAIM_ON_CONFLICT, values });
+    return db.query({ ...CLAIM_ON_CONFLICT(table), values });
   });
   return { ids: rows.map((r) => r.subscriber_id as string), ambiguous: rows.filter((r) => r.was_sending).length };
 }
@@ -128,6 +170,7 @@ export async function claimCapped(
   cap: FrequencyCap,
   enforce: boolean,
 ): Promise<{ ids: string[]; ambiguous: number; capped: number }> {
+  const table = await logTableOf(pool, campaignId);
   return withTransaction(pool, async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock($1, (u.id % 2147483647)::int) FROM unnest($2::bigint[]) AS u(id) ORDER BY u.id`, [CAP_LOCK_CLASS, bigintArray(subscriberIds)]);
     let capped = new Set<string>();
@@ -136,7 +179,7 @@ export async function claimCapped(
       // Subscribers this campaign has no row for yet (a resumed row was judged when first claimed).
       const { rows } = await tx.query(
         `SELECT u.id::text AS id FROM unnest($1::bigint[]) AS u(id)
-          WHERE NOT EXISTS (SELECT 1 FROM delivery.delivery_log l WHERE l.campaign_id = $2 AND l.subscriber_id = u.id)
+          WHERE NOT EXISTS (SELECT 1 FROM ${table} l WHERE l.campaign_id = $2 AND l.subscriber_id = u.id)
             AND (SELECT count(*) FROM delivery.subscriber_pushes p
                   WHERE p.subscriber_id = u.id AND p.campaign_id <> $2 AND p.at > now() - $3 * interval '1 hour') >= $4`,
         [bigintArray(subscriberIds), campaignId, cap.hours, cap.campaigns],
@@ -145,7 +188,7 @@ export async function claimCapped(
       if (capped.size > 0) {
         const { rows: counted } = await tx.query(
           `WITH ins AS (
-             INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by, lease, reason, finished_at)
+             INSERT INTO ${table} (campaign_id, subscriber_id, state, claimed_by, lease, reason, finished_at)
              SELECT $1, s.id, 'capped', $3, $4, 'frequency cap', now() FROM delivery.subscribers s
               WHERE s.id = ANY($2::bigint[]) AND s.active
              ORDER BY s.id
@@ -162,7 +205,7 @@ export async function claimCapped(
     const rest = subscriberIds.filter((id) => !capped.has(id));
     if (rest.length === 0) return { ids: [], ambiguous: 0, capped: cappedCount };
     // ON CONFLICT: inside a transaction a lost race cannot be retried (see claimSql).
-    const { rows } = await tx.query({ ...CLAIM_ON_CONFLICT, values: [campaignId, bigintArray(rest), who.instanceId, who.lease, who.liveLeases, deadAfterSec] });
+    const { rows } = await tx.query({ ...CLAIM_ON_CONFLICT(table), values: [campaignId, bigintArray(rest), who.instanceId, who.lease, who.liveLeases, deadAfterSec] });
     const ids = rows.map((r) => r.subscriber_id as string);
     if (ids.length > 0) {
       await tx.query(
@@ -185,27 +228,35 @@ export async function frequencyCapOf(db: Queryable, siteId: string): Promise<Fre
   return rows[0] ? { campaigns: rows[0].cap_campaigns, hours: rows[0].cap_hours } : null;
 }
 
+const MARK_SENDING = perTable(
+  'delivery-log:mark-sending',
+  (table) => `UPDATE ${table} SET state = 'sending'
+      WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')} AND lease = $3 AND state IN ('claimed', 'sending')
+      RETURNING subscriber_id::text`,
+);
+
 /**
  * Marks claimed rows 'sending' right before their first request (group-committed by the
  * caller). Returns the rows marked: a row missing was taken over, and must not be sent.
  */
 export async function markSending(db: Queryable, campaignId: string, lease: string, subscriberIds: string[]): Promise<Set<string>> {
   const { rows } = await db.query({
-    name: 'delivery-log:mark-sending',
-    text: `UPDATE delivery.delivery_log SET state = 'sending'
-      WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')} AND lease = $3 AND state IN ('claimed', 'sending')
-      RETURNING subscriber_id::text`,
+    ...MARK_SENDING(await logTableOf(db, campaignId)),
     values: [campaignId, bigintArray(subscriberIds), lease],
   });
   return new Set(rows.map((r) => r.subscriber_id as string));
 }
 
+const UNFINISHED = perTable(
+  'delivery-log:unfinished',
+  (table) => `SELECT count(*)::int AS n FROM ${table}
+      WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')} AND state IN ('claimed', 'sending')`,
+);
+
 /** Rows of these subscribers without a final outcome yet (after a pass: held by a live lease of someone else). */
 export async function unfinishedRows(db: Queryable, campaignId: string, subscriberIds: string[]): Promise<number> {
   const { rows } = await db.query({
-    name: 'delivery-log:unfinished',
-    text: `SELECT count(*)::int AS n FROM delivery.delivery_log
-      WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')} AND state IN ('claimed', 'sending')`,
+    ...UNFINISHED(await logTableOf(db, campaignId)),
     values: [campaignId, bigintArray(subscriberIds)],
   });
   return rows[0].n;
@@ -219,7 +270,7 @@ export async function unfinishedRows(db: Queryable, campaignId: string, subscrib
 export async function unfinishedHolders(db: Queryable, campaignId: string, subscriberIds: string[], instanceId: string): Promise<{ thisInstance: number; others: number }> {
   const { rows } = await db.query(
     `SELECT count(*) FILTER (WHERE claimed_by = $3)::int AS mine, count(*) FILTER (WHERE claimed_by IS DISTINCT FROM $3)::int AS others
-       FROM delivery.delivery_log
+       FROM ${await logTableOf(db, campaignId)}
       WHERE campaign_id = $1 AND ${inBatch('subscriber_id', '$2')} AND state IN ('claimed', 'sending')`,
     [campaignId, bigintArray(subscriberIds), instanceId],
   );
@@ -262,15 +313,15 @@ export interface Outcome {
  * rescans one of them per row of the other (quadratic in the batch: 84 µs per row at 250).
  * `deactivate`: with the update of expired subscriptions (see recordOutcomes).
  */
-function outcomesSql(deactivate: boolean): string {
+function outcomesSql(deactivate: boolean, table: string): string {
   const other = (column: string) => `(${column})[array_position($9::bigint[], l.subscriber_id)]`;
   return `WITH same AS (
-       UPDATE delivery.delivery_log l
+       UPDATE ${table} l
           SET state = $4::text, status = $5::int, reason = $6::text, finished_at = now(), ambiguous = l.ambiguous + $8::int
         WHERE l.campaign_id = $1 AND ${inBatch('l.subscriber_id', '$3')} AND l.lease = $2 AND l.state IN ('claimed', 'sending')
        RETURNING l.subscriber_id, l.state, $7::text AS failure_class, $8::int AS ambiguous),
      others AS (
-       UPDATE delivery.delivery_log l
+       UPDATE ${table} l
           SET state = ${other('$10::text[]')}, status = ${other('$11::int[]')}, reason = ${other('$12::text[]')}, finished_at = now(),
               ambiguous = l.ambiguous + ${other('$14::int[]')}
         WHERE l.campaign_id = $1 AND ${inBatch('l.subscriber_id', '$9')} AND l.lease = $2 AND l.state IN ('claimed', 'sending')
@@ -301,8 +352,8 @@ function outcomesSql(deactivate: boolean): string {
        FROM c
       WHERE r.campaign_id = $1 AND c.recorded > 0`;
 }
-const RECORD_OUTCOMES = { name: 'delivery-log:outcomes', text: outcomesSql(false) };
-const RECORD_OUTCOMES_EXPIRED = { name: 'delivery-log:outcomes-expired', text: outcomesSql(true) };
+const RECORD_OUTCOMES = perTable('delivery-log:outcomes', (table) => outcomesSql(false, table));
+const RECORD_OUTCOMES_EXPIRED = perTable('delivery-log:outcomes-expired', (table) => outcomesSql(true, table));
 
 /** What is stored of an outcome, as the statement's values (the reason cut to 300 characters). */
 function stored(o: Outcome): [string, number | null, string | null, string | null, number] {
@@ -331,8 +382,9 @@ export async function recordOutcomes(db: Queryable, campaignId: string, lease: s
   }
   const same = rows.filter((r) => r.key === common.key);
   const others = rows.filter((r) => r.key !== common.key);
+  const table = await logTableOf(db, campaignId);
   await db.query({
-    ...(outcomes.some((o) => o.outcome === 'expired') ? RECORD_OUTCOMES_EXPIRED : RECORD_OUTCOMES),
+    ...(outcomes.some((o) => o.outcome === 'expired') ? RECORD_OUTCOMES_EXPIRED : RECORD_OUTCOMES)(table),
     values: [
       campaignId,
       lease,

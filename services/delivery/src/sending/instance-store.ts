@@ -3,10 +3,11 @@
 // The statements made per chunk or heartbeat are prepared (named): parsed and planned once per connection.
 import type { Queryable } from '../../../shared/src/db.js';
 
+/** writes_pieces: this release writes runs' detail into pieces (see run-store.ts runFor). */
 export async function heartbeat(db: Queryable, instanceId: string): Promise<void> {
   await db.query({
     name: 'instances:heartbeat',
-    text: `INSERT INTO delivery.instances (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
+    text: `INSERT INTO delivery.instances (id, writes_pieces) VALUES ($1, true) ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
     values: [instanceId],
   });
 }

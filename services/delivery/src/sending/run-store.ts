@@ -58,11 +58,26 @@ function toRun(r: Record<string, any>): RunRow {
   };
 }
 
-/** The run of a dispatched campaign, created on first sight (a repeated dispatch finds it). */
+/**
+ * How long after its last heartbeat an instance of the previous release still counts as live
+ * when a run picks where its detail goes: longer than any INSTANCE_DEAD_AFTER_SEC in use.
+ */
+const PREVIOUS_RELEASE_LIVE_SEC = 600;
+
+/**
+ * The run of a dispatched campaign, created on first sight (a repeated dispatch finds it). Its
+ * detail (delivery log, tracking) goes to the piece of this week (migrations/
+ * 20261204190000_detail_pieces.sql) when that piece exists and no previous-release instance is
+ * live (that release writes into the parent tables only); otherwise to the parents.
+ */
 export async function runFor(db: Queryable, job: DispatchMessage): Promise<RunRow> {
   const { rows } = await db.query(
     `WITH ins AS (
-       INSERT INTO delivery.campaign_runs (campaign_id, site_id, job) VALUES ($1, $2, $3)
+       INSERT INTO delivery.campaign_runs (campaign_id, site_id, job, log_piece)
+       SELECT $1::uuid, $2::uuid, $3::jsonb, CASE WHEN NOT EXISTS (
+                SELECT 1 FROM delivery.instances i
+                 WHERE NOT i.writes_pieces AND i.heartbeat_at > now() - make_interval(secs => ${PREVIOUS_RELEASE_LIVE_SEC}))
+              THEN (SELECT p.piece FROM delivery.detail_pieces p WHERE p.piece = delivery.detail_week(now()) AND p.log_expired_at IS NULL) END
        ON CONFLICT (campaign_id) DO NOTHING RETURNING ${RUN_COLUMNS})
      SELECT * FROM ins
      UNION ALL

@@ -6,6 +6,7 @@ import type { Queryable } from '../../../shared/src/db.js';
 import type { FailedBy, ResultsByBrowser } from '../../../shared/src/messages.js';
 import type { RunState } from '../sending/run-store.js';
 import { variantResults } from '../sending/stages.js';
+import { pieceTable } from '../sending/delivery-log-store.js';
 import type { AbWinner, VariantResult } from '../../../shared/src/ab-test.js';
 
 export interface RunCounters {
@@ -72,13 +73,19 @@ const AB_RESULTS_EVERY_SECONDS = 5;
  */
 export async function refreshAbResults(db: Queryable, limit: number): Promise<number> {
   const { rows } = await db.query(
-    `SELECT campaign_id, job->'abTest' AS ab, stats_version::text FROM delivery.campaign_runs
+    `SELECT campaign_id, job->'abTest' AS ab, stats_version::text, (log_expired_at IS NOT NULL OR tracking_expired_at IS NOT NULL) AS expired
+       FROM delivery.campaign_runs
       WHERE stats_version > stats_published AND job ? 'abTest' AND ab_results_version < stats_version
         AND (ab_results_at IS NULL OR ab_results_at <= now() - $2 * interval '1 second')
       LIMIT $1`,
     [limit, AB_RESULTS_EVERY_SECONDS],
   );
   for (const r of rows) {
+    if (r.expired) {
+      // Detail gone: the results stored are final (retention takes only published runs).
+      await db.query(`UPDATE delivery.campaign_runs SET ab_results_version = $2 WHERE campaign_id = $1`, [r.campaign_id, r.stats_version]);
+      continue;
+    }
     const results = await variantResults(db, r.campaign_id, r.ab);
     await db.query(`UPDATE delivery.campaign_runs SET ab_results = $2, ab_results_at = now(), ab_results_version = $3 WHERE campaign_id = $1`, [
       r.campaign_id,
@@ -164,21 +171,41 @@ export async function recordTracking(
   at: Date | null = null,
 ): Promise<string[]> {
   if (reports.length === 0) return [];
+  // Each run's reports go to its piece's tracking table (migrations/20261204190000_detail_pieces.sql).
+  // A run whose tracking detail expired takes no more reports: whether a report is new can no
+  // longer be told, and its figures are final (docs/architecture.md, "Retention").
+  const { rows: runs } = await tx.query(
+    `SELECT campaign_id, to_char(log_piece, 'YYYY-MM-DD') AS piece FROM delivery.campaign_runs
+      WHERE campaign_id = ANY($1::uuid[]) AND tracking_expired_at IS NULL ORDER BY campaign_id`,
+    [[...new Set(reports.map((r) => r.campaignId))]],
+  );
+  const byTable = new Map<string, string[]>();
+  for (const r of runs) {
+    const table = pieceTable('tracking', r.piece);
+    byTable.set(table, [...(byTable.get(table) ?? []), r.campaign_id]);
+  }
+  if (byTable.size === 0) return [];
+  const tables = [...byTable.keys()].sort();
   // Every batch takes its locks in one order, so concurrent batches (several instances, the same
   // campaigns, overlapping reports) wait for each other but never deadlock: the reports' keys in
-  // key order (ins), then the runs in campaign order (locked: the update's own join locked them in
-  // the table's physical order, which every update changes, and batches deadlocked), then the
-  // minutes in campaign order (`minutes` is read by nobody, so Postgres runs it after the main
-  // statement). A batch is stored at one moment, so each campaign's new reports go to one minute.
-  const { rows } = await tx.query(
-    `WITH ins AS (
-       INSERT INTO delivery.tracking (campaign_id, subscriber_id, kind, at)
+  // table and key order (ins), then the runs in campaign order (locked: the update's own join
+  // locked them in the table's physical order, which every update changes, and batches
+  // deadlocked), then the minutes in campaign order (`minutes` is read by nobody, so Postgres runs
+  // it after the main statement). A batch is stored at one moment, so each campaign's new reports
+  // go to one minute.
+  const inserts = tables.map(
+    (table, i) => `ins${i} AS (
+       INSERT INTO ${table} (campaign_id, subscriber_id, kind, at)
        SELECT DISTINCT t.campaign_id, t.subscriber_id, t.kind, coalesce($4::timestamptz, now())
          FROM unnest($1::uuid[], $2::bigint[], $3::text[]) AS t(campaign_id, subscriber_id, kind)
-         JOIN delivery.campaign_runs r ON r.campaign_id = t.campaign_id
+        WHERE t.campaign_id = ANY($${5 + i}::uuid[])
         ORDER BY 1, 2, 3
        ON CONFLICT DO NOTHING
-       RETURNING campaign_id, kind),
+       RETURNING campaign_id, kind)`,
+  );
+  const { rows } = await tx.query(
+    `WITH ${inserts.join(',\n     ')},
+     ins AS (${tables.map((_, i) => `SELECT campaign_id, kind FROM ins${i}`).join(' UNION ALL ')}),
      agg AS (
        SELECT campaign_id, count(*) FILTER (WHERE kind = 'impression') AS imp, count(*) FILTER (WHERE kind = 'click') AS clk
          FROM ins GROUP BY campaign_id),
@@ -191,7 +218,7 @@ export async function recordTracking(
      UPDATE delivery.campaign_runs r SET impressions = r.impressions + agg.imp, clicks = r.clicks + agg.clk
        FROM agg JOIN locked USING (campaign_id) WHERE r.campaign_id = agg.campaign_id
      RETURNING r.campaign_id`,
-    [reports.map((r) => r.campaignId), reports.map((r) => r.subscriberId), reports.map((r) => r.kind), at],
+    [reports.map((r) => r.campaignId), reports.map((r) => r.subscriberId), reports.map((r) => r.kind), at, ...tables.map((t) => byTable.get(t)!)],
   );
   return rows.map((r) => r.campaign_id as string);
 }
