@@ -126,7 +126,7 @@ describe('docker-compose.yml', () => {
       for (const v of reads) {
         if (v in env) continue;
         const doc = documented.get(v);
-        expect(doc, `${name} reads ${v}: set it in docker-compose.yml or document it in the README`).to.not.equal(undefined);
+        expect(doc, `${name} reads ${v}: set it in docker-compose.yml or document it in docs/configuration.md`).to.not.equal(undefined);
         expect(doc!.default, `${name}: ${v}`).to.not.match(/required/i);
       }
       for (const v of Object.keys(env)) expect(reads, `${name} is given ${v}, which it never reads`).to.include(v);

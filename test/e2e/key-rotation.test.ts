@@ -1,4 +1,4 @@
-// Rotating VAPID_ENCRYPTION_KEY end to end, as README "Key rotation" tells an operator to: a
+// Rotating VAPID_ENCRYPTION_KEY end to end, as docs/operations.md, "Rotating secrets" tells an operator to: a
 // stack runs under key A; the delivery service is restarted with key B and A as previous; the
 // operator CLI re-encrypts the stored VAPID keys; finally A is dropped. Real processes, real
 // Postgres and Kafka, and the push-service simulator, which verifies each push's VAPID signature

@@ -1,5 +1,5 @@
 // What each service reads from its environment, taken from the sources themselves (config.ts is
-// each service's only reader of process.env), and what the README documents about each variable.
+// each service's only reader of process.env), and what docs/configuration.md documents about each variable.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../../scripts/lib/local-env.js';
@@ -37,10 +37,10 @@ export interface DocumentedVariable {
   default: string;
 }
 
-/** Rows of the README's configuration tables: `| \`A\` / \`B\` | used by | default | meaning |`. */
-export function documentedVariables(readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')): Map<string, DocumentedVariable> {
+/** Rows of docs/configuration.md's tables: `| \`A\` / \`B\` | used by | default | meaning |`. */
+export function documentedVariables(doc = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8')): Map<string, DocumentedVariable> {
   const out = new Map<string, DocumentedVariable>();
-  for (const line of readme.split('\n')) {
+  for (const line of doc.split('\n')) {
     if (!line.startsWith('| `')) continue;
     const cells = line.split('|').slice(1, -1).map((c) => c.trim());
     if (cells.length < 4) continue;
