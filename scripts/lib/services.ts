@@ -18,7 +18,7 @@ import { ROOT } from './local-env.js';
  * being promoted. V8 rounds the semi-space up to a power of two, so the choice is 16 or 32 (a
  * new space of 32 or 64 MB; the 24 set before was 32). At 1,000,000 pushes, 32 against 16 took
  * the garbage-collector threads from ≈ 24 to ≈ 17 µs per push and the main thread from ≈ 49 to
- * ≈ 41–43, for ≈ 35 MB more peak RSS (docs/performance.md). deploy/docker/delivery.Dockerfile
+ * ≈ 41–43, for ≈ 35 MB more peak RSS (docs/history/performance-log.md). deploy/docker/delivery.Dockerfile
  * sets the same flags.
  */
 export const DELIVERY_HEAP_FLAGS = '--max-old-space-size=256 --max-semi-space-size=32';
@@ -141,7 +141,7 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
       ...common,
       // The same V8 heap sizing as the delivery image (deploy/docker/delivery.Dockerfile): without
       // a memory limit V8 sizes the heap for the whole machine and lets it grow to ~4x the live
-      // set (docs/performance.md, "What the remaining RSS is").
+      // set (docs/history/performance-log.md, "What the remaining RSS is").
       NODE_OPTIONS: opts.env?.NODE_OPTIONS ?? [process.env.NODE_OPTIONS, DELIVERY_HEAP_FLAGS].filter(Boolean).join(' '),
       MALLOC_ARENA_MAX: opts.env?.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? DELIVERY_MALLOC_ARENAS,
       DELIVERY_GRPC_PORT: String(ports.deliveryGrpc),

@@ -61,7 +61,7 @@ export interface DeliveryConfig {
      * the pushes of the one before have gone out), so an instance keeps at most 2 ×
      * chunkConcurrency × claimBatch pushes in flight: 6,000 at the defaults. With 4 partitions
      * it was 1,000, and a 150 ms push service got half the zero-latency throughput
-     * (docs/performance.md).
+     * (docs/history/performance-log.md).
      */
     readonly chunkConcurrency: number;
     /** Pushes claimed, sent and recorded together within a chunk. */

@@ -122,7 +122,7 @@ const CHUNK_KEY = /^(.+):(0|[1-9]\d{0,8})$/;
  * consuming it — gets the same share of a campaign, give or take one chunk, and two campaigns
  * start on different partitions. Hashing every key instead (kafkajs's default) gave some
  * partitions half as many chunks again as others, and a campaign ended with those few sending
- * alone: seconds at a fraction of the throughput when pushes take 150 ms (docs/performance.md).
+ * alone: seconds at a fraction of the throughput when pushes take 150 ms (docs/history/performance-log.md).
  * null for a key of another shape, which the default partitioner then places.
  */
 export function chunkPartition(key: string, partitions: number): number | null {

@@ -65,7 +65,7 @@ const CAMPAIGN_TAIL = `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' ||
  * free). Dates come `AT TIME ZONE 'UTC'`, as Postgres prints a timestamp (ISO DateStyle, which
  * node-postgres requires anyway: 'YYYY-MM-DD HH:MI:SS[.ffffff]'), and are cut to the second in
  * campaignJson. Building the object itself is left to campaignJson: per row, Postgres spent
- * about twice the CPU of the whole read on to_char, to_json and format (docs/performance.md).
+ * about twice the CPU of the whole read on to_char, to_json and format (docs/history/performance-log.md).
  */
 export const CAMPAIGN_COLUMNS = `c.id, c.title, c.body, c.link, array_to_json(c.topics)::text AS topics, c.status,
     c.schedule_date AT TIME ZONE 'UTC' AS schedule_date, c.schedule_mode, c.created_at AT TIME ZONE 'UTC' AS created_at,

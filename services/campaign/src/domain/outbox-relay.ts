@@ -76,7 +76,7 @@ export function createOutboxRelay(deps: RelayDeps, opts: RelayOptions) {
   // A crowd of campaigns due in one second (the scheduler's batches) is published by
   // RELAY_DRAINS batches at once: each waits mostly for Kafka's acks and its commit, and SKIP
   // LOCKED gives each its own rows. One at a time published about 650 a second (10,000 due jobs
-  // reached Kafka 15 s late, docs/performance.md).
+  // reached Kafka 15 s late, docs/history/performance-log.md).
   const pass = async () => {
     await Promise.all(Array.from({ length: RELAY_DRAINS }, drain));
   };

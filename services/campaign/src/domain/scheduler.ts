@@ -13,7 +13,7 @@ const MAX_BATCHES_PER_TICK = 60;
 
 /**
  * Batches in flight at once: Postgres works on them in parallel (four of 100 dispatched 10,000
- * due campaigns 1.7× faster than one after another on the 2-core machine, docs/performance.md);
+ * due campaigns 1.7× faster than one after another on the 2-core machine, docs/history/performance-log.md);
  * three leave most of the pool's connections to the API.
  */
 const PARALLEL_BATCHES = 3;

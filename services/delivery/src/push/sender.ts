@@ -34,7 +34,7 @@ export interface PushSenderOptions extends Omit<PushClientOptions, 'http1Sockets
    * (PUSH_CONCURRENCY_PER_ORIGIN): at 150 ms per answer up to ~20,000 pushes/s to one origin,
    * so that at such a latency this cap is not what holds the sender back. With 2000 it was: a
    * machine pushing 12,000–15,000 a second to a near push service got 9,700–10,600 to a 150 ms
-   * one (docs/performance.md).
+   * one (docs/history/performance-log.md).
    */
   concurrencyPerOrigin?: number;
   /** Where each origin's limit starts; default 20 (origin-gate.ts LIMIT.start), or concurrencyPerOrigin when lower. */

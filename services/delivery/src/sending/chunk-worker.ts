@@ -67,7 +67,7 @@ const OUTCOME_LINGER_MS = 20;
  * Claim batches of one chunk with pushes in flight at once: an instance holds at most
  * CHUNK_CONCURRENCY × this × CLAIM_BATCH_SIZE pushes between claim and outcome (6,000 at the
  * defaults). With one, a 150 ms push service got 75–80 % of the zero-latency throughput on a
- * machine that pushes 12,000–15,000 a second (docs/performance.md).
+ * machine that pushes 12,000–15,000 a second (docs/history/performance-log.md).
  */
 const BATCHES_IN_FLIGHT = 2;
 /**

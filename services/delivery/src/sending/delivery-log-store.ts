@@ -67,9 +67,9 @@ export interface Claimant {
  * 16 read 5,302 log entries for one batch's 'sending' marks 5,000 rows into a campaign, and 10,728
  * for its outcomes (services/delivery/test/sending/log-batch-reads.test.ts); Postgres 15 spent 65
  * and 121 µs per row on them over a 150,000-row campaign, against 4 and 5 with them
- * (docs/performance.md). A batch's ids are a slice of a chunk, and chunks are slices of the
- * audience in id order, so the stretch holds little besides the batch. An empty batch has no
- * bounds (NULL) and reads nothing.
+ * (docs/history/performance-log.md). A batch's ids are a slice of a chunk, and chunks are slices
+ * of the audience in id order, so the stretch holds little besides the batch. An empty batch has
+ * no bounds (NULL) and reads nothing.
  */
 function inBatch(column: string, ids: string): string {
   const bound = (f: 'min' | 'max') => `(SELECT ${f}(b) FROM unnest(${ids}::bigint[]) AS b)`;

@@ -15,7 +15,7 @@ export const CHUNKS_GROUP = 'delivery-chunks';
  * ten seconds of that partition's work). With Kafka's default of 1 MB a fetch brought a
  * million-subscriber campaign's whole audience at once and held it until its slowest partition
  * was done: the delivery's peak RSS over that campaign was 248–249 MB, 236 MB with this
- * (docs/performance.md).
+ * (docs/history/performance-log.md).
  */
 export const CHUNK_FETCH_BYTES = 128 * 1024;
 
