@@ -183,8 +183,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const pushHosts = { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts };
 
     // audience, webhooks, runs and the console's data over gRPC
-    const siteImport = createSiteImport(pools.bulk, pushHosts, config.vapidEncryptionKey, { requestsPerSite: config.perSite.imports });
-    const subscriberExport = createSubscriberExport(pools.bulk, { perSite: config.perSite.exports });
+    const siteImport = createSiteImport(pools.bulk, pushHosts, config.vapidEncryptionKey, { requestsPerSite: config.perSite.imports, itemsPerSecond: config.perSite.importItemsPerSecond });
+    const subscriberExport = createSubscriberExport(pools.bulk, { perSite: config.perSite.exports, rowsPerSecond: config.perSite.exportRowsPerSecond });
     const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
     const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
     grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, subscriberExport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });

@@ -26,9 +26,10 @@ export interface DeliveryConfig {
   /**
    * A site's bulk work running at once in this process; one more is answered 429 with
    * Retry-After (SITE_CONCURRENT_IMPORTS: POST /v2/subscribers/import requests;
-   * SITE_CONCURRENT_EXPORTS: GET /v2/subscribers/export streams).
+   * SITE_CONCURRENT_EXPORTS: GET /v2/subscribers/export streams), and the pace of that work
+   * (SITE_IMPORT_ITEMS_PER_SECOND, SITE_EXPORT_ROWS_PER_SECOND; audience/site-pace.ts).
    */
-  readonly perSite: { readonly imports: number; readonly exports: number };
+  readonly perSite: { readonly imports: number; readonly exports: number; readonly importItemsPerSecond: number; readonly exportRowsPerSecond: number };
   readonly grpc: { readonly host: string; readonly port: number };
   readonly http: { readonly host: string; readonly port: number };
   /** Liveness, readiness and metrics, off the plugin port (DELIVERY_OPS_HOST, DELIVERY_OPS_PORT). */
@@ -199,6 +200,8 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
     perSite: Object.freeze({
       imports: integer(env, 'SITE_CONCURRENT_IMPORTS', 2, { min: 1, max: 1000 }),
       exports: integer(env, 'SITE_CONCURRENT_EXPORTS', 2, { min: 1, max: 1000 }),
+      importItemsPerSecond: integer(env, 'SITE_IMPORT_ITEMS_PER_SECOND', 2000, { min: 1, max: 10_000_000 }),
+      exportRowsPerSecond: integer(env, 'SITE_EXPORT_ROWS_PER_SECOND', 10_000, { min: 1, max: 10_000_000 }),
     }),
     grpc: listenAddress(env, 'DELIVERY_GRPC_HOST', 'DELIVERY_GRPC_PORT', 50052),
     http: listenAddress(env, 'DELIVERY_HTTP_HOST', 'DELIVERY_HTTP_PORT', 8081),

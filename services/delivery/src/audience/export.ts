@@ -8,11 +8,15 @@ import { csvCell } from '../../../shared/src/csv.js';
 import { ValidationError } from '../errors.js';
 import { createSiteSlots } from './site-slots.js';
 import { COUNTRY_PREFIX, normalizeCountryName, normalizeTopic, UNKNOWN_COUNTRY } from './names.js';
+import { createSitePace, type SitePace } from './site-pace.js';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** Rows read and encoded together. */
-export const EXPORT_PAGE_ROWS = 2000;
+/**
+ * Rows read and encoded together: one page's encoding is one stretch of this process's event
+ * loop that other sites' calls wait behind, so pages are small (2,000 made another site's p99 wait).
+ */
+export const EXPORT_PAGE_ROWS = 500;
 /** Names in one topics or countries filter. */
 export const MAX_EXPORT_FILTER_NAMES = 1000;
 /** Retry-After of an export refused because its site runs its most exports at once: a large export takes a while. */
@@ -102,9 +106,10 @@ function csvLine(r: ReturnType<typeof record>): string {
  * and what else it needs FROM delivery.subscribers s, WHERE its conditions AND s.id > $1, ORDER BY
  * s.id LIMIT $2 ($3 on are `params`). Bounded: each page moves past at least one row, or ends.
  */
-async function* pages<R extends { id: string }>(pool: Pool, sql: string, params: unknown[]): AsyncGenerator<R[]> {
+async function* pages<R extends { id: string }>(pool: Pool, sql: string, params: unknown[], beforePage?: (rows: number) => Promise<void>): AsyncGenerator<R[]> {
   let after = '0';
   for (;;) {
+    await beforePage?.(EXPORT_PAGE_ROWS);
     const { rows } = await pool.query<R>(sql, [after, EXPORT_PAGE_ROWS, ...params]);
     if (rows.length === 0) return;
     yield rows;
@@ -114,7 +119,7 @@ async function* pages<R extends { id: string }>(pool: Pool, sql: string, params:
 }
 
 /** The export, chunk by chunk: the CSV header first, then one chunk per page of rows. Stops when the consumer stops pulling. */
-export async function* exportSubscribers(pool: Pool, siteId: string, query: ExportQuery): AsyncGenerator<Buffer> {
+export async function* exportSubscribers(pool: Pool, siteId: string, query: ExportQuery, pace?: SitePace): AsyncGenerator<Buffer> {
   if (query.format === 'csv') yield Buffer.from(EXPORT_COLUMNS.join(',') + '\r\n');
   const everyone = query.topics.length === 0 && query.countries.length === 0;
   // The page first (by the site's index, in id order), then its engagement: joined before the
@@ -128,7 +133,8 @@ export async function* exportSubscribers(pool: Pool, siteId: string, query: Expo
         ORDER BY s.id LIMIT $2) p
      LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = p.sid
      ORDER BY p.sid`;
-  for await (const rows of pages<Row>(pool, sql, [siteId, everyone, query.topics, query.countries])) {
+  const beforePage = pace ? (rows: number) => pace.take(siteId, rows) : undefined;
+  for await (const rows of pages<Row>(pool, sql, [siteId, everyone, query.topics, query.countries], beforePage)) {
     const records = rows.map(record);
     yield Buffer.from(query.format === 'csv' ? records.map(csvLine).join('') : records.map((r) => JSON.stringify(r) + '\n').join(''));
   }
@@ -138,14 +144,16 @@ export async function* exportSubscribers(pool: Pool, siteId: string, query: Expo
  * GET /v2/subscribers/export as this process serves it: from `pool` (the bulk pool, shared/db.ts),
  * at most `perSite` of a site's exports at once (SITE_CONCURRENT_EXPORTS); one more is refused
  * with RateLimitedError when its first chunk is pulled, before anything is read. The slot is
- * held until the export ends or its consumer stops pulling (return()).
+ * held until the export ends or its consumer stops pulling (return()). A site's exports together
+ * read at most `rowsPerSecond` rows a second (SITE_EXPORT_ROWS_PER_SECOND, site-pace.ts).
  */
-export function createSubscriberExport(pool: Pool, { perSite = 2 } = {}) {
+export function createSubscriberExport(pool: Pool, { perSite = 2, rowsPerSecond = 10_000 } = {}) {
+  const pace = createSitePace(rowsPerSecond);
   const slots = createSiteSlots(perSite, { message: EXPORT_MESSAGES.tooMany, retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS });
   return async function* exportOf(siteId: string, query: ExportQuery): AsyncGenerator<Buffer> {
     const release = slots.take(siteId);
     try {
-      yield* exportSubscribers(pool, siteId, query);
+      yield* exportSubscribers(pool, siteId, query, pace);
     } finally {
       release();
     }

@@ -12,6 +12,7 @@ import { encryptVapidPrivateKey, vapidKeyPairProblem } from '../sites/vapid-keys
 import { insertNewSubscribers, type NewSubscriberRow } from './subscriber-store.js';
 import { countryFromCode, UNKNOWN_COUNTRY } from './names.js';
 import type { PushHostRules } from './push-endpoint.js';
+import { createSitePace } from './site-pace.js';
 import { createSiteSlots } from './site-slots.js';
 import { createSubscriptionInputRules } from './subscription-input.js';
 
@@ -63,6 +64,9 @@ export interface ImportReport {
   refusals: ImportRefusal[];
 }
 
+/** Items checked between two turns of the event loop (about 2 ms of work). */
+const ITEMS_BETWEEN_YIELDS = 100;
+
 // RFC 3339 with a zone (Z or ±hh:mm); Date checks the calendar below.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 /** RFC 3339 allows year 0000, which Postgres refuses (it has no year 0): the earliest instant stored is 0001-01-01 UTC. */
@@ -70,10 +74,13 @@ const EARLIEST_CREATED_AT_MS = Date.parse('0001-01-01T00:00:00Z');
 
 /**
  * `pool` is the bulk pool (shared/db.ts); `requestsPerSite` bounds a site's POST
- * /v2/subscribers/import requests running at once in this process (SITE_CONCURRENT_IMPORTS).
+ * /v2/subscribers/import requests running at once in this process (SITE_CONCURRENT_IMPORTS), and
+ * `itemsPerSecond` the items they import together (SITE_IMPORT_ITEMS_PER_SECOND, site-pace.ts).
+ * The operator's imports (the CLI's `subscribers import`) are not paced.
  */
-export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncryptionKey: Buffer, { requestsPerSite = 2 } = {}) {
+export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncryptionKey: Buffer, { requestsPerSite = 2, itemsPerSecond = 2000 } = {}) {
   const rules = createSubscriptionInputRules(hosts);
+  const pace = createSitePace(itemsPerSecond);
   const slots = createSiteSlots(requestsPerSite, { message: IMPORT_MESSAGES.tooMany, retryAfterSeconds: IMPORT_RETRY_AFTER_SECONDS });
 
   /** A subscription's row, or why it is refused. */
@@ -113,11 +120,13 @@ export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncrypti
     items: AsyncIterable<T> | Iterable<T>,
     decode: (item: T) => { skip: true } | { value: unknown } | { refused: string },
     onProgress?: (report: ImportReport) => void,
+    beforeBatch?: (rows: number) => Promise<void>,
   ): Promise<ImportReport> {
     const report: ImportReport = { read: 0, imported: 0, existing: 0, refused: 0, refusals: [] };
     let batch: NewSubscriberRow[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
+      await beforeBatch?.(batch.length);
       const inserted = await insertNewSubscribers(pool, siteId, batch);
       report.imported += inserted;
       report.existing += batch.length - inserted;
@@ -128,6 +137,9 @@ export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncrypti
     const now = Date.now();
     for await (const item of items) {
       position += 1;
+      // Checking an item (its key on the curve among others) is CPU: the loop lets other calls
+      // run every ITEMS_BETWEEN_YIELDS items, so one import is never a long stretch of the event loop.
+      if (position % ITEMS_BETWEEN_YIELDS === 0) await new Promise<void>((r) => setImmediate(r));
       const decoded = decode(item);
       if ('skip' in decoded) continue;
       report.read += 1;
@@ -216,7 +228,7 @@ export function createSiteImport(pool: Pool, hosts: PushHostRules, vapidEncrypti
       if (!site) throw new Error(`site ${siteId} is not registered in the delivery service`);
       vapidPublicKey = site.vapidPublicKey;
     }
-    const report = await importEach(siteId, subscriptions, (value) => ({ value }));
+    const report = await importEach(siteId, subscriptions, (value) => ({ value }), undefined, (rows) => pace.take(siteId, rows));
     return { ...report, vapidPublicKey };
   }
 
