@@ -73,6 +73,9 @@ function headerStrings(headers: Record<string, Buffer | string | (Buffer | strin
 
 const RETRY = { retries: 8, initialRetryTime: 200, maxRetryTime: 5000 };
 
+/** Reads of new topics' metadata at start-up before giving up (250 ms more between each: 11 s in all). */
+const METADATA_ATTEMPTS = 10;
+
 /** Kafka's error answers that kafkajs retries by itself (a broker loading, a leader or coordinator being elected). */
 const RETRIED_BY_KAFKAJS: ReadonlySet<string> = new Set(
   (createRequire(import.meta.url)('kafkajs/src/protocol/error.js') as { errorCodes: { message: string; retriable: boolean }[] }).errorCodes
@@ -181,8 +184,18 @@ export function createMessaging(opts: KafkaOptions): Messaging {
           });
         }
         const partitions = async () => {
-          const { topics } = await admin.fetchTopicMetadata({ topics: Object.keys(wanted).map(named) });
-          return Object.fromEntries(Object.keys(wanted).map((t) => [t, topics.find((m) => m.name === named(t))?.partitions.length ?? 0]));
+          // Just created, a topic can be unknown to the broker that answers for a moment ("This
+          // server does not host this topic-partition", retriable): a busy broker took longer than
+          // kafkajs's own retries, and the service failed to start. Asked again, bounded.
+          for (let attempt = 1; ; attempt++) {
+            try {
+              const { topics } = await admin.fetchTopicMetadata({ topics: Object.keys(wanted).map(named) });
+              return Object.fromEntries(Object.keys(wanted).map((t) => [t, topics.find((m) => m.name === named(t))?.partitions.length ?? 0]));
+            } catch (err) {
+              if (attempt >= METADATA_ATTEMPTS || !(err as { retriable?: boolean }).retriable) throw err;
+              await new Promise((r) => setTimeout(r, 250 * attempt));
+            }
+          }
         };
         let have = await partitions();
         // The chunk topic grows to its setting. Chunks carry no order between them, so this is
