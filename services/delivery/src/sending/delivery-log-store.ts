@@ -4,7 +4,6 @@
 import { bigintArray, withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
 import type { FailureClass } from '../../../shared/src/messages.js';
 
-/** Who claims: the instance, the lease of this attempt, and every lease the instance has live. */
 /**
  * The table holding a run's delivery log: its piece's child of delivery.delivery_log, or the
  * parent itself for a run without a piece (migrations/20261204190000_detail_pieces.sql). A run's
@@ -46,6 +45,7 @@ function perTable(name: string, text: (table: string) => string): (table: string
   };
 }
 
+/** Who claims: the instance, the lease of this attempt, and every lease the instance has live. */
 export interface Claimant {
   instanceId: string;
   lease: string;
