@@ -1,8 +1,8 @@
 import http2 from 'node:http2';
 import { expect } from 'chai';
-import { startPushSimulator, type PushSimulator, type SimulatedSubscription } from '../src/index.js';
+import { startPushSimulator, type SimulatedSubscription } from '../src/index.js';
 import { loadSimulatorConfig } from '../src/config.js';
-import { closeH2, connectH2, h2Push, newAppServer, webPushRequest, type RawRequest } from './support.js';
+import { closeH2, connectH2, h2Push, newAppServer, simulatorsPerTest, webPushRequest, type RawRequest } from './support.js';
 
 /** One hand-made push (the same body can be sent twice, as a sender's retry does); its status, or 0 when the stream was reset. */
 function h2Send(session: http2.ClientHttp2Session, sub: SimulatedSubscription, request: RawRequest): Promise<number> {
@@ -23,16 +23,7 @@ function h2Send(session: http2.ClientHttp2Session, sub: SimulatedSubscription, r
 // with the load; and the duplicates it counts (a message accepted twice for one subscription).
 describe('push simulator: a service of limited capacity, and duplicates', () => {
   const app = newAppServer();
-  const sims: PushSimulator[] = [];
-  const start = async (opts: Parameters<typeof startPushSimulator>[0]) => {
-    const sim = await startPushSimulator(opts);
-    sims.push(sim);
-    return sim;
-  };
-
-  afterEach(async () => {
-    await Promise.all(sims.splice(0).map((s) => s.close()));
-  });
+  const start = simulatorsPerTest();
 
   it('when pushes arrive together at a service of 20 a second, then each waits for those before it: the answers come in arrival order, the tenth after at least nine turns', async () => {
     const sim = await start({ capacityPerSecond: 20 });

@@ -1,21 +1,12 @@
 import { expect } from 'chai';
-import { startPushSimulator, type PushSimulator } from '../src/index.js';
+import { startPushSimulator } from '../src/index.js';
 import { loadSimulatorConfig } from '../src/config.js';
-import { closeH2, connectH2, controlJson, h2Push, newAppServer } from './support.js';
+import { closeH2, connectH2, controlJson, h2Push, newAppServer, simulatorsPerTest } from './support.js';
 
 // A far push service: latencyMs delays every answer, maxConcurrentStreams caps a connection.
 describe('push simulator: a far push service (latencyMs, maxConcurrentStreams)', () => {
   const app = newAppServer();
-  const sims: PushSimulator[] = [];
-  const start = async (opts: Parameters<typeof startPushSimulator>[0]) => {
-    const sim = await startPushSimulator(opts);
-    sims.push(sim);
-    return sim;
-  };
-
-  afterEach(async () => {
-    await Promise.all(sims.splice(0).map((s) => s.close()));
-  });
+  const start = simulatorsPerTest();
 
   it('when latencyMs is set, then every push is answered after it, and pushes on other streams wait alongside, not in turn', async () => {
     const sim = await start({ latencyMs: 200 });

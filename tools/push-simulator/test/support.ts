@@ -4,7 +4,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
 import webpush from 'web-push';
-import type { PushSimulator, SimulatedSubscription } from '../src/index.js';
+import { startPushSimulator, type PushSimulator, type SimulatedSubscription } from '../src/index.js';
 
 export interface AppServer {
   publicKey: string;
@@ -154,4 +154,17 @@ export function connectH2(sim: Trust): { session: http2.ClientHttp2Session; sett
 export function closeH2(session: http2.ClientHttp2Session): Promise<void> {
   if (session.closed || session.destroyed) return Promise.resolve();
   return new Promise((resolve) => session.close(() => resolve()));
+}
+
+/** Starts simulators for the tests of a describe block and closes them after each test (call it in the block). */
+export function simulatorsPerTest(): (opts: Parameters<typeof startPushSimulator>[0]) => Promise<PushSimulator> {
+  const sims: PushSimulator[] = [];
+  afterEach(async () => {
+    await Promise.all(sims.splice(0).map((s) => s.close()));
+  });
+  return async (opts) => {
+    const sim = await startPushSimulator(opts);
+    sims.push(sim);
+    return sim;
+  };
 }
