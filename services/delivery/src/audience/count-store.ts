@@ -1,8 +1,9 @@
 // Reads of the precomputed audience counters (maintained by triggers on subscribers, see the
-// migrations); none of these touch the subscribers table.
+// migrations: 20250101000000_audience.sql, 20261205130000_audience_cells.sql); only a segment
+// with a time condition reads the subscribers table.
 import type { Queryable } from '../../../shared/src/db.js';
 import type { Segment } from '../../../shared/src/segment.js';
-import { segmentSql } from './segment-sql.js';
+import { hasTimeConditions, profileSql, segmentSql } from './segment-sql.js';
 
 export interface NameCount {
   name: string;
@@ -20,10 +21,28 @@ export async function countUnion(db: Queryable, siteId: string, topics: string[]
 }
 
 /**
- * Active subscribers in topics ∪ countries narrowed by a segment: an exact count over the site's
- * subscribers (the counters know nothing of languages, zones, browsers or engagement).
+ * Active subscribers in topics ∪ countries narrowed by a segment. Static conditions (languages,
+ * zones, UTC offset, browsers) are a sum over the maintained cells of the matching profiles;
+ * a segment with a time condition (subscribed after/before, engagement) is counted over the
+ * site's subscribers, which no cell can answer (see countSegmentScan).
  */
 export async function countSegment(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment): Promise<number> {
+  if (hasTimeConditions(segment)) return countSegmentScan(db, siteId, topics, countries, segment);
+  const profiles = profileSql(segment, 4);
+  const { rows } = await db.query(
+    `SELECT coalesce(sum(c.users), 0)::bigint AS users
+       FROM delivery.audience_profiles p
+       JOIN delivery.audience_cells c
+         ON c.site_id = p.site_id AND c.language = p.language AND c.time_zone = p.time_zone AND c.browser = p.browser
+      WHERE p.site_id = $1 AND p.users > 0${profiles.sql}
+        AND (c.country = ANY($2::text[]) OR c.topics && $3::text[])`,
+    [siteId, countries, topics, ...profiles.params],
+  );
+  return Number(rows[0].users);
+}
+
+/** The exact count over the site's subscribers, for segments with a time condition. */
+export async function countSegmentScan(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment): Promise<number> {
   const narrowed = segmentSql(segment, 4);
   const { rows } = await db.query(
     `SELECT count(*)::bigint AS users FROM delivery.subscribers s
@@ -35,7 +54,8 @@ export async function countSegment(db: Queryable, siteId: string, topics: string
 
 /**
  * The audience (narrowed by the segment, if any) by the zone its subscribers reported (null:
- * none): an exact count over the site's subscribers, for a local-time campaign's plan.
+ * none), for a local-time campaign's plan: from the cells, or, for a segment with a time
+ * condition, over the site's subscribers.
  */
 export async function countByZone(
   db: Queryable,
@@ -44,6 +64,23 @@ export async function countByZone(
   countries: string[],
   segment: Segment | null,
 ): Promise<{ zone: string | null; users: number }[]> {
+  if (hasTimeConditions(segment)) return countByZoneScan(db, siteId, topics, countries, segment!);
+  const profiles = profileSql(segment, 4);
+  const { rows } = await db.query(
+    `SELECT p.time_zone, sum(c.users)::bigint AS users
+       FROM delivery.audience_profiles p
+       JOIN delivery.audience_cells c
+         ON c.site_id = p.site_id AND c.language = p.language AND c.time_zone = p.time_zone AND c.browser = p.browser
+      WHERE p.site_id = $1 AND p.users > 0${profiles.sql}
+        AND (c.country = ANY($2::text[]) OR c.topics && $3::text[])
+      GROUP BY p.time_zone
+     HAVING sum(c.users) > 0`,
+    [siteId, countries, topics, ...profiles.params],
+  );
+  return rows.map((r) => ({ zone: r.time_zone === '' ? null : (r.time_zone as string), users: Number(r.users) }));
+}
+
+async function countByZoneScan(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment): Promise<{ zone: string | null; users: number }[]> {
   const narrowed = segmentSql(segment, 4);
   const { rows } = await db.query(
     `SELECT s.time_zone, count(*)::bigint AS users FROM delivery.subscribers s

@@ -1,7 +1,9 @@
-// A segment (services/shared/src/segment.ts) as SQL conditions on `delivery.subscribers s`,
-// ANDed to an audience query: every value travels as a parameter, never in the text. Conditions
-// on the subscriber's zone exclude subscribers without one; the UTC offset is the zone's at the
-// moment the query runs (pg_timezone_names, read once per query, not per row).
+// A segment (services/shared/src/segment.ts) as SQL conditions ANDed to an audience query: on
+// `delivery.subscribers s` (segmentSql: the sender's audience, and counts with a time condition),
+// or its static conditions on a profile `delivery.audience_profiles p` (profileSql: counts from the
+// maintained cells, count-store.ts). Every value travels as a parameter, never in the text.
+// Conditions on the subscriber's zone exclude subscribers without one; the UTC offset is the
+// zone's at the moment the query runs (pg_timezone_names, read once per query, not per row).
 import { zoneNames } from '../../../shared/src/local-time.js';
 import type { Segment } from '../../../shared/src/segment.js';
 
@@ -35,11 +37,53 @@ export function segmentSql(segment: Segment | null | undefined, firstParam: numb
     );
   }
   if (segment.browsers) conditions.push(`delivery.browser_of(s.endpoint) = ANY(${p(segment.browsers)}::text[])`);
+  conditions.push(...timeConditions(segment, p));
+  return { sql: conditions.map((c) => ` AND ${c}`).join(''), params };
+}
+
+/** True when the segment tests when subscribers subscribed or engaged: conditions no cell keeps. */
+export function hasTimeConditions(segment: Segment | null | undefined): boolean {
+  return !!segment && TIME_FIELDS.some((f) => segment[f] !== undefined);
+}
+
+const TIME_FIELDS = ['subscribedAfter', 'subscribedBefore', 'engagedWithinDays', 'notEngagedForDays'] as const satisfies readonly (keyof Segment)[];
+
+/**
+ * The segment's static conditions (languages, zones, UTC offset, browsers) on `delivery.audience_profiles p`,
+ * whose language is stored lower-cased and whose missing language or zone is ''. The same
+ * meaning as segmentSql's: '' matches no language prefix, no zone name and no offset.
+ */
+export function profileSql(segment: Segment | null | undefined, firstParam: number): SegmentSql {
+  if (!segment) return { sql: '', params: [] };
+  const params: unknown[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${firstParam + params.length - 1}`;
+  };
+  const conditions: string[] = [];
+  if (segment.languages) {
+    const prefixes = segment.languages.filter((l) => !l.includes('-'));
+    const exact = segment.languages.filter((l) => l.includes('-'));
+    conditions.push(`p.language <> '' AND (split_part(p.language, '-', 1) = ANY(${p(prefixes)}::text[]) OR p.language = ANY(${p(exact)}::text[]))`);
+  }
+  if (segment.timeZones) conditions.push(`p.time_zone = ANY(${p(zoneNames(segment.timeZones))}::text[])`);
+  if (segment.utcOffset) {
+    conditions.push(
+      `p.time_zone = ANY(ARRAY(SELECT name FROM pg_timezone_names
+                               WHERE extract(epoch FROM utc_offset) / 60 BETWEEN ${p(segment.utcOffset.min)}::int AND ${p(segment.utcOffset.max)}::int))`,
+    );
+  }
+  if (segment.browsers) conditions.push(`p.browser = ANY(${p(segment.browsers)}::text[])`);
+  return { sql: conditions.map((c) => ` AND ${c}`).join(''), params };
+}
+
+function timeConditions(segment: Segment, p: (value: unknown) => string): string[] {
+  const conditions: string[] = [];
   if (segment.subscribedAfter) conditions.push(`s.created_at >= ${p(segment.subscribedAfter)}::timestamptz`);
   if (segment.subscribedBefore) conditions.push(`s.created_at < ${p(segment.subscribedBefore)}::timestamptz`);
   const engagedWithin = (days: number) =>
     `EXISTS (SELECT 1 FROM delivery.subscriber_engagement e WHERE e.subscriber_id = s.id AND e.last_engaged_at >= now() - ${p(days)}::int * interval '1 day')`;
   if (segment.engagedWithinDays) conditions.push(engagedWithin(segment.engagedWithinDays));
   if (segment.notEngagedForDays) conditions.push(`NOT ${engagedWithin(segment.notEngagedForDays)}`);
-  return { sql: conditions.map((c) => ` AND ${c}`).join(''), params };
+  return conditions;
 }
