@@ -1,0 +1,194 @@
+// The audience cells (migrations/20261205130000_audience_cells.sql): counts of topics ∪ countries
+// narrowed by a segment's static conditions, answered from the cells, against a brute-force count
+// over the subscribers table (segment-sql.ts segmentSql, the sender's own conditions), after any
+// sequence of bulk inserts (the import and seed path), subscribes, attribute changes,
+// unsubscribes, reactivations, topic merges and deletes.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import * as grpc from '@grpc/grpc-js';
+import { randomBytes } from 'node:crypto';
+import { createSubscriptions } from '../src/audience/subscriptions.js';
+import { insertNewSubscribers } from '../src/audience/subscriber-store.js';
+import { createTopicMaintenance } from '../src/audience/topic-maintenance.js';
+import { segmentSql } from '../src/audience/segment-sql.js';
+import type { Segment } from '../../shared/src/segment.js';
+import { effectiveZone } from '../../shared/src/local-time.js';
+import type { Pool } from '../../shared/src/db.js';
+import { browserKeys, newSite, pushEndpoint, startTestDelivery, type TestDelivery } from './support.js';
+
+const TOPICS = ['a', 'b', 'c', 'd'];
+const COUNTRIES = ['country__br', 'country__us', 'country__pt'];
+const LANGUAGES = ['pt-BR', 'PT', 'pt-pt', 'en-US', 'es', null];
+/** Asia/Calcutta: a stored name that is not its zone's one name (Asia/Kolkata); segments match it too. */
+const ZONES = ['America/Sao_Paulo', 'Europe/Lisbon', 'Asia/Tokyo', 'Asia/Calcutta', null];
+const HOSTS = ['https://fcm.googleapis.com/fcm/send/', 'https://updates.push.services.mozilla.com/wpush/v2/', 'https://web.push.apple.com/', 'https://127.0.0.1/'];
+
+interface Answer {
+  users: number;
+  zones: { name: string; users: number }[];
+  defaultTimeZone: string;
+}
+
+function countWithZones(t: TestDelivery, siteId: string, topics: string[], countries: string[], segment: Segment | null): Promise<Answer> {
+  return new Promise((resolve, reject) =>
+    t.audience.CountAudience(
+      { siteId, topics, countries, segmentJson: segment ? JSON.stringify(segment) : '', withZones: true },
+      (err: grpc.ServiceError | null, res?: { users: string | number; zones: { name: string; users: string | number }[]; defaultTimeZone: string }) =>
+        err
+          ? reject(err)
+          : resolve({ users: Number(res!.users), zones: res!.zones.map((z) => ({ name: z.name, users: Number(z.users) })), defaultTimeZone: res!.defaultTimeZone }),
+    ),
+  );
+}
+
+/** The same audience counted over the subscribers, by effective zone (local-time.ts effectiveZone: its one name; the site's default for none). */
+async function bruteForce(pool: Pool, siteId: string, topics: string[], countries: string[], segment: Segment | null, defaultZone: string) {
+  const narrowed = segmentSql(segment, 4);
+  const { rows } = await pool.query(
+    `SELECT s.time_zone AS zone FROM delivery.subscribers s
+      WHERE s.site_id = $1 AND s.active AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}`,
+    [siteId, countries, topics, ...narrowed.params],
+  );
+  const zones = new Map<string, number>();
+  for (const r of rows) zones.set(effectiveZone(r.zone, defaultZone), (zones.get(effectiveZone(r.zone, defaultZone)) ?? 0) + 1);
+  return { users: rows.length, zones };
+}
+
+/** The cells against a GROUP BY over the subscribers: same keys, same counts (zeros aside). */
+async function expectCellsExact(pool: Pool, siteId: string): Promise<void> {
+  const { rows } = await pool.query(
+    `WITH truth AS (
+       SELECT coalesce(lower(language), '') AS language, coalesce(time_zone, '') AS time_zone, delivery.browser_of(endpoint) AS browser,
+              country, delivery.topic_set(topics) AS topics, count(*) AS users
+         FROM delivery.subscribers WHERE site_id = $1 AND active GROUP BY 1, 2, 3, 4, 5),
+     kept AS (SELECT language, time_zone, browser, country, topics, users FROM delivery.audience_cells WHERE site_id = $1 AND users <> 0)
+     SELECT (SELECT count(*) FROM (TABLE truth EXCEPT TABLE kept) x) + (SELECT count(*) FROM (TABLE kept EXCEPT TABLE truth) y) AS differ,
+            (SELECT count(*) FROM delivery.audience_profiles p WHERE site_id = $1
+               AND users <> (SELECT coalesce(sum(users), 0) FROM kept WHERE (kept.language, kept.time_zone, kept.browser) = (p.language, p.time_zone, p.browser))) AS profiles_differ`,
+    [siteId],
+  );
+  expect(Number(rows[0].differ), 'cells differing from the subscribers').to.equal(0);
+  expect(Number(rows[0].profiles_differ), 'profiles differing from their cells').to.equal(0);
+}
+
+const segmentArb: fc.Arbitrary<Segment | null> = fc.option(
+  fc
+    .record(
+      {
+        languages: fc.subarray(['pt', 'pt-br', 'en', 'es', 'fr'], { minLength: 1 }),
+        timeZones: fc.subarray(['America/Sao_Paulo', 'Europe/Lisbon', 'Asia/Tokyo', 'Asia/Kolkata'], { minLength: 1 }),
+        utcOffset: fc.tuple(fc.integer({ min: -720, max: 840 }), fc.integer({ min: -720, max: 840 })).map(([x, y]) => ({ min: Math.min(x, y), max: Math.max(x, y) })),
+        browsers: fc.subarray(['chrome', 'edge', 'firefox', 'safari', 'other'] as const, { minLength: 1 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((s) => s as Segment),
+  { nil: null },
+);
+
+describe('delivery: audience cells', function () {
+  this.timeout(180_000);
+  let t: TestDelivery;
+
+  before(async () => {
+    t = await startTestDelivery('cells');
+  });
+  after(async () => {
+    await t?.stop();
+  });
+
+  it('property: after bulk inserts, subscribes, changes, unsubscribes, merges and deletes, any audience with any static segment counts as the subscribers do, in total and by zone', async () => {
+    const subscriptions = createSubscriptions(t.pool, { pushServiceHosts: [], pushTestHosts: ['127.0.0.1'] });
+    const topicMaintenance = createTopicMaintenance(t.pool);
+    const slot = fc.integer({ min: 0, max: 11 });
+    const pickIn = <T>(list: readonly T[]) => fc.constantFrom(...list);
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant('bulk' as const),
+        rows: fc.array(fc.record({ host: pickIn(HOSTS), country: pickIn(COUNTRIES), topics: fc.subarray(TOPICS) }), { minLength: 1, maxLength: 20 }),
+      }),
+      fc.record({ kind: fc.constant('subscribe' as const), slot, topics: fc.subarray(TOPICS), language: pickIn(LANGUAGES), zone: pickIn(ZONES) }),
+      fc.record({
+        kind: fc.constant('change' as const),
+        slot,
+        column: pickIn(['topics', 'country', 'language', 'time_zone', 'endpoint'] as const),
+        value: fc.nat(100),
+      }),
+      fc.record({ kind: fc.constant('changeMany' as const), language: pickIn(LANGUAGES), zone: pickIn(ZONES), modulo: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ kind: fc.constant('unsubscribe' as const), slot }),
+      fc.record({ kind: fc.constant('reactivateAll' as const) }),
+      fc.record({ kind: fc.constant('merge' as const), from: fc.subarray(TOPICS, { minLength: 1, maxLength: 2 }), into: pickIn(TOPICS) }),
+      fc.record({ kind: fc.constant('delete' as const), slot }),
+    );
+    const query = fc.record({ topics: fc.subarray(TOPICS), countries: fc.subarray(COUNTRIES), segment: segmentArb });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), fc.array(query, { minLength: 1, maxLength: 6 }), async (ops, queries) => {
+        const site = await newSite(t);
+        const endpoints = Array.from({ length: 12 }, () => pushEndpoint());
+        // The subscribers of a slot: the endpoint subscribed there, else the slot-th row of the site.
+        const rowOf = async (s: number) =>
+          (await t.pool.query('SELECT id FROM delivery.subscribers WHERE site_id = $1 ORDER BY id OFFSET $2 LIMIT 1', [site.siteId, s])).rows[0]?.id as string | undefined;
+        for (const o of ops) {
+          if (o.kind === 'bulk') {
+            await insertNewSubscribers(
+              t.pool,
+              site.siteId,
+              o.rows.map((r) => ({ endpoint: r.host + randomBytes(9).toString('base64url'), p256dh: 'k', auth: 'a', country: r.country, topics: [...r.topics].sort() })),
+            );
+          } else if (o.kind === 'subscribe') {
+            const body: Record<string, unknown> = { subscription: { endpoint: endpoints[o.slot], keys: browserKeys() }, topics: o.topics, language: o.language, timeZone: o.zone };
+            await subscriptions.subscribe(site.publicId, body, 'BR');
+          } else if (o.kind === 'change') {
+            const id = await rowOf(o.slot);
+            if (!id) continue;
+            const value = {
+              topics: [TOPICS[o.value % 4], TOPICS[(o.value >> 2) % 4]],
+              country: COUNTRIES[o.value % 3],
+              language: LANGUAGES[o.value % LANGUAGES.length],
+              time_zone: ZONES[o.value % ZONES.length],
+              endpoint: HOSTS[o.value % HOSTS.length] + randomBytes(9).toString('base64url'),
+            }[o.column];
+            await t.pool.query(`UPDATE delivery.subscribers SET ${o.column} = $2 WHERE id = $1`, [id, value]);
+          } else if (o.kind === 'changeMany') {
+            await t.pool.query('UPDATE delivery.subscribers SET language = $2, time_zone = $3 WHERE site_id = $1 AND id % $4 = 0', [site.siteId, o.language, o.zone, o.modulo]);
+          } else if (o.kind === 'unsubscribe') {
+            const id = await rowOf(o.slot);
+            if (id) await t.pool.query('UPDATE delivery.subscribers SET active = false, deactivated_at = now() WHERE id = $1', [id]);
+          } else if (o.kind === 'reactivateAll') {
+            await t.pool.query('UPDATE delivery.subscribers SET active = true, deactivated_at = NULL WHERE site_id = $1', [site.siteId]);
+          } else if (o.kind === 'merge') {
+            const from = o.from.filter((x) => x !== o.into);
+            if (from.length > 0) await topicMaintenance.mergeTopics({ siteId: site.siteId, from, into: o.into });
+          } else {
+            const id = await rowOf(o.slot);
+            if (id) await t.pool.query('DELETE FROM delivery.subscribers WHERE id = $1', [id]);
+          }
+        }
+        await expectCellsExact(t.pool, site.siteId);
+        for (const q of queries) {
+          if (q.topics.length === 0 && q.countries.length === 0) continue;
+          const got = await countWithZones(t, site.siteId, q.topics, q.countries, q.segment);
+          const want = await bruteForce(t.pool, site.siteId, q.topics, q.countries, q.segment, got.defaultTimeZone);
+          const label = JSON.stringify(q);
+          expect(got.users, label).to.equal(want.users);
+          expect(new Map(got.zones.map((z) => [z.name, z.users])), label).to.deep.equal(want.zones);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('counts a segment with a time condition over the subscribers, exactly', async () => {
+    const site = await newSite(t);
+    await t.pool.query(
+      `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics, language, time_zone, created_at)
+       SELECT $1, 'https://fcm.googleapis.com/fcm/send/' || g, 'k', 'a', 'country__br', '{a}', 'pt-BR', 'America/Sao_Paulo', now() - g * interval '1 day'
+         FROM generate_series(1, 30) g`,
+      [site.siteId],
+    );
+    const segment: Segment = { languages: ['pt'], subscribedAfter: new Date(Date.now() - 10.5 * 86_400_000).toISOString().slice(0, 19) + 'Z' };
+    const got = await countWithZones(t, site.siteId, ['a'], [], segment);
+    expect(got.users).to.equal(10);
+    expect(got.zones).to.deep.equal([{ name: 'America/Sao_Paulo', users: 10 }]);
+  });
+});
