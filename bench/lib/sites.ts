@@ -33,7 +33,7 @@ export function deliveryOperators(stack: BenchStack) {
 export async function seed(
   stack: BenchStack,
   site: BenchSite,
-  input: { count: number; topics: string[]; countries: string[]; perSubscriber?: number; endpointBase?: string },
+  input: { count: number; topics: string[]; countries: string[]; perSubscriber?: number; endpointBase?: string; languages?: (string | null)[]; timeZones?: (string | null)[] },
   log: (line: string) => void,
 ): Promise<number> {
   const started = Date.now();
@@ -45,6 +45,8 @@ export async function seed(
     countries: input.countries,
     topicsPerSubscriber: input.perSubscriber,
     endpointBase: input.endpointBase,
+    languages: input.languages,
+    timeZones: input.timeZones,
     onProgress: (done, total) => {
       if (done / total >= nextReport || done === total) {
         nextReport = Math.floor((done / total) * 10) / 10 + 0.1;
@@ -57,6 +59,7 @@ export async function seed(
   await stack.pool.query('VACUUM ANALYZE delivery.subscribers');
   await stack.pool.query('ANALYZE delivery.audience_groups');
   await stack.pool.query('ANALYZE delivery.audience_names');
+  await stack.pool.query('VACUUM ANALYZE delivery.audience_cells, delivery.audience_profiles');
   return inserted;
 }
 

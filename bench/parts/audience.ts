@@ -1,8 +1,9 @@
-// Part 3: audience at scale. 1,000,000 subscribers over 50 topics and 30 countries (seeded with
-// the operator function the CLI's `subscribers seed` runs, then given languages and time zones),
-// then the latency of /v2/topics, /v2/countries and of create, which computes totalUsers for
-// topics ∪ countries (from the counters) and, with a segment, for the narrowed audience (an exact
-// count over the site's subscribers), and the whole
+// Part 3: audience at scale. 1,000,000 subscribers (or --audience N) over 50 topics and 30
+// countries, each with a language and a time zone drawn independently (seeded with the operator
+// function the CLI's `subscribers seed` runs), then the latency of /v2/topics, /v2/countries and
+// of create, which computes totalUsers for topics ∪ countries (from the counters) and, with a
+// segment, for the narrowed audience (from the audience cells: neither reads the subscribers),
+// the cells a site this size has and the count queries' own time, and the whole
 // site exported through GET /v2/subscribers/export (time, size, peak RSS of the two processes
 // it streams through).
 import { load, type LoadResult } from '../lib/load.js';
@@ -10,6 +11,7 @@ import { memory, meterCpu, processesNamed, sampleRss } from '../lib/proc.js';
 import { apiOk, createSite, seed } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import { BENCH_CAMPAIGN } from './delivery.js';
+import { countByZone, countSegment, countUnion } from '../../services/delivery/src/audience/count-store.js';
 
 export interface AudienceOptions {
   subscribers: number;
@@ -22,6 +24,10 @@ export interface AudienceResult {
   topics: number;
   countries: number;
   seedSeconds: number;
+  /** The site's audience cells and profiles, and the size of both tables (every site in the database). */
+  cells: { cells: number; profiles: number; megabytes: number };
+  /** The count queries alone, in Postgres, 1 connection: p50 and max, ms. */
+  countQueryMs: Record<'union' | 'segment' | 'segmentByZone', { p50: number; max: number }>;
   scenarios: LoadResult[];
   totalUsersCheck: { api: number; sql: number; equal: boolean };
   /** The same for a create with SEGMENT: the API's totalUsers against a SQL count of the narrowed audience. */
@@ -38,7 +44,7 @@ export interface AudienceResult {
   };
 }
 
-/** Languages and time zones given to the seeded subscribers (by id, round robin; a quarter without a zone). */
+/** Languages and time zones given to the seeded subscribers (each drawn at random; a quarter without a zone). */
 const LANGUAGES = ['pt-BR', 'en-US', 'es', 'pt'];
 const ZONES = ['America/Sao_Paulo', 'Europe/Lisbon', 'Asia/Tokyo', null];
 /** The create-with-segment scenario's segment: about a quarter of the audience. */
@@ -48,21 +54,51 @@ const TOPICS = Array.from({ length: 50 }, (_, i) => `topic${String(i + 1).padSta
 const COUNTRIES = ['br', 'us', 'de', 'fr', 'gb', 'es', 'it', 'pt', 'mx', 'ar', 'ca', 'jp', 'in', 'id', 'ng', 'za', 'au', 'nl', 'se', 'pl',
   'tr', 'kr', 'co', 'cl', 'pe', 'eg', 'ph', 'vn', 'th', 'ua'];
 
+const audience = { topics: ['topic03', 'topic17', 'topic42'], countries: ['country__br', 'country__jp'] };
+const COUNT_QUERY_RUNS = 20;
+
+async function cellStats(stack: BenchStack, siteId: string) {
+  const { rows } = await stack.pool.query(
+    `SELECT (SELECT count(*) FROM delivery.audience_cells WHERE site_id = $1)::int AS cells,
+            (SELECT count(*) FROM delivery.audience_profiles WHERE site_id = $1)::int AS profiles,
+            (pg_total_relation_size('delivery.audience_cells') + pg_total_relation_size('delivery.audience_profiles'))::bigint AS bytes`,
+    [siteId],
+  );
+  return { cells: rows[0].cells as number, profiles: rows[0].profiles as number, megabytes: Math.round(Number(rows[0].bytes) / 1e5) / 10 };
+}
+
+/** The delivery service's count queries alone, in Postgres (no gRPC, no create): p50 and max of COUNT_QUERY_RUNS, ms. */
+async function timeCountQueries(stack: BenchStack, siteId: string, a: { topics: string[]; countries: string[] }) {
+  const runs = async (fn: () => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let i = 0; i < COUNT_QUERY_RUNS; i++) {
+      const t = performance.now();
+      await fn();
+      ms.push(performance.now() - t);
+    }
+    ms.sort((x, y) => x - y);
+    return { p50: Math.round(ms[ms.length >> 1] * 10) / 10, max: Math.round(ms[ms.length - 1] * 10) / 10 };
+  };
+  return {
+    union: await runs(() => countUnion(stack.pool, siteId, a.topics, a.countries)),
+    segment: await runs(() => countSegment(stack.pool, siteId, a.topics, a.countries, SEGMENT)),
+    segmentByZone: await runs(() => countByZone(stack.pool, siteId, a.topics, a.countries, SEGMENT)),
+  };
+}
+
 export async function runAudience(stack: BenchStack, opts: AudienceOptions, log: (l: string) => void): Promise<AudienceResult> {
   const site = await createSite(stack, 'audience-bench');
   log(`seeding ${opts.subscribers.toLocaleString('en')} subscribers over ${TOPICS.length} topics and ${COUNTRIES.length} countries…`);
   const t0 = Date.now();
-  await seed(stack, site, { count: opts.subscribers, topics: TOPICS, countries: COUNTRIES, perSubscriber: 2 }, log);
+  await seed(stack, site, { count: opts.subscribers, topics: TOPICS, countries: COUNTRIES, perSubscriber: 2, languages: LANGUAGES, timeZones: ZONES }, log);
   const seedSeconds = (Date.now() - t0) / 1000;
-  log('  giving them languages and time zones (for the segment scenario)…');
-  await stack.pool.query(
-    `UPDATE delivery.subscribers SET language = ($2::text[])[1 + id % 4], time_zone = ($3::text[])[1 + id % 4] WHERE site_id = $1`,
-    [site.id, LANGUAGES, ZONES],
-  );
+  const cells = await cellStats(stack, site.id);
+  log(`  audience cells: ${cells.cells.toLocaleString('en')} cells in ${cells.profiles} profiles, ${cells.megabytes} MB (cells and profiles, with indexes; all sites)`);
+  const countQueries = await timeCountQueries(stack, site.id, audience);
+  log(`  count queries alone (1 connection, ${COUNT_QUERY_RUNS} runs each): ${JSON.stringify(countQueries)}`);
 
   const url = stack.services.gatewayUrl;
   const auth = { authorization: site.apiKey };
-  const audience = { topics: ['topic03', 'topic17', 'topic42'], countries: ['country__br', 'country__jp'] };
   let k = 0;
   const scenarios: LoadResult[] = [];
   for (const connections of opts.connections) {
@@ -134,6 +170,8 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
     topics: TOPICS.length,
     countries: COUNTRIES.length,
     seedSeconds: Math.round(seedSeconds * 10) / 10,
+    cells,
+    countQueryMs: countQueries,
     scenarios,
     totalUsersCheck: { api: got.totalUsers, sql, equal: got.totalUsers === sql },
     segmentTotalUsersCheck: { api: gotSegmented.totalUsers, sql: segmentSql, equal: gotSegmented.totalUsers === segmentSql },

@@ -38,6 +38,12 @@ export interface SeedInput {
   countries: string[];
   topicsPerSubscriber?: number;
   endpointBase?: string;
+  /**
+   * Each subscriber gets one of these at random (null: none), stored as a subscribe stores them,
+   * so a segment bench needs no UPDATE of every row afterwards; default none.
+   */
+  languages?: (string | null)[];
+  timeZones?: (string | null)[];
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -265,6 +271,13 @@ function seedPlan(input: SeedInput) {
   }
   const endpointBase = input.endpointBase ?? 'https://seed.push.invalid/';
   if (!/^https?:\/\//.test(endpointBase)) throw new DeliveryOperatorError('endpointBase must be an http(s) URL');
+  const languages = input.languages ?? [null];
+  for (const l of languages) if (l !== null && !/^[A-Za-z0-9-]{1,35}$/.test(l)) throw new DeliveryOperatorError(`"${l}" is not a language tag`);
+  const timeZones = (input.timeZones ?? [null]).map((z) => {
+    if (z !== null && !isKnownZone(z)) throw new DeliveryOperatorError(`"${z}" is not a known time zone`);
+    return z === null ? null : canonicalZone(z);
+  });
+  if (languages.length === 0 || timeZones.length === 0) throw new DeliveryOperatorError('languages and timeZones, when given, need at least one entry (null: none)');
   return {
     siteId: input.siteId.toLowerCase(),
     count: input.count,
@@ -272,6 +285,8 @@ function seedPlan(input: SeedInput) {
     countries: countries.length > 0 ? countries : [UNKNOWN_COUNTRY],
     topicsPerSubscriber: Math.min(topicsPerSubscriber, topics.length),
     endpointBase,
+    languages,
+    timeZones,
   };
 }
 
@@ -288,6 +303,8 @@ function seedRows(plan: SeedPlan, keyPool: string[], size: number): NewSubscribe
     auth: random.toString('base64url', i * 34 + 18, i * 34 + 34),
     country: pick(plan.countries),
     topics: pickTopics(plan.topics, plan.topicsPerSubscriber),
+    language: pick(plan.languages),
+    timeZone: pick(plan.timeZones),
   }));
 }
 

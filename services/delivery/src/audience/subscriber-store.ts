@@ -139,6 +139,9 @@ export interface NewSubscriberRow {
   topics: string[];
   /** ISO date-time; default now. */
   createdAt?: string | null;
+  /** As a subscribe stores them; default none. */
+  language?: string | null;
+  timeZone?: string | null;
 }
 
 // Topic names never contain control characters (see names.ts), so U+001F can join a
@@ -151,9 +154,9 @@ const TOPIC_SEPARATOR = '\u001f';
  */
 export async function insertNewSubscribers(db: Queryable, siteId: string, rows: NewSubscriberRow[]): Promise<number> {
   const result = await db.query(
-    `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics, created_at)
-     SELECT $1, e, p, a, c, CASE WHEN t = '' THEN '{}'::text[] ELSE string_to_array(t, chr(31)) END, coalesce(d, now())
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[]) AS x(e, p, a, c, t, d)
+    `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics, created_at, language, time_zone)
+     SELECT $1, e, p, a, c, CASE WHEN t = '' THEN '{}'::text[] ELSE string_to_array(t, chr(31)) END, coalesce(d, now()), l, z
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[]) AS x(e, p, a, c, t, d, l, z)
      ON CONFLICT (site_id, endpoint) DO NOTHING`,
     [
       siteId,
@@ -163,6 +166,8 @@ export async function insertNewSubscribers(db: Queryable, siteId: string, rows: 
       rows.map((r) => r.country),
       rows.map((r) => r.topics.join(TOPIC_SEPARATOR)),
       rows.map((r) => r.createdAt ?? null),
+      rows.map((r) => r.language ?? null),
+      rows.map((r) => r.timeZone ?? null),
     ],
   );
   return result.rowCount ?? 0;
