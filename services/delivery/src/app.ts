@@ -187,7 +187,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const subscriberExport = createSubscriberExport(pools.bulk, { perSite: config.perSite.exports, rowsPerSecond: config.perSite.exportRowsPerSecond });
     const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
     const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
-    grpcServer = createGrpcServer({ audience: createAudience(pool), siteImport, subscriberExport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
+    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one
