@@ -14,7 +14,9 @@ import { segmentSql } from '../src/audience/segment-sql.js';
 import { createAudience } from '../src/audience/audience.js';
 import type { Segment } from '../../shared/src/segment.js';
 import { effectiveZone } from '../../shared/src/local-time.js';
-import type { Pool } from '../../shared/src/db.js';
+import { migrate, type Pool } from '../../shared/src/db.js';
+import path from 'node:path';
+import { ROOT } from '../../../scripts/lib/local-env.js';
 import { browserKeys, newSite, pushEndpoint, startTestDelivery, type TestDelivery } from './support.js';
 
 const TOPICS = ['a', 'b', 'c', 'd'];
@@ -219,5 +221,22 @@ describe('delivery: audience cells', function () {
       holder.release();
     }
     expect(await slow.countAudience(site.siteId, ['a'], [], segment), 'within the budget again: exact').to.equal(0);
+  });
+
+  it('the migration counts the subscribers already there into the cells (backfill, merged in batches), and runs again safely', async () => {
+    const site = await newSite(t);
+    await t.pool.query(
+      `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics, language, time_zone, active)
+       SELECT $1, (ARRAY['https://fcm.googleapis.com/fcm/send/', 'https://web.push.apple.com/'])[1 + g % 2] || g, 'k', 'a',
+              (ARRAY['country__br', 'country__us', 'country__pt'])[1 + g % 3], ARRAY['t' || g % 5, 't' || g % 7],
+              (ARRAY['pt-BR', 'en', NULL])[1 + g % 3], (ARRAY['Europe/Lisbon', NULL])[1 + g % 2], g % 9 <> 0
+         FROM generate_series(1, 5000) g`,
+      [site.siteId],
+    );
+    await t.pool.query(`DELETE FROM delivery.schema_migrations WHERE version IN ('20261205130000', '20261205130100')`);
+    const applied = await migrate(t.pool, 'delivery', path.join(ROOT, 'services/delivery/migrations'));
+    expect(applied).to.deep.equal(['20261205130000_audience_cells.sql', '20261205130100_audience_cells_backfill.sql']);
+    await expectCellsExact(t.pool, site.siteId);
+    expect(Number((await t.pool.query('SELECT count(*) FROM delivery.audience_cells_backfill')).rows[0].count), 'backfill merged').to.equal(0);
   });
 });
