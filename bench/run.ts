@@ -62,7 +62,7 @@ const HELP = `npm run bench -- [flags]
   --scheduled N        scheduler: campaigns due at the same second (10000)
   --noisy N            neighbours: subscribers of the site that floods imports and exports (100000)
   --year-days N        year: days of daily campaigns in the compressed year (365)
-  --year-subscribers N year: the site's subscribers, browsers of the device simulator (2000)
+  --year-subscribers N year: the site's subscribers, browsers of the device simulator (1000)
   --year-seconds N     year: seconds of the list and create scenarios at the start, middle and end (5)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
@@ -115,7 +115,7 @@ function parse() {
     scheduled: int(values.scheduled, 'scheduled', 10_000),
     noisy: int(values.noisy, 'noisy', 100_000),
     yearDays: int(values['year-days'], 'year-days', 365),
-    yearSubscribers: int(values['year-subscribers'], 'year-subscribers', 2000),
+    yearSubscribers: int(values['year-subscribers'], 'year-subscribers', 1000),
     yearSeconds: int(values['year-seconds'], 'year-seconds', 5),
     profile: values.profile,
   };

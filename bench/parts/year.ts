@@ -177,6 +177,17 @@ async function webhookReceiver(): Promise<{ url: string; requests: () => number;
   return { url: `http://127.0.0.1:${port}/hooks`, requests: () => requests, close: () => new Promise((r) => server.close(() => r())) };
 }
 
+/** Waits until the campaign's run is final (sent to every subscriber). */
+async function untilFinal(stack: BenchStack, campaignId: string): Promise<void> {
+  const until = Date.now() + 300_000;
+  while (Date.now() < until) {
+    const { rows } = await stack.pool.query(`SELECT 1 FROM delivery.campaign_runs WHERE campaign_id = $1 AND state IN ('completed', 'failed')`, [campaignId]);
+    if (rows.length) return;
+    await sleep(50);
+  }
+  throw new Error(`campaign ${campaignId} was not final within 300 s`);
+}
+
 /** Waits until the runs are final with their counters published and the devices have stopped reporting. */
 async function drain(stack: BenchStack, campaignIds: string[]): Promise<void> {
   const until = Date.now() + 300_000;
@@ -253,20 +264,21 @@ export async function runYear(stack: BenchStack, opts: YearOptions, log: (l: str
     for (let day = 1; day <= opts.days; ) {
       const t0 = Date.now();
       const batch = Math.min(7, opts.days - day + 1);
-      // The week's campaigns are created together: only the clock is compressed, not the work.
-      const ids = await Promise.all(
-        Array.from({ length: batch }, async (_, i) => {
-          const c = await apiOk(gateway, site.apiKey, 'POST', '/v2/campaign/create', {
-            ...BENCH_CAMPAIGN,
-            title: `Daily news, day ${day + i}`,
-            topics: [TOPIC],
-            status: 'published',
-            scheduleMode: 'now',
-            ttl: 86_400,
-          });
-          return c.id as string;
-        }),
-      );
+      // One campaign a day, each sent before the next is created, as days are apart: created
+      // together, a week's campaigns would contend for the same subscribers' frequency-cap locks.
+      const ids: string[] = [];
+      for (let i = 0; i < batch; i++) {
+        const c = await apiOk(gateway, site.apiKey, 'POST', '/v2/campaign/create', {
+          ...BENCH_CAMPAIGN,
+          title: `Daily news, day ${day + i}`,
+          topics: [TOPIC],
+          status: 'published',
+          scheduleMode: 'now',
+          ttl: 86_400,
+        });
+        ids.push(c.id as string);
+        await untilFinal(stack, c.id as string);
+      }
       await drain(stack, ids);
       day += batch;
       const t1 = Date.now();
