@@ -152,11 +152,16 @@ async function subscribeDevices(stack: BenchStack, site: BenchSite, count: numbe
       while (next < count) {
         next++;
         const sub = await sim.subscribe(site.vapidPublicKey);
-        const res = await api(stack.services.gatewayUrl, '', 'POST', `/public/v1/sites/${site.publicId}/subscriptions`, {
-          subscription: { endpoint: sub.endpoint, keys: sub.keys },
-          topics: [TOPIC],
-        });
-        if (res.status !== 201) throw new Error(`subscribe answered ${res.status}: ${JSON.stringify(res.body)}`);
+        // A browser tries again when its subscribe is lost or answered 5xx (a loaded machine drops some).
+        for (let attempt = 1; ; attempt++) {
+          const res = await api(stack.services.gatewayUrl, '', 'POST', `/public/v1/sites/${site.publicId}/subscriptions`, {
+            subscription: { endpoint: sub.endpoint, keys: sub.keys },
+            topics: [TOPIC],
+          }).catch((err: Error) => ({ status: 0, body: err.message }));
+          if (res.status === 201) break;
+          if (attempt >= 5 || (res.status >= 400 && res.status < 500)) throw new Error(`subscribe answered ${res.status}: ${JSON.stringify(res.body)}`);
+          await sleep(500 * attempt);
+        }
       }
     }),
   );
