@@ -7,6 +7,7 @@
 // (retention/retention.ts: the pass `retention run` makes, with the service's default settings).
 // After each simulated week the bench moves everything the retention code reads a week into the
 // past (ageOneWeek), then runs a pass; time itself never moves.
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -182,6 +183,25 @@ async function webhookReceiver(): Promise<{ url: string; requests: () => number;
   return { url: `http://127.0.0.1:${port}/hooks`, requests: () => requests, close: () => new Promise((r) => server.close(() => r())) };
 }
 
+/**
+ * The day's campaign, created through the API. A create lost or answered 5xx (on a loaded
+ * machine) is made again with the same Idempotency-Key, so a day never gets two campaigns.
+ */
+async function createDaily(gateway: string, apiKey: string, runKey: string, day: number): Promise<string> {
+  const body = JSON.stringify({ ...BENCH_CAMPAIGN, title: `Daily news, day ${day}`, topics: [TOPIC], status: 'published', scheduleMode: 'now', ttl: 86_400 });
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${gateway}/v2/campaign/create`, {
+      method: 'POST',
+      headers: { authorization: apiKey, 'content-type': 'application/json', 'idempotency-key': `year-${runKey}-${day}` },
+      body,
+      signal: AbortSignal.timeout(30_000),
+    }).then(async (r) => ({ status: r.status, body: await r.text() }), (err: Error) => ({ status: 0, body: err.message }));
+    if (res.status === 200) return JSON.parse(res.body).id as string;
+    if (attempt >= 5 || (res.status >= 400 && res.status < 500)) throw new Error(`creating the campaign of day ${day} answered ${res.status}: ${res.body}`);
+    await sleep(1000 * attempt);
+  }
+}
+
 /** Waits until the campaign's run is final (sent to every subscriber). */
 async function untilFinal(stack: BenchStack, campaignId: string): Promise<void> {
   const until = Date.now() + 300_000;
@@ -259,6 +279,8 @@ export async function runYear(stack: BenchStack, opts: YearOptions, log: (l: str
       return point;
     };
 
+    // Idempotency keys of this run's daily campaigns (a create lost on a loaded machine is made again).
+    const runKey = randomBytes(6).toString('hex');
     const start = await measure(0);
     const middleDay = Math.ceil(opts.days / 2);
     let middle: YearPoint | undefined;
@@ -273,16 +295,9 @@ export async function runYear(stack: BenchStack, opts: YearOptions, log: (l: str
       // together, a week's campaigns would contend for the same subscribers' frequency-cap locks.
       const ids: string[] = [];
       for (let i = 0; i < batch; i++) {
-        const c = await apiOk(gateway, site.apiKey, 'POST', '/v2/campaign/create', {
-          ...BENCH_CAMPAIGN,
-          title: `Daily news, day ${day + i}`,
-          topics: [TOPIC],
-          status: 'published',
-          scheduleMode: 'now',
-          ttl: 86_400,
-        });
-        ids.push(c.id as string);
-        await untilFinal(stack, c.id as string);
+        const id = await createDaily(gateway, site.apiKey, runKey, day + i);
+        ids.push(id);
+        await untilFinal(stack, id);
       }
       await drain(stack, ids);
       day += batch;

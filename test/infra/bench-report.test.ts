@@ -44,7 +44,9 @@ describe('bench: the 1,000,000-subscriber target', () => {
 });
 
 describe('bench: the scaling row (--subscribers 1000000,10000000)', () => {
-  const sized = (subscribers: number, seconds: number, peakRssMb: number) => ({ ...run(subscribers, seconds, '2026-12-04T21:00:00.000Z'), peakRssMb, logBytesPerPush: 320 });
+  type Run = Parameters<typeof deliveryScale>[0][number];
+  const sized = (subscribers: number, seconds: number, peakRssMb: number) =>
+    ({ ...run(subscribers, seconds, '2026-12-04T21:00:00.000Z'), peakRssMb, logBytesPerPush: 320 }) as unknown as Run;
   const scaleTarget = (r: Results) => evaluateTargets(r).find((t) => t.name.startsWith('10,000,000-subscriber campaign vs'))!;
 
   it('compares the largest run with the smallest of one bench run: time ratio, the higher peak RSS, bytes per push', () => {
