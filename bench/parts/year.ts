@@ -15,6 +15,7 @@ import { withTransaction, type Pool } from '../../services/shared/src/db.js';
 import { loadRetentionSettings } from '../../services/delivery/src/config.js';
 import { createRetention, type RetentionReport } from '../../services/delivery/src/retention/retention.js';
 import { pieceTable } from '../../services/delivery/src/sending/delivery-log-store.js';
+import { DEFAULT_WEBHOOK_LOOP } from '../../services/delivery/src/webhooks/delivery-loop.js';
 import { load } from '../lib/load.js';
 import { api, apiOk, createSite, deliveryOperators, sleep, type BenchSite } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
@@ -66,8 +67,6 @@ export interface YearResult {
   seconds: number;
 }
 
-/** Webhook deliveries are kept this many days by default (webhooks/delivery-loop.ts keepMs, config.ts). */
-const WEBHOOK_DELIVERIES_DAYS = 7;
 /** A cap the daily campaigns never reach (a week's seven are sent within a minute), so every push is counted in the cap history. */
 const FREQUENCY_CAP = { campaigns: 10, hours: 24 };
 const TOPIC = 'daily';
@@ -319,7 +318,7 @@ export async function runYear(stack: BenchStack, opts: YearOptions, log: (l: str
     const result: YearResult = {
       days: opts.days,
       subscribers: opts.subscribers,
-      retention: { deliveryLogDays: settings.deliveryLogDays, trackingDays: settings.trackingDays, capHistoryDays: settings.capHistoryDays, webhookDeliveriesDays: WEBHOOK_DELIVERIES_DAYS },
+      retention: { deliveryLogDays: settings.deliveryLogDays, trackingDays: settings.trackingDays, capHistoryDays: settings.capHistoryDays, webhookDeliveriesDays: DEFAULT_WEBHOOK_LOOP.keepMs / 86_400_000 },
       pushes: sim1.accepted - sim0.accepted,
       impressions: sim1.device.impressionsSent - sim0.device.impressionsSent,
       clicks: sim1.device.clicksSent - sim0.device.clicksSent,
