@@ -15,14 +15,15 @@ import { LOGIN_PROXY, runLoginFlood } from './parts/login-flood.js';
 import { runSlow } from './parts/slow.js';
 import { runThrottled } from './parts/throttled.js';
 import { runScheduler } from './parts/scheduler.js';
+import { runYear } from './parts/year.js';
 import { formatAllocations, formatSummary, summariseAllocations, summariseProfile } from './lib/profile-summary.js';
-import { evaluateTargets, formatTables, machine, mergeWithPrevious, renderSvg, type Results } from './lib/report.js';
+import { deliveryScale, evaluateTargets, formatTables, machine, mergeWithPrevious, renderSvg, type Results } from './lib/report.js';
 import { int } from './lib/numbers.js';
 import { Cleanup, startBenchStack } from './lib/stack.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS = path.join(HERE, 'results');
-const PARTS = ['delivery', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const;
+const PARTS = ['delivery', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The console owner's logins timed idle, then under the login flood. */
@@ -31,12 +32,16 @@ const LOGIN_TRIES = 10;
 const FAR_STREAMS = 100;
 /** The slow push service's campaign: 3,000 pushes at 150 a second take 20 s. */
 const SLOW_SUBSCRIBERS = 3000;
+/** The compressed year's devices: a fifth of the pushes shown, a tenth of those clicked. */
+const YEAR_DEVICES = { impressionRate: 0.2, clickRate: 0.1 };
 
 const HELP = `npm run bench -- [flags]
 
-  --only delivery,throttled,api,audience,scheduler,neighbours,login   parts to run (default: all);
+  --only delivery,throttled,api,audience,scheduler,neighbours,login,year   parts to run (default: all);
                        throttled: campaigns at 120,000/min and 3,000/min (one killed -9 and restarted)
-  --subscribers N      delivery: subscribers in the campaign (50000)
+  --subscribers N[,M…] delivery: subscribers in the campaign (50000); several sizes (1000000,10000000)
+                       run one after another in this bench, each with a site of its own, and the
+                       largest's time over the smallest's is the scaling row of the targets
   --naive N            delivery: pushes sent by the naive loop (10000, at most --subscribers)
   --concurrency N      delivery: pushes in flight in the naive loop (100)
   --push-concurrency N delivery: the pipeline's PUSH_CONCURRENCY_PER_ORIGIN (default: the service's own)
@@ -56,6 +61,9 @@ const HELP = `npm run bench -- [flags]
   --audience-seconds N audience: seconds per scenario (5)
   --scheduled N        scheduler: campaigns due at the same second (10000)
   --noisy N            neighbours: subscribers of the site that floods imports and exports (100000)
+  --year-days N        year: days of daily campaigns in the compressed year (365)
+  --year-subscribers N year: the site's subscribers, browsers of the device simulator (1000)
+  --year-seconds N     year: seconds of the list and create scenarios at the start, middle and end (5)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
 
@@ -78,6 +86,9 @@ function parse() {
       'audience-seconds': { type: 'string' },
       scheduled: { type: 'string' },
       noisy: { type: 'string' },
+      'year-days': { type: 'string' },
+      'year-subscribers': { type: 'string' },
+      'year-seconds': { type: 'string' },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -88,7 +99,7 @@ function parse() {
   return {
     help: values.help,
     only: only as Part[],
-    subscribers: int(values.subscribers, 'subscribers', 50_000),
+    subscribers: (values.subscribers ?? '50000').split(',').map((v) => int(v.trim(), 'subscribers', 50_000)),
     naive: int(values.naive, 'naive', 10_000),
     concurrency: int(values.concurrency, 'concurrency', 100),
     pushConcurrency: values['push-concurrency'] === undefined ? undefined : int(values['push-concurrency'], 'push-concurrency', 1),
@@ -103,6 +114,9 @@ function parse() {
     audienceSeconds: int(values['audience-seconds'], 'audience-seconds', 5),
     scheduled: int(values.scheduled, 'scheduled', 10_000),
     noisy: int(values.noisy, 'noisy', 100_000),
+    yearDays: int(values['year-days'], 'year-days', 365),
+    yearSubscribers: int(values['year-subscribers'], 'year-subscribers', 1000),
+    yearSeconds: int(values['year-seconds'], 'year-seconds', 5),
     profile: values.profile,
   };
 }
@@ -148,6 +162,7 @@ async function main(): Promise<number> {
     if (opts.profile) mkdirSync(profileDir, { recursive: true });
     const far = opts.farLatencyMs > 0 && opts.only.includes('delivery');
     const slow = opts.slowCapacity > 0 && opts.only.includes('delivery');
+    const year = opts.only.includes('year');
     const stack = await startBenchStack(cleanup, {
       log,
       serviceEnv: {
@@ -156,10 +171,13 @@ async function main(): Promise<number> {
         // The pipeline runs with the service's own limits (adaptive per origin) unless asked.
         ...(opts.pushConcurrency ? { PUSH_CONCURRENCY_PER_ORIGIN: String(opts.pushConcurrency) } : {}),
         ...(opts.profile ? { BENCH_PROFILE_DIR: profileDir } : {}),
+        // The compressed year's webhook receiver listens on 127.0.0.1.
+        ...(year ? { WEBHOOK_TEST_HOSTS: '127.0.0.1' } : {}),
       },
       nodeOptions: opts.profile ? [`--import ${path.join(HERE, 'lib/profile-hook.mjs')}`] : [],
       ...(far ? { far: { latencyMs: opts.farLatencyMs, maxConcurrentStreams: FAR_STREAMS } } : {}),
       ...(slow ? { slow: { capacityPerSecond: opts.slowCapacity } } : {}),
+      ...(year ? { devices: YEAR_DEVICES } : {}),
     });
     pids = stack.pids;
     const at = () => new Date().toISOString();
@@ -168,9 +186,26 @@ async function main(): Promise<number> {
       log(`── ${part} ──`);
       try {
         if (part === 'delivery') {
-          const d = { ...(await runDelivery(stack, { subscribers: opts.subscribers, naiveCount: opts.naive, concurrency: opts.concurrency, ceilingSeconds: opts.ceilingSeconds, firstPushes: FAR_MAX_SUBSCRIBERS, warmUp: opts.warmUp }, log)), measuredAt: at() };
-          results.delivery = d;
-          results.deliveryRuns = { [String(d.subscribers)]: d };
+          // Several sizes: the service warms up once, before the first; each size is measured alike.
+          const runs: NonNullable<Results['deliveryRuns']> = {};
+          let d: NonNullable<Results['delivery']> | undefined;
+          for (const [i, subscribers] of opts.subscribers.entries()) {
+            if (interrupted) break;
+            if (i > 0) {
+              log(`── delivery, ${subscribers.toLocaleString('en')} subscribers ──`);
+              await settle(stack, log);
+            }
+            d = { ...(await runDelivery(stack, { subscribers, naiveCount: opts.naive, concurrency: opts.concurrency, ceilingSeconds: opts.ceilingSeconds, firstPushes: FAR_MAX_SUBSCRIBERS, warmUp: i === 0 ? opts.warmUp : 0 }, log)), measuredAt: at() };
+            runs[String(subscribers)] = d;
+            results.delivery = d;
+            results.deliveryRuns = runs;
+          }
+          if (!d) break;
+          const scale = deliveryScale(Object.values(runs));
+          if (scale) {
+            results.deliveryScale = scale;
+            log(`  ${scale.to.toLocaleString('en')} subscribers took ${scale.timeRatio.toFixed(2)}× the ${scale.from.toLocaleString('en')} time (${scale.sizeRatio}× the audience); delivery peak RSS ${scale.peakRssMb} MB`);
+          }
           if (far && !interrupted) {
             log('── delivery to a far push service ──');
             try {
@@ -203,6 +238,8 @@ async function main(): Promise<number> {
           results.audience = { ...(await runAudience(stack, { subscribers: opts.audience, connections: [1, 10], seconds: opts.audienceSeconds }, log)), measuredAt: at() };
         } else if (part === 'neighbours') {
           results.neighbours = { ...(await runNeighbours(stack, { subscribers: opts.noisy, seconds: opts.seconds, connections: 4 }, log)), measuredAt: at() };
+        } else if (part === 'year') {
+          results.year = { ...(await runYear(stack, { days: opts.yearDays, subscribers: opts.yearSubscribers, seconds: opts.yearSeconds }, log)), measuredAt: at() };
         } else if (part === 'login') {
           results.login = { ...(await runLoginFlood(stack, { tries: LOGIN_TRIES }, log)), measuredAt: at() };
         } else {

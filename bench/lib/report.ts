@@ -8,6 +8,7 @@ import type { NeighboursResult } from '../parts/neighbours.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
 import type { ThrottledResult, ThrottledRun } from '../parts/throttled.js';
+import { KINDS, type YearResult } from '../parts/year.js';
 
 export interface Machine {
   cpuModel: string;
@@ -45,15 +46,52 @@ export interface Results {
   delivery?: DeliveryResult & { measuredAt: string };
   /** Every delivery size measured so far, by subscriber count (the latest of each). */
   deliveryRuns?: Record<string, DeliveryResult & { measuredAt: string }>;
+  /** The largest delivery run against the smallest, both in one bench run (--subscribers 1000000,10000000). */
+  deliveryScale?: DeliveryScale;
   api?: ApiResult & { measuredAt: string };
   audience?: AudienceResult & { measuredAt: string };
   scheduler?: SchedulerResult & { measuredAt: string };
   throttled?: ThrottledResult;
   neighbours?: NeighboursResult & { measuredAt: string };
   login?: LoginFloodResult & { measuredAt: string };
+  year?: YearResult & { measuredAt: string };
   profiles?: unknown;
   targets: Target[];
   errors: { part: string; message: string }[];
+}
+
+export interface DeliveryScale {
+  from: number;
+  to: number;
+  sizeRatio: number;
+  secondsFrom: number;
+  secondsTo: number;
+  /** secondsTo / secondsFrom: at most 10.5 for 10× the audience (issue 35). */
+  timeRatio: number;
+  /** The delivery service's peak RSS over both campaigns. */
+  peakRssMb: number;
+  /** Delivery-log bytes on disk per push of the largest campaign (its piece's growth, indexes included). */
+  logBytesPerPush: number | null;
+  measuredAt: string;
+}
+
+/** The scaling row's figures, from the runs of one bench run; null with fewer than two sizes. */
+export function deliveryScale(runs: (DeliveryResult & { measuredAt: string })[]): DeliveryScale | null {
+  if (runs.length < 2) return null;
+  const sorted = [...runs].sort((a, b) => a.subscribers - b.subscribers);
+  const small = sorted[0];
+  const large = sorted[sorted.length - 1];
+  return {
+    from: small.subscribers,
+    to: large.subscribers,
+    sizeRatio: Math.round((large.subscribers / small.subscribers) * 100) / 100,
+    secondsFrom: small.seconds,
+    secondsTo: large.seconds,
+    timeRatio: Math.round((large.seconds / small.seconds) * 1000) / 1000,
+    peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+    logBytesPerPush: large.logBytesPerPush ?? null,
+    measuredAt: large.measuredAt,
+  };
 }
 
 /** Parts not run this time are kept from the previous latest.json (each says when it was measured). */
@@ -65,7 +103,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login'] as const) {
+  for (const part of ['delivery', 'deliveryScale', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -95,6 +133,19 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: '1,000,000-subscriber campaign fully pushed', target: '< 180 s', measured: 'not run (--only delivery --subscribers 1000000)', met: null });
   }
   if (d) t.push({ name: 'delivery peak RSS', target: '< 250 MB', measured: `${d.peakRssMb} MB (${subs})`, met: d.peakRssMb < 250 });
+  const sc = r.deliveryScale;
+  if (sc) {
+    const allPushed = [sc.from, sc.to].every((k) => (r.deliveryRuns?.[String(k)]?.pushed ?? 0) >= k);
+    t.push({
+      name: `${n(sc.to)}-subscriber campaign vs ${n(sc.from)} in the same bench`,
+      target: `≤ ${(sc.sizeRatio * 1.05).toFixed(1)}× the time, delivery peak RSS < 250 MB`,
+      measured: `${sc.secondsTo.toFixed(1)} s vs ${sc.secondsFrom.toFixed(1)} s = ${sc.timeRatio.toFixed(2)}×, peak RSS ${sc.peakRssMb} MB${allPushed ? '' : '; not every push sent'}`,
+      met: sc.timeRatio <= sc.sizeRatio * 1.05 && sc.peakRssMb < 250 && allPushed && sc.to >= 10_000_000,
+    });
+    t.push({ name: `bytes of disk per retained push (delivery log, ${n(sc.to)}-push campaign)`, target: 'recorded', measured: sc.logBytesPerPush === null ? 'not measured' : `${sc.logBytesPerPush} bytes`, met: null });
+  } else {
+    t.push({ name: '10,000,000-subscriber campaign vs 1,000,000 in the same bench', target: '≤ 10.5× the time, delivery peak RSS < 250 MB', measured: 'not run (--only delivery --subscribers 1000000,10000000)', met: null });
+  }
   const f = d?.farPushService;
   if (f) {
     t.push({
@@ -178,6 +229,17 @@ export function evaluateTargets(r: Results): Target[] {
       met: s.p99Ms < 1000 && s.dispatched === s.campaigns && s.campaigns >= 10_000,
     });
   }
+  if (r.year) {
+    const y = r.year;
+    t.push({
+      name: `database size over the compressed year (${y.days} days, ${n(y.subscribers)} subscribers), after the retention window`,
+      target: 'flat: end ≤ 1.1× middle',
+      measured: `${mb(y.end.databaseBytes)} at day ${y.end.day} vs ${mb(y.middle.databaseBytes)} at day ${y.middle.day} = ${y.endToMiddle.toFixed(3)}× (start ${mb(y.start.databaseBytes)})`,
+      met: y.endToMiddle <= 1.1 && y.days >= 365,
+    });
+  } else {
+    t.push({ name: 'database size over the compressed year, after the retention window', target: 'flat: end ≤ 1.1× middle', measured: 'not run (--only year)', met: null });
+  }
   if (r.login) {
     const l = r.login.underFlood;
     t.push({
@@ -198,6 +260,7 @@ function table(head: string[], rows: (string | number)[][]): string {
 }
 
 const n = (x: number) => Math.round(x).toLocaleString('en');
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 /** CPU µs per push by process for the latest delivery run, beside the encrypt-only cost. */
 function cpuTable(d: DeliveryResult, cores: number): string {
@@ -273,6 +336,7 @@ export function formatTables(r: Results): string {
     }
     if (d) {
       out.push(`\nCPU seconds during the ${n(d.subscribers)}-push campaign: ` + Object.entries(d.cpuSeconds).map(([k, v]) => `${k} ${v}`).join(', ') + ` (wall ${d.seconds} s × ${m.cores} cores = ${(d.seconds * m.cores).toFixed(1)} CPU s available)`);
+      if (d.logBytesPerPush !== undefined) out.push(`Delivery log on disk: ${d.logBytesPerPush} bytes per push of this campaign (its weekly piece's growth, indexes included).`);
       out.push(`Stages: create answered in ${d.stages.createMs} ms, dispatched ${d.stages.createToDispatchMs} ms after create, first push at ${d.stages.toFirstPushMs} ms, last push at ${d.stages.toLastPushMs} ms, run completed at ${d.stages.toCompletedMs} ms.`);
     }
   }
@@ -320,6 +384,24 @@ export function formatTables(r: Results): string {
     const l = r.login;
     out.push(`\n### Console login under a flood (${l.floodAddresses} addresses, ${n(l.floodRequests)} wrong logins: ${Object.entries(l.floodAnswers).map(([s, c]) => `${n(c)}× ${s}`).join(', ')})\n`);
     out.push(table(['owner, from a known address', 'in', 'median ms', 'slowest ms'], [['idle', `${l.idle.ok}/${l.idle.tries}`, l.idle.medianMs, l.idle.maxMs], ['during the flood', `${l.underFlood.ok}/${l.underFlood.tries}`, l.underFlood.medianMs, l.underFlood.maxMs]]));
+  }
+  if (r.year) {
+    const y = r.year;
+    out.push(`\n### The compressed year (${y.days} daily campaigns to ${n(y.subscribers)} subscribers in ${(y.seconds / 60).toFixed(1)} min; ${y.measuredAt.slice(0, 16)})\n`);
+    const kinds = KINDS.map((k) => k.replace(/[A-Z]/g, (c) => ' ' + c.toLowerCase()));
+    out.push(
+      table(
+        ['point', 'day', 'database', ...kinds, 'pieces', 'list p99 ms (40 conn)', 'create p99 ms (10 conn)', 'load'],
+        (['start', 'middle', 'end'] as const).map((w) => {
+          const p = y[w];
+          return [w, p.day, mb(p.databaseBytes), ...KINDS.map((k) => mb(p.bytes[k])), p.pieces, p.list.p99, p.create.p99, p.load];
+        }),
+      ),
+    );
+    out.push(
+      `\n${n(y.pushes)} pushes, ${n(y.impressions)} impressions and ${n(y.clicks)} clicks reported by the devices, ${n(y.webhookRequests)} webhook requests; ` +
+        `${y.piecesDropped} weekly pieces dropped by retention (delivery log and tracking ${y.retention.deliveryLogDays}/${y.retention.trackingDays} days, cap history ${y.retention.capHistoryDays}, webhook deliveries ${y.retention.webhookDeliveriesDays}).`,
+    );
   }
   out.push('\n### Targets\n');
   out.push(table(['target', 'bar', 'measured', 'met'], r.targets.map((t) => [t.name, t.target, t.measured, t.met === null ? '–' : t.met ? 'yes' : 'NO'])));

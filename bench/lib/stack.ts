@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { startServices, type RunningServices } from '../../scripts/lib/services.js';
+import { freePort } from '../../services/shared/src/ports.js';
 import { createPool, type Pool } from '../../services/shared/src/db.js';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
 import { announcedWorkers, findChild } from './proc.js';
@@ -27,6 +28,8 @@ export interface SimulatorStats {
   vapid: { verifications: number; distinctAuthorizations: number };
   /** Pushes accepted for a message already accepted (tools/push-simulator). */
   duplicates: number;
+  /** Reports its devices made to the tracking endpoint (a device simulator: StackOptions.devices). */
+  device: { impressionsSent: number; clicksSent: number; errors: number; dropped: number };
 }
 
 export interface Simulator {
@@ -40,6 +43,8 @@ export interface Simulator {
   ca: string;
   pid: number;
   stats(): Promise<SimulatorStats>;
+  /** A browser's subscription issued by the simulator (POST /_sim/subscriptions): it can decrypt what is pushed to it. */
+  subscribe(applicationServerKey: string): Promise<{ endpoint: string; keys: { p256dh: string; auth: string }; id: string }>;
   stop(): Promise<void>;
 }
 
@@ -54,8 +59,10 @@ export interface BenchStack {
   farSim?: Simulator;
   /** A slow push service (a capacity per second), when asked for: StackOptions.slow. */
   slowSim?: Simulator;
+  /** A push service whose devices report impressions and clicks, when asked for: StackOptions.devices. */
+  deviceSim?: Simulator;
   secrets: { cursorSecret: string; vapidEncryptionKey: string };
-  pids: { delivery: number; campaign: number; gateway: number; simulator: number; kafka: number; farSimulator?: number; slowSimulator?: number };
+  pids: { delivery: number; campaign: number; gateway: number; simulator: number; kafka: number; farSimulator?: number; slowSimulator?: number; deviceSimulator?: number };
   /** Thread ids of `pid` that are worker threads (see proc.ts threadRoleCpu); empty when unknown. */
   workerThreads(pid: number): Set<number>;
   /** Service output lines kept for failure messages. */
@@ -82,9 +89,11 @@ export class Cleanup {
   }
 }
 
-function getJson<T>(url: string, ca: string): Promise<T> {
+function requestJson<T>(url: string, ca: string, body?: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
-    const req = https.get(url, { ca, agent: false, timeout: 10_000 }, (res) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const options = { ca, agent: false, timeout: 10_000, method: payload === undefined ? 'GET' : 'POST', headers: payload === undefined ? {} : { 'content-type': 'application/json' } };
+    const req = https.request(url, options, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
@@ -96,8 +105,9 @@ function getJson<T>(url: string, ca: string): Promise<T> {
         }
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`timeout GET ${url}`)));
+    req.on('timeout', () => req.destroy(new Error(`timeout ${options.method} ${url}`)));
     req.on('error', reject);
+    req.end(payload);
   });
 }
 
@@ -111,8 +121,20 @@ export interface SlowOptions {
   capacityPerSecond: number;
 }
 
-/** The simulator's own entry point as a process; `far` makes it a distant push service, `slow` one of limited capacity. */
-export async function startSimulator(log: (line: string) => void, name: string, far?: FarOptions, slow?: SlowOptions): Promise<Simulator> {
+export interface DeviceOptions {
+  /** Where the devices report: the gateway's origin (its port is fixed before the services start). */
+  trackingBaseUrl: string;
+  /** Share of decrypted pushes shown (an impression), and of those clicked (IMPRESSION_RATE, CLICK_RATE). */
+  impressionRate: number;
+  clickRate: number;
+}
+
+/**
+ * The simulator's own entry point as a process; `far` makes it a distant push service, `slow` one
+ * of limited capacity, `devices` one whose subscriptions (issued by it) decrypt every push and
+ * report impressions and clicks like service workers.
+ */
+export async function startSimulator(log: (line: string) => void, name: string, far?: FarOptions, slow?: SlowOptions, devices?: DeviceOptions): Promise<Simulator> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tools/push-simulator/src/main.ts')], {
     cwd: ROOT,
     env: {
@@ -123,6 +145,9 @@ export async function startSimulator(log: (line: string) => void, name: string, 
       NODE_OPTIONS: '',
       ...(far ? { LATENCY_MS: String(far.latencyMs), MAX_CONCURRENT_STREAMS: String(far.maxConcurrentStreams) } : {}),
       ...(slow ? { CAPACITY_PER_SECOND: String(slow.capacityPerSecond) } : {}),
+      ...(devices
+        ? { SINK_SAMPLE_EVERY: '1', TRACKING_BASE_URL: devices.trackingBaseUrl, IMPRESSION_RATE: String(devices.impressionRate), CLICK_RATE: String(devices.clickRate), DEVICE_SEED: '365' }
+        : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -163,7 +188,8 @@ export async function startSimulator(log: (line: string) => void, name: string, 
     caCertFile: info.caCertFile,
     ca,
     pid: child.pid!,
-    stats: () => getJson<SimulatorStats>(`${info.origin}/_sim/stats`, ca),
+    stats: () => requestJson<SimulatorStats>(`${info.origin}/_sim/stats`, ca),
+    subscribe: (applicationServerKey) => requestJson(`${info.origin}/_sim/subscriptions`, ca, { applicationServerKey }),
     async stop() {
       if (exited) return;
       child.kill('SIGTERM');
@@ -184,6 +210,8 @@ export interface StackOptions {
   far?: FarOptions;
   /** Also start a slow push service (another simulator) whose origin the delivery trusts. */
   slow?: SlowOptions;
+  /** Also start a push service whose devices report impressions and clicks to the gateway. */
+  devices?: Omit<DeviceOptions, 'trackingBaseUrl'>;
 }
 
 export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Promise<BenchStack> {
@@ -227,12 +255,21 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
     cleanup.add('slow push simulator', () => slow.stop());
     log(`  slow simulator ${slow.origin} (pid ${slow.pid}, CAPACITY_PER_SECOND=${opts.slow.capacityPerSecond})`);
   }
+  // The devices report to the gateway, which starts later: its port is chosen now.
+  const gatewayPort = opts.devices ? await freePort() : undefined;
+  let deviceSim: Simulator | undefined;
+  if (opts.devices) {
+    deviceSim = await startSimulator(log, 'device simulator', undefined, undefined, { ...opts.devices, trackingBaseUrl: `http://127.0.0.1:${gatewayPort}` });
+    const devices = deviceSim;
+    cleanup.add('device push simulator', () => devices.stop());
+    log(`  device simulator ${devices.origin} (pid ${devices.pid}, impressions ${opts.devices.impressionRate}, clicks ${opts.devices.clickRate} of them)`);
+  }
   // PUSH_EXTRA_CA_FILE names one file; each simulator has its own throwaway CA, so the delivery
   // gets them all in one PEM bundle. PUSH_TEST_HOSTS (127.0.0.1, any port) already admits every origin.
   let caFile = sim.caCertFile;
-  if (farSim || slowSim) {
+  if (farSim || slowSim || deviceSim) {
     caFile = path.join(work, 'simulators-ca.pem');
-    writeFileSync(caFile, [sim, farSim, slowSim].flatMap((s) => (s ? [s.ca] : [])).join('\n'));
+    writeFileSync(caFile, [sim, farSim, slowSim, deviceSim].flatMap((s) => (s ? [s.ca] : [])).join('\n'));
   }
 
   const secrets = { cursorSecret: randomBytes(32).toString('base64'), vapidEncryptionKey: randomBytes(32).toString('base64') };
@@ -270,6 +307,7 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
       if (process.env.BENCH_VERBOSE) log(`[${name}] ${line}`);
     },
     readyTimeoutMs: 120_000,
+    ...(gatewayPort ? { ports: { gateway: gatewayPort } } : {}),
   });
   const services = await startingServices.finally(() => {
     if (savedNodeOptions === undefined) delete process.env.NODE_OPTIONS;
@@ -294,7 +332,8 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
     kafka: kafka.pid,
     ...(farSim ? { farSimulator: farSim.pid } : {}),
     ...(slowSim ? { slowSimulator: slowSim.pid } : {}),
+    ...(deviceSim ? { deviceSimulator: deviceSim.pid } : {}),
   };
   log(`  gateway ${services.gatewayUrl}; pids delivery ${pids.delivery}, campaign ${pids.campaign}, gateway ${pids.gateway}`);
-  return { pg, databaseUrl, pool, kafka, services, sim, farSim, slowSim, secrets, pids, logs, workerThreads: (pid) => announcedWorkers(threadsDir, pid) };
+  return { pg, databaseUrl, pool, kafka, services, sim, farSim, slowSim, deviceSim, secrets, pids, logs, workerThreads: (pid) => announcedWorkers(threadsDir, pid) };
 }

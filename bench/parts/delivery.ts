@@ -56,6 +56,8 @@ export interface DeliveryResult {
   accepted: number;
   rejected: number;
   logStates: Record<string, number>;
+  /** Bytes the campaign added to its delivery-log piece (table and indexes) per push: the disk a retained push takes. */
+  logBytesPerPush?: number;
   ceilingPerSecond: number;
   ceilingThreads: number;
   /** The faster of the naive loop's two runs (before and after the campaign): the ratio's baseline. */
@@ -221,6 +223,19 @@ async function naive(stack: BenchStack, siteId: string, payload: string, count: 
   }
 }
 
+/**
+ * The size (table, indexes, TOAST) of the delivery-log piece a run writes to: the campaign's, or
+ * before it exists this week's (runs are given this week's piece, retention/retention.ts).
+ */
+async function pieceBytes(stack: BenchStack, campaignId?: string): Promise<{ piece: string | null; bytes: number }> {
+  const { rows } = await stack.pool.query<{ piece: string | null; bytes: string | null }>(
+    `SELECT p.piece, pg_total_relation_size(to_regclass('delivery.delivery_log' || coalesce('_' || p.piece, '')))::text AS bytes
+       FROM (SELECT to_char(${campaignId ? '(SELECT log_piece FROM delivery.campaign_runs WHERE campaign_id = $1)' : 'delivery.detail_week(now())'}, 'YYYYMMDD') AS piece) p`,
+    campaignId ? [campaignId] : [],
+  );
+  return { piece: rows[0].piece, bytes: Number(rows[0].bytes ?? 0) };
+}
+
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** This stack's embedded Postgres and its backends (children of this process), not another Postgres on the machine. */
@@ -328,7 +343,7 @@ export async function campaignToNewSite(
 }
 
 export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log: (l: string) => void): Promise<DeliveryResult> {
-  const site = await createSite(stack, 'delivery-bench');
+  const site = await createSite(stack, `delivery-bench-${opts.subscribers}`);
   log(`seeding ${opts.subscribers.toLocaleString('en')} subscribers pointing at the simulator…`);
   const seedStarted = Date.now();
   await seed(stack, site, { count: opts.subscribers, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${stack.sim.origin}/push/` }, log);
@@ -367,6 +382,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   });
   const rss = sampleRss(stack.pids.delivery, 100);
   const threads0 = threadTimes(stack.pids.delivery);
+  const logBytes0 = await pieceBytes(stack);
   const s0 = await stack.sim.stats();
   const base = s0.accepted + s0.rejected.total;
   const t0 = performance.now();
@@ -420,6 +436,9 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   createToDispatchMs = d.rows[0]?.ms == null ? null : Number(d.rows[0].ms);
   const states = await stack.pool.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM delivery.delivery_log WHERE campaign_id = $1 GROUP BY state', [campaignId]);
   const logStates = Object.fromEntries(states.rows.map((r) => [r.state, Number(r.n)]));
+  const logBytes1 = await pieceBytes(stack, campaignId);
+  const logBytesPerPush = logBytes1.piece === logBytes0.piece ? Math.round((logBytes1.bytes - logBytes0.bytes) / Math.max(done, 1)) : Math.round(logBytes1.bytes / Math.max(done, 1));
+  log(`  delivery log on disk: ${logBytesPerPush} bytes per push (${logBytes1.piece ?? 'parent table'})`);
   log(`  delivery log: ${JSON.stringify(logStates)}; run ${toCompletedMs === null ? 'not completed' : `completed ${(toCompletedMs / 1000).toFixed(2)} s after create`}`);
 
   await settle(stack, log);
@@ -473,6 +492,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     accepted: s.accepted - s0.accepted,
     rejected: s.rejected.total - s0.rejected.total,
     logStates,
+    logBytesPerPush,
     ceilingPerSecond: Math.round(ceil.perSecond),
     ceilingThreads: ceil.threads,
     naivePerSecond: Math.round(naivePerSecond),
