@@ -4,8 +4,9 @@
 // connect through the destination policy, ALPN, connections per origin, stream limits, deadlines,
 // retiring a connection on GOAWAY — and hands the TLS socket that chose h2 to one or the other.
 //
-// What Node costs: each request is a Duplex stream with its own events (docs/performance.md has
-// the CPU per push of both). What it bounds for an untrusted peer is nghttp2's: frames, HPACK,
+// What Node costs: each request is a Duplex stream with its own events; in the bench's delivery
+// part the main thread spent about twice the CPU per push that ours does (docs/operations.md,
+// *Push failure ratio high*). What it bounds for an untrusted peer is nghttp2's: frames, HPACK,
 // flow control and protocol errors; header lists at 64 KB and 128 fields; the session's memory
 // (its unsent output included) at maxSessionMemory, past which new streams are refused.
 import http2 from 'node:http2';
