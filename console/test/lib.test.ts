@@ -5,10 +5,10 @@ import fc from 'fast-check';
 import { ApiError, messageOf } from '../src/lib/api';
 import { splitMessage } from '../src/lib/field-errors';
 import { campaignState, countryName, graphemes, isLive, sendingProgress } from '../src/lib/format';
-import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE, type SubscriptionJson } from '../src/lib/push';
+import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
 import { apiDate, instantToWall, offsetMinutes, wallToApiDate, wallToInstant } from '../src/lib/time';
-import type { Campaign } from '../src/lib/types';
+import type { Campaign, SubscriptionJson } from '../src/lib/types';
 
 describe('console: time zones', () => {
   it('when a wall time is entered in São Paulo, then scheduleDate is that instant in UTC', () => {

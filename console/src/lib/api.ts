@@ -21,8 +21,8 @@ import type {
   Segment,
   Session,
   SiteDetail,
+  SubscriptionJson,
 } from './types';
-import type { SubscriptionJson } from './push';
 
 export class ApiError extends Error {
   constructor(

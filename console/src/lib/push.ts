@@ -3,6 +3,7 @@
 // /console/sw.js, scope /console/) and a subscription made with the site's VAPID public key,
 // which the page sends to the console API for one push.
 import { messageOf } from './api';
+import type { SubscriptionJson } from './types';
 
 /** Why this browser cannot take part, or null when it can. */
 export type PushUnsupported = 'insecure' | 'unsupported';
@@ -11,12 +12,6 @@ export function pushUnsupported(): PushUnsupported | null {
   if (!window.isSecureContext) return 'insecure';
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) return 'unsupported';
   return null;
-}
-
-/** A PushSubscription as its toJSON() gives it: what the console API takes. */
-export interface SubscriptionJson {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
 }
 
 /**

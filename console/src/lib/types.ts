@@ -234,3 +234,9 @@ export interface CampaignSeries {
   /** When the campaign began sending; null before. */
   startedAt?: string | null;
 }
+
+/** A PushSubscription as its toJSON() gives it: what the console API takes. */
+export interface SubscriptionJson {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}

@@ -103,14 +103,47 @@
 
   // ---- server calls ---------------------------------------------------------------------------
 
+  // A call that met a network error, a 5xx or a 429 is made again, at most RETRY_DELAYS_MS.length
+  // more times, after these waits (or the answer's Retry-After, up to MAX_RETRY_WAIT_MS): every
+  // call here is idempotent (reading the config; a subscribe, page view or unsubscribe applied
+  // twice changes nothing), so a retry never counts twice. Without it a visitor who said yes on
+  // a flaky network would hold a push subscription the site does not know of until a later page
+  // view. The service worker (webpush-sw.js) keeps the same rule; the two files are served as
+  // they are, with no build step to share code.
+  var RETRY_DELAYS_MS = [1000, 4000];
+  var MAX_RETRY_WAIT_MS = 8000;
+
+  function retryWait(res, attempt) {
+    var seconds = res ? Number(res.headers.get('Retry-After')) : NaN;
+    var wait = seconds >= 0 ? seconds * 1000 : RETRY_DELAYS_MS[attempt];
+    return Math.min(Math.max(wait, RETRY_DELAYS_MS[attempt]), MAX_RETRY_WAIT_MS);
+  }
+
   // text/plain keeps these cross-origin calls "simple" (no CORS preflight); the server reads JSON.
-  function call(method, path, body) {
+  // Resolves with the last answer; rejects only when the last attempt got none.
+  function send(method, path, body, attempt) {
+    var again = function (res, err) {
+      if (attempt >= RETRY_DELAYS_MS.length) {
+        if (res) return res;
+        throw err;
+      }
+      return new Promise(function (resolve) { setTimeout(resolve, retryWait(res, attempt)); }).then(function () {
+        return send(method, path, body, attempt + 1);
+      });
+    };
     return fetch(api + path, {
       method: method,
       headers: body === undefined ? {} : { 'Content-Type': 'text/plain;charset=UTF-8' },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'omit'
-    }).then(function (res) {
+    }).then(
+      function (res) { return res.status === 429 || res.status >= 500 ? again(res) : res; },
+      function (err) { return again(null, err); }
+    );
+  }
+
+  function call(method, path, body) {
+    return send(method, path, body, 0).then(function (res) {
       return res.json().then(
         function (json) {
           if (!res.ok) throw new Error((json && json.message) || 'HTTP ' + res.status);

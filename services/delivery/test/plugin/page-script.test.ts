@@ -1,0 +1,151 @@
+// The site snippet's calls to the server, run as a page runs the file (vm, a window-like global
+// with the few DOM and push APIs the snippet touches): a call that meets a network error, a 5xx
+// or a 429 is made again, a bounded number of times, and one the server refused (4xx) is not.
+// The browser suites run the same file for real in Chromium and Firefox.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { expect } from 'chai';
+
+const SNIPPET = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/plugin/assets/webpush.js'), 'utf8');
+const API = 'https://gateway.example/public/v1/';
+const CONFIG = { vapidPublicKey: 'BAAA' };
+
+type Answer = number | 'network error';
+
+interface Page {
+  calls: { method: string; url: string }[];
+  waits: number[];
+  /** The states the snippet announced, in order. */
+  states: string[];
+  webpush: { state: string; subscribe(): Promise<string> };
+  /** Settles once the snippet's start-up calls are done. */
+  settled(): Promise<void>;
+}
+
+/**
+ * Loads the snippet on a page whose visitor has given `permission`, with a fetch that gives each
+ * path's answers in turn (the last one repeated); a visitor who allowed notifications already
+ * holds a push subscription.
+ */
+function load(permission: NotificationPermission, answers: Record<string, Answer[]>): Page {
+  const calls: Page['calls'] = [];
+  const waits: number[] = [];
+  const states: string[] = [];
+  const pending = new Set<Promise<unknown>>();
+  const subscription = { endpoint: 'https://push.example/1', toJSON: () => ({ endpoint: 'https://push.example/1', keys: { p256dh: 'p', auth: 'a' } }), unsubscribe: async () => true };
+  const registration = {
+    active: {},
+    pushManager: {
+      getSubscription: async () => (permission === 'granted' ? subscription : null),
+      subscribe: async () => subscription,
+    },
+  };
+  const fetch = (url: string, init: { method: string }) => {
+    const key = `${init.method} ${url.slice(API.length)}`;
+    calls.push({ method: init.method, url: url.slice(API.length) });
+    const list = answers[key] ?? [404];
+    const answer = list[Math.min(calls.filter((c) => `${c.method} ${c.url}` === key).length, list.length) - 1];
+    const done =
+      answer === 'network error'
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : Promise.resolve({
+            status: answer,
+            ok: answer >= 200 && answer < 300,
+            headers: new Headers(answer === 429 ? { 'Retry-After': '7' } : {}),
+            json: async () => (key.endsWith('/config') ? CONFIG : key.endsWith('/pageviews') ? { updated: true } : answer >= 400 ? { message: `refused ${answer}` } : {}),
+          });
+    pending.add(done.catch(() => {}));
+    return done;
+  };
+  const document = {
+    currentScript: { src: `${API}webpush.js`, getAttribute: (name: string) => ({ 'data-site': 'pub_x', 'data-button': 'none' })[name] ?? null },
+    readyState: 'complete',
+    querySelectorAll: () => [],
+    dispatchEvent: (event: { detail: { state: string } }) => states.push(event.detail.state),
+    addEventListener: () => {},
+  };
+  const window: Record<string, unknown> = {
+    document,
+    navigator: { serviceWorker: { register: async () => registration }, language: 'en-US' },
+    Notification: { permission, requestPermission: async () => 'granted' },
+    PushManager: function PushManager() {},
+    isSecureContext: true,
+    fetch,
+    URL,
+    Promise,
+    JSON,
+    Number,
+    Math,
+    String,
+    Uint8Array,
+    Intl,
+    atob,
+    encodeURIComponent,
+    CustomEvent: class {
+      constructor(
+        public type: string,
+        public init: { detail: unknown },
+      ) {}
+      get detail() {
+        return this.init.detail;
+      }
+    },
+    // Backoff waits (at most 8 s) pass at once and are recorded.
+    setTimeout: (fn: () => void, ms: number) => {
+      waits.push(ms);
+      queueMicrotask(fn);
+      return 0;
+    },
+  };
+  window.window = window;
+  const context = vm.createContext(window);
+  vm.runInContext(SNIPPET, context, { filename: 'webpush.js' });
+  const webpush = window.webpush as Page['webpush'];
+  async function settled() {
+    // Every answer leads to at most a few more calls; 50 rounds is far more than any flow here needs.
+    for (let round = 0; round < 50; round++) {
+      const before = calls.length;
+      await Promise.all([...pending]);
+      await new Promise((resolve) => setImmediate(resolve));
+      if (calls.length === before) return;
+    }
+    throw new Error('the snippet kept calling');
+  }
+  return { calls, waits, states, webpush, settled };
+}
+
+describe('plugin: the site snippet\'s calls', () => {
+  it('when a returning visitor\'s page view meets a network error, then a 503, then it is sent again until stored', async () => {
+    const page = load('granted', { 'POST sites/pub_x/pageviews': ['network error', 503, 200] });
+    await page.settled();
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(Array(3).fill('POST sites/pub_x/pageviews'));
+    expect(page.waits).to.deep.equal([1000, 4000]);
+    expect(page.webpush.state).to.equal('subscribed');
+  });
+
+  it('when a new subscriber\'s subscribe meets a 502, then it is sent again, and the visitor ends subscribed', async () => {
+    const page = load('default', { 'GET sites/pub_x/config': [200], 'POST sites/pub_x/subscriptions': [502, 201] });
+    await page.settled();
+    expect(await page.webpush.subscribe()).to.equal('subscribed');
+    expect(page.calls.filter((c) => c.url.endsWith('subscriptions'))).to.have.length(2);
+    expect(page.waits).to.deep.equal([1000]);
+  });
+
+  it('when every attempt fails, then it stops after three (bounded), honours Retry-After within its bound, and says so', async () => {
+    const page = load('default', { 'GET sites/pub_x/config': [200], 'POST sites/pub_x/subscriptions': [429] });
+    await page.settled();
+    expect(await page.webpush.subscribe()).to.equal('error');
+    expect(page.calls.filter((c) => c.url.endsWith('subscriptions'))).to.have.length(3);
+    expect(page.waits).to.deep.equal([7000, 7000]);
+  });
+
+  it('when the server refuses a call (400), then it is made once, not again', async () => {
+    const page = load('default', { 'GET sites/pub_x/config': [200], 'POST sites/pub_x/subscriptions': [400] });
+    await page.settled();
+    expect(await page.webpush.subscribe()).to.equal('error');
+    expect(page.calls.filter((c) => c.url.endsWith('subscriptions'))).to.have.length(1);
+    expect(page.waits).to.deep.equal([]);
+  });
+});
