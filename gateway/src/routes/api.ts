@@ -121,7 +121,7 @@ export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, log
     const keyHash = sha256Hex(rawKey);
     let principal;
     try {
-      principal = await authenticator.authenticate(rawKey, ctx);
+      principal = await authenticator.authenticate(keyHash, ctx);
     } catch (err) {
       logger.error('key check failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
       // A key check that never reached the campaign service is as safe to retry as any call.

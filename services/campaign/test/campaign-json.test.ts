@@ -172,4 +172,24 @@ describe('campaign JSON built from the row', function () {
     expect(second.items).to.deep.equal(expected.slice(4).map((t) => JSON.parse(t)));
     expect(JSON.stringify(second.items)).to.equal(`[${expected.slice(4).join(',')}]`);
   });
+
+  it('when a campaign was read before (its content kept by the service), then later reads show its new status, counters and dates, the same bytes as the old path', async () => {
+    const other = await h.newSite();
+    const id = await insert({ title: AWKWARD[1], totalUsers: 9, impressions: 3, clicks: 1, status: 'published' });
+    await h.pool.query('UPDATE campaign.campaigns SET site_id = $2 WHERE id = $1', [id, other.siteId]);
+    const listed = async () => (await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: other.siteId, bodyJson: '{}' })).itemsJson.toString('utf8');
+    const got = async () => (await h.call<GetCampaignResponse__Output>('GetCampaign', { siteId: other.siteId, campaignId: id })).campaignJson.toString('utf8');
+    expect(await listed()).to.equal(`[${await referenceCampaignJson(h.pool, id)}]`);
+    expect(await got()).to.equal(await referenceCampaignJson(h.pool, id));
+    // What changes after the insert: status, counters (the optional tails with them), and (in tests) the dates.
+    await h.pool.query(`UPDATE campaign.campaigns SET status = 'failed', created_at = created_at - interval '1 day', schedule_date = '2032-01-01T00:00:00Z' WHERE id = $1`, [id]);
+    await h.pool.query('UPDATE campaign.campaign_stats SET impressions = 8, clicks = 7, sent = 9, failed = 1 WHERE campaign_id = $1', [id]);
+    const expected = await referenceCampaignJson(h.pool, id);
+    expect(JSON.parse(expected)).to.deep.include({ status: 'failed', scheduleDate: '2032-01-01T00:00:00Z' });
+    expect(await got()).to.equal(expected);
+    expect(await listed()).to.equal(`[${expected}]`);
+    // Another site never sees it, cached or not.
+    const foreign = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: site.siteId, bodyJson: JSON.stringify({ limit: 100 }) });
+    expect(foreign.itemsJson.toString('utf8')).not.to.include(id);
+  });
 });

@@ -11,8 +11,8 @@
 // AES-128-GCM one reused cipher context. A new key pair and salt per message stay (RFC 8291
 // §3.1, RFC 8188 §2.1).
 //
-// Built by scripts/build.mjs (native step) into dist/native/rfc8291.node; loaded by
-// push/encryption/encoder.js.
+// Built by scripts/build.mjs (its native step, NATIVE_ADDONS) into
+// dist/services/delivery/native/rfc8291.node; loaded by src/push/encryption/engine.js.
 #define NAPI_VERSION 8
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <node_api.h>

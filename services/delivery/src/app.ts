@@ -171,6 +171,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       encryptionPool: encryption,
       concurrencyPerOrigin: config.sending.concurrencyPerOrigin,
       maxConnectionsPerOrigin: config.sending.connectionsPerOrigin,
+      httpClient: config.sending.httpClient,
       timeoutMs: config.sending.timeoutMs,
       retryBudgetMs: config.sending.retryBudgetSec * 1000,
       maxAttempts: config.sending.maxAttempts,

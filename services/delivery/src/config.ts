@@ -6,6 +6,7 @@ import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/push-endpoint.js';
 import { usableCpus } from './push/encryption/cpus.js';
+import { PUSH_HTTP_CLIENTS, type PushHttpClient } from './push/client.js';
 import { ENGINE_CHOICES, type EngineChoice } from './push/encryption/engine.js';
 import { DEFAULT_WEBHOOK_LOOP, type WebhookLoopOptions } from './webhooks/delivery-loop.js';
 import { LONGEST_CAP_WINDOW_DAYS, type RetentionSettings } from './retention/retention.js';
@@ -71,6 +72,8 @@ export interface DeliveryConfig {
     readonly concurrencyPerOrigin: number;
     /** HTTP/2 connections per push-service origin at most (push/client.ts). */
     readonly connectionsPerOrigin: number;
+    /** PUSH_HTTP_CLIENT: own (our HTTP/2 client, the default) or node (Node's http2); docs/operations.md says when to use which. */
+    readonly httpClient: PushHttpClient;
     readonly timeoutMs: number;
     /**
      * How long one push is retried (5xx, timeouts, resets, 429) from when its batch reaches the
@@ -227,6 +230,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       claimBatch: integer(env, 'CLAIM_BATCH_SIZE', 250, { min: 1, max: 5000 }),
       concurrencyPerOrigin: integer(env, 'PUSH_CONCURRENCY_PER_ORIGIN', 3000, { min: 1, max: 10_000 }),
       connectionsPerOrigin: integer(env, 'PUSH_CONNECTIONS_PER_ORIGIN', 32, { min: 1, max: 256 }),
+      httpClient: oneOf(env, 'PUSH_HTTP_CLIENT', PUSH_HTTP_CLIENTS, 'own'),
       timeoutMs: integer(env, 'PUSH_TIMEOUT_MS', 10_000, { min: 100 }),
       retryBudgetSec: integer(env, 'PUSH_RETRY_BUDGET_SEC', 300, { min: 0, max: 2_419_200 }),
       maxAttempts: integer(env, 'PUSH_MAX_ATTEMPTS', 50, { min: 1, max: 1000 }),

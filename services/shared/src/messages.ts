@@ -407,5 +407,3 @@ export function createCodecs() {
     stats: codec<StatsMessage>(ajv.compile(schemas.stats)),
   };
 }
-
-export type Codecs = ReturnType<typeof createCodecs>;

@@ -59,20 +59,26 @@ const CAMPAIGN_TAIL = `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' ||
     || CASE WHEN c.ab_test IS NULL THEN '' ELSE ',"abTest":' || left(c.ab_test::text, -1) || ${AB_TEST_OUTCOME} || '}' END`;
 
 /**
- * The columns every campaign read selects, all read as text (CAMPAIGN_TYPES): the campaign's
- * own fields, its counters (`st`, 0 without a stats row), and the optional objects as JSON text
- * built here only where they apply (most campaigns have none, and a CASE on a null column is
- * free). Dates come `AT TIME ZONE 'UTC'`, as Postgres prints a timestamp (ISO DateStyle, which
- * node-postgres requires anyway: 'YYYY-MM-DD HH:MI:SS[.ffffff]'), and are cut to the second in
- * campaignJson. Building the object itself is left to campaignJson: per row, Postgres spent
- * about twice the CPU of the whole read on to_char, to_json and format (docs/history/performance-log.md).
+ * The columns a campaign read selects, all read as text (CAMPAIGN_TYPES), in two sets. LIVE:
+ * what changes after the insert (`status`, the counters from `st`, 0 without a stats row, the
+ * optional objects with their A/B results) and the dates (only tests move them, to age a
+ * campaign). FIXED: the content, which nothing updates once written (campaigns are never
+ * edited), so the service keeps its JSON per id (FixedPartsCache) and a warm read selects only
+ * LIVE. Optional objects come as JSON text built here only where they apply (most campaigns
+ * have none, and a CASE on a null column is free). Dates come `AT TIME ZONE 'UTC'`, as Postgres
+ * prints a timestamp (ISO DateStyle, which node-postgres requires anyway:
+ * 'YYYY-MM-DD HH:MI:SS[.ffffff]'), and are cut to the second in campaignJson. Building the
+ * object itself is left to campaignJson: per row, Postgres spent about twice the CPU of the
+ * whole read on to_char, to_json and format (docs/history/performance-log.md).
  */
-export const CAMPAIGN_COLUMNS = `c.id, c.title, c.body, c.link, array_to_json(c.topics)::text AS topics, c.status,
+export const LIVE_COLUMNS = `c.id, c.status,
     c.schedule_date AT TIME ZONE 'UTC' AS schedule_date, c.schedule_mode, c.created_at AT TIME ZONE 'UTC' AS created_at,
-    c.total_users, c.image, c.icon, c.call_to_action, c.utm_source, c.utm_medium, c.utm_campaign, c.ttl,
     st.clicks, st.impressions, st.sent, st.failed, st.expired, st.pending,
     st.failed_rejected, st.failed_unauthorized, st.failed_unreachable, st.failed_refused,
     ${DELIVERY_TAIL} AS delivery_tail, ${CAMPAIGN_TAIL} AS campaign_tail`;
+export const FIXED_COLUMNS = `c.title, c.body, c.link, array_to_json(c.topics)::text AS topics, c.total_users, c.image, c.icon,
+    c.call_to_action, c.utm_source, c.utm_medium, c.utm_campaign, c.ttl`;
+export const CAMPAIGN_COLUMNS = `${LIVE_COLUMNS}, ${FIXED_COLUMNS}`;
 
 /**
  * `delivery.pending`: every planned push without an outcome yet, from create to the last push
@@ -95,28 +101,15 @@ export const CAMPAIGN_FROM = `campaign.campaigns c
                                  COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
                                  COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused) st`;
 
-/** A CAMPAIGN_COLUMNS row: every column as Postgres printed it (CAMPAIGN_TYPES). */
-export interface CampaignRow {
+/** A LIVE_COLUMNS row: every column as Postgres printed it (CAMPAIGN_TYPES). */
+export interface LiveRow {
   id: string;
-  title: string;
-  body: string;
-  link: string;
-  /** JSON text. */
-  topics: string;
   status: string;
   /** 'YYYY-MM-DD HH:MI:SS[.ffffff]', UTC. */
   schedule_date: string;
   schedule_mode: string;
   /** 'YYYY-MM-DD HH:MI:SS[.ffffff]', UTC. */
   created_at: string;
-  total_users: string;
-  image: string | null;
-  icon: string | null;
-  call_to_action: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  ttl: string;
   clicks: string;
   impressions: string;
   sent: string;
@@ -131,6 +124,23 @@ export interface CampaignRow {
   delivery_tail: string;
   /** JSON text following `delivery`, '' for most campaigns. */
   campaign_tail: string;
+}
+
+/** A CAMPAIGN_COLUMNS row: LIVE_COLUMNS and FIXED_COLUMNS. */
+export interface CampaignRow extends LiveRow {
+  title: string;
+  body: string;
+  link: string;
+  /** JSON text. */
+  topics: string;
+  total_users: string;
+  image: string | null;
+  icon: string | null;
+  call_to_action: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  ttl: string;
 }
 
 const asText = (value: string) => value;
@@ -175,26 +185,42 @@ function hundredths(k: bigint): string {
 }
 
 /**
+ * A campaign's JSON around its live fields, from its FIXED_COLUMNS (and id): `head` up to the
+ * `status` value, `middle` from `updatedAt` to the `clicks` value; `totalUsers` for `its`.
+ */
+export interface FixedParts {
+  head: string;
+  middle: string;
+  totalUsers: string;
+}
+
+export function fixedPartsOf(r: CampaignRow): FixedParts {
+  return {
+    head: `{"id":"${r.id}","title":${JSON.stringify(r.title)},"body":${JSON.stringify(r.body)},"link":${JSON.stringify(r.link)},"topics":${r.topics},"status":"`,
+    middle: `","updatedAt":null,"totalUsers":${r.total_users},"image":${stringOrNull(r.image)},"icon":${stringOrNull(r.icon)}` +
+      `,"callToAction":${JSON.stringify(r.call_to_action)},"utmSource":${JSON.stringify(r.utm_source)},"utmMedium":${JSON.stringify(r.utm_medium)}` +
+      `,"utmCampaign":${JSON.stringify(r.utm_campaign)},"ttl":${r.ttl},"ttlUnit":"seconds","analytics":{"clicks":`,
+    totalUsers: r.total_users,
+  };
+}
+
+/**
  * The API's Campaign object as JSON text, in the spec's field order, no whitespace: `updatedAt`
  * null (campaigns are never edited), empty `image`/`icon` null, `ttlUnit` "seconds", then the
  * `delivery` counts (the addition of 2026-11-23, docs/api-decisions.md "Delivery counts": after
  * every field the spec states), then the optional fields. Strings go through JSON.stringify (the
  * old object path's escaping; test/campaign-json.test.ts compares the two byte for byte).
  */
-export function campaignJson(r: CampaignRow): string {
-  return `{"id":"${r.id}","title":${JSON.stringify(r.title)},"body":${JSON.stringify(r.body)},"link":${JSON.stringify(r.link)},"topics":${r.topics}` +
-    `,"status":"${r.status}","scheduleDate":"${apiDate(r.schedule_date)}","scheduleMode":"${r.schedule_mode}","createdAt":"${apiDate(r.created_at)}"` +
-    `,"updatedAt":null,"totalUsers":${r.total_users},"image":${stringOrNull(r.image)},"icon":${stringOrNull(r.icon)}` +
-    `,"callToAction":${JSON.stringify(r.call_to_action)},"utmSource":${JSON.stringify(r.utm_source)},"utmMedium":${JSON.stringify(r.utm_medium)}` +
-    `,"utmCampaign":${JSON.stringify(r.utm_campaign)},"ttl":${r.ttl},"ttlUnit":"seconds"` +
-    `,"analytics":{"clicks":${r.clicks},"impressions":${r.impressions},"ctr":${percentJson(r.clicks, r.impressions)},"its":${percentJson(r.impressions, r.total_users)},"totalUsers":${r.total_users}}` +
+export function campaignJson(f: FixedParts, r: LiveRow): string {
+  return `${f.head}${r.status}","scheduleDate":"${apiDate(r.schedule_date)}","scheduleMode":"${r.schedule_mode}","createdAt":"${apiDate(r.created_at)}` +
+    `${f.middle}${r.clicks},"impressions":${r.impressions},"ctr":${percentJson(r.clicks, r.impressions)},"its":${percentJson(r.impressions, f.totalUsers)},"totalUsers":${f.totalUsers}}` +
     `,"delivery":{"sent":${r.sent},"failed":${r.failed},"expired":${r.expired},"pending":${r.pending}` +
     `,"failedBy":{"rejected":${r.failed_rejected},"unauthorized":${r.failed_unauthorized},"unreachable":${r.failed_unreachable},"refused":${r.failed_refused}}${r.delivery_tail}}` +
     `${r.campaign_tail}}`;
 }
 
 /** The row's sort date at full precision, 'YYYY-MM-DDTHH:MI:SS.ffffffZ': a cursor's position. */
-export function sortKeyOf(r: CampaignRow, column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN]): string {
+export function sortKeyOf(r: LiveRow, column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN]): string {
   const utc = r[column];
   const fraction = utc.length > 20 ? utc.slice(20, 26) : '';
   return `${utc.slice(0, 10)}T${utc.slice(11, 19)}.${fraction.padEnd(6, '0')}Z`;

@@ -2,7 +2,8 @@
 import type { Queryable } from '../../../shared/src/db.js';
 import type { Segment } from '../../../shared/src/segment.js';
 import type { AbTest } from '../../../shared/src/ab-test.js';
-import { CAMPAIGN_COLUMNS, CAMPAIGN_FROM, CAMPAIGN_TYPES, campaignJson, SORT_COLUMN, sortKeyOf, type CampaignRow } from './campaign-rows.js';
+import { CAMPAIGN_COLUMNS, CAMPAIGN_FROM, CAMPAIGN_TYPES, campaignJson, fixedPartsOf, LIVE_COLUMNS, SORT_COLUMN, sortKeyOf, type CampaignRow, type LiveRow } from './campaign-rows.js';
+import type { FixedPartsCache } from './fixed-parts-cache.js';
 
 export interface NewCampaign {
   id: string;
@@ -35,21 +36,32 @@ export interface NewCampaign {
   dispatchNow: boolean;
 }
 
-export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
-  await db.query(
-    `INSERT INTO campaign.campaigns (id, site_id, title, body, link, topics, status, schedule_mode, schedule_date,
+/**
+ * The campaign and its stats row in one statement (atomic on its own: a plain create needs no
+ * transaction around it), prepared: its text is long and the same on every create.
+ */
+const INSERT_CAMPAIGN = {
+  name: 'campaign_insert',
+  text: `WITH c AS (
+     INSERT INTO campaign.campaigns (id, site_id, title, body, link, topics, status, schedule_mode, schedule_date,
        total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at, segment, throttle_per_minute, ignore_frequency_cap,
        local_time, last_send_at, ab_test)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17,
        CASE WHEN $18::boolean THEN now() END, $19::json,
        CASE WHEN $20::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($20::int, 0) END, $21,
-       $22::json, $23::timestamptz, $24::json)`,
-    [c.id, c.siteId, c.title, c.body, c.link, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers,
+       $22::json, $23::timestamptz, $24::json)
+     RETURNING id)
+   INSERT INTO campaign.campaign_stats (campaign_id) SELECT id FROM c`,
+};
+
+export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
+  await db.query({
+    ...INSERT_CAMPAIGN,
+    values: [c.id, c.siteId, c.title, c.body, c.link, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers,
       c.image, c.icon, c.callToAction, c.utmSource, c.utmMedium, c.utmCampaign, c.ttl, c.dispatchNow,
       c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
       c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest)],
-  );
-  await db.query('INSERT INTO campaign.campaign_stats (campaign_id) VALUES ($1)', [c.id]);
+  });
 }
 
 /** The transaction's now(): what a row's `DEFAULT now()` in it is (to the millisecond, as a Date holds it). */
@@ -77,10 +89,11 @@ export async function abTestVariantCount(db: Queryable, siteId: string, id: stri
 }
 
 // The campaign reads run as named (prepared) statements: their text is long enough that parsing
-// and planning it on every call would cost Postgres more than executing it.
-const FIND_CAMPAIGN_SQL = `SELECT ${CAMPAIGN_COLUMNS}
-       FROM ${CAMPAIGN_FROM}
-      WHERE c.site_id = $1 AND c.id = $2`;
+// and planning it on every call would cost Postgres more than executing it. Each read has two
+// forms: every column, and only the live ones for campaigns whose fixed parts are cached.
+const FIND_WHERE = 'WHERE c.site_id = $1 AND c.id = $2';
+const FIND_CAMPAIGN = { name: 'campaign_find', text: `SELECT ${CAMPAIGN_COLUMNS} FROM ${CAMPAIGN_FROM} ${FIND_WHERE}` };
+const FIND_LIVE = { name: 'campaign_find_live', text: `SELECT ${LIVE_COLUMNS} FROM ${CAMPAIGN_FROM} ${FIND_WHERE}` };
 
 /** A campaign as the API's JSON text, with its position for cursors. */
 export interface CampaignJsonRow {
@@ -91,16 +104,30 @@ export interface CampaignJsonRow {
   sort_key: string;
 }
 
+/** The rows' JSON from every column, their fixed parts remembered in `cache`. */
+function fromFullRows(rows: CampaignRow[], cache: FixedPartsCache | undefined): { row: CampaignRow; json: string }[] {
+  return rows.map((row) => {
+    const parts = fixedPartsOf(row);
+    cache?.remember(row.id, parts);
+    return { row, json: campaignJson(parts, row) };
+  });
+}
+
 /** The campaign as the API's JSON text, or null (no such campaign on the site). */
-export async function findCampaign(db: Queryable, siteId: string, id: string): Promise<string | null> {
-  const { rows } = await db.query<CampaignRow>({ name: 'campaign_find', text: FIND_CAMPAIGN_SQL, values: [siteId, id], types: CAMPAIGN_TYPES });
-  return rows.length === 0 ? null : campaignJson(rows[0]);
+export async function findCampaign(db: Queryable, siteId: string, id: string, cache?: FixedPartsCache): Promise<string | null> {
+  const parts = cache?.get(id);
+  if (parts !== undefined) {
+    const { rows } = await db.query<LiveRow>({ ...FIND_LIVE, values: [siteId, id], types: CAMPAIGN_TYPES });
+    return rows.length === 0 ? null : campaignJson(parts, rows[0]);
+  }
+  const { rows } = await db.query<CampaignRow>({ ...FIND_CAMPAIGN, values: [siteId, id], types: CAMPAIGN_TYPES });
+  return rows.length === 0 ? null : fromFullRows(rows, cache)[0].json;
 }
 
 /**
  * A list statement per distinct shape: date field × which filters are present × the status
- * combination, a small closed set. Its text and name are made once, so a call neither rebuilds
- * the long text nor hashes it to find its name.
+ * combination × live or every column, a small closed set. Its text and name are made once, so a
+ * call neither rebuilds the long text nor hashes it to find its name.
  */
 const listStatements = new Map<string, { name: string; text: string }>();
 
@@ -127,26 +154,46 @@ const STATUS_CONDITION = {
   sent: `(c.status = 'published' AND c.dispatched_at IS NOT NULL AND (c.last_send_at IS NULL OR c.last_send_at <= now()))`,
 } as const;
 
-/** One keyset page, newest first on the date field, ties by id; `fetch` rows at most. */
-export async function listCampaigns(db: Queryable, q: ListQuery): Promise<CampaignJsonRow[]> {
+/**
+ * One keyset page, newest first on the date field, ties by id; `fetch` rows at most. With a
+ * cache, the live columns first: when every campaign of the page is cached that is the answer;
+ * otherwise the page is read again with every column (one statement's rows, never a mix of two
+ * moments) and its campaigns are remembered. Without one (the export), every column at once.
+ */
+export async function listCampaigns(db: Queryable, q: ListQuery, cache?: FixedPartsCache): Promise<CampaignJsonRow[]> {
   const values: unknown[] = [q.siteId];
   if (q.startDate) values.push(q.startDate);
   if (q.endDate) values.push(q.endDate);
   if (q.after) values.push(q.after.sortKey, q.after.id);
   values.push(q.fetch);
-  const shape = `${q.dateField}|${q.startDate ? 's' : ''}${q.endDate ? 'e' : ''}${q.after ? 'a' : ''}|${q.statuses.join(',')}`;
+  const column = SORT_COLUMN[q.dateField];
+  const at = (row: LiveRow, json: string) => ({ json, id: row.id, sort_key: sortKeyOf(row, column) });
+  if (cache !== undefined) {
+    const { rows } = await db.query<LiveRow>({ ...listStatement(q, 'live'), values, types: CAMPAIGN_TYPES });
+    const page: CampaignJsonRow[] = [];
+    for (const row of rows) {
+      const parts = cache.get(row.id);
+      if (parts === undefined) break;
+      page.push(at(row, campaignJson(parts, row)));
+    }
+    if (page.length === rows.length) return page;
+  }
+  const { rows } = await db.query<CampaignRow>({ ...listStatement(q, 'full'), values, types: CAMPAIGN_TYPES });
+  return fromFullRows(rows, cache).map(({ row, json }) => at(row, json));
+}
+
+function listStatement(q: ListQuery, columns: 'live' | 'full'): { name: string; text: string } {
+  const shape = `${q.dateField}|${q.startDate ? 's' : ''}${q.endDate ? 'e' : ''}${q.after ? 'a' : ''}|${q.statuses.join(',')}|${columns}`;
   let statement = listStatements.get(shape);
   if (statement === undefined) {
-    statement = { name: `campaign_list_${listStatements.size}`, text: listText(q) };
+    statement = { name: `campaign_list_${listStatements.size}`, text: listText(q, columns === 'live' ? LIVE_COLUMNS : CAMPAIGN_COLUMNS) };
     listStatements.set(shape, statement);
   }
-  const { rows } = await db.query<CampaignRow>({ ...statement, values, types: CAMPAIGN_TYPES });
-  const column = SORT_COLUMN[q.dateField];
-  return rows.map((r) => ({ json: campaignJson(r), id: r.id, sort_key: sortKeyOf(r, column) }));
+  return statement;
 }
 
 /** The text of a list statement; its parameters in the order listCampaigns gives them. */
-function listText(q: ListQuery): string {
+function listText(q: ListQuery, columns: string): string {
   const col = `c.${SORT_COLUMN[q.dateField]}`;
   const where = ['c.site_id = $1'];
   let n = 1;
@@ -156,7 +203,7 @@ function listText(q: ListQuery): string {
   if (q.endDate) where.push(`${col} < ${param()}::timestamptz + interval '1 second'`);
   if (q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_CONDITION[s]).join(' OR ')})`);
   if (q.after) where.push(`(${col}, c.id) < (${param()}::timestamptz, ${param()}::uuid)`);
-  return `SELECT ${CAMPAIGN_COLUMNS}
+  return `SELECT ${columns}
        FROM ${CAMPAIGN_FROM}
       WHERE ${where.join(' AND ')}
       ORDER BY ${col} DESC, c.id DESC

@@ -2,15 +2,16 @@
 // the same "not found", and a malformed one never reaches a SQL cast.
 import type { Pool } from '../../../shared/src/db.js';
 import { campaignExists, deleteUndispatched, findCampaign } from '../db/campaigns-repo.js';
+import type { FixedPartsCache } from '../db/fixed-parts-cache.js';
 import { AlreadySentError, NotFoundError } from './errors.js';
 import { isUuid } from './ids.js';
 
-export function campaignByIdUseCases(deps: { pool: Pool }) {
+export function campaignByIdUseCases(deps: { pool: Pool; fixedParts: FixedPartsCache }) {
   return {
     /** The campaign as the JSON text the API answers (db/campaign-rows.ts). */
     async getCampaign(siteId: string, campaignId: string): Promise<string> {
       if (!isUuid(campaignId) || !isUuid(siteId)) throw new NotFoundError();
-      const json = await findCampaign(deps.pool, siteId, campaignId);
+      const json = await findCampaign(deps.pool, siteId, campaignId, deps.fixedParts);
       if (json === null) throw new NotFoundError();
       return json;
     },
@@ -18,7 +19,10 @@ export function campaignByIdUseCases(deps: { pool: Pool }) {
     /** Exactly one of this and the scheduler's dispatch wins; see deleteUndispatched. */
     async deleteCampaign(siteId: string, campaignId: string): Promise<{ id: string; deleted: true }> {
       if (!isUuid(campaignId) || !isUuid(siteId)) throw new NotFoundError();
-      if (await deleteUndispatched(deps.pool, siteId, campaignId)) return { id: campaignId, deleted: true };
+      if (await deleteUndispatched(deps.pool, siteId, campaignId)) {
+        deps.fixedParts.forget(campaignId);
+        return { id: campaignId, deleted: true };
+      }
       if (await campaignExists(deps.pool, siteId, campaignId)) throw new AlreadySentError();
       throw new NotFoundError();
     },

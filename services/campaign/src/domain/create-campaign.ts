@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '../../../shared/src/api-messages.js';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { claimKey, findFreshKey } from '../db/idempotency-repo.js';
-import { insertCampaign, localTimeOf, transactionNow } from '../db/campaigns-repo.js';
+import { insertCampaign, localTimeOf, transactionNow, type NewCampaign } from '../db/campaigns-repo.js';
 import { insertOutbox } from '../db/outbox-repo.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { validateCreateInput } from './create-input.js';
@@ -62,41 +62,48 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
 
     const audience = await deps.audience.count(siteId, input.topics, input.countries, input.segment, input.localTime !== null);
     const id = randomUUID();
+    const dispatchNow = input.status === 'published' && input.scheduleMode === 'now';
+    const campaign = (plan: ReturnType<typeof planLocalTime> | null): NewCampaign => ({
+      id,
+      siteId,
+      title: input.title,
+      body: input.body,
+      link: input.link,
+      topics: input.destinations,
+      status: input.status,
+      scheduleMode: input.scheduleMode,
+      // A local-time campaign is dispatched at its first send.
+      scheduleDate: plan ? new Date(plan.firstSendAt) : input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
+      totalUsers: audience.users,
+      image: input.image,
+      icon: input.icon,
+      callToAction: input.callToAction,
+      utmSource: input.utmSource,
+      utmMedium: input.utmMedium,
+      utmCampaign: input.utmCampaign,
+      ttl: input.ttl,
+      segment: input.segment,
+      throttlePerMinute: input.throttlePerMinute,
+      ignoreFrequencyCap: input.ignoreFrequencyCap,
+      localTimeJson: plan ? JSON.stringify(plan) : null,
+      lastSendAt: plan ? new Date(plan.lastSendAt) : null,
+      abTest: input.abTest,
+      dispatchNow,
+    });
+    // No key, no dispatch job, no plan: the insert is the one statement, its own transaction.
+    if (idempotencyKey === '' && !dispatchNow && input.localTime === null) {
+      await insertCampaign(deps.pool, campaign(null));
+      return { id, localTimeJson: '' };
+    }
     let localTimeJson = '';
     const outcome = await withTransaction(deps.pool, async (tx) => {
       if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return 'lost';
-      const dispatchNow = input.status === 'published' && input.scheduleMode === 'now';
       // Planned at the transaction's now(), which the campaign's created_at is too: the moment
       // the dispatch message names and the delivery service's zone groups are measured from.
       const plan = input.localTime ? planLocalTime(input.localTime, audience, await transactionNow(tx)) : null;
-      localTimeJson = plan ? JSON.stringify(plan) : '';
-      await insertCampaign(tx, {
-        id,
-        siteId,
-        title: input.title,
-        body: input.body,
-        link: input.link,
-        topics: input.destinations,
-        status: input.status,
-        scheduleMode: input.scheduleMode,
-        // A local-time campaign is dispatched at its first send.
-        scheduleDate: plan ? new Date(plan.firstSendAt) : input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
-        totalUsers: audience.users,
-        image: input.image,
-        icon: input.icon,
-        callToAction: input.callToAction,
-        utmSource: input.utmSource,
-        utmMedium: input.utmMedium,
-        utmCampaign: input.utmCampaign,
-        ttl: input.ttl,
-        segment: input.segment,
-        throttlePerMinute: input.throttlePerMinute,
-        ignoreFrequencyCap: input.ignoreFrequencyCap,
-        localTimeJson: plan ? localTimeJson : null,
-        lastSendAt: plan ? new Date(plan.lastSendAt) : null,
-        abTest: input.abTest,
-        dispatchNow,
-      });
+      const row = campaign(plan);
+      localTimeJson = row.localTimeJson ?? '';
+      await insertCampaign(tx, row);
       if (!dispatchNow) return 'stored';
       await insertOutbox(tx, [dispatchJob(id)]);
       return 'dispatched';

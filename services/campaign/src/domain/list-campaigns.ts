@@ -3,6 +3,7 @@
 // repository as the API's JSON text (db/campaign-rows.ts) and are only joined here.
 import type { Pool } from '../../../shared/src/db.js';
 import { listCampaigns } from '../db/campaigns-repo.js';
+import type { FixedPartsCache } from '../db/fixed-parts-cache.js';
 import type { CursorCodec } from './cursor.js';
 import { UnauthenticatedError, ValidationError } from './errors.js';
 import { MESSAGES } from './messages.js';
@@ -18,7 +19,7 @@ export interface CampaignPage {
   nextCursor: string | null;
 }
 
-export function listCampaignsUseCase(deps: { pool: Pool; cursors: CursorCodec }) {
+export function listCampaignsUseCase(deps: { pool: Pool; cursors: CursorCodec; fixedParts: FixedPartsCache }) {
   return async function listCampaignPage(siteId: string, bodyJson: string): Promise<CampaignPage> {
     if (!isUuid(siteId)) throw new UnauthenticatedError();
     const input = validateListInput(parseObjectBody(bodyJson, true));
@@ -33,7 +34,7 @@ export function listCampaignsUseCase(deps: { pool: Pool; cursors: CursorCodec })
       statuses: input.statuses,
       after,
       fetch: input.limit + 1,
-    });
+    }, deps.fixedParts);
     const hasMore = rows.length > input.limit;
     const page = rows.slice(0, input.limit);
     const last = page[page.length - 1];

@@ -4,19 +4,23 @@ import { authenticateUseCase } from './authenticate.js';
 import { campaignByIdUseCases } from './campaign-by-id.js';
 import { createCampaignUseCase, type CreateCampaignDeps } from './create-campaign.js';
 import type { CursorCodec } from './cursor.js';
+import { createFixedPartsCache } from '../db/fixed-parts-cache.js';
 import { exportCampaignsUseCase } from './export-campaigns.js';
 import { listCampaignsUseCase } from './list-campaigns.js';
 import { pickWinnerUseCase, type WinnerPicker } from './pick-winner.js';
 
 /** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
 export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker }) {
+  // One per process: what the list and get have read (db/fixed-parts-cache.ts). Not the export's:
+  // a long history read once would push the pages people look at out of it.
+  const fixedParts = createFixedPartsCache();
   return {
     authenticate: authenticateUseCase(deps),
     createCampaign: createCampaignUseCase(deps),
-    listCampaigns: listCampaignsUseCase(deps),
+    listCampaigns: listCampaignsUseCase({ ...deps, fixedParts }),
     exportCampaigns: exportCampaignsUseCase({ pool: deps.bulkPool }),
     pickWinner: pickWinnerUseCase(deps),
-    ...campaignByIdUseCases(deps),
+    ...campaignByIdUseCases({ ...deps, fixedParts }),
   };
 }
 

@@ -29,7 +29,8 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { createDestinationPolicy, DestinationRefusedError, type DestinationPolicy } from './destination.js';
-import { Http2Connection, Http2ConnectionClosedError, type ResponseHandler } from './http2/connection.js';
+import { Http2Connection, Http2ConnectionClosedError, type PushConnection, type ResponseHandler } from './http2/connection.js';
+import { NodeHttp2Connection } from './http2/node-connection.js';
 import { FieldSet } from './http2/hpack.js';
 
 export interface PushClientOptions {
@@ -48,7 +49,13 @@ export interface PushClientOptions {
   testHosts?: readonly string[];
   /** Replaces the default policy built from testHosts (tests: a fake DNS, another port). */
   destinations?: DestinationPolicy;
+  /** PUSH_HTTP_CLIENT: whose HTTP/2 carries the requests, ours (http2/connection.ts) or Node's (http2/node-connection.ts). Default own. */
+  httpClient?: PushHttpClient;
 }
+
+/** The HTTP/2 implementations a connection may use; everything above one connection is the same for both. */
+export const PUSH_HTTP_CLIENTS = ['own', 'node'] as const;
+export type PushHttpClient = (typeof PUSH_HTTP_CLIENTS)[number];
 
 export interface PushResponse {
   status: number;
@@ -104,7 +111,7 @@ const DEFAULT_STREAMS = 100;
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 interface Connection {
-  conn: Http2Connection;
+  conn: PushConnection;
   /** Streams taken on it, counted from the moment a request is given one until it settles. */
   streams: number;
 }
@@ -146,6 +153,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   // the main thread, too much per connection when a burst opens ten.
   const secureContext = opts.ca ? tls.createSecureContext({ ca: [...tls.rootCertificates, opts.ca.toString()] }) : undefined;
   const destinations = opts.destinations ?? createDestinationPolicy({ testHosts: opts.testHosts });
+  const H2 = opts.httpClient === 'node' ? NodeHttp2Connection : Http2Connection;
   const origins = new Map<string, Origin>();
   /** Connections being opened, to end when the client closes. */
   const opening = new Set<() => void>();
@@ -251,7 +259,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         secureContext,
         lookup: state.lookup,
       });
-      let h2: Http2Connection | undefined;
+      let h2: PushConnection | undefined;
       let settled = false;
       const done = () => {
         settled = true;
@@ -281,7 +289,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
           state.agent ??= new https.Agent({ keepAlive: true, maxSockets: h1Sockets, secureContext, lookup: state.lookup });
           return resolve(null);
         }
-        const conn = new Http2Connection(socket, { maxBodyBytes: MAX_BODY_BYTES });
+        const conn = new H2(socket, { maxBodyBytes: MAX_BODY_BYTES });
         h2 = conn;
         conn.onClose = (err) =>
           fail(new PushRequestError('network', `connection closed before the server's settings${err ? `: ${err.message}` : ''}`, url.origin, { cause: err }));
@@ -298,7 +306,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   // A ready connection joins the origin's connections; GOAWAY, its end or a long idle time (for
   // all but the origin's first) retires it, and requests go to the others or to a new one. After
   // GOAWAY the connection ends by itself once its streams have.
-  function adopt(state: Origin, conn: Http2Connection): Connection {
+  function adopt(state: Origin, conn: PushConnection): Connection {
     const c: Connection = { conn, streams: 0 };
     const retire = () => {
       const i = state.connections.indexOf(c);

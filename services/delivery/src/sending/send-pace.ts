@@ -40,8 +40,6 @@ export function createSendPace(db: Queryable) {
   };
 }
 
-export type SendPace = ReturnType<typeof createSendPace>;
-
 export interface SlotClock {
   now(): number;
   setTimer(fn: () => void, ms: number): void;

@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import { expect } from 'chai';
-import { createPushClient, PushRequestError, type PushClient } from '../../src/push/client.js';
+import { createPushClient, PUSH_HTTP_CLIENTS, PushRequestError, type PushClient } from '../../src/push/client.js';
 import { startFakePushService, type FakePushService } from './support/fake-push-service.js';
 import { testCertificate } from './support/tls.js';
 
@@ -11,7 +11,9 @@ async function postMany(client: PushClient, service: FakePushService, n: number)
   return Promise.all(Array.from({ length: n }, (_, i) => client.post(service.endpoint(`/push/${i}`), headers, body)));
 }
 
-describe('push client', () => {
+// Every test runs with both HTTP/2 implementations (PUSH_HTTP_CLIENT): the same behaviour is
+// asked of each, whatever carries the frames.
+for (const httpClient of PUSH_HTTP_CLIENTS) describe(`push client (PUSH_HTTP_CLIENT=${httpClient})`, () => {
   const services: FakePushService[] = [];
   const clients: PushClient[] = [];
   const start = async (...args: Parameters<typeof startFakePushService>) => {
@@ -20,7 +22,7 @@ describe('push client', () => {
     return service;
   };
   const client = (opts: Parameters<typeof createPushClient>[0] = {}) => {
-    const c = createPushClient({ ca: testCertificate().cert, testHosts: ['127.0.0.1'], ...opts });
+    const c = createPushClient({ ca: testCertificate().cert, testHosts: ['127.0.0.1'], httpClient, ...opts });
     clients.push(c);
     return c;
   };
@@ -181,7 +183,7 @@ describe('push client', () => {
 
   it('when the TLS handshake fails, then the request cannot have been accepted', async () => {
     const service = await start('https1');
-    const untrusting = createPushClient({ testHosts: ['127.0.0.1'] });
+    const untrusting = createPushClient({ testHosts: ['127.0.0.1'], httpClient });
     clients.push(untrusting);
     expect(await untrusting.post(service.endpoint('/x'), headers, body).catch((e: unknown) => e)).to.include({ maybeAccepted: false });
   });
@@ -216,7 +218,7 @@ describe('push client', () => {
 
   it('when the certificate is not trusted, then the request fails with a network error', async () => {
     const service = await start('h2');
-    const untrusting = createPushClient({ testHosts: ['127.0.0.1'] });
+    const untrusting = createPushClient({ testHosts: ['127.0.0.1'], httpClient });
     clients.push(untrusting);
     const err = await untrusting.post(service.endpoint('/x'), headers, body).catch((e: unknown) => e);
     expect(err).to.include({ code: 'network' });

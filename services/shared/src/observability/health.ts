@@ -66,16 +66,6 @@ export function healthzHandler(_req: Request, res: Response): void {
   res.status(200).set('Cache-Control', 'no-store').json({ status: 'ok' });
 }
 
-export function readyzHandler(readiness: Readiness) {
-  return async (_req: Request, res: Response): Promise<void> => {
-    const report = await readiness.check();
-    res
-      .status(report.ready ? 200 : 503)
-      .set('Cache-Control', 'no-store')
-      .json({ status: report.ready ? 'ready' : 'not ready', checks: report.checks });
-  };
-}
-
 /**
  * The grpc.health.v1 service on `server`: `''` and each of `services` follow readiness,
  * re-checked every `intervalMs`; `liveness` is SERVING while the process runs.

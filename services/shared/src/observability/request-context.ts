@@ -30,9 +30,3 @@ export function runWithRequestId<T>(requestId: string | undefined, fn: () => T):
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
 }
-
-/** Kafka/HTTP headers carrying the current request id, or none outside a request. */
-export function requestIdHeaders(): Record<string, string> {
-  const id = currentRequestId();
-  return id ? { [REQUEST_ID_KEY]: id } : {};
-}

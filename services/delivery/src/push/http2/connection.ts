@@ -89,6 +89,37 @@ export interface ResponseHandler {
   fail(message: string, processed: boolean): void;
 }
 
+/**
+ * What the push client (../client.ts) needs of an HTTP/2 connection: ours (Http2Connection,
+ * below) or Node's (node-connection.ts), chosen by PUSH_HTTP_CLIENT.
+ */
+export interface PushConnection {
+  /** The server's first SETTINGS arrived: the stream limit is known. */
+  onReady: () => void;
+  /** GOAWAY received (or stream ids used up): no new streams; those below its last id still end. */
+  onGoaway: () => void;
+  /** The connection is over; every stream has had its callback. `err` unless closed gracefully. */
+  onClose: (err?: Error) => void;
+  /** The server's SETTINGS_MAX_CONCURRENT_STREAMS. */
+  readonly maxConcurrentStreams: number;
+  /** Takes no new streams (GOAWAY, close(), the end of the connection). */
+  readonly closed: boolean;
+  /**
+   * Sends a request: its header fields are `fields` (pseudo-header fields first) with `path`
+   * and the body's content-length. Returns an id for cancel(). Throws
+   * Http2ConnectionClosedError when the connection takes no new streams.
+   */
+  request(fields: FieldSet, path: string, body: Buffer, handler: ResponseHandler): number;
+  /** Cancels a stream (RST_STREAM CANCEL): its handler hears nothing more. */
+  cancel(id: number): void;
+  /** No new streams; the connection ends once its streams have. */
+  close(): void;
+  /** Ends the connection at once; open streams fail. */
+  destroy(): void;
+  /** Calls `idle` after every `ms` without traffic. */
+  setIdleTimeout(ms: number, idle: () => void): void;
+}
+
 interface Stream {
   id: number;
   handler: ResponseHandler;
@@ -114,7 +145,7 @@ export class Http2ConnectionClosedError extends Error {
   override readonly name = 'Http2ConnectionClosedError';
 }
 
-export class Http2Connection {
+export class Http2Connection implements PushConnection {
   /** The server's first SETTINGS arrived: the stream limit is known. */
   onReady: () => void = () => {};
   /** GOAWAY received (or stream ids used up): no new streams; those below its last id still end. */
