@@ -13,32 +13,20 @@ export interface SegmentSql {
   params: unknown[];
 }
 
-/** The conditions of `segment`, their parameters numbered from `firstParam`. */
+/** Where a condition finds a subscriber's language (lower-cased; null when none), zone and browser family. */
+interface Columns {
+  language: string;
+  zone: string;
+  browser: string;
+}
+
+const SUBSCRIBER_COLUMNS: Columns = { language: 'lower(s.language)', zone: 's.time_zone', browser: 'delivery.browser_of(s.endpoint)' };
+// A profile stores a missing language as '': made null again, so it matches what a subscriber without one matches.
+const PROFILE_COLUMNS: Columns = { language: "nullif(p.language, '')", zone: 'p.time_zone', browser: 'p.browser' };
+
+/** The conditions of `segment` on `delivery.subscribers s`, their parameters numbered from `firstParam`. */
 export function segmentSql(segment: Segment | null | undefined, firstParam: number): SegmentSql {
-  if (!segment) return { sql: '', params: [] };
-  const params: unknown[] = [];
-  const p = (value: unknown) => {
-    params.push(value);
-    return `$${firstParam + params.length - 1}`;
-  };
-  const conditions: string[] = [];
-  if (segment.languages) {
-    // `pt` matches every `pt-…`; `pt-br` matches `pt-BR` only.
-    const prefixes = segment.languages.filter((l) => !l.includes('-'));
-    const exact = segment.languages.filter((l) => l.includes('-'));
-    conditions.push(`(split_part(lower(s.language), '-', 1) = ANY(${p(prefixes)}::text[]) OR lower(s.language) = ANY(${p(exact)}::text[]))`);
-  }
-  // Every name of each zone: rows stored before zones were canonical (or by an older release) match too.
-  if (segment.timeZones) conditions.push(`s.time_zone = ANY(${p(zoneNames(segment.timeZones))}::text[])`);
-  if (segment.utcOffset) {
-    conditions.push(
-      `s.time_zone = ANY(ARRAY(SELECT name FROM pg_timezone_names
-                               WHERE extract(epoch FROM utc_offset) / 60 BETWEEN ${p(segment.utcOffset.min)}::int AND ${p(segment.utcOffset.max)}::int))`,
-    );
-  }
-  if (segment.browsers) conditions.push(`delivery.browser_of(s.endpoint) = ANY(${p(segment.browsers)}::text[])`);
-  conditions.push(...timeConditions(segment, p));
-  return { sql: conditions.map((c) => ` AND ${c}`).join(''), params };
+  return conditionsSql(segment, firstParam, SUBSCRIBER_COLUMNS, true);
 }
 
 /** True when the segment tests when subscribers subscribed or engaged: conditions no cell keeps. */
@@ -50,10 +38,14 @@ const TIME_FIELDS = ['subscribedAfter', 'subscribedBefore', 'engagedWithinDays',
 
 /**
  * The segment's static conditions (languages, zones, UTC offset, browsers) on `delivery.audience_profiles p`,
- * whose language is stored lower-cased and whose missing language or zone is ''. The same
- * meaning as segmentSql's: '' matches no language prefix, no zone name and no offset.
+ * whose language is stored lower-cased and whose missing language or zone is '': the same meaning
+ * as segmentSql's, so a count from the cells equals the count over the subscribers.
  */
 export function profileSql(segment: Segment | null | undefined, firstParam: number): SegmentSql {
+  return conditionsSql(segment, firstParam, PROFILE_COLUMNS, false);
+}
+
+function conditionsSql(segment: Segment | null | undefined, firstParam: number, col: Columns, withTime: boolean): SegmentSql {
   if (!segment) return { sql: '', params: [] };
   const params: unknown[] = [];
   const p = (value: unknown) => {
@@ -62,18 +54,21 @@ export function profileSql(segment: Segment | null | undefined, firstParam: numb
   };
   const conditions: string[] = [];
   if (segment.languages) {
+    // `pt` matches every `pt-…`; `pt-br` matches `pt-BR` only.
     const prefixes = segment.languages.filter((l) => !l.includes('-'));
     const exact = segment.languages.filter((l) => l.includes('-'));
-    conditions.push(`p.language <> '' AND (split_part(p.language, '-', 1) = ANY(${p(prefixes)}::text[]) OR p.language = ANY(${p(exact)}::text[]))`);
+    conditions.push(`(split_part(${col.language}, '-', 1) = ANY(${p(prefixes)}::text[]) OR ${col.language} = ANY(${p(exact)}::text[]))`);
   }
-  if (segment.timeZones) conditions.push(`p.time_zone = ANY(${p(zoneNames(segment.timeZones))}::text[])`);
+  // Every name of each zone: rows stored before zones were canonical (or by an older release) match too.
+  if (segment.timeZones) conditions.push(`${col.zone} = ANY(${p(zoneNames(segment.timeZones))}::text[])`);
   if (segment.utcOffset) {
     conditions.push(
-      `p.time_zone = ANY(ARRAY(SELECT name FROM pg_timezone_names
+      `${col.zone} = ANY(ARRAY(SELECT name FROM pg_timezone_names
                                WHERE extract(epoch FROM utc_offset) / 60 BETWEEN ${p(segment.utcOffset.min)}::int AND ${p(segment.utcOffset.max)}::int))`,
     );
   }
-  if (segment.browsers) conditions.push(`p.browser = ANY(${p(segment.browsers)}::text[])`);
+  if (segment.browsers) conditions.push(`${col.browser} = ANY(${p(segment.browsers)}::text[])`);
+  if (withTime) conditions.push(...timeConditions(segment, p));
   return { sql: conditions.map((c) => ` AND ${c}`).join(''), params };
 }
 
