@@ -13,6 +13,8 @@ export interface CampaignConfig {
   audienceTarget: string;
   /** Deadline of each Audience.CountAudience call. */
   audienceDeadlineMs: number;
+  /** How often campaigns created while their audience could not be counted are counted again (domain/audience-recount.ts). */
+  audienceRecountIntervalMs: number;
   cursorSecret: Buffer;
   scheduler: { enabled: boolean; intervalMs: number; batchSize: number };
   /** Empty brokers: no relay and no stats consumer (dispatched campaigns wait in the outbox). */
@@ -40,6 +42,7 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
     grpc: listenAddress(env, 'CAMPAIGN_GRPC_HOST', 'CAMPAIGN_GRPC_PORT', 50051),
     audienceTarget: optionalString(env, 'AUDIENCE_GRPC_TARGET', '127.0.0.1:50052'),
     audienceDeadlineMs: integer(env, 'AUDIENCE_DEADLINE_MS', 5000, { min: 1 }),
+    audienceRecountIntervalMs: integer(env, 'AUDIENCE_RECOUNT_INTERVAL_MS', 5000, { min: 10, max: 3_600_000 }),
     cursorSecret: secret(env, 'CURSOR_SECRET', 32),
     scheduler: Object.freeze({
       enabled: boolean(env, 'SCHEDULER_ENABLED', true),
