@@ -68,7 +68,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const keyPurge = createIdempotencyPurge({ pool, log }, config.idempotencyPurge);
   const consolePurge = createConsolePurge({ pool, log }, { intervalMs: CONSOLE_PURGE_INTERVAL_MS });
   const recount = createAudienceRecount({ pool, audience, log }, { intervalMs: config.audienceRecountIntervalMs });
-  const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, chunkPartitions: config.kafka.chunkPartitions, log }) : undefined;
+  const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, chunkPartitions: config.kafka.chunkPartitions, log, requestQueueFix: config.kafka.requestQueueFix }) : undefined;
   // Before the gauges that query the pool: a scrape reads metrics in registration order, so the
   // pool is read before the scrape's own queries would show as waiting for a connection.
   dbPoolGauges(metrics.registry, pools);

@@ -18,7 +18,7 @@ export interface CampaignConfig {
   cursorSecret: Buffer;
   scheduler: { enabled: boolean; intervalMs: number; batchSize: number };
   /** Empty brokers: no relay and no stats consumer (dispatched campaigns wait in the outbox). */
-  kafka: { brokers: string[]; topicPrefix: string; chunkPartitions: number };
+  kafka: { brokers: string[]; topicPrefix: string; chunkPartitions: number; requestQueueFix: boolean };
   relay: { intervalMs: number; batchSize: number };
   /** Deletes idempotency keys past their 24 hours, batchSize rows per statement. */
   idempotencyPurge: { intervalMs: number; batchSize: number };
@@ -49,7 +49,7 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
       intervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 1000, { min: 10 }),
       batchSize: integer(env, 'SCHEDULER_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
     }),
-    kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''), chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }) }),
+    kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''), chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }), requestQueueFix: boolean(env, 'KAFKAJS_REQUEST_QUEUE_FIX', true) }),
     relay: Object.freeze({
       intervalMs: integer(env, 'OUTBOX_RELAY_INTERVAL_MS', 200, { min: 10 }),
       batchSize: integer(env, 'OUTBOX_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
