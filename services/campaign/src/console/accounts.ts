@@ -10,7 +10,7 @@ import { formatUtcDate } from '../domain/dates.js';
 import { MESSAGES } from '../domain/messages.js';
 import { OperatorError } from '../domain/operators.js';
 import { isUuid } from '../domain/ids.js';
-import { selectSiteById, selectSiteByPublicId } from '../db/operators-repo.js';
+import { selectSiteById, selectSiteByPublicId } from '../db/operators-store.js';
 import * as store from './account-store.js';
 import { ConsoleNotFoundError, WrongLoginError } from './errors.js';
 import { createDummyVerifier, hashPassword, needsRehash, verifyPassword } from './passwords.js';

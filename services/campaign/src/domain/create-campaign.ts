@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '../../../shared/src/api-messages.js';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
-import { claimKey, findFreshKey } from '../db/idempotency-repo.js';
-import { insertCampaign, localTimeOf, transactionNow, type NewCampaign } from '../db/campaigns-repo.js';
-import { insertOutbox } from '../db/outbox-repo.js';
+import { claimKey, findFreshKey } from '../db/idempotency-store.js';
+import { insertCampaign, localTimeOf, transactionNow, type NewCampaign } from '../db/campaigns-store.js';
+import { insertOutbox } from '../db/outbox-store.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { validateCreateInput } from './create-input.js';
 import { dispatchJob } from './dispatch-job.js';

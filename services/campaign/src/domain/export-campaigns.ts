@@ -4,7 +4,7 @@
 // the site's history. Validation happens before the first chunk, with the list's messages.
 import { csvCell } from '../../../shared/src/csv.js';
 import type { Pool } from '../../../shared/src/db.js';
-import { listCampaigns } from '../db/campaigns-repo.js';
+import { listCampaigns } from '../db/campaigns-store.js';
 import { UnauthenticatedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
 import { validateListInput } from './list-input.js';
