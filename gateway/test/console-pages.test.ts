@@ -10,7 +10,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import express from 'express';
-import { MESSAGES } from '../src/messages.js';
+import { MESSAGES } from '../src/texts.js';
 import { CONSOLE_CSP, consolePageRoutes, loadConsolePages, type ConsolePages } from '../src/routes/console-pages.js';
 
 const INDEX = '<!doctype html><html lang="en"><head><script type="module" src="./assets/index-AbCd1234.js"></script></head><body><div id="app"></div></body></html>';

@@ -13,7 +13,7 @@ import { toHttpError } from '../grpc/status-map.js';
 import { createBodyReader, jsonObjectText, type BodyReader } from '../http/body.js';
 import type { ClientResolver } from '../http/client-address.js';
 import { requestIdOf } from '../http/request-id.js';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES } from '../texts.js';
 import { sendJson, sendMethodNotAllowed } from '../routes/api.js';
 import { clearedSessionCookie, sessionCookie, sessionHashOf, sessionIdOf } from './cookies.js';
 import { consoleHttpError } from './errors.js';

@@ -8,7 +8,7 @@ import type { SessionView__Output } from '../../../protos/generated/campaign/v1/
 import { status as Status } from '@grpc/grpc-js';
 import type { AudienceBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend } from '../grpc/clients.js';
 import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES } from '../texts.js';
 import { audienceRoutes } from '../routes/audience.js';
 import { campaignRoutes } from '../routes/campaigns.js';
 import type { ApiRoute, Method } from '../routes/route.js';

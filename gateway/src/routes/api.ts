@@ -10,7 +10,7 @@ import { createBodyReader, jsonObjectText } from '../http/body.js';
 import type { ClientResolver } from '../http/client-address.js';
 import type { RateDecision } from '../http/rate-limit.js';
 import { requestIdOf } from '../http/request-id.js';
-import { HttpError, MESSAGES, tooManyRequests } from '../messages.js';
+import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 
 export interface ApiDeps {

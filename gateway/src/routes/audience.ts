@@ -2,7 +2,7 @@
 // and the import of subscriptions from another provider (an addition; docs/api-changelog.md).
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
 import type { AudienceBackend } from '../grpc/clients.js';
-import { MESSAGES } from '../messages.js';
+import { MESSAGES } from '../texts.js';
 import { exportAnswer, queryValue, type ApiRoute } from './route.js';
 
 /**

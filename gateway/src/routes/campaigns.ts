@@ -1,7 +1,7 @@
 // /v2 campaign routes: decode → one backend call → encode.
-import { IDEMPOTENCY_KEY } from '../../../services/shared/src/api-messages.js';
+import { IDEMPOTENCY_KEY } from '../../../services/shared/src/api-texts.js';
 import type { CampaignBackend } from '../grpc/clients.js';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES } from '../texts.js';
 import { campaignJson, pageJson } from './campaign-json.js';
 import { exportAnswer, queryValue, type ApiRoute } from './route.js';
 

@@ -2,7 +2,7 @@
 // may read campaign reports (webhooks carry the same data). The delivery service owns them and
 // answers each call's JSON object, which is passed on as it is.
 import type { WebhookCall, WebhooksBackend } from '../grpc/clients.js';
-import { MESSAGES } from '../messages.js';
+import { MESSAGES } from '../texts.js';
 import type { ApiRoute, Method } from './route.js';
 
 const ID = '([^/]+)';

@@ -11,7 +11,7 @@ import { createScheduler } from './domain/scheduler.js';
 import { createUseCases } from './domain/use-cases.js';
 import { createAudienceClient } from './grpc/audience-client.js';
 import { createRunsClient } from './grpc/runs-client.js';
-import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createServer } from './server.js';
+import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createGrpcServer } from './grpc-server.js';
 import { createAccounts } from './console/accounts.js';
 import { createConsoleKeys } from './console/keys.js';
 import { createConsolePurge } from './console/purge.js';
@@ -81,7 +81,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   let metricsServer: OpsServer | undefined;
   const accounts = createAccounts(pool);
   accounts.warm();
-  const server = createServer({
+  const server = createGrpcServer({
     useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched }),
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
     log,

@@ -29,7 +29,7 @@ import { createWebhookMetrics } from './webhooks/metrics.js';
 import { createSubscriptions } from './audience/subscriptions.js';
 import { createTestPush } from './console/test-push.js';
 import type { DeliveryConfig } from './config.js';
-import { createHttpApp } from './http/app.js';
+import { createExpressApp } from './http/express-app.js';
 import { createFixedWindowLimiter } from './http/rate-limiter.js';
 import { pluginRoutes } from './plugin/routes.js';
 import { resolveEngine } from './push/encryption/engine.js';
@@ -242,7 +242,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     zoneNames.start();
 
     // the plugin's and tracking's HTTP routes
-    const app = createHttpApp({
+    const app = createExpressApp({
       routers: [
         pluginRoutes({
           pool,

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
 import { hasBadCharacters } from '../../../shared/src/text.js';
 import { formatUtcDate } from '../domain/dates.js';
-import { MESSAGES } from '../domain/messages.js';
+import { MESSAGES } from '../domain/texts.js';
 import { OperatorError } from '../domain/operators.js';
 import { isUuid } from '../domain/ids.js';
 import { selectSiteById, selectSiteByPublicId } from '../db/operators-store.js';

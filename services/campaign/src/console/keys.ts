@@ -4,11 +4,11 @@
 // (domain/operators.ts); only their SHA-256 is stored.
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { hasBadCharacters } from '../../../shared/src/text.js';
-import { withField } from '../../../shared/src/console-messages.js';
+import { withField } from '../../../shared/src/console-texts.js';
 import * as store from '../db/operators-store.js';
 import { ValidationError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
-import { MESSAGES } from '../domain/messages.js';
+import { MESSAGES } from '../domain/texts.js';
 import { newApiKey, toKey, type KeyInfo } from '../domain/operators.js';
 import { ConsoleConflictError, ConsoleNotFoundError } from './errors.js';
 

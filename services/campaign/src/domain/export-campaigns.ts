@@ -8,7 +8,7 @@ import { listCampaigns } from '../db/campaigns-store.js';
 import { UnauthenticatedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
 import { validateListInput } from './list-input.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 import { parseObjectBody } from './request-body.js';
 
 /** Campaigns read and encoded together. */

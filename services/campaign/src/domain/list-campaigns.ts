@@ -6,7 +6,7 @@ import { listCampaigns } from '../db/campaigns-store.js';
 import type { FixedPartsCache } from '../db/fixed-parts-cache.js';
 import type { CursorCodec } from './cursor.js';
 import { UnauthenticatedError, ValidationError } from './errors.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 import { isUuid } from './ids.js';
 import { validateListInput } from './list-input.js';
 import { parseObjectBody } from './request-body.js';

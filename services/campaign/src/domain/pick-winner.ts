@@ -11,7 +11,7 @@ import { recordWinner } from '../db/stats-store.js';
 import { formatUtcDate } from './dates.js';
 import { NotFoundError, RefusedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
-import { fill, MESSAGES } from './messages.js';
+import { fill, MESSAGES } from './texts.js';
 import { parseObjectBody } from './request-body.js';
 
 export interface WinnerPicker {

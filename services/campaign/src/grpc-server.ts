@@ -11,7 +11,7 @@ import { createHandlers } from './grpc/handlers.js';
 export const CAMPAIGN_GRPC_SERVICE = 'campaign.v1.CampaignService';
 export const CONSOLE_GRPC_SERVICE = 'campaign.v1.Console';
 
-export function createServer(deps: { useCases: UseCases; console: ConsoleDeps; log: Logger; metrics?: ServiceMetrics; gatewayToken: string }): grpc.Server {
+export function createGrpcServer(deps: { useCases: UseCases; console: ConsoleDeps; log: Logger; metrics?: ServiceMetrics; gatewayToken: string }): grpc.Server {
   const { CampaignService, Console } = { ...loadCampaignProto().campaign.v1, ...loadConsoleProto().campaign.v1 };
   // Only the gateway calls this service: it has already checked the API key behind siteId (or,
   // for the console, the session, the membership, the role and the plan).

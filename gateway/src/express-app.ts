@@ -1,4 +1,4 @@
-// The gateway's public Express app, built from its dependencies. Order matters: the request id
+// The gateway's public Express app, built from its dependencies: the one middleware chain. Order matters: the request id
 // first (every answer carries it), the proxy before anything that could read a body, then the
 // keyless routes, the console API (session cookies), the console's pages, the /v2 API (keys), and
 // JSON 404 / last-chance error answers. Readiness and metrics are served by the ops listener
@@ -13,7 +13,7 @@ import { createConsoleApi } from './console/api.js';
 import { consoleRoutes } from './console/routes.js';
 import type { ClientResolver } from './http/client-address.js';
 import { requestId, requestIdOf } from './http/request-id.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 import { createApiDispatcher, sendJson, type ApiLimits } from './routes/api.js';
 import { audienceRoutes } from './routes/audience.js';
 import { campaignRoutes } from './routes/campaigns.js';
@@ -21,7 +21,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { staticRoutes } from './routes/static.js';
 import { consolePageRoutes, type ConsolePages } from './routes/console-pages.js';
 
-export interface ServerDeps {
+export interface ExpressAppDeps {
   backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   /** The /public proxy (routes/public-proxy.ts). */
@@ -52,7 +52,7 @@ export interface ConsoleDeps {
   publicUrl: string;
 }
 
-export function createServer(deps: ServerDeps): express.Express {
+export function createExpressApp(deps: ExpressAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
