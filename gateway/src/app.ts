@@ -12,7 +12,7 @@ import { createAuthenticator } from './auth/authenticator.js';
 import type { GatewayConfig } from './config.js';
 import { createBackends } from './grpc/clients.js';
 import { createClientResolver } from './http/client-address.js';
-import { createFailureLimiter, createTokenBucket } from './http/rate-limit.js';
+import { createFailureLimiter, createTokenBucket } from '../../services/shared/src/rate-limit.js';
 import { createPublicProxy } from './routes/public-proxy.js';
 import { loadConsolePages } from './routes/console-pages.js';
 import { createExpressApp } from './express-app.js';

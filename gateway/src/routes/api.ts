@@ -8,7 +8,7 @@ import { sha256Hex, type Authenticator } from '../auth/authenticator.js';
 import { backendUnavailable, neverReachedBackend, toHttpError } from '../grpc/status-map.js';
 import { createBodyReader, jsonObjectText } from '../http/body.js';
 import type { ClientResolver } from '../http/client-address.js';
-import type { RateDecision } from '../http/rate-limit.js';
+import type { RateDecision } from '../../../services/shared/src/rate-limit.js';
 import { requestIdOf } from '../http/request-id.js';
 import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
@@ -18,7 +18,7 @@ export interface ApiDeps {
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
-  /** Abuse limits (http/rate-limit.ts); absent = none. */
+  /** Abuse limits (services/shared/src/rate-limit.ts); absent = none. */
   limits?: ApiLimits;
 }
 

@@ -4,7 +4,7 @@ import { loadCampaignProto, loadConsoleProto } from '../../shared/src/grpc.js';
 import { createInternalAuth, internalAuthInterceptor } from '../../shared/src/internal-auth.js';
 import type { Logger } from '../../shared/src/log.js';
 import type { ServiceMetrics } from '../../shared/src/observability/metrics.js';
-import { createConsoleHandlers, type ConsoleDeps } from './console/grpc-handlers.js';
+import { createConsoleHandlers, type ConsoleDeps } from './console/index.js';
 import type { UseCases } from './domain/use-cases.js';
 import { createHandlers } from './grpc/handlers.js';
 
