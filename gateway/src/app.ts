@@ -14,7 +14,7 @@ import { createBackends } from './grpc/clients.js';
 import { createClientResolver } from './http/client-address.js';
 import { createFailureLimiter, createTokenBucket } from '../../services/shared/src/rate-limit.js';
 import { createPublicProxy } from './routes/public-proxy.js';
-import { loadConsolePages } from './routes/console-pages.js';
+import { loadConsolePages } from './console/index.js';
 import { createExpressApp } from './express-app.js';
 import { startHttpServer } from './http-server.js';
 

@@ -9,8 +9,7 @@ import type { Logger } from '../../services/shared/src/log.js';
 import type { ServiceMetrics } from '../../services/shared/src/observability/metrics.js';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Backends, ConsoleBackend, ConsoleDataBackend } from './grpc/clients.js';
-import { createConsoleApi } from './console/api.js';
-import { consoleRoutes } from './console/routes.js';
+import { consolePageRoutes, consoleRoutes, createConsoleApi, type ConsolePages } from './console/index.js';
 import type { ClientResolver } from './http/client-address.js';
 import { requestId, requestIdOf } from './http/request-id.js';
 import { MESSAGES } from './texts.js';
@@ -19,7 +18,6 @@ import { audienceRoutes } from './routes/audience.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { staticRoutes } from './routes/static.js';
-import { consolePageRoutes, type ConsolePages } from './routes/console-pages.js';
 
 export interface ExpressAppDeps {
   backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;

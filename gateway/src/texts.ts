@@ -37,7 +37,7 @@ const OWN = {
   planWebhooks: 'This plan does not have permission to manage webhooks via API',
   /** 503: a backend could not be reached and the call did nothing there (status-map.ts). */
   serviceUnavailable: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds',
-  /** 503 for /console/ when the console's pages were not built (routes/console-pages.ts). */
+  /** 503 for /console/ when the console's pages were not built (console/pages.ts). */
   consoleNotBuilt: 'The console pages are not built: run npm run build',
   /** The console API (docs/console.md); the campaign service answers some of them too. */
   ...CONSOLE_OWN,
