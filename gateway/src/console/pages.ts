@@ -18,7 +18,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
 import { CONSOLE_API_PREFIX } from '../console/route.js';
 import { MESSAGES } from '../texts.js';
-import { sendJson, sendMethodNotAllowed } from '../routes/api.js';
+import { sendJson, sendMethodNotAllowed } from '../http/json.js';
 
 export const CONSOLE_PREFIX = '/console';
 
