@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
-import { consolePageRoutes, loadConsolePages } from '../../gateway/src/routes/console-pages.js';
+import { consolePageRoutes, loadConsolePages } from '../../gateway/src/console/pages.js';
 import { createFixtureApi, FIXTURE_INVITE, FIXTURE_USER } from './fixture-api.js';
 
 export async function serveFixture(port = 0, opts: { impressionDelayMs?: number } = {}): Promise<{ url: string; close(): Promise<void> }> {

@@ -1,25 +1,22 @@
-// Starts the gateway: gRPC clients, key cache, proxy, the public HTTP listener with its limits,
-// and the ops listener (liveness, readiness, metrics). No state at import time.
+// Wires and starts the gateway: gRPC clients, key cache, proxy, the Express app (express-app.ts)
+// on the public listener (http-server.ts), and the ops listener (liveness, readiness, metrics).
+// No state at import time.
 import { readFileSync } from 'node:fs';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '../../services/shared/src/log.js';
-import { isPluginPath, PLUGIN_CORS_HEADERS } from '../../services/shared/src/plugin-cors.js';
 import { createReadiness } from '../../services/shared/src/observability/health.js';
 import { createServiceMetrics } from '../../services/shared/src/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '../../services/shared/src/observability/ops-server.js';
-import { DRAIN_MS } from '../../services/shared/src/shutdown.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import type { GatewayConfig } from './config.js';
 import { createBackends } from './grpc/clients.js';
 import { createClientResolver } from './http/client-address.js';
-import { createFailureLimiter, createTokenBucket } from './http/rate-limit.js';
-import { MESSAGES } from './messages.js';
+import { createFailureLimiter, createTokenBucket } from '../../services/shared/src/rate-limit.js';
 import { createPublicProxy } from './routes/public-proxy.js';
-import { loadConsolePages } from './routes/console-pages.js';
-import { createServer } from './server.js';
+import { loadConsolePages } from './console/index.js';
+import { createExpressApp } from './express-app.js';
+import { startHttpServer } from './http-server.js';
 
 const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/openapi.yaml');
 /** The console's pages as scripts/build.mjs builds them (Vite, from console/): dist/gateway/console-pages/. */
@@ -38,33 +35,6 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/**
- * The headers of a refusal the gateway writes before Express sees the request: JSON, never cached,
- * the connection closed, and the plugin's CORS headers unless the path is known not to be /public
- * (a browser would otherwise see a network error instead of the status). A parser error (headers
- * too large, malformed) comes before the path is known; the headers then go on: they expose a
- * fixed message, to callers without credentials.
- */
-function refusalHeaders(url: string | undefined): Record<string, string> {
-  const plugin = url === undefined || isPluginPath(url.split('?')[0]);
-  return { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close', ...(plugin ? PLUGIN_CORS_HEADERS : {}) };
-}
-
-/** A refusal written straight to the socket, for requests that never reach Express. */
-function rawJsonAnswer(status: number, reason: string, message: string, url: string | undefined): string {
-  const body = JSON.stringify({ message });
-  const headers = { ...refusalHeaders(url), 'Content-Length': String(Buffer.byteLength(body)) };
-  return `HTTP/1.1 ${status} ${reason}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`;
-}
-
-/** Node's parser errors the gateway names (anything else malformed is 400 `Bad request`). */
-function clientErrorAnswer(err: NodeJS.ErrnoException, url: string | undefined): string {
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return rawJsonAnswer(408, 'Request Timeout', MESSAGES.requestTimeout, url);
-  // Headers over Node's limit (maxHeaderSize, 16 kB): 431 says which part was too large.
-  if (err.code === 'HPE_HEADER_OVERFLOW') return rawJsonAnswer(431, 'Request Header Fields Too Large', MESSAGES.headersTooLarge, url);
-  return rawJsonAnswer(400, 'Bad Request', MESSAGES.badRequest, url);
-}
-
 export async function startGateway(config: Readonly<GatewayConfig>, deps: { logger?: Logger } = {}): Promise<RunningGateway> {
   const logger = deps.logger ?? createLogger('gateway', config.logLevel);
   const backends = createBackends({ campaign: config.campaignGrpcTarget, audience: config.audienceGrpcTarget }, config.grpcDeadlineMs, config.internalToken);
@@ -78,7 +48,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
   const readiness = createReadiness({}, { log: logger });
   const consolePages = loadConsolePages(CONSOLE_PAGES_DIR);
   if (!consolePages) logger.warn('console pages not built: /console/ answers 503 (run npm run build)', { dir: CONSOLE_PAGES_DIR });
-  const app = createServer({
+  const app = createExpressApp({
     backends,
     authenticator: createAuthenticator(backends.campaigns, { ttlMs: config.authCacheTtlMs }),
     publicProxy: proxy.middleware,
@@ -102,43 +72,13 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
     },
   });
 
-  const limits = config.server;
-  const server = http.createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      // Covers the whole request, body included: a slow body is cut off like slow headers.
-      requestTimeout: limits.requestTimeoutMs,
-      // Node checks both timeouts on this interval (30 s by default, which would let a slow
-      // client stay that much longer than configured).
-      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
-    },
-    app,
-  );
-  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  // A client that stops reading (or sending) altogether loses its socket.
-  server.timeout = limits.socketIdleTimeoutMs;
-  if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
-  // Malformed requests and timed-out ones never reach Express; still answer in JSON.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // A request being answered (a timed-out body) is known by its response: its path decides CORS.
-    const pending = (socket as { _httpMessage?: { headersSent?: boolean; req?: IncomingMessage } })._httpMessage;
-    if (!socket.writable || pending?.headersSent === true) return void socket.destroy();
-    socket.end(clientErrorAnswer(err, pending?.req?.url));
+  const server = await startHttpServer(app, { host: config.host, port: config.port }, config.server).catch((err: unknown) => {
+    backends.close();
+    proxy.close();
+    throw err;
   });
-  // An Expect other than 100-continue: Node would answer an empty 417.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify({ message: MESSAGES.expectationFailed });
-    res.writeHead(417, { ...refusalHeaders(req.url), 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
-  });
-  let ops: OpsServer | undefined;
+  let ops: OpsServer;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
     ops = await startOpsServer({
       ...config.ops,
       readiness,
@@ -147,12 +87,12 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
       log: logger,
     });
   } catch (err) {
-    if (server.listening) server.close();
+    await server.stop();
     backends.close();
     proxy.close();
     throw err;
   }
-  const { port } = server.address() as AddressInfo;
+  const { port } = server;
   const opsServer = ops;
   logger.info('gateway listening', { host: config.host, port, opsHost: config.ops.host, opsPort: opsServer.port });
 
@@ -165,12 +105,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
     stop() {
       stopping ??= (async () => {
         readiness.drain();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        // In-flight requests (an export's stream) get the drain time (shutdown.ts), then go.
-        const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
-        await closed;
-        clearTimeout(timer);
+        await server.stop();
         proxy.close();
         backends.close();
         await opsServer.stop();

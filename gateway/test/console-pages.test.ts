@@ -1,4 +1,4 @@
-// The console's pages as the gateway serves them (src/routes/console-pages.ts), from a built
+// The console's pages as the gateway serves them (src/console/pages.ts), from a built
 // folder made here: the page and its hashed assets, their caching, the Content-Security-Policy,
 // compression, revalidation, the security headers on every answer (404s included), and what is
 // left to the console API.
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import express from 'express';
-import { MESSAGES } from '../src/messages.js';
-import { CONSOLE_CSP, consolePageRoutes, loadConsolePages, type ConsolePages } from '../src/routes/console-pages.js';
+import { MESSAGES } from '../src/texts.js';
+import { CONSOLE_CSP, consolePageRoutes, loadConsolePages, type ConsolePages } from '../src/console/pages.js';
 
 const INDEX = '<!doctype html><html lang="en"><head><script type="module" src="./assets/index-AbCd1234.js"></script></head><body><div id="app"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;

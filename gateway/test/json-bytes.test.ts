@@ -6,7 +6,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express from 'express';
-import { JsonBytes, sendJson } from '../src/routes/api.js';
+import { JsonBytes, sendJson } from '../src/http/json.js';
 import { requestId } from '../src/http/request-id.js';
 
 const CAMPAIGN = {

@@ -1,24 +1,27 @@
-// One dispatcher for the console API (docs/console.md), so every route runs the same checks in
-// the same order: the session (401 `Not logged in`) → its CSRF token on every POST, PATCH and
-// DELETE (403 `Invalid CSRF token`) → the path's site among the user's (404 `Site not found`,
-// exactly as a site that does not exist) → the role (403 for an editor on an owner's route) → the
-// site's plan, by /v2's rule and answer → a JSON content type, the body's size and JSON → the
-// backend. 404 and 405 (with Allow) come from the same table that routes the calls.
+// The console API's Express router (docs/console.md): every route of console/routes.ts registered
+// with its method and path, each running the same chain of steps in the same order: the session
+// (401 `Not logged in`) → its CSRF token on every POST, PATCH and DELETE (403 `Invalid CSRF
+// token`) → the path's site among the user's (404 `Site not found`, exactly as a site that does
+// not exist) → the role (403 for an editor on an owner's route) → the site's plan, by /v2's rule
+// and answer → a JSON content type, the body's size and JSON → the backend. Under
+// /console/api/, an unknown path is 404 and a known one with another method 405 with Allow.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Logger } from '../../../services/shared/src/log.js';
-import type { Permission } from '../auth/authenticator.js';
+import type { Permission, Principal } from '../auth/authenticator.js';
 import type { CallContext, ConsoleBackend } from '../grpc/clients.js';
 import { toHttpError } from '../grpc/status-map.js';
-import { createBodyReader, jsonObjectText, type BodyReader } from '../http/body.js';
+import { createBodyReader, jsonObjectText } from '../http/body.js';
 import type { ClientResolver } from '../http/client-address.js';
+import { sendJson } from '../http/json.js';
 import { requestIdOf } from '../http/request-id.js';
-import { HttpError, MESSAGES } from '../messages.js';
-import { sendJson, sendMethodNotAllowed } from '../routes/api.js';
+import { createRouter, type PathPattern } from '../http/routing.js';
+import { HttpError, MESSAGES } from '../texts.js';
 import { clearedSessionCookie, sessionCookie, sessionHashOf, sessionIdOf } from './cookies.js';
 import { consoleHttpError } from './errors.js';
 import { hasBody, requireJsonContentType } from './input.js';
-import { compilePath, CONSOLE_API_PREFIX, type ConsoleRoute, type ConsoleSession } from './route.js';
+import { CONSOLE_API_PREFIX, type ConsoleRoute, type ConsoleSession } from './route.js';
+import type { Membership__Output } from '../../../protos/generated/campaign/v1/Membership.js';
 
 export interface ConsoleApiDeps {
   routes: ConsoleRoute[];
@@ -45,18 +48,41 @@ function csrfMatches(given: string | string[] | undefined, expected: string): bo
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-function decodeParam(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw; // a malformed escape is just an id that is not there (404), never a 500
-  }
+/** What the steps of one call hand on to the next (res.locals). */
+interface CallState {
+  presentedSessionHash: string;
+  session: ConsoleSession | undefined;
+  params: Readonly<Record<string, string>>;
+  site: Membership__Output | undefined;
+  principal: Principal | undefined;
+  bodyJson: string;
+}
+const stateOf = (res: Response) => res.locals as CallState;
+
+export function consoleApiRouter(deps: ConsoleApiDeps): Router {
+  const api = createRouter();
+  const steps = consoleSteps(deps);
+  for (const route of deps.routes) api.add(route.method, route.path, (pattern) => steps(route, pattern));
+  const router = express.Router();
+  router.use(onlyConsoleApi);
+  router.use(
+    api.done(function notFound(_req: Request, res: Response) {
+      sendJson(res, 404, { message: MESSAGES.notFound });
+    }),
+  );
+  return router;
 }
 
-export function createConsoleApi(deps: ConsoleApiDeps): RequestHandler {
-  const table = deps.routes.map((route) => ({ route, ...compilePath(route.path) }));
+/** The console API's paths only; every answer under them, 404s and errors included, is never sniffed as a page. */
+function onlyConsoleApi(req: Request, res: Response, next: NextFunction) {
+  if (!req.path.startsWith(CONSOLE_API_PREFIX)) return next('router');
+  res.set('X-Content-Type-Options', 'nosniff');
+  next();
+}
+
+/** The chain of one route: each step answers (a refusal) or hands on with next(). */
+function consoleSteps(deps: ConsoleApiDeps) {
   const readBody = createBodyReader(deps.bodyLimitBytes);
-  const readers = new Map<ConsoleRoute, BodyReader>(deps.routes.filter((r) => r.bodyLimitBytes !== undefined).map((r) => [r, createBodyReader(r.bodyLimitBytes!)]));
 
   function publicOrigin(req: Request): string {
     if (deps.publicUrl !== '') return deps.publicUrl;
@@ -64,7 +90,7 @@ export function createConsoleApi(deps: ConsoleApiDeps): RequestHandler {
     return typeof host === 'string' && HOST.test(host) ? `${deps.secureCookie ? 'https' : 'http'}://${host}` : '';
   }
 
-  async function sessionOf(req: Request, res: Response, hash: string, ctx: CallContext): Promise<ConsoleSession> {
+  async function sessionOf(res: Response, hash: string, ctx: CallContext): Promise<ConsoleSession> {
     const refuse = () => {
       // A cookie that no longer names a session goes, so the browser stops sending it.
       if (hash !== '') res.append('Set-Cookie', clearedSessionCookie(deps.secureCookie));
@@ -83,77 +109,73 @@ export function createConsoleApi(deps: ConsoleApiDeps): RequestHandler {
     return { hash, email: answer.session.email, csrfToken: answer.session.csrfToken, sites: answer.session.sites };
   }
 
-  async function run(entry: (typeof table)[number], req: Request, res: Response): Promise<{ status: number; body: unknown }> {
-    const { route } = entry;
-    const ctx = { requestId: requestIdOf(res) };
-    const presentedSessionHash = sessionHashOf(sessionIdOf(req));
+  return (route: ConsoleRoute, pattern: PathPattern): RequestHandler[] => {
+    // A route with a limit of its own gets a reader of its own, made once.
+    const read = route.bodyLimitBytes === undefined ? readBody : createBodyReader(route.bodyLimitBytes);
 
-    let session: ConsoleSession | undefined;
-    if (route.access !== 'public') {
-      session = await sessionOf(req, res, presentedSessionHash, ctx);
-      if (STATE_CHANGING.has(req.method) && !csrfMatches(req.headers['x-csrf-token'], session.csrfToken)) throw new HttpError(403, MESSAGES.invalidCsrf);
+    async function requireSession(req: Request, res: Response, next: NextFunction) {
+      const state = stateOf(res);
+      state.presentedSessionHash = sessionHashOf(sessionIdOf(req));
+      if (route.access !== 'public') {
+        state.session = await sessionOf(res, state.presentedSessionHash, { requestId: requestIdOf(res) });
+        if (STATE_CHANGING.has(req.method) && !csrfMatches(req.headers['x-csrf-token'], state.session.csrfToken)) throw new HttpError(403, MESSAGES.invalidCsrf);
+      }
+      next();
     }
 
-    const values = (entry.pattern.exec(req.path) ?? []).slice(1).map(decodeParam);
-    const params = Object.freeze(Object.fromEntries(entry.names.map((name, i) => [name, values[i]])));
-    let site;
-    let principal;
-    if (route.access === 'member' || route.access === 'editor' || route.access === 'owner') {
-      // Another site is answered exactly as one that does not exist.
-      site = session!.sites.find((s) => s.siteId === params.siteId);
-      if (!site) throw new HttpError(404, MESSAGES.siteNotFound);
-      if (route.access === 'owner' && site.role !== 'owner') throw new HttpError(403, MESSAGES.ownersOnly);
-      const p = site.permissions;
-      principal = { siteId: site.siteId, permissions: Object.freeze(Object.fromEntries(PERMISSIONS.map((k) => [k, !!p?.[k]])) as Record<Permission, boolean>) };
-      if (route.plan && !principal.permissions[route.plan.permission]) return route.plan.denied;
+    function resolveSite(req: Request, res: Response, next: NextFunction) {
+      const state = stateOf(res);
+      state.params = Object.freeze(pattern.params(req.path));
+      if (route.access === 'member' || route.access === 'editor' || route.access === 'owner') {
+        // Another site is answered exactly as one that does not exist.
+        const site = state.session!.sites.find((s) => s.siteId === state.params.siteId);
+        if (!site) throw new HttpError(404, MESSAGES.siteNotFound);
+        if (route.access === 'owner' && site.role !== 'owner') throw new HttpError(403, MESSAGES.ownersOnly);
+        const p = site.permissions;
+        state.site = site;
+        state.principal = { siteId: site.siteId, permissions: Object.freeze(Object.fromEntries(PERMISSIONS.map((k) => [k, !!p?.[k]])) as Record<Permission, boolean>) };
+        if (route.plan && !state.principal.permissions[route.plan.permission]) return sendJson(res, route.plan.denied.status, route.plan.denied.body);
+      }
+      next();
     }
 
-    if (route.body !== 'none' && hasBody(req)) requireJsonContentType(req);
-    const raw = await (readers.get(route) ?? readBody)(req, res);
-    const bodyJson = route.body === 'none' ? '' : jsonObjectText(raw, route.body === 'json-or-empty' ? '{}' : undefined);
-    const body = bodyJson === '' ? {} : (JSON.parse(bodyJson) as Record<string, unknown>);
-
-    try {
-      const answer = await route.handle({
-        params,
-        session,
-        site,
-        principal,
-        bodyJson,
-        body,
-        query: req.query as Record<string, unknown>,
-        headers: req.headers,
-        ctx,
-        clientAddress: deps.clientOf(req).address,
-        presentedSessionHash,
-        publicOrigin: publicOrigin(req),
-        startSession: (id) => res.append('Set-Cookie', sessionCookie(id, deps.secureCookie)),
-        endSession: () => res.append('Set-Cookie', clearedSessionCookie(deps.secureCookie)),
-      });
-      return { status: 200, body: answer };
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      const mapped = route.errors === 'v2' ? toHttpError(err, route.genericMessage) : consoleHttpError(err, route.genericMessage);
-      if (mapped.status >= 500) deps.logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
-      throw mapped;
+    async function readJsonBody(req: Request, res: Response, next: NextFunction) {
+      if (route.body !== 'none' && hasBody(req)) requireJsonContentType(req);
+      const raw = await read(req, res);
+      stateOf(res).bodyJson = route.body === 'none' ? '' : jsonObjectText(raw, route.body === 'json-or-empty' ? '{}' : undefined);
+      next();
     }
-  }
 
-  return async function consoleApi(req: Request, res: Response, next: NextFunction): Promise<void> {
-    if (!req.path.startsWith(CONSOLE_API_PREFIX)) return next();
-    // Every answer, the 404s and errors handled further on included: JSON is never sniffed as a page.
-    res.set('X-Content-Type-Options', 'nosniff');
-    const matching = table.filter((entry) => entry.pattern.test(req.path));
-    if (matching.length === 0) return sendJson(res, 404, { message: MESSAGES.notFound });
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const entry = matching.find((e) => e.route.method === method);
-    if (!entry) return sendMethodNotAllowed(res, matching.map((e) => e.route.method));
-    try {
-      const answer = await run(entry, req, res);
-      sendJson(res, answer.status, answer.body);
-    } catch (err) {
-      if (!(err instanceof HttpError)) return next(err);
-      sendJson(res, err.status, { message: err.message }, err.headers);
+    async function callBackend(req: Request, res: Response) {
+      const { presentedSessionHash, session, params, site, principal, bodyJson } = stateOf(res);
+      const ctx = { requestId: requestIdOf(res) };
+      let answer;
+      try {
+        answer = await route.handle({
+          params,
+          session,
+          site,
+          principal,
+          bodyJson,
+          body: bodyJson === '' ? {} : (JSON.parse(bodyJson) as Record<string, unknown>),
+          query: req.query as Record<string, unknown>,
+          headers: req.headers,
+          ctx,
+          clientAddress: deps.clientOf(req).address,
+          presentedSessionHash,
+          publicOrigin: publicOrigin(req),
+          startSession: (id) => res.append('Set-Cookie', sessionCookie(id, deps.secureCookie)),
+          endSession: () => res.append('Set-Cookie', clearedSessionCookie(deps.secureCookie)),
+        });
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        const mapped = route.errors === 'v2' ? toHttpError(err, route.genericMessage) : consoleHttpError(err, route.genericMessage);
+        if (mapped.status >= 500) deps.logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
+        throw mapped;
+      }
+      sendJson(res, 200, answer);
     }
+
+    return [requireSession, resolveSite, readJsonBody, callBackend];
   };
 }

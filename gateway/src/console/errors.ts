@@ -4,7 +4,7 @@
 // reached its service: 503, as on /v2 (grpc/status-map.ts).
 import { status as Status } from '@grpc/grpc-js';
 import { backendUnavailable, busyAnswer, isGrpcError, neverReachedBackend, retryAfterOf, serviceBusy } from '../grpc/status-map.js';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES } from '../texts.js';
 
 const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map([
   [Status.INVALID_ARGUMENT, { http: 400, fallback: MESSAGES.invalidRequest }],

@@ -4,9 +4,9 @@
 // password's length, a label's) are the campaign service's. Bodies of the /v2 routes the console
 // runs are the /v2 routes' business, passed on as their JSON text.
 import type { IncomingMessage } from 'node:http';
-import { withField } from '../../../services/shared/src/console-messages.js';
+import { withField } from '../../../services/shared/src/console-texts.js';
 import { hasBadCharacters } from '../../../services/shared/src/text.js';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES } from '../texts.js';
 
 /**
  * A string field; `optional`: absent or null is ''. Wrong types and text with NUL or unpaired

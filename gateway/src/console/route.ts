@@ -1,11 +1,11 @@
-// The shape of one console API route (docs/console.md, "The console API"). The dispatcher
-// (console/api.ts) runs the same steps for all of them: session → CSRF → the site (a member's,
+// The shape of one console API route (docs/console.md, "The console API"). The console's
+// router (console/api.ts) runs the same steps for all of them: session → CSRF → the site (a member's,
 // else 404) → the role → the site's plan (as /v2) → content type, body size, JSON → backend.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Membership__Output } from '../../../protos/generated/campaign/v1/Membership.js';
 import type { Permission, Principal } from '../auth/authenticator.js';
 import type { CallContext } from '../grpc/clients.js';
-import type { Method } from '../routes/route.js';
+import type { Method } from '../http/routing.js';
 
 /**
  * Who may call a route: anyone (`public`: logging in, accepting a link), any logged-in user
@@ -71,18 +71,3 @@ export interface ConsoleRoute {
 }
 
 export const CONSOLE_API_PREFIX = '/console/api/';
-
-/** The route's path as a pattern on the raw (not yet percent-decoded) path, and its parameter names. */
-export function compilePath(path: string): { pattern: RegExp; names: string[] } {
-  const names: string[] = [];
-  const source = path
-    .split('/')
-    .map((segment) => {
-      const m = /^\{(\w+)\}$/.exec(segment);
-      if (!m) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(m[1]);
-      return '([^/]+)';
-    })
-    .join('/');
-  return { pattern: new RegExp(`^${source}/?$`), names };
-}

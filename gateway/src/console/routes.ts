@@ -8,10 +8,11 @@ import type { SessionView__Output } from '../../../protos/generated/campaign/v1/
 import { status as Status } from '@grpc/grpc-js';
 import type { AudienceBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend } from '../grpc/clients.js';
 import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
-import { HttpError, MESSAGES } from '../messages.js';
-import { audienceRoutes } from '../routes/audience.js';
-import { campaignRoutes } from '../routes/campaigns.js';
-import type { ApiRoute, Method } from '../routes/route.js';
+import { HttpError, MESSAGES } from '../texts.js';
+import type { Method } from '../http/routing.js';
+import { audienceEndpoints } from '../routes/audience.js';
+import { campaignEndpoints } from '../routes/campaigns.js';
+import type { ApiRoute } from '../routes/route.js';
 import { daysQuery, stringField, stringListField, subscriptionFields } from './input.js';
 import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
 
@@ -65,21 +66,19 @@ export function snippetOf(origin: string, publicId: string) {
   };
 }
 
-/** A /v2 route run for the path's site: its plan rule, body, limits, answers and errors. */
-function fromV2(v2: readonly ApiRoute[], operation: string, method: Method, path: string, access: Access, params: (input: ConsoleInput) => string[]): ConsoleRoute {
-  const route = v2.find((r) => r.operation === operation && r.method === method);
-  if (!route) throw new Error(`no /v2 route ${method} ${operation}`);
+/** A /v2 endpoint run for the path's site: its plan rule, body, limits, answers and errors. */
+function fromV2(route: ApiRoute, method: Method, path: string, access: Access): ConsoleRoute {
   return {
     method,
     path,
-    operation,
+    operation: route.operation,
     access,
     plan: { permission: route.permission, denied: route.denied },
     body: route.body,
     bodyLimitBytes: route.bodyLimitBytes,
     errors: 'v2',
     genericMessage: route.genericMessage,
-    handle: (input) => route.handle({ principal: input.principal!, params: params(input), bodyJson: input.bodyJson, query: input.query, headers: input.headers, ctx: input.ctx }),
+    handle: (input) => route.handle({ principal: input.principal!, params: input.params, bodyJson: input.bodyJson, query: input.query, headers: input.headers, ctx: input.ctx }),
   };
 }
 
@@ -95,12 +94,10 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     genericMessage: MESSAGES.internal,
     handle,
   });
-  const v2 = [...campaignRoutes(deps.campaigns), ...audienceRoutes(deps.audience)];
-  const campaignId = (input: ConsoleInput) => [input.params.campaignId];
-  const none = () => [];
-  const rule = (operation: string) => v2.find((r) => r.operation === operation)!;
-  const reportsPlan = { permission: rule('getCampaign').permission, denied: rule('getCampaign').denied };
-  const audienceLists = { permission: rule('listTopics').permission, denied: rule('listTopics').denied };
+  const campaigns = campaignEndpoints(deps.campaigns);
+  const audience = audienceEndpoints(deps.audience);
+  const reportsPlan = { permission: campaigns.get.permission, denied: campaigns.get.denied };
+  const audienceLists = { permission: audience.topics.permission, denied: audience.topics.denied };
   const topicsPlan = { permission: 'audience' as const, denied: { status: 403, body: { message: MESSAGES.planTopics } } };
 
   return [
@@ -172,8 +169,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       (await backend.listMembers(input.site!.siteId, input.ctx)).members.map((m) => ({ email: m.email, role: m.role })),
     ),
 
-    fromV2(v2, 'listTopics', 'GET', `${SITE}/topics`, 'member', none),
-    fromV2(v2, 'listCountries', 'GET', `${SITE}/countries`, 'member', none),
+    fromV2(audience.topics, 'GET', `${SITE}/topics`, 'member'),
+    fromV2(audience.countries, 'GET', `${SITE}/countries`, 'member'),
     // Topic maintenance, and the audience over time and by browser: the delivery service's data,
     // under the plan's `audience` permission (lists answer [] without it, as /v2's topics do).
     {
@@ -212,8 +209,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       plan: audienceLists,
     },
 
-    fromV2(v2, 'listCampaigns', 'POST', `${SITE}/campaigns/list`, 'member', none),
-    fromV2(v2, 'getCampaign', 'GET', `${SITE}/campaigns/{campaignId}`, 'member', campaignId),
+    fromV2(campaigns.list, 'POST', `${SITE}/campaigns/list`, 'member'),
+    fromV2(campaigns.get, 'GET', `${SITE}/campaigns/{campaignId}`, 'member'),
     // The campaign is the site's (the campaign service says so, 404 otherwise) before the delivery
     // service, which cannot tell another site's undispatched campaign from none, is asked.
     {
@@ -229,10 +226,10 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       }),
       plan: reportsPlan,
     },
-    fromV2(v2, 'createCampaign', 'POST', `${SITE}/campaigns`, 'editor', none),
+    fromV2(campaigns.create, 'POST', `${SITE}/campaigns`, 'editor'),
     // An A/B test's winner picked before its window ends: it changes what the campaign sends.
-    fromV2(v2, 'pickCampaignWinner', 'POST', `${SITE}/campaigns/{campaignId}/winner`, 'editor', campaignId),
-    fromV2(v2, 'deleteCampaign', 'DELETE', `${SITE}/campaigns/{campaignId}`, 'editor', campaignId),
+    fromV2(campaigns.pickWinner, 'POST', `${SITE}/campaigns/{campaignId}/winner`, 'editor'),
+    fromV2(campaigns.delete, 'DELETE', `${SITE}/campaigns/{campaignId}`, 'editor'),
     // The composer's live estimate: a count of what a create would reach, so it takes the
     // create's permission (and its refusal); the body is checked by the create's rules.
     {

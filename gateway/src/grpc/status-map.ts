@@ -5,7 +5,7 @@
 // service that answered busy (no database connection in time): 503 with its Retry-After.
 import { status as Status } from '@grpc/grpc-js';
 import { RETRY_AFTER_METADATA } from '../../../services/shared/src/grpc.js';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES } from '../texts.js';
 
 const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map([
   [Status.INVALID_ARGUMENT, { http: 400, fallback: MESSAGES.invalidRequest }],

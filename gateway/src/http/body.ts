@@ -3,7 +3,7 @@
 // because the spec names each wrongly typed field and a typed message would erase the type.
 import express from 'express';
 import type { Request, Response } from 'express';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES } from '../texts.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,24 +1,31 @@
-// One dispatcher for the /v2 API routes, so every route runs the same checks in the same order
-// (docs/api-decisions.md): key present → key guessing limit of the client → key → the key's rate
-// limit → plan → body size → JSON → backend, and so 405 and its Allow header come from the same
-// table that routes the calls. A caller within its limits sees exactly the spec's answers.
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+// The /v2 API's Express router: every method and path of the API is registered below, each
+// running the same chain of steps in the order docs/api-decisions.md fixes: key present → the
+// client's key-guessing limit → the key → the key's rate limit → the plan → body size → JSON →
+// the backend. A caller within its limits sees exactly the spec's answers; a path that exists
+// with other methods answers 405 with Allow (http/routing.ts).
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Logger } from '../../../services/shared/src/log.js';
-import { sha256Hex, type Authenticator } from '../auth/authenticator.js';
+import type { RateDecision } from '../../../services/shared/src/rate-limit.js';
+import { sha256Hex, type Authenticator, type Principal } from '../auth/authenticator.js';
+import type { Backends } from '../grpc/clients.js';
 import { backendUnavailable, neverReachedBackend, toHttpError } from '../grpc/status-map.js';
 import { createBodyReader, jsonObjectText } from '../http/body.js';
 import type { ClientResolver } from '../http/client-address.js';
-import type { RateDecision } from '../http/rate-limit.js';
+import { sendJson } from '../http/json.js';
 import { requestIdOf } from '../http/request-id.js';
-import { HttpError, MESSAGES, tooManyRequests } from '../messages.js';
+import { createRouter, type PathPattern } from '../http/routing.js';
+import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
+import { audienceEndpoints } from './audience.js';
+import { campaignEndpoints } from './campaigns.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
+import { webhookEndpoints } from './webhooks.js';
 
 export interface ApiDeps {
-  routes: ApiRoute[];
+  backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
-  /** Abuse limits (http/rate-limit.ts); absent = none. */
+  /** Abuse limits (services/shared/src/rate-limit.ts); absent = none. */
   limits?: ApiLimits;
 }
 
@@ -30,18 +37,129 @@ export interface ApiLimits {
   keyFailures: { check(client: string): RateDecision; fail(client: string, keyId: string): void };
 }
 
-/** An answer that is already JSON text (UTF-8), written as is instead of being serialised. */
-export class JsonBytes {
-  constructor(readonly bytes: Buffer) {}
+export function v2Router(deps: ApiDeps): Router {
+  const campaigns = campaignEndpoints(deps.backends.campaigns);
+  const audience = audienceEndpoints(deps.backends.audience);
+  const webhooks = webhookEndpoints(deps.backends.webhooks);
+  const v2 = createRouter();
+  const steps = v2Steps(deps);
+  const add = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, route: ApiRoute) => v2.add(method, path, (pattern) => steps(route, pattern));
+
+  // Tried in this order: /v2/campaign/create is a create, not a get of the campaign "create".
+  add('POST', '/v2/campaign/create', campaigns.create);
+  add('POST', '/v2/campaigns', campaigns.list);
+  add('POST', '/v2/campaigns/export', campaigns.export);
+  add('GET', '/v2/campaign/{campaignId}', campaigns.get);
+  add('DELETE', '/v2/campaign/{campaignId}', campaigns.delete);
+  add('POST', '/v2/campaign/{campaignId}/winner', campaigns.pickWinner);
+  add('GET', '/v2/campaign', campaigns.getWithoutId);
+  add('DELETE', '/v2/campaign', campaigns.deleteWithoutId);
+
+  add('GET', '/v2/topics', audience.topics);
+  add('GET', '/v2/countries', audience.countries);
+  add('GET', '/v2/subscribers/export', audience.exportSubscribers);
+  add('POST', '/v2/subscribers/import', audience.importSubscribers);
+
+  add('GET', '/v2/webhooks', webhooks.list);
+  add('POST', '/v2/webhooks', webhooks.create);
+  add('GET', '/v2/webhooks/{webhookId}', webhooks.get);
+  add('PATCH', '/v2/webhooks/{webhookId}', webhooks.update);
+  add('DELETE', '/v2/webhooks/{webhookId}', webhooks.delete);
+  add('POST', '/v2/webhooks/{webhookId}/rotate-secret', webhooks.rotateSecret);
+  add('GET', '/v2/webhooks/{webhookId}/deliveries', webhooks.deliveries);
+  add('POST', '/v2/webhooks/{webhookId}/deliveries/{eventId}/redeliver', webhooks.redeliver);
+  add('POST', '/v2/webhooks/{webhookId}/ping', webhooks.ping);
+  return v2.done();
 }
 
-export function sendJson(res: Response, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
-  res.status(status).set('Cache-Control', 'no-store').set(headers);
-  // For bytes, what res.json would do after stringifying: the same Content-Type, then send()
-  // (Content-Length, no body for HEAD, the same freshness rule). gateway/test/json-bytes.test.ts
-  // compares the two answers byte for byte.
-  if (body instanceof JsonBytes) res.set('Content-Type', 'application/json; charset=utf-8').send(body.bytes);
-  else res.json(body);
+/** What the steps of one call hand on to the next (res.locals). */
+interface CallState {
+  client: string;
+  keyHash: string;
+  principal: Principal;
+  bodyJson: string;
+}
+const stateOf = (res: Response) => res.locals as CallState;
+
+/** The chain of one endpoint: each step answers (a refusal) or hands on with next(). */
+function v2Steps({ authenticator, bodyLimitBytes, logger, limits }: ApiDeps) {
+  const readBody = createBodyReader(bodyLimitBytes);
+
+  return (route: ApiRoute, pattern: PathPattern): RequestHandler[] => {
+    // A route with a limit of its own (an import) gets a reader of its own, made once.
+    const read = route.bodyLimitBytes === undefined ? readBody : createBodyReader(route.bodyLimitBytes);
+
+    function requireKey(req: Request, _res: Response, next: NextFunction) {
+      const rawKey = req.headers.authorization;
+      if (rawKey === undefined || rawKey === '') throw new HttpError(403, MESSAGES.notAuthorized);
+      next();
+    }
+
+    // A client that has sent too many unknown keys is refused before its key is even looked up:
+    // guessing costs no backend call and tells nothing, not even whether a guess was right.
+    function refuseKeyGuessing(req: Request, res: Response, next: NextFunction) {
+      const client = limits?.clientOf(req).address ?? '';
+      stateOf(res).client = client;
+      const guessing = limits?.keyFailures.check(client);
+      if (guessing && !guessing.allowed) throw tooManyRequests(guessing.retryAfterSeconds);
+      next();
+    }
+
+    async function authenticate(req: Request, res: Response, next: NextFunction) {
+      const state = stateOf(res);
+      state.keyHash = sha256Hex(req.headers.authorization!);
+      let principal;
+      try {
+        principal = await authenticator.authenticate(state.keyHash, { requestId: requestIdOf(res) });
+      } catch (err) {
+        logger.error('key check failed', { requestId: requestIdOf(res), operation: route.operation, err: err instanceof Error ? err : undefined });
+        // A key check that never reached the campaign service is as safe to retry as any call.
+        throw neverReachedBackend(err) ? backendUnavailable() : new HttpError(500, route.genericMessage);
+      }
+      if (!principal) {
+        limits?.keyFailures.fail(state.client, state.keyHash.slice(0, 32));
+        throw new HttpError(403, MESSAGES.notAuthorized);
+      }
+      state.principal = principal;
+      next();
+    }
+
+    function limitKey(_req: Request, res: Response, next: NextFunction) {
+      const quota = limits?.perKey.take(stateOf(res).keyHash);
+      if (quota && !quota.allowed) throw tooManyRequests(quota.retryAfterSeconds);
+      next();
+    }
+
+    function checkPlan(_req: Request, res: Response, next: NextFunction) {
+      if (!stateOf(res).principal.permissions[route.permission]) return sendJson(res, route.denied.status, route.denied.body);
+      next();
+    }
+
+    async function readJsonBody(req: Request, res: Response, next: NextFunction) {
+      const body = await read(req, res);
+      stateOf(res).bodyJson = route.body === 'none' ? '' : jsonObjectText(body, route.body === 'json-or-empty' ? '{}' : undefined);
+      next();
+    }
+
+    async function callBackend(req: Request, res: Response) {
+      const { principal, bodyJson } = stateOf(res);
+      const ctx = { requestId: requestIdOf(res) };
+      let answer;
+      try {
+        answer = await route.handle({ principal, params: pattern.params(req.path), bodyJson, query: req.query as Record<string, unknown>, headers: req.headers, ctx });
+        if (answer instanceof StreamAnswer) answer = await firstChunkRead(answer);
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        const mapped = toHttpError(err, route.genericMessage);
+        if (mapped.status >= 500) logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
+        throw mapped;
+      }
+      if (answer instanceof ReadStream) return stream(req, res, answer, logger);
+      sendJson(res, 200, answer);
+    }
+
+    return [requireKey, refuseKeyGuessing, authenticate, limitKey, checkPlan, readJsonBody, callBackend];
+  };
 }
 
 /** A StreamAnswer whose first chunk has been read (or that turned out empty). */
@@ -87,82 +205,4 @@ async function stream(req: Request, res: Response, read: ReadStream, logger: Log
     answer.cancel();
     res.destroy();
   }
-}
-
-export function sendMethodNotAllowed(res: Response, methods: Iterable<string>): void {
-  const allowed = new Set(methods);
-  if (allowed.has('GET')) allowed.add('HEAD');
-  res.set('Allow', [...allowed].join(', '));
-  sendJson(res, 405, { message: MESSAGES.methodNotAllowed });
-}
-
-function decodeParam(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw; // a malformed escape is just an id that does not exist (404), never a 500
-  }
-}
-
-export function createApiDispatcher({ routes, authenticator, bodyLimitBytes, logger, limits }: ApiDeps): RequestHandler {
-  const readBody = createBodyReader(bodyLimitBytes);
-  // Routes with a limit of their own (an import) get a reader of their own, made once.
-  const readers = new Map(routes.filter((r) => r.bodyLimitBytes !== undefined).map((r) => [r, createBodyReader(r.bodyLimitBytes!)]));
-
-  async function run(route: ApiRoute, req: Request, res: Response): Promise<{ status: number; body: unknown }> {
-    const ctx = { requestId: requestIdOf(res) };
-    const rawKey = req.headers.authorization;
-    if (rawKey === undefined || rawKey === '') throw new HttpError(403, MESSAGES.notAuthorized);
-    // A client that has sent too many unknown keys is refused before its key is even looked up:
-    // guessing costs no backend call and tells nothing, not even whether a guess was right.
-    const client = limits?.clientOf(req).address ?? '';
-    const guessing = limits?.keyFailures.check(client);
-    if (guessing && !guessing.allowed) throw tooManyRequests(guessing.retryAfterSeconds);
-    const keyHash = sha256Hex(rawKey);
-    let principal;
-    try {
-      principal = await authenticator.authenticate(keyHash, ctx);
-    } catch (err) {
-      logger.error('key check failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
-      // A key check that never reached the campaign service is as safe to retry as any call.
-      throw neverReachedBackend(err) ? backendUnavailable() : new HttpError(500, route.genericMessage);
-    }
-    if (!principal) {
-      limits?.keyFailures.fail(client, keyHash.slice(0, 32));
-      throw new HttpError(403, MESSAGES.notAuthorized);
-    }
-    const quota = limits?.perKey.take(keyHash);
-    if (quota && !quota.allowed) throw tooManyRequests(quota.retryAfterSeconds);
-    if (!principal.permissions[route.permission]) return route.denied;
-
-    const body = await (readers.get(route) ?? readBody)(req, res);
-    const bodyJson = route.body === 'none' ? '' : jsonObjectText(body, route.body === 'json-or-empty' ? '{}' : undefined);
-    const params = (route.pattern.exec(req.path) ?? []).slice(1).map(decodeParam);
-    try {
-      const body = await route.handle({ principal, params, bodyJson, query: req.query as Record<string, unknown>, headers: req.headers, ctx });
-      if (body instanceof StreamAnswer) return { status: 200, body: await firstChunkRead(body) };
-      return { status: 200, body };
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      const mapped = toHttpError(err, route.genericMessage);
-      if (mapped.status >= 500) logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
-      throw mapped;
-    }
-  }
-
-  return async function api(req: Request, res: Response, next: NextFunction): Promise<void> {
-    const matching = routes.filter((r) => r.pattern.test(req.path));
-    if (matching.length === 0) return next();
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const route = matching.find((r) => r.method === method);
-    if (!route) return sendMethodNotAllowed(res, matching.map((r) => r.method));
-    try {
-      const answer = await run(route, req, res);
-      if (answer.body instanceof ReadStream) return await stream(req, res, answer.body, logger);
-      sendJson(res, answer.status, answer.body);
-    } catch (err) {
-      if (!(err instanceof HttpError)) return next(err);
-      sendJson(res, err.status, { message: err.message }, err.headers);
-    }
-  };
 }

@@ -1,8 +1,8 @@
-// /v2 topics and countries (a plan without audience access gets an empty list: spec, not a 403),
+// /v2 audience endpoints (their methods and paths are in the /v2 router, api.ts): topics and countries (a plan without audience access gets an empty list: spec, not a 403),
 // and the import of subscriptions from another provider (an addition; docs/api-changelog.md).
 import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
 import type { AudienceBackend } from '../grpc/clients.js';
-import { MESSAGES } from '../messages.js';
+import { MESSAGES } from '../texts.js';
 import { exportAnswer, queryValue, type ApiRoute } from './route.js';
 
 /**
@@ -15,24 +15,20 @@ function entriesJson(counts: NameCounts__Output) {
   return counts.entries.map((e) => ({ name: e.name, users: Number(e.users) }));
 }
 
-export function audienceRoutes(backend: AudienceBackend): ApiRoute[] {
-  const common = { method: 'GET', permission: 'audience', denied: { status: 200, body: [] }, genericMessage: MESSAGES.internal, body: 'none' } as const;
-  return [
-    {
-      ...common,
-      pattern: /^\/v2\/topics\/?$/,
+export function audienceEndpoints(backend: AudienceBackend) {
+  const lists = { permission: 'audience', denied: { status: 200, body: [] }, genericMessage: MESSAGES.internal, body: 'none' } as const;
+  return {
+    topics: {
+      ...lists,
       operation: 'listTopics',
       handle: async ({ principal, ctx }) => entriesJson(await backend.listTopics(principal.siteId, ctx)),
     },
-    {
-      ...common,
-      pattern: /^\/v2\/countries\/?$/,
+    countries: {
+      ...lists,
       operation: 'listCountries',
       handle: async ({ principal, ctx }) => entriesJson(await backend.listCountries(principal.siteId, ctx)),
     },
-    {
-      method: 'GET',
-      pattern: /^\/v2\/subscribers\/export\/?$/,
+    exportSubscribers: {
       operation: 'exportSubscribers',
       permission: 'audience',
       denied: { status: 403, body: { message: MESSAGES.planExport } },
@@ -47,9 +43,7 @@ export function audienceRoutes(backend: AudienceBackend): ApiRoute[] {
         return exportAnswer(call, format, 'subscribers');
       },
     },
-    {
-      method: 'POST',
-      pattern: /^\/v2\/subscribers\/import\/?$/,
+    importSubscribers: {
       operation: 'importSubscribers',
       permission: 'audience',
       denied: { status: 403, body: { message: MESSAGES.planImport } },
@@ -68,5 +62,5 @@ export function audienceRoutes(backend: AudienceBackend): ApiRoute[] {
         };
       },
     },
-  ];
+  } satisfies Record<string, ApiRoute>;
 }

@@ -4,7 +4,7 @@
 // into its answer without parsing or re-serialising them, and adds only the page envelope.
 import type { GetCampaignResponse__Output } from '../../../protos/generated/campaign/v1/GetCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
-import { JsonBytes } from './api.js';
+import { JsonBytes } from '../http/json.js';
 
 const ITEMS_OPEN = Buffer.from('{"items":');
 

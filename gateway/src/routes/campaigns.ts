@@ -1,7 +1,8 @@
-// /v2 campaign routes: decode → one backend call → encode.
-import { IDEMPOTENCY_KEY } from '../../../services/shared/src/api-messages.js';
+// /v2 campaign endpoints: decode → one backend call → encode. Their methods and paths are in the
+// /v2 router (api.ts); the console runs some of them for a member's site (console/routes.ts).
+import { IDEMPOTENCY_KEY } from '../../../services/shared/src/api-texts.js';
 import type { CampaignBackend } from '../grpc/clients.js';
-import { HttpError, MESSAGES } from '../messages.js';
+import { HttpError, MESSAGES } from '../texts.js';
 import { campaignJson, pageJson } from './campaign-json.js';
 import { exportAnswer, queryValue, type ApiRoute } from './route.js';
 
@@ -14,11 +15,9 @@ function idempotencyKey(value: string | string[] | undefined): string {
 const reportsDenied = { status: 403, body: { message: MESSAGES.planReports } };
 const deleteDenied = { status: 403, body: { message: MESSAGES.planDelete } };
 
-export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
-  return [
-    {
-      method: 'POST',
-      pattern: /^\/v2\/campaign\/create\/?$/,
+export function campaignEndpoints(backend: CampaignBackend) {
+  return {
+    create: {
       operation: 'createCampaign',
       permission: 'create',
       denied: { status: 403, body: { message: MESSAGES.planCreate } },
@@ -31,9 +30,7 @@ export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
         return res.localTimeJson ? { id: res.id, localTime: JSON.parse(res.localTimeJson) } : { id: res.id };
       },
     },
-    {
-      method: 'POST',
-      pattern: /^\/v2\/campaigns\/?$/,
+    list: {
       operation: 'listCampaigns',
       permission: 'reports',
       denied: reportsDenied,
@@ -43,9 +40,7 @@ export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
         return pageJson(await backend.listCampaigns({ siteId: principal.siteId, bodyJson }, ctx));
       },
     },
-    {
-      method: 'POST',
-      pattern: /^\/v2\/campaigns\/export\/?$/,
+    export: {
       operation: 'exportCampaigns',
       permission: 'reports',
       denied: reportsDenied,
@@ -56,50 +51,42 @@ export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
         return exportAnswer(backend.exportCampaigns({ siteId: principal.siteId, bodyJson, format }, ctx), format, 'campaigns');
       },
     },
-    {
-      method: 'GET',
-      pattern: /^\/v2\/campaign\/([^/]+)\/?$/,
+    get: {
       operation: 'getCampaign',
       permission: 'reports',
       denied: reportsDenied,
       genericMessage: MESSAGES.internal,
       body: 'none',
       async handle({ principal, params, ctx }) {
-        return campaignJson(await backend.getCampaign({ siteId: principal.siteId, campaignId: params[0] }, ctx));
+        return campaignJson(await backend.getCampaign({ siteId: principal.siteId, campaignId: params.campaignId }, ctx));
       },
     },
-    {
-      method: 'DELETE',
-      pattern: /^\/v2\/campaign\/([^/]+)\/?$/,
+    delete: {
       operation: 'deleteCampaign',
       permission: 'delete',
       denied: deleteDenied,
       genericMessage: MESSAGES.internal,
       body: 'none',
       async handle({ principal, params, ctx }) {
-        const res = await backend.deleteCampaign({ siteId: principal.siteId, campaignId: params[0] }, ctx);
+        const res = await backend.deleteCampaign({ siteId: principal.siteId, campaignId: params.campaignId }, ctx);
         return { id: res.id, deleted: true };
       },
     },
     // An addition of 2026-11-27 (docs/api-decisions.md, "A/B tests"): the customer picks an A/B
     // test's winner. It changes what the campaign sends, so it takes the create permission.
-    {
-      method: 'POST',
-      pattern: /^\/v2\/campaign\/([^/]+)\/winner\/?$/,
+    pickWinner: {
       operation: 'pickCampaignWinner',
       permission: 'create',
       denied: { status: 403, body: { message: MESSAGES.planCreate } },
       genericMessage: MESSAGES.internal,
       body: 'json',
       async handle({ principal, params, bodyJson, ctx }) {
-        const res = await backend.pickWinner({ siteId: principal.siteId, campaignId: params[0], bodyJson }, ctx);
+        const res = await backend.pickWinner({ siteId: principal.siteId, campaignId: params.campaignId, bodyJson }, ctx);
         return { id: res.id, winner: { variant: res.variant, decidedAt: res.decidedAt, by: res.by } };
       },
     },
     // The spec's "id missing in the URL": answered after the key and plan checks, like any call.
-    {
-      method: 'GET',
-      pattern: /^\/v2\/campaign\/?$/,
+    getWithoutId: {
       operation: 'getCampaign',
       permission: 'reports',
       denied: reportsDenied,
@@ -109,9 +96,7 @@ export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
         throw new HttpError(400, MESSAGES.campaignIdRequired);
       },
     },
-    {
-      method: 'DELETE',
-      pattern: /^\/v2\/campaign\/?$/,
+    deleteWithoutId: {
       operation: 'deleteCampaign',
       permission: 'delete',
       denied: deleteDenied,
@@ -121,5 +106,5 @@ export function campaignRoutes(backend: CampaignBackend): ApiRoute[] {
         throw new HttpError(400, MESSAGES.campaignIdRequired);
       },
     },
-  ];
+  } satisfies Record<string, ApiRoute>;
 }

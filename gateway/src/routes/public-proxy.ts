@@ -38,7 +38,7 @@ import type { Logger } from '../../../services/shared/src/log.js';
 import { isPluginPath, PLUGIN_CORS_HEADERS } from '../../../services/shared/src/plugin-cors.js';
 import type { ClientResolver } from '../http/client-address.js';
 import { requestIdOf } from '../http/request-id.js';
-import { MESSAGES } from '../messages.js';
+import { MESSAGES } from '../texts.js';
 
 // A delivery service that accepts a connection and never answers must not hold a browser forever.
 const UPSTREAM_TIMEOUT_MS = 30_000;

@@ -1,15 +1,14 @@
-// The shape of one /v2 API route. The dispatcher (routes/api.ts) runs the same steps for all of
-// them, in the order docs/api-decisions.md fixes: auth → plan → body size → JSON → backend.
+// The shape of one /v2 API endpoint: what the /v2 router (routes/api.ts) checks before it calls
+// `handle`, in the order docs/api-decisions.md fixes: auth → plan → body size → JSON → backend.
+// Its method and path are where the router registers it.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Permission, Principal } from '../auth/authenticator.js';
 import type { CallContext } from '../grpc/clients.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
 export interface RouteInput {
   principal: Principal;
-  /** Path parameters, percent-decoded. */
-  params: string[];
+  /** Path parameters by name, percent-decoded. */
+  params: Readonly<Record<string, string>>;
   /** The body as the JSON text of an object; '' for routes that take no body. */
   bodyJson: string;
   /** The query string as Express parsed it (a repeated name gives an array). */
@@ -19,9 +18,6 @@ export interface RouteInput {
 }
 
 export interface ApiRoute {
-  method: Method;
-  /** Matched against the raw path (before percent-decoding); groups are the parameters. */
-  pattern: RegExp;
   operation: string;
   permission: Permission;
   /** What a valid key whose plan lacks `permission` gets. */
@@ -36,7 +32,7 @@ export interface ApiRoute {
 }
 
 /**
- * An answer streamed as the backend makes it (an export). The dispatcher reads the first chunk
+ * An answer streamed as the backend makes it (an export). The /v2 router reads the first chunk
  * before it answers, so a refusal the backend makes at once is still a JSON error with its
  * status; after that, 200 and the chunks as they come, each written once the client has taken
  * the one before. A client gone, or a HEAD, cancels the backend call.

@@ -7,7 +7,7 @@
 // HTTP). A Host that is not a host[:port] leaves the document's own default.
 import type { NextFunction, Request, Response } from 'express';
 import { parse, parseDocument, Scalar } from 'yaml';
-import { sendMethodNotAllowed } from './api.js';
+import { sendMethodNotAllowed } from '../http/json.js';
 
 const ORIGIN_DEFAULT = ['servers', 0, 'variables', 'origin', 'default'] as const;
 const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;

@@ -12,16 +12,16 @@ import { createScheduler } from './domain/scheduler.js';
 import { createUseCases } from './domain/use-cases.js';
 import { createAudienceClient } from './grpc/audience-client.js';
 import { createRunsClient } from './grpc/runs-client.js';
-import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createServer } from './server.js';
-import { createAccounts } from './console/accounts.js';
-import { createConsoleKeys } from './console/keys.js';
-import { createConsolePurge } from './console/purge.js';
-import { createConsoleSites } from './console/sites.js';
-import { applyStats } from './db/stats-repo.js';
+import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createGrpcServer } from './grpc-server.js';
+import { createAccounts } from './console/index.js';
+import { createConsoleKeys } from './console/index.js';
+import { createConsolePurge } from './console/index.js';
+import { createConsoleSites } from './console/index.js';
+import { applyStats } from './db/stats-store.js';
 import { createOutboxRelay } from './domain/outbox-relay.js';
 import { createCampaignMessaging, STATS_GROUP } from './messaging/index.js';
-import { backlog, oldestUnpublishedAge } from './db/relay-repo.js';
-import { oldestOverdue } from './db/scheduler-repo.js';
+import { backlog, oldestUnpublishedAge } from './db/relay-store.js';
+import { oldestOverdue } from './db/scheduler-store.js';
 import { TOPICS } from '../../shared/src/messages.js';
 import { addGrpcHealth, createReadiness } from '../../shared/src/observability/health.js';
 import { createServiceMetrics, dbPoolGauges, kafkaLagGauge, sampledGauge } from '../../shared/src/observability/metrics.js';
@@ -83,7 +83,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   let metricsServer: OpsServer | undefined;
   const accounts = createAccounts(pool);
   accounts.warm();
-  const server = createServer({
+  const server = createGrpcServer({
     useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake }),
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
     log,

@@ -10,7 +10,7 @@ import type { CreateCampaignResponse__Output } from '../../../protos/generated/c
 import type { PickWinnerResponse__Output } from '../../../protos/generated/campaign/v1/PickWinnerResponse.js';
 import { createLogger } from '../../shared/src/log.js';
 import { createCodecs } from '../../shared/src/messages.js';
-import { applyStats } from '../src/db/stats-repo.js';
+import { applyStats } from '../src/db/stats-store.js';
 import { createOutboxRelay } from '../src/domain/outbox-relay.js';
 import { expectStatus, getCampaign, listCampaigns, rejection, startHarness, statsMessage, validCampaign, type ApiCampaign, type Harness, type TestSite } from './support/harness.js';
 

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { exportCampaignsUseCase } from '../src/domain/export-campaigns.js';
 import { ValidationError } from '../src/domain/errors.js';
-import { MESSAGES } from '../src/domain/messages.js';
+import { MESSAGES } from '../src/domain/texts.js';
 import { listCampaigns, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('ExportCampaigns', function () {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createLogger } from '../../shared/src/log.js';
-import { purgeExpiredKeys } from '../src/db/idempotency-repo.js';
+import { purgeExpiredKeys } from '../src/db/idempotency-store.js';
 import { createIdempotencyPurge } from '../src/domain/idempotency-purge.js';
 import { startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 

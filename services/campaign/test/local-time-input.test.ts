@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { validateCreateInput } from '../src/domain/create-input.js';
 import { ValidationError } from '../src/domain/errors.js';
-import { MESSAGES } from '../src/domain/messages.js';
+import { MESSAGES } from '../src/domain/texts.js';
 import { planLocalTime } from '../src/domain/local-time-plan.js';
 
 const NOW = new Date('2026-11-27T15:00:00Z');

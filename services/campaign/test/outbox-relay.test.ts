@@ -11,7 +11,7 @@ import { TOPICS } from '../../shared/src/messages.js';
 import { REQUEST_ID_KEY } from '../../shared/src/observability/request-context.js';
 import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema } from '../src/app.js';
-import { insertOutbox } from '../src/db/outbox-repo.js';
+import { insertOutbox } from '../src/db/outbox-store.js';
 import { dispatchJob } from '../src/domain/dispatch-job.js';
 import { createOutboxRelay } from '../src/domain/outbox-relay.js';
 import { startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';

@@ -12,7 +12,7 @@ import { createLogger, type Logger } from '../../shared/src/log.js';
 import { createCodecs, TOPICS } from '../../shared/src/messages.js';
 import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema, type RunningCampaignService } from '../src/app.js';
-import { insertOutbox } from '../src/db/outbox-repo.js';
+import { insertOutbox } from '../src/db/outbox-store.js';
 import { dispatchJob } from '../src/domain/dispatch-job.js';
 import { STATS_GROUP } from '../src/messaging/index.js';
 import { statsMessage } from './support/harness.js';

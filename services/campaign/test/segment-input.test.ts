@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { validateCreateInput } from '../src/domain/create-input.js';
 import { ValidationError } from '../src/domain/errors.js';
-import { MESSAGES } from '../src/domain/messages.js';
+import { MESSAGES } from '../src/domain/texts.js';
 
 const valid = (segment: unknown) => ({ title: 'Big sale', body: 'Everything half price', link: 'https://shop.example/sale', topics: ['sports'], status: 'published', scheduleMode: 'now', segment });
 

@@ -18,39 +18,39 @@ import { TOPICS } from '../../shared/src/messages.js';
 import { createReadiness, type Check } from '../../shared/src/observability/health.js';
 import { createServiceMetrics, dbPoolGauges, kafkaLagGauge } from '../../shared/src/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '../../shared/src/observability/ops-server.js';
-import { createAudience } from './audience/audience.js';
+import { createAudience } from './audience/index.js';
 import { createGrpcServer } from './grpc-server.js';
-import { createWebhookEndpoints } from './webhooks/endpoints.js';
-import { createWebhookLoop, type WebhookLoop } from './webhooks/delivery-loop.js';
-import { zoneNamesMaintenance } from './audience/zone-names.js';
+import { createWebhookEndpoints } from './webhooks/index.js';
+import { createWebhookLoop, type WebhookLoop } from './webhooks/index.js';
+import { zoneNamesMaintenance } from './audience/index.js';
 import { createPeriodic, type Periodic } from '../../shared/src/periodic.js';
-import { createWebhookSender } from './webhooks/sender.js';
-import { createWebhookMetrics } from './webhooks/metrics.js';
-import { createSubscriptions } from './audience/subscriptions.js';
-import { createTestPush } from './console/test-push.js';
+import { createWebhookSender } from './webhooks/index.js';
+import { createWebhookMetrics } from './webhooks/index.js';
+import { createSubscriptions } from './audience/index.js';
+import { createTestPush } from './console/index.js';
 import type { DeliveryConfig } from './config.js';
-import { createHttpApp } from './http/app.js';
-import { createFixedWindowLimiter } from './http/rate-limiter.js';
-import { pluginRoutes } from './plugin/routes.js';
+import { createExpressApp } from './http/express-app.js';
+import { createFixedWindowLimiter } from '../../shared/src/rate-limit.js';
+import { pluginRoutes } from './plugin/index.js';
 import { resolveEngine } from './push/encryption/engine.js';
 import { createEncryptPool } from './push/encryption/pool.js';
 import { createPushMetrics } from './push/metrics.js';
 import { createPushSender } from './push/sender.js';
-import { createSubscriberExport } from './audience/export.js';
-import { createSiteImport } from './audience/import.js';
-import { createChunkWorker } from './sending/chunk-worker.js';
-import { createDispatchHandler } from './sending/dispatch.js';
-import { createPacer, type Pacer } from './sending/pacer.js';
-import { createLeases } from './sending/leases.js';
-import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP } from './sending/messaging.js';
-import { findRun } from './sending/run-store.js';
-import { vapidSigners } from './sites/vapid-signers.js';
-import { createCounterPublisher } from './tracking/counter-publisher.js';
-import { createRetention } from './retention/retention.js';
-import { databaseSizeGauges } from './retention/size-metrics.js';
-import { createTrackingRecorder } from './tracking/recorder.js';
-import { eventRoutes } from './tracking/routes.js';
-import { trackingTokensFor } from './tracking/tracking-token.js';
+import { createSubscriberExport } from './audience/index.js';
+import { createSiteImport } from './audience/index.js';
+import { createChunkWorker } from './sending/index.js';
+import { createDispatchHandler } from './sending/index.js';
+import { createPacer, type Pacer } from './sending/index.js';
+import { createLeases } from './sending/index.js';
+import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP } from './sending/index.js';
+import { findRun } from './sending/index.js';
+import { vapidSigners } from './sites/index.js';
+import { createCounterPublisher } from './tracking/index.js';
+import { createRetention } from './retention/index.js';
+import { databaseSizeGauges } from './retention/index.js';
+import { createTrackingRecorder } from './tracking/index.js';
+import { eventRoutes } from './tracking/index.js';
+import { trackingTokensFor } from './tracking/index.js';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 const HEARTBEAT_MS = 2000;
@@ -242,7 +242,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     zoneNames.start();
 
     // the plugin's and tracking's HTTP routes
-    const app = createHttpApp({
+    const app = createExpressApp({
       routers: [
         pluginRoutes({
           pool,

@@ -4,12 +4,12 @@ import { TOPIC_PARTITIONS, TOPICS } from '../../shared/src/messages.js';
 import type { PoolSettings } from '../../shared/src/db.js';
 import { internalToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
-import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/push-endpoint.js';
+import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/index.js';
 import { usableCpus } from './push/encryption/cpus.js';
 import { PUSH_HTTP_CLIENTS, type PushHttpClient } from './push/client.js';
 import { ENGINE_CHOICES, type EngineChoice } from './push/encryption/engine.js';
-import { DEFAULT_WEBHOOK_LOOP, type WebhookLoopOptions } from './webhooks/delivery-loop.js';
-import { LONGEST_CAP_WINDOW_DAYS, type RetentionSettings } from './retention/retention.js';
+import { DEFAULT_WEBHOOK_LOOP, type WebhookLoopOptions } from './webhooks/index.js';
+import { LONGEST_CAP_WINDOW_DAYS, type RetentionSettings } from './retention/index.js';
 
 export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
   'fcm.googleapis.com',

@@ -7,15 +7,13 @@ import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../shared/
 import { busyStatus, refusalStatus, RETRY_AFTER_METADATA } from '../../shared/src/grpc.js';
 import type { Logger } from '../../shared/src/log.js';
 import { NotFoundError, RateLimitedError, StateConflictError, ValidationError } from './errors.js';
-import { VapidKeysInUseError } from './audience/import.js';
-import { WebhookNotFoundError } from './webhooks/endpoints.js';
 
 export type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;
 
 function refusal(err: unknown): { code: grpc.status; details: string } | null {
   if (err instanceof ValidationError) return refusalStatus(grpc.status.INVALID_ARGUMENT, err.message);
-  if (err instanceof VapidKeysInUseError || err instanceof StateConflictError) return refusalStatus(grpc.status.FAILED_PRECONDITION, err.message);
-  if (err instanceof WebhookNotFoundError || err instanceof NotFoundError) return refusalStatus(grpc.status.NOT_FOUND, err.message);
+  if (err instanceof StateConflictError) return refusalStatus(grpc.status.FAILED_PRECONDITION, err.message);
+  if (err instanceof NotFoundError) return refusalStatus(grpc.status.NOT_FOUND, err.message);
   if (err instanceof RateLimitedError) return refusalStatus(grpc.status.RESOURCE_EXHAUSTED, err.message);
   return null;
 }

@@ -4,16 +4,16 @@
 // its subscriptions).
 import { createECDH, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '../../shared/src/db.js';
-import { findSiteById, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/site-store.js';
-import { insertNewSubscribers, type NewSubscriberRow } from './audience/subscriber-store.js';
+import { findSiteById, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/index.js';
+import { insertNewSubscribers, type NewSubscriberRow } from './audience/index.js';
 import { DeliveryOperatorError, isUuid, ValidationError } from './errors.js';
-import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/names.js';
-import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/import.js';
-import { exportSubscriptionsForMigration } from './audience/export.js';
-import { resealWebhookSecrets } from './webhooks/secrets.js';
-import type { FrequencyCap } from './sending/delivery-log-store.js';
+import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/index.js';
+import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/index.js';
+import { exportSubscriptionsForMigration } from './audience/index.js';
+import { resealWebhookSecrets } from './webhooks/index.js';
+import type { FrequencyCap } from './sending/index.js';
 import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone } from '../../shared/src/local-time.js';
-import type { PushHostRules } from './audience/push-endpoint.js';
+import type { PushHostRules } from './audience/index.js';
 import {
   encryptVapidPrivateKey,
   generateVapidKeyPair,
@@ -22,7 +22,7 @@ import {
   VapidKeyDecryptError,
   type VapidEncryptionKeys,
   type VapidKeyPair,
-} from './sites/vapid-keys.js';
+} from './sites/index.js';
 
 const SEED_BATCH_ROWS = 5000;
 const SEED_KEY_POOL = 64;

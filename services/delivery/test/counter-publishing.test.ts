@@ -21,7 +21,7 @@ import { chunkDone, runFor } from '../src/sending/run-store.js';
 import { trackingTokensFor } from '../src/tracking/tracking-token.js';
 import { createDeliveryMessaging } from '../src/sending/messaging.js';
 import { createCounterPublisher } from '../src/tracking/counter-publisher.js';
-import { failureClassOf } from '../src/sending/failure-class.js';
+import { failureClassOf } from '../src/push/outcome.js';
 import { createTrackingRecorder } from '../src/tracking/recorder.js';
 import { dispatchMessage, newSite, request, startTestDelivery, type TestDelivery } from './support.js';
 

@@ -8,6 +8,13 @@ import { BROWSERS, type Browser, type Segment } from './segment.js';
 import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, WINNER_METRICS, type AbTest, type AbWinner, type VariantResult } from './ab-test.js';
 import type { LocalTime } from './local-time.js';
 
+/**
+ * The topics by the one name the code and the docs give each. The stats topic carries the stats
+ * events (`campaign.stats`: a campaign's counters, absolute) from the delivery service to the
+ * campaign service's `campaign-stats` group. Its wire name, `delivery.events.v1`, is older than
+ * that name and stays: during a rolling upgrade both versions must meet on one topic, so a new
+ * name would need a release that reads both (docs/operations.md, "Upgrading").
+ */
 export const TOPICS = Object.freeze({
   dispatch: 'campaign.dispatch.v1',
   chunks: 'delivery.chunks.v1',

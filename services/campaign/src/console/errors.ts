@@ -1,6 +1,6 @@
 // The console's typed refusals, mapped once to gRPC statuses (grpc-handlers.ts). Their texts come
-// from the catalogue (domain/messages.ts).
-import { MESSAGES } from '../domain/messages.js';
+// from the catalogue (domain/texts.ts).
+import { MESSAGES } from '../domain/texts.js';
 
 /** Wrong email or password (the same for an email that is no account). */
 export class WrongLoginError extends Error {

@@ -8,7 +8,7 @@ import type { ConsoleHandlers } from '../../../../protos/generated/campaign/v1/C
 import type { ApiKey } from '../../../../protos/generated/campaign/v1/ApiKey.js';
 import type { SessionView } from '../../../../protos/generated/campaign/v1/SessionView.js';
 import { AudienceUnavailableError, ValidationError } from '../domain/errors.js';
-import { MESSAGES } from '../domain/messages.js';
+import { MESSAGES } from '../domain/texts.js';
 import type { KeyInfo } from '../domain/operators.js';
 import type { Accounts, SessionView as DomainSessionView } from './accounts.js';
 import { ConsoleConflictError, ConsoleNotFoundError, PasswordChecksBusyError, TooManyLoginsError, WrongLoginError } from './errors.js';

@@ -4,11 +4,11 @@
 // (domain/operators.ts); only their SHA-256 is stored.
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { hasBadCharacters } from '../../../shared/src/text.js';
-import { withField } from '../../../shared/src/console-messages.js';
-import * as repo from '../db/operators-repo.js';
+import { withField } from '../../../shared/src/console-texts.js';
+import * as store from '../db/operators-store.js';
 import { ValidationError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
-import { MESSAGES } from '../domain/messages.js';
+import { MESSAGES } from '../domain/texts.js';
 import { newApiKey, toKey, type KeyInfo } from '../domain/operators.js';
 import { ConsoleConflictError, ConsoleNotFoundError } from './errors.js';
 
@@ -35,31 +35,31 @@ export function createConsoleKeys(pool: Pool) {
   const keyNotFound = () => new ConsoleNotFoundError(MESSAGES.keyNotFound);
 
   async function requireSite(siteId: string): Promise<void> {
-    if (!isUuid(siteId) || !(await repo.selectSiteById(pool, siteId))) throw new ConsoleNotFoundError(MESSAGES.siteNotFound);
+    if (!isUuid(siteId) || !(await store.selectSiteById(pool, siteId))) throw new ConsoleNotFoundError(MESSAGES.siteNotFound);
   }
 
   return {
     async list(siteId: string): Promise<KeyInfo[]> {
       await requireSite(siteId);
-      return (await repo.selectKeys(pool, siteId)).map(toKey);
+      return (await store.selectKeys(pool, siteId)).map(toKey);
     },
 
     async create(siteId: string, rawLabel: string): Promise<IssuedConsoleKey> {
       const label = checkLabel(rawLabel);
       await requireSite(siteId);
       const { key, hash, prefix } = newApiKey();
-      const keyId = await repo.insertKey(pool, siteId, hash, prefix, label);
-      return { key: toKey((await repo.selectKey(pool, siteId, keyId))!), apiKey: key };
+      const keyId = await store.insertKey(pool, siteId, hash, prefix, label);
+      return { key: toKey((await store.selectKey(pool, siteId, keyId))!), apiKey: key };
     },
 
     /** The key, revoked (a key revoked already is answered as it is). */
     async revoke(siteId: string, keyId: string): Promise<KeyInfo> {
       if (!isUuid(siteId) || !isUuid(keyId)) throw keyNotFound();
       return withTransaction(pool, async (tx) => {
-        const key = await repo.selectKey(tx, siteId, keyId, true);
+        const key = await store.selectKey(tx, siteId, keyId, true);
         if (!key) throw keyNotFound();
-        if (key.revoked_at === null) await repo.revokeActiveKeys(tx, siteId, { id: keyId });
-        return toKey((await repo.selectKey(tx, siteId, keyId))!);
+        if (key.revoked_at === null) await store.revokeActiveKeys(tx, siteId, { id: keyId });
+        return toKey((await store.selectKey(tx, siteId, keyId))!);
       });
     },
 
@@ -68,15 +68,15 @@ export function createConsoleKeys(pool: Pool) {
       if (!isUuid(siteId) || !isUuid(keyId)) throw keyNotFound();
       const { key: apiKey, hash, prefix } = newApiKey();
       return withTransaction(pool, async (tx) => {
-        const old = await repo.selectKey(tx, siteId, keyId, true);
+        const old = await store.selectKey(tx, siteId, keyId, true);
         if (!old) throw keyNotFound();
         if (old.revoked_at !== null) throw new ConsoleConflictError(MESSAGES.keyAlreadyRevoked);
-        await repo.revokeActiveKeys(tx, siteId, { id: keyId });
-        const newId = await repo.insertKey(tx, siteId, hash, prefix, old.label);
+        await store.revokeActiveKeys(tx, siteId, { id: keyId });
+        const newId = await store.insertKey(tx, siteId, hash, prefix, old.label);
         return {
-          key: toKey((await repo.selectKey(tx, siteId, newId))!),
+          key: toKey((await store.selectKey(tx, siteId, newId))!),
           apiKey,
-          revoked: toKey((await repo.selectKey(tx, siteId, keyId))!),
+          revoked: toKey((await store.selectKey(tx, siteId, keyId))!),
         };
       });
     },

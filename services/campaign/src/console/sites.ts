@@ -5,7 +5,7 @@ import type { Pool } from '../../../shared/src/db.js';
 import type { AudienceCounter } from '../domain/create-campaign.js';
 import { validateAudienceInput } from '../domain/create-input.js';
 import { isUuid } from '../domain/ids.js';
-import { MESSAGES } from '../domain/messages.js';
+import { MESSAGES } from '../domain/texts.js';
 import { parseObjectBody } from '../domain/request-body.js';
 import { selectSiteInfo, type SiteInfoRow } from './account-store.js';
 import { ConsoleNotFoundError } from './errors.js';

@@ -8,7 +8,7 @@ import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, variant
 import type { CampaignContent } from '../../../shared/src/campaign-content.js';
 import { echoValue } from '../../../shared/src/text.js';
 import { CONTENT_FIELD_RULES, fitsOnePush } from './content-fields.js';
-import { fill, MESSAGES } from './messages.js';
+import { fill, MESSAGES } from './texts.js';
 
 const AB_TEST_FIELDS = ['variants', 'testPercent', 'winnerMetric', 'windowMinutes'] as const;
 /** An unknown field's name as a message echoes it (the list's echo rule: control characters escaped, cut short). */

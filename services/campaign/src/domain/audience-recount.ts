@@ -7,7 +7,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPeriodic } from '../../../shared/src/periodic.js';
-import { setCountedAudience, uncountedCampaigns } from '../db/campaigns-repo.js';
+import { setCountedAudience, uncountedCampaigns } from '../db/campaigns-store.js';
 import type { AudienceCounter } from './create-campaign.js';
 import { COUNTRY_PREFIX } from './create-input.js';
 

@@ -1,6 +1,6 @@
 // Authenticate: the gateway sends the SHA-256 (lowercase hex) of the raw key.
 import type { Pool } from '../../../shared/src/db.js';
-import { findActiveKeyOwner, type KeyOwner } from '../db/auth-repo.js';
+import { findActiveKeyOwner, type KeyOwner } from '../db/auth-store.js';
 import { UnauthenticatedError } from './errors.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

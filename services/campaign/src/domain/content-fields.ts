@@ -6,7 +6,7 @@ import { buildPushPayload, type CampaignContent, MAX_PUSH_PLAINTEXT_BYTES, TRACK
 import type { VARIANT_FIELDS } from '../../../shared/src/ab-test.js';
 import { hasBadCharacters } from '../../../shared/src/text.js';
 import { graphemeLength } from './text.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 
 const MAX_URL_LENGTH = 2048;
 

@@ -3,18 +3,18 @@
 // transaction's moment, the campaign's creation), its stats row, the key and (for "send now")
 // the dispatch job, after whose commit the relay is woken (it need not wait for its interval).
 import { randomUUID } from 'node:crypto';
-import { IDEMPOTENCY_KEY } from '../../../shared/src/api-messages.js';
+import { IDEMPOTENCY_KEY } from '../../../shared/src/api-texts.js';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
-import { claimKey, findFreshKey } from '../db/idempotency-repo.js';
-import { insertCampaign, localTimeOf, transactionNow, type NewCampaign } from '../db/campaigns-repo.js';
-import { insertOutbox } from '../db/outbox-repo.js';
+import { claimKey, findFreshKey } from '../db/idempotency-store.js';
+import { insertCampaign, localTimeOf, transactionNow, type NewCampaign } from '../db/campaigns-store.js';
+import { insertOutbox } from '../db/outbox-store.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { validateCreateInput } from './create-input.js';
 import { dispatchJob } from './dispatch-job.js';
 import { AudienceUnavailableError, IdempotencyConflictError, UnauthenticatedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
 import { planLocalTime, type AudienceZones } from './local-time-plan.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 import { parseObjectBody } from './request-body.js';
 import type { Segment } from '../../../shared/src/segment.js';
 

@@ -11,7 +11,7 @@ import { localTimeField } from './local-time-input.js';
 import { segmentField } from './segment-input.js';
 import type { Segment } from '../../../shared/src/segment.js';
 import { ValidationError } from './errors.js';
-import { fill, MESSAGES } from './messages.js';
+import { fill, MESSAGES } from './texts.js';
 
 export type CampaignStatus = 'published' | 'draft' | 'failed';
 export type ScheduleMode = 'now' | 'scheduled';

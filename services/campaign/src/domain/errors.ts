@@ -1,6 +1,6 @@
 // The domain's typed errors. Each adapter maps these once (grpc/status.ts); their texts come
-// from the catalogue (messages.ts).
-import { MESSAGES } from './messages.js';
+// from the catalogue (texts.ts).
+import { MESSAGES } from './texts.js';
 
 /** Bad input; `messages` are in the spec table's order and are answered joined with ", ". */
 export class ValidationError extends Error {

@@ -4,11 +4,11 @@
 // the site's history. Validation happens before the first chunk, with the list's messages.
 import { csvCell } from '../../../shared/src/csv.js';
 import type { Pool } from '../../../shared/src/db.js';
-import { listCampaigns } from '../db/campaigns-repo.js';
+import { listCampaigns } from '../db/campaigns-store.js';
 import { UnauthenticatedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
 import { validateListInput } from './list-input.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 import { parseObjectBody } from './request-body.js';
 
 /** Campaigns read and encoded together. */

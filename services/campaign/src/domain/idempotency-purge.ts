@@ -5,7 +5,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPeriodic } from '../../../shared/src/periodic.js';
-import { purgeExpiredKeys } from '../db/idempotency-repo.js';
+import { purgeExpiredKeys } from '../db/idempotency-store.js';
 
 export interface IdempotencyPurgeOptions {
   intervalMs: number;

@@ -2,11 +2,11 @@
 // row more than the page to learn whether another page exists. The items come from the
 // repository as the API's JSON text (db/campaign-rows.ts) and are only joined here.
 import type { Pool } from '../../../shared/src/db.js';
-import { listCampaigns } from '../db/campaigns-repo.js';
+import { listCampaigns } from '../db/campaigns-store.js';
 import type { FixedPartsCache } from '../db/fixed-parts-cache.js';
 import type { CursorCodec } from './cursor.js';
 import { UnauthenticatedError, ValidationError } from './errors.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 import { isUuid } from './ids.js';
 import { validateListInput } from './list-input.js';
 import { parseObjectBody } from './request-body.js';

@@ -2,7 +2,7 @@
 import { echoValue } from '../../../shared/src/text.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
 import { ValidationError } from './errors.js';
-import { fill, MESSAGES } from './messages.js';
+import { fill, MESSAGES } from './texts.js';
 
 export type DateField = 'createdAt' | 'scheduleDate';
 export type StatusFilter = 'draft' | 'scheduled' | 'sent' | 'failed';

@@ -3,7 +3,7 @@
 // the UTC calendar date of the campaign's `scheduleDate` (whose time of day is not used). Only
 // with `scheduleMode: scheduled`, which still requires its `scheduleDate`.
 import { LOCAL_TIME_PATTERN, type LocalTime } from '../../../shared/src/local-time.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 
 /**
  * The last date a local time may be on: a zone behind UTC sends a day's moments on the next UTC

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
 import { formatUtcDate } from './dates.js';
 import { isUuid } from './ids.js';
-import * as repo from '../db/operators-repo.js';
+import * as store from '../db/operators-store.js';
 import { MAX_THROTTLE_PER_MINUTE } from './create-input.js';
 
 export type Permission = 'create' | 'reports' | 'delete' | 'audience';
@@ -44,13 +44,13 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-const toPlan = (r: repo.PlanRow): Plan => ({
+const toPlan = (r: store.PlanRow): Plan => ({
   id: r.id,
   name: r.name,
   permissions: { create: r.can_create, reports: r.can_reports, delete: r.can_delete, audience: r.can_audience },
 });
-const toSite = (r: repo.SiteRow): Site => ({ id: r.id, name: r.name, publicId: r.public_id, plan: r.plan, createdAt: formatUtcDate(r.created_at) });
-export const toKey = (r: repo.KeyRow): KeyInfo => ({
+const toSite = (r: store.SiteRow): Site => ({ id: r.id, name: r.name, publicId: r.public_id, plan: r.plan, createdAt: formatUtcDate(r.created_at) });
+export const toKey = (r: store.KeyRow): KeyInfo => ({
   keyId: r.id,
   label: r.label,
   prefix: r.prefix,
@@ -66,16 +66,16 @@ export function newApiKey(): { key: string; hash: string; prefix: string } {
 }
 
 export function createOperators(pool: Pool) {
-  async function findSite(idOrPublicId: string): Promise<repo.SiteRow | null> {
-    return isUuid(idOrPublicId) ? repo.selectSiteById(pool, idOrPublicId) : repo.selectSiteByPublicId(pool, idOrPublicId);
+  async function findSite(idOrPublicId: string): Promise<store.SiteRow | null> {
+    return isUuid(idOrPublicId) ? store.selectSiteById(pool, idOrPublicId) : store.selectSiteByPublicId(pool, idOrPublicId);
   }
-  async function requireSite(idOrPublicId: string): Promise<repo.SiteRow> {
+  async function requireSite(idOrPublicId: string): Promise<store.SiteRow> {
     const site = await findSite(idOrPublicId);
     if (!site) throw new OperatorError(`site "${idOrPublicId}" does not exist`);
     return site;
   }
   async function requirePlanId(name: string): Promise<string> {
-    const id = await repo.findPlanId(pool, name);
+    const id = await store.findPlanId(pool, name);
     if (!id) throw new OperatorError(`plan "${name}" does not exist`);
     return id;
   }
@@ -86,7 +86,7 @@ export function createOperators(pool: Pool) {
       const unknown = permissions.filter((p) => !PERMISSIONS.includes(p));
       if (unknown.length > 0) throw new OperatorError(`unknown permission(s): ${unknown.join(', ')} (known: ${PERMISSIONS.join(', ')})`);
       const has = (p: Permission) => permissions.includes(p);
-      const row = await repo.insertPlan(pool, name, {
+      const row = await store.insertPlan(pool, name, {
         can_create: has('create'),
         can_reports: has('reports'),
         can_delete: has('delete'),
@@ -97,15 +97,15 @@ export function createOperators(pool: Pool) {
     },
 
     async listPlans(): Promise<Plan[]> {
-      return (await repo.selectPlans(pool)).map(toPlan);
+      return (await store.selectPlans(pool)).map(toPlan);
     },
 
     async createSite(input: { name: string; plan: string }): Promise<Site> {
       if (input.name.trim() === '') throw new OperatorError('site name must not be empty');
       const planId = await requirePlanId(input.plan);
       const publicId = 'pub_' + randomBytes(16).toString('base64url');
-      const id = await repo.insertSite(pool, input.name, publicId, planId);
-      return toSite((await repo.selectSiteById(pool, id))!);
+      const id = await store.insertSite(pool, input.name, publicId, planId);
+      return toSite((await store.selectSiteById(pool, id))!);
     },
 
     async getSite(idOrPublicId: string): Promise<Site | null> {
@@ -114,28 +114,28 @@ export function createOperators(pool: Pool) {
     },
 
     async listSites(): Promise<Site[]> {
-      return (await repo.selectSites(pool)).map(toSite);
+      return (await store.selectSites(pool)).map(toSite);
     },
 
     async issueKey(siteId: string, opts: { revokeOthers?: boolean; label?: string } = {}): Promise<IssuedKey> {
       const site = await requireSite(siteId);
       const { key, hash, prefix } = newApiKey();
       const keyId = await withTransaction(pool, async (tx) => {
-        if (opts.revokeOthers) await repo.revokeActiveKeys(tx, site.id);
-        return repo.insertKey(tx, site.id, hash, prefix, opts.label);
+        if (opts.revokeOthers) await store.revokeActiveKeys(tx, site.id);
+        return store.insertKey(tx, site.id, hash, prefix, opts.label);
       });
       return { key, keyId, prefix };
     },
 
     async listKeys(siteId: string): Promise<KeyInfo[]> {
       const site = await requireSite(siteId);
-      return (await repo.selectKeys(pool, site.id)).map(toKey);
+      return (await store.selectKeys(pool, site.id)).map(toKey);
     },
 
     async revokeKeys(siteId: string, keyIdOrPrefix?: string): Promise<number> {
       const site = await requireSite(siteId);
-      if (keyIdOrPrefix === undefined) return repo.revokeActiveKeys(pool, site.id);
-      return repo.revokeActiveKeys(pool, site.id, isUuid(keyIdOrPrefix) ? { id: keyIdOrPrefix } : { prefix: keyIdOrPrefix });
+      if (keyIdOrPrefix === undefined) return store.revokeActiveKeys(pool, site.id);
+      return store.revokeActiveKeys(pool, site.id, isUuid(keyIdOrPrefix) ? { id: keyIdOrPrefix } : { prefix: keyIdOrPrefix });
     },
 
     /** The site's default pushes per minute for campaigns created without `throttlePerMinute`; null removes it. */
@@ -144,14 +144,14 @@ export function createOperators(pool: Pool) {
         throw new OperatorError(`the pushes per minute must be a whole number from 1 to ${MAX_THROTTLE_PER_MINUTE}, or none`);
       }
       const site = await requireSite(siteId);
-      await repo.updateSiteThrottle(pool, site.id, perMinute);
+      await store.updateSiteThrottle(pool, site.id, perMinute);
       return { id: site.id, defaultThrottlePerMinute: perMinute };
     },
 
     async changePlan(siteId: string, plan: string): Promise<Site> {
       const site = await requireSite(siteId);
-      await repo.updateSitePlan(pool, site.id, await requirePlanId(plan));
-      return toSite((await repo.selectSiteById(pool, site.id))!);
+      await store.updateSitePlan(pool, site.id, await requirePlanId(plan));
+      return toSite((await store.selectSiteById(pool, site.id))!);
     },
   };
 }

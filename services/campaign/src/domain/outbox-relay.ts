@@ -8,7 +8,7 @@ import type { Logger } from '../../../shared/src/log.js';
 import { dispatchForWire, TOPICS, type DispatchMessage } from '../../../shared/src/messages.js';
 import { REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
 import { createPeriodic } from '../../../shared/src/periodic.js';
-import { claimUnpublished, markPublished, type ClaimedDispatch } from '../db/relay-repo.js';
+import { claimUnpublished, markPublished, type ClaimedDispatch } from '../db/relay-store.js';
 
 export interface RelayDeps {
   pool: Pool;

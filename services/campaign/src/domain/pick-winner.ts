@@ -6,12 +6,12 @@
 // campaign's stats at once, so the campaign shows it before the next stats event.
 import type { AbWinner } from '../../../shared/src/ab-test.js';
 import type { Pool } from '../../../shared/src/db.js';
-import { abTestVariantCount } from '../db/campaigns-repo.js';
-import { recordWinner } from '../db/stats-repo.js';
+import { abTestVariantCount } from '../db/campaigns-store.js';
+import { recordWinner } from '../db/stats-store.js';
 import { formatUtcDate } from './dates.js';
 import { NotFoundError, RefusedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
-import { fill, MESSAGES } from './messages.js';
+import { fill, MESSAGES } from './texts.js';
 import { parseObjectBody } from './request-body.js';
 
 export interface WinnerPicker {

@@ -1,7 +1,7 @@
 // Bodies arrive as the JSON text the customer sent; the gateway already parsed it once, but the
 // service does not rely on that.
 import { ValidationError } from './errors.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES } from './texts.js';
 
 export function parseObjectBody(json: string, emptyMeansEmptyObject: boolean): Record<string, unknown> {
   if (emptyMeansEmptyObject && json.trim() === '') return {};

@@ -6,7 +6,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPeriodic } from '../../../shared/src/periodic.js';
-import { dispatchDue, nextDueDate } from '../db/scheduler-repo.js';
+import { dispatchDue, nextDueDate } from '../db/scheduler-store.js';
 
 /** Bounds one tick, so a huge backlog cannot starve shutdown; a tick that hits it wakes the next at once. */
 const MAX_BATCHES_PER_TICK = 60;

@@ -4,7 +4,7 @@
 import { BROWSERS, SEGMENT_FIELDS, type Browser, type Segment } from '../../../shared/src/segment.js';
 import { canonicalZone } from '../../../shared/src/local-time.js';
 import { EXAMPLE_DATE, formatUtcDate, parseUtcDate } from './dates.js';
-import { fill, MESSAGES } from './messages.js';
+import { fill, MESSAGES } from './texts.js';
 
 const MAX_LANGUAGES = 50;
 const MAX_TIME_ZONES = 100;

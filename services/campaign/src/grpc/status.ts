@@ -6,7 +6,7 @@ import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shar
 import { busyStatus, refusalStatus as status } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { AlreadySentError, AudienceUnavailableError, IdempotencyConflictError, NotFoundError, RefusedError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
-import { MESSAGES } from '../domain/messages.js';
+import { MESSAGES } from '../domain/texts.js';
 
 export function toStatus(err: unknown, method: string, log: Logger): Partial<grpc.StatusObject> {
   if (err instanceof ValidationError) return status(grpc.status.INVALID_ARGUMENT, err.message);

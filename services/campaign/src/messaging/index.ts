@@ -60,7 +60,7 @@ export function createCampaignMessaging(opts: { brokers: string[]; prefix: strin
     publish: messaging.publish,
     /** Readiness: a broker answers. */
     ping: messaging.ping,
-    /** Stats messages not yet applied (metrics). */
+    /** Stats events not yet applied (metrics). */
     statsLag: () => messaging.consumerLag(STATS_GROUP, TOPICS.stats),
     /** Topics and the producer: all the outbox relay needs. No consumer group is involved. */
     async startProducer() {

@@ -6,7 +6,7 @@ import type { Logger } from '../../../shared/src/log.js';
 import { countByZone, countSegment, countUnion, listNames, type NameCount } from './count-store.js';
 import { hasTimeConditions } from './segment-sql.js';
 import { usersByEffectiveZone } from '../../../shared/src/local-time.js';
-import { DEFAULT_SITE_ZONE, siteTimeZone } from '../sites/site-store.js';
+import { DEFAULT_SITE_ZONE, siteTimeZone } from '../sites/index.js';
 import type { Segment } from '../../../shared/src/segment.js';
 import { isUuid } from '../errors.js';
 import { hasBadCharacters } from '../../../shared/src/text.js';

@@ -6,9 +6,9 @@
 // as it is and counted as existing. What is refused is reported by position with the reason, and
 // nothing of it is stored. Used by the operator CLI (NDJSON lines) and POST /v2/subscribers/import.
 import type { Pool } from '../../../shared/src/db.js';
-import { ValidationError } from '../errors.js';
-import { adoptVapidKeys, findSiteById } from '../sites/site-store.js';
-import { encryptVapidPrivateKey, vapidKeyPairProblem } from '../sites/vapid-keys.js';
+import { StateConflictError, ValidationError } from '../errors.js';
+import { adoptVapidKeys, findSiteById } from '../sites/index.js';
+import { encryptVapidPrivateKey, vapidKeyPairProblem } from '../sites/index.js';
 import { insertNewSubscribers, type NewSubscriberRow } from './subscriber-store.js';
 import { countryFromCode, UNKNOWN_COUNTRY } from './names.js';
 import type { PushHostRules } from './push-endpoint.js';
@@ -39,7 +39,8 @@ export const IMPORT_MESSAGES = Object.freeze({
 });
 
 /** A key pair refused because the site's current one is already bound to subscriptions or campaigns. */
-export class VapidKeysInUseError extends Error {
+/** A conflict with the site's state (FAILED_PRECONDITION at the gRPC boundary, grpc-answers.ts). */
+export class VapidKeysInUseError extends StateConflictError {
   override name = 'VapidKeysInUseError';
   constructor() {
     super(IMPORT_MESSAGES.keysInUse);

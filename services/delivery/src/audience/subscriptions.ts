@@ -4,7 +4,7 @@
 // never from the body.
 import type { Pool } from '../../../shared/src/db.js';
 import { SiteNotFoundError } from '../errors.js';
-import { findSiteByPublicId } from '../sites/site-store.js';
+import { findSiteByPublicId } from '../sites/index.js';
 import { countryFromCode } from './names.js';
 import { deactivateByEndpoint, mergePageTopics, replaceSubscriber, upsertSubscriber } from './subscriber-store.js';
 import { createSubscriptionInputRules } from './subscription-input.js';

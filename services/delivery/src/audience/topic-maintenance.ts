@@ -7,7 +7,7 @@
 // service).
 import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
 import { echoValue } from '../../../shared/src/text.js';
-import { findSiteById } from '../sites/site-store.js';
+import { findSiteById } from '../sites/index.js';
 import { DeliveryOperatorError, isUuid } from '../errors.js';
 import { MAX_NAME_CHARS, normalizeTopic, sortedSet } from './names.js';
 

@@ -4,12 +4,12 @@
 // gateway has checked the user, the site membership, the role and the plan; here are the domain
 // rules and the customer's messages. Every read comes from counters kept as the data changes.
 import type { Pool } from '../../../shared/src/db.js';
-import { SHARED_SPEC } from '../../../shared/src/api-messages.js';
-import { audienceDaily, countByBrowser, type DayCount } from '../audience/count-store.js';
-import { TopicRefusal, type TopicChange, type TopicMaintenance } from '../audience/topic-maintenance.js';
+import { SHARED_SPEC } from '../../../shared/src/api-texts.js';
+import { audienceDaily, countByBrowser, type DayCount } from '../audience/index.js';
+import { TopicRefusal, type TopicChange, type TopicMaintenance } from '../audience/index.js';
 import { isUuid, NotFoundError, ValidationError } from '../errors.js';
-import { findSiteById } from '../sites/site-store.js';
-import { campaignSeries, type CampaignSeries } from '../tracking/series.js';
+import { findSiteById } from '../sites/index.js';
+import { campaignSeries, type CampaignSeries } from '../tracking/index.js';
 
 export const MAX_DAILY_DAYS = 365;
 

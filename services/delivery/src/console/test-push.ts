@@ -13,13 +13,13 @@
 // metrics every request has). At most TEST_PUSH.perSitePerMinute per site per minute on each
 // delivery instance.
 import type { Queryable } from '../../../shared/src/db.js';
-import type { PushHostRules } from '../audience/push-endpoint.js';
-import { createSubscriptionInputRules } from '../audience/subscription-input.js';
+import type { PushHostRules } from '../audience/index.js';
+import { createSubscriptionInputRules } from '../audience/index.js';
 import { isUuid, NotFoundError, RateLimitedError, ValidationError } from '../errors.js';
-import { createFixedWindowLimiter, type RateLimiter } from '../http/rate-limiter.js';
+import { createFixedWindowLimiter, type RateLimiter } from '../../../shared/src/rate-limit.js';
 import type { PushSender } from '../push/sender.js';
-import { findSiteById } from '../sites/site-store.js';
-import type { VapidSigners } from '../sites/vapid-signers.js';
+import { findSiteById } from '../sites/index.js';
+import type { VapidSigners } from '../sites/index.js';
 
 export const TEST_PUSH = Object.freeze({
   title: 'Test notification',

@@ -4,13 +4,13 @@
 // through the gateway's /public proxy.
 import express, { type Request, type Response, type Router } from 'express';
 import type { Pool } from '../../../shared/src/db.js';
-import type { Subscriptions } from '../audience/subscriptions.js';
+import type { Subscriptions } from '../audience/index.js';
 import { SiteNotFoundError } from '../errors.js';
 import { clientCountry } from '../http/client-address.js';
 import { jsonObject, rawBody } from '../http/json-body.js';
 import { rateLimited } from '../http/rate-limited.js';
-import type { RateLimiter } from '../http/rate-limiter.js';
-import { findSiteByPublicId } from '../sites/site-store.js';
+import type { RateLimiter } from '../../../shared/src/rate-limit.js';
+import { findSiteByPublicId } from '../sites/index.js';
 import { loadAsset, type PluginAsset } from './assets.js';
 
 export const SNIPPET_PATH = '/public/v1/webpush.js';

@@ -2,7 +2,9 @@
 // actually send) to what the sender does next. Pure: no I/O, the clock is passed in.
 // A reason is stored in the delivery log and logged, so it is built from the status and our
 // own labels only — never from a push service's body — and bounded to safe characters.
+import type { FailureClass } from '../../../shared/src/messages.js';
 import { PushRequestError, safeStatusText } from './client.js';
+import type { PushResult } from './types.js';
 
 export type Classified =
   | { kind: 'sent'; status: number }
@@ -54,6 +56,27 @@ export function classifyError(err: unknown): Classified {
 export const INVALID_ENDPOINT = 'invalid endpoint URL';
 export const INVALID_KEYS = 'invalid subscription keys';
 export const SENDER_CLOSED = 'sender closed';
+
+/** Reasons the sender gives a push it could not even build: the stored subscription is unusable. */
+const UNUSABLE: ReadonlySet<string | undefined> = new Set([INVALID_ENDPOINT, INVALID_KEYS]);
+
+/**
+ * Why a push failed, in the few classes a site owner can act on (the campaign's
+ * `delivery.failedBy` in the API), from the final result only: the status the push service last
+ * answered, or whether the platform refused the destination or could not use the stored
+ * subscription. Null for a push that did not fail (sent, or expired: 404/410).
+ */
+export function failureClassOf(r: Pick<PushResult, 'outcome' | 'status' | 'reason' | 'refused'>): FailureClass | null {
+  if (r.outcome !== 'failed') return null;
+  if (r.refused || UNUSABLE.has(r.reason)) return 'refused';
+  const status = r.status;
+  // No answer at all: timeouts, resets, or waiting behind a down origin until the budget ran out.
+  if (status === undefined) return 'unreachable';
+  if (status === 401 || status === 403) return 'unauthorized';
+  // 429 or 5xx as the last answer: the push service kept answering "later" until the budget ran out.
+  if (status === 429 || status >= 500) return 'unreachable';
+  return 'rejected';
+}
 
 /** Error text (Node's, which may quote what a server sent) as one bounded line of printable ASCII. */
 export function safeReason(text: string): string {

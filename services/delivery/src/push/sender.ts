@@ -18,8 +18,7 @@ import { createEncryptPool, type EncryptPoolOptions, type Encryptor } from './en
 import { createFailureLog } from './failure-log.js';
 import type { PushMetrics } from './metrics.js';
 import { createOriginGate, type AttemptResult, type OriginGate, type OutageOptions, type Turn } from './origin-gate.js';
-import { failureClassOf } from '../sending/failure-class.js';
-import { classifyError, classifyResponse, INVALID_ENDPOINT, INVALID_KEYS, safeReason, SENDER_CLOSED, type Classified } from './outcome.js';
+import { classifyError, classifyResponse, failureClassOf, INVALID_ENDPOINT, INVALID_KEYS, safeReason, SENDER_CLOSED, type Classified } from './outcome.js';
 import { NOT_SENT, type PushHooks, type PushJob, type PushResult, type Urgency } from './types.js';
 
 export { NOT_SENT, type PushHooks, type PushJob, type PushResult, type PushTarget, type Urgency } from './types.js';

@@ -17,7 +17,7 @@
 // held up longer than that; a step that times out is tried again on the next pass.
 import type { Pool, Queryable } from '../../../shared/src/db.js';
 import { withTransaction } from '../../../shared/src/db.js';
-import { pieceTable } from '../sending/delivery-log-store.js';
+import { pieceTable } from '../sending/index.js';
 
 export interface RetentionSettings {
   deliveryLogDays: number;

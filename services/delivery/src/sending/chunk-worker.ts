@@ -18,15 +18,14 @@ import { abBucket, variantContent, variantOfBucket } from '../../../shared/src/a
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedHolders, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
 import { startTestWindow } from './stages.js';
-import type { TrackingTokens } from '../tracking/tracking-token.js';
-import { failureClassOf } from './failure-class.js';
+import { failureClassOf } from '../push/outcome.js';
 import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';
 import { retrying, type RetryPolicy } from './retrying.js';
 import { createSendPace, STALL_MS, waitForSlot } from './send-pace.js';
 import type { PushSender } from '../push/sender.js';
 import type { PushHooks, PushResult, PushTarget } from '../push/types.js';
-import type { VapidSigners } from '../sites/vapid-signers.js';
+import type { VapidSigners } from '../sites/index.js';
 
 export interface ChunkDeps {
   pool: Pool;
@@ -36,7 +35,11 @@ export interface ChunkDeps {
   sender: Pick<PushSender, 'sendBatch'> & Partial<Pick<PushSender, 'limitFor'>>;
   /** Each site's VAPID signer (sites/vapid-signers.ts). */
   vapid: VapidSigners;
-  tokens: TrackingTokens;
+  /**
+   * Signs the tracking tokens of a batch's pushes, one per subscriber in order. Tracking owns the
+   * tokens (tracking/tracking-token.ts, given here by app.ts); sending, a layer below, only asks.
+   */
+  tokens: { signAll(campaignId: string, subscriberIds: readonly string[]): string[] };
   publishStats(run: RunRow): Promise<void>;
   /** This instance's live attempts; the instance's heartbeat must call its beat(). Default: a registry of the worker's own. */
   leases?: Leases;

@@ -299,7 +299,7 @@ export interface Outcome {
   outcome: 'sent' | 'expired' | 'failed';
   status: number | null;
   reason: string | null;
-  /** Why a failed push failed (sending/failure-class.ts); counted per class in the run. */
+  /** Why a failed push failed (push/outcome.ts, failureClassOf); counted per class in the run. */
   failureClass?: FailureClass | null;
   /** Attempts that broke after their request went out: copies this push may have left beyond one (or, failed, the one). */
   ambiguous?: number;

@@ -9,7 +9,7 @@ import type { Logger } from '../../../shared/src/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
 import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, startPacing, type RunRow } from './run-store.js';
 import { isStaged, storeStagePlan } from './stages.js';
-import { findSiteById } from '../sites/site-store.js';
+import { findSiteById } from '../sites/index.js';
 
 export interface DispatchDeps {
   pool: Pool;

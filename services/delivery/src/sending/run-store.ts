@@ -4,7 +4,7 @@ import type { PoolClient } from 'pg';
 import { unfinishedRows } from './delivery-log-store.js';
 import type { Queryable } from '../../../shared/src/db.js';
 import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '../../../shared/src/messages.js';
-import { segmentSql } from '../audience/segment-sql.js';
+import { segmentSql } from '../audience/index.js';
 import type { AbWinner } from '../../../shared/src/ab-test.js';
 
 export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';

@@ -8,8 +8,8 @@ import type { Queryable } from '../../../shared/src/db.js';
 import { bestVariant, testThreshold, type AbTest, type AbWinner, type VariantResult } from '../../../shared/src/ab-test.js';
 import { effectiveZone, planZoneGroups, usersByEffectiveZone, zoneNames } from '../../../shared/src/local-time.js';
 import type { DispatchMessage } from '../../../shared/src/messages.js';
-import { countByZone } from '../audience/count-store.js';
-import { siteTimeZone } from '../sites/site-store.js';
+import { countByZone } from '../audience/index.js';
+import { siteTimeZone } from '../sites/index.js';
 import { splitAudience } from './run-store.js';
 
 export interface StagePlan {

@@ -4,9 +4,9 @@
 import type { PoolClient } from 'pg';
 import type { Queryable } from '../../../shared/src/db.js';
 import type { FailedBy, ResultsByBrowser } from '../../../shared/src/messages.js';
-import type { RunState } from '../sending/run-store.js';
-import { variantResults } from '../sending/stages.js';
-import { pieceTable } from '../sending/delivery-log-store.js';
+import type { RunState } from '../sending/index.js';
+import { variantResults } from '../sending/index.js';
+import { pieceTable } from '../sending/index.js';
 import type { AbWinner, VariantResult } from '../../../shared/src/ab-test.js';
 
 export interface RunCounters {

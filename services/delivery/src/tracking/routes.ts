@@ -3,12 +3,12 @@
 // is HMAC-signed, so a forged or foreign token is refused and never counted.
 import { rateLimited } from '../http/rate-limited.js';
 import express, { type Router } from 'express';
-import type { RunRow } from '../sending/run-store.js';
+import type { RunRow } from '../sending/index.js';
 import type { TrackingTokens } from './tracking-token.js';
 import type { createTrackingRecorder } from './recorder.js';
 import { linkWithUtm } from '../../../shared/src/campaign-content.js';
 import { HttpError } from '../http/http-error.js';
-import type { RateLimiter } from '../http/rate-limiter.js';
+import type { RateLimiter } from '../../../shared/src/rate-limit.js';
 import { jsonObject, rawBody } from '../http/json-body.js';
 
 export interface EventRouteDeps {

@@ -11,7 +11,7 @@
 // Tokens are always signed with the current key; during a rotation of VAPID_ENCRYPTION_KEY they
 // are also accepted under the previous keys, so notifications delivered before it still count.
 import { createCipheriv, createHmac, createSecretKey, hkdfSync, timingSafeEqual, type Cipheriv, type KeyObject } from 'node:crypto';
-import type { VapidEncryptionKeys } from '../sites/vapid-keys.js';
+import type { VapidEncryptionKeys } from '../sites/index.js';
 
 const MAC_BYTES = 16;
 const TOKEN_BYTES = 16 + 8 + MAC_BYTES;

@@ -6,7 +6,7 @@
 import type { Pool } from '../../../shared/src/db.js';
 import type { Logger } from '../../../shared/src/log.js';
 import { createPeriodic, quietWhileFailing } from '../../../shared/src/periodic.js';
-import type { VapidEncryptionKeys } from '../sites/vapid-keys.js';
+import type { VapidEncryptionKeys } from '../sites/index.js';
 import type { WebhookMetrics } from './metrics.js';
 import { openWebhookSecret } from './secrets.js';
 import type { WebhookAttempt, WebhookPost } from './sender.js';

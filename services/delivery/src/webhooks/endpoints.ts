@@ -3,9 +3,9 @@
 // with ", ") or WebhookNotFoundError (404); nothing is written when anything is refused.
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool } from '../../../shared/src/db.js';
-import { ValidationError, isUuid } from '../errors.js';
+import { NotFoundError, ValidationError, isUuid } from '../errors.js';
 import { hasBadCharacters } from '../../../shared/src/text.js';
-import type { VapidEncryptionKeys } from '../sites/vapid-keys.js';
+import type { VapidEncryptionKeys } from '../sites/index.js';
 import { newWebhookSecret, sealWebhookSecret } from './secrets.js';
 import { resolvedAddressProblem, webhookUrlProblem } from './sender.js';
 import * as store from './webhook-store.js';
@@ -39,7 +39,8 @@ export const WEBHOOK_MESSAGES = Object.freeze({
   invalidJson: 'Invalid JSON body',
 });
 
-export class WebhookNotFoundError extends Error {
+/** A NotFoundError (NOT_FOUND at the gRPC boundary, grpc-answers.ts) of a webhook or one of its events. */
+export class WebhookNotFoundError extends NotFoundError {
   override name = 'WebhookNotFoundError';
 }
 

@@ -4,7 +4,7 @@
 // the endpoint by the associated data so a sealed secret copied to another row does not open.
 import { randomBytes } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import { encryptVapidPrivateKey, openVapidPrivateKey, keyRing, VapidKeyDecryptError, type VapidEncryptionKeys } from '../sites/vapid-keys.js';
+import { encryptVapidPrivateKey, openVapidPrivateKey, keyRing, VapidKeyDecryptError, type VapidEncryptionKeys } from '../sites/index.js';
 
 const PREFIX = 'whsec_';
 

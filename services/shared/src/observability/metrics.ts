@@ -77,7 +77,10 @@ export function createServiceMetrics(service: string): ServiceMetrics {
 
   const seenRoutes = new Set<string>();
   const routeOf = (req: Request): string => {
-    const label = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : normalizePath(req.originalUrl.split('?')[0]);
+    // A route written as a string names itself; one matched by a pattern (the gateway's routers,
+    // gateway/src/http/routing.ts) is named by its path with the ids taken out.
+    const written = req.route?.path;
+    const label = typeof written === 'string' ? `${req.baseUrl}${written}` : normalizePath(req.originalUrl.split('?')[0]);
     if (seenRoutes.has(label)) return label;
     if (seenRoutes.size >= MAX_ROUTE_LABELS) return 'other';
     seenRoutes.add(label);

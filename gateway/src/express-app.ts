@@ -1,27 +1,24 @@
-// The gateway's public Express app, built from its dependencies. Order matters: the request id
-// first (every answer carries it), the proxy before anything that could read a body, then the
-// keyless routes, the console API (session cookies), the console's pages, the /v2 API (keys), and
-// JSON 404 / last-chance error answers. Readiness and metrics are served by the ops listener
-// (app.ts), never on this port.
+// The gateway's public Express app: the one middleware chain every request goes down, in this
+// order (it matters): the request id (every answer carries it), request metrics, the /public
+// proxy (before anything that could read a body), the keyless routes (the contract, the health
+// probe), the console API (session cookies; console/api.ts), the console's pages, the /v2 API
+// (API keys; routes/api.ts), then the JSON 404 and the last-chance error answer. Readiness and
+// metrics are served by the ops listener (app.ts), never on this port.
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../services/shared/src/log.js';
 import type { ServiceMetrics } from '../../services/shared/src/observability/metrics.js';
 import type { Authenticator } from './auth/authenticator.js';
+import { consolePageRoutes, consoleApiRouter, consoleRoutes, type ConsolePages } from './console/index.js';
 import type { Backends, ConsoleBackend, ConsoleDataBackend } from './grpc/clients.js';
-import { createConsoleApi } from './console/api.js';
-import { consoleRoutes } from './console/routes.js';
 import type { ClientResolver } from './http/client-address.js';
+import { sendJson } from './http/json.js';
 import { requestId, requestIdOf } from './http/request-id.js';
-import { MESSAGES } from './messages.js';
-import { createApiDispatcher, sendJson, type ApiLimits } from './routes/api.js';
-import { audienceRoutes } from './routes/audience.js';
-import { campaignRoutes } from './routes/campaigns.js';
-import { webhookRoutes } from './routes/webhooks.js';
+import { v2Router, type ApiLimits } from './routes/api.js';
 import { staticRoutes } from './routes/static.js';
-import { consolePageRoutes, type ConsolePages } from './routes/console-pages.js';
+import { MESSAGES } from './texts.js';
 
-export interface ServerDeps {
+export interface ExpressAppDeps {
   backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   /** The /public proxy (routes/public-proxy.ts). */
@@ -52,7 +49,7 @@ export interface ConsoleDeps {
   publicUrl: string;
 }
 
-export function createServer(deps: ServerDeps): express.Express {
+export function createExpressApp(deps: ExpressAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -64,7 +61,7 @@ export function createServer(deps: ServerDeps): express.Express {
   if (deps.console) {
     const c = deps.console;
     app.use(
-      createConsoleApi({
+      consoleApiRouter({
         routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience }),
         backend: c.backend,
         bodyLimitBytes: deps.bodyLimitBytes,
@@ -76,15 +73,7 @@ export function createServer(deps: ServerDeps): express.Express {
     );
   }
   if (deps.consolePages !== undefined) app.use(consolePageRoutes(deps.consolePages));
-  app.use(
-    createApiDispatcher({
-      routes: [...campaignRoutes(deps.backends.campaigns), ...audienceRoutes(deps.backends.audience), ...webhookRoutes(deps.backends.webhooks)],
-      authenticator: deps.authenticator,
-      bodyLimitBytes: deps.bodyLimitBytes,
-      logger: deps.logger,
-      limits: deps.limits,
-    }),
-  );
+  app.use(v2Router({ backends: deps.backends, authenticator: deps.authenticator, bodyLimitBytes: deps.bodyLimitBytes, logger: deps.logger, limits: deps.limits }));
   app.use((_req: Request, res: Response) => sendJson(res, 404, { message: MESSAGES.notFound }));
 
   // Last chance: the detail goes to the log with the request id, never to the client.

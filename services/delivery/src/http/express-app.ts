@@ -2,7 +2,7 @@
 // everything but the liveness probe needs the gateway's internal token. Readiness and metrics
 // are on the separate ops listener (app.ts), never on this port.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { SHARED_OWN } from '../../../shared/src/api-messages.js';
+import { SHARED_OWN } from '../../../shared/src/api-texts.js';
 import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
 import type { InternalAuth } from '../../../shared/src/internal-auth.js';
 import type { Logger } from '../../../shared/src/log.js';
@@ -13,7 +13,7 @@ import { cors } from './cors.js';
 import { gatewayOnly } from './gateway-only.js';
 import { HttpError } from './http-error.js';
 
-export interface HttpDeps {
+export interface ExpressAppDeps {
   /** The features' routes (plugin, tracking), mounted in this order. */
   routers: readonly Router[];
   /** Recognises the gateway's token: the only caller of this app. */
@@ -23,7 +23,7 @@ export interface HttpDeps {
   metrics?: ServiceMetrics;
 }
 
-export function createHttpApp(deps: HttpDeps): express.Express {
+export function createExpressApp(deps: ExpressAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -1,10 +1,10 @@
 // The gateway's one catalogue of the texts it answers itself as `message` (texts of the backends'
-// answers come from theirs: services/campaign/src/domain/messages.ts). SPEC are the spec's texts
+// answers come from theirs: services/campaign/src/domain/texts.ts). SPEC are the spec's texts
 // word for word (the plan refusals are its prefix and its method-specific ending joined); OWN are
 // the texts the spec does not state, recorded in docs/api-decisions.md or the OpenAPI document.
-// Texts the campaign service answers too come from services/shared/src/api-messages.ts.
-import { SHARED_OWN, SHARED_SPEC } from '../../services/shared/src/api-messages.js';
-import { CONSOLE_OWN } from '../../services/shared/src/console-messages.js';
+// Texts the campaign service answers too come from services/shared/src/api-texts.ts.
+import { SHARED_OWN, SHARED_SPEC } from '../../services/shared/src/api-texts.js';
+import { CONSOLE_OWN } from '../../services/shared/src/console-texts.js';
 
 const SPEC = {
   ...SHARED_SPEC,
@@ -24,9 +24,9 @@ const OWN = {
   upstreamUnavailable: 'Upstream unavailable',
   badRequest: 'Bad request',
   requestTimeout: 'Request timeout',
-  /** 431: the request's headers exceed Node's 16 kB (app.ts, clientError). */
+  /** 431: the request's headers exceed Node's 16 kB (http-server.ts, clientError). */
   headersTooLarge: 'Request headers too large',
-  /** 417: an Expect header other than 100-continue (app.ts, checkExpectation). */
+  /** 417: an Expect header other than 100-continue (http-server.ts, checkExpectation). */
   expectationFailed: 'Expectation failed: only Expect: 100-continue is supported',
   tooManyRequests: 'Too many requests',
   /** 403 for POST /v2/subscribers/import on a plan without the `audience` permission (an addition, in the spec's words). */
@@ -37,7 +37,7 @@ const OWN = {
   planWebhooks: 'This plan does not have permission to manage webhooks via API',
   /** 503: a backend could not be reached and the call did nothing there (status-map.ts). */
   serviceUnavailable: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds',
-  /** 503 for /console/ when the console's pages were not built (routes/console-pages.ts). */
+  /** 503 for /console/ when the console's pages were not built (console/pages.ts). */
   consoleNotBuilt: 'The console pages are not built: run npm run build',
   /** The console API (docs/console.md); the campaign service answers some of them too. */
   ...CONSOLE_OWN,

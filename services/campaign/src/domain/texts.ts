@@ -2,8 +2,8 @@
 // details, which the gateway answers as `message`) is written here and nowhere else. SPEC are the
 // spec's texts word for word, in its tables' order, placeholders included (fill() puts the values
 // in); OWN are the texts the spec does not state, recorded in docs/api-decisions.md.
-import { SHARED_OWN, SHARED_SPEC } from '../../../shared/src/api-messages.js';
-import { CONSOLE_OWN } from '../../../shared/src/console-messages.js';
+import { SHARED_OWN, SHARED_SPEC } from '../../../shared/src/api-texts.js';
+import { CONSOLE_OWN } from '../../../shared/src/console-texts.js';
 import { BAD_CHARACTERS } from '../../../shared/src/text.js';
 
 const SPEC = {

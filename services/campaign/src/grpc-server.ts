@@ -4,14 +4,14 @@ import { loadCampaignProto, loadConsoleProto } from '../../shared/src/grpc.js';
 import { createInternalAuth, internalAuthInterceptor } from '../../shared/src/internal-auth.js';
 import type { Logger } from '../../shared/src/log.js';
 import type { ServiceMetrics } from '../../shared/src/observability/metrics.js';
-import { createConsoleHandlers, type ConsoleDeps } from './console/grpc-handlers.js';
+import { createConsoleHandlers, type ConsoleDeps } from './console/index.js';
 import type { UseCases } from './domain/use-cases.js';
 import { createHandlers } from './grpc/handlers.js';
 
 export const CAMPAIGN_GRPC_SERVICE = 'campaign.v1.CampaignService';
 export const CONSOLE_GRPC_SERVICE = 'campaign.v1.Console';
 
-export function createServer(deps: { useCases: UseCases; console: ConsoleDeps; log: Logger; metrics?: ServiceMetrics; gatewayToken: string }): grpc.Server {
+export function createGrpcServer(deps: { useCases: UseCases; console: ConsoleDeps; log: Logger; metrics?: ServiceMetrics; gatewayToken: string }): grpc.Server {
   const { CampaignService, Console } = { ...loadCampaignProto().campaign.v1, ...loadConsoleProto().campaign.v1 };
   // Only the gateway calls this service: it has already checked the API key behind siteId (or,
   // for the console, the session, the membership, the role and the plan).

@@ -17,8 +17,8 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
 import { CONSOLE_API_PREFIX } from '../console/route.js';
-import { MESSAGES } from '../messages.js';
-import { sendJson, sendMethodNotAllowed } from './api.js';
+import { MESSAGES } from '../texts.js';
+import { sendJson, sendMethodNotAllowed } from '../http/json.js';
 
 export const CONSOLE_PREFIX = '/console';
 
