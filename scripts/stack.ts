@@ -116,13 +116,21 @@ async function main() {
         GATEWAY_OPS_PORT: String(opsPorts.gateway),
         CAMPAIGN_METRICS_PORT: String(opsPorts.campaign),
         DELIVERY_OPS_PORT: String(opsPorts.delivery),
+        // Kept in .data/secrets.json, where the operator CLI reads it.
+        OPERATOR_INTERNAL_TOKEN: secrets.OPERATOR_INTERNAL_TOKEN,
       },
       onLine: (name: ServiceName, line: string) => {
         if (verbose || /"level":"(warn|error)"/.test(line) || !line.startsWith('{')) say(`[${name}] ${line}`);
       },
     });
     const browsers = await subscribeDemoBrowsers(demo, simulator, { deliveryHttpUrl: services.deliveryHttpUrl, gatewayToken: services.env.gateway.GATEWAY_INTERNAL_TOKEN }, 100);
-    await writeStackInfo({ pid: process.pid, databaseUrl: db.url, gatewayUrl: services.gatewayUrl });
+    await writeStackInfo({
+      pid: process.pid,
+      databaseUrl: db.url,
+      gatewayUrl: services.gatewayUrl,
+      campaignGrpcTarget: `127.0.0.1:${services.ports.campaignGrpc}`,
+      deliveryGrpcTarget: `127.0.0.1:${services.ports.deliveryGrpc}`,
+    });
     const base = `${services.gatewayUrl}/v2`;
     say('');
     say(`Gateway:      ${base}`);

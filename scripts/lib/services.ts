@@ -134,6 +134,8 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
     // The services' tokens for calling each other: new for every stack, known only to its processes.
     GATEWAY_INTERNAL_TOKEN: randomBytes(32).toString('base64'),
     CAMPAIGN_INTERNAL_TOKEN: randomBytes(32).toString('base64'),
+    // The operator CLI's, for the admin APIs (npm start passes the one it keeps for the CLI).
+    OPERATOR_INTERNAL_TOKEN: randomBytes(32).toString('base64'),
     ...opts.env,
   };
   const envFor = (): Record<ServiceName, Record<string, string>> => ({

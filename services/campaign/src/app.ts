@@ -11,7 +11,9 @@ import { createScheduler } from './domain/scheduler.js';
 import { createUseCases } from './domain/use-cases.js';
 import { createAudienceClient } from './grpc/audience-client.js';
 import { createRunsClient } from './grpc/runs-client.js';
-import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createServer } from './server.js';
+import { createSiteRegistryClient } from './grpc/site-registry-client.js';
+import { createOperators } from './domain/operators.js';
+import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createServer, SITE_ADMIN_GRPC_SERVICE } from './server.js';
 import { createAccounts } from './console/accounts.js';
 import { createConsoleKeys } from './console/keys.js';
 import { createConsolePurge } from './console/purge.js';
@@ -52,6 +54,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const audience = createAudienceClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   // The same delivery service (its Runs API), with the same deadline.
   const runs = createRunsClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
+  // And its SiteRegistry: a site created here is registered there first (domain/operators.ts).
+  const siteRegistry = createSiteRegistryClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   const metrics = createServiceMetrics('campaign');
   const lateness = new Histogram({
     name: 'campaign_scheduler_lateness_seconds',
@@ -84,11 +88,13 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const server = createServer({
     useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched }),
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
+    siteAdmin: { operators: createOperators(pool), accounts, register: siteRegistry.register },
     log,
     metrics,
     gatewayToken: config.internalTokens.gateway,
+    operatorToken: config.internalTokens.operator,
   });
-  const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE], readiness);
+  const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, SITE_ADMIN_GRPC_SERVICE], readiness);
   try {
     const applied = await migrateCampaignSchema(pool);
     if (applied.length > 0) log.info('migrations applied', { applied });
@@ -124,6 +130,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       await messaging?.stop();
       audience.close();
       runs.close();
+      siteRegistry.close();
       await metricsServer?.stop();
       await pools.end();
     };
@@ -143,6 +150,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     await messaging?.stop().catch(() => {});
     audience.close();
     runs.close();
+    siteRegistry.close();
     await metricsServer?.stop();
     await pools.end();
     throw err;
