@@ -8,9 +8,7 @@ import { withTransaction, type Pool, type Queryable } from '../../../shared/src/
 import { hasBadCharacters } from '../../../shared/src/text.js';
 import { formatUtcDate } from '../domain/dates.js';
 import { MESSAGES } from '../domain/messages.js';
-import { OperatorError, OperatorNotFoundError } from '../domain/operators.js';
-import { isUuid } from '../domain/ids.js';
-import { selectSiteById, selectSiteByPublicId } from '../db/operators-repo.js';
+import { createOperators, OperatorError, OperatorNotFoundError } from '../domain/operators.js';
 import * as store from './account-store.js';
 import { ConsoleNotFoundError, WrongLoginError } from './errors.js';
 import { createDummyVerifier, hashPassword, needsRehash, verifyPassword } from './passwords.js';
@@ -228,8 +226,9 @@ function operatorEmail(raw: string): string {
   return email;
 }
 
+/** The site an operator names by its id or public id: the operators' lookup, one rule for both. */
 async function requireSite(pool: Pool, ref: string) {
-  const site = isUuid(ref) ? await selectSiteById(pool, ref) : await selectSiteByPublicId(pool, ref);
+  const site = await createOperators(pool).getSite(ref);
   if (!site) throw new OperatorNotFoundError(`site "${ref}" does not exist`);
   return site;
 }

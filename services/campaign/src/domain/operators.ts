@@ -95,9 +95,15 @@ function checkName(what: 'plan' | 'site', name: string): void {
   if (/[\p{Cc}\p{Cs}]/u.test(name)) throw new OperatorError(`${what} name must not contain control characters`);
 }
 
+/** What a public id can look like; anything else names no site (and is not sent to Postgres, which refuses NUL). */
+const PUBLIC_ID = /^[A-Za-z0-9_-]{1,100}$/;
+/** What a key's prefix can look like (newApiKey). */
+const KEY_PREFIX = /^[A-Za-z0-9_-]{1,12}$/;
+
 export function createOperators(pool: Pool) {
   async function findSite(idOrPublicId: string): Promise<repo.SiteRow | null> {
-    return isUuid(idOrPublicId) ? repo.selectSiteById(pool, idOrPublicId) : repo.selectSiteByPublicId(pool, idOrPublicId);
+    if (isUuid(idOrPublicId)) return repo.selectSiteById(pool, idOrPublicId);
+    return PUBLIC_ID.test(idOrPublicId) ? repo.selectSiteByPublicId(pool, idOrPublicId) : null;
   }
   async function requireSite(idOrPublicId: string): Promise<repo.SiteRow> {
     const site = await findSite(idOrPublicId);
@@ -105,7 +111,8 @@ export function createOperators(pool: Pool) {
     return site;
   }
   async function requirePlanId(name: string): Promise<string> {
-    const id = await repo.findPlanId(pool, name);
+    // A name no plan can have (checkName) is not looked up.
+    const id = name.length <= MAX_NAME_LENGTH && !/[\p{Cc}\p{Cs}]/u.test(name) ? await repo.findPlanId(pool, name) : null;
     if (!id) throw new OperatorNotFoundError(`plan "${name}" does not exist`);
     return id;
   }
@@ -181,6 +188,7 @@ export function createOperators(pool: Pool) {
     async revokeKeys(siteId: string, keyIdOrPrefix?: string): Promise<number> {
       const site = await requireSite(siteId);
       if (keyIdOrPrefix === undefined) return repo.revokeActiveKeys(pool, site.id);
+      if (!isUuid(keyIdOrPrefix) && !KEY_PREFIX.test(keyIdOrPrefix)) return 0;
       return repo.revokeActiveKeys(pool, site.id, isUuid(keyIdOrPrefix) ? { id: keyIdOrPrefix } : { prefix: keyIdOrPrefix });
     },
 
