@@ -56,7 +56,7 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
       batchSize: integer(env, 'IDEMPOTENCY_PURGE_BATCH_SIZE', 1000, { min: 1, max: 100_000 }),
     }),
     metrics: listenAddress(env, 'CAMPAIGN_METRICS_HOST', 'CAMPAIGN_METRICS_PORT', 9464),
-    internalTokens: Object.freeze({ own: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN'), gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), operator: operatorToken(env) }),
+    internalTokens: Object.freeze({ own: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN'), gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), operator: operatorToken(env, 'OPERATOR_INTERNAL_TOKEN') }),
     logLevel: parseLevel(optionalString(env, 'LOG_LEVEL', 'info')),
   });
 }

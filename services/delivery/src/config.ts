@@ -257,7 +257,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       }),
     }),
     retention: loadRetentionSettings(env),
-    internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN'), operator: operatorToken(env) }),
+    internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN'), operator: operatorToken(env, 'OPERATOR_INTERNAL_TOKEN') }),
     logLevel: parseLevel(env.LOG_LEVEL),
   }));
 }

@@ -43,8 +43,8 @@ export function internalToken(env: Record<string, string | undefined>, name: (ty
 }
 
 /** The operators' token when set (checked like internalToken), else undefined: their admin APIs are then closed. */
-export function operatorToken(env: Record<string, string | undefined>): string | undefined {
-  return env[TOKEN_VARIABLE.operator]?.trim() ? internalToken(env, TOKEN_VARIABLE.operator) : undefined;
+export function operatorToken(env: Record<string, string | undefined>, name: (typeof TOKEN_VARIABLE)['operator']): string | undefined {
+  return env[name]?.trim() ? internalToken(env, name) : undefined;
 }
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
