@@ -3,6 +3,8 @@
 // while the delivery service is down, finished by running the create again.
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -195,6 +197,33 @@ describe('e2e: operator CLI', function () {
     const nowhere = await withEnv({ CAMPAIGN_GRPC_TARGET: '', WEBPUSH_DATA_DIR: path.join(ROOT, 'test', 'no-such-data-dir') }, 'sites', 'list');
     expect(nowhere.code).to.equal(2);
     expect(nowhere.stderr).to.include('set CAMPAIGN_GRPC_TARGET');
+  });
+
+  it('when no address or token is set, then it uses the running stack\'s (npm start\'s stack file and secrets)', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'webpush-cli-stack-'));
+    try {
+      const { ports, env: serviceEnv } = stack.services;
+      // What `npm start` writes (scripts/stack.ts, scripts/lib/local-env.ts), this process standing in for it.
+      await writeFile(
+        path.join(dataDir, 'stack.json'),
+        JSON.stringify({ pid: process.pid, databaseUrl: stack.databaseUrl, gatewayUrl: stack.services.gatewayUrl, campaignGrpcTarget: `127.0.0.1:${ports.campaignGrpc}`, deliveryGrpcTarget: `127.0.0.1:${ports.deliveryGrpc}` }),
+      );
+      await writeFile(
+        path.join(dataDir, 'secrets.json'),
+        JSON.stringify({ CURSOR_SECRET: serviceEnv.campaign.CURSOR_SECRET, VAPID_ENCRYPTION_KEY: stack.vapidEncryptionKey, OPERATOR_INTERNAL_TOKEN: serviceEnv.campaign.OPERATOR_INTERNAL_TOKEN }),
+        { mode: 0o600 },
+      );
+      const env: NodeJS.ProcessEnv = { ...process.env, WEBPUSH_DATA_DIR: dataDir };
+      for (const name of ['CAMPAIGN_GRPC_TARGET', 'AUDIENCE_GRPC_TARGET', 'OPERATOR_INTERNAL_TOKEN', 'DATABASE_URL', 'VAPID_ENCRYPTION_KEY']) delete env[name];
+      const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/cli.ts'), ...args, '--json'], { cwd: ROOT, env, timeout: 60_000 });
+      await cli('plans', 'create', 'local', '--permissions', 'audience');
+      const site = JSON.parse((await cli('sites', 'create', 'Local', '--plan', 'local')).stdout);
+      expect(JSON.parse((await cli('sites', 'set-time-zone', site.publicId, 'Asia/Tokyo')).stdout)).to.deep.equal({ siteId: site.id, timeZone: 'Asia/Tokyo' });
+      // The database tools find the stack's database the same way.
+      expect(JSON.parse((await cli('subscribers', 'seed', site.id, '--count', '5')).stdout)).to.include({ siteId: site.id, inserted: 5 });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   // Last: it stops and restarts the delivery service.
