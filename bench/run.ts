@@ -204,7 +204,7 @@ async function main(): Promise<number> {
           const scale = deliveryScale(Object.values(runs));
           if (scale) {
             results.deliveryScale = scale;
-            log(`  ${scale.to.toLocaleString('en')} subscribers took ${scale.timeRatio.toFixed(2)}× the ${scale.from.toLocaleString('en')} time (${scale.sizeRatio}× the audience); delivery peak RSS ${scale.peakRssMb} MB`);
+            log(`  ${scale.to.toLocaleString('en')} subscribers took ${scale.timeRatio.toFixed(2)}× the ${scale.from.toLocaleString('en')} time and ${scale.cpuRatio?.toFixed(2) ?? '?'}× its platform CPU (${scale.sizeRatio}× the audience); delivery peak RSS ${scale.peakRssMb} MB`);
           }
           if (far && !interrupted) {
             log('── delivery to a far push service ──');

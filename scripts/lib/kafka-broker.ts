@@ -9,7 +9,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import '../../services/shared/src/kafkajs-request-queue.js'; // its admin client too: no idle timer loop
+import { fixRequestQueue } from '../../services/shared/src/kafkajs-request-queue.js';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { freePort } from '../../services/shared/src/ports.js';
 import { stopWithThisProcess } from './exit-reaper.js';
@@ -262,6 +262,7 @@ async function logExcerpt(file: string, lines = LOG_TAIL_LINES): Promise<string>
 }
 
 function quietAdmin(brokers: string): Admin {
+  fixRequestQueue(); // no idle timer loop per connection; another kafkajs runs as released
   return new Kafka({
     clientId: 'webpush-kafka-bootstrap',
     brokers: brokers.split(','),
@@ -432,6 +433,7 @@ async function terminate(child: ChildProcess, exited: Promise<unknown>): Promise
  * is grown (Kafka cannot shrink a topic).
  */
 export async function ensureTopics(brokers: string, topics: { topic: string; numPartitions: number }[]): Promise<void> {
+  fixRequestQueue();
   const admin = new Kafka({
     clientId: 'webpush-kafka-topics',
     brokers: brokers.split(','),

@@ -6,6 +6,7 @@ import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
 import { createLogger, type Logger } from '../../shared/src/log.js';
 import type { CampaignConfig } from './config.js';
 import { createCursorCodec } from './domain/cursor.js';
+import { createAudienceRecount } from './domain/audience-recount.js';
 import { createIdempotencyPurge } from './domain/idempotency-purge.js';
 import { createScheduler } from './domain/scheduler.js';
 import { createUseCases } from './domain/use-cases.js';
@@ -70,7 +71,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const scheduler = createScheduler({ pool, log, onLateness: (s) => lateness.observe(s), onDispatched }, config.scheduler);
   const keyPurge = createIdempotencyPurge({ pool, log }, config.idempotencyPurge);
   const consolePurge = createConsolePurge({ pool, log }, { intervalMs: CONSOLE_PURGE_INTERVAL_MS });
-  const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, chunkPartitions: config.kafka.chunkPartitions, log }) : undefined;
+  const recount = createAudienceRecount({ pool, audience, log }, { intervalMs: config.audienceRecountIntervalMs });
+  const messaging = config.kafka.brokers.length > 0 ? createCampaignMessaging({ brokers: config.kafka.brokers, prefix: config.kafka.topicPrefix, chunkPartitions: config.kafka.chunkPartitions, log, requestQueueFix: config.kafka.requestQueueFix }) : undefined;
   // Before the gauges that query the pool: a scrape reads metrics in registration order, so the
   // pool is read before the scrape's own queries would show as waiting for a connection.
   dbPoolGauges(metrics.registry, pools);
@@ -86,7 +88,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const accounts = createAccounts(pool);
   accounts.warm();
   const server = createServer({
-    useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched }),
+    useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake }),
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
     siteAdmin: { operators: createOperators(pool), accounts, register: siteRegistry.register },
     log,
@@ -104,6 +106,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     if (config.scheduler.enabled) scheduler.start();
     keyPurge.start();
     consolePurge.start();
+    recount.start();
     if (messaging) {
       // The relay first, and at once: the stats consumer joins its group in the background
       // (a restarted instance can wait ~20 s for that), and nothing waits for it.
@@ -126,6 +129,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       await scheduler.stop();
       await keyPurge.stop();
       await consolePurge.stop();
+      await recount.stop();
       await relay?.stop();
       await messaging?.stop();
       audience.close();
@@ -146,6 +150,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     await scheduler.stop();
     await keyPurge.stop();
     await consolePurge.stop();
+    await recount.stop();
     await relay?.stop();
     await messaging?.stop().catch(() => {});
     audience.close();

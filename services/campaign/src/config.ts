@@ -13,10 +13,12 @@ export interface CampaignConfig {
   audienceTarget: string;
   /** Deadline of each Audience.CountAudience call. */
   audienceDeadlineMs: number;
+  /** How often campaigns created while their audience could not be counted are counted again (domain/audience-recount.ts). */
+  audienceRecountIntervalMs: number;
   cursorSecret: Buffer;
   scheduler: { enabled: boolean; intervalMs: number; batchSize: number };
   /** Empty brokers: no relay and no stats consumer (dispatched campaigns wait in the outbox). */
-  kafka: { brokers: string[]; topicPrefix: string; chunkPartitions: number };
+  kafka: { brokers: string[]; topicPrefix: string; chunkPartitions: number; requestQueueFix: boolean };
   relay: { intervalMs: number; batchSize: number };
   /** Deletes idempotency keys past their 24 hours, batchSize rows per statement. */
   idempotencyPurge: { intervalMs: number; batchSize: number };
@@ -40,13 +42,14 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
     grpc: listenAddress(env, 'CAMPAIGN_GRPC_HOST', 'CAMPAIGN_GRPC_PORT', 50051),
     audienceTarget: optionalString(env, 'AUDIENCE_GRPC_TARGET', '127.0.0.1:50052'),
     audienceDeadlineMs: integer(env, 'AUDIENCE_DEADLINE_MS', 5000, { min: 1 }),
+    audienceRecountIntervalMs: integer(env, 'AUDIENCE_RECOUNT_INTERVAL_MS', 5000, { min: 10, max: 3_600_000 }),
     cursorSecret: secret(env, 'CURSOR_SECRET', 32),
     scheduler: Object.freeze({
       enabled: boolean(env, 'SCHEDULER_ENABLED', true),
       intervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 1000, { min: 10 }),
       batchSize: integer(env, 'SCHEDULER_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
     }),
-    kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''), chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }) }),
+    kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''), chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }), requestQueueFix: boolean(env, 'KAFKAJS_REQUEST_QUEUE_FIX', true) }),
     relay: Object.freeze({
       intervalMs: integer(env, 'OUTBOX_RELAY_INTERVAL_MS', 200, { min: 10 }),
       batchSize: integer(env, 'OUTBOX_BATCH_SIZE', 100, { min: 1, max: 10_000 }),

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { loadCampaignProto } from '../../shared/src/grpc.js';
 import { freePort } from '../../shared/src/ports.js';
-import { expectStatus, getCampaign, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
+import { expectStatus, getCampaign, rejection, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { withInternalToken } from '../../shared/src/internal-auth.js';
 
@@ -13,7 +13,7 @@ describe('CreateCampaign', function () {
   let site: TestSite;
 
   before(async () => {
-    h = await startHarness('campaign_create');
+    h = await startHarness('campaign_create', { AUDIENCE_RECOUNT_INTERVAL_MS: '100' });
     site = await h.newSite({
       subscribers: [
         { count: 7, topics: ['sports'], countries: ['br'] },
@@ -136,21 +136,45 @@ describe('CreateCampaign', function () {
     }
   });
 
-  it('when the audience service cannot answer, then INTERNAL "Error creating campaign" and nothing is stored', async () => {
+  /** A second campaign service whose audience calls go to a port nobody listens on. */
+  async function withDeadAudience(run: (create: (body: object) => Promise<{ id: string }>) => Promise<void>): Promise<void> {
     const deadPort = await freePort();
     const instance = await h.startInstance({ AUDIENCE_GRPC_TARGET: `127.0.0.1:${deadPort}`, AUDIENCE_DEADLINE_MS: '500' });
-    const port = instance.grpcPort;
     const { CampaignService } = loadCampaignProto().campaign.v1;
-    const client = new CampaignService(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
+    const client = new CampaignService(`127.0.0.1:${instance.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
     try {
-      const before = await campaignCount();
-      const call = new Promise((resolve, reject) =>
-        client.CreateCampaign({ siteId: site.siteId, bodyJson: JSON.stringify(validCampaign()), idempotencyKey: '' }, (err, res) => (err ? reject(err) : resolve(res))),
+      await run((body) =>
+        new Promise((resolve, reject) =>
+          client.CreateCampaign({ siteId: site.siteId, bodyJson: JSON.stringify(body), idempotencyKey: '' }, (err, res) => (err ? reject(err) : resolve(res as { id: string }))),
+        ),
       );
-      await expectStatus(call, grpc.status.INTERNAL, 'Error creating campaign');
-      expect(await campaignCount()).to.equal(before);
     } finally {
       client.close();
     }
+  }
+
+  it('when the audience service cannot answer, then the campaign is created uncounted (totalUsers 0) and counted once it answers', async () => {
+    let id = '';
+    await withDeadAudience(async (createThere) => {
+      ({ id } = await createThere(validCampaign({ topics: ['sports'], countries: ['us'] })));
+    });
+    expect(id).to.match(UUID);
+    const stored = (await h.pool.query('SELECT total_users FROM campaign.campaigns WHERE id = $1', [id])).rows[0];
+    // The dead instance cannot count it; this harness's own service (AUDIENCE_RECOUNT_INTERVAL_MS
+    // 100, a live delivery service) counts it on a pass: 7 (sports) + 5 (us).
+    if (stored.total_users === null) expect((await get(id)).totalUsers).to.equal(0);
+    for (let i = 0; i < 100 && (await get(id)).totalUsers !== 12; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await get(id)).totalUsers).to.equal(12);
+  });
+
+  it('when the audience service cannot answer a local-time create, then UNAVAILABLE "Service busy" with retry-after and nothing is stored', async () => {
+    await withDeadAudience(async (createThere) => {
+      const before = await campaignCount();
+      const err = await rejection(createThere(validCampaign({ topics: ['news'], status: 'published', scheduleMode: 'scheduled', scheduleDate: '2031-06-02T18:45:00Z', localTime: '09:00' })));
+      expect(err.code).to.equal(grpc.status.UNAVAILABLE);
+      expect(err.details).to.equal('Service busy');
+      expect(err.metadata.get('retry-after')).to.have.length(1);
+      expect(await campaignCount()).to.equal(before);
+    });
   });
 });

@@ -97,7 +97,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   const readiness = createReadiness({ postgres: () => pools.readiness.query('SELECT 1') }, { log });
   const messaging =
     config.kafka.brokers.length > 0
-      ? createDeliveryMessaging({ brokers: [...config.kafka.brokers], prefix: config.kafka.topicPrefix, chunkPartitions: config.kafka.chunkPartitions, log, chunkConcurrency: config.sending.chunkConcurrency, sessionTimeoutMs: config.kafka.sessionTimeoutMs })
+      ? createDeliveryMessaging({ brokers: [...config.kafka.brokers], prefix: config.kafka.topicPrefix, chunkPartitions: config.kafka.chunkPartitions, log, chunkConcurrency: config.sending.chunkConcurrency, sessionTimeoutMs: config.kafka.sessionTimeoutMs, requestQueueFix: config.kafka.requestQueueFix })
       : undefined;
   // Counters are published from what is stored, by one path (counter-publisher.ts): a run that
   // changed asks for a pass now. Its stats event then carries every counter (audience and

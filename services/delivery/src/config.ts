@@ -1,5 +1,5 @@
 // The delivery service's only reader of process.env.
-import { ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '../../shared/src/config.js';
+import { boolean, ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '../../shared/src/config.js';
 import { TOPIC_PARTITIONS, TOPICS } from '../../shared/src/messages.js';
 import type { PoolSettings } from '../../shared/src/db.js';
 import { internalToken, operatorToken } from '../../shared/src/internal-auth.js';
@@ -52,7 +52,7 @@ export interface DeliveryConfig {
   /** Impression/click reports per visitor address per minute; 0 disables the limit. */
   readonly trackingRateLimitPerMinute: number;
   /** Empty brokers: this instance sends nothing (audience and subscribe still work). */
-  readonly kafka: { readonly brokers: readonly string[]; readonly topicPrefix: string; readonly sessionTimeoutMs: number; readonly chunkPartitions: number };
+  readonly kafka: { readonly brokers: readonly string[]; readonly topicPrefix: string; readonly sessionTimeoutMs: number; readonly chunkPartitions: number; readonly requestQueueFix: boolean };
   /** How often changed campaign counters are published from what is stored (STATS_PUBLISH_INTERVAL_MS). */
   readonly statsPublishIntervalMs: number;
   readonly sending: {
@@ -222,6 +222,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       sessionTimeoutMs: integer(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
       // Partitions of the chunk topic, made so at start (services/shared/src/kafka.ts ensureTopics).
       chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }),
+      requestQueueFix: boolean(env, 'KAFKAJS_REQUEST_QUEUE_FIX', true),
     }),
     statsPublishIntervalMs: integer(env, 'STATS_PUBLISH_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
     sending: Object.freeze({

@@ -2,7 +2,7 @@
 // and batch consumers that validate every message, send invalid ones to the dead-letter topic
 // with the reason, and commit offsets only for messages whose handler finished.
 import { createRequire } from 'node:module';
-import './kafkajs-request-queue.js'; // before any client exists: no idle timer loop per connection
+import { fixRequestQueue, KAFKAJS_VERSION } from './kafkajs-request-queue.js';
 import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { Logger } from './log.js';
 import { chunkPartition, TOPIC_PARTITIONS, topicPartitions, TOPICS, type DeadLetterMessage, type MessageCodec } from './messages.js';
@@ -15,6 +15,8 @@ export interface KafkaOptions {
   prefix?: string;
   /** Partitions of the chunk topic (KAFKA_CHUNK_PARTITIONS); default TOPIC_PARTITIONS's. */
   chunkPartitions?: number;
+  /** KAFKAJS_REQUEST_QUEUE_FIX: no idle timer loop per connection (kafkajs-request-queue.ts); default true. */
+  requestQueueFix?: boolean;
 }
 
 export interface Incoming<T> {
@@ -101,6 +103,10 @@ export function bridgeLog(log: Logger, level: logLevel, entry: { message: string
 }
 
 export function createMessaging(opts: KafkaOptions): Messaging {
+  // Before the client exists. A process-wide switch: a process has one setting.
+  if (opts.requestQueueFix !== false && !fixRequestQueue()) {
+    opts.log.warn('kafkajs request-queue fix not applied: it patches another kafkajs version; running kafkajs as released', { kafkajs: KAFKAJS_VERSION });
+  }
   const prefix = opts.prefix ?? '';
   const named = (name: string) => prefix + name;
   const kafka = new Kafka({

@@ -7,6 +7,10 @@
 // is scheduled only when a request is waiting. Nothing else needs one: a request that cannot go
 // at once is queued and schedules its own check (at the end of a throttle, or after the usual
 // interval), and a finished request checks the queue itself.
+//
+// The way back: KAFKAJS_REQUEST_QUEUE_FIX=false (docs/configuration.md) runs kafkajs as released;
+// another kafkajs version is never patched (the services log it and run it as released), so an
+// upgrade or a replacement of kafkajs needs no change here, only this file's removal once fixed.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -25,13 +29,28 @@ export interface RequestQueueInternals {
 /** The request-queue class of the installed kafkajs (an internal module; the version is pinned). */
 export const RequestQueue: { prototype: RequestQueueInternals } = require('kafkajs/src/network/requestQueue/index.js');
 
-const installed: string = require('kafkajs/package.json').version;
-if (installed !== PATCHED_VERSION) {
-  // A newer kafkajs may have fixed or reshaped this method: look again before carrying the patch over.
-  throw new Error(`kafkajs ${installed} is installed; services/shared/src/kafkajs-request-queue.ts patches ${PATCHED_VERSION} only`);
+/** The installed kafkajs's version. */
+export const KAFKAJS_VERSION: string = require('kafkajs/package.json').version;
+
+const released = RequestQueue.prototype.scheduleCheckPendingRequests;
+
+/**
+ * Applies the fix to every request queue of this process (idempotent): true when applied, false
+ * when the installed kafkajs is another version than the one patched (a newer one may have fixed
+ * or reshaped this method: look again before carrying the patch over), which runs as released.
+ */
+export function fixRequestQueue(): boolean {
+  if (KAFKAJS_VERSION !== PATCHED_VERSION) return false;
+  RequestQueue.prototype.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
+  return true;
 }
 
-RequestQueue.prototype.scheduleCheckPendingRequests = function scheduleCheckPendingRequests(this: RequestQueueInternals) {
+/** kafkajs's own method again (the tests compare the two). */
+export function releasedRequestQueue(): void {
+  RequestQueue.prototype.scheduleCheckPendingRequests = released;
+}
+
+function scheduleCheckPendingRequests(this: RequestQueueInternals) {
   if (this.throttleCheckTimeoutId || this.pending.length === 0) return;
   const untilUnthrottled = this.throttledUntil - Date.now();
   this.throttleCheckTimeoutId = setTimeout(
@@ -41,4 +60,4 @@ RequestQueue.prototype.scheduleCheckPendingRequests = function scheduleCheckPend
     },
     untilUnthrottled > 0 ? untilUnthrottled : CHECK_PENDING_REQUESTS_INTERVAL,
   );
-};
+}

@@ -7,7 +7,7 @@ import type { Logger } from '../../../shared/src/log.js';
 import type { ConsoleHandlers } from '../../../../protos/generated/campaign/v1/Console.js';
 import type { ApiKey } from '../../../../protos/generated/campaign/v1/ApiKey.js';
 import type { SessionView } from '../../../../protos/generated/campaign/v1/SessionView.js';
-import { ValidationError } from '../domain/errors.js';
+import { AudienceUnavailableError, ValidationError } from '../domain/errors.js';
 import { MESSAGES } from '../domain/messages.js';
 import type { KeyInfo } from '../domain/operators.js';
 import type { Accounts, SessionView as DomainSessionView } from './accounts.js';
@@ -34,7 +34,7 @@ export function consoleStatus(err: unknown, method: string, log: Logger): Partia
     metadata.set(RETRY_AFTER_METADATA, String(err.retryAfterSeconds));
     return { ...refusalStatus(grpc.status.RESOURCE_EXHAUSTED, err.message), metadata };
   }
-  if (isConnectionWaitTimeout(err)) return busyStatus(BUSY_RETRY_AFTER_SECONDS);
+  if (isConnectionWaitTimeout(err) || err instanceof AudienceUnavailableError) return busyStatus(BUSY_RETRY_AFTER_SECONDS);
   try {
     log.error('unexpected error', { method, err: err instanceof Error ? err : new Error(String(err)) });
   } catch {

@@ -133,7 +133,8 @@ export interface CampaignRow extends LiveRow {
   link: string;
   /** JSON text. */
   topics: string;
-  total_users: string;
+  /** Null: not counted yet (the delivery service could not count it at create; audience-recount.ts). */
+  total_users: string | null;
   image: string | null;
   icon: string | null;
   call_to_action: string;
@@ -197,10 +198,10 @@ export interface FixedParts {
 export function fixedPartsOf(r: CampaignRow): FixedParts {
   return {
     head: `{"id":"${r.id}","title":${JSON.stringify(r.title)},"body":${JSON.stringify(r.body)},"link":${JSON.stringify(r.link)},"topics":${r.topics},"status":"`,
-    middle: `","updatedAt":null,"totalUsers":${r.total_users},"image":${stringOrNull(r.image)},"icon":${stringOrNull(r.icon)}` +
+    middle: `","updatedAt":null,"totalUsers":${r.total_users ?? '0'},"image":${stringOrNull(r.image)},"icon":${stringOrNull(r.icon)}` +
       `,"callToAction":${JSON.stringify(r.call_to_action)},"utmSource":${JSON.stringify(r.utm_source)},"utmMedium":${JSON.stringify(r.utm_medium)}` +
       `,"utmCampaign":${JSON.stringify(r.utm_campaign)},"ttl":${r.ttl},"ttlUnit":"seconds","analytics":{"clicks":`,
-    totalUsers: r.total_users,
+    totalUsers: r.total_users ?? '0',
   };
 }
 

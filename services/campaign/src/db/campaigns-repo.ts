@@ -16,7 +16,8 @@ export interface NewCampaign {
   scheduleMode: string;
   /** Null: the creation time stands in. */
   scheduleDate: Date | null;
-  totalUsers: number;
+  /** Null: not counted yet (the delivery service could not count it; audience-recount.ts counts it later). */
+  totalUsers: number | null;
   image: string | null;
   icon: string | null;
   callToAction: string;
@@ -64,6 +65,29 @@ export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<voi
   });
 }
 
+/** A campaign whose audience was not counted at create (total_users NULL), with what to count. */
+export interface UncountedCampaign {
+  id: string;
+  siteId: string;
+  /** The stored destinations: topics and `country__` names. */
+  destinations: string[];
+  segment: Segment | null;
+}
+
+/** Up to `limit` uncounted campaigns, oldest first (the partial index campaigns_uncounted_idx). */
+export async function uncountedCampaigns(db: Queryable, limit: number): Promise<UncountedCampaign[]> {
+  const { rows } = await db.query<{ id: string; site_id: string; topics: string[]; segment: Segment | null }>(
+    'SELECT id, site_id, topics, segment FROM campaign.campaigns WHERE total_users IS NULL ORDER BY created_at LIMIT $1',
+    [limit],
+  );
+  return rows.map((r) => ({ id: r.id, siteId: r.site_id, destinations: r.topics, segment: r.segment }));
+}
+
+/** Writes a counted audience into a campaign not counted yet (a no-op for one counted meanwhile by another replica). */
+export async function setCountedAudience(db: Queryable, id: string, users: number): Promise<void> {
+  await db.query('UPDATE campaign.campaigns SET total_users = $2 WHERE id = $1 AND total_users IS NULL', [id, users]);
+}
+
 /** The transaction's now(): what a row's `DEFAULT now()` in it is (to the millisecond, as a Date holds it). */
 export async function transactionNow(db: Queryable): Promise<Date> {
   const { rows } = await db.query<{ now: Date }>('SELECT now() AS now');
@@ -104,11 +128,15 @@ export interface CampaignJsonRow {
   sort_key: string;
 }
 
-/** The rows' JSON from every column, their fixed parts remembered in `cache`. */
+/**
+ * The rows' JSON from every column, their fixed parts remembered in `cache`, except a campaign's
+ * whose audience is not counted yet: its total_users is still to be written (the one fixed column
+ * that can change, once, from NULL).
+ */
 function fromFullRows(rows: CampaignRow[], cache: FixedPartsCache | undefined): { row: CampaignRow; json: string }[] {
   return rows.map((row) => {
     const parts = fixedPartsOf(row);
-    cache?.remember(row.id, parts);
+    if (row.total_users !== null) cache?.remember(row.id, parts);
     return { row, json: campaignJson(parts, row) };
   });
 }

@@ -2,7 +2,8 @@
 // a read of campaigns this process has seen selects only their live columns: Postgres no longer
 // prints the content and topics of every row of every page, and the service no longer escapes
 // them. It needs no invalidation: the fixed columns are never updated after the insert (campaigns
-// are never edited) and ids are never reused; a deleted campaign is no longer returned by a read,
+// are never edited; the one exception, total_users of a campaign whose audience is not counted
+// yet, is written once and such a campaign is not remembered before) and ids are never reused; a deleted campaign is no longer returned by a read,
 // so its entry is only memory (dropped on delete here, or as the oldest). Each replica keeps its
 // own. Bounded by the characters held, the oldest entry going first.
 import type { FixedParts } from './campaign-rows.js';

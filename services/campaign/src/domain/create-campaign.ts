@@ -11,7 +11,7 @@ import { insertOutbox } from '../db/outbox-repo.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { validateCreateInput } from './create-input.js';
 import { dispatchJob } from './dispatch-job.js';
-import { IdempotencyConflictError, UnauthenticatedError, ValidationError } from './errors.js';
+import { AudienceUnavailableError, IdempotencyConflictError, UnauthenticatedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';
 import { planLocalTime, type AudienceZones } from './local-time-plan.js';
 import { MESSAGES } from './messages.js';
@@ -38,6 +38,8 @@ export interface CreateCampaignDeps {
   audience: AudienceCounter;
   /** After a dispatch job has been committed to the outbox (wakes the relay). */
   onDispatched?: () => void;
+  /** After a campaign was stored with its audience not counted (wakes the recount, audience-recount.ts). */
+  onUncounted?: () => void;
 }
 
 export function createCampaignUseCase(deps: CreateCampaignDeps) {
@@ -60,7 +62,18 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       if (earlier) return earlier;
     }
 
-    const audience = await deps.audience.count(siteId, input.topics, input.countries, input.segment, input.localTime !== null);
+    // Counted before the transaction, so no connection is held while the delivery service counts.
+    // When it cannot count (down, slow, failing), a campaign is stored with its audience not
+    // counted yet and counted again in the background: a create does not fail because the
+    // sender's side does. A local-time campaign's plan is made from the count, so it cannot wait:
+    // AudienceUnavailableError goes up (busy, 503 with Retry-After; nothing written).
+    let audience: AudienceCount | null;
+    try {
+      audience = await deps.audience.count(siteId, input.topics, input.countries, input.segment, input.localTime !== null);
+    } catch (err) {
+      if (!(err instanceof AudienceUnavailableError) || input.localTime !== null) throw err;
+      audience = null;
+    }
     const id = randomUUID();
     const dispatchNow = input.status === 'published' && input.scheduleMode === 'now';
     const campaign = (plan: ReturnType<typeof planLocalTime> | null): NewCampaign => ({
@@ -74,7 +87,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       scheduleMode: input.scheduleMode,
       // A local-time campaign is dispatched at its first send.
       scheduleDate: plan ? new Date(plan.firstSendAt) : input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
-      totalUsers: audience.users,
+      totalUsers: audience === null ? null : audience.users,
       image: input.image,
       icon: input.icon,
       callToAction: input.callToAction,
@@ -93,6 +106,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
     // No key, no dispatch job, no plan: the insert is the one statement, its own transaction.
     if (idempotencyKey === '' && !dispatchNow && input.localTime === null) {
       await insertCampaign(deps.pool, campaign(null));
+      if (audience === null) deps.onUncounted?.();
       return { id, localTimeJson: '' };
     }
     let localTimeJson = '';
@@ -100,7 +114,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return 'lost';
       // Planned at the transaction's now(), which the campaign's created_at is too: the moment
       // the dispatch message names and the delivery service's zone groups are measured from.
-      const plan = input.localTime ? planLocalTime(input.localTime, audience, await transactionNow(tx)) : null;
+      const plan = input.localTime && audience ? planLocalTime(input.localTime, audience, await transactionNow(tx)) : null;
       const row = campaign(plan);
       localTimeJson = row.localTimeJson ?? '';
       await insertCampaign(tx, row);
@@ -109,6 +123,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       return 'dispatched';
     });
     if (outcome === 'dispatched') deps.onDispatched?.();
+    if (outcome !== 'lost' && audience === null) deps.onUncounted?.();
     if (outcome !== 'lost') return { id, localTimeJson };
 
     // Another request with the same key committed first while this one counted the audience.

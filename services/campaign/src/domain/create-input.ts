@@ -21,7 +21,8 @@ const MAX_UTM_LENGTH = 200;
 const MAX_DESTINATIONS = 100;
 // Entries read at all (before trimming and de-duplicating): more can never leave 100 names worth sending.
 const MAX_AUDIENCE_ENTRIES = 1000;
-const COUNTRY_PREFIX = 'country__';
+/** How a country is named among a campaign's destinations (the delivery service's audience/names.ts). */
+export const COUNTRY_PREFIX = 'country__';
 
 /** A validated create request: the campaign's content (what its notification shows) and how it is sent. */
 export interface CreateInput extends CampaignContent {

@@ -40,3 +40,14 @@ export class IdempotencyConflictError extends Error {
  * campaign without an A/B test, or one the delivery service refuses: not started, already chosen).
  */
 export class RefusedError extends Error {}
+
+/**
+ * The delivery service could not count an audience (unreachable, past the count's deadline, or
+ * failing): not a fault of the request. A create stores the campaign uncounted, or for a local-time
+ * campaign, whose plan needs the count, answers busy (503 with Retry-After: nothing was written).
+ */
+export class AudienceUnavailableError extends Error {
+  constructor(readonly reason: unknown) {
+    super('audience count unavailable');
+  }
+}

@@ -5,6 +5,7 @@ import { loadAudienceProto } from '../../../shared/src/grpc.js';
 import { withInternalToken } from '../../../shared/src/internal-auth.js';
 import { currentRequestId, REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
 import type { AudienceCounter } from '../domain/create-campaign.js';
+import { AudienceUnavailableError } from '../domain/errors.js';
 
 export function createAudienceClient(target: string, deadlineMs: number, token: string): AudienceCounter & { close(): void } {
   const { Audience } = loadAudienceProto().delivery.v1;
@@ -22,7 +23,8 @@ export function createAudienceClient(target: string, deadlineMs: number, token: 
           { deadline: Date.now() + deadlineMs },
           (err, res) =>
             err
-              ? reject(err)
+              ? // A refusal of the request itself stays what it is; anything else is the count being unavailable.
+                reject(err.code === grpc.status.INVALID_ARGUMENT ? err : new AudienceUnavailableError(err))
               : resolve({
                   users: Number(res?.users ?? 0),
                   zones: (res?.zones ?? []).map((z) => ({ zone: z.name, users: Number(z.users) })),

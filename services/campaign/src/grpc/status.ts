@@ -5,7 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
 import { busyStatus, refusalStatus as status } from '../../../shared/src/grpc.js';
 import type { Logger } from '../../../shared/src/log.js';
-import { AlreadySentError, IdempotencyConflictError, NotFoundError, RefusedError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
+import { AlreadySentError, AudienceUnavailableError, IdempotencyConflictError, NotFoundError, RefusedError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { MESSAGES } from '../domain/messages.js';
 
 export function toStatus(err: unknown, method: string, log: Logger): Partial<grpc.StatusObject> {
@@ -16,7 +16,7 @@ export function toStatus(err: unknown, method: string, log: Logger): Partial<grp
   if (err instanceof IdempotencyConflictError) return status(grpc.status.ALREADY_EXISTS, err.message);
   // No connection within the pool's bound: nothing of the call ran in a transaction (a create's
   // one transaction had not begun), so the gateway answers 503 with Retry-After, not the 500.
-  if (isConnectionWaitTimeout(err)) return busyStatus(BUSY_RETRY_AFTER_SECONDS);
+  if (isConnectionWaitTimeout(err) || err instanceof AudienceUnavailableError) return busyStatus(BUSY_RETRY_AFTER_SECONDS);
   try {
     log.error('unexpected error', { method, err: err instanceof Error ? err : new Error(String(err)) });
   } catch {

@@ -12,8 +12,8 @@ import { createCodecs, TOPICS, type StatsMessage } from '../../../shared/src/mes
 export const STATS_GROUP = 'campaign-stats';
 const STOP_WAIT_MS = 10_000;
 
-export function createCampaignMessaging(opts: { brokers: string[]; prefix: string; chunkPartitions: number; log: Logger; consumerRetryMs?: number }) {
-  const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, chunkPartitions: opts.chunkPartitions, clientId: 'campaign', log: opts.log });
+export function createCampaignMessaging(opts: { brokers: string[]; prefix: string; chunkPartitions: number; log: Logger; consumerRetryMs?: number; requestQueueFix?: boolean }) {
+  const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, chunkPartitions: opts.chunkPartitions, clientId: 'campaign', log: opts.log, requestQueueFix: opts.requestQueueFix });
   const codecs = createCodecs();
   const retryMs = opts.consumerRetryMs ?? 5000;
   let stopConsumer: (() => Promise<void>) | undefined;

@@ -75,8 +75,8 @@ export interface DeliveryHandlers {
   chunk(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void>;
 }
 
-export function createDeliveryMessaging(opts: { brokers: string[]; prefix: string; chunkPartitions: number; log: Logger; chunkConcurrency: number; sessionTimeoutMs: number }) {
-  const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, chunkPartitions: opts.chunkPartitions, clientId: 'delivery', log: opts.log });
+export function createDeliveryMessaging(opts: { brokers: string[]; prefix: string; chunkPartitions: number; log: Logger; chunkConcurrency: number; sessionTimeoutMs: number; requestQueueFix?: boolean }) {
+  const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, chunkPartitions: opts.chunkPartitions, clientId: 'delivery', log: opts.log, requestQueueFix: opts.requestQueueFix });
   const codecs = createCodecs();
   const stops: (() => Promise<void>)[] = [];
 
