@@ -95,6 +95,8 @@ async function main() {
       supervise: true,
       cursorSecret: secrets.CURSOR_SECRET,
       vapidEncryptionKey: secrets.VAPID_ENCRYPTION_KEY,
+      // Kept in .data/secrets.json, where the operator CLI reads it.
+      operatorToken: secrets.OPERATOR_INTERNAL_TOKEN,
       ports: {
         gateway: gatewayPort,
         campaignGrpc: port('CAMPAIGN_GRPC_PORT', 50051),
@@ -116,8 +118,6 @@ async function main() {
         GATEWAY_OPS_PORT: String(opsPorts.gateway),
         CAMPAIGN_METRICS_PORT: String(opsPorts.campaign),
         DELIVERY_OPS_PORT: String(opsPorts.delivery),
-        // Kept in .data/secrets.json, where the operator CLI reads it.
-        OPERATOR_INTERNAL_TOKEN: secrets.OPERATOR_INTERNAL_TOKEN,
       },
       onLine: (name: ServiceName, line: string) => {
         if (verbose || /"level":"(warn|error)"/.test(line) || !line.startsWith('{')) say(`[${name}] ${line}`);
