@@ -1,14 +1,18 @@
 // Operator CLI: plans, sites, API keys, console users, synthetic and imported subscribers, VAPID keys. `npm run cli -- --help`.
-// Works against DATABASE_URL, else the running stack's database, else the embedded one.
+// Plans, sites, keys, settings and users go through the services' admin gRPC APIs (each service
+// writes its own schema; scripts/lib/admin-clients.ts). The bulk and key-custody tools below
+// them work on the delivery service's schema through its own modules, against DATABASE_URL, else
+// the running stack's database, else the embedded one (docs/operator-cli.md says why).
+import { randomUUID } from 'node:crypto';
+import type * as grpc from '@grpc/grpc-js';
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { migrateCampaignSchema } from '../services/campaign/src/app.js';
-import { createOperators, OperatorError, PERMISSIONS, type Permission } from '../services/campaign/src/domain/operators.js';
-import { createAccounts, ROLES, type Role } from '../services/campaign/src/console/accounts.js';
-import { ValidationError } from '../services/campaign/src/domain/errors.js';
+import { PERMISSIONS, type Permission } from '../services/campaign/src/domain/operators.js';
+import { ROLES, type Role } from '../services/campaign/src/console/accounts.js';
 import { migrateDeliverySchema } from '../services/delivery/src/app.js';
 import { loadPushHostRules, loadRetentionSettings, loadVapidEncryptionKeys } from '../services/delivery/src/config.js';
 import { createRetention, tableSizes } from '../services/delivery/src/retention/retention.js';
@@ -20,6 +24,21 @@ import { createTopicMaintenance } from '../services/delivery/src/audience/topic-
 import { createPool } from '../services/shared/src/db.js';
 import { localDatabase, localSecrets, runningStack } from './lib/local-env.js';
 import { createKafkaTopics } from './lib/kafka-topics.js';
+import type { AdminInvite__Output } from '../protos/generated/campaign/v1/AdminInvite.js';
+import type { AdminIssuedKey__Output } from '../protos/generated/campaign/v1/AdminIssuedKey.js';
+import type { AdminKeyList__Output } from '../protos/generated/campaign/v1/AdminKeyList.js';
+import type { AdminPasswordReset__Output } from '../protos/generated/campaign/v1/AdminPasswordReset.js';
+import type { AdminPlanList__Output } from '../protos/generated/campaign/v1/AdminPlanList.js';
+import type { AdminPlan__Output } from '../protos/generated/campaign/v1/AdminPlan.js';
+import type { AdminSiteList__Output } from '../protos/generated/campaign/v1/AdminSiteList.js';
+import type { AdminSite__Output } from '../protos/generated/campaign/v1/AdminSite.js';
+import type { AdminUserList__Output } from '../protos/generated/campaign/v1/AdminUserList.js';
+import type { CreatedSite__Output } from '../protos/generated/campaign/v1/CreatedSite.js';
+import type { FrequencyCapAnswer__Output } from '../protos/generated/delivery/v1/FrequencyCapAnswer.js';
+import type { RevokeKeysAnswer__Output } from '../protos/generated/campaign/v1/RevokeKeysAnswer.js';
+import type { ThrottleAnswer__Output } from '../protos/generated/campaign/v1/ThrottleAnswer.js';
+import type { TimeZoneAnswer__Output } from '../protos/generated/delivery/v1/TimeZoneAnswer.js';
+import { AdminRefusal, AdminUnavailable, adminClients, call, resolveAdminTargets, type AdminClients } from './lib/admin-clients.js';
 
 const HELP = `webpush operator CLI
 
@@ -28,8 +47,10 @@ Usage: npm run cli -- <command> [arguments] [--json]
   plans create <name> --permissions create,reports,delete,audience
                                      create a plan ("none" for no permission)
   plans list
-  sites create <name> --plan <plan>  create a site; prints its id, public id, API key
-                                     (shown once) and VAPID public key
+  sites create <name> --plan <plan> [--site-id <uuid>]
+                                     create a site; prints its id, public id, API key
+                                     (shown once) and VAPID public key. --site-id finishes a
+                                     create that failed (the error says which id)
   sites list
   sites set-plan <site> <plan>       move a site to another plan
   sites set-throttle <site> <N|none> at most N pushes per minute for the site's campaigns
@@ -92,10 +113,41 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      with their partition counts; existing ones are kept
 
 <site> is a site id or its public id. --json prints machine-readable JSON on stdout.
-Database: DATABASE_URL, else the running stack's, else the embedded one under .data/.
+plans, sites (but import-vapid, export-vapid), keys and users call the services' admin APIs:
+  CAMPAIGN_GRPC_TARGET, AUDIENCE_GRPC_TARGET (host:port) and OPERATOR_INTERNAL_TOKEN, else the
+  running stack's (npm start).
+The other commands work on the database: DATABASE_URL, else the running stack's, else the
+  embedded one under .data/.
 Links: under PUBLIC_URL (the origin the console is reached at), else the running stack's.`;
 
 class UsageError extends Error {}
+/** A request the CLI itself refuses after reading a file (exit 2, like the services' refusals). */
+class OperatorError extends Error {}
+
+/** How often, and after how long, `sites create` repeats a call the services could not do. */
+const CREATE_RETRY_WAITS_MS = [1000, 2000];
+
+/** A word the shell passes through unchanged, for the command line printed to finish a create. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:@-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A KeyInfo from the admin API's answer: "" there is null here, as the JSON output always had it. */
+const keyInfo = (k: { keyId: string; label: string; prefix: string; createdAt: string; lastUsedAt: string; revokedAt: string }) => ({
+  keyId: k.keyId,
+  label: k.label,
+  prefix: k.prefix,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt || null,
+  revokedAt: k.revokedAt || null,
+});
+const siteInfo = (s: { id: string; name: string; publicId: string; plan: string; createdAt: string } | null) => ({
+  id: s!.id,
+  name: s!.name,
+  publicId: s!.publicId,
+  plan: s!.plan,
+  createdAt: s!.createdAt,
+});
 
 function csv(value: string | undefined, name: string): string[] {
   if (value === undefined) throw new UsageError(`--${name} is required`);
@@ -165,6 +217,7 @@ async function main(argv: string[]): Promise<number> {
       'endpoint-base': { type: 'string' },
       'batch-size': { type: 'string' },
       role: { type: 'string' },
+      'site-id': { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;
@@ -184,159 +237,40 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
+  if (ADMIN_COMMANDS.has(`${group} ${action ?? ''}`.trim())) {
+    await resolveAdminTargets();
+    const admin = adminClients();
+    try {
+      return await adminCommand(admin, `${group} ${action ?? ''}`.trim(), rest, values, out, progress);
+    } finally {
+      admin.close();
+    }
+  }
+
   const db = await localDatabase();
   const pool = createPool(db.url, { max: 4, applicationName: 'webpush-cli' });
   try {
-    await migrateCampaignSchema(pool);
+    const key = `${group} ${action ?? ''}`.trim();
+    if (key === 'migrate') {
+      await migrateCampaignSchema(pool);
+      await migrateDeliverySchema(pool);
+      out('migrations applied', { migrated: true });
+      return 0;
+    }
+    // Everything below is the delivery service's: its schema, through its modules.
     await migrateDeliverySchema(pool);
-    const secrets = await localSecrets();
-    const ops = createOperators(pool);
     const vapidKeys = loadVapidEncryptionKeys({
-      VAPID_ENCRYPTION_KEY: secrets.VAPID_ENCRYPTION_KEY,
+      VAPID_ENCRYPTION_KEY: process.env.VAPID_ENCRYPTION_KEY || (await localSecrets()).VAPID_ENCRYPTION_KEY,
       VAPID_ENCRYPTION_KEY_PREVIOUS: process.env.VAPID_ENCRYPTION_KEY_PREVIOUS,
     });
     const delivery = createDeliveryOperators(pool, vapidKeys, loadPushHostRules(process.env));
     const topics = createTopicMaintenance(pool);
-    const accounts = createAccounts(pool);
     const site = async (ref: string | undefined) => {
       if (!ref) throw new UsageError('a site id or public id is required');
-      const found = await ops.getSite(ref);
-      if (!found) throw new OperatorError(`site "${ref}" does not exist`);
-      return found;
+      const found = await delivery.findSite(ref);
+      return { id: found.siteId, publicId: found.publicId };
     };
-    const key = `${group} ${action ?? ''}`.trim();
     switch (key) {
-      case 'migrate':
-        out('migrations applied', { migrated: true });
-        return 0;
-      case 'plans create': {
-        if (!action || !rest[0]) throw new UsageError('usage: plans create <name> --permissions create,reports,delete,audience');
-        const perms = csv(values.permissions, 'permissions').filter((p) => p !== 'none');
-        const bad = perms.filter((p) => !PERMISSIONS.includes(p as Permission));
-        if (bad.length) throw new UsageError(`unknown permission(s): ${bad.join(', ')} (allowed: ${PERMISSIONS.join(', ')}, none)`);
-        const plan = await ops.createPlan(rest[0], perms as Permission[]);
-        out(`plan ${plan.name} created: ${PERMISSIONS.filter((p) => plan.permissions[p]).join(', ') || 'no permissions'}`, plan);
-        return 0;
-      }
-      case 'plans list': {
-        const plans = await ops.listPlans();
-        out(table(plans.map((p) => ({ name: p.name, ...p.permissions }))), plans);
-        return 0;
-      }
-      case 'sites create': {
-        if (!rest[0]) throw new UsageError('usage: sites create <name> --plan <plan>');
-        if (!values.plan) throw new UsageError('--plan is required');
-        const created = await ops.createSite({ name: rest[0], plan: values.plan });
-        const { vapidPublicKey } = await delivery.registerSite({ siteId: created.id, publicId: created.publicId });
-        const issued = await ops.issueKey(created.id);
-        out(
-          [
-            `site created: ${created.name}`,
-            `  id:               ${created.id}`,
-            `  public id:        ${created.publicId}`,
-            `  plan:             ${created.plan}`,
-            `  API key:          ${issued.key}`,
-            `  VAPID public key: ${vapidPublicKey}`,
-            'The API key is shown only now; store it in your server\'s secrets.',
-          ].join('\n'),
-          { ...created, apiKey: issued.key, keyId: issued.keyId, vapidPublicKey },
-        );
-        return 0;
-      }
-      case 'sites list': {
-        const sites = await ops.listSites();
-        out(table(sites.map((s) => ({ id: s.id, publicId: s.publicId, name: s.name, plan: s.plan, createdAt: s.createdAt }))), sites);
-        return 0;
-      }
-      case 'sites set-throttle': {
-        const s = await site(rest[0]);
-        if (!rest[1] || (rest[1] !== 'none' && !/^[0-9]+$/.test(rest[1]))) throw new UsageError('usage: sites set-throttle <site> <pushes per minute | none>');
-        const changed = await ops.setThrottle(s.id, rest[1] === 'none' ? null : Number(rest[1]));
-        out(
-          changed.defaultThrottlePerMinute === null
-            ? `site ${changed.id}: no default throttle`
-            : `site ${changed.id}: campaigns created without throttlePerMinute send at most ${changed.defaultThrottlePerMinute} pushes per minute`,
-          changed,
-        );
-        return 0;
-      }
-      case 'sites set-frequency-cap': {
-        const s = await site(rest[0]);
-        const usage = 'usage: sites set-frequency-cap <site> <campaigns> <hours> | none';
-        if (rest[1] === 'none' && rest.length === 2) {
-          const lifted = await delivery.setFrequencyCap(s.id, null);
-          out(`site ${s.id}: no frequency cap`, lifted);
-          return 0;
-        }
-        if (rest.length !== 3 || !/^[0-9]+$/.test(rest[1]) || !/^[0-9]+$/.test(rest[2])) throw new UsageError(usage);
-        const set = await delivery.setFrequencyCap(s.id, { campaigns: Number(rest[1]), hours: Number(rest[2]) });
-        out(`site ${s.id}: at most ${rest[1]} campaign(s) per subscriber in any ${rest[2]} hour(s)`, set);
-        return 0;
-      }
-      case 'sites set-time-zone': {
-        const s = await site(rest[0]);
-        if (!rest[1] || rest.length !== 2) throw new UsageError('usage: sites set-time-zone <site> <IANA zone | none>');
-        const set = await delivery.setTimeZone(s.id, rest[1] === 'none' ? null : rest[1]);
-        out(`site ${s.id}: local-time campaigns reach subscribers without a known zone at the time in ${set.timeZone}`, set);
-        return 0;
-      }
-      case 'sites set-plan': {
-        const s = await site(rest[0]);
-        if (!rest[1]) throw new UsageError('usage: sites set-plan <site> <plan>');
-        const changed = await ops.changePlan(s.id, rest[1]);
-        out(`site ${changed.id} is now on plan ${changed.plan}`, changed);
-        return 0;
-      }
-      case 'keys list': {
-        const s = await site(rest[0]);
-        const keys = await ops.listKeys(s.id);
-        out(table(keys.map((k) => ({ ...k, revokedAt: k.revokedAt ?? '' }))), keys);
-        return 0;
-      }
-      case 'keys rotate': {
-        const s = await site(rest[0]);
-        const issued = await ops.issueKey(s.id, { revokeOthers: !values['keep-old'] });
-        out(
-          `new API key for ${s.id}: ${issued.key}\n${values['keep-old'] ? 'Older keys stay valid until revoked.' : 'Every older key is revoked.'} The key is shown only now.`,
-          { siteId: s.id, apiKey: issued.key, keyId: issued.keyId, prefix: issued.prefix, olderKeysRevoked: !values['keep-old'] },
-        );
-        return 0;
-      }
-      case 'keys revoke': {
-        const s = await site(rest[0]);
-        const revoked = await ops.revokeKeys(s.id, values.key);
-        if (values.key && revoked === 0) throw new OperatorError(`no active key "${values.key}" on site ${s.id}`);
-        out(`${revoked} key(s) revoked`, { siteId: s.id, revoked });
-        return 0;
-      }
-      case 'users invite': {
-        const s = await site(rest[0]);
-        if (!rest[1] || rest.length !== 2) throw new UsageError('usage: users invite <site> <email> [--role owner|editor]');
-        const role = (values.role ?? 'owner') as Role;
-        if (!ROLES.includes(role)) throw new UsageError('--role must be owner or editor');
-        const invite = await accounts.invite({ site: s.id, email: rest[1], role, baseUrl: await consoleBaseUrl() });
-        out(
-          [
-            `invite for ${invite.email} (${invite.role} of ${s.name}, ${s.id}), valid until ${invite.expiresAt}, usable once:`,
-            `  ${invite.link}`,
-            invite.existingUser ? 'They already have an account: opening the link and giving their password adds the site.' : 'Opening it, they choose their password.',
-          ].join('\n'),
-          invite,
-        );
-        return 0;
-      }
-      case 'users reset-password': {
-        if (!action || rest.length !== 1) throw new UsageError('usage: users reset-password <email>');
-        const reset = await accounts.resetLink({ email: rest[0], baseUrl: await consoleBaseUrl() });
-        out(`password reset for ${reset.email}, valid until ${reset.expiresAt}, usable once:\n  ${reset.link}`, reset);
-        return 0;
-      }
-      case 'users list': {
-        const s = await site(rest[0]);
-        const { members } = await accounts.members(s.id);
-        out(table(members.map((m) => ({ email: m.email, role: m.role, since: m.since }))), { siteId: s.id, members });
-        return 0;
-      }
       case 'subscribers seed': {
         const s = await site(rest[0]);
         const count = Number(values.count);
@@ -528,10 +462,203 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The commands the services' admin APIs carry (the rest work on the delivery schema). */
+const ADMIN_COMMANDS = new Set([
+  'plans create',
+  'plans list',
+  'sites create',
+  'sites list',
+  'sites set-plan',
+  'sites set-throttle',
+  'sites set-frequency-cap',
+  'sites set-time-zone',
+  'keys list',
+  'keys rotate',
+  'keys revoke',
+  'users invite',
+  'users reset-password',
+  'users list',
+]);
+
+async function adminCommand(
+  admin: AdminClients,
+  key: string,
+  rest: string[],
+  values: { plan?: string; permissions?: string; 'keep-old'?: boolean; key?: string; role?: string; 'site-id'?: string },
+  out: (human: string, json: unknown) => void,
+  progress: (line: string) => void,
+): Promise<number> {
+  type Invoke<Res> = (options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
+  const campaign = <Res>(invoke: Invoke<Res>) => call<Res>('campaign', invoke);
+  const delivery = <Res>(invoke: Invoke<Res>) => call<Res>('delivery', invoke);
+  const site = async (ref: string | undefined) => {
+    if (!ref) throw new UsageError('a site id or public id is required');
+    return siteInfo(await campaign<AdminSite__Output>((o, cb) => admin.campaign().getSite({ site: ref }, o, cb)));
+  };
+  switch (key) {
+    case 'plans create': {
+      if (!rest[0]) throw new UsageError('usage: plans create <name> --permissions create,reports,delete,audience');
+      const perms = csv(values.permissions, 'permissions').filter((p) => p !== 'none');
+      const bad = perms.filter((p) => !PERMISSIONS.includes(p as Permission));
+      if (bad.length) throw new UsageError(`unknown permission(s): ${bad.join(', ')} (allowed: ${PERMISSIONS.join(', ')}, none)`);
+      const made = await campaign<AdminPlan__Output>((o, cb) => admin.campaign().createPlan({ name: rest[0], permissions: perms }, o, cb));
+      const plan = { id: made.id, name: made.name, permissions: made.permissions! };
+      out(`plan ${plan.name} created: ${PERMISSIONS.filter((p) => plan.permissions[p]).join(', ') || 'no permissions'}`, plan);
+      return 0;
+    }
+    case 'plans list': {
+      const plans = (await campaign<AdminPlanList__Output>((o, cb) => admin.campaign().listPlans({}, o, cb))).plans.map((p) => ({ id: p.id, name: p.name, permissions: p.permissions! }));
+      out(table(plans.map((p) => ({ name: p.name, ...p.permissions }))), plans);
+      return 0;
+    }
+    case 'sites create': {
+      if (!rest[0]) throw new UsageError('usage: sites create <name> --plan <plan>');
+      if (!values.plan) throw new UsageError('--plan is required');
+      const request = { siteId: values['site-id'] ?? randomUUID(), name: rest[0], plan: values.plan };
+      // The same site id on every attempt: a repeat finishes what the one before began (site_admin.proto).
+      const create = () => campaign<CreatedSite__Output>((o, cb) => admin.campaign().createSite(request, o, cb));
+      let answer;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          answer = await create();
+          break;
+        } catch (err) {
+          if (!(err instanceof AdminUnavailable)) throw err;
+          if (attempt >= CREATE_RETRY_WAITS_MS.length) {
+            throw new AdminUnavailable(
+              `${err.message}\nThe site is not created. Once the services answer, finish it (the same site, nothing made twice) with:\n` +
+                `  npm run cli -- sites create ${shellWord(request.name)} --plan ${shellWord(request.plan)} --site-id ${request.siteId}`,
+            );
+          }
+          progress(`${err.message}; trying again\n`);
+          await new Promise((r) => setTimeout(r, CREATE_RETRY_WAITS_MS[attempt]));
+        }
+      }
+      const created = siteInfo(answer.site);
+      out(
+        [
+          `site created: ${created.name}`,
+          `  id:               ${created.id}`,
+          `  public id:        ${created.publicId}`,
+          `  plan:             ${created.plan}`,
+          `  API key:          ${answer.apiKey}`,
+          `  VAPID public key: ${answer.vapidPublicKey}`,
+          'The API key is shown only now; store it in your server\'s secrets.',
+        ].join('\n'),
+        { ...created, apiKey: answer.apiKey, keyId: answer.keyId, vapidPublicKey: answer.vapidPublicKey },
+      );
+      return 0;
+    }
+    case 'sites list': {
+      const sites = (await campaign<AdminSiteList__Output>((o, cb) => admin.campaign().listSites({}, o, cb))).sites.map(siteInfo);
+      out(table(sites.map((s) => ({ id: s.id, publicId: s.publicId, name: s.name, plan: s.plan, createdAt: s.createdAt }))), sites);
+      return 0;
+    }
+    case 'sites set-throttle': {
+      const s = await site(rest[0]);
+      if (!rest[1] || (rest[1] !== 'none' && !/^[0-9]+$/.test(rest[1]))) throw new UsageError('usage: sites set-throttle <site> <pushes per minute | none>');
+      // Digits beyond int32 would wrap on the wire: sent as an out-of-range value the service refuses.
+      const perMinute = rest[1] === 'none' ? undefined : Math.min(Number(rest[1]), 2 ** 31 - 1);
+      const answer = await campaign<ThrottleAnswer__Output>((o, cb) => admin.campaign().setThrottle({ site: s.id, perMinute }, o, cb));
+      const changed = { id: answer.siteId, defaultThrottlePerMinute: answer.defaultThrottlePerMinute ?? null };
+      out(
+        changed.defaultThrottlePerMinute === null
+          ? `site ${changed.id}: no default throttle`
+          : `site ${changed.id}: campaigns created without throttlePerMinute send at most ${changed.defaultThrottlePerMinute} pushes per minute`,
+        changed,
+      );
+      return 0;
+    }
+    case 'sites set-frequency-cap': {
+      const usage = 'usage: sites set-frequency-cap <site> <campaigns> <hours> | none';
+      if (!rest[0]) throw new UsageError('a site id or public id is required');
+      const lift = rest[1] === 'none' && rest.length === 2;
+      if (!lift && (rest.length !== 3 || !/^[0-9]+$/.test(rest[1]) || !/^[0-9]+$/.test(rest[2]))) throw new UsageError(usage);
+      const int32 = (digits: string) => Math.min(Number(digits), 2 ** 31 - 1);
+      const cap = lift ? null : { campaigns: int32(rest[1]), hours: int32(rest[2]) };
+      const answer = await delivery<FrequencyCapAnswer__Output>((o, cb) => admin.delivery().setFrequencyCap({ site: rest[0], cap }, o, cb));
+      const set = { siteId: answer.siteId, frequencyCap: answer.frequencyCap && { campaigns: answer.frequencyCap.campaigns, hours: answer.frequencyCap.hours } };
+      out(lift ? `site ${set.siteId}: no frequency cap` : `site ${set.siteId}: at most ${rest[1]} campaign(s) per subscriber in any ${rest[2]} hour(s)`, set);
+      return 0;
+    }
+    case 'sites set-time-zone': {
+      if (!rest[0]) throw new UsageError('a site id or public id is required');
+      if (!rest[1] || rest.length !== 2) throw new UsageError('usage: sites set-time-zone <site> <IANA zone | none>');
+      const set = await delivery<TimeZoneAnswer__Output>((o, cb) => admin.delivery().setTimeZone({ site: rest[0], timeZone: rest[1] === 'none' ? undefined : rest[1] }, o, cb));
+      out(`site ${set.siteId}: local-time campaigns reach subscribers without a known zone at the time in ${set.timeZone}`, { siteId: set.siteId, timeZone: set.timeZone });
+      return 0;
+    }
+    case 'sites set-plan': {
+      const s = await site(rest[0]);
+      if (!rest[1]) throw new UsageError('usage: sites set-plan <site> <plan>');
+      const changed = siteInfo(await campaign<AdminSite__Output>((o, cb) => admin.campaign().changePlan({ site: s.id, plan: rest[1] }, o, cb)));
+      out(`site ${changed.id} is now on plan ${changed.plan}`, changed);
+      return 0;
+    }
+    case 'keys list': {
+      const s = await site(rest[0]);
+      const keys = (await campaign<AdminKeyList__Output>((o, cb) => admin.campaign().listKeys({ site: s.id }, o, cb))).keys.map(keyInfo);
+      out(table(keys.map((k) => ({ ...k, revokedAt: k.revokedAt ?? '' }))), keys);
+      return 0;
+    }
+    case 'keys rotate': {
+      const s = await site(rest[0]);
+      const issued = await campaign<AdminIssuedKey__Output>((o, cb) => admin.campaign().issueKey({ site: s.id, keepOthers: values['keep-old'] }, o, cb));
+      out(
+        `new API key for ${s.id}: ${issued.apiKey}\n${values['keep-old'] ? 'Older keys stay valid until revoked.' : 'Every older key is revoked.'} The key is shown only now.`,
+        { siteId: s.id, apiKey: issued.apiKey, keyId: issued.keyId, prefix: issued.prefix, olderKeysRevoked: !values['keep-old'] },
+      );
+      return 0;
+    }
+    case 'keys revoke': {
+      const s = await site(rest[0]);
+      const { revoked } = await campaign<RevokeKeysAnswer__Output>((o, cb) => admin.campaign().revokeKeys({ site: s.id, key: values.key ?? '' }, o, cb));
+      if (values.key && revoked === 0) throw new OperatorError(`no active key "${values.key}" on site ${s.id}`);
+      out(`${revoked} key(s) revoked`, { siteId: s.id, revoked });
+      return 0;
+    }
+    case 'users invite': {
+      const s = await site(rest[0]);
+      if (!rest[1] || rest.length !== 2) throw new UsageError('usage: users invite <site> <email> [--role owner|editor]');
+      const role = (values.role ?? 'owner') as Role;
+      if (!ROLES.includes(role)) throw new UsageError('--role must be owner or editor');
+      const baseUrl = await consoleBaseUrl();
+      const answer = await campaign<AdminInvite__Output>((o, cb) => admin.campaign().inviteUser({ site: s.id, email: rest[1], role, baseUrl }, o, cb));
+      const invite = { siteId: answer.siteId, email: answer.email, role: answer.role, existingUser: answer.existingUser, link: answer.link, expiresAt: answer.expiresAt };
+      out(
+        [
+          `invite for ${invite.email} (${invite.role} of ${s.name}, ${s.id}), valid until ${invite.expiresAt}, usable once:`,
+          `  ${invite.link}`,
+          invite.existingUser ? 'They already have an account: opening the link and giving their password adds the site.' : 'Opening it, they choose their password.',
+        ].join('\n'),
+        invite,
+      );
+      return 0;
+    }
+    case 'users reset-password': {
+      if (rest.length !== 1) throw new UsageError('usage: users reset-password <email>');
+      const baseUrl = await consoleBaseUrl();
+      const answer = await campaign<AdminPasswordReset__Output>((o, cb) => admin.campaign().resetPasswordLink({ email: rest[0], baseUrl }, o, cb));
+      const reset = { email: answer.email, link: answer.link, expiresAt: answer.expiresAt };
+      out(`password reset for ${reset.email}, valid until ${reset.expiresAt}, usable once:\n  ${reset.link}`, reset);
+      return 0;
+    }
+    case 'users list': {
+      const s = await site(rest[0]);
+      const answer = await campaign<AdminUserList__Output>((o, cb) => admin.campaign().listUsers({ site: s.id }, o, cb));
+      const members = answer.users.map((m) => ({ email: m.email, role: m.role, since: m.since }));
+      out(table(members.map((m) => ({ email: m.email, role: m.role, since: m.since }))), { siteId: answer.siteId, members });
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${key}"; see --help`);
+  }
+}
+
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof UsageError || err instanceof OperatorError || err instanceof DeliveryOperatorError || err instanceof ConfigError || err instanceof ValidationError) {
+  if (err instanceof UsageError || err instanceof OperatorError || err instanceof AdminRefusal || err instanceof DeliveryOperatorError || err instanceof ConfigError) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exitCode = 2;
   } else {

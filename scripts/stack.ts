@@ -95,6 +95,8 @@ async function main() {
       supervise: true,
       cursorSecret: secrets.CURSOR_SECRET,
       vapidEncryptionKey: secrets.VAPID_ENCRYPTION_KEY,
+      // Kept in .data/secrets.json, where the operator CLI reads it.
+      operatorToken: secrets.OPERATOR_INTERNAL_TOKEN,
       ports: {
         gateway: gatewayPort,
         campaignGrpc: port('CAMPAIGN_GRPC_PORT', 50051),
@@ -122,7 +124,13 @@ async function main() {
       },
     });
     const browsers = await subscribeDemoBrowsers(demo, simulator, { deliveryHttpUrl: services.deliveryHttpUrl, gatewayToken: services.env.gateway.GATEWAY_INTERNAL_TOKEN }, 100);
-    await writeStackInfo({ pid: process.pid, databaseUrl: db.url, gatewayUrl: services.gatewayUrl });
+    await writeStackInfo({
+      pid: process.pid,
+      databaseUrl: db.url,
+      gatewayUrl: services.gatewayUrl,
+      campaignGrpcTarget: `127.0.0.1:${services.ports.campaignGrpc}`,
+      deliveryGrpcTarget: `127.0.0.1:${services.ports.deliveryGrpc}`,
+    });
     const base = `${services.gatewayUrl}/v2`;
     say('');
     say(`Gateway:      ${base}`);

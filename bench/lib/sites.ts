@@ -19,10 +19,8 @@ export async function createSite(stack: BenchStack, name: string): Promise<Bench
     await ops.createPlan('bench', ['create', 'reports', 'delete', 'audience']);
     planMade = true;
   }
-  const site = await ops.createSite({ name, plan: 'bench' });
-  const { vapidPublicKey } = await deliveryOperators(stack).registerSite({ siteId: site.id, publicId: site.publicId });
-  const key = await ops.issueKey(site.id);
-  return { id: site.id, publicId: site.publicId, apiKey: key.key, vapidPublicKey };
+  const { site, issued, vapidPublicKey } = await ops.createSite({ name, plan: 'bench' }, deliveryOperators(stack).registerSite);
+  return { id: site.id, publicId: site.publicId, apiKey: issued.key, vapidPublicKey };
 }
 
 export function deliveryOperators(stack: BenchStack) {

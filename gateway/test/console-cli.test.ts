@@ -1,5 +1,5 @@
 // The console's users as an operator makes them with the CLI (scripts/cli.ts: users invite,
-// users reset-password, users list), against the in-process stack's database, and the links it
+// users reset-password, users list), through the in-process campaign service's admin API, and the links it
 // prints used through the gateway's console API.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
+import { INTERNAL_TOKENS } from '../../test/support/internal-tokens.js';
 import { ConsoleBrowser, tokenOf } from './support/console.js';
 import { silentLogger } from './support/stack.js';
 
@@ -25,7 +26,16 @@ describe('gateway: console users made with the operator CLI', function () {
     run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/cli.ts'), ...args], {
       cwd: ROOT,
       // A data folder of its own: no running stack of the developer's is found.
-      env: { ...process.env, DATABASE_URL: stack.databaseUrl, WEBPUSH_DATA_DIR: dataDir, CURSOR_SECRET: 'c'.repeat(44), VAPID_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), PUBLIC_URL: '', ...env },
+      env: {
+        ...process.env,
+        // The campaign service's admin API, with the operators' token.
+        CAMPAIGN_GRPC_TARGET: `127.0.0.1:${stack.campaign!.grpcPort}`,
+        AUDIENCE_GRPC_TARGET: stack.audienceTarget,
+        OPERATOR_INTERNAL_TOKEN: INTERNAL_TOKENS.OPERATOR_INTERNAL_TOKEN,
+        WEBPUSH_DATA_DIR: dataDir,
+        PUBLIC_URL: '',
+        ...env,
+      },
       timeout: 60_000,
     }).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),

@@ -49,12 +49,14 @@ export async function ensureDemo(pool: Pool, vapidEncryptionKey: Buffer): Promis
   const delivery = createDeliveryOperators(pool, vapidEncryptionKey);
   if (!(await ops.listPlans()).some((p) => p.name === DEMO_PLAN)) await ops.createPlan(DEMO_PLAN, PERMISSIONS);
   const demo = await readDemo();
-  let site = demo.siteId ? await ops.getSite(demo.siteId) : null;
-  site ??= await ops.createSite({ name: 'Demo site', plan: DEMO_PLAN });
-  const { vapidPublicKey } = await delivery.registerSite({ siteId: site.id, publicId: site.publicId });
+  const found = demo.siteId ? await ops.getSite(demo.siteId) : null;
+  const created = found ? undefined : await ops.createSite({ name: 'Demo site', plan: DEMO_PLAN }, delivery.registerSite);
+  const site = found ?? created!.site;
+  // Registered already (idempotent): answers the site's VAPID public key.
+  const { vapidPublicKey } = created ?? (await delivery.registerSite({ siteId: site.id, publicId: site.publicId }));
   const keys = await ops.listKeys(site.id);
-  let apiKey = demo.apiKey;
-  let keyId = demo.keyId;
+  let apiKey = created?.issued.key ?? demo.apiKey;
+  let keyId = created?.issued.keyId ?? demo.keyId;
   if (!apiKey || !keyId || !keys.some((k) => k.keyId === keyId && k.revokedAt === null)) {
     const issued = await ops.issueKey(site.id);
     apiKey = issued.key;

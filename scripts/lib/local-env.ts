@@ -28,7 +28,11 @@ const DATABASE_NAME = 'webpush';
 export interface LocalSecrets {
   CURSOR_SECRET: string;
   VAPID_ENCRYPTION_KEY: string;
+  /** The operator CLI's token for the services' admin APIs (services/shared/src/internal-auth.ts). */
+  OPERATOR_INTERNAL_TOKEN: string;
 }
+
+const SECRET_NAMES = ['CURSOR_SECRET', 'VAPID_ENCRYPTION_KEY', 'OPERATOR_INTERNAL_TOKEN'] as const satisfies readonly (keyof LocalSecrets)[];
 
 async function readJson<T>(file: string): Promise<T | undefined> {
   try {
@@ -40,16 +44,12 @@ async function readJson<T>(file: string): Promise<T | undefined> {
 
 /** Secrets from the environment when given, else generated once and kept in .data/secrets.json (mode 600). */
 export async function localSecrets(): Promise<LocalSecrets> {
-  if (process.env.CURSOR_SECRET && process.env.VAPID_ENCRYPTION_KEY) {
-    return { CURSOR_SECRET: process.env.CURSOR_SECRET, VAPID_ENCRYPTION_KEY: process.env.VAPID_ENCRYPTION_KEY };
-  }
+  const fromEnv = (name: keyof LocalSecrets) => process.env[name] || undefined;
+  if (SECRET_NAMES.every(fromEnv)) return Object.fromEntries(SECRET_NAMES.map((n) => [n, fromEnv(n)!])) as unknown as LocalSecrets;
   await mkdir(DATA_DIR, { recursive: true });
   const stored = (await readJson<Partial<LocalSecrets>>(SECRETS_FILE)) ?? {};
-  const secrets: LocalSecrets = {
-    CURSOR_SECRET: process.env.CURSOR_SECRET || stored.CURSOR_SECRET || randomBytes(32).toString('base64'),
-    VAPID_ENCRYPTION_KEY: process.env.VAPID_ENCRYPTION_KEY || stored.VAPID_ENCRYPTION_KEY || randomBytes(32).toString('base64'),
-  };
-  if (stored.CURSOR_SECRET !== secrets.CURSOR_SECRET || stored.VAPID_ENCRYPTION_KEY !== secrets.VAPID_ENCRYPTION_KEY) {
+  const secrets = Object.fromEntries(SECRET_NAMES.map((n) => [n, fromEnv(n) || stored[n] || randomBytes(32).toString('base64')])) as unknown as LocalSecrets;
+  if (SECRET_NAMES.some((n) => stored[n] !== secrets[n])) {
     await writeFile(SECRETS_FILE, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
   }
   return secrets;
@@ -61,6 +61,9 @@ export interface StackInfo {
   pid: number;
   databaseUrl: string;
   gatewayUrl: string;
+  /** host:port of the services' gRPC, where the operator CLI finds their admin APIs. */
+  campaignGrpcTarget: string;
+  deliveryGrpcTarget: string;
 }
 
 export async function writeStackInfo(info: StackInfo): Promise<void> {

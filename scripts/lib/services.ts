@@ -52,6 +52,8 @@ export interface StartOptions {
   databaseUrl: string;
   cursorSecret: string;
   vapidEncryptionKey: string;
+  /** The operators' token for the campaign and delivery services' admin APIs; default a new one per stack. */
+  operatorToken?: string;
   /** Extra variables for every service (e.g. PUSH_SERVICE_HOSTS in tests). */
   env?: Record<string, string>;
   /** Fixed ports; free ports are picked for any not given. */
@@ -136,6 +138,8 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
     CAMPAIGN_INTERNAL_TOKEN: randomBytes(32).toString('base64'),
     ...opts.env,
   };
+  // The operator CLI's token, for the admin APIs: given to their services only, not the gateway.
+  const operatorToken = opts.operatorToken ?? randomBytes(32).toString('base64');
   const envFor = (): Record<ServiceName, Record<string, string>> => ({
     delivery: {
       ...common,
@@ -149,6 +153,7 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
       // Ops listeners (/readyz, /metrics): like CAMPAIGN_METRICS_PORT, fixed ports would clash between stacks.
       DELIVERY_OPS_PORT: process.env.DELIVERY_OPS_PORT ?? opts.env?.DELIVERY_OPS_PORT ?? '0',
       VAPID_ENCRYPTION_KEY: opts.vapidEncryptionKey,
+      OPERATOR_INTERNAL_TOKEN: operatorToken,
     },
     campaign: {
       ...common,
@@ -157,6 +162,7 @@ export async function startServices(opts: StartOptions): Promise<RunningServices
       CAMPAIGN_METRICS_PORT: process.env.CAMPAIGN_METRICS_PORT ?? opts.env?.CAMPAIGN_METRICS_PORT ?? '0',
       AUDIENCE_GRPC_TARGET: `127.0.0.1:${ports.deliveryGrpc}`,
       CURSOR_SECRET: opts.cursorSecret,
+      OPERATOR_INTERNAL_TOKEN: operatorToken,
     },
     gateway: {
       ...common,

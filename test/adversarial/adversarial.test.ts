@@ -6,6 +6,7 @@
 // known-good calls afterwards, nothing stored on a 4xx. Bounded: fixed fast-check seed
 // (ADVERSARIAL_SEED), modest run counts and time limits. The table printed at the end gives
 // the inputs tried per class and their outcomes.
+import { registerAdminApi } from './classes/admin-api.js';
 import { registerConsoleLogin } from './classes/console-login.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
@@ -50,4 +51,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerCrashers();
   registerEdgeAnswers();
   registerConsoleLogin();
+  registerAdminApi();
 });

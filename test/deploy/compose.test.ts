@@ -77,7 +77,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('refuses to start without the secrets, which are never written in the file', () => {
-    for (const name of ['CURSOR_SECRET', 'VAPID_ENCRYPTION_KEY', 'POSTGRES_PASSWORD']) {
+    for (const name of ['CURSOR_SECRET', 'VAPID_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'OPERATOR_INTERNAL_TOKEN']) {
       const env = exampleEnv();
       delete env[name];
       expect(() => loadCompose(env), name).to.throw(`required variable ${name} is missing`);
@@ -93,8 +93,8 @@ describe('docker-compose.yml', () => {
     for (const name of used) expect(example, name).to.match(new RegExp(`^#? ?${name}=`, 'm'));
   });
 
-  it('runs Postgres, Kafka in KRaft mode, the migrations/topics job, the three services, and the simulator only in the demo profile', () => {
-    expect(Object.keys(compose.services)).to.have.members(['postgres', 'kafka', 'migrate', 'delivery', 'campaign', 'gateway', 'push-simulator']);
+  it('runs Postgres, Kafka in KRaft mode, the migrations/topics job, the three services, the operator CLI only in the tools profile and the simulator only in the demo profile', () => {
+    expect(Object.keys(compose.services)).to.have.members(['postgres', 'kafka', 'migrate', 'delivery', 'campaign', 'gateway', 'cli', 'push-simulator']);
     expect(compose.services.kafka.image).to.match(/^apache\/kafka:3\.9\.\d+$/);
     const kafka = envOf(compose.services.kafka);
     expect(kafka.KAFKA_PROCESS_ROLES.split(',')).to.have.members(['broker', 'controller']);
@@ -105,7 +105,14 @@ describe('docker-compose.yml', () => {
     expect(compose.services['push-simulator'].command).to.deep.equal(['node', 'dist/tools/push-simulator/src/main.js']);
     expect(compose.services.migrate.restart).to.equal('no');
     expect(compose.services['push-simulator'].profiles).to.deep.equal(['demo']);
-    for (const [name, s] of Object.entries<any>(compose.services)) if (name !== 'push-simulator') expect(s.profiles, name).to.equal(undefined);
+    expect(compose.services.cli.profiles).to.deep.equal(['tools']);
+    expect(compose.services.cli.entrypoint).to.deep.equal(['node', 'dist/scripts/cli.js']);
+    // The CLI reaches the admin APIs where the services listen, with the token they accept.
+    const cli = envOf(compose.services.cli);
+    expect(cli.CAMPAIGN_GRPC_TARGET).to.equal(`campaign:${envOf(compose.services.campaign).CAMPAIGN_GRPC_PORT}`);
+    expect(cli.AUDIENCE_GRPC_TARGET).to.equal(`delivery:${envOf(compose.services.delivery).DELIVERY_GRPC_PORT}`);
+    for (const name of ['campaign', 'delivery']) expect(envOf(compose.services[name]).OPERATOR_INTERNAL_TOKEN, name).to.equal(cli.OPERATOR_INTERNAL_TOKEN);
+    for (const [name, s] of Object.entries<any>(compose.services)) if (name !== 'push-simulator' && name !== 'cli') expect(s.profiles, name).to.equal(undefined);
   });
 
   it('builds each service from its own Dockerfile in deploy/docker, from the repository root', () => {

@@ -372,8 +372,9 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         }
         const who = (key: string) => [...(reach.get(key) ?? [])].sort();
         expect(who('gateway:http')).to.deep.equal(['*']);
-        expect(who('campaign:grpc')).to.deep.equal(['gateway']);
-        expect(who('delivery:grpc')).to.deep.equal(['campaign', 'gateway']);
+        // The operator CLI's pod reaches both services' admin APIs (operator-cli.yaml).
+        expect(who('campaign:grpc')).to.deep.equal(['gateway', 'operator-cli']);
+        expect(who('delivery:grpc')).to.deep.equal(['campaign', 'gateway', 'operator-cli']);
         expect(who('delivery:http')).to.deep.equal(['gateway']);
         for (const [key, sources] of reach) if (!['gateway:http', 'campaign:grpc', 'delivery:grpc', 'delivery:http'].includes(key)) expect([...sources], key).to.deep.equal(['monitoring']);
       });

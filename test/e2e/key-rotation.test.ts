@@ -4,12 +4,14 @@
 // Postgres and Kafka, and the push-service simulator, which verifies each push's VAPID signature
 // against the key the browser subscribed with and decrypts the payload.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import pg from 'pg';
 import { ROOT } from '../../scripts/lib/local-env.js';
+import { createDeliveryOperators } from '../../services/delivery/src/operators.js';
+import { createPool } from '../../services/shared/src/db.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
@@ -165,10 +167,15 @@ describe('e2e: rotating VAPID_ENCRYPTION_KEY', function () {
   });
 
   it('vapid reencrypt re-encrypts the stored key under B, lists a site no known key opens (exit 1), finishes once that key is given (exit 0), and is idempotent', async () => {
-    // A site whose key was stored under a third key, C, that the rotation does not know yet.
-    const plan = `plan_rot_${randomBytes(3).toString('hex')}`;
-    expect((await cli({ current: keyC }, 'plans', 'create', plan, '--permissions', 'create')).code).to.equal(0);
-    const stray = (await cli({ current: keyC }, 'sites', 'create', 'Stray', '--plan', plan)).json;
+    // A site whose key was stored under a third key, C, that the rotation does not know yet: the
+    // delivery service's own registration, run under C (a service the operator forgot to rotate).
+    const stray = { id: randomUUID(), publicId: `pub_stray_${randomBytes(4).toString('hex')}` };
+    const pool = createPool(stack.databaseUrl, { max: 1 });
+    try {
+      await createDeliveryOperators(pool, Buffer.from(keyC, 'base64')).registerSite({ siteId: stray.id, publicId: stray.publicId });
+    } finally {
+      await pool.end();
+    }
     const before = await storedSites();
 
     const first = await cli({ current: keyB, previous: keyA }, 'vapid', 'reencrypt', '--batch-size', '1');

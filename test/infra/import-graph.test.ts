@@ -25,7 +25,7 @@ export const HOUSE_RULES: Rules = {
         ['sending'],
         ['tracking', 'retention', 'webhooks', 'plugin'],
         ['console'],
-        ['grpc-server.ts', 'operators.ts', 'config.ts'],
+        ['grpc-server.ts', 'site-registry-handlers.ts', 'operators.ts', 'config.ts'],
         ['app.ts', 'main.ts'],
       ],
       features: ['audience', 'console', 'plugin', 'retention', 'sending', 'sites', 'tracking', 'webhooks'],

@@ -203,9 +203,8 @@ export async function startInProcess(label: string, opts: InProcessOptions = {})
     async newSite(o = {}) {
       const n = ++sites;
       const plan = await operators.campaign.createPlan(`plan_${n}`, o.permissions ?? ALL_PERMISSIONS);
-      const site = await operators.campaign.createSite({ name: `site ${n}`, plan: plan.name });
-      const { key } = await operators.campaign.issueKey(site.id);
-      await operators.delivery.registerSite({ siteId: site.id, publicId: site.publicId });
+      const { site, issued } = await operators.campaign.createSite({ name: `site ${n}`, plan: plan.name }, operators.delivery.registerSite);
+      const key = issued.key;
       for (const seed of o.subscribers ?? []) await operators.delivery.seedSubscribers({ siteId: site.id, ...seed });
       return { siteId: site.id, publicId: site.publicId, key };
     },

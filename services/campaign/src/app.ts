@@ -12,11 +12,10 @@ import { createScheduler } from './domain/scheduler.js';
 import { createUseCases } from './domain/use-cases.js';
 import { createAudienceClient } from './grpc/audience-client.js';
 import { createRunsClient } from './grpc/runs-client.js';
-import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createGrpcServer } from './grpc-server.js';
-import { createAccounts } from './console/index.js';
-import { createConsoleKeys } from './console/index.js';
-import { createConsolePurge } from './console/index.js';
-import { createConsoleSites } from './console/index.js';
+import { createSiteRegistryClient } from './grpc/site-registry-client.js';
+import { createOperators } from './domain/operators.js';
+import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createGrpcServer, SITE_ADMIN_GRPC_SERVICE } from './grpc-server.js';
+import { createAccounts, createConsoleKeys, createConsolePurge, createConsoleSites } from './console/index.js';
 import { applyStats } from './db/stats-store.js';
 import { createOutboxRelay } from './domain/outbox-relay.js';
 import { createCampaignMessaging, STATS_GROUP } from './messaging/index.js';
@@ -53,6 +52,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const audience = createAudienceClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   // The same delivery service (its Runs API), with the same deadline.
   const runs = createRunsClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
+  // And its SiteRegistry: a site created here is registered there first (domain/operators.ts).
+  const siteRegistry = createSiteRegistryClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   const metrics = createServiceMetrics('campaign');
   const lateness = new Histogram({
     name: 'campaign_scheduler_lateness_seconds',
@@ -86,11 +87,13 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const server = createGrpcServer({
     useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake }),
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
+    siteAdmin: { operators: createOperators(pool), accounts, register: siteRegistry.register },
     log,
     metrics,
     gatewayToken: config.internalTokens.gateway,
+    operatorToken: config.internalTokens.operator,
   });
-  const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE], readiness);
+  const health = addGrpcHealth(server, [CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, SITE_ADMIN_GRPC_SERVICE], readiness);
   try {
     const applied = await migrateCampaignSchema(pool);
     if (applied.length > 0) log.info('migrations applied', { applied });
@@ -128,6 +131,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       await messaging?.stop();
       audience.close();
       runs.close();
+      siteRegistry.close();
       await metricsServer?.stop();
       await pools.end();
     };
@@ -148,6 +152,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     await messaging?.stop().catch(() => {});
     audience.close();
     runs.close();
+    siteRegistry.close();
     await metricsServer?.stop();
     await pools.end();
     throw err;

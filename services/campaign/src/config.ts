@@ -2,7 +2,7 @@
 import { boolean, integer, list, listenAddress, optionalString, postgresUrl, secret } from '../../shared/src/config.js';
 import { TOPIC_PARTITIONS, TOPICS } from '../../shared/src/messages.js';
 import type { PoolSettings } from '../../shared/src/db.js';
-import { internalToken } from '../../shared/src/internal-auth.js';
+import { internalToken, operatorToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 
 export interface CampaignConfig {
@@ -25,7 +25,7 @@ export interface CampaignConfig {
   /** Prometheus /metrics listener (the service has no HTTP server otherwise); port 0 picks one. */
   metrics: { host: string; port: number };
   /** Tokens: this service's own (sent to delivery) and the gateway's (the only caller it serves). */
-  internalTokens: { own: string; gateway: string };
+  internalTokens: { own: string; gateway: string; operator?: string };
   logLevel: Level;
 }
 
@@ -59,7 +59,7 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
       batchSize: integer(env, 'IDEMPOTENCY_PURGE_BATCH_SIZE', 1000, { min: 1, max: 100_000 }),
     }),
     metrics: listenAddress(env, 'CAMPAIGN_METRICS_HOST', 'CAMPAIGN_METRICS_PORT', 9464),
-    internalTokens: Object.freeze({ own: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN'), gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN') }),
+    internalTokens: Object.freeze({ own: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN'), gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), operator: operatorToken(env, 'OPERATOR_INTERNAL_TOKEN') }),
     logLevel: parseLevel(optionalString(env, 'LOG_LEVEL', 'info')),
   });
 }

@@ -11,6 +11,7 @@ import { TOPICS } from '../../shared/src/messages.js';
 import { REQUEST_ID_KEY } from '../../shared/src/observability/request-context.js';
 import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema } from '../src/app.js';
+import { migrateDeliverySchema } from '../../delivery/src/app.js';
 import { insertOutbox } from '../src/db/outbox-store.js';
 import { dispatchJob } from '../src/domain/dispatch-job.js';
 import { createOutboxRelay } from '../src/domain/outbox-relay.js';
@@ -33,10 +34,12 @@ describe('outbox relay', function () {
     pool = stack.pool;
     messaging = createMessaging({ brokers: [brokers], clientId: 'relay-test', log, prefix });
     await migrateCampaignSchema(pool);
+    // A site is created whole: the delivery schema learns it too.
+    await migrateDeliverySchema(pool);
     await messaging.ensureTopics();
     const ops = stack.operators.campaign;
     await ops.createPlan('p', ['create']);
-    siteId = (await ops.createSite({ name: 's', plan: 'p' })).id;
+    siteId = (await ops.createSite({ name: 's', plan: 'p' }, stack.operators.delivery.registerSite)).site.id;
   });
   after(async () => {
     await messaging?.disconnect();

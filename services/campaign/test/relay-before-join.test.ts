@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../../shared/src/log.js';
 import { createCodecs, TOPICS } from '../../shared/src/messages.js';
 import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema, type RunningCampaignService } from '../src/app.js';
+import { migrateDeliverySchema } from '../../delivery/src/app.js';
 import { insertOutbox } from '../src/db/outbox-store.js';
 import { dispatchJob } from '../src/domain/dispatch-job.js';
 import { STATS_GROUP } from '../src/messaging/index.js';
@@ -64,9 +65,11 @@ describe('campaign service start: the outbox relay does not wait for the stats c
     producer = kafka.producer();
     pool = stack.pool;
     await migrateCampaignSchema(pool);
+    // A site is created whole: the delivery schema learns it too.
+    await migrateDeliverySchema(pool);
     const ops = stack.operators.campaign;
     await ops.createPlan('p', ['create']);
-    siteId = (await ops.createSite({ name: 's', plan: 'p' })).id;
+    siteId = (await ops.createSite({ name: 's', plan: 'p' }, stack.operators.delivery.registerSite)).site.id;
     const messaging = createMessaging({ brokers: [brokers], prefix, clientId: 'join-test', log: createLogger('t', 'error') });
     await messaging.ensureTopics();
     await messaging.disconnect();

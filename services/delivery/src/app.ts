@@ -38,6 +38,7 @@ import { createPushMetrics } from './push/metrics.js';
 import { createPushSender } from './push/sender.js';
 import { createSubscriberExport } from './audience/index.js';
 import { createSiteImport } from './audience/index.js';
+import { createDeliveryOperators } from './operators.js';
 import { createChunkWorker } from './sending/index.js';
 import { createDispatchHandler } from './sending/index.js';
 import { createPacer, type Pacer } from './sending/index.js';
@@ -188,7 +189,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const subscriberExport = createSubscriberExport(pools.bulk, { perSite: config.perSite.exports, rowsPerSecond: config.perSite.exportRowsPerSecond });
     const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
     const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
-    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, webhooks, testPush, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
+    const operators = createDeliveryOperators(pool, vapidKeys);
+    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, webhooks, testPush, operators, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one

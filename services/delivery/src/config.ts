@@ -2,7 +2,7 @@
 import { boolean, ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '../../shared/src/config.js';
 import { TOPIC_PARTITIONS, TOPICS } from '../../shared/src/messages.js';
 import type { PoolSettings } from '../../shared/src/db.js';
-import { internalToken } from '../../shared/src/internal-auth.js';
+import { internalToken, operatorToken } from '../../shared/src/internal-auth.js';
 import { parseLevel, type Level } from '../../shared/src/log.js';
 import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/index.js';
 import { usableCpus } from './push/encryption/cpus.js';
@@ -107,7 +107,7 @@ export interface DeliveryConfig {
     readonly intervalMs: number;
   };
   /** Tokens of the callers it serves: the gateway (gRPC and HTTP) and the campaign service (gRPC). */
-  readonly internalTokens: { readonly gateway: string; readonly campaign: string };
+  readonly internalTokens: { readonly gateway: string; readonly campaign: string; readonly operator?: string };
   readonly logLevel: Level;
 }
 
@@ -258,7 +258,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       }),
     }),
     retention: loadRetentionSettings(env),
-    internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN') }),
+    internalTokens: Object.freeze({ gateway: internalToken(env, 'GATEWAY_INTERNAL_TOKEN'), campaign: internalToken(env, 'CAMPAIGN_INTERNAL_TOKEN'), operator: operatorToken(env, 'OPERATOR_INTERNAL_TOKEN') }),
     logLevel: parseLevel(env.LOG_LEVEL),
   }));
 }

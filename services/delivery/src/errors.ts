@@ -24,6 +24,10 @@ export class NotFoundError extends Error {
 export class DeliveryOperatorError extends Error {
   override name = 'DeliveryOperatorError';
 }
+/** The site an operator named is not one this service knows. */
+export class UnknownSiteError extends DeliveryOperatorError {}
+/** A site's public id that another site holds already. */
+export class PublicIdTakenError extends DeliveryOperatorError {}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

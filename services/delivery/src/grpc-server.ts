@@ -1,7 +1,7 @@
 // The delivery service's gRPC server: the Audience, Webhooks, Runs and ConsoleData services plus
 // the standard health service, driven by the service's readiness.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadWebhooksProto } from '../../shared/src/grpc.js';
+import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadSiteRegistryProto, loadWebhooksProto } from '../../shared/src/grpc.js';
 import { internalAuthInterceptor, type InternalAuth } from '../../shared/src/internal-auth.js';
 import type { Logger } from '../../shared/src/log.js';
 import { addGrpcHealth, type Readiness } from '../../shared/src/observability/health.js';
@@ -18,11 +18,14 @@ import { createTopicMaintenance } from './audience/index.js';
 import { createConsoleData } from './console/index.js';
 import { createConsoleDataHandlers } from './console/index.js';
 import type { TestPush } from './console/index.js';
+import type { DeliveryOperators } from './operators.js';
+import { createSiteRegistryHandlers } from './site-registry-handlers.js';
 
 export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
 export const WEBHOOKS_GRPC_SERVICE = 'delivery.v1.Webhooks';
 export const RUNS_GRPC_SERVICE = 'delivery.v1.Runs';
 export const CONSOLE_DATA_GRPC_SERVICE = 'delivery.v1.ConsoleData';
+export const SITE_REGISTRY_GRPC_SERVICE = 'delivery.v1.SiteRegistry';
 
 export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
 
@@ -42,11 +45,14 @@ export function createGrpcServer(deps: {
   onWinnerPicked?: () => void;
   /** The console's test push (console/test-push.ts), through the instance's push sender. */
   testPush: TestPush;
+  /** The sites' registration and settings (site-registry-handlers.ts). */
+  operators: DeliveryOperators;
 }): grpc.Server & { health: GrpcHealth } {
   // The campaign service asks for audience estimates; the gateway lists topics and countries,
   // imports and exports subscribers, and manages webhooks; the campaign service passes on a
   // customer's pick of an A/B winner; the gateway reads and changes the console's data (series,
-  // daily counts, browsers, topic maintenance, the site's settings, a test push). The health
+  // daily counts, browsers, topic maintenance, the site's settings, a test push). The campaign
+  // service registers the sites it creates; operators set a site's cap and zone. The health
   // service stays open to probes.
   const interceptor = internalAuthInterceptor(deps.auth, {
     [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
@@ -59,6 +65,8 @@ export function createGrpcServer(deps: {
     [`/${RUNS_GRPC_SERVICE}/PickWinner`]: ['campaign'],
     [`/${RUNS_GRPC_SERVICE}/`]: [],
     [`/${CONSOLE_DATA_GRPC_SERVICE}/`]: ['gateway'],
+    [`/${SITE_REGISTRY_GRPC_SERVICE}/RegisterSite`]: ['campaign'],
+    [`/${SITE_REGISTRY_GRPC_SERVICE}/`]: ['operator'],
   });
   const server = new grpc.Server({ interceptors: [interceptor] });
   const instrument = <T extends grpc.UntypedServiceImplementation>(name: string, handlers: T): T =>
@@ -76,7 +84,8 @@ export function createGrpcServer(deps: {
     loadConsoleDataProto().delivery.v1.ConsoleData.service,
     instrument(CONSOLE_DATA_GRPC_SERVICE, createConsoleDataHandlers(createConsoleData(deps.pool, createTopicMaintenance(deps.pool)), deps.testPush, deps.log)),
   );
+  server.addService(loadSiteRegistryProto().delivery.v1.SiteRegistry.service, instrument(SITE_REGISTRY_GRPC_SERVICE, createSiteRegistryHandlers(deps.operators, deps.log)));
   return Object.assign(server, {
-    health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE, RUNS_GRPC_SERVICE, CONSOLE_DATA_GRPC_SERVICE], deps.readiness),
+    health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE, RUNS_GRPC_SERVICE, CONSOLE_DATA_GRPC_SERVICE, SITE_REGISTRY_GRPC_SERVICE], deps.readiness),
   });
 }

@@ -4,9 +4,9 @@
 // its subscriptions).
 import { createECDH, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '../../shared/src/db.js';
-import { findSiteById, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/index.js';
+import { findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/index.js';
 import { insertNewSubscribers, type NewSubscriberRow } from './audience/index.js';
-import { DeliveryOperatorError, isUuid, ValidationError } from './errors.js';
+import { DeliveryOperatorError, isUuid, PublicIdTakenError, UnknownSiteError, ValidationError } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/index.js';
 import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/index.js';
 import { exportSubscriptionsForMigration } from './audience/index.js';
@@ -83,7 +83,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
       return { vapidPublicKey: site.vapidPublicKey };
     } catch (err) {
       if ((err as { code?: string }).code === '23505') {
-        throw new DeliveryOperatorError(`public id ${input.publicId} already belongs to another site`);
+        throw new PublicIdTakenError(`public id ${input.publicId} already belongs to another site`);
       }
       throw err;
     }
@@ -166,7 +166,14 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
   async function registeredSite(siteId: string) {
     if (!isUuid(siteId)) throw new DeliveryOperatorError(`site id "${siteId}" is not a UUID`);
     const site = await findSiteById(pool, siteId.toLowerCase());
-    if (!site) throw new DeliveryOperatorError(`site ${siteId} is not registered`);
+    if (!site) throw new UnknownSiteError(`site ${siteId} is not registered`);
+    return site;
+  }
+
+  /** The site an operator names by its id or its public id (the CLI's <site>). */
+  async function findSite(ref: string) {
+    const site = isUuid(ref) ? await findSiteById(pool, ref.toLowerCase()) : await findSiteByPublicId(pool, ref);
+    if (!site) throw new UnknownSiteError(`site "${ref}" does not exist`);
     return site;
   }
 
@@ -237,6 +244,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
 
   return {
     registerSite,
+    findSite,
     seedSubscribers,
     reencryptVapidKeys,
     importVapidKeys,

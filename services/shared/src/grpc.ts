@@ -11,6 +11,8 @@ import type { ProtoGrpcType as AudienceProto } from '../../../protos/generated/a
 import type { ProtoGrpcType as WebhooksProto } from '../../../protos/generated/webhooks.js';
 import type { ProtoGrpcType as RunsProto } from '../../../protos/generated/runs.js';
 import type { ProtoGrpcType as ConsoleDataProto } from '../../../protos/generated/console_data.js';
+import type { ProtoGrpcType as SiteAdminProto } from '../../../protos/generated/site_admin.js';
+import type { ProtoGrpcType as SiteRegistryProto } from '../../../protos/generated/site_registry.js';
 import { safeText } from './text.js';
 
 /** Far above the longest message a service makes (every create field wrong at once: ~1.2 kB). */
@@ -112,6 +114,14 @@ export function loadRunsProto(): RunsProto {
 
 export function loadConsoleDataProto(): ConsoleDataProto {
   return load('delivery/v1/console_data.proto') as unknown as ConsoleDataProto;
+}
+
+export function loadSiteAdminProto(): SiteAdminProto {
+  return load('campaign/v1/site_admin.proto') as unknown as SiteAdminProto;
+}
+
+export function loadSiteRegistryProto(): SiteRegistryProto {
+  return load('delivery/v1/site_registry.proto') as unknown as SiteRegistryProto;
 }
 
 /** Binds a gRPC server; port 0 picks a free port. Resolves to the bound port. */

@@ -8,16 +8,21 @@
 // Kubernetes, rotate like any other Secret, and the NetworkPolicies already keep other pods off
 // the wire. The token never travels to the internet (the gateway strips the header from
 // clients).
+//
+// Operators (the operator CLI) are a caller too: OPERATOR_INTERNAL_TOKEN opens the services'
+// admin APIs (campaign.v1.SiteAdmin, delivery.v1.SiteRegistry's Set calls) and nothing else. A
+// service started without it refuses every operator call.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { ConfigError } from './config.js';
 
-export type Caller = 'gateway' | 'campaign';
+export type Caller = 'gateway' | 'campaign' | 'operator';
 
 /** The variable that holds each caller's token, in the caller's and its callees' environments. */
 export const TOKEN_VARIABLE = Object.freeze({
   gateway: 'GATEWAY_INTERNAL_TOKEN',
   campaign: 'CAMPAIGN_INTERNAL_TOKEN',
+  operator: 'OPERATOR_INTERNAL_TOKEN',
 } as const satisfies Record<Caller, string>);
 
 /** gRPC metadata key and HTTP header name of the token (lowercase, as both carry it). */
@@ -35,6 +40,11 @@ export function internalToken(env: Record<string, string | undefined>, name: (ty
     throw new ConfigError(`${name} must be base64 of at least ${MIN_TOKEN_BYTES} bytes`);
   }
   return raw;
+}
+
+/** The operators' token when set (checked like internalToken), else undefined: their admin APIs are then closed. */
+export function operatorToken(env: Record<string, string | undefined>, name: (typeof TOKEN_VARIABLE)['operator']): string | undefined {
+  return env[name]?.trim() ? internalToken(env, name) : undefined;
 }
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();

@@ -98,8 +98,7 @@ export async function startStack(label: string, env: Record<string, string> = {}
     await db.drop();
     throw new Error(`${(err as Error).message}\n${logs.slice(-40).join('\n')}`);
   }
-  // The CLI checks imported endpoints against the same push hosts as the services.
-  const cliEnv = { ...process.env, DATABASE_URL: db.url, VAPID_ENCRYPTION_KEY: vapidEncryptionKey, CURSOR_SECRET: cursorSecret, PUSH_TEST_HOSTS: services.env.delivery.PUSH_TEST_HOSTS ?? '' };
+  const cliEnv = cliEnvOf(services, db.url, vapidEncryptionKey);
   return {
     services,
     api: createApi(services.gatewayUrl),
@@ -123,6 +122,23 @@ export async function startStack(label: string, env: Record<string, string> = {}
       await services.stop();
       await db.drop();
     },
+  };
+}
+
+/**
+ * What the operator CLI needs to work on this stack: the services' admin APIs and the operators'
+ * token, and for its database tools the database, the VAPID key and the push hosts imported
+ * endpoints are checked against (the services').
+ */
+export function cliEnvOf(services: RunningServices, databaseUrl: string, vapidEncryptionKey: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    CAMPAIGN_GRPC_TARGET: `127.0.0.1:${services.ports.campaignGrpc}`,
+    AUDIENCE_GRPC_TARGET: `127.0.0.1:${services.ports.deliveryGrpc}`,
+    OPERATOR_INTERNAL_TOKEN: services.env.campaign.OPERATOR_INTERNAL_TOKEN,
+    DATABASE_URL: databaseUrl,
+    VAPID_ENCRYPTION_KEY: vapidEncryptionKey,
+    PUSH_TEST_HOSTS: services.env.delivery.PUSH_TEST_HOSTS ?? '',
   };
 }
 

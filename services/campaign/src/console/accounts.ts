@@ -8,9 +8,7 @@ import { withTransaction, type Pool, type Queryable } from '../../../shared/src/
 import { hasBadCharacters } from '../../../shared/src/text.js';
 import { formatUtcDate } from '../domain/dates.js';
 import { MESSAGES } from '../domain/texts.js';
-import { OperatorError } from '../domain/operators.js';
-import { isUuid } from '../domain/ids.js';
-import { selectSiteById, selectSiteByPublicId } from '../db/operators-store.js';
+import { createOperators, OperatorError, OperatorNotFoundError } from '../domain/operators.js';
 import * as store from './account-store.js';
 import { ConsoleNotFoundError, WrongLoginError } from './errors.js';
 import { createDummyVerifier, hashPassword, needsRehash, verifyPassword } from './passwords.js';
@@ -189,7 +187,7 @@ export function createAccounts(pool: Pool) {
     /** A one-time password reset link for the user, valid 1 hour. */
     async resetLink(req: { email: string; baseUrl: string }) {
       const email = operatorEmail(req.email);
-      if (!(await store.findUserByEmail(pool, email))) throw new OperatorError(`there is no user "${email}"`);
+      if (!(await store.findUserByEmail(pool, email))) throw new OperatorNotFoundError(`there is no user "${email}"`);
       const token = newSecret();
       const expiresAt = await store.insertLink(pool, { tokenHash: sha256Hex(token), kind: 'reset', email, siteId: null, role: null, validFor: RESET_VALID_FOR });
       return { email, link: linkUrl(req.baseUrl, token), expiresAt: formatUtcDate(expiresAt) };
@@ -228,8 +226,9 @@ function operatorEmail(raw: string): string {
   return email;
 }
 
+/** The site an operator names by its id or public id: the operators' lookup, one rule for both. */
 async function requireSite(pool: Pool, ref: string) {
-  const site = isUuid(ref) ? await selectSiteById(pool, ref) : await selectSiteByPublicId(pool, ref);
-  if (!site) throw new OperatorError(`site "${ref}" does not exist`);
+  const site = await createOperators(pool).getSite(ref);
+  if (!site) throw new OperatorNotFoundError(`site "${ref}" does not exist`);
   return site;
 }

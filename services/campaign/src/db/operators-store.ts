@@ -51,9 +51,15 @@ export async function findPlanId(db: Queryable, name: string): Promise<string | 
   return rows[0]?.id ?? null;
 }
 
-export async function insertSite(db: Queryable, name: string, publicId: string, planId: string): Promise<string> {
-  const { rows } = await db.query('INSERT INTO campaign.sites (name, public_id, plan_id) VALUES ($1, $2, $3) RETURNING id', [name, publicId, planId]);
-  return rows[0].id;
+/** Inserts the site with the id its creator drew; false when that id exists already. */
+export async function insertSite(db: Queryable, site: { id: string; name: string; publicId: string; planId: string }): Promise<boolean> {
+  const { rowCount } = await db.query('INSERT INTO campaign.sites (id, name, public_id, plan_id) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [
+    site.id,
+    site.name,
+    site.publicId,
+    site.planId,
+  ]);
+  return rowCount === 1;
 }
 
 export async function selectSiteById(db: Queryable, id: string): Promise<SiteRow | null> {

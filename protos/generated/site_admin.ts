@@ -1,0 +1,99 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AdminInvite as _campaign_v1_AdminInvite, AdminInvite__Output as _campaign_v1_AdminInvite__Output } from './campaign/v1/AdminInvite';
+import type { AdminIssuedKey as _campaign_v1_AdminIssuedKey, AdminIssuedKey__Output as _campaign_v1_AdminIssuedKey__Output } from './campaign/v1/AdminIssuedKey';
+import type { AdminKey as _campaign_v1_AdminKey, AdminKey__Output as _campaign_v1_AdminKey__Output } from './campaign/v1/AdminKey';
+import type { AdminKeyList as _campaign_v1_AdminKeyList, AdminKeyList__Output as _campaign_v1_AdminKeyList__Output } from './campaign/v1/AdminKeyList';
+import type { AdminPasswordReset as _campaign_v1_AdminPasswordReset, AdminPasswordReset__Output as _campaign_v1_AdminPasswordReset__Output } from './campaign/v1/AdminPasswordReset';
+import type { AdminPlan as _campaign_v1_AdminPlan, AdminPlan__Output as _campaign_v1_AdminPlan__Output } from './campaign/v1/AdminPlan';
+import type { AdminPlanList as _campaign_v1_AdminPlanList, AdminPlanList__Output as _campaign_v1_AdminPlanList__Output } from './campaign/v1/AdminPlanList';
+import type { AdminSite as _campaign_v1_AdminSite, AdminSite__Output as _campaign_v1_AdminSite__Output } from './campaign/v1/AdminSite';
+import type { AdminSiteList as _campaign_v1_AdminSiteList, AdminSiteList__Output as _campaign_v1_AdminSiteList__Output } from './campaign/v1/AdminSiteList';
+import type { AdminSiteRequest as _campaign_v1_AdminSiteRequest, AdminSiteRequest__Output as _campaign_v1_AdminSiteRequest__Output } from './campaign/v1/AdminSiteRequest';
+import type { AdminUser as _campaign_v1_AdminUser, AdminUser__Output as _campaign_v1_AdminUser__Output } from './campaign/v1/AdminUser';
+import type { AdminUserList as _campaign_v1_AdminUserList, AdminUserList__Output as _campaign_v1_AdminUserList__Output } from './campaign/v1/AdminUserList';
+import type { AuthenticateRequest as _campaign_v1_AuthenticateRequest, AuthenticateRequest__Output as _campaign_v1_AuthenticateRequest__Output } from './campaign/v1/AuthenticateRequest';
+import type { AuthenticateResponse as _campaign_v1_AuthenticateResponse, AuthenticateResponse__Output as _campaign_v1_AuthenticateResponse__Output } from './campaign/v1/AuthenticateResponse';
+import type { CampaignServiceClient as _campaign_v1_CampaignServiceClient, CampaignServiceDefinition as _campaign_v1_CampaignServiceDefinition } from './campaign/v1/CampaignService';
+import type { ChangePlanRequest as _campaign_v1_ChangePlanRequest, ChangePlanRequest__Output as _campaign_v1_ChangePlanRequest__Output } from './campaign/v1/ChangePlanRequest';
+import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, CreateCampaignRequest__Output as _campaign_v1_CreateCampaignRequest__Output } from './campaign/v1/CreateCampaignRequest';
+import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from './campaign/v1/CreateCampaignResponse';
+import type { CreatePlanRequest as _campaign_v1_CreatePlanRequest, CreatePlanRequest__Output as _campaign_v1_CreatePlanRequest__Output } from './campaign/v1/CreatePlanRequest';
+import type { CreateSiteRequest as _campaign_v1_CreateSiteRequest, CreateSiteRequest__Output as _campaign_v1_CreateSiteRequest__Output } from './campaign/v1/CreateSiteRequest';
+import type { CreatedSite as _campaign_v1_CreatedSite, CreatedSite__Output as _campaign_v1_CreatedSite__Output } from './campaign/v1/CreatedSite';
+import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
+import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from './campaign/v1/ExportCampaignsChunk';
+import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from './campaign/v1/ExportCampaignsRequest';
+import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from './campaign/v1/GetCampaignRequest';
+import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
+import type { InviteUserRequest as _campaign_v1_InviteUserRequest, InviteUserRequest__Output as _campaign_v1_InviteUserRequest__Output } from './campaign/v1/InviteUserRequest';
+import type { IssueKeyRequest as _campaign_v1_IssueKeyRequest, IssueKeyRequest__Output as _campaign_v1_IssueKeyRequest__Output } from './campaign/v1/IssueKeyRequest';
+import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
+import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
+import type { ListPlansRequest as _campaign_v1_ListPlansRequest, ListPlansRequest__Output as _campaign_v1_ListPlansRequest__Output } from './campaign/v1/ListPlansRequest';
+import type { ListSitesRequest as _campaign_v1_ListSitesRequest, ListSitesRequest__Output as _campaign_v1_ListSitesRequest__Output } from './campaign/v1/ListSitesRequest';
+import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _campaign_v1_Permissions__Output } from './campaign/v1/Permissions';
+import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
+import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
+import type { ResetPasswordLinkRequest as _campaign_v1_ResetPasswordLinkRequest, ResetPasswordLinkRequest__Output as _campaign_v1_ResetPasswordLinkRequest__Output } from './campaign/v1/ResetPasswordLinkRequest';
+import type { RevokeKeysAnswer as _campaign_v1_RevokeKeysAnswer, RevokeKeysAnswer__Output as _campaign_v1_RevokeKeysAnswer__Output } from './campaign/v1/RevokeKeysAnswer';
+import type { RevokeKeysRequest as _campaign_v1_RevokeKeysRequest, RevokeKeysRequest__Output as _campaign_v1_RevokeKeysRequest__Output } from './campaign/v1/RevokeKeysRequest';
+import type { SetThrottleRequest as _campaign_v1_SetThrottleRequest, SetThrottleRequest__Output as _campaign_v1_SetThrottleRequest__Output } from './campaign/v1/SetThrottleRequest';
+import type { SiteAdminClient as _campaign_v1_SiteAdminClient, SiteAdminDefinition as _campaign_v1_SiteAdminDefinition } from './campaign/v1/SiteAdmin';
+import type { ThrottleAnswer as _campaign_v1_ThrottleAnswer, ThrottleAnswer__Output as _campaign_v1_ThrottleAnswer__Output } from './campaign/v1/ThrottleAnswer';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  campaign: {
+    v1: {
+      AdminInvite: MessageTypeDefinition<_campaign_v1_AdminInvite, _campaign_v1_AdminInvite__Output>
+      AdminIssuedKey: MessageTypeDefinition<_campaign_v1_AdminIssuedKey, _campaign_v1_AdminIssuedKey__Output>
+      AdminKey: MessageTypeDefinition<_campaign_v1_AdminKey, _campaign_v1_AdminKey__Output>
+      AdminKeyList: MessageTypeDefinition<_campaign_v1_AdminKeyList, _campaign_v1_AdminKeyList__Output>
+      AdminPasswordReset: MessageTypeDefinition<_campaign_v1_AdminPasswordReset, _campaign_v1_AdminPasswordReset__Output>
+      AdminPlan: MessageTypeDefinition<_campaign_v1_AdminPlan, _campaign_v1_AdminPlan__Output>
+      AdminPlanList: MessageTypeDefinition<_campaign_v1_AdminPlanList, _campaign_v1_AdminPlanList__Output>
+      AdminSite: MessageTypeDefinition<_campaign_v1_AdminSite, _campaign_v1_AdminSite__Output>
+      AdminSiteList: MessageTypeDefinition<_campaign_v1_AdminSiteList, _campaign_v1_AdminSiteList__Output>
+      AdminSiteRequest: MessageTypeDefinition<_campaign_v1_AdminSiteRequest, _campaign_v1_AdminSiteRequest__Output>
+      AdminUser: MessageTypeDefinition<_campaign_v1_AdminUser, _campaign_v1_AdminUser__Output>
+      AdminUserList: MessageTypeDefinition<_campaign_v1_AdminUserList, _campaign_v1_AdminUserList__Output>
+      AuthenticateRequest: MessageTypeDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateRequest__Output>
+      AuthenticateResponse: MessageTypeDefinition<_campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateResponse__Output>
+      CampaignService: SubtypeConstructor<typeof grpc.Client, _campaign_v1_CampaignServiceClient> & { service: _campaign_v1_CampaignServiceDefinition }
+      ChangePlanRequest: MessageTypeDefinition<_campaign_v1_ChangePlanRequest, _campaign_v1_ChangePlanRequest__Output>
+      CreateCampaignRequest: MessageTypeDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignRequest__Output>
+      CreateCampaignResponse: MessageTypeDefinition<_campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignResponse__Output>
+      CreatePlanRequest: MessageTypeDefinition<_campaign_v1_CreatePlanRequest, _campaign_v1_CreatePlanRequest__Output>
+      CreateSiteRequest: MessageTypeDefinition<_campaign_v1_CreateSiteRequest, _campaign_v1_CreateSiteRequest__Output>
+      CreatedSite: MessageTypeDefinition<_campaign_v1_CreatedSite, _campaign_v1_CreatedSite__Output>
+      DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
+      DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      ExportCampaignsChunk: MessageTypeDefinition<_campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsChunk__Output>
+      ExportCampaignsRequest: MessageTypeDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsRequest__Output>
+      GetCampaignRequest: MessageTypeDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignRequest__Output>
+      GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
+      InviteUserRequest: MessageTypeDefinition<_campaign_v1_InviteUserRequest, _campaign_v1_InviteUserRequest__Output>
+      IssueKeyRequest: MessageTypeDefinition<_campaign_v1_IssueKeyRequest, _campaign_v1_IssueKeyRequest__Output>
+      ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
+      ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
+      ListPlansRequest: MessageTypeDefinition<_campaign_v1_ListPlansRequest, _campaign_v1_ListPlansRequest__Output>
+      ListSitesRequest: MessageTypeDefinition<_campaign_v1_ListSitesRequest, _campaign_v1_ListSitesRequest__Output>
+      Permissions: MessageTypeDefinition<_campaign_v1_Permissions, _campaign_v1_Permissions__Output>
+      PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
+      PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
+      ResetPasswordLinkRequest: MessageTypeDefinition<_campaign_v1_ResetPasswordLinkRequest, _campaign_v1_ResetPasswordLinkRequest__Output>
+      RevokeKeysAnswer: MessageTypeDefinition<_campaign_v1_RevokeKeysAnswer, _campaign_v1_RevokeKeysAnswer__Output>
+      RevokeKeysRequest: MessageTypeDefinition<_campaign_v1_RevokeKeysRequest, _campaign_v1_RevokeKeysRequest__Output>
+      SetThrottleRequest: MessageTypeDefinition<_campaign_v1_SetThrottleRequest, _campaign_v1_SetThrottleRequest__Output>
+      SiteAdmin: SubtypeConstructor<typeof grpc.Client, _campaign_v1_SiteAdminClient> & { service: _campaign_v1_SiteAdminDefinition }
+      ThrottleAnswer: MessageTypeDefinition<_campaign_v1_ThrottleAnswer, _campaign_v1_ThrottleAnswer__Output>
+    }
+  }
+}
+

@@ -1,0 +1,31 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { FrequencyCap as _delivery_v1_FrequencyCap, FrequencyCap__Output as _delivery_v1_FrequencyCap__Output } from './delivery/v1/FrequencyCap';
+import type { FrequencyCapAnswer as _delivery_v1_FrequencyCapAnswer, FrequencyCapAnswer__Output as _delivery_v1_FrequencyCapAnswer__Output } from './delivery/v1/FrequencyCapAnswer';
+import type { RegisterSiteRequest as _delivery_v1_RegisterSiteRequest, RegisterSiteRequest__Output as _delivery_v1_RegisterSiteRequest__Output } from './delivery/v1/RegisterSiteRequest';
+import type { RegisteredSite as _delivery_v1_RegisteredSite, RegisteredSite__Output as _delivery_v1_RegisteredSite__Output } from './delivery/v1/RegisteredSite';
+import type { SetFrequencyCapRequest as _delivery_v1_SetFrequencyCapRequest, SetFrequencyCapRequest__Output as _delivery_v1_SetFrequencyCapRequest__Output } from './delivery/v1/SetFrequencyCapRequest';
+import type { SetTimeZoneRequest as _delivery_v1_SetTimeZoneRequest, SetTimeZoneRequest__Output as _delivery_v1_SetTimeZoneRequest__Output } from './delivery/v1/SetTimeZoneRequest';
+import type { SiteRegistryClient as _delivery_v1_SiteRegistryClient, SiteRegistryDefinition as _delivery_v1_SiteRegistryDefinition } from './delivery/v1/SiteRegistry';
+import type { TimeZoneAnswer as _delivery_v1_TimeZoneAnswer, TimeZoneAnswer__Output as _delivery_v1_TimeZoneAnswer__Output } from './delivery/v1/TimeZoneAnswer';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  delivery: {
+    v1: {
+      FrequencyCap: MessageTypeDefinition<_delivery_v1_FrequencyCap, _delivery_v1_FrequencyCap__Output>
+      FrequencyCapAnswer: MessageTypeDefinition<_delivery_v1_FrequencyCapAnswer, _delivery_v1_FrequencyCapAnswer__Output>
+      RegisterSiteRequest: MessageTypeDefinition<_delivery_v1_RegisterSiteRequest, _delivery_v1_RegisterSiteRequest__Output>
+      RegisteredSite: MessageTypeDefinition<_delivery_v1_RegisteredSite, _delivery_v1_RegisteredSite__Output>
+      SetFrequencyCapRequest: MessageTypeDefinition<_delivery_v1_SetFrequencyCapRequest, _delivery_v1_SetFrequencyCapRequest__Output>
+      SetTimeZoneRequest: MessageTypeDefinition<_delivery_v1_SetTimeZoneRequest, _delivery_v1_SetTimeZoneRequest__Output>
+      SiteRegistry: SubtypeConstructor<typeof grpc.Client, _delivery_v1_SiteRegistryClient> & { service: _delivery_v1_SiteRegistryDefinition }
+      TimeZoneAnswer: MessageTypeDefinition<_delivery_v1_TimeZoneAnswer, _delivery_v1_TimeZoneAnswer__Output>
+    }
+  }
+}
+
