@@ -55,9 +55,8 @@ export async function seed(
   });
   // A real audience this size would have been analysed by autovacuum long before a campaign.
   await stack.pool.query('VACUUM ANALYZE delivery.subscribers');
-  await stack.pool.query('ANALYZE delivery.audience_groups');
+  await stack.pool.query('VACUUM ANALYZE delivery.audience_groups, delivery.audience_profile_ids');
   await stack.pool.query('ANALYZE delivery.audience_names');
-  await stack.pool.query('VACUUM ANALYZE delivery.audience_cells, delivery.audience_profiles');
   return inserted;
 }
 

@@ -2,14 +2,15 @@
 // countries, each with a language and a time zone drawn independently (seeded with the operator
 // function the CLI's `subscribers seed` runs), then the latency of /v2/topics, /v2/countries and
 // of create, which computes totalUsers for topics ∪ countries (from the counters) and, with a
-// segment, for the narrowed audience (from the audience cells: neither reads the subscribers),
-// the cells a site this size has and the count queries' own time, and the whole
+// segment, for the narrowed audience (from the groups' per-profile counts: neither reads the
+// subscribers), the counters a site this size has and the count queries' own time, and the whole
 // site exported through GET /v2/subscribers/export (time, size, peak RSS of the two processes
 // it streams through).
 import { load, type LoadResult } from '../lib/load.js';
 import { memory, meterCpu, processesNamed, sampleRss } from '../lib/proc.js';
 import { apiOk, createSite, seed } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
+import type { Queryable } from '../../services/shared/src/db.js';
 import { BENCH_CAMPAIGN } from './delivery.js';
 import { countByZone, countSegment, countUnion } from '../../services/delivery/src/audience/count-store.js';
 
@@ -24,10 +25,12 @@ export interface AudienceResult {
   topics: number;
   countries: number;
   seedSeconds: number;
-  /** The site's audience cells and profiles, and the size of both tables (every site in the database). */
-  cells: { cells: number; profiles: number; megabytes: number };
+  /** The site's audience groups (each with its per-profile counts) and profiles, and the size of both tables (every site in the database). */
+  counters: { groups: number; profiles: number; megabytes: number };
   /** The count queries alone, in Postgres, 1 connection: p50 and max, ms. */
   countQueryMs: Record<'union' | 'segment' | 'segmentByZone', { p50: number; max: number }>;
+  /** EXPLAIN (ANALYZE, BUFFERS) of the union count's and the segment count's statements, after the timed runs. */
+  countPlans: string[];
   scenarios: LoadResult[];
   totalUsersCheck: { api: number; sql: number; equal: boolean };
   /** The same for a create with SEGMENT: the API's totalUsers against a SQL count of the narrowed audience. */
@@ -57,14 +60,14 @@ const COUNTRIES = ['br', 'us', 'de', 'fr', 'gb', 'es', 'it', 'pt', 'mx', 'ar', '
 const audience = { topics: ['topic03', 'topic17', 'topic42'], countries: ['country__br', 'country__jp'] };
 const COUNT_QUERY_RUNS = 20;
 
-async function cellStats(stack: BenchStack, siteId: string) {
+async function counterStats(stack: BenchStack, siteId: string) {
   const { rows } = await stack.pool.query(
-    `SELECT (SELECT count(*) FROM delivery.audience_cells WHERE site_id = $1)::int AS cells,
-            (SELECT count(*) FROM delivery.audience_profiles WHERE site_id = $1)::int AS profiles,
-            (pg_total_relation_size('delivery.audience_cells') + pg_total_relation_size('delivery.audience_profiles'))::bigint AS bytes`,
+    `SELECT (SELECT count(*) FROM delivery.audience_groups WHERE site_id = $1)::int AS groups,
+            (SELECT count(*) FROM delivery.audience_profile_ids WHERE site_id = $1)::int AS profiles,
+            (pg_total_relation_size('delivery.audience_groups') + pg_total_relation_size('delivery.audience_profile_ids'))::bigint AS bytes`,
     [siteId],
   );
-  return { cells: rows[0].cells as number, profiles: rows[0].profiles as number, megabytes: Math.round(Number(rows[0].bytes) / 1e5) / 10 };
+  return { groups: rows[0].groups as number, profiles: rows[0].profiles as number, megabytes: Math.round(Number(rows[0].bytes) / 1e5) / 10 };
 }
 
 /** The delivery service's count queries alone, in Postgres (no gRPC, no create): p50 and max of COUNT_QUERY_RUNS, ms. */
@@ -86,16 +89,33 @@ async function timeCountQueries(stack: BenchStack, siteId: string, a: { topics: 
   };
 }
 
+/** EXPLAIN (ANALYZE, BUFFERS) of every statement the union and the segment count run, in order. */
+async function countQueryPlans(stack: BenchStack, siteId: string, a: { topics: string[]; countries: string[] }): Promise<string[]> {
+  const plans: string[] = [];
+  const explaining = {
+    query: async (text: string, params: unknown[]) => {
+      const { rows } = await stack.pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
+      plans.push([text.replace(/\s+/g, ' ').trim(), ...rows.map((r) => r['QUERY PLAN'] as string)].join('\n'));
+      return stack.pool.query(text, params);
+    },
+  } as unknown as Queryable;
+  await countUnion(explaining, siteId, a.topics, a.countries);
+  await countSegment(explaining, siteId, a.topics, a.countries, SEGMENT);
+  return plans;
+}
+
 export async function runAudience(stack: BenchStack, opts: AudienceOptions, log: (l: string) => void): Promise<AudienceResult> {
   const site = await createSite(stack, 'audience-bench');
   log(`seeding ${opts.subscribers.toLocaleString('en')} subscribers over ${TOPICS.length} topics and ${COUNTRIES.length} countries…`);
   const t0 = Date.now();
   await seed(stack, site, { count: opts.subscribers, topics: TOPICS, countries: COUNTRIES, perSubscriber: 2, languages: LANGUAGES, timeZones: ZONES }, log);
   const seedSeconds = (Date.now() - t0) / 1000;
-  const cells = await cellStats(stack, site.id);
-  log(`  audience cells: ${cells.cells.toLocaleString('en')} cells in ${cells.profiles} profiles, ${cells.megabytes} MB (cells and profiles, with indexes; all sites)`);
+  const counters = await counterStats(stack, site.id);
+  log(`  audience counters: ${counters.groups.toLocaleString('en')} groups × ${counters.profiles} profiles, ${counters.megabytes} MB (groups and profiles, with indexes; all sites)`);
   const countQueries = await timeCountQueries(stack, site.id, audience);
   log(`  count queries alone (1 connection, ${COUNT_QUERY_RUNS} runs each): ${JSON.stringify(countQueries)}`);
+  const countPlans = await countQueryPlans(stack, site.id, audience);
+  for (const plan of countPlans) log(`  plan: ${plan.replaceAll('\n', '\n    ')}`);
 
   const url = stack.services.gatewayUrl;
   const auth = { authorization: site.apiKey };
@@ -170,8 +190,9 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
     topics: TOPICS.length,
     countries: COUNTRIES.length,
     seedSeconds: Math.round(seedSeconds * 10) / 10,
-    cells,
+    counters,
     countQueryMs: countQueries,
+    countPlans,
     scenarios,
     totalUsersCheck: { api: got.totalUsers, sql, equal: got.totalUsers === sql },
     segmentTotalUsersCheck: { api: gotSegmented.totalUsers, sql: segmentSql, equal: gotSegmented.totalUsers === segmentSql },

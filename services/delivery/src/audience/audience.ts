@@ -1,4 +1,4 @@
-// Audience questions about a site, answered from the precomputed counters and audience cells; only
+// Audience questions about a site, answered from the precomputed counters (per-profile counts included); only
 // a segment with a time condition (subscribed after/before, engagement) is counted over the
 // site's subscribers, and that count is bounded (scanBudget below).
 import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
@@ -19,12 +19,12 @@ export type { NameCount };
  * most TIMEOUT_MS of Postgres time (statement_timeout). A create waits for it (the campaign
  * service's AUDIENCE_DEADLINE_MS is 5 s), and at 10,000,000 subscribers ten such counts at once
  * took Postgres from sending and from the readiness check. Past the budget the answer is the
- * count without the time conditions, from the cells: an upper bound of the exact count
+ * count without the time conditions, from the counters: an upper bound of the exact count
  * (docs/api-decisions.md, "Segments": totalUsers is the spec's estimate), never an error.
  */
 export const SCAN_BUDGET = { SCANS: 2, TIMEOUT_MS: 1000 } as const;
 
-/** The segment without its time conditions: what the cells can count. */
+/** The segment without its time conditions: what the counters can count. */
 function staticPart(segment: Segment): Segment {
   const { subscribedAfter: _a, subscribedBefore: _b, engagedWithinDays: _e, notEngagedForDays: _n, ...rest } = segment;
   return rest;

@@ -1,6 +1,6 @@
 // Reads of the precomputed audience counters (maintained by triggers on subscribers, see the
-// migrations: 20250101000000_audience.sql, 20261205130000_audience_cells.sql); only a segment
-// with a time condition reads the subscribers table.
+// migrations: 20250101000000_audience.sql, 20261205140000_audience_group_profiles.sql); only a
+// segment with a time condition reads the subscribers table.
 import type { Queryable } from '../../../shared/src/db.js';
 import type { Segment } from '../../../shared/src/segment.js';
 import { hasTimeConditions, profileSql, segmentSql } from './segment-sql.js';
@@ -22,23 +22,13 @@ export async function countUnion(db: Queryable, siteId: string, topics: string[]
 
 /**
  * Active subscribers in topics ∪ countries narrowed by a segment. Static conditions (languages,
- * zones, UTC offset, browsers) are a sum over the maintained cells of the matching profiles;
- * a segment with a time condition (subscribed after/before, engagement) is counted over the
- * site's subscribers, which no cell can answer (see countSegmentScan).
+ * zones, UTC offset, browsers) are sums of the groups' per-profile counts (sumByZone); a segment
+ * with a time condition (subscribed after/before, engagement) is counted over the site's
+ * subscribers, which no counter can answer (see countSegmentScan).
  */
 export async function countSegment(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment): Promise<number> {
   if (hasTimeConditions(segment)) return countSegmentScan(db, siteId, topics, countries, segment);
-  const profiles = profileSql(segment, 4);
-  const { rows } = await db.query(
-    `SELECT coalesce(sum(c.users), 0)::bigint AS users
-       FROM delivery.audience_profiles p
-       JOIN delivery.audience_cells c
-         ON c.site_id = p.site_id AND c.language = p.language AND c.time_zone = p.time_zone AND c.browser = p.browser
-      WHERE p.site_id = $1 AND p.users > 0${profiles.sql}
-        AND (c.country = ANY($2::text[]) OR c.topics && $3::text[])`,
-    [siteId, countries, topics, ...profiles.params],
-  );
-  return Number(rows[0].users);
+  return (await sumByZone(db, siteId, topics, countries, segment)).reduce((n, z) => n + z.users, 0);
 }
 
 /** The exact count over the site's subscribers, for segments with a time condition. */
@@ -54,8 +44,8 @@ export async function countSegmentScan(db: Queryable, siteId: string, topics: st
 
 /**
  * The audience (narrowed by the segment, if any) by the zone its subscribers reported (null:
- * none), for a local-time campaign's plan: from the cells, or, for a segment with a time
- * condition, over the site's subscribers.
+ * none), for a local-time campaign's plan: from the groups' per-profile counts, or, for a segment
+ * with a time condition, over the site's subscribers.
  */
 export async function countByZone(
   db: Queryable,
@@ -65,19 +55,39 @@ export async function countByZone(
   segment: Segment | null,
 ): Promise<{ zone: string | null; users: number }[]> {
   if (hasTimeConditions(segment)) return countByZoneScan(db, siteId, topics, countries, segment!);
-  const profiles = profileSql(segment, 4);
+  return (await sumByZone(db, siteId, topics, countries, segment)).filter((z) => z.users > 0);
+}
+
+/**
+ * Two small queries, neither reading the subscribers: the numbers of the site's profiles the
+ * segment's static conditions match (audience_profile_ids, a few rows), then, over the groups
+ * topics ∪ countries select (the rows the union count reads), the sum of those profiles' entries
+ * of `counts`, one sum per zone. A profile numbered after the first query (a subscriber with a
+ * new language, zone or browser meanwhile) is not summed: a subscribe concurrent with the count.
+ */
+async function sumByZone(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment | null): Promise<{ zone: string | null; users: number }[]> {
+  const profiles = profileSql(segment, 2);
+  const { rows: matched } = await db.query(`SELECT p.id, p.time_zone FROM delivery.audience_profile_ids p WHERE p.site_id = $1${profiles.sql}`, [
+    siteId,
+    ...profiles.params,
+  ]);
+  if (matched.length === 0) return [];
+  const idsByZone = new Map<string, number[]>();
+  for (const r of matched) idsByZone.set(r.time_zone, [...(idsByZone.get(r.time_zone) ?? []), r.id as number]);
+  const zones = [...idsByZone.keys()];
+  const params: unknown[] = [siteId, countries, topics];
+  const entry = (id: number) => {
+    params.push(id);
+    // null past the array's end (a profile the group never had): 0 before adding.
+    return `coalesce(g.counts[$${params.length}::int], 0)`;
+  };
+  const sums = zones.map((z, i) => `coalesce(sum(${idsByZone.get(z)!.map(entry).join(' + ')}), 0)::bigint AS z${i}`);
   const { rows } = await db.query(
-    `SELECT p.time_zone, sum(c.users)::bigint AS users
-       FROM delivery.audience_profiles p
-       JOIN delivery.audience_cells c
-         ON c.site_id = p.site_id AND c.language = p.language AND c.time_zone = p.time_zone AND c.browser = p.browser
-      WHERE p.site_id = $1 AND p.users > 0${profiles.sql}
-        AND (c.country = ANY($2::text[]) OR c.topics && $3::text[])
-      GROUP BY p.time_zone
-     HAVING sum(c.users) > 0`,
-    [siteId, countries, topics, ...profiles.params],
+    `SELECT ${sums.join(', ')} FROM delivery.audience_groups g
+      WHERE g.site_id = $1 AND g.users > 0 AND (g.country = ANY($2::text[]) OR g.topics && $3::text[])`,
+    params,
   );
-  return rows.map((r) => ({ zone: r.time_zone === '' ? null : (r.time_zone as string), users: Number(r.users) }));
+  return zones.map((zone, i) => ({ zone: zone === '' ? null : zone, users: Number(rows[0][`z${i}`]) }));
 }
 
 async function countByZoneScan(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment): Promise<{ zone: string | null; users: number }[]> {

@@ -1,7 +1,7 @@
 // A segment (services/shared/src/segment.ts) as SQL conditions ANDed to an audience query: on
 // `delivery.subscribers s` (segmentSql: the sender's audience, and counts with a time condition),
-// or its static conditions on a profile `delivery.audience_profiles p` (profileSql: counts from the
-// maintained cells, count-store.ts). Every value travels as a parameter, never in the text.
+// or its static conditions on a profile `delivery.audience_profile_ids p` (profileSql: counts from
+// the groups' per-profile counters, count-store.ts). Every value travels as a parameter, never in the text.
 // Conditions on the subscriber's zone exclude subscribers without one; the UTC offset is the
 // zone's at the moment the query runs (pg_timezone_names, read once per query, not per row).
 import { zoneNames } from '../../../shared/src/local-time.js';
@@ -29,7 +29,7 @@ export function segmentSql(segment: Segment | null | undefined, firstParam: numb
   return conditionsSql(segment, firstParam, SUBSCRIBER_COLUMNS, true);
 }
 
-/** True when the segment tests when subscribers subscribed or engaged: conditions no cell keeps. */
+/** True when the segment tests when subscribers subscribed or engaged: conditions no counter keeps. */
 export function hasTimeConditions(segment: Segment | null | undefined): boolean {
   return !!segment && TIME_FIELDS.some((f) => segment[f] !== undefined);
 }
@@ -37,9 +37,9 @@ export function hasTimeConditions(segment: Segment | null | undefined): boolean 
 const TIME_FIELDS = ['subscribedAfter', 'subscribedBefore', 'engagedWithinDays', 'notEngagedForDays'] as const satisfies readonly (keyof Segment)[];
 
 /**
- * The segment's static conditions (languages, zones, UTC offset, browsers) on `delivery.audience_profiles p`,
+ * The segment's static conditions (languages, zones, UTC offset, browsers) on `delivery.audience_profile_ids p`,
  * whose language is stored lower-cased and whose missing language or zone is '': the same meaning
- * as segmentSql's, so a count from the cells equals the count over the subscribers.
+ * as segmentSql's, so a count from the counters equals the count over the subscribers.
  */
 export function profileSql(segment: Segment | null | undefined, firstParam: number): SegmentSql {
   return conditionsSql(segment, firstParam, PROFILE_COLUMNS, false);

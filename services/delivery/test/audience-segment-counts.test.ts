@@ -1,8 +1,9 @@
-// The audience cells (migrations/20261205130000_audience_cells.sql): counts of topics ∪ countries
-// narrowed by a segment's static conditions, answered from the cells, against a brute-force count
-// over the subscribers table (segment-sql.ts segmentSql, the sender's own conditions), after any
-// sequence of bulk inserts (the import and seed path), subscribes, attribute changes,
-// unsubscribes, reactivations, topic merges and deletes.
+// The audience groups' per-profile counts (migrations/20261205140000_audience_group_profiles.sql):
+// counts of topics ∪ countries narrowed by a segment's static conditions, answered from the
+// counters, against a brute-force count over the subscribers table (segment-sql.ts segmentSql,
+// the sender's own conditions), after any sequence of bulk inserts (the import and seed path),
+// subscribes, attribute changes, unsubscribes, reactivations, topic merges and deletes, and
+// after concurrent writes that number new profiles at once.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import * as grpc from '@grpc/grpc-js';
@@ -57,21 +58,35 @@ async function bruteForce(pool: Pool, siteId: string, topics: string[], countrie
   return { users: rows.length, zones };
 }
 
-/** The cells against a GROUP BY over the subscribers: same keys, same counts (zeros aside). */
-async function expectCellsExact(pool: Pool, siteId: string): Promise<void> {
+/**
+ * The groups' per-profile counts against a GROUP BY over the subscribers: same keys, same counts
+ * (zeros aside); each group's users the sum of its counts; the site's profile numbers 1…n, and
+ * no count under a number that names no profile.
+ */
+async function expectCountsExact(pool: Pool, siteId: string): Promise<void> {
   const { rows } = await pool.query(
     `WITH truth AS (
        SELECT coalesce(lower(language), '') AS language, coalesce(time_zone, '') AS time_zone, delivery.browser_of(endpoint) AS browser,
               country, delivery.topic_set(topics) AS topics, count(*) AS users
          FROM delivery.subscribers WHERE site_id = $1 AND active GROUP BY 1, 2, 3, 4, 5),
-     kept AS (SELECT language, time_zone, browser, country, topics, users FROM delivery.audience_cells WHERE site_id = $1 AND users <> 0)
+     entries AS (
+       SELECT g.country, g.topics, u.n::bigint AS users, u.id
+         FROM delivery.audience_groups g CROSS JOIN LATERAL unnest(g.counts) WITH ORDINALITY AS u(n, id)
+        WHERE g.site_id = $1 AND u.n <> 0),
+     kept AS (
+       SELECT p.language, p.time_zone, p.browser, e.country, e.topics, e.users
+         FROM entries e JOIN delivery.audience_profile_ids p ON p.site_id = $1 AND p.id = e.id)
      SELECT (SELECT count(*) FROM (TABLE truth EXCEPT TABLE kept) x) + (SELECT count(*) FROM (TABLE kept EXCEPT TABLE truth) y) AS differ,
-            (SELECT count(*) FROM delivery.audience_profiles p WHERE site_id = $1
-               AND users <> (SELECT coalesce(sum(users), 0) FROM kept WHERE (kept.language, kept.time_zone, kept.browser) = (p.language, p.time_zone, p.browser))) AS profiles_differ`,
+            (SELECT count(*) FROM entries) - (SELECT count(*) FROM kept) AS unnumbered,
+            (SELECT count(*) FROM delivery.audience_groups g WHERE site_id = $1
+               AND users <> (SELECT coalesce(sum(n), 0) FROM unnest(g.counts) AS n)) AS groups_differ,
+            (SELECT coalesce(max(id), 0) - count(*) FROM delivery.audience_profile_ids WHERE site_id = $1) AS gaps`,
     [siteId],
   );
-  expect(Number(rows[0].differ), 'cells differing from the subscribers').to.equal(0);
-  expect(Number(rows[0].profiles_differ), 'profiles differing from their cells').to.equal(0);
+  expect(Number(rows[0].differ), 'per-profile counts differing from the subscribers').to.equal(0);
+  expect(Number(rows[0].unnumbered), 'counts under no profile').to.equal(0);
+  expect(Number(rows[0].groups_differ), 'groups whose users are not the sum of their counts').to.equal(0);
+  expect(Number(rows[0].gaps), 'profile numbers 1…n').to.equal(0);
 }
 
 const segmentArb: fc.Arbitrary<Segment | null> = fc.option(
@@ -89,12 +104,12 @@ const segmentArb: fc.Arbitrary<Segment | null> = fc.option(
   { nil: null },
 );
 
-describe('delivery: audience cells', function () {
+describe('delivery: audience segment counts', function () {
   this.timeout(180_000);
   let t: TestDelivery;
 
   before(async () => {
-    t = await startTestDelivery('cells');
+    t = await startTestDelivery('segment_counts');
   });
   after(async () => {
     await t?.stop();
@@ -167,7 +182,7 @@ describe('delivery: audience cells', function () {
             if (id) await t.pool.query('DELETE FROM delivery.subscribers WHERE id = $1', [id]);
           }
         }
-        await expectCellsExact(t.pool, site.siteId);
+        await expectCountsExact(t.pool, site.siteId);
         for (const q of queries) {
           if (q.topics.length === 0 && q.countries.length === 0) continue;
           const got = await countWithZones(t, site.siteId, q.topics, q.countries, q.segment);
@@ -223,7 +238,33 @@ describe('delivery: audience cells', function () {
     expect(await slow.countAudience(site.siteId, ['a'], [], segment), 'within the budget again: exact').to.equal(0);
   });
 
-  it('the migration counts the subscribers already there into the cells (backfill, merged in batches), and runs again safely', async () => {
+  it('concurrent writes that meet new profiles at once number each profile once, without deadlock, and count exactly', async () => {
+    const site = await newSite(t);
+    // Every statement brings profiles the site has not seen, in an order of its own, with groups
+    // other statements write too; half of them then move their rows to other profiles.
+    const writes = Array.from({ length: 12 }, (_, k) =>
+      t.pool.query(
+        `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics, language, time_zone)
+         SELECT $1, (ARRAY['https://fcm.googleapis.com/fcm/send/', 'https://web.push.apple.com/', 'https://updates.push.services.mozilla.com/wpush/v2/'])[1 + (g + $2) % 3] || 'k' || $2 || '-' || g, 'k', 'a',
+                (ARRAY['country__br', 'country__us'])[1 + g % 2], ARRAY['t' || g % 3],
+                (ARRAY['pt-BR', 'en', 'es', 'fr', NULL])[1 + (g * ($2 + 1)) % 5], (ARRAY['Europe/Lisbon', 'Asia/Tokyo', NULL])[1 + (g + $2) % 3]
+           FROM generate_series(1, 40) g ORDER BY (g * 7 + $2) % 40`,
+        [site.siteId, k],
+      ).then(() =>
+        k % 2 === 0
+          ? t.pool.query(`UPDATE delivery.subscribers SET language = 'de-' || $2, time_zone = 'Asia/Calcutta' WHERE site_id = $1 AND endpoint LIKE '%k' || $2 || '-1_'`, [site.siteId, k])
+          : undefined,
+      ),
+    );
+    await Promise.all(writes);
+    await expectCountsExact(t.pool, site.siteId);
+    const got = await countWithZones(t, site.siteId, ['t0', 't1', 't2'], [], { languages: ['de', 'pt'] });
+    const want = await bruteForce(t.pool, site.siteId, ['t0', 't1', 't2'], [], { languages: ['de', 'pt'] }, got.defaultTimeZone);
+    expect(got.users).to.equal(want.users);
+    expect(new Map(got.zones.map((z) => [z.name, z.users]))).to.deep.equal(want.zones);
+  });
+
+  it('the migration counts the subscribers already there into the per-profile counts (what they lacked, merged in batches), runs again safely, and drops the cells', async () => {
     const site = await newSite(t);
     await t.pool.query(
       `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics, language, time_zone, active)
@@ -233,10 +274,20 @@ describe('delivery: audience cells', function () {
          FROM generate_series(1, 5000) g`,
       [site.siteId],
     );
-    await t.pool.query(`DELETE FROM delivery.schema_migrations WHERE version IN ('20261205130000', '20261205130100')`);
+    // Counts as a run cut short may leave them, or as subscribers written before the triggers
+    // counted profiles leave them: some groups with none, some with too many.
+    await t.pool.query(`UPDATE delivery.audience_groups SET counts = CASE WHEN country = 'country__br' THEN '{}' ELSE ARRAY(SELECT 2 * n FROM unnest(counts) AS n) END WHERE site_id = $1`, [
+      site.siteId,
+    ]);
+    const files = ['20261205140000_audience_group_profiles.sql', '20261205140100_audience_group_profiles_backfill.sql', '20261205140200_drop_audience_cells.sql'];
+    await t.pool.query(`DELETE FROM delivery.schema_migrations WHERE version = ANY($1)`, [files.map((f) => f.slice(0, 14))]);
     const applied = await migrate(t.pool, 'delivery', path.join(ROOT, 'services/delivery/migrations'));
-    expect(applied).to.deep.equal(['20261205130000_audience_cells.sql', '20261205130100_audience_cells_backfill.sql']);
-    await expectCellsExact(t.pool, site.siteId);
-    expect(Number((await t.pool.query('SELECT count(*) FROM delivery.audience_cells_backfill')).rows[0].count), 'backfill merged').to.equal(0);
+    expect(applied).to.deep.equal(files);
+    await expectCountsExact(t.pool, site.siteId);
+    const { rows } = await t.pool.query(
+      `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'delivery' AND c.relname IN ('audience_cells', 'audience_profiles', 'audience_cells_backfill', 'audience_counts_backfill')`,
+    );
+    expect(rows[0].n, 'cells and backfill tables dropped').to.equal(0);
   });
 });
