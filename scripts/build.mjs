@@ -1,8 +1,9 @@
 // @ts-check
-// `npm run build`: what runs in production, compiled to JavaScript in dist/ — the gateway, the
-// services, the generated gRPC types, the stack launcher and operator CLI (scripts/stack.ts,
-// scripts/cli.ts and what they import) and the push simulator (the tools image's demo). Then the
-// files the code reads at run time beside itself are copied to the same places under dist/, the
+// `npm run build`: what runs in production, compiled to JavaScript in dist/ — the packages
+// (packages/*/src), the gateway, the services, the stack launcher and operator CLI
+// (scripts/stack.ts, scripts/cli.ts and what they import) and the push simulator (the tools image's
+// demo). Then the files the code reads at run time beside itself are copied to the same places
+// under dist/, the packages are linked by name (dist/node_modules/@webpush/*, PACKAGES_DIR), the
 // console's pages are built by Vite (console/ → dist/gateway/console-pages/, served by the
 // gateway at /console/), and outputs whose source is gone (moved or deleted) are removed.
 //
@@ -16,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -34,8 +35,11 @@ export const RUNTIME_FILES = [
   { from: 'services/campaign/migrations', match: /\.sql$/ },
   // services/delivery/src/app.ts: MIGRATIONS_DIR = ../migrations.
   { from: 'services/delivery/migrations', match: /\.sql$/ },
-  // services/shared/src/grpc.ts: PROTO_DIR = ../../../protos, loaded by @grpc/proto-loader at start.
-  { from: 'protos', match: /\.proto$/ },
+  // packages/shared/src/grpc.ts: PROTO_DIR = the contracts' protos/, loaded by @grpc/proto-loader at start.
+  { from: 'packages/contracts/protos', match: /\.proto$/ },
+  // Each package's package.json beside its compiled src/: its name, "type": "module" and the
+  // exports map that turns `@webpush/<name>/x.js` into src/x.js (linkPackages).
+  { from: 'packages', match: /^[^/]+\/package\.json$/ },
   // gateway/src/app.ts: CONTRACT_FILE = ../openapi/openapi.yaml, served at /v2/openapi.{json,yaml}
   // (only served: requests are checked by the routes and the services, not against this file).
   { from: 'gateway/openapi/openapi.yaml' },
@@ -47,7 +51,7 @@ export const RUNTIME_FILES = [
  * `assets` — browser scripts served byte for byte (services/delivery/src/plugin/assets/*.js,
  * read by plugin/assets.ts), which tsconfig.build.json excludes from compilation.
  */
-export const SOURCE_ROOTS = ['gateway/src', 'services/*/src', 'tools/push-simulator/src'];
+export const SOURCE_ROOTS = ['packages/*/src', 'gateway/src', 'services/*/src', 'tools/push-simulator/src'];
 
 /**
  * The console's pages (console/: Vite, Preact, uPlot), built by Vite into CONSOLE_OUT under the
@@ -359,6 +363,53 @@ async function buildNative(outDir) {
   return { files, built, skipped };
 }
 
+/**
+ * The workspace packages (packages/<dir>, package.json "workspaces"). In the repository npm links
+ * node_modules/@webpush/<name> to packages/<dir>, whose exports map sends `@webpush/<name>/x.js`
+ * to src/x.js: TypeScript and tsx take src/x.ts for it. The compiled code under dist/ must get
+ * the compiled package instead, so the build links dist/node_modules/@webpush/<name> to
+ * dist/packages/<dir> (relative links, so the folder can be copied whole, as the images do): Node
+ * looks in the nearest node_modules first, and the package.json copied there (RUNTIME_FILES) maps
+ * the same names to the compiled src/x.js.
+ */
+export const PACKAGES_DIR = 'packages';
+
+/** The packages' names and folders, repository-relative. @returns {{ name: string, dir: string }[]} */
+export function workspacePackages() {
+  const root = path.join(ROOT, PACKAGES_DIR);
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'package.json')))
+    .map((e) => ({ name: JSON.parse(readFileSync(path.join(root, e.name, 'package.json'), 'utf8')).name, dir: `${PACKAGES_DIR}/${e.name}` }))
+    .sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+/**
+ * Links outDir/node_modules/<name> to outDir/<dir> for every package; returns the links
+ * (outDir-relative). A link already right is left alone; anything else there is replaced.
+ * @param {string} outDir
+ */
+function linkPackages(outDir) {
+  const links = [];
+  for (const { name, dir } of workspacePackages()) {
+    const link = path.join(outDir, 'node_modules', name);
+    const target = path.relative(path.dirname(link), path.join(outDir, dir));
+    let current = null;
+    try {
+      current = readlinkSync(link);
+    } catch {
+      current = null;
+    }
+    if (current !== target) {
+      rmSync(link, { recursive: true, force: true });
+      mkdirSync(path.dirname(link), { recursive: true });
+      symlinkSync(target, link, 'dir');
+    }
+    links.push(`node_modules/${name}`);
+  }
+  return links;
+}
+
 /** @param {string} dir */
 function removeEmptyDirs(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) removeEmptyDirs(path.join(dir, e.name));
@@ -401,12 +452,14 @@ export async function build(opts = {}) {
     let copied = 0;
     for (const rel of copies) if (copyIfChanged(path.join(ROOT, rel), path.join(outDir, rel))) copied++;
 
+    const links = linkPackages(outDir);
     const pages = await buildConsole(outDir);
     if (pages.said) say(pages.said);
     const native = await buildNative(outDir);
     for (const line of [...native.built, ...(opts.quiet ? [] : native.skipped)]) say(line);
 
-    // Whatever else is in the folder came from sources since moved or deleted: remove it.
+    // Whatever else is in the folder came from sources since moved or deleted: remove it (the
+    // package links are not files: walk() passes them by).
     const keep = new Set(['.tsbuildinfo', CONSOLE_STAMP, NATIVE_STAMP, ...copies, ...pages.files, ...native.files]);
     for (const r of sources) {
       const out = outputOf(r);
@@ -432,7 +485,7 @@ export async function build(opts = {}) {
           : `build: ${where} is up to date (${seconds} s)`,
       );
     }
-    return { outDir, sources, runtimeFiles: copies, consolePages: pages.files, nativeAddons: native.files, compiled, copied, removed };
+    return { outDir, sources, runtimeFiles: copies, packageLinks: links, consolePages: pages.files, nativeAddons: native.files, compiled, copied, removed };
   } finally {
     unlock();
   }

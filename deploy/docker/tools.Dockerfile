@@ -8,6 +8,11 @@
 FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspace packages' manifests (package.json "workspaces"): npm ci links node_modules/@webpush/*
+# to them. (The compiled code finds its packages through dist/node_modules, see the runtime stage.)
+COPY packages/contracts/package.json ./packages/contracts/
+COPY packages/push/package.json ./packages/push/
+COPY packages/shared/package.json ./packages/shared/
 # Production dependencies only, no install scripts: no TypeScript, tsx or esbuild, and no embedded
 # Postgres (a dev dependency, for local runs without DATABASE_URL; a container always gets one).
 # No optional dependencies either: the only ones are the Node binary the tests run on
@@ -27,10 +32,15 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspace packages' manifests (package.json "workspaces"): npm ci links node_modules/@webpush/*
+# to them. (The compiled code finds its packages through dist/node_modules, see the runtime stage.)
+COPY packages/contracts/package.json ./packages/contracts/
+COPY packages/push/package.json ./packages/push/
+COPY packages/shared/package.json ./packages/shared/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
-COPY protos ./protos
+COPY packages ./packages
 COPY services ./services
 COPY gateway ./gateway
 COPY tools/push-simulator/src ./tools/push-simulator/src
@@ -53,7 +63,11 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 # package.json: "type": "module" makes dist/**/*.js ES modules.
 COPY package.json ./
-COPY --from=build /app/dist/protos ./dist/protos
+# The packages, compiled, and the links that give them their names (@webpush/*) to the compiled code.
+COPY --from=build /app/dist/packages/contracts ./dist/packages/contracts
+COPY --from=build /app/dist/packages/push ./dist/packages/push
+COPY --from=build /app/dist/packages/shared ./dist/packages/shared
+COPY --from=build /app/dist/node_modules ./dist/node_modules
 COPY --from=build /app/dist/services ./dist/services
 COPY --from=build /app/dist/scripts ./dist/scripts
 COPY --from=build /app/dist/tools/push-simulator ./dist/tools/push-simulator

@@ -1,12 +1,13 @@
-// docs/architecture.md stays true: every module folder of the three services is described
-// there, and every file or folder it names exists.
+// docs/architecture.md stays true: every module folder of the three services and every package
+// is described there, and every file or folder it names exists.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
 
 const DOC = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
-const SOURCE_ROOTS = ['gateway/src', 'services/campaign/src', 'services/delivery/src', 'services/shared/src'];
+const PACKAGES = readdirSync(path.join(ROOT, 'packages')).filter((p) => existsSync(path.join(ROOT, 'packages', p, 'package.json')));
+const SOURCE_ROOTS = ['gateway/src', 'services/campaign/src', 'services/delivery/src', ...PACKAGES.map((p) => `packages/${p}/src`).filter((d) => existsSync(path.join(ROOT, d)))];
 
 /** Every file and folder under a source root, relative to it (folders with a trailing slash). */
 function entries(root: string, dir = ''): string[] {
@@ -25,6 +26,11 @@ describe('docs/architecture.md', () => {
       const folders = readdirSync(path.join(ROOT, root)).filter((n) => statSync(path.join(ROOT, root, n)).isDirectory());
       for (const folder of folders) expect(DOC, `${root}/${folder}/ is not described`).to.include(`\`${folder}/\``);
     }
+  });
+
+  it('describes every package', () => {
+    expect(PACKAGES.length).to.be.at.least(3);
+    for (const p of PACKAGES) expect(DOC, `packages/${p}/ is not described`).to.include(`\`packages/${p}/\``);
   });
 
   it('names only files and folders that exist', () => {

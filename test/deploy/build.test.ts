@@ -3,7 +3,8 @@
 // included; every other file there is copied as it is; every file the code finds beside itself
 // (a path built from import.meta.url) is at the same place in the build; and the incremental
 // build repairs outputs deleted by hand and drops those whose source is gone.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,10 +29,10 @@ function walk(dir: string, rel = ''): string[] {
 
 /** The folders tsconfig.build.json compiles whole, and the single files it starts from. */
 const COMPILED_DIRS = [
+  ...readdirSync(path.join(ROOT, 'packages')).map((p) => `packages/${p}/src`).filter((d) => existsSync(path.join(ROOT, d))),
   'gateway/src',
   ...readdirSync(path.join(ROOT, 'services')).map((s) => `services/${s}/src`).filter((d) => existsSync(path.join(ROOT, d))),
   'tools/push-simulator/src',
-  'protos/generated',
 ];
 
 /** Sources that may use import.meta.url without reading a file beside them, and why. */
@@ -44,7 +45,7 @@ const NOT_A_READ: { file: RegExp; line: RegExp; why: string }[] = [
   { file: /^services\/shared\/src\/version\.ts$/, line: /path\.dirname\(fileURLToPath\(import\.meta\.url\)\)/, why: "walks up to the project's package.json, at the root of the repository, of dist/'s parent and of an image (/app)" },
   { file: /^scripts\/stack\.ts$/, line: /spawn\(process\.execPath, \[\.\.\.process\.execArgv, fileURLToPath\(import\.meta\.url\)/, why: 'starts itself again as the leader of a process group, from wherever it runs' },
   { file: /^gateway\/src\/app\.ts$/, line: /'\.\.\/console-pages'/, why: 'the console pages Vite builds from console/ into the build (no repository file): checked below' },
-  { file: /^services\/delivery\/src\/push\/encryption\/engine\.js$/, line: /'\.\.\/\.\.\/\.\.\/native\/rfc8291\.node'|createRequire\(import\.meta\.url\)\(file\)/, why: 'the native addon the build compiles from services/delivery/native/rfc8291.c (no repository file), and how it is loaded: checked below' },
+  { file: /^services\/delivery\/src\/push\/encryption\/engine\.js$/, line: /'(\.\.\/)+native\/rfc8291\.node'|createRequire\(import\.meta\.url\)\(file\)/, why: 'the native addon the build compiles from services/delivery/native/rfc8291.c (no repository file), and how it is loaded: checked below' },
 ];
 
 interface Read {
@@ -147,8 +148,23 @@ describe('the build (npm run build, scripts/build.mjs)', function () {
     }
     // The reads known today are all found (the check has teeth).
     const targets = reads.map((r) => r.target);
-    for (const t of ['services/campaign/migrations', 'services/delivery/migrations', 'protos', 'gateway/openapi/openapi.yaml']) expect(targets, t).to.include(t);
+    for (const t of ['services/campaign/migrations', 'services/delivery/migrations', 'packages/contracts/protos', 'gateway/openapi/openapi.yaml']) expect(targets, t).to.include(t);
     expect(targets.some((t) => t.startsWith('services/delivery/src/') && t.endsWith('/assets')), 'the site plugin assets').to.equal(true);
+  });
+
+  it('links every package by its name to its compiled JavaScript, so compiled code imports @webpush/* from the build', () => {
+    const packages = readdirSync(path.join(ROOT, 'packages')).filter((p) => existsSync(path.join(ROOT, 'packages', p, 'package.json')));
+    expect(packages.length).to.be.at.least(3);
+    for (const dir of packages) {
+      const { name } = JSON.parse(readFileSync(path.join(ROOT, 'packages', dir, 'package.json'), 'utf8')) as { name: string };
+      expect(name, `packages/${dir}`).to.equal(`@webpush/${dir}`);
+      const module = walk(path.join(out, 'packages', dir, 'src')).find((f) => f.endsWith('.js'));
+      expect(module, `a compiled module in packages/${dir}/src`).to.be.a('string');
+      // Resolved by Node itself, from inside the build: the link, then the package's exports map.
+      const script = `process.stdout.write(import.meta.resolve(${JSON.stringify(`${name}/${module}`)}))`;
+      const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: out, encoding: 'utf8' });
+      expect(resolved, name).to.equal(pathToFileURL(path.join(realpathSync(out), 'packages', dir, 'src', module!)).href);
+    }
   });
 
   it("builds the console's pages (Vite, from console/) where the gateway reads them: one index.html, the service worker and hashed assets, no inline script", () => {

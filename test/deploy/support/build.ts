@@ -3,7 +3,7 @@
 // the import graph of the compiled JavaScript.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,9 +43,24 @@ function packageOf(spec: string): string {
 }
 
 /**
+ * A workspace package's module as the compiled code gets it: the build's link
+ * (node_modules/@webpush/<name> → packages/<dir>) and the package's exports map ("./*" →
+ * "./src/*"). Relative to the build folder: the link and the module; null for any other package.
+ */
+function workspaceModule(outDir: string, spec: string): { link: string; module: string } | null {
+  const name = packageOf(spec);
+  const link = `node_modules/${name}`;
+  if (!name.startsWith('@webpush/') || !existsSync(path.join(outDir, link, 'package.json'))) return null;
+  const dir = path.relative(outDir, realpathSync(path.join(outDir, link))).split(path.sep).join('/');
+  const { exports } = JSON.parse(readFileSync(path.join(outDir, link, 'package.json'), 'utf8')) as { exports: Record<string, string> };
+  const subpath = spec.slice(name.length + 1);
+  return { link, module: path.posix.join(dir, exports['./*'].replace('*', subpath)) };
+}
+
+/**
  * Every compiled file an entry point loads (static and dynamic imports, worker scripts given as
- * `new URL('./x.js', import.meta.url)`), relative to the build folder, and the packages each
- * imports.
+ * `new URL('./x.js', import.meta.url)`, the workspace packages' modules and the links that name
+ * them), relative to the build folder, and the other packages each imports.
  */
 export function compiledClosure(outDir: string, entry: string): { files: Set<string>; packages: Map<string, Set<string>> } {
   const files = new Set<string>();
@@ -67,6 +82,11 @@ export function compiledClosure(outDir: string, entry: string): { files: Set<str
         // A native addon (built from C, loaded through createRequire): shipped, not read as code.
         else if (existsSync(path.join(outDir, target)) && target.endsWith('.node')) files.add(target);
         else throw new Error(`${rel} imports ${spec}, which the build did not produce`);
+      } else if (workspaceModule(outDir, spec)) {
+        const { link, module } = workspaceModule(outDir, spec)!;
+        if (!existsSync(path.join(outDir, module))) throw new Error(`${rel} imports ${spec}, which the build did not produce (${module})`);
+        files.add(link);
+        queue.push(module);
       } else if (!spec.startsWith('node:') && !builtinModules.includes(spec)) {
         const name = packageOf(spec);
         if (!packages.has(name)) packages.set(name, new Set());
