@@ -1,7 +1,7 @@
 // Micro-benchmark of push payload encryption (RFC 8291, aes128gcm): `npx tsx bench/encrypt.ts [N]`.
 // In one run, N encryptions per measurement (default 2000; three rounds, interleaved, median kept):
 //   1. whole encryptions on one core: web-push's encrypt, our JavaScript encoder
-//      (push/encryption/rfc8291.js) and our native addon (services/delivery/native/rfc8291.c, built
+//      (packages/push/src/encryption/rfc8291.js) and our native addon (packages/push/native/rfc8291.c, built
 //      into dist/ by `npm run build`, which this script runs first);
 //   2. the candidate Node APIs for the ECDH step (fresh P-256 key pair, shared secret with the
 //      subscriber's key, that key validated, our public key in raw form) and for the key schedule;
@@ -13,13 +13,13 @@
 import { createECDH, createHmac, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, webcrypto, type KeyObject } from 'node:crypto';
 import os from 'node:os';
 import webpush from 'web-push';
-import { usableCpus } from '../services/delivery/src/push/encryption/cpus.js';
+import { usableCpus } from '@webpush/push/encryption/cpus.js';
 import { pathToFileURL } from 'node:url';
 import { compiledPath, ensureBuilt } from '../scripts/lib/build-output.js';
 import { median } from './lib/numbers.js';
-import { loadNative } from '../services/delivery/src/push/encryption/engine.js';
-import { createEncryptPool } from '../services/delivery/src/push/encryption/pool.js';
-import { Aes128gcmEncoder, encryptedLength, hmacSha256 } from '../services/delivery/src/push/encryption/rfc8291.js';
+import { loadNative } from '@webpush/push/encryption/engine.js';
+import { createEncryptPool } from '@webpush/push/encryption/pool.js';
+import { Aes128gcmEncoder, encryptedLength, hmacSha256 } from '@webpush/push/encryption/rfc8291.js';
 
 const N = Number(process.argv[2] ?? 2000);
 if (!Number.isInteger(N) || N < 1 || N > 1_000_000) throw new RangeError('N must be an integer from 1 to 1,000,000');
@@ -54,7 +54,7 @@ const P256 = { name: 'ECDH', namedCurve: 'P-256' } as const;
 
 const encoder = new Aes128gcmEncoder();
 await ensureBuilt();
-const ADDON = pathToFileURL(compiledPath('services/delivery/native/rfc8291.node'));
+const ADDON = pathToFileURL(compiledPath('packages/push/native/rfc8291.node'));
 const encryptChunk = loadNative(ADDON);
 const nativeOut = new Uint8Array(encryptedLength(plaintext.length));
 const nativeLengths = new Uint32Array(1);

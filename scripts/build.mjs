@@ -35,7 +35,7 @@ export const RUNTIME_FILES = [
   { from: 'services/campaign/migrations', match: /\.sql$/ },
   // services/delivery/src/app.ts: MIGRATIONS_DIR = ../migrations.
   { from: 'services/delivery/migrations', match: /\.sql$/ },
-  // packages/shared/src/grpc.ts: PROTO_DIR = the contracts' protos/, loaded by @grpc/proto-loader at start.
+  // packages/shared/src/grpc.ts: PROTO_DIR = the contracts' packages/contracts/protos/, loaded by @grpc/proto-loader at start.
   { from: 'packages/contracts/protos', match: /\.proto$/ },
   // Each package's package.json beside its compiled src/: its name, "type": "module" and the
   // exports map that turns `@webpush/<name>/x.js` into src/x.js (linkPackages).
@@ -288,9 +288,9 @@ async function buildConsole(outDir) {
  * Native addons: C compiled against the headers Node ships (include/node: Node-API and the
  * OpenSSL Node carries), nothing linked (the symbols resolve against the running node binary).
  * Optional: without a C compiler or the headers the build says so and the code runs its
- * JavaScript fallback (services/delivery/src/push/encryption/engine.js).
+ * JavaScript fallback (packages/push/src/encryption/engine.js).
  */
-export const NATIVE_ADDONS = [{ source: 'services/delivery/native/rfc8291.c', output: 'services/delivery/native/rfc8291.node', what: 'push payload encryption' }];
+export const NATIVE_ADDONS = [{ source: 'packages/push/native/rfc8291.c', output: 'packages/push/native/rfc8291.node', what: 'push payload encryption' }];
 const NATIVE_STAMP = '.native.json';
 const CC_FLAGS = ['-O2', '-fPIC', '-shared', '-fvisibility=hidden', '-Wall', '-Wextra'];
 

@@ -1,4 +1,4 @@
-// Writes services/shared/src/time-zone-links.ts: IANA's links (an old or alternative zone name and
+// Writes packages/contracts/src/time-zone-links.ts: IANA's links (an old or alternative zone name and
 // the zone it names, `Asia/Calcutta` → `Asia/Kolkata`), read from a tzdata.zi file (zic's input,
 // public domain; Debian's is /usr/share/zoneinfo/tzdata.zi). Browsers report either name (Chrome
 // reports CLDR's `Asia/Calcutta`), so the platform stores and matches the zone's IANA name.
@@ -28,5 +28,5 @@ export const TIME_ZONE_LINKS: Readonly<Record<string, string>> = {
 ${entries.join('\n')}
 };
 `;
-writeFileSync(new URL('../services/shared/src/time-zone-links.ts', import.meta.url), out);
+writeFileSync(new URL('../packages/contracts/src/time-zone-links.ts', import.meta.url), out);
 console.log(`${links.size} links from tzdata ${version}`);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { migrateCampaignSchema } from '../services/campaign/src/app.js';
 import { migrateDeliverySchema } from '../services/delivery/src/app.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS } from '../services/delivery/src/config.js';
-import { createPool } from '../services/shared/src/db.js';
+import { createPool } from '@webpush/shared/db.js';
 import { ensureDemo, subscribeDemoBrowsers } from './lib/demo.js';
 import { startKafka, type RunningKafka } from './lib/kafka-broker.js';
 import { clearStackInfo, DATA_DIR, localDatabase, localSecrets, runningStack, writeStackInfo } from './lib/local-env.js';

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { startServices, type RunningServices } from '../../scripts/lib/services.js';
-import { freePort } from '../../services/shared/src/ports.js';
-import { createPool, type Pool } from '../../services/shared/src/db.js';
-import { startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
+import { freePort } from '@webpush/shared/ports.js';
+import { createPool, type Pool } from '@webpush/shared/db.js';
+import { startEmbeddedPostgres, type RunningPostgres } from '@webpush/shared/postgres.js';
 import { announcedWorkers, findChild } from './proc.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

@@ -10,7 +10,7 @@ import { load, type LoadResult } from '../lib/load.js';
 import { memory, meterCpu, processesNamed, sampleRss } from '../lib/proc.js';
 import { apiOk, createSite, seed } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
-import type { Queryable } from '../../services/shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 import { BENCH_CAMPAIGN } from './delivery.js';
 import { countByZone, countSegment, countUnion } from '../../services/delivery/src/audience/count-store.js';
 

@@ -11,8 +11,8 @@ import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { compiledPath } from '../../scripts/lib/build-output.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { resolveEngine } from '../../services/delivery/src/push/encryption/engine.js';
-import { buildPushPayload } from '../../services/shared/src/campaign-content.js';
+import { resolveEngine } from '@webpush/push/encryption/engine.js';
+import { buildPushPayload } from '@webpush/contracts/campaign-content.js';
 import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
 import { waitForPushes } from '../lib/campaign-wait.js';
 import { cpuSeconds, descendantsNamed, meterCpu, processTree, sampleRss, threadRoleCpu, threadTimes, waitForQuiet } from '../lib/proc.js';
@@ -463,7 +463,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     bench: perPush(cpuUsed.bench),
   };
   // The service logs its engine at info; the bench runs it at warn, so ask the same question of the same files.
-  const addon = pathToFileURL(compiledPath('services/delivery/native/rfc8291.node'));
+  const addon = pathToFileURL(compiledPath('packages/push/native/rfc8291.node'));
   const engineChoice = (process.env.ENCRYPTION_ENGINE ?? 'auto') as Parameters<typeof resolveEngine>[0];
   const { engine: encryptionEngine } = resolveEngine(engineChoice, addon);
   log(

@@ -12,7 +12,7 @@ const tree = process.env.TREE;
 const pushes = Number(process.env.PUSHES);
 const warmup = Number(process.env.WARMUP);
 const origin = process.env.SIM_ORIGIN;
-const compiled = (file) => pathToFileURL(path.join(tree, 'dist/services/delivery/src/push', file)).href;
+const compiled = (file) => pathToFileURL(path.join(tree, 'dist/packages/push/src', file)).href;
 const { createPushSender } = await import(compiled('sender.js'));
 const { createVapidHeaderCache } = await import(compiled('vapid.js'));
 const { generateKeyPairSync } = await import('node:crypto');

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { withTransaction, type Pool } from '../../services/shared/src/db.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { loadRetentionSettings } from '../../services/delivery/src/config.js';
 import { createRetention, type RetentionReport } from '../../services/delivery/src/retention/retention.js';
 import { pieceTable } from '../../services/delivery/src/sending/delivery-log-store.js';

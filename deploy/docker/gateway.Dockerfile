@@ -22,7 +22,7 @@ RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
 # the compiled JavaScript and the files it reads at run time in dist/. The same stage in every
 # image, so one build serves them all from the cache.
 FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS build
-# A C compiler for the delivery service's native payload encryption (services/delivery/native/,
+# A C compiler for the delivery service's native payload encryption (packages/push/native/,
 # compiled by the build against the image's Node headers; the runtime stage needs no compiler).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends gcc libc6-dev \

@@ -1,8 +1,8 @@
 // The gateway's only reader of process.env. A missing or malformed variable stops start-up
 // with a ConfigError naming it.
-import { boolean, httpOrigin, integer, list, listenAddress, optionalString, ConfigError } from '../../services/shared/src/config.js';
-import { internalToken } from '../../services/shared/src/internal-auth.js';
-import { parseLevel, type Level } from '../../services/shared/src/log.js';
+import { boolean, httpOrigin, integer, list, listenAddress, optionalString, ConfigError } from '@webpush/shared/config.js';
+import { internalToken } from '@webpush/shared/internal-auth.js';
+import { parseLevel, type Level } from '@webpush/shared/log.js';
 import { parseTrustedProxies } from './http/client-address.js';
 
 export interface GatewayConfig {

@@ -6,8 +6,8 @@
 // metrics are served by the ops listener (app.ts), never on this port.
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../../services/shared/src/log.js';
-import type { ServiceMetrics } from '../../services/shared/src/observability/metrics.js';
+import type { Logger } from '@webpush/shared/log.js';
+import type { ServiceMetrics } from '@webpush/shared/observability/metrics.js';
 import type { Authenticator } from './auth/authenticator.js';
 import { consolePageRoutes, consoleApiRouter, consoleRoutes, type ConsolePages } from './console/index.js';
 import type { Backends, ConsoleBackend, ConsoleDataBackend } from './grpc/clients.js';

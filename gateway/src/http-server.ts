@@ -4,8 +4,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
-import { isPluginPath, PLUGIN_CORS_HEADERS } from '../../services/shared/src/plugin-cors.js';
-import { DRAIN_MS } from '../../services/shared/src/shutdown.js';
+import { isPluginPath, PLUGIN_CORS_HEADERS } from '@webpush/shared/plugin-cors.js';
+import { DRAIN_MS } from '@webpush/shared/shutdown.js';
 import type { GatewayConfig } from './config.js';
 import { MESSAGES } from './texts.js';
 

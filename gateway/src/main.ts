@@ -1,7 +1,7 @@
 // Composition root: config → start → wait for SIGTERM/SIGINT → ordered stop.
-import { ConfigError } from '../../services/shared/src/config.js';
-import { installLastChanceHandlers } from '../../services/shared/src/last-chance.js';
-import { createLogger } from '../../services/shared/src/log.js';
+import { ConfigError } from '@webpush/shared/config.js';
+import { installLastChanceHandlers } from '@webpush/shared/last-chance.js';
+import { createLogger } from '@webpush/shared/log.js';
 import { startGateway } from './app.js';
 import { loadConfig } from './config.js';
 

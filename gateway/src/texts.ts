@@ -2,9 +2,9 @@
 // answers come from theirs: services/campaign/src/domain/texts.ts). SPEC are the spec's texts
 // word for word (the plan refusals are its prefix and its method-specific ending joined); OWN are
 // the texts the spec does not state, recorded in docs/api-decisions.md or the OpenAPI document.
-// Texts the campaign service answers too come from services/shared/src/api-texts.ts.
-import { SHARED_OWN, SHARED_SPEC } from '../../services/shared/src/api-texts.js';
-import { CONSOLE_OWN } from '../../services/shared/src/console-texts.js';
+// Texts the campaign service answers too come from packages/shared/src/api-texts.ts.
+import { SHARED_OWN, SHARED_SPEC } from '@webpush/shared/api-texts.js';
+import { CONSOLE_OWN } from '@webpush/shared/console-texts.js';
 
 const SPEC = {
   ...SHARED_SPEC,

@@ -7,7 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { createBackends, type Backends } from '../src/grpc/clients.js';
 import { neverReachedBackend, toHttpError } from '../src/grpc/status-map.js';
-import { bindServer, loadCampaignProto } from '../../services/shared/src/grpc.js';
+import { bindServer, loadCampaignProto } from '@webpush/shared/grpc.js';
 
 const TOKEN = 'test-internal-token-0123456789abcdef';
 const ctx = { requestId: 'req-unreachable' };

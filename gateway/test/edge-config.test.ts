@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ConfigError } from '../../services/shared/src/config.js';
+import { ConfigError } from '@webpush/shared/config.js';
 import { INTERNAL_TOKENS } from '../../test/support/internal-tokens.js';
 import { loadConfig } from '../src/config.js';
 import { canonicalAddress, createClientResolver } from '../src/http/client-address.js';

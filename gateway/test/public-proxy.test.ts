@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { rawExchange } from './support/raw-socket.js';
 import { ALL_PERMISSIONS, browserSubscription, request, startStack, type Stack, type TestSite } from './support/stack.js';
 
-/** The plugin's CORS headers (services/shared/src/plugin-cors.ts), as a browser needs them on every answer. */
+/** The plugin's CORS headers (packages/shared/src/plugin-cors.ts), as a browser needs them on every answer. */
 function expectPluginCors(headers: Headers): void {
   expect(headers.get('access-control-allow-origin')).to.equal('*');
   expect(headers.get('access-control-expose-headers')).to.equal('Retry-After');

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { RunningGateway } from '../src/app.js';
-import { createFailureLimiter, createTokenBucket } from '../../services/shared/src/rate-limit.js';
+import { createFailureLimiter, createTokenBucket } from '@webpush/shared/rate-limit.js';
 import { ALL_PERMISSIONS, request, startStack, type Stack, type TestSite } from './support/stack.js';
 
 const TOO_MANY = { message: 'Too many requests' };

@@ -3,11 +3,11 @@
 // environment (CAMPAIGN_GRPC_TARGET, AUDIENCE_GRPC_TARGET, OPERATOR_INTERNAL_TOKEN: the names the
 // services' own settings use), else the stack `npm start` runs on this machine.
 import * as grpc from '@grpc/grpc-js';
-import { ConfigError } from '../../services/shared/src/config.js';
-import { loadSiteAdminProto, loadSiteRegistryProto } from '../../services/shared/src/grpc.js';
-import { internalToken, TOKEN_VARIABLE, withInternalToken } from '../../services/shared/src/internal-auth.js';
-import type { SiteAdminClient } from '../../protos/generated/campaign/v1/SiteAdmin.js';
-import type { SiteRegistryClient } from '../../protos/generated/delivery/v1/SiteRegistry.js';
+import { ConfigError } from '@webpush/shared/config.js';
+import { loadSiteAdminProto, loadSiteRegistryProto } from '@webpush/shared/grpc.js';
+import { internalToken, TOKEN_VARIABLE, withInternalToken } from '@webpush/shared/internal-auth.js';
+import type { SiteAdminClient } from '@webpush/contracts/generated/campaign/v1/SiteAdmin.js';
+import type { SiteRegistryClient } from '@webpush/contracts/generated/delivery/v1/SiteRegistry.js';
 import { localSecrets, runningStack } from './local-env.js';
 
 /** Long enough for a create, which waits for the delivery service (its own deadline, 5 s by default). */

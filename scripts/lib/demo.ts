@@ -7,14 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Pool } from '../../services/shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { createOperators, PERMISSIONS } from '../../services/campaign/src/domain/operators.js';
 import { createAccounts } from '../../services/campaign/src/console/accounts.js';
 import { createDeliveryOperators } from '../../services/delivery/src/operators.js';
 import { DATA_DIR } from './local-env.js';
 import type { SimulatorProcess } from './simulator-process.js';
-import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../services/shared/src/edge-headers.js';
-import { INTERNAL_AUTH_HEADER } from '../../services/shared/src/internal-auth.js';
+import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '@webpush/shared/edge-headers.js';
+import { INTERNAL_AUTH_HEADER } from '@webpush/shared/internal-auth.js';
 
 const DEMO_FILE = path.join(DATA_DIR, 'demo.json');
 const DEMO_PLAN = 'demo';

@@ -9,9 +9,9 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fixRequestQueue } from '../../services/shared/src/kafkajs-request-queue.js';
+import { fixRequestQueue } from '@webpush/shared/kafkajs-request-queue.js';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { freePort } from '../../services/shared/src/ports.js';
+import { freePort } from '@webpush/shared/ports.js';
 import { stopWithThisProcess } from './exit-reaper.js';
 import { ROOT } from './local-env.js';
 

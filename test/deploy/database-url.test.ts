@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, postgresUrl } from '../../services/shared/src/config.js';
+import { ConfigError, postgresUrl } from '@webpush/shared/config.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { INTERNAL_TOKENS } from '../support/internal-tokens.js';
 

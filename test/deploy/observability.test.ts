@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { freePort } from '../../services/shared/src/ports.js';
+import { freePort } from '@webpush/shared/ports.js';
 import { startStack, type Stack } from '../e2e/support/harness.js';
 
 type ServiceName = 'gateway' | 'campaign' | 'delivery';

@@ -1,4 +1,4 @@
-// How long each service gets to stop, the same everywhere: services/shared/src/shutdown.ts owns
+// How long each service gets to stop, the same everywhere: packages/shared/src/shutdown.ts owns
 // the numbers (the services drain for DRAIN_MS), and the Kubernetes manifests, the compose file
 // and the operations doc must say the same. A grace period shorter than preStop + drain + the
 // rest would SIGKILL a service mid-export or mid-chunk; compose once gave delivery 30 s where
@@ -8,12 +8,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { AFTER_DRAIN_SECONDS, DRAIN_MS, PRE_STOP_SECONDS, STOP_GRACE_SECONDS } from '../../services/shared/src/shutdown.js';
+import { AFTER_DRAIN_SECONDS, DRAIN_MS, PRE_STOP_SECONDS, STOP_GRACE_SECONDS } from '@webpush/shared/shutdown.js';
 import { renderKustomization } from './support/kustomize.js';
 
 const SERVICES = ['gateway', 'campaign', 'delivery'];
 
-describe('stop grace periods and drain times (services/shared/src/shutdown.ts)', () => {
+describe('stop grace periods and drain times (packages/shared/src/shutdown.ts)', () => {
   it('leave room for the preStop sleep, the drain and the rest', () => {
     expect(STOP_GRACE_SECONDS).to.be.at.least(PRE_STOP_SECONDS + DRAIN_MS / 1000 + AFTER_DRAIN_SECONDS);
     // An export gets far longer than the 5 s it once had.

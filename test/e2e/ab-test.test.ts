@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
-import { abBucket, variantOfBucket, type AbTest } from '../../services/shared/src/ab-test.js';
+import { abBucket, variantOfBucket, type AbTest } from '@webpush/contracts/ab-test.js';
 import { startPushSimulator, type PushSimulator, type ReceivedMessage } from '../../tools/push-simulator/src/index.js';
 import { ALL, DATE_RE, inSeconds, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, sleep, startStack, type Stack } from './support/harness.js';

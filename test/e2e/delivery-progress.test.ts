@@ -8,7 +8,7 @@
 // control only — the scheduler, pacer, expansion and pushes are the real path).
 import { expect } from 'chai';
 import pg from 'pg';
-import { testThreshold } from '../../services/shared/src/ab-test.js';
+import { testThreshold } from '@webpush/contracts/ab-test.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, DATE_RE, siteWithPermissions, subscribeSimulated, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { ROOT } from '../../scripts/lib/local-env.js';
 import { createDeliveryOperators } from '../../services/delivery/src/operators.js';
-import { createPool } from '../../services/shared/src/db.js';
+import { createPool } from '@webpush/shared/db.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { compiledPath } from '../../scripts/lib/build-output.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { freePort } from '../../services/shared/src/ports.js';
+import { freePort } from '@webpush/shared/ports.js';
 import pg from 'pg';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';

@@ -3,7 +3,7 @@
 // impressions and clicks come back into analytics.
 import { expect } from 'chai';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
-import { freePort } from '../../services/shared/src/ports.js';
+import { freePort } from '@webpush/shared/ports.js';
 import { ALL, inSeconds, siteWithPermissions, validCampaign, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
 

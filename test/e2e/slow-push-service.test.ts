@@ -5,7 +5,7 @@
 // from latency, every subscriber gets the campaign once.
 import { expect } from 'chai';
 import { createDeliveryOperators } from '../../services/delivery/src/operators.js';
-import { createPool } from '../../services/shared/src/db.js';
+import { createPool } from '@webpush/shared/db.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';

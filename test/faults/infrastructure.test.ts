@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
-import { freePort } from '../../services/shared/src/ports.js';
+import { freePort } from '@webpush/shared/ports.js';
 import { sleep } from '../e2e/support/harness.js';
 import { startOwnPostgres, type OwnPostgres } from './support/postgres.js';
 import { DOWN_SEC, expectNoProblems, N, runScenario, startRig, terminateBackends, waitUntilQuiet, type Rig } from './support/faults.js';

@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { createKafkaTopics } from '../../scripts/lib/kafka-topics.js';
-import { createMessaging } from '../../services/shared/src/kafka.js';
-import type { Logger } from '../../services/shared/src/log.js';
-import { TOPIC_PARTITIONS, TOPICS } from '../../services/shared/src/messages.js';
+import { createMessaging } from '@webpush/shared/kafka.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { TOPIC_PARTITIONS, TOPICS } from '@webpush/contracts/messages.js';
 import { testKafkaBrokers } from '../support/kafka.js';
 
 describe('chunk topic partitions (KAFKA_CHUNK_PARTITIONS)', function () {

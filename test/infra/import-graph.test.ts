@@ -19,7 +19,6 @@ export const HOUSE_RULES: Rules = {
       root: 'services/delivery/src',
       layers: [
         ['errors.ts', 'grpc-answers.ts', 'http'],
-        ['push'],
         ['sites'],
         ['audience'],
         ['sending'],
@@ -41,7 +40,7 @@ export const HOUSE_RULES: Rules = {
       features: ['console'],
     },
   ],
-  sharedRoots: ['services/shared/src', 'protos/generated'],
+  sharedRoots: ['packages/shared/src', 'packages/contracts/src/generated'],
   sqlAllowed: {
     'services/campaign/src/app.ts': "the readiness probe's SELECT 1, on its own connection",
     'services/delivery/src/app.ts': "the readiness probe's SELECT 1, on its own connection",

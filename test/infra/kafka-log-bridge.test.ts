@@ -1,12 +1,12 @@
-// kafkajs's log entries as our JSON lines (services/shared/src/kafka.ts bridgeLog), written by the
+// kafkajs's log entries as our JSON lines (packages/shared/src/kafka.ts bridgeLog), written by the
 // real logger: an Error kafkajs passes (a chunk attempt that failed: "Error when calling
 // eachBatch") keeps its message and stack instead of `"error":{}`, and an error answer kafkajs
 // retries by itself (a broker still loading on a healthy start) is not an error line.
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { logLevel } from 'kafkajs';
-import { bridgeLog } from '../../services/shared/src/kafka.js';
-import { createLogger } from '../../services/shared/src/log.js';
+import { bridgeLog } from '@webpush/shared/kafka.js';
+import { createLogger } from '@webpush/shared/log.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];

@@ -1,10 +1,10 @@
-// The kafkajs request-queue fix (services/shared/src/kafkajs-request-queue.ts): an idle
+// The kafkajs request-queue fix (packages/shared/src/kafkajs-request-queue.ts): an idle
 // connection runs no timer loop, and a request held back by client-side throttling still goes
 // out when the throttle ends.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
-import { fixRequestQueue, releasedRequestQueue, RequestQueue, type RequestQueueInternals } from '../../services/shared/src/kafkajs-request-queue.js';
+import { fixRequestQueue, releasedRequestQueue, RequestQueue, type RequestQueueInternals } from '@webpush/shared/kafkajs-request-queue.js';
 import { testKafkaBrokers } from '../support/kafka.js';
 
 describe('kafkajs request queue', function () {

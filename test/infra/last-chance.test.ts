@@ -5,12 +5,12 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { CRASH_EXIT_CODE } from '../../services/shared/src/last-chance.js';
+import { CRASH_EXIT_CODE } from '@webpush/shared/last-chance.js';
 
 function runWithHandlers(body: string) {
   const script = `
-    import { installLastChanceHandlers } from ${JSON.stringify(path.join(ROOT, 'services/shared/src/last-chance.ts'))};
-    import { createLogger } from ${JSON.stringify(path.join(ROOT, 'services/shared/src/log.ts'))};
+    import { installLastChanceHandlers } from ${JSON.stringify(path.join(ROOT, 'packages/shared/src/last-chance.ts'))};
+    import { createLogger } from ${JSON.stringify(path.join(ROOT, 'packages/shared/src/log.ts'))};
     installLastChanceHandlers(createLogger('probe', 'info'));
     ${body}
   `;

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '../../services/shared/src/campaign-content.js';
-import { createCodecs, dispatchForWire, upgradeDispatch, type DispatchMessage, type DispatchMessageV1 } from '../../services/shared/src/messages.js';
+import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { createCodecs, dispatchForWire, upgradeDispatch, type DispatchMessage, type DispatchMessageV1 } from '@webpush/contracts/messages.js';
 
 const codecs = createCodecs();
 const content = fc.record<CampaignContent>({

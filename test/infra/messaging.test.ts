@@ -4,9 +4,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
-import { createMessaging } from '../../services/shared/src/kafka.js';
-import { createLogger } from '../../services/shared/src/log.js';
-import { createCodecs, TOPICS, type ChunkMessage, type StatsMessage } from '../../services/shared/src/messages.js';
+import { createMessaging } from '@webpush/shared/kafka.js';
+import { createLogger } from '@webpush/shared/log.js';
+import { createCodecs, TOPICS, type ChunkMessage, type StatsMessage } from '@webpush/contracts/messages.js';
 import { testKafkaBrokers } from '../support/kafka.js';
 
 describe('messaging module', function () {

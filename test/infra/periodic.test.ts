@@ -1,8 +1,8 @@
-// The shared wakeable loop (services/shared/src/periodic.ts). Passes are held and released by
+// The shared wakeable loop (packages/shared/src/periodic.ts). Passes are held and released by
 // the tests through promises; intervals are either tiny (to see passes repeat) or a minute (so
 // that only start() and wake() can cause a pass within a test). Every wait is bounded.
 import { expect } from 'chai';
-import { createPeriodic, quietWhileFailing, type Periodic, type PeriodicOptions } from '../../services/shared/src/periodic.js';
+import { createPeriodic, quietWhileFailing, type Periodic, type PeriodicOptions } from '@webpush/shared/periodic.js';
 
 const LONG = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@
 // never in use, never handed out twice.
 import net from 'node:net';
 import { expect } from 'chai';
-import { ephemeralRange, freePort, pickRange } from '../../services/shared/src/ports.js';
+import { ephemeralRange, freePort, pickRange } from '@webpush/shared/ports.js';
 
 describe('infra: free ports for child processes', () => {
   it('picks ports outside the ephemeral range, each one only once', async () => {

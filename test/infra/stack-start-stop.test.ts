@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { compiledPath, ensureBuilt } from '../../scripts/lib/build-output.js';
 import { ROOT } from '../../scripts/lib/local-env.js';
-import { freePort } from '../../services/shared/src/ports.js';
+import { freePort } from '@webpush/shared/ports.js';
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 

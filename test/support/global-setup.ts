@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { startEmbeddedPostgres, type RunningPostgres } from '../../services/shared/src/postgres.js';
+import { startEmbeddedPostgres, type RunningPostgres } from '@webpush/shared/postgres.js';
 import { startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
 import { TEST_SERVER_URL_VAR } from './postgres.js';
 import { TEST_KAFKA_BROKERS_VAR } from './kafka.js';

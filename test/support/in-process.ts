@@ -3,8 +3,8 @@
 // tokens, each behind the ones it calls (delivery ← campaign ← gateway), Kafka when asked, and
 // stop() that ends all of it. Suites keep their own helpers (gRPC and HTTP calls, seeders) on top.
 import { randomBytes } from 'node:crypto';
-import { createPool, type Pool } from '../../services/shared/src/db.js';
-import type { Logger } from '../../services/shared/src/log.js';
+import { createPool, type Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { startCampaignService, type RunningCampaignService } from '../../services/campaign/src/app.js';
 import { loadConfig as loadCampaignConfig } from '../../services/campaign/src/config.js';
 import { createOperators, type Permission } from '../../services/campaign/src/domain/operators.js';

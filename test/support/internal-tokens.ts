@@ -1,4 +1,4 @@
-// The services' internal tokens for in-process test stacks (services/shared/src/internal-auth.ts):
+// The services' internal tokens for in-process test stacks (packages/shared/src/internal-auth.ts):
 // one set per test run, passed to every service a suite starts and to its own gRPC clients.
 import { randomBytes } from 'node:crypto';
 

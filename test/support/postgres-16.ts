@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { stopWithThisProcess } from '../../scripts/lib/exit-reaper.js';
-import { freePort } from '../../services/shared/src/ports.js';
-import { INITDB_FLAGS, letOthersReachBinaries, serverFlags } from '../../services/shared/src/postgres.js';
+import { freePort } from '@webpush/shared/ports.js';
+import { INITDB_FLAGS, letOthersReachBinaries, serverFlags } from '@webpush/shared/postgres.js';
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;

@@ -3,7 +3,7 @@
 // for the whole run. Every suite then gets a brand-new database of its own.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { externalPostgres } from '../../services/shared/src/postgres.js';
+import { externalPostgres } from '@webpush/shared/postgres.js';
 
 export const TEST_SERVER_URL_VAR = 'WEBPUSH_TEST_PG_SERVER_URL';
 

@@ -8,7 +8,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { testCertificate } from '../../services/delivery/test/push/support/tls.js';
+import { testCertificate } from '../../packages/push/test/support/tls.js';
 
 export interface ReceivedWebhook {
   path: string;

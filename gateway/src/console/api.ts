@@ -7,7 +7,7 @@
 // /console/api/, an unknown path is 404 and a known one with another method 405 with Allow.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
-import type { Logger } from '../../../services/shared/src/log.js';
+import type { Logger } from '@webpush/shared/log.js';
 import type { Permission, Principal } from '../auth/authenticator.js';
 import type { CallContext, ConsoleBackend } from '../grpc/clients.js';
 import { toHttpError } from '../grpc/status-map.js';
@@ -21,7 +21,7 @@ import { clearedSessionCookie, sessionCookie, sessionHashOf, sessionIdOf } from 
 import { consoleHttpError } from './errors.js';
 import { hasBody, requireJsonContentType } from './input.js';
 import { CONSOLE_API_PREFIX, type ConsoleRoute, type ConsoleSession } from './route.js';
-import type { Membership__Output } from '../../../protos/generated/campaign/v1/Membership.js';
+import type { Membership__Output } from '@webpush/contracts/generated/campaign/v1/Membership.js';
 
 export interface ConsoleApiDeps {
   routes: ConsoleRoute[];

@@ -1,5 +1,5 @@
 // campaign.v1.Console's statuses → the console API's answers, exactly as the header of
-// protos/campaign/v1/console.proto states. A 4xx's message is the status details (the console's
+// packages/contracts/protos/campaign/v1/console.proto states. A 4xx's message is the status details (the console's
 // text); anything else is the route's generic 500 text, except a call that certainly never
 // reached its service: 503, as on /v2 (grpc/status-map.ts).
 import { status as Status } from '@grpc/grpc-js';

@@ -4,8 +4,8 @@
 // password's length, a label's) are the campaign service's. Bodies of the /v2 routes the console
 // runs are the /v2 routes' business, passed on as their JSON text.
 import type { IncomingMessage } from 'node:http';
-import { withField } from '../../../services/shared/src/console-texts.js';
-import { hasBadCharacters } from '../../../services/shared/src/text.js';
+import { withField } from '@webpush/shared/console-texts.js';
+import { hasBadCharacters } from '@webpush/shared/text.js';
 import { HttpError, MESSAGES } from '../texts.js';
 
 /**

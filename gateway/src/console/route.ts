@@ -2,7 +2,7 @@
 // router (console/api.ts) runs the same steps for all of them: session → CSRF → the site (a member's,
 // else 404) → the role → the site's plan (as /v2) → content type, body size, JSON → backend.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Membership__Output } from '../../../protos/generated/campaign/v1/Membership.js';
+import type { Membership__Output } from '@webpush/contracts/generated/campaign/v1/Membership.js';
 import type { Permission, Principal } from '../auth/authenticator.js';
 import type { CallContext } from '../grpc/clients.js';
 import type { Method } from '../http/routing.js';

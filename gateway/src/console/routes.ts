@@ -2,9 +2,9 @@
 // site's settings, keys and members, the audience estimate) and the /v2 routes it runs for a
 // member's site — campaigns, topics, countries — with the site's plan checked by their own rule,
 // their bodies, validation messages and answers exactly /v2's.
-import type { ApiKey__Output } from '../../../protos/generated/campaign/v1/ApiKey.js';
-import type { SessionGrant__Output } from '../../../protos/generated/campaign/v1/SessionGrant.js';
-import type { SessionView__Output } from '../../../protos/generated/campaign/v1/SessionView.js';
+import type { ApiKey__Output } from '@webpush/contracts/generated/campaign/v1/ApiKey.js';
+import type { SessionGrant__Output } from '@webpush/contracts/generated/campaign/v1/SessionGrant.js';
+import type { SessionView__Output } from '@webpush/contracts/generated/campaign/v1/SessionView.js';
 import { status as Status } from '@grpc/grpc-js';
 import type { AudienceBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend } from '../grpc/clients.js';
 import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';

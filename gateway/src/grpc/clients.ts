@@ -1,41 +1,41 @@
 // One client per backend service, promisified; every call carries a deadline and the request id.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadCampaignProto, loadConsoleDataProto, loadConsoleProto, loadWebhooksProto } from '../../../services/shared/src/grpc.js';
-import { withInternalToken } from '../../../services/shared/src/internal-auth.js';
-import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
-import type { ConsoleClient } from '../../../protos/generated/campaign/v1/Console.js';
-import type { LoginRequest } from '../../../protos/generated/campaign/v1/LoginRequest.js';
-import type { AcceptInviteRequest } from '../../../protos/generated/campaign/v1/AcceptInviteRequest.js';
-import type { SessionGrant__Output } from '../../../protos/generated/campaign/v1/SessionGrant.js';
-import type { SessionAnswer__Output } from '../../../protos/generated/campaign/v1/SessionAnswer.js';
-import type { SiteInfoResponse__Output } from '../../../protos/generated/campaign/v1/SiteInfoResponse.js';
-import type { ApiKeyList__Output } from '../../../protos/generated/campaign/v1/ApiKeyList.js';
-import type { IssuedApiKey__Output } from '../../../protos/generated/campaign/v1/IssuedApiKey.js';
-import type { RevokedApiKey__Output } from '../../../protos/generated/campaign/v1/RevokedApiKey.js';
-import type { MemberList__Output } from '../../../protos/generated/campaign/v1/MemberList.js';
-import type { EstimateAudienceResponse__Output } from '../../../protos/generated/campaign/v1/EstimateAudienceResponse.js';
-import type { ConsoleDataClient } from '../../../protos/generated/delivery/v1/ConsoleData.js';
-import type { CampaignSeriesResponse__Output } from '../../../protos/generated/delivery/v1/CampaignSeriesResponse.js';
-import type { AudienceDailyResponse__Output } from '../../../protos/generated/delivery/v1/AudienceDailyResponse.js';
-import type { AudienceBrowsersResponse__Output } from '../../../protos/generated/delivery/v1/AudienceBrowsersResponse.js';
-import type { TopicChange__Output } from '../../../protos/generated/delivery/v1/TopicChange.js';
-import type { SiteSettingsResponse__Output } from '../../../protos/generated/delivery/v1/SiteSettingsResponse.js';
-import type { SendTestPushRequest } from '../../../protos/generated/delivery/v1/SendTestPushRequest.js';
-import type { SendTestPushResponse__Output } from '../../../protos/generated/delivery/v1/SendTestPushResponse.js';
-import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
-import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
-import type { WebhookRequest } from '../../../protos/generated/delivery/v1/WebhookRequest.js';
-import type { WebhookAnswer__Output } from '../../../protos/generated/delivery/v1/WebhookAnswer.js';
-import type { AuthenticateResponse__Output } from '../../../protos/generated/campaign/v1/AuthenticateResponse.js';
-import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
-import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
-import type { GetCampaignResponse__Output } from '../../../protos/generated/campaign/v1/GetCampaignResponse.js';
-import type { DeleteCampaignResponse__Output } from '../../../protos/generated/campaign/v1/DeleteCampaignResponse.js';
-import type { PickWinnerResponse__Output } from '../../../protos/generated/campaign/v1/PickWinnerResponse.js';
-import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
-import type { ImportSubscriptionsResponse__Output } from '../../../protos/generated/delivery/v1/ImportSubscriptionsResponse.js';
-import type { ExportChunk__Output } from '../../../protos/generated/delivery/v1/ExportChunk.js';
-import type { ExportCampaignsChunk__Output } from '../../../protos/generated/campaign/v1/ExportCampaignsChunk.js';
+import { loadAudienceProto, loadCampaignProto, loadConsoleDataProto, loadConsoleProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
+import type { CampaignServiceClient } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
+import type { ConsoleClient } from '@webpush/contracts/generated/campaign/v1/Console.js';
+import type { LoginRequest } from '@webpush/contracts/generated/campaign/v1/LoginRequest.js';
+import type { AcceptInviteRequest } from '@webpush/contracts/generated/campaign/v1/AcceptInviteRequest.js';
+import type { SessionGrant__Output } from '@webpush/contracts/generated/campaign/v1/SessionGrant.js';
+import type { SessionAnswer__Output } from '@webpush/contracts/generated/campaign/v1/SessionAnswer.js';
+import type { SiteInfoResponse__Output } from '@webpush/contracts/generated/campaign/v1/SiteInfoResponse.js';
+import type { ApiKeyList__Output } from '@webpush/contracts/generated/campaign/v1/ApiKeyList.js';
+import type { IssuedApiKey__Output } from '@webpush/contracts/generated/campaign/v1/IssuedApiKey.js';
+import type { RevokedApiKey__Output } from '@webpush/contracts/generated/campaign/v1/RevokedApiKey.js';
+import type { MemberList__Output } from '@webpush/contracts/generated/campaign/v1/MemberList.js';
+import type { EstimateAudienceResponse__Output } from '@webpush/contracts/generated/campaign/v1/EstimateAudienceResponse.js';
+import type { ConsoleDataClient } from '@webpush/contracts/generated/delivery/v1/ConsoleData.js';
+import type { CampaignSeriesResponse__Output } from '@webpush/contracts/generated/delivery/v1/CampaignSeriesResponse.js';
+import type { AudienceDailyResponse__Output } from '@webpush/contracts/generated/delivery/v1/AudienceDailyResponse.js';
+import type { AudienceBrowsersResponse__Output } from '@webpush/contracts/generated/delivery/v1/AudienceBrowsersResponse.js';
+import type { TopicChange__Output } from '@webpush/contracts/generated/delivery/v1/TopicChange.js';
+import type { SiteSettingsResponse__Output } from '@webpush/contracts/generated/delivery/v1/SiteSettingsResponse.js';
+import type { SendTestPushRequest } from '@webpush/contracts/generated/delivery/v1/SendTestPushRequest.js';
+import type { SendTestPushResponse__Output } from '@webpush/contracts/generated/delivery/v1/SendTestPushResponse.js';
+import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Audience.js';
+import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
+import type { WebhookRequest } from '@webpush/contracts/generated/delivery/v1/WebhookRequest.js';
+import type { WebhookAnswer__Output } from '@webpush/contracts/generated/delivery/v1/WebhookAnswer.js';
+import type { AuthenticateResponse__Output } from '@webpush/contracts/generated/campaign/v1/AuthenticateResponse.js';
+import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
+import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
+import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
+import type { DeleteCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteCampaignResponse.js';
+import type { PickWinnerResponse__Output } from '@webpush/contracts/generated/campaign/v1/PickWinnerResponse.js';
+import type { NameCounts__Output } from '@webpush/contracts/generated/delivery/v1/NameCounts.js';
+import type { ImportSubscriptionsResponse__Output } from '@webpush/contracts/generated/delivery/v1/ImportSubscriptionsResponse.js';
+import type { ExportChunk__Output } from '@webpush/contracts/generated/delivery/v1/ExportChunk.js';
+import type { ExportCampaignsChunk__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
 
 export interface CallContext {
   requestId: string;
@@ -52,7 +52,7 @@ export interface CampaignBackend {
   exportCampaigns(req: { siteId: string; bodyJson: string; format: string }, ctx: CallContext): grpc.ClientReadableStream<ExportCampaignsChunk__Output>;
 }
 
-/** campaign.v1.Console (protos/campaign/v1/console.proto): the console's accounts, sessions, keys and settings. */
+/** campaign.v1.Console (packages/contracts/protos/campaign/v1/console.proto): the console's accounts, sessions, keys and settings. */
 export interface ConsoleBackend {
   login(req: LoginRequest, ctx: CallContext): Promise<SessionGrant__Output>;
   logout(sessionHash: string, ctx: CallContext): Promise<unknown>;
@@ -67,7 +67,7 @@ export interface ConsoleBackend {
   estimateAudience(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<EstimateAudienceResponse__Output>;
 }
 
-/** delivery.v1.ConsoleData (protos/delivery/v1/console_data.proto): the console's series, daily counts, browsers, topic maintenance and the site's settings kept there. */
+/** delivery.v1.ConsoleData (packages/contracts/protos/delivery/v1/console_data.proto): the console's series, daily counts, browsers, topic maintenance and the site's settings kept there. */
 export interface ConsoleDataBackend {
   campaignSeries(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<CampaignSeriesResponse__Output>;
   audienceDaily(req: { siteId: string; days: number }, ctx: CallContext): Promise<AudienceDailyResponse__Output>;
@@ -89,7 +89,7 @@ export interface AudienceBackend {
   exportSubscribers(req: { siteId: string; format: string; topics: string; countries: string }, ctx: CallContext): grpc.ClientReadableStream<ExportChunk__Output>;
 }
 
-/** Each call answers the /v2 API's JSON object as text (protos/delivery/v1/webhooks.proto). */
+/** Each call answers the /v2 API's JSON object as text (packages/contracts/protos/delivery/v1/webhooks.proto). */
 export type WebhookCall = (req: WebhookRequest, ctx: CallContext) => Promise<WebhookAnswer__Output>;
 export interface WebhooksBackend {
   listWebhooks: WebhookCall;
@@ -128,7 +128,7 @@ const FLOW_CONTROL_WINDOW_BYTES = 8 * 1024 * 1024;
 /**
  * The deadline of a console test push (or GRPC_DEADLINE_MS when longer): the delivery service
  * answers within its 5 s of retries plus one push request's timeout (PUSH_TIMEOUT_MS, 10 s by
- * default), protos/delivery/v1/console_data.proto.
+ * default), packages/contracts/protos/delivery/v1/console_data.proto.
  */
 export const TEST_PUSH_DEADLINE_MS = 30_000;
 

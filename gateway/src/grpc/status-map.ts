@@ -1,10 +1,10 @@
-// gRPC status → HTTP, exactly as the header of protos/campaign/v1/campaign.proto states. The
+// gRPC status → HTTP, exactly as the header of packages/contracts/protos/campaign/v1/campaign.proto states. The
 // message of a 4xx is the status details (the spec's text); anything else is the endpoint's
 // generic 500 text, so backend internals never reach the customer — except a call that never
 // reached its service, which is certain to have done nothing and is answered 503 (below), and a
 // service that answered busy (no database connection in time): 503 with its Retry-After.
 import { status as Status } from '@grpc/grpc-js';
-import { RETRY_AFTER_METADATA } from '../../../services/shared/src/grpc.js';
+import { RETRY_AFTER_METADATA } from '@webpush/shared/grpc.js';
 import { HttpError, MESSAGES } from '../texts.js';
 
 const TO_HTTP: ReadonlyMap<number, { http: number; fallback: string }> = new Map([
@@ -54,7 +54,7 @@ export function retryAfterOf(err: unknown): number | undefined {
 
 /**
  * True when a service answered busy: no database connection within its pool's bound
- * (services/shared/src/grpc.ts busyStatus). Only our services set `retry-after`, so grpc-js's
+ * (packages/shared/src/grpc.ts busyStatus). Only our services set `retry-after`, so grpc-js's
  * own UNAVAILABLE (never-sent, above) is never read as busy.
  */
 export function serviceBusy(err: unknown): boolean {

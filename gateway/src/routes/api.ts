@@ -4,8 +4,8 @@
 // the backend. A caller within its limits sees exactly the spec's answers; a path that exists
 // with other methods answers 405 with Allow (http/routing.ts).
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import type { Logger } from '../../../services/shared/src/log.js';
-import type { RateDecision } from '../../../services/shared/src/rate-limit.js';
+import type { Logger } from '@webpush/shared/log.js';
+import type { RateDecision } from '@webpush/shared/rate-limit.js';
 import { sha256Hex, type Authenticator, type Principal } from '../auth/authenticator.js';
 import type { Backends } from '../grpc/clients.js';
 import { backendUnavailable, neverReachedBackend, toHttpError } from '../grpc/status-map.js';
@@ -25,7 +25,7 @@ export interface ApiDeps {
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
-  /** Abuse limits (services/shared/src/rate-limit.ts); absent = none. */
+  /** Abuse limits (packages/shared/src/rate-limit.ts); absent = none. */
   limits?: ApiLimits;
 }
 

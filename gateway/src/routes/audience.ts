@@ -1,6 +1,6 @@
 // /v2 audience endpoints (their methods and paths are in the /v2 router, api.ts): topics and countries (a plan without audience access gets an empty list: spec, not a 403),
 // and the import of subscriptions from another provider (an addition; docs/api-changelog.md).
-import type { NameCounts__Output } from '../../../protos/generated/delivery/v1/NameCounts.js';
+import type { NameCounts__Output } from '@webpush/contracts/generated/delivery/v1/NameCounts.js';
 import type { AudienceBackend } from '../grpc/clients.js';
 import { MESSAGES } from '../texts.js';
 import { exportAnswer, queryValue, type ApiRoute } from './route.js';

@@ -1,9 +1,9 @@
 // Campaign and page answers. The campaign service sends each campaign as the exact JSON text of
 // the spec's Campaign object (in the spec's field order; see the comment on ListCampaignsResponse
-// in protos/campaign/v1/campaign.proto): the gateway writes those bytes
+// in packages/contracts/protos/campaign/v1/campaign.proto): the gateway writes those bytes
 // into its answer without parsing or re-serialising them, and adds only the page envelope.
-import type { GetCampaignResponse__Output } from '../../../protos/generated/campaign/v1/GetCampaignResponse.js';
-import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
+import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
+import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
 import { JsonBytes } from '../http/json.js';
 
 const ITEMS_OPEN = Buffer.from('{"items":');

@@ -1,6 +1,6 @@
 // /v2 campaign endpoints: decode → one backend call → encode. Their methods and paths are in the
 // /v2 router (api.ts); the console runs some of them for a member's site (console/routes.ts).
-import { IDEMPOTENCY_KEY } from '../../../services/shared/src/api-texts.js';
+import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import type { CampaignBackend } from '../grpc/clients.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import { campaignJson, pageJson } from './campaign-json.js';

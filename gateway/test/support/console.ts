@@ -3,7 +3,7 @@
 // through the operators' side (invites) and accepted through the API itself.
 import { expect } from 'chai';
 import { createAccounts, type Role } from '../../../services/campaign/src/console/accounts.js';
-import type { Pool } from '../../../services/shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { consoleRoutes } from '../../src/console/routes.js';
 import type { ConsoleRoute } from '../../src/console/route.js';
 

@@ -4,8 +4,8 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { startInProcess, type TestSite } from '../../../test/support/in-process.js';
 import { assertResponseMatchesContract } from '../../../test/support/openapi.js';
-import type { Pool } from '../../../services/shared/src/db.js';
-import type { Logger } from '../../../services/shared/src/log.js';
+import type { Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
 import type { Permission } from '../../../services/campaign/src/domain/operators.js';
 import type { RunningGateway } from '../../src/app.js';
 

@@ -2,7 +2,7 @@
 -- like the other counters from the delivery service's stats events, greatest value wins:
 -- audience: subscribers the delivery service took into the run (pending = audience − sent −
 -- failed − expired until the run is finished); failed_<class>: failed pushes by why
--- (rejected, unauthorized, unreachable, refused; see services/shared/src/messages.ts);
+-- (rejected, unauthorized, unreachable, refused; see packages/contracts/src/messages.ts);
 -- delivery_finished: the run completed or failed (nothing is pending any more). Runs finished
 -- before this migration are published again by the delivery service's own migration, which
 -- fills these in.

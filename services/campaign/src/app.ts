@@ -1,9 +1,9 @@
 // Starts the campaign service: migrations, gRPC server, scheduler. Nothing happens at import time.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPools, migrate, type Pool } from '../../shared/src/db.js';
-import { bindServer, shutdownServer } from '../../shared/src/grpc.js';
-import { createLogger, type Logger } from '../../shared/src/log.js';
+import { createPools, migrate, type Pool } from '@webpush/shared/db.js';
+import { bindServer, shutdownServer } from '@webpush/shared/grpc.js';
+import { createLogger, type Logger } from '@webpush/shared/log.js';
 import type { CampaignConfig } from './config.js';
 import { createCursorCodec } from './domain/cursor.js';
 import { createAudienceRecount } from './domain/audience-recount.js';
@@ -21,10 +21,10 @@ import { createOutboxRelay } from './domain/outbox-relay.js';
 import { createCampaignMessaging, STATS_GROUP } from './messaging/index.js';
 import { backlog, oldestUnpublishedAge } from './db/relay-store.js';
 import { oldestOverdue } from './db/scheduler-store.js';
-import { TOPICS } from '../../shared/src/messages.js';
-import { addGrpcHealth, createReadiness } from '../../shared/src/observability/health.js';
-import { createServiceMetrics, dbPoolGauges, kafkaLagGauge, sampledGauge } from '../../shared/src/observability/metrics.js';
-import { startOpsServer, type OpsServer } from '../../shared/src/observability/ops-server.js';
+import { TOPICS } from '@webpush/contracts/messages.js';
+import { addGrpcHealth, createReadiness } from '@webpush/shared/observability/health.js';
+import { createServiceMetrics, dbPoolGauges, kafkaLagGauge, sampledGauge } from '@webpush/shared/observability/metrics.js';
+import { startOpsServer, type OpsServer } from '@webpush/shared/observability/ops-server.js';
 import { Histogram } from 'prom-client';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');

@@ -1,9 +1,9 @@
 // The only reader of process.env for the campaign service.
-import { boolean, integer, list, listenAddress, optionalString, postgresUrl, secret } from '../../shared/src/config.js';
-import { TOPIC_PARTITIONS, TOPICS } from '../../shared/src/messages.js';
-import type { PoolSettings } from '../../shared/src/db.js';
-import { internalToken, operatorToken } from '../../shared/src/internal-auth.js';
-import { parseLevel, type Level } from '../../shared/src/log.js';
+import { boolean, integer, list, listenAddress, optionalString, postgresUrl, secret } from '@webpush/shared/config.js';
+import { TOPIC_PARTITIONS, TOPICS } from '@webpush/contracts/messages.js';
+import type { PoolSettings } from '@webpush/shared/db.js';
+import { internalToken, operatorToken } from '@webpush/shared/internal-auth.js';
+import { parseLevel, type Level } from '@webpush/shared/log.js';
 
 export interface CampaignConfig {
   databaseUrl: string;

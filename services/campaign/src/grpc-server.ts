@@ -1,9 +1,9 @@
 // The gRPC server of the campaign service, built from its dependencies.
 import * as grpc from '@grpc/grpc-js';
-import { loadCampaignProto, loadConsoleProto, loadSiteAdminProto } from '../../shared/src/grpc.js';
-import { createInternalAuth, internalAuthInterceptor } from '../../shared/src/internal-auth.js';
-import type { Logger } from '../../shared/src/log.js';
-import type { ServiceMetrics } from '../../shared/src/observability/metrics.js';
+import { loadCampaignProto, loadConsoleProto, loadSiteAdminProto } from '@webpush/shared/grpc.js';
+import { createInternalAuth, internalAuthInterceptor } from '@webpush/shared/internal-auth.js';
+import type { Logger } from '@webpush/shared/log.js';
+import type { ServiceMetrics } from '@webpush/shared/observability/metrics.js';
 import { createConsoleHandlers, type ConsoleDeps } from './console/index.js';
 import type { UseCases } from './domain/use-cases.js';
 import { createHandlers } from './grpc/handlers.js';

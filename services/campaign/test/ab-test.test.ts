@@ -6,10 +6,10 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
-import type { PickWinnerResponse__Output } from '../../../protos/generated/campaign/v1/PickWinnerResponse.js';
-import { createLogger } from '../../shared/src/log.js';
-import { createCodecs } from '../../shared/src/messages.js';
+import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
+import type { PickWinnerResponse__Output } from '@webpush/contracts/generated/campaign/v1/PickWinnerResponse.js';
+import { createLogger } from '@webpush/shared/log.js';
+import { createCodecs } from '@webpush/contracts/messages.js';
 import { applyStats } from '../src/db/stats-store.js';
 import { createOutboxRelay } from '../src/domain/outbox-relay.js';
 import { expectStatus, getCampaign, listCampaigns, rejection, startHarness, statsMessage, validCampaign, type ApiCampaign, type Harness, type TestSite } from './support/harness.js';

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { computeAnalytics, referenceCampaignJson } from './support/reference-json.js';
 import { getCampaign, listCampaigns, startHarness, type Harness, type TestSite } from './support/harness.js';
-import type { GetCampaignResponse__Output } from '../../../protos/generated/campaign/v1/GetCampaignResponse.js';
-import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
+import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
+import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
 
 // Every character below U+0020, quotes, backslashes, slashes, DEL, U+2028/2029, non-BMP emoji
 // with modifiers and ZWJ, combining marks, HTML-ish text and a lone "\u" sequence as plain text.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError } from '../../shared/src/config.js';
+import { ConfigError } from '@webpush/shared/config.js';
 import { loadConfig } from '../src/config.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 

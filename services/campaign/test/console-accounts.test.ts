@@ -5,12 +5,12 @@
 // on concurrent password checks, and the internal token.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { SessionAnswer__Output } from '../../../protos/generated/campaign/v1/SessionAnswer.js';
-import type { SessionGrant__Output } from '../../../protos/generated/campaign/v1/SessionGrant.js';
-import type { MemberList__Output } from '../../../protos/generated/campaign/v1/MemberList.js';
-import type { ConsoleClient } from '../../../protos/generated/campaign/v1/Console.js';
-import { loadConsoleProto } from '../../shared/src/grpc.js';
-import { UNAUTHENTICATED_MESSAGE, withInternalToken } from '../../shared/src/internal-auth.js';
+import type { SessionAnswer__Output } from '@webpush/contracts/generated/campaign/v1/SessionAnswer.js';
+import type { SessionGrant__Output } from '@webpush/contracts/generated/campaign/v1/SessionGrant.js';
+import type { MemberList__Output } from '@webpush/contracts/generated/campaign/v1/MemberList.js';
+import type { ConsoleClient } from '@webpush/contracts/generated/campaign/v1/Console.js';
+import { loadConsoleProto } from '@webpush/shared/grpc.js';
+import { UNAUTHENTICATED_MESSAGE, withInternalToken } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { CURRENT_PARAMS, hashPassword, needsRehash, verifyPassword } from '../src/console/passwords.js';
 import { PASSWORD_CHECKS } from '../src/console/password-gate.js';

@@ -4,15 +4,15 @@
 // audience estimate with the create's own validation messages.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { ApiKeyList__Output } from '../../../protos/generated/campaign/v1/ApiKeyList.js';
-import type { AuthenticateResponse__Output } from '../../../protos/generated/campaign/v1/AuthenticateResponse.js';
-import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
-import type { EstimateAudienceResponse__Output } from '../../../protos/generated/campaign/v1/EstimateAudienceResponse.js';
-import type { IssuedApiKey__Output } from '../../../protos/generated/campaign/v1/IssuedApiKey.js';
-import type { RevokedApiKey__Output } from '../../../protos/generated/campaign/v1/RevokedApiKey.js';
-import type { SiteInfoResponse__Output } from '../../../protos/generated/campaign/v1/SiteInfoResponse.js';
-import { loadCampaignProto } from '../../shared/src/grpc.js';
-import { withInternalToken } from '../../shared/src/internal-auth.js';
+import type { ApiKeyList__Output } from '@webpush/contracts/generated/campaign/v1/ApiKeyList.js';
+import type { AuthenticateResponse__Output } from '@webpush/contracts/generated/campaign/v1/AuthenticateResponse.js';
+import type { CampaignServiceClient } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
+import type { EstimateAudienceResponse__Output } from '@webpush/contracts/generated/campaign/v1/EstimateAudienceResponse.js';
+import type { IssuedApiKey__Output } from '@webpush/contracts/generated/campaign/v1/IssuedApiKey.js';
+import type { RevokedApiKey__Output } from '@webpush/contracts/generated/campaign/v1/RevokedApiKey.js';
+import type { SiteInfoResponse__Output } from '@webpush/contracts/generated/campaign/v1/SiteInfoResponse.js';
+import { loadCampaignProto } from '@webpush/shared/grpc.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { hashApiKey } from '../src/domain/operators.js';
 import { startConsoleHarness, type ConsoleHarness } from './support/console.js';

@@ -1,10 +1,10 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { loadCampaignProto } from '../../shared/src/grpc.js';
-import { freePort } from '../../shared/src/ports.js';
+import { loadCampaignProto } from '@webpush/shared/grpc.js';
+import { freePort } from '@webpush/shared/ports.js';
 import { expectStatus, getCampaign, rejection, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { withInternalToken } from '../../shared/src/internal-auth.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { applyStats } from '../src/db/stats-store.js';
 import { getCampaign, listCampaigns, startHarness, validCampaign, type Harness, statsMessage, type TestSite } from './support/harness.js';
-import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
+import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
 
 const ZERO = { sent: 0, failed: 0, expired: 0, pending: 0, failedBy: { rejected: 0, unauthorized: 0, unreachable: 0, refused: 0 } };
 

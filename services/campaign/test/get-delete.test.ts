@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { createScheduler } from '../src/domain/scheduler.js';
-import { createLogger } from '../../shared/src/log.js';
+import { createLogger } from '@webpush/shared/log.js';
 import { expectStatus, getCampaign, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('GetCampaign and DeleteCampaign', function () {

@@ -4,13 +4,13 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Logger } from '../../shared/src/log.js';
-import { linkWithUtm } from '../../shared/src/campaign-content.js';
-import { echoValue, safeText, truncate } from '../../shared/src/text.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { linkWithUtm } from '@webpush/contracts/campaign-content.js';
+import { echoValue, safeText, truncate } from '@webpush/shared/text.js';
 import { validateCreateInput } from '../src/domain/create-input.js';
 import { ValidationError } from '../src/domain/errors.js';
 import { validateListInput } from '../src/domain/list-input.js';
-import { MAX_DETAILS_CHARS } from '../../shared/src/grpc.js';
+import { MAX_DETAILS_CHARS } from '@webpush/shared/grpc.js';
 import { toStatus } from '../src/grpc/status.js';
 import { rejection, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 

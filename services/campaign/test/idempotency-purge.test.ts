@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createLogger } from '../../shared/src/log.js';
+import { createLogger } from '@webpush/shared/log.js';
 import { purgeExpiredKeys } from '../src/db/idempotency-store.js';
 import { createIdempotencyPurge } from '../src/domain/idempotency-purge.js';
 import { startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';

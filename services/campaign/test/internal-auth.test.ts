@@ -2,10 +2,10 @@
 // token, nobody can read or create another site's campaigns by naming a siteId.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
+import type { CampaignServiceClient } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { loadCampaignProto } from '../../shared/src/grpc.js';
-import { UNAUTHENTICATED_MESSAGE, withInternalToken } from '../../shared/src/internal-auth.js';
+import { loadCampaignProto } from '@webpush/shared/grpc.js';
+import { UNAUTHENTICATED_MESSAGE, withInternalToken } from '@webpush/shared/internal-auth.js';
 import { startHarness, validCampaign, type Harness } from './support/harness.js';
 
 describe('campaign service: internal authentication', () => {

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { ListCampaignsResponse__Output } from '../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
+import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
 import { expectStatus, listCampaigns, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('ListCampaigns', function () {

@@ -6,11 +6,11 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { browserSubscription } from '../../../gateway/test/support/stack.js';
-import type { CreateCampaignResponse__Output } from '../../../protos/generated/campaign/v1/CreateCampaignResponse.js';
-import { INTERNAL_AUTH_HEADER } from '../../shared/src/internal-auth.js';
-import { createLogger } from '../../shared/src/log.js';
+import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
+import { INTERNAL_AUTH_HEADER } from '@webpush/shared/internal-auth.js';
+import { createLogger } from '@webpush/shared/log.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { createCodecs } from '../../shared/src/messages.js';
+import { createCodecs } from '@webpush/contracts/messages.js';
 import { createOutboxRelay } from '../src/domain/outbox-relay.js';
 import { createScheduler } from '../src/domain/scheduler.js';
 import { planLocalTime } from '../src/domain/local-time-plan.js';

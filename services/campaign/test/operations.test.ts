@@ -4,13 +4,13 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { healthStatus } from '../../../test/support/grpc-health.js';
-import type { CampaignServiceClient } from '../../../protos/generated/campaign/v1/CampaignService.js';
-import { loadCampaignProto } from '../../shared/src/grpc.js';
-import { createLogger } from '../../shared/src/log.js';
+import type { CampaignServiceClient } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
+import { loadCampaignProto } from '@webpush/shared/grpc.js';
+import { createLogger } from '@webpush/shared/log.js';
 import type { RunningCampaignService } from '../src/app.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { withInternalToken } from '../../shared/src/internal-auth.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
 
 describe('campaign service operations', () => {
   let h: Harness;

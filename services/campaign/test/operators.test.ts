@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { AuthenticateResponse__Output } from '../../../protos/generated/campaign/v1/AuthenticateResponse.js';
+import type { AuthenticateResponse__Output } from '@webpush/contracts/generated/campaign/v1/AuthenticateResponse.js';
 import { randomUUID } from 'node:crypto';
 import { OperatorConflictError, OperatorError, publicIdOf } from '../src/domain/operators.js';
 import { expectStatus, hashApiKey, startHarness, type Harness } from './support/harness.js';

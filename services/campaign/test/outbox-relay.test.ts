@@ -4,11 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
-import { withTransaction, type Pool } from '../../shared/src/db.js';
-import { createLogger } from '../../shared/src/log.js';
-import { createMessaging } from '../../shared/src/kafka.js';
-import { TOPICS } from '../../shared/src/messages.js';
-import { REQUEST_ID_KEY } from '../../shared/src/observability/request-context.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import { createLogger } from '@webpush/shared/log.js';
+import { createMessaging } from '@webpush/shared/kafka.js';
+import { TOPICS } from '@webpush/contracts/messages.js';
+import { REQUEST_ID_KEY } from '@webpush/shared/observability/request-context.js';
 import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema } from '../src/app.js';
 import { migrateDeliverySchema } from '../../delivery/src/app.js';

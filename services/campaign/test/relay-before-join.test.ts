@@ -6,10 +6,10 @@
 // not durations.
 import { expect } from 'chai';
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
-import type { Pool } from '../../shared/src/db.js';
-import { createMessaging } from '../../shared/src/kafka.js';
-import { createLogger, type Logger } from '../../shared/src/log.js';
-import { createCodecs, TOPICS } from '../../shared/src/messages.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { createMessaging } from '@webpush/shared/kafka.js';
+import { createLogger, type Logger } from '@webpush/shared/log.js';
+import { createCodecs, TOPICS } from '@webpush/contracts/messages.js';
 import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema, type RunningCampaignService } from '../src/app.js';
 import { migrateDeliverySchema } from '../../delivery/src/app.js';

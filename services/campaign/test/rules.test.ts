@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { buildPushPayload, linkWithUtm, pushPayloads, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../shared/src/campaign-content.js';
+import { buildPushPayload, linkWithUtm, pushPayloads, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '@webpush/contracts/campaign-content.js';
 import { canonicalJson } from '../src/domain/canonical-json.js';
 import { createCursorCodec } from '../src/domain/cursor.js';
 import { formatUtcDate, parseUtcDate } from '../src/domain/dates.js';

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { createLogger } from '../../shared/src/log.js';
+import { createLogger } from '@webpush/shared/log.js';
 import { createScheduler } from '../src/domain/scheduler.js';
 import { rejection, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 

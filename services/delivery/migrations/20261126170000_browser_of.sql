@@ -1,5 +1,5 @@
 -- The browser family behind a subscription, told from its push service's host: the one rule, used
--- by the subscribers export and by segments (services/shared/src/segment.ts). Chromium browsers
+-- by the subscribers export and by segments (packages/contracts/src/segment.ts). Chromium browsers
 -- other than Edge (Chrome, Opera, Brave, Samsung Internet) all push through FCM: `chrome`.
 -- One expression on its argument, so the planner inlines it into the query that calls it, and
 -- plain string functions rather than regular expressions: ~1.5 µs a row instead of ~7 (a SQL

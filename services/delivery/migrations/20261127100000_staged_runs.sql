@@ -35,7 +35,7 @@ ALTER TABLE delivery.campaign_runs
   ADD COLUMN ab_results_version bigint NOT NULL DEFAULT 0;
 CREATE INDEX campaign_runs_ab_undecided ON delivery.campaign_runs (ab_window_ends_at) WHERE ab_winner IS NULL AND ab_window_ends_at IS NOT NULL;
 
--- A subscriber's A/B bucket for a campaign: 28 bits of md5, as services/shared/src/ab-test.ts
+-- A subscriber's A/B bucket for a campaign: 28 bits of md5, as packages/contracts/src/ab-test.ts
 -- computes it (no FROM: inlined into the queries that use it).
 CREATE FUNCTION delivery.ab_bucket(campaign_id uuid, subscriber_id bigint) RETURNS integer
   LANGUAGE sql IMMUTABLE PARALLEL SAFE

@@ -1,5 +1,5 @@
 -- Audience cells: active subscribers per site and per every static attribute a segment can test
--- (services/shared/src/segment.ts): language (lower-cased, '' for none), stored time zone ('' for
+-- (packages/contracts/src/segment.ts): language (lower-cased, '' for none), stored time zone ('' for
 -- none), browser family (delivery.browser_of), country and sorted topic set. A count narrowed by
 -- languages, zones, UTC offsets or browsers is a sum over the cells of the matching profiles
 -- (count-store.ts), so creating a campaign with such a segment no longer reads the site's

@@ -1,13 +1,13 @@
 // The delivery service's only reader of process.env.
-import { boolean, ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '../../shared/src/config.js';
-import { TOPIC_PARTITIONS, TOPICS } from '../../shared/src/messages.js';
-import type { PoolSettings } from '../../shared/src/db.js';
-import { internalToken, operatorToken } from '../../shared/src/internal-auth.js';
-import { parseLevel, type Level } from '../../shared/src/log.js';
+import { boolean, ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '@webpush/shared/config.js';
+import { TOPIC_PARTITIONS, TOPICS } from '@webpush/contracts/messages.js';
+import type { PoolSettings } from '@webpush/shared/db.js';
+import { internalToken, operatorToken } from '@webpush/shared/internal-auth.js';
+import { parseLevel, type Level } from '@webpush/shared/log.js';
 import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/index.js';
-import { usableCpus } from './push/encryption/cpus.js';
-import { PUSH_HTTP_CLIENTS, type PushHttpClient } from './push/client.js';
-import { ENGINE_CHOICES, type EngineChoice } from './push/encryption/engine.js';
+import { usableCpus } from '@webpush/push/encryption/cpus.js';
+import { PUSH_HTTP_CLIENTS, type PushHttpClient } from '@webpush/push/client.js';
+import { ENGINE_CHOICES, type EngineChoice } from '@webpush/push/encryption/engine.js';
 import { DEFAULT_WEBHOOK_LOOP, type WebhookLoopOptions } from './webhooks/index.js';
 import { LONGEST_CAP_WINDOW_DAYS, type RetentionSettings } from './retention/index.js';
 
@@ -68,9 +68,9 @@ export interface DeliveryConfig {
     readonly chunkConcurrency: number;
     /** Pushes claimed, sent and recorded together within a chunk. */
     readonly claimBatch: number;
-    /** The ceiling of each push-service origin's adaptive in-flight limit (push/origin-gate.ts). */
+    /** The ceiling of each push-service origin's adaptive in-flight limit (packages/push/src/origin-gate.ts). */
     readonly concurrencyPerOrigin: number;
-    /** HTTP/2 connections per push-service origin at most (push/client.ts). */
+    /** HTTP/2 connections per push-service origin at most (packages/push/src/client.ts). */
     readonly connectionsPerOrigin: number;
     /** PUSH_HTTP_CLIENT: own (our HTTP/2 client, the default) or node (Node's http2); docs/operations.md says when to use which. */
     readonly httpClient: PushHttpClient;
@@ -220,7 +220,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       brokers: Object.freeze(list(env, 'KAFKA_BROKERS', [])),
       topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''),
       sessionTimeoutMs: integer(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
-      // Partitions of the chunk topic, made so at start (services/shared/src/kafka.ts ensureTopics).
+      // Partitions of the chunk topic, made so at start (packages/shared/src/kafka.ts ensureTopics).
       chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }),
       requestQueueFix: boolean(env, 'KAFKAJS_REQUEST_QUEUE_FIX', true),
     }),

@@ -3,9 +3,9 @@
 // seconds), no database connection within the pool's bound as UNAVAILABLE with `retry-after`
 // (busy: the gateway's 503), anything else logged here and answered INTERNAL without detail.
 import * as grpc from '@grpc/grpc-js';
-import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../shared/src/db.js';
-import { busyStatus, refusalStatus, RETRY_AFTER_METADATA } from '../../shared/src/grpc.js';
-import type { Logger } from '../../shared/src/log.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '@webpush/shared/db.js';
+import { busyStatus, refusalStatus, RETRY_AFTER_METADATA } from '@webpush/shared/grpc.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { NotFoundError, RateLimitedError, StateConflictError, ValidationError } from './errors.js';
 
 export type Callback<T> = (err: grpc.ServiceError | null, value?: T) => void;

@@ -1,12 +1,12 @@
 // The delivery service's gRPC server: the Audience, Webhooks, Runs and ConsoleData services plus
 // the standard health service, driven by the service's readiness.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadSiteRegistryProto, loadWebhooksProto } from '../../shared/src/grpc.js';
-import { internalAuthInterceptor, type InternalAuth } from '../../shared/src/internal-auth.js';
-import type { Logger } from '../../shared/src/log.js';
-import { addGrpcHealth, type Readiness } from '../../shared/src/observability/health.js';
-import type { ServiceMetrics } from '../../shared/src/observability/metrics.js';
-import type { Pool } from '../../shared/src/db.js';
+import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadSiteRegistryProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
+import { internalAuthInterceptor, type InternalAuth } from '@webpush/shared/internal-auth.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { addGrpcHealth, type Readiness } from '@webpush/shared/observability/health.js';
+import type { ServiceMetrics } from '@webpush/shared/observability/metrics.js';
+import type { Pool } from '@webpush/shared/db.js';
 import type { Audience } from './audience/index.js';
 import { createAudienceHandlers } from './audience/index.js';
 import type { SubscriberExport } from './audience/index.js';

@@ -1,7 +1,7 @@
 // Composition root: config → start → on SIGTERM/SIGINT stop the servers, then the pool.
-import { ConfigError } from '../../shared/src/config.js';
-import { installLastChanceHandlers } from '../../shared/src/last-chance.js';
-import { createLogger } from '../../shared/src/log.js';
+import { ConfigError } from '@webpush/shared/config.js';
+import { installLastChanceHandlers } from '@webpush/shared/last-chance.js';
+import { createLogger } from '@webpush/shared/log.js';
 import { startDeliveryService } from './app.js';
 import { loadConfig } from './config.js';
 

@@ -3,7 +3,7 @@
 // subscribers in bulk, and bring a site over from another push provider (its VAPID key pair and
 // its subscriptions).
 import { createECDH, randomBytes } from 'node:crypto';
-import { withTransaction, type Pool } from '../../shared/src/db.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/index.js';
 import { insertNewSubscribers, type NewSubscriberRow } from './audience/index.js';
 import { DeliveryOperatorError, isUuid, PublicIdTakenError, UnknownSiteError, ValidationError } from './errors.js';
@@ -12,7 +12,7 @@ import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audi
 import { exportSubscriptionsForMigration } from './audience/index.js';
 import { resealWebhookSecrets } from './webhooks/index.js';
 import type { FrequencyCap } from './sending/index.js';
-import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone } from '../../shared/src/local-time.js';
+import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone } from '@webpush/contracts/local-time.js';
 import type { PushHostRules } from './audience/index.js';
 import {
   encryptVapidPrivateKey,

@@ -1,10 +1,10 @@
-// delivery.v1.SiteRegistry handlers (protos/delivery/v1/site_registry.proto): the campaign
+// delivery.v1.SiteRegistry handlers (packages/contracts/protos/delivery/v1/site_registry.proto): the campaign
 // service registers the sites it creates; operators set what sending needs of a site (frequency
 // cap, default zone). Who may call which is decided in grpc-server.ts.
 import * as grpc from '@grpc/grpc-js';
-import { refusalStatus } from '../../shared/src/grpc.js';
-import type { Logger } from '../../shared/src/log.js';
-import type { SiteRegistryHandlers } from '../../../protos/generated/delivery/v1/SiteRegistry.js';
+import { refusalStatus } from '@webpush/shared/grpc.js';
+import type { Logger } from '@webpush/shared/log.js';
+import type { SiteRegistryHandlers } from '@webpush/contracts/generated/delivery/v1/SiteRegistry.js';
 import { DeliveryOperatorError, PublicIdTakenError, UnknownSiteError } from './errors.js';
 import type { DeliveryOperators } from './operators.js';
 import { serviceError } from './grpc-answers.js';

@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { ConfigError } from '../../shared/src/config.js';
-import type { Logger } from '../../shared/src/log.js';
+import { ConfigError } from '@webpush/shared/config.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { loadConfig, DEFAULT_PUSH_SERVICE_HOSTS } from '../src/config.js';
 import { browserKeys, countAudience, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from './support.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';

@@ -2,7 +2,7 @@
 // subscriber once whatever the page size, the query's rules, CSV cells, browsers, last engagement.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { csvCell } from '../../shared/src/csv.js';
+import { csvCell } from '@webpush/shared/csv.js';
 import { createSubscriberExport, EXPORT_MESSAGES, EXPORT_PAGE_ROWS, EXPORT_RETRY_AFTER_SECONDS, exportSubscribers, parseExportQuery } from '../src/audience/export.js';
 import { RateLimitedError, ValidationError } from '../src/errors.js';
 import { randomUUID } from 'node:crypto';

@@ -4,7 +4,7 @@
 // allowed host name, written as the URL parser writes it.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Logger } from '../../shared/src/log.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS } from '../src/config.js';
 import { endpointAllowed, hostAllowed, type PushHostRules } from '../src/audience/push-endpoint.js';
 import { MESSAGES } from '../src/audience/subscription-input.js';

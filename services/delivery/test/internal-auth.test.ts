@@ -3,11 +3,11 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
+import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Audience.js';
 import { healthStatus } from '../../../test/support/grpc-health.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { loadAudienceProto } from '../../shared/src/grpc.js';
-import { UNAUTHENTICATED_MESSAGE, withInternalToken } from '../../shared/src/internal-auth.js';
+import { loadAudienceProto } from '@webpush/shared/grpc.js';
+import { UNAUTHENTICATED_MESSAGE, withInternalToken } from '@webpush/shared/internal-auth.js';
 import { countAudience, listTopics, newSite, startTestDelivery, type TestDelivery } from './support.js';
 
 type Call = 'CountAudience' | 'ListTopics' | 'ListCountries';

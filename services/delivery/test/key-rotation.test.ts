@@ -4,8 +4,8 @@
 import { expect } from 'chai';
 import { createCipheriv, createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { freshDatabase } from '../../../test/support/postgres.js';
-import { ConfigError } from '../../shared/src/config.js';
-import { createPool, type Pool } from '../../shared/src/db.js';
+import { ConfigError } from '@webpush/shared/config.js';
+import { createPool, type Pool } from '@webpush/shared/db.js';
 import { migrateDeliverySchema } from '../src/app.js';
 import { loadConfig, loadVapidEncryptionKeys } from '../src/config.js';
 import { DeliveryOperatorError } from '../src/errors.js';

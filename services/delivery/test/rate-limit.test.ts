@@ -1,6 +1,6 @@
 // Per-client rate limit on the plugin endpoints, over HTTP and on the limiter itself.
 import { expect } from 'chai';
-import { createFixedWindowLimiter } from '../../shared/src/rate-limit.js';
+import { createFixedWindowLimiter } from '@webpush/shared/rate-limit.js';
 import { browserKeys, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from './support.js';
 
 describe('delivery: subscribe rate limit', function () {

@@ -10,7 +10,7 @@ import { claim, markSending, recordOutcomes, type Outcome } from '../src/sending
 import { runFor } from '../src/sending/run-store.js';
 import { changedCounters, fillResultsByBrowser, markCountersPublished, recordTracking, refreshAbResults } from '../src/tracking/counter-store.js';
 import { checkRetention, createRetention, tableSizes } from '../src/retention/retention.js';
-import { withTransaction } from '../../shared/src/db.js';
+import { withTransaction } from '@webpush/shared/db.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from './support.js';
 import { consoleCalls } from './console/calls.js';
 

@@ -1,12 +1,12 @@
-// Segments in the delivery service (services/shared/src/segment.ts, audience/segment-sql.ts):
+// Segments in the delivery service (packages/contracts/src/segment.ts, audience/segment-sql.ts):
 // for random subscribers and random segments, the count CountAudience answers and the audience a
 // dispatch expands (audienceSlice) are both exactly the subscribers a plain reading of the rules
 // selects, computed here in JavaScript from the same rows.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import * as grpc from '@grpc/grpc-js';
-import { canonicalZone } from '../../shared/src/local-time.js';
-import { BROWSERS, type Segment } from '../../shared/src/segment.js';
+import { canonicalZone } from '@webpush/contracts/local-time.js';
+import { BROWSERS, type Segment } from '@webpush/contracts/segment.js';
 import { audienceSlice } from '../src/sending/run-store.js';
 import { newSite, startTestDelivery, type TestDelivery } from './support.js';
 

@@ -3,21 +3,21 @@
 import { randomBytes, randomUUID, createECDH } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { startInProcess } from '../../../test/support/in-process.js';
-import type { AudienceClient } from '../../../protos/generated/delivery/v1/Audience.js';
-import type { WebhooksClient } from '../../../protos/generated/delivery/v1/Webhooks.js';
-import type { RunsClient } from '../../../protos/generated/delivery/v1/Runs.js';
-import type { ConsoleDataClient } from '../../../protos/generated/delivery/v1/ConsoleData.js';
-import type { Pool } from '../../shared/src/db.js';
-import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadWebhooksProto } from '../../shared/src/grpc.js';
-import { createLogger, type Logger } from '../../shared/src/log.js';
+import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Audience.js';
+import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
+import type { RunsClient } from '@webpush/contracts/generated/delivery/v1/Runs.js';
+import type { ConsoleDataClient } from '@webpush/contracts/generated/delivery/v1/ConsoleData.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
+import { createLogger, type Logger } from '@webpush/shared/log.js';
 import type { DeliveryService } from '../src/app.js';
 import type { DeliveryConfig } from '../src/config.js';
 import type { DeliveryOperators } from '../src/operators.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { INTERNAL_AUTH_HEADER, withInternalToken } from '../../shared/src/internal-auth.js';
-import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../shared/src/edge-headers.js';
-import type { CampaignContent } from '../../shared/src/campaign-content.js';
-import type { DispatchMessage } from '../../shared/src/messages.js';
+import { INTERNAL_AUTH_HEADER, withInternalToken } from '@webpush/shared/internal-auth.js';
+import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '@webpush/shared/edge-headers.js';
+import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
+import type { DispatchMessage } from '@webpush/contracts/messages.js';
 
 export interface TestDelivery {
   service: DeliveryService;

@@ -1,13 +1,13 @@
-// A zone by its one name (services/shared/src/local-time.ts canonicalZone, audience/zone-names.ts):
+// A zone by its one name (packages/contracts/src/local-time.ts canonicalZone, audience/zone-names.ts):
 // browsers report the same zone by different names (Chrome `Asia/Calcutta`, Firefox
 // `Asia/Kolkata`); a subscribe stores IANA's, queries match every name of the zone, and rows
 // stored before are renamed in the background, in batches, once per link table.
 import { expect } from 'chai';
-import { canonicalZone, utcOffsetMinutes, zoneNames } from '../../shared/src/local-time.js';
-import { TIME_ZONE_LINKS } from '../../shared/src/time-zone-links.js';
+import { canonicalZone, utcOffsetMinutes, zoneNames } from '@webpush/contracts/local-time.js';
+import { TIME_ZONE_LINKS } from '@webpush/contracts/time-zone-links.js';
 import { canonicaliseStoredZones, ZONE_NAMES_TASK } from '../src/audience/zone-names.js';
 import { stageSql } from '../src/sending/stages.js';
-import { INTERNAL_AUTH_HEADER } from '../../shared/src/internal-auth.js';
+import { INTERNAL_AUTH_HEADER } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { browserSubscription } from '../../../gateway/test/support/stack.js';
 import { newSite, startTestDelivery, type TestDelivery } from './support.js';

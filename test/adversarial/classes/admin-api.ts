@@ -7,8 +7,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import fc from 'fast-check';
-import { loadSiteAdminProto, loadSiteRegistryProto } from '../../../services/shared/src/grpc.js';
-import { INTERNAL_AUTH_HEADER, UNAUTHENTICATED_MESSAGE } from '../../../services/shared/src/internal-auth.js';
+import { loadSiteAdminProto, loadSiteRegistryProto } from '@webpush/shared/grpc.js';
+import { INTERNAL_AUTH_HEADER, UNAUTHENTICATED_MESSAGE } from '@webpush/shared/internal-auth.js';
 import { hostileString } from '../support/hostile.js';
 import { fuzz } from '../support/probe.js';
 import { assertNoViolations, checkAlive, endOfClassChecks, getCtx, show, trackViolations, violation } from '../support/suite.js';

@@ -4,8 +4,8 @@
 // whatever x-client-* headers they forge. Controls with the right tokens prove the probes work.
 import { createHash, randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadCampaignProto } from '../../../services/shared/src/grpc.js';
-import { INTERNAL_AUTH_HEADER } from '../../../services/shared/src/internal-auth.js';
+import { loadAudienceProto, loadCampaignProto } from '@webpush/shared/grpc.js';
+import { INTERNAL_AUTH_HEADER } from '@webpush/shared/internal-auth.js';
 import type { HeaderList } from '../support/http.js';
 import { probe } from '../support/probe.js';
 import { assertNoViolations, trackViolations, endOfClassChecks, getCtx, jsonRequest, sameSnapshot, snapshot, validSubscription, violation } from '../support/suite.js';

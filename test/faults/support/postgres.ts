@@ -1,9 +1,9 @@
 // A Postgres server of the fault suite's own, which a test stops and starts again on the same
 // data and port (a fast shutdown cuts every connection), with the same embedded server as
-// services/shared/src/postgres.ts.
+// packages/shared/src/postgres.ts.
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { externalPostgres, loadEmbeddedPostgres } from '../../../services/shared/src/postgres.js';
+import { externalPostgres, loadEmbeddedPostgres } from '@webpush/shared/postgres.js';
 
 export interface OwnPostgres {
   readonly url: string;

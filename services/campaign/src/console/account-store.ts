@@ -1,7 +1,7 @@
 // The console's SQL: users, their sites, sessions, one-time links, login failures (migration
 // 20261127120000_console_accounts.sql) and the addresses users logged in from
 // (20261204170000_login_addresses.sql). Secrets arrive here already hashed.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 import type { Permission } from '../domain/operators.js';
 
 export type Role = 'owner' | 'editor';

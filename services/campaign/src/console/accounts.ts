@@ -4,8 +4,8 @@
 // (base64url); only their SHA-256 is stored. The gateway sends a session as that hash, like an
 // API key; a new session's id leaves this service once, in the answer that sets the cookie.
 import { createHash, randomBytes } from 'node:crypto';
-import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
-import { hasBadCharacters } from '../../../shared/src/text.js';
+import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
+import { hasBadCharacters } from '@webpush/shared/text.js';
 import { formatUtcDate } from '../domain/dates.js';
 import { MESSAGES } from '../domain/texts.js';
 import { createOperators, OperatorError, OperatorNotFoundError } from '../domain/operators.js';

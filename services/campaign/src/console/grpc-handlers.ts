@@ -1,12 +1,12 @@
-// campaign.v1.Console handlers (protos/campaign/v1/console.proto): decode → one console call →
+// campaign.v1.Console handlers (packages/contracts/protos/campaign/v1/console.proto): decode → one console call →
 // encode; the console's refusals → gRPC status, once.
 import * as grpc from '@grpc/grpc-js';
-import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
-import { busyStatus, refusalStatus } from '../../../shared/src/grpc.js';
-import type { Logger } from '../../../shared/src/log.js';
-import type { ConsoleHandlers } from '../../../../protos/generated/campaign/v1/Console.js';
-import type { ApiKey } from '../../../../protos/generated/campaign/v1/ApiKey.js';
-import type { SessionView } from '../../../../protos/generated/campaign/v1/SessionView.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '@webpush/shared/db.js';
+import { busyStatus, refusalStatus } from '@webpush/shared/grpc.js';
+import type { Logger } from '@webpush/shared/log.js';
+import type { ConsoleHandlers } from '@webpush/contracts/generated/campaign/v1/Console.js';
+import type { ApiKey } from '@webpush/contracts/generated/campaign/v1/ApiKey.js';
+import type { SessionView } from '@webpush/contracts/generated/campaign/v1/SessionView.js';
 import { AudienceUnavailableError, ValidationError } from '../domain/errors.js';
 import { MESSAGES } from '../domain/texts.js';
 import type { KeyInfo } from '../domain/operators.js';

@@ -2,9 +2,9 @@
 // and dates, created with a label (the key shown once), revoked, rotated (a new key with the old
 // one's label, the old one revoked, in one transaction). Keys are made as the operators make them
 // (domain/operators.ts); only their SHA-256 is stored.
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
-import { hasBadCharacters } from '../../../shared/src/text.js';
-import { withField } from '../../../shared/src/console-texts.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import { hasBadCharacters } from '@webpush/shared/text.js';
+import { withField } from '@webpush/shared/console-texts.js';
 import * as store from '../db/operators-store.js';
 import { ValidationError } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';

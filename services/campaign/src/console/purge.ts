@@ -1,9 +1,9 @@
 // Removes what the console no longer needs: ended sessions, links a day past their expiry, login
 // failures out of the throttle's windows and remembered login addresses past their retention. Correctness never depends on it (every read checks
 // the times itself); it only keeps the tables small.
-import type { Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { createPeriodic } from '../../../shared/src/periodic.js';
+import type { Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { createPeriodic } from '@webpush/shared/periodic.js';
 import { purgeEnded } from './account-store.js';
 import { KNOWN_ADDRESSES, LOGIN_THROTTLE } from './throttle.js';
 

@@ -1,7 +1,7 @@
 // A site as its members see it in the console: its settings (name, public id, plan and what the
 // plan allows) and the live audience estimate of the composer, counted by the delivery service
 // for a campaign's topics, countries and segment, validated by the create's own rules.
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import type { AudienceCounter } from '../domain/create-campaign.js';
 import { validateAudienceInput } from '../domain/create-input.js';
 import { isUuid } from '../domain/ids.js';

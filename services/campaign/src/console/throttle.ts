@@ -11,7 +11,7 @@
 // the last two hold back only addresses the account has not logged in from before: an address
 // it has (remembered as a hash, `KNOWN_ADDRESSES`) gets through a flood from anywhere else.
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 import { clearPairFailures, insertLoginFailure, loginStanding } from './account-store.js';
 import { TooManyLoginsError } from './errors.js';
 

@@ -1,5 +1,5 @@
 // API-key lookup by hash; a revoked key is as unknown as a random one.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 export interface KeyOwner {
   siteId: string;

@@ -1,7 +1,7 @@
 // SQL for campaigns: create (with stats and outbox), read, list, conditional delete.
-import type { Queryable } from '../../../shared/src/db.js';
-import type { Segment } from '../../../shared/src/segment.js';
-import type { AbTest } from '../../../shared/src/ab-test.js';
+import type { Queryable } from '@webpush/shared/db.js';
+import type { Segment } from '@webpush/contracts/segment.js';
+import type { AbTest } from '@webpush/contracts/ab-test.js';
 import { CAMPAIGN_COLUMNS, CAMPAIGN_FROM, CAMPAIGN_TYPES, campaignJson, fixedPartsOf, LIVE_COLUMNS, SORT_COLUMN, sortKeyOf, type CampaignRow, type LiveRow } from './campaign-rows.js';
 import type { FixedPartsCache } from './fixed-parts-cache.js';
 

@@ -1,6 +1,6 @@
 // Idempotency keys, scoped to the site and kept 24 hours. The age is checked on every read and
 // claim, so an old key is never replayed even before the purge below has removed it.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 const KEPT = `interval '24 hours'`;
 const FRESH = `created_at > now() - ${KEPT}`;

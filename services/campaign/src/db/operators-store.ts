@@ -1,5 +1,5 @@
 // SQL behind the operator commands: plans, sites and API keys.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 export interface PlanRow {
   id: string;

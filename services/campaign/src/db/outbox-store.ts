@@ -1,5 +1,5 @@
 // Rows for the relay to publish (it lives elsewhere); always written in the caller's transaction.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 export interface OutboxEntry {
   campaignId: string;

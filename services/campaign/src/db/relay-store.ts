@@ -2,8 +2,8 @@
 // by "id greater than the last one seen": ids are handed out before commit, so a smaller id can
 // commit after a larger one and an id cursor would skip it.
 import type { PoolClient } from 'pg';
-import type { DispatchMessage } from '../../../shared/src/messages.js';
-import { campaignContent } from '../../../shared/src/campaign-content.js';
+import type { DispatchMessage } from '@webpush/contracts/messages.js';
+import { campaignContent } from '@webpush/contracts/campaign-content.js';
 
 /** An outbox row with its campaign: the dispatch message's content, still to be published. */
 export type ClaimedDispatch = Omit<DispatchMessage, 'type' | 'version' | 'dispatchedAt'> & {

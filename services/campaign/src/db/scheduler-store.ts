@@ -1,6 +1,6 @@
 // Claiming due campaigns. SKIP LOCKED lets any number of schedulers share the work, and a row
 // being deleted is skipped too; both sides are conditional on `dispatched_at IS NULL`.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 export interface DispatchedCampaign {
   id: string;

@@ -5,9 +5,9 @@
 // An A/B test's results are a set of counters: the set whose counters total is greatest is kept
 // (the latest, whatever order the events came in); its winner is the first one reported, kept;
 // its window's end is set once by the delivery service, so the latest reported is kept.
-import type { AbWinner, VariantResult } from '../../../shared/src/ab-test.js';
-import type { Queryable } from '../../../shared/src/db.js';
-import type { StatsMessage } from '../../../shared/src/messages.js';
+import type { AbWinner, VariantResult } from '@webpush/contracts/ab-test.js';
+import type { Queryable } from '@webpush/shared/db.js';
+import type { StatsMessage } from '@webpush/contracts/messages.js';
 
 /** The results as stored: only the counters, in variant order (the campaign object computes the rest). */
 function abResults(results: VariantResult[]): VariantResult[] {

@@ -1,12 +1,12 @@
 // Validation of a create's `abTest` (an addition: docs/api-decisions.md, "A/B tests"; the rules
-// in services/shared/src/ab-test.ts): 2 to 5 variants, each a set of changes to the campaign's
+// in packages/contracts/src/ab-test.ts): 2 to 5 variants, each a set of changes to the campaign's
 // own content checked by exactly the rules of the create's fields (content-fields.ts), their
 // messages prefixed with the variant; the test's share, winner metric and window. The result
 // is normalised (each variant's fields and the test's in a fixed order) so equal tests are
 // stored and compared equal.
-import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, variantContent, WINNER_METRICS, type AbTest, type VariantContent, type WinnerMetric } from '../../../shared/src/ab-test.js';
-import type { CampaignContent } from '../../../shared/src/campaign-content.js';
-import { echoValue } from '../../../shared/src/text.js';
+import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, variantContent, WINNER_METRICS, type AbTest, type VariantContent, type WinnerMetric } from '@webpush/contracts/ab-test.js';
+import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { echoValue } from '@webpush/shared/text.js';
 import { CONTENT_FIELD_RULES, fitsOnePush } from './content-fields.js';
 import { fill, MESSAGES } from './texts.js';
 

@@ -4,9 +4,9 @@
 // the partial index campaigns_uncounted_idx answers at once) and stops at the first count that
 // fails, the delivery service being still unavailable; the next pass tries again. Replicas may
 // count the same campaign: the write only fills a NULL, so the first count stands.
-import type { Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { createPeriodic } from '../../../shared/src/periodic.js';
+import type { Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { createPeriodic } from '@webpush/shared/periodic.js';
 import { setCountedAudience, uncountedCampaigns } from '../db/campaigns-store.js';
 import type { AudienceCounter } from './create-campaign.js';
 import { COUNTRY_PREFIX } from './create-input.js';

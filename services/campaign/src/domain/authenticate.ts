@@ -1,5 +1,5 @@
 // Authenticate: the gateway sends the SHA-256 (lowercase hex) of the raw key.
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { findActiveKeyOwner, type KeyOwner } from '../db/auth-store.js';
 import { UnauthenticatedError } from './errors.js';
 

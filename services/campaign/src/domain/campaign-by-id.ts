@@ -1,6 +1,6 @@
 // GetCampaign and DeleteCampaign. Another site's id, a random id and a malformed id all answer
 // the same "not found", and a malformed one never reaches a SQL cast.
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { campaignExists, deleteUndispatched, findCampaign } from '../db/campaigns-store.js';
 import type { FixedPartsCache } from '../db/fixed-parts-cache.js';
 import { AlreadySentError, NotFoundError } from './errors.js';

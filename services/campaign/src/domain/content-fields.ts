@@ -2,9 +2,9 @@
 // callToAction), one function per field, shared by the create's own fields (create-input.ts) and
 // an A/B test's variants (ab-test-input.ts), which must follow exactly the same rules. Each
 // returns the normalised value and pushes its message(s) to `errors` (docs/api-decisions.md, "Create").
-import { buildPushPayload, type CampaignContent, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '../../../shared/src/campaign-content.js';
-import type { VARIANT_FIELDS } from '../../../shared/src/ab-test.js';
-import { hasBadCharacters } from '../../../shared/src/text.js';
+import { buildPushPayload, type CampaignContent, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '@webpush/contracts/campaign-content.js';
+import type { VARIANT_FIELDS } from '@webpush/contracts/ab-test.js';
+import { hasBadCharacters } from '@webpush/shared/text.js';
 import { graphemeLength } from './text.js';
 import { MESSAGES } from './texts.js';
 

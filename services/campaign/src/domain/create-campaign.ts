@@ -3,8 +3,8 @@
 // transaction's moment, the campaign's creation), its stats row, the key and (for "send now")
 // the dispatch job, after whose commit the relay is woken (it need not wait for its interval).
 import { randomUUID } from 'node:crypto';
-import { IDEMPOTENCY_KEY } from '../../../shared/src/api-texts.js';
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
+import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { claimKey, findFreshKey } from '../db/idempotency-store.js';
 import { insertCampaign, localTimeOf, transactionNow, type NewCampaign } from '../db/campaigns-store.js';
 import { insertOutbox } from '../db/outbox-store.js';
@@ -16,7 +16,7 @@ import { isUuid } from './ids.js';
 import { planLocalTime, type AudienceZones } from './local-time-plan.js';
 import { MESSAGES } from './texts.js';
 import { parseObjectBody } from './request-body.js';
-import type { Segment } from '../../../shared/src/segment.js';
+import type { Segment } from '@webpush/contracts/segment.js';
 
 /** The audience's size, and with `withZones` its subscribers by effective zone (else no zones). */
 export interface AudienceCount extends AudienceZones {

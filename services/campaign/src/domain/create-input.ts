@@ -1,15 +1,15 @@
 // Validation of the create body, rule by rule from the spec's 400 table and
 // docs/api-decisions.md. Every failing field contributes its message, in the table's order.
-import { campaignContent, type CampaignContent } from '../../../shared/src/campaign-content.js';
-import { someHasBadCharacters } from '../../../shared/src/text.js';
-import type { AbTest } from '../../../shared/src/ab-test.js';
-import type { LocalTime } from '../../../shared/src/local-time.js';
+import { campaignContent, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { someHasBadCharacters } from '@webpush/shared/text.js';
+import type { AbTest } from '@webpush/contracts/ab-test.js';
+import type { LocalTime } from '@webpush/contracts/local-time.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
 import { abTestField, variantsThatDoNotFit } from './ab-test-input.js';
 import { clean, CONTENT_FIELD_RULES, fitsOnePush, isAbsent } from './content-fields.js';
 import { localTimeField } from './local-time-input.js';
 import { segmentField } from './segment-input.js';
-import type { Segment } from '../../../shared/src/segment.js';
+import type { Segment } from '@webpush/contracts/segment.js';
 import { ValidationError } from './errors.js';
 import { fill, MESSAGES } from './texts.js';
 

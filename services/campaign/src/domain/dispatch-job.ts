@@ -4,7 +4,7 @@
 // scheduler, which writes its jobs in SQL: db/scheduler-store.ts), which travels on as a Kafka
 // header so the delivery service's logs for this campaign can be found from it.
 import type { OutboxEntry } from '../db/outbox-store.js';
-import { currentRequestId, newRequestId } from '../../../shared/src/observability/request-context.js';
+import { currentRequestId, newRequestId } from '@webpush/shared/observability/request-context.js';
 
 export function dispatchJob(campaignId: string): OutboxEntry {
   return { campaignId, kind: 'campaign.dispatch', payload: { requestId: currentRequestId() ?? newRequestId() } };

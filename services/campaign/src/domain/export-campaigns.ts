@@ -2,8 +2,8 @@
 // cursor are ignored) — newest first, as NDJSON (each line the list's Campaign object) or CSV
 // (one row per campaign with its counts), read by keyset in pages so memory does not grow with
 // the site's history. Validation happens before the first chunk, with the list's messages.
-import { csvCell } from '../../../shared/src/csv.js';
-import type { Pool } from '../../../shared/src/db.js';
+import { csvCell } from '@webpush/shared/csv.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { listCampaigns } from '../db/campaigns-store.js';
 import { UnauthenticatedError, ValidationError } from './errors.js';
 import { isUuid } from './ids.js';

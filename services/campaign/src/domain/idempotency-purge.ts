@@ -2,9 +2,9 @@
 // Correctness does not depend on it (lookups check the age); it only bounds the table. Each
 // batch is its own short statement, so a large backlog never holds locks for long, and a tick
 // is bounded so shutdown never waits on a backlog; the next tick continues.
-import type { Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { createPeriodic } from '../../../shared/src/periodic.js';
+import type { Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { createPeriodic } from '@webpush/shared/periodic.js';
 import { purgeExpiredKeys } from '../db/idempotency-store.js';
 
 export interface IdempotencyPurgeOptions {

@@ -1,7 +1,7 @@
 // ListCampaigns: validate → check the cursor against this site, filters and limit → fetch one
 // row more than the page to learn whether another page exists. The items come from the
 // repository as the API's JSON text (db/campaign-rows.ts) and are only joined here.
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { listCampaigns } from '../db/campaigns-store.js';
 import type { FixedPartsCache } from '../db/fixed-parts-cache.js';
 import type { CursorCodec } from './cursor.js';

@@ -1,5 +1,5 @@
 // Validation of the list body (spec's "400 messages on list" table, in its order).
-import { echoValue } from '../../../shared/src/text.js';
+import { echoValue } from '@webpush/shared/text.js';
 import { EXAMPLE_DATE, parseUtcDate } from './dates.js';
 import { ValidationError } from './errors.js';
 import { fill, MESSAGES } from './texts.js';

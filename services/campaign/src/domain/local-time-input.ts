@@ -2,7 +2,7 @@
 // wall-clock time, `HH:MM`, at which each subscriber is sent the campaign in their own zone, on
 // the UTC calendar date of the campaign's `scheduleDate` (whose time of day is not used). Only
 // with `scheduleMode: scheduled`, which still requires its `scheduleDate`.
-import { LOCAL_TIME_PATTERN, type LocalTime } from '../../../shared/src/local-time.js';
+import { LOCAL_TIME_PATTERN, type LocalTime } from '@webpush/contracts/local-time.js';
 import { MESSAGES } from './texts.js';
 
 /**

@@ -1,8 +1,8 @@
 // A local-time campaign's plan (docs/api-decisions.md, "Local time"): its sends over the
 // audience's zones, as the create answers it, the campaign stores it and shows it as `localTime`.
-// The zone groups are services/shared/src/local-time.ts's (the delivery service sends by the
+// The zone groups are packages/contracts/src/local-time.ts's (the delivery service sends by the
 // same rule); here they are only put in the API's form.
-import { DEFAULT_TIME_ZONE, IF_PASSED, isKnownZone, planZoneGroups, usersByEffectiveZone, type LocalTime } from '../../../shared/src/local-time.js';
+import { DEFAULT_TIME_ZONE, IF_PASSED, isKnownZone, planZoneGroups, usersByEffectiveZone, type LocalTime } from '@webpush/contracts/local-time.js';
 import { formatUtcDate } from './dates.js';
 
 export interface PlannedSend {

@@ -2,7 +2,7 @@
 // sites and API keys. Keys are shown once and stored only as SHA-256; the `wpk_` prefix lets
 // secret scanners recognise a leaked key.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { formatUtcDate } from './dates.js';
 import { isUuid } from './ids.js';
 import * as store from '../db/operators-store.js';

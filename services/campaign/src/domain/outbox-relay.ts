@@ -2,12 +2,12 @@
 // mark them published, commit. A relay killed between publish and commit leaves the rows
 // unpublished, so they are published again (at-least-once); the delivery service ignores a
 // campaign it has already taken. Any number of relays may run: SKIP LOCKED shares the rows.
-import type { Pool } from '../../../shared/src/db.js';
-import { withTransaction } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { dispatchForWire, TOPICS, type DispatchMessage } from '../../../shared/src/messages.js';
-import { REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
-import { createPeriodic } from '../../../shared/src/periodic.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { withTransaction } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { dispatchForWire, TOPICS, type DispatchMessage } from '@webpush/contracts/messages.js';
+import { REQUEST_ID_KEY } from '@webpush/shared/observability/request-context.js';
+import { createPeriodic } from '@webpush/shared/periodic.js';
 import { claimUnpublished, markPublished, type ClaimedDispatch } from '../db/relay-store.js';
 
 export interface RelayDeps {

@@ -4,8 +4,8 @@
 // of its; then the delivery service, which sends the campaign, takes the pick (or refuses it:
 // the test has not started, its winner is already chosen). The winner is recorded with the
 // campaign's stats at once, so the campaign shows it before the next stats event.
-import type { AbWinner } from '../../../shared/src/ab-test.js';
-import type { Pool } from '../../../shared/src/db.js';
+import type { AbWinner } from '@webpush/contracts/ab-test.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { abTestVariantCount } from '../db/campaigns-store.js';
 import { recordWinner } from '../db/stats-store.js';
 import { formatUtcDate } from './dates.js';

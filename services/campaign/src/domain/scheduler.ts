@@ -3,9 +3,9 @@
 // itself (shared/periodic.ts). A crowd due in the same second goes out without a long tail:
 // the scheduler wakes at the earliest schedule date ahead (not on its next interval), runs
 // several batches at once, and goes on at once when a tick ended with campaigns still due.
-import type { Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { createPeriodic } from '../../../shared/src/periodic.js';
+import type { Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { createPeriodic } from '@webpush/shared/periodic.js';
 import { dispatchDue, nextDueDate } from '../db/scheduler-store.js';
 
 /** Bounds one tick, so a huge backlog cannot starve shutdown; a tick that hits it wakes the next at once. */

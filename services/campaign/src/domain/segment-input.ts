@@ -1,8 +1,8 @@
-// Validation of a create's `segment` (services/shared/src/segment.ts): each wrong condition adds
+// Validation of a create's `segment` (packages/contracts/src/segment.ts): each wrong condition adds
 // its message (in SEGMENT_FIELDS order); the result is normalised (lowercase languages, sorted
 // and de-duplicated lists, dates to the second) so equal segments are stored and compared equal.
-import { BROWSERS, SEGMENT_FIELDS, type Browser, type Segment } from '../../../shared/src/segment.js';
-import { canonicalZone } from '../../../shared/src/local-time.js';
+import { BROWSERS, SEGMENT_FIELDS, type Browser, type Segment } from '@webpush/contracts/segment.js';
+import { canonicalZone } from '@webpush/contracts/local-time.js';
 import { EXAMPLE_DATE, formatUtcDate, parseUtcDate } from './dates.js';
 import { fill, MESSAGES } from './texts.js';
 

@@ -2,9 +2,9 @@
 // details, which the gateway answers as `message`) is written here and nowhere else. SPEC are the
 // spec's texts word for word, in its tables' order, placeholders included (fill() puts the values
 // in); OWN are the texts the spec does not state, recorded in docs/api-decisions.md.
-import { SHARED_OWN, SHARED_SPEC } from '../../../shared/src/api-texts.js';
-import { CONSOLE_OWN } from '../../../shared/src/console-texts.js';
-import { BAD_CHARACTERS } from '../../../shared/src/text.js';
+import { SHARED_OWN, SHARED_SPEC } from '@webpush/shared/api-texts.js';
+import { CONSOLE_OWN } from '@webpush/shared/console-texts.js';
+import { BAD_CHARACTERS } from '@webpush/shared/text.js';
 
 const SPEC = {
   // 400 messages on create

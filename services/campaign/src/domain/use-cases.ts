@@ -1,5 +1,5 @@
 // Every use case of the service, built from its dependencies.
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { authenticateUseCase } from './authenticate.js';
 import { campaignByIdUseCases } from './campaign-by-id.js';
 import { createCampaignUseCase, type CreateCampaignDeps } from './create-campaign.js';

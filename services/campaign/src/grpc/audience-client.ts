@@ -1,9 +1,9 @@
 // Client of the delivery service's Audience API: the audience estimate stored as totalUsers
 // (and, for a local-time campaign, the audience by zone its plan is made from).
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto } from '../../../shared/src/grpc.js';
-import { withInternalToken } from '../../../shared/src/internal-auth.js';
-import { currentRequestId, REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
+import { loadAudienceProto } from '@webpush/shared/grpc.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
+import { currentRequestId, REQUEST_ID_KEY } from '@webpush/shared/observability/request-context.js';
 import type { AudienceCounter } from '../domain/create-campaign.js';
 import { AudienceUnavailableError } from '../domain/errors.js';
 

@@ -1,11 +1,11 @@
 // CampaignService handlers: decode → one domain call → encode. Campaigns leave as the API's JSON
-// bytes (see the comment on ListCampaignsResponse in protos/campaign/v1/campaign.proto).
+// bytes (see the comment on ListCampaignsResponse in packages/contracts/protos/campaign/v1/campaign.proto).
 import type * as grpc from '@grpc/grpc-js';
-import { writeChunks } from '../../../shared/src/grpc.js';
-import type { CampaignServiceHandlers } from '../../../../protos/generated/campaign/v1/CampaignService.js';
-import type { ExportCampaignsChunk } from '../../../../protos/generated/campaign/v1/ExportCampaignsChunk.js';
-import type { ExportCampaignsRequest__Output } from '../../../../protos/generated/campaign/v1/ExportCampaignsRequest.js';
-import type { Logger } from '../../../shared/src/log.js';
+import { writeChunks } from '@webpush/shared/grpc.js';
+import type { CampaignServiceHandlers } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
+import type { ExportCampaignsChunk } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
+import type { ExportCampaignsRequest__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsRequest.js';
+import type { Logger } from '@webpush/shared/log.js';
 import type { UseCases } from '../domain/use-cases.js';
 import { toStatus } from './status.js';
 

@@ -1,10 +1,10 @@
-// Client of the delivery service's Runs API (protos/delivery/v1/runs.proto): control of a
+// Client of the delivery service's Runs API (packages/contracts/protos/delivery/v1/runs.proto): control of a
 // campaign while it is sent. The customer's pick of an A/B test's winner goes there; the delivery
 // service's refusals (FAILED_PRECONDITION, the API's message in details) become the domain's.
 import * as grpc from '@grpc/grpc-js';
-import { loadRunsProto } from '../../../shared/src/grpc.js';
-import { withInternalToken } from '../../../shared/src/internal-auth.js';
-import { currentRequestId, REQUEST_ID_KEY } from '../../../shared/src/observability/request-context.js';
+import { loadRunsProto } from '@webpush/shared/grpc.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
+import { currentRequestId, REQUEST_ID_KEY } from '@webpush/shared/observability/request-context.js';
 import { RefusedError } from '../domain/errors.js';
 import type { WinnerPicker } from '../domain/pick-winner.js';
 

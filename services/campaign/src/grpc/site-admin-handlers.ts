@@ -1,11 +1,11 @@
-// campaign.v1.SiteAdmin handlers (protos/campaign/v1/site_admin.proto): the operators' API over
+// campaign.v1.SiteAdmin handlers (packages/contracts/protos/campaign/v1/site_admin.proto): the operators' API over
 // the operator functions (domain/operators.ts) and the console's accounts; their refusals →
 // gRPC status, once. Only callers with the operators' token get here (server.ts).
 import * as grpc from '@grpc/grpc-js';
-import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
-import { busyStatus, refusalStatus } from '../../../shared/src/grpc.js';
-import type { Logger } from '../../../shared/src/log.js';
-import type { SiteAdminHandlers } from '../../../../protos/generated/campaign/v1/SiteAdmin.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '@webpush/shared/db.js';
+import { busyStatus, refusalStatus } from '@webpush/shared/grpc.js';
+import type { Logger } from '@webpush/shared/log.js';
+import type { SiteAdminHandlers } from '@webpush/contracts/generated/campaign/v1/SiteAdmin.js';
 import { ValidationError } from '../domain/errors.js';
 import { OperatorConflictError, OperatorError, OperatorNotFoundError, PERMISSIONS, type KeyInfo, type Permission, type Plan, type Site, type SiteRegistrar, type createOperators } from '../domain/operators.js';
 import { ROLES, type Accounts, type Role } from '../console/index.js';

@@ -1,10 +1,10 @@
-// Client of the delivery service's SiteRegistry (protos/delivery/v1/site_registry.proto): how the
+// Client of the delivery service's SiteRegistry (packages/contracts/protos/delivery/v1/site_registry.proto): how the
 // delivery service learns a site the campaign service creates. Its not answering becomes
 // RegistryUnavailableError (the create stored nothing and may be repeated), its refusals
 // RegistryRefusedError, with its details.
 import * as grpc from '@grpc/grpc-js';
-import { loadSiteRegistryProto } from '../../../shared/src/grpc.js';
-import { withInternalToken } from '../../../shared/src/internal-auth.js';
+import { loadSiteRegistryProto } from '@webpush/shared/grpc.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import type { SiteRegistrar } from '../domain/operators.js';
 
 export class RegistryUnavailableError extends Error {}

@@ -2,9 +2,9 @@
 // `message` (made safe for the trailer by refusalStatus); unexpected errors are logged here and
 // answered with a generic text only; a call that got no database connection in time, busy.
 import * as grpc from '@grpc/grpc-js';
-import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
-import { busyStatus, refusalStatus as status } from '../../../shared/src/grpc.js';
-import type { Logger } from '../../../shared/src/log.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '@webpush/shared/db.js';
+import { busyStatus, refusalStatus as status } from '@webpush/shared/grpc.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { AlreadySentError, AudienceUnavailableError, IdempotencyConflictError, NotFoundError, RefusedError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
 import { MESSAGES } from '../domain/texts.js';
 

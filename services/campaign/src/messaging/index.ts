@@ -5,9 +5,9 @@
 // background, since joining its group can take as long as a rebalance (a restarted instance
 // waits for the group to give up its previous self: ~20 s), and counters arriving a little
 // later delay nothing, while a dispatch waiting for them would.
-import { createMessaging } from '../../../shared/src/kafka.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { createCodecs, TOPICS, type StatsMessage } from '../../../shared/src/messages.js';
+import { createMessaging } from '@webpush/shared/kafka.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { createCodecs, TOPICS, type StatsMessage } from '@webpush/contracts/messages.js';
 
 export const STATS_GROUP = 'campaign-stats';
 const STOP_WAIT_MS = 10_000;

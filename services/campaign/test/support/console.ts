@@ -2,9 +2,9 @@
 // in-process stack's campaign service, with helpers to make users through the operators' side.
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import type { ConsoleClient } from '../../../../protos/generated/campaign/v1/Console.js';
-import { loadConsoleProto } from '../../../shared/src/grpc.js';
-import { withInternalToken } from '../../../shared/src/internal-auth.js';
+import type { ConsoleClient } from '@webpush/contracts/generated/campaign/v1/Console.js';
+import { loadConsoleProto } from '@webpush/shared/grpc.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
 import { startInProcess, type InProcessStack } from '../../../../test/support/in-process.js';
 import { createAccounts, type Accounts, type Role } from '../../src/console/accounts.js';

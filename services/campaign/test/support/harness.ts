@@ -3,17 +3,17 @@
 // 127.0.0.1 calling it as the gateway does.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import type { CampaignServiceClient } from '../../../../protos/generated/campaign/v1/CampaignService.js';
-import type { GetCampaignResponse__Output } from '../../../../protos/generated/campaign/v1/GetCampaignResponse.js';
-import type { ListCampaignsResponse__Output } from '../../../../protos/generated/campaign/v1/ListCampaignsResponse.js';
-import type { Pool } from '../../../shared/src/db.js';
-import { loadCampaignProto } from '../../../shared/src/grpc.js';
+import type { CampaignServiceClient } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
+import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
+import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { loadCampaignProto } from '@webpush/shared/grpc.js';
 import { startInProcess, type InProcessStack, type ServiceOptions, type TestSite } from '../../../../test/support/in-process.js';
 import type { RunningCampaignService } from '../../src/app.js';
 import { hashApiKey, type Permission } from '../../src/domain/operators.js';
 import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
-import { withInternalToken } from '../../../shared/src/internal-auth.js';
-import type { StatsMessage } from '../../../shared/src/messages.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
+import type { StatsMessage } from '@webpush/contracts/messages.js';
 
 export type { TestSite };
 

@@ -4,7 +4,7 @@
 // identity for these values, and an unset optional read back as '') and the gateway's object
 // (gateway/src/routes/campaign-json.ts), then Express's JSON.stringify. The `delivery` object
 // (an addition of 2026-11-23) is appended after those fields, as its documentation says.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 export function referenceColumns(sortColumn: string): string {
   return `c.id, c.title, c.body, c.link, c.topics, c.status, c.schedule_mode,

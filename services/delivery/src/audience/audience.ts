@@ -1,15 +1,15 @@
 // Audience questions about a site, answered from the precomputed counters (per-profile counts included); only
 // a segment with a time condition (subscribed after/before, engagement) is counted over the
 // site's subscribers, and that count is bounded (scanBudget below).
-import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
+import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { countByZone, countSegment, countUnion, listNames, type NameCount } from './count-store.js';
 import { hasTimeConditions } from './segment-sql.js';
-import { usersByEffectiveZone } from '../../../shared/src/local-time.js';
+import { usersByEffectiveZone } from '@webpush/contracts/local-time.js';
 import { DEFAULT_SITE_ZONE, siteTimeZone } from '../sites/index.js';
-import type { Segment } from '../../../shared/src/segment.js';
+import type { Segment } from '@webpush/contracts/segment.js';
 import { isUuid } from '../errors.js';
-import { hasBadCharacters } from '../../../shared/src/text.js';
+import { hasBadCharacters } from '@webpush/shared/text.js';
 import { normalizeCountryName, sortedSet } from './names.js';
 
 export type { NameCount };

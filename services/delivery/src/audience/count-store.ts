@@ -1,8 +1,8 @@
 // Reads of the precomputed audience counters (maintained by triggers on subscribers, see the
 // migrations: 20250101000000_audience.sql, 20261205140000_audience_group_profiles.sql); only a
 // segment with a time condition reads the subscribers table.
-import type { Queryable } from '../../../shared/src/db.js';
-import type { Segment } from '../../../shared/src/segment.js';
+import type { Queryable } from '@webpush/shared/db.js';
+import type { Segment } from '@webpush/contracts/segment.js';
 import { hasTimeConditions, profileSql, segmentSql } from './segment-sql.js';
 
 export interface NameCount {

@@ -3,8 +3,8 @@
 // alike. Pages of EXPORT_PAGE_ROWS by keyset on the subscriber id, each encoded to one chunk, so
 // memory stays the same for 1,000 or 1,000,000 rows. Never the push keys or the endpoint: those
 // let anyone who holds them push to the browser.
-import type { Pool } from '../../../shared/src/db.js';
-import { csvCell } from '../../../shared/src/csv.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { csvCell } from '@webpush/shared/csv.js';
 import { ValidationError } from '../errors.js';
 import { createSiteSlots } from './site-slots.js';
 import { COUNTRY_PREFIX, normalizeCountryName, normalizeTopic, UNKNOWN_COUNTRY } from './names.js';

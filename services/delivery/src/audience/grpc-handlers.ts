@@ -1,18 +1,18 @@
 // gRPC adapter for delivery.v1.Audience: decode → one domain call → encode (answers: grpc-answers.ts).
 import * as grpc from '@grpc/grpc-js';
-import type { AudienceHandlers } from '../../../../protos/generated/delivery/v1/Audience.js';
-import type { NameCount } from '../../../../protos/generated/delivery/v1/NameCount.js';
-import { writeChunks } from '../../../shared/src/grpc.js';
-import type { Logger } from '../../../shared/src/log.js';
+import type { AudienceHandlers } from '@webpush/contracts/generated/delivery/v1/Audience.js';
+import type { NameCount } from '@webpush/contracts/generated/delivery/v1/NameCount.js';
+import { writeChunks } from '@webpush/shared/grpc.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { answer, serviceError } from '../grpc-answers.js';
 import { ValidationError } from '../errors.js';
-import { segmentFromJson } from '../../../shared/src/messages.js';
-import type { Segment } from '../../../shared/src/segment.js';
+import { segmentFromJson } from '@webpush/contracts/messages.js';
+import type { Segment } from '@webpush/contracts/segment.js';
 import type { Audience } from './audience.js';
 import type { SiteImport } from './import.js';
 import { parseExportQuery, type SubscriberExport } from './export.js';
-import type { ExportChunk } from '../../../../protos/generated/delivery/v1/ExportChunk.js';
-import type { ExportSubscribersRequest__Output } from '../../../../protos/generated/delivery/v1/ExportSubscribersRequest.js';
+import type { ExportChunk } from '@webpush/contracts/generated/delivery/v1/ExportChunk.js';
+import type { ExportSubscribersRequest__Output } from '@webpush/contracts/generated/delivery/v1/ExportSubscribersRequest.js';
 
 /** The request's segment, null for "" (none); a segment that is not one is refused. */
 function segmentOf(json: string): Segment | null {

@@ -5,7 +5,7 @@
 // (imported before, registered since by the plugin, or an earlier item of the same import) is left
 // as it is and counted as existing. What is refused is reported by position with the reason, and
 // nothing of it is stored. Used by the operator CLI (NDJSON lines) and POST /v2/subscribers/import.
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { StateConflictError, ValidationError } from '../errors.js';
 import { adoptVapidKeys, findSiteById } from '../sites/index.js';
 import { encryptVapidPrivateKey, vapidKeyPairProblem } from '../sites/index.js';

@@ -1,11 +1,11 @@
-// A segment (services/shared/src/segment.ts) as SQL conditions ANDed to an audience query: on
+// A segment (packages/contracts/src/segment.ts) as SQL conditions ANDed to an audience query: on
 // `delivery.subscribers s` (segmentSql: the sender's audience, and counts with a time condition),
 // or its static conditions on a profile `delivery.audience_profile_ids p` (profileSql: counts from
 // the groups' per-profile counters, count-store.ts). Every value travels as a parameter, never in the text.
 // Conditions on the subscriber's zone exclude subscribers without one; the UTC offset is the
 // zone's at the moment the query runs (pg_timezone_names, read once per query, not per row).
-import { zoneNames } from '../../../shared/src/local-time.js';
-import type { Segment } from '../../../shared/src/segment.js';
+import { zoneNames } from '@webpush/contracts/local-time.js';
+import type { Segment } from '@webpush/contracts/segment.js';
 
 export interface SegmentSql {
   /** '' for no segment, else ` AND (…) AND (…)`. */

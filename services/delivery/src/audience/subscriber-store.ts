@@ -1,6 +1,6 @@
 // Subscribers: one row per (site, push endpoint). The audience counters follow every write
 // through statement-level triggers, so nothing here maintains them.
-import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
+import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import type { PageViewInput, SubscriptionChangeInput } from './subscription-input.js';
 import { COUNTRY_PREFIX, UNKNOWN_COUNTRY } from './names.js';
 

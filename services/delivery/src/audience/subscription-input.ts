@@ -4,8 +4,8 @@
 // NUL, UTF-8 cannot carry the other). Every message the plugin's endpoints answer is here.
 import { ECDH } from 'node:crypto';
 import { Ajv, type ErrorObject } from 'ajv';
-import { canonicalZone } from '../../../shared/src/local-time.js';
-import { BAD_CHARACTERS, hasBadCharacters, someHasBadCharacters } from '../../../shared/src/text.js';
+import { canonicalZone } from '@webpush/contracts/local-time.js';
+import { BAD_CHARACTERS, hasBadCharacters, someHasBadCharacters } from '@webpush/shared/text.js';
 import { ValidationError } from '../errors.js';
 import { normalizeTopic, sortedSet } from './names.js';
 import { endpointAllowed, MAX_ENDPOINT_CHARS, type PushHostRules } from './push-endpoint.js';

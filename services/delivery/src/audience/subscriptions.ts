@@ -2,7 +2,7 @@
 // subscription), unsubscribes, reads a page whose topics join its own, or reports that the
 // browser replaced its subscription. The country comes only from the trusted edge header,
 // never from the body.
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { SiteNotFoundError } from '../errors.js';
 import { findSiteByPublicId } from '../sites/index.js';
 import { countryFromCode } from './names.js';

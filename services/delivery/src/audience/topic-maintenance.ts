@@ -5,8 +5,8 @@
 // Inactive subscribers are rewritten too, so a subscriber who comes back does not bring an old
 // name back. Campaigns keep the topic names they were created with (they belong to the campaign
 // service).
-import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
-import { echoValue } from '../../../shared/src/text.js';
+import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
+import { echoValue } from '@webpush/shared/text.js';
 import { findSiteById } from '../sites/index.js';
 import { DeliveryOperatorError, isUuid } from '../errors.js';
 import { MAX_NAME_CHARS, normalizeTopic, sortedSet } from './names.js';

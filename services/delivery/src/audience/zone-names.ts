@@ -1,13 +1,13 @@
-// Stored zones by their one name (services/shared/src/local-time.ts, canonicalZone): subscribes
+// Stored zones by their one name (packages/contracts/src/local-time.ts, canonicalZone): subscribes
 // store it since this release; rows written before (Chrome's `Asia/Calcutta` for IANA's
 // `Asia/Kolkata`) are renamed here, in the background, in short batches of the primary key, so no
 // subscribe waits on a long transaction. Done once per zone link table (its tzdata version):
 // queries also match every name of a zone (zoneNames), so the results are right meanwhile.
-import type { Pool } from '../../../shared/src/db.js';
-import { canonicalZone } from '../../../shared/src/local-time.js';
-import { createPeriodic, type Periodic } from '../../../shared/src/periodic.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { TZDATA_VERSION } from '../../../shared/src/time-zone-links.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { canonicalZone } from '@webpush/contracts/local-time.js';
+import { createPeriodic, type Periodic } from '@webpush/shared/periodic.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { TZDATA_VERSION } from '@webpush/contracts/time-zone-links.js';
 
 export const ZONE_NAMES_TASK = `canonical-zone-names:${TZDATA_VERSION}`;
 const BATCH_IDS = 5000;

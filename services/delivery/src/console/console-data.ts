@@ -3,8 +3,8 @@
 // site's settings kept here (its VAPID public key and public id). The
 // gateway has checked the user, the site membership, the role and the plan; here are the domain
 // rules and the customer's messages. Every read comes from counters kept as the data changes.
-import type { Pool } from '../../../shared/src/db.js';
-import { SHARED_SPEC } from '../../../shared/src/api-texts.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { SHARED_SPEC } from '@webpush/shared/api-texts.js';
 import { audienceDaily, countByBrowser, type DayCount } from '../audience/index.js';
 import { TopicRefusal, type TopicChange, type TopicMaintenance } from '../audience/index.js';
 import { isUuid, NotFoundError, ValidationError } from '../errors.js';

@@ -1,7 +1,7 @@
-// gRPC adapter for delivery.v1.ConsoleData (protos/delivery/v1/console_data.proto): decode → one
+// gRPC adapter for delivery.v1.ConsoleData (packages/contracts/protos/delivery/v1/console_data.proto): decode → one
 // domain call → encode (answers and refusals: grpc-answers.ts).
-import type { ConsoleDataHandlers } from '../../../../protos/generated/delivery/v1/ConsoleData.js';
-import type { Logger } from '../../../shared/src/log.js';
+import type { ConsoleDataHandlers } from '@webpush/contracts/generated/delivery/v1/ConsoleData.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { answer } from '../grpc-answers.js';
 import type { ConsoleData } from './console-data.js';
 import type { TestPush } from './test-push.js';

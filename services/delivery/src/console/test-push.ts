@@ -6,18 +6,18 @@
 //
 // The subscription is checked exactly as the plugin's subscribe endpoint checks one (the same
 // rules and messages: audience/subscription-input.ts), then the push goes through the sender
-// every campaign uses (push/sender.ts): its destination policy (https to a public address, or a
+// every campaign uses (packages/push/src/sender.ts): its destination policy (https to a public address, or a
 // PUSH_TEST_HOSTS host), its per-origin limits, its retries — here for at most
 // TEST_PUSH.retryBudgetMs, as the caller is waiting. Nothing is stored or counted: no
 // subscriber, run, delivery log row, analytics or webhook event (only the push-service request
 // metrics every request has). At most TEST_PUSH.perSitePerMinute per site per minute on each
 // delivery instance.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 import type { PushHostRules } from '../audience/index.js';
 import { createSubscriptionInputRules } from '../audience/index.js';
 import { isUuid, NotFoundError, RateLimitedError, ValidationError } from '../errors.js';
-import { createFixedWindowLimiter, type RateLimiter } from '../../../shared/src/rate-limit.js';
-import type { PushSender } from '../push/sender.js';
+import { createFixedWindowLimiter, type RateLimiter } from '@webpush/shared/rate-limit.js';
+import type { PushSender } from '@webpush/push/sender.js';
 import { findSiteById } from '../sites/index.js';
 import type { VapidSigners } from '../sites/index.js';
 

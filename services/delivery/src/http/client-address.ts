@@ -5,7 +5,7 @@
 // (the gateway's own) are never read here.
 import { isIP } from 'node:net';
 import type { Request } from 'express';
-import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '../../../shared/src/edge-headers.js';
+import { CLIENT_ADDRESS_HEADER, CLIENT_COUNTRY_HEADER } from '@webpush/shared/edge-headers.js';
 
 /** The rate-limit key of a request: the visitor's address, or one shared bucket if the gateway sent none. */
 export function clientAddress(req: Request): string {

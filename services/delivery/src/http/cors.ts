@@ -1,7 +1,7 @@
-// The plugin endpoints' CORS headers (services/shared/src/plugin-cors.ts, shared with the
+// The plugin endpoints' CORS headers (packages/shared/src/plugin-cors.ts, shared with the
 // gateway, which answers for this service when it cannot be reached).
 import type { NextFunction, Request, Response } from 'express';
-import { PLUGIN_CORS_HEADERS, PLUGIN_PREFLIGHT_HEADERS } from '../../../shared/src/plugin-cors.js';
+import { PLUGIN_CORS_HEADERS, PLUGIN_PREFLIGHT_HEADERS } from '@webpush/shared/plugin-cors.js';
 
 export function cors(req: Request, res: Response, next: NextFunction): void {
   res.set(PLUGIN_CORS_HEADERS);

@@ -2,12 +2,12 @@
 // everything but the liveness probe needs the gateway's internal token. Readiness and metrics
 // are on the separate ops listener (app.ts), never on this port.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { SHARED_OWN } from '../../../shared/src/api-texts.js';
-import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '../../../shared/src/db.js';
-import type { InternalAuth } from '../../../shared/src/internal-auth.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { healthzHandler } from '../../../shared/src/observability/health.js';
-import type { ServiceMetrics } from '../../../shared/src/observability/metrics.js';
+import { SHARED_OWN } from '@webpush/shared/api-texts.js';
+import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '@webpush/shared/db.js';
+import type { InternalAuth } from '@webpush/shared/internal-auth.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { healthzHandler } from '@webpush/shared/observability/health.js';
+import type { ServiceMetrics } from '@webpush/shared/observability/metrics.js';
 import { SiteNotFoundError, ValidationError } from '../errors.js';
 import { cors } from './cors.js';
 import { gatewayOnly } from './gateway-only.js';

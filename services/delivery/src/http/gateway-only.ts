@@ -1,9 +1,9 @@
 // The delivery service's HTTP app serves only the gateway: every request must carry the gateway's
-// internal token (services/shared/src/internal-auth.ts), so nothing else on the network can call
+// internal token (packages/shared/src/internal-auth.ts), so nothing else on the network can call
 // the plugin endpoints past the gateway's checks, or pass a forged visitor address or country.
 // The liveness probe stays open (orchestrators call it without credentials).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { INTERNAL_AUTH_HEADER, UNAUTHENTICATED_MESSAGE, type InternalAuth } from '../../../shared/src/internal-auth.js';
+import { INTERNAL_AUTH_HEADER, UNAUTHENTICATED_MESSAGE, type InternalAuth } from '@webpush/shared/internal-auth.js';
 
 export function gatewayOnly(auth: InternalAuth): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

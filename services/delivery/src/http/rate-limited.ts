@@ -3,7 +3,7 @@
 // route of the site plugin.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { clientAddress } from './client-address.js';
-import type { RateLimiter } from '../../../shared/src/rate-limit.js';
+import type { RateLimiter } from '@webpush/shared/rate-limit.js';
 
 export function rateLimited(limiter: RateLimiter): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

@@ -3,13 +3,13 @@
 // (subscribe, unsubscribe, page views, subscription changes; rules in audience/). Reached
 // through the gateway's /public proxy.
 import express, { type Request, type Response, type Router } from 'express';
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import type { Subscriptions } from '../audience/index.js';
 import { SiteNotFoundError } from '../errors.js';
 import { clientCountry } from '../http/client-address.js';
 import { jsonObject, rawBody } from '../http/json-body.js';
 import { rateLimited } from '../http/rate-limited.js';
-import type { RateLimiter } from '../../../shared/src/rate-limit.js';
+import type { RateLimiter } from '@webpush/shared/rate-limit.js';
 import { findSiteByPublicId } from '../sites/index.js';
 import { loadAsset, type PluginAsset } from './assets.js';
 

@@ -15,8 +15,8 @@
 //
 // Every DDL step waits at most LOCK_TIMEOUT_MS for its lock, so no send, subscribe or report is
 // held up longer than that; a step that times out is tried again on the next pass.
-import type { Pool, Queryable } from '../../../shared/src/db.js';
-import { withTransaction } from '../../../shared/src/db.js';
+import type { Pool, Queryable } from '@webpush/shared/db.js';
+import { withTransaction } from '@webpush/shared/db.js';
 import { pieceTable } from '../sending/index.js';
 
 export interface RetentionSettings {

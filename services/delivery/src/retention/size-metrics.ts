@@ -2,8 +2,8 @@
 // (deploy/prometheus/alerts.yaml, PostgresDatabaseGrowing) and the operations doc's capacity
 // figures read. Sampled at most once per scrape, from the catalog (no table is counted).
 import type { Registry } from 'prom-client';
-import type { Queryable } from '../../../shared/src/db.js';
-import { sampledGauge } from '../../../shared/src/observability/metrics.js';
+import type { Queryable } from '@webpush/shared/db.js';
+import { sampledGauge } from '@webpush/shared/observability/metrics.js';
 import { tableSizes } from './retention.js';
 
 /** Tables reported by name: the largest, so a schema with many pieces does not make many series. */

@@ -10,28 +10,28 @@
 // are sent again and counted ambiguous, since losing them is worse (the Topic header makes a
 // repeat replace the first on the device). The chunk is done — and the Kafka offset committed —
 // only when every row of it is final; outcome writes are retried through a Postgres restart.
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import type { ChunkMessage } from '../../../shared/src/messages.js';
-import { pushPayloads, type CampaignContent } from '../../../shared/src/campaign-content.js';
-import { abBucket, variantContent, variantOfBucket } from '../../../shared/src/ab-test.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import type { ChunkMessage } from '@webpush/contracts/messages.js';
+import { pushPayloads, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { abBucket, variantContent, variantOfBucket } from '@webpush/contracts/ab-test.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedHolders, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
 import { startTestWindow } from './stages.js';
-import { failureClassOf } from '../push/outcome.js';
+import { failureClassOf } from '@webpush/push/outcome.js';
 import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';
 import { retrying, type RetryPolicy } from './retrying.js';
 import { createSendPace, STALL_MS, waitForSlot } from './send-pace.js';
-import type { PushSender } from '../push/sender.js';
-import type { PushHooks, PushResult, PushTarget } from '../push/types.js';
+import type { PushSender } from '@webpush/push/sender.js';
+import type { PushHooks, PushResult, PushTarget } from '@webpush/push/types.js';
 import type { VapidSigners } from '../sites/index.js';
 
 export interface ChunkDeps {
   pool: Pool;
   log: Logger;
   instanceId: string;
-  /** The push path (push/sender.ts); a push withheld by its beforeSend leaves its row claimed. limitFor: undefined before an origin's first push (a throttled campaign's pace waits for its connection). */
+  /** The push path (packages/push/src/sender.ts); a push withheld by its beforeSend leaves its row claimed. limitFor: undefined before an origin's first push (a throttled campaign's pace waits for its connection). */
   sender: Pick<PushSender, 'sendBatch'> & Partial<Pick<PushSender, 'limitFor'>>;
   /** Each site's VAPID signer (sites/vapid-signers.ts). */
   vapid: VapidSigners;
@@ -275,7 +275,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
       // What did arrive is recorded even when the sender failed as a whole.
       await outcomes.drain().catch(() => {});
     }
-    // The sender counts the pushes (metrics) and logs the failed ones, aggregated per origin and class (push/failure-log.ts).
+    // The sender counts the pushes (metrics) and logs the failed ones, aggregated per origin and class (packages/push/src/failure-log.ts).
     await outcomes.drain();
     // Unsent because the mark could not be written (or the row was taken over): the next attempt resumes them.
     await marks.drain();

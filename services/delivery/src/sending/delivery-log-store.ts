@@ -1,8 +1,8 @@
 // The delivery log: one row per (campaign, subscriber) pushed, claimed under a lease, marked
 // 'sending' right before its first request, then final with its outcome (chunk-worker.ts says
 // how the states make a push exactly-once-or-counted-ambiguous).
-import { bigintArray, withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
-import type { FailureClass } from '../../../shared/src/messages.js';
+import { bigintArray, withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
+import type { FailureClass } from '@webpush/contracts/messages.js';
 
 /**
  * The table holding a run's delivery log: its piece's child of delivery.delivery_log, or the
@@ -299,7 +299,7 @@ export interface Outcome {
   outcome: 'sent' | 'expired' | 'failed';
   status: number | null;
   reason: string | null;
-  /** Why a failed push failed (push/outcome.ts, failureClassOf); counted per class in the run. */
+  /** Why a failed push failed (packages/push/src/outcome.ts, failureClassOf); counted per class in the run. */
   failureClass?: FailureClass | null;
   /** Attempts that broke after their request went out: copies this push may have left beyond one (or, failed, the one). */
   ambiguous?: number;

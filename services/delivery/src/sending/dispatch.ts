@@ -4,9 +4,9 @@
 // planned in stages instead, which the pacer expands: stages.ts),
 // recording progress after every group so a restarted instance resumes where it stopped. The
 // audience is never held in memory: one slice of `chunkSize` ids at a time.
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
 import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, startPacing, type RunRow } from './run-store.js';
 import { isStaged, storeStagePlan } from './stages.js';
 import { findSiteById } from '../sites/index.js';

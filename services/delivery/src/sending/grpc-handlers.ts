@@ -1,11 +1,11 @@
 // gRPC adapter for delivery.v1.Runs: control of a campaign while it is being sent, called by the
-// campaign service for a request it has checked (protos/delivery/v1/runs.proto).
-import type { RunsHandlers } from '../../../../protos/generated/delivery/v1/Runs.js';
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
+// campaign service for a request it has checked (packages/contracts/protos/delivery/v1/runs.proto).
+import type { RunsHandlers } from '@webpush/contracts/generated/delivery/v1/Runs.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { isUuid, StateConflictError, ValidationError } from '../errors.js';
 import { answer } from '../grpc-answers.js';
-import { MAX_VARIANTS } from '../../../shared/src/ab-test.js';
+import { MAX_VARIANTS } from '@webpush/contracts/ab-test.js';
 import { PICK_REFUSED, pickWinner } from './stages.js';
 
 export function createRunsHandlers(pool: Pool, log: Logger, onPicked: () => void): RunsHandlers {

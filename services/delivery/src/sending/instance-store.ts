@@ -1,7 +1,7 @@
 // Sending instances and their claim leases: an instance heartbeats; a lease is one attempt at a
 // chunk. Rows held under a lease of a live instance are not taken over (delivery-log-store.ts).
 // The statements made per chunk or heartbeat are prepared (named): parsed and planned once per connection.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 /** writes_pieces: this release writes runs' detail into pieces (see run-store.ts runFor). */
 export async function heartbeat(db: Queryable, instanceId: string): Promise<void> {

@@ -4,7 +4,7 @@
 // mistaking them for work in progress and skipping them. Other instances see a lease as live
 // while its row exists and this instance heartbeats (delivery-log-store.ts claim).
 import { randomUUID } from 'node:crypto';
-import type { Pool } from '../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 import { beginLease, endLeases, forgetInstance, heartbeat, purgeDeadInstances } from './instance-store.js';
 import { retrying, type RetryPolicy } from './retrying.js';
 

@@ -1,11 +1,11 @@
 // The delivery service's Kafka wiring: consumes dispatch jobs and audience chunks, publishes
 // chunks and per-campaign stats. Topic names and message types live in shared/messages.ts.
-import { createMessaging } from '../../../shared/src/kafka.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type ResultsByBrowser, type StatsMessage } from '../../../shared/src/messages.js';
-import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '../../../shared/src/observability/request-context.js';
+import { createMessaging } from '@webpush/shared/kafka.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
+import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '@webpush/shared/observability/request-context.js';
 import type { RunRow } from './run-store.js';
-import { BROWSERS } from '../../../shared/src/segment.js';
+import { BROWSERS } from '@webpush/contracts/segment.js';
 
 export const DISPATCH_GROUP = 'delivery-dispatch';
 export const CHUNKS_GROUP = 'delivery-chunks';

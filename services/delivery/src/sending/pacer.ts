@@ -11,10 +11,10 @@
 // publish and commit) is harmless, its rows being claimed once (chunk-worker.ts). Segments
 // apply as in an ordinary expansion. Each pass first chooses the winners of A/B tests whose
 // window has ended, so their rest stages become due.
-import { withTransaction, type Pool, type Queryable } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage, type DispatchMessage } from '../../../shared/src/messages.js';
-import { createPeriodic, quietWhileFailing } from '../../../shared/src/periodic.js';
+import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
+import { createPeriodic, quietWhileFailing } from '@webpush/shared/periodic.js';
 import { audienceSlice, finishExpansion, recordExpansion } from './run-store.js';
 import { decideEndedTests, dueStage, recordStage, scheduleNextStage, stageSql, startTestWindow, winnerGate } from './stages.js';
 

@@ -2,7 +2,7 @@
 // must not lose its outcome to a dropped connection, and a chunk should ride out a restart
 // rather than be handed back to Kafka at the first error. Bounded: after `budgetMs` (or when
 // the service stops) the error goes up and the chunk is retried by Kafka, which resumes it.
-import type { Logger } from '../../../shared/src/log.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { isTransientDbError } from './transient-errors.js';
 
 export interface RetryPolicy {

@@ -2,10 +2,10 @@
 // its chunks and counters, and the rule that finishes it.
 import type { PoolClient } from 'pg';
 import { unfinishedRows } from './delivery-log-store.js';
-import type { Queryable } from '../../../shared/src/db.js';
-import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '../../../shared/src/messages.js';
+import type { Queryable } from '@webpush/shared/db.js';
+import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '@webpush/contracts/messages.js';
 import { segmentSql } from '../audience/index.js';
-import type { AbWinner } from '../../../shared/src/ab-test.js';
+import type { AbWinner } from '@webpush/contracts/ab-test.js';
 
 export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';
 

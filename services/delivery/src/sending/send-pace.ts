@@ -7,7 +7,7 @@
 // less. The request of each push starts at its slot, after its encryption and its `sending`
 // mark; a push that misses its slot (a stall) takes a new one. What reaches the push service
 // keeps the spacing of the slots, whatever the publishing and the consuming did.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 /** How long a reading of Postgres's clock is trusted over a later one with a longer round trip. */
 const CLOCK_READING_MS = 60_000;

@@ -1,13 +1,13 @@
 // Runs expanded in stages, each due at its own moment: a campaign sent at the subscribers' local
-// time (one stage per zone group, services/shared/src/local-time.ts), with an A/B test (each
-// group's test share, then its rest once the winner is chosen, services/shared/src/ab-test.ts),
+// time (one stage per zone group, packages/contracts/src/local-time.ts), with an A/B test (each
+// group's test share, then its rest once the winner is chosen, packages/contracts/src/ab-test.ts),
 // or throttled (one stage, paced). The plan is made once, when the dispatch is taken, from the
 // audience's zones at that moment; the pacer (pacer.ts) expands the due stages. Progress is
 // stored per stage, so a restart resumes each where it stopped and no stage is sent twice.
-import type { Queryable } from '../../../shared/src/db.js';
-import { bestVariant, testThreshold, type AbTest, type AbWinner, type VariantResult } from '../../../shared/src/ab-test.js';
-import { effectiveZone, planZoneGroups, usersByEffectiveZone, zoneNames } from '../../../shared/src/local-time.js';
-import type { DispatchMessage } from '../../../shared/src/messages.js';
+import type { Queryable } from '@webpush/shared/db.js';
+import { bestVariant, testThreshold, type AbTest, type AbWinner, type VariantResult } from '@webpush/contracts/ab-test.js';
+import { effectiveZone, planZoneGroups, usersByEffectiveZone, zoneNames } from '@webpush/contracts/local-time.js';
+import type { DispatchMessage } from '@webpush/contracts/messages.js';
 import { countByZone } from '../audience/index.js';
 import { siteTimeZone } from '../sites/index.js';
 import { splitAudience } from './run-store.js';

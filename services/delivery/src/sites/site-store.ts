@@ -1,6 +1,6 @@
 // Sites as the delivery service knows them: ids shared with the campaign service, VAPID keys.
-import type { Queryable } from '../../../shared/src/db.js';
-import { DEFAULT_TIME_ZONE } from '../../../shared/src/local-time.js';
+import type { Queryable } from '@webpush/shared/db.js';
+import { DEFAULT_TIME_ZONE } from '@webpush/contracts/local-time.js';
 
 export interface SiteRow {
   siteId: string;
@@ -84,7 +84,7 @@ export async function updateVapidPrivateKeys(db: Queryable, updates: { siteId: s
 }
 
 /** The zone of subscribers without a known one when a site has set none. */
-export { DEFAULT_TIME_ZONE as DEFAULT_SITE_ZONE } from '../../../shared/src/local-time.js';
+export { DEFAULT_TIME_ZONE as DEFAULT_SITE_ZONE } from '@webpush/contracts/local-time.js';
 
 /** The site's default zone (`sites set-time-zone`), UTC when unset (or the site is unknown). */
 export async function siteTimeZone(db: Queryable, siteId: string): Promise<string> {

@@ -1,8 +1,8 @@
 // The VAPID signer of each site, for the push path's jobs: the site's keys are looked up and its
 // private key decrypted once per site and process (never logged), then the signer caches one
-// signed header per push-service origin (push/vapid.ts).
-import type { Queryable } from '../../../shared/src/db.js';
-import { createVapidHeaderCache, type VapidHeaderCache } from '../push/vapid.js';
+// signed header per push-service origin (packages/push/src/vapid.ts).
+import type { Queryable } from '@webpush/shared/db.js';
+import { createVapidHeaderCache, type VapidHeaderCache } from '@webpush/push/vapid.js';
 import { findSiteById } from './site-store.js';
 import { decryptVapidPrivateKey, type VapidEncryptionKeys } from './vapid-keys.js';
 

@@ -4,9 +4,9 @@
 // publish succeeding at the moment a counter changes: while Kafka is down the changes wait in
 // Postgres and go out on the first pass after it is back. The events carry absolute values and
 // the campaign service keeps the greatest, so publishing a run twice is harmless.
-import type { Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { createPeriodic } from '../../../shared/src/periodic.js';
+import type { Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { createPeriodic } from '@webpush/shared/periodic.js';
 import { changedCounters, fillResultsByBrowser, refreshAbResults, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from './counter-store.js';
 
 export interface CounterPublisherDeps {

@@ -2,12 +2,12 @@
 // counter publisher's SQL — runs whose counters changed since they were last published
 // (stats_version ahead of stats_published, see migrations/20261123071500_published_counters.sql).
 import type { PoolClient } from 'pg';
-import type { Queryable } from '../../../shared/src/db.js';
-import type { FailedBy, ResultsByBrowser } from '../../../shared/src/messages.js';
+import type { Queryable } from '@webpush/shared/db.js';
+import type { FailedBy, ResultsByBrowser } from '@webpush/contracts/messages.js';
 import type { RunState } from '../sending/index.js';
 import { variantResults } from '../sending/index.js';
 import { pieceTable } from '../sending/index.js';
-import type { AbWinner, VariantResult } from '../../../shared/src/ab-test.js';
+import type { AbWinner, VariantResult } from '@webpush/contracts/ab-test.js';
 
 export interface RunCounters {
   campaignId: string;

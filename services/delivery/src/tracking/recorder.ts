@@ -4,8 +4,8 @@
 // enough: the counters it changed are published by the counter publisher (counter-publisher.ts,
 // woken after each batch) from what is stored, so a report never fails, and never needs a
 // retry, because Kafka is down.
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { recordTracking } from './counter-store.js';
 
 export interface TrackingReport {

@@ -6,9 +6,9 @@ import express, { type Router } from 'express';
 import type { RunRow } from '../sending/index.js';
 import type { TrackingTokens } from './tracking-token.js';
 import type { createTrackingRecorder } from './recorder.js';
-import { linkWithUtm } from '../../../shared/src/campaign-content.js';
+import { linkWithUtm } from '@webpush/contracts/campaign-content.js';
 import { HttpError } from '../http/http-error.js';
-import type { RateLimiter } from '../../../shared/src/rate-limit.js';
+import type { RateLimiter } from '@webpush/shared/rate-limit.js';
 import { jsonObject, rawBody } from '../http/json-body.js';
 
 export interface EventRouteDeps {

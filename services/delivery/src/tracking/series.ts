@@ -4,7 +4,7 @@
 // hour after, rolled up here from the campaign's own minute rows (its primary-key range: at most
 // one row per minute it was reported in, so a few thousand at most for a campaign followed for
 // days) — cheaper than a second, hourly table that every tracking batch would also write.
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 /** For how long after its dispatch a campaign's series is answered per minute. */
 export const MINUTE_SERIES_HOURS = 48;

@@ -29,7 +29,7 @@ export function deriveTrackingKey(vapidEncryptionKey: Buffer): Buffer {
 
 // The MAC keys are KeyObjects made once: given a Buffer, Node 24's createHmac spends ≈ 40 µs
 // finding out that it is neither a KeyObject nor a CryptoKey (two caught exceptions), on every
-// call — once per push here (see push/encryption/rfc8291.js).
+// call — once per push here (see packages/push/src/encryption/rfc8291.js).
 interface KeySet {
   /** v1: MAC over the clear id. */
   macV1: KeyObject;

@@ -3,9 +3,9 @@
 // lease runs out), posts them, and records each outcome — a retry with exponential backoff and
 // jitter, a success, or, past the retry window, a give-up. Every few seconds it also turns the
 // buffered impressions and clicks into batched events, and now and then drops old finished rows.
-import type { Pool } from '../../../shared/src/db.js';
-import type { Logger } from '../../../shared/src/log.js';
-import { createPeriodic, quietWhileFailing } from '../../../shared/src/periodic.js';
+import type { Pool } from '@webpush/shared/db.js';
+import type { Logger } from '@webpush/shared/log.js';
+import { createPeriodic, quietWhileFailing } from '@webpush/shared/periodic.js';
 import type { VapidEncryptionKeys } from '../sites/index.js';
 import type { WebhookMetrics } from './metrics.js';
 import { openWebhookSecret } from './secrets.js';

@@ -2,9 +2,9 @@
 // the rules, answers the API's JSON object. Refusals are ValidationError (400, messages joined
 // with ", ") or WebhookNotFoundError (404); nothing is written when anything is refused.
 import { randomUUID } from 'node:crypto';
-import { withTransaction, type Pool } from '../../../shared/src/db.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { NotFoundError, ValidationError, isUuid } from '../errors.js';
-import { hasBadCharacters } from '../../../shared/src/text.js';
+import { hasBadCharacters } from '@webpush/shared/text.js';
 import type { VapidEncryptionKeys } from '../sites/index.js';
 import { newWebhookSecret, sealWebhookSecret } from './secrets.js';
 import { resolvedAddressProblem, webhookUrlProblem } from './sender.js';

@@ -1,8 +1,8 @@
 // gRPC adapter for delivery.v1.Webhooks: each call is one use case of endpoints.ts, whose answer
 // (the API's JSON object) travels as text for the gateway to pass on.
-import type { WebhooksHandlers } from '../../../../protos/generated/delivery/v1/Webhooks.js';
-import type { WebhookAnswer } from '../../../../protos/generated/delivery/v1/WebhookAnswer.js';
-import type { Logger } from '../../../shared/src/log.js';
+import type { WebhooksHandlers } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
+import type { WebhookAnswer } from '@webpush/contracts/generated/delivery/v1/WebhookAnswer.js';
+import type { Logger } from '@webpush/shared/log.js';
 import { answer, type Callback } from '../grpc-answers.js';
 import type { WebhookEndpoints } from './endpoints.js';
 

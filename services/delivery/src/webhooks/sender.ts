@@ -1,7 +1,7 @@
 // The HTTP stage of outgoing webhooks (docs/webhooks.md): one signed POST of one event to one
 // customer endpoint, turned into an attempt record whatever happens. The endpoint URL is the
 // customer's, so every request is an SSRF risk; the rules are those of the push path
-// (push/destination.ts, push/ip-ranges.ts):
+// (packages/push/src/destination.ts, packages/push/src/ip-ranges.ts):
 //   - only https (any port); no credentials; no IP literal or well-known local name that is not
 //     public (webhookUrlProblem: when the endpoint is saved, and again before every attempt);
 //   - a host name is resolved in the connection's own `lookup` hook, which refuses the name when
@@ -18,8 +18,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { defaultResolve, DestinationRefusedError, guardedLookup, type Resolver } from '../push/destination.js';
-import { addressProblem, ipBytes } from '../push/ip-ranges.js';
+import { defaultResolve, DestinationRefusedError, guardedLookup, type Resolver } from '@webpush/push/destination.js';
+import { addressProblem, ipBytes } from '@webpush/push/ip-ranges.js';
 
 export type { Resolver };
 

@@ -2,7 +2,7 @@
 // endpoint; written by the triggers of migrations/20261126150000_webhooks.sql), the sender's
 // claim and outcomes, and the impressions/clicks batches.
 import type { PoolClient } from 'pg';
-import type { Queryable } from '../../../shared/src/db.js';
+import type { Queryable } from '@webpush/shared/db.js';
 
 export interface EndpointRow {
   id: string;

@@ -15,7 +15,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import pg from 'pg';
 import { freshDatabase } from '../../../../test/support/postgres.js';
-import { createPool, migrate, type Pool } from '../../../shared/src/db.js';
+import { createPool, migrate, type Pool } from '@webpush/shared/db.js';
 import { audienceDaily, countByBrowser } from '../../src/audience/count-store.js';
 import { insertNewSubscribers } from '../../src/audience/subscriber-store.js';
 import { browserKeys, newSite, pushEndpoint, request, sortedEntries, startTestDelivery, type TestDelivery } from '../support.js';

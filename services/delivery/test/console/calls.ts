@@ -1,6 +1,6 @@
 // The ConsoleData gRPC calls as promises, as the gateway makes them, and the refusals they answer.
 import type * as grpc from '@grpc/grpc-js';
-import type { ConsoleDataClient } from '../../../../protos/generated/delivery/v1/ConsoleData.js';
+import type { ConsoleDataClient } from '@webpush/contracts/generated/delivery/v1/ConsoleData.js';
 
 type Unary<Req, Res> = (req: Req, cb: (err: grpc.ServiceError | null, res?: Res) => void) => unknown;
 

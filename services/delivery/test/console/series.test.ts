@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { recordTracking } from '../../src/tracking/counter-store.js';
 import { runFor } from '../../src/sending/run-store.js';
 import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
-import { createPool, withTransaction } from '../../../shared/src/db.js';
+import { createPool, withTransaction } from '@webpush/shared/db.js';
 import { browserKeys, dispatchMessage, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from '../support.js';
 import { consoleCalls, refusal } from './calls.js';
 

@@ -4,8 +4,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { loadConsoleDataProto } from '../../../shared/src/grpc.js';
-import { withInternalToken } from '../../../shared/src/internal-auth.js';
+import { loadConsoleDataProto } from '@webpush/shared/grpc.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
 import { request, startTestDelivery, type TestDelivery } from '../support.js';
 import { consoleCalls, refusal } from './calls.js';

@@ -4,8 +4,8 @@
 // untouched; and the service answering the gateway only.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { loadConsoleDataProto } from '../../../shared/src/grpc.js';
-import { withInternalToken } from '../../../shared/src/internal-auth.js';
+import { loadConsoleDataProto } from '@webpush/shared/grpc.js';
+import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
 import {
   browserKeys,

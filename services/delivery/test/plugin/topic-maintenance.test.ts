@@ -12,7 +12,7 @@ import { DeliveryOperatorError } from '../../src/errors.js';
 import { migrateDeliverySchema } from '../../src/app.js';
 import { createDeliveryOperators } from '../../src/operators.js';
 import { createTopicMaintenance, type TopicMaintenance } from '../../src/audience/topic-maintenance.js';
-import { createPool, type Pool } from '../../../shared/src/db.js';
+import { createPool, type Pool } from '@webpush/shared/db.js';
 import {
   browserKeys,
   bruteForceGroups,

@@ -4,18 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage } from '../../../shared/src/messages.js';
+import { createLogger } from '@webpush/shared/log.js';
+import type { ChunkMessage } from '@webpush/contracts/messages.js';
 import { heartbeat } from '../../src/sending/instance-store.js';
 import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
-import { createEncryptPool, type EncryptPool } from '../../src/push/encryption/pool.js';
-import { createPushSender, type PushSender } from '../../src/push/sender.js';
+import { createEncryptPool, type EncryptPool } from '@webpush/push/encryption/pool.js';
+import { createPushSender, type PushSender } from '@webpush/push/sender.js';
 import { createChunkWorker } from '../../src/sending/chunk-worker.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
 import { vapidSigners } from '../../src/sites/vapid-signers.js';
 import { browserKeys, dispatchMessage, newSite, request, startTestDelivery, type TestDelivery } from '../support.js';
-import { startFakePushService, type FakePushService } from './support/fake-push-service.js';
-import { testCertificate } from './support/tls.js';
+import { startFakePushService, type FakePushService } from '../../../../packages/push/test/support/fake-push-service.js';
+import { testCertificate } from '../../../../packages/push/test/support/tls.js';
 
 const SECRET = 'SECRET-BODY-7f3a';
 

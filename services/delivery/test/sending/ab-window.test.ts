@@ -5,15 +5,15 @@
 // service wires them, chunks recorded as Kafka would carry them, a stand-in push service.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createLogger } from '../../../shared/src/log.js';
-import type { AbTest } from '../../../shared/src/ab-test.js';
-import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
+import { createLogger } from '@webpush/shared/log.js';
+import type { AbTest } from '@webpush/contracts/ab-test.js';
+import type { ChunkMessage, DispatchMessage } from '@webpush/contracts/messages.js';
 import { heartbeat } from '../../src/sending/instance-store.js';
 import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
 import { createChunkWorker, type ChunkDeps } from '../../src/sending/chunk-worker.js';
 import { setWinner } from '../../src/sending/stages.js';
-import type { PushJob, PushHooks, PushResult } from '../../src/push/types.js';
-import type { VapidHeaderCache } from '../../src/push/vapid.js';
+import type { PushJob, PushHooks, PushResult } from '@webpush/push/types.js';
+import type { VapidHeaderCache } from '@webpush/push/vapid.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 import { expansionRecorder } from './support/expansion.js';
 

@@ -5,9 +5,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Kafka, logLevel } from 'kafkajs';
-import { createMessaging } from '../../../shared/src/kafka.js';
-import { createLogger } from '../../../shared/src/log.js';
-import { chunkKey, chunkPartition, TOPIC_PARTITIONS, TOPICS } from '../../../shared/src/messages.js';
+import { createMessaging } from '@webpush/shared/kafka.js';
+import { createLogger } from '@webpush/shared/log.js';
+import { chunkKey, chunkPartition, TOPIC_PARTITIONS, TOPICS } from '@webpush/contracts/messages.js';
 import { testKafkaBrokers } from '../../../../test/support/kafka.js';
 
 const spreadOf = (counts: number[]) => Math.max(...counts) - Math.min(...counts);

@@ -8,14 +8,14 @@
 // rows, and repeats never exceed what the run counts as ambiguous.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { Pool } from '../../../shared/src/db.js';
-import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage, DispatchMessage } from '../../../shared/src/messages.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { createLogger } from '@webpush/shared/log.js';
+import type { ChunkMessage, DispatchMessage } from '@webpush/contracts/messages.js';
 import { heartbeat } from '../../src/sending/instance-store.js';
 import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
 import { createChunkWorker, type ChunkDeps } from '../../src/sending/chunk-worker.js';
-import type { PushHooks, PushJob, PushResult } from '../../src/push/types.js';
-import type { VapidHeaderCache } from '../../src/push/vapid.js';
+import type { PushHooks, PushJob, PushResult } from '@webpush/push/types.js';
+import type { VapidHeaderCache } from '@webpush/push/vapid.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 import { faultyPool, type FaultyPool } from './support/faulty-pool.js';

@@ -3,7 +3,7 @@
 // after which their claims were free anyway, never a live instance's rows.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createPool, type Pool } from '../../../shared/src/db.js';
+import { createPool, type Pool } from '@webpush/shared/db.js';
 import { freshDatabase } from '../../../../test/support/postgres.js';
 import { migrateDeliverySchema } from '../../src/app.js';
 import { createLeases, DEAD_INSTANCE_PURGE } from '../../src/sending/leases.js';

@@ -3,8 +3,8 @@
 // the first pushes leave after one audience read, then in groups doubling up to chunksPerGroup;
 // every subscriber once, in order; a dispatch that failed mid-way resumes where it stopped.
 import { expect } from 'chai';
-import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage } from '../../../shared/src/messages.js';
+import { createLogger } from '@webpush/shared/log.js';
+import type { ChunkMessage } from '@webpush/contracts/messages.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
 import { findRun } from '../../src/sending/run-store.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { migrateDeliverySchema } from '../../src/app.js';
 import { claim, markSending, recordOutcomes, unfinishedRows, type Outcome } from '../../src/sending/delivery-log-store.js';
-import { externalPostgres } from '../../../shared/src/postgres.js';
+import { externalPostgres } from '@webpush/shared/postgres.js';
 import { freshDatabase } from '../../../../test/support/postgres.js';
 import { postgres16Binaries, startPostgres16 } from '../../../../test/support/postgres-16.js';
 

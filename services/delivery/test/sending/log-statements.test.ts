@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import pg from 'pg';
-import { bigintArray } from '../../../shared/src/db.js';
-import type { FailureClass } from '../../../shared/src/messages.js';
+import { bigintArray } from '@webpush/shared/db.js';
+import type { FailureClass } from '@webpush/contracts/messages.js';
 import { claim, markSending, recordOutcomes, unfinishedRows, type Outcome } from '../../src/sending/delivery-log-store.js';
 import { newSite, startTestDelivery, type TestDelivery } from '../support.js';
 

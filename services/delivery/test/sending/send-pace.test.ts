@@ -6,14 +6,14 @@
 // one-second window. Counted on the simulator's receive times, never on the run's duration.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage } from '../../../shared/src/messages.js';
+import { createLogger } from '@webpush/shared/log.js';
+import type { ChunkMessage } from '@webpush/contracts/messages.js';
 import { startPushSimulator, type PushSimulator } from '../../../../tools/push-simulator/src/index.js';
 import { densestWindow, paceBound, RIG_JITTER_MS } from '../../../../tools/push-simulator/src/arrivals.js';
 import { heartbeat } from '../../src/sending/instance-store.js';
 import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
-import { createEncryptPool, type EncryptPool } from '../../src/push/encryption/pool.js';
-import { createPushSender } from '../../src/push/sender.js';
+import { createEncryptPool, type EncryptPool } from '@webpush/push/encryption/pool.js';
+import { createPushSender } from '@webpush/push/sender.js';
 import { createChunkWorker } from '../../src/sending/chunk-worker.js';
 import { STALL_MS, waitForSlot, type SlotClock } from '../../src/sending/send-pace.js';
 import { findRun } from '../../src/sending/run-store.js';

@@ -5,14 +5,14 @@
 // bounds the repeats. Also prints what the delivery log costs in statements per push.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { Pool } from '../../../shared/src/db.js';
-import { createLogger } from '../../../shared/src/log.js';
-import type { ChunkMessage } from '../../../shared/src/messages.js';
+import type { Pool } from '@webpush/shared/db.js';
+import { createLogger } from '@webpush/shared/log.js';
+import type { ChunkMessage } from '@webpush/contracts/messages.js';
 import { startPushSimulator, type PushSimulator } from '../../../../tools/push-simulator/src/index.js';
 import { heartbeat } from '../../src/sending/instance-store.js';
 import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
-import { createEncryptPool, type EncryptPool } from '../../src/push/encryption/pool.js';
-import { createPushSender } from '../../src/push/sender.js';
+import { createEncryptPool, type EncryptPool } from '@webpush/push/encryption/pool.js';
+import { createPushSender } from '@webpush/push/sender.js';
 import { createChunkWorker } from '../../src/sending/chunk-worker.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
 import { vapidSigners } from '../../src/sites/vapid-signers.js';

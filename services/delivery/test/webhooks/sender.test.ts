@@ -20,7 +20,7 @@ import {
   type WebhookSender,
   type WebhookSenderOptions,
 } from '../../src/webhooks/sender.js';
-import { testCertificate } from '../push/support/tls.js';
+import { testCertificate } from '../../../../packages/push/test/support/tls.js';
 
 const REQUIRED = 'url is required';
 const NOT_HTTPS = 'url must be an https URL of at most 2048 characters';

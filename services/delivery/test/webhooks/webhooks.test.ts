@@ -7,7 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import type { WebhookRequest } from '../../../../protos/generated/delivery/v1/WebhookRequest.js';
+import type { WebhookRequest } from '@webpush/contracts/generated/delivery/v1/WebhookRequest.js';
 import { startWebhookReceiver, verifiedByDocsCode, type WebhookReceiver } from '../../../../test/support/webhook-receiver.js';
 import { recordTracking } from '../../src/tracking/counter-store.js';
 import { failRun, runFor } from '../../src/sending/run-store.js';

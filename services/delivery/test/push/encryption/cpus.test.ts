@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from '../../../../shared/src/config.js';
+import { ConfigError } from '@webpush/shared/config.js';
 import { loadConfig } from '../../../src/config.js';
-import { cgroupCpuLimit, parseCfsQuota, parseCpuMax, usableCpus, type ReadFile } from '../../../src/push/encryption/cpus.js';
+import { cgroupCpuLimit, parseCfsQuota, parseCpuMax, usableCpus, type ReadFile } from '@webpush/push/encryption/cpus.js';
 import { INTERNAL_TOKENS } from '../../../../../test/support/internal-tokens.js';
 
 const files = (contents: Record<string, string>): ReadFile => (path) => contents[path];

@@ -9,15 +9,15 @@ import { ECDH, randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { compiledPath, ensureBuilt } from '../../../../../scripts/lib/build-output.js';
 import { INTERNAL_TOKENS } from '../../../../../test/support/internal-tokens.js';
-import { ConfigError } from '../../../../shared/src/config.js';
+import { ConfigError } from '@webpush/shared/config.js';
 import { loadConfig } from '../../../src/config.js';
-import { chunkCapacity, javascriptEncryptChunk, loadNative, resolveEngine, type EncryptChunk } from '../../../src/push/encryption/engine.js';
-import { createEncryptPool } from '../../../src/push/encryption/pool.js';
-import { KEYS_LENGTH } from '../../../src/push/encryption/protocol.js';
-import { encryptedLength, MAX_PLAINTEXT_LENGTH } from '../../../src/push/encryption/rfc8291.js';
-import { decryptAll, privateKeys, receiver, refusedKeys } from './support/decryptors.js';
+import { chunkCapacity, javascriptEncryptChunk, loadNative, resolveEngine, type EncryptChunk } from '@webpush/push/encryption/engine.js';
+import { createEncryptPool } from '@webpush/push/encryption/pool.js';
+import { KEYS_LENGTH } from '@webpush/push/encryption/protocol.js';
+import { encryptedLength, MAX_PLAINTEXT_LENGTH } from '@webpush/push/encryption/rfc8291.js';
+import { decryptAll, privateKeys, receiver, refusedKeys } from '../../../../../packages/push/test/encryption/support/decryptors.js';
 
-const BUILT_ADDON = pathToFileURL(compiledPath('services/delivery/native/rfc8291.node'));
+const BUILT_ADDON = pathToFileURL(compiledPath('packages/push/native/rfc8291.node'));
 
 /** A chunk as the pool packs it: keys back to back, one plaintext or each its own. */
 function chunk(keys: { p256dh: Uint8Array; auth: Uint8Array }[], plaintexts: Uint8Array[] | Uint8Array) {

@@ -1,7 +1,7 @@
 // A dispatch handler and a pacer over a test's Postgres whose chunks are recorded as Kafka would
 // carry them, for the tests of expansion (pacer, stages).
-import { createLogger } from '../../../../shared/src/log.js';
-import type { ChunkMessage } from '../../../../shared/src/messages.js';
+import { createLogger } from '@webpush/shared/log.js';
+import type { ChunkMessage } from '@webpush/contracts/messages.js';
 import { createDispatchHandler } from '../../../src/sending/dispatch.js';
 import { createPacer } from '../../../src/sending/pacer.js';
 import type { TestDelivery } from '../../support.js';

@@ -3,7 +3,7 @@
 // pg_terminate_backend, so the statement fails on a connection Postgres itself closed — the
 // transaction it belongs to is gone, the client is thrown away by the pool.
 import type pg from 'pg';
-import type { Pool } from '../../../../shared/src/db.js';
+import type { Pool } from '@webpush/shared/db.js';
 
 export interface FaultyPool {
   /** Use where the code under test takes a Pool. */

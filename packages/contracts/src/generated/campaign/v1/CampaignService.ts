@@ -1,0 +1,107 @@
+// Original file: packages/contracts/protos/campaign/v1/campaign.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AuthenticateRequest as _campaign_v1_AuthenticateRequest, AuthenticateRequest__Output as _campaign_v1_AuthenticateRequest__Output } from '../../campaign/v1/AuthenticateRequest';
+import type { AuthenticateResponse as _campaign_v1_AuthenticateResponse, AuthenticateResponse__Output as _campaign_v1_AuthenticateResponse__Output } from '../../campaign/v1/AuthenticateResponse';
+import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, CreateCampaignRequest__Output as _campaign_v1_CreateCampaignRequest__Output } from '../../campaign/v1/CreateCampaignRequest';
+import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from '../../campaign/v1/CreateCampaignResponse';
+import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from '../../campaign/v1/DeleteCampaignRequest';
+import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from '../../campaign/v1/DeleteCampaignResponse';
+import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from '../../campaign/v1/ExportCampaignsChunk';
+import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from '../../campaign/v1/ExportCampaignsRequest';
+import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from '../../campaign/v1/GetCampaignRequest';
+import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from '../../campaign/v1/GetCampaignResponse';
+import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from '../../campaign/v1/ListCampaignsRequest';
+import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from '../../campaign/v1/ListCampaignsResponse';
+import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from '../../campaign/v1/PickWinnerRequest';
+import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from '../../campaign/v1/PickWinnerResponse';
+
+export interface CampaignServiceClient extends grpc.Client {
+  Authenticate(argument: _campaign_v1_AuthenticateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  Authenticate(argument: _campaign_v1_AuthenticateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  Authenticate(argument: _campaign_v1_AuthenticateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  Authenticate(argument: _campaign_v1_AuthenticateRequest, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  authenticate(argument: _campaign_v1_AuthenticateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  authenticate(argument: _campaign_v1_AuthenticateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  authenticate(argument: _campaign_v1_AuthenticateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  authenticate(argument: _campaign_v1_AuthenticateRequest, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  
+  CreateCampaign(argument: _campaign_v1_CreateCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  CreateCampaign(argument: _campaign_v1_CreateCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  CreateCampaign(argument: _campaign_v1_CreateCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  CreateCampaign(argument: _campaign_v1_CreateCampaignRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  createCampaign(argument: _campaign_v1_CreateCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  createCampaign(argument: _campaign_v1_CreateCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  createCampaign(argument: _campaign_v1_CreateCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  createCampaign(argument: _campaign_v1_CreateCampaignRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
+  DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
+  ExportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  ExportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  exportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  exportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  
+  GetCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  GetCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  GetCampaign(argument: _campaign_v1_GetCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  GetCampaign(argument: _campaign_v1_GetCampaignRequest, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  getCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  getCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  getCampaign(argument: _campaign_v1_GetCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  getCampaign(argument: _campaign_v1_GetCampaignRequest, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  listCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  listCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  listCampaigns(argument: _campaign_v1_ListCampaignsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  listCampaigns(argument: _campaign_v1_ListCampaignsRequest, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  
+  PickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  PickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  PickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  PickWinner(argument: _campaign_v1_PickWinnerRequest, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  pickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  pickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  pickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  pickWinner(argument: _campaign_v1_PickWinnerRequest, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementation {
+  Authenticate: grpc.handleUnaryCall<_campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse>;
+  
+  CreateCampaign: grpc.handleUnaryCall<_campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse>;
+  
+  DeleteCampaign: grpc.handleUnaryCall<_campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse>;
+  
+  ExportCampaigns: grpc.handleServerStreamingCall<_campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk>;
+  
+  GetCampaign: grpc.handleUnaryCall<_campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse>;
+  
+  ListCampaigns: grpc.handleUnaryCall<_campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse>;
+  
+  PickWinner: grpc.handleUnaryCall<_campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse>;
+  
+}
+
+export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
+  Authenticate: MethodDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse__Output>
+  CreateCampaign: MethodDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
+  DeleteCampaign: MethodDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse__Output>
+  ExportCampaigns: MethodDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk__Output>
+  GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
+  ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
+  PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
+}

@@ -1,0 +1,10 @@
+// Original file: packages/contracts/protos/campaign/v1/console.proto
+
+
+export interface ConsoleSiteRequest {
+  'siteId'?: (string);
+}
+
+export interface ConsoleSiteRequest__Output {
+  'siteId': (string);
+}

@@ -1,0 +1,12 @@
+// Original file: packages/contracts/protos/campaign/v1/console.proto
+
+
+export interface CreateKeyRequest {
+  'siteId'?: (string);
+  'label'?: (string);
+}
+
+export interface CreateKeyRequest__Output {
+  'siteId': (string);
+  'label': (string);
+}

@@ -1,0 +1,12 @@
+// Original file: packages/contracts/protos/campaign/v1/console.proto
+
+
+export interface EstimateAudienceRequest {
+  'siteId'?: (string);
+  'bodyJson'?: (string);
+}
+
+export interface EstimateAudienceRequest__Output {
+  'siteId': (string);
+  'bodyJson': (string);
+}

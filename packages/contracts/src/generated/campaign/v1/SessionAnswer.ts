@@ -1,0 +1,13 @@
+// Original file: packages/contracts/protos/campaign/v1/console.proto
+
+import type { SessionView as _campaign_v1_SessionView, SessionView__Output as _campaign_v1_SessionView__Output } from '../../campaign/v1/SessionView';
+
+export interface SessionAnswer {
+  'found'?: (boolean);
+  'session'?: (_campaign_v1_SessionView | null);
+}
+
+export interface SessionAnswer__Output {
+  'found': (boolean);
+  'session': (_campaign_v1_SessionView__Output | null);
+}

@@ -1,0 +1,77 @@
+// Original file: packages/contracts/protos/delivery/v1/audience.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CountAudienceRequest as _delivery_v1_CountAudienceRequest, CountAudienceRequest__Output as _delivery_v1_CountAudienceRequest__Output } from '../../delivery/v1/CountAudienceRequest';
+import type { CountAudienceResponse as _delivery_v1_CountAudienceResponse, CountAudienceResponse__Output as _delivery_v1_CountAudienceResponse__Output } from '../../delivery/v1/CountAudienceResponse';
+import type { ExportChunk as _delivery_v1_ExportChunk, ExportChunk__Output as _delivery_v1_ExportChunk__Output } from '../../delivery/v1/ExportChunk';
+import type { ExportSubscribersRequest as _delivery_v1_ExportSubscribersRequest, ExportSubscribersRequest__Output as _delivery_v1_ExportSubscribersRequest__Output } from '../../delivery/v1/ExportSubscribersRequest';
+import type { ImportSubscriptionsRequest as _delivery_v1_ImportSubscriptionsRequest, ImportSubscriptionsRequest__Output as _delivery_v1_ImportSubscriptionsRequest__Output } from '../../delivery/v1/ImportSubscriptionsRequest';
+import type { ImportSubscriptionsResponse as _delivery_v1_ImportSubscriptionsResponse, ImportSubscriptionsResponse__Output as _delivery_v1_ImportSubscriptionsResponse__Output } from '../../delivery/v1/ImportSubscriptionsResponse';
+import type { NameCounts as _delivery_v1_NameCounts, NameCounts__Output as _delivery_v1_NameCounts__Output } from '../../delivery/v1/NameCounts';
+import type { SiteRequest as _delivery_v1_SiteRequest, SiteRequest__Output as _delivery_v1_SiteRequest__Output } from '../../delivery/v1/SiteRequest';
+
+export interface AudienceClient extends grpc.Client {
+  CountAudience(argument: _delivery_v1_CountAudienceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
+  CountAudience(argument: _delivery_v1_CountAudienceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
+  CountAudience(argument: _delivery_v1_CountAudienceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
+  CountAudience(argument: _delivery_v1_CountAudienceRequest, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
+  countAudience(argument: _delivery_v1_CountAudienceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
+  countAudience(argument: _delivery_v1_CountAudienceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
+  countAudience(argument: _delivery_v1_CountAudienceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
+  countAudience(argument: _delivery_v1_CountAudienceRequest, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
+  
+  ExportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
+  ExportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
+  exportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
+  exportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
+  
+  ImportSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
+  ImportSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
+  ImportSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
+  ImportSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
+  importSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
+  importSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
+  importSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
+  importSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListCountries(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  ListCountries(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  ListCountries(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  ListCountries(argument: _delivery_v1_SiteRequest, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  listCountries(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  listCountries(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  listCountries(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  listCountries(argument: _delivery_v1_SiteRequest, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  
+  ListTopics(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  ListTopics(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  ListTopics(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  ListTopics(argument: _delivery_v1_SiteRequest, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  listTopics(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  listTopics(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  listTopics(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  listTopics(argument: _delivery_v1_SiteRequest, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface AudienceHandlers extends grpc.UntypedServiceImplementation {
+  CountAudience: grpc.handleUnaryCall<_delivery_v1_CountAudienceRequest__Output, _delivery_v1_CountAudienceResponse>;
+  
+  ExportSubscribers: grpc.handleServerStreamingCall<_delivery_v1_ExportSubscribersRequest__Output, _delivery_v1_ExportChunk>;
+  
+  ImportSubscriptions: grpc.handleUnaryCall<_delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse>;
+  
+  ListCountries: grpc.handleUnaryCall<_delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts>;
+  
+  ListTopics: grpc.handleUnaryCall<_delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts>;
+  
+}
+
+export interface AudienceDefinition extends grpc.ServiceDefinition {
+  CountAudience: MethodDefinition<_delivery_v1_CountAudienceRequest, _delivery_v1_CountAudienceResponse, _delivery_v1_CountAudienceRequest__Output, _delivery_v1_CountAudienceResponse__Output>
+  ExportSubscribers: MethodDefinition<_delivery_v1_ExportSubscribersRequest, _delivery_v1_ExportChunk, _delivery_v1_ExportSubscribersRequest__Output, _delivery_v1_ExportChunk__Output>
+  ImportSubscriptions: MethodDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse__Output>
+  ListCountries: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
+  ListTopics: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
+}

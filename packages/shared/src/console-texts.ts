@@ -1,0 +1,40 @@
+// The console API's own `message` texts (docs/console.md), written once: the gateway answers some
+// itself (its session, CSRF, role and input checks) and the campaign service the others (as gRPC
+// status details); both catalogues take them in. None is the /v2 contract's: the console answers
+// /v2's texts only where it runs /v2's rules (campaigns, plans).
+import { BAD_CHARACTERS } from './text.js';
+
+export const CONSOLE_OWN = {
+  notLoggedIn: 'Not logged in',
+  wrongLogin: 'Wrong email or password',
+  tooManyLogins: 'Too many login attempts; try again later',
+  /** 429 when the process's password checks are all taken (a flood of logins): nothing was counted. */
+  loginsBusy: 'Too many logins at once; try again in a few seconds',
+  invalidCsrf: 'Invalid CSRF token',
+  jsonContentType: 'Content-Type must be application/json',
+  siteNotFound: 'Site not found',
+  keyNotFound: 'Key not found',
+  ownersOnly: "Only the site's owners can do this",
+  linkInvalid: 'This link is invalid, used or expired',
+  passwordLength: 'Password must be 10 to 200 characters',
+  keyAlreadyRevoked: 'The key is already revoked',
+  labelLength: 'Label must be 1 to 100 characters',
+  labelCharacters: 'Label must not contain control characters',
+  /** `<field>`: the body's field name as the API spells it. */
+  fieldString: '<field> must be a string',
+  fieldStringList: '<field> must be a list of strings',
+  fieldCharacters: `<field> ${BAD_CHARACTERS}`,
+  /** The delivery service's own text for the same rule (packages/contracts/protos/delivery/v1/console_data.proto). */
+  daysRange: 'days must be an integer from 1 to 365',
+  /** Topic maintenance on a plan without the `audience` permission (topic lists answer [] then, as /v2's). */
+  planTopics: 'This plan does not have permission to maintain topics',
+  /** 502 for a test notification the push service did not take, when the delivery service gave no reason. */
+  testPushNotSent: 'The push service did not take the test notification',
+  /** 504 for a test notification the delivery service did not answer in time (it may have been sent). */
+  testPushTimeout: 'The test notification was not confirmed in time; it may still arrive',
+} as const;
+
+/** `template` with `<field>` replaced by `field`. */
+export function withField(template: string, field: string): string {
+  return template.replace('<field>', () => field);
+}

@@ -1,8 +1,0 @@
-// Original file: protos/campaign/v1/site_admin.proto
-
-
-export interface ListPlansRequest {
-}
-
-export interface ListPlansRequest__Output {
-}

@@ -1,8 +1,0 @@
-// Original file: protos/campaign/v1/console.proto
-
-
-export interface LogoutResponse {
-}
-
-export interface LogoutResponse__Output {
-}
