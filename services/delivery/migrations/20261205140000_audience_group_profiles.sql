@@ -150,6 +150,8 @@ BEGIN
 END
 $$;
 
+-- contract: only the triggers called audience_apply, and the functions above replaced theirs; no
+-- release's code calls it or uses its type, so the previous release runs on without them.
 DROP FUNCTION IF EXISTS delivery.audience_apply(delivery.audience_delta[]);
 DROP TYPE IF EXISTS delivery.audience_delta;
 

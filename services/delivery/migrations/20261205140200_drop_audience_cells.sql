@@ -1,6 +1,8 @@
 -- The audience cells (20261205130000_audience_cells.sql) are replaced by the groups' per-profile
 -- counts, complete since 20261205140100: their triggers stop (subscriber writes wait only for
 -- this catalog change) and their tables, functions and types go.
+-- contract: the cells came after deploy/previous-release (20261205130000) and only this release's
+-- code, before this change, read them; the previous release never did.
 DROP TRIGGER IF EXISTS subscribers_cells_insert ON delivery.subscribers;
 DROP TRIGGER IF EXISTS subscribers_cells_update ON delivery.subscribers;
 DROP TRIGGER IF EXISTS subscribers_cells_delete ON delivery.subscribers;
