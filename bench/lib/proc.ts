@@ -24,6 +24,8 @@ interface Stat {
   ppid: number;
   /** user + system CPU seconds, this process's threads only */
   cpuSeconds: number;
+  /** user + system CPU seconds of its children that ended and were reaped (cutime + cstime) */
+  endedChildrenCpuSeconds: number;
 }
 
 function stat(pid: number): Stat | undefined {
@@ -32,8 +34,14 @@ function stat(pid: number): Stat | undefined {
   const close = raw.lastIndexOf(')');
   const comm = raw.slice(raw.indexOf('(') + 1, close);
   const fields = raw.slice(close + 2).split(' ');
-  // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15.
-  return { pid, comm, ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS };
+  // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17.
+  return {
+    pid,
+    comm,
+    ppid: Number(fields[1]),
+    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS,
+    endedChildrenCpuSeconds: (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS,
+  };
 }
 
 function cmdline(pid: number): string {
@@ -57,11 +65,6 @@ export function processTree(root: number): number[] {
   const out = [root];
   for (let i = 0; i < out.length && i < 10_000; i++) for (const s of all) if (s.ppid === out[i]) out.push(s.pid);
   return out;
-}
-
-/** Every process named `comm` (e.g. all of Postgres's backends). */
-export function processesNamed(comm: string): number[] {
-  return pids().filter((pid) => stat(pid)?.comm === comm);
 }
 
 export function cpuSeconds(pidList: readonly number[]): number {
@@ -131,20 +134,21 @@ export interface CpuMeter {
 
 /**
  * CPU time per named group of processes; groups are re-resolved on every read (Postgres forks
- * backends). Counted per pid, so a process that exits meanwhile drops out instead of making the
- * total go backwards: short-lived processes are undercounted, never negative.
+ * backends). A group's CPU is its live processes' own plus what the ended children they reaped
+ * used (cutime), read as a total at the start and at each read: a Postgres backend that ended
+ * meanwhile is still counted (its time moved to the postmaster's cutime), once. A group must
+ * hold the parents of its processes (a process tree, or a server and its backends).
  */
 export function meterCpu(groups: Record<string, () => number[]>): CpuMeter {
-  const start = new Map<number, number>();
-  for (const list of Object.values(groups)) for (const pid of list()) start.set(pid, cpuSeconds([pid]));
+  const total = (list: number[]) => list.reduce((sum, pid) => {
+    const s = stat(pid);
+    return sum + (s ? s.cpuSeconds + s.endedChildrenCpuSeconds : 0);
+  }, 0);
+  const start = new Map(Object.entries(groups).map(([name, list]) => [name, total(list())]));
   return {
     read() {
       const out: Record<string, number> = {};
-      for (const [name, list] of Object.entries(groups)) {
-        let total = 0;
-        for (const pid of list()) total += Math.max(0, cpuSeconds([pid]) - (start.get(pid) ?? 0));
-        out[name] = total;
-      }
+      for (const [name, list] of Object.entries(groups)) out[name] = Math.max(0, total(list()) - start.get(name)!);
       return out;
     },
   };

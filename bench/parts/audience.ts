@@ -7,7 +7,7 @@
 // site exported through GET /v2/subscribers/export (time, size, peak RSS of the two processes
 // it streams through).
 import { load, type LoadResult } from '../lib/load.js';
-import { memory, meterCpu, processesNamed, sampleRss } from '../lib/proc.js';
+import { descendantsNamed, memory, meterCpu, sampleRss } from '../lib/proc.js';
 import { apiOk, createSite, seed } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import type { Queryable } from '@webpush/shared/db.js';
@@ -122,7 +122,7 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
   let k = 0;
   const scenarios: LoadResult[] = [];
   for (const connections of opts.connections) {
-    const meter = () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], delivery: () => [stack.pids.delivery], postgres: () => processesNamed('postgres'), autocannon: () => [process.pid] });
+    const meter = () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], delivery: () => [stack.pids.delivery], postgres: () => descendantsNamed(process.pid, 'postgres'), autocannon: () => [process.pid] });
     const base = { meter, url, connections, seconds: opts.seconds, headers: auth };
     const specs = [
       { ...base, name: `GET /v2/topics (c=${connections})`, path: '/v2/topics' },
