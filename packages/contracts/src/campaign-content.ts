@@ -1,7 +1,10 @@
 // A campaign's content — what its notification shows and where a click goes — as one type from
 // the create input to the push payload. The campaign service validates and stores it, the
 // dispatch message carries it nested (messages.ts), the delivery service builds each push's
-// payload from it. Adding a field to a notification is one edit here plus its validation.
+// payload from it. Adding a field to a notification is one edit here, its column in the campaign
+// service (services/campaign/src/db/content-columns.ts, which the compiler asks for; the insert,
+// the reads and the relay are made from it), a migration, its validation and its place in the
+// API's object.
 
 export interface CampaignContent {
   title: string;

@@ -1,6 +1,8 @@
 // The columns every campaign read selects, and the API's Campaign object built from them as the
 // exact JSON text the API answers (no object building or re-serialising on the way out), plus
 // the position used by cursors.
+import { CONTENT_COLUMN_LIST } from './content-columns.js';
+
 export const SORT_COLUMN = { createdAt: 'created_at', scheduleDate: 'schedule_date' } as const;
 
 const UTC_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
@@ -76,8 +78,7 @@ export const LIVE_COLUMNS = `c.id, c.status,
     st.clicks, st.impressions, st.sent, st.failed, st.expired, st.pending,
     st.failed_rejected, st.failed_unauthorized, st.failed_unreachable, st.failed_refused,
     ${DELIVERY_TAIL} AS delivery_tail, ${CAMPAIGN_TAIL} AS campaign_tail`;
-export const FIXED_COLUMNS = `c.title, c.body, c.link, array_to_json(c.topics)::text AS topics, c.total_users, c.image, c.icon,
-    c.call_to_action, c.utm_source, c.utm_medium, c.utm_campaign, c.ttl`;
+export const FIXED_COLUMNS = `${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, array_to_json(c.topics)::text AS topics, c.total_users, c.ttl`;
 export const CAMPAIGN_COLUMNS = `${LIVE_COLUMNS}, ${FIXED_COLUMNS}`;
 
 /**

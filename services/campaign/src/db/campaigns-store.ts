@@ -2,15 +2,14 @@
 import type { Queryable } from '@webpush/shared/db.js';
 import type { Segment } from '@webpush/contracts/segment.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
+import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { CONTENT_COLUMN_LIST } from './content-columns.js';
 import { CAMPAIGN_COLUMNS, CAMPAIGN_FROM, CAMPAIGN_TYPES, campaignJson, fixedPartsOf, LIVE_COLUMNS, SORT_COLUMN, sortKeyOf, type CampaignRow, type LiveRow } from './campaign-rows.js';
 import type { FixedPartsCache } from './fixed-parts-cache.js';
 
-export interface NewCampaign {
+export interface NewCampaign extends CampaignContent {
   id: string;
   siteId: string;
-  title: string;
-  body: string;
-  link: string;
   topics: string[];
   status: string;
   scheduleMode: string;
@@ -18,12 +17,6 @@ export interface NewCampaign {
   scheduleDate: Date | null;
   /** Null: not counted yet (the delivery service could not count it; audience-recount.ts counts it later). */
   totalUsers: number | null;
-  image: string | null;
-  icon: string | null;
-  callToAction: string;
-  utmSource: string;
-  utmMedium: string;
-  utmCampaign: string;
   ttl: number;
   segment: Segment | null;
   /** As asked: null takes the site's default, 0 means no limit. */
@@ -44,13 +37,11 @@ export interface NewCampaign {
 const INSERT_CAMPAIGN = {
   name: 'campaign_insert',
   text: `WITH c AS (
-     INSERT INTO campaign.campaigns (id, site_id, title, body, link, topics, status, schedule_mode, schedule_date,
-       total_users, image, icon, call_to_action, utm_source, utm_medium, utm_campaign, ttl, dispatched_at, segment, throttle_per_minute, ignore_frequency_cap,
-       local_time, last_send_at, ab_test)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::timestamptz, now()), $10, $11, $12, $13, $14, $15, $16, $17,
-       CASE WHEN $18::boolean THEN now() END, $19::json,
-       CASE WHEN $20::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($20::int, 0) END, $21,
-       $22::json, $23::timestamptz, $24::json)
+     INSERT INTO campaign.campaigns (id, site_id, topics, status, schedule_mode, schedule_date, total_users, ttl, dispatched_at, segment,
+       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, ${CONTENT_COLUMN_LIST.join(', ')})
+     VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), $7, $8, CASE WHEN $9::boolean THEN now() END, $10::json,
+       CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END, $12,
+       $13::json, $14::timestamptz, $15::json, ${CONTENT_COLUMN_LIST.map((_, i) => `$${16 + i}`).join(', ')})
      RETURNING id)
    INSERT INTO campaign.campaign_stats (campaign_id) SELECT id FROM c`,
 };
@@ -58,10 +49,10 @@ const INSERT_CAMPAIGN = {
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
   await db.query({
     ...INSERT_CAMPAIGN,
-    values: [c.id, c.siteId, c.title, c.body, c.link, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers,
-      c.image, c.icon, c.callToAction, c.utmSource, c.utmMedium, c.utmCampaign, c.ttl, c.dispatchNow,
+    values: [c.id, c.siteId, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers, c.ttl, c.dispatchNow,
       c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
-      c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest)],
+      c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest),
+      ...CAMPAIGN_CONTENT_FIELDS.map((field) => c[field])],
   });
 }
 

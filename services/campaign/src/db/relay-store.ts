@@ -3,7 +3,7 @@
 // commit after a larger one and an id cursor would skip it.
 import type { PoolClient } from 'pg';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
-import { campaignContent } from '@webpush/contracts/campaign-content.js';
+import { CONTENT_COLUMN_LIST, contentOfRow } from './content-columns.js';
 
 /** An outbox row with its campaign: the dispatch message's content, still to be published. */
 export type ClaimedDispatch = Omit<DispatchMessage, 'type' | 'version' | 'dispatchedAt'> & {
@@ -16,8 +16,7 @@ export type ClaimedDispatch = Omit<DispatchMessage, 'type' | 'version' | 'dispat
 /** Locks up to `limit` unpublished rows (skipping rows another relay holds) with their campaign. */
 export async function claimUnpublished(tx: PoolClient, limit: number): Promise<ClaimedDispatch[]> {
   const { rows } = await tx.query(
-    `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, c.title, c.body, c.link,
-            c.utm_source, c.utm_medium, c.utm_campaign, c.icon, c.image, c.call_to_action, c.ttl, c.topics,
+    `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, ${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.ttl, c.topics,
             c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.created_at,
             c.local_time->>'date' AS local_date, c.local_time->>'time' AS local_time, c.ab_test,
             o.payload->>'requestId' AS request_id
@@ -34,17 +33,7 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
     campaignId: r.campaign_id,
     siteId: r.site_id,
     dispatchedAt: r.dispatched_at,
-    content: campaignContent({
-      title: r.title,
-      body: r.body,
-      link: r.link,
-      utmSource: r.utm_source,
-      utmMedium: r.utm_medium,
-      utmCampaign: r.utm_campaign,
-      icon: r.icon,
-      image: r.image,
-      callToAction: r.call_to_action,
-    }),
+    content: contentOfRow(r),
     ttl: r.ttl,
     audience: r.topics,
     segment: r.segment ?? undefined,

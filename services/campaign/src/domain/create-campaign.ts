@@ -3,6 +3,7 @@
 // transaction's moment, the campaign's creation), its stats row, the key and (for "send now")
 // the dispatch job, after whose commit the relay is woken (it need not wait for its interval).
 import { randomUUID } from 'node:crypto';
+import { campaignContent } from '@webpush/contracts/campaign-content.js';
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { claimKey, findFreshKey } from '../db/idempotency-store.js';
@@ -79,21 +80,13 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
     const campaign = (plan: ReturnType<typeof planLocalTime> | null): NewCampaign => ({
       id,
       siteId,
-      title: input.title,
-      body: input.body,
-      link: input.link,
+      ...campaignContent(input),
       topics: input.destinations,
       status: input.status,
       scheduleMode: input.scheduleMode,
       // A local-time campaign is dispatched at its first send.
       scheduleDate: plan ? new Date(plan.firstSendAt) : input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
       totalUsers: audience === null ? null : audience.users,
-      image: input.image,
-      icon: input.icon,
-      callToAction: input.callToAction,
-      utmSource: input.utmSource,
-      utmMedium: input.utmMedium,
-      utmCampaign: input.utmCampaign,
       ttl: input.ttl,
       segment: input.segment,
       throttlePerMinute: input.throttlePerMinute,

@@ -1,0 +1,27 @@
+// Where each field of a campaign's content (@webpush/contracts campaign-content.ts) is stored in
+// campaign.campaigns. The insert and the relay's read are made from this list, so a new content
+// field is one edit to the content type, its column here (the compiler asks for it), a migration,
+// its validation and its place in the API's object (campaign-rows.ts, in the spec's order).
+import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+
+export const CONTENT_COLUMNS = {
+  title: 'title',
+  body: 'body',
+  link: 'link',
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+  icon: 'icon',
+  image: 'image',
+  callToAction: 'call_to_action',
+} as const satisfies Record<keyof CampaignContent, string>;
+
+/** The content columns in CAMPAIGN_CONTENT_FIELDS's order. */
+export const CONTENT_COLUMN_LIST: readonly string[] = CAMPAIGN_CONTENT_FIELDS.map((f) => CONTENT_COLUMNS[f]);
+
+/** A row's content columns back into the content. */
+export function contentOfRow(row: Record<string, unknown>): CampaignContent {
+  const content = {} as Record<keyof CampaignContent, unknown>;
+  for (const field of CAMPAIGN_CONTENT_FIELDS) content[field] = row[CONTENT_COLUMNS[field]];
+  return content as CampaignContent;
+}
