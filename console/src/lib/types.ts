@@ -1,5 +1,6 @@
 // The console API's bodies and answers (docs/console.md), and the /v2 campaign objects it passes
 // through unchanged (gateway/openapi/openapi.yaml: Campaign, CampaignPage, CreateCampaignRequest).
+import type { Browser, Segment } from '@webpush/contracts/segment.js';
 
 export type Role = 'owner' | 'editor';
 
@@ -101,21 +102,11 @@ export interface Delivery {
   pending: number;
   failedBy: Record<string, number>;
   capped?: number;
-  byBrowser?: Partial<Record<'chrome' | 'edge' | 'firefox' | 'safari' | 'other', BrowserResults>>;
+  byBrowser?: Partial<Record<Browser, BrowserResults>>;
 }
 
-export type Browser = 'chrome' | 'edge' | 'firefox' | 'safari' | 'other';
-
-export interface Segment {
-  languages?: string[];
-  timeZones?: string[];
-  utcOffset?: { min: number; max: number };
-  browsers?: Browser[];
-  subscribedAfter?: string;
-  subscribedBefore?: string;
-  engagedWithinDays?: number;
-  notEngagedForDays?: number;
-}
+// A campaign's segment is the contract's own type (a type-only import: nothing of it is bundled).
+export type { Browser, Segment } from '@webpush/contracts/segment.js';
 
 export interface AbVariant {
   title?: string;
