@@ -1,6 +1,6 @@
 // Benchmark fixtures: sites made with the operator functions (the same ones the CLI runs), and a
 // small HTTP client for the gateway.
-import { createOperators } from '../../services/campaign/src/domain/operators.js';
+import { createOperators } from '../../services/campaign/src/sites/operators.js';
 import { createDeliveryOperators } from '../../services/delivery/src/operators.js';
 import type { BenchStack } from './stack.js';
 

@@ -5,7 +5,7 @@
 // tells their addresses. Recorded: every owner's try (in or not) and its time, idle and under the
 // flood, and the flood's answers by status (401 and 429 expected, never a 5xx).
 import http from 'node:http';
-import { createAccounts } from '../../services/campaign/src/console/accounts.js';
+import { createAccounts } from '../../services/campaign/src/accounts/accounts.js';
 import { createSite, percentile } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 

@@ -1,5 +1,5 @@
 // The gateway's one catalogue of the texts it answers itself as `message` (texts of the backends'
-// answers come from theirs: services/campaign/src/domain/texts.ts). SPEC are the spec's texts
+// answers come from theirs: services/campaign/src/base/texts.ts). SPEC are the spec's texts
 // word for word (the plan refusals are its prefix and its method-specific ending joined); OWN are
 // the texts the spec does not state, recorded in docs/api-decisions.md or the OpenAPI document.
 // Texts the campaign service answers too come from packages/shared/src/api-texts.ts.

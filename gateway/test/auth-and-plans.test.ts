@@ -1,7 +1,7 @@
 // Component tests: the gateway against the real campaign and delivery services.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { Permission } from '../../services/campaign/src/domain/operators.js';
+import type { Permission } from '../../services/campaign/src/sites/operators.js';
 import { ALL_PERMISSIONS, startStack, validCreateBody, type Stack, type TestSite } from './support/stack.js';
 
 const PLAN = {

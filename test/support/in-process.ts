@@ -7,7 +7,7 @@ import { createPool, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { startCampaignService, type RunningCampaignService } from '../../services/campaign/src/app.js';
 import { loadConfig as loadCampaignConfig } from '../../services/campaign/src/config.js';
-import { createOperators, type Permission } from '../../services/campaign/src/domain/operators.js';
+import { createOperators, type Permission } from '../../services/campaign/src/sites/operators.js';
 import { startDeliveryService, type DeliveryService } from '../../services/delivery/src/app.js';
 import { loadConfig as loadDeliveryConfig, type DeliveryConfig } from '../../services/delivery/src/config.js';
 import { createDeliveryOperators, type DeliveryOperators } from '../../services/delivery/src/operators.js';

@@ -1,5 +1,5 @@
 // The `message` texts the API contract states, word for word, for the catalogue tests
-// (gateway/src/texts.ts, services/campaign/src/domain/texts.ts), checked against this list
+// (gateway/src/texts.ts, services/campaign/src/base/texts.ts), checked against this list
 // and against the contract itself, docs/spec/web-push-campaign-api.md (the repository's copy).
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';

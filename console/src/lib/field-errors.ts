@@ -1,6 +1,6 @@
 // The API's validation messages, shown at the fields they are about. A refused create answers one
 // `message` with every wrong field's text joined by ", " (the spec's rule); the texts are the
-// campaign service's (services/campaign/src/domain/texts.ts). Each known text is found in the
+// campaign service's (services/campaign/src/base/texts.ts). Each known text is found in the
 // message and put at its field; anything not recognised stays in the form's own alert, so no
 // word of the API's answer is lost. The console never makes up a validation text of its own.
 

@@ -2,7 +2,7 @@
 // given and the session's CSRF token, sending both as the console's pages do. Users are made
 // through the operators' side (invites) and accepted through the API itself.
 import { expect } from 'chai';
-import { createAccounts, type Role } from '../../../services/campaign/src/console/accounts.js';
+import { createAccounts, type Role } from '../../../services/campaign/src/accounts/accounts.js';
 import type { Pool } from '@webpush/shared/db.js';
 import { consoleRoutes } from '../../src/console/routes.js';
 import type { ConsoleRoute } from '../../src/console/route.js';

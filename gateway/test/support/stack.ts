@@ -6,7 +6,7 @@ import { startInProcess, type TestSite } from '../../../test/support/in-process.
 import { assertResponseMatchesContract } from '../../../test/support/openapi.js';
 import type { Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
-import type { Permission } from '../../../services/campaign/src/domain/operators.js';
+import type { Permission } from '../../../services/campaign/src/sites/operators.js';
 import type { RunningGateway } from '../../src/app.js';
 
 export type { TestSite };

@@ -2,7 +2,7 @@
 // the create input to the push payload. The campaign service validates and stores it, the
 // dispatch message carries it nested (messages.ts), the delivery service builds each push's
 // payload from it. Adding a field to a notification is one edit here, its column in the campaign
-// service (services/campaign/src/db/content-columns.ts, which the compiler asks for; the insert,
+// service (services/campaign/src/base/content-columns.ts, which the compiler asks for; the insert,
 // the reads and the relay are made from it), a migration, its validation and its place in the
 // API's object.
 

@@ -1,7 +1,7 @@
 // A campaign's segment (an addition to POST /v2/campaign/create, docs/api-decisions.md
 // "Segments"): conditions that narrow the audience beyond topics and countries. The audience is
 // (topics ∪ countries) ∩ every condition given; within a list, any entry matches. The campaign
-// service validates it (services/campaign/src/domain/segment-input.ts) and stores it, the dispatch
+// service validates it (services/campaign/src/campaigns/segment-input.ts) and stores it, the dispatch
 // message and the audience count carry it, the delivery service turns it into SQL
 // (services/delivery/src/audience/segment-sql.ts).
 

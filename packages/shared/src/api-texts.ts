@@ -1,6 +1,6 @@
 // The `message` texts that both the gateway and the campaign service answer (each answers them
 // at its own boundary), written once; each catalogue (gateway/src/texts.ts,
-// services/campaign/src/domain/texts.ts) takes them in. SHARED_SPEC are the spec's words;
+// services/campaign/src/base/texts.ts) takes them in. SHARED_SPEC are the spec's words;
 // SHARED_OWN are ours (docs/api-decisions.md, "Idempotency-Key").
 export const SHARED_SPEC = {
   notAuthorized: 'Not authorized',

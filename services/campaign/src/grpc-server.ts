@@ -4,9 +4,9 @@ import { loadCampaignProto, loadConsoleProto, loadSiteAdminProto } from '@webpus
 import { createInternalAuth, internalAuthInterceptor } from '@webpush/shared/internal-auth.js';
 import type { Logger } from '@webpush/shared/log.js';
 import type { ServiceMetrics } from '@webpush/shared/observability/metrics.js';
-import { createConsoleHandlers, type ConsoleDeps } from './console/index.js';
-import type { UseCases } from './domain/use-cases.js';
-import { createHandlers } from './grpc/handlers.js';
+import { createConsoleHandlers, type ConsoleDeps } from './accounts/index.js';
+import type { UseCases } from './grpc/use-cases.js';
+import { createHandlers } from './grpc/campaign-handlers.js';
 import { createSiteAdminHandlers, type SiteAdminDeps } from './grpc/site-admin-handlers.js';
 
 export const CAMPAIGN_GRPC_SERVICE = 'campaign.v1.CampaignService';

@@ -4,9 +4,9 @@
 // and whatever the field holds, an A/B test or refusals, never anything else.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { validateCreateInput } from '../src/domain/create-input.js';
-import { ValidationError } from '../src/domain/errors.js';
-import { MESSAGES } from '../src/domain/texts.js';
+import { validateCreateInput } from '../src/campaigns/create-input.js';
+import { ValidationError } from '../src/base/errors.js';
+import { MESSAGES } from '../src/base/texts.js';
 
 const campaign = (abTest: unknown, overrides: Record<string, unknown> = {}) => ({
   title: 'Big sale',

@@ -10,8 +10,8 @@ import type { CreateCampaignResponse__Output } from '@webpush/contracts/generate
 import type { PickWinnerResponse__Output } from '@webpush/contracts/generated/campaign/v1/PickWinnerResponse.js';
 import { createLogger } from '@webpush/shared/log.js';
 import { createCodecs } from '@webpush/contracts/messages.js';
-import { applyStats } from '../src/db/stats-store.js';
-import { createOutboxRelay } from '../src/domain/outbox-relay.js';
+import { applyStats } from '../src/stats/stats-store.js';
+import { createOutboxRelay } from '../src/outbox/outbox-relay.js';
 import { expectStatus, getCampaign, listCampaigns, rejection, startHarness, statsMessage, validCampaign, type ApiCampaign, type Harness, type TestSite } from './support/harness.js';
 
 interface ShownAbTest {

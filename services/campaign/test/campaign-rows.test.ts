@@ -4,7 +4,7 @@
 // precision as to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') printed it.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { percentJson, sortKeyOf, type CampaignRow } from '../src/db/campaign-rows.js';
+import { percentJson, sortKeyOf, type CampaignRow } from '../src/campaigns/campaign-rows.js';
 
 /** The rule in exact integers: k = ⌊(2·part·10⁴ + base) / (2·base)⌋ hundredths. */
 function reference(part: bigint, base: bigint): string {

@@ -12,9 +12,9 @@ import type { ConsoleClient } from '@webpush/contracts/generated/campaign/v1/Con
 import { loadConsoleProto } from '@webpush/shared/grpc.js';
 import { UNAUTHENTICATED_MESSAGE, withInternalToken } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { CURRENT_PARAMS, hashPassword, needsRehash, verifyPassword } from '../src/console/passwords.js';
-import { PASSWORD_CHECKS } from '../src/console/password-gate.js';
-import { KNOWN_ADDRESSES, knownAddressHash, LOGIN_THROTTLE, pairDelaySeconds } from '../src/console/throttle.js';
+import { CURRENT_PARAMS, hashPassword, needsRehash, verifyPassword } from '../src/accounts/passwords.js';
+import { PASSWORD_CHECKS } from '../src/accounts/password-gate.js';
+import { KNOWN_ADDRESSES, knownAddressHash, LOGIN_THROTTLE, pairDelaySeconds } from '../src/accounts/throttle.js';
 import { BASE_URL, sha256Hex, startConsoleHarness, tokenOf, type ConsoleHarness } from './support/console.js';
 
 const PASSWORD = 'correct horse battery';

@@ -14,7 +14,7 @@ import type { SiteInfoResponse__Output } from '@webpush/contracts/generated/camp
 import { loadCampaignProto } from '@webpush/shared/grpc.js';
 import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
-import { hashApiKey } from '../src/domain/operators.js';
+import { hashApiKey } from '../src/sites/operators.js';
 import { startConsoleHarness, type ConsoleHarness } from './support/console.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

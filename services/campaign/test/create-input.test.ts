@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { validateCreateInput, DEFAULT_TTL_SECONDS } from '../src/domain/create-input.js';
-import { ValidationError } from '../src/domain/errors.js';
+import { validateCreateInput, DEFAULT_TTL_SECONDS } from '../src/campaigns/create-input.js';
+import { ValidationError } from '../src/base/errors.js';
 
 const valid = (overrides: Record<string, unknown> = {}) => ({
   title: 'Big sale',

@@ -3,10 +3,10 @@
 // refused with the field's format message, on create and on the list filter alike.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { parseUtcDate } from '../src/domain/dates.js';
-import { validateCreateInput } from '../src/domain/create-input.js';
-import { validateListInput } from '../src/domain/list-input.js';
-import { ValidationError } from '../src/domain/errors.js';
+import { parseUtcDate } from '../src/base/dates.js';
+import { validateCreateInput } from '../src/campaigns/create-input.js';
+import { validateListInput } from '../src/campaigns/list-input.js';
+import { ValidationError } from '../src/base/errors.js';
 import { contractDocument } from '../../../test/support/openapi.js';
 
 const RUNS = { numRuns: 400, seed: 20261125 };

@@ -3,7 +3,7 @@
 // change nothing), shown on get and on list items after every field the spec states; pending
 // counts what a published campaign planned and has no outcome yet (issue 34).
 import { expect } from 'chai';
-import { applyStats } from '../src/db/stats-store.js';
+import { applyStats } from '../src/stats/stats-store.js';
 import { getCampaign, listCampaigns, startHarness, validCampaign, type Harness, statsMessage, type TestSite } from './support/harness.js';
 import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
 

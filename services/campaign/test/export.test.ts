@@ -1,9 +1,9 @@
 // Campaign results export (domain/export-campaigns.ts): every campaign the list's filters select,
 // in the list's order and objects, across keyset pages; validation before any chunk.
 import { expect } from 'chai';
-import { exportCampaignsUseCase } from '../src/domain/export-campaigns.js';
-import { ValidationError } from '../src/domain/errors.js';
-import { MESSAGES } from '../src/domain/texts.js';
+import { exportCampaignsUseCase } from '../src/campaigns/export-campaigns.js';
+import { ValidationError } from '../src/base/errors.js';
+import { MESSAGES } from '../src/base/texts.js';
 import { listCampaigns, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('ExportCampaigns', function () {

@@ -2,7 +2,7 @@
 // characters it holds, the oldest entry going first; a deleted campaign's entry can be dropped.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createFixedPartsCache } from '../src/db/fixed-parts-cache.js';
+import { createFixedPartsCache } from '../src/campaigns/fixed-parts-cache.js';
 
 const parts = (text: string) => ({ head: `{"id":"x","title":"${text}","status":"`, middle: '","updatedAt":null', totalUsers: '7' });
 const cost = (text: string) => parts(text).head.length + parts(text).middle.length + 1 + 120;

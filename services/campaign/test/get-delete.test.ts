@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { createScheduler } from '../src/domain/scheduler.js';
+import { createScheduler } from '../src/scheduler/scheduler.js';
 import { createLogger } from '@webpush/shared/log.js';
 import { expectStatus, getCampaign, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createLogger } from '@webpush/shared/log.js';
-import { purgeExpiredKeys } from '../src/db/idempotency-store.js';
-import { createIdempotencyPurge } from '../src/domain/idempotency-purge.js';
+import { purgeExpiredKeys } from '../src/campaigns/idempotency-store.js';
+import { createIdempotencyPurge } from '../src/campaigns/idempotency-purge.js';
 import { startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('idempotency keys past their 24 hours', function () {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { validateListInput } from '../src/domain/list-input.js';
-import { ValidationError } from '../src/domain/errors.js';
+import { validateListInput } from '../src/campaigns/list-input.js';
+import { ValidationError } from '../src/base/errors.js';
 
 function messagesFor(body: Record<string, unknown>): string[] {
   try {

@@ -4,10 +4,10 @@
 // else; and the plan's sends as the shared zone rule makes them.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { validateCreateInput } from '../src/domain/create-input.js';
-import { ValidationError } from '../src/domain/errors.js';
-import { MESSAGES } from '../src/domain/texts.js';
-import { planLocalTime } from '../src/domain/local-time-plan.js';
+import { validateCreateInput } from '../src/campaigns/create-input.js';
+import { ValidationError } from '../src/base/errors.js';
+import { MESSAGES } from '../src/base/texts.js';
+import { planLocalTime } from '../src/campaigns/local-time-plan.js';
 
 const NOW = new Date('2026-11-27T15:00:00Z');
 const UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

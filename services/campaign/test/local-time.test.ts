@@ -11,9 +11,9 @@ import { INTERNAL_AUTH_HEADER } from '@webpush/shared/internal-auth.js';
 import { createLogger } from '@webpush/shared/log.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { createCodecs } from '@webpush/contracts/messages.js';
-import { createOutboxRelay } from '../src/domain/outbox-relay.js';
-import { createScheduler } from '../src/domain/scheduler.js';
-import { planLocalTime } from '../src/domain/local-time-plan.js';
+import { createOutboxRelay } from '../src/outbox/outbox-relay.js';
+import { createScheduler } from '../src/scheduler/scheduler.js';
+import { planLocalTime } from '../src/campaigns/local-time-plan.js';
 import { expectStatus, getCampaign, listCampaigns, startHarness, validCampaign, type ApiCampaign, type Harness, type TestSite } from './support/harness.js';
 
 type WithLocalTime = ApiCampaign & { localTime?: unknown };

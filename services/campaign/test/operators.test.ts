@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import type { AuthenticateResponse__Output } from '@webpush/contracts/generated/campaign/v1/AuthenticateResponse.js';
 import { randomUUID } from 'node:crypto';
-import { OperatorConflictError, OperatorError, publicIdOf } from '../src/domain/operators.js';
+import { OperatorConflictError, OperatorError, publicIdOf } from '../src/sites/operators.js';
 import { expectStatus, hashApiKey, startHarness, type Harness } from './support/harness.js';
 
 describe('operators and Authenticate', function () {

@@ -12,9 +12,9 @@ import { REQUEST_ID_KEY } from '@webpush/shared/observability/request-context.js
 import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema } from '../src/app.js';
 import { migrateDeliverySchema } from '../../delivery/src/app.js';
-import { insertOutbox } from '../src/db/outbox-store.js';
-import { dispatchJob } from '../src/domain/dispatch-job.js';
-import { createOutboxRelay } from '../src/domain/outbox-relay.js';
+import { insertOutbox } from '../src/outbox/outbox-store.js';
+import { dispatchJob } from '../src/outbox/dispatch-job.js';
+import { createOutboxRelay } from '../src/outbox/outbox-relay.js';
 import { startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('outbox relay', function () {

@@ -13,8 +13,8 @@ import { createCodecs, TOPICS } from '@webpush/contracts/messages.js';
 import { startInProcess, type InProcessStack } from '../../../test/support/in-process.js';
 import { migrateCampaignSchema, type RunningCampaignService } from '../src/app.js';
 import { migrateDeliverySchema } from '../../delivery/src/app.js';
-import { insertOutbox } from '../src/db/outbox-store.js';
-import { dispatchJob } from '../src/domain/dispatch-job.js';
+import { insertOutbox } from '../src/outbox/outbox-store.js';
+import { dispatchJob } from '../src/outbox/dispatch-job.js';
 import { STATS_GROUP } from '../src/messaging/index.js';
 import { statsMessage } from './support/harness.js';
 

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { buildPushPayload, linkWithUtm, pushPayloads, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '@webpush/contracts/campaign-content.js';
-import { canonicalJson } from '../src/domain/canonical-json.js';
-import { createCursorCodec } from '../src/domain/cursor.js';
-import { formatUtcDate, parseUtcDate } from '../src/domain/dates.js';
-import { validateListInput } from '../src/domain/list-input.js';
+import { canonicalJson } from '../src/base/canonical-json.js';
+import { createCursorCodec } from '../src/campaigns/cursor.js';
+import { formatUtcDate, parseUtcDate } from '../src/base/dates.js';
+import { validateListInput } from '../src/campaigns/list-input.js';
 
 describe('push payload', () => {
   const base = { title: 'T', body: 'B', link: 'https://x.example/p', utmSource: '', utmMedium: '', utmCampaign: '', icon: null, image: null, callToAction: '' };

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { createLogger } from '@webpush/shared/log.js';
-import { createScheduler } from '../src/domain/scheduler.js';
+import { createScheduler } from '../src/scheduler/scheduler.js';
 import { rejection, startHarness, validCampaign, type Harness, type TestSite } from './support/harness.js';
 
 describe('scheduler', function () {

@@ -3,9 +3,9 @@
 // the field holds, validation answers (never throws anything but its own refusal).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { validateCreateInput } from '../src/domain/create-input.js';
-import { ValidationError } from '../src/domain/errors.js';
-import { MESSAGES } from '../src/domain/texts.js';
+import { validateCreateInput } from '../src/campaigns/create-input.js';
+import { ValidationError } from '../src/base/errors.js';
+import { MESSAGES } from '../src/base/texts.js';
 
 const valid = (segment: unknown) => ({ title: 'Big sale', body: 'Everything half price', link: 'https://shop.example/sale', topics: ['sports'], status: 'published', scheduleMode: 'now', segment });
 

@@ -1,10 +1,10 @@
 // The campaign service's catalogue of `message` texts (src/domain/texts.ts).
 import { expect } from 'chai';
-import { fill, MESSAGES, OWN_MESSAGES, SPEC_MESSAGES } from '../src/domain/texts.js';
+import { fill, MESSAGES, OWN_MESSAGES, SPEC_MESSAGES } from '../src/base/texts.js';
 import { itChecksTheCatalogue } from '../../../test/support/spec-texts.js';
 
 describe('campaign service: the message catalogue', () => {
-  itChecksTheCatalogue({ file: 'services/campaign/src/domain/texts.ts', sources: 'services/campaign/src', spec: SPEC_MESSAGES, own: OWN_MESSAGES, all: MESSAGES });
+  itChecksTheCatalogue({ file: 'services/campaign/src/base/texts.ts', sources: 'services/campaign/src', spec: SPEC_MESSAGES, own: OWN_MESSAGES, all: MESSAGES });
 
   it('fill() puts values in for placeholders, as they are, and leaves unknown placeholders', () => {
     expect(fill(MESSAGES.invalidStatusValues, { values: 'x, "$&", $1' })).to.equal('Invalid status values: x, "$&", $1. Allowed: draft, scheduled, sent, failed');

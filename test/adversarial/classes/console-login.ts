@@ -5,7 +5,7 @@
 // And the console's headers on hostile paths: every /console/api/* answer carries nosniff, every
 // other /console/<path> 404 the pages' Content-Security-Policy and X-Frame-Options.
 import http from 'node:http';
-import { createAccounts } from '../../../services/campaign/src/console/accounts.js';
+import { createAccounts } from '../../../services/campaign/src/accounts/accounts.js';
 import { request } from '../support/http.js';
 import { pool } from '../support/probe.js';
 import { assertNoViolations, checkAnswer, CONSOLE_PROXY, endOfClassChecks, getCtx, trackViolations, violation } from '../support/suite.js';

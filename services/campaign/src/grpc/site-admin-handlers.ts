@@ -6,10 +6,9 @@ import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '@webpush/shar
 import { busyStatus, refusalStatus } from '@webpush/shared/grpc.js';
 import type { Logger } from '@webpush/shared/log.js';
 import type { SiteAdminHandlers } from '@webpush/contracts/generated/campaign/v1/SiteAdmin.js';
-import { ValidationError } from '../domain/errors.js';
-import { OperatorConflictError, OperatorError, OperatorNotFoundError, PERMISSIONS, type KeyInfo, type Permission, type Plan, type Site, type SiteRegistrar, type createOperators } from '../domain/operators.js';
-import { ROLES, type Accounts, type Role } from '../console/index.js';
-import { RegistryRefusedError, RegistryUnavailableError } from './site-registry-client.js';
+import { ValidationError } from '../base/errors.js';
+import { OperatorConflictError, OperatorError, OperatorNotFoundError, PERMISSIONS, type KeyInfo, type Permission, type Plan, type Site, type SiteRegistrar, type createOperators, RegistryRefusedError, RegistryUnavailableError } from '../sites/index.js';
+import { ROLES, type Accounts, type Role } from '../accounts/index.js';
 
 export interface SiteAdminDeps {
   operators: ReturnType<typeof createOperators>;

@@ -5,8 +5,8 @@ import * as grpc from '@grpc/grpc-js';
 import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '@webpush/shared/db.js';
 import { busyStatus, refusalStatus as status } from '@webpush/shared/grpc.js';
 import type { Logger } from '@webpush/shared/log.js';
-import { AlreadySentError, AudienceUnavailableError, IdempotencyConflictError, NotFoundError, RefusedError, UnauthenticatedError, ValidationError } from '../domain/errors.js';
-import { MESSAGES } from '../domain/texts.js';
+import { AlreadySentError, AudienceUnavailableError, IdempotencyConflictError, NotFoundError, RefusedError, UnauthenticatedError, ValidationError } from '../base/errors.js';
+import { MESSAGES } from '../base/texts.js';
 
 export function toStatus(err: unknown, method: string, log: Logger): Partial<grpc.StatusObject> {
   if (err instanceof ValidationError) return status(grpc.status.INVALID_ARGUMENT, err.message);

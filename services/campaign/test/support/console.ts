@@ -7,7 +7,7 @@ import { loadConsoleProto } from '@webpush/shared/grpc.js';
 import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
 import { startInProcess, type InProcessStack } from '../../../../test/support/in-process.js';
-import { createAccounts, type Accounts, type Role } from '../../src/console/accounts.js';
+import { createAccounts, type Accounts, type Role } from '../../src/accounts/accounts.js';
 
 export const BASE_URL = 'https://push.example.net';
 

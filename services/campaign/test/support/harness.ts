@@ -10,7 +10,7 @@ import type { Pool } from '@webpush/shared/db.js';
 import { loadCampaignProto } from '@webpush/shared/grpc.js';
 import { startInProcess, type InProcessStack, type ServiceOptions, type TestSite } from '../../../../test/support/in-process.js';
 import type { RunningCampaignService } from '../../src/app.js';
-import { hashApiKey, type Permission } from '../../src/domain/operators.js';
+import { hashApiKey, type Permission } from '../../src/sites/operators.js';
 import { INTERNAL_TOKENS } from '../../../../test/support/internal-tokens.js';
 import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import type { StatsMessage } from '@webpush/contracts/messages.js';

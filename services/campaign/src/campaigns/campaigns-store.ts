@@ -1,0 +1,244 @@
+// SQL for campaigns: create (with stats and outbox), read, list, conditional delete.
+import type { Queryable } from '@webpush/shared/db.js';
+import type { Segment } from '@webpush/contracts/segment.js';
+import type { AbTest } from '@webpush/contracts/ab-test.js';
+import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { CONTENT_COLUMN_LIST } from '../base/content-columns.js';
+import { CAMPAIGN_COLUMNS, CAMPAIGN_FROM, CAMPAIGN_TYPES, campaignJson, fixedPartsOf, LIVE_COLUMNS, SORT_COLUMN, sortKeyOf, type CampaignRow, type LiveRow } from './campaign-rows.js';
+import type { FixedPartsCache } from './fixed-parts-cache.js';
+
+export interface NewCampaign extends CampaignContent {
+  id: string;
+  siteId: string;
+  topics: string[];
+  status: string;
+  scheduleMode: string;
+  /** Null: the creation time stands in. */
+  scheduleDate: Date | null;
+  /** Null: not counted yet (the delivery service could not count it; audience-recount.ts counts it later). */
+  totalUsers: number | null;
+  ttl: number;
+  segment: Segment | null;
+  /** As asked: null takes the site's default, 0 means no limit. */
+  throttlePerMinute: number | null;
+  ignoreFrequencyCap: boolean;
+  /** A local-time campaign's plan, the API's `localTime` as JSON text (scheduleDate is its first send); null for others. */
+  localTimeJson: string | null;
+  /** A local-time campaign's last send; null for others. */
+  lastSendAt: Date | null;
+  abTest: AbTest | null;
+  dispatchNow: boolean;
+}
+
+/**
+ * The campaign and its stats row in one statement (atomic on its own: a plain create needs no
+ * transaction around it), prepared: its text is long and the same on every create.
+ */
+const INSERT_CAMPAIGN = {
+  name: 'campaign_insert',
+  text: `WITH c AS (
+     INSERT INTO campaign.campaigns (id, site_id, topics, status, schedule_mode, schedule_date, total_users, ttl, dispatched_at, segment,
+       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, ${CONTENT_COLUMN_LIST.join(', ')})
+     VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), $7, $8, CASE WHEN $9::boolean THEN now() END, $10::json,
+       CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END, $12,
+       $13::json, $14::timestamptz, $15::json, ${CONTENT_COLUMN_LIST.map((_, i) => `$${16 + i}`).join(', ')})
+     RETURNING id)
+   INSERT INTO campaign.campaign_stats (campaign_id) SELECT id FROM c`,
+};
+
+export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
+  await db.query({
+    ...INSERT_CAMPAIGN,
+    values: [c.id, c.siteId, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers, c.ttl, c.dispatchNow,
+      c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
+      c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest),
+      ...CAMPAIGN_CONTENT_FIELDS.map((field) => c[field])],
+  });
+}
+
+/** A campaign whose audience was not counted at create (total_users NULL), with what to count. */
+export interface UncountedCampaign {
+  id: string;
+  siteId: string;
+  /** The stored destinations: topics and `country__` names. */
+  destinations: string[];
+  segment: Segment | null;
+}
+
+/** Up to `limit` uncounted campaigns, oldest first (the partial index campaigns_uncounted_idx). */
+export async function uncountedCampaigns(db: Queryable, limit: number): Promise<UncountedCampaign[]> {
+  const { rows } = await db.query<{ id: string; site_id: string; topics: string[]; segment: Segment | null }>(
+    'SELECT id, site_id, topics, segment FROM campaign.campaigns WHERE total_users IS NULL ORDER BY created_at LIMIT $1',
+    [limit],
+  );
+  return rows.map((r) => ({ id: r.id, siteId: r.site_id, destinations: r.topics, segment: r.segment }));
+}
+
+/** Writes a counted audience into a campaign not counted yet (a no-op for one counted meanwhile by another replica). */
+export async function setCountedAudience(db: Queryable, id: string, users: number): Promise<void> {
+  await db.query('UPDATE campaign.campaigns SET total_users = $2 WHERE id = $1 AND total_users IS NULL', [id, users]);
+}
+
+/** The transaction's now(): what a row's `DEFAULT now()` in it is (to the millisecond, as a Date holds it). */
+export async function transactionNow(db: Queryable): Promise<Date> {
+  const { rows } = await db.query<{ now: Date }>('SELECT now() AS now');
+  return rows[0].now;
+}
+
+/** A campaign's `localTime` as the API's JSON text, or null (none, or no such campaign). */
+export async function localTimeOf(db: Queryable, siteId: string, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ local_time: string | null }>('SELECT local_time::text FROM campaign.campaigns WHERE id = $1 AND site_id = $2', [id, siteId]);
+  return rows[0]?.local_time ?? null;
+}
+
+/**
+ * How many variants the campaign's A/B test has: null when it has none, undefined when the site
+ * has no such campaign.
+ */
+export async function abTestVariantCount(db: Queryable, siteId: string, id: string): Promise<number | null | undefined> {
+  const { rows } = await db.query<{ variants: number | null }>(
+    `SELECT json_array_length(ab_test->'variants') AS variants FROM campaign.campaigns WHERE id = $1 AND site_id = $2`,
+    [id, siteId],
+  );
+  return rows.length === 0 ? undefined : rows[0].variants;
+}
+
+// The campaign reads run as named (prepared) statements: their text is long enough that parsing
+// and planning it on every call would cost Postgres more than executing it. Each read has two
+// forms: every column, and only the live ones for campaigns whose fixed parts are cached.
+const FIND_WHERE = 'WHERE c.site_id = $1 AND c.id = $2';
+const FIND_CAMPAIGN = { name: 'campaign_find', text: `SELECT ${CAMPAIGN_COLUMNS} FROM ${CAMPAIGN_FROM} ${FIND_WHERE}` };
+const FIND_LIVE = { name: 'campaign_find_live', text: `SELECT ${LIVE_COLUMNS} FROM ${CAMPAIGN_FROM} ${FIND_WHERE}` };
+
+/** A campaign as the API's JSON text, with its position for cursors. */
+export interface CampaignJsonRow {
+  /** The API's Campaign object as JSON text. */
+  json: string;
+  id: string;
+  /** The sort date at full (microsecond) precision, for cursors. */
+  sort_key: string;
+}
+
+/**
+ * The rows' JSON from every column, their fixed parts remembered in `cache`, except a campaign's
+ * whose audience is not counted yet: its total_users is still to be written (the one fixed column
+ * that can change, once, from NULL).
+ */
+function fromFullRows(rows: CampaignRow[], cache: FixedPartsCache | undefined): { row: CampaignRow; json: string }[] {
+  return rows.map((row) => {
+    const parts = fixedPartsOf(row);
+    if (row.total_users !== null) cache?.remember(row.id, parts);
+    return { row, json: campaignJson(parts, row) };
+  });
+}
+
+/** The campaign as the API's JSON text, or null (no such campaign on the site). */
+export async function findCampaign(db: Queryable, siteId: string, id: string, cache?: FixedPartsCache): Promise<string | null> {
+  const parts = cache?.get(id);
+  if (parts !== undefined) {
+    const { rows } = await db.query<LiveRow>({ ...FIND_LIVE, values: [siteId, id], types: CAMPAIGN_TYPES });
+    return rows.length === 0 ? null : campaignJson(parts, rows[0]);
+  }
+  const { rows } = await db.query<CampaignRow>({ ...FIND_CAMPAIGN, values: [siteId, id], types: CAMPAIGN_TYPES });
+  return rows.length === 0 ? null : fromFullRows(rows, cache)[0].json;
+}
+
+/**
+ * A list statement per distinct shape: date field × which filters are present × the status
+ * combination × live or every column, a small closed set. Its text and name are made once, so a
+ * call neither rebuilds the long text nor hashes it to find its name.
+ */
+const listStatements = new Map<string, { name: string; text: string }>();
+
+export interface ListQuery {
+  siteId: string;
+  dateField: keyof typeof SORT_COLUMN;
+  startDate: Date | null;
+  endDate: Date | null;
+  statuses: readonly ('draft' | 'scheduled' | 'sent' | 'failed')[];
+  after: { sortKey: string; id: string } | null;
+  fetch: number;
+}
+
+/**
+ * The filter's words. A local-time campaign (last_send_at set) reads `scheduled` until its last
+ * zone group's moment has passed, even once its first group went out; `sent` after. Others:
+ * `sent` once dispatched. The two are exact complements among published campaigns. Plain column
+ * comparisons, as before: filters on the rows the site's keyset index walk reads.
+ */
+const STATUS_CONDITION = {
+  draft: `c.status = 'draft'`,
+  failed: `c.status = 'failed'`,
+  scheduled: `(c.status = 'published' AND (c.dispatched_at IS NULL OR c.last_send_at > now()))`,
+  sent: `(c.status = 'published' AND c.dispatched_at IS NOT NULL AND (c.last_send_at IS NULL OR c.last_send_at <= now()))`,
+} as const;
+
+/**
+ * One keyset page, newest first on the date field, ties by id; `fetch` rows at most. With a
+ * cache, the live columns first: when every campaign of the page is cached that is the answer;
+ * otherwise the page is read again with every column (one statement's rows, never a mix of two
+ * moments) and its campaigns are remembered. Without one (the export), every column at once.
+ */
+export async function listCampaigns(db: Queryable, q: ListQuery, cache?: FixedPartsCache): Promise<CampaignJsonRow[]> {
+  const values: unknown[] = [q.siteId];
+  if (q.startDate) values.push(q.startDate);
+  if (q.endDate) values.push(q.endDate);
+  if (q.after) values.push(q.after.sortKey, q.after.id);
+  values.push(q.fetch);
+  const column = SORT_COLUMN[q.dateField];
+  const at = (row: LiveRow, json: string) => ({ json, id: row.id, sort_key: sortKeyOf(row, column) });
+  if (cache !== undefined) {
+    const { rows } = await db.query<LiveRow>({ ...listStatement(q, 'live'), values, types: CAMPAIGN_TYPES });
+    const page: CampaignJsonRow[] = [];
+    for (const row of rows) {
+      const parts = cache.get(row.id);
+      if (parts === undefined) break;
+      page.push(at(row, campaignJson(parts, row)));
+    }
+    if (page.length === rows.length) return page;
+  }
+  const { rows } = await db.query<CampaignRow>({ ...listStatement(q, 'full'), values, types: CAMPAIGN_TYPES });
+  return fromFullRows(rows, cache).map(({ row, json }) => at(row, json));
+}
+
+function listStatement(q: ListQuery, columns: 'live' | 'full'): { name: string; text: string } {
+  const shape = `${q.dateField}|${q.startDate ? 's' : ''}${q.endDate ? 'e' : ''}${q.after ? 'a' : ''}|${q.statuses.join(',')}|${columns}`;
+  let statement = listStatements.get(shape);
+  if (statement === undefined) {
+    statement = { name: `campaign_list_${listStatements.size}`, text: listText(q, columns === 'live' ? LIVE_COLUMNS : CAMPAIGN_COLUMNS) };
+    listStatements.set(shape, statement);
+  }
+  return statement;
+}
+
+/** The text of a list statement; its parameters in the order listCampaigns gives them. */
+function listText(q: ListQuery, columns: string): string {
+  const col = `c.${SORT_COLUMN[q.dateField]}`;
+  const where = ['c.site_id = $1'];
+  let n = 1;
+  const param = () => `$${++n}`;
+  if (q.startDate) where.push(`${col} >= ${param()}::timestamptz`);
+  // Dates are shown to the second, so an end date includes its whole second.
+  if (q.endDate) where.push(`${col} < ${param()}::timestamptz + interval '1 second'`);
+  if (q.statuses.length > 0) where.push(`(${q.statuses.map((s) => STATUS_CONDITION[s]).join(' OR ')})`);
+  if (q.after) where.push(`(${col}, c.id) < (${param()}::timestamptz, ${param()}::uuid)`);
+  return `SELECT ${columns}
+       FROM ${CAMPAIGN_FROM}
+      WHERE ${where.join(' AND ')}
+      ORDER BY ${col} DESC, c.id DESC
+      LIMIT ${param()}`;
+}
+
+/** The one statement that races the scheduler: only a never-dispatched campaign is removed. */
+export async function deleteUndispatched(db: Queryable, siteId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'DELETE FROM campaign.campaigns WHERE id = $1 AND site_id = $2 AND dispatched_at IS NULL RETURNING id',
+    [id, siteId],
+  );
+  return rowCount === 1;
+}
+
+export async function campaignExists(db: Queryable, siteId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM campaign.campaigns WHERE id = $1 AND site_id = $2', [id, siteId]);
+  return rowCount === 1;
+}

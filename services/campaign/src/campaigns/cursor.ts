@@ -1,0 +1,85 @@
+// Opaque page cursors: base64url(JSON payload) "." base64url(HMAC-SHA256(payload text)).
+// The MAC covers the encoded text and is compared as text, so no alternative encoding of the
+// same bytes (base64 padding bits) is ever accepted.
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
+import { formatUtcDate } from '../base/dates.js';
+import type { ListInput } from './list-input.js';
+import { UUID } from '../base/ids.js';
+
+const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+// Cursors this codec makes are about 250 characters; anything much longer is not one of them.
+const MAX_CURSOR_CHARS = 1024;
+
+/** Where the previous page stopped: the sort value (microsecond text from Postgres) and id. */
+export interface CursorPosition {
+  sortKey: string;
+  id: string;
+}
+
+interface CursorPayload {
+  v: 1;
+  site: string;
+  filters: string;
+  limit: number;
+  key: string;
+  id: string;
+}
+
+/** Hash of the filters a cursor is bound to: period, date field and status set. */
+function filterHash(input: ListInput): string {
+  return sha256Hex(
+    canonicalJson({
+      startDate: input.startDate ? formatUtcDate(input.startDate) : null,
+      endDate: input.endDate ? formatUtcDate(input.endDate) : null,
+      dateField: input.dateField,
+      status: input.statuses,
+    }),
+  );
+}
+
+export function createCursorCodec(secret: Buffer) {
+  // A KeyObject made once: Node 24's createHmac costs ≈ 40 µs more per call with a Buffer key.
+  const key = createSecretKey(secret);
+  const mac = (text: string) => createHmac('sha256', key).update(text).digest('base64url');
+
+  return {
+    encode(siteId: string, input: ListInput, position: CursorPosition): string {
+      const payload: CursorPayload = { v: 1, site: siteId, filters: filterHash(input), limit: input.limit, key: position.sortKey, id: position.id };
+      const text = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return `${text}.${mac(text)}`;
+    },
+
+    /** The position, or null when the cursor is altered or made for another site, filters or limit. */
+    decode(cursor: string, siteId: string, input: ListInput): CursorPosition | null {
+      if (cursor.length > MAX_CURSOR_CHARS) return null;
+      const parts = cursor.split('.');
+      if (parts.length !== 2) return null;
+      const [text, given] = parts;
+      const expected = Buffer.from(mac(text));
+      const actual = Buffer.from(given);
+      if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+      let payload: CursorPayload;
+      try {
+        payload = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as CursorPayload;
+      } catch {
+        return null;
+      }
+      if (
+        payload?.v !== 1 ||
+        payload.site !== siteId ||
+        payload.filters !== filterHash(input) ||
+        payload.limit !== input.limit ||
+        typeof payload.key !== 'string' ||
+        !SORT_KEY.test(payload.key) ||
+        typeof payload.id !== 'string' ||
+        !UUID.test(payload.id)
+      ) {
+        return null;
+      }
+      return { sortKey: payload.key, id: payload.id };
+    },
+  };
+}
+
+export type CursorCodec = ReturnType<typeof createCursorCodec>;

@@ -1,0 +1,54 @@
+// CampaignService handlers: decode → one domain call → encode. Campaigns leave as the API's JSON
+// bytes (see the comment on ListCampaignsResponse in packages/contracts/protos/campaign/v1/campaign.proto).
+import type * as grpc from '@grpc/grpc-js';
+import { writeChunks } from '@webpush/shared/grpc.js';
+import type { CampaignServiceHandlers } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
+import type { ExportCampaignsChunk } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
+import type { ExportCampaignsRequest__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsRequest.js';
+import type { Logger } from '@webpush/shared/log.js';
+import type { UseCases } from './use-cases.js';
+import { toStatus } from './status.js';
+
+function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    fn(call.request)
+      .then(
+        (res) => callback(null, res),
+        (err) => callback(toStatus(err, method, log)),
+      )
+      // Answering itself failed (grpc-js encodes the status as it sends it): the call is lost,
+      // the process must not be — a throw here would be an unhandled rejection.
+      .catch((err: unknown) => log.error('answering the call failed', { method, err }));
+  };
+}
+
+export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandlers {
+  return {
+    Authenticate: unary('Authenticate', log, async (req) => {
+      const owner = await uc.authenticate(req.keyHash);
+      return { siteId: owner.siteId, permissions: owner.permissions };
+    }),
+    CreateCampaign: unary('CreateCampaign', log, (req) => uc.createCampaign(req.siteId, req.bodyJson, req.idempotencyKey)),
+    ListCampaigns: unary('ListCampaigns', log, async (req) => {
+      const page = await uc.listCampaigns(req.siteId, req.bodyJson);
+      return { itemsJson: Buffer.from(page.itemsJson), limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? '' };
+    }),
+    GetCampaign: unary('GetCampaign', log, async (req) => ({ campaignJson: Buffer.from(await uc.getCampaign(req.siteId, req.campaignId)) })),
+    DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),
+    PickWinner: unary('PickWinner', log, (req) => uc.pickWinner(req.siteId, req.campaignId, req.bodyJson)),
+    // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).
+    ExportCampaigns: ((call: grpc.ServerWritableStream<ExportCampaignsRequest__Output, ExportCampaignsChunk>, done?: (err: unknown) => void) => {
+      const { siteId, bodyJson, format } = call.request;
+      Promise.resolve()
+        .then(() => writeChunks(call as grpc.ServerWritableStream<unknown, { data: Buffer }>, uc.exportCampaigns(siteId, bodyJson, format)))
+        .then(
+          () => done?.(null),
+          (err: unknown) => {
+            const status = toStatus(err, 'ExportCampaigns', log);
+            call.emit('error', { ...status, metadata: status.metadata ?? undefined });
+            done?.(status);
+          },
+        );
+    }) as CampaignServiceHandlers['ExportCampaigns'],
+  };
+}

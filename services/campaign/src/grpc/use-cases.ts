@@ -1,0 +1,22 @@
+// Every use case of the service, built from its dependencies.
+import type { Pool } from '@webpush/shared/db.js';
+import { authenticateUseCase } from '../sites/index.js';
+import { campaignByIdUseCases, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase } from '../campaigns/index.js';
+import { pickWinnerUseCase, type WinnerPicker } from '../ab-tests/index.js';
+
+/** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
+export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker }) {
+  // One per process: what the list and get have read (db/fixed-parts-cache.ts). Not the export's:
+  // a long history read once would push the pages people look at out of it.
+  const fixedParts = createFixedPartsCache();
+  return {
+    authenticate: authenticateUseCase(deps),
+    createCampaign: createCampaignUseCase(deps),
+    listCampaigns: listCampaignsUseCase({ ...deps, fixedParts }),
+    exportCampaigns: exportCampaignsUseCase({ pool: deps.bulkPool }),
+    pickWinner: pickWinnerUseCase(deps),
+    ...campaignByIdUseCases({ ...deps, fixedParts }),
+  };
+}
+
+export type UseCases = ReturnType<typeof createUseCases>;

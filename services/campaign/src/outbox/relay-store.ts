@@ -1,0 +1,68 @@
+// The outbox relay's SQL. Rows are claimed by state (published_at IS NULL) under row locks, not
+// by "id greater than the last one seen": ids are handed out before commit, so a smaller id can
+// commit after a larger one and an id cursor would skip it.
+import type { PoolClient } from 'pg';
+import type { DispatchMessage } from '@webpush/contracts/messages.js';
+import { CONTENT_COLUMN_LIST, contentOfRow } from '../base/content-columns.js';
+
+/** An outbox row with its campaign: the dispatch message's content, still to be published. */
+export type ClaimedDispatch = Omit<DispatchMessage, 'type' | 'version' | 'dispatchedAt'> & {
+  outboxId: string;
+  dispatchedAt: Date;
+  /** Request id of the call that dispatched it (a Kafka header), when known. */
+  requestId: string | null;
+};
+
+/** Locks up to `limit` unpublished rows (skipping rows another relay holds) with their campaign. */
+export async function claimUnpublished(tx: PoolClient, limit: number): Promise<ClaimedDispatch[]> {
+  const { rows } = await tx.query(
+    `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, ${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.ttl, c.topics,
+            c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.created_at,
+            c.local_time->>'date' AS local_date, c.local_time->>'time' AS local_time, c.ab_test,
+            o.payload->>'requestId' AS request_id
+       FROM campaign.outbox o
+       JOIN campaign.campaigns c ON c.id = o.campaign_id
+      WHERE o.published_at IS NULL AND o.kind = 'campaign.dispatch'
+      ORDER BY o.id
+      LIMIT $1
+      FOR UPDATE OF o SKIP LOCKED`,
+    [limit],
+  );
+  return rows.map((r) => ({
+    outboxId: r.outbox_id,
+    campaignId: r.campaign_id,
+    siteId: r.site_id,
+    dispatchedAt: r.dispatched_at,
+    content: contentOfRow(r),
+    ttl: r.ttl,
+    audience: r.topics,
+    segment: r.segment ?? undefined,
+    throttlePerMinute: r.throttle_per_minute ?? undefined,
+    ignoreFrequencyCap: r.ignore_frequency_cap || undefined,
+    // The zone groups are measured from the campaign's creation (its plan was made then).
+    localTime: r.local_date ? { date: r.local_date, time: r.local_time, createdAt: (r.created_at as Date).toISOString() } : undefined,
+    abTest: r.ab_test ?? undefined,
+    requestId: r.request_id ?? null,
+  }));
+}
+
+export async function markPublished(tx: PoolClient, outboxIds: string[]): Promise<void> {
+  await tx.query(`UPDATE campaign.outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [outboxIds]);
+}
+
+/** Rows written but not yet published: the relay's backlog. */
+export async function backlog(tx: { query: PoolClient['query'] }): Promise<number> {
+  const { rows } = await tx.query(`SELECT count(*)::int AS n FROM campaign.outbox WHERE published_at IS NULL`);
+  return rows[0].n;
+}
+
+/**
+ * Seconds since the oldest unpublished row was written (0 when none): a relay that is stuck
+ * shows as this growing, while the backlog alone can be large and moving.
+ */
+export async function oldestUnpublishedAge(tx: { query: PoolClient['query'] }): Promise<number> {
+  const { rows } = await tx.query(
+    `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age FROM campaign.outbox WHERE published_at IS NULL`,
+  );
+  return rows[0].age;
+}

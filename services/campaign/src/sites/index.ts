@@ -1,0 +1,8 @@
+// The sites/ feature's surface, what the rest of the service may import (docs/architecture.md,
+// "House rules"): plans, sites and API keys (the operators' commands), a key authenticated, the
+// delivery service's SiteRegistry client; the key rows the console's keys page changes.
+export { authenticateUseCase } from './authenticate.js';
+export { MAX_THROTTLE_PER_MINUTE, OperatorConflictError, OperatorError, OperatorNotFoundError, PERMISSIONS, createOperators, newApiKey, toKey } from './operators.js';
+export type { KeyInfo, Permission, Plan, Site, SiteRegistrar } from './operators.js';
+export { RegistryRefusedError, RegistryUnavailableError, createSiteRegistryClient } from './site-registry-client.js';
+export { insertKey, revokeActiveKeys, selectKey, selectKeys, selectSiteById } from './site-store.js';
