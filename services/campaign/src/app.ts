@@ -46,7 +46,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const audience = createAudienceClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   // The same delivery service (its Runs API), with the same deadline.
   const runs = createRunsClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
-  // And its SiteRegistry: a site created here is registered there first (domain/operators.ts).
+  // And its SiteRegistry: a site created here is registered there first (sites/operators.ts).
   const siteRegistry = createSiteRegistryClient(config.audienceTarget, config.audienceDeadlineMs, config.internalTokens.own);
   const metrics = createServiceMetrics('campaign');
   const lateness = new Histogram({

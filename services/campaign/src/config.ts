@@ -13,7 +13,7 @@ export interface CampaignConfig {
   audienceTarget: string;
   /** Deadline of each Audience.CountAudience call. */
   audienceDeadlineMs: number;
-  /** How often campaigns created while their audience could not be counted are counted again (domain/audience-recount.ts). */
+  /** How often campaigns created while their audience could not be counted are counted again (campaigns/audience-recount.ts). */
   audienceRecountIntervalMs: number;
   cursorSecret: Buffer;
   scheduler: { enabled: boolean; intervalMs: number; batchSize: number };

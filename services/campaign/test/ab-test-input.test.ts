@@ -1,4 +1,4 @@
-// A create's `abTest` (domain/ab-test-input.ts): the test's shape with a message per wrong part,
+// A create's `abTest` (campaigns/ab-test-input.ts): the test's shape with a message per wrong part,
 // each variant field checked by exactly the rule of the create's field of the same name (its
 // message prefixed with the variant), each variant's notification within one push; normalised;
 // and whatever the field holds, an A/B test or refusals, never anything else.

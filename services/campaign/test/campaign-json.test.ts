@@ -1,4 +1,4 @@
-// The campaign JSON that the service builds from the row (src/db/campaign-rows.ts) against the previous
+// The campaign JSON that the service builds from the row (src/campaigns/campaign-rows.ts) against the previous
 // object-building path (test/support/reference-json.ts: the old query, view, proto message and
 // gateway object, then JSON.stringify): byte for byte and field for field, for awkward text,
 // null and empty images, and ctr/its rounding.

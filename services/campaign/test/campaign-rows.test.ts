@@ -1,5 +1,5 @@
 // The pieces of the Campaign JSON that the service computes from the row's text
-// (src/db/campaign-rows.ts): ctr/its exactly as the SQL of the A/B results (integer arithmetic,
+// (src/campaigns/campaign-rows.ts): ctr/its exactly as the SQL of the A/B results (integer arithmetic,
 // half up, two decimals, no trailing zeros) for any counter, and a cursor's position at full
 // precision as to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') printed it.
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// Campaign results export (domain/export-campaigns.ts): every campaign the list's filters select,
+// Campaign results export (campaigns/export-campaigns.ts): every campaign the list's filters select,
 // in the list's order and objects, across keyset pages; validation before any chunk.
 import { expect } from 'chai';
 import { exportCampaignsUseCase } from '../src/campaigns/export-campaigns.js';

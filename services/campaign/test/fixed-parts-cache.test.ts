@@ -1,4 +1,4 @@
-// The per-id cache of campaigns' fixed JSON parts (src/db/fixed-parts-cache.ts): bounded by the
+// The per-id cache of campaigns' fixed JSON parts (src/campaigns/fixed-parts-cache.ts): bounded by the
 // characters it holds, the oldest entry going first; a deleted campaign's entry can be dropped.
 import { expect } from 'chai';
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
-// A create's `localTime` (domain/local-time-input.ts) and the plan made from the audience's zones
-// (domain/local-time-plan.ts): every message, in its place after the other fields'; the date from
+// A create's `localTime` (campaigns/local-time-input.ts) and the plan made from the audience's zones
+// (campaigns/local-time-plan.ts): every message, in its place after the other fields'; the date from
 // scheduleDate's UTC date; whatever the field holds, a local time or refusals, never anything
 // else; and the plan's sends as the shared zone rule makes them.
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// A create's `segment` (domain/segment-input.ts): each wrong condition named once, in order, after
+// A create's `segment` (campaigns/segment-input.ts): each wrong condition named once, in order, after
 // the spec's messages; a right one normalised so equal segments are stored alike; and whatever
 // the field holds, validation answers (never throws anything but its own refusal).
 import { expect } from 'chai';

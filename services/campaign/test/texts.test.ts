@@ -1,4 +1,4 @@
-// The campaign service's catalogue of `message` texts (src/domain/texts.ts).
+// The campaign service's catalogue of `message` texts (src/base/texts.ts).
 import { expect } from 'chai';
 import { fill, MESSAGES, OWN_MESSAGES, SPEC_MESSAGES } from '../src/base/texts.js';
 import { itChecksTheCatalogue } from '../../../test/support/spec-texts.js';

@@ -1,5 +1,5 @@
 // The console's typed refusals, mapped once to gRPC statuses (grpc-handlers.ts). Their texts come
-// from the catalogue (domain/texts.ts).
+// from the catalogue (base/texts.ts).
 import { MESSAGES } from '../base/texts.js';
 
 /** Wrong email or password (the same for an email that is no account). */

@@ -1,7 +1,7 @@
 // A site's API keys as its owners manage them in the console: listed by prefix with their label
 // and dates, created with a label (the key shown once), revoked, rotated (a new key with the old
 // one's label, the old one revoked, in one transaction). Keys are made as the operators make them
-// (domain/operators.ts); only their SHA-256 is stored.
+// (sites/operators.ts); only their SHA-256 is stored.
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { hasBadCharacters } from '@webpush/shared/text.js';
 import { withField } from '@webpush/shared/console-texts.js';

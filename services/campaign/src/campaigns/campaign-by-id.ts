@@ -8,7 +8,7 @@ import { isUuid } from '../base/ids.js';
 
 export function campaignByIdUseCases(deps: { pool: Pool; fixedParts: FixedPartsCache }) {
   return {
-    /** The campaign as the JSON text the API answers (db/campaign-rows.ts). */
+    /** The campaign as the JSON text the API answers (campaigns/campaign-rows.ts). */
     async getCampaign(siteId: string, campaignId: string): Promise<string> {
       if (!isUuid(campaignId) || !isUuid(siteId)) throw new NotFoundError();
       const json = await findCampaign(deps.pool, siteId, campaignId, deps.fixedParts);

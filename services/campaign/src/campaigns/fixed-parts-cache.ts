@@ -1,4 +1,4 @@
-// The fixed parts of the campaigns read lately (db/campaign-rows.ts, FixedParts), by id, so that
+// The fixed parts of the campaigns read lately (campaigns/campaign-rows.ts, FixedParts), by id, so that
 // a read of campaigns this process has seen selects only their live columns: Postgres no longer
 // prints the content and topics of every row of every page, and the service no longer escapes
 // them. It needs no invalidation: the fixed columns are never updated after the insert (campaigns

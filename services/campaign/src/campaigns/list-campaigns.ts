@@ -1,6 +1,6 @@
 // ListCampaigns: validate → check the cursor against this site, filters and limit → fetch one
 // row more than the page to learn whether another page exists. The items come from the
-// repository as the API's JSON text (db/campaign-rows.ts) and are only joined here.
+// repository as the API's JSON text (campaigns/campaign-rows.ts) and are only joined here.
 import type { Pool } from '@webpush/shared/db.js';
 import { listCampaigns } from './campaigns-store.js';
 import type { FixedPartsCache } from './fixed-parts-cache.js';

@@ -1,6 +1,6 @@
 // campaign.v1.SiteAdmin handlers (packages/contracts/protos/campaign/v1/site_admin.proto): the operators' API over
-// the operator functions (domain/operators.ts) and the console's accounts; their refusals →
-// gRPC status, once. Only callers with the operators' token get here (server.ts).
+// the operator functions (sites/operators.ts) and the console's accounts; their refusals →
+// gRPC status, once. Only callers with the operators' token get here (grpc-server.ts).
 import * as grpc from '@grpc/grpc-js';
 import { BUSY_RETRY_AFTER_SECONDS, isConnectionWaitTimeout } from '@webpush/shared/db.js';
 import { busyStatus, refusalStatus } from '@webpush/shared/grpc.js';

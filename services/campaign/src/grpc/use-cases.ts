@@ -6,7 +6,7 @@ import { pickWinnerUseCase, type WinnerPicker } from '../ab-tests/index.js';
 
 /** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
 export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker }) {
-  // One per process: what the list and get have read (db/fixed-parts-cache.ts). Not the export's:
+  // One per process: what the list and get have read (campaigns/fixed-parts-cache.ts). Not the export's:
   // a long history read once would push the pages people look at out of it.
   const fixedParts = createFixedPartsCache();
   return {

@@ -1,7 +1,7 @@
 // The send job handed to the delivery service through the outbox (and Kafka after it). The row
 // names the campaign; the relay reads the campaign itself when it publishes, so the payload holds
 // only what is not in the campaign: the request id (the API call's; a fresh one for the
-// scheduler, which writes its jobs in SQL: db/scheduler-store.ts), which travels on as a Kafka
+// scheduler, which writes its jobs in SQL: scheduler/scheduler-store.ts), which travels on as a Kafka
 // header so the delivery service's logs for this campaign can be found from it.
 import type { OutboxEntry } from './outbox-store.js';
 import { currentRequestId, newRequestId } from '@webpush/shared/observability/request-context.js';
