@@ -14,7 +14,7 @@ import os from 'node:os';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { loadRetentionSettings } from '../../services/delivery/src/config.js';
 import { createRetention, type RetentionReport } from '../../services/delivery/src/retention/retention.js';
-import { pieceTable } from '../../services/delivery/src/sending/delivery-log-store.js';
+import { pieceTable } from '../../services/delivery/src/runs.js';
 import { DEFAULT_WEBHOOK_LOOP } from '../../services/delivery/src/webhooks/delivery-loop.js';
 import { load } from '../lib/load.js';
 import { api, apiOk, createSite, deliveryOperators, sleep, type BenchSite } from '../lib/sites.js';

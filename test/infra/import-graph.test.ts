@@ -18,16 +18,17 @@ export const HOUSE_RULES: Rules = {
     {
       root: 'services/delivery/src',
       layers: [
-        ['errors.ts', 'grpc-answers.ts', 'http'],
+        ['errors.ts', 'grpc-answers.ts', 'http', 'runs.ts'],
         ['sites'],
         ['audience'],
+        ['ab-tests'],
         ['sending'],
         ['tracking', 'retention', 'webhooks', 'plugin'],
         ['console'],
         ['grpc-server.ts', 'site-registry-handlers.ts', 'operators.ts', 'config.ts'],
         ['app.ts', 'main.ts'],
       ],
-      features: ['audience', 'console', 'plugin', 'retention', 'sending', 'sites', 'tracking', 'webhooks'],
+      features: ['ab-tests', 'audience', 'console', 'plugin', 'retention', 'sending', 'sites', 'tracking', 'webhooks'],
     },
     {
       root: 'services/campaign/src',
@@ -61,7 +62,7 @@ export const HOUSE_RULES: Rules = {
     'services/delivery/src/retention/retention.ts': 'drops whole weekly pieces and prunes in bounded passes, statement by statement; still to split into rules and a store',
     'services/delivery/src/sending/pacer.ts': "the pacer's claim of due stages; still to move to a store",
     'services/delivery/src/sending/send-pace.ts': "a throttled campaign's slot reservation, one statement; still to move to a store",
-    'services/delivery/src/sending/stages.ts': "the staged runs' plan and A/B results, with the winner rule beside them (issue 36, finding 1); still to split",
+    'services/delivery/src/sending/stages.ts': "the staged runs' plan, progress and audience conditions, beside the planning rule; still to split into rules and a store",
     'services/delivery/src/tracking/series.ts': "the console chart's per-minute query; still to move to a store",
     'services/delivery/src/webhooks/secrets.ts': 'the re-sealing of secrets on key rotation; still to move to the webhook store',
   },

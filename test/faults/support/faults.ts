@@ -9,7 +9,7 @@ import pg from 'pg';
 import { startPushSimulator, type PushSimulator } from '../../../tools/push-simulator/src/index.js';
 import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from '../../e2e/support/fixtures.js';
 import { sleep, startStack, type Stack, type StackOptions } from '../../e2e/support/harness.js';
-import { pieceTable } from '../../../services/delivery/src/sending/delivery-log-store.js';
+import { pieceTable } from '../../../services/delivery/src/runs.js';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];

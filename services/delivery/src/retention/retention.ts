@@ -17,7 +17,7 @@
 // held up longer than that; a step that times out is tried again on the next pass.
 import type { Pool, Queryable } from '@webpush/shared/db.js';
 import { withTransaction } from '@webpush/shared/db.js';
-import { pieceTable } from '../sending/index.js';
+import { pieceTable } from '../runs.js';
 
 export interface RetentionSettings {
   deliveryLogDays: number;

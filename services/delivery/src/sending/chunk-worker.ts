@@ -17,7 +17,7 @@ import { pushPayloads, type CampaignContent } from '@webpush/contracts/campaign-
 import { abBucket, variantContent, variantOfBucket } from '@webpush/contracts/ab-test.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedHolders, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
-import { startTestWindow } from './stages.js';
+import { startTestWindow } from '../ab-tests/index.js';
 import { failureClassOf } from '@webpush/push/outcome.js';
 import { groupCommit } from './group-commit.js';
 import { createLeases, type Leases } from './leases.js';

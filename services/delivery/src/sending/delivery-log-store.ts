@@ -3,6 +3,7 @@
 // how the states make a push exactly-once-or-counted-ambiguous).
 import { bigintArray, withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import type { FailureClass } from '@webpush/contracts/messages.js';
+import { pieceTable } from '../runs.js';
 
 /**
  * The table holding a run's delivery log: its piece's child of delivery.delivery_log, or the
@@ -12,11 +13,6 @@ import type { FailureClass } from '@webpush/contracts/messages.js';
  */
 const logTables = new Map<string, string>();
 const LOG_TABLES_CACHED = 10_000;
-
-/** `delivery.<prefix>_YYYYMMDD` for a piece (a date as 'YYYY-MM-DD'), or the parent for none. */
-export function pieceTable(prefix: 'delivery_log' | 'tracking', piece: string | null): string {
-  return piece === null ? `delivery.${prefix}` : `delivery.${prefix}_${piece.replaceAll('-', '')}`;
-}
 
 export async function logTableOf(db: Queryable, campaignId: string): Promise<string> {
   const known = logTables.get(campaignId);

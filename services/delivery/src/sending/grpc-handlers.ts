@@ -6,7 +6,7 @@ import type { Logger } from '@webpush/shared/log.js';
 import { isUuid, StateConflictError, ValidationError } from '../errors.js';
 import { answer } from '../grpc-answers.js';
 import { MAX_VARIANTS } from '@webpush/contracts/ab-test.js';
-import { PICK_REFUSED, pickWinner } from './stages.js';
+import { PICK_REFUSED, pickWinner } from '../ab-tests/index.js';
 
 export function createRunsHandlers(pool: Pool, log: Logger, onPicked: () => void): RunsHandlers {
   return {

@@ -1,7 +1,6 @@
 // The sending/ feature's surface: what the rest of the service may import from it (docs/architecture.md,
 // "House rules"). Everything else in the folder is the feature's own.
 export { createChunkWorker } from './chunk-worker.js';
-export { pieceTable } from './delivery-log-store.js';
 export type { FrequencyCap } from './delivery-log-store.js';
 export { createDispatchHandler } from './dispatch.js';
 export { createRunsHandlers } from './grpc-handlers.js';
@@ -10,5 +9,3 @@ export { CHUNKS_GROUP, DISPATCH_GROUP, createDeliveryMessaging } from './messagi
 export { createPacer } from './pacer.js';
 export type { Pacer } from './pacer.js';
 export { findRun } from './run-store.js';
-export type { RunRow, RunState } from './run-store.js';
-export { variantResults } from './stages.js';

@@ -16,7 +16,8 @@ import type { Logger } from '@webpush/shared/log.js';
 import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
 import { createPeriodic, quietWhileFailing } from '@webpush/shared/periodic.js';
 import { audienceSlice, finishExpansion, recordExpansion } from './run-store.js';
-import { decideEndedTests, dueStage, recordStage, scheduleNextStage, stageSql, startTestWindow, winnerGate } from './stages.js';
+import { dueStage, recordStage, scheduleNextStage, stageSql } from './stages.js';
+import { decideEndedTests, startTestWindow, winnerGate } from '../ab-tests/index.js';
 
 export interface PacerDeps {
   pool: Pool;

@@ -6,8 +6,7 @@ import type { Queryable } from '@webpush/shared/db.js';
 import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '@webpush/contracts/messages.js';
 import { segmentSql } from '../audience/index.js';
 import type { AbWinner } from '@webpush/contracts/ab-test.js';
-
-export type RunState = 'expanding' | 'sending' | 'completed' | 'failed';
+import type { RunState } from '../runs.js';
 
 export interface RunRow {
   campaignId: string;
@@ -25,7 +24,7 @@ export interface RunRow {
   impressions: number;
   clicks: number;
   reason: string | null;
-  /** An A/B test's winner, once chosen (stages.ts). */
+  /** An A/B test's winner, once chosen (ab-tests/winners.ts). */
   abWinner: AbWinner | null;
   /** True once an A/B test's window has started (its first push). */
   abWindowStarted: boolean;

@@ -5,7 +5,7 @@
 // audience's zones at that moment; the pacer (pacer.ts) expands the due stages. Progress is
 // stored per stage, so a restart resumes each where it stopped and no stage is sent twice.
 import type { Queryable } from '@webpush/shared/db.js';
-import { bestVariant, testThreshold, type AbTest, type AbWinner, type VariantResult } from '@webpush/contracts/ab-test.js';
+import { testThreshold, type AbTest } from '@webpush/contracts/ab-test.js';
 import { effectiveZone, planZoneGroups, usersByEffectiveZone, zoneNames } from '@webpush/contracts/local-time.js';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
 import { countByZone } from '../audience/index.js';
@@ -82,7 +82,7 @@ export interface StageRow {
 
 /**
  * When a stage is due: at its moment; a `rest` stage also not before the winner is chosen
- * (`$gate`: -infinity once chosen, else the end of the test window, infinity before it starts).
+ * (`$gate`: the run's ab-tests winnerGate).
  */
 const STAGE_DUE = (gate: string) => `CASE WHEN ab_group = 'rest' THEN greatest(at, ${gate}::timestamptz) ELSE at END`;
 
@@ -122,12 +122,6 @@ export async function recordStage(db: Queryable, campaignId: string, stageNo: nu
   ]);
 }
 
-/** The gate parameter of a run (STAGE_DUE). */
-export function winnerGate(winner: AbWinner | null, windowEndsAt: Date | null): string {
-  if (winner) return '-infinity';
-  return windowEndsAt ? windowEndsAt.toISOString() : 'infinity';
-}
-
 /** The stage's conditions on `delivery.subscribers s`, ANDed to the audience query; parameters numbered from `firstParam`. */
 export function stageSql(stage: StageRow, campaignId: string, ab: AbTest | undefined, firstParam: number): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
@@ -143,95 +137,4 @@ export function stageSql(stage: StageRow, campaignId: string, ab: AbTest | undef
     sql += ` AND delivery.ab_bucket(${p(campaignId)}::uuid, s.id) ${stage.abGroup === 'test' ? '<' : '>='} ${p(testThreshold(ab.testPercent))}::int`;
   }
   return { sql, params };
-}
-
-/** Each variant's pushes sent, impressions and clicks within the test share (every variant listed). */
-export async function variantResults(db: Queryable, campaignId: string, ab: AbTest): Promise<VariantResult[]> {
-  const threshold = testThreshold(ab.testPercent);
-  const { rows } = await db.query(
-    `WITH test AS (
-       SELECT subscriber_id, (state = 'sent')::int AS sent, 0 AS imp, 0 AS clk FROM delivery.delivery_log
-        WHERE campaign_id = $1 AND delivery.ab_bucket($1, subscriber_id) < $2
-       UNION ALL
-       SELECT subscriber_id, 0, (kind = 'impression')::int, (kind = 'click')::int FROM delivery.tracking
-        WHERE campaign_id = $1 AND delivery.ab_bucket($1, subscriber_id) < $2)
-     SELECT (delivery.ab_bucket($1, subscriber_id)::bigint * $3 / $2)::int AS variant,
-            sum(sent)::int AS sent, sum(imp)::int AS impressions, sum(clk)::int AS clicks
-       FROM test GROUP BY 1`,
-    [campaignId, threshold, ab.variants.length],
-  );
-  const found = new Map(rows.map((r) => [r.variant as number, r]));
-  return ab.variants.map((_, variant) => {
-    const r = found.get(variant);
-    return { variant, sent: r?.sent ?? 0, impressions: r?.impressions ?? 0, clicks: r?.clicks ?? 0 };
-  });
-}
-
-/**
- * Starts a test's window (`windowMinutes` from now) unless it has started: at the test share's
- * first push, by the chunk worker, so a test whose first chunks waited in a busy consumer still
- * gets its whole window; by the pacer when the test share has no one to send to.
- */
-export async function startTestWindow(db: Queryable, campaignId: string, windowMinutes: number): Promise<Date | null> {
-  const { rows } = await db.query(
-    `UPDATE delivery.campaign_runs SET ab_window_ends_at = coalesce(ab_window_ends_at, now() + $2 * interval '1 minute')
-      WHERE campaign_id = $1 RETURNING ab_window_ends_at`,
-    [campaignId, windowMinutes],
-  );
-  return rows[0]?.ab_window_ends_at ?? null;
-}
-
-/**
- * Chooses the winner of every test whose window has ended without one (at most `limit`), by its
- * metric over the variants' results; an expanding run's rest stages become due at once.
- */
-export async function decideEndedTests(db: Queryable, limit: number): Promise<string[]> {
-  const { rows } = await db.query(
-    `SELECT campaign_id, job FROM delivery.campaign_runs
-      WHERE ab_winner IS NULL AND ab_window_ends_at <= now()
-      ORDER BY ab_window_ends_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-    [limit],
-  );
-  const decided: string[] = [];
-  for (const r of rows) {
-    const ab = (r.job as DispatchMessage).abTest;
-    if (!ab) continue;
-    const results = await variantResults(db, r.campaign_id, ab);
-    await setWinner(db, r.campaign_id, bestVariant(results, ab.winnerMetric), 'metric', results);
-    decided.push(r.campaign_id);
-  }
-  return decided;
-}
-
-/** Records a winner unless one is already chosen; answers the run's winner (null: no such run with a test). */
-export async function setWinner(db: Queryable, campaignId: string, variant: number, by: AbWinner['by'], results?: VariantResult[]): Promise<AbWinner | null> {
-  const { rows } = await db.query(
-    `UPDATE delivery.campaign_runs
-        SET ab_winner = coalesce(ab_winner, jsonb_build_object('variant', $2::int, 'decidedAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', $3::text)),
-            ab_results = CASE WHEN ab_winner IS NULL AND $4::jsonb IS NOT NULL THEN $4::jsonb ELSE ab_results END,
-            next_expand_at = CASE WHEN state = 'expanding' AND ab_winner IS NULL THEN now() ELSE next_expand_at END
-      WHERE campaign_id = $1 RETURNING ab_winner`,
-    [campaignId, variant, by, results ? JSON.stringify(results) : null],
-  );
-  return rows[0]?.ab_winner ?? null;
-}
-
-/** The API's answers when a winner cannot be picked (docs/api-decisions.md "A/B tests"). */
-export const PICK_REFUSED = {
-  notStarted: 'The A/B test has not started',
-  chosen: 'The winner has already been chosen',
-} as const;
-
-/**
- * The customer's pick of a test's winner, while the test runs and no winner is chosen: the rest
- * stages become due at once. Answers the winner, or why not (PICK_REFUSED).
- */
-export async function pickWinner(tx: Queryable, siteId: string, campaignId: string, variant: number): Promise<AbWinner | { refused: string }> {
-  const { rows } = await tx.query(
-    `SELECT ab_winner, ab_window_ends_at FROM delivery.campaign_runs WHERE campaign_id = $1 AND site_id = $2 AND job ? 'abTest' FOR UPDATE`,
-    [campaignId, siteId],
-  );
-  if (!rows[0] || rows[0].ab_window_ends_at === null) return { refused: PICK_REFUSED.notStarted };
-  if (rows[0].ab_winner !== null) return { refused: PICK_REFUSED.chosen };
-  return (await setWinner(tx, campaignId, variant, 'customer')) as AbWinner;
 }

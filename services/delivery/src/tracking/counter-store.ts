@@ -4,9 +4,9 @@
 import type { PoolClient } from 'pg';
 import type { Queryable } from '@webpush/shared/db.js';
 import type { FailedBy, ResultsByBrowser } from '@webpush/contracts/messages.js';
-import type { RunState } from '../sending/index.js';
-import { variantResults } from '../sending/index.js';
-import { pieceTable } from '../sending/index.js';
+import type { RunState } from '../runs.js';
+import { pieceTable } from '../runs.js';
+import { variantResults } from '../ab-tests/index.js';
 import type { AbWinner, VariantResult } from '@webpush/contracts/ab-test.js';
 
 export interface RunCounters {
@@ -69,7 +69,7 @@ const AB_RESULTS_EVERY_SECONDS = 5;
 
 /**
  * A/B runs about to be published get their variants' results at their current version, at most
- * every few seconds each (stages.ts variantResults); until then they wait (changedCounters).
+ * every few seconds each (ab-tests variantResults); until then they wait (changedCounters).
  */
 export async function refreshAbResults(db: Queryable, limit: number): Promise<number> {
   const { rows } = await db.query(

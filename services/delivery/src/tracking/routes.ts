@@ -3,7 +3,7 @@
 // is HMAC-signed, so a forged or foreign token is refused and never counted.
 import { rateLimited } from '../http/rate-limited.js';
 import express, { type Router } from 'express';
-import type { RunRow } from '../sending/index.js';
+import type { DispatchMessage } from '@webpush/contracts/messages.js';
 import type { TrackingTokens } from './tracking-token.js';
 import type { createTrackingRecorder } from './recorder.js';
 import { linkWithUtm } from '@webpush/contracts/campaign-content.js';
@@ -15,7 +15,8 @@ export interface EventRouteDeps {
   tokens: TrackingTokens;
   recorder: ReturnType<typeof createTrackingRecorder>;
   limiter: RateLimiter;
-  findRun(campaignId: string): Promise<RunRow | null>;
+  /** The campaign's run, of which the redirect needs only the content (sending's findRun fits). */
+  findRun(campaignId: string): Promise<{ job: Pick<DispatchMessage, 'content'> } | null>;
 }
 
 export function eventRoutes(deps: EventRouteDeps): Router {

@@ -11,7 +11,7 @@ import type { ChunkMessage, DispatchMessage } from '@webpush/contracts/messages.
 import { heartbeat } from '../../src/sending/instance-store.js';
 import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
 import { createChunkWorker, type ChunkDeps } from '../../src/sending/chunk-worker.js';
-import { setWinner } from '../../src/sending/stages.js';
+import { setWinner } from '../../src/ab-tests/ab-test-store.js';
 import type { PushJob, PushHooks, PushResult } from '@webpush/push/types.js';
 import type { VapidHeaderCache } from '@webpush/push/vapid.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';

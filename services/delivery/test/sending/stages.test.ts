@@ -12,7 +12,8 @@ import type { DispatchMessage } from '@webpush/contracts/messages.js';
 import { abBucket, testThreshold, variantOfBucket, type AbTest } from '@webpush/contracts/ab-test.js';
 import { nextDate, planZoneGroups, utcOffsetMinutes, wallClockInstant, zoneSendAt } from '@webpush/contracts/local-time.js';
 import { findRun } from '../../src/sending/run-store.js';
-import { decideEndedTests, planStages, startTestWindow } from '../../src/sending/stages.js';
+import { planStages } from '../../src/sending/stages.js';
+import { decideEndedTests, startTestWindow } from '../../src/ab-tests/index.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 import { expansionRecorder } from './support/expansion.js';
 
