@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { claim, markSending, recordOutcomes, type Outcome } from '../src/sending/delivery-log-store.js';
 import { runFor } from '../src/sending/run-store.js';
 import { changedCounters, fillResultsByBrowser, markCountersPublished, recordTracking, refreshAbResults } from '../src/tracking/counter-store.js';
-import { checkRetention, createRetention, tableSizes } from '../src/retention/retention.js';
+import { checkRetention, createRetention, tableSizes, type RetentionReport } from '../src/retention/retention.js';
 import { withTransaction } from '@webpush/shared/db.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from './support.js';
 import { consoleCalls } from './console/calls.js';
@@ -99,6 +99,21 @@ describe('delivery: retention drops whole pieces of detail and keeps every figur
     return { run: rows[0], series: await calls.series(siteId, campaignId) };
   };
 
+  /**
+   * A pass of this test's own. The service started for the test makes one at its start
+   * (firstPassDelayMs 0), and a pass that finds another holding the lock answers null: on a busy
+   * machine the two meet, so wait (bounded) for the lock rather than read a skipped pass.
+   */
+  const ownPass = async (): Promise<RetentionReport> => {
+    const retention = createRetention(t.pool, SETTINGS);
+    for (let i = 0; i < 100; i++) {
+      const report = await retention.pass();
+      if (report) return report;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('another retention pass held the lock for 10 s');
+  };
+
   const rowsIn = async (table: string): Promise<number | null> => {
     const { rows } = await t.pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [table]);
     if (!rows[0].present) return null;
@@ -128,7 +143,7 @@ describe('delivery: retention drops whole pieces of detail and keeps every figur
     expect(before.finished.run.by_browser.chrome.sent).to.equal(3);
     expect(before.finished.run.ab_results.map((r: { sent: number }) => r.sent).reduce((a: number, b: number) => a + b)).to.equal(4);
 
-    const report = (await createRetention(t.pool, SETTINGS).pass())!;
+    const report = await ownPass();
     expect(report.logExpired).to.include(expiring).and.not.include(kept);
     expect(report.logDropped).to.include(expiring);
     expect(report.trackingDropped).to.include(expiring);
@@ -162,7 +177,7 @@ describe('delivery: retention drops whole pieces of detail and keeps every figur
 
     // Once it too is long finished, its piece goes.
     await finishLongAgo(sending);
-    const next = (await createRetention(t.pool, SETTINGS).pass())!;
+    const next = await ownPass();
     expect(next.logDropped).to.include(kept);
     expect(await rowsIn(log(kept))).to.equal(null);
 
