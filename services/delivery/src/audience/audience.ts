@@ -45,13 +45,17 @@ export interface SampleEstimate {
 /**
  * The ratio estimate of a time-conditioned audience: M subscribers match the static conditions
  * (exact, from the counters), m of them are in the sample and k of those meet the time conditions
- * too. users = M·k/m; bound = M·max(1.96·√(f(1−f)/m), 3/m) with f = k/m: the normal
- * approximation's 95 % interval of a proportion from m draws, but never below the "rule of three"
- * (3/m, the 95 % bound when k is 0 or m, where the normal approximation says 0).
+ * too. users = M·k/m; bound = M × the farther end of the Wilson score 95 % interval of the
+ * proportion k/m from f = k/m. Wilson rather than the normal approximation f ± 1.96·√(f(1−f)/m):
+ * that one is too narrow when f is near 0 or 1 or m is a few hundred (it is 0 at k = 0), which a
+ * narrow segment on a site just above the limit has; the two agree as m grows.
  */
 export function estimateFromSample(M: number, m: number, k: number): SampleEstimate {
+  const z = 1.96;
   const f = k / m;
-  return { users: Math.round(M * f), bound: Math.ceil(M * Math.max(1.96 * Math.sqrt((f * (1 - f)) / m), 3 / m)), sampled: m };
+  const center = (k + (z * z) / 2) / (m + z * z);
+  const half = (z / (m + z * z)) * Math.sqrt((k * (m - k)) / m + (z * z) / 4);
+  return { users: Math.round(M * f), bound: Math.ceil(M * Math.max(f - (center - half), center + half - f)), sampled: m };
 }
 
 type ZoneCount = { zone: string | null; users: number };
