@@ -35,6 +35,14 @@ export const SCAN_BUDGET = { SCANS: 2, TIMEOUT_MS: 1000 } as const;
  */
 export const EXACT_SCAN_LIMIT = 100_000;
 
+/**
+ * Sampled rows a count from the sample reads at most, whatever the site's size: the slices of the
+ * site's 1-in-128 sample that hold about this many (all 1024 up to 1,048,576 subscribers). Each is
+ * a heap row (and an engagement lookup): ≈ 20 ms of Postgres at 8,000. The bound follows from the
+ * rows in the static audience: ≤ ±1.1 % of it when that is the whole site.
+ */
+export const SAMPLE_ROWS = 8_192;
+
 /** A count from the sample: `users` ± `bound` (95 %), from `sampled` sampled subscribers of the static audience. */
 export interface SampleEstimate {
   users: number;
@@ -62,10 +70,11 @@ type ZoneCount = { zone: string | null; users: number };
 
 export function createAudience(
   pool: Pool,
-  opts: { log?: Logger; scanBudget?: { SCANS: number; TIMEOUT_MS: number }; exactScanLimit?: number } = {},
+  opts: { log?: Logger; scanBudget?: { SCANS: number; TIMEOUT_MS: number }; exactScanLimit?: number; sampleRows?: number } = {},
 ) {
   const budget = opts.scanBudget ?? SCAN_BUDGET;
   const exactScanLimit = opts.exactScanLimit ?? EXACT_SCAN_LIMIT;
+  const sampleRows = opts.sampleRows ?? SAMPLE_ROWS;
   let scans = 0;
 
   /**
@@ -99,11 +108,13 @@ export function createAudience(
    * No sampled subscriber in the static audience (m = 0: M is then a few hundred at most) answers
    * the static count, an upper bound, as past the scan budget.
    */
-  async function estimate(siteId: string, topics: string[], countries: string[], segment: Segment): Promise<SampleEstimate & { zones: ZoneCount[] }> {
+  async function estimate(siteId: string, siteActive: number, topics: string[], countries: string[], segment: Segment): Promise<SampleEstimate & { zones: ZoneCount[] }> {
     const whole = await countByZone(pool, siteId, topics, countries, staticPart(segment));
     const M = whole.reduce((n, z) => n + z.users, 0);
     if (M === 0) return { users: 0, bound: 0, sampled: 0, zones: [] };
-    const sample = await sampleSegment(pool, siteId, topics, countries, segment);
+    // The site's sample holds ≈ siteActive/128 rows in 1024 slices: read enough of them for ≈ sampleRows.
+    const slices = Math.min(1024, Math.ceil((1024 * 128 * sampleRows) / Math.max(siteActive, 1)));
+    const sample = await sampleSegment(pool, siteId, topics, countries, segment, slices);
     const m = sample.reduce((n, z) => n + z.matched, 0);
     if (m === 0) {
       opts.log?.warn('no sampled subscriber in a segment\'s static audience; answered without its time conditions (an upper bound)', { siteId, staticUsers: M });
@@ -111,7 +122,7 @@ export function createAudience(
     }
     const k = sample.reduce((n, z) => n + z.kept, 0);
     const result = estimateFromSample(M, m, k);
-    opts.log?.info('segment count estimated from the sample', { siteId, users: result.users, bound95: result.bound, staticUsers: M, sampled: m, kept: k });
+    opts.log?.info('segment count estimated from the sample', { siteId, users: result.users, bound95: result.bound, staticUsers: M, sampled: m, kept: k, slices });
     const zones = sample.filter((z) => z.kept > 0).map((z) => ({ zone: z.zone, users: Math.round((z.kept * M) / m) }));
     return { ...result, zones };
   }
@@ -126,7 +137,8 @@ export function createAudience(
     fromEstimate: (e: SampleEstimate & { zones: ZoneCount[] }) => T,
   ): Promise<T> {
     if (!hasTimeConditions(segment)) return count(pool, segment);
-    if ((await siteActiveSubscribers(pool, siteId)) > exactScanLimit) return fromEstimate(await estimate(siteId, topics, countries, segment!));
+    const siteActive = await siteActiveSubscribers(pool, siteId);
+    if (siteActive > exactScanLimit) return fromEstimate(await estimate(siteId, siteActive, topics, countries, segment!));
     return bounded(siteId, segment!, count);
   }
 
@@ -180,7 +192,8 @@ export function createAudience(
   /** The sample's estimate with its bound, as a count on a large site answers it (for the tests and the bench). */
   async function estimateAudience(siteId: string, topics: readonly string[], countries: readonly string[], segment: Segment): Promise<SampleEstimate> {
     const { topicNames, countryNames } = audienceNames(topics, countries);
-    const { users, bound, sampled } = await estimate(siteId.toLowerCase(), topicNames, countryNames, segment);
+    const site = siteId.toLowerCase();
+    const { users, bound, sampled } = await estimate(site, await siteActiveSubscribers(pool, site), topicNames, countryNames, segment);
     return { users, bound, sampled };
   }
 

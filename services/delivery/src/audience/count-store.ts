@@ -109,9 +109,10 @@ export async function siteActiveSubscribers(db: Queryable, siteId: string): Prom
 
 /**
  * The site's sample (migrations/20261205150000_subscribers_sample.sql: active subscribers whose
- * id hashes to 0 of 128) in topics ∪ countries: by reported zone, the sampled subscribers the
- * segment's static conditions match (`matched`) and those of them its time conditions keep too
- * (`kept`). The sample's predicate is written as the index's, so the planner reads the index.
+ * id hashes to 0 of 128), its slices below `slices` of 1024, in topics ∪ countries: by reported
+ * zone, the sampled subscribers the segment's static conditions match (`matched`) and those of
+ * them its time conditions keep too (`kept`). The sample's predicate and slice are written as the
+ * index's, so the planner reads that index's range.
  */
 export async function sampleSegment(
   db: Queryable,
@@ -119,14 +120,16 @@ export async function sampleSegment(
   topics: string[],
   countries: string[],
   segment: Segment,
+  slices: number,
 ): Promise<{ zone: string | null; matched: number; kept: number }[]> {
-  const narrowed = segmentSql(staticPart(segment), 4);
-  const time = timeSql(segment, 4 + narrowed.params.length);
+  const narrowed = segmentSql(staticPart(segment), 5);
+  const time = timeSql(segment, 5 + narrowed.params.length);
   const { rows } = await db.query(
     `SELECT s.time_zone, count(*)::bigint AS matched, count(*) FILTER (WHERE ${time.sql})::bigint AS kept FROM delivery.subscribers s
-      WHERE s.site_id = $1 AND s.active AND (hashint8(s.id) & 127) = 0 AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}
+      WHERE s.site_id = $1 AND s.active AND (hashint8(s.id) & 127) = 0 AND ((hashint8(s.id) >> 7) & 1023) < $4::int
+        AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}
       GROUP BY s.time_zone`,
-    [siteId, countries, topics, ...narrowed.params, ...time.params],
+    [siteId, countries, topics, slices, ...narrowed.params, ...time.params],
   );
   return rows.map((r) => ({ zone: r.time_zone as string | null, matched: Number(r.matched), kept: Number(r.kept) }));
 }
