@@ -29,7 +29,7 @@ export interface AudienceResult {
   countries: number;
   seedSeconds: number;
   /** The site's audience groups (each with its per-profile counts) and profiles, and the size of both tables (every site in the database). */
-  counters: { groups: number; profiles: number; megabytes: number };
+  counters: { groups: number; profiles: number; megabytes: number; sampleIndexMegabytes: number };
   /** The count queries alone, in Postgres, 1 connection: p50 and max, ms. */
   countQueryMs: Record<'union' | 'segment' | 'segmentByZone' | 'timeSegment', { p50: number; max: number }>;
   /** EXPLAIN (ANALYZE, BUFFERS) of the union count's and the segment count's statements, after the timed runs. */
@@ -74,10 +74,16 @@ async function counterStats(stack: BenchStack, siteId: string) {
   const { rows } = await stack.pool.query(
     `SELECT (SELECT count(*) FROM delivery.audience_groups WHERE site_id = $1)::int AS groups,
             (SELECT count(*) FROM delivery.audience_profile_ids WHERE site_id = $1)::int AS profiles,
-            (pg_total_relation_size('delivery.audience_groups') + pg_total_relation_size('delivery.audience_profile_ids'))::bigint AS bytes`,
+            (pg_total_relation_size('delivery.audience_groups') + pg_total_relation_size('delivery.audience_profile_ids'))::bigint AS bytes,
+            pg_relation_size('delivery.subscribers_sample')::bigint AS sample_bytes`,
     [siteId],
   );
-  return { groups: rows[0].groups as number, profiles: rows[0].profiles as number, megabytes: Math.round(Number(rows[0].bytes) / 1e5) / 10 };
+  return {
+    groups: rows[0].groups as number,
+    profiles: rows[0].profiles as number,
+    megabytes: Math.round(Number(rows[0].bytes) / 1e5) / 10,
+    sampleIndexMegabytes: Math.round(Number(rows[0].sample_bytes) / 1e4) / 100,
+  };
 }
 
 /** The delivery service's count queries alone, in Postgres (no gRPC, no create): p50 and max of COUNT_QUERY_RUNS, ms. */
@@ -128,7 +134,7 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
     [site.id],
   );
   const counters = await counterStats(stack, site.id);
-  log(`  audience counters: ${counters.groups.toLocaleString('en')} groups × ${counters.profiles} profiles, ${counters.megabytes} MB (groups and profiles, with indexes; all sites)`);
+  log(`  audience counters: ${counters.groups.toLocaleString('en')} groups × ${counters.profiles} profiles, ${counters.megabytes} MB (groups and profiles, with indexes; all sites); the time segments' sample index ${counters.sampleIndexMegabytes} MB`);
   const countQueries = await timeCountQueries(stack, site.id, audience);
   log(`  count queries alone (1 connection, ${COUNT_QUERY_RUNS} runs each): ${JSON.stringify(countQueries)}`);
   const countPlans = await countQueryPlans(stack, site.id, audience);
