@@ -130,6 +130,23 @@ describe('delivery: segments with a time condition on a large site, from the sam
     for (const segment of SEGMENTS) expect(await audience.countAudience(siteId, TOPICS, COUNTRIES, segment), JSON.stringify(segment)).to.equal(await exactCount(t.pool, siteId, segment));
   });
 
+  it('a static audience with no sampled subscriber answers its static count, an upper bound; an empty one 0', async () => {
+    // Three subscribers in German, none of them sampled (ids whose hash is not 0 of 128).
+    const { rows } = await t.pool.query(
+      `SELECT id FROM generate_series($1::bigint + 100001, $1::bigint + 100100) AS id WHERE (hashint8(id) & 127) <> 0 ORDER BY id LIMIT 3`,
+      [FIRST_ID],
+    );
+    await t.pool.query(
+      `INSERT INTO delivery.subscribers (id, site_id, endpoint, p256dh, auth, country, topics, language)
+       SELECT id, $1, 'https://fcm.googleapis.com/fcm/send/de' || id, 'k', 'a', 'country__br', '{}', 'de' FROM unnest($2::bigint[]) AS id`,
+      [siteId, rows.map((r) => r.id)],
+    );
+    const audience = createAudience(t.pool, { exactScanLimit: 1_000 });
+    expect(await audience.estimateAudience(siteId, TOPICS, COUNTRIES, { languages: ['de'], engagedWithinDays: 30 })).to.deep.equal({ users: 3, bound: 3, sampled: 0 });
+    expect(await audience.countAudience(siteId, TOPICS, COUNTRIES, { languages: ['fr'], engagedWithinDays: 30 })).to.equal(0);
+    await t.pool.query('DELETE FROM delivery.subscribers WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
+  });
+
   it('the bound: the Wilson score interval\'s farther end, not 0 when no sampled subscriber (or every one) meets the time conditions', () => {
     // k = 100 of m = 400: the normal approximation's 1.96·√(0.25·0.75/400) = 4.24 %, Wilson's farther end 4.47 %.
     expect(estimateFromSample(100_000, 400, 100)).to.deep.equal({ users: 25_000, bound: 4_468, sampled: 400 });
