@@ -105,7 +105,7 @@ export function createAudience(
    * A segment with a time condition on a site larger than exactScanLimit, from the sample: the
    * static audience M by zone from the counters, the sample's m and k (estimateFromSample), and
    * each zone's share as its sampled k_z scaled by M/m (they sum to the estimate, up to rounding).
-   * No sampled subscriber in the static audience (m = 0: M is then a few hundred at most) answers
+   * No sampled subscriber in the static audience (m = 0: M is then a small share of the site) answers
    * the static count, an upper bound, as past the scan budget.
    */
   async function estimate(siteId: string, siteActive: number, topics: string[], countries: string[], segment: Segment): Promise<SampleEstimate & { zones: ZoneCount[] }> {
