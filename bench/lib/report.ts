@@ -398,6 +398,8 @@ export function formatTables(r: Results): string {
     // Results saved before segments existed have no segment check.
     const seg = r.audience.segmentTotalUsersCheck;
     if (seg) out.push(`totalUsers with a segment: API ${n(seg.api)}, SQL count ${n(seg.sql)} (${seg.equal ? 'equal' : 'DIFFERENT'}).`);
+    const timed = r.audience.timeSegmentTotalUsersCheck;
+    if (timed) out.push(`totalUsers with a time segment: API ${n(timed.api)} (stated 95 % bound ± ${n(timed.bound)}, ${n(timed.sampled)} sampled), SQL count ${n(timed.sql)} (${timed.withinBound ? 'within the bound' : 'OUTSIDE the bound'}).`);
     const e = r.audience.export;
     if (e) out.push(`\nExport (GET /v2/subscribers/export, NDJSON): ${n(e.rows)} rows, ${e.megabytes} MB in ${e.seconds} s (${n(e.rowsPerSecond)} rows/s); RSS before → peak: delivery ${e.rssBeforeMb?.delivery ?? '?'} → ${e.peakRssMb.delivery} MB, gateway ${e.rssBeforeMb?.gateway ?? '?'} → ${e.peakRssMb.gateway} MB.`);
   }

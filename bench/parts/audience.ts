@@ -13,6 +13,9 @@ import type { BenchStack } from '../lib/stack.js';
 import type { Queryable } from '@webpush/shared/db.js';
 import { BENCH_CAMPAIGN } from './delivery.js';
 import { countByZone, countSegment, countUnion } from '../../services/delivery/src/audience/count-store.js';
+import { createAudience } from '../../services/delivery/src/audience/audience.js';
+import { segmentSql } from '../../services/delivery/src/audience/segment-sql.js';
+import type { Segment } from '@webpush/contracts/segment.js';
 
 export interface AudienceOptions {
   subscribers: number;
@@ -26,15 +29,17 @@ export interface AudienceResult {
   countries: number;
   seedSeconds: number;
   /** The site's audience groups (each with its per-profile counts) and profiles, and the size of both tables (every site in the database). */
-  counters: { groups: number; profiles: number; megabytes: number };
+  counters: { groups: number; profiles: number; megabytes: number; sampleIndexMegabytes: number };
   /** The count queries alone, in Postgres, 1 connection: p50 and max, ms. */
-  countQueryMs: Record<'union' | 'segment' | 'segmentByZone', { p50: number; max: number }>;
+  countQueryMs: Record<'union' | 'segment' | 'segmentByZone' | 'timeSegment', { p50: number; max: number }>;
   /** EXPLAIN (ANALYZE, BUFFERS) of the union count's and the segment count's statements, after the timed runs. */
   countPlans: string[];
   scenarios: LoadResult[];
   totalUsersCheck: { api: number; sql: number; equal: boolean };
   /** The same for a create with SEGMENT: the API's totalUsers against a SQL count of the narrowed audience. */
   segmentTotalUsersCheck: { api: number; sql: number; equal: boolean };
+  /** The same for TIME_SEGMENT (a time condition: estimated from the sample above 100,000 subscribers), with the estimate's stated 95 % bound. */
+  timeSegmentTotalUsersCheck: { api: number; sql: number; bound: number; sampled: number; withinBound: boolean };
   /** GET /v2/subscribers/export of the whole site (NDJSON), read as fast as the bench can. */
   export?: {
     rows: number;
@@ -52,6 +57,11 @@ const LANGUAGES = ['pt-BR', 'en-US', 'es', 'pt'];
 const ZONES = ['America/Sao_Paulo', 'Europe/Lisbon', 'Asia/Tokyo', null];
 /** The create-with-segment scenario's segment: about a quarter of the audience. */
 const SEGMENT = { languages: ['pt'], timeZones: ['America/Sao_Paulo', 'Europe/Lisbon'] };
+/**
+ * A segment with a time condition (engagement, seeded for a third of the subscribers, 0–59 days
+ * ago): about 1/6 of the static audience; above 100,000 subscribers, estimated from the sample.
+ */
+const TIME_SEGMENT: Segment = { engagedWithinDays: 30, languages: ['pt'] };
 
 const TOPICS = Array.from({ length: 50 }, (_, i) => `topic${String(i + 1).padStart(2, '0')}`);
 const COUNTRIES = ['br', 'us', 'de', 'fr', 'gb', 'es', 'it', 'pt', 'mx', 'ar', 'ca', 'jp', 'in', 'id', 'ng', 'za', 'au', 'nl', 'se', 'pl',
@@ -64,10 +74,16 @@ async function counterStats(stack: BenchStack, siteId: string) {
   const { rows } = await stack.pool.query(
     `SELECT (SELECT count(*) FROM delivery.audience_groups WHERE site_id = $1)::int AS groups,
             (SELECT count(*) FROM delivery.audience_profile_ids WHERE site_id = $1)::int AS profiles,
-            (pg_total_relation_size('delivery.audience_groups') + pg_total_relation_size('delivery.audience_profile_ids'))::bigint AS bytes`,
+            (pg_total_relation_size('delivery.audience_groups') + pg_total_relation_size('delivery.audience_profile_ids'))::bigint AS bytes,
+            pg_relation_size('delivery.subscribers_sample')::bigint AS sample_bytes`,
     [siteId],
   );
-  return { groups: rows[0].groups as number, profiles: rows[0].profiles as number, megabytes: Math.round(Number(rows[0].bytes) / 1e5) / 10 };
+  return {
+    groups: rows[0].groups as number,
+    profiles: rows[0].profiles as number,
+    megabytes: Math.round(Number(rows[0].bytes) / 1e5) / 10,
+    sampleIndexMegabytes: Math.round(Number(rows[0].sample_bytes) / 1e4) / 100,
+  };
 }
 
 /** The delivery service's count queries alone, in Postgres (no gRPC, no create): p50 and max of COUNT_QUERY_RUNS, ms. */
@@ -86,6 +102,7 @@ async function timeCountQueries(stack: BenchStack, siteId: string, a: { topics: 
     union: await runs(() => countUnion(stack.pool, siteId, a.topics, a.countries)),
     segment: await runs(() => countSegment(stack.pool, siteId, a.topics, a.countries, SEGMENT)),
     segmentByZone: await runs(() => countByZone(stack.pool, siteId, a.topics, a.countries, SEGMENT)),
+    timeSegment: await runs(() => createAudience(stack.pool).countAudience(siteId, a.topics, a.countries, TIME_SEGMENT)),
   };
 }
 
@@ -110,8 +127,14 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
   const t0 = Date.now();
   await seed(stack, site, { count: opts.subscribers, topics: TOPICS, countries: COUNTRIES, perSubscriber: 2, languages: LANGUAGES, timeZones: ZONES }, log);
   const seedSeconds = (Date.now() - t0) / 1000;
+  // Engagement as the tracking trigger keeps it (a third of the subscribers, 0–59 days ago), for TIME_SEGMENT.
+  await stack.pool.query(
+    `INSERT INTO delivery.subscriber_engagement (subscriber_id, last_engaged_at)
+     SELECT id, now() - (id % 60) * interval '1 day' FROM delivery.subscribers WHERE site_id = $1 AND id % 3 = 0 ON CONFLICT DO NOTHING`,
+    [site.id],
+  );
   const counters = await counterStats(stack, site.id);
-  log(`  audience counters: ${counters.groups.toLocaleString('en')} groups × ${counters.profiles} profiles, ${counters.megabytes} MB (groups and profiles, with indexes; all sites)`);
+  log(`  audience counters: ${counters.groups.toLocaleString('en')} groups × ${counters.profiles} profiles, ${counters.megabytes} MB (groups and profiles, with indexes; all sites); the time segments' sample index ${counters.sampleIndexMegabytes} MB`);
   const countQueries = await timeCountQueries(stack, site.id, audience);
   log(`  count queries alone (1 connection, ${COUNT_QUERY_RUNS} runs each): ${JSON.stringify(countQueries)}`);
   const countPlans = await countQueryPlans(stack, site.id, audience);
@@ -141,6 +164,13 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
         path: '/v2/campaign/create',
         body: () => JSON.stringify({ ...BENCH_CAMPAIGN, title: `Segment campaign ${k++}`, ...audience, segment: SEGMENT, status: 'draft', scheduleMode: 'now' }),
       },
+      {
+        ...base,
+        name: `create with a time segment (engaged within 30 days, language), totalUsers from the sample (c=${connections})`,
+        method: 'POST',
+        path: '/v2/campaign/create',
+        body: () => JSON.stringify({ ...BENCH_CAMPAIGN, title: `Time segment campaign ${k++}`, ...audience, segment: TIME_SEGMENT, status: 'draft', scheduleMode: 'now' }),
+      },
     ];
     for (const spec of specs) {
       log(`  autocannon ${spec.name}, ${opts.seconds} s…`);
@@ -166,8 +196,18 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
         AND split_part(lower(language), '-', 1) = ANY($4::text[]) AND time_zone = ANY($5::text[])`,
     [site.id, audience.topics, audience.countries, SEGMENT.languages, SEGMENT.timeZones],
   );
-  const segmentSql = Number(segmentRows[0].n);
-  log(`  totalUsers with a segment: API ${gotSegmented.totalUsers}, SQL count ${segmentSql}`);
+  const segmentCount = Number(segmentRows[0].n);
+  log(`  totalUsers with a segment: API ${gotSegmented.totalUsers}, SQL count ${segmentCount}`);
+  const timed = await apiOk(url, site.apiKey, 'POST', '/v2/campaign/create', { ...BENCH_CAMPAIGN, ...audience, segment: TIME_SEGMENT, status: 'draft', scheduleMode: 'now' });
+  const gotTimed = await apiOk(url, site.apiKey, 'GET', `/v2/campaign/${timed.id}`);
+  const narrowed = segmentSql(TIME_SEGMENT, 4);
+  const { rows: timeRows } = await stack.pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM delivery.subscribers s WHERE s.site_id = $1 AND s.active AND (s.topics && $2::text[] OR s.country = ANY($3::text[]))${narrowed.sql}`,
+    [site.id, audience.topics, audience.countries, ...narrowed.params],
+  );
+  const timeSql = Number(timeRows[0].n);
+  const estimate = await createAudience(stack.pool).estimateAudience(site.id, audience.topics, audience.countries, TIME_SEGMENT);
+  log(`  totalUsers with a time segment: API ${gotTimed.totalUsers} (sample: ${estimate.users} ± ${estimate.bound}, ${estimate.sampled} sampled), SQL count ${timeSql}`);
 
   log(`  exporting the ${opts.subscribers.toLocaleString('en')} subscribers (GET /v2/subscribers/export, NDJSON)…`);
   const before = { delivery: Math.round(memory(stack.pids.delivery)?.rssMb ?? 0), gateway: Math.round(memory(stack.pids.gateway)?.rssMb ?? 0) };
@@ -195,6 +235,13 @@ export async function runAudience(stack: BenchStack, opts: AudienceOptions, log:
     countPlans,
     scenarios,
     totalUsersCheck: { api: got.totalUsers, sql, equal: got.totalUsers === sql },
-    segmentTotalUsersCheck: { api: gotSegmented.totalUsers, sql: segmentSql, equal: gotSegmented.totalUsers === segmentSql },
+    segmentTotalUsersCheck: { api: gotSegmented.totalUsers, sql: segmentCount, equal: gotSegmented.totalUsers === segmentCount },
+    timeSegmentTotalUsersCheck: {
+      api: gotTimed.totalUsers,
+      sql: timeSql,
+      bound: estimate.bound,
+      sampled: estimate.sampled,
+      withinBound: Math.abs(gotTimed.totalUsers - timeSql) <= estimate.bound,
+    },
   };
 }

@@ -3,7 +3,7 @@
 // segment with a time condition reads the subscribers table.
 import type { Queryable } from '@webpush/shared/db.js';
 import type { Segment } from '@webpush/contracts/segment.js';
-import { hasTimeConditions, profileSql, segmentSql } from './segment-sql.js';
+import { hasTimeConditions, profileSql, segmentSql, staticPart, timeSql } from './segment-sql.js';
 
 export interface NameCount {
   name: string;
@@ -99,6 +99,39 @@ async function countByZoneScan(db: Queryable, siteId: string, topics: string[], 
     [siteId, countries, topics, ...narrowed.params],
   );
   return rows.map((r) => ({ zone: r.time_zone as string | null, users: Number(r.users) }));
+}
+
+/** The site's active subscribers: the sum of its daily changes (delivery.audience_daily, one row per day with a change). */
+export async function siteActiveSubscribers(db: Queryable, siteId: string): Promise<number> {
+  const { rows } = await db.query(`SELECT coalesce(sum(created + returned - expired), 0)::bigint AS n FROM delivery.audience_daily WHERE site_id = $1`, [siteId]);
+  return Number(rows[0].n);
+}
+
+/**
+ * The site's sample (migrations/20261205150000_subscribers_sample.sql: active subscribers whose
+ * id hashes to 0 of 128), its slices below `slices` of 1024, in topics ∪ countries: by reported
+ * zone, the sampled subscribers the segment's static conditions match (`matched`) and those of
+ * them its time conditions keep too (`kept`). The sample's predicate and slice are written as the
+ * index's, so the planner reads that index's range.
+ */
+export async function sampleSegment(
+  db: Queryable,
+  siteId: string,
+  topics: string[],
+  countries: string[],
+  segment: Segment,
+  slices: number,
+): Promise<{ zone: string | null; matched: number; kept: number }[]> {
+  const narrowed = segmentSql(staticPart(segment), 5);
+  const time = timeSql(segment, 5 + narrowed.params.length);
+  const { rows } = await db.query(
+    `SELECT s.time_zone, count(*)::bigint AS matched, count(*) FILTER (WHERE ${time.sql})::bigint AS kept FROM delivery.subscribers s
+      WHERE s.site_id = $1 AND s.active AND (hashint8(s.id) & 127) = 0 AND ((hashint8(s.id) >> 7) & 1023) < $4::int
+        AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}
+      GROUP BY s.time_zone`,
+    [siteId, countries, topics, slices, ...narrowed.params, ...time.params],
+  );
+  return rows.map((r) => ({ zone: r.time_zone as string | null, matched: Number(r.matched), kept: Number(r.kept) }));
 }
 
 export async function listNames(db: Queryable, siteId: string, kind: 'topics' | 'countries'): Promise<NameCount[]> {

@@ -36,6 +36,22 @@ export function hasTimeConditions(segment: Segment | null | undefined): boolean 
 
 const TIME_FIELDS = ['subscribedAfter', 'subscribedBefore', 'engagedWithinDays', 'notEngagedForDays'] as const satisfies readonly (keyof Segment)[];
 
+/** The segment without its time conditions: what the counters can count. */
+export function staticPart(segment: Segment): Segment {
+  const { subscribedAfter: _a, subscribedBefore: _b, engagedWithinDays: _e, notEngagedForDays: _n, ...rest } = segment;
+  return rest;
+}
+
+/** The segment's time conditions alone on `delivery.subscribers s`, ANDed (`true` for none), parameters numbered from `firstParam`. */
+export function timeSql(segment: Segment, firstParam: number): SegmentSql {
+  const params: unknown[] = [];
+  const conditions = timeConditions(segment, (value) => {
+    params.push(value);
+    return `$${firstParam + params.length - 1}`;
+  });
+  return { sql: conditions.length === 0 ? 'true' : conditions.join(' AND '), params };
+}
+
 /**
  * The segment's static conditions (languages, zones, UTC offset, browsers) on `delivery.audience_profile_ids p`,
  * whose language is stored lower-cased and whose missing language or zone is '': the same meaning
