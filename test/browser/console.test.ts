@@ -434,6 +434,10 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     const status = await page.evaluate(`fetch('api/session', { credentials: 'same-origin' }).then((r) => r.status)`);
     expect(status).to.equal(401);
     await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+    // The login heading is already on screen before the hash change is handled: wait for the
+    // login page that remembers where the user was going, or the next test types into a page
+    // that is about to be replaced.
+    await page.waitForFunction(`location.hash.startsWith('#/login?next=')`, undefined, { timeout: WAIT_MS });
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
   });
 
@@ -451,7 +455,12 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
     // Back where the user was sent from, the site's campaigns; the heading has the focus.
-    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page
+      .getByRole('heading', { name: 'Campaigns' })
+      .waitFor()
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}\nthe page at ${await page.evaluate('location.hash')}: ${await page.locator('main').innerText().catch(() => '?')}`);
+      });
     await eventually(async () => ((await focused()) === 'Campaigns' ? true : undefined), WAIT_MS, 50);
     await tabTo('Final tonight');
     await page.keyboard.press('Enter');
