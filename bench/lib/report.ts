@@ -138,8 +138,9 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: 'platform CPU per push vs same-run encrypt-only', target: '≤ 1.5×', measured: 'not measured (--only delivery)', met: null });
   }
   if (d) t.push({ name: 'pipeline vs naive loop', target: '≥ 10×', measured: `${d.ratioToNaive.toFixed(2)}× (${subs}${all(d)})`, met: d.ratioToNaive >= 10 && d.pushed >= d.subscribers });
-  // The latest run's, or else the 1,000,000 run kept beside it (a smaller run after it, merged).
-  const million = d && d.subscribers >= 1_000_000 ? d : r.deliveryRuns?.['1000000'];
+  // The latest run's when it is one of 1,000,000, or else the 1,000,000 run kept beside it (a
+  // smaller run after it, merged, or the smaller size of a 1,000,000,10,000,000 run).
+  const million = d && d.subscribers === 1_000_000 ? d : r.deliveryRuns?.['1000000'];
   if (million) {
     const when = million === d ? '' : ` (run of ${million.measuredAt.slice(0, 16)})`;
     t.push({ name: '1,000,000-subscriber campaign fully pushed', target: '< 180 s', measured: `${million.seconds.toFixed(1)} s for ${million.pushed.toLocaleString('en')} pushes${when}`, met: million.seconds < 180 && million.pushed >= million.subscribers });
