@@ -14,7 +14,7 @@ import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createGrpcServer, SITE_ADM
 import { createAccounts, createConsoleKeys, createConsolePurge, createConsoleSites } from './accounts/index.js';
 import { applyStats } from './stats/index.js';
 import { createOutboxRelay, backlog, oldestUnpublishedAge } from './outbox/index.js';
-import { createCampaignMessaging, STATS_GROUP } from './messaging/index.js';
+import { createCampaignMessaging, STATS_GROUP } from './messaging/campaign-messaging.js';
 import { TOPICS } from '@webpush/contracts/messages.js';
 import { addGrpcHealth, createReadiness } from '@webpush/shared/observability/health.js';
 import { createServiceMetrics, dbPoolGauges, kafkaLagGauge, sampledGauge } from '@webpush/shared/observability/metrics.js';

@@ -15,7 +15,7 @@ import { migrateCampaignSchema, type RunningCampaignService } from '../src/app.j
 import { migrateDeliverySchema } from '../../delivery/src/app.js';
 import { insertOutbox } from '../src/outbox/outbox-store.js';
 import { dispatchJob } from '../src/outbox/dispatch-job.js';
-import { STATS_GROUP } from '../src/messaging/index.js';
+import { STATS_GROUP } from '../src/messaging/campaign-messaging.js';
 import { statsMessage } from './support/harness.js';
 
 /** A logger that keeps the messages (in order) and also writes errors. */

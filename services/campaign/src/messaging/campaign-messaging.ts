@@ -1,5 +1,5 @@
 // The campaign service's Kafka wiring: the outbox relay publishes dispatch jobs; the stats
-// consumer keeps per-campaign counters. Topic names and message types live in shared/messages.ts.
+// consumer keeps per-campaign counters. Topic names and message types live in @webpush/contracts/messages.ts.
 //
 // The two start apart: the producer (all the relay needs) at once; the stats consumer in the
 // background, since joining its group can take as long as a rebalance (a restarted instance
