@@ -25,7 +25,12 @@ import type { SendTestPushResponse__Output } from '@webpush/contracts/generated/
 import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Audience.js';
 import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '@webpush/contracts/generated/delivery/v1/WebhookRequest.js';
-import type { WebhookAnswer__Output } from '@webpush/contracts/generated/delivery/v1/WebhookAnswer.js';
+import type { ListWebhooksResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListWebhooksResponse.js';
+import type { WebhookWithSecret__Output } from '@webpush/contracts/generated/delivery/v1/WebhookWithSecret.js';
+import type { WebhookEndpoint__Output } from '@webpush/contracts/generated/delivery/v1/WebhookEndpoint.js';
+import type { DeleteWebhookResponse__Output } from '@webpush/contracts/generated/delivery/v1/DeleteWebhookResponse.js';
+import type { ListWebhookDeliveriesResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListWebhookDeliveriesResponse.js';
+import type { WebhookDelivery__Output } from '@webpush/contracts/generated/delivery/v1/WebhookDelivery.js';
 import type { AuthenticateResponse__Output } from '@webpush/contracts/generated/campaign/v1/AuthenticateResponse.js';
 import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
@@ -89,18 +94,18 @@ export interface AudienceBackend {
   exportSubscribers(req: { siteId: string; format: string; topics: string; countries: string }, ctx: CallContext): grpc.ClientReadableStream<ExportChunk__Output>;
 }
 
-/** Each call answers the /v2 API's JSON object as text (packages/contracts/protos/delivery/v1/webhooks.proto). */
-export type WebhookCall = (req: WebhookRequest, ctx: CallContext) => Promise<WebhookAnswer__Output>;
+/** delivery.v1.Webhooks (packages/contracts/protos/delivery/v1/webhooks.proto): one call per /v2 webhook endpoint, each answering its typed message. */
+export type WebhookCall<Answer> = (req: WebhookRequest, ctx: CallContext) => Promise<Answer>;
 export interface WebhooksBackend {
-  listWebhooks: WebhookCall;
-  createWebhook: WebhookCall;
-  getWebhook: WebhookCall;
-  updateWebhook: WebhookCall;
-  deleteWebhook: WebhookCall;
-  rotateWebhookSecret: WebhookCall;
-  listWebhookDeliveries: WebhookCall;
-  redeliverWebhookEvent: WebhookCall;
-  pingWebhook: WebhookCall;
+  listWebhooks: WebhookCall<ListWebhooksResponse__Output>;
+  createWebhook: WebhookCall<WebhookWithSecret__Output>;
+  getWebhook: WebhookCall<WebhookEndpoint__Output>;
+  updateWebhook: WebhookCall<WebhookEndpoint__Output>;
+  deleteWebhook: WebhookCall<DeleteWebhookResponse__Output>;
+  rotateWebhookSecret: WebhookCall<WebhookWithSecret__Output>;
+  listWebhookDeliveries: WebhookCall<ListWebhookDeliveriesResponse__Output>;
+  redeliverWebhookEvent: WebhookCall<WebhookDelivery__Output>;
+  pingWebhook: WebhookCall<WebhookDelivery__Output>;
 }
 
 export interface Backends {

@@ -1,5 +1,5 @@
 // The /v2 webhook endpoints' use cases (docs/webhooks.md): each reads the customer's JSON, applies
-// the rules, answers the API's JSON object. Refusals are ValidationError (400, messages joined
+// the rules, answers the stored rows (grpc-handlers.ts makes them the typed answers). Refusals are ValidationError (400, messages joined
 // with ", ") or WebhookNotFoundError (404); nothing is written when anything is refused.
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
@@ -51,39 +51,10 @@ export interface WebhookDeps {
   testHosts: readonly string[];
 }
 
-function iso(d: Date | null): string | null {
-  return d === null ? null : d.toISOString();
-}
-
-function endpointJson(e: store.EndpointRow) {
-  return {
-    id: e.id,
-    url: e.url,
-    description: e.description,
-    events: e.events,
-    enabled: e.enabled,
-    disabledAt: iso(e.disabledAt),
-    disabledReason: e.disabledReason,
-    failingSince: iso(e.failingSince),
-    previousSecretExpiresAt: iso(e.previousSecretExpiresAt),
-    createdAt: e.createdAt.toISOString(),
-  };
-}
-
-function deliveryJson(d: store.DeliveryRow) {
-  return {
-    eventId: d.eventId,
-    type: d.type,
-    createdAt: d.createdAt.toISOString(),
-    state: d.state,
-    attempts: d.attempts,
-    nextAttemptAt: iso(d.nextAttemptAt),
-    lastAttemptAt: iso(d.lastAttemptAt),
-    lastStatus: d.lastStatus,
-    lastLatencyMs: d.lastLatencyMs,
-    lastError: d.lastError,
-    deliveredAt: iso(d.deliveredAt),
-  };
+/** A new endpoint, or one whose secret was rotated: its row and the secret, shown this once. */
+export interface WithSecret {
+  endpoint: store.EndpointRow;
+  secret: string;
 }
 
 function parseObject(bodyJson: string): Record<string, unknown> {
@@ -154,21 +125,21 @@ export function createWebhookEndpoints(deps: WebhookDeps) {
 
   return {
     async list(siteId: string) {
-      return (await store.listEndpoints(pool, siteId)).map(endpointJson);
+      return store.listEndpoints(pool, siteId);
     },
 
-    async create(siteId: string, bodyJson: string) {
+    async create(siteId: string, bodyJson: string): Promise<WithSecret> {
       const fields = await readFields(parseObject(bodyJson), false, deps.testHosts);
       const id = randomUUID();
       const secret = newWebhookSecret();
       const endpoint = { id, siteId, url: fields.url!, description: fields.description ?? '', events: fields.events!, secretEnc: sealWebhookSecret(secret, id, deps.keys) };
       const row = await withTransaction(pool, (tx) => store.insertEndpoint(tx, endpoint, MAX_WEBHOOKS_PER_SITE));
       if (!row) throw new ValidationError([WEBHOOK_MESSAGES.tooMany]);
-      return { ...endpointJson(row), secret };
+      return { endpoint: row, secret };
     },
 
     async get(siteId: string, id: string) {
-      return endpointJson(await endpointOf(siteId, id));
+      return endpointOf(siteId, id);
     },
 
     async update(siteId: string, id: string, bodyJson: string) {
@@ -176,7 +147,7 @@ export function createWebhookEndpoints(deps: WebhookDeps) {
       const changes = await readFields(parseObject(bodyJson), true, deps.testHosts);
       const row = await store.updateEndpoint(pool, siteId, id, changes);
       if (!row) throw new WebhookNotFoundError(WEBHOOK_MESSAGES.notFound);
-      return endpointJson(row);
+      return row;
     },
 
     async remove(siteId: string, id: string) {
@@ -184,7 +155,7 @@ export function createWebhookEndpoints(deps: WebhookDeps) {
       return { id, deleted: true };
     },
 
-    async rotateSecret(siteId: string, id: string, bodyJson: string) {
+    async rotateSecret(siteId: string, id: string, bodyJson: string): Promise<WithSecret> {
       await endpointOf(siteId, id);
       const body = parseObject(bodyJson);
       const overlap = body.overlapHours ?? DEFAULT_OVERLAP_HOURS;
@@ -194,24 +165,24 @@ export function createWebhookEndpoints(deps: WebhookDeps) {
       const secret = newWebhookSecret();
       const row = await store.rotateSecret(pool, siteId, id, sealWebhookSecret(secret, id, deps.keys), overlap);
       if (!row) throw new WebhookNotFoundError(WEBHOOK_MESSAGES.notFound);
-      return { ...endpointJson(row), secret };
+      return { endpoint: row, secret };
     },
 
     async deliveries(siteId: string, id: string) {
       const endpoint = await endpointOf(siteId, id);
-      return (await store.recentDeliveries(pool, endpoint.id, RECENT_DELIVERIES)).map(deliveryJson);
+      return store.recentDeliveries(pool, endpoint.id, RECENT_DELIVERIES);
     },
 
     async redeliver(siteId: string, id: string, eventId: string) {
       const endpoint = await endpointOf(siteId, id);
       const row = isUuid(eventId) ? await store.redeliver(pool, endpoint.id, eventId) : null;
       if (!row) throw new WebhookNotFoundError(WEBHOOK_MESSAGES.eventNotFound);
-      return deliveryJson(row);
+      return row;
     },
 
     async ping(siteId: string, id: string) {
       const endpoint = await endpointOf(siteId, id);
-      return deliveryJson(await store.insertPing(pool, endpoint.id));
+      return store.insertPing(pool, endpoint.id);
     },
   };
 }

@@ -54,19 +54,22 @@ describe('delivery: webhooks', function () {
     receiver.answer = () => 200;
   });
 
+  /** The call's typed answer (webhooks.proto): an unset optional field is absent. */
   function call(method: Method, req: Partial<WebhookRequest>): Promise<any> {
-    const client = t.webhooks as unknown as Record<Method, (r: WebhookRequest, cb: (err: grpc.ServiceError | null, res?: { json: string }) => void) => void>;
+    const client = t.webhooks as unknown as Record<Method, (r: WebhookRequest, cb: (err: grpc.ServiceError | null, res?: unknown) => void) => void>;
     return new Promise((resolve, reject) =>
-      client[method].call(t.webhooks, { siteId: '', webhookId: '', eventId: '', bodyJson: '', ...req }, (err, res) => (err ? reject(err) : resolve(JSON.parse(res!.json)))),
+      client[method].call(t.webhooks, { siteId: '', webhookId: '', eventId: '', bodyJson: '', ...req }, (err, res) => (err ? reject(err) : resolve(res))),
     );
   }
+  const deliveries = async (siteId: string, webhookId: string) => (await call('ListWebhookDeliveries', { siteId, webhookId })).deliveries;
   const refusal = (p: Promise<unknown>) => p.then(() => expect.fail('expected a refusal'), (err: grpc.ServiceError) => ({ code: err.code, details: err.details }));
 
   /** A new site with one endpoint on the receiver (a path of its own) for `events`; its secret is trusted by the receiver. */
   async function siteWithHook(events: readonly string[]) {
     const site = await newSite(t);
     const hookPath = `/${randomUUID()}`;
-    const hook = await call('CreateWebhook', { siteId: site.siteId, bodyJson: JSON.stringify({ url: receiver.url + hookPath, events }) });
+    const created = await call('CreateWebhook', { siteId: site.siteId, bodyJson: JSON.stringify({ url: receiver.url + hookPath, events }) });
+    const hook = { ...created.endpoint, secret: created.secret };
     receiver.secrets.push(hook.secret);
     const got = () => receiver.received.filter((w) => w.path === hookPath);
     return { site, hook, hookPath, got };
@@ -87,13 +90,13 @@ describe('delivery: webhooks', function () {
         bodyJson: JSON.stringify({ url: `${receiver.url}/a`, events: ['subscriber.expired', 'campaign.completed', 'campaign.completed'], description: 'CRM' }),
       });
       expect(created.secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
-      expect(created).to.include({ url: `${receiver.url}/a`, description: 'CRM', enabled: true, disabledAt: null, failingSince: null, previousSecretExpiresAt: null });
-      expect(created.events).to.deep.equal(['campaign.completed', 'subscriber.expired']);
-      const listed = await call('ListWebhooks', { siteId: site.siteId });
-      expect(listed).to.have.length(1);
-      expect(listed[0]).to.not.have.property('secret');
-      expect(await call('GetWebhook', { siteId: site.siteId, webhookId: created.id })).to.deep.equal(listed[0]);
-      const { rows } = await t.pool.query('SELECT secret_enc FROM delivery.webhook_endpoints WHERE id = $1', [created.id]);
+      expect(created.endpoint).to.include({ url: `${receiver.url}/a`, description: 'CRM', enabled: true });
+      expect(created.endpoint).to.not.have.any.keys('disabledAt', 'disabledReason', 'failingSince', 'previousSecretExpiresAt');
+      expect(created.endpoint.events).to.deep.equal(['campaign.completed', 'subscriber.expired']);
+      const listed = (await call('ListWebhooks', { siteId: site.siteId })).endpoints;
+      expect(listed).to.deep.equal([created.endpoint]);
+      expect(await call('GetWebhook', { siteId: site.siteId, webhookId: created.endpoint.id })).to.deep.equal(listed[0]);
+      const { rows } = await t.pool.query('SELECT secret_enc FROM delivery.webhook_endpoints WHERE id = $1', [created.endpoint.id]);
       expect(Buffer.from(rows[0].secret_enc).includes(Buffer.from(created.secret.slice(6), 'base64url'))).to.equal(false);
       expect(rows[0].secret_enc.toString()).to.not.include(created.secret);
     });
@@ -116,7 +119,7 @@ describe('delivery: webhooks', function () {
         const r = await refusal(call('CreateWebhook', { siteId: site.siteId, bodyJson: JSON.stringify(body) }));
         expect(r, `${field} ${JSON.stringify(value)}`).to.deep.equal({ code: grpc.status.INVALID_ARGUMENT, details: message });
       }
-      expect(await call('ListWebhooks', { siteId: site.siteId })).to.deep.equal([]);
+      expect(await call('ListWebhooks', { siteId: site.siteId })).to.deep.equal({ endpoints: [] });
     });
 
     it('refuses a URL that points to a private, loopback, link-local or metadata address (a name that resolves to one too)', async () => {
@@ -133,7 +136,7 @@ describe('delivery: webhooks', function () {
       const results = await Promise.allSettled(Array.from({ length: MAX_WEBHOOKS_PER_SITE + 3 }, () => call('CreateWebhook', { siteId: site.siteId, bodyJson: body })));
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(MAX_WEBHOOKS_PER_SITE);
       for (const r of results.filter((x) => x.status === 'rejected')) expect((r as PromiseRejectedResult).reason.details).to.equal(WEBHOOK_MESSAGES.tooMany);
-      expect(await call('ListWebhooks', { siteId: site.siteId })).to.have.length(MAX_WEBHOOKS_PER_SITE);
+      expect((await call('ListWebhooks', { siteId: site.siteId })).endpoints).to.have.length(MAX_WEBHOOKS_PER_SITE);
     });
 
     it("answers 'Webhook not found' for another site's endpoint, an unknown id and an id that is not one, whatever the call", async () => {
@@ -243,12 +246,15 @@ describe('delivery: webhooks', function () {
       expect(new Set(attempts.map((w) => w.body)).size).to.equal(1);
       expect(attempts.every((w) => w.verified)).to.equal(true);
       const [delivery] = await until('delivered', async () => {
-        const list = await call('ListWebhookDeliveries', { siteId: site.siteId, webhookId: hook.id });
+        const list = await deliveries(site.siteId, hook.id);
         return list[0]?.state === 'delivered' ? list : undefined;
       });
-      expect(delivery).to.include({ eventId: attempts[0].event.id, type: 'subscriber.created', attempts: 4, lastStatus: 200, lastError: null, nextAttemptAt: null });
+      expect(delivery).to.include({ eventId: attempts[0].event.id, type: 'subscriber.created', attempts: 4, lastStatus: 200 });
+      expect(delivery).to.not.have.any.keys('lastError', 'nextAttemptAt');
       expect(delivery.deliveredAt).to.be.a('string');
-      expect(await call('GetWebhook', { siteId: site.siteId, webhookId: hook.id })).to.include({ enabled: true, failingSince: null });
+      const after = await call('GetWebhook', { siteId: site.siteId, webhookId: hook.id });
+      expect(after.enabled).to.equal(true);
+      expect(after).to.not.have.property('failingSince');
       const metrics = await (await fetch(`${t.opsUrl}/metrics`)).text();
       const counted = (outcome: string) => Number(new RegExp(`^delivery_webhook_attempts_total\\{outcome="${outcome}"[^}]*\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
       expect(counted('failed')).to.be.at.least(3);
@@ -265,7 +271,7 @@ describe('delivery: webhooks', function () {
       });
       expect(disabled.disabledReason).to.match(/^every delivery failed since \d{4}-/);
       expect(disabled.disabledAt).to.be.a('string');
-      const [waiting] = await call('ListWebhookDeliveries', { siteId: site.siteId, webhookId: hook.id });
+      const [waiting] = await deliveries(site.siteId, hook.id);
       expect(waiting).to.include({ lastStatus: 500, lastError: 'HTTP 500' });
       // Pending, or already given up when the disabling attempt was also the last its window allowed.
       expect(waiting.state).to.be.oneOf(['pending', 'failed']);
@@ -274,21 +280,23 @@ describe('delivery: webhooks', function () {
       const sentWhenDisabled = got().length;
       await new Promise((r) => setTimeout(r, 3200)); // past the event's retry window
       expect(got().length).to.equal(sentWhenDisabled);
-      expect(await call('ListWebhookDeliveries', { siteId: site.siteId, webhookId: hook.id })).to.have.length(1);
+      expect(await deliveries(site.siteId, hook.id)).to.have.length(1);
 
       const enabled = await call('UpdateWebhook', { siteId: site.siteId, webhookId: hook.id, bodyJson: '{"enabled":true}' });
-      expect(enabled).to.include({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null });
+      expect(enabled.enabled).to.equal(true);
+      expect(enabled).to.not.have.any.keys('disabledAt', 'disabledReason', 'failingSince');
       const [failed] = await until('given up', async () => {
-        const list = await call('ListWebhookDeliveries', { siteId: site.siteId, webhookId: hook.id });
+        const list = await deliveries(site.siteId, hook.id);
         return list[0]?.state === 'failed' ? list : undefined;
       });
-      expect(failed).to.include({ eventId: waiting.eventId, attempts: waiting.attempts + (waiting.state === 'pending' ? 1 : 0), nextAttemptAt: null });
+      expect(failed).to.include({ eventId: waiting.eventId, attempts: waiting.attempts + (waiting.state === 'pending' ? 1 : 0) });
+      expect(failed).to.not.have.property('nextAttemptAt');
 
       receiver.answer = () => 200;
       const again = await call('RedeliverWebhookEvent', { siteId: site.siteId, webhookId: hook.id, eventId: failed.eventId });
       expect(again).to.include({ eventId: failed.eventId, state: 'pending' });
       const [delivered] = await until('delivered', async () => {
-        const list = await call('ListWebhookDeliveries', { siteId: site.siteId, webhookId: hook.id });
+        const list = await deliveries(site.siteId, hook.id);
         return list[0]?.state === 'delivered' ? list : undefined;
       });
       expect(delivered.eventId).to.equal(failed.eventId);
@@ -301,7 +309,7 @@ describe('delivery: webhooks', function () {
       const rotated = await call('RotateWebhookSecret', { siteId: site.siteId, webhookId: hook.id, bodyJson: '{"overlapHours":2}' });
       receiver.secrets.push(rotated.secret);
       expect(rotated.secret).to.not.equal(hook.secret);
-      expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).to.be.closeTo(2 * 3600_000, 60_000);
+      expect(Date.parse(rotated.endpoint.previousSecretExpiresAt) - Date.now()).to.be.closeTo(2 * 3600_000, 60_000);
       const signedBy = (w: { headers: Record<string, unknown>; body: string }, secret: string) => verifiedByDocsCode(w.headers['webhook-signature'] as string, w.body, secret);
 
       const ping = await call('PingWebhook', { siteId: site.siteId, webhookId: hook.id });
@@ -311,7 +319,7 @@ describe('delivery: webhooks', function () {
 
       const again = await call('RotateWebhookSecret', { siteId: site.siteId, webhookId: hook.id, bodyJson: '{"overlapHours":0}' });
       receiver.secrets.push(again.secret);
-      expect(again.previousSecretExpiresAt).to.equal(null);
+      expect(again.endpoint).to.not.have.property('previousSecretExpiresAt');
       const ping2 = await call('PingWebhook', { siteId: site.siteId, webhookId: hook.id });
       const second = await until('the second ping', async () => got().find((w) => w.event.id === ping2.eventId));
       expect([signedBy(second, rotated.secret), signedBy(second, again.secret)]).to.deep.equal([false, true]);
