@@ -143,7 +143,7 @@ describe('gateway: webhook answers, byte for byte as the delivery service built 
     same(await api('DELETE', `/v2/webhooks/${id}`), { id, deleted: true });
   });
 
-  it('compared every nullable field both null and set', () => {
+  it('compared every nullable field both null and set (in the answers of the tests above)', () => {
     expect(Object.fromEntries([...seen].map(([field, kinds]) => [field, [...kinds].sort()]))).to.deep.equal(Object.fromEntries(NULLABLE.map((f) => [f, ['null', 'set']])));
   });
 });
