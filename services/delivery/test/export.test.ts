@@ -73,6 +73,38 @@ describe('delivery: exporting subscribers', function () {
     expect(rows[2].lastEngagedAt).to.equal(null);
   });
 
+  it("reads each page's engagement by key, not every site's engagement rows once a page", async () => {
+    // Another site's engagement (a platform's table holds every site's): a page that hashed the
+    // whole table would read all of it for each 500 rows exported.
+    const [site, other] = [await newSite(t), await newSite(t)];
+    await t.operators.seedSubscribers({ siteId: site.siteId, count: EXPORT_PAGE_ROWS + 1, topics: ['a'], countries: ['br'], topicsPerSubscriber: 1 });
+    await t.operators.seedSubscribers({ siteId: other.siteId, count: 20 * EXPORT_PAGE_ROWS, topics: ['a'], countries: ['br'], topicsPerSubscriber: 1 });
+    await t.pool.query(
+      `INSERT INTO delivery.subscriber_engagement (subscriber_id, last_engaged_at)
+       SELECT id, now() FROM delivery.subscribers WHERE site_id = ANY($1::uuid[]) ON CONFLICT DO NOTHING`,
+      [[site.siteId, other.siteId]],
+    );
+    await t.pool.query('ANALYZE delivery.subscribers, delivery.subscriber_engagement');
+    // The export's own statements, as it sent them to Postgres.
+    const sent: { sql: string; params: unknown[] }[] = [];
+    const recording = new Proxy(t.pool, {
+      get(target, prop) {
+        if (prop === 'query') return (sql: string, params: unknown[]) => (sent.push({ sql, params }), target.query(sql, params));
+        const value = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    let rows = 0;
+    for await (const chunk of exportSubscribers(recording, site.siteId, parseExportQuery({}))) rows += chunk.toString().split('\n').length - 1;
+    expect(rows).to.equal(EXPORT_PAGE_ROWS + 1);
+    expect(sent).to.have.length(2);
+    type PlanNode = { 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] };
+    const engagementRowsRead = (n: PlanNode): number =>
+      (n['Relation Name'] === 'subscriber_engagement' ? n['Actual Rows'] * n['Actual Loops'] : 0) + (n.Plans ?? []).reduce((sum, c) => sum + engagementRowsRead(c), 0);
+    const { rows: plan } = await t.pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sent[0].sql}`, sent[0].params);
+    expect(engagementRowsRead(plan[0]['QUERY PLAN'][0].Plan)).to.be.at.most(EXPORT_PAGE_ROWS);
+  });
+
   it('reads the query by its rules, with every wrong parameter named', () => {
     expect(parseExportQuery({})).to.deep.equal({ format: 'ndjson', topics: [], countries: [] });
     expect(parseExportQuery({ format: 'csv', topics: ' News ,sports,news', countries: 'br, PT' })).to.deep.equal({ format: 'csv', topics: ['news', 'sports'], countries: ['country__br', 'country__pt'] });
