@@ -8,6 +8,7 @@
 // mark; a push that misses its slot (a stall) takes a new one. What reaches the push service
 // keeps the spacing of the slots, whatever the publishing and the consuming did.
 import type { Queryable } from '@webpush/shared/db.js';
+import { reserveSlots } from './send-pace-store.js';
 
 /** How long a reading of Postgres's clock is trusted over a later one with a longer round trip. */
 const CLOCK_READING_MS = 60_000;
@@ -26,16 +27,11 @@ export function createSendPace(db: Queryable) {
     /** Reserves `count` consecutive slots `spacingMs` apart on the campaign's clock; answers the first one's performance.now() time. */
     async reserve(campaignId: string, count: number, spacingMs: number): Promise<number> {
       const sent = performance.now();
-      const { rows } = await db.query(
-        `INSERT INTO delivery.send_pace AS p (campaign_id, next_at) VALUES ($1, clock_timestamp() + $2::int * $3::float8 * interval '1 millisecond')
-         ON CONFLICT (campaign_id) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + $2::int * $3::float8 * interval '1 millisecond'
-         RETURNING extract(epoch FROM p.next_at) * 1000 - $2::int * $3::float8 AS first_ms, extract(epoch FROM clock_timestamp()) * 1000 AS now_ms`,
-        [campaignId, count, spacingMs],
-      );
+      const slots = await reserveSlots(db, campaignId, count, spacingMs);
       const answered = performance.now();
-      const reading = { rttMs: answered - sent, offsetMs: (sent + answered) / 2 - Number(rows[0].now_ms), at: answered };
+      const reading = { rttMs: answered - sent, offsetMs: (sent + answered) / 2 - slots.nowMs, at: answered };
       if (!best || reading.rttMs <= best.rttMs || answered - best.at > CLOCK_READING_MS) best = reading;
-      return Number(rows[0].first_ms) + best.offsetMs;
+      return slots.firstMs + best.offsetMs;
     },
   };
 }
