@@ -13,9 +13,9 @@
 // window has ended, so their rest stages become due.
 import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
-import { chunkKey, TOPICS, upgradeDispatch, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
+import { chunkKey, TOPICS, type ChunkMessage } from '@webpush/contracts/messages.js';
 import { createPeriodic, quietWhileFailing } from '@webpush/shared/periodic.js';
-import { audienceSlice, finishExpansion, recordExpansion } from './run-store.js';
+import { audienceSlice, finishExpansion, lockDueRuns, nextExpandIn, recordExpansion, stopPacing, type DueRun } from './run-store.js';
 import { dueStage, recordStage, scheduleNextStage, stageSql } from './stages.js';
 import { decideEndedTests, startTestWindow, winnerGate } from '../ab-tests/index.js';
 
@@ -51,15 +51,6 @@ export const LEAD_MS = 2000;
 export function pace(perMinute: number, maxChunk: number): { size: number; intervalMs: number } {
   const size = Math.min(maxChunk, Math.max(1, Math.round(perMinute / 240)));
   return { size, intervalMs: (size * 60_000) / perMinute };
-}
-
-interface DueRun {
-  job: DispatchMessage;
-  /** How long ago the run became due (≥ 0). */
-  lateMs: number;
-  chunksPublished: number;
-  winner: Parameters<typeof winnerGate>[0];
-  windowEndsAt: Date | null;
 }
 
 export function createPacer(deps: PacerDeps, opts: PacerOptions) {
@@ -109,13 +100,13 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
       if (!exhausted) {
         // From the published end, not from when this pass ran, so the lead does not drift.
         const aheadMs = paced ? chunks.length * paced.intervalMs - behindMs : 0;
-        await tx.query(`UPDATE delivery.campaign_runs SET next_expand_at = now() + $2 * interval '1 millisecond' WHERE campaign_id = $1`, [job.campaignId, aheadMs]);
+        await nextExpandIn(tx, job.campaignId, aheadMs);
         return;
       }
     }
     if (await scheduleNextStage(tx, job.campaignId, winnerGate(run.winner, windowEndsAt), paced?.intervalMs ?? 0)) return;
     const finished = await finishExpansion(tx, job.campaignId);
-    await tx.query('UPDATE delivery.campaign_runs SET next_expand_at = NULL WHERE campaign_id = $1', [job.campaignId]);
+    await stopPacing(tx, job.campaignId);
     deps.log.info('staged campaign expanded', { campaignId: job.campaignId, chunks: finished.chunksTotal, state: finished.state });
   }
 
@@ -124,18 +115,10 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
     return withTransaction(deps.pool, async (tx) => {
       const decided = await decideEndedTests(tx, RUNS_PER_PASS);
       for (const campaignId of decided) deps.log.info('A/B test winner chosen by its metric', { campaignId });
-      const { rows } = await tx.query(
-        `SELECT campaign_id, job, chunks_published, ab_winner, ab_window_ends_at, extract(epoch FROM now() - next_expand_at) * 1000 AS late_ms
-           FROM delivery.campaign_runs
-          WHERE state = 'expanding' AND next_expand_at <= now()
-          ORDER BY next_expand_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [RUNS_PER_PASS],
-      );
-      for (const r of rows) {
-        await advanceRun(tx, { job: upgradeDispatch(r.job), lateMs: Math.max(0, Number(r.late_ms)), chunksPublished: r.chunks_published, winner: r.ab_winner, windowEndsAt: r.ab_window_ends_at });
-      }
-      if (rows.length > 0 || decided.length > 0) deps.countersChanged();
-      return rows.length;
+      const runs = await lockDueRuns(tx, RUNS_PER_PASS);
+      for (const run of runs) await advanceRun(tx, run);
+      if (runs.length > 0 || decided.length > 0) deps.countersChanged();
+      return runs.length;
     });
   }
 

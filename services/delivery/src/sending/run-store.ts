@@ -152,6 +152,38 @@ export async function startPacing(db: Queryable, campaignId: string, at: Date): 
   await db.query(`UPDATE delivery.campaign_runs SET next_expand_at = coalesce(next_expand_at, $2) WHERE campaign_id = $1 AND state = 'expanding'`, [campaignId, at]);
 }
 
+/** A staged run due for its pacer pass (pacer.ts), locked for it. */
+export interface DueRun {
+  job: DispatchMessage;
+  /** How long ago the run became due (≥ 0). */
+  lateMs: number;
+  chunksPublished: number;
+  winner: AbWinner | null;
+  windowEndsAt: Date | null;
+}
+
+/** Up to `limit` expanding runs due now, longest due first, each locked; runs another instance holds are skipped. */
+export async function lockDueRuns(db: Queryable, limit: number): Promise<DueRun[]> {
+  const { rows } = await db.query(
+    `SELECT campaign_id, job, chunks_published, ab_winner, ab_window_ends_at, extract(epoch FROM now() - next_expand_at) * 1000 AS late_ms
+       FROM delivery.campaign_runs
+      WHERE state = 'expanding' AND next_expand_at <= now()
+      ORDER BY next_expand_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  return rows.map((r) => ({ job: upgradeDispatch(r.job), lateMs: Math.max(0, Number(r.late_ms)), chunksPublished: r.chunks_published, winner: r.ab_winner, windowEndsAt: r.ab_window_ends_at }));
+}
+
+/** The run is next due `aheadMs` from now (negative: already). */
+export async function nextExpandIn(db: Queryable, campaignId: string, aheadMs: number): Promise<void> {
+  await db.query(`UPDATE delivery.campaign_runs SET next_expand_at = now() + $2 * interval '1 millisecond' WHERE campaign_id = $1`, [campaignId, aheadMs]);
+}
+
+/** The run leaves the pacer: every stage expanded. */
+export async function stopPacing(db: Queryable, campaignId: string): Promise<void> {
+  await db.query('UPDATE delivery.campaign_runs SET next_expand_at = NULL WHERE campaign_id = $1', [campaignId]);
+}
+
 /** Expansion done: the run is complete at once when every chunk is already done (or there were none). */
 export async function finishExpansion(db: Queryable, campaignId: string): Promise<RunRow> {
   const { rows } = await db.query(
