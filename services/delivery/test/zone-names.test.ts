@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { canonicalZone, utcOffsetMinutes, zoneNames } from '@webpush/contracts/local-time.js';
 import { TIME_ZONE_LINKS } from '@webpush/contracts/time-zone-links.js';
 import { canonicaliseStoredZones, ZONE_NAMES_TASK } from '../src/audience/zone-names.js';
-import { stageSql } from '../src/sending/stages.js';
+import { stageSql } from '../src/sending/stage-store.js';
 import { INTERNAL_AUTH_HEADER } from '@webpush/shared/internal-auth.js';
 import { INTERNAL_TOKENS } from '../../../test/support/internal-tokens.js';
 import { browserSubscription } from '../../../gateway/test/support/stack.js';

@@ -1,6 +1,6 @@
 // When an A/B test's winner is chosen and what waits for it: by its metric once the test window
 // has ended (the pacer's pass), or by the customer's pick while it runs (the Runs gRPC service);
-// the rest stages of a run are due only once it is chosen (the gate sending/stages.ts applies).
+// the rest stages of a run are due only once it is chosen (the gate sending/stage-store.ts applies).
 import type { Queryable } from '@webpush/shared/db.js';
 import { bestVariant, type AbWinner } from '@webpush/contracts/ab-test.js';
 import { lockEndedTests, lockTestRun, setWinner, variantResults } from './ab-test-store.js';

@@ -16,7 +16,7 @@ import type { Logger } from '@webpush/shared/log.js';
 import { chunkKey, TOPICS, type ChunkMessage } from '@webpush/contracts/messages.js';
 import { createPeriodic, quietWhileFailing } from '@webpush/shared/periodic.js';
 import { audienceSlice, finishExpansion, lockDueRuns, nextExpandIn, recordExpansion, stopPacing, type DueRun } from './run-store.js';
-import { dueStage, recordStage, scheduleNextStage, stageSql } from './stages.js';
+import { dueStage, recordStage, scheduleNextStage, stageSql } from './stage-store.js';
 import { decideEndedTests, startTestWindow, winnerGate } from '../ab-tests/index.js';
 
 export interface PacerDeps {

@@ -111,7 +111,7 @@ export function splitAudience(audience: string[]): { topics: string[]; countries
   };
 }
 
-/** More conditions on `delivery.subscribers s` (a stage's: stages.ts stageSql), their parameters numbered from `firstParam`. */
+/** More conditions on `delivery.subscribers s` (a stage's: stage-store.ts stageSql), their parameters numbered from `firstParam`. */
 export type Narrowing = (firstParam: number) => { sql: string; params: unknown[] };
 
 /**
