@@ -60,7 +60,6 @@ export const HOUSE_RULES: Rules = {
     'services/delivery/src/audience/zone-names.ts': 'a background rename in batches of the primary key; still to move to a store',
     'services/delivery/src/operators.ts': "operator actions for the CLI (key rotation, seeding, a site brought over); still to move to a store",
     'services/delivery/src/retention/retention.ts': 'drops whole weekly pieces and prunes in bounded passes, statement by statement; still to split into rules and a store',
-    'services/delivery/src/tracking/series.ts': "the console chart's per-minute query; still to move to a store",
     'services/delivery/src/webhooks/secrets.ts': 'the re-sealing of secrets on key rotation; still to move to the webhook store',
   },
   importsAllowed: {},

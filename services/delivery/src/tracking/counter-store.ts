@@ -1,6 +1,7 @@
 // Tracking counters: reports stored once each and added to their runs' counters, and the
 // counter publisher's SQL — runs whose counters changed since they were last published
-// (stats_version ahead of stats_published, see migrations/20261123071500_published_counters.sql).
+// (stats_version ahead of stats_published, see migrations/20261123071500_published_counters.sql) —
+// and a campaign's minute rows read back for the console's chart (series.ts).
 import type { PoolClient } from 'pg';
 import type { Queryable } from '@webpush/shared/db.js';
 import type { FailedBy, ResultsByBrowser } from '@webpush/contracts/messages.js';
@@ -221,4 +222,32 @@ export async function recordTracking(
     [reports.map((r) => r.campaignId), reports.map((r) => r.subscriberId), reports.map((r) => r.kind), at, ...tables.map((t) => byTable.get(t)!)],
   );
   return rows.map((r) => r.campaign_id as string);
+}
+
+/** A campaign's run as its series needs it: owner, start, and whether it is still within `minuteHours` of its start; null without a run. */
+export async function seriesRun(db: Queryable, campaignId: string, minuteHours: number): Promise<{ siteId: string; createdAt: Date; byMinute: boolean } | null> {
+  const run = await db.query(
+    `SELECT site_id, created_at, now() - created_at < $2 * interval '1 hour' AS by_minute FROM delivery.campaign_runs WHERE campaign_id = $1`,
+    [campaignId, minuteHours],
+  );
+  if (run.rows.length === 0) return null;
+  const { site_id: siteId, created_at: createdAt, by_minute: byMinute } = run.rows[0] as { site_id: string; created_at: Date; by_minute: boolean };
+  return { siteId, createdAt, byMinute };
+}
+
+/**
+ * A campaign's impressions and clicks per minute, or per hour rolled up from its own minute rows
+ * (its primary-key range: at most one row per minute it was reported in, so a few thousand at
+ * most for a campaign followed for days) — cheaper than a second, hourly table that every
+ * tracking batch would also write. Only buckets with a report, oldest first.
+ */
+export async function seriesBuckets(db: Queryable, campaignId: string, byMinute: boolean): Promise<{ at: Date; impressions: number; clicks: number }[]> {
+  const { rows } = await db.query(
+    byMinute
+      ? `SELECT minute AS at, impressions::text, clicks::text FROM delivery.campaign_minutes WHERE campaign_id = $1 ORDER BY minute`
+      : `SELECT date_trunc('hour', minute, 'UTC') AS at, sum(impressions)::text AS impressions, sum(clicks)::text AS clicks
+           FROM delivery.campaign_minutes WHERE campaign_id = $1 GROUP BY 1 ORDER BY 1`,
+    [campaignId],
+  );
+  return rows.map((r) => ({ at: r.at as Date, impressions: Number(r.impressions), clicks: Number(r.clicks) }));
 }
