@@ -172,3 +172,47 @@ export async function insertNewSubscribers(db: Queryable, siteId: string, rows: 
   );
   return result.rowCount ?? 0;
 }
+
+// A site's topic names, changed on every subscriber who has them, inactive ones too
+// (topic-maintenance.ts): each change is one UPDATE, whose statement-level triggers turn it into
+// exact counter changes. Each answers the subscribers changed.
+
+/** The names among `topics` that at least one subscriber of the site (active or not) has. */
+export async function topicsInUse(db: Queryable, siteId: string, topics: readonly string[]): Promise<Set<string>> {
+  const { rows } = await db.query(
+    `SELECT DISTINCT t FROM delivery.subscribers s, unnest(s.topics) AS t
+      WHERE s.site_id = $1 AND s.topics && $2::text[] AND t = ANY ($2::text[])`,
+    [siteId, topics],
+  );
+  return new Set(rows.map((r) => r.t as string));
+}
+
+export async function renameSubscriberTopic(db: Queryable, siteId: string, from: string, to: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE delivery.subscribers SET topics = delivery.topic_set(array_replace(topics, $2, $3)), updated_at = now()
+      WHERE site_id = $1 AND topics @> ARRAY[$2]::text[]`,
+    [siteId, from, to],
+  );
+  return rowCount ?? 0;
+}
+
+/** Every subscriber with any of `from` gets `into` instead (once). */
+export async function mergeSubscriberTopics(db: Queryable, siteId: string, from: readonly string[], into: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE delivery.subscribers
+        SET topics = delivery.topic_set(array_append(ARRAY(SELECT t FROM unnest(topics) AS t WHERE t <> ALL ($2::text[])), $3)),
+            updated_at = now()
+      WHERE site_id = $1 AND topics && $2::text[]`,
+    [siteId, from, into],
+  );
+  return rowCount ?? 0;
+}
+
+export async function removeSubscriberTopic(db: Queryable, siteId: string, topic: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE delivery.subscribers SET topics = array_remove(topics, $2), updated_at = now()
+      WHERE site_id = $1 AND topics @> ARRAY[$2]::text[]`,
+    [siteId, topic],
+  );
+  return rowCount ?? 0;
+}

@@ -1,7 +1,8 @@
 // Maintenance of a site's topic names: rename one, merge several into one, delete one — by
 // operators (the CLI) and by the site's editors (the console, through the delivery.v1.ConsoleData
-// gRPC service). Each is one UPDATE of subscribers.topics; the statement-level triggers turn it
-// into exact counter changes, so the audience counts stay right without any bookkeeping here.
+// gRPC service). Each is one UPDATE of subscribers.topics (subscriber-store.ts); the
+// statement-level triggers turn it into exact counter changes, so the audience counts stay right
+// without any bookkeeping here.
 // Inactive subscribers are rewritten too, so a subscriber who comes back does not bring an old
 // name back. Campaigns keep the topic names they were created with (they belong to the campaign
 // service).
@@ -10,6 +11,7 @@ import { echoValue } from '@webpush/shared/text.js';
 import { findSiteById } from '../sites/index.js';
 import { DeliveryOperatorError, isUuid } from '../errors.js';
 import { MAX_NAME_CHARS, normalizeTopic, sortedSet } from './names.js';
+import { mergeSubscriberTopics, removeSubscriberTopic, renameSubscriberTopic, topicsInUse } from './subscriber-store.js';
 
 export interface TopicChange {
   /** subscribers (active or not) whose topics changed */
@@ -56,19 +58,9 @@ async function ensureSite(db: Queryable, siteId: string): Promise<void> {
   }
 }
 
-/** The names among `topics` that at least one subscriber of the site (active or not) has. */
-async function namesInUse(db: Queryable, siteId: string, topics: readonly string[]): Promise<Set<string>> {
-  const { rows } = await db.query(
-    `SELECT DISTINCT t FROM delivery.subscribers s, unnest(s.topics) AS t
-      WHERE s.site_id = $1 AND s.topics && $2::text[] AND t = ANY ($2::text[])`,
-    [siteId, topics],
-  );
-  return new Set(rows.map((r) => r.t as string));
-}
-
 /** Refused when a name of `topics` is on no subscriber of the site. */
 async function ensureKnown(db: Queryable, siteId: string, topics: readonly string[]): Promise<void> {
-  const known = await namesInUse(db, siteId, topics);
+  const known = await topicsInUse(db, siteId, topics);
   const unknown = topics.filter((t) => !known.has(t));
   if (unknown.length === 0) return;
   throw new TopicRefusal(
@@ -94,7 +86,7 @@ export function createTopicMaintenance(pool: Pool) {
     if (from === to) throw new TopicRefusal(`topic "${from}" already has that name`, `Topic "${shown(from)}" already has that name`);
     return withTransaction(pool, async (tx) => {
       await ensureSite(tx, input.siteId);
-      const inUse = await namesInUse(tx, input.siteId, [from, to]);
+      const inUse = await topicsInUse(tx, input.siteId, [from, to]);
       if (!inUse.has(from)) throw new TopicRefusal(`topic "${from}" has no subscribers on this site`, `Topic "${shown(from)}" not found`);
       if (inUse.has(to)) {
         throw new TopicRefusal(
@@ -102,12 +94,7 @@ export function createTopicMaintenance(pool: Pool) {
           `Topic "${shown(to)}" already exists; merge the topics instead`,
         );
       }
-      const { rowCount } = await tx.query(
-        `UPDATE delivery.subscribers SET topics = delivery.topic_set(array_replace(topics, $2, $3)), updated_at = now()
-          WHERE site_id = $1 AND topics @> ARRAY[$2]::text[]`,
-        [input.siteId, from, to],
-      );
-      return { subscribers: rowCount ?? 0 };
+      return { subscribers: await renameSubscriberTopic(tx, input.siteId, from, to) };
     });
   }
 
@@ -122,14 +109,7 @@ export function createTopicMaintenance(pool: Pool) {
     return withTransaction(pool, async (tx) => {
       await ensureSite(tx, input.siteId);
       if (opts.unknown === 'refuse') await ensureKnown(tx, input.siteId, from);
-      const { rowCount } = await tx.query(
-        `UPDATE delivery.subscribers
-            SET topics = delivery.topic_set(array_append(ARRAY(SELECT t FROM unnest(topics) AS t WHERE t <> ALL ($2::text[])), $3)),
-                updated_at = now()
-          WHERE site_id = $1 AND topics && $2::text[]`,
-        [input.siteId, from, into],
-      );
-      return { subscribers: rowCount ?? 0 };
+      return { subscribers: await mergeSubscriberTopics(tx, input.siteId, from, into) };
     });
   }
 
@@ -139,12 +119,7 @@ export function createTopicMaintenance(pool: Pool) {
     return withTransaction(pool, async (tx) => {
       await ensureSite(tx, input.siteId);
       if (opts.unknown === 'refuse') await ensureKnown(tx, input.siteId, [topic]);
-      const { rowCount } = await tx.query(
-        `UPDATE delivery.subscribers SET topics = array_remove(topics, $2), updated_at = now()
-          WHERE site_id = $1 AND topics @> ARRAY[$2]::text[]`,
-        [input.siteId, topic],
-      );
-      return { subscribers: rowCount ?? 0 };
+      return { subscribers: await removeSubscriberTopic(tx, input.siteId, topic) };
     });
   }
 
