@@ -8,6 +8,7 @@ import { canonicalZone } from '@webpush/contracts/local-time.js';
 import { createPeriodic, type Periodic } from '@webpush/shared/periodic.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { TZDATA_VERSION } from '@webpush/contracts/time-zone-links.js';
+import { lastSubscriberId, maintenanceDone, markMaintenanceDone, renameSiteZones, renameSubscriberZones, storedZones } from './zone-name-store.js';
 
 export const ZONE_NAMES_TASK = `canonical-zone-names:${TZDATA_VERSION}`;
 const BATCH_IDS = 5000;
@@ -17,34 +18,20 @@ const BATCH_IDS = 5000;
  * or null when `stopping()` ended it early (the next pass starts again: a batch is idempotent).
  */
 export async function canonicaliseStoredZones(pool: Pool, stopping: () => boolean = () => false): Promise<number | null> {
-  const done = await pool.query('SELECT 1 FROM delivery.maintenance_done WHERE task = $1', [ZONE_NAMES_TASK]);
-  if (done.rowCount) return 0;
-  const { rows } = await pool.query(
-    `SELECT DISTINCT time_zone AS zone FROM delivery.subscribers WHERE time_zone IS NOT NULL
-     UNION SELECT time_zone FROM delivery.sites WHERE time_zone IS NOT NULL`,
-  );
-  const renames = rows.map((r) => r.zone as string).filter((z) => canonicalZone(z) !== z);
+  if (await maintenanceDone(pool, ZONE_NAMES_TASK)) return 0;
+  const renames = (await storedZones(pool)).filter((z) => canonicalZone(z) !== z);
   const from = renames;
   const to = renames.map(canonicalZone);
   let renamed = 0;
   if (renames.length > 0) {
-    renamed += (await pool.query(
-      `UPDATE delivery.sites s SET time_zone = m.name FROM unnest($1::text[], $2::text[]) AS m(old, name) WHERE s.time_zone = m.old`,
-      [from, to],
-    )).rowCount ?? 0;
-    const { rows: bounds } = await pool.query('SELECT coalesce(max(id), 0)::bigint AS last FROM delivery.subscribers');
-    const last = Number(bounds[0].last);
+    renamed += await renameSiteZones(pool, from, to);
+    const last = await lastSubscriberId(pool);
     for (let lo = 0; lo < last; lo += BATCH_IDS) {
       if (stopping()) return null;
-      renamed += (await pool.query(
-        `UPDATE delivery.subscribers s SET time_zone = m.name
-           FROM unnest($1::text[], $2::text[]) AS m(old, name)
-          WHERE s.id > $3 AND s.id <= $4 AND s.time_zone = m.old`,
-        [from, to, lo, lo + BATCH_IDS],
-      )).rowCount ?? 0;
+      renamed += await renameSubscriberZones(pool, from, to, lo, lo + BATCH_IDS);
     }
   }
-  await pool.query('INSERT INTO delivery.maintenance_done (task) VALUES ($1) ON CONFLICT DO NOTHING', [ZONE_NAMES_TASK]);
+  await markMaintenanceDone(pool, ZONE_NAMES_TASK);
   return renamed;
 }
 
