@@ -4,7 +4,7 @@
 // its subscriptions).
 import { createECDH, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
-import { findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, updateVapidPrivateKeys } from './sites/index.js';
+import { countSites, findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, setSiteFrequencyCap, setSiteTimeZone, updateVapidPrivateKeys } from './sites/index.js';
 import { insertNewSubscribers, type NewSubscriberRow } from './audience/index.js';
 import { DeliveryOperatorError, isUuid, PublicIdTakenError, UnknownSiteError, ValidationError } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/index.js';
@@ -129,8 +129,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     }
     const counts: ReencryptCounts = { reencrypted: 0, alreadyCurrent: 0, failed: [], webhookSecretsReencrypted: 0 };
     // Bounded: site ids only grow along the keyset; sites created meanwhile are the only extra rounds.
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM delivery.sites');
-    const maxRounds = 2 * Math.ceil((rows[0].n as number) / batchSize) + 100;
+    const maxRounds = 2 * Math.ceil((await countSites(pool)) / batchSize) + 100;
     let after: string | null = null;
     for (let round = 0; round < maxRounds; round++) {
       const batch = await withTransaction(pool, async (client) => {
@@ -225,7 +224,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
       if (!Number.isInteger(cap.campaigns) || cap.campaigns < 1 || cap.campaigns > 1000) throw new DeliveryOperatorError('the campaigns of a frequency cap must be a whole number from 1 to 1000');
       if (!Number.isInteger(cap.hours) || cap.hours < 1 || cap.hours > 720) throw new DeliveryOperatorError('the hours of a frequency cap must be a whole number from 1 to 720 (30 days)');
     }
-    await pool.query('UPDATE delivery.sites SET cap_campaigns = $2, cap_hours = $3 WHERE site_id = $1', [site.siteId, cap?.campaigns ?? null, cap?.hours ?? null]);
+    await setSiteFrequencyCap(pool, site.siteId, cap);
     return { siteId: site.siteId, frequencyCap: cap };
   }
 
@@ -238,7 +237,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     const site = await registeredSite(siteId);
     if (zone !== null && !isKnownZone(zone)) throw new DeliveryOperatorError(`unknown time zone ${JSON.stringify(zone)}: give an IANA name such as Europe/Lisbon or America/Sao_Paulo`);
     const name = zone === null ? null : canonicalZone(zone);
-    await pool.query('UPDATE delivery.sites SET time_zone = $2 WHERE site_id = $1', [site.siteId, name]);
+    await setSiteTimeZone(pool, site.siteId, name);
     return { siteId: site.siteId, timeZone: name ?? DEFAULT_TIME_ZONE };
   }
 

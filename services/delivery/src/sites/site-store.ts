@@ -56,6 +56,12 @@ export async function lockSitesAfter(db: Queryable, afterSiteId: string | null, 
   return rows.map(toSite);
 }
 
+/** How many sites there are (the re-encryption's bound on its rounds). */
+export async function countSites(db: Queryable): Promise<number> {
+  const { rows } = await db.query('SELECT count(*)::int AS n FROM delivery.sites');
+  return rows[0].n as number;
+}
+
 /**
  * Gives a site the VAPID key pair it brought from its previous provider, only while it has never
  * had a subscriber or a campaign run: from then on the pair is bound to browsers' subscriptions
@@ -90,4 +96,14 @@ export { DEFAULT_TIME_ZONE as DEFAULT_SITE_ZONE } from '@webpush/contracts/local
 export async function siteTimeZone(db: Queryable, siteId: string): Promise<string> {
   const { rows } = await db.query('SELECT time_zone FROM delivery.sites WHERE site_id = $1', [siteId]);
   return rows[0]?.time_zone ?? DEFAULT_TIME_ZONE;
+}
+
+/** Sets the site's default zone; null: none (UTC). */
+export async function setSiteTimeZone(db: Queryable, siteId: string, zone: string | null): Promise<void> {
+  await db.query('UPDATE delivery.sites SET time_zone = $2 WHERE site_id = $1', [siteId, zone]);
+}
+
+/** Sets the site's frequency cap (sending/delivery-log-store.ts applies it); null: none. */
+export async function setSiteFrequencyCap(db: Queryable, siteId: string, cap: { campaigns: number; hours: number } | null): Promise<void> {
+  await db.query('UPDATE delivery.sites SET cap_campaigns = $2, cap_hours = $3 WHERE site_id = $1', [siteId, cap?.campaigns ?? null, cap?.hours ?? null]);
 }
