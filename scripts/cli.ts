@@ -15,7 +15,8 @@ import { PERMISSIONS, type Permission } from '../services/campaign/src/sites/ope
 import { ROLES, type Role } from '../services/campaign/src/accounts/accounts.js';
 import { migrateDeliverySchema } from '../services/delivery/src/app.js';
 import { loadPushHostRules, loadRetentionSettings, loadVapidEncryptionKeys } from '../services/delivery/src/config.js';
-import { createRetention, tableSizes } from '../services/delivery/src/retention/retention.js';
+import { createRetention } from '../services/delivery/src/retention/retention.js';
+import { tableSizes } from '../services/delivery/src/retention/retention-store.js';
 import { createDeliveryOperators, REENCRYPT_DEFAULT_BATCH } from '../services/delivery/src/operators.js';
 import { encryptionKeyFingerprint } from '../services/delivery/src/sites/vapid-keys.js';
 import { ConfigError, httpOrigin } from '@webpush/shared/config.js';

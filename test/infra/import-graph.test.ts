@@ -56,7 +56,6 @@ export const HOUSE_RULES: Rules = {
     'services/campaign/src/campaigns/campaign-rows.ts': "the API's Campaign object built by Postgres; to become typed rows built in TypeScript (issue 36, finding 2)",
     'services/delivery/src/audience/segment-sql.ts': "a segment as SQL conditions that the stores' audience queries AND in: fragments, not statements",
     'services/delivery/src/audience/export.ts': 'the export streams pages by keyset, one statement a page; its two queries still to move to a store',
-    'services/delivery/src/retention/retention.ts': 'drops whole weekly pieces and prunes in bounded passes, statement by statement; still to split into rules and a store',
     'services/delivery/src/webhooks/secrets.ts': 'the re-sealing of secrets on key rotation; still to move to the webhook store',
   },
   importsAllowed: {},

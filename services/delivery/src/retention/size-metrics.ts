@@ -4,7 +4,7 @@
 import type { Registry } from 'prom-client';
 import type { Queryable } from '@webpush/shared/db.js';
 import { sampledGauge } from '@webpush/shared/observability/metrics.js';
-import { tableSizes } from './retention.js';
+import { tableSizes } from './retention-store.js';
 
 /** Tables reported by name: the largest, so a schema with many pieces does not make many series. */
 const TABLES_REPORTED = 12;
