@@ -55,8 +55,6 @@ export const HOUSE_RULES: Rules = {
     'services/delivery/src/app.ts': "the readiness probe's SELECT 1, on its own connection",
     'services/campaign/src/campaigns/campaign-rows.ts': "the API's Campaign object built by Postgres; to become typed rows built in TypeScript (issue 36, finding 2)",
     'services/delivery/src/audience/segment-sql.ts': "a segment as SQL conditions that the stores' audience queries AND in: fragments, not statements",
-    'services/delivery/src/audience/export.ts': 'the export streams pages by keyset, one statement a page; its two queries still to move to a store',
-    'services/delivery/src/webhooks/secrets.ts': 'the re-sealing of secrets on key rotation; still to move to the webhook store',
   },
   importsAllowed: {},
 };

@@ -9,6 +9,7 @@ import { ValidationError } from '../errors.js';
 import { createSiteSlots } from './site-slots.js';
 import { COUNTRY_PREFIX, normalizeCountryName, normalizeTopic, UNKNOWN_COUNTRY } from './names.js';
 import { createSitePace, type SitePace } from './site-pace.js';
+import { migrationExportPage, subscriberExportPage, type ExportRow } from './subscriber-store.js';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -66,23 +67,10 @@ export function parseExportQuery(raw: { format?: string; topics?: string; countr
   return { format: format as ExportFormat, topics: topics!, countries: countries! };
 }
 
-interface Row {
-  id: string;
-  public_id: string;
-  created_at: Date;
-  country: string;
-  topics: string[];
-  language: string | null;
-  time_zone: string | null;
-  active: boolean;
-  /** delivery.browser_of(endpoint): the one rule (migrations/20261126170000_browser_of.sql). */
-  browser: string;
-  last_engaged_at: Date | null;
-}
 
 const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function record(r: Row) {
+function record(r: ExportRow) {
   return {
     id: r.public_id,
     createdAt: isoSeconds(r.created_at),
@@ -102,15 +90,14 @@ function csvLine(r: ReturnType<typeof record>): string {
 }
 
 /**
- * Pages of EXPORT_PAGE_ROWS of a site's subscribers in id order: `sql` selects `s.id::text AS id`
- * and what else it needs FROM delivery.subscribers s, WHERE its conditions AND s.id > $1, ORDER BY
- * s.id LIMIT $2 ($3 on are `params`). Bounded: each page moves past at least one row, or ends.
+ * Pages of EXPORT_PAGE_ROWS of a site's subscribers in id order, each read by `readPage` (the rows
+ * after a subscriber id, at most a limit). Bounded: each page moves past at least one row, or ends.
  */
-async function* pages<R extends { id: string }>(pool: Pool, sql: string, params: unknown[], beforePage?: (rows: number) => Promise<void>): AsyncGenerator<R[]> {
+async function* pages<R extends { id: string }>(readPage: (after: string, limit: number) => Promise<R[]>, beforePage?: (rows: number) => Promise<void>): AsyncGenerator<R[]> {
   let after = '0';
   for (;;) {
     await beforePage?.(EXPORT_PAGE_ROWS);
-    const { rows } = await pool.query<R>(sql, [after, EXPORT_PAGE_ROWS, ...params]);
+    const rows = await readPage(after, EXPORT_PAGE_ROWS);
     if (rows.length === 0) return;
     yield rows;
     if (rows.length < EXPORT_PAGE_ROWS) return;
@@ -122,19 +109,9 @@ async function* pages<R extends { id: string }>(pool: Pool, sql: string, params:
 export async function* exportSubscribers(pool: Pool, siteId: string, query: ExportQuery, pace?: SitePace): AsyncGenerator<Buffer> {
   if (query.format === 'csv') yield Buffer.from(EXPORT_COLUMNS.join(',') + '\r\n');
   const everyone = query.topics.length === 0 && query.countries.length === 0;
-  // The page first (by the site's index, in id order), then each row's engagement by its primary
-  // key: joined before the LIMIT, the planner walked the whole table's primary key to merge the
-  // two; joined after it, it hashed the whole engagement table (every site's) for each page, 14 ms
-  // a page at 66,666 engagement rows and growing with them. A subquery per row is 500 key lookups.
-  // s.id, not id: the output column `id` is text, and ORDER BY would sort by it ("10" < "9").
-  const sql = `SELECT s.id::text AS id, public_id::text AS public_id, created_at, country, topics, language, time_zone, active,
-              delivery.browser_of(endpoint) AS browser,
-              (SELECT e.last_engaged_at FROM delivery.subscriber_engagement e WHERE e.subscriber_id = s.id) AS last_engaged_at
-         FROM delivery.subscribers s
-        WHERE site_id = $3 AND s.id > $1::bigint AND ($4 OR topics && $5::text[] OR country = ANY($6::text[]))
-        ORDER BY s.id LIMIT $2`;
   const beforePage = pace ? (rows: number) => pace.take(siteId, rows) : undefined;
-  for await (const rows of pages<Row>(pool, sql, [siteId, everyone, query.topics, query.countries], beforePage)) {
+  const readPage = (after: string, limit: number) => subscriberExportPage(pool, siteId, { everyone, topics: query.topics, countries: query.countries }, after, limit);
+  for await (const rows of pages(readPage, beforePage)) {
     const records = rows.map(record);
     yield Buffer.from(query.format === 'csv' ? records.map(csvLine).join('') : records.map((r) => JSON.stringify(r) + '\n').join(''));
   }
@@ -169,10 +146,7 @@ export type SubscriberExport = ReturnType<typeof createSubscriberExport>;
  * another provider, with `sites export-vapid`) without a conversion. Never served over /v2.
  */
 export async function* exportSubscriptionsForMigration(pool: Pool, siteId: string): AsyncGenerator<string> {
-  const sql = `SELECT s.id::text AS id, endpoint, p256dh, auth, topics, country, created_at FROM delivery.subscribers s
-                WHERE site_id = $3 AND active AND s.id > $1::bigint ORDER BY s.id LIMIT $2`;
-  type MigrationRow = { id: string; endpoint: string; p256dh: string; auth: string; topics: string[]; country: string; created_at: Date };
-  for await (const rows of pages<MigrationRow>(pool, sql, [siteId])) {
+  for await (const rows of pages((after, limit) => migrationExportPage(pool, siteId, after, limit))) {
     yield rows
       .map((r) =>
         JSON.stringify({

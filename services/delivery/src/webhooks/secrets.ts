@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { encryptVapidPrivateKey, openVapidPrivateKey, keyRing, VapidKeyDecryptError, type VapidEncryptionKeys } from '../sites/index.js';
+import { lockSealedSecrets, storeSealedSecrets } from './webhook-store.js';
 
 const PREFIX = 'whsec_';
 
@@ -34,11 +35,7 @@ export async function resealWebhookSecrets(
   siteIds: readonly string[],
   keys: VapidEncryptionKeys,
 ): Promise<{ resealed: number; failed: { endpointId: string; siteId: string; reason: string }[] }> {
-  const { rows } = await tx.query(
-    `SELECT id::text, site_id::text, secret_enc, previous_secret_enc FROM delivery.webhook_endpoints
-      WHERE site_id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-    [siteIds],
-  );
+  const rows = await lockSealedSecrets(tx, siteIds);
   let resealed = 0;
   const failed: { endpointId: string; siteId: string; reason: string }[] = [];
   for (const r of rows) {
@@ -51,7 +48,7 @@ export async function resealWebhookSecrets(
       const secret = reseal(r.secret_enc)!;
       const previous = reseal(r.previous_secret_enc);
       if (secret === r.secret_enc && previous === r.previous_secret_enc) continue;
-      await tx.query('UPDATE delivery.webhook_endpoints SET secret_enc = $2, previous_secret_enc = $3 WHERE id = $1', [r.id, secret, previous]);
+      await storeSealedSecrets(tx, r.id, secret, previous);
       resealed++;
     } catch (err) {
       if (!(err instanceof VapidKeyDecryptError)) throw err;

@@ -319,3 +319,24 @@ export async function batchTracking(db: Queryable, limit: number): Promise<numbe
   );
   return rows[0].taken;
 }
+
+/** The sealed signing secrets of these sites' endpoints, locked for the caller's transaction (a re-seal after a key rotation). */
+export interface SealedSecretsRow {
+  id: string;
+  site_id: string;
+  secret_enc: Buffer;
+  previous_secret_enc: Buffer | null;
+}
+
+export async function lockSealedSecrets(tx: PoolClient, siteIds: readonly string[]): Promise<SealedSecretsRow[]> {
+  const { rows } = await tx.query<SealedSecretsRow>(
+    `SELECT id::text, site_id::text, secret_enc, previous_secret_enc FROM delivery.webhook_endpoints
+      WHERE site_id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    [siteIds],
+  );
+  return rows;
+}
+
+export async function storeSealedSecrets(tx: PoolClient, id: string, secretEnc: Buffer, previousSecretEnc: Buffer | null): Promise<void> {
+  await tx.query('UPDATE delivery.webhook_endpoints SET secret_enc = $2, previous_secret_enc = $3 WHERE id = $1', [id, secretEnc, previousSecretEnc]);
+}
