@@ -53,7 +53,6 @@ export const HOUSE_RULES: Rules = {
   sqlAllowed: {
     'services/campaign/src/app.ts': "the readiness probe's SELECT 1, on its own connection",
     'services/delivery/src/app.ts': "the readiness probe's SELECT 1, on its own connection",
-    'services/campaign/src/campaigns/campaign-rows.ts': "the API's Campaign object built by Postgres; to become typed rows built in TypeScript (issue 36, finding 2)",
     'services/delivery/src/audience/segment-sql.ts': "a segment as SQL conditions that the stores' audience queries AND in: fragments, not statements",
   },
   importsAllowed: {},

@@ -1,5 +1,6 @@
 // How the gateway writes a JSON answer: never cached, and JSON text made elsewhere (a campaign
-// page the campaign service wrote) sent as it is instead of being parsed and serialised again.
+// page, built by @webpush/contracts campaign-json.ts) sent as it is instead of being parsed and
+// serialised again.
 import type { Response } from 'express';
 import { MESSAGES } from '../texts.js';
 

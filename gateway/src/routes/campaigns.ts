@@ -3,7 +3,7 @@
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import type { CampaignBackend } from '../grpc/clients.js';
 import { HttpError, MESSAGES } from '../texts.js';
-import { campaignJson, pageJson } from './campaign-json.js';
+import { campaignAnswer, pageAnswer } from './campaign-json.js';
 import { exportAnswer, queryValue, type ApiRoute } from './route.js';
 
 function idempotencyKey(value: string | string[] | undefined): string {
@@ -37,7 +37,7 @@ export function campaignEndpoints(backend: CampaignBackend) {
       genericMessage: MESSAGES.internal,
       body: 'json-or-empty',
       async handle({ principal, bodyJson, ctx }) {
-        return pageJson(await backend.listCampaigns({ siteId: principal.siteId, bodyJson }, ctx));
+        return pageAnswer(await backend.listCampaigns({ siteId: principal.siteId, bodyJson }, ctx));
       },
     },
     export: {
@@ -58,7 +58,7 @@ export function campaignEndpoints(backend: CampaignBackend) {
       genericMessage: MESSAGES.internal,
       body: 'none',
       async handle({ principal, params, ctx }) {
-        return campaignJson(await backend.getCampaign({ siteId: principal.siteId, campaignId: params.campaignId }, ctx));
+        return campaignAnswer(await backend.getCampaign({ siteId: principal.siteId, campaignId: params.campaignId }, ctx));
       },
     },
     delete: {

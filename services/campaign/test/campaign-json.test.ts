@@ -1,8 +1,14 @@
-// The campaign JSON that the service builds from the row (src/campaigns/campaign-rows.ts) against the previous
-// object-building path (test/support/reference-json.ts: the old query, view, proto message and
-// gateway object, then JSON.stringify): byte for byte and field for field, for awkward text,
-// null and empty images, and ctr/its rounding.
+// The API's campaign JSON as the gateway builds it (@webpush/contracts campaign-json.ts) from the
+// Campaign messages the service sends (src/campaigns/campaign-rows.ts) against the previous paths
+// (test/support/reference-json.ts: the old query, view, proto message and gateway object, then
+// JSON.stringify, with the optional parts as Postgres built them): byte for byte and field for
+// field, for awkward text, null and empty images, ctr/its rounding and every optional part; and,
+// over generated campaigns, against JSON.stringify of the object the spec describes.
 import { expect } from 'chai';
+import fc from 'fast-check';
+import { campaignJson, type Campaign } from '@webpush/contracts/campaign-json.js';
+import { BROWSERS } from '@webpush/contracts/segment.js';
+import { loadCampaignProto } from '@webpush/shared/grpc.js';
 import { computeAnalytics, referenceCampaignJson } from './support/reference-json.js';
 import { getCampaign, listCampaigns, startHarness, type Harness, type TestSite } from './support/harness.js';
 import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
@@ -20,7 +26,10 @@ const AWKWARD = [
   '',
 ];
 
-describe('campaign JSON built from the row', function () {
+/** The page's `items` as the gateway writes them. */
+const itemsJson = (page: ListCampaignsResponse__Output) => `[${page.items.map(campaignJson).join(',')}]`;
+
+describe('campaign JSON built from the Campaign message', function () {
   this.timeout(60_000);
   let h: Harness;
   let site: TestSite;
@@ -73,7 +82,7 @@ describe('campaign JSON built from the row', function () {
 
   async function newJson(id: string): Promise<string> {
     const res = await h.call<GetCampaignResponse__Output>('GetCampaign', { siteId: site.siteId, campaignId: id });
-    return res.campaignJson.toString('utf8');
+    return campaignJson(res.campaign!);
   }
 
   /** Byte for byte, then field for field in key order (so a failure names the field). */
@@ -168,17 +177,60 @@ describe('campaign JSON built from the row', function () {
     const first = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: other.siteId, bodyJson: JSON.stringify({ limit: 4 }) });
     const second = await listCampaigns(h, other.siteId, JSON.stringify({ limit: 4, cursor: first.nextCursor }));
     const expected = await Promise.all(ids.map((id) => referenceCampaignJson(h.pool, id)));
-    expect(first.itemsJson.toString('utf8')).to.equal(`[${expected.slice(0, 4).join(',')}]`);
+    expect(itemsJson(first)).to.equal(`[${expected.slice(0, 4).join(',')}]`);
     expect(second.items).to.deep.equal(expected.slice(4).map((t) => JSON.parse(t)));
     expect(JSON.stringify(second.items)).to.equal(`[${expected.slice(4).join(',')}]`);
+  });
+
+  it('when a campaign has the optional parts (capped, byBrowser, segment, throttle, frequency cap opt-out, local time, A/B test), then the bytes equal the old path', async () => {
+    const segments = [
+      { languages: ['en', 'pt'], timeZones: ['America/Sao_Paulo', 'Europe/Lisbon'], utcOffset: { min: -180, max: 60 }, browsers: ['chrome', 'firefox'], subscribedAfter: '2026-01-01T00:00:00Z', subscribedBefore: '2026-06-01T12:30:00Z', engagedWithinDays: 7, notEngagedForDays: 30 },
+      { browsers: ['safari'] },
+      { utcOffset: { min: 0, max: 0 }, notEngagedForDays: 1 },
+    ];
+    const localTime = {
+      date: '2031-02-03', time: '09:30', ifPassed: 'nextDay', firstSendAt: '2031-02-02T22:30:00Z', lastSendAt: '2031-02-04T09:30:00Z',
+      sends: [{ sendAt: '2031-02-02T22:30:00Z', zones: ['Pacific/Kiritimati'], users: 3, nextDay: false }, { sendAt: '2031-02-04T09:30:00Z', zones: ['UTC', 'Europe/London'], users: 0, nextDay: true }],
+    };
+    const abTest = {
+      variants: [{}, { title: AWKWARD[0].slice(0, 40), icon: null, image: 'https://img.example/v.png', callToAction: '' }, { body: 'Other body', link: 'https://x.example/b', callToAction: 'Go' }],
+      testPercent: 20, winnerMetric: 'ctr', windowMinutes: 60,
+    };
+    const byBrowser = { chrome: { sent: 5, failed: 1, expired: 0, capped: 2 }, safari: { sent: 0, failed: 0, expired: 1, capped: 0 }, other: { sent: 1, failed: 0, expired: 0, capped: 0 } };
+    const cases: { campaign: Record<string, unknown>; stats: Record<string, unknown> }[] = [
+      { campaign: { segment: segments[0] }, stats: {} },
+      { campaign: { segment: segments[1], throttle_per_minute: 1200, ignore_frequency_cap: true }, stats: { capped: 3 } },
+      { campaign: { local_time: localTime, segment: segments[2] }, stats: { by_browser: byBrowser, capped: 2 } },
+      { campaign: { ab_test: abTest }, stats: {} },
+      {
+        campaign: { ab_test: abTest, ignore_frequency_cap: true, throttle_per_minute: 60, local_time: localTime },
+        stats: {
+          ab_results: [{ variant: 0, sent: 10, impressions: 3, clicks: 1 }, { variant: 1, sent: 7, impressions: 7, clicks: 2 }, { variant: 1, sent: 8, impressions: 2, clicks: 5 }, { variant: 9, sent: 1, impressions: 1, clicks: 1 }],
+          ab_winner_variant: 1, ab_winner_decided_at: '2026-12-01T10:00:00.999999Z', ab_winner_by: 'metric', ab_window_ends_at: '2026-12-01T10:00:00.5Z', by_browser: byBrowser,
+        },
+      },
+    ];
+    for (const { campaign, stats } of cases) {
+      const id = await insert({ totalUsers: 40, impressions: 9, clicks: 2, status: 'published' });
+      const json = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v);
+      const set = (table: string, key: string, fields: Record<string, unknown>) => {
+        const names = Object.keys(fields);
+        if (names.length === 0) return Promise.resolve();
+        return h.pool.query(`UPDATE ${table} SET ${names.map((n, i) => `${n} = $${i + 2}`).join(', ')} WHERE ${key} = $1`, [id, ...names.map((n) => json(fields[n]))]);
+      };
+      // A local-time campaign has its last send (a constraint of the table).
+      await set('campaign.campaigns', 'id', campaign.local_time ? { ...campaign, last_send_at: '2031-02-04T09:30:00Z' } : campaign);
+      await set('campaign.campaign_stats', 'campaign_id', stats);
+      await expectSame(id);
+    }
   });
 
   it('when a campaign was read before (its content kept by the service), then later reads show its new status, counters and dates, the same bytes as the old path', async () => {
     const other = await h.newSite();
     const id = await insert({ title: AWKWARD[1], totalUsers: 9, impressions: 3, clicks: 1, status: 'published' });
     await h.pool.query('UPDATE campaign.campaigns SET site_id = $2 WHERE id = $1', [id, other.siteId]);
-    const listed = async () => (await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: other.siteId, bodyJson: '{}' })).itemsJson.toString('utf8');
-    const got = async () => (await h.call<GetCampaignResponse__Output>('GetCampaign', { siteId: other.siteId, campaignId: id })).campaignJson.toString('utf8');
+    const listed = async () => itemsJson(await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: other.siteId, bodyJson: '{}' }));
+    const got = async () => campaignJson((await h.call<GetCampaignResponse__Output>('GetCampaign', { siteId: other.siteId, campaignId: id })).campaign!);
     expect(await listed()).to.equal(`[${await referenceCampaignJson(h.pool, id)}]`);
     expect(await got()).to.equal(await referenceCampaignJson(h.pool, id));
     // What changes after the insert: status, counters (the optional tails with them), and (in tests) the dates.
@@ -190,6 +242,95 @@ describe('campaign JSON built from the row', function () {
     expect(await listed()).to.equal(`[${expected}]`);
     // Another site never sees it, cached or not.
     const foreign = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: site.siteId, bodyJson: JSON.stringify({ limit: 100 }) });
-    expect(foreign.itemsJson.toString('utf8')).not.to.include(id);
+    expect(itemsJson(foreign)).not.to.include(id);
+  });
+});
+
+/** The campaign object as the spec describes it, built as an object and stringified: the oracle for generated campaigns. */
+function specObject(c: Campaign): unknown {
+  const a = c.analytics!;
+  const d = c.delivery!;
+  const delivery: Record<string, unknown> = { sent: d.sent, failed: d.failed, expired: d.expired, pending: d.pending, failedBy: { rejected: d.failedBy!.rejected, unauthorized: d.failedBy!.unauthorized, unreachable: d.failedBy!.unreachable, refused: d.failedBy!.refused } };
+  if (d.capped > 0) delivery.capped = d.capped;
+  if (d.byBrowser.length > 0) delivery.byBrowser = Object.fromEntries(d.byBrowser.map((b) => [b.browser, { sent: b.sent, failed: b.failed, expired: b.expired, capped: b.capped }]));
+  const o: Record<string, unknown> = {
+    id: c.id, title: c.title, body: c.body, link: c.link, topics: c.topics, status: c.status, scheduleDate: c.scheduleDate, scheduleMode: c.scheduleMode,
+    createdAt: c.createdAt, updatedAt: null, totalUsers: c.totalUsers, image: c.image || null, icon: c.icon || null, callToAction: c.callToAction,
+    utmSource: c.utmSource, utmMedium: c.utmMedium, utmCampaign: c.utmCampaign, ttl: c.ttl, ttlUnit: 'seconds',
+    analytics: computeAnalytics({ clicks: a.clicks, impressions: a.impressions, totalUsers: c.totalUsers }),
+    delivery,
+  };
+  const given = (entries: [string, unknown][]) => Object.fromEntries(entries.filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)));
+  if (c.segment) {
+    const s = c.segment;
+    o.segment = given([['languages', s.languages], ['timeZones', s.timeZones], ['utcOffset', s.utcOffset ?? undefined], ['browsers', s.browsers],
+      ['subscribedAfter', s.subscribedAfter], ['subscribedBefore', s.subscribedBefore], ['engagedWithinDays', s.engagedWithinDays], ['notEngagedForDays', s.notEngagedForDays]]);
+  }
+  if (c.throttlePerMinute !== undefined) o.throttlePerMinute = c.throttlePerMinute;
+  if (c.ignoreFrequencyCap) o.ignoreFrequencyCap = true;
+  if (c.localTime) {
+    const l = c.localTime;
+    const sends = l.sends.map((x) => ({ sendAt: x.sendAt, zones: x.zones, users: x.users, nextDay: x.nextDay }));
+    o.localTime = { date: l.date, time: l.time, ifPassed: l.ifPassed, firstSendAt: l.firstSendAt, lastSendAt: l.lastSendAt, sends };
+  }
+  if (c.abTest) {
+    const t = c.abTest;
+    const pct = (part: number, base: number) => computeAnalytics({ clicks: part, impressions: base, totalUsers: 0 }).ctr;
+    o.abTest = {
+      variants: t.variants.map((v) => given([['title', v.title], ['body', v.body], ['link', v.link], ['icon', v.icon === '' ? null : v.icon], ['image', v.image === '' ? null : v.image], ['callToAction', v.callToAction]])),
+      testPercent: t.testPercent, winnerMetric: t.winnerMetric, windowMinutes: t.windowMinutes,
+      results: t.results.map((r) => ({ variant: r.variant, sent: r.sent, impressions: r.impressions, clicks: r.clicks, ctr: pct(r.clicks, r.impressions), its: pct(r.impressions, r.sent) })),
+      winner: t.winner === null ? null : { variant: t.winner.variant, decidedAt: t.winner.decidedAt, by: t.winner.by },
+      windowEndsAt: t.windowEndsAt ?? null,
+    };
+  }
+  return o;
+}
+
+describe('campaign JSON over generated campaigns', () => {
+  // Any code point but lone surrogates (UTF-8 on the wire and in Postgres cannot hold them).
+  const text = fc.string({ unit: 'binary', maxLength: 12 });
+  // Below 10⁹ the reference's Math.round(part·10⁴/base)/100 is exact; campaign-rows.test.ts checks the rule itself beyond.
+  const count = fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 1_000_000_000 }));
+  const opt = <T,>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+  const list = <T,>(a: fc.Arbitrary<T>) => fc.array(a, { maxLength: 3 });
+  const segment = fc.record({
+    languages: list(text), timeZones: list(text), utcOffset: fc.option(fc.record({ min: fc.integer({ min: -720, max: 840 }), max: fc.integer({ min: -720, max: 840 }) })),
+    browsers: list(fc.constantFrom(...BROWSERS)), subscribedAfter: opt(text), subscribedBefore: opt(text), engagedWithinDays: opt(fc.nat(3650)), notEngagedForDays: opt(fc.nat(3650)),
+  });
+  const localTime = fc.record({
+    date: text, time: text, ifPassed: text, firstSendAt: text, lastSendAt: text,
+    sends: list(fc.record({ sendAt: text, zones: list(text), users: count, nextDay: fc.boolean() })),
+  });
+  const variant = fc.record({ title: opt(text), body: opt(text), link: opt(text), icon: opt(text), image: opt(text), callToAction: opt(text) });
+  const abTest = fc.record({
+    variants: list(variant), testPercent: fc.nat(100), winnerMetric: text, windowMinutes: fc.nat(10080),
+    results: list(fc.record({ variant: fc.nat(4), sent: count, impressions: count, clicks: count })),
+    winner: fc.option(fc.record({ variant: fc.nat(4), decidedAt: text, by: text })), windowEndsAt: opt(text),
+  });
+  const campaign: fc.Arbitrary<Campaign> = fc.record({
+    id: fc.uuid(), title: text, body: text, link: text, topics: list(text), status: text, scheduleDate: text, scheduleMode: text, createdAt: text,
+    totalUsers: count, image: opt(text), icon: opt(text), callToAction: text, utmSource: text, utmMedium: text, utmCampaign: text, ttl: fc.nat(2419200),
+    analytics: fc.record({ clicks: count, impressions: count }),
+    delivery: fc.record({
+      sent: count, failed: count, expired: count, pending: count, capped: count,
+      failedBy: fc.record({ rejected: count, unauthorized: count, unreachable: count, refused: count }),
+      // One entry per family, as the service builds it from an object.
+      byBrowser: fc.uniqueArray(fc.record({ browser: fc.constantFrom(...BROWSERS), sent: count, failed: count, expired: count, capped: count }), { selector: (b) => b.browser }),
+    }),
+    segment: fc.option(segment), throttlePerMinute: opt(fc.nat(1_000_000)), ignoreFrequencyCap: fc.boolean(), localTime: fc.option(localTime), abTest: fc.option(abTest),
+  });
+  const getCampaign = loadCampaignProto().campaign.v1.CampaignService.service.GetCampaign;
+
+  it('when any campaign crosses the wire, then its JSON is the spec object stringified, byte for byte', () => {
+    fc.assert(
+      fc.property(campaign, (c) => {
+        const received = getCampaign.responseDeserialize(getCampaign.responseSerialize({ campaign: c })).campaign!;
+        const json = campaignJson(received);
+        expect(json).to.equal(JSON.stringify(specObject(received)));
+        expect(JSON.parse(json)).to.deep.equal(JSON.parse(JSON.stringify(specObject(c))));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

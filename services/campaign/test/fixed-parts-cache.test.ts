@@ -1,11 +1,17 @@
-// The per-id cache of campaigns' fixed JSON parts (src/campaigns/fixed-parts-cache.ts): bounded by the
+// The per-id cache of campaigns' fixed fields (src/campaigns/fixed-parts-cache.ts): bounded by the
 // characters it holds, the oldest entry going first; a deleted campaign's entry can be dropped.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createFixedPartsCache } from '../src/campaigns/fixed-parts-cache.js';
+import type { FixedFields } from '../src/campaigns/campaign-rows.js';
+import { createFixedPartsCache, fixedFieldsChars } from '../src/campaigns/fixed-parts-cache.js';
 
-const parts = (text: string) => ({ head: `{"id":"x","title":"${text}","status":"`, middle: '","updatedAt":null', totalUsers: '7' });
-const cost = (text: string) => parts(text).head.length + parts(text).middle.length + 1 + 120;
+const parts = (text: string): FixedFields => ({
+  title: text, body: 'Body', link: 'https://x.example', topics: ['news'], totalUsers: 7, image: undefined, icon: undefined,
+  callToAction: '', utmSource: '', utmMedium: '', utmCampaign: '', ttl: 60,
+  segment: text.length % 2 === 0 ? null : { languages: [text], timeZones: [], utcOffset: null, browsers: [] },
+  throttlePerMinute: undefined, ignoreFrequencyCap: false, localTime: null, abTest: null,
+});
+const cost = (text: string) => fixedFieldsChars(parts(text));
 
 describe('fixed parts cache', () => {
   it('when more is remembered than the budget holds, then the oldest entries go first and the rest stay', () => {
@@ -51,7 +57,7 @@ describe('fixed parts cache', () => {
         let total = 0;
         for (const id of held.keys()) {
           const p = cache.get(id);
-          if (p) total += p.head.length + p.middle.length + p.totalUsers.length + 120;
+          if (p) total += fixedFieldsChars(p);
         }
         expect(total).to.be.at.most(budget);
       }),

@@ -186,6 +186,6 @@ describe('ListCampaigns', function () {
     await expectStatus(h.call('ListCampaigns', { siteId: site.siteId, bodyJson: '[]' }), grpc.status.INVALID_ARGUMENT, 'Invalid JSON body');
     const empty = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: site.siteId, bodyJson: '' });
     expect(empty.limit).to.equal(10);
-    expect(empty.itemsJson.toString()).to.equal('[]');
+    expect(empty.items).to.deep.equal([]);
   });
 });

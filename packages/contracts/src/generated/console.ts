@@ -1,12 +1,17 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { AbTest as _campaign_v1_AbTest, AbTest__Output as _campaign_v1_AbTest__Output } from './campaign/v1/AbTest';
+import type { AbWinner as _campaign_v1_AbWinner, AbWinner__Output as _campaign_v1_AbWinner__Output } from './campaign/v1/AbWinner';
 import type { AcceptInviteRequest as _campaign_v1_AcceptInviteRequest, AcceptInviteRequest__Output as _campaign_v1_AcceptInviteRequest__Output } from './campaign/v1/AcceptInviteRequest';
+import type { Analytics as _campaign_v1_Analytics, Analytics__Output as _campaign_v1_Analytics__Output } from './campaign/v1/Analytics';
 import type { ApiKey as _campaign_v1_ApiKey, ApiKey__Output as _campaign_v1_ApiKey__Output } from './campaign/v1/ApiKey';
 import type { ApiKeyList as _campaign_v1_ApiKeyList, ApiKeyList__Output as _campaign_v1_ApiKeyList__Output } from './campaign/v1/ApiKeyList';
 import type { ApiKeyRequest as _campaign_v1_ApiKeyRequest, ApiKeyRequest__Output as _campaign_v1_ApiKeyRequest__Output } from './campaign/v1/ApiKeyRequest';
 import type { AuthenticateRequest as _campaign_v1_AuthenticateRequest, AuthenticateRequest__Output as _campaign_v1_AuthenticateRequest__Output } from './campaign/v1/AuthenticateRequest';
 import type { AuthenticateResponse as _campaign_v1_AuthenticateResponse, AuthenticateResponse__Output as _campaign_v1_AuthenticateResponse__Output } from './campaign/v1/AuthenticateResponse';
+import type { BrowserResult as _campaign_v1_BrowserResult, BrowserResult__Output as _campaign_v1_BrowserResult__Output } from './campaign/v1/BrowserResult';
+import type { Campaign as _campaign_v1_Campaign, Campaign__Output as _campaign_v1_Campaign__Output } from './campaign/v1/Campaign';
 import type { CampaignServiceClient as _campaign_v1_CampaignServiceClient, CampaignServiceDefinition as _campaign_v1_CampaignServiceDefinition } from './campaign/v1/CampaignService';
 import type { ConsoleClient as _campaign_v1_ConsoleClient, ConsoleDefinition as _campaign_v1_ConsoleDefinition } from './campaign/v1/Console';
 import type { ConsoleSiteRequest as _campaign_v1_ConsoleSiteRequest, ConsoleSiteRequest__Output as _campaign_v1_ConsoleSiteRequest__Output } from './campaign/v1/ConsoleSiteRequest';
@@ -15,15 +20,18 @@ import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, Cre
 import type { CreateKeyRequest as _campaign_v1_CreateKeyRequest, CreateKeyRequest__Output as _campaign_v1_CreateKeyRequest__Output } from './campaign/v1/CreateKeyRequest';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
 import type { EstimateAudienceRequest as _campaign_v1_EstimateAudienceRequest, EstimateAudienceRequest__Output as _campaign_v1_EstimateAudienceRequest__Output } from './campaign/v1/EstimateAudienceRequest';
 import type { EstimateAudienceResponse as _campaign_v1_EstimateAudienceResponse, EstimateAudienceResponse__Output as _campaign_v1_EstimateAudienceResponse__Output } from './campaign/v1/EstimateAudienceResponse';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from './campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from './campaign/v1/ExportCampaignsRequest';
+import type { FailedBy as _campaign_v1_FailedBy, FailedBy__Output as _campaign_v1_FailedBy__Output } from './campaign/v1/FailedBy';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from './campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
 import type { IssuedApiKey as _campaign_v1_IssuedApiKey, IssuedApiKey__Output as _campaign_v1_IssuedApiKey__Output } from './campaign/v1/IssuedApiKey';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
+import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from './campaign/v1/LocalTimePlan';
 import type { LoginRequest as _campaign_v1_LoginRequest, LoginRequest__Output as _campaign_v1_LoginRequest__Output } from './campaign/v1/LoginRequest';
 import type { LogoutResponse as _campaign_v1_LogoutResponse, LogoutResponse__Output as _campaign_v1_LogoutResponse__Output } from './campaign/v1/LogoutResponse';
 import type { Member as _campaign_v1_Member, Member__Output as _campaign_v1_Member__Output } from './campaign/v1/Member';
@@ -32,12 +40,17 @@ import type { Membership as _campaign_v1_Membership, Membership__Output as _camp
 import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _campaign_v1_Permissions__Output } from './campaign/v1/Permissions';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
+import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
 import type { RevokedApiKey as _campaign_v1_RevokedApiKey, RevokedApiKey__Output as _campaign_v1_RevokedApiKey__Output } from './campaign/v1/RevokedApiKey';
+import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
 import type { SessionAnswer as _campaign_v1_SessionAnswer, SessionAnswer__Output as _campaign_v1_SessionAnswer__Output } from './campaign/v1/SessionAnswer';
 import type { SessionGrant as _campaign_v1_SessionGrant, SessionGrant__Output as _campaign_v1_SessionGrant__Output } from './campaign/v1/SessionGrant';
 import type { SessionRef as _campaign_v1_SessionRef, SessionRef__Output as _campaign_v1_SessionRef__Output } from './campaign/v1/SessionRef';
 import type { SessionView as _campaign_v1_SessionView, SessionView__Output as _campaign_v1_SessionView__Output } from './campaign/v1/SessionView';
 import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoResponse__Output as _campaign_v1_SiteInfoResponse__Output } from './campaign/v1/SiteInfoResponse';
+import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
+import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
+import type { VariantResult as _campaign_v1_VariantResult, VariantResult__Output as _campaign_v1_VariantResult__Output } from './campaign/v1/VariantResult';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -46,12 +59,17 @@ type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> 
 export interface ProtoGrpcType {
   campaign: {
     v1: {
+      AbTest: MessageTypeDefinition<_campaign_v1_AbTest, _campaign_v1_AbTest__Output>
+      AbWinner: MessageTypeDefinition<_campaign_v1_AbWinner, _campaign_v1_AbWinner__Output>
       AcceptInviteRequest: MessageTypeDefinition<_campaign_v1_AcceptInviteRequest, _campaign_v1_AcceptInviteRequest__Output>
+      Analytics: MessageTypeDefinition<_campaign_v1_Analytics, _campaign_v1_Analytics__Output>
       ApiKey: MessageTypeDefinition<_campaign_v1_ApiKey, _campaign_v1_ApiKey__Output>
       ApiKeyList: MessageTypeDefinition<_campaign_v1_ApiKeyList, _campaign_v1_ApiKeyList__Output>
       ApiKeyRequest: MessageTypeDefinition<_campaign_v1_ApiKeyRequest, _campaign_v1_ApiKeyRequest__Output>
       AuthenticateRequest: MessageTypeDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateRequest__Output>
       AuthenticateResponse: MessageTypeDefinition<_campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateResponse__Output>
+      BrowserResult: MessageTypeDefinition<_campaign_v1_BrowserResult, _campaign_v1_BrowserResult__Output>
+      Campaign: MessageTypeDefinition<_campaign_v1_Campaign, _campaign_v1_Campaign__Output>
       CampaignService: SubtypeConstructor<typeof grpc.Client, _campaign_v1_CampaignServiceClient> & { service: _campaign_v1_CampaignServiceDefinition }
       Console: SubtypeConstructor<typeof grpc.Client, _campaign_v1_ConsoleClient> & { service: _campaign_v1_ConsoleDefinition }
       ConsoleSiteRequest: MessageTypeDefinition<_campaign_v1_ConsoleSiteRequest, _campaign_v1_ConsoleSiteRequest__Output>
@@ -60,15 +78,18 @@ export interface ProtoGrpcType {
       CreateKeyRequest: MessageTypeDefinition<_campaign_v1_CreateKeyRequest, _campaign_v1_CreateKeyRequest__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
       EstimateAudienceRequest: MessageTypeDefinition<_campaign_v1_EstimateAudienceRequest, _campaign_v1_EstimateAudienceRequest__Output>
       EstimateAudienceResponse: MessageTypeDefinition<_campaign_v1_EstimateAudienceResponse, _campaign_v1_EstimateAudienceResponse__Output>
       ExportCampaignsChunk: MessageTypeDefinition<_campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsChunk__Output>
       ExportCampaignsRequest: MessageTypeDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsRequest__Output>
+      FailedBy: MessageTypeDefinition<_campaign_v1_FailedBy, _campaign_v1_FailedBy__Output>
       GetCampaignRequest: MessageTypeDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignRequest__Output>
       GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
       IssuedApiKey: MessageTypeDefinition<_campaign_v1_IssuedApiKey, _campaign_v1_IssuedApiKey__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
+      LocalTimePlan: MessageTypeDefinition<_campaign_v1_LocalTimePlan, _campaign_v1_LocalTimePlan__Output>
       LoginRequest: MessageTypeDefinition<_campaign_v1_LoginRequest, _campaign_v1_LoginRequest__Output>
       LogoutResponse: MessageTypeDefinition<_campaign_v1_LogoutResponse, _campaign_v1_LogoutResponse__Output>
       Member: MessageTypeDefinition<_campaign_v1_Member, _campaign_v1_Member__Output>
@@ -77,12 +98,17 @@ export interface ProtoGrpcType {
       Permissions: MessageTypeDefinition<_campaign_v1_Permissions, _campaign_v1_Permissions__Output>
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
+      PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
       RevokedApiKey: MessageTypeDefinition<_campaign_v1_RevokedApiKey, _campaign_v1_RevokedApiKey__Output>
+      Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
       SessionAnswer: MessageTypeDefinition<_campaign_v1_SessionAnswer, _campaign_v1_SessionAnswer__Output>
       SessionGrant: MessageTypeDefinition<_campaign_v1_SessionGrant, _campaign_v1_SessionGrant__Output>
       SessionRef: MessageTypeDefinition<_campaign_v1_SessionRef, _campaign_v1_SessionRef__Output>
       SessionView: MessageTypeDefinition<_campaign_v1_SessionView, _campaign_v1_SessionView__Output>
       SiteInfoResponse: MessageTypeDefinition<_campaign_v1_SiteInfoResponse, _campaign_v1_SiteInfoResponse__Output>
+      UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
+      Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>
+      VariantResult: MessageTypeDefinition<_campaign_v1_VariantResult, _campaign_v1_VariantResult__Output>
     }
   }
 }

@@ -1,6 +1,8 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { AbTest as _campaign_v1_AbTest, AbTest__Output as _campaign_v1_AbTest__Output } from './campaign/v1/AbTest';
+import type { AbWinner as _campaign_v1_AbWinner, AbWinner__Output as _campaign_v1_AbWinner__Output } from './campaign/v1/AbWinner';
 import type { AdminInvite as _campaign_v1_AdminInvite, AdminInvite__Output as _campaign_v1_AdminInvite__Output } from './campaign/v1/AdminInvite';
 import type { AdminIssuedKey as _campaign_v1_AdminIssuedKey, AdminIssuedKey__Output as _campaign_v1_AdminIssuedKey__Output } from './campaign/v1/AdminIssuedKey';
 import type { AdminKey as _campaign_v1_AdminKey, AdminKey__Output as _campaign_v1_AdminKey__Output } from './campaign/v1/AdminKey';
@@ -13,8 +15,11 @@ import type { AdminSiteList as _campaign_v1_AdminSiteList, AdminSiteList__Output
 import type { AdminSiteRequest as _campaign_v1_AdminSiteRequest, AdminSiteRequest__Output as _campaign_v1_AdminSiteRequest__Output } from './campaign/v1/AdminSiteRequest';
 import type { AdminUser as _campaign_v1_AdminUser, AdminUser__Output as _campaign_v1_AdminUser__Output } from './campaign/v1/AdminUser';
 import type { AdminUserList as _campaign_v1_AdminUserList, AdminUserList__Output as _campaign_v1_AdminUserList__Output } from './campaign/v1/AdminUserList';
+import type { Analytics as _campaign_v1_Analytics, Analytics__Output as _campaign_v1_Analytics__Output } from './campaign/v1/Analytics';
 import type { AuthenticateRequest as _campaign_v1_AuthenticateRequest, AuthenticateRequest__Output as _campaign_v1_AuthenticateRequest__Output } from './campaign/v1/AuthenticateRequest';
 import type { AuthenticateResponse as _campaign_v1_AuthenticateResponse, AuthenticateResponse__Output as _campaign_v1_AuthenticateResponse__Output } from './campaign/v1/AuthenticateResponse';
+import type { BrowserResult as _campaign_v1_BrowserResult, BrowserResult__Output as _campaign_v1_BrowserResult__Output } from './campaign/v1/BrowserResult';
+import type { Campaign as _campaign_v1_Campaign, Campaign__Output as _campaign_v1_Campaign__Output } from './campaign/v1/Campaign';
 import type { CampaignServiceClient as _campaign_v1_CampaignServiceClient, CampaignServiceDefinition as _campaign_v1_CampaignServiceDefinition } from './campaign/v1/CampaignService';
 import type { ChangePlanRequest as _campaign_v1_ChangePlanRequest, ChangePlanRequest__Output as _campaign_v1_ChangePlanRequest__Output } from './campaign/v1/ChangePlanRequest';
 import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, CreateCampaignRequest__Output as _campaign_v1_CreateCampaignRequest__Output } from './campaign/v1/CreateCampaignRequest';
@@ -24,8 +29,10 @@ import type { CreateSiteRequest as _campaign_v1_CreateSiteRequest, CreateSiteReq
 import type { CreatedSite as _campaign_v1_CreatedSite, CreatedSite__Output as _campaign_v1_CreatedSite__Output } from './campaign/v1/CreatedSite';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from './campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from './campaign/v1/ExportCampaignsRequest';
+import type { FailedBy as _campaign_v1_FailedBy, FailedBy__Output as _campaign_v1_FailedBy__Output } from './campaign/v1/FailedBy';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from './campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
 import type { InviteUserRequest as _campaign_v1_InviteUserRequest, InviteUserRequest__Output as _campaign_v1_InviteUserRequest__Output } from './campaign/v1/InviteUserRequest';
@@ -34,15 +41,21 @@ import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCam
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
 import type { ListPlansRequest as _campaign_v1_ListPlansRequest, ListPlansRequest__Output as _campaign_v1_ListPlansRequest__Output } from './campaign/v1/ListPlansRequest';
 import type { ListSitesRequest as _campaign_v1_ListSitesRequest, ListSitesRequest__Output as _campaign_v1_ListSitesRequest__Output } from './campaign/v1/ListSitesRequest';
+import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from './campaign/v1/LocalTimePlan';
 import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _campaign_v1_Permissions__Output } from './campaign/v1/Permissions';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
+import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
 import type { ResetPasswordLinkRequest as _campaign_v1_ResetPasswordLinkRequest, ResetPasswordLinkRequest__Output as _campaign_v1_ResetPasswordLinkRequest__Output } from './campaign/v1/ResetPasswordLinkRequest';
 import type { RevokeKeysAnswer as _campaign_v1_RevokeKeysAnswer, RevokeKeysAnswer__Output as _campaign_v1_RevokeKeysAnswer__Output } from './campaign/v1/RevokeKeysAnswer';
 import type { RevokeKeysRequest as _campaign_v1_RevokeKeysRequest, RevokeKeysRequest__Output as _campaign_v1_RevokeKeysRequest__Output } from './campaign/v1/RevokeKeysRequest';
+import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
 import type { SetThrottleRequest as _campaign_v1_SetThrottleRequest, SetThrottleRequest__Output as _campaign_v1_SetThrottleRequest__Output } from './campaign/v1/SetThrottleRequest';
 import type { SiteAdminClient as _campaign_v1_SiteAdminClient, SiteAdminDefinition as _campaign_v1_SiteAdminDefinition } from './campaign/v1/SiteAdmin';
 import type { ThrottleAnswer as _campaign_v1_ThrottleAnswer, ThrottleAnswer__Output as _campaign_v1_ThrottleAnswer__Output } from './campaign/v1/ThrottleAnswer';
+import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
+import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
+import type { VariantResult as _campaign_v1_VariantResult, VariantResult__Output as _campaign_v1_VariantResult__Output } from './campaign/v1/VariantResult';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -51,6 +64,8 @@ type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> 
 export interface ProtoGrpcType {
   campaign: {
     v1: {
+      AbTest: MessageTypeDefinition<_campaign_v1_AbTest, _campaign_v1_AbTest__Output>
+      AbWinner: MessageTypeDefinition<_campaign_v1_AbWinner, _campaign_v1_AbWinner__Output>
       AdminInvite: MessageTypeDefinition<_campaign_v1_AdminInvite, _campaign_v1_AdminInvite__Output>
       AdminIssuedKey: MessageTypeDefinition<_campaign_v1_AdminIssuedKey, _campaign_v1_AdminIssuedKey__Output>
       AdminKey: MessageTypeDefinition<_campaign_v1_AdminKey, _campaign_v1_AdminKey__Output>
@@ -63,8 +78,11 @@ export interface ProtoGrpcType {
       AdminSiteRequest: MessageTypeDefinition<_campaign_v1_AdminSiteRequest, _campaign_v1_AdminSiteRequest__Output>
       AdminUser: MessageTypeDefinition<_campaign_v1_AdminUser, _campaign_v1_AdminUser__Output>
       AdminUserList: MessageTypeDefinition<_campaign_v1_AdminUserList, _campaign_v1_AdminUserList__Output>
+      Analytics: MessageTypeDefinition<_campaign_v1_Analytics, _campaign_v1_Analytics__Output>
       AuthenticateRequest: MessageTypeDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateRequest__Output>
       AuthenticateResponse: MessageTypeDefinition<_campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateResponse__Output>
+      BrowserResult: MessageTypeDefinition<_campaign_v1_BrowserResult, _campaign_v1_BrowserResult__Output>
+      Campaign: MessageTypeDefinition<_campaign_v1_Campaign, _campaign_v1_Campaign__Output>
       CampaignService: SubtypeConstructor<typeof grpc.Client, _campaign_v1_CampaignServiceClient> & { service: _campaign_v1_CampaignServiceDefinition }
       ChangePlanRequest: MessageTypeDefinition<_campaign_v1_ChangePlanRequest, _campaign_v1_ChangePlanRequest__Output>
       CreateCampaignRequest: MessageTypeDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignRequest__Output>
@@ -74,8 +92,10 @@ export interface ProtoGrpcType {
       CreatedSite: MessageTypeDefinition<_campaign_v1_CreatedSite, _campaign_v1_CreatedSite__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
       ExportCampaignsChunk: MessageTypeDefinition<_campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsChunk__Output>
       ExportCampaignsRequest: MessageTypeDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsRequest__Output>
+      FailedBy: MessageTypeDefinition<_campaign_v1_FailedBy, _campaign_v1_FailedBy__Output>
       GetCampaignRequest: MessageTypeDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignRequest__Output>
       GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
       InviteUserRequest: MessageTypeDefinition<_campaign_v1_InviteUserRequest, _campaign_v1_InviteUserRequest__Output>
@@ -84,15 +104,21 @@ export interface ProtoGrpcType {
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
       ListPlansRequest: MessageTypeDefinition<_campaign_v1_ListPlansRequest, _campaign_v1_ListPlansRequest__Output>
       ListSitesRequest: MessageTypeDefinition<_campaign_v1_ListSitesRequest, _campaign_v1_ListSitesRequest__Output>
+      LocalTimePlan: MessageTypeDefinition<_campaign_v1_LocalTimePlan, _campaign_v1_LocalTimePlan__Output>
       Permissions: MessageTypeDefinition<_campaign_v1_Permissions, _campaign_v1_Permissions__Output>
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
+      PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
       ResetPasswordLinkRequest: MessageTypeDefinition<_campaign_v1_ResetPasswordLinkRequest, _campaign_v1_ResetPasswordLinkRequest__Output>
       RevokeKeysAnswer: MessageTypeDefinition<_campaign_v1_RevokeKeysAnswer, _campaign_v1_RevokeKeysAnswer__Output>
       RevokeKeysRequest: MessageTypeDefinition<_campaign_v1_RevokeKeysRequest, _campaign_v1_RevokeKeysRequest__Output>
+      Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
       SetThrottleRequest: MessageTypeDefinition<_campaign_v1_SetThrottleRequest, _campaign_v1_SetThrottleRequest__Output>
       SiteAdmin: SubtypeConstructor<typeof grpc.Client, _campaign_v1_SiteAdminClient> & { service: _campaign_v1_SiteAdminDefinition }
       ThrottleAnswer: MessageTypeDefinition<_campaign_v1_ThrottleAnswer, _campaign_v1_ThrottleAnswer__Output>
+      UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
+      Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>
+      VariantResult: MessageTypeDefinition<_campaign_v1_VariantResult, _campaign_v1_VariantResult__Output>
     }
   }
 }

@@ -1,6 +1,7 @@
 // GetCampaign and DeleteCampaign. Another site's id, a random id and a malformed id all answer
 // the same "not found", and a malformed one never reaches a SQL cast.
 import type { Pool } from '@webpush/shared/db.js';
+import type { Campaign } from '@webpush/contracts/campaign-json.js';
 import { campaignExists, deleteUndispatched, findCampaign } from './campaigns-store.js';
 import type { FixedPartsCache } from './fixed-parts-cache.js';
 import { AlreadySentError, NotFoundError } from '../base/errors.js';
@@ -8,12 +9,11 @@ import { isUuid } from '../base/ids.js';
 
 export function campaignByIdUseCases(deps: { pool: Pool; fixedParts: FixedPartsCache }) {
   return {
-    /** The campaign as the JSON text the API answers (campaigns/campaign-rows.ts). */
-    async getCampaign(siteId: string, campaignId: string): Promise<string> {
+    async getCampaign(siteId: string, campaignId: string): Promise<Campaign> {
       if (!isUuid(campaignId) || !isUuid(siteId)) throw new NotFoundError();
-      const json = await findCampaign(deps.pool, siteId, campaignId, deps.fixedParts);
-      if (json === null) throw new NotFoundError();
-      return json;
+      const campaign = await findCampaign(deps.pool, siteId, campaignId, deps.fixedParts);
+      if (campaign === null) throw new NotFoundError();
+      return campaign;
     },
 
     /** Exactly one of this and the scheduler's dispatch wins; see deleteUndispatched. */

@@ -4,7 +4,9 @@ import type { Segment } from '@webpush/contracts/segment.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
 import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { CONTENT_COLUMN_LIST } from '../base/content-columns.js';
-import { CAMPAIGN_COLUMNS, CAMPAIGN_FROM, CAMPAIGN_TYPES, campaignJson, fixedPartsOf, LIVE_COLUMNS, SORT_COLUMN, sortKeyOf, type CampaignRow, type LiveRow } from './campaign-rows.js';
+import pg from 'pg';
+import type { Campaign } from '@webpush/contracts/campaign-json.js';
+import { campaignOf, fixedFieldsOf, SORT_COLUMN, sortKeyOf, type CampaignRow, type LiveRow } from './campaign-rows.js';
 import type { FixedPartsCache } from './fixed-parts-cache.js';
 
 export interface NewCampaign extends CampaignContent {
@@ -103,44 +105,93 @@ export async function abTestVariantCount(db: Queryable, siteId: string, id: stri
   return rows.length === 0 ? undefined : rows[0].variants;
 }
 
+/**
+ * The columns a campaign read selects, in two sets (campaign-rows.ts, LiveRow and FixedRow). LIVE:
+ * what changes after the insert. FIXED: the content and the options, which nothing updates once
+ * written (campaigns are never edited), so the service keeps them per id (FixedPartsCache) and a
+ * warm read selects only LIVE. Dates come `AT TIME ZONE 'UTC'`, as Postgres prints a timestamp
+ * (ISO DateStyle, which node-postgres requires anyway), read as text (CAMPAIGN_TYPES).
+ */
+const LIVE_COLUMNS = `c.id, c.status,
+    c.schedule_date AT TIME ZONE 'UTC' AS schedule_date, c.schedule_mode, c.created_at AT TIME ZONE 'UTC' AS created_at,
+    st.clicks, st.impressions, st.sent, st.failed, st.expired, st.pending, st.capped,
+    st.failed_rejected, st.failed_unauthorized, st.failed_unreachable, st.failed_refused,
+    s.by_browser, s.ab_results, s.ab_winner_variant, s.ab_winner_decided_at AT TIME ZONE 'UTC' AS ab_winner_decided_at, s.ab_winner_by,
+    s.ab_window_ends_at AT TIME ZONE 'UTC' AS ab_window_ends_at`;
+const FIXED_COLUMNS = `${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.topics, c.total_users, c.ttl,
+    c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.local_time, c.ab_test`;
+const CAMPAIGN_COLUMNS = `${LIVE_COLUMNS}, ${FIXED_COLUMNS}`;
+
+/**
+ * `delivery.pending`: every planned push without an outcome yet, from create to the last push
+ * (docs/api-decisions.md, "Delivery counts"). Planned is `totalUsers` (counted at create, for
+ * every group to come: an A/B test's rest, local-time groups, a throttled audience not yet
+ * taken), or the audience the delivery service took when more joined since. A draft or a failed
+ * campaign plans nothing; a finished send has nothing pending.
+ */
+const PENDING = `CASE WHEN c.status <> 'published' OR s.delivery_finished THEN 0
+                      ELSE GREATEST(GREATEST(c.total_users, COALESCE(s.audience, 0))
+                                    - COALESCE(s.sent + s.failed + s.expired + s.capped, 0), 0) END`;
+
+/** `FROM` clause matching CAMPAIGN_COLUMNS. */
+const CAMPAIGN_FROM = `campaign.campaigns c
+      LEFT JOIN campaign.campaign_stats s ON s.campaign_id = c.id
+      CROSS JOIN LATERAL (SELECT COALESCE(s.impressions, 0) AS impressions, COALESCE(s.clicks, 0) AS clicks,
+                                 COALESCE(s.sent, 0) AS sent, COALESCE(s.failed, 0) AS failed, COALESCE(s.expired, 0) AS expired,
+                                 ${PENDING} AS pending,
+                                 COALESCE(s.capped, 0) AS capped,
+                                 COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
+                                 COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused) st`;
+
+const INT8 = 20;
+const TIMESTAMP = 1114;
+const asText = (value: string) => value;
+/**
+ * The `types` of a campaign read: bigint counters as numbers (exact below 2⁵³, past anything a
+ * campaign counts), timestamps as the text Postgres printed (a Date would lose the microseconds a
+ * cursor needs), the rest as node-postgres reads it (json parsed, text[] as arrays).
+ */
+const CAMPAIGN_TYPES = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 ? Number : oid === TIMESTAMP ? asText : pg.types.getTypeParser(oid, format)),
+};
+
 // The campaign reads run as named (prepared) statements: their text is long enough that parsing
 // and planning it on every call would cost Postgres more than executing it. Each read has two
-// forms: every column, and only the live ones for campaigns whose fixed parts are cached.
+// forms: every column, and only the live ones for campaigns whose fixed fields are cached.
 const FIND_WHERE = 'WHERE c.site_id = $1 AND c.id = $2';
 const FIND_CAMPAIGN = { name: 'campaign_find', text: `SELECT ${CAMPAIGN_COLUMNS} FROM ${CAMPAIGN_FROM} ${FIND_WHERE}` };
 const FIND_LIVE = { name: 'campaign_find_live', text: `SELECT ${LIVE_COLUMNS} FROM ${CAMPAIGN_FROM} ${FIND_WHERE}` };
 
-/** A campaign as the API's JSON text, with its position for cursors. */
-export interface CampaignJsonRow {
-  /** The API's Campaign object as JSON text. */
-  json: string;
+/** A campaign as the Campaign message, with its position for cursors. */
+export interface CampaignAt {
+  campaign: Campaign;
   id: string;
   /** The sort date at full (microsecond) precision, for cursors. */
-  sort_key: string;
+  sortKey: string;
 }
 
 /**
- * The rows' JSON from every column, their fixed parts remembered in `cache`, except a campaign's
- * whose audience is not counted yet: its total_users is still to be written (the one fixed column
- * that can change, once, from NULL).
+ * The rows' campaigns from every column, their fixed fields remembered in `cache`, except a
+ * campaign's whose audience is not counted yet: its total_users is still to be written (the one
+ * fixed column that can change, once, from NULL).
  */
-function fromFullRows(rows: CampaignRow[], cache: FixedPartsCache | undefined): { row: CampaignRow; json: string }[] {
+function fromFullRows(rows: CampaignRow[], cache: FixedPartsCache | undefined): { row: CampaignRow; campaign: Campaign }[] {
   return rows.map((row) => {
-    const parts = fixedPartsOf(row);
-    if (row.total_users !== null) cache?.remember(row.id, parts);
-    return { row, json: campaignJson(parts, row) };
+    const fixed = fixedFieldsOf(row);
+    if (row.total_users !== null) cache?.remember(row.id, fixed);
+    return { row, campaign: campaignOf(fixed, row) };
   });
 }
 
-/** The campaign as the API's JSON text, or null (no such campaign on the site). */
-export async function findCampaign(db: Queryable, siteId: string, id: string, cache?: FixedPartsCache): Promise<string | null> {
-  const parts = cache?.get(id);
-  if (parts !== undefined) {
+/** The campaign, or null (no such campaign on the site). */
+export async function findCampaign(db: Queryable, siteId: string, id: string, cache?: FixedPartsCache): Promise<Campaign | null> {
+  const fixed = cache?.get(id);
+  if (fixed !== undefined) {
     const { rows } = await db.query<LiveRow>({ ...FIND_LIVE, values: [siteId, id], types: CAMPAIGN_TYPES });
-    return rows.length === 0 ? null : campaignJson(parts, rows[0]);
+    return rows.length === 0 ? null : campaignOf(fixed, rows[0]);
   }
   const { rows } = await db.query<CampaignRow>({ ...FIND_CAMPAIGN, values: [siteId, id], types: CAMPAIGN_TYPES });
-  return rows.length === 0 ? null : fromFullRows(rows, cache)[0].json;
+  return rows.length === 0 ? null : fromFullRows(rows, cache)[0].campaign;
 }
 
 /**
@@ -179,26 +230,26 @@ const STATUS_CONDITION = {
  * otherwise the page is read again with every column (one statement's rows, never a mix of two
  * moments) and its campaigns are remembered. Without one (the export), every column at once.
  */
-export async function listCampaigns(db: Queryable, q: ListQuery, cache?: FixedPartsCache): Promise<CampaignJsonRow[]> {
+export async function listCampaigns(db: Queryable, q: ListQuery, cache?: FixedPartsCache): Promise<CampaignAt[]> {
   const values: unknown[] = [q.siteId];
   if (q.startDate) values.push(q.startDate);
   if (q.endDate) values.push(q.endDate);
   if (q.after) values.push(q.after.sortKey, q.after.id);
   values.push(q.fetch);
   const column = SORT_COLUMN[q.dateField];
-  const at = (row: LiveRow, json: string) => ({ json, id: row.id, sort_key: sortKeyOf(row, column) });
+  const at = (row: LiveRow, campaign: Campaign) => ({ campaign, id: row.id, sortKey: sortKeyOf(row, column) });
   if (cache !== undefined) {
     const { rows } = await db.query<LiveRow>({ ...listStatement(q, 'live'), values, types: CAMPAIGN_TYPES });
-    const page: CampaignJsonRow[] = [];
+    const page: CampaignAt[] = [];
     for (const row of rows) {
-      const parts = cache.get(row.id);
-      if (parts === undefined) break;
-      page.push(at(row, campaignJson(parts, row)));
+      const fixed = cache.get(row.id);
+      if (fixed === undefined) break;
+      page.push(at(row, campaignOf(fixed, row)));
     }
     if (page.length === rows.length) return page;
   }
   const { rows } = await db.query<CampaignRow>({ ...listStatement(q, 'full'), values, types: CAMPAIGN_TYPES });
-  return fromFullRows(rows, cache).map(({ row, json }) => at(row, json));
+  return fromFullRows(rows, cache).map(({ row, campaign }) => at(row, campaign));
 }
 
 function listStatement(q: ListQuery, columns: 'live' | 'full'): { name: string; text: string } {

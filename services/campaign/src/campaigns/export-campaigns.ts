@@ -1,9 +1,10 @@
 // ExportCampaigns: the campaigns the list's filters select — all of them, not a page (limit and
 // cursor are ignored) — newest first, as NDJSON (each line the list's Campaign object) or CSV
-// (one row per campaign with its counts), read by keyset in pages so memory does not grow with
-// the site's history. Validation happens before the first chunk, with the list's messages.
+// (one row per campaign with its counts, from the same Campaign message), read by keyset in pages
+// so memory does not grow with the site's history. Validation happens before the first chunk, with the list's messages.
 import { csvCell } from '@webpush/shared/csv.js';
 import type { Pool } from '@webpush/shared/db.js';
+import { campaignJson, percentJson, type Campaign } from '@webpush/contracts/campaign-json.js';
 import { listCampaigns } from './campaigns-store.js';
 import { UnauthenticatedError, ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
@@ -19,33 +20,21 @@ export const CAMPAIGN_EXPORT_COLUMNS = [
   'impressions', 'clicks', 'ctr', 'its', 'sent', 'failed', 'expired', 'pending', 'capped',
 ] as const;
 
-interface CampaignObject {
-  id: string;
-  title: string;
-  status: string;
-  scheduleMode: string;
-  createdAt: string;
-  scheduleDate: string | null;
-  totalUsers: number;
-  analytics: { impressions: number; clicks: number; ctr: number; its: number };
-  /** `capped` only when some subscribers were capped (the campaign object's rule): 0 here otherwise. */
-  delivery: { sent: number; failed: number; expired: number; pending: number; capped?: number };
-}
-
-/** A cell of a number or a text (shared/csv.ts), empty for null. */
-function cell(value: string | number | null): string {
-  if (value === null) return '';
+/** A cell of a number or a text (shared/csv.ts); ctr and its as the JSON shows them. */
+function cell(value: string | number): string {
   return typeof value === 'number' ? String(value) : csvCell(value);
 }
 
-function csvRow(json: string): string {
-  const c = JSON.parse(json) as CampaignObject;
+/** `capped` is 0 where the campaign object leaves it out. */
+function csvRow(c: Campaign): string {
+  const a = c.analytics!;
+  const d = c.delivery!;
   const cells = [
-    c.id, c.title, c.status, c.scheduleMode, c.createdAt, c.scheduleDate, c.totalUsers,
-    c.analytics.impressions, c.analytics.clicks, c.analytics.ctr, c.analytics.its,
-    c.delivery.sent, c.delivery.failed, c.delivery.expired, c.delivery.pending, c.delivery.capped ?? 0,
-  ];
-  return cells.map(cell).join(',') + '\r\n';
+    c.id, c.title, c.status, c.scheduleMode, c.createdAt, c.scheduleDate, c.totalUsers, a.impressions, a.clicks,
+  ].map(cell);
+  cells.push(percentJson(a.clicks, a.impressions), percentJson(a.impressions, c.totalUsers));
+  cells.push(...[d.sent, d.failed, d.expired, d.pending, d.capped].map(cell));
+  return cells.join(',') + '\r\n';
 }
 
 /** `pageSize`: campaigns per page (tests make it small); default EXPORT_PAGE_CAMPAIGNS. */
@@ -81,10 +70,10 @@ export function exportCampaignsUseCase(deps: { pool: Pool; pageSize?: number }) 
           fetch: pageSize,
         });
         if (rows.length === 0) return;
-        yield Buffer.from(rows.map((r) => (csv ? csvRow(r.json) : r.json + '\n')).join(''));
+        yield Buffer.from(rows.map((r) => (csv ? csvRow(r.campaign) : campaignJson(r.campaign) + '\n')).join(''));
         if (rows.length < pageSize) return;
         const last = rows[rows.length - 1];
-        after = { sortKey: last.sort_key, id: last.id };
+        after = { sortKey: last.sortKey, id: last.id };
       }
     })();
   };

@@ -1,7 +1,8 @@
 // ListCampaigns: validate → check the cursor against this site, filters and limit → fetch one
-// row more than the page to learn whether another page exists. The items come from the
-// repository as the API's JSON text (campaigns/campaign-rows.ts) and are only joined here.
+// row more than the page to learn whether another page exists. The items are Campaign messages
+// (campaigns/campaign-rows.ts); the gateway writes their JSON.
 import type { Pool } from '@webpush/shared/db.js';
+import type { Campaign } from '@webpush/contracts/campaign-json.js';
 import { listCampaigns } from './campaigns-store.js';
 import type { FixedPartsCache } from './fixed-parts-cache.js';
 import type { CursorCodec } from './cursor.js';
@@ -12,8 +13,7 @@ import { validateListInput } from './list-input.js';
 import { parseObjectBody } from '../base/request-body.js';
 
 export interface CampaignPage {
-  /** The JSON text of the page's `items` array, exactly as the API answers it. */
-  itemsJson: string;
+  items: Campaign[];
   limit: number;
   hasMore: boolean;
   nextCursor: string | null;
@@ -39,10 +39,10 @@ export function listCampaignsUseCase(deps: { pool: Pool; cursors: CursorCodec; f
     const page = rows.slice(0, input.limit);
     const last = page[page.length - 1];
     return {
-      itemsJson: `[${page.map((r) => r.json).join(',')}]`,
+      items: page.map((r) => r.campaign),
       limit: input.limit,
       hasMore,
-      nextCursor: hasMore ? deps.cursors.encode(siteId, input, { sortKey: last.sort_key, id: last.id }) : null,
+      nextCursor: hasMore ? deps.cursors.encode(siteId, input, { sortKey: last.sortKey, id: last.id }) : null,
     };
   };
 }

@@ -1,5 +1,5 @@
-// CampaignService handlers: decode → one domain call → encode. Campaigns leave as the API's JSON
-// bytes (see the comment on ListCampaignsResponse in packages/contracts/protos/campaign/v1/campaign.proto).
+// CampaignService handlers: decode → one domain call → encode. Campaigns leave as typed Campaign
+// messages (packages/contracts/protos/campaign/v1/campaign.proto); the gateway writes their JSON.
 import type * as grpc from '@grpc/grpc-js';
 import { writeChunks } from '@webpush/shared/grpc.js';
 import type { CampaignServiceHandlers } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
@@ -31,9 +31,9 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     CreateCampaign: unary('CreateCampaign', log, (req) => uc.createCampaign(req.siteId, req.bodyJson, req.idempotencyKey)),
     ListCampaigns: unary('ListCampaigns', log, async (req) => {
       const page = await uc.listCampaigns(req.siteId, req.bodyJson);
-      return { itemsJson: Buffer.from(page.itemsJson), limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? '' };
+      return { items: page.items, limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? '' };
     }),
-    GetCampaign: unary('GetCampaign', log, async (req) => ({ campaignJson: Buffer.from(await uc.getCampaign(req.siteId, req.campaignId)) })),
+    GetCampaign: unary('GetCampaign', log, async (req) => ({ campaign: await uc.getCampaign(req.siteId, req.campaignId) })),
     DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),
     PickWinner: unary('PickWinner', log, (req) => uc.pickWinner(req.siteId, req.campaignId, req.bodyJson)),
     // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).

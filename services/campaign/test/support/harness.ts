@@ -3,6 +3,7 @@
 // 127.0.0.1 calling it as the gateway does.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
+import { campaignJson } from '@webpush/contracts/campaign-json.js';
 import type { CampaignServiceClient } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
 import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
@@ -93,7 +94,7 @@ export const validCampaign = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** A campaign as the API shows it (what GetCampaign and ListCampaigns carry as JSON text). */
+/** A campaign as the API shows it (the JSON the gateway builds from GetCampaign's and ListCampaigns' messages). */
 export interface ApiCampaign {
   id: string;
   title: string;
@@ -132,16 +133,16 @@ export interface ApiPage {
   nextCursor: string;
 }
 
-/** GetCampaign, its JSON parsed. */
+/** GetCampaign, its API JSON parsed. */
 export async function getCampaign(h: Harness, siteId: string, campaignId: string): Promise<ApiCampaign> {
   const res = await h.call<GetCampaignResponse__Output>('GetCampaign', { siteId, campaignId });
-  return JSON.parse(res.campaignJson.toString('utf8')) as ApiCampaign;
+  return JSON.parse(campaignJson(res.campaign!)) as ApiCampaign;
 }
 
 /** ListCampaigns, its items parsed. */
 export async function listCampaigns(h: Harness, siteId: string, bodyJson: string): Promise<ApiPage> {
   const res = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId, bodyJson });
-  return { items: JSON.parse(res.itemsJson.toString('utf8')) as ApiCampaign[], limit: res.limit, hasMore: res.hasMore, nextCursor: res.nextCursor };
+  return { items: res.items.map((c) => JSON.parse(campaignJson(c)) as ApiCampaign), limit: res.limit, hasMore: res.hasMore, nextCursor: res.nextCursor };
 }
 
 /** A delivery stats event for `campaignId`: zero counters, state `sending`, then `m`. */

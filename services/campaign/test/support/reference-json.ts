@@ -3,8 +3,42 @@
 // (campaign-view.ts + analytics.ts), the proto message (grpc/encode.ts; the wire round trip is the
 // identity for these values, and an unset optional read back as '') and the gateway's object
 // (gateway/src/routes/campaign-json.ts), then Express's JSON.stringify. The `delivery` object
-// (an addition of 2026-11-23) is appended after those fields, as its documentation says.
+// (an addition of 2026-11-23) is appended after those fields, as its documentation says. The
+// optional parts (`capped`, `byBrowser`, `segment`, `throttlePerMinute`, `ignoreFrequencyCap`,
+// `localTime`, `abTest` with its results) are the JSON text Postgres built for them until
+// 2026-12-05 (the SQL below, verbatim), spliced in where that path put them.
 import type { Queryable } from '@webpush/shared/db.js';
+
+const UTC_SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
+
+function percentSql(part: string, base: string): string {
+  return `CASE WHEN ${base} > 0 THEN trim_scale(div(${part}::numeric * 20000 + ${base}, ${base}::numeric * 2) * 0.01)::text ELSE '0' END`;
+}
+
+const AB_TEST_OUTCOME = `',"results":' || (
+    SELECT '[' || string_agg(format('{"variant":%s,"sent":%s,"impressions":%s,"clicks":%s,"ctr":%s,"its":%s}',
+                                    g.v, r.sent, r.impressions, r.clicks, ${percentSql('r.clicks', 'r.impressions')}, ${percentSql('r.impressions', 'r.sent')}),
+                             ',' ORDER BY g.v) || ']'
+      FROM generate_series(0, json_array_length(c.ab_test->'variants') - 1) AS g(v)
+      CROSS JOIN LATERAL (
+        SELECT COALESCE(max((e->>'sent')::bigint), 0) AS sent, COALESCE(max((e->>'impressions')::bigint), 0) AS impressions,
+               COALESCE(max((e->>'clicks')::bigint), 0) AS clicks
+          FROM json_array_elements(COALESCE(s.ab_results, '[]'::json)) AS e
+         WHERE (e->>'variant')::int = g.v) r)
+  || ',"winner":' || CASE WHEN s.ab_winner_variant IS NULL THEN 'null'
+                          ELSE format('{"variant":%s,"decidedAt":"%s","by":"%s"}', s.ab_winner_variant,
+                                      to_char(s.ab_winner_decided_at AT TIME ZONE 'UTC', ${UTC_SECONDS}), s.ab_winner_by) END
+  || ',"windowEndsAt":' || CASE WHEN s.ab_window_ends_at IS NULL THEN 'null'
+                                ELSE '"' || to_char(s.ab_window_ends_at AT TIME ZONE 'UTC', ${UTC_SECONDS}) || '"' END`;
+
+const DELIVERY_TAIL = `CASE WHEN COALESCE(s.capped, 0) > 0 THEN ',"capped":' || s.capped ELSE '' END
+    || CASE WHEN s.by_browser IS NULL THEN '' ELSE ',"byBrowser":' || s.by_browser::text END`;
+
+const CAMPAIGN_TAIL = `CASE WHEN c.segment IS NULL THEN '' ELSE ',"segment":' || c.segment::text END
+    || CASE WHEN c.throttle_per_minute IS NULL THEN '' ELSE ',"throttlePerMinute":' || c.throttle_per_minute END
+    || CASE WHEN c.ignore_frequency_cap THEN ',"ignoreFrequencyCap":true' ELSE '' END
+    || CASE WHEN c.local_time IS NULL THEN '' ELSE ',"localTime":' || c.local_time::text END
+    || CASE WHEN c.ab_test IS NULL THEN '' ELSE ',"abTest":' || left(c.ab_test::text, -1) || ${AB_TEST_OUTCOME} || '}' END`;
 
 export function referenceColumns(sortColumn: string): string {
   return `c.id, c.title, c.body, c.link, c.topics, c.status, c.schedule_mode,
@@ -16,7 +50,8 @@ export function referenceColumns(sortColumn: string): string {
     COALESCE(s.audience, 0) AS audience, COALESCE(s.capped, 0) AS capped, COALESCE(s.delivery_finished, false) AS delivery_finished,
     COALESCE(s.failed_rejected, 0) AS failed_rejected, COALESCE(s.failed_unauthorized, 0) AS failed_unauthorized,
     COALESCE(s.failed_unreachable, 0) AS failed_unreachable, COALESCE(s.failed_refused, 0) AS failed_refused,
-    to_char(c.${sortColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
+    to_char(c.${sortColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key,
+    ${DELIVERY_TAIL} AS delivery_tail, ${CAMPAIGN_TAIL} AS campaign_tail`;
 }
 
 interface ReferenceRow {
@@ -49,6 +84,8 @@ interface ReferenceRow {
   failed_unauthorized: string;
   failed_unreachable: string;
   failed_refused: string;
+  delivery_tail: string;
+  campaign_tail: string;
 }
 
 /**
@@ -138,5 +175,7 @@ export async function referenceCampaignJson(db: Queryable, id: string): Promise<
     [id],
   );
   if (rows.length !== 1) throw new Error(`campaign ${id} not found`);
-  return JSON.stringify(referenceCampaignObject(rows[0]));
+  const json = JSON.stringify(referenceCampaignObject(rows[0]));
+  // Both objects end the text: `delivery` and the campaign, `}}`.
+  return `${json.slice(0, -2)}${rows[0].delivery_tail}}${rows[0].campaign_tail}}`;
 }
