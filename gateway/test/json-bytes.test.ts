@@ -1,5 +1,5 @@
-// Campaign answers are written from the JSON bytes the campaign service sends (JsonBytes), not
-// serialised by res.json: the HTTP answer must be the same to the byte — status line, headers in
+// Campaign answers are written from the JSON text built once per campaign (JsonBytes;
+// @webpush/contracts campaign-json.ts), not serialised by res.json: the HTTP answer must be the same to the byte — status line, headers in
 // the same order, body — for GET, HEAD and conditional requests.
 import http from 'node:http';
 import net from 'node:net';

@@ -3,8 +3,8 @@
 // dispatch message carries it nested (messages.ts), the delivery service builds each push's
 // payload from it. Adding a field to a notification is one edit here, its column in the campaign
 // service (services/campaign/src/base/content-columns.ts, which the compiler asks for; the insert,
-// the reads and the relay are made from it), a migration, its validation and its place in the
-// API's object.
+// the reads and the relay are made from it), a migration, its validation and its field in the
+// Campaign message (protos/campaign/v1/campaign.proto) and the API's JSON (campaign-json.ts).
 
 export interface CampaignContent {
   title: string;

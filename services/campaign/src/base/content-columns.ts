@@ -1,7 +1,9 @@
 // Where each field of a campaign's content (@webpush/contracts campaign-content.ts) is stored in
 // campaign.campaigns. The insert and the relay's read are made from this list, so a new content
 // field is one edit to the content type, its column here (the compiler asks for it), a migration,
-// its validation and its place in the API's object (campaign-rows.ts, in the spec's order).
+// its validation, and its field in the Campaign message (protos/campaign/v1/campaign.proto) with
+// its place in the API's JSON (@webpush/contracts campaign-json.ts, in the spec's order) and in
+// the row that fills it (campaigns/campaign-rows.ts, which the compiler asks for).
 import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 
 export const CONTENT_COLUMNS = {

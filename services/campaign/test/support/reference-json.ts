@@ -1,5 +1,5 @@
-// The previous object-building path for a campaign, kept verbatim as the reference the SQL-built
-// JSON (src/campaigns/campaign-rows.ts) is compared with: the columns it selected, the domain view
+// The previous object-building path for a campaign, kept verbatim as the reference the API JSON
+// built from the Campaign message (@webpush/contracts campaign-json.ts) is compared with: the columns it selected, the domain view
 // (campaign-view.ts + analytics.ts), the proto message (grpc/encode.ts; the wire round trip is the
 // identity for these values, and an unset optional read back as '') and the gateway's object
 // (gateway/src/routes/campaign-json.ts), then Express's JSON.stringify. The `delivery` object
