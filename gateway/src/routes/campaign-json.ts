@@ -1,7 +1,8 @@
 // Campaign and page answers: the campaign service sends typed Campaign messages, and their JSON is
-// built by the one builder of the API's Campaign object (@webpush/contracts campaign-json.ts); the
-// gateway adds only the page envelope.
+// built by the one builder of the API's Campaign object (@webpush/contracts campaign-json.ts), a
+// page's by the one page writer (@webpush/contracts page.ts).
 import { campaignJson } from '@webpush/contracts/campaign-json.js';
+import { pageJson } from '@webpush/contracts/page.js';
 import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
 import { JsonBytes } from '../http/json.js';
@@ -12,9 +13,8 @@ export function campaignAnswer(res: GetCampaignResponse__Output): JsonBytes {
   return new JsonBytes(Buffer.from(campaignJson(res.campaign)));
 }
 
-/** `{"items":[…],"limit":…,"hasMore":…,"nextCursor":…|null}`, the spec's page in its order. */
-export function pageAnswer(page: ListCampaignsResponse__Output): JsonBytes {
-  let items = '';
-  for (const c of page.items) items += (items === '' ? '' : ',') + campaignJson(c);
-  return new JsonBytes(Buffer.from(`{"items":[${items}],"limit":${JSON.stringify(page.limit)},"hasMore":${JSON.stringify(page.hasMore)},"nextCursor":${JSON.stringify(page.nextCursor || null)}}`));
+/** The spec's page of campaigns; without its page facts (another version of the contract) a 500. */
+export function pageAnswer(res: ListCampaignsResponse__Output): JsonBytes {
+  if (res.page === null) throw new Error('campaign service answered without page');
+  return new JsonBytes(Buffer.from(pageJson(res.items.map((c) => campaignJson(c)), res.page)));
 }

@@ -175,7 +175,7 @@ describe('campaign JSON built from the Campaign message', function () {
       ids.push(rows[0].id);
     }
     const first = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: other.siteId, bodyJson: JSON.stringify({ limit: 4 }) });
-    const second = await listCampaigns(h, other.siteId, JSON.stringify({ limit: 4, cursor: first.nextCursor }));
+    const second = await listCampaigns(h, other.siteId, JSON.stringify({ limit: 4, cursor: first.page!.nextCursor }));
     const expected = await Promise.all(ids.map((id) => referenceCampaignJson(h.pool, id)));
     expect(itemsJson(first)).to.equal(`[${expected.slice(0, 4).join(',')}]`);
     expect(second.items).to.deep.equal(expected.slice(4).map((t) => JSON.parse(t)));

@@ -185,7 +185,7 @@ describe('ListCampaigns', function () {
     await expectStatus(list(site, { limit: 0, status: ['foo'] }), grpc.status.INVALID_ARGUMENT, 'limit must be a positive number, Invalid status values: foo. Allowed: draft, scheduled, sent, failed');
     await expectStatus(h.call('ListCampaigns', { siteId: site.siteId, bodyJson: '[]' }), grpc.status.INVALID_ARGUMENT, 'Invalid JSON body');
     const empty = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId: site.siteId, bodyJson: '' });
-    expect(empty.limit).to.equal(10);
+    expect(empty.page!.limit).to.equal(10);
     expect(empty.items).to.deep.equal([]);
   });
 });

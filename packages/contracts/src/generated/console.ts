@@ -51,6 +51,7 @@ import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoRespons
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
 import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
 import type { VariantResult as _campaign_v1_VariantResult, VariantResult__Output as _campaign_v1_VariantResult__Output } from './campaign/v1/VariantResult';
+import type { Page as _common_v1_Page, Page__Output as _common_v1_Page__Output } from './common/v1/Page';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -109,6 +110,11 @@ export interface ProtoGrpcType {
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
       Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>
       VariantResult: MessageTypeDefinition<_campaign_v1_VariantResult, _campaign_v1_VariantResult__Output>
+    }
+  }
+  common: {
+    v1: {
+      Page: MessageTypeDefinition<_common_v1_Page, _common_v1_Page__Output>
     }
   }
 }

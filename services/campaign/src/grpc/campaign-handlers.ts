@@ -31,7 +31,7 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     CreateCampaign: unary('CreateCampaign', log, (req) => uc.createCampaign(req.siteId, req.bodyJson, req.idempotencyKey)),
     ListCampaigns: unary('ListCampaigns', log, async (req) => {
       const page = await uc.listCampaigns(req.siteId, req.bodyJson);
-      return { items: page.items, limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? '' };
+      return { items: page.items, page: { limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? undefined } };
     }),
     GetCampaign: unary('GetCampaign', log, async (req) => ({ campaign: await uc.getCampaign(req.siteId, req.campaignId) })),
     DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),

@@ -142,7 +142,7 @@ export async function getCampaign(h: Harness, siteId: string, campaignId: string
 /** ListCampaigns, its items parsed. */
 export async function listCampaigns(h: Harness, siteId: string, bodyJson: string): Promise<ApiPage> {
   const res = await h.call<ListCampaignsResponse__Output>('ListCampaigns', { siteId, bodyJson });
-  return { items: res.items.map((c) => JSON.parse(campaignJson(c)) as ApiCampaign), limit: res.limit, hasMore: res.hasMore, nextCursor: res.nextCursor };
+  return { items: res.items.map((c) => JSON.parse(campaignJson(c)) as ApiCampaign), limit: res.page!.limit, hasMore: res.page!.hasMore, nextCursor: res.page!.nextCursor ?? '' };
 }
 
 /** A delivery stats event for `campaignId`: zero counters, state `sending`, then `m`. */
