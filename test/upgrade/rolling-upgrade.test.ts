@@ -3,8 +3,10 @@
 // running on a database; this version migrates that database while N keeps serving, starts beside
 // N on the same database and Kafka topics (two versions at once, as during a rolling update), and
 // N is stopped. At every step a campaign created through the gateway that is up reaches every
-// subscriber exactly once. This proves the promise in docs/operations.md ("Upgrading"):
-// migrations and messages stay readable by the previous version for one release.
+// subscriber exactly once, and this version's gateway in front of N's campaign service (the
+// roll-out order: gateways first) answers list and get as N's gateway does. This proves the
+// promise in docs/operations.md ("Upgrading"): migrations and messages stay readable by the
+// previous version for one release.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -164,6 +166,37 @@ describe('upgrade: the previous release and this one on one database, rolled for
     newStack = await startServices({ ...shared, onLine: onLine('N+1') });
     await sendThrough(createApi(oldStack!.gatewayUrl), 'through N, both running');
     await sendThrough(createApi(newStack.gatewayUrl), 'through N+1, both running');
+  });
+
+  it("when this version's gateway is rolled out before the campaign service, then list and get through it answer exactly N's gateway's bytes", async () => {
+    // The order of docs/operations.md ("Upgrading"): gateways first. This version's gateway in
+    // front of N's campaign service (as a Kubernetes Service routes while only the gateways are
+    // new) must read N's answers, which carry the API's JSON bytes instead of typed campaigns.
+    await newStack!.restart('gateway', { CAMPAIGN_GRPC_TARGET: `127.0.0.1:${oldStack!.ports.campaignGrpc}` });
+    try {
+      const viaOld = createApi(oldStack!.gatewayUrl);
+      const viaNew = createApi(newStack!.gatewayUrl);
+      /** One request through both gateways; N's is asked before and after, and all three again when a delivery report changed the campaigns in between. */
+      const same = async (method: string, urlPath: string, body?: unknown) => {
+        for (let attempt = 1; ; attempt++) {
+          const before = await viaOld.request(method, urlPath, { key: site.apiKey, body });
+          const through = await viaNew.request(method, urlPath, { key: site.apiKey, body });
+          const after = await viaOld.request(method, urlPath, { key: site.apiKey, body });
+          expect(before.status, before.text).to.equal(200);
+          if (before.text !== after.text && attempt < 10) continue;
+          expect(after.text, `${urlPath}: N's own answers kept changing`).to.equal(before.text);
+          expect(through.status, through.text).to.equal(200);
+          expect(through.text, urlPath).to.equal(before.text);
+          return before.body;
+        }
+      };
+      const first = await same('POST', '/v2/campaigns', { limit: 2 });
+      expect(first.hasMore, 'the test needs a second page').to.equal(true);
+      await same('POST', '/v2/campaigns', { limit: 2, cursor: first.nextCursor });
+      await same('GET', `/v2/campaign/${first.items[0].id}`);
+    } finally {
+      await newStack!.restart('gateway', { CAMPAIGN_GRPC_TARGET: `127.0.0.1:${newStack!.ports.campaignGrpc}` });
+    }
   });
 
   it("when only one version's delivery is up, then it sends what the other version's campaign service published", async () => {
