@@ -437,7 +437,8 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     // The login heading is already on screen before the hash change is handled: wait for the
     // login page that remembers where the user was going, or the next test types into a page
     // that is about to be replaced.
-    await page.waitForFunction(`location.hash.startsWith('#/login?next=')`, undefined, { timeout: WAIT_MS });
+    // (Polled with page.evaluate: waitForFunction's string predicates are eval'd in the page, which the console's CSP refuses.)
+    await eventually(async () => (((await page.evaluate('location.hash')) as string).startsWith('#/login?next=') ? true : undefined), WAIT_MS, 50);
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
   });
 
