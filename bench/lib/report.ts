@@ -365,6 +365,14 @@ export function formatTables(r: Results): string {
     if (d) {
       out.push(`\nCPU seconds during the ${n(d.subscribers)}-push campaign: ` + Object.entries(d.cpuSeconds).map(([k, v]) => `${k} ${v}`).join(', ') + ` (wall ${d.seconds} s × ${m.cores} cores = ${(d.seconds * m.cores).toFixed(1)} CPU s available)`);
       if (d.logBytesPerPush !== undefined) out.push(`Delivery log on disk: ${d.logBytesPerPush} bytes per push of this campaign (its weekly piece's growth, indexes included).`);
+      if (d.postgresWork) {
+        const w = d.postgresWork;
+        out.push(
+          `Postgres per push: ${w.walBytesPerPush} bytes of WAL, ${w.fullPagesPer1000} full-page images per 1,000 pushes, ${w.blocksReadPerPush} blocks read outside shared buffers and ${w.blocksHitPerPush} in them; ` +
+            `${w.checkpoints} checkpoints and ${w.autovacuums} autovacuum/autoanalyze runs during the campaign; statements ${w.statementMicrosPerPush} µs per push, the most: ` +
+            w.statements.slice(0, 5).map((q) => `${q.microsPerPush} µs (${q.callsPer1000} calls per 1,000) \`${q.query.replace(/`/g, "'")}\``).join('; ') + '.',
+        );
+      }
       out.push(`Stages: create answered in ${d.stages.createMs} ms, dispatched ${d.stages.createToDispatchMs} ms after create, first push at ${d.stages.toFirstPushMs} ms, last push at ${d.stages.toLastPushMs} ms, run completed at ${d.stages.toCompletedMs} ms.`);
     }
   }

@@ -221,7 +221,7 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
   cleanup.add('bench data directory', async () => rmSync(tmp, { recursive: true, force: true }));
   log('starting Postgres (embedded, throwaway) and Kafka (throwaway)…');
   const [pg, kafka] = await Promise.all([
-    startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), persistent: false }).then((p) => {
+    startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg'), persistent: false, settings: ['shared_preload_libraries=pg_stat_statements'] }).then((p) => {
       cleanup.add('postgres', () => p.stop());
       return p;
     }),
@@ -316,6 +316,8 @@ export async function startBenchStack(cleanup: Cleanup, opts: StackOptions): Pro
   cleanup.add('services', () => services.stop());
   const pool = createPool(databaseUrl, { max: 8, applicationName: 'webpush-bench' });
   cleanup.add('bench pool', () => pool.end());
+  // Where Postgres's time per push goes, by statement (parts/delivery.ts postgresWork).
+  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
 
   // The entry without its extension: the services may run from TypeScript (main.ts under tsx)
   // or compiled (dist/…/main.js).

@@ -78,6 +78,8 @@ export interface DeliveryResult {
   cpuMicrosPerPush: CpuMicrosPerPush;
   /** CPU seconds of the delivery process during the campaign by thread role (proc.ts threadRoleCpu). */
   deliveryThreads: Record<string, number>;
+  /** What Postgres did for the campaign, per push (postgresWork): why its CPU per push moves with the audience. */
+  postgresWork?: PostgresWork;
   /** The campaign sent before the measured one (run.ts --warm-up); absent when skipped. */
   warmUp?: WarmUpResult;
   /** The same campaign against a far push service (run.ts --far-latency-ms); absent when skipped. */
@@ -236,6 +238,65 @@ async function pieceBytes(stack: BenchStack, campaignId?: string): Promise<{ pie
   return { piece: rows[0].piece, bytes: Number(rows[0].bytes ?? 0) };
 }
 
+export interface PostgresWork {
+  walBytesPerPush: number;
+  /** Full-page images in the WAL per 1,000 pushes: each page's first change after a checkpoint. */
+  fullPagesPer1000: number;
+  /** Blocks that missed shared buffers (read from the kernel) and that hit them, per push. */
+  blocksReadPerPush: number;
+  blocksHitPerPush: number;
+  checkpoints: number;
+  /** Autovacuum and autoanalyze runs finished (not in the statements' time, in Postgres's CPU). */
+  autovacuums: number;
+  /** Statement execution time per push, all statements (pg_stat_statements). */
+  statementMicrosPerPush: number;
+  /** The statements that took most of it. */
+  statements: { query: string; callsPer1000: number; microsPerPush: number }[];
+}
+
+interface PostgresCounters {
+  wal: { wal_records: number; wal_fpi: number; wal_bytes: string };
+  ckpt: { checkpoints: number };
+  db: { blks_read: number; blks_hit: number };
+  autovacuums: number;
+  statements: { queryid: string; query: string; calls: number; ms: number }[];
+}
+
+async function postgresCounters(stack: BenchStack): Promise<PostgresCounters> {
+  const { rows } = await stack.pool.query(
+    `SELECT (SELECT row_to_json(w) FROM (SELECT wal_records, wal_fpi, wal_bytes::text FROM pg_stat_wal) w) AS wal,
+            (SELECT row_to_json(c) FROM (SELECT num_timed + num_requested AS checkpoints FROM pg_stat_checkpointer) c) AS ckpt,
+            (SELECT row_to_json(d) FROM (SELECT blks_read, blks_hit FROM pg_stat_database WHERE datname = current_database()) d) AS db,
+            (SELECT sum(autovacuum_count + autoanalyze_count)::int FROM pg_stat_all_tables) AS autovacuums,
+            (SELECT coalesce(json_agg(json_build_object('queryid', queryid::text, 'query', left(regexp_replace(query, '\\s+', ' ', 'g'), 120), 'calls', calls, 'ms', total_exec_time)), '[]')
+               FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())) AS statements`,
+  );
+  return rows[0] as PostgresCounters;
+}
+
+/** The difference of two postgresCounters snapshots, per push of a campaign of `pushes`. */
+function postgresWork(a: PostgresCounters, b: PostgresCounters, pushes: number): PostgresWork {
+  const per = (x: number) => x / Math.max(pushes, 1);
+  const before = new Map(a.statements.map((q) => [q.queryid, q]));
+  const statements = b.statements
+    .map((q) => ({ query: q.query, calls: q.calls - (before.get(q.queryid)?.calls ?? 0), ms: q.ms - (before.get(q.queryid)?.ms ?? 0) }))
+    .filter((q) => q.calls > 0);
+  const totalMs = statements.reduce((sum, q) => sum + q.ms, 0);
+  return {
+    walBytesPerPush: Math.round(per(Number(b.wal.wal_bytes) - Number(a.wal.wal_bytes))),
+    fullPagesPer1000: round(per(b.wal.wal_fpi - a.wal.wal_fpi) * 1000, 1),
+    blocksReadPerPush: round(per(b.db.blks_read - a.db.blks_read), 2),
+    blocksHitPerPush: round(per(b.db.blks_hit - a.db.blks_hit), 2),
+    checkpoints: b.ckpt.checkpoints - a.ckpt.checkpoints,
+    autovacuums: b.autovacuums - a.autovacuums,
+    statementMicrosPerPush: round(per(totalMs * 1000), 1),
+    statements: statements
+      .sort((x, y) => y.ms - x.ms)
+      .slice(0, 8)
+      .map((q) => ({ query: q.query, callsPer1000: round(per(q.calls) * 1000, 2), microsPerPush: round(per(q.ms * 1000), 2) })),
+  };
+}
+
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** This stack's embedded Postgres and its backends (children of this process), not another Postgres on the machine. */
@@ -383,6 +444,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   const rss = sampleRss(stack.pids.delivery, 100);
   const threads0 = threadTimes(stack.pids.delivery);
   const logBytes0 = await pieceBytes(stack);
+  const pg0 = await postgresCounters(stack);
   const s0 = await stack.sim.stats();
   const base = s0.accepted + s0.rejected.total;
   const t0 = performance.now();
@@ -401,6 +463,12 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   });
   const toLastPushMs = lastAt - t0;
   const cpuUsed = cpu.read();
+  const pgWork = postgresWork(pg0, await postgresCounters(stack), done);
+  log(
+    `  postgres per push: ${pgWork.walBytesPerPush} WAL bytes, ${pgWork.fullPagesPer1000} full-page images per 1,000, ${pgWork.blocksReadPerPush} blocks read + ${pgWork.blocksHitPerPush} hit; ` +
+      `${pgWork.checkpoints} checkpoints, ${pgWork.autovacuums} autovacuums; statements ${pgWork.statementMicrosPerPush} µs per push, most: ` +
+      pgWork.statements.slice(0, 4).map((q) => `${q.microsPerPush} µs ${q.query.slice(0, 60)}`).join(' | '),
+  );
   const workerTids = stack.workerThreads(stack.pids.delivery);
   const roles = threadRoleCpu(stack.pids.delivery, threads0, threadTimes(stack.pids.delivery), workerTids);
   const split = workerTids.size > 0;
@@ -507,6 +575,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
     vmHwmMb: Math.round(mem.vmHwmMb),
     cpuSeconds: Object.fromEntries(Object.entries(cpuUsed).map(([k, v]) => [k, round(v, 2)])),
     deliveryThreads,
+    postgresWork: pgWork,
     cpuMsPerPush: Object.fromEntries(Object.entries(cpuUsed).map(([k, v]) => [k, round((v * 1000) / Math.max(done, 1), 4)])),
     cpuMicrosPerPush,
     simulator: { connections: s.connections - s0.connections, http2Sessions: s.http2Sessions - s0.http2Sessions, vapidVerifications: s.vapid.verifications - s0.vapid.verifications },
