@@ -248,6 +248,10 @@ export interface PostgresWork {
   checkpoints: number;
   /** Autovacuum and autoanalyze runs finished (not in the statements' time, in Postgres's CPU). */
   autovacuums: number;
+  /** Their time, per push (Postgres 18's total_autovacuum_time and total_autoanalyze_time). */
+  autovacuumMicrosPerPush?: number;
+  /** Connections Postgres accepted during the campaign: each a new backend to start and warm. */
+  sessions?: number;
   /** Statement execution time per push, all statements (pg_stat_statements). */
   statementMicrosPerPush: number;
   /** The statements that took most of it. */
@@ -257,8 +261,9 @@ export interface PostgresWork {
 interface PostgresCounters {
   wal: { wal_records: number; wal_fpi: number; wal_bytes: string };
   ckpt: { checkpoints: number };
-  db: { blks_read: number; blks_hit: number };
+  db: { blks_read: number; blks_hit: number; sessions: number };
   autovacuums: number;
+  autovacuum_ms: number;
   statements: { queryid: string; query: string; calls: number; ms: number }[];
 }
 
@@ -266,8 +271,9 @@ async function postgresCounters(stack: BenchStack): Promise<PostgresCounters> {
   const { rows } = await stack.pool.query(
     `SELECT (SELECT row_to_json(w) FROM (SELECT wal_records, wal_fpi, wal_bytes::text FROM pg_stat_wal) w) AS wal,
             (SELECT row_to_json(c) FROM (SELECT num_timed + num_requested AS checkpoints FROM pg_stat_checkpointer) c) AS ckpt,
-            (SELECT row_to_json(d) FROM (SELECT blks_read, blks_hit FROM pg_stat_database WHERE datname = current_database()) d) AS db,
+            (SELECT row_to_json(d) FROM (SELECT blks_read, blks_hit, sessions FROM pg_stat_database WHERE datname = current_database()) d) AS db,
             (SELECT sum(autovacuum_count + autoanalyze_count)::int FROM pg_stat_all_tables) AS autovacuums,
+            (SELECT sum(total_autovacuum_time + total_autoanalyze_time)::float8 FROM pg_stat_all_tables) AS autovacuum_ms,
             (SELECT coalesce(json_agg(json_build_object('queryid', queryid::text, 'query', left(regexp_replace(query, '\\s+', ' ', 'g'), 120), 'calls', calls, 'ms', total_exec_time)), '[]')
                FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())) AS statements`,
   );
@@ -289,6 +295,8 @@ function postgresWork(a: PostgresCounters, b: PostgresCounters, pushes: number):
     blocksHitPerPush: round(per(b.db.blks_hit - a.db.blks_hit), 2),
     checkpoints: b.ckpt.checkpoints - a.ckpt.checkpoints,
     autovacuums: b.autovacuums - a.autovacuums,
+    autovacuumMicrosPerPush: round(per((b.autovacuum_ms - a.autovacuum_ms) * 1000), 1),
+    sessions: b.db.sessions - a.db.sessions,
     statementMicrosPerPush: round(per(totalMs * 1000), 1),
     statements: statements
       .sort((x, y) => y.ms - x.ms)
@@ -466,7 +474,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   const pgWork = postgresWork(pg0, await postgresCounters(stack), done);
   log(
     `  postgres per push: ${pgWork.walBytesPerPush} WAL bytes, ${pgWork.fullPagesPer1000} full-page images per 1,000, ${pgWork.blocksReadPerPush} blocks read + ${pgWork.blocksHitPerPush} hit; ` +
-      `${pgWork.checkpoints} checkpoints, ${pgWork.autovacuums} autovacuums; statements ${pgWork.statementMicrosPerPush} µs per push, most: ` +
+      `${pgWork.checkpoints} checkpoints, ${pgWork.autovacuums} autovacuums (${pgWork.autovacuumMicrosPerPush} µs per push), ${pgWork.sessions} new connections; statements ${pgWork.statementMicrosPerPush} µs per push, most: ` +
       pgWork.statements.slice(0, 4).map((q) => `${q.microsPerPush} µs ${q.query.slice(0, 60)}`).join(' | '),
   );
   const workerTids = stack.workerThreads(stack.pids.delivery);
