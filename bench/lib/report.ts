@@ -369,7 +369,7 @@ export function formatTables(r: Results): string {
         const w = d.postgresWork;
         out.push(
           `Postgres per push: ${w.walBytesPerPush} bytes of WAL, ${w.fullPagesPer1000} full-page images per 1,000 pushes, ${w.blocksReadPerPush} blocks read outside shared buffers and ${w.blocksHitPerPush} in them; ` +
-            `${w.checkpoints} checkpoints and ${w.autovacuums} autovacuum/autoanalyze runs (${w.autovacuumMicrosPerPush ?? '?'} µs per push) during the campaign, ${w.sessions ?? '?'} connections opened; statements ${w.statementMicrosPerPush} µs per push, the most: ` +
+            `${w.checkpoints} checkpoints and ${w.autovacuums} autovacuum/autoanalyze runs (${w.autovacuumMicrosPerPush ?? '?'} µs of wall time per push${w.autovacuumByTable?.length ? `, most: ${w.autovacuumByTable.map((t) => `${t.table} ${t.runs}× ${t.microsPerPush} µs`).join(', ')}` : ''}) during the campaign, ${w.sessions ?? '?'} connections opened; statements ${w.statementMicrosPerPush} µs per push, the most: ` +
             w.statements.slice(0, 5).map((q) => `${q.microsPerPush} µs (${q.callsPer1000} calls per 1,000) \`${q.query.replace(/`/g, "'")}\``).join('; ') + '.',
         );
       }

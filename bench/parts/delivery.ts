@@ -248,10 +248,15 @@ export interface PostgresWork {
   checkpoints: number;
   /** Autovacuum and autoanalyze runs finished (not in the statements' time, in Postgres's CPU). */
   autovacuums: number;
-  /** Their time, per push (Postgres 18's total_autovacuum_time and total_autoanalyze_time). */
+  /**
+   * Their time per push (Postgres 18's total_autovacuum_time and total_autoanalyze_time): wall
+   * time, cost-based pauses included, so an upper bound of their CPU.
+   */
   autovacuumMicrosPerPush?: number;
   /** Connections Postgres accepted during the campaign: each a new backend to start and warm. */
   sessions?: number;
+  /** The tables whose autovacuum and autoanalyze took most of that time, µs per push. */
+  autovacuumByTable?: { table: string; runs: number; microsPerPush: number }[];
   /** Statement execution time per push, all statements (pg_stat_statements). */
   statementMicrosPerPush: number;
   /** The statements that took most of it. */
@@ -264,6 +269,7 @@ interface PostgresCounters {
   db: { blks_read: number; blks_hit: number; sessions: number };
   autovacuums: number;
   autovacuum_ms: number;
+  autovacuum_tables: { table: string; runs: number; ms: number }[];
   statements: { queryid: string; query: string; calls: number; ms: number }[];
 }
 
@@ -274,6 +280,8 @@ async function postgresCounters(stack: BenchStack): Promise<PostgresCounters> {
             (SELECT row_to_json(d) FROM (SELECT blks_read, blks_hit, sessions FROM pg_stat_database WHERE datname = current_database()) d) AS db,
             (SELECT sum(autovacuum_count + autoanalyze_count)::int FROM pg_stat_all_tables) AS autovacuums,
             (SELECT sum(total_autovacuum_time + total_autoanalyze_time)::float8 FROM pg_stat_all_tables) AS autovacuum_ms,
+            (SELECT coalesce(json_agg(json_build_object('table', schemaname || '.' || relname, 'runs', autovacuum_count + autoanalyze_count, 'ms', total_autovacuum_time + total_autoanalyze_time)), '[]')
+               FROM pg_stat_all_tables WHERE autovacuum_count + autoanalyze_count > 0) AS autovacuum_tables,
             (SELECT coalesce(json_agg(json_build_object('queryid', queryid::text, 'query', left(regexp_replace(query, '\\s+', ' ', 'g'), 120), 'calls', calls, 'ms', total_exec_time)), '[]')
                FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())) AS statements`,
   );
@@ -297,6 +305,14 @@ function postgresWork(a: PostgresCounters, b: PostgresCounters, pushes: number):
     autovacuums: b.autovacuums - a.autovacuums,
     autovacuumMicrosPerPush: round(per((b.autovacuum_ms - a.autovacuum_ms) * 1000), 1),
     sessions: b.db.sessions - a.db.sessions,
+    autovacuumByTable: b.autovacuum_tables
+      .map((t) => {
+        const was = a.autovacuum_tables.find((x) => x.table === t.table);
+        return { table: t.table, runs: t.runs - (was?.runs ?? 0), microsPerPush: round(per((t.ms - (was?.ms ?? 0)) * 1000), 1) };
+      })
+      .filter((t) => t.runs > 0)
+      .sort((x, y) => y.microsPerPush - x.microsPerPush)
+      .slice(0, 5),
     statementMicrosPerPush: round(per(totalMs * 1000), 1),
     statements: statements
       .sort((x, y) => y.ms - x.ms)
@@ -474,7 +490,7 @@ export async function runDelivery(stack: BenchStack, opts: DeliveryOptions, log:
   const pgWork = postgresWork(pg0, await postgresCounters(stack), done);
   log(
     `  postgres per push: ${pgWork.walBytesPerPush} WAL bytes, ${pgWork.fullPagesPer1000} full-page images per 1,000, ${pgWork.blocksReadPerPush} blocks read + ${pgWork.blocksHitPerPush} hit; ` +
-      `${pgWork.checkpoints} checkpoints, ${pgWork.autovacuums} autovacuums (${pgWork.autovacuumMicrosPerPush} µs per push), ${pgWork.sessions} new connections; statements ${pgWork.statementMicrosPerPush} µs per push, most: ` +
+      `${pgWork.checkpoints} checkpoints, ${pgWork.autovacuums} autovacuums (${pgWork.autovacuumMicrosPerPush} µs per push: ${pgWork.autovacuumByTable?.map((t) => `${t.table} ${t.runs}× ${t.microsPerPush}`).join(', ')}), ${pgWork.sessions} new connections; statements ${pgWork.statementMicrosPerPush} µs per push, most: ` +
       pgWork.statements.slice(0, 4).map((q) => `${q.microsPerPush} µs ${q.query.slice(0, 60)}`).join(' | '),
   );
   const workerTids = stack.workerThreads(stack.pids.delivery);
