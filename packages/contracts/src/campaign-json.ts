@@ -3,7 +3,8 @@
 // (protos/campaign/v1/campaign.proto). The one place it is built: the gateway's list and get, and
 // the campaign service's export (NDJSON). The spec's fields in the spec's order, no whitespace,
 // then `delivery` and the additions, each only where it applies, in the order they were added.
-// What the message does not carry is added here: `updatedAt` null (campaigns are never edited),
+// What the message does not carry is added here: `updatedAt` null (/v2 never edits a campaign; a
+// draft edited in the console keeps it null too: docs/console.md, "Drafts"),
 // `ttlUnit` "seconds", `analytics.totalUsers` and the derived `ctr`/`its`. One template string per
 // object rather than JSON.stringify of a built object: a page is 60 of them, on every list call.
 import type { Campaign__Output } from './generated/campaign/v1/Campaign.js';

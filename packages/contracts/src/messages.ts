@@ -74,7 +74,8 @@ export interface DispatchMessage {
   /**
    * Added 2026-11-27, optional: sent at this wall-clock time in each subscriber's zone
    * (local-time.ts), the passed zones the next day, "passed" measured from `createdAt` (the
-   * campaign's creation). The campaign is dispatched at its first zone group's moment; the
+   * moment its plan was made: the campaign's creation, or the console's last edit of the draft it
+   * was; the name stays for the messages already written). The campaign is dispatched at its first zone group's moment; the
    * delivery service sends each group when due (sending/stages.ts). Written as version 2.
    */
   localTime?: LocalTime & { createdAt: string };

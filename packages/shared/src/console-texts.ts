@@ -30,6 +30,8 @@ export const CONSOLE_OWN = {
   planTopics: 'This plan does not have permission to maintain topics',
   /** 502 for a test notification the push service did not take, when the delivery service gave no reason. */
   testPushNotSent: 'The push service did not take the test notification',
+  /** 409 for an edit of a campaign that is not a draft (the console's "Drafts"; the campaign service's). */
+  onlyDrafts: 'Only a draft can be edited',
   /** 504 for a test notification the delivery service did not answer in time (it may have been sent). */
   testPushTimeout: 'The test notification was not confirmed in time; it may still arrive',
 } as const;

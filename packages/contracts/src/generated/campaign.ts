@@ -27,6 +27,7 @@ import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerReq
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
+import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
 import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
 import type { VariantResult as _campaign_v1_VariantResult, VariantResult__Output as _campaign_v1_VariantResult__Output } from './campaign/v1/VariantResult';
@@ -65,6 +66,7 @@ export interface ProtoGrpcType {
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
+      UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
       Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>
       VariantResult: MessageTypeDefinition<_campaign_v1_VariantResult, _campaign_v1_VariantResult__Output>

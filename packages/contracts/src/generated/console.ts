@@ -48,6 +48,7 @@ import type { SessionGrant as _campaign_v1_SessionGrant, SessionGrant__Output as
 import type { SessionRef as _campaign_v1_SessionRef, SessionRef__Output as _campaign_v1_SessionRef__Output } from './campaign/v1/SessionRef';
 import type { SessionView as _campaign_v1_SessionView, SessionView__Output as _campaign_v1_SessionView__Output } from './campaign/v1/SessionView';
 import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoResponse__Output as _campaign_v1_SiteInfoResponse__Output } from './campaign/v1/SiteInfoResponse';
+import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
 import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
 import type { VariantResult as _campaign_v1_VariantResult, VariantResult__Output as _campaign_v1_VariantResult__Output } from './campaign/v1/VariantResult';
@@ -107,6 +108,7 @@ export interface ProtoGrpcType {
       SessionRef: MessageTypeDefinition<_campaign_v1_SessionRef, _campaign_v1_SessionRef__Output>
       SessionView: MessageTypeDefinition<_campaign_v1_SessionView, _campaign_v1_SessionView__Output>
       SiteInfoResponse: MessageTypeDefinition<_campaign_v1_SiteInfoResponse, _campaign_v1_SiteInfoResponse__Output>
+      UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
       Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>
       VariantResult: MessageTypeDefinition<_campaign_v1_VariantResult, _campaign_v1_VariantResult__Output>

@@ -53,6 +53,7 @@ import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_S
 import type { SetThrottleRequest as _campaign_v1_SetThrottleRequest, SetThrottleRequest__Output as _campaign_v1_SetThrottleRequest__Output } from './campaign/v1/SetThrottleRequest';
 import type { SiteAdminClient as _campaign_v1_SiteAdminClient, SiteAdminDefinition as _campaign_v1_SiteAdminDefinition } from './campaign/v1/SiteAdmin';
 import type { ThrottleAnswer as _campaign_v1_ThrottleAnswer, ThrottleAnswer__Output as _campaign_v1_ThrottleAnswer__Output } from './campaign/v1/ThrottleAnswer';
+import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
 import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
 import type { VariantResult as _campaign_v1_VariantResult, VariantResult__Output as _campaign_v1_VariantResult__Output } from './campaign/v1/VariantResult';
@@ -117,6 +118,7 @@ export interface ProtoGrpcType {
       SetThrottleRequest: MessageTypeDefinition<_campaign_v1_SetThrottleRequest, _campaign_v1_SetThrottleRequest__Output>
       SiteAdmin: SubtypeConstructor<typeof grpc.Client, _campaign_v1_SiteAdminClient> & { service: _campaign_v1_SiteAdminDefinition }
       ThrottleAnswer: MessageTypeDefinition<_campaign_v1_ThrottleAnswer, _campaign_v1_ThrottleAnswer__Output>
+      UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
       Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>
       VariantResult: MessageTypeDefinition<_campaign_v1_VariantResult, _campaign_v1_VariantResult__Output>

@@ -36,7 +36,7 @@ export function createAudienceRecount(deps: { pool: Pool; audience: AudienceCoun
         deps.log.warn('audience still not countable; trying again on the next pass', { campaignId: c.id, waiting: campaigns.length - counted, err });
         break;
       }
-      await setCountedAudience(deps.pool, c.id, users);
+      await setCountedAudience(deps.pool, c, users);
       counted++;
     }
     if (counted > 0) deps.log.info('counted the audience of campaigns created while it could not be counted', { count: counted });

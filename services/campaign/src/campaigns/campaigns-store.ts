@@ -1,4 +1,4 @@
-// SQL for campaigns: create (with stats and outbox), read, list, conditional delete.
+// SQL for campaigns: create (with stats and outbox), a draft's edit, read, list, conditional delete.
 import type { Queryable } from '@webpush/shared/db.js';
 import type { Segment } from '@webpush/contracts/segment.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
@@ -48,14 +48,41 @@ const INSERT_CAMPAIGN = {
    INSERT INTO campaign.campaign_stats (campaign_id) SELECT id FROM c`,
 };
 
+/** The parameters of INSERT_CAMPAIGN and UPDATE_DRAFT, which number them alike. */
+function campaignValues(c: NewCampaign): unknown[] {
+  return [c.id, c.siteId, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers, c.ttl, c.dispatchNow,
+    c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
+    c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest),
+    ...CAMPAIGN_CONTENT_FIELDS.map((field) => c[field])];
+}
+
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
-  await db.query({
-    ...INSERT_CAMPAIGN,
-    values: [c.id, c.siteId, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers, c.ttl, c.dispatchNow,
-      c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
-      c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest),
-      ...CAMPAIGN_CONTENT_FIELDS.map((field) => c[field])],
-  });
+  await db.query({ ...INSERT_CAMPAIGN, values: campaignValues(c) });
+}
+
+/**
+ * A draft edited in place (update-draft.ts): every column a create writes, from the same
+ * NewCampaign, in one statement conditional on the row still being a draft of the site, so that
+ * it races a delete, another edit and a publish safely (a row lock, then the condition checked
+ * again on the row as committed). `scheduleDate` null: the publish moment for a send now, the
+ * creation for a draft (as a create's "now" reads). `edited_at` is the moment of the edit, which a
+ * local-time plan made now is measured from (the relay's dispatch message). False: no such draft.
+ */
+const UPDATE_DRAFT = {
+  name: 'campaign_update_draft',
+  text: `UPDATE campaign.campaigns c SET topics = $3, status = $4, schedule_mode = $5,
+       schedule_date = COALESCE($6::timestamptz, CASE WHEN $9::boolean THEN now() ELSE c.created_at END),
+       total_users = $7, ttl = $8, dispatched_at = CASE WHEN $9::boolean THEN now() END, segment = $10::json,
+       throttle_per_minute = CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END,
+       ignore_frequency_cap = $12, local_time = $13::json, last_send_at = $14::timestamptz, ab_test = $15::json, edited_at = now(),
+       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${16 + i}`).join(', ')}
+     WHERE c.id = $1 AND c.site_id = $2 AND c.status = 'draft'
+     RETURNING c.id`,
+};
+
+export async function updateDraft(db: Queryable, c: NewCampaign): Promise<boolean> {
+  const { rowCount } = await db.query({ ...UPDATE_DRAFT, values: campaignValues(c) });
+  return rowCount === 1;
 }
 
 /** A campaign whose audience was not counted at create (total_users NULL), with what to count. */
@@ -76,9 +103,17 @@ export async function uncountedCampaigns(db: Queryable, limit: number): Promise<
   return rows.map((r) => ({ id: r.id, siteId: r.site_id, destinations: r.topics, segment: r.segment }));
 }
 
-/** Writes a counted audience into a campaign not counted yet (a no-op for one counted meanwhile by another replica). */
-export async function setCountedAudience(db: Queryable, id: string, users: number): Promise<void> {
-  await db.query('UPDATE campaign.campaigns SET total_users = $2 WHERE id = $1 AND total_users IS NULL', [id, users]);
+/**
+ * Writes a counted audience into a campaign not counted yet: a no-op for one counted meanwhile by
+ * another replica, or for a draft whose destinations or segment were edited since they were read
+ * (the count is of the old ones; the edit counted again, or left it for the next pass).
+ */
+export async function setCountedAudience(db: Queryable, c: UncountedCampaign, users: number): Promise<void> {
+  await db.query(
+    `UPDATE campaign.campaigns SET total_users = $2
+      WHERE id = $1 AND total_users IS NULL AND topics = $3::text[] AND segment::jsonb IS NOT DISTINCT FROM $4::jsonb`,
+    [c.id, users, c.destinations, c.segment === null ? null : JSON.stringify(c.segment)],
+  );
 }
 
 /** The transaction's now(): what a row's `DEFAULT now()` in it is (to the millisecond, as a Date holds it). */
@@ -108,8 +143,8 @@ export async function abTestVariantCount(db: Queryable, siteId: string, id: stri
 /**
  * The columns a campaign read selects, in two sets (campaign-rows.ts, LiveRow and FixedRow). LIVE:
  * what changes after the insert. FIXED: the content and the options, which nothing updates once
- * written (campaigns are never edited), so the service keeps them per id (FixedPartsCache) and a
- * warm read selects only LIVE. Dates come `AT TIME ZONE 'UTC'`, as Postgres prints a timestamp
+ * the campaign is no longer a draft (only drafts are edited), so the service keeps them per id
+ * for campaigns past draft (FixedPartsCache) and a warm read selects only LIVE. Dates come `AT TIME ZONE 'UTC'`, as Postgres prints a timestamp
  * (ISO DateStyle, which node-postgres requires anyway), read as text (CAMPAIGN_TYPES).
  */
 const LIVE_COLUMNS = `c.id, c.status,
@@ -172,13 +207,14 @@ export interface CampaignAt {
 
 /**
  * The rows' campaigns from every column, their fixed fields remembered in `cache`, except a
- * campaign's whose audience is not counted yet: its total_users is still to be written (the one
- * fixed column that can change, once, from NULL).
+ * campaign's whose audience is not counted yet (its total_users is still to be written, once,
+ * from NULL) and a draft's (the console edits drafts: update-draft.ts). A row is one statement's
+ * snapshot: one read as published has its final fixed columns, since only drafts are edited.
  */
 function fromFullRows(rows: CampaignRow[], cache: FixedPartsCache | undefined): { row: CampaignRow; campaign: Campaign }[] {
   return rows.map((row) => {
     const fixed = fixedFieldsOf(row);
-    if (row.total_users !== null) cache?.remember(row.id, fixed);
+    if (row.total_users !== null && row.status !== 'draft') cache?.remember(row.id, fixed);
     return { row, campaign: campaignOf(fixed, row) };
   });
 }

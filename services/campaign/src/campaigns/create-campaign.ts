@@ -10,10 +10,10 @@ import { claimKey, findFreshKey } from './idempotency-store.js';
 import { insertCampaign, localTimeOf, transactionNow, type NewCampaign } from './campaigns-store.js';
 import { insertOutbox, dispatchJob } from '../outbox/index.js';
 import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
-import { validateCreateInput } from './create-input.js';
+import { validateCreateInput, type CreateInput } from './create-input.js';
 import { AudienceUnavailableError, IdempotencyConflictError, UnauthenticatedError, ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
-import { planLocalTime, type AudienceZones } from './local-time-plan.js';
+import { planLocalTime, type AudienceZones, type LocalTimePlan } from './local-time-plan.js';
 import { MESSAGES } from '../base/texts.js';
 import { parseObjectBody } from '../base/request-body.js';
 import type { Segment } from '@webpush/contracts/segment.js';
@@ -42,6 +42,48 @@ export interface CreateCampaignDeps {
   onUncounted?: () => void;
 }
 
+/**
+ * Counted before any transaction, so no connection is held while the delivery service counts.
+ * When it cannot count (down, slow, failing), null: the campaign is stored with its audience not
+ * counted yet and counted again in the background, so a create (or a draft's edit) does not fail
+ * because the sender's side does. A local-time campaign's plan is made from the count, so it
+ * cannot wait: AudienceUnavailableError goes up (busy, 503 with Retry-After; nothing written).
+ */
+export async function countAudience(audience: AudienceCounter, siteId: string, input: CreateInput): Promise<AudienceCount | null> {
+  try {
+    return await audience.count(siteId, input.topics, input.countries, input.segment, input.localTime !== null);
+  } catch (err) {
+    if (!(err instanceof AudienceUnavailableError) || input.localTime !== null) throw err;
+    return null;
+  }
+}
+
+/** The row a validated create body makes (a create's, or the one a draft's edit writes over it). */
+export function campaignRow(id: string, siteId: string, input: CreateInput, audience: AudienceCount | null, plan: LocalTimePlan | null): NewCampaign {
+  return {
+    id,
+    siteId,
+    ...campaignContent(input),
+    topics: input.destinations,
+    status: input.status,
+    scheduleMode: input.scheduleMode,
+    // A local-time campaign is dispatched at its first send.
+    scheduleDate: plan ? new Date(plan.firstSendAt) : input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
+    totalUsers: audience === null ? null : audience.users,
+    ttl: input.ttl,
+    segment: input.segment,
+    throttlePerMinute: input.throttlePerMinute,
+    ignoreFrequencyCap: input.ignoreFrequencyCap,
+    localTimeJson: plan ? JSON.stringify(plan) : null,
+    lastSendAt: plan ? new Date(plan.lastSendAt) : null,
+    abTest: input.abTest,
+    dispatchNow: dispatchesNow(input),
+  };
+}
+
+/** Sent at once: the dispatch job is written with the campaign. */
+export const dispatchesNow = (input: CreateInput) => input.status === 'published' && input.scheduleMode === 'now';
+
 export function createCampaignUseCase(deps: CreateCampaignDeps) {
   return async function createCampaign(siteId: string, bodyJson: string, idempotencyKey: string): Promise<CreatedCampaign> {
     if (!isUuid(siteId)) throw new UnauthenticatedError();
@@ -62,39 +104,10 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       if (earlier) return earlier;
     }
 
-    // Counted before the transaction, so no connection is held while the delivery service counts.
-    // When it cannot count (down, slow, failing), a campaign is stored with its audience not
-    // counted yet and counted again in the background: a create does not fail because the
-    // sender's side does. A local-time campaign's plan is made from the count, so it cannot wait:
-    // AudienceUnavailableError goes up (busy, 503 with Retry-After; nothing written).
-    let audience: AudienceCount | null;
-    try {
-      audience = await deps.audience.count(siteId, input.topics, input.countries, input.segment, input.localTime !== null);
-    } catch (err) {
-      if (!(err instanceof AudienceUnavailableError) || input.localTime !== null) throw err;
-      audience = null;
-    }
+    const audience = await countAudience(deps.audience, siteId, input);
     const id = randomUUID();
-    const dispatchNow = input.status === 'published' && input.scheduleMode === 'now';
-    const campaign = (plan: ReturnType<typeof planLocalTime> | null): NewCampaign => ({
-      id,
-      siteId,
-      ...campaignContent(input),
-      topics: input.destinations,
-      status: input.status,
-      scheduleMode: input.scheduleMode,
-      // A local-time campaign is dispatched at its first send.
-      scheduleDate: plan ? new Date(plan.firstSendAt) : input.scheduleMode === 'scheduled' ? input.scheduleDate : null,
-      totalUsers: audience === null ? null : audience.users,
-      ttl: input.ttl,
-      segment: input.segment,
-      throttlePerMinute: input.throttlePerMinute,
-      ignoreFrequencyCap: input.ignoreFrequencyCap,
-      localTimeJson: plan ? JSON.stringify(plan) : null,
-      lastSendAt: plan ? new Date(plan.lastSendAt) : null,
-      abTest: input.abTest,
-      dispatchNow,
-    });
+    const dispatchNow = dispatchesNow(input);
+    const campaign = (plan: LocalTimePlan | null) => campaignRow(id, siteId, input, audience, plan);
     // No key, no dispatch job, no plan: the insert is the one statement, its own transaction.
     if (idempotencyKey === '' && !dispatchNow && input.localTime === null) {
       await insertCampaign(deps.pool, campaign(null));

@@ -1,9 +1,10 @@
 // The fixed fields of the campaigns read lately (campaigns/campaign-rows.ts, FixedFields), by id, so
 // that a read of campaigns this process has seen selects only their live columns: Postgres no
 // longer prints the content, topics and options of every row of every page, and the service no
-// longer parses them. It needs no invalidation: the fixed columns are never updated after the insert (campaigns
-// are never edited; the one exception, total_users of a campaign whose audience is not counted
-// yet, is written once and such a campaign is not remembered before) and ids are never reused; a deleted campaign is no longer returned by a read,
+// longer parses them. It needs no invalidation: drafts, which the console edits, are never
+// remembered (campaigns-store.ts), and once a campaign is past draft its fixed columns are never
+// updated (the one exception, total_users of a campaign whose audience is not counted yet, is
+// written once and such a campaign is not remembered before); ids are never reused; a deleted campaign is no longer returned by a read,
 // so its entry is only memory (dropped on delete here, or as the oldest). Each replica keeps its
 // own. Bounded by the characters held, the oldest entry going first.
 import type { FixedFields } from './campaign-rows.js';

@@ -1,5 +1,5 @@
 // The campaigns/ feature's surface, what the rest of the service may import (docs/architecture.md,
-// "House rules"): create, list, get, delete, export, the campaign rows and their cursors, the
+// "House rules"): create, a draft's edit, list, get, delete, export, the campaign rows and their cursors, the
 // idempotency keys and their purge, the recount of audiences not counted at create, the delivery
 // service's Audience client; the store's A/B variant count for ab-tests/.
 export { createAudienceClient } from './audience-client.js';
@@ -8,6 +8,7 @@ export { campaignByIdUseCases } from './campaign-by-id.js';
 export { abTestVariantCount } from './campaigns-store.js';
 export { createCampaignUseCase } from './create-campaign.js';
 export type { AudienceCounter, CreateCampaignDeps } from './create-campaign.js';
+export { updateDraftUseCase } from './update-draft.js';
 export { validateAudienceInput } from './create-input.js';
 export { createCursorCodec } from './cursor.js';
 export type { CursorCodec } from './cursor.js';

@@ -36,6 +36,7 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     GetCampaign: unary('GetCampaign', log, async (req) => ({ campaign: await uc.getCampaign(req.siteId, req.campaignId) })),
     DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),
     PickWinner: unary('PickWinner', log, (req) => uc.pickWinner(req.siteId, req.campaignId, req.bodyJson)),
+    UpdateDraft: unary('UpdateDraft', log, (req) => uc.updateDraft(req.siteId, req.campaignId, req.bodyJson)),
     // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).
     ExportCampaigns: ((call: grpc.ServerWritableStream<ExportCampaignsRequest__Output, ExportCampaignsChunk>, done?: (err: unknown) => void) => {
       const { siteId, bodyJson, format } = call.request;

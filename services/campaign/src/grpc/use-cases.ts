@@ -1,7 +1,7 @@
 // Every use case of the service, built from its dependencies.
 import type { Pool } from '@webpush/shared/db.js';
 import { authenticateUseCase } from '../sites/index.js';
-import { campaignByIdUseCases, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase } from '../campaigns/index.js';
+import { campaignByIdUseCases, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase, updateDraftUseCase } from '../campaigns/index.js';
 import { pickWinnerUseCase, type WinnerPicker } from '../ab-tests/index.js';
 
 /** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
@@ -12,6 +12,7 @@ export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool
   return {
     authenticate: authenticateUseCase(deps),
     createCampaign: createCampaignUseCase(deps),
+    updateDraft: updateDraftUseCase(deps),
     listCampaigns: listCampaignsUseCase({ ...deps, fixedParts }),
     exportCampaigns: exportCampaignsUseCase({ pool: deps.bulkPool }),
     pickWinner: pickWinnerUseCase(deps),
