@@ -1,8 +1,9 @@
 // Property-based fuzzing of the console API's own bodies through the gateway and the real campaign
 // service: whatever a login or a key's label holds (any UTF-16 code units, NUL and lone surrogates
 // included, any JSON type, any size within the limit), the answer is the rule's — never a 5xx,
-// never a session for a body that is not an account's email and password, and a label is stored
-// exactly as the rule says or refused with its message.
+// never a session for a body that is not an account's email and password, a label is stored
+// exactly as the rule says or refused with its message, and a draft's edit is answered as /v2
+// create answers the same body.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
@@ -96,5 +97,34 @@ describe('gateway: the console API fuzzed', function () {
       { numRuns: 150 },
     );
     expect(await keysOf()).to.equal(expectedKeys);
+  });
+
+  it("when a draft's edit holds anything, then it is answered exactly as /v2 create answers the same body (status and message), and a refused edit leaves the draft as it was", async () => {
+    const base = `/console/api/sites/${site.siteId}/campaigns`;
+    const valid = { title: 'Fuzzed draft', body: 'A draft the fuzzer edits', link: 'https://shop.example/fuzz', topics: ['news'], status: 'draft', scheduleMode: 'now' };
+    const value = fc.oneof(codeUnits(30), anyJson, fc.constantFrom('published', 'draft', 'failed', 'scheduled', 'now', '2031-01-01T00:00:00Z', 'https://shop.example/x', 'javascript:alert(1)', '09:00', 0, 60, -1));
+    const field = fc.constantFrom('title', 'body', 'link', 'topics', 'countries', 'status', 'scheduleMode', 'scheduleDate', 'icon', 'image', 'callToAction', 'utmSource', 'ttl', 'segment', 'throttlePerMinute', 'localTime', 'abTest', 'unknown');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(field, fc.option(value, { nil: undefined })), { minLength: 1, maxLength: 4 }), async (changes) => {
+        const body: Record<string, unknown> = { ...valid };
+        for (const [name, v] of changes) {
+          if (v === undefined) delete body[name];
+          else body[name] = v;
+        }
+        const id = ((await owner.browser.call('POST', base, { body: valid })).body as { id: string }).id;
+        const get = async () => (await owner.browser.call('GET', `${base}/${id}`)).body;
+        const before = await get();
+        const edit = await owner.browser.call('PATCH', `${base}/${id}`, { body });
+        const v2 = await fetch(`${stack.gateway!.url}/v2/campaign/create`, { method: 'POST', headers: { Authorization: site.key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        const v2Body = (await v2.json()) as { id?: string; message?: string };
+        expect(edit.status, JSON.stringify([body, edit.body, v2Body])).to.equal(v2.status);
+        if (v2.status === 200) expect(edit.body).to.deep.equal({ ...v2Body, id });
+        else {
+          expect(edit.body).to.deep.equal(v2Body);
+          expect(await get()).to.deep.equal(before);
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });

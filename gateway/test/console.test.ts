@@ -41,6 +41,8 @@ const SAMPLES: Record<string, { body?: unknown; editorStatus?: number }> = {
   listCampaigns: { body: {} },
   getCampaign: {},
   createCampaign: { body: validCreateBody({ topics: ['news'] }) },
+  // The editor's test edits the owner's draft, kept a draft.
+  updateDraft: { body: validCreateBody({ topics: ['news'] }) },
   deleteCampaign: {},
   // The sample campaign has no A/B test: the call gets through to the campaign service, which refuses it.
   pickCampaignWinner: { body: { variant: 0 }, editorStatus: 409 },
@@ -347,6 +349,7 @@ describe('gateway: the console API', function () {
       const expectations: [string, string, string | null, unknown, number, unknown][] = [
         ['POST', `${base}/campaigns`, '/v2/campaign/create', validCreateBody(), 403, create],
         ['POST', `${base}/campaigns/estimate`, null, { topics: ['news'] }, 403, create],
+        ['PATCH', `${base}/campaigns/${id}`, null, validCreateBody(), 403, create],
         ['POST', `${base}/campaigns/list`, '/v2/campaigns', {}, 403, reports],
         ['GET', `${base}/campaigns/${id}`, `/v2/campaign/${id}`, undefined, 403, reports],
         ['DELETE', `${base}/campaigns/${id}`, `/v2/campaign/${id}`, undefined, 403, { message: 'This plan does not have permission to delete campaigns via API' }],
@@ -538,6 +541,74 @@ describe('gateway: the console API', function () {
       expect([gone.status, gone.body]).to.deep.equal([404, { message: 'Campaign not found' }]);
       const topics = await ownerA.browser.call('GET', `${base}/topics`);
       expect(topics.body).to.deep.include({ name: 'news', users: 3 });
+    });
+  });
+
+  describe('drafts', () => {
+    const base = () => `/console/api/sites/${siteA.siteId}`;
+    const v2Create = async (body: unknown) => {
+      const res = await fetch(`${gateway.url}/v2/campaign/create`, { method: 'POST', headers: { Authorization: siteA.key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      return [res.status, await res.json()] as const;
+    };
+    // To sports, which no subscriber of site A follows: an edit's new count is seen.
+    const newDraft = async () => ((await ownerA.browser.call('POST', `${base()}/campaigns`, { body: validCreateBody() })).body as { id: string }).id;
+    const v2Get = async (id: string) => (await fetch(`${gateway.url}/v2/campaign/${id}`, { headers: { Authorization: siteA.key } })).json() as Promise<Record<string, unknown>>;
+
+    it("when a draft is edited in the console, then it is kept, scheduled or sent now with the create's rules, messages and answer, as /v2 then shows it", async () => {
+      const id = await newDraft();
+      const edit = (body: unknown) => ownerA.browser.call('PATCH', `${base()}/campaigns/${id}`, { body });
+      // Refused as /v2 create refuses the same body, and nothing changes.
+      const before = await v2Get(id);
+      expect(before.totalUsers).to.equal(0);
+      for (const bad of [{ title: 'x', body: 'y', topics: [], status: 'nope', scheduleMode: 'never' }, validCreateBody({ ttl: '60', icon: 'http://insecure.example/i.png' }), validCreateBody({ scheduleMode: 'scheduled' })]) {
+        const reply = await edit(bad);
+        expect([reply.status, reply.body], JSON.stringify(bad)).to.deep.equal(await v2Create(bad));
+        expect(reply.status).to.equal(400);
+      }
+      expect(await v2Get(id)).to.deep.equal(before);
+
+      // Counted again: site A's 3 subscribers of news (none is in Portugal).
+      const kept = await edit(validCreateBody({ title: 'Edited in the console', topics: ['news'], countries: ['pt'] }));
+      expect([kept.status, kept.body]).to.deep.equal([200, { id }]);
+      expect(await v2Get(id)).to.deep.include({ title: 'Edited in the console', status: 'draft', topics: ['news', 'country__pt'], totalUsers: 3 });
+
+      const local = await edit(validCreateBody({ topics: ['news'], status: 'published', scheduleMode: 'scheduled', scheduleDate: '2031-06-02T18:45:00Z', localTime: '09:00' }));
+      expect(local.status).to.equal(200);
+      expect(Object.keys(local.body as object)).to.deep.equal(['id', 'localTime']);
+      expect((local.body as { localTime: { date: string; time: string } }).localTime).to.deep.include({ date: '2031-06-02', time: '09:00' });
+      const scheduled = await v2Get(id);
+      expect([scheduled.status, scheduled.scheduleMode, scheduled.localTime]).to.deep.equal(['published', 'scheduled', (local.body as { localTime: unknown }).localTime]);
+
+      // No longer a draft.
+      const again = await edit(validCreateBody());
+      expect([again.status, again.body]).to.deep.equal([409, { message: 'Only a draft can be edited' }]);
+      expect(await v2Get(id)).to.deep.equal(scheduled);
+
+      const now = await newDraft();
+      const sent = await ownerA.browser.call('PATCH', `${base()}/campaigns/${now}`, { body: validCreateBody({ title: 'Sent from a draft', topics: ['news'], status: 'published' }) });
+      expect([sent.status, sent.body]).to.deep.equal([200, { id: now }]);
+      expect(await v2Get(now)).to.deep.include({ title: 'Sent from a draft', status: 'published', scheduleMode: 'now' });
+      const deleteRefused = await ownerA.browser.call('DELETE', `${base()}/campaigns/${now}`);
+      expect([deleteRefused.status, deleteRefused.body]).to.deep.equal([409, { message: 'Cannot delete a campaign that has already been sent' }]);
+    });
+
+    it("when an edit names no campaign, a deleted one, an odd id or sends no JSON, then 404, 400 or 415 with a message, and nothing is written", async () => {
+      const id = await newDraft();
+      const before = await v2Get(id);
+      for (const odd of [randomUUID(), 'abc', "' OR 1=1 --", id.toUpperCase().replace(/-/g, '')]) {
+        const reply = await ownerA.browser.call('PATCH', `${base()}/campaigns/${encodeURIComponent(odd)}`, { body: validCreateBody() });
+        expect([reply.status, reply.body], odd).to.deep.equal([404, { message: 'Campaign not found' }]);
+      }
+      const plain = await ownerA.browser.call('PATCH', `${base()}/campaigns/${id}`, { body: JSON.stringify(validCreateBody()), headers: { 'Content-Type': 'text/plain' } });
+      expect([plain.status, plain.body]).to.deep.equal([415, { message: 'Content-Type must be application/json' }]);
+      for (const text of ['{', '[]', '"draft"', 'null']) {
+        const reply = await ownerA.browser.call('PATCH', `${base()}/campaigns/${id}`, { body: text });
+        expect([reply.status, reply.body], text).to.deep.equal([400, { message: 'Invalid JSON body' }]);
+      }
+      expect(await v2Get(id)).to.deep.equal(before);
+      await ownerA.browser.call('DELETE', `${base()}/campaigns/${id}`);
+      const gone = await ownerA.browser.call('PATCH', `${base()}/campaigns/${id}`, { body: validCreateBody() });
+      expect([gone.status, gone.body]).to.deep.equal([404, { message: 'Campaign not found' }]);
     });
   });
 

@@ -7,6 +7,7 @@
 // (ADVERSARIAL_SEED), modest run counts and time limits. The table printed at the end gives
 // the inputs tried per class and their outcomes.
 import { registerAdminApi } from './classes/admin-api.js';
+import { registerConsoleDrafts } from './classes/console-drafts.js';
 import { registerConsoleLogin } from './classes/console-login.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
@@ -52,4 +53,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerEdgeAnswers();
   registerConsoleLogin();
   registerAdminApi();
+  registerConsoleDrafts();
 });

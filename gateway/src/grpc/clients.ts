@@ -53,6 +53,8 @@ export interface CampaignBackend {
   getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<GetCampaignResponse__Output>;
   deleteCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<DeleteCampaignResponse__Output>;
   pickWinner(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<PickWinnerResponse__Output>;
+  /** The console's edit of a draft (docs/console.md, "Drafts"): a create body; the create's answer. */
+  updateDraft(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<CreateCampaignResponse__Output>;
   /** No deadline (a long history takes a while): the caller cancels it when its client goes. */
   exportCampaigns(req: { siteId: string; bodyJson: string; format: string }, ctx: CallContext): grpc.ClientReadableStream<ExportCampaignsChunk__Output>;
 }
@@ -170,6 +172,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       getCampaign: (req, ctx) => call(campaign, campaign.GetCampaign, req, ctx),
       deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
       pickWinner: (req, ctx) => call(campaign, campaign.PickWinner, req, ctx),
+      updateDraft: (req, ctx) => call(campaign, campaign.UpdateDraft, req, ctx),
       exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
     },
     console: {

@@ -1,6 +1,7 @@
 // /v2 campaign endpoints: decode → one backend call → encode. Their methods and paths are in the
 // /v2 router (api.ts); the console runs some of them for a member's site (console/routes.ts).
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
+import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
 import type { CampaignBackend } from '../grpc/clients.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import { campaignAnswer, pageAnswer } from './campaign-json.js';
@@ -10,6 +11,11 @@ function idempotencyKey(value: string | string[] | undefined): string {
   if (value === undefined) return '';
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) throw new HttpError(400, MESSAGES.idempotencyKeyFormat);
   return value;
+}
+
+/** A create's answer (and the console's edit of a draft): the id, and a local-time campaign's plan (an addition of 2026-11-27), which comes as the API's JSON text. */
+export function createdAnswer(res: CreateCampaignResponse__Output): { id: string; localTime?: unknown } {
+  return res.localTimeJson ? { id: res.id, localTime: JSON.parse(res.localTimeJson) } : { id: res.id };
 }
 
 const reportsDenied = { status: 403, body: { message: MESSAGES.planReports } };
@@ -25,9 +31,7 @@ export function campaignEndpoints(backend: CampaignBackend) {
       body: 'json',
       async handle({ principal, bodyJson, headers, ctx }) {
         const key = idempotencyKey(headers['idempotency-key']);
-        const res = await backend.createCampaign({ siteId: principal.siteId, bodyJson, idempotencyKey: key }, ctx);
-        // A local-time campaign's plan (an addition of 2026-11-27) comes as the API's JSON text.
-        return res.localTimeJson ? { id: res.id, localTime: JSON.parse(res.localTimeJson) } : { id: res.id };
+        return createdAnswer(await backend.createCampaign({ siteId: principal.siteId, bodyJson, idempotencyKey: key }, ctx));
       },
     },
     list: {
