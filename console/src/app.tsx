@@ -27,9 +27,14 @@ export function App() {
   const [bootError, setBootError] = useState<unknown>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
   const zone = useZonePreference();
+  // The session as the last render knew it: a 401 while one was live ended it (the user was
+  // somewhere to continue); a fresh visit (none known yet) or a logout is only asked to log in.
+  const live = useRef(session);
+  live.current = session;
 
   useEffect(() => {
     onUnauthorized(() => {
+      if (live.current) setNotice('Your session has ended. Log in to continue where you were.');
       setSession(null);
       const current = parseHash(location.hash);
       if (current.page !== 'login' && current.page !== 'invite') {
@@ -132,6 +137,8 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
       return <ComposerPage site={s} from={route.from} />;
     case 'campaign':
       return <CampaignPage site={s} campaignId={route.campaignId} />;
+    case 'editDraft':
+      return <ComposerPage site={s} edit={route.campaignId} />;
     case 'audience':
       return <AudiencePage site={s} />;
     case 'settings':
@@ -151,7 +158,7 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
   const first = useRef(true);
   const siteId = 'siteId' in route ? route.siteId : undefined;
   const siteName = siteId ? session?.sites.find((s) => s.id === siteId)?.name : undefined;
-  const active = route.page === 'campaign' ? 'campaigns' : route.page;
+  const active = route.page === 'campaign' || route.page === 'editDraft' ? 'campaigns' : route.page;
 
   // A new page: its heading takes the focus (not on the first load: the browser starts at the top).
   useEffect(() => {

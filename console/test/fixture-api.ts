@@ -348,7 +348,8 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     res.json({ id: c.id, deleted: true });
   });
 
-  router.post('/sites/:siteId/campaigns', (req, res) => {
+  // A create, or a draft's edit (the draft's id and creation kept), with the create's rules.
+  const save = (req: Request, res: Response, draft?: Stored) => {
     if (!plan(res, 'create', 'This plan does not have permission to create campaigns with API')) return;
     const b = req.body ?? {};
     const len = (v: unknown) => (typeof v === 'string' ? [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(v)].length : -1);
@@ -384,7 +385,7 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     const sendAt = b.scheduleMode === 'scheduled' ? Date.parse(b.scheduleDate) : now;
     const audience = audienceOf(site(res), names);
     const campaign = {
-      id: randomUUID(),
+      id: draft?.campaign.id ?? randomUUID(),
       title: b.title,
       body: b.body,
       link: b.link,
@@ -392,7 +393,7 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
       status: b.status,
       scheduleDate: iso(sendAt),
       scheduleMode: b.scheduleMode,
-      createdAt: iso(now),
+      createdAt: draft?.campaign.createdAt ?? iso(now),
       updatedAt: null,
       totalUsers: audience,
       image: b.image || null,
@@ -407,8 +408,17 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
       ...(b.throttlePerMinute ? { throttlePerMinute: b.throttlePerMinute } : {}),
     };
     const stored: Stored = { campaign, audience, events: b.status === 'published' ? plannedEvents(audience, sendAt, spread) : [], sendAt };
-    site(res).campaigns.push(stored);
+    const list = site(res).campaigns;
+    if (draft) list[list.indexOf(draft)] = stored;
+    else list.push(stored);
     res.json({ id: campaign.id });
+  };
+  router.post('/sites/:siteId/campaigns', (req, res) => save(req, res));
+  router.patch('/sites/:siteId/campaigns/:id', (req, res) => {
+    const draft = site(res).campaigns.find((x) => x.campaign.id === req.params.id);
+    if (!draft) return fail(res, 404, 'Campaign not found');
+    if (draft.campaign.status !== 'draft') return fail(res, 409, 'Only a draft can be edited');
+    save(req, res, draft);
   });
 
   return { router, sites };

@@ -7,7 +7,7 @@ import { splitMessage } from '../src/lib/field-errors';
 import { campaignState, countryName, graphemes, isLive, sendingProgress } from '../src/lib/format';
 import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
-import { apiDate, instantToWall, offsetMinutes, wallToApiDate, wallToInstant } from '../src/lib/time';
+import { apiDate, instantToWall, offsetMinutes, timeAxisLabels, wallToApiDate, wallToInstant } from '../src/lib/time';
 import type { Campaign, SubscriptionJson } from '../src/lib/types';
 
 describe('console: time zones', () => {
@@ -32,6 +32,19 @@ describe('console: time zones', () => {
     const twice = wallToInstant('2026-11-01T01:30', 'America/New_York')!;
     expect(twice.exact).to.equal(true);
     expect(apiDate(twice.ms)).to.equal('2026-11-01T05:30:00Z');
+  });
+
+  it("a chart's time axis is on the 24-hour clock in the zone, the date under the first tick and each new day's, as dates are shown", () => {
+    const at = (iso: string) => Date.parse(iso) / 1000;
+    // São Paulo is UTC−3: 21:00 UTC on 27 Nov is 18:00 there; 03:00 UTC on the 28th is 00:00 there.
+    const ticks = ['2026-11-27T21:00:00Z', '2026-11-27T23:00:00Z', '2026-11-28T01:00:00Z', '2026-11-28T03:00:00Z', '2026-11-28T05:00:00Z'].map(at);
+    expect(timeAxisLabels(ticks, 7200, 'America/Sao_Paulo')).to.deep.equal(['18:00\n27 Nov', '20:00', '22:00', '00:00\n28 Nov', '02:00']);
+    expect(timeAxisLabels([at('2026-11-27T13:05:00Z'), at('2026-11-27T13:10:00Z')], 300, 'UTC')).to.deep.equal(['13:05\n27 Nov', '13:10']);
+    // Never a 12-hour label, whatever the hour.
+    const hours = Array.from({ length: 24 }, (_, h) => at(`2026-11-27T${String(h).padStart(2, '0')}:00:00Z`));
+    expect(timeAxisLabels(hours, 3600, 'UTC').map((l) => l.split('\n')[0])).to.deep.equal(hours.map((_, h) => `${String(h).padStart(2, '0')}:00`));
+    expect(timeAxisLabels([at('2026-11-27T00:00:00Z'), at('2026-11-28T00:00:00Z')], 86_400, 'UTC')).to.deep.equal(['27 Nov', '28 Nov']);
+    expect(timeAxisLabels([at('2026-11-01T00:00:00Z'), at('2026-12-01T00:00:00Z')], 30 * 86_400, 'UTC')).to.deep.equal(['Nov 2026', 'Dec 2026']);
   });
 
   it('offsets are the zone’s at that instant', () => {
@@ -120,6 +133,8 @@ describe('console: hash routes', () => {
     expect(parseHash('#/invite/abc_-123')).to.deep.equal({ page: 'invite', token: 'abc_-123' });
     expect(parseHash('#/sites/s1/campaigns/new?from=c9')).to.deep.equal({ page: 'composer', siteId: 's1', from: 'c9' });
     expect(parseHash('#/sites/s1/campaigns/c9')).to.deep.equal({ page: 'campaign', siteId: 's1', campaignId: 'c9' });
+    expect(parseHash('#/sites/s1/campaigns/c9/edit')).to.deep.equal({ page: 'editDraft', siteId: 's1', campaignId: 'c9' });
+    expect(parseHash('#/sites/s1/campaigns/c9/other').page).to.equal('notFound');
     expect(parseHash('#/sites/s1/settings')).to.deep.equal({ page: 'settings', siteId: 's1' });
     const list = parseHash('#/sites/s1/campaigns?status=sent,draft');
     expect(list.page).to.equal('campaigns');

@@ -80,6 +80,13 @@ try {
     await page.getByLabel('Title').fill('Final tonight');
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('heading', { name: 'Final tonight' }).waitFor();
+    await shot('draft');
+    await page.getByRole('link', { name: 'Edit draft' }).click();
+    await page.getByRole('heading', { name: 'Edit draft' }).waitFor();
+    await page.getByTestId('estimate').waitFor();
+    await shot('composer-edit-draft');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('heading', { name: 'Final tonight' }).waitFor();
     await page.getByRole('link', { name: 'Duplicate' }).click();
     await page.getByRole('heading', { name: 'Duplicate a campaign' }).waitFor();
     await page.getByTestId('estimate').waitFor();

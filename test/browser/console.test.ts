@@ -3,7 +3,9 @@
 // Content-Security-Policy) and does what a site owner does: accepts an invitation, logs out and
 // in, creates an API key and copies it, composes a campaign to the site's topics and sends it,
 // watches impressions and clicks arrive on its page and in its chart, renames a topic and sees
-// the counts move, and logs out. The site's subscribers are push-simulator browsers in device
+// the counts move, saves a draft for everyone, opens it from its page (what it will send, with its
+// preview), edits it and sends it; edits and schedules another by keyboard; logs out; and is not
+// told to "continue where you were" on a fresh visit, only when a session ended while open. The site's subscribers are push-simulator browsers in device
 // mode, which report impressions and clicks as service workers would (2.5 s after each push, so
 // the campaign's page is open before they arrive).
 //
@@ -427,6 +429,89 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('audience');
   });
 
+  /** The campaign id of the page shown (`#/sites/<site>/campaigns/<id>`). */
+  const shownCampaignId = () => decodeURIComponent(/campaigns\/([^/?]+)$/.exec(new URL(page.url()).hash)?.[1] ?? '');
+
+  it('drafts: a draft for everyone, its page shows what it will send with its preview; opened, edited (on a phone the preview above Send) and sent now, as /v2 then shows it', async () => {
+    const countries = (await v2('GET', '/v2/countries')) as { name: string; users: number }[];
+    const everyone = countries.reduce((n, c) => n + c.users, 0);
+    expect(everyone).to.be.greaterThan(0);
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'New campaign' }).click();
+    await page.getByRole('heading', { name: 'New campaign' }).waitFor();
+    await page.getByLabel('Title').fill('Weekend digest');
+    await page.getByLabel('Text', { exact: true }).fill('The best of the week, in five minutes');
+    await page.getByLabel('Link').fill('https://news.example/digest');
+    await page.getByRole('radio', { name: /^Everyone/ }).check();
+    await eventually(async () => ((await page.getByTestId('estimate').textContent().catch(() => '')) === String(everyone) ? true : undefined), WAIT_MS, 200);
+    await screen('composer-everyone');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('heading', { name: 'Weekend digest' }).waitFor();
+    const id = shownCampaignId();
+    const saved = (await v2('GET', `/v2/campaign/${id}`)) as { status: string; topics: string[]; totalUsers: number };
+    expect([saved.status, [...saved.topics].sort(), saved.totalUsers]).to.deep.equal(['draft', countries.map((c) => c.name).sort(), everyone]);
+    // What it will send, with the four previews.
+    await page.getByRole('heading', { name: 'What it will send' }).waitFor();
+    expect(await page.locator('#campaign-content').textContent()).to.include('https://news.example/digest');
+    for (const style of ['chrome', 'android', 'mac', 'firefox']) expect(await page.locator(`.preview[data-style="${style}"]`).textContent()).to.include('Weekend digest');
+    await screen('draft');
+
+    await page.getByRole('link', { name: 'Edit draft' }).click();
+    await page.getByRole('heading', { name: 'Edit draft' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).to.equal('Weekend digest');
+    await page.getByLabel('Title').fill('Weekend digest, edited');
+    // One column on a phone: the preview comes before the Send button; beside the form on a wide screen.
+    const send = page.getByRole('button', { name: 'Send now' });
+    const preview = page.locator('.composer-preview');
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const [p, b] = [await preview.boundingBox(), await send.boundingBox()];
+      expect(p!.y + p!.height, 'the preview ends above the Send button at 390 px').to.be.at.most(b!.y);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    const [p, b] = [await preview.boundingBox(), await send.boundingBox()];
+    expect(b!.x + b!.width, 'the Send button left of the preview at 1280 px').to.be.at.most(p!.x);
+    await screen('composer-edit-draft');
+    await send.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('heading', { name: 'Weekend digest, edited' }).waitFor();
+    expect(shownCampaignId()).to.equal(id);
+    const sent = await eventually(async () => {
+      const c = (await v2('GET', `/v2/campaign/${id}`)) as { title: string; status: string; delivery: { sent: number; pending: number } };
+      return c.delivery.pending === 0 && c.delivery.sent > 0 ? c : undefined;
+    }, 60_000, 500);
+    expect([sent.title, sent.status]).to.deep.equal(['Weekend digest, edited', 'published']);
+    await page.getByRole('heading', { name: 'What was sent' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Edit draft' }).count()).to.equal(0);
+    await screen('campaign-from-draft');
+  });
+
+  it("drafts: by keyboard, a draft made with /v2 is opened, edited and scheduled at a time in the owner's zone", async () => {
+    const { id } = (await v2('POST', '/v2/campaign/create', { title: 'Draft for later', body: 'Saved by the API, scheduled in the console', link: 'https://news.example/later', topics: ['news'], status: 'draft', scheduleMode: 'now' })) as { id: string };
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns/${id}`);
+    await page.getByRole('heading', { name: 'Draft for later' }).waitFor();
+    await page.getByRole('link', { name: 'Edit draft' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Edit draft' }).waitFor();
+    await page.getByLabel('Title').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' (edited)');
+    await page.getByRole('radio', { name: 'At a date and time' }).focus();
+    await page.keyboard.press('Space');
+    // The browser's zone is São Paulo (UTC−3 all year since 2019).
+    await page.getByLabel(/^Send at/).fill('2031-03-04T10:30');
+    await page.getByText('Sent at 2031-03-04 13:30 UTC').waitFor();
+    await page.getByRole('button', { name: 'Schedule' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Draft for later (edited)' }).waitFor();
+    const c = (await v2('GET', `/v2/campaign/${id}`)) as { status: string; scheduleMode: string; scheduleDate: string };
+    expect([c.status, c.scheduleMode, c.scheduleDate]).to.deep.equal(['published', 'scheduled', '2031-03-04T13:30:00Z']);
+    await page.locator('.badge', { hasText: 'Scheduled' }).waitFor();
+    await screen('campaign-scheduled-from-draft');
+    // Cancelled, so that the campaign list stays as the keyboard test expects it.
+    await v2('DELETE', `/v2/campaign/${id}`);
+  });
+
   it('logging out ends the session server-side: the page goes to the login, and the old session is refused', async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByText('You are logged out.').waitFor();
@@ -445,7 +530,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
   it('the keyboard alone logs in and reaches a site, with the focus visible on the way', async () => {
     const focused = () => page.evaluate(`(() => { const e = document.activeElement; return e ? (e.getAttribute('aria-label') || e.id && document.querySelector('label[for="' + e.id + '"]')?.textContent || e.textContent || '').trim() : '' })()`) as Promise<string>;
     const tabTo = async (name: string) => {
-      for (let i = 0; i < 40 && (await focused()) !== name; i++) await page.keyboard.press('Tab');
+      for (let i = 0; i < 60 && (await focused()) !== name; i++) await page.keyboard.press('Tab');
       expect(await focused()).to.equal(name);
       const outline = (await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')) as string;
       expect(outline, `${name}: a visible focus ring`).to.not.equal('none');
@@ -466,5 +551,32 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await tabTo('Final tonight');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Final tonight' }).waitFor();
+  });
+
+  it('a fresh visit only asks to log in; a session that ends while the console is open says so, and logging in goes back there', async () => {
+    // The session ends server-side (a password reset, its 7 days) while the page is open.
+    const token = (await page.evaluate(`fetch('api/session').then((r) => r.json()).then((s) => s.csrfToken)`)) as string;
+    expect(await page.evaluate(`fetch('api/logout', { method: 'POST', headers: { 'X-CSRF-Token': ${JSON.stringify(token)} } }).then((r) => r.status)`)).to.equal(200);
+    const audience = `${consoleUrl}#/sites/${site.id}/audience`;
+    // A fresh visit (a new tab without a session) to a page of the console: the login page, and
+    // nothing about continuing anything.
+    const fresh = await context.newPage();
+    fresh.on('pageerror', (e) => problems.push(`page error (fresh tab): ${e.message}`));
+    try {
+      await fresh.goto(audience);
+      await fresh.getByRole('heading', { name: 'Log in' }).waitFor();
+      await eventually(async () => (((await fresh.evaluate('location.hash')) as string).startsWith('#/login?next=') ? true : undefined), WAIT_MS, 50);
+      expect(await fresh.locator('main').innerText()).to.not.match(/continue|session/i);
+    } finally {
+      await fresh.close();
+    }
+    // The open page's next call finds its session gone: it says so.
+    await page.goto(audience);
+    await page.getByText('Your session has ended. Log in to continue where you were.').waitFor();
+    await screen('session-ended');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Audience' }).waitFor();
   });
 });

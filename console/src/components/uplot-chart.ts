@@ -3,6 +3,7 @@
 // console's Content-Security-Policy as it is.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { timeAxisLabels } from '../lib/time';
 
 export interface ChartSeries {
   label: string;
@@ -68,7 +69,8 @@ function options(spec: ChartSpec, width: number, current: () => ChartSpec): uPlo
         grid,
         ...(spec.categories
           ? { splits: () => spec.categories!.map((_, i) => i), values: (_u: uPlot, splits: number[]) => splits.map((i) => spec.categories![i] ?? '') }
-          : {}),
+          : // uPlot's own labels are 12-hour (2pm); the console's dates are 24-hour (lib/time.ts).
+            { values: (_u: uPlot, splits: number[], _axis: number, _space: number, incr: number) => timeAxisLabels(splits, incr, spec.zone ?? 'UTC') }),
       },
       { stroke: axisStroke, grid, size: 56 },
       ...(hasRight ? [{ scale: 'r', side: 1, stroke: axisStroke, grid: { show: false }, size: 56 } as uPlot.Axis] : []),

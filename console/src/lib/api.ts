@@ -134,6 +134,7 @@ export const api = {
   campaign: (siteId: string, campaignId: string) => call<Campaign>('GET', `${site(siteId)}/campaigns/${enc(campaignId)}`),
   series: (siteId: string, campaignId: string) => call<CampaignSeries>('GET', `${site(siteId)}/campaigns/${enc(campaignId)}/series`),
   createCampaign: (siteId: string, body: CreateCampaignRequest) => call<CreatedCampaign>('POST', `${site(siteId)}/campaigns`, body),
+  updateDraft: (siteId: string, campaignId: string, body: CreateCampaignRequest) => call<CreatedCampaign>('PATCH', `${site(siteId)}/campaigns/${enc(campaignId)}`, body),
   estimate: (siteId: string, body: { topics: string[]; countries: string[]; segment?: Segment }) =>
     call<{ totalUsers: number }>('POST', `${site(siteId)}/campaigns/estimate`, body),
   deleteCampaign: (siteId: string, campaignId: string) => call<DeletedCampaign>('DELETE', `${site(siteId)}/campaigns/${enc(campaignId)}`),

@@ -9,6 +9,7 @@ export type Route =
   | { page: 'campaigns'; siteId: string; query: URLSearchParams }
   | { page: 'composer'; siteId: string; from?: string }
   | { page: 'campaign'; siteId: string; campaignId: string }
+  | { page: 'editDraft'; siteId: string; campaignId: string }
   | { page: 'audience'; siteId: string }
   | { page: 'settings'; siteId: string }
   | { page: 'notFound'; path: string };
@@ -35,6 +36,7 @@ export function parseHash(hash: string): Route {
       if (rest.length === 1) return { page: 'campaigns', siteId, query };
       if (rest.length === 2 && rest[1] === 'new') return { page: 'composer', siteId, from: query.get('from') ?? undefined };
       if (rest.length === 2) return { page: 'campaign', siteId, campaignId: rest[1] };
+      if (rest.length === 3 && rest[2] === 'edit') return { page: 'editDraft', siteId, campaignId: rest[1] };
     }
     if (rest.length === 1 && rest[0] === 'audience') return { page: 'audience', siteId };
     if (rest.length === 1 && rest[0] === 'settings') return { page: 'settings', siteId };

@@ -134,3 +134,26 @@ export function showDate(iso: string | null | undefined, zone: string): string {
 export function showUtc(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A time axis's labels in a zone, as the console writes dates (showDate: 24-hour clock, day then
+ * month): `14:05` between ticks less than a day apart, with the date under the first tick and
+ * under each one on a new day (`14:05\n27 Nov`); `27 Nov` for days, `Nov 2026` for months.
+ * `splits`: the ticks in Unix seconds; `incr`: the seconds between them.
+ */
+export function timeAxisLabels(splits: readonly number[], incr: number, zone: string): string[] {
+  let lastDay = '';
+  return splits.map((s) => {
+    const p = partsIn(zone, s * 1000);
+    const day = `${p.day} ${MONTHS[p.month - 1]}`;
+    if (incr >= 28 * 86_400) return `${MONTHS[p.month - 1]} ${p.year}`;
+    if (incr >= 86_400) return day;
+    const time = `${two(p.hour)}:${two(p.minute)}`;
+    const newDay = `${p.year}-${day}` !== lastDay;
+    lastDay = `${p.year}-${day}`;
+    return newDay ? `${time}\n${day}` : time;
+  });
+}

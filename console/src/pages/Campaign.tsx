@@ -1,13 +1,14 @@
 // One campaign: what it says, to whom and when, its analytics (sent, failed, expired,
 // impressions, clicks, CTR, ITS) and a chart of impressions and clicks over time (the `series`
-// endpoint), refreshed every few seconds while it sends and reports come in. Delete before it is
-// sent; duplicate into the composer.
+// endpoint), refreshed every few seconds while it sends and reports come in; what was sent, with
+// its preview. Delete before it is sent; duplicate into the composer; a draft is edited there.
 import { useMemo, useState } from 'preact/hooks';
 import { Chart } from '../components/Chart';
 import type { ChartSpec } from '../components/uplot-chart';
 import { ConfirmDialog, ErrorBox, Loading, Stat } from '../components/ui';
 import { api } from '../lib/api';
-import { campaignState, count, countryName, COUNTRY_PREFIX, isLive, percent, sendingProgress, STATE_TEXT } from '../lib/format';
+import { NotificationPreview } from '../components/Preview';
+import { campaignState, count, countryName, COUNTRY_PREFIX, hostOf, isLive, percent, sendingProgress, STATE_TEXT } from '../lib/format';
 import { useInterval, useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
@@ -121,6 +122,8 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
   const state = campaignState(c);
   const progress = sendingProgress(c, zone);
   const deletable = (c.status === 'draft' || Date.parse(c.scheduleDate) > Date.now()) && site.plan.permissions.includes('delete');
+  // Editing a draft may send it: the create's permission, as the API asks.
+  const editable = c.status === 'draft' && site.plan.permissions.includes('create');
   const d = c.delivery;
   // The customer may pick the winner while the test runs (the rest then get it at once).
   const canPick = c.abTest !== undefined && c.abTest.winner === null && c.status === 'published' && site.plan.permissions.includes('create');
@@ -142,6 +145,11 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
         </p>
       ) : null}
       <div class="actions">
+        {editable ? (
+          <a class="btn btn-primary" href={href(sitePath(site.id, `/campaigns/${encodeURIComponent(c.id)}/edit`))}>
+            Edit draft
+          </a>
+        ) : null}
         <a class="btn" href={href(sitePath(site.id, `/campaigns/new?from=${encodeURIComponent(c.id)}`))}>
           Duplicate
         </a>
@@ -246,27 +254,52 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
       ) : null}
 
       <div class="card">
-        <h2>Message and audience</h2>
+        <h2>{c.status === 'draft' ? 'What it will send' : 'What was sent'}</h2>
+        <div class="sent-grid">
+          <dl class="facts" id="campaign-content">
+            <dt>Title</dt>
+            <dd>{c.title}</dd>
+            <dt>Text</dt>
+            <dd>{c.body}</dd>
+            <dt>Link</dt>
+            <dd class="break">{c.link || '—'}</dd>
+            <dt>Icon</dt>
+            <dd class="break">{c.icon ?? '—'}</dd>
+            <dt>Image</dt>
+            <dd class="break">{c.image ?? '—'}</dd>
+            <dt>Button</dt>
+            <dd>{c.callToAction || '—'}</dd>
+            {c.utmSource || c.utmMedium || c.utmCampaign ? (
+              <>
+                <dt>UTM</dt>
+                <dd class="break">{[['utm_source', c.utmSource], ['utm_medium', c.utmMedium], ['utm_campaign', c.utmCampaign]].filter(([, v]) => v).map(([k, v]) => `${k}=${v}`).join(', ')}</dd>
+              </>
+            ) : null}
+          </dl>
+          <div aria-label="Preview" role="group">
+            <NotificationPreview content={{ title: c.title, body: c.body, icon: c.icon ?? '', image: c.image ?? '', callToAction: c.callToAction, host: hostOf(c.link) }} />
+          </div>
+        </div>
+      </div>
+
+      <div class="card">
+        <h2>Audience and sending</h2>
         <dl class="facts">
-          <dt>Text</dt>
-          <dd>{c.body}</dd>
-          <dt>Link</dt>
-          <dd class="break">{c.link || '—'}</dd>
-          {c.callToAction ? (
-            <>
-              <dt>Button</dt>
-              <dd>{c.callToAction}</dd>
-            </>
-          ) : null}
           <dt>Topics</dt>
           <dd>{topics.length ? topics.join(', ') : '—'}</dd>
           <dt>Countries</dt>
           <dd>{countries.length ? countries.map(countryName).join(', ') : '—'}</dd>
           <dt>Audience when scheduled</dt>
           <dd>{count(c.totalUsers)} subscribers</dd>
-          <dt>{c.scheduleMode === 'now' ? 'Sent' : 'Send date'}</dt>
+          <dt>{c.scheduleMode === 'scheduled' ? 'Send date' : c.status === 'draft' ? 'Send' : 'Sent'}</dt>
           <dd>
-            {showDate(c.scheduleDate, zone)} <span class="muted small">({showUtc(c.scheduleDate)})</span>
+            {c.scheduleMode === 'now' && c.status === 'draft' ? (
+              'At once, when the draft is sent'
+            ) : (
+              <>
+                {showDate(c.scheduleDate, zone)} <span class="muted small">({showUtc(c.scheduleDate)})</span>
+              </>
+            )}
           </dd>
           {c.localTime ? (
             <>

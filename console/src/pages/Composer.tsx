@@ -3,7 +3,8 @@
 // date entered in the owner's time zone and sent as UTC `scheduleDate`), and the optional sending
 // controls (segment, throttle, frequency cap, local time, A/B test). Saved as a draft, sent now or
 // scheduled through POST /console/api/sites/{id}/campaigns; the API's validation messages are
-// shown at the fields they are about. `?from=<id>` duplicates a campaign.
+// shown at the fields they are about. `?from=<id>` duplicates a campaign; `#/…/campaigns/<id>/edit`
+// edits a draft in place (PATCH …/campaigns/<id>: kept, sent now or scheduled).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { NotificationPreview, type PreviewContent } from '../components/Preview';
 import { ConfirmDialog, ErrorBox, FieldErrors, Loading, TextArea, TextField } from '../components/ui';
@@ -11,9 +12,9 @@ import { api, ApiError, messageOf } from '../lib/api';
 import { splitMessage, type SplitMessage } from '../lib/field-errors';
 import { count, countryName, COUNTRY_PREFIX, hostOf } from '../lib/format';
 import { useDebounced, useLoad, useTitle } from '../lib/hooks';
-import { navigate, sitePath } from '../lib/router';
+import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
-import { instantToWall, knownZones, offsetLabel, offsetMinutes, showUtc, wallToApiDate, wallToInstant } from '../lib/time';
+import { instantToWall, knownZones, offsetLabel, offsetMinutes, showDate, showUtc, wallToApiDate, wallToInstant } from '../lib/time';
 import type { AbTestRequest, AbVariant, Browser, Campaign, CreateCampaignRequest, NameCount, Segment, SiteDetail } from '../lib/types';
 
 interface VariantForm {
@@ -50,6 +51,8 @@ interface Form {
   ttlDays: string;
   topics: string[];
   countries: string[];
+  /** Everyone: every country the site has subscribers in (the unidentified one too), so every subscriber. */
+  everyone: boolean;
   when: 'now' | 'scheduled';
   scheduleWall: string;
   segment: SegmentForm;
@@ -67,6 +70,7 @@ interface Form {
 const ERROR_FIELD: Partial<Record<keyof Form, string>> = {
   topics: 'audience',
   countries: 'audience',
+  everyone: 'audience',
   scheduleWall: 'scheduleDate',
   when: 'scheduleDate',
   ttlDays: 'ttl',
@@ -116,6 +120,7 @@ function emptyForm(zone: string): Form {
     ttlDays: '',
     topics: [],
     countries: [],
+    everyone: false,
     when: 'now',
     scheduleWall: defaultSchedule(zone),
     segment: EMPTY_SEGMENT,
@@ -130,12 +135,19 @@ function emptyForm(zone: string): Form {
   };
 }
 
-/** A campaign as the composer's starting point (duplicate): content, audience and controls; the schedule is the owner's to set again. */
-function formFrom(c: Campaign, zone: string): Form {
+/**
+ * A campaign as the composer's starting point: content, audience and controls. A duplicate's
+ * schedule is the owner's to set again; a draft being edited keeps its own (a local-time draft's
+ * date: its plan's UTC date, taken at noon UTC, which is that date in every zone's reading of it).
+ */
+function formFrom(c: Campaign, zone: string, keepSchedule: boolean): Form {
   const f = emptyForm(zone);
   const s = c.segment;
+  const scheduled = keepSchedule && c.scheduleMode === 'scheduled';
   return {
     ...f,
+    when: c.localTime || scheduled ? 'scheduled' : 'now',
+    scheduleWall: scheduled ? instantToWall(Date.parse(c.localTime ? `${c.localTime.date}T12:00:00Z` : c.scheduleDate), zone) : f.scheduleWall,
     title: c.title,
     body: c.body,
     link: c.link,
@@ -164,7 +176,6 @@ function formFrom(c: Campaign, zone: string): Form {
     throttle: c.throttlePerMinute ? String(c.throttlePerMinute) : '',
     ignoreCap: c.ignoreFrequencyCap === true,
     localTime: c.localTime?.time ?? '',
-    when: c.localTime ? 'scheduled' : 'now',
     abOn: Boolean(c.abTest),
     variants: c.abTest
       ? c.abTest.variants.map((v) => ({
@@ -257,20 +268,34 @@ export function requestOf(f: Form, status: 'draft' | 'published', zone: string):
   return body;
 }
 
-export function ComposerPage({ site, from }: { site: SiteDetail; from?: string }) {
-  useTitle(from ? 'Duplicate a campaign' : 'New campaign');
+/** `from`: a campaign to duplicate; `edit`: a draft to edit in place. */
+export function ComposerPage({ site, from, edit }: { site: SiteDetail; from?: string; edit?: string }) {
+  useTitle(edit ? 'Edit draft' : from ? 'Duplicate a campaign' : 'New campaign');
   const { zone, setZone } = useZone();
-  const source = useLoad<Campaign | null>(() => (from ? api.campaign(site.id, from) : Promise.resolve(null)), [site.id, from]);
+  const sourceId = edit ?? from;
+  const source = useLoad<Campaign | null>(() => (sourceId ? api.campaign(site.id, sourceId) : Promise.resolve(null)), [site.id, sourceId]);
   const topics = useLoad<NameCount[]>(() => api.topics(site.id), [site.id]);
   const countries = useLoad<NameCount[]>(() => api.countries(site.id), [site.id]);
 
-  if (from && source.loading) return <Loading what="Loading the campaign to duplicate" />;
+  if (sourceId && source.loading) return <Loading what={edit ? 'Loading the draft' : 'Loading the campaign to duplicate'} />;
+  if (edit && source.data && source.data.status !== 'draft') {
+    return (
+      <section>
+        <h1 tabIndex={-1}>Edit draft</h1>
+        <ErrorBox error="Only a draft can be edited: this campaign was sent or scheduled." />
+        <p>
+          <a href={href(sitePath(site.id, `/campaigns/${encodeURIComponent(source.data.id)}`))}>Back to the campaign</a>
+        </p>
+      </section>
+    );
+  }
   return (
     <ComposerForm
-      key={`${site.id}:${from ?? ''}:${source.data?.id ?? ''}`}
+      key={`${site.id}:${sourceId ?? ''}:${source.data?.id ?? ''}`}
       site={site}
-      initial={source.data ? formFrom(source.data, zone) : emptyForm(zone)}
-      duplicateOf={source.data ?? undefined}
+      initial={source.data ? formFrom(source.data, zone, Boolean(edit)) : emptyForm(zone)}
+      duplicateOf={edit ? undefined : (source.data ?? undefined)}
+      draft={edit ? (source.data ?? undefined) : undefined}
       sourceError={source.error}
       topics={topics.data}
       countries={countries.data}
@@ -285,6 +310,8 @@ function ComposerForm(props: {
   site: SiteDetail;
   initial: Form;
   duplicateOf?: Campaign;
+  /** The draft being edited: saved, sent or scheduled in place. */
+  draft?: Campaign;
   sourceError: unknown;
   topics?: NameCount[];
   countries?: NameCount[];
@@ -353,8 +380,9 @@ function ComposerForm(props: {
     setErrors(null);
     setFailure(undefined);
     try {
-      const created = await api.createCampaign(site.id, requestOf(form, status, zone));
-      navigate(sitePath(site.id, `/campaigns/${encodeURIComponent(created.id)}`));
+      const body = requestOf(form, status, zone);
+      const saved = props.draft ? await api.updateDraft(site.id, props.draft.id, body) : await api.createCampaign(site.id, body);
+      navigate(sitePath(site.id, `/campaigns/${encodeURIComponent(saved.id)}`));
     } catch (e) {
       if (e instanceof ApiError && e.status === 400) {
         const split = splitMessage(e.message);
@@ -367,6 +395,11 @@ function ComposerForm(props: {
     }
   };
 
+  // Everyone is every listed country (each subscriber has one): the API's audience, no topic needed.
+  const chooseEveryone = (on: boolean) => {
+    setForm((f) => ({ ...f, everyone: on, topics: [], countries: on ? (props.countries ?? []).map((c) => c.name) : [] }));
+    settle('audience');
+  };
   const topicOptions = mergeNames(props.topics, form.topics);
   const countryOptions = mergeNames(props.countries, form.countries);
   const pv = previewOf >= 0 && form.abOn ? form.variants[previewOf] : undefined;
@@ -381,8 +414,9 @@ function ComposerForm(props: {
 
   return (
     <section class="composer">
-      <h1 tabIndex={-1}>{props.duplicateOf ? 'Duplicate a campaign' : 'New campaign'}</h1>
+      <h1 tabIndex={-1}>{props.draft ? 'Edit draft' : props.duplicateOf ? 'Duplicate a campaign' : 'New campaign'}</h1>
       {props.duplicateOf ? <p class="muted">A copy of “{props.duplicateOf.title}”. Set when to send it, then save or send.</p> : null}
+      {props.draft ? <p class="muted">The draft “{props.draft.title}”, created {showDate(props.draft.createdAt, zone)}. Save your changes, or send or schedule it.</p> : null}
       <ErrorBox error={props.sourceError} />
       {!canCreate ? <ErrorBox error="This site's plan does not include creating campaigns." /> : null}
       {errors ? (
@@ -398,6 +432,7 @@ function ComposerForm(props: {
       <ErrorBox error={failure} />
       <div class="composer-grid">
         <form
+          id="c-form"
           class="composer-form"
           onSubmit={(e) => {
             e.preventDefault();
@@ -432,22 +467,38 @@ function ComposerForm(props: {
           <fieldset class={err('audience') ? 'card fieldset-invalid' : 'card'} aria-describedby={err('audience') ? 'audience-err' : undefined}>
             <legend>Audience</legend>
             <ErrorBox error={props.audienceError} />
-            <NameChecks
-              title="Topics"
-              names={topicOptions}
-              chosen={form.topics}
-              onChange={(v) => set('topics', v)}
-              label={(n) => n}
-              empty="No topics yet."
-            />
-            <NameChecks
-              title="Countries"
-              names={countryOptions}
-              chosen={form.countries}
-              onChange={(v) => set('countries', v)}
-              label={countryName}
-              empty="No countries yet."
-            />
+            <div class="radios" role="radiogroup" aria-label="Who gets it">
+              <label class="check">
+                <input type="radio" name="audience" value="everyone" checked={form.everyone} disabled={!props.countries?.length} onChange={() => chooseEveryone(true)} />
+                Everyone{props.countries?.length ? ` (${count(props.countries.reduce((n, c) => n + c.users, 0))} subscribers)` : ': no subscribers yet'}
+              </label>
+              <label class="check">
+                <input type="radio" name="audience" value="chosen" checked={!form.everyone} onChange={() => chooseEveryone(false)} />
+                Chosen topics and countries
+              </label>
+            </div>
+            {form.everyone ? (
+              <p class="hint">Sent to every country the site has subscribers in now, the unidentified one included: every subscriber.</p>
+            ) : (
+              <>
+                <NameChecks
+                  title="Topics"
+                  names={topicOptions}
+                  chosen={form.topics}
+                  onChange={(v) => set('topics', v)}
+                  label={(n) => n}
+                  empty="No topics yet."
+                />
+                <NameChecks
+                  title="Countries"
+                  names={countryOptions}
+                  chosen={form.countries}
+                  onChange={(v) => set('countries', v)}
+                  label={countryName}
+                  empty="No countries yet."
+                />
+              </>
+            )}
             <FieldErrors id="audience-err" errors={err('audience')} />
             <p class="estimate" role="status" aria-live="polite" aria-atomic="true">
               {form.topics.length === 0 && form.countries.length === 0
@@ -623,15 +674,6 @@ function ComposerForm(props: {
               ) : null}
             </details>
           </fieldset>
-
-          <div class="actions sticky-actions">
-            <button type="button" class="btn" disabled={busy !== null} onClick={() => void submit('draft')}>
-              {busy === 'draft' ? 'Saving…' : 'Save draft'}
-            </button>
-            <button type="submit" class="btn btn-primary" disabled={busy !== null}>
-              {busy === 'published' ? (form.when === 'now' ? 'Sending…' : 'Scheduling…') : form.when === 'now' ? 'Send now' : 'Schedule'}
-            </button>
-          </div>
         </form>
 
         <aside class="composer-preview" aria-label="Preview">
@@ -651,6 +693,15 @@ function ComposerForm(props: {
           ) : null}
           <NotificationPreview content={preview} />
         </aside>
+        {/* After the preview, so that on a phone (one column) the preview is seen before sending; beside it on wider screens (styles.css). */}
+        <div class="actions composer-actions">
+          <button type="button" class="btn" disabled={busy !== null} onClick={() => void submit('draft')}>
+            {busy === 'draft' ? 'Saving…' : 'Save draft'}
+          </button>
+          <button type="submit" form="c-form" class="btn btn-primary" disabled={busy !== null}>
+            {busy === 'published' ? (form.when === 'now' ? 'Sending…' : 'Scheduling…') : form.when === 'now' ? 'Send now' : 'Schedule'}
+          </button>
+        </div>
       </div>
       <ConfirmDialog
         open={confirmSend}

@@ -17,7 +17,6 @@ export function LoginPage({ next, notice, onDone }: { next?: string; notice: str
     <section class="narrow">
       <h1 tabIndex={-1}>Log in</h1>
       {notice ? <Notice>{notice}</Notice> : null}
-      {next && !notice ? <p class="muted">Log in to continue where you were.</p> : null}
       <form
         class="card"
         onSubmit={async (e) => {
