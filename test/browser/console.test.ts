@@ -458,6 +458,8 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByRole('link', { name: 'Edit draft' }).click();
     await page.getByRole('heading', { name: 'Edit draft' }).waitFor();
     expect(await page.getByLabel('Title').inputValue()).to.equal('Weekend digest');
+    // Its audience as it was chosen: everyone.
+    await eventually(async () => ((await page.getByRole('radio', { name: /^Everyone/ }).isChecked()) ? true : undefined), WAIT_MS, 100);
     await page.getByLabel('Title').fill('Weekend digest, edited');
     // One column on a phone: the preview comes before the Send button; beside the form on a wide screen.
     const send = page.getByRole('button', { name: 'Send now' });

@@ -395,6 +395,12 @@ function ComposerForm(props: {
     }
   };
 
+  // A draft or duplicate whose audience is every listed country and no topic was made for everyone:
+  // shown so once the countries are known.
+  useEffect(() => {
+    const names = props.countries?.map((c) => c.name) ?? [];
+    setForm((f) => (!f.everyone && f.topics.length === 0 && names.length > 0 && f.countries.length === names.length && names.every((n) => f.countries.includes(n)) ? { ...f, everyone: true } : f));
+  }, [props.countries]);
   // Everyone is every listed country (each subscriber has one): the API's audience, no topic needed.
   const chooseEveryone = (on: boolean) => {
     setForm((f) => ({ ...f, everyone: on, topics: [], countries: on ? (props.countries ?? []).map((c) => c.name) : [] }));
