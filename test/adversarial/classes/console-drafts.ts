@@ -1,9 +1,12 @@
 // Class 13: the console's edit of a draft (PATCH /console/api/sites/{siteId}/campaigns/{id},
-// docs/console.md, "Drafts"), attacked by a logged-in owner of the fuzzed site: every create field
+// docs/console.md, "Drafts"), attacked by a logged-in owner of a site of the class's own (class 12
+// changes the fuzzed site's plan with hostile fields): every create field
 // hostile, as class 1 sends them to /v2 create (→ 200 or 4xx, bad text refused, nothing changed on
 // a 4xx); the bystander's drafts named under the owner's own site (404 `Campaign not found`) and
 // under the bystander's site (404 `Site not found`), the bystander's data unchanged; odd ids.
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
+import type { SiteInfo } from '../../e2e/support/fixtures.js';
 import { createAccounts } from '../../../services/campaign/src/accounts/accounts.js';
 import type { HeaderList, RequestSpec } from '../support/http.js';
 import { request } from '../support/http.js';
@@ -59,14 +62,17 @@ export function registerConsoleDrafts(): void {
     this.timeout(120_000);
     trackViolations(cls);
     let session: Session;
+    let site: SiteInfo;
 
     before(async () => {
-      session = await logIn(getCtx().sites.fuzz.id);
+      const c = getCtx();
+      const plan = `adv_drafts_${randomBytes(3).toString('hex')}`;
+      await c.stack.cli('plans', 'create', plan, '--permissions', 'create,reports,delete,audience');
+      site = await c.stack.cli('sites', 'create', 'adversarial-drafts', '--plan', plan);
+      session = await logIn(site.id);
     });
 
     it('every create field hostile in a draft\'s edit → 200 or 4xx, bad text refused, the draft unchanged on a 4xx', async () => {
-      const { sites } = getCtx();
-      const site = sites.fuzz;
       // A draft to edit: kept a draft by the valid base (status draft), made again once one is published.
       const make = async () => {
         const r = await probe(cls, jsonRequest('POST', '/v2/campaign/create', draft('Edited by the fuzzer'), site.apiKey), { siteId: site.id, allowed: [200], what: '(a draft to edit)' });
@@ -94,19 +100,19 @@ export function registerConsoleDrafts(): void {
       const { sites } = getCtx();
       const theirs = sites.otherCampaignId;
       const body = JSON.stringify({ ...draft('Taken over'), status: 'published' });
-      for (const spec of [patch(session, sites.fuzz.id, theirs, body), patch(session, sites.fuzz.id, theirs.toUpperCase(), body)]) {
+      for (const spec of [patch(session, site.id, theirs, body), patch(session, site.id, theirs.toUpperCase(), body)]) {
         const r = await probe(cls, spec, { siteId: sites.other.id, allowed: [404], what: '(the bystander\'s draft under the own site)' });
         if (r.body?.message !== 'Campaign not found') violation(cls, `${spec.path}: ${r.status} ${show(r.body)}`);
       }
       const foreign = await probe(cls, patch(session, sites.other.id, theirs, body), { siteId: sites.other.id, allowed: [404], what: "(the bystander's site)" });
       if (foreign.body?.message !== 'Site not found') violation(cls, `the bystander's site: ${foreign.status} ${show(foreign.body)}`);
       for (const segment of ODD_SEGMENTS) {
-        await probe(cls, patch(session, sites.fuzz.id, pathSegment(segment), body), { siteId: sites.fuzz.id, allowed: [400, 404, 405], what: `(campaign id ${show(segment, 40)})` });
+        await probe(cls, patch(session, site.id, pathSegment(segment), body), { siteId: site.id, allowed: [400, 404, 405], what: `(campaign id ${show(segment, 40)})` });
       }
       // Without the session's CSRF token, or with none at all: refused before anything.
-      const bare: RequestSpec = { method: 'PATCH', path: `/console/api/sites/${sites.fuzz.id}/campaigns/${theirs}`, headers: [['Content-Type', 'application/json'], session.headers[0]], body };
-      await probe(cls, bare, { siteId: sites.fuzz.id, allowed: [403], what: '(no CSRF token)' });
-      await probe(cls, { ...bare, headers: [['Content-Type', 'application/json']] }, { siteId: sites.fuzz.id, allowed: [401], what: '(no session)' });
+      const bare: RequestSpec = { method: 'PATCH', path: `/console/api/sites/${site.id}/campaigns/${theirs}`, headers: [['Content-Type', 'application/json'], session.headers[0]], body };
+      await probe(cls, bare, { siteId: sites.other.id, allowed: [403], what: '(no CSRF token)' });
+      await probe(cls, { ...bare, headers: [['Content-Type', 'application/json']] }, { siteId: sites.other.id, allowed: [401], what: '(no session)' });
       await endOfClassChecks(cls);
       assertNoViolations(cls);
     });
