@@ -42,7 +42,7 @@ export interface LiveRow {
   ab_window_ends_at: string | null;
 }
 
-/** What nothing updates once written (campaigns are never edited): the content and the options. */
+/** What nothing updates once the campaign is past draft (only drafts are edited: update-draft.ts): the content and the options. */
 export interface FixedRow {
   title: string;
   body: string;
