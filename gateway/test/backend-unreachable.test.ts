@@ -90,6 +90,24 @@ describe('gateway: backend unreachable vs. failed after sending (real grpc-js)',
     }
   });
 
+  it('when the service is of the previous release and does not know the method (a rolling upgrade), then 503 with Retry-After', async () => {
+    const server = new grpc.Server();
+    const { CampaignService } = loadCampaignProto().campaign.v1;
+    const hang = () => {};
+    // The previous release's campaign service: every method but UpdateDraft, which grpc-js then answers itself.
+    server.addService(CampaignService.service, { CreateCampaign: hang, ListCampaigns: hang, GetCampaign: hang, DeleteCampaign: hang, Authenticate: hang });
+    const port = await bindServer(server, '127.0.0.1', 0);
+    try {
+      const backends = backendsFor(`127.0.0.1:${port}`, 2000);
+      const err = await failureOf(backends.campaigns.updateDraft({ siteId: 's', campaignId: 'c', bodyJson: '{}' }, ctx));
+      expect((err as grpc.ServiceError).code).to.equal(grpc.status.UNIMPLEMENTED);
+      const mapped = toHttpError(err, 'Error creating campaign');
+      expect([mapped.status, mapped.headers['Retry-After']], (err as Error).message).to.deep.equal([503, '5']);
+    } finally {
+      server.forceShutdown();
+    }
+  });
+
   it('when the connection drops after the call was sent, then 500 (the outcome is unknown)', async () => {
     const server = new grpc.Server();
     const { CampaignService } = loadCampaignProto().campaign.v1;

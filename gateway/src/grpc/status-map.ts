@@ -1,7 +1,8 @@
 // gRPC status → HTTP, exactly as the header of packages/contracts/protos/campaign/v1/campaign.proto states. The
 // message of a 4xx is the status details (the spec's text); anything else is the endpoint's
 // generic 500 text, so backend internals never reach the customer — except a call that never
-// reached its service, which is certain to have done nothing and is answered 503 (below), and a
+// reached its service (or reached one that does not know the method yet), which is certain to
+// have done nothing and is answered 503 (below), and a
 // service that answered busy (no database connection in time): 503 with its Retry-After.
 import { status as Status } from '@grpc/grpc-js';
 import { RETRY_AFTER_METADATA } from '@webpush/shared/grpc.js';
@@ -31,14 +32,18 @@ export const BACKEND_RETRY_AFTER_SECONDS = 5;
  *   by server`, RFC 9113 §8.7: not processed);
  * - DEADLINE_EXCEEDED while still waiting for a connection (`…Waiting for LB pick`, `…waiting
  *   for name resolution`).
+ * - UNIMPLEMENTED from the service's grpc-js (server.ts getUnimplementedStatusResponse) for a
+ *   method it does not know: a service of the previous release during a rolling upgrade
+ *   (gateways go first, docs/operations.md "Upgrading"), which ran no handler.
  * Everything else stays a 500, in particular `Connection dropped`, write errors and a deadline
  * after the request was sent: a create may have happened (the spec's "check the list first").
- * Our services never answer UNAVAILABLE themselves (their errors map to the codes above or
- * INTERNAL), so these texts can only come from the gateway's own grpc-js.
+ * Our services never answer UNAVAILABLE or UNIMPLEMENTED themselves (their errors map to the
+ * codes above or INTERNAL), so these texts can only come from grpc-js.
  */
 const NEVER_SENT: ReadonlyMap<number, RegExp> = new Map([
   [Status.UNAVAILABLE, /^(No connection established|Name resolution failed|Channel closed before call started$|Stream refused by server$)/],
   [Status.DEADLINE_EXCEEDED, /(^|,)(Waiting for LB pick|waiting for name resolution)(,|$)/],
+  [Status.UNIMPLEMENTED, /^The server does not implement the method /],
 ]);
 
 export function isGrpcError(err: unknown): err is { code: number; details?: string } {
