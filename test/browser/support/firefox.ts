@@ -27,6 +27,8 @@ export interface Firefox {
   shownNotifications(): Promise<string[]>;
   /** Clicks the body of the shown notification with this title, as a user would. */
   clickNotification(title: string, timeoutMs: number): Promise<void>;
+  /** The labels of the buttons Firefox draws in the window of the notification with this title. */
+  notificationButtons(title: string, timeoutMs: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,18 @@ export async function launchFirefox(pushServerUrl: string, env: Record<string, s
         }
         return false;
       }, timeoutMs);
+    },
+    async notificationButtons(title, timeoutMs) {
+      let labels: string[] = [];
+      await until(`no notification titled ${JSON.stringify(title)}`, async () => {
+        for (const w of await alertWindows()) {
+          if ((await titleOf(w.context)) !== title) continue;
+          labels = JSON.parse(await evaluate(w.context, `JSON.stringify([...document.querySelectorAll('button, toolbarbutton')].filter((b) => !b.hidden).map((b) => (b.label || b.getAttribute('label') || b.textContent || '').trim()).filter(Boolean))`));
+          return true;
+        }
+        return false;
+      }, timeoutMs);
+      return labels;
     },
     close: () => browser.close(),
   };
