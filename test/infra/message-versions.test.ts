@@ -9,7 +9,7 @@ import { REQUIRED_CONTENT_FIELDS, type CampaignContent } from '@webpush/contract
 import { createCodecs, dispatchForWire, upgradeDispatch, type DispatchMessage, type DispatchMessageV1 } from '@webpush/contracts/messages.js';
 
 const codecs = createCodecs();
-const content = fc.record<CampaignContent>({
+const content: fc.Arbitrary<CampaignContent> = fc.record({
   title: fc.string(),
   body: fc.string(),
   link: fc.webUrl(),

@@ -26,11 +26,11 @@ describe('notification options and urgency', function () {
 
   before(async () => {
     h = await startHarness('campaign_options');
-    site = await h.newSite({ subscribers: [{ count: 2, topics: ['sports'] }] });
+    site = await h.newSite({ subscribers: [{ count: 2, topics: ['sports'], countries: ['br'] }] });
   });
   after(async () => h?.stop());
 
-  const create = (body: object, siteId = site.siteId) => h.call<{ id: string }>('CreateCampaign', { siteId, bodyJson: JSON.stringify(validCampaign(body)), idempotencyKey: '' });
+  const create = (body: Record<string, unknown>, siteId = site.siteId) => h.call<{ id: string }>('CreateCampaign', { siteId, bodyJson: JSON.stringify(validCampaign(body)), idempotencyKey: '' });
   const published = async (ids: string[]) => {
     const sent: Buffer[] = [];
     const relay = createOutboxRelay({ pool: h.pool, log: createLogger('test', 'error'), publish: async (_t, messages) => void sent.push(...messages.map((m) => m.value)) }, { intervalMs: 1000, batchSize: 1000 });
