@@ -104,7 +104,7 @@ export function MoreOptions(props: {
       <summary>More options</summary>
       <fieldset class="checks">
         <legend>More buttons</legend>
-        <p class="hint">Each opens its own link (with the UTM parameters). With a button text above, one more button; without, two. Firefox and Safari show none: the notification still opens the link.</p>
+        <p class="hint">Each opens its own link (with the UTM parameters). With a button text above, one more button; without, two. Where a browser shows no buttons, a click on the notification opens the link.</p>
         <FieldErrors errors={err('actions')} />
         {f.actions.map((a, i) => (
           <div class="row" key={i}>
