@@ -32,7 +32,7 @@ export interface Firefox {
   close(): Promise<void>;
 }
 
-export async function launchFirefox(pushServerUrl: string, env: Record<string, string> = {}): Promise<Firefox> {
+export async function launchFirefox(pushServerUrl: string, env: Record<string, string> = {}, prefs: Record<string, unknown> = {}): Promise<Firefox> {
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
@@ -53,6 +53,7 @@ export async function launchFirefox(pushServerUrl: string, env: Record<string, s
       // A notification window closes by itself after this long (default 20 s); a slow machine
       // must not lose it between showing it and clicking it.
       'alerts.totalOpenTime': 120_000,
+      ...prefs,
     },
   });
   const connection = (browser as unknown as { connection: BidiConnection }).connection;
