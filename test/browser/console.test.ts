@@ -358,12 +358,14 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('composer');
   });
 
-  it('composer, More options: collapsed until opened; a second button with its own link, a badge and urgency high are sent; an API message shows at its option', async () => {
+  it('composer, More options: collapsed until opened; a second button with its own link (in the previews), a badge and urgency high are sent; an API message shows at its option', async () => {
     const more = page.locator('details', { has: page.locator('summary', { hasText: 'More options' }) });
     expect(await more.getAttribute('open')).to.equal(null);
     await more.locator('summary').click();
     await page.getByLabel('Button 1 text').fill('Scores');
     await page.getByLabel('Button 1 URL').fill('https://news.example/scores');
+    // The previews show the second button after the first, where the style has buttons.
+    for (const style of ['chrome', 'android', 'firefox']) expect(await page.locator(`.preview[data-style="${style}"]`).textContent()).to.match(/Watch live.*Scores/i);
     await page.getByLabel('Badge URL').fill('https://news.example/badge.png');
     await page.getByLabel('Urgency').selectOption('high');
     await page.getByLabel('Vibration (ms)').fill('200, x');

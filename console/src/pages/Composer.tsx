@@ -420,6 +420,7 @@ function ComposerForm(props: {
     icon: pv?.icon || form.icon,
     image: pv?.image || form.image,
     callToAction: pv?.callToAction || form.callToAction,
+    buttons: form.more.actions.map((a) => a.title),
     host: hostOf(pv?.link || form.link),
   };
 
