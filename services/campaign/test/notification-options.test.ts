@@ -1,7 +1,8 @@
 // A campaign's notification options and urgency through the campaign service (docs/api-decisions.md,
 // "Notification options"): stored as validated and shown by get and list only where they differ
-// from their defaults; a refused create stores nothing; the dispatch message carries them, still
-// written as version 1 (the previous release's delivery reads it and sends without them).
+// from their defaults; a refused create stores nothing; a draft's edit sets or clears them; the
+// dispatch message carries them, still written as version 1 (the previous release's delivery
+// reads it and sends without them).
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { createLogger } from '@webpush/shared/log.js';
@@ -72,6 +73,17 @@ describe('notification options and urgency', function () {
     await expectStatus(create({ silent: true, vibrate: [100], urgency: 'now' }, s.siteId), grpc.status.INVALID_ARGUMENT, 'vibrate cannot be used with silent, urgency must be very-low, low, normal or high');
     const { rows } = await h.pool.query('SELECT count(*)::int AS n FROM campaign.campaigns WHERE site_id = $1', [s.siteId]);
     expect(rows[0].n).to.equal(0);
+  });
+
+  it("when a draft is edited (the console's UpdateDraft), then its options and urgency are the new body's: set, changed or cleared", async () => {
+    const update = (id: string, body: Record<string, unknown>) => h.call('UpdateDraft', { siteId: site.siteId, campaignId: id, bodyJson: JSON.stringify(validCampaign(body)) });
+    const { id } = await create({});
+    await update(id, { ...OPTIONS, urgency: 'low' });
+    expect(await getCampaign(h, site.siteId, id)).to.deep.include({ renotify: true, lang: 'pt-BR', urgency: 'low' });
+    await update(id, { silent: true });
+    const cleared = await getCampaign(h, site.siteId, id);
+    expect(cleared).to.include({ silent: true });
+    for (const field of ['actions', 'badge', 'requireInteraction', 'renotify', 'vibrate', 'timestamp', 'dir', 'lang', 'urgency']) expect(cleared).to.not.have.property(field);
   });
 
   it('when dispatched, then the message carries the options in its content and the urgency; without them it is what it was (version 1, no urgency)', async () => {
