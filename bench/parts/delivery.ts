@@ -130,7 +130,7 @@ function samplePayload(campaignId: string, c: Record<string, string>): string {
     icon: c.icon,
     image: null,
     callToAction: c.callToAction,
-  }, tokens.sign({ campaignId, subscriberId: '123456' }));
+  }, tokens.sign({ campaignId, subscriberId: '123456' }), Date.now());
 }
 
 export const BENCH_CAMPAIGN = {

@@ -98,6 +98,21 @@ describe("console: the API's validation messages at their fields", () => {
     });
   });
 
+  it("the notification options' texts go to their fields, a button's to that button's text or link", () => {
+    const m = splitMessage(
+      'actions[1].link must be a valid URL, actions[0].title must be 1 to 20 characters, Badge must be a valid URL, vibrate cannot be used with silent, timestamp must be a UTC date-time from 1970 on (e.g. 2025-01-01T12:00:00Z), urgency must be very-low, low, normal or high',
+    );
+    expect(m.byField).to.deep.equal({
+      'actions.1.link': ['actions[1].link must be a valid URL'],
+      'actions.0.title': ['actions[0].title must be 1 to 20 characters'],
+      badge: ['Badge must be a valid URL'],
+      vibrate: ['vibrate cannot be used with silent'],
+      timestamp: ['timestamp must be a UTC date-time from 1970 on (e.g. 2025-01-01T12:00:00Z)'],
+      urgency: ['urgency must be very-low, low, normal or high'],
+    });
+    expect(m.rest).to.deep.equal([]);
+  });
+
   it('a text the console does not know is kept whole for the form’s alert', () => {
     expect(splitMessage('Something new went wrong')).to.deep.equal({ byField: {}, rest: ['Something new went wrong'] });
     const m = splitMessage('Title is required, Something new, with a comma, Link is required');

@@ -40,6 +40,26 @@ describe('contract helper (test/support/openapi.ts)', () => {
     assertResponseMatchesContract('POST', '/public/v1/sites/pub_x/subscriptions', 201, { id: '3c5e8f2a-6d1b-4e7a-9f0c-2b4d6a8e1c35', created: true });
   });
 
+  it('a campaign with every notification option and an urgency matches the document; an option the document does not have does not', () => {
+    const withOptions = {
+      ...campaign,
+      delivery: { sent: 4, failed: 0, expired: 0, pending: 0, failedBy: { rejected: 0, unauthorized: 0, unreachable: 0, refused: 0 } },
+      actions: [{ title: 'Scores', link: 'https://shop.example.org/scores' }],
+      badge: 'https://cdn.example.org/badge.png',
+      requireInteraction: true,
+      renotify: true,
+      silent: true,
+      vibrate: [200, 100, 200],
+      timestamp: '2026-12-05T10:00:00Z',
+      dir: 'rtl',
+      lang: 'pt-BR',
+      urgency: 'high',
+    };
+    assertResponseMatchesContract('GET', `/v2/campaign/${campaign.id}`, 200, withOptions);
+    expect(() => assertResponseMatchesContract('GET', `/v2/campaign/${campaign.id}`, 200, { ...withOptions, urgency: 'normal' })).to.throw();
+    expect(() => assertResponseMatchesContract('GET', `/v2/campaign/${campaign.id}`, 200, { ...withOptions, badges: 'x' })).to.throw();
+  });
+
   it('prefers the concrete path /campaign/create over the template /campaign/{campaignId}', () => {
     assertResponseMatchesContract('POST', '/v2/campaign/create', 422, { message: 'Idempotency-Key was already used with a different request body' });
   });

@@ -358,12 +358,31 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('composer');
   });
 
+  it('composer, More options: collapsed until opened; a second button with its own link (in the previews), a badge and urgency high are sent; an API message shows at its option', async () => {
+    const more = page.locator('details', { has: page.locator('summary', { hasText: 'More options' }) });
+    expect(await more.getAttribute('open')).to.equal(null);
+    await more.locator('summary').click();
+    await page.getByLabel('Button 1 text').fill('Scores');
+    await page.getByLabel('Button 1 URL').fill('https://news.example/scores');
+    // The previews show the second button after the first, where the style has buttons.
+    for (const style of ['chrome', 'android', 'firefox']) expect(await page.locator(`.preview[data-style="${style}"]`).textContent()).to.match(/Watch live.*Scores/i);
+    await page.getByLabel('Badge URL').fill('https://news.example/badge.png');
+    await page.getByLabel('Urgency').selectOption('high');
+    await page.getByLabel('Vibration (ms)').fill('200, x');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.locator('.field-invalid', { hasText: 'vibrate must be an array of at most 10 whole numbers of milliseconds from 0 to 10000' }).waitFor();
+    await screen('composer-more-options');
+    await page.getByLabel('Vibration (ms)').fill('');
+  });
+
   it('sending: the campaign page shows sends, impressions and clicks arriving, in its figures and its chart, as /v2 reports them', async () => {
     await page.getByRole('button', { name: 'Send now' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send now' }).click();
     await page.getByRole('heading', { name: 'Final tonight' }).waitFor();
     campaignId = decodeURIComponent(/campaigns\/([^/?]+)$/.exec(new URL(page.url()).hash)?.[1] ?? '');
     expect(campaignId).to.match(/^[0-9a-f-]{36}$/);
+    // The composer's More options went with it.
+    expect(await v2('GET', `/v2/campaign/${campaignId}`)).to.deep.include({ actions: [{ title: 'Scores', link: 'https://news.example/scores' }], badge: 'https://news.example/badge.png', urgency: 'high' });
     await page.locator('#campaign-stats').waitFor();
     const firstSeen = await stat('Impressions');
     // The page refreshes by itself while the campaign sends: no reload here.

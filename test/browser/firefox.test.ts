@@ -20,6 +20,7 @@ import { FIREFOX, launchFirefox, type Firefox } from './support/firefox.js';
 import { startFirefoxPushServer, type FirefoxPushServer, type ForwardedPush } from './support/firefox-push-server.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
 import { startSite, type TestSite } from './support/site.js';
+import { readShownOptions } from './support/notification-options.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
 
@@ -210,6 +211,43 @@ describe('browser: the site plugin in headless Firefox, which decrypts our pushe
     expect(await listed(tampered)).to.deep.equal([]);
     expect(await firefox!.shownNotifications()).to.not.include('Tampered');
     expect((await campaign(tampered)).analytics).to.include({ impressions: 0, clicks: 0 });
+  });
+
+  it('a campaign with notification options and urgency high is pushed with Urgency: high, decrypted by Firefox and shown with each option its Notification has (both buttons, requireInteraction, silent, dir, lang)', async () => {
+    const before = push.forwarded().length;
+    const id = await create('Every option', 'sports', {
+      callToAction: 'Watch',
+      actions: [{ title: 'Scores', link: origin() + '/landing?from=scores' }],
+      badge: 'https://127.0.0.1:9/badge.png',
+      requireInteraction: true,
+      renotify: true,
+      vibrate: [200, 100, 200],
+      timestamp: '2026-12-05T10:00:00Z',
+      dir: 'rtl',
+      lang: 'pt-BR',
+      urgency: 'high',
+      utmSource: 'push',
+    });
+    expect(await acked(endpoint, before)).to.include({ ack: 100, tampered: false, urgency: 'high' });
+    const shown = await eventually(async () => (await page.evaluate(readShownOptions, id))[0], WAIT_MS, 100);
+    // What Firefox 153 ESR's Notification has (docs/site-plugin.md, "Browser support"): both
+    // buttons, requireInteraction, silent, dir and lang; no badge, renotify, vibrate or timestamp.
+    expect(shown).to.deep.equal({
+      actions: [{ action: 'open', title: 'Watch' }, { action: 'link-0', title: 'Scores' }],
+      badge: 'absent',
+      requireInteraction: true,
+      renotify: 'absent',
+      silent: false,
+      vibrate: 'absent',
+      timestamp: 'absent',
+      dir: 'rtl',
+      lang: 'pt-BR',
+      links: { 'link-0': origin() + '/landing?from=scores&utm_source=push' },
+    });
+    // Its own notification window (no desktop notification service here) draws no buttons: the
+    // notification is clicked on its body, which opens the campaign link (the test above).
+    expect(await firefox!.notificationButtons('Every option', WAIT_MS)).to.deep.equal([]);
+    await eventually(async () => ((await impressions(id)) === 1 ? true : undefined), 30_000, 250);
   });
 
   it('when Firefox replaces the subscription (pushsubscriptionchange with the old subscription only), then the worker subscribes again, keeps the topics, and the next campaign reaches the new endpoint only', async () => {

@@ -35,6 +35,7 @@ import { buildPushPayload } from '@webpush/contracts/campaign-content.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { DBUS_DAEMON, startNotificationDaemon, type DesktopNotification, type NotificationDaemon } from './support/notification-daemon.js';
 import { fakePushService } from './support/fake-push-service.js';
+import { readShownOptions } from './support/notification-options.js';
 import { startSite, type TestSite } from './support/site.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
@@ -155,6 +156,8 @@ describe('browser: the site plugin in headless Chromium', function () {
   let campaignId = '';
   let campaignPayload = '';
   let landingUrl = '';
+  let optionsCampaignId = '';
+  let scoresUrl = '';
 
   const origin = () => siteServer!.origin;
   const state = () => page.evaluate(() => (globalThis as any).webpush?.state ?? 'absent');
@@ -178,6 +181,7 @@ describe('browser: the site plugin in headless Chromium', function () {
         data: n.data,
       }));
     }, tag);
+  const shownOptions = (tag: string) => page.evaluate(readShownOptions, tag);
   const desktopShows = () => desktop!.calls().filter((c) => c === 'Notify').length;
   /**
    * Delivers a push through the DevTools protocol and waits for its notification. The browser's
@@ -355,6 +359,8 @@ describe('browser: the site plugin in headless Chromium', function () {
     const subscriberId = (await pool.query('SELECT id::text AS id FROM delivery.subscribers WHERE endpoint = $1', [pushSub.endpoint])).rows[0].id;
     const tokens = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64')));
     expect(tokens.verify(payload.token)).to.deep.equal({ campaignId, subscriberId });
+    // Its time is the moment the delivery service sent it.
+    expect(payload.timestamp).to.be.within(message.receivedAt - 60_000, message.receivedAt);
     expect(message.payload).to.equal(
       buildPushPayload(campaignId, {
         title: 'Final tonight',
@@ -366,7 +372,7 @@ describe('browser: the site plugin in headless Chromium', function () {
         icon: 'https://127.0.0.1:9/icon-192.png',
         image: 'https://127.0.0.1:9/stadium.jpg',
         callToAction: 'Watch live',
-      }, payload.token),
+      }, payload.token, payload.timestamp),
     );
 
     cdp = await context!.newCDPSession(page);
@@ -474,11 +480,127 @@ describe('browser: the site plugin in headless Chromium', function () {
       icon: null,
       image: null,
       callToAction: '',
-    }, tokens.sign({ campaignId, subscriberId }));
+    }, tokens.sign({ campaignId, subscriberId }), Date.now());
     const shown = await deliverAndShow(data, campaignId);
     expect(shown).to.include({ title: 'Plain', body: 'No button here', icon: '', image: '', tag: campaignId });
     expect(shown.actions).to.deep.equal([]);
     expect(shown.data.url).to.equal(origin() + '/landing');
+  });
+
+  it('a campaign with every notification option and urgency high is pushed with Urgency: high and shown with each option Chromium has: two buttons, badge, requireInteraction, renotify, vibrate, timestamp, dir, lang', async () => {
+    const created = await stack.api.request('POST', '/v2/campaign/create', {
+      key: site.apiKey,
+      body: {
+        title: 'Every option',
+        body: 'Two buttons and more',
+        link: origin() + '/landing',
+        topics: ['sports'],
+        status: 'published',
+        scheduleMode: 'now',
+        callToAction: 'Watch',
+        actions: [{ title: 'Scores', link: origin() + '/landing?from=scores' }],
+        badge: 'https://127.0.0.1:9/badge.png',
+        requireInteraction: true,
+        renotify: true,
+        vibrate: [200, 100, 200],
+        timestamp: '2026-12-05T10:00:00Z',
+        dir: 'rtl',
+        lang: 'pt-BR',
+        urgency: 'high',
+        utmSource: 'push',
+      },
+    });
+    expect(created.status, created.text).to.equal(200);
+    optionsCampaignId = created.body.id;
+    const message = await eventually(async () => sim.received(pushSub.id).find((m) => JSON.parse(m.payload).id === optionsCampaignId), 60_000, 200);
+    expect(message.headers.urgency, 'the Urgency header of the campaign').to.equal('high');
+    scoresUrl = origin() + '/landing?from=scores&utm_source=push';
+    expect(JSON.parse(message.payload)).to.deep.include({
+      action: 'Watch',
+      actions: [{ title: 'Scores', url: scoresUrl }],
+      badge: 'https://127.0.0.1:9/badge.png',
+      requireInteraction: true,
+      renotify: true,
+      vibrate: [200, 100, 200],
+      timestamp: Date.parse('2026-12-05T10:00:00Z'),
+      dir: 'rtl',
+      lang: 'pt-BR',
+    });
+
+    await deliverAndShow(message.payload, optionsCampaignId);
+    expect((await shownOptions(optionsCampaignId))[0]).to.deep.equal({
+      actions: [{ action: 'open', title: 'Watch' }, { action: 'link-0', title: 'Scores' }],
+      badge: 'https://127.0.0.1:9/badge.png',
+      requireInteraction: true,
+      renotify: true,
+      silent: false,
+      vibrate: [200, 100, 200],
+      timestamp: Date.parse('2026-12-05T10:00:00Z'),
+      dir: 'rtl',
+      lang: 'pt-BR',
+      links: { 'link-0': scoresUrl },
+    });
+    const desk = await onDesktop('Every option');
+    expect(desk.actions.filter((a) => a.key !== 'settings')).to.deep.equal([
+      { key: '0', label: 'Watch' },
+      { key: '1', label: 'Scores' },
+      { key: 'default', label: 'Activate' },
+    ]);
+    await eventually(async () => ((await campaign(optionsCampaignId)).analytics?.impressions === 1 ? true : undefined), 30_000, 250);
+  });
+
+  it("when the campaign's own button is clicked, then a tab opens on that button's link with the UTM parameters, and the click reaches analytics once", async () => {
+    expect(optionsCampaignId, 'needs the campaign of the previous test').to.not.equal('');
+    await windowCalls(); // clears what earlier tests left
+    const desk = await onDesktop('Every option');
+    const opened = context!.waitForEvent('page', { timeout: WAIT_MS });
+    desktop!.click(desk.id, '1'); // "Scores"
+    const tab = await opened;
+    await tab.waitForURL(scoresUrl, { timeout: WAIT_MS });
+    expect(await answeredWindowCalls()).to.deep.equal([{ call: 'openWindow', url: scoresUrl, outcome: 'resolved', result: scoresUrl }]);
+    await eventually(async () => ((await notifications(optionsCampaignId)).length === 0 ? true : undefined), WAIT_MS, 100);
+    const counted = await eventually(async () => {
+      const c = await campaign(optionsCampaignId);
+      return c.analytics?.clicks === 1 ? c : undefined;
+    }, 30_000, 250);
+    expect(counted.analytics).to.include({ impressions: 1, clicks: 1 });
+    await tab.close();
+  });
+
+  it('a silent campaign with two buttons of its own (no callToAction) is shown silent, with both buttons and the moment it was sent as its time', async () => {
+    const created = await stack.api.request('POST', '/v2/campaign/create', {
+      key: site.apiKey,
+      body: {
+        title: 'Silent one',
+        body: 'No sound, two links',
+        link: origin() + '/landing',
+        topics: ['sports'],
+        status: 'published',
+        scheduleMode: 'now',
+        silent: true,
+        actions: [{ title: 'First', link: origin() + '/landing?b=1' }, { title: 'Second', link: origin() + '/landing?b=2' }],
+      },
+    });
+    expect(created.status, created.text).to.equal(200);
+    const id = created.body.id as string;
+    const message = await eventually(async () => sim.received(pushSub.id).find((m) => JSON.parse(m.payload).id === id), 60_000, 200);
+    expect(message.headers.urgency, 'a campaign without urgency: normal').to.equal('normal');
+    const sentAt = JSON.parse(message.payload).timestamp as number;
+    expect(sentAt).to.be.within(message.receivedAt - 60_000, message.receivedAt);
+    await deliverAndShow(message.payload, id);
+    expect((await shownOptions(id))[0]).to.deep.equal({
+      actions: [{ action: 'link-0', title: 'First' }, { action: 'link-1', title: 'Second' }],
+      badge: '',
+      requireInteraction: false,
+      renotify: false,
+      silent: true,
+      vibrate: [],
+      timestamp: sentAt,
+      dir: 'auto',
+      lang: '',
+      links: { 'link-0': origin() + '/landing?b=1', 'link-1': origin() + '/landing?b=2' },
+    });
+    expect((await onDesktop('Silent one')).actions.filter((a) => a.key !== 'settings').map((a) => a.label)).to.deep.equal(['First', 'Second', 'Activate']);
   });
 
   it('when the browser replaces the subscription (pushsubscriptionchange with the new one), then the worker registers it with the old topics, and the next campaign reaches the new endpoint only', async () => {

@@ -11,6 +11,8 @@ export interface PreviewContent {
   icon: string;
   image: string;
   callToAction: string;
+  /** The texts of the buttons after callToAction's (the campaign's `actions`), two buttons in all. */
+  buttons?: string[];
   /** The site's host (the notification's origin line). */
   host: string;
 }
@@ -20,6 +22,9 @@ function Img({ src, class: cls, alt = '' }: { src: string | null; class: string;
   if (!src || broken === src) return <span class={`${cls} img-placeholder`} aria-hidden="true" />;
   return <img class={cls} src={src} alt={alt} referrerpolicy="no-referrer" loading="lazy" onError={() => setBroken(src)} />;
 }
+
+/** The buttons shown: callToAction's first, then the campaign's own, two at most (as the service worker does). */
+const buttonsOf = (c: PreviewContent) => [c.callToAction, ...(c.buttons ?? [])].filter((b) => b.trim() !== '').slice(0, 2);
 
 const orTitle = (s: string) => s || 'Notification title';
 const orBody = (s: string) => s || 'The text of the notification.';
@@ -41,7 +46,11 @@ function ChromeDesktop({ c }: { c: PreviewContent }) {
         <Img src={previewImage(c.icon)} class="pv-icon" />
       </div>
       {previewImage(c.image) ? <Img src={previewImage(c.image)} class="pv-image" /> : null}
-      {c.callToAction ? <div class="pv-chrome-action">{c.callToAction}</div> : null}
+      {buttonsOf(c).map((b, i) => (
+        <div class="pv-chrome-action" key={i}>
+          {b}
+        </div>
+      ))}
     </div>
   );
 }
@@ -66,7 +75,9 @@ function Android({ c }: { c: PreviewContent }) {
       </div>
       {previewImage(c.image) ? <Img src={previewImage(c.image)} class="pv-image" /> : null}
       <div class="pv-android-actions">
-        {c.callToAction ? <span>{c.callToAction.toUpperCase()}</span> : null}
+        {buttonsOf(c).map((b, i) => (
+          <span key={i}>{b.toUpperCase()}</span>
+        ))}
         <span>SITE SETTINGS</span>
       </div>
     </div>
@@ -105,7 +116,11 @@ function Firefox({ c }: { c: PreviewContent }) {
           <div class="pv-firefox-host">via {c.host || 'your-site.example'}</div>
         </div>
       </div>
-      {c.callToAction ? <div class="pv-firefox-action">{c.callToAction}</div> : null}
+      {buttonsOf(c).map((b, i) => (
+        <div class="pv-firefox-action" key={i}>
+          {b}
+        </div>
+      ))}
     </div>
   );
 }

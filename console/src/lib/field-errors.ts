@@ -73,6 +73,27 @@ const CREATE: [FieldKey, string][] = [
   ['abTest.testPercent', 'abTest.testPercent must be an integer from 1 to 100'],
   ['abTest.winnerMetric', 'abTest.winnerMetric must be ctr or impressions'],
   ['abTest.windowMinutes', 'abTest.windowMinutes must be an integer from 1 to 10080'],
+  ['actions', 'actions must be an array of at most 2 buttons, each {"title", "link"}'],
+  ['actions', 'actions may have only 1 button when callToAction is given (2 buttons in all)'],
+  ['badge', 'Badge must be a valid URL'],
+  ['badge', `Badge ${BAD}`],
+  ['requireInteraction', 'requireInteraction must be a boolean'],
+  ['renotify', 'renotify must be a boolean'],
+  ['silent', 'silent must be a boolean'],
+  ['vibrate', 'vibrate must be an array of at most 10 whole numbers of milliseconds from 0 to 10000'],
+  ['vibrate', 'vibrate cannot be used with silent'],
+  ['timestamp', 'timestamp must be a UTC date-time from 1970 on (e.g. <UTC date-time>)'],
+  ['dir', 'dir must be auto, ltr or rtl'],
+  ['lang', 'lang must be a BCP 47 language tag of at most 35 characters (e.g. pt-BR)'],
+  ['urgency', 'urgency must be very-low, low, normal or high'],
+];
+
+/** A button's own messages: `actions[1].link must be a valid URL` belongs to `actions.1.link`. */
+const ACTION_TEXTS: [string, string][] = [
+  ['title', 'must be 1 to 20 characters'],
+  ['title', BAD],
+  ['link', 'must be a valid URL'],
+  ['link', BAD],
 ];
 
 /** The content fields a variant may change, and the field of a variant's message. */
@@ -98,6 +119,7 @@ const RULES: Rule[] = [
     ([field, template]): Rule => ({ re: new RegExp(`abTest\\.variants\\[(\\d+)\\]: ${compile(template)}`, 'y'), field: (m) => `abTest.variants.${m[1]}.${field}` }),
   ),
   { re: new RegExp(`abTest\\.variants\\[(\\d+)\\] has an unknown field: ${ANY}(?=, |$)`, 'y'), field: (m) => `abTest.variants.${m[1]}` },
+  ...ACTION_TEXTS.map(([field, text]): Rule => ({ re: new RegExp(`actions\\[(\\d+)\\]\\.${field} ${escape(text)}`, 'y'), field: (m) => `actions.${m[1]}.${field}` })),
   ...CREATE.map(([field, template]): Rule => ({ re: new RegExp(`${compile(template)}${template.endsWith('>') ? '(?=, |$)' : ''}`, 'y'), field: () => field })),
 ];
 

@@ -149,7 +149,24 @@ export interface LocalTimePlan {
   sends: { sendAt: string; zones: string[]; users: number; nextDay: boolean }[];
 }
 
-export interface Campaign {
+/**
+ * The notification options and the urgency (additions of 2026-12-05, docs/api-decisions.md
+ * "Notification options"): on create, and on a campaign each only where it differs from its default.
+ */
+export interface NotificationOptionsFields {
+  actions?: { title: string; link: string }[];
+  badge?: string;
+  requireInteraction?: boolean;
+  renotify?: boolean;
+  silent?: boolean;
+  vibrate?: number[];
+  timestamp?: string;
+  dir?: 'auto' | 'ltr' | 'rtl';
+  lang?: string;
+  urgency?: 'very-low' | 'low' | 'normal' | 'high';
+}
+
+export interface Campaign extends NotificationOptionsFields {
   id: string;
   title: string;
   body: string;
@@ -185,7 +202,7 @@ export interface CampaignPage {
   nextCursor: string | null;
 }
 
-export interface CreateCampaignRequest {
+export interface CreateCampaignRequest extends NotificationOptionsFields {
   title: string;
   body: string;
   link: string;

@@ -6,6 +6,7 @@
 // shown at the fields they are about. `?from=<id>` duplicates a campaign; `#/…/campaigns/<id>/edit`
 // edits a draft in place (PATCH …/campaigns/<id>: kept, sent now or scheduled).
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { EMPTY_MORE_OPTIONS, MoreOptions, moreOptionsFrom, moreOptionsRequest, type MoreOptionsForm } from '../components/MoreOptions';
 import { NotificationPreview, type PreviewContent } from '../components/Preview';
 import { ConfirmDialog, ErrorBox, FieldErrors, Loading, TextArea, TextField } from '../components/ui';
 import { api, ApiError, messageOf } from '../lib/api';
@@ -64,6 +65,7 @@ interface Form {
   testPercent: string;
   winnerMetric: 'ctr' | 'impressions';
   windowMinutes: string;
+  more: MoreOptionsForm;
 }
 
 /** The API's field (field-errors.ts) for a form field whose name differs. */
@@ -132,6 +134,7 @@ function emptyForm(zone: string): Form {
     testPercent: '20',
     winnerMetric: 'ctr',
     windowMinutes: '60',
+    more: EMPTY_MORE_OPTIONS,
   };
 }
 
@@ -190,6 +193,7 @@ function formFrom(c: Campaign, zone: string, keepSchedule: boolean): Form {
     testPercent: c.abTest ? String(c.abTest.testPercent) : f.testPercent,
     winnerMetric: c.abTest?.winnerMetric ?? f.winnerMetric,
     windowMinutes: c.abTest ? String(c.abTest.windowMinutes) : f.windowMinutes,
+    more: moreOptionsFrom(c, zone),
   };
 }
 
@@ -265,6 +269,7 @@ export function requestOf(f: Form, status: 'draft' | 'published', zone: string):
     };
     body.abTest = ab;
   }
+  Object.assign(body, moreOptionsRequest(f.more, zone));
   return body;
 }
 
@@ -415,6 +420,7 @@ function ComposerForm(props: {
     icon: pv?.icon || form.icon,
     image: pv?.image || form.image,
     callToAction: pv?.callToAction || form.callToAction,
+    buttons: form.more.actions.map((a) => a.title),
     host: hostOf(pv?.link || form.link),
   };
 
@@ -468,6 +474,7 @@ function ComposerForm(props: {
                 errors={err('ttl')}
               />
             </details>
+            <MoreOptions value={form.more} onChange={(v) => set('more', v)} err={err} fieldsWithErrors={Object.keys(errors?.byField ?? {})} zone={zone} />
           </fieldset>
 
           <fieldset class={err('audience') ? 'card fieldset-invalid' : 'card'} aria-describedby={err('audience') ? 'audience-err' : undefined}>

@@ -5,6 +5,7 @@
 // service (services/campaign/src/base/content-columns.ts, which the compiler asks for; the insert,
 // the reads and the relay are made from it), a migration, its validation and its field in the
 // Campaign message (protos/campaign/v1/campaign.proto) and the API's JSON (campaign-json.ts).
+// The notification options (`options`) are one field of it, stored in one JSON column.
 
 export interface CampaignContent {
   title: string;
@@ -16,14 +17,78 @@ export interface CampaignContent {
   icon: string | null;
   image: string | null;
   callToAction: string;
+  /**
+   * Added 2026-12-05: the notification options a browser honours beyond the spec's fields
+   * (docs/api-decisions.md, "Notification options"). Absent or null: none, and the push is
+   * exactly what it was before them; campaigns stored and dispatch messages written before have
+   * none.
+   */
+  options?: NotificationOptions | null;
 }
 
-export const CAMPAIGN_CONTENT_FIELDS = ['title', 'body', 'link', 'utmSource', 'utmMedium', 'utmCampaign', 'icon', 'image', 'callToAction'] as const satisfies readonly (keyof CampaignContent)[];
+export const CAMPAIGN_CONTENT_FIELDS = ['title', 'body', 'link', 'utmSource', 'utmMedium', 'utmCampaign', 'icon', 'image', 'callToAction', 'options'] as const satisfies readonly (keyof CampaignContent)[];
+/** The fields every content has had since version 1 of the dispatch message (required there); the later ones may be absent. */
+export const REQUIRED_CONTENT_FIELDS = ['title', 'body', 'link', 'utmSource', 'utmMedium', 'utmCampaign', 'icon', 'image', 'callToAction'] as const satisfies readonly (keyof CampaignContent)[];
+
+/** A button of the notification: its text and the link it opens (UTM parameters added like `link`'s). */
+export interface NotificationAction {
+  title: string;
+  link: string;
+}
+
+export const NOTIFICATION_DIRECTIONS = ['auto', 'ltr', 'rtl'] as const;
+export type NotificationDirection = (typeof NOTIFICATION_DIRECTIONS)[number];
+
+/** Buttons a notification may have in all (Chromium shows two; `callToAction` is the first when given). */
+export const MAX_BUTTONS = 2;
+export const MAX_VIBRATE_ENTRIES = 10;
+export const MAX_VIBRATE_MS = 10_000;
+
+/**
+ * The options of the Notifications API a campaign may set, normalised: every field present, each
+ * at its default when not asked for. Stored and sent only when one differs from its default.
+ */
+export interface NotificationOptions {
+  /** Buttons after `callToAction`'s, each opening its own link. */
+  actions: NotificationAction[];
+  /** A small monochrome https image for the status bar (Android); null: none. */
+  badge: string | null;
+  requireInteraction: boolean;
+  /** Alert again when it replaces a notification of the same tag (the campaign id). */
+  renotify: boolean;
+  silent: boolean;
+  /** Vibration pattern in milliseconds (on, off, on…); empty: the device's default. */
+  vibrate: number[];
+  /** The time the notification shows, `YYYY-MM-DDTHH:MM:SSZ`; null: the moment it is sent. */
+  timestamp: string | null;
+  dir: NotificationDirection;
+  /** A BCP 47 language tag; '': the browser's. */
+  lang: string;
+}
+
+export const DEFAULT_NOTIFICATION_OPTIONS: Readonly<NotificationOptions> = Object.freeze({
+  actions: [],
+  badge: null,
+  requireInteraction: false,
+  renotify: false,
+  silent: false,
+  vibrate: [],
+  timestamp: null,
+  dir: 'auto',
+  lang: '',
+});
+
+/** True when every option is at its default (such options are not stored: the campaign has none). */
+export function allDefault(o: NotificationOptions): boolean {
+  const d = DEFAULT_NOTIFICATION_OPTIONS;
+  return o.actions.length === 0 && o.badge === d.badge && o.requireInteraction === d.requireInteraction && o.renotify === d.renotify &&
+    o.silent === d.silent && o.vibrate.length === 0 && o.timestamp === d.timestamp && o.dir === d.dir && o.lang === d.lang;
+}
 
 /** The content fields of anything that has them (a create input, a stored campaign, a v1 dispatch message). */
 export function campaignContent(from: CampaignContent): CampaignContent {
   const content = {} as Record<keyof CampaignContent, unknown>;
-  for (const field of CAMPAIGN_CONTENT_FIELDS) content[field] = from[field];
+  for (const field of CAMPAIGN_CONTENT_FIELDS) if (from[field] !== undefined) content[field] = from[field];
   return content as CampaignContent;
 }
 
@@ -56,17 +121,21 @@ export function linkWithUtm(link: string, utm: Pick<CampaignContent, 'utmSource'
 /**
  * The JSON a browser's service worker receives. The campaign service builds it at create time
  * only to check its size; the delivery service builds it for every push. One function keeps the
- * size check honest.
+ * size check honest. `sentAt` (ms since the epoch) is the notification's time when the campaign
+ * sets none.
  */
-export function buildPushPayload(campaignId: string, c: CampaignContent, trackingToken: string): string {
-  return pushPayloads(campaignId, c)(trackingToken);
+export function buildPushPayload(campaignId: string, c: CampaignContent, trackingToken: string, sentAt: number): string {
+  return pushPayloads(campaignId, c, sentAt)(trackingToken);
 }
 
 /**
- * buildPushPayload for every push of one campaign and content: the JSON up to the token is made
- * once, and only the token (the last member) differs from push to push.
+ * buildPushPayload for every push of one campaign and content sent at `sentAt`: the JSON up to
+ * the token is made once, and only the token (the last member) differs from push to push. The
+ * options go in only where they differ from the browser's defaults (webpush-sw.js reads them);
+ * `timestamp` always: a device that was offline shows when the campaign was sent, not when it
+ * came online.
  */
-export function pushPayloads(campaignId: string, c: CampaignContent): (trackingToken: string) => string {
+export function pushPayloads(campaignId: string, c: CampaignContent, sentAt: number): (trackingToken: string) => string {
   const payload: Record<string, unknown> = {
     v: 1,
     id: campaignId,
@@ -77,6 +146,16 @@ export function pushPayloads(campaignId: string, c: CampaignContent): (trackingT
     image: c.image,
   };
   if (c.callToAction !== '') payload.action = c.callToAction;
+  const o = c.options ?? DEFAULT_NOTIFICATION_OPTIONS;
+  if (o.actions.length > 0) payload.actions = o.actions.map((a) => ({ title: a.title, url: linkWithUtm(a.link, c) }));
+  if (o.badge !== null) payload.badge = o.badge;
+  if (o.requireInteraction) payload.requireInteraction = true;
+  if (o.renotify) payload.renotify = true;
+  if (o.silent) payload.silent = true;
+  if (o.vibrate.length > 0) payload.vibrate = o.vibrate;
+  if (o.dir !== 'auto') payload.dir = o.dir;
+  if (o.lang !== '') payload.lang = o.lang;
+  payload.timestamp = o.timestamp === null ? sentAt : Date.parse(o.timestamp);
   const opening = `${JSON.stringify(payload).slice(0, -1)},"token":`;
   return (trackingToken) => `${opening}${JSON.stringify(trackingToken)}}`;
 }

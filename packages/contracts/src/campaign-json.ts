@@ -2,7 +2,8 @@
 // additions of docs/api-decisions.md) as JSON text, from the typed Campaign message
 // (protos/campaign/v1/campaign.proto). The one place it is built: the gateway's list and get, and
 // the campaign service's export (NDJSON). The spec's fields in the spec's order, no whitespace,
-// then `delivery` and the additions, each only where it applies, in the order they were added.
+// then `delivery` and the additions, each only where it applies, in the order they were added
+// (the notification options and `urgency` only where they differ from their defaults).
 // What the message does not carry is added here: `updatedAt` null (/v2 never edits a campaign; a
 // draft edited in the console keeps it null too: docs/console.md, "Drafts"),
 // `ttlUnit` "seconds", `analytics.totalUsers` and the derived `ctr`/`its`. One template string per
@@ -11,6 +12,7 @@ import type { Campaign__Output } from './generated/campaign/v1/Campaign.js';
 import type { AbTest__Output } from './generated/campaign/v1/AbTest.js';
 import type { Delivery__Output } from './generated/campaign/v1/Delivery.js';
 import type { LocalTimePlan__Output } from './generated/campaign/v1/LocalTimePlan.js';
+import type { NotificationOptions__Output } from './generated/campaign/v1/NotificationOptions.js';
 import type { Segment__Output } from './generated/campaign/v1/Segment.js';
 import type { Variant__Output } from './generated/campaign/v1/Variant.js';
 
@@ -64,7 +66,27 @@ export function campaignJson(c: Campaign__Output): string {
     (c.ignoreFrequencyCap ? ',"ignoreFrequencyCap":true' : '') +
     (c.localTime === null ? '' : `,"localTime":${localTimeJson(c.localTime)}`) +
     (c.abTest === null ? '' : `,"abTest":${abTestJson(c.abTest)}`) +
+    (c.options === null ? '' : optionsJson(c.options)) +
+    (c.urgency === '' || c.urgency === 'normal' ? '' : `,"urgency":${text(c.urgency)}`) +
     '}';
+}
+
+/**
+ * The notification options as top-level members (the create's fields), each only when it differs
+ * from its default, in campaign-content.ts NotificationOptions order, each led by its comma.
+ */
+function optionsJson(o: NotificationOptions__Output): string {
+  let json = '';
+  if (o.actions.length > 0) json += `,"actions":[${o.actions.map((a) => `{"title":${text(a.title)},"link":${text(a.link)}}`).join(',')}]`;
+  if (o.badge !== undefined) json += `,"badge":${text(o.badge)}`;
+  if (o.requireInteraction) json += ',"requireInteraction":true';
+  if (o.renotify) json += ',"renotify":true';
+  if (o.silent) json += ',"silent":true';
+  if (o.vibrate.length > 0) json += `,"vibrate":[${o.vibrate.join(',')}]`;
+  if (o.timestamp !== undefined) json += `,"timestamp":${text(o.timestamp)}`;
+  if (o.dir !== '' && o.dir !== 'auto') json += `,"dir":${text(o.dir)}`;
+  if (o.lang !== '') json += `,"lang":${text(o.lang)}`;
+  return json;
 }
 
 /** `capped` only when some subscribers were capped, `byBrowser` once the campaign finished. */

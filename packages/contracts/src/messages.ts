@@ -3,7 +3,8 @@
 // validates every message it consumes against these; an invalid one goes to the dead-letter
 // topic with the reason instead of crashing or stalling the consumer.
 import { Ajv, type ValidateFunction } from 'ajv';
-import { CAMPAIGN_CONTENT_FIELDS, campaignContent, type CampaignContent } from './campaign-content.js';
+import { campaignContent, MAX_BUTTONS, MAX_VIBRATE_ENTRIES, MAX_VIBRATE_MS, NOTIFICATION_DIRECTIONS, REQUIRED_CONTENT_FIELDS, type CampaignContent } from './campaign-content.js';
+import { URGENCIES, type Urgency } from './urgency.js';
 import { BROWSERS, type Browser, type Segment } from './segment.js';
 import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, WINNER_METRICS, type AbTest, type AbWinner, type VariantResult } from './ab-test.js';
 import type { LocalTime } from './local-time.js';
@@ -81,6 +82,12 @@ export interface DispatchMessage {
   localTime?: LocalTime & { createdAt: string };
   /** Added 2026-11-27, optional: the campaign's A/B test (ab-test.ts). Written as version 2. */
   abTest?: AbTest;
+  /**
+   * Added 2026-12-05, optional: the `Urgency` header of the campaign's pushes (urgency.ts);
+   * absent: `normal`, and written only when it is not. Written in either version: a release
+   * that does not know it sends `normal`, as it always did.
+   */
+  urgency?: Urgency;
 }
 
 /** Version 1 of the dispatch message, as producers before 2026-11-23 wrote it (and delivery stored it in its runs). */
@@ -96,15 +103,15 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
   const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.localTime, message.abTest];
   if (additions.some((a) => a !== undefined)) return message;
-  const { type, campaignId, siteId, dispatchedAt, content, ttl, audience } = message;
-  return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience };
+  const { type, campaignId, siteId, dispatchedAt, content, ttl, audience, urgency } = message;
+  return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience, ...(urgency ? { urgency } : {}) };
 }
 
 /** A dispatch message of either version as version 2. */
 export function upgradeDispatch(message: DispatchMessage | DispatchMessageV1): DispatchMessage {
   if (message.version === 2) return message;
-  const { campaignId, siteId, dispatchedAt, ttl, audience } = message;
-  return { type: 'campaign.dispatch', version: 2, campaignId, siteId, dispatchedAt, content: campaignContent(message), ttl, audience };
+  const { campaignId, siteId, dispatchedAt, ttl, audience, urgency } = message;
+  return { type: 'campaign.dispatch', version: 2, campaignId, siteId, dispatchedAt, content: campaignContent(message), ttl, audience, ...(urgency ? { urgency } : {}) };
 }
 
 /** A slice of one campaign's audience (subscriber ids, ascending). Key: chunkKey(). */
@@ -204,6 +211,7 @@ export interface DeadLetterMessage {
 const uuid = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
 const count = { type: 'integer', minimum: 0 };
 const nullableString = { type: ['string', 'null'] };
+const UTC_SECONDS = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
 const contentProperties = {
   title: { type: 'string' },
   body: { type: 'string' },
@@ -214,6 +222,25 @@ const contentProperties = {
   icon: nullableString,
   image: nullableString,
   callToAction: { type: 'string' },
+  options: {
+    type: ['object', 'null'],
+    required: ['actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang'],
+    properties: {
+      actions: {
+        type: 'array',
+        maxItems: MAX_BUTTONS,
+        items: { type: 'object', required: ['title', 'link'], properties: { title: { type: 'string' }, link: { type: 'string' } } },
+      },
+      badge: nullableString,
+      requireInteraction: { type: 'boolean' },
+      renotify: { type: 'boolean' },
+      silent: { type: 'boolean' },
+      vibrate: { type: 'array', maxItems: MAX_VIBRATE_ENTRIES, items: { type: 'integer', minimum: 0, maximum: MAX_VIBRATE_MS } },
+      timestamp: { type: ['string', 'null'], pattern: UTC_SECONDS },
+      dir: { enum: [...NOTIFICATION_DIRECTIONS] },
+      lang: { type: 'string', maxLength: 35 },
+    },
+  },
 } satisfies Record<keyof CampaignContent, unknown>;
 const dispatchCommon = {
   type: { const: 'campaign.dispatch' },
@@ -222,9 +249,9 @@ const dispatchCommon = {
   dispatchedAt: { type: 'string' },
   ttl: { type: 'integer', minimum: 0, maximum: 2419200 },
   audience: { type: 'array', items: { type: 'string' }, maxItems: 1000 },
+  urgency: { enum: [...URGENCIES] },
 };
 
-const UTC_SECONDS = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
 const strings = (maxItems: number) => ({ type: 'array', items: { type: 'string', maxLength: 100 }, minItems: 1, maxItems });
 const segmentSchema = {
   type: 'object',
@@ -297,7 +324,7 @@ const abResultsSchema = {
 const schemas = {
   dispatchV1: {
     type: 'object',
-    required: ['type', 'version', 'campaignId', 'siteId', 'dispatchedAt', ...CAMPAIGN_CONTENT_FIELDS, 'ttl', 'audience'],
+    required: ['type', 'version', 'campaignId', 'siteId', 'dispatchedAt', ...REQUIRED_CONTENT_FIELDS, 'ttl', 'audience'],
     properties: { ...dispatchCommon, version: { const: 1 }, ...contentProperties },
   },
   dispatch: {
@@ -306,7 +333,7 @@ const schemas = {
     properties: {
       ...dispatchCommon,
       version: { const: 2 },
-      content: { type: 'object', required: [...CAMPAIGN_CONTENT_FIELDS], properties: contentProperties },
+      content: { type: 'object', required: [...REQUIRED_CONTENT_FIELDS], properties: contentProperties },
       segment: segmentSchema,
       throttlePerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
       ignoreFrequencyCap: { type: 'boolean' },

@@ -19,11 +19,11 @@ import { createFailureLog } from './failure-log.js';
 import type { PushMetrics } from './metrics.js';
 import { createOriginGate, type AttemptResult, type OriginGate, type OutageOptions, type Turn } from './origin-gate.js';
 import { classifyError, classifyResponse, failureClassOf, INVALID_ENDPOINT, INVALID_KEYS, safeReason, SENDER_CLOSED, type Classified } from './outcome.js';
-import { NOT_SENT, type PushHooks, type PushJob, type PushResult, type Urgency } from './types.js';
+import { NOT_SENT, type PushHooks, type PushJob, type PushResult } from './types.js';
+import { URGENCIES } from '@webpush/contracts/urgency.js';
 
 export { NOT_SENT, type PushHooks, type PushJob, type PushResult, type PushTarget, type Urgency } from './types.js';
 
-const URGENCIES: readonly Urgency[] = ['very-low', 'low', 'normal', 'high'];
 // RFC 8030 §5.4: at most 32 characters of the URL- and filename-safe base64 alphabet.
 const TOPIC = /^[A-Za-z0-9_-]{1,32}$/;
 

@@ -1,9 +1,11 @@
 // What goes into the push path and what comes out of it: one job of one site's pushes, one
 // result per push, and the per-push hooks of a caller that records progress push by push.
 // The sender (sender.ts), the chunk worker, failure classes and the tests all use these.
+import type { Urgency } from '@webpush/contracts/urgency.js';
 import type { VapidHeaderCache } from './vapid.js';
 
-export type Urgency = 'very-low' | 'low' | 'normal' | 'high';
+/** RFC 8030's values (@webpush/contracts urgency.ts: a campaign's urgency travels in its dispatch message). */
+export type { Urgency };
 
 export interface PushTarget {
   id: string;

@@ -284,6 +284,20 @@ function specObject(c: Campaign): unknown {
       windowEndsAt: t.windowEndsAt ?? null,
     };
   }
+  if (c.options) {
+    // The notification options, each only when it differs from its default.
+    const n = c.options;
+    if (n.actions.length > 0) o.actions = n.actions.map((x) => ({ title: x.title, link: x.link }));
+    if (n.badge !== undefined) o.badge = n.badge;
+    if (n.requireInteraction) o.requireInteraction = true;
+    if (n.renotify) o.renotify = true;
+    if (n.silent) o.silent = true;
+    if (n.vibrate.length > 0) o.vibrate = n.vibrate;
+    if (n.timestamp !== undefined) o.timestamp = n.timestamp;
+    if (n.dir !== '' && n.dir !== 'auto') o.dir = n.dir;
+    if (n.lang !== '') o.lang = n.lang;
+  }
+  if (c.urgency !== '' && c.urgency !== 'normal') o.urgency = c.urgency;
   return o;
 }
 
@@ -308,6 +322,10 @@ describe('campaign JSON over generated campaigns', () => {
     results: list(fc.record({ variant: fc.nat(4), sent: count, impressions: count, clicks: count })),
     winner: fc.option(fc.record({ variant: fc.nat(4), decidedAt: text, by: text })), windowEndsAt: opt(text),
   });
+  const options = fc.record({
+    actions: list(fc.record({ title: text, link: text })), badge: opt(text), requireInteraction: fc.boolean(), renotify: fc.boolean(), silent: fc.boolean(),
+    vibrate: list(fc.nat(10_000)), timestamp: opt(text), dir: fc.constantFrom('', 'auto', 'ltr', 'rtl'), lang: text,
+  });
   const campaign: fc.Arbitrary<Campaign> = fc.record({
     id: fc.uuid(), title: text, body: text, link: text, topics: list(text), status: text, scheduleDate: text, scheduleMode: text, createdAt: text,
     totalUsers: count, image: opt(text), icon: opt(text), callToAction: text, utmSource: text, utmMedium: text, utmCampaign: text, ttl: fc.nat(2419200),
@@ -319,6 +337,7 @@ describe('campaign JSON over generated campaigns', () => {
       byBrowser: fc.uniqueArray(fc.record({ browser: fc.constantFrom(...BROWSERS), sent: count, failed: count, expired: count, capped: count }), { selector: (b) => b.browser }),
     }),
     segment: fc.option(segment), throttlePerMinute: opt(fc.nat(1_000_000)), ignoreFrequencyCap: fc.boolean(), localTime: fc.option(localTime), abTest: fc.option(abTest),
+    options: fc.option(options), urgency: fc.constantFrom('', 'very-low', 'low', 'normal', 'high'),
   });
   const getCampaign = loadCampaignProto().campaign.v1.CampaignService.service.GetCampaign;
 

@@ -10,11 +10,34 @@ import { validateListInput } from '../src/campaigns/list-input.js';
 describe('push payload', () => {
   const base = { title: 'T', body: 'B', link: 'https://x.example/p', utmSource: '', utmMedium: '', utmCampaign: '', icon: null, image: null, callToAction: '' };
 
-  it('is compact JSON with the agreed keys; action is omitted when the button text is empty', () => {
-    expect(buildPushPayload('c1', base, 'tok')).to.equal('{"v":1,"id":"c1","title":"T","body":"B","url":"https://x.example/p","icon":null,"image":null,"token":"tok"}');
-    expect(JSON.parse(buildPushPayload('c1', { ...base, callToAction: 'Buy', icon: 'https://i' }, 'tok'))).to.deep.equal({
-      v: 1, id: 'c1', title: 'T', body: 'B', url: 'https://x.example/p', icon: 'https://i', image: null, action: 'Buy', token: 'tok',
+  it('is compact JSON with the agreed keys; action is omitted when the button text is empty; the send time is the timestamp', () => {
+    expect(buildPushPayload('c1', base, 'tok', 1764936000000)).to.equal('{"v":1,"id":"c1","title":"T","body":"B","url":"https://x.example/p","icon":null,"image":null,"timestamp":1764936000000,"token":"tok"}');
+    expect(JSON.parse(buildPushPayload('c1', { ...base, callToAction: 'Buy', icon: 'https://i' }, 'tok', 5))).to.deep.equal({
+      v: 1, id: 'c1', title: 'T', body: 'B', url: 'https://x.example/p', icon: 'https://i', image: null, action: 'Buy', timestamp: 5, token: 'tok',
     });
+  });
+
+  it('carries each notification option that differs from its default, the buttons with their links and the UTM parameters, and the campaign timestamp over the send time', () => {
+    const options = {
+      actions: [{ title: 'Scores', link: 'https://x.example/scores#top' }],
+      badge: 'https://x.example/badge.png',
+      requireInteraction: true,
+      renotify: true,
+      silent: false,
+      vibrate: [200, 100, 200],
+      timestamp: '2026-12-05T10:00:00Z',
+      dir: 'rtl' as const,
+      lang: 'pt-BR',
+    };
+    expect(JSON.parse(buildPushPayload('c1', { ...base, utmSource: 'push', options }, 'tok', 5))).to.deep.equal({
+      v: 1, id: 'c1', title: 'T', body: 'B', url: 'https://x.example/p?utm_source=push', icon: null, image: null,
+      actions: [{ title: 'Scores', url: 'https://x.example/scores?utm_source=push#top' }],
+      badge: 'https://x.example/badge.png', requireInteraction: true, renotify: true, vibrate: [200, 100, 200], dir: 'rtl', lang: 'pt-BR',
+      timestamp: Date.parse('2026-12-05T10:00:00Z'), token: 'tok',
+    });
+    const defaults = { actions: [], badge: null, requireInteraction: false, renotify: false, silent: false, vibrate: [], timestamp: null, dir: 'auto' as const, lang: '' };
+    expect(buildPushPayload('c1', { ...base, options: defaults }, 'tok', 5), 'options at their defaults: the payload of a campaign without').to.equal(buildPushPayload('c1', base, 'tok', 5));
+    expect(JSON.parse(buildPushPayload('c1', { ...base, options: { ...defaults, silent: true } }, 'tok', 5))).to.include({ silent: true });
   });
 
   it('when the payloads of one campaign are made for many tokens, then each is the JSON of the whole object with that token last', () => {
@@ -24,14 +47,15 @@ describe('push payload', () => {
       icon: fc.option(text, { nil: null }), image: fc.option(text, { nil: null }), callToAction: text,
     });
     fc.assert(
-      fc.property(text, content, fc.array(text, { maxLength: 5 }), (campaignId, c, tokens) => {
-        const payloads = pushPayloads(campaignId, c);
+      fc.property(text, content, fc.array(text, { maxLength: 5 }), fc.nat(), (campaignId, c, tokens, sentAt) => {
+        const payloads = pushPayloads(campaignId, c, sentAt);
         for (const token of tokens) {
           const expected: Record<string, unknown> = { v: 1, id: campaignId, title: c.title, body: c.body, url: linkWithUtm(c.link, c), icon: c.icon, image: c.image };
           if (c.callToAction !== '') expected.action = c.callToAction;
+          expected.timestamp = sentAt;
           expected.token = token;
           expect(payloads(token)).to.equal(JSON.stringify(expected));
-          expect(buildPushPayload(campaignId, c, token)).to.equal(JSON.stringify(expected));
+          expect(buildPushPayload(campaignId, c, token, sentAt)).to.equal(JSON.stringify(expected));
         }
       }),
       { numRuns: 300 },

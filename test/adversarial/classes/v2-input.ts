@@ -16,7 +16,10 @@ const CREATE_FIELDS = [
   'segment', 'throttlePerMinute', 'ignoreFrequencyCap',
   // the additions of 2026-11-27
   'localTime', 'abTest',
+  // the additions of 2026-12-05 (notification options)
+  'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang', 'urgency',
 ] as const;
+const OPTION_FIELDS = ['actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang', 'urgency'] as const;
 const WEBHOOK_FIELDS = ['url', 'events', 'description', 'enabled'] as const;
 const LIST_FIELDS = ['startDate', 'endDate', 'dateField', 'status', 'limit', 'cursor'] as const;
 
@@ -85,6 +88,36 @@ export function registerV2Input(): void {
         if (r.status === 200 && typeof r.body?.id === 'string' && !text.includes('\ufffd')) {
           const got = await probe(cls, spec('GET', `/v2/campaign/${r.body.id}`, sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [200], what: '(read back)' });
           if (got.result.responses[0]?.text.includes('\ufffd')) violation(cls, `create ${show(body)}: stored text was changed into U+FFFD`);
+        }
+      });
+      assertNoViolations(cls);
+    });
+
+    it('create: notification options shaped almost right (buttons with hostile text and links, odd patterns, edge dates, odd tags and urgencies) → 200/400, bad text refused, nothing stored on 4xx, a stored campaign reads back', async () => {
+      const { sites } = getCtx();
+      const link = fc.oneof(hostileString, fc.constantFrom('https://shop.example/a', 'http://x.example/?q=%00', 'javascript:alert(1)', 'https://[::1]/', `https://x.example/${'p'.repeat(2100)}`));
+      const button = fc.oneof(
+        fc.record({ title: fc.oneof(hostileString, fc.constantFrom('Go', '', ' ')), link }),
+        fc.record({ title: hostileValue, link: hostileValue, extra: fc.option(hostileValue, { nil: undefined }) }),
+      );
+      const option: fc.Arbitrary<[string, unknown]> = fc.oneof(
+        fc.tuple(fc.constant('actions'), fc.oneof(fc.array(button, { maxLength: 3 }), hostileValue) as fc.Arbitrary<unknown>),
+        fc.tuple(fc.constant('badge'), fc.oneof(link, hostileValue) as fc.Arbitrary<unknown>),
+        fc.tuple(fc.constantFrom('requireInteraction', 'renotify', 'silent'), fc.oneof(fc.boolean(), hostileValue) as fc.Arbitrary<unknown>),
+        fc.tuple(fc.constant('vibrate'), fc.oneof(fc.array(fc.oneof(fc.integer({ min: -5, max: 10_005 }), fc.double(), hostileValue), { maxLength: 12 }), hostileValue) as fc.Arbitrary<unknown>),
+        fc.tuple(fc.constant('timestamp'), fc.oneof(edgeDateTime, hostileValue) as fc.Arbitrary<unknown>),
+        fc.tuple(fc.constantFrom('dir', 'lang', 'urgency'), fc.oneof(fc.constantFrom('auto', 'ltr', 'rtl', 'RTL', 'pt-BR', 'x-private', 'en-u-ca-gregory', 'very-low', 'high', 'urgent', 'a'.repeat(36)), hostileValue) as fc.Arbitrary<unknown>),
+      );
+      await fuzz(fc.tuple(fc.array(option, { minLength: 1, maxLength: 4 }), fc.constantFrom('', 'Buy')), { numRuns: 400, timeMs: 12_000, seedOffset: 19 }, async ([mutations, callToAction]) => {
+        const body = mutate({ ...validCampaign(), ...(callToAction ? { callToAction } : {}) }, mutations);
+        const r = await probe(cls, spec('POST', '/v2/campaign/create', sites.fuzz.apiKey, toJsonText(body)), {
+          siteId: sites.fuzz.id,
+          allowed: CREATE_ALLOWED,
+          mustReject: knownFieldsBad(body, OPTION_FIELDS),
+          what: show(body, 300),
+        });
+        if (r.status === 200 && typeof r.body?.id === 'string') {
+          await probe(cls, spec('GET', `/v2/campaign/${r.body.id}`, sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [200], what: '(read back)' });
         }
       });
       assertNoViolations(cls);

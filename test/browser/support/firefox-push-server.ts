@@ -26,6 +26,8 @@ export interface ForwardedPush {
   /** The encrypted body as it left this server (after any tampering). */
   bytes: number;
   tampered: boolean;
+  /** The push's RFC 8030 Urgency header, as received (undefined: none, which means normal). */
+  urgency: string | undefined;
   /** Firefox's ack code, once it has answered. */
   ack?: AckCode;
 }
@@ -99,6 +101,9 @@ export async function startFirefoxPushServer(): Promise<FirefoxPushServer> {
       if (size > MAX_BODY) return refuse(413, 'payload too large');
       if ((req.headers['content-encoding'] ?? '').toLowerCase() !== 'aes128gcm') return refuse(400, 'Content-Encoding must be aes128gcm');
       if (!/^\d+$/.test(String(req.headers.ttl ?? ''))) return refuse(400, 'TTL header is required');
+      // Autopush refuses an Urgency other than RFC 8030's four.
+      const urgency = req.headers.urgency as string | undefined;
+      if (urgency !== undefined && !['very-low', 'low', 'normal', 'high'].includes(urgency)) return refuse(400, 'invalid Urgency header');
       try {
         const credentials = parseVapidAuthorization(req.headers.authorization, req.headers['crypto-key'] as string | undefined);
         const claims = verifyVapidSignature(credentials);
@@ -120,7 +125,7 @@ export async function startFirefoxPushServer(): Promise<FirefoxPushServer> {
         body[body.length - 1] ^= 0x01;
       }
       const version = randomUUID();
-      forwarded.push({ channelID, version, bytes: body.length, tampered });
+      forwarded.push({ channelID, version, bytes: body.length, tampered, urgency });
       pending.push({ channelID, version, data: body.toString('base64url') });
       flush();
       res.writeHead(201, { Location: `${origin}/m/${version}`, TTL: req.headers.ttl ?? '0' }).end();

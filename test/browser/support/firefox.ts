@@ -27,10 +27,12 @@ export interface Firefox {
   shownNotifications(): Promise<string[]>;
   /** Clicks the body of the shown notification with this title, as a user would. */
   clickNotification(title: string, timeoutMs: number): Promise<void>;
+  /** The labels of the buttons Firefox draws in the window of the notification with this title. */
+  notificationButtons(title: string, timeoutMs: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
-export async function launchFirefox(pushServerUrl: string, env: Record<string, string> = {}): Promise<Firefox> {
+export async function launchFirefox(pushServerUrl: string, env: Record<string, string> = {}, prefs: Record<string, unknown> = {}): Promise<Firefox> {
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
@@ -51,6 +53,7 @@ export async function launchFirefox(pushServerUrl: string, env: Record<string, s
       // A notification window closes by itself after this long (default 20 s); a slow machine
       // must not lose it between showing it and clicking it.
       'alerts.totalOpenTime': 120_000,
+      ...prefs,
     },
   });
   const connection = (browser as unknown as { connection: BidiConnection }).connection;
@@ -122,6 +125,18 @@ export async function launchFirefox(pushServerUrl: string, env: Record<string, s
         }
         return false;
       }, timeoutMs);
+    },
+    async notificationButtons(title, timeoutMs) {
+      let labels: string[] = [];
+      await until(`no notification titled ${JSON.stringify(title)}`, async () => {
+        for (const w of await alertWindows()) {
+          if ((await titleOf(w.context)) !== title) continue;
+          labels = JSON.parse(await evaluate(w.context, `JSON.stringify([...document.querySelectorAll('button, toolbarbutton')].filter((b) => !b.hidden).map((b) => (b.label || b.getAttribute('label') || b.textContent || '').trim()).filter(Boolean))`));
+          return true;
+        }
+        return false;
+      }, timeoutMs);
+      return labels;
     },
     close: () => browser.close(),
   };

@@ -178,6 +178,20 @@ describe('push simulator: receiving pushes (RFC 8030/8291/8292)', () => {
     await expectRejected({ TTL: '-1' }, 400, 'bad-ttl');
   });
 
+  it('when Urgency is not one of RFC 8030 §5.3, then 400; each of the four is recorded as sent (a campaign\'s urgency is checked here)', async () => {
+    await expectRejected({ Urgency: 'urgent' }, 400, 'bad-urgency');
+    sim.reset();
+    for (const urgency of ['very-low', 'low', 'normal', 'high'] as const) {
+      await webpush.sendNotification(sub, urgency, pushOptions(app, agent, { urgency }));
+    }
+    expect(sim.received(sub.id).map((m) => [m.payload, m.headers.urgency])).to.deep.equal([
+      ['very-low', 'very-low'],
+      ['low', 'low'],
+      ['normal', 'normal'],
+      ['high', 'high'],
+    ]);
+  });
+
   it('when Content-Encoding is not aes128gcm, then 415', async () => {
     await expectRejected({ 'Content-Encoding': 'aesgcm' }, 415, 'bad-content-encoding');
   });

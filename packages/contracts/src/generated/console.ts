@@ -37,6 +37,8 @@ import type { LogoutResponse as _campaign_v1_LogoutResponse, LogoutResponse__Out
 import type { Member as _campaign_v1_Member, Member__Output as _campaign_v1_Member__Output } from './campaign/v1/Member';
 import type { MemberList as _campaign_v1_MemberList, MemberList__Output as _campaign_v1_MemberList__Output } from './campaign/v1/MemberList';
 import type { Membership as _campaign_v1_Membership, Membership__Output as _campaign_v1_Membership__Output } from './campaign/v1/Membership';
+import type { NotificationAction as _campaign_v1_NotificationAction, NotificationAction__Output as _campaign_v1_NotificationAction__Output } from './campaign/v1/NotificationAction';
+import type { NotificationOptions as _campaign_v1_NotificationOptions, NotificationOptions__Output as _campaign_v1_NotificationOptions__Output } from './campaign/v1/NotificationOptions';
 import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _campaign_v1_Permissions__Output } from './campaign/v1/Permissions';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
@@ -97,6 +99,8 @@ export interface ProtoGrpcType {
       Member: MessageTypeDefinition<_campaign_v1_Member, _campaign_v1_Member__Output>
       MemberList: MessageTypeDefinition<_campaign_v1_MemberList, _campaign_v1_MemberList__Output>
       Membership: MessageTypeDefinition<_campaign_v1_Membership, _campaign_v1_Membership__Output>
+      NotificationAction: MessageTypeDefinition<_campaign_v1_NotificationAction, _campaign_v1_NotificationAction__Output>
+      NotificationOptions: MessageTypeDefinition<_campaign_v1_NotificationOptions, _campaign_v1_NotificationOptions__Output>
       Permissions: MessageTypeDefinition<_campaign_v1_Permissions, _campaign_v1_Permissions__Output>
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>

@@ -16,6 +16,7 @@ export const CONTENT_COLUMNS = {
   icon: 'icon',
   image: 'image',
   callToAction: 'call_to_action',
+  options: 'notification_options',
 } as const satisfies Record<keyof CampaignContent, string>;
 
 /** The content columns in CAMPAIGN_CONTENT_FIELDS's order. */
@@ -26,4 +27,12 @@ export function contentOfRow(row: Record<string, unknown>): CampaignContent {
   const content = {} as Record<keyof CampaignContent, unknown>;
   for (const field of CAMPAIGN_CONTENT_FIELDS) content[field] = row[CONTENT_COLUMNS[field]];
   return content as CampaignContent;
+}
+
+/**
+ * The content's values as the insert's parameters, in CONTENT_COLUMN_LIST's order: the options
+ * as JSON text (node-postgres would send their arrays as Postgres arrays), null for none.
+ */
+export function contentParameters(c: CampaignContent): unknown[] {
+  return CAMPAIGN_CONTENT_FIELDS.map((field) => (field === 'options' ? (c.options ? JSON.stringify(c.options) : null) : c[field]));
 }

@@ -5,6 +5,7 @@ import type { Campaign } from '@webpush/contracts/campaign-json.js';
 import type { AbTest as StoredAbTest, AbWinner, VariantContent, VariantResult } from '@webpush/contracts/ab-test.js';
 import type { ResultsByBrowser } from '@webpush/contracts/messages.js';
 import { BROWSERS, type Segment } from '@webpush/contracts/segment.js';
+import type { NotificationOptions } from '@webpush/contracts/campaign-content.js';
 import type { LocalTimePlan } from './local-time-plan.js';
 
 export const SORT_COLUMN = { createdAt: 'created_at', scheduleDate: 'schedule_date' } as const;
@@ -62,6 +63,9 @@ export interface FixedRow {
   ignore_frequency_cap: boolean;
   local_time: LocalTimePlan | null;
   ab_test: StoredAbTest | null;
+  /** Null: the campaign sets none. */
+  notification_options: NotificationOptions | null;
+  urgency: string;
 }
 
 export type CampaignRow = LiveRow & FixedRow;
@@ -73,7 +77,7 @@ const apiDate = (utc: string) => `${utc.slice(0, 10)}T${utc.slice(11, 19)}Z`;
  * A campaign's fixed fields in the message's form, made once per campaign read with every column
  * (and kept per id by FixedPartsCache): the live ones are filled in on each read.
  */
-export type FixedFields = Pick<Campaign, 'title' | 'body' | 'link' | 'topics' | 'totalUsers' | 'image' | 'icon' | 'callToAction' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'ttl' | 'segment' | 'throttlePerMinute' | 'ignoreFrequencyCap' | 'localTime'> & {
+export type FixedFields = Pick<Campaign, 'title' | 'body' | 'link' | 'topics' | 'totalUsers' | 'image' | 'icon' | 'callToAction' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'ttl' | 'segment' | 'throttlePerMinute' | 'ignoreFrequencyCap' | 'localTime' | 'options' | 'urgency'> & {
   /** The test as stored, without its results. */
   abTest: Pick<NonNullable<Campaign['abTest']>, 'variants' | 'testPercent' | 'winnerMetric' | 'windowMinutes'> | null;
 };
@@ -98,6 +102,23 @@ export function fixedFieldsOf(r: FixedRow): FixedFields {
     ignoreFrequencyCap: r.ignore_frequency_cap,
     localTime: r.local_time,
     abTest: r.ab_test === null ? null : { variants: r.ab_test.variants.map(variantMessage), testPercent: r.ab_test.testPercent, winnerMetric: r.ab_test.winnerMetric, windowMinutes: r.ab_test.windowMinutes },
+    options: r.notification_options === null ? null : optionsMessage(r.notification_options),
+    urgency: r.urgency,
+  };
+}
+
+/** The options in the message's form: an unset badge or timestamp is absent (the API's null). */
+function optionsMessage(o: NotificationOptions): NonNullable<Campaign['options']> {
+  return {
+    actions: o.actions.map((a) => ({ title: a.title, link: a.link })),
+    badge: o.badge ?? undefined,
+    requireInteraction: o.requireInteraction,
+    renotify: o.renotify,
+    silent: o.silent,
+    vibrate: o.vibrate,
+    timestamp: o.timestamp ?? undefined,
+    dir: o.dir,
+    lang: o.lang,
   };
 }
 
@@ -161,6 +182,8 @@ export function campaignOf(f: FixedFields, r: LiveRow): Campaign {
     ignoreFrequencyCap: f.ignoreFrequencyCap,
     localTime: f.localTime,
     abTest: f.abTest === null ? null : { ...f.abTest, ...abOutcomeOf(f.abTest.variants.length, r) },
+    options: f.options,
+    urgency: f.urgency,
   };
 }
 

@@ -2,8 +2,9 @@
 import type { Queryable } from '@webpush/shared/db.js';
 import type { Segment } from '@webpush/contracts/segment.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
-import { CAMPAIGN_CONTENT_FIELDS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
-import { CONTENT_COLUMN_LIST } from '../base/content-columns.js';
+import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
+import type { Urgency } from '@webpush/contracts/urgency.js';
+import { CONTENT_COLUMN_LIST, contentParameters } from '../base/content-columns.js';
 import pg from 'pg';
 import type { Campaign } from '@webpush/contracts/campaign-json.js';
 import { campaignOf, fixedFieldsOf, SORT_COLUMN, sortKeyOf, type CampaignRow, type LiveRow } from './campaign-rows.js';
@@ -29,6 +30,7 @@ export interface NewCampaign extends CampaignContent {
   /** A local-time campaign's last send; null for others. */
   lastSendAt: Date | null;
   abTest: AbTest | null;
+  urgency: Urgency;
   dispatchNow: boolean;
 }
 
@@ -40,10 +42,10 @@ const INSERT_CAMPAIGN = {
   name: 'campaign_insert',
   text: `WITH c AS (
      INSERT INTO campaign.campaigns (id, site_id, topics, status, schedule_mode, schedule_date, total_users, ttl, dispatched_at, segment,
-       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, ${CONTENT_COLUMN_LIST.join(', ')})
+       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, urgency, ${CONTENT_COLUMN_LIST.join(', ')})
      VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), $7, $8, CASE WHEN $9::boolean THEN now() END, $10::json,
        CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END, $12,
-       $13::json, $14::timestamptz, $15::json, ${CONTENT_COLUMN_LIST.map((_, i) => `$${16 + i}`).join(', ')})
+       $13::json, $14::timestamptz, $15::json, $16, ${CONTENT_COLUMN_LIST.map((_, i) => `$${17 + i}`).join(', ')})
      RETURNING id)
    INSERT INTO campaign.campaign_stats (campaign_id) SELECT id FROM c`,
 };
@@ -52,8 +54,8 @@ const INSERT_CAMPAIGN = {
 function campaignValues(c: NewCampaign): unknown[] {
   return [c.id, c.siteId, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers, c.ttl, c.dispatchNow,
     c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
-    c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest),
-    ...CAMPAIGN_CONTENT_FIELDS.map((field) => c[field])];
+    c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest), c.urgency,
+    ...contentParameters(c)];
 }
 
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
@@ -74,8 +76,8 @@ const UPDATE_DRAFT = {
        schedule_date = COALESCE($6::timestamptz, CASE WHEN $9::boolean THEN now() ELSE c.created_at END),
        total_users = $7, ttl = $8, dispatched_at = CASE WHEN $9::boolean THEN now() END, segment = $10::json,
        throttle_per_minute = CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END,
-       ignore_frequency_cap = $12, local_time = $13::json, last_send_at = $14::timestamptz, ab_test = $15::json, edited_at = now(),
-       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${16 + i}`).join(', ')}
+       ignore_frequency_cap = $12, local_time = $13::json, last_send_at = $14::timestamptz, ab_test = $15::json, urgency = $16, edited_at = now(),
+       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${17 + i}`).join(', ')}
      WHERE c.id = $1 AND c.site_id = $2 AND c.status = 'draft'
      RETURNING c.id`,
 };
@@ -154,7 +156,7 @@ const LIVE_COLUMNS = `c.id, c.status,
     s.by_browser, s.ab_results, s.ab_winner_variant, s.ab_winner_decided_at AT TIME ZONE 'UTC' AS ab_winner_decided_at, s.ab_winner_by,
     s.ab_window_ends_at AT TIME ZONE 'UTC' AS ab_window_ends_at`;
 const FIXED_COLUMNS = `${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.topics, c.total_users, c.ttl,
-    c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.local_time, c.ab_test`;
+    c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.local_time, c.ab_test, c.urgency`;
 const CAMPAIGN_COLUMNS = `${LIVE_COLUMNS}, ${FIXED_COLUMNS}`;
 
 /**

@@ -41,7 +41,8 @@ function hasControlCharacters(s: string): boolean {
   return /[\u0000-\u001f\u007f]/.test(s);
 }
 
-function isUrl(s: string, scheme: RegExp): boolean {
+/** An absolute URL of that scheme with a host, at most 2048 characters, without control characters. */
+export function isUrl(s: string, scheme: RegExp): boolean {
   if (s.length > MAX_URL_LENGTH || !scheme.test(s) || hasControlCharacters(s)) return false;
   try {
     return new URL(s).hostname !== '';
@@ -63,7 +64,8 @@ function linkField(value: unknown, errors: string[]): string {
   return value;
 }
 
-function optionalUrl(value: unknown, m: { url: string; characters: string }, errors: string[]): string | null {
+/** An optional https URL (icon, image, badge): absent, null or '' → null; else the field's messages. */
+export function optionalUrl(value: unknown, m: { url: string; characters: string }, errors: string[]): string | null {
   if (isAbsent(value) || value === '') return null;
   // The spec's rule (starts with https://) first, then the characters, then the rest of a URL.
   if (typeof value === 'string' && value.startsWith('https://') && hasBadCharacters(value)) return clean(value, m.characters, errors) || null;
@@ -95,8 +97,11 @@ export const CONTENT_FIELD_RULES: Readonly<ContentRules> = Object.freeze({
   callToAction: callToActionField,
 });
 
-/** True when the notification built from `content` fits one push record (with room for the tracking token). */
+/**
+ * True when the notification built from `content` fits one push record (with room for the
+ * tracking token), sent now: a send time as long as any before the year 2286.
+ */
 export function fitsOnePush(content: CampaignContent): boolean {
-  const payload = buildPushPayload('00000000-0000-0000-0000-000000000000', content, 'x'.repeat(TRACKING_TOKEN_RESERVED_CHARS));
+  const payload = buildPushPayload('00000000-0000-0000-0000-000000000000', content, 'x'.repeat(TRACKING_TOKEN_RESERVED_CHARS), Date.now());
   return Buffer.byteLength(payload, 'utf8') <= MAX_PUSH_PLAINTEXT_BYTES;
 }

@@ -77,6 +77,7 @@ export function campaignRow(id: string, siteId: string, input: CreateInput, audi
     localTimeJson: plan ? JSON.stringify(plan) : null,
     lastSendAt: plan ? new Date(plan.lastSendAt) : null,
     abTest: input.abTest,
+    urgency: input.urgency,
     dispatchNow: dispatchesNow(input),
   };
 }

@@ -8,6 +8,8 @@ import { EXAMPLE_DATE, parseUtcDate } from '../base/dates.js';
 import { abTestField, variantsThatDoNotFit } from './ab-test-input.js';
 import { clean, CONTENT_FIELD_RULES, fitsOnePush, isAbsent } from './content-fields.js';
 import { localTimeField } from './local-time-input.js';
+import { notificationOptionsField, urgencyField } from './notification-options-input.js';
+import type { Urgency } from '@webpush/contracts/urgency.js';
 import { segmentField } from './segment-input.js';
 import type { Segment } from '@webpush/contracts/segment.js';
 import { ValidationError } from '../base/errors.js';
@@ -48,6 +50,8 @@ export interface CreateInput extends CampaignContent {
   localTime: LocalTime | null;
   /** The campaign's A/B test (an addition), or null. */
   abTest: AbTest | null;
+  /** The RFC 8030 Urgency of its pushes (an addition); `normal` when not given. */
+  urgency: Urgency;
 }
 
 function names(value: unknown, normalise: (name: string) => string): string[] | null {
@@ -166,6 +170,8 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
   if (typeof ignoreFrequencyCap !== 'boolean') errors.push(MESSAGES.ignoreFrequencyCap);
   const localTime = localTimeField(raw.localTime, scheduleMode, scheduleDate, now, errors);
   const abTest = abTestField(raw.abTest, errors);
+  const options = notificationOptionsField(raw, callToAction, errors);
+  const urgency = urgencyField(raw.urgency, errors);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
@@ -188,6 +194,8 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
     ignoreFrequencyCap: ignoreFrequencyCap === true,
     localTime,
     abTest,
+    options,
+    urgency,
   };
   // The notification as the campaign's own content, then as each variant's.
   const content = campaignContent(input);

@@ -19,12 +19,12 @@ export const FIXED_PARTS_MAX_CHARS = 16_000_000;
 /** What an entry costs besides its strings (the key, the objects, the map slot), in characters. */
 const ENTRY_OVERHEAD_CHARS = 200;
 
-/** The characters an entry holds: its texts, and the rare options (segment, local time, A/B test) as their JSON's length. */
+/** The characters an entry holds: its texts, and the rare options (segment, local time, A/B test, notification options) as their JSON's length. */
 export function fixedFieldsChars(f: FixedFields): number {
   let chars = ENTRY_OVERHEAD_CHARS + f.title.length + f.body.length + f.link.length + (f.image?.length ?? 0) + (f.icon?.length ?? 0) +
     f.callToAction.length + f.utmSource.length + f.utmMedium.length + f.utmCampaign.length;
   for (const topic of f.topics) chars += topic.length + 8;
-  for (const option of [f.segment, f.localTime, f.abTest]) if (option !== null) chars += JSON.stringify(option).length;
+  for (const option of [f.segment, f.localTime, f.abTest, f.options]) if (option !== null) chars += JSON.stringify(option).length;
   return chars;
 }
 

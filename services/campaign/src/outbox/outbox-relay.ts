@@ -6,6 +6,7 @@ import type { Pool } from '@webpush/shared/db.js';
 import { withTransaction } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { dispatchForWire, TOPICS, type DispatchMessage } from '@webpush/contracts/messages.js';
+import { DEFAULT_URGENCY } from '@webpush/contracts/urgency.js';
 import { REQUEST_ID_KEY } from '@webpush/shared/observability/request-context.js';
 import { createPeriodic } from '@webpush/shared/periodic.js';
 import { claimUnpublished, markPublished, type ClaimedDispatch } from './relay-store.js';
@@ -36,6 +37,7 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     ...(row.ignoreFrequencyCap ? { ignoreFrequencyCap: true } : {}),
     ...(row.localTime ? { localTime: row.localTime } : {}),
     ...(row.abTest ? { abTest: row.abTest } : {}),
+    ...(row.urgency && row.urgency !== DEFAULT_URGENCY ? { urgency: row.urgency } : {}),
   };
 }
 

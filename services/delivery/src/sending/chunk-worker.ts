@@ -14,6 +14,7 @@ import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import type { ChunkMessage } from '@webpush/contracts/messages.js';
 import { pushPayloads, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { DEFAULT_URGENCY } from '@webpush/contracts/urgency.js';
 import { abBucket, variantContent, variantOfBucket } from '@webpush/contracts/ab-test.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedHolders, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
@@ -150,18 +151,21 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     for (const id of ids) if (!found.has(id)) hooks.onResult({ id, outcome: 'failed', reason: 'subscription no longer exists', attempts: 0 });
     if (subs.length === 0) return [];
     const contentOf = contentFor(run);
-    // Per batch, not per push: the tokens are signed together, and each content's JSON is made once.
+    // Per batch, not per push: the tokens are signed together, and each content's JSON is made
+    // once, with the batch's moment as the notification's time (unless the campaign sets one).
     const tokens = deps.tokens.signAll(campaignId, subs.map((s) => s.id));
+    const sentAt = Date.now();
     const payloadsOf = new Map<CampaignContent, (token: string) => string>();
     const items: PushTarget[] = subs.map((s, i) => {
       const content = contentOf(s.id);
       let payloads = payloadsOf.get(content);
-      if (!payloads) payloadsOf.set(content, (payloads = pushPayloads(campaignId, content)));
+      if (!payloads) payloadsOf.set(content, (payloads = pushPayloads(campaignId, content, sentAt)));
       return { ...s, payload: payloads(tokens[i]) };
     });
     const vapid = await deps.vapid(job.siteId);
+    const urgency = job.urgency ?? DEFAULT_URGENCY;
     const send = (subscriptions: PushTarget[], withHooks: Required<PushHooks>) =>
-      deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency: 'normal', topic: campaignId.replace(/-/g, ''), vapid, subscriptions }, withHooks);
+      deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency, topic: campaignId.replace(/-/g, ''), vapid, subscriptions }, withHooks);
     return job.throttlePerMinute === undefined ? send(items, hooks) : sendPaced(campaignId, job.throttlePerMinute, items, send, hooks);
   };
 

@@ -7,11 +7,12 @@
  * which is how this worker knows where to report. A site that registers its own worker can set
  * `self.WEBPUSH = { api: '…/public/v1/', site: 'pub_…' }` before importScripts instead.
  *
- * Shows each campaign's notification (title, body, icon, image, one action button, tag = campaign
- * id), reports the impression once it is shown and the click when the body or the button is
- * clicked, opens the campaign link (focusing a tab already on it), and re-registers the
- * subscription when the browser replaces it. Each report is retried a bounded number of times
- * (post(), below).
+ * Shows each campaign's notification (title, body, icon, image, up to two buttons, the options a
+ * campaign sets: badge, requireInteraction, renotify, silent, vibrate, timestamp, dir, lang;
+ * tag = campaign id), reports the impression once it is shown and the click when the body or a
+ * button is clicked, opens the campaign link — or the clicked button's own link — (focusing a tab
+ * already on it), and re-registers the subscription when the browser replaces it. Each report is
+ * retried a bounded number of times (post(), below).
  */
 (function () {
   'use strict';
@@ -98,16 +99,47 @@
     }
   }
 
+  var MAX_BUTTONS = 2;
+
+  // The buttons: the campaign's callToAction first ('open': the campaign link), then each of its
+  // `actions` ('link-<i>': that button's own link, kept in data.links).
+  function buttons(msg) {
+    var list = [];
+    var links = {};
+    if (typeof msg.action === 'string' && msg.action !== '') list.push({ action: 'open', title: msg.action });
+    var extra = Array.isArray(msg.actions) ? msg.actions : [];
+    for (var i = 0; i < extra.length && list.length < MAX_BUTTONS; i++) {
+      var a = extra[i];
+      if (!a || typeof a.title !== 'string' || typeof a.url !== 'string') continue;
+      list.push({ action: 'link-' + i, title: a.title });
+      links['link-' + i] = a.url;
+    }
+    return { list: list, links: links };
+  }
+
   function notificationOptions(msg) {
+    var data = { id: msg.id, url: msg.url || '', token: msg.token || '' };
     var options = {
       body: typeof msg.body === 'string' ? msg.body : '',
+      // The campaign id: a repeat or a correction replaces the notification (renotify needs one).
       tag: String(msg.id || ''),
-      data: { id: msg.id, url: msg.url || '', token: msg.token || '' }
+      data: data
     };
     if (msg.icon) options.icon = msg.icon;
-    // Browsers that cannot show images or buttons (Firefox, Safari) ignore these options.
+    // Browsers that cannot show an option ignore it (what each shows: docs/site-plugin.md).
     if (msg.image) options.image = msg.image;
-    if (typeof msg.action === 'string' && msg.action !== '') options.actions = [{ action: 'open', title: msg.action }];
+    var b = buttons(msg);
+    if (b.list.length > 0) options.actions = b.list;
+    if (Object.keys(b.links).length > 0) data.links = b.links;
+    if (typeof msg.badge === 'string' && msg.badge !== '') options.badge = msg.badge;
+    if (msg.requireInteraction === true) options.requireInteraction = true;
+    if (msg.renotify === true && options.tag !== '') options.renotify = true;
+    // The Notifications API refuses vibrate with silent: silent wins.
+    if (msg.silent === true) options.silent = true;
+    else if (Array.isArray(msg.vibrate) && msg.vibrate.length > 0) options.vibrate = msg.vibrate;
+    if (typeof msg.timestamp === 'number' && msg.timestamp >= 0) options.timestamp = msg.timestamp;
+    if (msg.dir === 'ltr' || msg.dir === 'rtl') options.dir = msg.dir;
+    if (typeof msg.lang === 'string' && msg.lang !== '') options.lang = msg.lang;
     return options;
   }
 
@@ -137,12 +169,16 @@
     });
   }
 
-  /** Body and button clicks are the same click: one report, then the campaign link. */
-  function handleClick(notification) {
+  /**
+   * Body and button clicks are the same click: one report, then the link — the clicked button's
+   * own, or the campaign link (the body, the callToAction button).
+   */
+  function handleClick(notification, action) {
     var data = notification.data || {};
     notification.close();
     var reported = report('click', data.token);
-    var opened = openOrFocus(data.url).catch(noop);
+    var own = action && data.links && Object.prototype.hasOwnProperty.call(data.links, action) ? data.links[action] : '';
+    var opened = openOrFocus(own || data.url).catch(noop);
     return Promise.all([reported, opened]);
   }
 
@@ -212,7 +248,7 @@
     keepAlive(event, handlePush(event.data));
   });
   self.addEventListener('notificationclick', function (event) {
-    keepAlive(event, handleClick(event.notification));
+    keepAlive(event, handleClick(event.notification, event.action));
   });
   self.addEventListener('pushsubscriptionchange', function (event) {
     keepAlive(event, resubscribe(event));

@@ -5,6 +5,7 @@ import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from '../../campaign/v1/Segment';
 import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from '../../campaign/v1/LocalTimePlan';
 import type { AbTest as _campaign_v1_AbTest, AbTest__Output as _campaign_v1_AbTest__Output } from '../../campaign/v1/AbTest';
+import type { NotificationOptions as _campaign_v1_NotificationOptions, NotificationOptions__Output as _campaign_v1_NotificationOptions__Output } from '../../campaign/v1/NotificationOptions';
 import type { Long } from '@grpc/proto-loader';
 
 export interface Campaign {
@@ -32,6 +33,8 @@ export interface Campaign {
   'ignoreFrequencyCap'?: (boolean);
   'localTime'?: (_campaign_v1_LocalTimePlan | null);
   'abTest'?: (_campaign_v1_AbTest | null);
+  'options'?: (_campaign_v1_NotificationOptions | null);
+  'urgency'?: (string);
   '_image'?: "image";
   '_icon'?: "icon";
   '_throttlePerMinute'?: "throttlePerMinute";
@@ -62,6 +65,8 @@ export interface Campaign__Output {
   'ignoreFrequencyCap': (boolean);
   'localTime': (_campaign_v1_LocalTimePlan__Output | null);
   'abTest': (_campaign_v1_AbTest__Output | null);
+  'options': (_campaign_v1_NotificationOptions__Output | null);
+  'urgency': (string);
   '_image'?: "image";
   '_icon'?: "icon";
   '_throttlePerMinute'?: "throttlePerMinute";
