@@ -1,26 +1,7 @@
 import { expect } from 'chai';
 import { validateCreateInput, DEFAULT_TTL_SECONDS } from '../src/campaigns/create-input.js';
 import { ValidationError } from '../src/base/errors.js';
-
-const valid = (overrides: Record<string, unknown> = {}) => ({
-  title: 'Big sale',
-  body: 'Everything half price',
-  link: 'https://shop.example/sale',
-  topics: ['sports'],
-  status: 'published',
-  scheduleMode: 'now',
-  ...overrides,
-});
-
-function messagesFor(body: Record<string, unknown>): string[] {
-  try {
-    validateCreateInput(body);
-  } catch (err) {
-    expect(err).to.be.instanceOf(ValidationError);
-    return [...(err as ValidationError).messages];
-  }
-  return [];
-}
+import { createMessagesFor as messagesFor, validCreateBody as valid } from './support/create-body.js';
 
 const DATE_FORMAT = 'Invalid schedule date format. Use ISO format (e.g. 2025-01-01T12:00:00Z)';
 

@@ -3,27 +3,7 @@
 // buttons with callToAction, silent with vibrate, and the options counting towards the push's size.
 import { expect } from 'chai';
 import { validateCreateInput } from '../src/campaigns/create-input.js';
-import { ValidationError } from '../src/base/errors.js';
-
-const valid = (overrides: Record<string, unknown> = {}) => ({
-  title: 'Big sale',
-  body: 'Everything half price',
-  link: 'https://shop.example/sale',
-  topics: ['sports'],
-  status: 'published',
-  scheduleMode: 'now',
-  ...overrides,
-});
-
-function messagesFor(body: Record<string, unknown>): string[] {
-  try {
-    validateCreateInput(body);
-  } catch (err) {
-    expect(err).to.be.instanceOf(ValidationError);
-    return [...(err as ValidationError).messages];
-  }
-  return [];
-}
+import { createMessagesFor as messagesFor, validCreateBody as valid } from './support/create-body.js';
 
 const ACTIONS = 'actions must be an array of at most 2 buttons, each {"title", "link"}';
 const VIBRATE = 'vibrate must be an array of at most 10 whole numbers of milliseconds from 0 to 10000';
