@@ -20,7 +20,7 @@ import { FIREFOX, launchFirefox, type Firefox } from './support/firefox.js';
 import { startFirefoxPushServer, type FirefoxPushServer, type ForwardedPush } from './support/firefox-push-server.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
 import { startSite, type TestSite } from './support/site.js';
-import { readShownOptions } from './support/notification-options.js';
+import { everyOption, readShownOptions } from './support/notification-options.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
 
@@ -215,19 +215,7 @@ describe('browser: the site plugin in headless Firefox, which decrypts our pushe
 
   it('a campaign with notification options and urgency high is pushed with Urgency: high, decrypted by Firefox and shown with each option its Notification has (both buttons, requireInteraction, silent, dir, lang)', async () => {
     const before = push.forwarded().length;
-    const id = await create('Every option', 'sports', {
-      callToAction: 'Watch',
-      actions: [{ title: 'Scores', link: origin() + '/landing?from=scores' }],
-      badge: 'https://127.0.0.1:9/badge.png',
-      requireInteraction: true,
-      renotify: true,
-      vibrate: [200, 100, 200],
-      timestamp: '2026-12-05T10:00:00Z',
-      dir: 'rtl',
-      lang: 'pt-BR',
-      urgency: 'high',
-      utmSource: 'push',
-    });
+    const id = await create('Every option', 'sports', everyOption(origin()));
     expect(await acked(endpoint, before)).to.include({ ack: 100, tampered: false, urgency: 'high' });
     const shown = await eventually(async () => (await page.evaluate(readShownOptions, id))[0], WAIT_MS, 100);
     // What Firefox 153 ESR's Notification has (docs/site-plugin.md, "Browser support"): both

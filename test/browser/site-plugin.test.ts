@@ -35,7 +35,7 @@ import { buildPushPayload } from '@webpush/contracts/campaign-content.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { DBUS_DAEMON, startNotificationDaemon, type DesktopNotification, type NotificationDaemon } from './support/notification-daemon.js';
 import { fakePushService } from './support/fake-push-service.js';
-import { readShownOptions } from './support/notification-options.js';
+import { everyOption, readShownOptions } from './support/notification-options.js';
 import { startSite, type TestSite } from './support/site.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
@@ -497,17 +497,7 @@ describe('browser: the site plugin in headless Chromium', function () {
         topics: ['sports'],
         status: 'published',
         scheduleMode: 'now',
-        callToAction: 'Watch',
-        actions: [{ title: 'Scores', link: origin() + '/landing?from=scores' }],
-        badge: 'https://127.0.0.1:9/badge.png',
-        requireInteraction: true,
-        renotify: true,
-        vibrate: [200, 100, 200],
-        timestamp: '2026-12-05T10:00:00Z',
-        dir: 'rtl',
-        lang: 'pt-BR',
-        urgency: 'high',
-        utmSource: 'push',
+        ...everyOption(origin()),
       },
     });
     expect(created.status, created.text).to.equal(200);

@@ -38,3 +38,23 @@ export async function readShownOptions(tag: string): Promise<ShownOptions[]> {
     links: n.data?.links ?? null,
   }));
 }
+
+/**
+ * Every notification option with urgency high: the create fields both browser suites send, so
+ * each records what its browser shows of the same campaign (`origin`: the test site's).
+ */
+export function everyOption(origin: string): Record<string, unknown> {
+  return {
+    callToAction: 'Watch',
+    actions: [{ title: 'Scores', link: origin + '/landing?from=scores' }],
+    badge: 'https://127.0.0.1:9/badge.png',
+    requireInteraction: true,
+    renotify: true,
+    vibrate: [200, 100, 200],
+    timestamp: '2026-12-05T10:00:00Z',
+    dir: 'rtl',
+    lang: 'pt-BR',
+    urgency: 'high',
+    utmSource: 'push',
+  };
+}
