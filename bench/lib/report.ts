@@ -320,7 +320,7 @@ function cpuTable(d: DeliveryResult, cores: number): string {
   ].join('\n');
 }
 
-/** Markdown tables (printed, and pasted into docs/performance.md). */
+/** Markdown tables (printed, and written to bench/results/latest.md). */
 export function formatTables(r: Results): string {
   const out: string[] = [];
   const m = r.machine;
