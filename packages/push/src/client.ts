@@ -28,7 +28,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import { createDestinationPolicy, DestinationRefusedError, type DestinationPolicy } from './destination.js';
+import { createDestinationPolicy, DestinationRefusedError, type DestinationPolicy, type TestRoute } from './destination.js';
 import { Http2Connection, Http2ConnectionClosedError, type PushConnection, type ResponseHandler } from './http2/connection.js';
 import { NodeHttp2Connection } from './http2/node-connection.js';
 import { FieldSet } from './http2/hpack.js';
@@ -47,7 +47,9 @@ export interface PushClientOptions {
   ca?: string | Buffer;
   /** PUSH_TEST_HOSTS: local test push services, exempt from the destination rules. */
   testHosts?: readonly string[];
-  /** Replaces the default policy built from testHosts (tests: a fake DNS, another port). */
+  /** PUSH_TEST_ROUTES: push-service host names connected to at a local test server instead. */
+  testRoutes?: ReadonlyMap<string, TestRoute>;
+  /** Replaces the default policy built from testHosts and testRoutes (tests: a fake DNS, another port). */
   destinations?: DestinationPolicy;
   /** PUSH_HTTP_CLIENT: whose HTTP/2 carries the requests, ours (http2/connection.ts) or Node's (http2/node-connection.ts). Default own. */
   httpClient?: PushHttpClient;
@@ -128,6 +130,8 @@ interface Origin {
   host: string;
   /** The policy's lookup for this origin's connections; undefined: plain DNS (a test host). */
   lookup?: net.LookupFunction;
+  /** Where its connections go instead of the URL's host and port (PUSH_TEST_ROUTES). */
+  route?: TestRoute;
   refused?: { error: PushRequestError; until: number };
   /** Unknown until the first connection's ALPN answer. */
   protocol?: Protocol;
@@ -152,7 +156,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   // One context for every connection: building one from ~150 root certificates costs ~30 ms of
   // the main thread, too much per connection when a burst opens ten.
   const secureContext = opts.ca ? tls.createSecureContext({ ca: [...tls.rootCertificates, opts.ca.toString()] }) : undefined;
-  const destinations = opts.destinations ?? createDestinationPolicy({ testHosts: opts.testHosts });
+  const destinations = opts.destinations ?? createDestinationPolicy({ testHosts: opts.testHosts, testRoutes: opts.testRoutes });
   const H2 = opts.httpClient === 'node' ? NodeHttp2Connection : Http2Connection;
   const origins = new Map<string, Origin>();
   /** Connections being opened, to end when the client closes. */
@@ -164,7 +168,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
   function originOf(url: URL, origin: string): Origin {
     let state = origins.get(origin);
     if (!state) {
-      state = { url: new URL(origin), host: url.host, lookup: destinations.lookupFor(url), connections: [], connecting: 0, streamsHint: DEFAULT_STREAMS, waiters: [] };
+      state = { url: new URL(origin), host: url.host, lookup: destinations.lookupFor(url), route: destinations.routeFor(url), connections: [], connecting: 0, streamsHint: DEFAULT_STREAMS, waiters: [] };
       if (url.protocol === 'http:') {
         state.protocol = 'http/1.1';
         state.agent = new http.Agent({ keepAlive: true, maxSockets: h1Sockets, lookup: state.lookup });
@@ -252,8 +256,9 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
     return new Promise<Connection | null>((resolve, reject) => {
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const socket = tls.connect({
-        host,
-        port: Number(url.port || 443),
+        host: state.route?.host ?? host,
+        port: state.route?.port ?? Number(url.port || 443),
+        // A routed host is still the name the certificate must be valid for.
         servername: net.isIP(host) ? undefined : host,
         ALPNProtocols: ['h2', 'http/1.1'],
         secureContext,
@@ -415,10 +420,13 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         if (err) reject(err);
         else resolve(response!);
       };
+      const { route } = state;
       const req = transport.request(url, {
         method: 'POST',
         agent: state.agent,
-        headers: { ...headers, 'content-length': body.length },
+        headers: { ...headers, 'content-length': body.length, ...(route && { host: url.host }) },
+        // A routed host: the connection goes to the route, the name stays in SNI and Host.
+        ...(route && { host: route.host, port: route.port, servername: url.hostname }),
       });
       // On the wire once the request has a connected socket (a kept-alive one, or a new one
       // past its handshake): from then on a break may come after the push service took it.

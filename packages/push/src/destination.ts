@@ -5,6 +5,9 @@
 // is the address connected to: a name that resolves to a public address when stored and to
 // 10.0.0.1 or 169.254.169.254 when sent (DNS rebinding) is refused at that moment. Hosts listed
 // in PUSH_TEST_HOSTS (local test push services) skip every rule: http, any port, any address.
+// Hosts routed by PUSH_TEST_ROUTES keep every rule of their URLs (a real push service's name,
+// https, 443) but are connected to at a local address instead of their DNS name's: a test server
+// standing in for a push service whose endpoints a browser builds itself (Chromium's FCM).
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { addressProblem as defaultAddressProblem } from './ip-ranges.js';
@@ -30,6 +33,14 @@ export interface DestinationOptions {
   httpsPort?: number;
   /** Default: ip-ranges.ts. */
   addressProblem?: (address: string) => string | null;
+  /** PUSH_TEST_ROUTES: exact host names connected to at a loopback address instead (tests only). */
+  testRoutes?: ReadonlyMap<string, TestRoute>;
+}
+
+/** Where connections for a routed host go: a loopback IP literal and a port. */
+export interface TestRoute {
+  readonly host: string;
+  readonly port: number;
 }
 
 export interface DestinationPolicy {
@@ -37,6 +48,8 @@ export interface DestinationPolicy {
   urlProblem(url: URL): string | null;
   /** The DNS lookup for connections to the URL's host: undefined (plain DNS) for a test host. */
   lookupFor(url: URL): LookupFunction | undefined;
+  /** The local address connections for the URL's host go to instead, when PUSH_TEST_ROUTES routes it. */
+  routeFor(url: URL): TestRoute | undefined;
 }
 
 /** dns.lookup, what Node itself uses. */
@@ -81,6 +94,9 @@ export function createDestinationPolicy(opts: DestinationOptions = {}): Destinat
     },
     lookupFor(url) {
       return testHosts.has(url.hostname) ? undefined : lookup;
+    },
+    routeFor(url) {
+      return opts.testRoutes?.get(url.hostname);
     },
   };
 }

@@ -178,6 +178,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       maxAttempts: config.sending.maxAttempts,
       ca: config.sending.extraCaFile ? await readFile(config.sending.extraCaFile, 'utf8') : undefined,
       testHosts: config.pushTestHosts,
+      testRoutes: config.pushTestRoutes,
       log,
       metrics: pushMetrics,
     });

@@ -1,4 +1,5 @@
 // The delivery service's only reader of process.env.
+import { isIP } from 'node:net';
 import { boolean, ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '@webpush/shared/config.js';
 import { TOPIC_PARTITIONS, TOPICS } from '@webpush/contracts/messages.js';
 import type { PoolSettings } from '@webpush/shared/db.js';
@@ -7,6 +8,7 @@ import { parseLevel, type Level } from '@webpush/shared/log.js';
 import { serviceHostRuleProblem, testHostProblem, type PushHostRules } from './audience/index.js';
 import { usableCpus } from '@webpush/push/encryption/cpus.js';
 import { PUSH_HTTP_CLIENTS, type PushHttpClient } from '@webpush/push/client.js';
+import type { TestRoute } from '@webpush/push/destination.js';
 import { ENGINE_CHOICES, type EngineChoice } from '@webpush/push/encryption/engine.js';
 import { DEFAULT_WEBHOOK_LOOP, type WebhookLoopOptions } from './webhooks/index.js';
 import { LONGEST_CAP_WINDOW_DAYS, type RetentionSettings } from './retention/index.js';
@@ -47,6 +49,12 @@ export interface DeliveryConfig {
    * `[::1]`, `localhost`) whose endpoints may use http or https and any port.
    */
   readonly pushTestHosts: readonly string[];
+  /**
+   * Tests only (PUSH_TEST_ROUTES, default none): push-service host names whose connections go to
+   * a local server at a loopback address instead, the name still checked in TLS. For a test push
+   * service standing in for one whose endpoints a browser builds itself (Chromium's FCM).
+   */
+  readonly pushTestRoutes: ReadonlyMap<string, TestRoute>;
   /** Subscription requests per visitor address (as the gateway names it) per minute; 0 disables the limit. */
   readonly subscribeRateLimitPerMinute: number;
   /** Impression/click reports per visitor address per minute; 0 disables the limit. */
@@ -163,6 +171,24 @@ function hostList(env: Env, name: string): string[] {
   return hosts;
 }
 
+const TEST_ROUTE = /^([^=\s]+)=(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]):([1-9][0-9]{0,4})$/;
+
+/** PUSH_TEST_ROUTES: `name=127.0.0.1:port` pairs; only loopback targets, so no setting can send pushes elsewhere. */
+function testRoutes(env: Env): ReadonlyMap<string, TestRoute> {
+  const routes = new Map<string, TestRoute>();
+  for (const entry of list(env, 'PUSH_TEST_ROUTES', [])) {
+    const m = TEST_ROUTE.exec(entry.toLowerCase());
+    const port = m ? Number(m[3]) : 0;
+    if (!m || port > 65535 || isIP(m[2].replace(/^\[|\]$/g, '')) === 0) {
+      throw new ConfigError(`PUSH_TEST_ROUTES has an invalid entry "${entry}": it is not host=127.0.0.1:port (a loopback IP literal and a port)`);
+    }
+    const problem = m[1].startsWith('*.') ? 'is a wildcard' : serviceHostRuleProblem(m[1]);
+    if (problem !== null) throw new ConfigError(`PUSH_TEST_ROUTES has an invalid host "${m[1]}": it ${problem}`);
+    routes.set(m[1], Object.freeze({ host: m[2].replace(/^\[|\]$/g, ''), port }));
+  }
+  return routes;
+}
+
 /** Where subscription endpoints may point (PUSH_SERVICE_HOSTS, PUSH_TEST_HOSTS): for the operator CLI's import too. */
 export function loadPushHostRules(env: Env = process.env): PushHostRules {
   return { serviceHosts: Object.freeze(pushServiceHosts(env)), testHosts: Object.freeze(hostList(env, 'PUSH_TEST_HOSTS')) };
@@ -214,6 +240,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
     vapidSubject: optionalString(env, 'VAPID_SUBJECT', 'mailto:push@localhost'),
     pushServiceHosts: Object.freeze(pushServiceHosts(env)),
     pushTestHosts: Object.freeze(hostList(env, 'PUSH_TEST_HOSTS')),
+    pushTestRoutes: testRoutes(env),
     subscribeRateLimitPerMinute: integer(env, 'SUBSCRIBE_RATE_LIMIT_PER_MINUTE', 60, { min: 0, max: 1_000_000 }),
     trackingRateLimitPerMinute: integer(env, 'TRACKING_RATE_LIMIT_PER_MINUTE', 600, { min: 0, max: 10_000_000 }),
     kafka: Object.freeze({

@@ -1,5 +1,6 @@
-// A throwaway CA and a leaf for 127.0.0.1/localhost, made with the openssl CLI so the simulator
-// needs no certificate library. Clients trust `caCertPem` (or NODE_EXTRA_CA_CERTS=caCertFile).
+// A throwaway CA and a leaf for 127.0.0.1/localhost (and any further names asked for), made with
+// the openssl CLI so the simulator needs no certificate library. Clients trust `caCertPem` (or
+// NODE_EXTRA_CA_CERTS=caCertFile).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,7 +18,8 @@ export interface Certificates {
   remove(): Promise<void>;
 }
 
-export async function makeCertificates(): Promise<Certificates> {
+/** `dnsNames`: names the leaf is valid for besides localhost (a test server standing in for a real host). */
+export async function makeCertificates(dnsNames: readonly string[] = []): Promise<Certificates> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'push-simulator-'));
   const file = (name: string) => path.join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
@@ -27,7 +29,7 @@ export async function makeCertificates(): Promise<Certificates> {
       '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
     await openssl(['req', ...ec, '-keyout', file('leaf.key'), '-out', file('leaf.csr'), '-subj', '/CN=localhost']);
     await writeFile(file('leaf.ext'), [
-      'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost',
+      `subjectAltName=${['IP:127.0.0.1', 'IP:::1', 'DNS:localhost', ...dnsNames.map((name) => `DNS:${name}`)].join(',')}`,
       'basicConstraints=critical,CA:FALSE',
       'keyUsage=critical,digitalSignature',
       'extendedKeyUsage=serverAuth',
