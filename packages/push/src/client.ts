@@ -426,7 +426,7 @@ export function createPushClient(opts: PushClientOptions = {}): PushClient {
         agent: state.agent,
         headers: { ...headers, 'content-length': body.length, ...(route && { host: url.host }) },
         // A routed host: the connection goes to the route, the name stays in SNI and Host.
-        ...(route && { host: route.host, port: route.port, servername: url.hostname }),
+        ...(route && { hostname: route.host, port: route.port, servername: url.hostname }),
       });
       // On the wire once the request has a connected socket (a kept-alive one, or a new one
       // past its handshake): from then on a break may come after the push service took it.

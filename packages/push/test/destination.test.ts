@@ -1,6 +1,7 @@
 // The push client's outbound rules, over real sockets: https to port 443 of a host name whose
 // every resolved address is public, checked in the connection's own DNS lookup; test hosts
-// (PUSH_TEST_HOSTS) exempt. What a push service answers is bounded.
+// (PUSH_TEST_HOSTS) exempt; routed names (PUSH_TEST_ROUTES) connected to at a local address
+// under the same rules. What a push service answers is bounded.
 import type { LookupAddress } from 'node:dns';
 import http2 from 'node:http2';
 import https from 'node:https';
@@ -92,6 +93,35 @@ describe('push client: where it may connect', () => {
     const res = await client({ testHosts: ['localhost'] }).post(`https://localhost:${port}/push/2`, headers, body);
     expect(res.status).to.equal(201);
     expect(service.received.map((r) => r.path)).to.deep.equal(['/push/2']);
+  });
+
+  for (const protocol of ['h2', 'https1'] as const) {
+    it(`when a push-service name is routed (PUSH_TEST_ROUTES), then its pushes go to the local address with the name in TLS and Host, and its URLs keep the production rules (${protocol})`, async () => {
+      const service = await start(protocol);
+      const port = Number(new URL(service.origin).port);
+      // The test certificate is valid for localhost: the name the route keeps, not the address.
+      const c = client({ testRoutes: new Map([['localhost', { host: '127.0.0.1', port }]]) });
+      const res = await c.post('https://localhost/push/1', headers, body);
+      expect(res.status).to.equal(201);
+      expect(service.received.map((r) => r.path)).to.deep.equal(['/push/1']);
+      if (protocol === 'https1') expect(service.received[0].headers.host).to.equal('localhost');
+      for (const [endpoint, reason] of [['http://localhost/push/2', /not https/], [`https://localhost:${port}/push/3`, /port \d+ is not 443/]] as const) {
+        const err = await refusal(c.post(endpoint, headers, body));
+        expect(err, endpoint).to.include({ code: 'refused' });
+        expect(err.message, endpoint).to.match(reason);
+      }
+      expect(service.received).to.have.length(1);
+    });
+  }
+
+  it('when a routed name is served with a certificate for another name, then the push fails and nothing is sent', async () => {
+    const service = await start('h2');
+    const port = Number(new URL(service.origin).port);
+    const c = client({ testRoutes: new Map([['push.example.com', { host: '127.0.0.1', port }]]) });
+    const err = await refusal(c.post('https://push.example.com/push/1', headers, body));
+    expect(err.code).to.equal('network');
+    expect(err.message).to.match(/push\.example\.com/);
+    expect(service.received).to.deep.equal([]);
   });
 
   it('when the fake push service on 127.0.0.1 is not a test host, then nothing reaches it', async () => {

@@ -55,6 +55,24 @@ describe('delivery: config', () => {
     expect(c.pushTestHosts).to.deep.equal(['127.0.0.1', 'localhost', '[::1]', 'push-simulator']);
   });
 
+  it('PUSH_TEST_ROUTES defaults to none and routes exact names to a loopback address and port only', () => {
+    const base = { DATABASE_URL: 'x', VAPID_ENCRYPTION_KEY: key, ...INTERNAL_TOKENS };
+    expect([...loadConfig(base).pushTestRoutes]).to.deep.equal([]);
+    const c = loadConfig({ ...base, PUSH_TEST_ROUTES: 'FCM.googleapis.com=127.0.0.1:40123, jmt17.google.com=[::1]:443' });
+    expect([...c.pushTestRoutes]).to.deep.equal([
+      ['fcm.googleapis.com', { host: '127.0.0.1', port: 40123 }],
+      ['jmt17.google.com', { host: '::1', port: 443 }],
+    ]);
+    const invalid = [
+      'fcm.googleapis.com', 'fcm.googleapis.com=127.0.0.1', 'fcm.googleapis.com=10.0.0.1:443', 'fcm.googleapis.com=example.com:443',
+      'fcm.googleapis.com=127.0.0.1:0', 'fcm.googleapis.com=127.0.0.1:65536', 'fcm.googleapis.com=127.0.0.300:443', 'fcm.googleapis.com=[::2]:443',
+      '*.googleapis.com=127.0.0.1:443', '127.0.0.1=127.0.0.1:443', 'a..b=127.0.0.1:443', '=127.0.0.1:443',
+    ];
+    for (const entry of invalid) {
+      expect(() => loadConfig({ ...base, PUSH_TEST_ROUTES: entry }), entry).to.throw(ConfigError, /PUSH_TEST_ROUTES/);
+    }
+  });
+
   it('IP literals in PUSH_SERVICE_HOSTS, and non-canonical hosts in either list, stop start-up', () => {
     const serviceHosts = ['127.0.0.1', '2130706433', '0x7f.1', '[::1]', '::1', '*.127.0.0.1', 'a..b', 'a.example.', 'a%2eexample', 'a:443', 'a/b', '*', 'x_y.example'];
     for (const h of serviceHosts) {
