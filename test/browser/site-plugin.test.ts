@@ -4,9 +4,11 @@
 // opens the campaign link (or focuses the tab already on it), and a subscription the browser
 // replaces is handed over so the next campaign reaches the new endpoint only.
 //
-// What headless Chromium cannot do, and what stands in for it:
-// - It has no push service: pushManager.subscribe() never settles. The browser's push service
-//   (the outside world) is replaced by the push simulator: an init script makes
+// Chromium's own push path (its GCM client at a local FCM, decrypting itself) is
+// chromium-push.test.ts. Here the push service is stood in for, to steer what that path cannot:
+// - Left to itself, Chromium's GCM client checks in at Google, which a test does not reach, and
+//   pushManager.subscribe() waits on it. The browser's push service (the outside world) is
+//   replaced by the push simulator: an init script makes
 //   PushManager.subscribe/getSubscription answer the simulator's subscription for the VAPID key
 //   the snippet passes. The real stack then encrypts and sends the campaign to the simulator,
 //   which decrypts it like a browser; that plaintext is what the delivery service built.
