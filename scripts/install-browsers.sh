@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the browsers of the browser suite (test/browser) from Debian, never from anywhere else:
-# - chromium, driven by playwright-core, with dbus-daemon: the Chromium suite runs a private D-Bus
+# - chromium, driven by playwright-core, with dbus-daemon: the Chromium suites run a private D-Bus
 #   session bus with a stand-in desktop notification server, through which Chromium shows
-#   notifications and receives their clicks;
+#   notifications and receives their clicks; one of them points Chromium's GCM client at a local
+#   FCM (command-line switches), so that Chromium itself receives and decrypts our pushes;
 # - firefox-esr, driven over WebDriver BiDi by puppeteer-core, with its push service pointed at a
 #   local server so that Firefox itself receives and decrypts our pushes; with libnotify4, through
 #   which Firefox shows notifications (with their buttons) on that stand-in desktop when asked to.

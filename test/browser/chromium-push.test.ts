@@ -12,7 +12,8 @@
 // campaign decrypted and shown (title, body, icon, image, tag, the button) and its impression
 // counted; a click on the desktop's notification opens the campaign link and is counted; a
 // tampered push refused by Chromium, shown nowhere and counted nowhere while the intact campaign
-// after it is; unsubscribing deletes the registration at the push service.
+// after it is; every notification option and Urgency: high; unsubscribing deletes the
+// registration at the push service.
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,6 +24,7 @@ import { createPool, type Pool } from '@webpush/shared/db.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS } from '../../services/delivery/src/config.js';
 import { startChromiumPushServer, type ChromiumPushServer, type ForwardedPush } from './support/chromium-push-server.js';
 import { DBUS_DAEMON, startNotificationDaemon, type DesktopNotification, type NotificationDaemon } from './support/notification-daemon.js';
+import { everyOption, readShownOptions } from './support/notification-options.js';
 import { startSite, type TestSite } from './support/site.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
@@ -51,8 +53,8 @@ describe('browser: the site plugin in headless Chromium, which decrypts our push
 
   const origin = () => siteServer!.origin;
   const state = () => page.evaluate(() => (globalThis as any).webpush?.state ?? 'absent');
-  const waitForState = async (wanted: string[]) => {
-    await page.waitForFunction((w) => w.includes((globalThis as any).webpush?.state ?? ''), wanted, { timeout: WAIT_MS });
+  const waitForState = async (wanted: string[], timeoutMs = WAIT_MS) => {
+    await page.waitForFunction((w) => w.includes((globalThis as any).webpush?.state ?? ''), wanted, { timeout: timeoutMs });
     return state();
   };
   const topics = async () => (await stack.api.request('GET', '/v2/topics', { key: site.apiKey })).body as { name: string; users: number }[];
@@ -149,7 +151,8 @@ describe('browser: the site plugin in headless Chromium, which decrypts our push
     // The visitor's answer to the permission prompt: granted (the prompt comes from the click).
     await context!.grantPermissions(['notifications'], { origin: origin() });
     await page.click('#webpush-button');
-    expect(await waitForState(['subscribed', 'error']), browserLog.join('\n')).to.equal('subscribed');
+    // The first subscription starts Chromium's GCM client: check-in, registration, MCS login.
+    expect(await waitForState(['subscribed', 'error'], 60_000), browserLog.join('\n')).to.equal('subscribed');
 
     endpoint = (await pageEndpoint()) ?? '';
     const built = CHROMIUM_ENDPOINT.exec(endpoint);
@@ -243,6 +246,34 @@ describe('browser: the site plugin in headless Chromium, which decrypts our push
     // reached the worker.
     expect(desktop.notifications().map((n) => n.summary)).to.deep.equal(['Final tonight', 'Intact']);
     expect((await campaign(tampered)).analytics).to.include({ impressions: 0, clicks: 0 });
+  });
+
+  it('a campaign with every notification option and urgency high reaches the push service with Urgency: high, is decrypted by Chromium and shown with every option and both buttons', async () => {
+    const before = push.forwarded().length;
+    const id = await create('Every option', 'sports', everyOption(origin()));
+    expect(await forwarded(before)).to.include({ tampered: false, urgency: 'high' });
+    const desk = await onDesktop('Every option');
+    expect(desk.actions.filter((a) => a.key !== 'settings')).to.deep.equal([
+      { key: '0', label: 'Watch' },
+      { key: '1', label: 'Scores' },
+      { key: 'default', label: 'Activate' },
+    ]);
+    // The same options as with the stand-in push service (site-plugin.test.ts), here after
+    // Chromium's own decryption.
+    const shown = await eventually(async () => (await page.evaluate(readShownOptions, id))[0], WAIT_MS, 100);
+    expect(shown).to.deep.equal({
+      actions: [{ action: 'open', title: 'Watch' }, { action: 'link-0', title: 'Scores' }],
+      badge: 'https://127.0.0.1:9/badge.png',
+      requireInteraction: true,
+      renotify: true,
+      silent: false,
+      vibrate: [200, 100, 200],
+      timestamp: Date.parse('2026-12-05T10:00:00Z'),
+      dir: 'rtl',
+      lang: 'pt-BR',
+      links: { 'link-0': origin() + '/landing?from=scores&utm_source=push' },
+    });
+    await eventually(async () => ((await impressions(id)) === 1 ? true : undefined), 30_000, 250);
   });
 
   it("when the visitor unsubscribes, then Chromium deletes its registration at the push service and the server deactivates the subscriber", async () => {
