@@ -15,6 +15,9 @@ import { LONGEST_CAP_WINDOW_DAYS, type RetentionSettings } from './retention/ind
 
 export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
   'fcm.googleapis.com',
+  // FCM for Chromium builds off the stable channel (Chrome Beta, Dev, Canary; Debian's chromium):
+  // Chromium's kPushMessagingStagingGcmEndpoint.
+  'jmt17.google.com',
   'updates.push.services.mozilla.com',
   '*.push.services.mozilla.com',
   '*.notify.windows.com',

@@ -134,6 +134,7 @@ describe('delivery: subscription endpoints (SSRF boundary)', function () {
     'https://fcm.googleapis.com/fcm/send/abc:def',
     'https://fcm.googleapis.com:443/fcm/send/abc',
     'https://FCM.googleapis.com/fcm/send/abc',
+    'https://jmt17.google.com/fcm/send/abc:def', // Chrome Beta, Dev, Canary
     'https://updates.push.services.mozilla.com/wpush/v2/gAAAA',
     'https://db5p.notify.windows.com/w/?token=BQYAAA%2b',
     'https://web.push.apple.com/QZm3',
