@@ -159,3 +159,57 @@ export function pushPayloads(campaignId: string, c: CampaignContent, sentAt: num
   const opening = `${JSON.stringify(payload).slice(0, -1)},"token":`;
   return (trackingToken) => `${opening}${JSON.stringify(trackingToken)}}`;
 }
+
+/** The `web_push` member that marks a Declarative Web Push message (Push API, "declarative push message"). */
+export const DECLARATIVE_WEB_PUSH = 8030;
+
+/**
+ * Where a click on a declarative notification goes: the click-tracking redirect of the token,
+ * for the body (`button` undefined) or for the campaign's own button `button` (an index into
+ * `options.actions`). services/delivery/src/tracking/routes.ts serves it.
+ */
+export type ClickUrl = (trackingToken: string, button?: number) => string;
+
+/**
+ * The Declarative Web Push message (WebKit's "Meet Declarative Web Push"; the Push API's
+ * declarative push message) of every push of one campaign: a browser that understands it shows
+ * the notification itself — no service worker needed — and opens `navigate` on a click, which is
+ * our click-tracking redirect, so the click counts without any script. `mutable: true` still
+ * wakes our service worker where one is installed (it counts the impression and lets the browser
+ * show this notification); a browser that does not understand the format hands the whole JSON to
+ * the worker as an ordinary push, and webpush-sw.js shows it from `notification`. The campaign
+ * link's and buttons' own URLs are not in it (their redirects are): the redirect adds the UTM
+ * parameters, as pushPayloads does. Same options as pushPayloads, under the Notifications API's
+ * names; `vibrate` is left out with `silent` (a notification with both is refused, and a message
+ * the browser refuses is no longer declarative). The token is the only part that differs from
+ * push to push, so the JSON around it is made once.
+ */
+export function declarativePushPayloads(campaignId: string, c: CampaignContent, sentAt: number, clickUrl: ClickUrl): (trackingToken: string) => string {
+  const o = c.options ?? DEFAULT_NOTIFICATION_OPTIONS;
+  const shown: Record<string, unknown> = { title: c.title, tag: campaignId };
+  if (c.body !== '') shown.body = c.body;
+  if (c.icon !== null) shown.icon = c.icon;
+  if (c.image !== null) shown.image = c.image;
+  if (o.badge !== null) shown.badge = o.badge;
+  if (o.dir !== 'auto') shown.dir = o.dir;
+  if (o.lang !== '') shown.lang = o.lang;
+  if (o.requireInteraction) shown.requireInteraction = true;
+  if (o.renotify) shown.renotify = true;
+  if (o.silent) shown.silent = true;
+  else if (o.vibrate.length > 0) shown.vibrate = o.vibrate;
+  shown.timestamp = o.timestamp === null ? sentAt : Date.parse(o.timestamp);
+  // The buttons as the service worker names them: 'open' (callToAction: the campaign link), then
+  // 'link-<i>' (the campaign's button i and its own link).
+  const buttons: { name: string; title: string; button?: number }[] = [];
+  if (c.callToAction !== '') buttons.push({ name: 'open', title: c.callToAction });
+  o.actions.forEach((a, i) => buttons.push({ name: `link-${i}`, title: a.title, button: i }));
+  const opening = `{"web_push":${DECLARATIVE_WEB_PUSH},"notification":${JSON.stringify(shown).slice(0, -1)},"navigate":`;
+  const id = JSON.stringify(campaignId);
+  return (token) => {
+    const actions = buttons
+      .slice(0, MAX_BUTTONS)
+      .map((b) => `{"action":${JSON.stringify(b.name)},"title":${JSON.stringify(b.title)},"navigate":${JSON.stringify(clickUrl(token, b.button))}}`);
+    const tokenJson = JSON.stringify(token);
+    return `${opening}${JSON.stringify(clickUrl(token))}${actions.length > 0 ? `,"actions":[${actions.join(',')}]` : ''},"data":{"id":${id},"token":${tokenJson}}},"mutable":true}`;
+  };
+}

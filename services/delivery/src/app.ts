@@ -44,13 +44,13 @@ import { createDispatchHandler } from './sending/index.js';
 import { createPacer, type Pacer } from './sending/index.js';
 import { createLeases } from './sending/index.js';
 import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP } from './sending/index.js';
-import { findRun } from './sending/index.js';
+import { contentFor, findRun } from './sending/index.js';
 import { vapidSigners } from './sites/index.js';
 import { createCounterPublisher } from './tracking/index.js';
 import { createRetention } from './retention/index.js';
 import { databaseSizeGauges } from './retention/index.js';
 import { createTrackingRecorder } from './tracking/index.js';
-import { eventRoutes } from './tracking/index.js';
+import { clickUrls, eventRoutes } from './tracking/index.js';
 import { trackingTokensFor } from './tracking/index.js';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -87,6 +87,12 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   const instanceId = randomUUID();
   const vapidKeys = { current: config.vapidEncryptionKey, previous: config.vapidEncryptionKeysPrevious };
   const tokens = trackingTokensFor(vapidKeys);
+  // Declarative Web Push messages name the click redirect under PUBLIC_URL; without it, none are sent.
+  const clickUrl = config.publicUrl === '' ? undefined : clickUrls(config.publicUrl);
+  const contentOf = async (campaignId: string, subscriberId: string) => {
+    const run = await findRun(pool, campaignId);
+    return run === null ? null : contentFor(run)(subscriberId);
+  };
   const metrics = createServiceMetrics('delivery');
   const pushMetrics = createPushMetrics(metrics.registry);
   dbPoolGauges(metrics.registry, pools);
@@ -205,7 +211,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 },
       );
       const chunk = createChunkWorker(
-        { pool, log, instanceId, sender, vapid, tokens, publishStats: countersChanged, leases, stopping: stopping.signal },
+        { pool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal },
         { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec },
       );
       await messaging.start({ dispatch, chunk });
@@ -253,7 +259,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
           limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
           reportLimiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
         }),
-        eventRoutes({ tokens, recorder, findRun: (campaignId) => findRun(pool, campaignId), limiter: createFixedWindowLimiter({ limit: config.trackingRateLimitPerMinute }) }),
+        eventRoutes({ tokens, recorder, contentOf, limiter: createFixedWindowLimiter({ limit: config.trackingRateLimitPerMinute }) }),
       ],
       internalAuth,
       log,

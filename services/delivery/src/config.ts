@@ -1,6 +1,6 @@
 // The delivery service's only reader of process.env.
 import { isIP } from 'node:net';
-import { boolean, ConfigError, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '@webpush/shared/config.js';
+import { boolean, ConfigError, httpOrigin, integer, list, listenAddress, oneOf, optionalString, postgresUrl, requireString } from '@webpush/shared/config.js';
 import { TOPIC_PARTITIONS, TOPICS } from '@webpush/contracts/messages.js';
 import type { PoolSettings } from '@webpush/shared/db.js';
 import { internalToken, operatorToken } from '@webpush/shared/internal-auth.js';
@@ -45,6 +45,12 @@ export interface DeliveryConfig {
   /** Earlier encryption keys during a rotation: they still decrypt and verify tracking tokens. */
   readonly vapidEncryptionKeysPrevious: readonly Buffer[];
   readonly vapidSubject: string;
+  /**
+   * The origin the public reaches the gateway at (PUBLIC_URL, the gateway's variable); '' when
+   * unset. Declarative Web Push messages name the click-tracking redirect under it, so without
+   * it every push is in the service worker's format (sending/payloads.ts).
+   */
+  readonly publicUrl: string;
   /** Host names a subscription endpoint may point at (https, port 443): exact names or `*.suffix` wildcards; never IP literals. */
   readonly pushServiceHosts: readonly string[];
   /**
@@ -241,6 +247,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
     vapidEncryptionKey: vapidKeys.current,
     vapidEncryptionKeysPrevious: Object.freeze(vapidKeys.previous),
     vapidSubject: optionalString(env, 'VAPID_SUBJECT', 'mailto:push@localhost'),
+    publicUrl: httpOrigin(env, 'PUBLIC_URL'),
     pushServiceHosts: Object.freeze(pushServiceHosts(env)),
     pushTestHosts: Object.freeze(hostList(env, 'PUSH_TEST_HOSTS')),
     pushTestRoutes: testRoutes(env),

@@ -16,21 +16,23 @@ export interface SubscriberInput {
   topics: string[];
   language: string | null;
   timeZone: string | null;
+  /** Shows Declarative Web Push messages itself; null: not said (a new subscriber does not, a known one keeps its flag). */
+  declarative: boolean | null;
 }
 
 /**
  * Inserts a subscriber or refreshes the one with the same endpoint: new keys, the country
  * unless the edge could not tell it this time (a known country is not forgotten), topics
  * merged with the old ones (the request's first, then the stored ones, up to the cap so the
- * group key stays small), language and time zone when given, active again.
+ * group key stays small), language, time zone and the declarative flag when given, active again.
  * `id` is the subscriber's public id (a random UUID, see the migration adding it), never the
  * internal sequence: it is shown to anonymous callers.
  */
 export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promise<{ id: string; created: boolean }> {
   const { rows } = await db.query(
     `WITH up AS (
-     INSERT INTO delivery.subscribers AS s (site_id, endpoint, p256dh, auth, country, topics, language, time_zone)
-     VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8)
+     INSERT INTO delivery.subscribers AS s (site_id, endpoint, p256dh, auth, country, topics, language, time_zone, declarative)
+     VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, coalesce($11::boolean, false))
      ON CONFLICT (site_id, endpoint) DO UPDATE SET
        p256dh = EXCLUDED.p256dh,
        auth = EXCLUDED.auth,
@@ -38,6 +40,7 @@ export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promi
        topics = delivery.merge_topics(EXCLUDED.topics, s.topics, $9),
        language = coalesce(EXCLUDED.language, s.language),
        time_zone = coalesce(EXCLUDED.time_zone, s.time_zone),
+       declarative = coalesce($11::boolean, s.declarative),
        active = true,
        deactivated_at = NULL,
        updated_at = now(),
@@ -53,7 +56,7 @@ export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promi
                                   'topics', topics, 'language', language, 'timeZone', time_zone)) AS n
          FROM up WHERE created)
      SELECT public_id::text AS id, created, (SELECT count(*) FROM hook) AS hooked FROM up`,
-    [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY],
+    [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY, s.declarative],
   );
   return { id: rows[0].id as string, created: rows[0].created as boolean };
 }
@@ -121,6 +124,8 @@ export async function replaceSubscriber(pool: Pool, siteId: string, change: Subs
          country = CASE WHEN s.country = $4 THEN o.country ELSE s.country END,
          language = coalesce(s.language, o.language),
          time_zone = coalesce(s.time_zone, o.time_zone),
+         -- The same browser: the service worker re-subscribes without saying (webpush-sw.js).
+         declarative = s.declarative OR o.declarative,
          updated_at = now()
         FROM delivery.subscribers o
        WHERE s.id = $1 AND o.id = $2`,

@@ -20,6 +20,7 @@ export const MESSAGES = Object.freeze({
   topicPrefix: 'topics must not start with "country__"',
   language: 'language must be a string of at most 35 characters',
   timeZone: 'timeZone must be a string of at most 64 characters',
+  declarative: 'declarative must be true or false',
   endpointString: 'endpoint must be a string of at most 2048 characters',
   // A field that passed the checks above but holds a NUL or an unpaired surrogate. The
   // subscription's endpoint and keys need none: only visible ASCII passes their rules.
@@ -45,9 +46,11 @@ export interface SubscribeInput {
   topics: string[];
   language: string | null;
   timeZone: string | null;
+  /** The browser shows Declarative Web Push messages itself; null when the request does not say (kept as stored). */
+  declarative: boolean | null;
 }
 
-type Field = 'endpoint' | 'p256dh' | 'auth' | 'topics' | 'language' | 'timeZone';
+type Field = 'endpoint' | 'p256dh' | 'auth' | 'topics' | 'language' | 'timeZone' | 'declarative';
 
 // JSON pointer of each field, in the order its message is reported.
 const FIELD_PATHS: readonly [Field, string][] = [
@@ -57,6 +60,7 @@ const FIELD_PATHS: readonly [Field, string][] = [
   ['topics', '/topics'],
   ['language', '/language'],
   ['timeZone', '/timeZone'],
+  ['declarative', '/declarative'],
 ];
 
 const SUBSCRIBE_SCHEMA = {
@@ -78,6 +82,7 @@ const SUBSCRIBE_SCHEMA = {
     topics: { type: 'array', maxItems: MAX_TOPICS_PER_REQUEST, items: { type: 'string', maxLength: 1000 } },
     language: { type: ['string', 'null'], maxLength: 35 },
     timeZone: { type: ['string', 'null'], maxLength: 64 },
+    declarative: { type: 'boolean' },
   },
 } as const;
 
@@ -192,6 +197,7 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
     else if (badText(body.language)) messages.push(MESSAGES.languageCharacters);
     if (failed.has('timeZone')) messages.push(MESSAGES.timeZone);
     else if (badText(body.timeZone)) messages.push(MESSAGES.timeZoneCharacters);
+    if (failed.has('declarative')) messages.push(MESSAGES.declarative);
     if (messages.length > 0) throw new ValidationError(messages);
     return {
       endpoint: sub!.endpoint,
@@ -201,6 +207,7 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
       language: optionalText(body.language),
       // Stored by its one name, so a segment or local-time group on `Asia/Kolkata` finds Chrome's `Asia/Calcutta`.
       timeZone: nullableZone(optionalText(body.timeZone)),
+      declarative: typeof body.declarative === 'boolean' ? body.declarative : null,
     };
   }
 

@@ -13,9 +13,10 @@
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import type { ChunkMessage } from '@webpush/contracts/messages.js';
-import { pushPayloads, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import type { ClickUrl } from '@webpush/contracts/campaign-content.js';
+import { batchPayloads } from './payloads.js';
 import { DEFAULT_URGENCY } from '@webpush/contracts/urgency.js';
-import { abBucket, variantContent, variantOfBucket } from '@webpush/contracts/ab-test.js';
+import { contentFor, variantFor } from './run-content.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedHolders, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
 import { startTestWindow } from '../ab-tests/index.js';
@@ -41,6 +42,8 @@ export interface ChunkDeps {
    * tokens (tracking/tracking-token.ts, given here by app.ts); sending, a layer below, only asks.
    */
   tokens: { signAll(campaignId: string, subscriberIds: readonly string[]): string[] };
+  /** The click-tracking redirect of a token (tracking/click-url.ts); undefined without PUBLIC_URL: no declarative pushes (payloads.ts). */
+  clickUrl?: ClickUrl;
   publishStats(run: RunRow): Promise<void>;
   /** This instance's live attempts; the instance's heartbeat must call its beat(). Default: a registry of the worker's own. */
   leases?: Leases;
@@ -89,23 +92,6 @@ const CONNECTING_MS = 3000;
 /** Reads of a run while a rest chunk waits for its winner to be visible: 100 ms more each, 4.5 s in all. */
 const WINNER_READS = 9;
 
-/**
- * The variant each subscriber of an A/B test is sent: the test share's by bucket, the rest's the
- * winner; undefined for a rest subscriber while no winner is chosen.
- */
-function variantFor(run: RunRow, subscriberId: string): number | undefined {
-  const ab = run.job.abTest;
-  return ab ? (variantOfBucket(abBucket(run.campaignId, subscriberId), ab) ?? run.abWinner?.variant) : undefined;
-}
-
-/** The content each subscriber of the run is sent: the campaign's, or its A/B variant's. */
-function contentFor(run: RunRow): (subscriberId: string) => CampaignContent {
-  const { job } = run;
-  if (!job.abTest) return () => job.content;
-  const variants = job.abTest.variants.map((v) => variantContent(job.content, v));
-  return (subscriberId) => variants[variantFor(run, subscriberId) ?? 0];
-}
-
 export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const leases = deps.leases ?? createLeases(deps.pool, deps.instanceId);
@@ -152,16 +138,10 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     if (subs.length === 0) return [];
     const contentOf = contentFor(run);
     // Per batch, not per push: the tokens are signed together, and each content's JSON is made
-    // once, with the batch's moment as the notification's time (unless the campaign sets one).
+    // once (payloads.ts), with the batch's moment as the notification's time (unless the campaign sets one).
     const tokens = deps.tokens.signAll(campaignId, subs.map((s) => s.id));
-    const sentAt = Date.now();
-    const payloadsOf = new Map<CampaignContent, (token: string) => string>();
-    const items: PushTarget[] = subs.map((s, i) => {
-      const content = contentOf(s.id);
-      let payloads = payloadsOf.get(content);
-      if (!payloads) payloadsOf.set(content, (payloads = pushPayloads(campaignId, content, sentAt)));
-      return { ...s, payload: payloads(tokens[i]) };
-    });
+    const payloadOf = batchPayloads(campaignId, Date.now(), deps.clickUrl);
+    const items: PushTarget[] = subs.map(({ declarative, ...s }, i) => ({ ...s, payload: payloadOf(contentOf(s.id), declarative, tokens[i]) }));
     const vapid = await deps.vapid(job.siteId);
     const urgency = job.urgency ?? DEFAULT_URGENCY;
     const send = (subscriptions: PushTarget[], withHooks: Required<PushHooks>) =>

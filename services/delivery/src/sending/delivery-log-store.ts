@@ -278,13 +278,15 @@ export interface SubscriptionRow {
   endpoint: string;
   p256dh: string;
   auth: string;
+  /** Its browser shows Declarative Web Push messages itself (said at subscribe time). */
+  declarative: boolean;
 }
 
 export async function subscriptions(db: Queryable, ids: string[]): Promise<SubscriptionRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await db.query({
     name: 'delivery-log:subscriptions',
-    text: `SELECT s.id::text AS id, s.endpoint, s.p256dh, s.auth FROM delivery.subscribers s WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
+    text: `SELECT s.id::text AS id, s.endpoint, s.p256dh, s.auth, s.declarative FROM delivery.subscribers s WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
     values: [bigintArray(ids)],
   });
   return rows as SubscriptionRow[];

@@ -2,6 +2,7 @@
 // "House rules"). Everything else in the folder is the feature's own.
 export { createCounterPublisher } from './counter-publisher.js';
 export { createTrackingRecorder } from './recorder.js';
+export { clickUrls } from './click-url.js';
 export { eventRoutes } from './routes.js';
 export { campaignSeries } from './series.js';
 export type { CampaignSeries } from './series.js';

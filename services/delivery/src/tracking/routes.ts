@@ -3,20 +3,20 @@
 // is HMAC-signed, so a forged or foreign token is refused and never counted.
 import { rateLimited } from '../http/rate-limited.js';
 import express, { type Router } from 'express';
-import type { DispatchMessage } from '@webpush/contracts/messages.js';
 import type { TrackingTokens } from './tracking-token.js';
 import type { createTrackingRecorder } from './recorder.js';
-import { linkWithUtm } from '@webpush/contracts/campaign-content.js';
+import { linkWithUtm, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { HttpError } from '../http/http-error.js';
 import type { RateLimiter } from '@webpush/shared/rate-limit.js';
 import { jsonObject, rawBody } from '../http/json-body.js';
+import { CLICK_PATH } from './click-url.js';
 
 export interface EventRouteDeps {
   tokens: TrackingTokens;
   recorder: ReturnType<typeof createTrackingRecorder>;
   limiter: RateLimiter;
-  /** The campaign's run, of which the redirect needs only the content (sending's findRun fits). */
-  findRun(campaignId: string): Promise<{ job: Pick<DispatchMessage, 'content'> } | null>;
+  /** The content the subscriber was sent (the campaign's, or its A/B variant's); null when the campaign has no run. */
+  contentOf(campaignId: string, subscriberId: string): Promise<CampaignContent | null>;
 }
 
 export function eventRoutes(deps: EventRouteDeps): Router {
@@ -35,16 +35,28 @@ export function eventRoutes(deps: EventRouteDeps): Router {
     res.status(202).json({ accepted: true });
   });
 
-  // A link that records the click and sends the browser on to the campaign's link (with UTM).
-  router.get('/public/v1/r/:token', rateLimit, async (req, res) => {
+  // A link that records the click and sends the browser on to the link of what the subscriber was
+  // sent (with UTM): the campaign's link, or with `?button=<i>` its button i's own link. A
+  // Declarative Web Push message (click-url.ts) names it for the body and each button. Only the
+  // campaign's own links are reachable: the token is signed, the link is read from the campaign.
+  router.get(`${CLICK_PATH}:token`, rateLimit, async (req, res) => {
     const target = deps.tokens.verify(req.params.token);
     if (!target) throw new HttpError(404, 'Not found');
-    const run = await deps.findRun(target.campaignId);
-    if (!run || run.job.content.link === '') throw new HttpError(404, 'Not found');
+    const button = buttonOf(req.query.button);
+    if (button === null) throw new HttpError(404, 'Not found');
+    const content = await deps.contentOf(target.campaignId, target.subscriberId);
+    const link = content === null ? '' : button === undefined ? content.link : (content.options?.actions[button]?.link ?? '');
+    if (link === '') throw new HttpError(404, 'Not found');
     await deps.recorder.record({ ...target, kind: 'click' });
     res.set('Cache-Control', 'no-store');
-    res.redirect(302, linkWithUtm(run.job.content.link, run.job.content));
+    res.redirect(302, linkWithUtm(link, content!));
   });
 
   return router;
+}
+
+/** `?button=`: absent (the body), a button index 0–9 written plainly, or null for anything else. */
+function buttonOf(raw: unknown): number | undefined | null {
+  if (raw === undefined) return undefined;
+  return typeof raw === 'string' && /^\d$/.test(raw) ? Number(raw) : null;
 }
