@@ -9,9 +9,10 @@
  *
  * Shows each campaign's notification (title, body, icon, image, up to two buttons, the options a
  * campaign sets: badge, requireInteraction, renotify, silent, vibrate, timestamp, dir, lang;
- * tag = campaign id), reports the impression once it is shown and the click when the body or a
- * button is clicked, opens the campaign link — or the clicked button's own link — (focusing a tab
- * already on it), and re-registers the subscription when the browser replaces it. Each report is
+ * tag = campaign id) from either payload format — this worker's own, or a Declarative Web Push
+ * message, which a browser that understands it shows itself — reports the impression once it is
+ * shown and the click when the body or a button is clicked, opens the campaign link — or the
+ * clicked button's own link — (focusing a tab already on it), and re-registers the subscription when the browser replaces it. Each report is
  * retried a bounded number of times (post(), below).
  */
 (function () {
@@ -93,10 +94,40 @@
     if (!data) return null;
     try {
       var msg = data.json();
-      return msg && typeof msg === 'object' && typeof msg.title === 'string' ? msg : null;
+      if (!msg || typeof msg !== 'object') return null;
+      var shown = declarative(msg);
+      if (shown) return fromDeclarative(shown);
+      return typeof msg.title === 'string' ? msg : null;
     } catch (e) {
       return null;
     }
+  }
+
+  // A Declarative Web Push message ({ web_push: 8030, notification: {…, navigate}, mutable: true };
+  // docs/site-plugin.md, "Safari and Declarative Web Push"): its notification, or null.
+  function declarative(msg) {
+    var n = msg.web_push === 8030 ? msg.notification : null;
+    return n && typeof n === 'object' && typeof n.title === 'string' && typeof n.navigate === 'string' ? n : null;
+  }
+
+  // The same notification in this worker's own format. Its links are the click-tracking redirect
+  // (which counts the click too; a click is stored once however often it is reported) and the
+  // buttons keep their names: 'open' (the campaign link), then 'link-<i>'.
+  function fromDeclarative(n) {
+    var data = n.data && typeof n.data === 'object' ? n.data : {};
+    var msg = {
+      id: data.id, token: data.token, url: n.navigate, title: n.title, body: n.body, icon: n.icon, image: n.image,
+      badge: n.badge, requireInteraction: n.requireInteraction, renotify: n.renotify, silent: n.silent,
+      vibrate: n.vibrate, timestamp: n.timestamp, dir: n.dir, lang: n.lang, actions: []
+    };
+    var given = Array.isArray(n.actions) ? n.actions : [];
+    for (var i = 0; i < given.length; i++) {
+      var a = given[i];
+      if (!a || typeof a.title !== 'string' || typeof a.navigate !== 'string') continue;
+      if (a.action === 'open') msg.action = a.title;
+      else msg.actions.push({ title: a.title, url: a.navigate });
+    }
+    return msg;
   }
 
   var MAX_BUTTONS = 2;
@@ -143,9 +174,14 @@
     return options;
   }
 
-  function handlePush(data) {
-    var msg = parsePayload(data);
+  // A browser that shows Declarative Web Push messages itself hands a mutable one to this worker
+  // with the notification it is about to show (event.notification): the impression is counted and
+  // that notification left to the browser, whose click opens `navigate`. Everywhere else this
+  // worker shows it.
+  function handlePush(event) {
+    var msg = parsePayload(event.data);
     if (!msg) return Promise.resolve();
+    if (event.notification) return report('impression', msg.token);
     return self.registration.showNotification(msg.title, notificationOptions(msg)).then(function () {
       return report('impression', msg.token);
     });
@@ -245,7 +281,7 @@
     event.waitUntil(self.clients.claim());
   });
   self.addEventListener('push', function (event) {
-    keepAlive(event, handlePush(event.data));
+    keepAlive(event, handlePush(event));
   });
   self.addEventListener('notificationclick', function (event) {
     keepAlive(event, handleClick(event.notification, event.action));

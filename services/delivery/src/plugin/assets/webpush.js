@@ -174,12 +174,20 @@
     }
   }
 
+  // Whether this browser shows Declarative Web Push messages itself, without a service worker
+  // (docs/site-plugin.md, "Safari and Declarative Web Push"): WebKit's feature detection is a
+  // PushManager on window itself (Safari 18.4 and later).
+  function showsDeclarativePush() {
+    return 'pushManager' in window;
+  }
+
   function register(subscription) {
     return call('POST', 'sites/' + encodeURIComponent(site) + '/subscriptions', {
       subscription: subscription.toJSON(),
       topics: pageTopics(),
       language: navigator.language || null,
-      timeZone: timeZone()
+      timeZone: timeZone(),
+      declarative: showsDeclarativePush()
     });
   }
 
