@@ -63,3 +63,25 @@ export function createVapidHeaderCache(opts: VapidHeaderCacheOptions): VapidHead
     },
   };
 }
+
+/**
+ * Why Apple's push service (web.push.apple.com, Safari's) would refuse every JWT with this `sub`
+ * — 403 `{"reason":"BadJwtToken"}` — or null. Apple asks for a mailto: address or an https: URL
+ * (developer.apple.com, "Sending web push notifications in web apps and browsers"; web-push
+ * refuses any other scheme itself), and in practice refuses a contact that cannot be one: an
+ * address at `localhost` (web-push issue #947), `mailto: <a@b.c>` with a space or angle brackets,
+ * a host without a dot. Other push services accept these, so nothing else notices.
+ */
+export function appleSubjectProblem(subject: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(subject);
+  } catch {
+    return 'it is not a URL';
+  }
+  if (url.protocol !== 'mailto:' && url.protocol !== 'https:') return 'it is neither a mailto: address nor an https: URL';
+  const host = url.protocol === 'https:' ? url.hostname : (/^[^\s<>@]+@([^\s<>@]+)$/.exec(url.pathname)?.[1] ?? '');
+  if (host === '') return 'it is not one plain address (no space, no angle brackets)';
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(host) || /(^|\.)localhost$/i.test(host)) return `${host} is not a public domain name`;
+  return null;
+}

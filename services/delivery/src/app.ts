@@ -36,6 +36,7 @@ import { resolveEngine } from '@webpush/push/encryption/engine.js';
 import { createEncryptPool } from '@webpush/push/encryption/pool.js';
 import { createPushMetrics } from '@webpush/push/metrics.js';
 import { createPushSender } from '@webpush/push/sender.js';
+import { appleSubjectProblem } from '@webpush/push/vapid.js';
 import { createSubscriberExport } from './audience/index.js';
 import { createSiteImport } from './audience/index.js';
 import { createDeliveryOperators } from './operators.js';
@@ -189,6 +190,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       metrics: pushMetrics,
     });
     const vapid = vapidSigners(pool, vapidKeys, config.vapidSubject);
+    const appleRefuses = appleSubjectProblem(config.vapidSubject);
+    if (appleRefuses !== null) log.warn('VAPID_SUBJECT will be refused by Safari\'s push service (403 BadJwtToken): set a mailto: address or https: URL of a public domain', { why: appleRefuses });
     const pushHosts = { serviceHosts: config.pushServiceHosts, testHosts: config.pushTestHosts };
 
     // audience, webhooks, runs and the console's data over gRPC

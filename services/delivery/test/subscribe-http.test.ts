@@ -69,6 +69,21 @@ describe('delivery: subscribe over HTTP', function () {
     expect(rows[0].topics).to.deep.equal(['a', 'b']);
   });
 
+  it('when a browser says it shows Declarative Web Push messages, then the flag is stored; a later subscribe that does not say keeps it, one that says false clears it', async () => {
+    const flag = async (endpoint: string) => (await t.pool.query('SELECT declarative FROM delivery.subscribers WHERE endpoint = $1', [endpoint])).rows[0].declarative as boolean;
+    const plain = validBody();
+    expect((await request(t, 'POST', path, { body: plain })).status).to.equal(201);
+    expect(await flag(plain.subscription.endpoint), 'a browser that does not say').to.equal(false);
+    const body = validBody({ declarative: true });
+    expect((await request(t, 'POST', path, { body })).status).to.equal(201);
+    expect(await flag(body.subscription.endpoint)).to.equal(true);
+    const { declarative: _, ...unsaid } = body;
+    expect((await request(t, 'POST', path, { body: unsaid })).status).to.equal(200);
+    expect(await flag(body.subscription.endpoint), 'not said: kept').to.equal(true);
+    expect((await request(t, 'POST', path, { body: { ...body, declarative: false } })).status).to.equal(200);
+    expect(await flag(body.subscription.endpoint)).to.equal(false);
+  });
+
   it('when an unsubscribed endpoint subscribes again, then it is active again and counted', async () => {
     const body = validBody({ topics: ['comeback'] });
     await request(t, 'POST', path, { body });
@@ -164,6 +179,9 @@ describe('delivery: subscribe over HTTP', function () {
       ['language too long', { ...sub(pushEndpoint()), language: 'x'.repeat(36) }, MESSAGES.language],
       ['language a number', { ...sub(pushEndpoint()), language: 1 }, MESSAGES.language],
       ['timeZone too long', { ...sub(pushEndpoint()), timeZone: 'x'.repeat(65) }, MESSAGES.timeZone],
+      ['declarative a string', { ...sub(pushEndpoint()), declarative: 'true' }, MESSAGES.declarative],
+      ['declarative null', { ...sub(pushEndpoint()), declarative: null }, MESSAGES.declarative],
+      ['declarative a number', { ...sub(pushEndpoint()), declarative: 1 }, MESSAGES.declarative],
       [
         'everything wrong at once',
         { subscription: { endpoint: 'ftp://x', keys: { p256dh: 1, auth: 'x' } }, topics: [''], language: [], timeZone: {} },

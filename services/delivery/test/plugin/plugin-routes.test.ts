@@ -228,17 +228,18 @@ describe('delivery: site plugin routes', function () {
   describe('subscription changes (pushsubscriptionchange)', () => {
     const change = (body: unknown, publicId = site.publicId) => call('POST', `/public/v1/sites/${publicId}/subscription-changes`, { body });
     const row = async (id: string) =>
-      (await t.pool.query('SELECT topics, country, language, active FROM delivery.subscribers WHERE public_id = $1', [id])).rows[0];
+      (await t.pool.query('SELECT topics, country, language, declarative, active FROM delivery.subscribers WHERE public_id = $1', [id])).rows[0];
 
-    it("when the browser replaced a subscription, then the new subscriber takes over the old one's topics and country and the old one is retired", async () => {
+    it("when the browser replaced a subscription, then the new subscriber takes over the old one's topics, country and declarative flag and the old one is retired", async () => {
       const old = await subscribe(['sports', 'politics']);
-      await t.pool.query(`UPDATE delivery.subscribers SET country = 'country__br', language = 'pt-BR' WHERE public_id = $1`, [old.id]);
+      // The old subscription's browser showed Declarative Web Push messages; the worker re-subscribes without saying so.
+      await t.pool.query(`UPDATE delivery.subscribers SET country = 'country__br', language = 'pt-BR', declarative = true WHERE public_id = $1`, [old.id]);
       const next = await subscribe([]);
       const res = await change({ oldEndpoint: old.endpoint, endpoint: next.endpoint });
       expect(res.status).to.equal(200);
       expect(res.headers.get('cache-control')).to.equal('no-store');
       expect(res.body).to.deep.equal({ replaced: true });
-      expect(await row(next.id)).to.deep.equal({ topics: ['politics', 'sports'], country: 'country__br', language: 'pt-BR', active: true });
+      expect(await row(next.id)).to.deep.equal({ topics: ['politics', 'sports'], country: 'country__br', language: 'pt-BR', declarative: true, active: true });
       expect((await row(old.id)).active).to.equal(false);
       await expectCountersExact();
       // Done once: the old one is no longer active, so a repeat changes nothing.
