@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import webpush from 'web-push';
-import { createVapidHeaderCache } from '../src/vapid.js';
+import { appleSubjectProblem, createVapidHeaderCache } from '../src/vapid.js';
 import { verifyVapidHeader } from './support/vapid-verify.js';
 
 describe('push VAPID header cache', () => {
@@ -55,5 +55,24 @@ describe('push VAPID header cache', () => {
     expect(() => createVapidHeaderCache({ subject, publicKey: keys.publicKey, privateKey: 'short' })).to.throw(/private key/i);
     expect(() => createVapidHeaderCache({ subject: 'not a url', ...keys })).to.throw(/subject/i);
     expect(() => createVapidHeaderCache({ subject, ...keys, refreshBeforeSec: 13 * 3600 })).to.throw(RangeError);
+  });
+});
+
+describe("push VAPID subject: Apple's push service's rule", () => {
+  it('accepts a mailto: address or an https: URL of a public domain', () => {
+    for (const subject of ['mailto:push@example.com', 'mailto:ops.team@mail.example.co.uk', 'https://push.example.net', 'https://example.org/contact']) {
+      expect(appleSubjectProblem(subject), subject).to.equal(null);
+    }
+  });
+
+  it('names what Safari\'s push service refuses with 403 BadJwtToken: a localhost or dotless domain, a space or angle brackets, another scheme, no URL', () => {
+    expect(appleSubjectProblem('mailto:push@localhost')).to.equal('localhost is not a public domain name');
+    expect(appleSubjectProblem('https://localhost:8080')).to.equal('localhost is not a public domain name');
+    expect(appleSubjectProblem('https://app.localhost')).to.equal('app.localhost is not a public domain name');
+    expect(appleSubjectProblem('mailto:push@intranet')).to.equal('intranet is not a public domain name');
+    expect(appleSubjectProblem('mailto: <push@example.com>')).to.equal('it is not one plain address (no space, no angle brackets)');
+    expect(appleSubjectProblem('mailto:')).to.equal('it is not one plain address (no space, no angle brackets)');
+    expect(appleSubjectProblem('http://example.com')).to.equal('it is neither a mailto: address nor an https: URL');
+    expect(appleSubjectProblem('push@example.com')).to.equal('it is not a URL');
   });
 });
