@@ -33,7 +33,8 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
 import { createTrackingTokens, deriveTrackingKey } from '../../services/delivery/src/tracking/tracking-token.js';
 import { createPool, type Pool } from '@webpush/shared/db.js';
-import { buildPushPayload } from '@webpush/contracts/campaign-content.js';
+import { buildPushPayload, declarativePushPayloads, DEFAULT_NOTIFICATION_OPTIONS } from '@webpush/contracts/campaign-content.js';
+import { clickUrls } from '../../services/delivery/src/tracking/click-url.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { DBUS_DAEMON, startNotificationDaemon, type DesktopNotification, type NotificationDaemon } from './support/notification-daemon.js';
 import { fakePushService } from './support/fake-push-service.js';
@@ -487,6 +488,25 @@ describe('browser: the site plugin in headless Chromium', function () {
     expect(shown).to.include({ title: 'Plain', body: 'No button here', icon: '', image: '', tag: campaignId });
     expect(shown.actions).to.deep.equal([]);
     expect(shown.data.url).to.equal(origin() + '/landing');
+  });
+
+  it('a Declarative Web Push message, which Chromium does not show itself, is shown by the worker from its notification (buttons, options) with the tracking redirect as its link', async () => {
+    expect(campaignId, 'needs the campaign of an earlier test').to.not.equal('');
+    const subscriberId = (await pool.query('SELECT id::text AS id FROM delivery.subscribers WHERE endpoint = $1', [pushSub.endpoint])).rows[0].id;
+    const token = createTrackingTokens(deriveTrackingKey(Buffer.from(stack.vapidEncryptionKey, 'base64'))).sign({ campaignId, subscriberId });
+    const redirect = `${stack.services.gatewayUrl}/public/v1/r/${token}`;
+    const content = {
+      title: 'Declared', body: 'Shown by the worker', link: origin() + '/landing', utmSource: '', utmMedium: '', utmCampaign: '',
+      icon: null, image: null, callToAction: 'Watch',
+      options: { ...DEFAULT_NOTIFICATION_OPTIONS, actions: [{ title: 'Scores', link: origin() + '/landing?from=scores' }], requireInteraction: true, lang: 'pt-BR' },
+    };
+    const data = declarativePushPayloads(campaignId, content, Date.now(), clickUrls(stack.services.gatewayUrl))(token);
+    expect(JSON.parse(data)).to.include({ web_push: 8030, mutable: true });
+    const shown = await deliverAndShow(data, campaignId);
+    expect(shown).to.include({ title: 'Declared', body: 'Shown by the worker', tag: campaignId });
+    expect(shown.actions).to.deep.equal([{ action: 'open', title: 'Watch' }, { action: 'link-0', title: 'Scores' }]);
+    expect(shown.data).to.deep.include({ id: campaignId, token, url: redirect, links: { 'link-0': `${redirect}?button=0` } });
+    expect((await shownOptions(campaignId))[0]).to.deep.include({ requireInteraction: true, lang: 'pt-BR' });
   });
 
   it('a campaign with every notification option and urgency high is pushed with Urgency: high and shown with each option Chromium has: two buttons, badge, requireInteraction, renotify, vibrate, timestamp, dir, lang', async () => {

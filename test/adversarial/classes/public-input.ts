@@ -54,7 +54,7 @@ export function registerPublicInput(): void {
 
     it('subscribe: every field with arbitrary Unicode, huge values, wrong types → 2xx/4xx, bad text refused, nothing stored on 4xx', async () => {
       const { sites, db } = getCtx();
-      const fields = ['subscription', 'subscription.endpoint', 'subscription.keys', 'subscription.keys.p256dh', 'subscription.keys.auth', 'topics', 'language', 'timeZone', 'country', 'unknownField'];
+      const fields = ['subscription', 'subscription.endpoint', 'subscription.keys', 'subscription.keys.p256dh', 'subscription.keys.auth', 'topics', 'language', 'timeZone', 'declarative', 'country', 'unknownField'];
       const text = ['subscription.endpoint', 'subscription.keys.p256dh', 'subscription.keys.auth', 'topics', 'language', 'timeZone'];
       const mutation = fc.tuple(fc.constantFrom(...fields), fc.option(fc.oneof(hostileValue, hostileString.map((s) => ({ endpoint: `https://fcm.googleapis.com/fcm/send/${s}` }))), { nil: undefined, freq: 8 }));
       await fuzz(fc.array(mutation, { minLength: 1, maxLength: 3 }), { numRuns: 500, timeMs: 12_000, seedOffset: 11 }, async (mutations) => {
@@ -66,10 +66,13 @@ export function registerPublicInput(): void {
           mustReject: text.some((f) => hasBadText(getPath(input, f))),
           what: show(input, 200),
         });
-        // A country in the body is never believed.
+        // A country in the body is never believed; `declarative` is a boolean or refused (docs/site-plugin.md, "Safari and Declarative Web Push").
+        const declarative = getPath(input, 'declarative');
+        if ((r.status === 201 || r.status === 200) && declarative !== undefined && typeof declarative !== 'boolean') violation(cls, `subscribe ${show(input)}: declarative ${show(declarative)} accepted`);
         if ((r.status === 201 || r.status === 200) && typeof getPath(input, 'subscription.endpoint') === 'string') {
-          const { rows } = await db.query('SELECT country FROM delivery.subscribers WHERE site_id = $1 AND endpoint = $2', [sites.fuzz.id, getPath(input, 'subscription.endpoint')]);
+          const { rows } = await db.query('SELECT country, declarative FROM delivery.subscribers WHERE site_id = $1 AND endpoint = $2', [sites.fuzz.id, getPath(input, 'subscription.endpoint')]);
           if (rows[0] && rows[0].country !== 'country__desconhecido') violation(cls, `subscribe ${show(input)}: stored country ${rows[0].country}`);
+          if (rows[0] && typeof declarative === 'boolean' && rows[0].declarative !== declarative) violation(cls, `subscribe ${show(input)}: stored declarative ${rows[0].declarative}`);
         }
       });
       assertNoViolations(cls);
@@ -100,7 +103,7 @@ export function registerPublicInput(): void {
       assertNoViolations(cls);
     });
 
-    it('events and click redirects: forged and hostile tokens → 400/404, never counted or redirected', async () => {
+    it('events and click redirects: forged and hostile tokens and buttons → 400/404, never counted or redirected', async () => {
       const { sites } = getCtx();
       const token = fc.oneof(hostileValue, fc.stringMatching(/^[A-Za-z0-9_-]{54}$/));
       await fuzz(fc.record({ type: fc.oneof(fc.constantFrom('impression', 'click'), hostileValue), token }, { requiredKeys: [] }), { numRuns: 200, timeMs: 6_000, seedOffset: 13 }, async (input) => {
@@ -109,6 +112,11 @@ export function registerPublicInput(): void {
       const segment = fc.oneof(hostileString.filter((s) => s.length < 3000).map(pathSegment), fc.constantFrom(...ODD_SEGMENTS), fc.stringMatching(/^[A-Za-z0-9_-]{54}$/));
       await fuzz(segment, { numRuns: 200, timeMs: 6_000, seedOffset: 14 }, async (t) => {
         await probe(cls, { method: 'GET', path: `/public/v1/r/${t}` }, { siteId: sites.fuzz.id, allowed: [400, 404, 414, 429, 431], what: '' });
+      });
+      // A button of the click redirect (a Declarative Web Push message's `navigate`): any query, forged token → never a redirect.
+      const query = fc.oneof(hostileString.filter((s) => s.length < 3000).map((s) => `button=${pathSegment(s)}`), fc.constantFrom('button=0', 'button=9', 'button=-1', 'button=01', 'button=0&button=1', 'button[]=0', 'button'));
+      await fuzz(fc.tuple(fc.stringMatching(/^[A-Za-z0-9_-]{54}$/), query), { numRuns: 200, timeMs: 6_000, seedOffset: 140 }, async ([t, q]) => {
+        await probe(cls, { method: 'GET', path: `/public/v1/r/${t}?${q}` }, { siteId: sites.fuzz.id, allowed: [400, 404, 414, 429, 431], what: q.slice(0, 200) });
       });
       assertNoViolations(cls);
     });
