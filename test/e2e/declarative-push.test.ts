@@ -4,7 +4,8 @@
 // every other subscriber the service worker's format; the push headers are the same for both.
 // A click on a declarative notification needs no script: the browser opens `navigate`, which
 // counts the click once and goes on to the link of what that subscriber was sent (an A/B
-// variant's own link included), with the UTM parameters.
+// variant's own link included), with the UTM parameters. And Apple's push service (the simulator
+// in its `apple` mode) refuses a VAPID subject it does not take as a contact.
 import { expect } from 'chai';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { freePort } from '@webpush/shared/ports.js';
@@ -15,6 +16,8 @@ describe('e2e: Declarative Web Push messages', function () {
   this.timeout(180_000);
   let stack: Stack;
   let sim: PushSimulator;
+  /** Apple's push service as far as its rules go (tools/push-simulator, `apple`). */
+  let apple: PushSimulator;
   let site: SiteInfo;
   let publicUrl = '';
   const browsers: { id: string; declarative: boolean }[] = [];
@@ -40,6 +43,7 @@ describe('e2e: Declarative Web Push messages', function () {
     const gatewayPort = await freePort();
     publicUrl = `http://127.0.0.1:${gatewayPort}`;
     sim = await startPushSimulator({ trackingBaseUrl: publicUrl, seed: 7 });
+    apple = await startPushSimulator({ apple: true, tls: false });
     stack = await startStack(
       'e2e_declarative',
       { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0', TRACKING_RATE_LIMIT_PER_MINUTE: '0', PUBLIC_URL: publicUrl },
@@ -58,6 +62,7 @@ describe('e2e: Declarative Web Push messages', function () {
   after(async () => {
     await stack?.stop();
     await sim?.close();
+    await apple?.close();
   });
 
   it('when a campaign is sent, then a browser that shows declarative pushes gets the declarative message and every other one the worker\'s format, with the same headers', async () => {
@@ -126,5 +131,22 @@ describe('e2e: Declarative Web Push messages', function () {
       const expected = ({ 'Variant A': 'https://shop.example/a', 'Variant B': 'https://shop.example/b' } as Record<string, string>)[title];
       expect((await redirect(`${publicUrl}/public/v1/r/${token}`)).location, `${b.id} sent ${title}`).to.equal(expected);
     }
+  });
+
+  it('when VAPID_SUBJECT is one Apple refuses (the default mailto:push@localhost), then the delivery service warns at start and Apple\'s push service refuses every push: 403, counted unauthorized', async () => {
+    expect(stack.logs.some((l) => l.includes('VAPID_SUBJECT will be refused by Safari') && l.includes('localhost is not a public domain name')), 'the start-up warning').to.equal(true);
+    const safari = apple.createSubscription(site.vapidPublicKey);
+    const res = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, {
+      body: { subscription: { endpoint: safari.endpoint, keys: safari.keys }, topics: ['safari'], declarative: true },
+    });
+    expect(res.status, res.text).to.equal(201);
+    const id = await create(validCampaign({ status: 'published', topics: ['safari'] }));
+    const c = await eventually(async () => {
+      const got = await get(id);
+      return got.delivery?.failed === 1 ? got : undefined;
+    }, 60_000, 250);
+    expect(c.delivery.failedBy).to.deep.include({ unauthorized: 1 });
+    expect(apple.received()).to.deep.equal([]);
+    expect(apple.stats().rejected.byReason).to.deep.equal({ BadJwtToken: 1 });
   });
 });

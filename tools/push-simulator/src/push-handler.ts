@@ -8,7 +8,7 @@ import { randomIds } from './random.js';
 import type { SimulatorState, SubscriptionRecord } from './state.js';
 import type { Behaviour, SimulatorMode } from './types.js';
 import {
-  checkVapidClaims, parseVapidAuthorization, verifyVapidSignature, VapidError, type VapidClaims,
+  appleRefusesSubject, checkVapidClaims, parseVapidAuthorization, verifyVapidSignature, VapidError, type VapidClaims,
 } from './vapid.js';
 
 /** RFC 8291 §4: a push service may refuse bodies over 4096 octets. */
@@ -64,6 +64,8 @@ export interface PushContext {
   random: () => number;
   sinkSampleEvery: number;
   maxVapidTtlSec: number;
+  /** Apple's answers to VAPID (PushSimulatorOptions.apple). */
+  apple: boolean;
   device: Device | undefined;
   /** Every wait before an answer; closed with the simulator. */
   delays: Delays;
@@ -207,8 +209,10 @@ function authenticate(ex: Exchange, record: SubscriptionRecord | undefined, ctx:
       nowSec: Math.floor(Date.now() / 1000),
       maxTtlSec: ctx.maxVapidTtlSec,
     });
+    if (ctx.apple && appleRefusesSubject(verified.claims.sub)) throw new VapidError(403, 'bad-sub', 'sub is no contact at a public domain');
   } catch (err) {
-    if (err instanceof VapidError) throw new Rejection(err.status, err.reason, err.message);
+    // Apple answers every JWT problem alike, with its own reason word.
+    if (err instanceof VapidError) throw ctx.apple ? new Rejection(403, 'BadJwtToken', err.message) : new Rejection(err.status, err.reason, err.message);
     throw err;
   }
 }

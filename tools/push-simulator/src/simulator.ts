@@ -138,6 +138,7 @@ export async function startPushSimulator(opts: PushSimulatorOptions = {}): Promi
     random: seededRandom(opts.seed),
     sinkSampleEvery,
     maxVapidTtlSec: opts.maxVapidTtlSec ?? 86_400,
+    apple: opts.apple ?? false,
     device,
     delays,
     latencyMs,

@@ -25,6 +25,13 @@ export interface PushSimulatorOptions {
   device?: DeviceOptions;
   /** Largest accepted distance between now and the VAPID JWT's exp (default 86400, RFC 8292 §2). */
   maxVapidTtlSec?: number;
+  /**
+   * Answer VAPID as Apple's web push service (web.push.apple.com, Safari's) does: every problem
+   * with the JWT is 403 `{"reason":"BadJwtToken"}` (developer.apple.com, "Sending web push
+   * notifications in web apps and browsers"), and so is a `sub` naming no contact Apple accepts
+   * (vapid.ts, appleRefusesSubject). Default false.
+   */
+  apple?: boolean;
   /** Seed for behaviour probabilities (resets); unseeded → Math.random. */
   seed?: number;
   /** Record mode keeps at most this many messages, oldest dropped first (default 100000). */

@@ -96,6 +96,18 @@ export function checkVapidClaims(key: string, claims: VapidClaims, expect: Claim
   }
 }
 
+/**
+ * Apple's push service refuses a `sub` that is a mailto: or https: URI but no contact it accepts:
+ * an address or host at `localhost` or without a dot (web-push-libs/web-push#947:
+ * `mailto:…@localhost` → 403 BadJwtToken, a real domain → 201), or `mailto: <…>` with a space or
+ * angle brackets (Apple developer forums, thread 725473).
+ */
+export function appleRefusesSubject(sub: string): boolean {
+  const address = /^mailto:([^\s<>@]+)@([^\s<>@]+)$/.exec(sub);
+  const host = address ? address[2] : sub.startsWith('https://') ? (URL.parse(sub)?.hostname ?? '') : '';
+  return host === '' || !host.includes('.') || host === 'localhost' || host.endsWith('.localhost');
+}
+
 function sameKey(a: string, b: string): boolean {
   // Equal text is the same key (the usual case, checked on every push); else compare the bytes,
   // as base64url may be written with or without padding.
