@@ -16,6 +16,8 @@ import type { ClientResolver } from '../http/client-address.js';
 import { sendJson } from '../http/json.js';
 import { requestIdOf } from '../http/request-id.js';
 import { createRouter, type PathPattern } from '../http/routing.js';
+import { StreamAnswer } from '../routes/route.js';
+import { firstChunkRead, ReadStream, sendStream } from '../routes/stream.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import { clearedSessionCookie, sessionCookie, sessionHashOf, sessionIdOf } from './cookies.js';
 import { consoleHttpError } from './errors.js';
@@ -167,12 +169,15 @@ function consoleSteps(deps: ConsoleApiDeps) {
           startSession: (id) => res.append('Set-Cookie', sessionCookie(id, deps.secureCookie)),
           endSession: () => res.append('Set-Cookie', clearedSessionCookie(deps.secureCookie)),
         });
+        // An export: its first chunk read here, so a refusal the backend makes at once is still a JSON error.
+        if (answer instanceof StreamAnswer) answer = await firstChunkRead(answer);
       } catch (err) {
         if (err instanceof HttpError) throw err;
         const mapped = route.errors === 'v2' ? toHttpError(err, route.genericMessage) : consoleHttpError(err, route.genericMessage);
         if (mapped.status >= 500) deps.logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
         throw mapped;
       }
+      if (answer instanceof ReadStream) return sendStream(req, res, answer, deps.logger);
       sendJson(res, 200, answer);
     }
 

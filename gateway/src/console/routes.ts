@@ -14,6 +14,7 @@ import { audienceEndpoints } from '../routes/audience.js';
 import { campaignEndpoints, createdAnswer } from '../routes/campaigns.js';
 import type { ApiRoute } from '../routes/route.js';
 import { daysQuery, stringField, stringListField, subscriptionFields } from './input.js';
+import { changeSettings, readSettings } from './settings.js';
 import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
 
 export interface ConsoleRouteDeps {
@@ -249,5 +250,13 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       })),
       plan: { permission: 'create', denied: { status: 403, body: { message: MESSAGES.planCreate } } },
     },
+    // The sending settings (docs/console.md, "Site settings"): read by any member, changed by
+    // owners, each checked and kept by the service that owns it (console/settings.ts).
+    own('GET', `${SITE}/settings`, 'getSettings', 'member', 'none', async (input) => readSettings(deps, input.site!.siteId, input.ctx)),
+    own('PATCH', `${SITE}/settings`, 'updateSettings', 'owner', 'json', async (input) => changeSettings(deps, input.site!.siteId, input.body, input.ctx)),
+    // Exports (docs/console.md, "Exports"): /v2's, streamed as they are. The subscribers (without
+    // push keys) are the owners'; the campaign results any member reads anyway.
+    fromV2(audience.exportSubscribers, 'GET', `${SITE}/subscribers/export`, 'owner'),
+    fromV2(campaigns.export, 'POST', `${SITE}/campaigns/export`, 'member'),
   ];
 }

@@ -14,6 +14,9 @@ import type { IssuedApiKey__Output } from '@webpush/contracts/generated/campaign
 import type { RevokedApiKey__Output } from '@webpush/contracts/generated/campaign/v1/RevokedApiKey.js';
 import type { MemberList__Output } from '@webpush/contracts/generated/campaign/v1/MemberList.js';
 import type { EstimateAudienceResponse__Output } from '@webpush/contracts/generated/campaign/v1/EstimateAudienceResponse.js';
+import type { SetSiteThrottleRequest } from '@webpush/contracts/generated/campaign/v1/SetSiteThrottleRequest.js';
+import type { SiteThrottle__Output } from '@webpush/contracts/generated/campaign/v1/SiteThrottle.js';
+import type { UpdateSendingSettingsRequest } from '@webpush/contracts/generated/delivery/v1/UpdateSendingSettingsRequest.js';
 import type { ConsoleDataClient } from '@webpush/contracts/generated/delivery/v1/ConsoleData.js';
 import type { CampaignSeriesResponse__Output } from '@webpush/contracts/generated/delivery/v1/CampaignSeriesResponse.js';
 import type { AudienceDailyResponse__Output } from '@webpush/contracts/generated/delivery/v1/AudienceDailyResponse.js';
@@ -72,6 +75,9 @@ export interface ConsoleBackend {
   rotateKey(req: { siteId: string; keyId: string }, ctx: CallContext): Promise<IssuedApiKey__Output>;
   listMembers(siteId: string, ctx: CallContext): Promise<MemberList__Output>;
   estimateAudience(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<EstimateAudienceResponse__Output>;
+  /** The site's default throttle (a setting the campaign service owns). */
+  siteThrottle(siteId: string, ctx: CallContext): Promise<SiteThrottle__Output>;
+  setSiteThrottle(req: SetSiteThrottleRequest, ctx: CallContext): Promise<SiteThrottle__Output>;
 }
 
 /** delivery.v1.ConsoleData (packages/contracts/protos/delivery/v1/console_data.proto): the console's series, daily counts, browsers, topic maintenance and the site's settings kept there. */
@@ -82,8 +88,10 @@ export interface ConsoleDataBackend {
   renameTopic(req: { siteId: string; from: string; to: string }, ctx: CallContext): Promise<TopicChange__Output>;
   mergeTopics(req: { siteId: string; from: string[]; to: string }, ctx: CallContext): Promise<TopicChange__Output>;
   deleteTopic(req: { siteId: string; name: string }, ctx: CallContext): Promise<TopicChange__Output>;
-  /** The site's VAPID public key and public id; NOT_FOUND for a site the delivery service does not know. */
+  /** The site's VAPID public key, public id, frequency cap and time zone; NOT_FOUND for a site the delivery service does not know. */
   siteSettings(siteId: string, ctx: CallContext): Promise<SiteSettingsResponse__Output>;
+  /** The frequency cap and time zone changed (or, validate_only, checked). */
+  updateSendingSettings(req: UpdateSendingSettingsRequest, ctx: CallContext): Promise<SiteSettingsResponse__Output>;
   /** One push to a browser's subscription with the site's keys; its deadline is TEST_PUSH_DEADLINE_MS at least. */
   sendTestPush(req: SendTestPushRequest, ctx: CallContext): Promise<SendTestPushResponse__Output>;
 }
@@ -187,6 +195,8 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       rotateKey: (req, ctx) => call(consoleClient, consoleClient.RotateKey, req, ctx),
       listMembers: (siteId, ctx) => call(consoleClient, consoleClient.ListMembers, { siteId }, ctx),
       estimateAudience: (req, ctx) => call(consoleClient, consoleClient.EstimateAudience, req, ctx),
+      siteThrottle: (siteId, ctx) => call(consoleClient, consoleClient.GetSiteThrottle, { siteId }, ctx),
+      setSiteThrottle: (req, ctx) => call(consoleClient, consoleClient.SetSiteThrottle, req, ctx),
     },
     audience: {
       listTopics: (siteId, ctx) => call(audience, audience.ListTopics, { siteId }, ctx),
@@ -202,6 +212,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       mergeTopics: (req, ctx) => call(consoleData, consoleData.MergeTopics, req, ctx),
       deleteTopic: (req, ctx) => call(consoleData, consoleData.DeleteTopic, req, ctx),
       siteSettings: (siteId, ctx) => call(consoleData, consoleData.SiteSettings, { siteId }, ctx),
+      updateSendingSettings: (req, ctx) => call(consoleData, consoleData.UpdateSendingSettings, req, ctx),
       sendTestPush: (req, ctx) => call(consoleData, consoleData.SendTestPush, req, ctx, Math.max(deadlineMs, TEST_PUSH_DEADLINE_MS)),
     },
     webhooks: {

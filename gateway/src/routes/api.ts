@@ -18,6 +18,7 @@ import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
 import { audienceEndpoints } from './audience.js';
 import { campaignEndpoints } from './campaigns.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
+import { firstChunkRead, ReadStream, sendStream } from './stream.js';
 import { webhookEndpoints } from './webhooks.js';
 
 export interface ApiDeps {
@@ -154,55 +155,10 @@ function v2Steps({ authenticator, bodyLimitBytes, logger, limits }: ApiDeps) {
         if (mapped.status >= 500) logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
         throw mapped;
       }
-      if (answer instanceof ReadStream) return stream(req, res, answer, logger);
+      if (answer instanceof ReadStream) return sendStream(req, res, answer, logger);
       sendJson(res, 200, answer);
     }
 
     return [requireKey, refuseKeyGuessing, authenticate, limitKey, checkPlan, readJsonBody, callBackend];
   };
-}
-
-/** A StreamAnswer whose first chunk has been read (or that turned out empty). */
-class ReadStream {
-  constructor(
-    readonly answer: StreamAnswer,
-    readonly first: IteratorResult<Buffer>,
-    readonly rest: AsyncIterator<Buffer>,
-  ) {}
-}
-
-async function firstChunkRead(answer: StreamAnswer): Promise<ReadStream> {
-  const rest = answer.chunks[Symbol.asyncIterator]();
-  return new ReadStream(answer, await rest.next(), rest);
-}
-
-/** 200 and the chunks; a failure after the first chunk can only cut the answer short. */
-async function stream(req: Request, res: Response, read: ReadStream, logger: Logger): Promise<void> {
-  const { answer } = read;
-  res.status(200).set({ 'Cache-Control': 'no-store', 'Content-Type': answer.contentType, 'Content-Disposition': `attachment; filename="${answer.filename}"` });
-  if (req.method === 'HEAD') {
-    answer.cancel();
-    res.end();
-    return;
-  }
-  let gone = false;
-  res.once('close', () => {
-    if (!res.writableFinished) (gone = true), answer.cancel();
-  });
-  try {
-    for (let next = read.first; !next.done && !gone; next = await read.rest.next()) {
-      if (!res.write(next.value)) await new Promise<void>((resolve) => {
-        const go = () => (res.off('drain', go), res.off('close', go), resolve());
-        res.on('drain', go);
-        res.on('close', go);
-      });
-    }
-    if (!gone) res.end();
-  } catch (err) {
-    // Headers are out: the client sees the answer end early (no final chunk), never a complete-looking one.
-    // A client that went away cancelled the backend call itself: nothing to report then.
-    if (!gone) logger.error('stream answer failed after it started', { requestId: requestIdOf(res), err: err instanceof Error ? err : undefined });
-    answer.cancel();
-    res.destroy();
-  }
 }

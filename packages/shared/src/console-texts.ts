@@ -34,6 +34,17 @@ export const CONSOLE_OWN = {
   onlyDrafts: 'Only a draft can be edited',
   /** 504 for a test notification the delivery service did not answer in time (it may have been sent). */
   testPushTimeout: 'The test notification was not confirmed in time; it may still arrive',
+  // A site's settings (PATCH …/settings): the rules are the operators' CLI's, the words the API's.
+  /** The campaign service's (the site's default throttle is its fact). */
+  defaultThrottle: 'defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null',
+  /** The delivery service's (the frequency cap and the time zone are its facts). */
+  frequencyCapCampaigns: 'frequencyCap.campaigns must be a whole number from 1 to 1000',
+  frequencyCapHours: 'frequencyCap.hours must be a whole number from 1 to 720 (30 days)',
+  timeZone: 'timeZone must be an IANA time zone such as Europe/Lisbon, or null',
+  /** The gateway's: the body's shape. */
+  frequencyCapObject: 'frequencyCap must be {"campaigns", "hours"} or null',
+  settingUnknown: 'Unknown setting: <field>',
+  settingsEmpty: 'Nothing to change: give defaultThrottlePerMinute, frequencyCap or timeZone',
 } as const;
 
 /** `template` with `<field>` replaced by `field`. */

@@ -4,7 +4,7 @@
 // its subscriptions).
 import { createECDH, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
-import { countSites, findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, setSiteFrequencyCap, setSiteTimeZone, updateVapidPrivateKeys } from './sites/index.js';
+import { capRefusals, countSites, findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, MAX_CAP_CAMPAIGNS, MAX_CAP_HOURS, setSiteFrequencyCap, setSiteTimeZone, storedZone, updateVapidPrivateKeys } from './sites/index.js';
 import { insertNewSubscribers, type NewSubscriberRow } from './audience/index.js';
 import { DeliveryOperatorError, isUuid, PublicIdTakenError, UnknownSiteError, ValidationError } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/index.js';
@@ -220,10 +220,9 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
    */
   async function setFrequencyCap(siteId: string, cap: FrequencyCap | null): Promise<{ siteId: string; frequencyCap: FrequencyCap | null }> {
     const site = await registeredSite(siteId);
-    if (cap !== null) {
-      if (!Number.isInteger(cap.campaigns) || cap.campaigns < 1 || cap.campaigns > 1000) throw new DeliveryOperatorError('the campaigns of a frequency cap must be a whole number from 1 to 1000');
-      if (!Number.isInteger(cap.hours) || cap.hours < 1 || cap.hours > 720) throw new DeliveryOperatorError('the hours of a frequency cap must be a whole number from 1 to 720 (30 days)');
-    }
+    const refused = cap === null ? [] : capRefusals(cap);
+    if (refused.includes('campaigns')) throw new DeliveryOperatorError(`the campaigns of a frequency cap must be a whole number from 1 to ${MAX_CAP_CAMPAIGNS}`);
+    if (refused.includes('hours')) throw new DeliveryOperatorError(`the hours of a frequency cap must be a whole number from 1 to ${MAX_CAP_HOURS} (30 days)`);
     await setSiteFrequencyCap(pool, site.siteId, cap);
     return { siteId: site.siteId, frequencyCap: cap };
   }
@@ -235,8 +234,8 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
    */
   async function setTimeZone(siteId: string, zone: string | null): Promise<{ siteId: string; timeZone: string }> {
     const site = await registeredSite(siteId);
-    if (zone !== null && !isKnownZone(zone)) throw new DeliveryOperatorError(`unknown time zone ${JSON.stringify(zone)}: give an IANA name such as Europe/Lisbon or America/Sao_Paulo`);
-    const name = zone === null ? null : canonicalZone(zone);
+    const name = zone === null ? null : storedZone(zone);
+    if (name === undefined) throw new DeliveryOperatorError(`unknown time zone ${JSON.stringify(zone)}: give an IANA name such as Europe/Lisbon or America/Sao_Paulo`);
     await setSiteTimeZone(pool, site.siteId, name);
     return { siteId: site.siteId, timeZone: name ?? DEFAULT_TIME_ZONE };
   }

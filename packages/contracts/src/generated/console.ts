@@ -49,7 +49,9 @@ import type { SessionAnswer as _campaign_v1_SessionAnswer, SessionAnswer__Output
 import type { SessionGrant as _campaign_v1_SessionGrant, SessionGrant__Output as _campaign_v1_SessionGrant__Output } from './campaign/v1/SessionGrant';
 import type { SessionRef as _campaign_v1_SessionRef, SessionRef__Output as _campaign_v1_SessionRef__Output } from './campaign/v1/SessionRef';
 import type { SessionView as _campaign_v1_SessionView, SessionView__Output as _campaign_v1_SessionView__Output } from './campaign/v1/SessionView';
+import type { SetSiteThrottleRequest as _campaign_v1_SetSiteThrottleRequest, SetSiteThrottleRequest__Output as _campaign_v1_SetSiteThrottleRequest__Output } from './campaign/v1/SetSiteThrottleRequest';
 import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoResponse__Output as _campaign_v1_SiteInfoResponse__Output } from './campaign/v1/SiteInfoResponse';
+import type { SiteThrottle as _campaign_v1_SiteThrottle, SiteThrottle__Output as _campaign_v1_SiteThrottle__Output } from './campaign/v1/SiteThrottle';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
 import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
@@ -111,7 +113,9 @@ export interface ProtoGrpcType {
       SessionGrant: MessageTypeDefinition<_campaign_v1_SessionGrant, _campaign_v1_SessionGrant__Output>
       SessionRef: MessageTypeDefinition<_campaign_v1_SessionRef, _campaign_v1_SessionRef__Output>
       SessionView: MessageTypeDefinition<_campaign_v1_SessionView, _campaign_v1_SessionView__Output>
+      SetSiteThrottleRequest: MessageTypeDefinition<_campaign_v1_SetSiteThrottleRequest, _campaign_v1_SetSiteThrottleRequest__Output>
       SiteInfoResponse: MessageTypeDefinition<_campaign_v1_SiteInfoResponse, _campaign_v1_SiteInfoResponse__Output>
+      SiteThrottle: MessageTypeDefinition<_campaign_v1_SiteThrottle, _campaign_v1_SiteThrottle__Output>
       UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
       Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>

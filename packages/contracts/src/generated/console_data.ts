@@ -11,14 +11,24 @@ import type { CampaignSeriesResponse as _delivery_v1_CampaignSeriesResponse, Cam
 import type { ConsoleDataClient as _delivery_v1_ConsoleDataClient, ConsoleDataDefinition as _delivery_v1_ConsoleDataDefinition } from './delivery/v1/ConsoleData';
 import type { DayCount as _delivery_v1_DayCount, DayCount__Output as _delivery_v1_DayCount__Output } from './delivery/v1/DayCount';
 import type { DeleteTopicRequest as _delivery_v1_DeleteTopicRequest, DeleteTopicRequest__Output as _delivery_v1_DeleteTopicRequest__Output } from './delivery/v1/DeleteTopicRequest';
+import type { FrequencyCap as _delivery_v1_FrequencyCap, FrequencyCap__Output as _delivery_v1_FrequencyCap__Output } from './delivery/v1/FrequencyCap';
+import type { FrequencyCapAnswer as _delivery_v1_FrequencyCapAnswer, FrequencyCapAnswer__Output as _delivery_v1_FrequencyCapAnswer__Output } from './delivery/v1/FrequencyCapAnswer';
+import type { FrequencyCapInput as _delivery_v1_FrequencyCapInput, FrequencyCapInput__Output as _delivery_v1_FrequencyCapInput__Output } from './delivery/v1/FrequencyCapInput';
 import type { MergeTopicsRequest as _delivery_v1_MergeTopicsRequest, MergeTopicsRequest__Output as _delivery_v1_MergeTopicsRequest__Output } from './delivery/v1/MergeTopicsRequest';
+import type { RegisterSiteRequest as _delivery_v1_RegisterSiteRequest, RegisterSiteRequest__Output as _delivery_v1_RegisterSiteRequest__Output } from './delivery/v1/RegisterSiteRequest';
+import type { RegisteredSite as _delivery_v1_RegisteredSite, RegisteredSite__Output as _delivery_v1_RegisteredSite__Output } from './delivery/v1/RegisteredSite';
 import type { RenameTopicRequest as _delivery_v1_RenameTopicRequest, RenameTopicRequest__Output as _delivery_v1_RenameTopicRequest__Output } from './delivery/v1/RenameTopicRequest';
 import type { SendTestPushRequest as _delivery_v1_SendTestPushRequest, SendTestPushRequest__Output as _delivery_v1_SendTestPushRequest__Output } from './delivery/v1/SendTestPushRequest';
 import type { SendTestPushResponse as _delivery_v1_SendTestPushResponse, SendTestPushResponse__Output as _delivery_v1_SendTestPushResponse__Output } from './delivery/v1/SendTestPushResponse';
 import type { SeriesPoint as _delivery_v1_SeriesPoint, SeriesPoint__Output as _delivery_v1_SeriesPoint__Output } from './delivery/v1/SeriesPoint';
+import type { SetFrequencyCapRequest as _delivery_v1_SetFrequencyCapRequest, SetFrequencyCapRequest__Output as _delivery_v1_SetFrequencyCapRequest__Output } from './delivery/v1/SetFrequencyCapRequest';
+import type { SetTimeZoneRequest as _delivery_v1_SetTimeZoneRequest, SetTimeZoneRequest__Output as _delivery_v1_SetTimeZoneRequest__Output } from './delivery/v1/SetTimeZoneRequest';
+import type { SiteRegistryClient as _delivery_v1_SiteRegistryClient, SiteRegistryDefinition as _delivery_v1_SiteRegistryDefinition } from './delivery/v1/SiteRegistry';
 import type { SiteSettingsRequest as _delivery_v1_SiteSettingsRequest, SiteSettingsRequest__Output as _delivery_v1_SiteSettingsRequest__Output } from './delivery/v1/SiteSettingsRequest';
 import type { SiteSettingsResponse as _delivery_v1_SiteSettingsResponse, SiteSettingsResponse__Output as _delivery_v1_SiteSettingsResponse__Output } from './delivery/v1/SiteSettingsResponse';
+import type { TimeZoneAnswer as _delivery_v1_TimeZoneAnswer, TimeZoneAnswer__Output as _delivery_v1_TimeZoneAnswer__Output } from './delivery/v1/TimeZoneAnswer';
 import type { TopicChange as _delivery_v1_TopicChange, TopicChange__Output as _delivery_v1_TopicChange__Output } from './delivery/v1/TopicChange';
+import type { UpdateSendingSettingsRequest as _delivery_v1_UpdateSendingSettingsRequest, UpdateSendingSettingsRequest__Output as _delivery_v1_UpdateSendingSettingsRequest__Output } from './delivery/v1/UpdateSendingSettingsRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -37,14 +47,24 @@ export interface ProtoGrpcType {
       ConsoleData: SubtypeConstructor<typeof grpc.Client, _delivery_v1_ConsoleDataClient> & { service: _delivery_v1_ConsoleDataDefinition }
       DayCount: MessageTypeDefinition<_delivery_v1_DayCount, _delivery_v1_DayCount__Output>
       DeleteTopicRequest: MessageTypeDefinition<_delivery_v1_DeleteTopicRequest, _delivery_v1_DeleteTopicRequest__Output>
+      FrequencyCap: MessageTypeDefinition<_delivery_v1_FrequencyCap, _delivery_v1_FrequencyCap__Output>
+      FrequencyCapAnswer: MessageTypeDefinition<_delivery_v1_FrequencyCapAnswer, _delivery_v1_FrequencyCapAnswer__Output>
+      FrequencyCapInput: MessageTypeDefinition<_delivery_v1_FrequencyCapInput, _delivery_v1_FrequencyCapInput__Output>
       MergeTopicsRequest: MessageTypeDefinition<_delivery_v1_MergeTopicsRequest, _delivery_v1_MergeTopicsRequest__Output>
+      RegisterSiteRequest: MessageTypeDefinition<_delivery_v1_RegisterSiteRequest, _delivery_v1_RegisterSiteRequest__Output>
+      RegisteredSite: MessageTypeDefinition<_delivery_v1_RegisteredSite, _delivery_v1_RegisteredSite__Output>
       RenameTopicRequest: MessageTypeDefinition<_delivery_v1_RenameTopicRequest, _delivery_v1_RenameTopicRequest__Output>
       SendTestPushRequest: MessageTypeDefinition<_delivery_v1_SendTestPushRequest, _delivery_v1_SendTestPushRequest__Output>
       SendTestPushResponse: MessageTypeDefinition<_delivery_v1_SendTestPushResponse, _delivery_v1_SendTestPushResponse__Output>
       SeriesPoint: MessageTypeDefinition<_delivery_v1_SeriesPoint, _delivery_v1_SeriesPoint__Output>
+      SetFrequencyCapRequest: MessageTypeDefinition<_delivery_v1_SetFrequencyCapRequest, _delivery_v1_SetFrequencyCapRequest__Output>
+      SetTimeZoneRequest: MessageTypeDefinition<_delivery_v1_SetTimeZoneRequest, _delivery_v1_SetTimeZoneRequest__Output>
+      SiteRegistry: SubtypeConstructor<typeof grpc.Client, _delivery_v1_SiteRegistryClient> & { service: _delivery_v1_SiteRegistryDefinition }
       SiteSettingsRequest: MessageTypeDefinition<_delivery_v1_SiteSettingsRequest, _delivery_v1_SiteSettingsRequest__Output>
       SiteSettingsResponse: MessageTypeDefinition<_delivery_v1_SiteSettingsResponse, _delivery_v1_SiteSettingsResponse__Output>
+      TimeZoneAnswer: MessageTypeDefinition<_delivery_v1_TimeZoneAnswer, _delivery_v1_TimeZoneAnswer__Output>
       TopicChange: MessageTypeDefinition<_delivery_v1_TopicChange, _delivery_v1_TopicChange__Output>
+      UpdateSendingSettingsRequest: MessageTypeDefinition<_delivery_v1_UpdateSendingSettingsRequest, _delivery_v1_UpdateSendingSettingsRequest__Output>
     }
   }
 }

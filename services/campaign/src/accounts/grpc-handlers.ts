@@ -69,6 +69,8 @@ const sessionView = (s: DomainSessionView): SessionView => ({
   sites: s.sites.map((m) => ({ siteId: m.siteId, name: m.name, role: m.role, permissions: m.permissions })),
 });
 
+const throttleAnswer = (perMinute: number | null) => (perMinute === null ? {} : { defaultThrottlePerMinute: perMinute });
+
 export function createConsoleHandlers({ accounts, keys, sites }: ConsoleDeps, log: Logger): ConsoleHandlers {
   return {
     Login: unary('Login', log, async (req) => {
@@ -106,6 +108,10 @@ export function createConsoleHandlers({ accounts, keys, sites }: ConsoleDeps, lo
       const { members } = await accounts.members(req.siteId);
       return { members: members.map((m) => ({ email: m.email, role: m.role })) };
     }),
+    GetSiteThrottle: unary('GetSiteThrottle', log, async (req) => throttleAnswer(await sites.throttle(req.siteId))),
+    SetSiteThrottle: unary('SetSiteThrottle', log, async (req) =>
+      throttleAnswer(await sites.setThrottle(req.siteId, req.perMinute === undefined || req.perMinute === null ? null : req.perMinute, req.validateOnly)),
+    ),
     EstimateAudience: unary('EstimateAudience', log, async (req) => ({ totalUsers: await sites.estimate(req.siteId, req.bodyJson) })),
   };
 }

@@ -10,6 +10,11 @@ import * as store from './site-store.js';
 /** The most pushes per minute a throttle may ask for: a site's default and a campaign's own alike. */
 export const MAX_THROTTLE_PER_MINUTE = 1_000_000;
 
+/** A site's default throttle (the operators' `sites set-throttle` and the console's settings): 1 to the most; null is none. */
+export function isSiteThrottle(perMinute: number | null): boolean {
+  return perMinute === null || (Number.isInteger(perMinute) && perMinute >= 1 && perMinute <= MAX_THROTTLE_PER_MINUTE);
+}
+
 export type Permission = 'create' | 'reports' | 'delete' | 'audience';
 export const PERMISSIONS: readonly Permission[] = Object.freeze(['create', 'reports', 'delete', 'audience'] as const);
 
@@ -196,7 +201,7 @@ export function createOperators(pool: Pool) {
 
     /** The site's default pushes per minute for campaigns created without `throttlePerMinute`; null removes it. */
     async setThrottle(siteId: string, perMinute: number | null): Promise<{ id: string; defaultThrottlePerMinute: number | null }> {
-      if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > MAX_THROTTLE_PER_MINUTE)) {
+      if (!isSiteThrottle(perMinute)) {
         throw new OperatorError(`the pushes per minute must be a whole number from 1 to ${MAX_THROTTLE_PER_MINUTE}, or none`);
       }
       const site = await requireSite(siteId);

@@ -74,6 +74,12 @@ export async function selectSites(db: Queryable): Promise<SiteRow[]> {
   return (await db.query<SiteRow>(`${SITE_SELECT} ORDER BY s.created_at, s.id`)).rows;
 }
 
+/** The pushes-per-minute default of the site's campaigns: null for none, undefined for no such site. */
+export async function selectSiteThrottle(db: Queryable, siteId: string): Promise<number | null | undefined> {
+  const { rows } = await db.query('SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $1', [siteId]);
+  return rows[0] ? (rows[0].default_throttle_per_minute as number | null) : undefined;
+}
+
 /** The pushes-per-minute default of the site's campaigns; null for none. */
 export async function updateSiteThrottle(db: Queryable, siteId: string, perMinute: number | null): Promise<void> {
   await db.query('UPDATE campaign.sites SET default_throttle_per_minute = $2 WHERE id = $1', [siteId, perMinute]);

@@ -3,12 +3,14 @@
 // site's settings kept here (its VAPID public key and public id). The
 // gateway has checked the user, the site membership, the role and the plan; here are the domain
 // rules and the customer's messages. Every read comes from counters kept as the data changes.
-import type { Pool } from '@webpush/shared/db.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { SHARED_SPEC } from '@webpush/shared/api-texts.js';
+import { CONSOLE_OWN } from '@webpush/shared/console-texts.js';
 import { audienceDaily, countByBrowser, type DayCount } from '../audience/index.js';
 import { TopicRefusal, type TopicChange, type TopicMaintenance } from '../audience/index.js';
 import { isUuid, NotFoundError, ValidationError } from '../errors.js';
-import { findSiteById } from '../sites/index.js';
+import { frequencyCapOf } from '../sending/index.js';
+import { capRefusals, findSiteById, setSiteFrequencyCap, setSiteTimeZone, siteTimeZone, storedZone, type FrequencyCap } from '../sites/index.js';
 import { campaignSeries, type CampaignSeries } from '../tracking/index.js';
 
 export const MAX_DAILY_DAYS = 365;
@@ -17,7 +19,25 @@ export const CONSOLE_MESSAGES = {
   campaignNotFound: SHARED_SPEC.campaignNotFound,
   siteNotFound: 'Site not found',
   days: `days must be an integer from 1 to ${MAX_DAILY_DAYS}`,
+  frequencyCapCampaigns: CONSOLE_OWN.frequencyCapCampaigns,
+  frequencyCapHours: CONSOLE_OWN.frequencyCapHours,
+  timeZone: CONSOLE_OWN.timeZone,
 } as const;
+
+export interface SiteSettings {
+  vapidPublicKey: string;
+  publicId: string;
+  frequencyCap: FrequencyCap | null;
+  /** The zone in force (UTC when none was set). */
+  timeZone: string;
+}
+
+/** A change of the sending settings: a field absent is left as it is; null lifts the cap or sets UTC back. */
+export interface SendingSettingsChange {
+  frequencyCap?: FrequencyCap | null;
+  timeZone?: string | null;
+  validateOnly: boolean;
+}
 
 /** A site id that no site has: an unknown or malformed site reads as a site without data. */
 const NO_SITE = '00000000-0000-0000-0000-000000000000';
@@ -55,10 +75,36 @@ export function createConsoleData(pool: Pool, topics: TopicMaintenance) {
   }
 
   /** NotFoundError for a site this service does not know (or an id that is not a UUID). */
-  async function siteSettings(siteId: string): Promise<{ vapidPublicKey: string; publicId: string }> {
+  async function siteSettings(siteId: string): Promise<SiteSettings> {
     const site = isUuid(siteId) ? await findSiteById(pool, siteId.toLowerCase()) : null;
     if (!site) throw new NotFoundError(CONSOLE_MESSAGES.siteNotFound);
-    return { vapidPublicKey: site.vapidPublicKey, publicId: site.publicId };
+    const [frequencyCap, timeZone] = await Promise.all([frequencyCapOf(pool, site.siteId), siteTimeZone(pool, site.siteId)]);
+    return { vapidPublicKey: site.vapidPublicKey, publicId: site.publicId, frequencyCap, timeZone };
+  }
+
+  /**
+   * The owners' change of the frequency cap and the time zone, by the operators' rules (every
+   * refused part named, nothing written then), each applied as `sites set-frequency-cap` and
+   * `set-time-zone` apply it: from the next chunk sent, and to local-time campaigns planned from
+   * now on.
+   */
+  async function updateSendingSettings(siteId: string, change: SendingSettingsChange): Promise<SiteSettings> {
+    const current = await siteSettings(siteId);
+    const refused = change.frequencyCap ? capRefusals(change.frequencyCap) : [];
+    const zone = change.timeZone === undefined || change.timeZone === null ? change.timeZone : storedZone(change.timeZone);
+    const messages = [
+      ...(refused.includes('campaigns') ? [CONSOLE_MESSAGES.frequencyCapCampaigns] : []),
+      ...(refused.includes('hours') ? [CONSOLE_MESSAGES.frequencyCapHours] : []),
+      ...(change.timeZone !== undefined && zone === undefined ? [CONSOLE_MESSAGES.timeZone] : []),
+    ];
+    if (messages.length > 0) throw new ValidationError(messages);
+    if (change.validateOnly) return current;
+    const id = siteId.toLowerCase();
+    await withTransaction(pool, async (tx) => {
+      if (change.frequencyCap !== undefined) await setSiteFrequencyCap(tx, id, change.frequencyCap);
+      if (zone !== undefined) await setSiteTimeZone(tx, id, zone);
+    });
+    return siteSettings(siteId);
   }
 
   return {
@@ -66,6 +112,7 @@ export function createConsoleData(pool: Pool, topics: TopicMaintenance) {
     daily,
     browsers,
     siteSettings,
+    updateSendingSettings,
     renameTopic: (siteId: string, from: string, to: string) => asCustomer(topics.renameTopic({ siteId, from, to })),
     mergeTopics: (siteId: string, from: readonly string[], to: string) => asCustomer(topics.mergeTopics({ siteId, from, into: to }, { unknown: 'refuse' })),
     deleteTopic: (siteId: string, name: string) => asCustomer(topics.deleteTopic({ siteId, topic: name }, { unknown: 'refuse' })),

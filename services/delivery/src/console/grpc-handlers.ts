@@ -3,8 +3,11 @@
 import type { ConsoleDataHandlers } from '@webpush/contracts/generated/delivery/v1/ConsoleData.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { answer } from '../grpc-answers.js';
-import type { ConsoleData } from './console-data.js';
+import type { ConsoleData, SiteSettings } from './console-data.js';
 import type { TestPush } from './test-push.js';
+
+/** A cap travels as a message (absent: none), the zone as the one in force. */
+const settingsAnswer = (s: SiteSettings) => ({ vapidPublicKey: s.vapidPublicKey, publicId: s.publicId, frequencyCap: s.frequencyCap, timeZone: s.timeZone });
 
 export function createConsoleDataHandlers(data: ConsoleData, sendTestPush: TestPush, log: Logger): ConsoleDataHandlers {
   return {
@@ -18,7 +21,17 @@ export function createConsoleDataHandlers(data: ConsoleData, sendTestPush: TestP
     RenameTopic: ({ request: r }, callback) => answer(log, 'RenameTopic', callback, () => data.renameTopic(r.siteId, r.from, r.to)),
     MergeTopics: ({ request: r }, callback) => answer(log, 'MergeTopics', callback, () => data.mergeTopics(r.siteId, r.from, r.to)),
     DeleteTopic: ({ request: r }, callback) => answer(log, 'DeleteTopic', callback, () => data.deleteTopic(r.siteId, r.name)),
-    SiteSettings: ({ request: r }, callback) => answer(log, 'SiteSettings', callback, () => data.siteSettings(r.siteId)),
+    SiteSettings: ({ request: r }, callback) => answer(log, 'SiteSettings', callback, async () => settingsAnswer(await data.siteSettings(r.siteId))),
+    UpdateSendingSettings: ({ request: r }, callback) =>
+      answer(log, 'UpdateSendingSettings', callback, async () =>
+        settingsAnswer(
+          await data.updateSendingSettings(r.siteId, {
+            ...(r.setFrequencyCap ? { frequencyCap: r.frequencyCap ? { campaigns: r.frequencyCap.campaigns, hours: r.frequencyCap.hours } : null } : {}),
+            ...(r.setTimeZone ? { timeZone: r.timeZone ?? null } : {}),
+            validateOnly: r.validateOnly,
+          }),
+        ),
+      ),
     SendTestPush: ({ request: r }, callback) =>
       answer(log, 'SendTestPush', callback, () => sendTestPush({ siteId: r.siteId, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, siteName: r.siteName, link: r.link })),
   };

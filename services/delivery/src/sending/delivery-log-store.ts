@@ -4,6 +4,7 @@
 import { bigintArray, withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import type { FailureClass } from '@webpush/contracts/messages.js';
 import { pieceTable } from '../runs.js';
+import type { FrequencyCap } from '../sites/index.js';
 
 /**
  * The table holding a run's delivery log: its piece's child of delivery.delivery_log, or the
@@ -137,11 +138,7 @@ export async function claim(db: Queryable, campaignId: string, subscriberIds: st
   return { ids: rows.map((r) => r.subscriber_id as string), ambiguous: rows.filter((r) => r.was_sending).length };
 }
 
-/** A site's frequency cap: at most `campaigns` campaigns per subscriber in any `hours`. */
-export interface FrequencyCap {
-  campaigns: number;
-  hours: number;
-}
+export type { FrequencyCap };
 
 /** Advisory-lock class of a subscriber under a frequency cap (the second key is the subscriber id). */
 const CAP_LOCK_CLASS = 7_031_126;

@@ -1,6 +1,7 @@
 // The sending/ feature's surface: what the rest of the service may import from it (docs/architecture.md,
 // "House rules"). Everything else in the folder is the feature's own.
 export { createChunkWorker } from './chunk-worker.js';
+export { frequencyCapOf } from './delivery-log-store.js';
 export type { FrequencyCap } from './delivery-log-store.js';
 export { createDispatchHandler } from './dispatch.js';
 export { createRunsHandlers } from './grpc-handlers.js';

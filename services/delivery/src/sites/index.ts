@@ -5,3 +5,5 @@ export { VapidKeyDecryptError, encryptVapidPrivateKey, generateVapidKeyPair, key
 export type { VapidEncryptionKeys, VapidKeyPair } from './vapid-keys.js';
 export { vapidSigners } from './vapid-signers.js';
 export type { VapidSigners } from './vapid-signers.js';
+export { MAX_CAP_CAMPAIGNS, MAX_CAP_HOURS, capRefusals, storedZone } from './sending-settings.js';
+export type { FrequencyCap } from './sending-settings.js';

@@ -17,7 +17,9 @@ import type { RevokedApiKey as _campaign_v1_RevokedApiKey, RevokedApiKey__Output
 import type { SessionAnswer as _campaign_v1_SessionAnswer, SessionAnswer__Output as _campaign_v1_SessionAnswer__Output } from '../../campaign/v1/SessionAnswer';
 import type { SessionGrant as _campaign_v1_SessionGrant, SessionGrant__Output as _campaign_v1_SessionGrant__Output } from '../../campaign/v1/SessionGrant';
 import type { SessionRef as _campaign_v1_SessionRef, SessionRef__Output as _campaign_v1_SessionRef__Output } from '../../campaign/v1/SessionRef';
+import type { SetSiteThrottleRequest as _campaign_v1_SetSiteThrottleRequest, SetSiteThrottleRequest__Output as _campaign_v1_SetSiteThrottleRequest__Output } from '../../campaign/v1/SetSiteThrottleRequest';
 import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoResponse__Output as _campaign_v1_SiteInfoResponse__Output } from '../../campaign/v1/SiteInfoResponse';
+import type { SiteThrottle as _campaign_v1_SiteThrottle, SiteThrottle__Output as _campaign_v1_SiteThrottle__Output } from '../../campaign/v1/SiteThrottle';
 
 export interface ConsoleClient extends grpc.Client {
   AcceptInvite(argument: _campaign_v1_AcceptInviteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SessionGrant__Output>): grpc.ClientUnaryCall;
@@ -46,6 +48,15 @@ export interface ConsoleClient extends grpc.Client {
   estimateAudience(argument: _campaign_v1_EstimateAudienceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_EstimateAudienceResponse__Output>): grpc.ClientUnaryCall;
   estimateAudience(argument: _campaign_v1_EstimateAudienceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_EstimateAudienceResponse__Output>): grpc.ClientUnaryCall;
   estimateAudience(argument: _campaign_v1_EstimateAudienceRequest, callback: grpc.requestCallback<_campaign_v1_EstimateAudienceResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetSiteThrottle(argument: _campaign_v1_ConsoleSiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  GetSiteThrottle(argument: _campaign_v1_ConsoleSiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  GetSiteThrottle(argument: _campaign_v1_ConsoleSiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  GetSiteThrottle(argument: _campaign_v1_ConsoleSiteRequest, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  getSiteThrottle(argument: _campaign_v1_ConsoleSiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  getSiteThrottle(argument: _campaign_v1_ConsoleSiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  getSiteThrottle(argument: _campaign_v1_ConsoleSiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  getSiteThrottle(argument: _campaign_v1_ConsoleSiteRequest, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
   
   ListKeys(argument: _campaign_v1_ConsoleSiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ApiKeyList__Output>): grpc.ClientUnaryCall;
   ListKeys(argument: _campaign_v1_ConsoleSiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ApiKeyList__Output>): grpc.ClientUnaryCall;
@@ -110,6 +121,15 @@ export interface ConsoleClient extends grpc.Client {
   session(argument: _campaign_v1_SessionRef, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SessionAnswer__Output>): grpc.ClientUnaryCall;
   session(argument: _campaign_v1_SessionRef, callback: grpc.requestCallback<_campaign_v1_SessionAnswer__Output>): grpc.ClientUnaryCall;
   
+  SetSiteThrottle(argument: _campaign_v1_SetSiteThrottleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  SetSiteThrottle(argument: _campaign_v1_SetSiteThrottleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  SetSiteThrottle(argument: _campaign_v1_SetSiteThrottleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  SetSiteThrottle(argument: _campaign_v1_SetSiteThrottleRequest, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  setSiteThrottle(argument: _campaign_v1_SetSiteThrottleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  setSiteThrottle(argument: _campaign_v1_SetSiteThrottleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  setSiteThrottle(argument: _campaign_v1_SetSiteThrottleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  setSiteThrottle(argument: _campaign_v1_SetSiteThrottleRequest, callback: grpc.requestCallback<_campaign_v1_SiteThrottle__Output>): grpc.ClientUnaryCall;
+  
   SiteInfo(argument: _campaign_v1_ConsoleSiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteInfoResponse__Output>): grpc.ClientUnaryCall;
   SiteInfo(argument: _campaign_v1_ConsoleSiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_SiteInfoResponse__Output>): grpc.ClientUnaryCall;
   SiteInfo(argument: _campaign_v1_ConsoleSiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_SiteInfoResponse__Output>): grpc.ClientUnaryCall;
@@ -128,6 +148,8 @@ export interface ConsoleHandlers extends grpc.UntypedServiceImplementation {
   
   EstimateAudience: grpc.handleUnaryCall<_campaign_v1_EstimateAudienceRequest__Output, _campaign_v1_EstimateAudienceResponse>;
   
+  GetSiteThrottle: grpc.handleUnaryCall<_campaign_v1_ConsoleSiteRequest__Output, _campaign_v1_SiteThrottle>;
+  
   ListKeys: grpc.handleUnaryCall<_campaign_v1_ConsoleSiteRequest__Output, _campaign_v1_ApiKeyList>;
   
   ListMembers: grpc.handleUnaryCall<_campaign_v1_ConsoleSiteRequest__Output, _campaign_v1_MemberList>;
@@ -142,6 +164,8 @@ export interface ConsoleHandlers extends grpc.UntypedServiceImplementation {
   
   Session: grpc.handleUnaryCall<_campaign_v1_SessionRef__Output, _campaign_v1_SessionAnswer>;
   
+  SetSiteThrottle: grpc.handleUnaryCall<_campaign_v1_SetSiteThrottleRequest__Output, _campaign_v1_SiteThrottle>;
+  
   SiteInfo: grpc.handleUnaryCall<_campaign_v1_ConsoleSiteRequest__Output, _campaign_v1_SiteInfoResponse>;
   
 }
@@ -150,6 +174,7 @@ export interface ConsoleDefinition extends grpc.ServiceDefinition {
   AcceptInvite: MethodDefinition<_campaign_v1_AcceptInviteRequest, _campaign_v1_SessionGrant, _campaign_v1_AcceptInviteRequest__Output, _campaign_v1_SessionGrant__Output>
   CreateKey: MethodDefinition<_campaign_v1_CreateKeyRequest, _campaign_v1_IssuedApiKey, _campaign_v1_CreateKeyRequest__Output, _campaign_v1_IssuedApiKey__Output>
   EstimateAudience: MethodDefinition<_campaign_v1_EstimateAudienceRequest, _campaign_v1_EstimateAudienceResponse, _campaign_v1_EstimateAudienceRequest__Output, _campaign_v1_EstimateAudienceResponse__Output>
+  GetSiteThrottle: MethodDefinition<_campaign_v1_ConsoleSiteRequest, _campaign_v1_SiteThrottle, _campaign_v1_ConsoleSiteRequest__Output, _campaign_v1_SiteThrottle__Output>
   ListKeys: MethodDefinition<_campaign_v1_ConsoleSiteRequest, _campaign_v1_ApiKeyList, _campaign_v1_ConsoleSiteRequest__Output, _campaign_v1_ApiKeyList__Output>
   ListMembers: MethodDefinition<_campaign_v1_ConsoleSiteRequest, _campaign_v1_MemberList, _campaign_v1_ConsoleSiteRequest__Output, _campaign_v1_MemberList__Output>
   Login: MethodDefinition<_campaign_v1_LoginRequest, _campaign_v1_SessionGrant, _campaign_v1_LoginRequest__Output, _campaign_v1_SessionGrant__Output>
@@ -157,5 +182,6 @@ export interface ConsoleDefinition extends grpc.ServiceDefinition {
   RevokeKey: MethodDefinition<_campaign_v1_ApiKeyRequest, _campaign_v1_RevokedApiKey, _campaign_v1_ApiKeyRequest__Output, _campaign_v1_RevokedApiKey__Output>
   RotateKey: MethodDefinition<_campaign_v1_ApiKeyRequest, _campaign_v1_IssuedApiKey, _campaign_v1_ApiKeyRequest__Output, _campaign_v1_IssuedApiKey__Output>
   Session: MethodDefinition<_campaign_v1_SessionRef, _campaign_v1_SessionAnswer, _campaign_v1_SessionRef__Output, _campaign_v1_SessionAnswer__Output>
+  SetSiteThrottle: MethodDefinition<_campaign_v1_SetSiteThrottleRequest, _campaign_v1_SiteThrottle, _campaign_v1_SetSiteThrottleRequest__Output, _campaign_v1_SiteThrottle__Output>
   SiteInfo: MethodDefinition<_campaign_v1_ConsoleSiteRequest, _campaign_v1_SiteInfoResponse, _campaign_v1_ConsoleSiteRequest__Output, _campaign_v1_SiteInfoResponse__Output>
 }

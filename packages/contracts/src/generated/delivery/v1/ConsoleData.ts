@@ -16,6 +16,7 @@ import type { SendTestPushResponse as _delivery_v1_SendTestPushResponse, SendTes
 import type { SiteSettingsRequest as _delivery_v1_SiteSettingsRequest, SiteSettingsRequest__Output as _delivery_v1_SiteSettingsRequest__Output } from '../../delivery/v1/SiteSettingsRequest';
 import type { SiteSettingsResponse as _delivery_v1_SiteSettingsResponse, SiteSettingsResponse__Output as _delivery_v1_SiteSettingsResponse__Output } from '../../delivery/v1/SiteSettingsResponse';
 import type { TopicChange as _delivery_v1_TopicChange, TopicChange__Output as _delivery_v1_TopicChange__Output } from '../../delivery/v1/TopicChange';
+import type { UpdateSendingSettingsRequest as _delivery_v1_UpdateSendingSettingsRequest, UpdateSendingSettingsRequest__Output as _delivery_v1_UpdateSendingSettingsRequest__Output } from '../../delivery/v1/UpdateSendingSettingsRequest';
 
 export interface ConsoleDataClient extends grpc.Client {
   AudienceBrowsers(argument: _delivery_v1_AudienceBrowsersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_AudienceBrowsersResponse__Output>): grpc.ClientUnaryCall;
@@ -90,6 +91,15 @@ export interface ConsoleDataClient extends grpc.Client {
   siteSettings(argument: _delivery_v1_SiteSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
   siteSettings(argument: _delivery_v1_SiteSettingsRequest, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateSendingSettings(argument: _delivery_v1_UpdateSendingSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSendingSettings(argument: _delivery_v1_UpdateSendingSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSendingSettings(argument: _delivery_v1_UpdateSendingSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSendingSettings(argument: _delivery_v1_UpdateSendingSettingsRequest, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
+  updateSendingSettings(argument: _delivery_v1_UpdateSendingSettingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
+  updateSendingSettings(argument: _delivery_v1_UpdateSendingSettingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
+  updateSendingSettings(argument: _delivery_v1_UpdateSendingSettingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
+  updateSendingSettings(argument: _delivery_v1_UpdateSendingSettingsRequest, callback: grpc.requestCallback<_delivery_v1_SiteSettingsResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface ConsoleDataHandlers extends grpc.UntypedServiceImplementation {
@@ -109,6 +119,8 @@ export interface ConsoleDataHandlers extends grpc.UntypedServiceImplementation {
   
   SiteSettings: grpc.handleUnaryCall<_delivery_v1_SiteSettingsRequest__Output, _delivery_v1_SiteSettingsResponse>;
   
+  UpdateSendingSettings: grpc.handleUnaryCall<_delivery_v1_UpdateSendingSettingsRequest__Output, _delivery_v1_SiteSettingsResponse>;
+  
 }
 
 export interface ConsoleDataDefinition extends grpc.ServiceDefinition {
@@ -120,4 +132,5 @@ export interface ConsoleDataDefinition extends grpc.ServiceDefinition {
   RenameTopic: MethodDefinition<_delivery_v1_RenameTopicRequest, _delivery_v1_TopicChange, _delivery_v1_RenameTopicRequest__Output, _delivery_v1_TopicChange__Output>
   SendTestPush: MethodDefinition<_delivery_v1_SendTestPushRequest, _delivery_v1_SendTestPushResponse, _delivery_v1_SendTestPushRequest__Output, _delivery_v1_SendTestPushResponse__Output>
   SiteSettings: MethodDefinition<_delivery_v1_SiteSettingsRequest, _delivery_v1_SiteSettingsResponse, _delivery_v1_SiteSettingsRequest__Output, _delivery_v1_SiteSettingsResponse__Output>
+  UpdateSendingSettings: MethodDefinition<_delivery_v1_UpdateSendingSettingsRequest, _delivery_v1_SiteSettingsResponse, _delivery_v1_UpdateSendingSettingsRequest__Output, _delivery_v1_SiteSettingsResponse__Output>
 }
