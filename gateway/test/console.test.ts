@@ -54,6 +54,10 @@ const SAMPLES: Record<string, { body?: unknown; editorStatus?: number }> = {
   renameTopic: { body: { from: 'spare-1', to: 'spare-1b' } },
   mergeTopics: { body: { from: ['spare-2'], to: 'spare-2b' } },
   deleteTopic: { body: { name: 'spare-3' } },
+  getSettings: {},
+  updateSettings: { body: { timeZone: 'Europe/Lisbon' } },
+  exportSubscribers: {},
+  exportCampaigns: { body: {} },
 };
 
 /** What a path parameter of another site's answers under the user's own site. */
@@ -362,6 +366,8 @@ describe('gateway: the console API', function () {
         ['POST', `${base}/topics/rename`, null, { from: 'news', to: 'headlines' }, 403, { message: 'This plan does not have permission to maintain topics' }],
         ['POST', `${base}/topics/merge`, null, { from: ['news'], to: 'headlines' }, 403, { message: 'This plan does not have permission to maintain topics' }],
         ['POST', `${base}/topics/delete`, null, { name: 'news' }, 403, { message: 'This plan does not have permission to maintain topics' }],
+        ['GET', `${base}/subscribers/export`, '/v2/subscribers/export', undefined, 403, { message: 'This plan does not have permission to export subscribers via API' }],
+        ['POST', `${base}/campaigns/export`, '/v2/campaigns/export', {}, 403, reports],
       ];
       for (const [method, path, v2Path, body, status, answer] of expectations) {
         const reply = await owner.browser.call(method, path, { body });
