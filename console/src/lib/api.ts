@@ -21,6 +21,8 @@ import type {
   Segment,
   Session,
   SiteDetail,
+  SiteSettings,
+  SiteSettingsChange,
   SubscriptionJson,
 } from './types';
 
@@ -53,13 +55,13 @@ export function onUnauthorized(handler: () => void): void {
 
 const enc = encodeURIComponent;
 
-async function call<T>(method: string, path: string, body?: unknown, opts: { loginCall?: boolean } = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+/** Sends one call; a network failure is an ApiError with status 0. */
+async function send(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (STATE_CHANGING.has(method) && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  let res: Response;
   try {
-    res = await fetch(BASE + path, {
+    return await fetch(BASE + path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -69,29 +71,47 @@ async function call<T>(method: string, path: string, body?: unknown, opts: { log
   } catch {
     throw new ApiError(0, 'Could not reach the server. Check the connection and try again.');
   }
-  const text = await res.text();
-  let data: unknown = undefined;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = undefined;
-    }
+}
+
+const parsed = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
   }
-  if (!res.ok) {
-    const message =
-      data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string'
-        ? (data as { message: string }).message
-        : `The server answered ${res.status} ${res.statusText}`.trim();
-    const retry = Number(res.headers.get('Retry-After'));
-    if (res.status === 401 && !opts.loginCall) {
-      csrfToken = null;
-      unauthorized?.();
-    }
-    throw new ApiError(res.status, message, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+};
+
+/** A refusal as an ApiError in the API's words; a 401 (but a login's) ends the page's session first. */
+function refusal(res: Response, data: unknown, opts: { loginCall?: boolean }): ApiError {
+  const message =
+    data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string'
+      ? (data as { message: string }).message
+      : `The server answered ${res.status} ${res.statusText}`.trim();
+  const retry = Number(res.headers.get('Retry-After'));
+  if (res.status === 401 && !opts.loginCall) {
+    csrfToken = null;
+    unauthorized?.();
   }
+  return new ApiError(res.status, message, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+}
+
+async function call<T>(method: string, path: string, body?: unknown, opts: { loginCall?: boolean } = {}): Promise<T> {
+  const res = await send(method, path, body);
+  const data = parsed(await res.text());
+  if (!res.ok) throw refusal(res, data, opts);
   if (data === undefined) throw new ApiError(res.status, 'The server answered something that is not JSON');
   return data as T;
+}
+
+/**
+ * An export, streamed (docs/console.md, "Exports"): the answer once it is a 200, its body still
+ * to be read; a refusal (the API answers those as JSON, before anything is streamed) thrown as
+ * call() throws it.
+ */
+async function download(method: string, path: string, body?: unknown): Promise<Response> {
+  const res = await send(method, path, body, 'text/csv, application/json');
+  if (!res.ok) throw refusal(res, parsed(await res.text()), {});
+  return res;
 }
 
 /** Remembers the CSRF token of an answer that carries one (login, session, invite). */
@@ -120,6 +140,10 @@ export const api = {
   revokeKey: (siteId: string, keyId: string) => call<{ key: ApiKey }>('POST', `${site(siteId)}/keys/${enc(keyId)}/revoke`),
   rotateKey: (siteId: string, keyId: string) => call<RotatedKey>('POST', `${site(siteId)}/keys/${enc(keyId)}/rotate`),
   members: (siteId: string) => call<Member[]>('GET', `${site(siteId)}/members`),
+  settings: (siteId: string) => call<SiteSettings>('GET', `${site(siteId)}/settings`),
+  updateSettings: (siteId: string, change: SiteSettingsChange) => call<SiteSettings>('PATCH', `${site(siteId)}/settings`, change),
+  exportSubscribers: (siteId: string) => download('GET', `${site(siteId)}/subscribers/export?format=csv`),
+  exportCampaigns: (siteId: string) => download('POST', `${site(siteId)}/campaigns/export?format=csv`, {}),
   testNotification: (siteId: string, subscription: SubscriptionJson) => call<{ sent: true }>('POST', `${site(siteId)}/test-notification`, { subscription }),
 
   topics: (siteId: string) => call<NameCount[]>('GET', `${site(siteId)}/topics`),

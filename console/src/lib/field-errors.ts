@@ -88,6 +88,17 @@ const CREATE: [FieldKey, string][] = [
   ['urgency', 'urgency must be very-low, low, normal or high'],
 ];
 
+/** The site settings' texts (PATCH …/settings: docs/console.md, "Site settings"). */
+const SETTINGS: [FieldKey, string][] = [
+  ['defaultThrottlePerMinute', 'defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null'],
+  ['frequencyCap.campaigns', 'frequencyCap.campaigns must be a whole number from 1 to 1000'],
+  ['frequencyCap.hours', 'frequencyCap.hours must be a whole number from 1 to 720 (30 days)'],
+  ['frequencyCap', 'frequencyCap must be {"campaigns", "hours"} or null'],
+  ['timeZone', 'timeZone must be an IANA time zone such as Europe/Lisbon, or null'],
+  ['timeZone', 'timeZone must be a string'],
+  ['timeZone', `timeZone ${BAD}`],
+];
+
 /** A button's own messages: `actions[1].link must be a valid URL` belongs to `actions.1.link`. */
 const ACTION_TEXTS: [string, string][] = [
   ['title', 'must be 1 to 20 characters'],
@@ -123,8 +134,15 @@ const RULES: Rule[] = [
   ...CREATE.map(([field, template]): Rule => ({ re: new RegExp(`${compile(template)}${template.endsWith('>') ? '(?=, |$)' : ''}`, 'y'), field: () => field })),
 ];
 
-/** Splits an API message into the texts of each field it names, in the order given. */
-export function splitMessage(message: string): SplitMessage {
+const SETTINGS_RULES: Rule[] = SETTINGS.map(([field, template]): Rule => ({ re: new RegExp(compile(template), 'y'), field: () => field }));
+
+/** Splits a refused settings change's message into the texts of each setting it names. */
+export function splitSettingsMessage(message: string): SplitMessage {
+  return splitMessage(message, SETTINGS_RULES);
+}
+
+/** Splits an API message into the texts of each field it names, in the order given (a create's, unless other rules are given). */
+export function splitMessage(message: string, rules: readonly Rule[] = RULES): SplitMessage {
   const byField: Record<FieldKey, string[]> = {};
   const rest: string[] = [];
   let unknown = '';
@@ -137,7 +155,7 @@ export function splitMessage(message: string): SplitMessage {
     let matched = false;
     // Known texts start a part: at the beginning or after ", ".
     if (i === 0 || message.startsWith(', ', i - 2)) {
-      for (const rule of RULES) {
+      for (const rule of rules) {
         rule.re.lastIndex = i;
         const m = rule.re.exec(message);
         // A text is whole only when the message ends or another part starts right after it.

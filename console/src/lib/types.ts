@@ -28,6 +28,21 @@ export interface SiteDetail {
   snippet: { page: string; serviceWorker: string };
 }
 
+/** A site's sending settings (GET …/settings). */
+export interface SiteSettings {
+  defaultThrottlePerMinute: number | null;
+  frequencyCap: { campaigns: number; hours: number } | null;
+  /** The zone in force: "UTC" when none was set. */
+  timeZone: string;
+}
+
+/** A change (PATCH …/settings): values as typed (the API judges them), null lifts one. */
+export interface SiteSettingsChange {
+  defaultThrottlePerMinute?: number | string | null;
+  frequencyCap?: { campaigns: number | string; hours: number | string } | null;
+  timeZone?: string | null;
+}
+
 export interface ApiKey {
   id: string;
   label: string;

@@ -1,7 +1,10 @@
 // Site settings: the plan and what it allows, the API keys (owners only: create with a label and
 // see the key once, list by prefix, revoke, rotate), the members (owners), the VAPID public key,
-// the two-line install of the site plugin, and a test notification to this browser.
+// the two-line install of the site plugin, a test notification to this browser, the sending
+// settings (components/SiteSettingsCard.tsx) and the exports (components/ExportsCard.tsx).
 import { useState } from 'preact/hooks';
+import { ExportsCard } from '../components/ExportsCard';
+import { SiteSettingsCard } from '../components/SiteSettingsCard';
 import { ConfirmDialog, CopyField, ErrorBox, Loading, Notice, TextField } from '../components/ui';
 import { api } from '../lib/api';
 import { PERMISSION_TEXT } from '../lib/format';
@@ -61,6 +64,8 @@ export function SettingsPage({ site }: { site: SiteDetail }) {
         </p>
       </div>
       <TestNotificationCard site={site} />
+      <SiteSettingsCard site={site} />
+      <ExportsCard site={site} />
       {owner ? <MembersCard site={site} /> : null}
     </section>
   );
