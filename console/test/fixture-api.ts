@@ -8,6 +8,7 @@
 //   npx tsx console/test/serve-fixture.ts      # then open the URL it prints (demo@example.com / demo password 1)
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { isValidZone } from '../src/lib/time';
 
 export const FIXTURE_USER = { email: 'demo@example.com', password: 'demo password 1' };
 export const FIXTURE_INVITE = 'fixture-invite-token';
@@ -43,6 +44,7 @@ interface Site {
   keys: Key[];
   subs: Sub[];
   campaigns: Stored[];
+  settings: { defaultThrottlePerMinute: number | null; frequencyCap: { campaigns: number; hours: number } | null; timeZone: string };
 }
 
 const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -73,6 +75,7 @@ function makeSite(name: string, permissions: string[], members: [string, Role][]
     keys: [{ id: randomUUID(), label: 'demo key', prefix: 'wpk_' + randomBytes(4).toString('hex'), createdAt: iso(Date.now() - 5 * day), lastUsedAt: iso(Date.now() - 3600_000), revokedAt: null }],
     subs,
     campaigns: [],
+    settings: { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' },
   };
 }
 
@@ -217,6 +220,41 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     const sub = req.body?.subscription;
     if (typeof sub?.endpoint !== 'string' || !sub.endpoint.startsWith('https://')) return fail(res, 400, 'subscription.endpoint must be an https URL of a push service');
     res.json({ sent: true });
+  });
+
+  // The sending settings, with the API's messages (docs/console.md, "Site settings"); nothing written on a refusal.
+  router.get('/sites/:siteId/settings', (_req, res) => res.json(site(res).settings));
+  router.patch('/sites/:siteId/settings', (req, res) => {
+    if (!owner(res)) return;
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const whole = (v: unknown, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= max;
+    const cap = b.frequencyCap as { campaigns?: unknown; hours?: unknown } | null | undefined;
+    const messages = [
+      ...('defaultThrottlePerMinute' in b && b.defaultThrottlePerMinute !== null && !whole(b.defaultThrottlePerMinute, 1_000_000) ? ['defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null'] : []),
+      ...(cap && !whole(cap.campaigns, 1000) ? ['frequencyCap.campaigns must be a whole number from 1 to 1000'] : []),
+      ...(cap && !whole(cap.hours, 720) ? ['frequencyCap.hours must be a whole number from 1 to 720 (30 days)'] : []),
+      ...(typeof b.timeZone === 'string' && !isValidZone(b.timeZone) ? ['timeZone must be an IANA time zone such as Europe/Lisbon, or null'] : []),
+    ];
+    if (messages.length) return fail(res, 400, messages.join(', '));
+    const now = site(res).settings;
+    if ('defaultThrottlePerMinute' in b) now.defaultThrottlePerMinute = b.defaultThrottlePerMinute as number | null;
+    if ('frequencyCap' in b) now.frequencyCap = cap ? { campaigns: cap.campaigns as number, hours: cap.hours as number } : null;
+    if ('timeZone' in b) now.timeZone = typeof b.timeZone === 'string' ? b.timeZone : 'UTC';
+    res.json(now);
+  });
+  // The exports: the stand-in's rows as CSV, in chunks.
+  const csvDownload = (res: Response, filename: string, lines: string[]) => {
+    res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename}"`, 'Cache-Control': 'no-store' });
+    for (const line of lines) res.write(line + '\n');
+    res.end();
+  };
+  router.get('/sites/:siteId/subscribers/export', (_req, res) => {
+    if (!owner(res)) return;
+    csvDownload(res, 'subscribers.csv', ['id,createdAt,country,topics,browser,active', ...site(res).subs.map((x, i) => [i + 1, iso(x.createdAt), x.country, `"${x.topics.join(',')}"`, x.browser, x.active].join(','))]);
+  });
+  router.post('/sites/:siteId/campaigns/export', (_req, res) => {
+    if (!plan(res, 'reports', REPORTS)) return;
+    csvDownload(res, 'campaigns.csv', ['id,title,status', ...site(res).campaigns.map((c) => [c.campaign.id, JSON.stringify(String(c.campaign.title ?? '')), c.campaign.status].join(','))]);
   });
 
   const counts = (s: Site, of: (x: Sub) => string[]) => {
