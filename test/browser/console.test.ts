@@ -4,7 +4,8 @@
 // in, creates an API key and copies it, composes a campaign to the site's topics and sends it,
 // watches impressions and clicks arrive on its page and in its chart, renames a topic and sees
 // the counts move, saves a draft for everyone, opens it from its page (what it will send, with its
-// preview), edits it and sends it; edits and schedules another by keyboard; logs out; and is not
+// preview), edits it and sends it; edits and schedules another by keyboard; sets the site's
+// sending settings by keyboard and exports its subscribers and campaign results; logs out; and is not
 // told to "continue where you were" on a fresh visit, only when a session ended while open. The site's subscribers are push-simulator browsers in device
 // mode, which report impressions and clicks as service workers would (2.5 s after each push, so
 // the campaign's page is open before they arrive).
@@ -531,6 +532,67 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('campaign-scheduled-from-draft');
     // Cancelled, so that the campaign list stays as the keyboard test expects it.
     await v2('DELETE', `/v2/campaign/${id}`);
+  });
+
+  it("settings: by keyboard, the owner's sending settings refused at their field (nothing saved), then saved as the services keep them; the subscribers and the campaign results exported as CSV with their rows counted, without push keys", async () => {
+    const settingsNow = async () => page.evaluate(`fetch('api/sites/${site.id}/settings', { credentials: 'same-origin' }).then((r) => r.json())`);
+    await page.goto(`${consoleUrl}#/sites/${site.id}/settings`);
+    await page.getByRole('heading', { name: 'Sending' }).waitFor();
+    const throttle = page.getByLabel('Default pace of new campaigns (pushes per minute)');
+    await throttle.focus();
+    await page.keyboard.type('0');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('24');
+    await page.keyboard.press('Tab');
+    // The zone's select by keyboard: typing its name picks it.
+    await page.keyboard.type('Europe/Lisbon');
+    expect(await page.getByLabel("Site's time zone").inputValue()).to.equal('Europe/Lisbon');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const refusal = 'defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null';
+    await page.locator('.field-invalid .field-errors', { hasText: refusal }).waitFor();
+    expect(await throttle.getAttribute('aria-invalid')).to.equal('true');
+    await eventually(async () => ((await page.evaluate('document.activeElement && document.activeElement.id')) === 's-throttle' ? true : undefined), WAIT_MS, 50);
+    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
+    await screen('settings-refused');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('600');
+    await page.keyboard.press('Enter');
+    await page.getByText('Saved. New campaigns and the next sends use these settings.').waitFor();
+    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: 600, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon' });
+
+    // The exports: a download each, its rows counted on the page as the file's.
+    const exported = async (button: string, filename: string, noun: string) => {
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: button }).focus();
+      await page.keyboard.press('Enter');
+      const file = readFileSync(await (await download).path(), 'utf8');
+      expect((await download).suggestedFilename()).to.equal(filename);
+      const rows = file.trimEnd().split('\n').length - 1;
+      await page.getByText(`Saved ${filename}: ${rows.toLocaleString('en')} ${noun}.`).waitFor();
+      return { file, rows };
+    };
+    const subscribers = await exported('Export subscribers', 'subscribers.csv', 'subscribers');
+    expect(subscribers.rows).to.equal(24);
+    expect(subscribers.file.split('\n')[0]).to.not.match(/endpoint|p256dh|auth/i);
+    expect(subscribers.file).to.not.include(pushSub.endpoint);
+    // A draft of this test's own, deleted after, so that the campaign list stays as the keyboard test expects it.
+    const { id } = (await v2('POST', '/v2/campaign/create', { title: 'Exported, then deleted', body: 'In the campaign results export', link: 'https://news.example/x', topics: ['news'], status: 'draft', scheduleMode: 'now' })) as { id: string };
+    const campaigns = await exported('Export campaign results', 'campaigns.csv', 'campaigns');
+    await v2('DELETE', `/v2/campaign/${id}`);
+    expect(campaigns.rows).to.be.greaterThan(0);
+    expect(campaigns.file).to.include(id);
+    await screen('settings-exported');
+    // The settings back to none: the tests after this one send nothing, but a cap should not outlive its test.
+    await throttle.fill('');
+    await page.getByLabel('Campaigns', { exact: true }).fill('');
+    await page.getByLabel('Hours', { exact: true }).fill('');
+    await page.getByLabel("Site's time zone").selectOption('');
+    await page.getByRole('button', { name: 'Save sending settings' }).click();
+    const none = JSON.stringify({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
+    await eventually(async () => (JSON.stringify(await settingsNow()) === none ? true : undefined), WAIT_MS, 100);
   });
 
   it('logging out ends the session server-side: the page goes to the login, and the old session is refused', async () => {
