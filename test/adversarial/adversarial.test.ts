@@ -8,6 +8,7 @@
 // the inputs tried per class and their outcomes.
 import { registerAdminApi } from './classes/admin-api.js';
 import { registerConsoleDrafts } from './classes/console-drafts.js';
+import { registerConsoleSettings } from './classes/console-settings.js';
 import { registerConsoleLogin } from './classes/console-login.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
@@ -54,4 +55,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerConsoleLogin();
   registerAdminApi();
   registerConsoleDrafts();
+  registerConsoleSettings();
 });
