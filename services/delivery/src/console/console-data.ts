@@ -1,8 +1,9 @@
 // What the site owner's console reads and changes in the delivery service (docs/console.md): a
 // campaign's series, the site's subscribers per day and by browser, topic maintenance, and the
-// site's settings kept here (its VAPID public key and public id). The
-// gateway has checked the user, the site membership, the role and the plan; here are the domain
-// rules and the customer's messages. Every read comes from counters kept as the data changes.
+// site's settings kept here (its VAPID public key and public id; the frequency cap and time zone
+// sending applies, which its owners change by the operators' rules). The gateway has checked the
+// user, the site membership, the role and the plan; here are the domain rules and the customer's
+// messages. Every count comes from counters kept as the data changes.
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { SHARED_SPEC } from '@webpush/shared/api-texts.js';
 import { CONSOLE_OWN } from '@webpush/shared/console-texts.js';
