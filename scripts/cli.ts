@@ -66,7 +66,7 @@ Usage: npm run cli -- <command> [arguments] [--json]
   keys rotate <site> [--keep-old]    issue a new API key; revokes the others unless --keep-old
   keys revoke <site> [--key <id|prefix>]
                                      revoke one key, or every key of the site
-  users invite <site> <email> [--role owner|editor]
+  users invite <site> <email> [--role owner|editor|viewer]
                                      print a one-time link (valid 7 days) to the site's console
                                      for the email (default role: owner): a new user sets a
                                      password there; an existing one adds the site
@@ -620,9 +620,9 @@ async function adminCommand(
     }
     case 'users invite': {
       const s = await site(rest[0]);
-      if (!rest[1] || rest.length !== 2) throw new UsageError('usage: users invite <site> <email> [--role owner|editor]');
+      if (!rest[1] || rest.length !== 2) throw new UsageError(`usage: users invite <site> <email> [--role ${ROLES.join('|')}]`);
       const role = (values.role ?? 'owner') as Role;
-      if (!ROLES.includes(role)) throw new UsageError('--role must be owner or editor');
+      if (!ROLES.includes(role)) throw new UsageError(`--role must be ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}`);
       const baseUrl = await consoleBaseUrl();
       const answer = await campaign<AdminInvite__Output>((o, cb) => admin.campaign().inviteUser({ site: s.id, email: rest[1], role, baseUrl }, o, cb));
       const invite = { siteId: answer.siteId, email: answer.email, role: answer.role, existingUser: answer.existingUser, link: answer.link, expiresAt: answer.expiresAt };

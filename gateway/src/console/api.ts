@@ -2,7 +2,8 @@
 // with its method and path, each running the same chain of steps in the same order: the session
 // (401 `Not logged in`) → its CSRF token on every POST, PATCH and DELETE (403 `Invalid CSRF
 // token`) → the path's site among the user's (404 `Site not found`, exactly as a site that does
-// not exist) → the role (403 for an editor on an owner's route) → the site's plan, by /v2's rule
+// not exist) → the role (403 for an editor or a viewer on an owner's route, for a viewer on an
+// editor's) → the site's plan, by /v2's rule
 // and answer → a JSON content type, the body's size and JSON → the backend. Under
 // /console/api/, an unknown path is 404 and a known one with another method 405 with Allow.
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -133,6 +134,7 @@ function consoleSteps(deps: ConsoleApiDeps) {
         const site = state.session!.sites.find((s) => s.siteId === state.params.siteId);
         if (!site) throw new HttpError(404, MESSAGES.siteNotFound);
         if (route.access === 'owner' && site.role !== 'owner') throw new HttpError(403, MESSAGES.ownersOnly);
+        if (route.access === 'editor' && site.role !== 'owner' && site.role !== 'editor') throw new HttpError(403, MESSAGES.viewersReadOnly);
         const p = site.permissions;
         state.site = site;
         state.principal = { siteId: site.siteId, permissions: Object.freeze(Object.fromEntries(PERMISSIONS.map((k) => [k, !!p?.[k]])) as Record<Permission, boolean>) };

@@ -8,9 +8,11 @@ import type { CallContext } from '../grpc/clients.js';
 import type { Method } from '../http/routing.js';
 
 /**
- * Who may call a route: anyone (`public`: logging in, accepting a link), any logged-in user
- * (`session`), or a member of the path's site — any (`member`), one who may change campaigns and
- * topics (`editor`: owners and editors), or an owner (`owner`).
+ * Who may call a route: anyone (`public`: logging in, a link's preview, accepting a link), any
+ * logged-in user (`session`), or a member of the path's site — any (`member`: viewers too, so
+ * only routes that change nothing), one who may change campaigns and topics (`editor`: owners and
+ * editors), or an owner (`owner`). Every route of a site that changes something is `editor` or
+ * `owner`: a viewer changes nothing (the route × role test walks every route to hold it).
  */
 export type Access = 'public' | 'session' | 'member' | 'editor' | 'owner';
 

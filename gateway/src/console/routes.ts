@@ -1,8 +1,10 @@
 // The console API's routes (docs/console.md, "The console API"): its own (accounts, sessions, a
-// site's settings, keys and members, the audience estimate) and the /v2 routes it runs for a
+// site's settings, keys, members and invites, the audience estimate) and the /v2 routes it runs for a
 // member's site — campaigns, topics, countries — with the site's plan checked by their own rule,
 // their bodies, validation messages and answers exactly /v2's.
 import type { ApiKey__Output } from '@webpush/contracts/generated/campaign/v1/ApiKey.js';
+import type { Invite__Output } from '@webpush/contracts/generated/campaign/v1/Invite.js';
+import type { Member__Output } from '@webpush/contracts/generated/campaign/v1/Member.js';
 import type { SessionGrant__Output } from '@webpush/contracts/generated/campaign/v1/SessionGrant.js';
 import type { SessionView__Output } from '@webpush/contracts/generated/campaign/v1/SessionView.js';
 import { status as Status } from '@grpc/grpc-js';
@@ -43,6 +45,19 @@ export function keyJson(k: ApiKey__Output | null) {
     revokedAt: nullable(k?.revokedAt ?? ''),
   };
 }
+
+/** A member as the console answers them: `id` is the user's, `since` when they joined the site. */
+const memberJson = (m: Member__Output | null) => ({ id: m?.userId ?? '', email: m?.email ?? '', role: m?.role ?? '', since: m?.since ?? '' });
+
+/** A pending invite: `invitedBy` null for the operator CLI's. */
+const inviteJson = (i: Invite__Output | null) => ({
+  id: i?.id ?? '',
+  email: i?.email ?? '',
+  role: i?.role ?? '',
+  invitedBy: nullable(i?.invitedBy ?? ''),
+  createdAt: i?.createdAt ?? '',
+  expiresAt: i?.expiresAt ?? '',
+});
 
 /** `{user: {email}, csrfToken, sites: [{id, name, role}]}`: the session answer, and login's. */
 function sessionJson(view: SessionView__Output | null) {
@@ -116,6 +131,12 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     own('GET', `${API}/session`, 'session', 'session', 'none', async (input) =>
       sessionJson({ email: input.session!.email, csrfToken: input.session!.csrfToken, sites: input.session!.sites }),
     ),
+    // What the invite page names before the link is used (docs/console.md, "Members and roles"):
+    // the token travels in a body, as for accepting, never in a URL a log would keep.
+    own('POST', `${API}/invites/lookup`, 'lookupInvite', 'public', 'json', async (input) => {
+      const preview = await backend.lookupInvite(stringField(input.body, 'token'), input.ctx);
+      return preview.kind === 'reset' ? { kind: 'reset' } : { kind: 'invite', site: { name: preview.siteName }, invitedBy: nullable(preview.invitedBy) };
+    }),
     own('POST', `${API}/invites/accept`, 'acceptInvite', 'public', 'json', async (input) => {
       const token = stringField(input.body, 'token');
       const password = stringField(input.body, 'password', { optional: true });
@@ -166,9 +187,28 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       const issued = await backend.rotateKey({ siteId: input.site!.siteId, keyId: input.params.keyId }, input.ctx);
       return { key: keyJson(issued.key), apiKey: issued.apiKey, revoked: keyJson(issued.revoked) };
     }),
-    own('GET', `${SITE}/members`, 'listMembers', 'owner', 'none', async (input) =>
-      (await backend.listMembers(input.site!.siteId, input.ctx)).members.map((m) => ({ email: m.email, role: m.role })),
+    own('GET', `${SITE}/members`, 'listMembers', 'owner', 'none', async (input) => (await backend.listMembers(input.site!.siteId, input.ctx)).members.map(memberJson)),
+    own('PATCH', `${SITE}/members/{memberId}`, 'changeMemberRole', 'owner', 'json', async (input) =>
+      memberJson(await backend.updateMember({ siteId: input.site!.siteId, userId: input.params.memberId, role: stringField(input.body, 'role') }, input.ctx)),
     ),
+    own('DELETE', `${SITE}/members/{memberId}`, 'removeMember', 'owner', 'none', async (input) => {
+      await backend.removeMember({ siteId: input.site!.siteId, userId: input.params.memberId }, input.ctx);
+      return { removed: true };
+    }),
+    own('GET', `${SITE}/invites`, 'listInvites', 'owner', 'none', async (input) => (await backend.listInvites(input.site!.siteId, input.ctx)).invites.map(inviteJson)),
+    // The link is answered once, for the owner to hand over (no e-mail server): under PUBLIC_URL,
+    // else the origin the request was sent to, as the snippet's.
+    own('POST', `${SITE}/invites`, 'createInvite', 'owner', 'json', async (input) => {
+      const created = await backend.createInvite(
+        { siteId: input.site!.siteId, email: stringField(input.body, 'email'), role: stringField(input.body, 'role'), invitedByEmail: input.session!.email, baseUrl: input.publicOrigin },
+        input.ctx,
+      );
+      return { invite: inviteJson(created.invite), link: created.link };
+    }),
+    own('DELETE', `${SITE}/invites/{inviteId}`, 'revokeInvite', 'owner', 'none', async (input) => {
+      await backend.revokeInvite({ siteId: input.site!.siteId, inviteId: input.params.inviteId }, input.ctx);
+      return { revoked: true };
+    }),
 
     fromV2(audience.topics, 'GET', `${SITE}/topics`, 'member'),
     fromV2(audience.countries, 'GET', `${SITE}/countries`, 'member'),

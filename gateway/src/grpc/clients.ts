@@ -13,6 +13,11 @@ import type { ApiKeyList__Output } from '@webpush/contracts/generated/campaign/v
 import type { IssuedApiKey__Output } from '@webpush/contracts/generated/campaign/v1/IssuedApiKey.js';
 import type { RevokedApiKey__Output } from '@webpush/contracts/generated/campaign/v1/RevokedApiKey.js';
 import type { MemberList__Output } from '@webpush/contracts/generated/campaign/v1/MemberList.js';
+import type { Member__Output } from '@webpush/contracts/generated/campaign/v1/Member.js';
+import type { CreateInviteRequest } from '@webpush/contracts/generated/campaign/v1/CreateInviteRequest.js';
+import type { CreatedInvite__Output } from '@webpush/contracts/generated/campaign/v1/CreatedInvite.js';
+import type { InviteList__Output } from '@webpush/contracts/generated/campaign/v1/InviteList.js';
+import type { InvitePreview__Output } from '@webpush/contracts/generated/campaign/v1/InvitePreview.js';
 import type { EstimateAudienceResponse__Output } from '@webpush/contracts/generated/campaign/v1/EstimateAudienceResponse.js';
 import type { SetSiteThrottleRequest } from '@webpush/contracts/generated/campaign/v1/SetSiteThrottleRequest.js';
 import type { SiteThrottle__Output } from '@webpush/contracts/generated/campaign/v1/SiteThrottle.js';
@@ -74,6 +79,12 @@ export interface ConsoleBackend {
   revokeKey(req: { siteId: string; keyId: string }, ctx: CallContext): Promise<RevokedApiKey__Output>;
   rotateKey(req: { siteId: string; keyId: string }, ctx: CallContext): Promise<IssuedApiKey__Output>;
   listMembers(siteId: string, ctx: CallContext): Promise<MemberList__Output>;
+  updateMember(req: { siteId: string; userId: string; role: string }, ctx: CallContext): Promise<Member__Output>;
+  removeMember(req: { siteId: string; userId: string }, ctx: CallContext): Promise<unknown>;
+  createInvite(req: CreateInviteRequest, ctx: CallContext): Promise<CreatedInvite__Output>;
+  listInvites(siteId: string, ctx: CallContext): Promise<InviteList__Output>;
+  revokeInvite(req: { siteId: string; inviteId: string }, ctx: CallContext): Promise<unknown>;
+  lookupInvite(token: string, ctx: CallContext): Promise<InvitePreview__Output>;
   estimateAudience(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<EstimateAudienceResponse__Output>;
   /** The site's default throttle (a setting the campaign service owns). */
   siteThrottle(siteId: string, ctx: CallContext): Promise<SiteThrottle__Output>;
@@ -194,6 +205,12 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       revokeKey: (req, ctx) => call(consoleClient, consoleClient.RevokeKey, req, ctx),
       rotateKey: (req, ctx) => call(consoleClient, consoleClient.RotateKey, req, ctx),
       listMembers: (siteId, ctx) => call(consoleClient, consoleClient.ListMembers, { siteId }, ctx),
+      updateMember: (req, ctx) => call(consoleClient, consoleClient.UpdateMember, req, ctx),
+      removeMember: (req, ctx) => call(consoleClient, consoleClient.RemoveMember, req, ctx),
+      createInvite: (req, ctx) => call(consoleClient, consoleClient.CreateInvite, req, ctx),
+      listInvites: (siteId, ctx) => call(consoleClient, consoleClient.ListInvites, { siteId }, ctx),
+      revokeInvite: (req, ctx) => call(consoleClient, consoleClient.RevokeInvite, req, ctx),
+      lookupInvite: (token, ctx) => call(consoleClient, consoleClient.LookupInvite, { token }, ctx),
       estimateAudience: (req, ctx) => call(consoleClient, consoleClient.EstimateAudience, req, ctx),
       siteThrottle: (siteId, ctx) => call(consoleClient, consoleClient.GetSiteThrottle, { siteId }, ctx),
       setSiteThrottle: (req, ctx) => call(consoleClient, consoleClient.SetSiteThrottle, req, ctx),

@@ -15,6 +15,16 @@ export const CONSOLE_OWN = {
   siteNotFound: 'Site not found',
   keyNotFound: 'Key not found',
   ownersOnly: "Only the site's owners can do this",
+  /** 403 for a viewer on a route that changes something (owners' routes answer ownersOnly). */
+  viewersReadOnly: 'Viewers cannot change anything',
+  /** 409 for a change of members that would leave the site without an owner. */
+  lastOwner: 'A site must keep at least one owner',
+  memberNotFound: 'Member not found',
+  inviteNotFound: 'Invite not found',
+  /** 409 for an invite of someone who is a member already (a role is changed, not invited). */
+  alreadyMember: '<email> is already a member of the site; change their role instead',
+  inviteEmail: 'email must be an email address of at most 254 characters',
+  role: 'role must be owner, editor or viewer',
   linkInvalid: 'This link is invalid, used or expired',
   passwordLength: 'Password must be 10 to 200 characters',
   keyAlreadyRevoked: 'The key is already revoked',

@@ -17,7 +17,9 @@ import type { ConsoleClient as _campaign_v1_ConsoleClient, ConsoleDefinition as 
 import type { ConsoleSiteRequest as _campaign_v1_ConsoleSiteRequest, ConsoleSiteRequest__Output as _campaign_v1_ConsoleSiteRequest__Output } from './campaign/v1/ConsoleSiteRequest';
 import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, CreateCampaignRequest__Output as _campaign_v1_CreateCampaignRequest__Output } from './campaign/v1/CreateCampaignRequest';
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from './campaign/v1/CreateCampaignResponse';
+import type { CreateInviteRequest as _campaign_v1_CreateInviteRequest, CreateInviteRequest__Output as _campaign_v1_CreateInviteRequest__Output } from './campaign/v1/CreateInviteRequest';
 import type { CreateKeyRequest as _campaign_v1_CreateKeyRequest, CreateKeyRequest__Output as _campaign_v1_CreateKeyRequest__Output } from './campaign/v1/CreateKeyRequest';
+import type { CreatedInvite as _campaign_v1_CreatedInvite, CreatedInvite__Output as _campaign_v1_CreatedInvite__Output } from './campaign/v1/CreatedInvite';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
 import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
@@ -28,6 +30,11 @@ import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, Exp
 import type { FailedBy as _campaign_v1_FailedBy, FailedBy__Output as _campaign_v1_FailedBy__Output } from './campaign/v1/FailedBy';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from './campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
+import type { Invite as _campaign_v1_Invite, Invite__Output as _campaign_v1_Invite__Output } from './campaign/v1/Invite';
+import type { InviteList as _campaign_v1_InviteList, InviteList__Output as _campaign_v1_InviteList__Output } from './campaign/v1/InviteList';
+import type { InvitePreview as _campaign_v1_InvitePreview, InvitePreview__Output as _campaign_v1_InvitePreview__Output } from './campaign/v1/InvitePreview';
+import type { InviteRequest as _campaign_v1_InviteRequest, InviteRequest__Output as _campaign_v1_InviteRequest__Output } from './campaign/v1/InviteRequest';
+import type { InviteTokenRequest as _campaign_v1_InviteTokenRequest, InviteTokenRequest__Output as _campaign_v1_InviteTokenRequest__Output } from './campaign/v1/InviteTokenRequest';
 import type { IssuedApiKey as _campaign_v1_IssuedApiKey, IssuedApiKey__Output as _campaign_v1_IssuedApiKey__Output } from './campaign/v1/IssuedApiKey';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
@@ -36,6 +43,7 @@ import type { LoginRequest as _campaign_v1_LoginRequest, LoginRequest__Output as
 import type { LogoutResponse as _campaign_v1_LogoutResponse, LogoutResponse__Output as _campaign_v1_LogoutResponse__Output } from './campaign/v1/LogoutResponse';
 import type { Member as _campaign_v1_Member, Member__Output as _campaign_v1_Member__Output } from './campaign/v1/Member';
 import type { MemberList as _campaign_v1_MemberList, MemberList__Output as _campaign_v1_MemberList__Output } from './campaign/v1/MemberList';
+import type { MemberRequest as _campaign_v1_MemberRequest, MemberRequest__Output as _campaign_v1_MemberRequest__Output } from './campaign/v1/MemberRequest';
 import type { Membership as _campaign_v1_Membership, Membership__Output as _campaign_v1_Membership__Output } from './campaign/v1/Membership';
 import type { NotificationAction as _campaign_v1_NotificationAction, NotificationAction__Output as _campaign_v1_NotificationAction__Output } from './campaign/v1/NotificationAction';
 import type { NotificationOptions as _campaign_v1_NotificationOptions, NotificationOptions__Output as _campaign_v1_NotificationOptions__Output } from './campaign/v1/NotificationOptions';
@@ -43,6 +51,8 @@ import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _c
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
+import type { RemoveMemberResponse as _campaign_v1_RemoveMemberResponse, RemoveMemberResponse__Output as _campaign_v1_RemoveMemberResponse__Output } from './campaign/v1/RemoveMemberResponse';
+import type { RevokeInviteResponse as _campaign_v1_RevokeInviteResponse, RevokeInviteResponse__Output as _campaign_v1_RevokeInviteResponse__Output } from './campaign/v1/RevokeInviteResponse';
 import type { RevokedApiKey as _campaign_v1_RevokedApiKey, RevokedApiKey__Output as _campaign_v1_RevokedApiKey__Output } from './campaign/v1/RevokedApiKey';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
 import type { SessionAnswer as _campaign_v1_SessionAnswer, SessionAnswer__Output as _campaign_v1_SessionAnswer__Output } from './campaign/v1/SessionAnswer';
@@ -53,6 +63,7 @@ import type { SetSiteThrottleRequest as _campaign_v1_SetSiteThrottleRequest, Set
 import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoResponse__Output as _campaign_v1_SiteInfoResponse__Output } from './campaign/v1/SiteInfoResponse';
 import type { SiteThrottle as _campaign_v1_SiteThrottle, SiteThrottle__Output as _campaign_v1_SiteThrottle__Output } from './campaign/v1/SiteThrottle';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
+import type { UpdateMemberRequest as _campaign_v1_UpdateMemberRequest, UpdateMemberRequest__Output as _campaign_v1_UpdateMemberRequest__Output } from './campaign/v1/UpdateMemberRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
 import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
 import type { VariantResult as _campaign_v1_VariantResult, VariantResult__Output as _campaign_v1_VariantResult__Output } from './campaign/v1/VariantResult';
@@ -81,7 +92,9 @@ export interface ProtoGrpcType {
       ConsoleSiteRequest: MessageTypeDefinition<_campaign_v1_ConsoleSiteRequest, _campaign_v1_ConsoleSiteRequest__Output>
       CreateCampaignRequest: MessageTypeDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignRequest__Output>
       CreateCampaignResponse: MessageTypeDefinition<_campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignResponse__Output>
+      CreateInviteRequest: MessageTypeDefinition<_campaign_v1_CreateInviteRequest, _campaign_v1_CreateInviteRequest__Output>
       CreateKeyRequest: MessageTypeDefinition<_campaign_v1_CreateKeyRequest, _campaign_v1_CreateKeyRequest__Output>
+      CreatedInvite: MessageTypeDefinition<_campaign_v1_CreatedInvite, _campaign_v1_CreatedInvite__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
       Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
@@ -92,6 +105,11 @@ export interface ProtoGrpcType {
       FailedBy: MessageTypeDefinition<_campaign_v1_FailedBy, _campaign_v1_FailedBy__Output>
       GetCampaignRequest: MessageTypeDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignRequest__Output>
       GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
+      Invite: MessageTypeDefinition<_campaign_v1_Invite, _campaign_v1_Invite__Output>
+      InviteList: MessageTypeDefinition<_campaign_v1_InviteList, _campaign_v1_InviteList__Output>
+      InvitePreview: MessageTypeDefinition<_campaign_v1_InvitePreview, _campaign_v1_InvitePreview__Output>
+      InviteRequest: MessageTypeDefinition<_campaign_v1_InviteRequest, _campaign_v1_InviteRequest__Output>
+      InviteTokenRequest: MessageTypeDefinition<_campaign_v1_InviteTokenRequest, _campaign_v1_InviteTokenRequest__Output>
       IssuedApiKey: MessageTypeDefinition<_campaign_v1_IssuedApiKey, _campaign_v1_IssuedApiKey__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
@@ -100,6 +118,7 @@ export interface ProtoGrpcType {
       LogoutResponse: MessageTypeDefinition<_campaign_v1_LogoutResponse, _campaign_v1_LogoutResponse__Output>
       Member: MessageTypeDefinition<_campaign_v1_Member, _campaign_v1_Member__Output>
       MemberList: MessageTypeDefinition<_campaign_v1_MemberList, _campaign_v1_MemberList__Output>
+      MemberRequest: MessageTypeDefinition<_campaign_v1_MemberRequest, _campaign_v1_MemberRequest__Output>
       Membership: MessageTypeDefinition<_campaign_v1_Membership, _campaign_v1_Membership__Output>
       NotificationAction: MessageTypeDefinition<_campaign_v1_NotificationAction, _campaign_v1_NotificationAction__Output>
       NotificationOptions: MessageTypeDefinition<_campaign_v1_NotificationOptions, _campaign_v1_NotificationOptions__Output>
@@ -107,6 +126,8 @@ export interface ProtoGrpcType {
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
+      RemoveMemberResponse: MessageTypeDefinition<_campaign_v1_RemoveMemberResponse, _campaign_v1_RemoveMemberResponse__Output>
+      RevokeInviteResponse: MessageTypeDefinition<_campaign_v1_RevokeInviteResponse, _campaign_v1_RevokeInviteResponse__Output>
       RevokedApiKey: MessageTypeDefinition<_campaign_v1_RevokedApiKey, _campaign_v1_RevokedApiKey__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
       SessionAnswer: MessageTypeDefinition<_campaign_v1_SessionAnswer, _campaign_v1_SessionAnswer__Output>
@@ -117,6 +138,7 @@ export interface ProtoGrpcType {
       SiteInfoResponse: MessageTypeDefinition<_campaign_v1_SiteInfoResponse, _campaign_v1_SiteInfoResponse__Output>
       SiteThrottle: MessageTypeDefinition<_campaign_v1_SiteThrottle, _campaign_v1_SiteThrottle__Output>
       UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
+      UpdateMemberRequest: MessageTypeDefinition<_campaign_v1_UpdateMemberRequest, _campaign_v1_UpdateMemberRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
       Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>
       VariantResult: MessageTypeDefinition<_campaign_v1_VariantResult, _campaign_v1_VariantResult__Output>

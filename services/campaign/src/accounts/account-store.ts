@@ -4,7 +4,7 @@
 import type { Queryable } from '@webpush/shared/db.js';
 import type { Permission } from '../sites/index.js';
 
-export type Role = 'owner' | 'editor';
+export type Role = 'owner' | 'editor' | 'viewer';
 
 export interface UserRow {
   id: string;
@@ -62,13 +62,38 @@ export async function upsertMember(db: Queryable, userId: string, siteId: string
   );
 }
 
-export async function selectMembers(db: Queryable, siteId: string): Promise<{ email: string; role: Role; since: Date }[]> {
+export interface MemberRow {
+  userId: string;
+  email: string;
+  role: Role;
+  since: Date;
+}
+
+/** The site's members, owners first, then editors, then viewers, each by email. */
+export async function selectMembers(db: Queryable, siteId: string): Promise<MemberRow[]> {
   const { rows } = await db.query(
-    `SELECT u.email, m.role, m.created_at FROM campaign.site_members m JOIN campaign.users u ON u.id = m.user_id
-      WHERE m.site_id = $1 ORDER BY m.role DESC, u.email`,
+    `SELECT u.id, u.email, m.role, m.created_at FROM campaign.site_members m JOIN campaign.users u ON u.id = m.user_id
+      WHERE m.site_id = $1 ORDER BY array_position(ARRAY['owner', 'editor', 'viewer'], m.role), u.email`,
     [siteId],
   );
-  return rows.map((r) => ({ email: r.email, role: r.role, since: r.created_at }));
+  return rows.map((r) => ({ userId: r.id, email: r.email, role: r.role, since: r.created_at }));
+}
+
+/**
+ * The site's memberships, each row locked until the transaction ends: changes of one site's
+ * members run one at a time, so two owners demoting each other cannot leave it without one.
+ */
+export async function lockMembers(db: Queryable, siteId: string): Promise<{ userId: string; role: Role }[]> {
+  const { rows } = await db.query('SELECT user_id, role FROM campaign.site_members WHERE site_id = $1 ORDER BY user_id FOR UPDATE', [siteId]);
+  return rows.map((r) => ({ userId: r.user_id, role: r.role }));
+}
+
+export async function updateMemberRole(db: Queryable, siteId: string, userId: string, role: Role): Promise<void> {
+  await db.query('UPDATE campaign.site_members SET role = $3 WHERE site_id = $1 AND user_id = $2', [siteId, userId, role]);
+}
+
+export async function deleteMember(db: Queryable, siteId: string, userId: string): Promise<void> {
+  await db.query('DELETE FROM campaign.site_members WHERE site_id = $1 AND user_id = $2', [siteId, userId]);
 }
 
 export async function insertSession(db: Queryable, idHash: string, userId: string, csrfToken: string): Promise<void> {
@@ -123,14 +148,58 @@ export async function selectMemberships(db: Queryable, userId: string): Promise<
 
 export async function insertLink(
   db: Queryable,
-  link: { tokenHash: string; kind: 'invite' | 'reset'; email: string; siteId: string | null; role: Role | null; validFor: string },
-): Promise<Date> {
+  link: { tokenHash: string; kind: 'invite' | 'reset'; email: string; siteId: string | null; role: Role | null; validFor: string; invitedBy?: string | null },
+): Promise<{ id: string; createdAt: Date; expiresAt: Date }> {
   const { rows } = await db.query(
-    `INSERT INTO campaign.one_time_links (token_hash, kind, email, site_id, role, expires_at)
-     VALUES ($1, $2, $3, $4, $5, now() + $6::interval) RETURNING expires_at`,
-    [link.tokenHash, link.kind, link.email, link.siteId, link.role, link.validFor],
+    `INSERT INTO campaign.one_time_links (token_hash, kind, email, site_id, role, expires_at, invited_by)
+     VALUES ($1, $2, $3, $4, $5, now() + $6::interval, $7) RETURNING id, created_at, expires_at`,
+    [link.tokenHash, link.kind, link.email, link.siteId, link.role, link.validFor, link.invitedBy ?? null],
   );
-  return rows[0].expires_at;
+  return { id: rows[0].id, createdAt: rows[0].created_at, expiresAt: rows[0].expires_at };
+}
+
+export interface PendingInviteRow {
+  id: string;
+  email: string;
+  role: Role;
+  /** The inviter's email; null for the operator CLI's, or a user since deleted. */
+  invitedBy: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+const PENDING = 'l.used_at IS NULL AND l.expires_at > now()';
+
+/** The site's invites not yet used nor expired, newest first. */
+export async function selectPendingInvites(db: Queryable, siteId: string): Promise<PendingInviteRow[]> {
+  const { rows } = await db.query(
+    `SELECT l.id, l.email, l.role, u.email AS invited_by, l.created_at, l.expires_at
+       FROM campaign.one_time_links l LEFT JOIN campaign.users u ON u.id = l.invited_by
+      WHERE l.site_id = $1 AND l.kind = 'invite' AND ${PENDING}
+      ORDER BY l.created_at DESC, l.id`,
+    [siteId],
+  );
+  return rows.map((r) => ({ id: r.id, email: r.email, role: r.role, invitedBy: r.invited_by, createdAt: r.created_at, expiresAt: r.expires_at }));
+}
+
+/** Deletes the site's pending invite of this id; false when it has none (used, expired, another site's). */
+export async function deletePendingInvite(db: Queryable, siteId: string, inviteId: string): Promise<boolean> {
+  const { rowCount } = await db.query(`DELETE FROM campaign.one_time_links l WHERE l.id = $2 AND l.site_id = $1 AND l.kind = 'invite' AND ${PENDING}`, [siteId, inviteId]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** What a usable link may show before it is used: its kind, and an invite's site name and inviter. */
+export async function selectLinkPreview(db: Queryable, tokenHash: string): Promise<{ kind: 'invite' | 'reset'; siteName: string; invitedBy: string } | null> {
+  const { rows } = await db.query(
+    `SELECT l.kind, coalesce(s.name, '') AS site_name, coalesce(u.email, '') AS invited_by
+       FROM campaign.one_time_links l
+       LEFT JOIN campaign.sites s ON s.id = l.site_id
+       LEFT JOIN campaign.users u ON u.id = l.invited_by
+      WHERE l.token_hash = $1 AND ${PENDING}`,
+    [tokenHash],
+  );
+  const r = rows[0];
+  return r ? { kind: r.kind, siteName: r.site_name, invitedBy: r.invited_by } : null;
 }
 
 /** The link if it is still usable (not used, not expired); with `lock`, held until the transaction ends. */

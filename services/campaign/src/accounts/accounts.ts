@@ -1,6 +1,7 @@
 // Console accounts and sessions (docs/console.md, "Who gets in"): logging in and out, reading a
-// session, accepting a one-time link; and the operators' side of it (invites and password resets
-// printed by the CLI, a site's members). Session ids and link tokens are 32 random bytes
+// session, accepting a one-time link; a site's members and invites as its owners manage them
+// (docs/console.md, "Members and roles"); and the operators' side of it (invites and password
+// resets printed by the CLI, a site's members). One invite mechanism for both: issueInvite. Session ids and link tokens are 32 random bytes
 // (base64url); only their SHA-256 is stored. The gateway sends a session as that hash, like an
 // API key; a new session's id leaves this service once, in the answer that sets the cookie.
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,14 +11,15 @@ import { formatUtcDate } from '../base/dates.js';
 import { MESSAGES } from '../base/texts.js';
 import { createOperators, OperatorError, OperatorNotFoundError } from '../sites/index.js';
 import * as store from './account-store.js';
-import { ConsoleNotFoundError, WrongLoginError } from './errors.js';
+import { ConsoleConflictError, ConsoleNotFoundError, WrongLoginError } from './errors.js';
 import { createDummyVerifier, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { createPasswordGate } from './password-gate.js';
 import { createLoginThrottle, KNOWN_ADDRESSES, knownAddressHash } from './throttle.js';
 import { ValidationError } from '../base/errors.js';
+import { isUuid } from '../base/ids.js';
 
 export type Role = store.Role;
-export const ROLES: readonly Role[] = Object.freeze(['owner', 'editor'] as const);
+export const ROLES: readonly Role[] = Object.freeze(['owner', 'editor', 'viewer'] as const);
 
 /** What a logged-in user's pages are built from (docs/console.md, GET /console/api/session). */
 export interface SessionView {
@@ -59,6 +61,47 @@ export function checkNewPassword(password: string): void {
  */
 export function linkUrl(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/console/#/invite/${token}`;
+}
+
+/** The email as stored (trimmed, lowercased) when it can be one, else null. */
+function emailOrNull(raw: string): string | null {
+  const email = normalizeEmail(raw);
+  return email.length <= MAX_EMAIL_LENGTH && /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(email) && !hasBadCharacters(email) ? email : null;
+}
+
+const isRole = (role: string): role is Role => (ROLES as readonly string[]).includes(role);
+
+/**
+ * The user joins the site as `role`, or takes it when a member already (an invite accepted by a
+ * member), with the site's memberships locked: the change may not leave the site without an owner.
+ */
+async function joinSite(tx: Queryable, siteId: string, userId: string, role: Role): Promise<void> {
+  const members = await store.lockMembers(tx, siteId);
+  if (role !== 'owner' && leavesNoOwner(members, userId)) throw new ConsoleConflictError(MESSAGES.lastOwner);
+  await store.upsertMember(tx, userId, siteId, role);
+}
+
+/** True when `userId` is the site's only owner: they may be neither removed nor demoted. */
+function leavesNoOwner(members: readonly { userId: string; role: Role }[], userId: string): boolean {
+  const owners = members.filter((m) => m.role === 'owner');
+  return owners.length === 1 && owners[0].userId === userId;
+}
+
+const memberView = (m: store.MemberRow) => ({ userId: m.userId, email: m.email, role: m.role, since: formatUtcDate(m.since) });
+const inviteView = (i: store.PendingInviteRow) => ({
+  id: i.id,
+  email: i.email,
+  role: i.role,
+  invitedBy: i.invitedBy ?? '',
+  createdAt: formatUtcDate(i.createdAt),
+  expiresAt: formatUtcDate(i.expiresAt),
+});
+
+/** A new invite link of the site for the email as `role`: the one way invites are made (the CLI's and the console's). */
+async function issueInvite(db: Queryable, req: { siteId: string; email: string; role: Role; invitedBy: string | null; baseUrl: string }) {
+  const token = newSecret();
+  const row = await store.insertLink(db, { tokenHash: sha256Hex(token), kind: 'invite', email: req.email, siteId: req.siteId, role: req.role, validFor: INVITE_VALID_FOR, invitedBy: req.invitedBy });
+  return { link: linkUrl(req.baseUrl, token), ...row };
 }
 
 export function createAccounts(pool: Pool) {
@@ -162,7 +205,7 @@ export function createAccounts(pool: Pool) {
           if (!id) throw invalid();
           user = { id, email: link.email, passwordHash: newHash! };
         }
-        if (link.kind === 'invite') await store.upsertMember(tx, user!.id, link.siteId!, link.role!);
+        if (link.kind === 'invite') await joinSite(tx, link.siteId!, user!.id, link.role!);
         await store.markLinkUsed(tx, tokenHash);
         // Where a link was accepted is where the user logs in from: the throttle trusts it.
         await store.rememberAddress(tx, user!.id, knownAddressHash(user!.email, req.clientAddress), KNOWN_ADDRESSES.perUser);
@@ -171,17 +214,78 @@ export function createAccounts(pool: Pool) {
       return viewOf(started, user);
     },
 
+    /** What the invite page shows of a usable link: its kind, an invite's site name and inviter; nothing else. */
+    async previewLink(token: string): Promise<{ kind: 'invite' | 'reset'; siteName: string; invitedBy: string }> {
+      const preview = SECRET.test(token) ? await store.selectLinkPreview(pool, sha256Hex(token)) : null;
+      if (!preview) throw new ConsoleNotFoundError(MESSAGES.linkInvalid);
+      return preview.kind === 'reset' ? { kind: 'reset', siteName: '', invitedBy: '' } : preview;
+    },
+
+    // --- a site's owners (the gateway has checked the caller owns the site) ---
+
+    /** An owner's invite: a member already is refused (their role is changed instead), so an invite never demotes anyone. */
+    async createInvite(req: { siteId: string; email: string; role: string; invitedByEmail: string; baseUrl: string }) {
+      const email = emailOrNull(req.email);
+      const problems = [...(email ? [] : [MESSAGES.inviteEmail]), ...(isRole(req.role) ? [] : [MESSAGES.role])];
+      if (problems.length > 0) throw new ValidationError(problems);
+      const siteId = await requireSiteId(pool, req.siteId);
+      const members = await store.selectMembers(pool, siteId);
+      if (members.some((m) => m.email === email)) throw new ConsoleConflictError(MESSAGES.alreadyMember.replace('<email>', () => email!));
+      const inviter = await store.findUserByEmail(pool, normalizeEmail(req.invitedByEmail));
+      const issued = await issueInvite(pool, { siteId, email: email!, role: req.role as Role, invitedBy: inviter?.id ?? null, baseUrl: req.baseUrl });
+      return {
+        invite: inviteView({ id: issued.id, email: email!, role: req.role as Role, invitedBy: inviter?.email ?? null, createdAt: issued.createdAt, expiresAt: issued.expiresAt }),
+        link: issued.link,
+      };
+    },
+
+    async listInvites(siteId: string) {
+      return (await store.selectPendingInvites(pool, await requireSiteId(pool, siteId))).map(inviteView);
+    },
+
+    async revokeInvite(siteId: string, inviteId: string): Promise<void> {
+      const id = await requireSiteId(pool, siteId);
+      if (!isUuid(inviteId) || !(await store.deletePendingInvite(pool, id, inviteId))) throw new ConsoleNotFoundError(MESSAGES.inviteNotFound);
+    },
+
+    async siteMembers(siteId: string) {
+      return (await store.selectMembers(pool, await requireSiteId(pool, siteId))).map(memberView);
+    },
+
+    /** The member's new role. Sessions read memberships on every call: it applies at their next one. */
+    async changeRole(siteId: string, userId: string, role: string) {
+      if (!isRole(role)) throw new ValidationError([MESSAGES.role]);
+      const id = await requireSiteId(pool, siteId);
+      await withTransaction(pool, async (tx) => {
+        const members = await store.lockMembers(tx, id);
+        if (!isUuid(userId) || !members.some((m) => m.userId === userId)) throw new ConsoleNotFoundError(MESSAGES.memberNotFound);
+        if (role !== 'owner' && leavesNoOwner(members, userId)) throw new ConsoleConflictError(MESSAGES.lastOwner);
+        await store.updateMemberRole(tx, id, userId, role);
+      });
+      return (await store.selectMembers(pool, id)).map(memberView).find((m) => m.userId === userId)!;
+    },
+
+    /** The member leaves the site; their sessions stay (their other sites), the site is gone from them at the next call. */
+    async removeMember(siteId: string, userId: string): Promise<void> {
+      const id = await requireSiteId(pool, siteId);
+      await withTransaction(pool, async (tx) => {
+        const members = await store.lockMembers(tx, id);
+        if (!isUuid(userId) || !members.some((m) => m.userId === userId)) throw new ConsoleNotFoundError(MESSAGES.memberNotFound);
+        if (leavesNoOwner(members, userId)) throw new ConsoleConflictError(MESSAGES.lastOwner);
+        await store.deleteMember(tx, id, userId);
+      });
+    },
+
     // --- the operators' side (CLI, npm start's demo) ---
 
     /** A one-time invite link to the site for the email, valid 7 days. */
     async invite(req: { site: string; email: string; role: Role; baseUrl: string }) {
       const email = operatorEmail(req.email);
-      if (!ROLES.includes(req.role)) throw new OperatorError(`role must be owner or editor, got "${req.role}"`);
+      if (!isRole(req.role)) throw new OperatorError(`role must be ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}, got "${req.role}"`);
       const site = await requireSite(pool, req.site);
-      const token = newSecret();
-      const expiresAt = await store.insertLink(pool, { tokenHash: sha256Hex(token), kind: 'invite', email, siteId: site.id, role: req.role, validFor: INVITE_VALID_FOR });
+      const issued = await issueInvite(pool, { siteId: site.id, email, role: req.role, invitedBy: null, baseUrl: req.baseUrl });
       const existingUser = (await store.findUserByEmail(pool, email)) !== null;
-      return { siteId: site.id, email, role: req.role, existingUser, link: linkUrl(req.baseUrl, token), expiresAt: formatUtcDate(expiresAt) };
+      return { siteId: site.id, email, role: req.role, existingUser, link: issued.link, expiresAt: formatUtcDate(issued.expiresAt) };
     },
 
     /** A one-time password reset link for the user, valid 1 hour. */
@@ -189,14 +293,13 @@ export function createAccounts(pool: Pool) {
       const email = operatorEmail(req.email);
       if (!(await store.findUserByEmail(pool, email))) throw new OperatorNotFoundError(`there is no user "${email}"`);
       const token = newSecret();
-      const expiresAt = await store.insertLink(pool, { tokenHash: sha256Hex(token), kind: 'reset', email, siteId: null, role: null, validFor: RESET_VALID_FOR });
+      const { expiresAt } = await store.insertLink(pool, { tokenHash: sha256Hex(token), kind: 'reset', email, siteId: null, role: null, validFor: RESET_VALID_FOR });
       return { email, link: linkUrl(req.baseUrl, token), expiresAt: formatUtcDate(expiresAt) };
     },
 
-    async members(site: string): Promise<{ siteId: string; members: { email: string; role: Role; since: string }[] }> {
+    async members(site: string): Promise<{ siteId: string; members: ReturnType<typeof memberView>[] }> {
       const found = await requireSite(pool, site);
-      const members = (await store.selectMembers(pool, found.id)).map((m) => ({ email: m.email, role: m.role, since: formatUtcDate(m.since) }));
-      return { siteId: found.id, members };
+      return { siteId: found.id, members: (await store.selectMembers(pool, found.id)).map(memberView) };
     },
 
     /** The user with this password (created, or their password set) as the site's `role`: npm start's demo login. */
@@ -219,11 +322,15 @@ export function createAccounts(pool: Pool) {
 export type Accounts = ReturnType<typeof createAccounts>;
 
 function operatorEmail(raw: string): string {
-  const email = normalizeEmail(raw);
-  if (email.length > MAX_EMAIL_LENGTH || !/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(email) || hasBadCharacters(email)) {
-    throw new OperatorError(`"${raw}" is not an email address`);
-  }
+  const email = emailOrNull(raw);
+  if (!email) throw new OperatorError(`"${raw}" is not an email address`);
   return email;
+}
+
+/** A site of the console's (by its id): Site not found otherwise. */
+async function requireSiteId(pool: Pool, siteId: string): Promise<string> {
+  if (!isUuid(siteId) || !(await store.selectSiteInfo(pool, siteId))) throw new ConsoleNotFoundError(MESSAGES.siteNotFound);
+  return siteId;
 }
 
 /** The site an operator names by its id or public id: the operators' lookup, one rule for both. */

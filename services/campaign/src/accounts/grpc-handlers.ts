@@ -103,15 +103,25 @@ export function createConsoleHandlers({ accounts, keys, sites }: ConsoleDeps, lo
       const issued = await keys.rotate(req.siteId, req.keyId);
       return { key: apiKey(issued.key), apiKey: issued.apiKey, revoked: apiKey(issued.revoked) };
     }),
-    ListMembers: unary('ListMembers', log, async (req) => {
-      await sites.info(req.siteId); // Site not found before the operators' lookup
-      const { members } = await accounts.members(req.siteId);
-      return { members: members.map((m) => ({ email: m.email, role: m.role })) };
+    ListMembers: unary('ListMembers', log, async (req) => ({ members: await accounts.siteMembers(req.siteId) })),
+    UpdateMember: unary('UpdateMember', log, async (req) => accounts.changeRole(req.siteId, req.userId, req.role)),
+    RemoveMember: unary('RemoveMember', log, async (req) => {
+      await accounts.removeMember(req.siteId, req.userId);
+      return {};
     }),
     GetSiteThrottle: unary('GetSiteThrottle', log, async (req) => throttleAnswer(await sites.throttle(req.siteId))),
     SetSiteThrottle: unary('SetSiteThrottle', log, async (req) =>
       throttleAnswer(await sites.setThrottle(req.siteId, req.perMinute === undefined || req.perMinute === null ? null : req.perMinute, req.validateOnly)),
     ),
+    CreateInvite: unary('CreateInvite', log, async (req) =>
+      accounts.createInvite({ siteId: req.siteId, email: req.email, role: req.role, invitedByEmail: req.invitedByEmail, baseUrl: req.baseUrl }),
+    ),
+    ListInvites: unary('ListInvites', log, async (req) => ({ invites: await accounts.listInvites(req.siteId) })),
+    RevokeInvite: unary('RevokeInvite', log, async (req) => {
+      await accounts.revokeInvite(req.siteId, req.inviteId);
+      return {};
+    }),
+    LookupInvite: unary('LookupInvite', log, async (req) => accounts.previewLink(req.token)),
     EstimateAudience: unary('EstimateAudience', log, async (req) => ({ totalUsers: await sites.estimate(req.siteId, req.bodyJson) })),
   };
 }

@@ -8,7 +8,7 @@ import type { Logger } from '@webpush/shared/log.js';
 import type { SiteAdminHandlers } from '@webpush/contracts/generated/campaign/v1/SiteAdmin.js';
 import { ValidationError } from '../base/errors.js';
 import { OperatorConflictError, OperatorError, OperatorNotFoundError, PERMISSIONS, type KeyInfo, type Permission, type Plan, type Site, type SiteRegistrar, type createOperators, RegistryRefusedError, RegistryUnavailableError } from '../sites/index.js';
-import { ROLES, type Accounts, type Role } from '../accounts/index.js';
+import type { Accounts, Role } from '../accounts/index.js';
 
 export interface SiteAdminDeps {
   operators: ReturnType<typeof createOperators>;
@@ -86,7 +86,6 @@ export function createSiteAdminHandlers(deps: SiteAdminDeps, log: Logger): SiteA
     }),
     InviteUser: unary('InviteUser', log, async (req) => {
       const s = await siteOf(req.site);
-      if (!ROLES.includes(req.role as Role)) throw new OperatorError(`role must be owner or editor, got "${req.role}"`);
       const invite = await accounts.invite({ site: s.id, email: req.email, role: req.role as Role, baseUrl: baseUrl(req.baseUrl) });
       return { ...invite, siteName: s.name };
     }),

@@ -4,9 +4,13 @@
 export interface Member {
   'email'?: (string);
   'role'?: (string);
+  'userId'?: (string);
+  'since'?: (string);
 }
 
 export interface Member__Output {
   'email': (string);
   'role': (string);
+  'userId': (string);
+  'since': (string);
 }
