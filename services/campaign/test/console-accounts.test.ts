@@ -195,7 +195,7 @@ describe('campaign service: console accounts and sessions', function () {
     };
     expect(await bad(h.accounts.resetLink({ email: 'nobody@example.com', baseUrl: BASE_URL }))).to.equal('there is no user "nobody@example.com"');
     expect(await bad(h.accounts.invite({ site: siteId, email: 'not-an-email', role: 'owner', baseUrl: BASE_URL }))).to.equal('"not-an-email" is not an email address');
-    expect(await bad(h.accounts.invite({ site: siteId, email: 'a@b.c', role: 'admin' as 'owner', baseUrl: BASE_URL }))).to.equal('role must be owner or editor, got "admin"');
+    expect(await bad(h.accounts.invite({ site: siteId, email: 'a@b.c', role: 'admin' as 'owner', baseUrl: BASE_URL }))).to.equal('role must be owner, editor or viewer, got "admin"');
     expect(await bad(h.accounts.invite({ site: 'pub_nope', email: 'a@b.c', role: 'owner', baseUrl: BASE_URL }))).to.equal('site "pub_nope" does not exist');
   });
 
