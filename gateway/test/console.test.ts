@@ -9,6 +9,7 @@ import { startPushSimulator, type PushSimulator } from '../../tools/push-simulat
 import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
 import type { RunningGateway } from '../src/app.js';
 import { ConsoleBrowser, consoleUsers, pathOf, PASSWORD, routeTable, SESSION_COOKIE_VALUE, tokenOf, type ConsoleReply } from './support/console.js';
+import { NOT_FOUND_BY_PARAM, SAMPLES, sample } from './support/console-samples.js';
 import { silentLogger, validCreateBody } from './support/stack.js';
 
 const PUBLIC_URL = 'https://push.example.net';
@@ -22,56 +23,6 @@ const MSG = {
   linkInvalid: { message: 'This link is invalid, used or expired' },
 };
 
-/** A body each route accepts (for a member with every permission), by operation. A route missing here fails the matrix tests. */
-const SAMPLES: Record<string, { body?: unknown; editorStatus?: number }> = {
-  login: { body: { email: 'x@example.com', password: PASSWORD } },
-  logout: {},
-  session: {},
-  acceptInvite: { body: { token: 'A'.repeat(43) } },
-  getSite: {},
-  // Filled in before the tests: a push simulator's subscription made with site A's VAPID key.
-  sendTestNotification: { body: undefined },
-  listKeys: {},
-  createKey: { body: { label: 'Matrix' } },
-  revokeKey: {},
-  rotateKey: {},
-  listMembers: {},
-  listTopics: {},
-  listCountries: {},
-  listCampaigns: { body: {} },
-  getCampaign: {},
-  createCampaign: { body: validCreateBody({ topics: ['news'] }) },
-  // The editor's test edits the owner's draft, kept a draft.
-  updateDraft: { body: validCreateBody({ topics: ['news'] }) },
-  deleteCampaign: {},
-  // The sample campaign has no A/B test: the call gets through to the campaign service, which refuses it.
-  pickCampaignWinner: { body: { variant: 0 }, editorStatus: 409 },
-  estimateAudience: { body: { topics: ['news'] } },
-  campaignSeries: {},
-  audienceDaily: {},
-  audienceBrowsers: {},
-  // Topics seeded for the editor's test, which runs each route once (the others stop before the call).
-  renameTopic: { body: { from: 'spare-1', to: 'spare-1b' } },
-  mergeTopics: { body: { from: ['spare-2'], to: 'spare-2b' } },
-  deleteTopic: { body: { name: 'spare-3' } },
-  getSettings: {},
-  updateSettings: { body: { timeZone: 'Europe/Lisbon' } },
-  exportSubscribers: {},
-  exportCampaigns: { body: {} },
-};
-
-/** What a path parameter of another site's answers under the user's own site. */
-const NOT_FOUND_BY_PARAM: Record<string, { message: string }> = {
-  campaignId: { message: 'Campaign not found' },
-  keyId: { message: 'Key not found' },
-};
-
-const sample = (operation: string) => {
-  const s = SAMPLES[operation];
-  if (!s) expect.fail(`the console route ${operation} has no sample in gateway/test/console.test.ts: add one (and its expectations)`);
-  return s;
-};
-
 describe('gateway: the console API', function () {
   this.timeout(120_000);
   let sim: PushSimulator;
@@ -82,6 +33,8 @@ describe('gateway: the console API', function () {
   let siteB: TestSite;
   let campaignB: string;
   let keyB: { id: string; apiKey: string };
+  /** Site B's objects, named under another site's path in the tests. */
+  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string };
   let ownerA: { email: string; browser: ConsoleBrowser };
   let ownerB: { email: string; browser: ConsoleBrowser };
   let address = 0;
@@ -110,6 +63,9 @@ describe('gateway: the console API', function () {
     campaignB = (created.body as { id: string }).id;
     const key = await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/keys`, { body: { label: 'B' } });
     keyB = { id: (key.body as { key: { id: string } }).key.id, apiKey: (key.body as { apiKey: string }).apiKey };
+    const memberB = ((await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/members`)).body as { id: string }[])[0].id;
+    const inviteB = await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/invites`, { body: { email: 'pending.b@example.com', role: 'editor' } });
+    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id };
     const vapidA = (await stack.operators.delivery.registerSite({ siteId: siteA.siteId, publicId: siteA.publicId })).vapidPublicKey;
     SAMPLES.sendTestNotification.body = { subscription: sim.createSubscription(vapidA) };
   });
@@ -197,7 +153,7 @@ describe('gateway: the console API', function () {
         const b = browser();
         b.cookie = cookie;
         for (const route of routeTable().filter((r) => r.access !== 'public')) {
-          const reply = await b.call(route.method, pathOf(route, { siteId: siteA.siteId, campaignId: campaignB, keyId: keyB.id }), { body: sample(route.operation).body, csrf: 'anything' });
+          const reply = await b.call(route.method, pathOf(route, { siteId: siteA.siteId, ...theirs }), { body: sample(route.operation).body, csrf: 'anything' });
           expect([reply.status, reply.body], `${name}: ${route.method} ${route.path}`).to.deep.equal([401, MSG.notLoggedIn]);
         }
       }
@@ -283,7 +239,7 @@ describe('gateway: the console API', function () {
       const changing = routeTable().filter((r) => r.access !== 'public' && r.method !== 'GET');
       expect(changing.length).to.be.greaterThan(5);
       for (const route of changing) {
-        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID() });
+        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID() });
         for (const csrf of [false, 'wrong', other.csrfToken, b.csrfToken.slice(1), b.csrfToken.toUpperCase()] as const) {
           const reply = await b.call(route.method, path, { body: sample(route.operation).body, csrf });
           expect([reply.status, reply.body], `${route.method} ${route.path} with ${String(csrf)}`).to.deep.equal([403, MSG.csrf]);
@@ -328,20 +284,7 @@ describe('gateway: the console API', function () {
     });
   });
 
-  describe('roles and plans', () => {
-    it("when an editor calls an owner's route, then it gets 403; an editor's and a member's routes work", async () => {
-      await stack.operators.delivery.seedSubscribers({ siteId: siteA.siteId, count: 1, topics: ['spare-1', 'spare-2', 'spare-3'], countries: ['br'], topicsPerSubscriber: 3 });
-      const editor = await users.newUser(siteA.siteId, 'editor');
-      const campaign = await ownerA.browser.call('POST', `/console/api/sites/${siteA.siteId}/campaigns`, { body: validCreateBody({ topics: ['news'] }) });
-      const key = await ownerA.browser.call('POST', `/console/api/sites/${siteA.siteId}/keys`, { body: { label: 'Editor test' } });
-      const params = { siteId: siteA.siteId, campaignId: (campaign.body as { id: string }).id, keyId: (key.body as { key: { id: string } }).key.id };
-      for (const route of routeTable().filter((r) => r.path.includes('{siteId}'))) {
-        const reply = await editor.browser.call(route.method, pathOf(route, params), { body: sample(route.operation).body });
-        if (route.access === 'owner') expect([reply.status, reply.body], `${route.method} ${route.path}`).to.deep.equal([403, MSG.ownersOnly]);
-        else expect(reply.status, `${route.method} ${route.path}: ${JSON.stringify(reply.body)}`).to.equal(sample(route.operation).editorStatus ?? 200);
-      }
-    });
-
+  describe('plans', () => {
     it("when the site's plan lacks a permission, then the console answers as /v2 does", async () => {
       const site = await stack.newSite({ permissions: [], subscribers: [{ count: 1, topics: ['news'], countries: ['br'] }] });
       const owner = await users.newUser(site.siteId);
@@ -515,7 +458,9 @@ describe('gateway: the console API', function () {
 
     it('when an owner lists the members, then each comes with their role', async () => {
       const reply = await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/members`);
-      expect([reply.status, reply.body]).to.deep.equal([200, [{ email: ownerB.email, role: 'owner' }]]);
+      expect(reply.status).to.equal(200);
+      expect((reply.body as object[]).map((m) => ({ ...m, since: '' }))).to.deep.equal([{ id: theirs.memberId, email: ownerB.email, role: 'owner', since: '' }]);
+      expect((reply.body as { since: string }[])[0].since).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     });
 
     it('when a campaign is created, listed, read and deleted in the console, then bodies, messages and answers are /v2\'s', async () => {
@@ -625,7 +570,7 @@ describe('gateway: the console API', function () {
       expect(siteRoutes.length).to.be.greaterThan(10);
       for (const siteId of [siteB.siteId, randomUUID(), 'not-a-site', '%ZZ']) {
         for (const route of siteRoutes) {
-          const reply = await b.call(route.method, pathOf(route, { siteId, campaignId: campaignB, keyId: keyB.id }).replace('%25ZZ', '%ZZ'), { body: sample(route.operation).body });
+          const reply = await b.call(route.method, pathOf(route, { siteId, ...theirs }).replace('%25ZZ', '%ZZ'), { body: sample(route.operation).body });
           expect([reply.status, reply.body], `${route.method} ${route.path} for ${siteId}`).to.deep.equal([404, MSG.siteNotFound]);
         }
       }
@@ -641,7 +586,7 @@ describe('gateway: the console API', function () {
       for (const route of withObjects) {
         const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((n) => n !== 'siteId');
         for (const name of names) if (!NOT_FOUND_BY_PARAM[name]) expect.fail(`{${name}} of ${route.path} has no not-found expectation in NOT_FOUND_BY_PARAM`);
-        const reply = await b.call(route.method, pathOf(route, { siteId: siteA.siteId, campaignId: campaignB, keyId: keyB.id }), { body: sample(route.operation).body });
+        const reply = await b.call(route.method, pathOf(route, { siteId: siteA.siteId, ...theirs }), { body: sample(route.operation).body });
         expect([reply.status, reply.body], `${route.method} ${route.path}`).to.deep.equal([404, NOT_FOUND_BY_PARAM[names[names.length - 1]]]);
       }
       expect((await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/campaigns/${campaignB}`)).status).to.equal(200);
@@ -666,8 +611,8 @@ describe('gateway: the console API', function () {
     it("when a user lists their site's topics, countries, keys and members, then nothing of another site is in them", async () => {
       const b = ownerA.browser;
       const base = `/console/api/sites/${siteA.siteId}`;
-      const everything = JSON.stringify(await Promise.all(['/topics', '/countries', '/keys', '/members', '/audience/browsers', ''].map((p) => b.call('GET', base + p).then((r) => r.body))));
-      for (const theirs of ['secret-b', 'country__pt', keyB.id, ownerB.email, siteB.publicId, campaignB]) expect(everything).to.not.include(theirs);
+      const everything = JSON.stringify(await Promise.all(['/topics', '/countries', '/keys', '/members', '/invites', '/audience/browsers', ''].map((p) => b.call('GET', base + p).then((r) => r.body))));
+      for (const other of ['secret-b', 'country__pt', keyB.id, ownerB.email, siteB.publicId, campaignB, theirs.memberId, theirs.inviteId, 'pending.b@example.com']) expect(everything).to.not.include(other);
       const session = JSON.stringify((await b.call('GET', '/console/api/session')).body);
       expect(session).to.not.include(siteB.siteId);
     });

@@ -1,0 +1,70 @@
+// A body for every console route, by operation, and what another site's object named under the
+// user's own site answers: the console tests walk the route table with these (console.test.ts,
+// console-roles.test.ts), so a route missing here fails them until it has its sample.
+import { expect } from 'chai';
+import { validCreateBody } from './stack.js';
+import { PASSWORD } from './console.js';
+
+export interface RouteSample {
+  /** A body the route accepts for a member with every permission. */
+  body?: unknown;
+  /** The answer's status when the call gets through (default 200). */
+  status?: number;
+}
+
+export const SAMPLES: Record<string, RouteSample> = {
+  login: { body: { email: 'x@example.com', password: PASSWORD } },
+  logout: {},
+  session: {},
+  acceptInvite: { body: { token: 'A'.repeat(43) } },
+  lookupInvite: { body: { token: 'A'.repeat(43) } },
+  getSite: {},
+  // Filled in before the tests: a push simulator's subscription made with site A's VAPID key.
+  sendTestNotification: { body: undefined },
+  listKeys: {},
+  createKey: { body: { label: 'Matrix' } },
+  revokeKey: {},
+  rotateKey: {},
+  listMembers: {},
+  changeMemberRole: { body: { role: 'editor' } },
+  removeMember: {},
+  listInvites: {},
+  createInvite: { body: { email: 'matrix@example.com', role: 'viewer' } },
+  revokeInvite: {},
+  listTopics: {},
+  listCountries: {},
+  listCampaigns: { body: {} },
+  getCampaign: {},
+  createCampaign: { body: validCreateBody({ topics: ['news'] }) },
+  // A draft edited, kept a draft.
+  updateDraft: { body: validCreateBody({ topics: ['news'] }) },
+  deleteCampaign: {},
+  // The sample campaign has no A/B test: the call gets through to the campaign service, which refuses it.
+  pickCampaignWinner: { body: { variant: 0 }, status: 409 },
+  estimateAudience: { body: { topics: ['news'] } },
+  campaignSeries: {},
+  audienceDaily: {},
+  audienceBrowsers: {},
+  // Topics the tests seed before a call that gets through.
+  renameTopic: { body: { from: 'spare-1', to: 'spare-1b' } },
+  mergeTopics: { body: { from: ['spare-2'], to: 'spare-2b' } },
+  deleteTopic: { body: { name: 'spare-3' } },
+  getSettings: {},
+  updateSettings: { body: { timeZone: 'Europe/Lisbon' } },
+  exportSubscribers: {},
+  exportCampaigns: { body: {} },
+};
+
+/** What a path parameter naming another site's object answers under the user's own site. */
+export const NOT_FOUND_BY_PARAM: Record<string, { message: string }> = {
+  campaignId: { message: 'Campaign not found' },
+  keyId: { message: 'Key not found' },
+  memberId: { message: 'Member not found' },
+  inviteId: { message: 'Invite not found' },
+};
+
+export function sample(operation: string): RouteSample {
+  const s = SAMPLES[operation];
+  if (!s) expect.fail(`the console route ${operation} has no sample in gateway/test/support/console-samples.ts: add one (and its expectations)`);
+  return s;
+}
