@@ -10,6 +10,7 @@ import { registerAdminApi } from './classes/admin-api.js';
 import { registerConsoleDrafts } from './classes/console-drafts.js';
 import { registerConsoleSettings } from './classes/console-settings.js';
 import { registerConsoleLogin } from './classes/console-login.js';
+import { registerConsoleMembers } from './classes/console-members.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
 import { registerEdgeAnswers } from './classes/edge-answers.js';
@@ -56,4 +57,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerAdminApi();
   registerConsoleDrafts();
   registerConsoleSettings();
+  registerConsoleMembers();
 });

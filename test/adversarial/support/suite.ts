@@ -259,12 +259,14 @@ export interface Snapshot {
   subscribers: string;
   /** The site's webhook endpoints (count and a hash of what they hold). */
   webhooks: string;
+  /** The site's members with their roles, and its invites (used or not). */
+  members: string;
 }
 
 /** What is stored for a site: its campaigns and its subscribers (with their state), as digests. */
 export async function snapshot(siteId: string): Promise<Snapshot> {
   const { db } = getCtx();
-  const [campaigns, subscribers, webhooks] = await Promise.all([
+  const [campaigns, subscribers, webhooks, members] = await Promise.all([
     db.query(`SELECT count(*)::int AS n, coalesce(md5(string_agg(id::text || ':' || title || ':' || body, ',' ORDER BY id)), '') AS h FROM campaign.campaigns WHERE site_id = $1`, [siteId]),
     db.query(
       `SELECT count(*)::int AS n, coalesce(md5(string_agg(concat_ws(':', endpoint, array_to_string(topics, '|'), active::text, country, language, time_zone), ',' ORDER BY id)), '') AS h
@@ -276,16 +278,23 @@ export async function snapshot(siteId: string): Promise<Snapshot> {
          FROM delivery.webhook_endpoints WHERE site_id = $1`,
       [siteId],
     ),
+    db.query(
+      `SELECT (SELECT count(*) FROM campaign.site_members WHERE site_id = $1)::int + (SELECT count(*) FROM campaign.one_time_links WHERE site_id = $1)::int AS n,
+              md5(concat((SELECT string_agg(user_id || ':' || role, ',' ORDER BY user_id) FROM campaign.site_members WHERE site_id = $1), '/',
+                         (SELECT string_agg(concat_ws(':', token_hash, role, used_at), ',' ORDER BY token_hash) FROM campaign.one_time_links WHERE site_id = $1))) AS h`,
+      [siteId],
+    ),
   ]);
   return {
     campaigns: `${campaigns.rows[0].n}/${campaigns.rows[0].h}`,
     subscribers: `${subscribers.rows[0].n}/${subscribers.rows[0].h}`,
     webhooks: `${webhooks.rows[0].n}/${webhooks.rows[0].h}`,
+    members: `${members.rows[0].n}/${members.rows[0].h}`,
   };
 }
 
 export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
-  return a.campaigns === b.campaigns && a.subscribers === b.subscribers && a.webhooks === b.webhooks;
+  return a.campaigns === b.campaigns && a.subscribers === b.subscribers && a.webhooks === b.webhooks && a.members === b.members;
 }
 
 /**
