@@ -6,6 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorBox, Loading } from './components/ui';
 import { api, ApiError, messageOf, onUnauthorized } from './lib/api';
+import { canChange } from './lib/format';
 import { useLoad } from './lib/hooks';
 import { href, navigate, parseHash, sitePath, useHash, type Route } from './lib/router';
 import { SessionContext, useZonePreference, ZoneContext } from './lib/session';
@@ -13,7 +14,7 @@ import type { Session, SiteDetail } from './lib/types';
 import { AudiencePage } from './pages/Audience';
 import { CampaignPage } from './pages/Campaign';
 import { CampaignsPage } from './pages/Campaigns';
-import { ComposerPage } from './pages/Composer';
+import { ComposerClosed, ComposerPage } from './pages/Composer';
 import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
 import { SettingsPage } from './pages/Settings';
@@ -134,11 +135,11 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
     case 'campaigns':
       return <CampaignsPage site={s} query={route.query} />;
     case 'composer':
-      return <ComposerPage site={s} from={route.from} />;
+      return canChange(s.role) ? <ComposerPage site={s} from={route.from} /> : <ComposerClosed site={s} />;
     case 'campaign':
       return <CampaignPage site={s} campaignId={route.campaignId} />;
     case 'editDraft':
-      return <ComposerPage site={s} edit={route.campaignId} />;
+      return canChange(s.role) ? <ComposerPage site={s} edit={route.campaignId} /> : <ComposerClosed site={s} edit={route.campaignId} />;
     case 'audience':
       return <AudiencePage site={s} />;
     case 'settings':
@@ -157,7 +158,10 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
   const siteId = 'siteId' in route ? route.siteId : undefined;
-  const siteName = siteId ? session?.sites.find((s) => s.id === siteId)?.name : undefined;
+  const siteRef = siteId ? session?.sites.find((s) => s.id === siteId) : undefined;
+  const siteName = siteRef?.name;
+  // A viewer's navigation has no "New campaign": there is nothing they could make there.
+  const nav = SITE_NAV.filter((n) => n.page !== 'composer' || !siteRef || canChange(siteRef.role));
   const active = route.page === 'campaign' || route.page === 'editDraft' ? 'campaigns' : route.page;
 
   // A new page: its heading takes the focus (not on the first load: the browser starts at the top).
@@ -208,7 +212,7 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
               {siteName ?? 'Site'}
             </a>
             <ul>
-              {SITE_NAV.map((n) => (
+              {nav.map((n) => (
                 <li key={n.page}>
                   <a href={href(sitePath(siteId, n.path))} aria-current={active === n.page ? 'page' : undefined}>
                     {n.label}

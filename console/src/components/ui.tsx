@@ -24,6 +24,11 @@ export function Notice({ children }: { children: ComponentChildren }) {
   );
 }
 
+/** Where a viewer would find controls that change something: why there are none. */
+export function ViewerNote() {
+  return <p class="muted viewer-note">You are a viewer of this site: you can see everything, and change nothing.</p>;
+}
+
 export function Loading({ what = 'Loading' }: { what?: string }) {
   return (
     <p class="muted" role="status">

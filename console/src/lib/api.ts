@@ -11,12 +11,16 @@ import type {
   CampaignSeries,
   CreateCampaignRequest,
   CreatedCampaign,
+  CreatedInvite,
   DailyAudience,
   DeletedCampaign,
+  Invite,
+  InvitePreview,
   IssuedKey,
   ListCampaignsRequest,
   Member,
   NameCount,
+  Role,
   RotatedKey,
   Segment,
   Session,
@@ -131,6 +135,7 @@ export const api = {
       csrfToken = null;
     }),
   session: () => keepToken(call<Session>('GET', 'session')),
+  lookupInvite: (token: string) => call<InvitePreview>('POST', 'invites/lookup', { token }, { loginCall: true }),
   acceptInvite: (token: string, password?: string) =>
     keepToken(call<Session>('POST', 'invites/accept', password ? { token, password } : { token }, { loginCall: true })),
 
@@ -144,6 +149,11 @@ export const api = {
   updateSettings: (siteId: string, change: SiteSettingsChange) => call<SiteSettings>('PATCH', `${site(siteId)}/settings`, change),
   exportSubscribers: (siteId: string) => download('GET', `${site(siteId)}/subscribers/export?format=csv`),
   exportCampaigns: (siteId: string) => download('POST', `${site(siteId)}/campaigns/export?format=csv`, {}),
+  changeRole: (siteId: string, memberId: string, role: Role) => call<Member>('PATCH', `${site(siteId)}/members/${enc(memberId)}`, { role }),
+  removeMember: (siteId: string, memberId: string) => call<{ removed: true }>('DELETE', `${site(siteId)}/members/${enc(memberId)}`),
+  invites: (siteId: string) => call<Invite[]>('GET', `${site(siteId)}/invites`),
+  invite: (siteId: string, email: string, role: Role) => call<CreatedInvite>('POST', `${site(siteId)}/invites`, { email, role }),
+  revokeInvite: (siteId: string, inviteId: string) => call<{ revoked: true }>('DELETE', `${site(siteId)}/invites/${enc(inviteId)}`),
   testNotification: (siteId: string, subscription: SubscriptionJson) => call<{ sent: true }>('POST', `${site(siteId)}/test-notification`, { subscription }),
 
   topics: (siteId: string) => call<NameCount[]>('GET', `${site(siteId)}/topics`),

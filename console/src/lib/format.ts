@@ -45,6 +45,16 @@ export const PERMISSION_TEXT: Record<string, string> = {
   audience: 'See topics and countries',
 };
 
+/** What each role of a site may do (docs/console.md, "Members and roles"): the sites page and the members card say it. */
+export const ROLE_TEXT: Record<string, { name: string; does: string }> = {
+  owner: { name: 'Owner', does: 'API keys, members, settings, campaigns and topics' },
+  editor: { name: 'Editor', does: 'campaigns and topics' },
+  viewer: { name: 'Viewer', does: 'sees everything, changes nothing' },
+};
+
+/** Whether the role may change campaigns and topics (the console API refuses a viewer's changes with 403). */
+export const canChange = (role: string) => role === 'owner' || role === 'editor';
+
 export type ListedStatus = 'draft' | 'scheduled' | 'sending' | 'sent' | 'failed';
 
 /**

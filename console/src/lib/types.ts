@@ -2,7 +2,7 @@
 // through unchanged (gateway/openapi/openapi.yaml: Campaign, CampaignPage, CreateCampaignRequest).
 import type { Browser, Segment } from '@webpush/contracts/segment.js';
 
-export type Role = 'owner' | 'editor';
+export type Role = 'owner' | 'editor' | 'viewer';
 
 export interface SiteRef {
   id: string;
@@ -63,9 +63,32 @@ export interface RotatedKey extends IssuedKey {
 }
 
 export interface Member {
+  /** The user's id: how a member is changed or removed. */
+  id: string;
   email: string;
   role: Role;
+  /** When they joined the site. */
+  since: string;
 }
+
+export interface Invite {
+  id: string;
+  email: string;
+  role: Role;
+  /** The inviting owner's email; null for an operator's (the CLI). */
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface CreatedInvite {
+  invite: Invite;
+  /** The one-time link: shown once. */
+  link: string;
+}
+
+/** What the invite page may know of a link before it is used. */
+export type InvitePreview = { kind: 'invite'; site: { name: string }; invitedBy: string | null } | { kind: 'reset' };
 
 export interface NameCount {
   name: string;

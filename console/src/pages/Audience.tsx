@@ -2,9 +2,9 @@
 // topics (each confirmed); subscribers per day (new, expired, active) and by browser as charts.
 import { useMemo, useState } from 'preact/hooks';
 import { Chart } from '../components/Chart';
-import { ConfirmDialog, ErrorBox, Loading, Notice, TextField } from '../components/ui';
+import { ConfirmDialog, ErrorBox, Loading, Notice, TextField, ViewerNote } from '../components/ui';
 import { api } from '../lib/api';
-import { count, countryName } from '../lib/format';
+import { canChange, count, countryName } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { useZone } from '../lib/session';
 import type { BrowserCount, DailyAudience, NameCount, SiteDetail } from '../lib/types';
@@ -72,6 +72,8 @@ function TopicsCard(props: { site: SiteDetail; topics?: NameCount[]; error: unkn
   const [target, setTarget] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const selectedNames = topics ? topics.filter((t) => selected.has(t.name)).map((t) => t.name) : [];
+  // A viewer sees the topics without the controls that change them.
+  const changes = canChange(site.role);
 
   const open = (a: TopicAction) => {
     setDone(null);
@@ -82,6 +84,7 @@ function TopicsCard(props: { site: SiteDetail; topics?: NameCount[]; error: unkn
   return (
     <div class="card">
       <h2>Topics</h2>
+      {changes ? null : <ViewerNote />}
       <ErrorBox error={props.error} />
       {done ? <Notice>{done}</Notice> : null}
       {topics ? (
@@ -93,21 +96,26 @@ function TopicsCard(props: { site: SiteDetail; topics?: NameCount[]; error: unkn
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">
-                      <span class="sr-only">Select for merging</span>
-                    </th>
+                    {changes ? (
+                      <th scope="col">
+                        <span class="sr-only">Select for merging</span>
+                      </th>
+                    ) : null}
                     <th scope="col">Topic</th>
                     <th scope="col" class="num">
                       Subscribers
                     </th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
+                    {changes ? (
+                      <th scope="col">
+                        <span class="sr-only">Actions</span>
+                      </th>
+                    ) : null}
                   </tr>
                 </thead>
                 <tbody>
                   {topics.map((t) => (
                     <tr key={t.name} data-topic={t.name}>
+                      {changes ? (
                       <td>
                         <input
                           type="checkbox"
@@ -121,8 +129,10 @@ function TopicsCard(props: { site: SiteDetail; topics?: NameCount[]; error: unkn
                           }}
                         />
                       </td>
+                      ) : null}
                       <td>{t.name}</td>
                       <td class="num topic-users">{count(t.users)}</td>
+                      {changes ? (
                       <td class="row-actions">
                         <button type="button" class="btn btn-small" aria-label={`Rename ${t.name}`} onClick={() => open({ kind: 'rename', name: t.name })}>
                           Rename
@@ -131,17 +141,20 @@ function TopicsCard(props: { site: SiteDetail; topics?: NameCount[]; error: unkn
                           Delete
                         </button>
                       </td>
+                      ) : null}
                     </tr>
                   ))}
                 </tbody>
               </table>
             </div>
+            {changes ? (
             <div class="actions">
               <button type="button" class="btn" disabled={selectedNames.length < 2} onClick={() => open({ kind: 'merge', names: selectedNames })}>
                 Merge selected topics{selectedNames.length ? ` (${selectedNames.length})` : ''}
               </button>
               <span class="muted small">Select two or more topics to merge them into one.</span>
             </div>
+            ) : null}
           </>
         )
       ) : props.loading ? (

@@ -5,10 +5,10 @@
 import { useMemo, useState } from 'preact/hooks';
 import { Chart } from '../components/Chart';
 import type { ChartSpec } from '../components/uplot-chart';
-import { ConfirmDialog, ErrorBox, Loading, Stat } from '../components/ui';
+import { ConfirmDialog, ErrorBox, Loading, Stat, ViewerNote } from '../components/ui';
 import { api } from '../lib/api';
 import { NotificationPreview } from '../components/Preview';
-import { campaignState, count, countryName, COUNTRY_PREFIX, hostOf, isLive, percent, sendingProgress, STATE_TEXT } from '../lib/format';
+import { campaignState, canChange, count, countryName, COUNTRY_PREFIX, hostOf, isLive, percent, sendingProgress, STATE_TEXT } from '../lib/format';
 import { useInterval, useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
@@ -121,12 +121,14 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
 
   const state = campaignState(c);
   const progress = sendingProgress(c, zone);
-  const deletable = (c.status === 'draft' || Date.parse(c.scheduleDate) > Date.now()) && site.plan.permissions.includes('delete');
+  // A viewer changes nothing: no control that would (the API refuses them all with 403).
+  const changes = canChange(site.role);
+  const deletable = changes && (c.status === 'draft' || Date.parse(c.scheduleDate) > Date.now()) && site.plan.permissions.includes('delete');
   // Editing a draft may send it: the create's permission, as the API asks.
-  const editable = c.status === 'draft' && site.plan.permissions.includes('create');
+  const editable = changes && c.status === 'draft' && site.plan.permissions.includes('create');
   const d = c.delivery;
   // The customer may pick the winner while the test runs (the rest then get it at once).
-  const canPick = c.abTest !== undefined && c.abTest.winner === null && c.status === 'published' && site.plan.permissions.includes('create');
+  const canPick = changes && c.abTest !== undefined && c.abTest.winner === null && c.status === 'published' && site.plan.permissions.includes('create');
   const topics = c.topics.filter((t) => !t.startsWith(COUNTRY_PREFIX));
   const countries = c.topics.filter((t) => t.startsWith(COUNTRY_PREFIX));
 
@@ -150,9 +152,11 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
             Edit draft
           </a>
         ) : null}
-        <a class="btn" href={href(sitePath(site.id, `/campaigns/new?from=${encodeURIComponent(c.id)}`))}>
-          Duplicate
-        </a>
+        {changes ? (
+          <a class="btn" href={href(sitePath(site.id, `/campaigns/new?from=${encodeURIComponent(c.id)}`))}>
+            Duplicate
+          </a>
+        ) : null}
         {deletable ? (
           <button type="button" class="btn btn-danger" onClick={() => setDeleting(true)}>
             Delete
@@ -169,6 +173,7 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
           {live ? `Live: updated every ${LIVE_MS / 1000} s (last ${new Date(updatedAt).toLocaleTimeString('en-GB', { timeZone: zone })})` : ''}
         </span>
       </div>
+      {changes ? null : <ViewerNote />}
       <ErrorBox error={campaign.error} />
 
       <div class="card">

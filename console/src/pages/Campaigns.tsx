@@ -2,9 +2,9 @@
 // the owner's time zone and sent as UTC) and its cursor paging. The filters live in the address
 // (`#/sites/<id>/campaigns?status=sent&field=createdAt&from=…`), so Back and bookmarks keep them.
 import { useState } from 'preact/hooks';
-import { ErrorBox, Loading } from '../components/ui';
+import { ErrorBox, Loading, ViewerNote } from '../components/ui';
 import { api } from '../lib/api';
-import { campaignState, count, percent, sendingProgress, STATE_TEXT } from '../lib/format';
+import { campaignState, canChange, count, percent, sendingProgress, STATE_TEXT } from '../lib/format';
 import { useInterval, useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
@@ -84,10 +84,13 @@ export function CampaignsPage({ site, query }: { site: SiteDetail; query: URLSea
     <section>
       <div class="page-head">
         <h1 tabIndex={-1}>Campaigns</h1>
-        <a class="btn btn-primary" href={href(sitePath(site.id, '/campaigns/new'))}>
-          New campaign
-        </a>
+        {canChange(site.role) ? (
+          <a class="btn btn-primary" href={href(sitePath(site.id, '/campaigns/new'))}>
+            New campaign
+          </a>
+        ) : null}
       </div>
+      {canChange(site.role) ? null : <ViewerNote />}
       <form
         class="card filters"
         aria-label="Filter campaigns"

@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { EMPTY_MORE_OPTIONS, MoreOptions, moreOptionsFrom, moreOptionsRequest, type MoreOptionsForm } from '../components/MoreOptions';
 import { NotificationPreview, type PreviewContent } from '../components/Preview';
-import { ConfirmDialog, ErrorBox, FieldErrors, Loading, TextArea, TextField } from '../components/ui';
+import { ConfirmDialog, ErrorBox, FieldErrors, Loading, TextArea, TextField, ViewerNote } from '../components/ui';
 import { api, ApiError, messageOf } from '../lib/api';
 import { splitMessage, type SplitMessage } from '../lib/field-errors';
 import { count, countryName, COUNTRY_PREFIX, hostOf } from '../lib/format';
@@ -274,6 +274,20 @@ export function requestOf(f: Form, status: 'draft' | 'published', zone: string):
 }
 
 /** `from`: a campaign to duplicate; `edit`: a draft to edit in place. */
+/** The composer's address opened by a viewer (a bookmark, a shared link): why there is no form. */
+export function ComposerClosed({ site, edit }: { site: SiteDetail; edit?: string }) {
+  useTitle(edit ? 'Edit draft' : 'New campaign');
+  return (
+    <section>
+      <h1 tabIndex={-1}>{edit ? 'Edit draft' : 'New campaign'}</h1>
+      <ViewerNote />
+      <p>
+        <a href={href(sitePath(site.id, edit ? `/campaigns/${encodeURIComponent(edit)}` : '/campaigns'))}>{edit ? 'Back to the campaign' : 'Back to the campaigns'}</a>
+      </p>
+    </section>
+  );
+}
+
 export function ComposerPage({ site, from, edit }: { site: SiteDetail; from?: string; edit?: string }) {
   useTitle(edit ? 'Edit draft' : from ? 'Duplicate a campaign' : 'New campaign');
   const { zone, setZone } = useZone();

@@ -1,18 +1,21 @@
 // Site settings: the plan and what it allows, the API keys (owners only: create with a label and
-// see the key once, list by prefix, revoke, rotate), the members (owners), the VAPID public key,
-// the two-line install of the site plugin, a test notification to this browser, the sending
-// settings (components/SiteSettingsCard.tsx) and the exports (components/ExportsCard.tsx).
+// see the key once, list by prefix, revoke, rotate), the VAPID public key, the two-line install
+// of the site plugin, a test notification to this browser (not for viewers), the sending
+// settings (components/SiteSettingsCard.tsx), the exports (components/ExportsCard.tsx) and the
+// members (owners: invite by link, change a role, remove; pending invites revoked).
 import { useState } from 'preact/hooks';
 import { ExportsCard } from '../components/ExportsCard';
 import { SiteSettingsCard } from '../components/SiteSettingsCard';
-import { ConfirmDialog, CopyField, ErrorBox, Loading, Notice, TextField } from '../components/ui';
+import { ConfirmDialog, CopyField, ErrorBox, Loading, Notice, TextField, ViewerNote } from '../components/ui';
 import { api } from '../lib/api';
-import { PERMISSION_TEXT } from '../lib/format';
+import { canChange, PERMISSION_TEXT, ROLE_TEXT } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { askPermission, pushUnsupported, sendTestNotification, subscribeThisBrowser, type TestPushState } from '../lib/push';
-import { useZone } from '../lib/session';
+import { useSession, useZone } from '../lib/session';
 import { showDate } from '../lib/time';
-import type { ApiKey, Member, SiteDetail } from '../lib/types';
+import type { ApiKey, CreatedInvite, Invite, Member, Role, SiteDetail } from '../lib/types';
+
+const ROLES: Role[] = ['owner', 'editor', 'viewer'];
 
 const ALL_PERMISSIONS = ['create', 'reports', 'delete', 'audience'];
 
@@ -50,6 +53,7 @@ export function SettingsPage({ site }: { site: SiteDetail }) {
         <p class="muted small">The same permissions apply to the API (/v2) and to this console.</p>
       </div>
       {owner ? <KeysCard site={site} /> : <p class="muted">API keys and members are managed by the site's owners.</p>}
+      {canChange(site.role) ? null : <ViewerNote />}
       <div class="card">
         <h2>Site plugin</h2>
         <p>
@@ -63,7 +67,7 @@ export function SettingsPage({ site }: { site: SiteDetail }) {
           Public site id: <code>{site.publicId}</code>
         </p>
       </div>
-      <TestNotificationCard site={site} />
+      {canChange(site.role) ? <TestNotificationCard site={site} /> : null}
       <SiteSettingsCard site={site} />
       <ExportsCard site={site} />
       {owner ? <MembersCard site={site} /> : null}
@@ -268,26 +272,228 @@ function TestNotificationCard({ site }: { site: SiteDetail }) {
   );
 }
 
-function MembersCard({ site }: { site: SiteDetail }) {
-  const members = useLoad<Member[]>(() => api.members(site.id), [site.id]);
+/** The role menu of a member's row or of the invite form, each option saying what the role may do. */
+function RoleSelect({ id, value, onValue, label }: { id: string; value: Role; onValue: (r: Role) => void; label?: string }) {
   return (
-    <div class="card">
+    <select id={id} value={value} aria-label={label} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value as Role)}>
+      {ROLES.map((r) => (
+        <option key={r} value={r}>
+          {ROLE_TEXT[r].name}: {ROLE_TEXT[r].does}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/**
+ * The site's members and pending invites (owners). A role is chosen in the row's menu and saved
+ * with its button (a menu alone would apply a change made by a stray arrow key); removing a
+ * member and revoking an invite are confirmed. The API keeps the site's last owner (409, shown).
+ */
+function MembersCard({ site }: { site: SiteDetail }) {
+  const { zone } = useZone();
+  const me = useSession()?.user.email;
+  const members = useLoad<Member[]>(() => api.members(site.id), [site.id]);
+  const invites = useLoad<Invite[]>(() => api.invites(site.id), [site.id]);
+  const [roles, setRoles] = useState<Record<string, Role>>({});
+  const [error, setError] = useState<unknown>(undefined);
+  const [done, setDone] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [revoking, setRevoking] = useState<Invite | null>(null);
+
+  async function saveRole(m: Member) {
+    setError(undefined);
+    setDone(null);
+    try {
+      const changed = await api.changeRole(site.id, m.id, roles[m.id]);
+      setDone(`${changed.email} is now ${ROLE_TEXT[changed.role].name.toLowerCase()}.`);
+      setRoles(({ [m.id]: _, ...rest }) => rest);
+      await members.reload(true);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <div class="card members">
       <h2>Members</h2>
-      {members.error ? <ErrorBox error={members.error} /> : null}
+      <ErrorBox error={members.error ?? error} />
+      {done ? <Notice>{done}</Notice> : null}
       {members.data ? (
-        <ul class="plain">
-          {members.data.map((m) => (
-            <li key={m.email}>
-              {m.email} <span class="badge">{m.role}</span>
-            </li>
-          ))}
-        </ul>
+        <div class="table-scroll" role="region" aria-label="Members" tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Member since</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.map((m) => {
+                const chosen = roles[m.id] ?? m.role;
+                return (
+                  <tr key={m.id} data-member={m.email}>
+                    <td>
+                      {m.email} {m.email === me ? <span class="muted">(you)</span> : null}
+                    </td>
+                    <td>
+                      <RoleSelect id={`role-${m.id}`} label={`Role of ${m.email}`} value={chosen} onValue={(r) => setRoles({ ...roles, [m.id]: r })} />
+                    </td>
+                    <td>{showDate(m.since, zone)}</td>
+                    <td class="row-actions">
+                      <button type="button" class="btn btn-small" disabled={chosen === m.role} onClick={() => void saveRole(m)} aria-label={`Save the role of ${m.email}`}>
+                        Save role
+                      </button>
+                      <button type="button" class="btn btn-small btn-danger" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       ) : members.loading ? (
         <Loading what="Loading the members" />
       ) : null}
       <p class="muted small">
-        Operators invite members with <code>users invite &lt;site&gt; &lt;email&gt; --role owner|editor</code>.
+        Owners: {ROLE_TEXT.owner.does}. Editors: {ROLE_TEXT.editor.does}. Viewers: {ROLE_TEXT.viewer.does}. A site always keeps at least one owner.
       </p>
+
+      <InviteForm site={site} onInvited={() => invites.reload(true)} />
+
+      <h3>Pending invites</h3>
+      <ErrorBox error={invites.error} />
+      {invites.data ? (
+        invites.data.length === 0 ? (
+          <p class="muted">No pending invites.</p>
+        ) : (
+          <div class="table-scroll" role="region" aria-label="Pending invites" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Invited by</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {invites.data.map((i) => (
+                  <tr key={i.id} data-invite={i.email}>
+                    <td>{i.email}</td>
+                    <td>{ROLE_TEXT[i.role]?.name ?? i.role}</td>
+                    <td>{i.invitedBy ?? <span class="muted">an operator</span>}</td>
+                    <td>{showDate(i.expiresAt, zone)}</td>
+                    <td class="row-actions">
+                      <button type="button" class="btn btn-small btn-danger" onClick={() => setRevoking(i)} aria-label={`Revoke the invite of ${i.email}`}>
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : invites.loading ? (
+        <Loading what="Loading the invites" />
+      ) : null}
+
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove this member?"
+        confirmLabel="Remove member"
+        danger
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          if (!removing) return;
+          await api.removeMember(site.id, removing.id);
+          setDone(`${removing.email} is no longer a member.`);
+          await members.reload(true);
+        }}
+      >
+        <p>
+          {removing?.email} loses this site at once{removing?.email === me ? ', and so do you: you will not see it again unless invited' : ''}. Their account and
+          their other sites stay.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this invite?"
+        confirmLabel="Revoke invite"
+        danger
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          if (!revoking) return;
+          await api.revokeInvite(site.id, revoking.id);
+          await invites.reload(true);
+        }}
+      >
+        <p>The link sent to {revoking?.email} stops working at once.</p>
+      </ConfirmDialog>
     </div>
+  );
+}
+
+/** An invite by link: the API answers the one-time link once, for the owner to copy and hand over (there is no e-mail). */
+function InviteForm({ site, onInvited }: { site: SiteDetail; onInvited: () => Promise<void> }) {
+  const { zone } = useZone();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('editor');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const [created, setCreated] = useState<CreatedInvite | null>(null);
+  return (
+    <>
+      <h3>Invite someone</h3>
+      <form
+        class="inline-form"
+        aria-label="Invite someone"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          try {
+            setCreated(await api.invite(site.id, email, role));
+            setEmail('');
+            await onInvited();
+          } catch (err) {
+            setError(err);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <TextField label="Email" type="email" autoComplete="off" value={email} onValue={setEmail} maxLength={254} />
+        <div class="field">
+          <label for="invite-role">Role</label>
+          <RoleSelect id="invite-role" value={role} onValue={setRole} />
+        </div>
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          Create invite link
+        </button>
+      </form>
+      <ErrorBox error={error} />
+      {created ? (
+        <div class="new-key" role="region" aria-label="The new invite link">
+          <Notice>
+            Copy the link now and hand it to {created.invite.email}: it is shown only once, works once, and expires {showDate(created.invite.expiresAt, zone)}.
+          </Notice>
+          <CopyField label={`Invite link for ${created.invite.email} (${ROLE_TEXT[created.invite.role].name.toLowerCase()})`} value={created.link} />
+          <button type="button" class="btn btn-small" onClick={() => setCreated(null)}>
+            I have copied it
+          </button>
+        </div>
+      ) : null}
+    </>
   );
 }

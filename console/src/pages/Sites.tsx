@@ -1,4 +1,5 @@
 // The sites the user belongs to (from the session), each with the user's role there.
+import { canChange, ROLE_TEXT } from '../lib/format';
 import { href, sitePath } from '../lib/router';
 import { useTitle } from '../lib/hooks';
 import { useZone } from '../lib/session';
@@ -12,7 +13,7 @@ export function SitesPage({ session }: { session: Session }) {
     <section>
       <h1 tabIndex={-1}>Your sites</h1>
       {session.sites.length === 0 ? (
-        <p>You are not a member of any site yet. An operator adds you with an invite link.</p>
+        <p>You are not a member of any site yet. A site's owner (or an operator) adds you with an invite link.</p>
       ) : (
         <ul class="site-list">
           {session.sites.map((s) => (
@@ -21,11 +22,10 @@ export function SitesPage({ session }: { session: Session }) {
                 <a href={href(sitePath(s.id, '/campaigns'))}>{s.name}</a>
               </h2>
               <p class="muted">
-                You are {s.role === 'owner' ? 'an owner' : 'an editor'}
-                {s.role === 'owner' ? ': API keys, settings, campaigns and topics.' : ': campaigns and topics.'}
+                You are {s.role === 'owner' ? 'an owner' : s.role === 'editor' ? 'an editor' : 'a viewer'}: {ROLE_TEXT[s.role]?.does ?? ''}.
               </p>
               <p class="site-links">
-                <a href={href(sitePath(s.id, '/campaigns/new'))}>New campaign</a>
+                {canChange(s.role) ? <a href={href(sitePath(s.id, '/campaigns/new'))}>New campaign</a> : null}
                 <a href={href(sitePath(s.id, '/audience'))}>Audience</a>
                 <a href={href(sitePath(s.id, '/settings'))}>Settings</a>
               </p>
