@@ -5,7 +5,9 @@
 // watches impressions and clicks arrive on its page and in its chart, renames a topic and sees
 // the counts move, saves a draft for everyone, opens it from its page (what it will send, with its
 // preview), edits it and sends it; edits and schedules another by keyboard; sets the site's
-// sending settings by keyboard and exports its subscribers and campaign results; logs out; and is not
+// sending settings by keyboard and exports its subscribers and campaign results; invites a viewer
+// by keyboard (the invite page naming the site and the owner), sees the site as that viewer (no
+// control that changes anything), makes them an editor and removes them; logs out; and is not
 // told to "continue where you were" on a fresh visit, only when a session ended while open. The site's subscribers are push-simulator browsers in device
 // mode, which report impressions and clicks as service workers would (2.5 s after each push, so
 // the campaign's page is open before they arrive).
@@ -593,6 +595,143 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByRole('button', { name: 'Save sending settings' }).click();
     const none = JSON.stringify({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
     await eventually(async () => (JSON.stringify(await settingsNow()) === none ? true : undefined), WAIT_MS, 100);
+  });
+
+  /** axe-core at the two sizes the console is checked at for members and roles: no violation at all, of any impact. */
+  const everySize = async (name: string) => {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ]) {
+      await page.setViewportSize({ width, height });
+      try {
+        await page.waitForTimeout(250);
+        await page.evaluate(`${AXE_SOURCE}\n;0`);
+        const all = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) })))`)) as unknown[];
+        expect(all, `${name} at ${width}×${height}: axe-core violations`).to.deep.equal([]);
+        const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+        expect(overflow, `${name} at ${width}×${height}: wider than the window by`).to.equal(0);
+        await page.screenshot({ path: path.join(ARTIFACTS, `${String(++shots).padStart(2, '0')}-${name}-${width}.png`), fullPage: true });
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+    }
+    expect(problems, `${name}: script errors or CSP violations`).to.deep.equal([]);
+  };
+
+  it('members: by keyboard an owner invites a viewer and gets the link once; the invite page names the site and the owner; a revoked invite is gone', async () => {
+    await page.goto(`${consoleUrl}#/sites/${site.id}/settings`);
+    const members = page.locator('.card.members');
+    await members.getByRole('heading', { name: 'Members' }).waitFor();
+    await members.locator('tr[data-member="owner@news.example"]').getByText('(you)').waitFor();
+    await everySize('members');
+
+    // By keyboard: the email, the role menu (typing its first letter), the button.
+    await page.getByLabel('Email', { exact: true }).focus();
+    await page.keyboard.type('viewer@news.example');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('v');
+    expect(await page.locator('#invite-role').inputValue()).to.equal('viewer');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const field = page.getByLabel('Invite link for viewer@news.example (viewer)');
+    await field.waitFor();
+    const link = await field.inputValue();
+    expect(link).to.match(new RegExp(`^${publicUrl.replace(/[.]/g, '\\.')}/console/#/invite/[A-Za-z0-9_-]{43}$`));
+    await members.locator('tr[data-invite="viewer@news.example"]').waitFor();
+    await everySize('members-invited');
+
+    // A second invite, revoked: the dialog by keyboard, and the row is gone.
+    await page.getByLabel('Email', { exact: true }).fill('changed.mind@news.example');
+    await page.getByRole('button', { name: 'Create invite link' }).click();
+    await members.locator('tr[data-invite="changed.mind@news.example"]').waitFor();
+    await page.getByRole('button', { name: 'Revoke the invite of changed.mind@news.example' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Revoke this invite?' }).waitFor();
+    await everySize('members-revoke-dialog');
+    await page.getByRole('button', { name: 'Revoke invite' }).click();
+    await members.locator('tr[data-invite="changed.mind@news.example"]').waitFor({ state: 'detached' });
+
+    // The link's page, before it is used: the site and who invited, nothing else.
+    await page.goto(link.replace(publicUrl, stack.services.gatewayUrl));
+    await page.getByTestId('invite-from').filter({ hasText: 'owner@news.example invited you to Demo site.' }).waitFor();
+    await everySize('invite-named');
+    // Accepted from the invitee's own browser (another cookie jar than this page's).
+    const token = link.slice(link.lastIndexOf('/') + 1);
+    const accepted = await fetch(`${stack.services.gatewayUrl}/console/api/invites/accept`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token, password: PASSWORD }) });
+    expect(accepted.status).to.equal(200);
+  });
+
+  it("a viewer sees the site's pages without anything that changes them, each saying why", async () => {
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await page.getByLabel('Email').fill('viewer@news.example');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Your sites' }).waitFor();
+    await page.getByText('You are a viewer: sees everything, changes nothing.').waitFor();
+    const note = 'You are a viewer of this site: you can see everything, and change nothing.';
+    await page.getByRole('link', { name: 'Demo site' }).click();
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.getByText(note).waitFor();
+    expect(await page.getByRole('link', { name: 'New campaign' }).count()).to.equal(0);
+    await everySize('viewer-campaigns');
+    await page.getByRole('link', { name: 'Final tonight' }).click();
+    await page.getByRole('heading', { name: 'Final tonight' }).waitFor();
+    await page.getByText(note).waitFor();
+    for (const name of ['Duplicate', 'Delete', 'Edit draft']) expect(await page.getByRole('link', { name }).or(page.getByRole('button', { name })).count(), name).to.equal(0);
+    await page.goto(`${consoleUrl}#/sites/${site.id}/audience`);
+    await page.getByRole('heading', { name: 'Audience' }).waitFor();
+    await page.locator('tr[data-topic]').first().waitFor();
+    expect(await page.getByRole('button', { name: /^(Rename|Delete) / }).count()).to.equal(0);
+    expect(await page.getByRole('checkbox').count()).to.equal(0);
+    await everySize('viewer-audience');
+    await page.goto(`${consoleUrl}#/sites/${site.id}/settings`);
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.getByText(note).waitFor();
+    expect(await page.getByRole('heading', { name: 'Test notification' }).count()).to.equal(0);
+    expect(await page.getByRole('heading', { name: 'Members' }).count()).to.equal(0);
+    await everySize('viewer-settings');
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns/new`);
+    await page.getByRole('heading', { name: 'New campaign' }).waitFor();
+    await page.getByText(note).waitFor();
+    expect(await page.getByLabel('Title').count()).to.equal(0);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Your sites' }).waitFor();
+  });
+
+  it("members: by keyboard the owner makes the viewer an editor and removes them; the site's last owner is kept, in the API's words", async () => {
+    await page.goto(`${consoleUrl}#/sites/${site.id}/settings`);
+    const row = page.locator('tr[data-member="viewer@news.example"]');
+    await row.waitFor();
+    await page.getByLabel('Role of viewer@news.example').focus();
+    await page.keyboard.press('e');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText('viewer@news.example is now editor.').waitFor();
+    const member = async () => ((await stack.cli('users', 'list', site.id)) as { members: { email: string; role: string }[] }).members.find((m) => m.email === 'viewer@news.example');
+    expect((await member())?.role).to.equal('editor');
+
+    // The owner steps down: refused, the site has no other owner.
+    await page.getByLabel('Role of owner@news.example').selectOption('viewer');
+    await page.getByRole('button', { name: 'Save the role of owner@news.example' }).click();
+    await page.getByRole('alert').filter({ hasText: 'A site must keep at least one owner' }).waitFor();
+    await everySize('members-last-owner');
+
+    await page.getByRole('button', { name: 'Remove viewer@news.example' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Remove this member?' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await row.waitFor({ state: 'detached' });
+    expect(await member()).to.equal(undefined);
+    await page.getByText('viewer@news.example is no longer a member.').waitFor();
   });
 
   it('logging out ends the session server-side: the page goes to the login, and the old session is refused', async () => {

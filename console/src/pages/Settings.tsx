@@ -272,13 +272,13 @@ function TestNotificationCard({ site }: { site: SiteDetail }) {
   );
 }
 
-/** The role menu of a member's row or of the invite form, each option saying what the role may do. */
+/** The role menu of a member's row or of the invite form (what each role may do is said under the members). */
 function RoleSelect({ id, value, onValue, label }: { id: string; value: Role; onValue: (r: Role) => void; label?: string }) {
   return (
     <select id={id} value={value} aria-label={label} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value as Role)}>
       {ROLES.map((r) => (
         <option key={r} value={r}>
-          {ROLE_TEXT[r].name}: {ROLE_TEXT[r].does}
+          {ROLE_TEXT[r].name}
         </option>
       ))}
     </select>
