@@ -87,13 +87,13 @@ export interface FixtureApi {
 export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): FixtureApi {
   const spread = opts.impressionDelayMs ?? 20_000;
   const users = new Map<string, { password: string | null }>([[FIXTURE_USER.email, { password: FIXTURE_USER.password }]]);
-  const invites = new Map<string, { email: string; siteId: string; role: Role; used: boolean }>();
+  const invites = new Map<string, { id: string; email: string; siteId: string; role: Role; used: boolean; invitedBy: string | null; createdAt: number }>();
   const sessions = new Map<string, { email: string; csrf: string }>();
   const sites = [
     makeSite('Demo site', ['create', 'reports', 'delete', 'audience'], [[FIXTURE_USER.email, 'owner']], 0),
     makeSite('Team blog', ['reports', 'audience'], [[FIXTURE_USER.email, 'editor']], 2),
   ];
-  invites.set(FIXTURE_INVITE, { email: 'new@example.com', siteId: sites[0].id, role: 'editor', used: false });
+  invites.set(FIXTURE_INVITE, { id: randomUUID(), email: 'new@example.com', siteId: sites[0].id, role: 'editor', used: false, invitedBy: FIXTURE_USER.email, createdAt: Date.now() });
   seedCampaigns(sites[0]);
 
   const router = express.Router();
@@ -117,7 +117,7 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
   // Session and CSRF, for every route but logging in and accepting a link.
   router.use((req: Request, res: Response, next: NextFunction) => {
     res.set('Cache-Control', 'no-store');
-    if (req.path === '/login' || req.path === '/invites/accept') return next();
+    if (req.path === '/login' || req.path === '/invites/accept' || req.path === '/invites/lookup') return next();
     const s = sessionOf(req);
     if (!s) return fail(res, 401, 'Not logged in');
     if (req.method !== 'GET') {
@@ -144,6 +144,11 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
   router.get('/session', (_req, res) => {
     const s = res.locals.session as { email: string; csrf: string };
     res.json({ user: { email: s.email }, csrfToken: s.csrf, sites: sitesOf(s.email) });
+  });
+  router.post('/invites/lookup', (req, res) => {
+    const invite = typeof req.body?.token === 'string' ? invites.get(req.body.token) : undefined;
+    if (!invite || invite.used) return fail(res, 404, 'This link is invalid, used or expired');
+    res.json({ kind: 'invite', site: { name: sites.find((s) => s.id === invite.siteId)!.name }, invitedBy: invite.invitedBy });
   });
   router.post('/invites/accept', (req, res) => {
     const { token, password } = req.body ?? {};
@@ -214,7 +219,57 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     site(res).keys.push(fresh);
     res.json({ key: fresh, apiKey, revoked: key });
   });
-  router.get('/sites/:siteId/members', (_req, res) => owner(res) && res.json([...site(res).members].map(([email, role]) => ({ email, role }))));
+  // Members are named by their email here (the API names them by user id); the last owner is kept.
+  const memberJson = ([email, role]: [string, Role]) => ({ id: email, email, role, since: iso(Date.UTC(2026, 0, 5)) });
+  router.get('/sites/:siteId/members', (_req, res) => owner(res) && res.json([...site(res).members].map(memberJson)));
+  const lastOwner = (s: Site, email: string) => s.members.get(email) === 'owner' && [...s.members.values()].filter((r) => r === 'owner').length === 1;
+  router.patch('/sites/:siteId/members/:memberId', (req, res) => {
+    if (!owner(res)) return;
+    const s = site(res);
+    const email = String(req.params.memberId);
+    const role = req.body?.role;
+    if (!['owner', 'editor', 'viewer'].includes(role)) return fail(res, 400, 'role must be owner, editor or viewer');
+    if (!s.members.has(email)) return fail(res, 404, 'Member not found');
+    if (role !== 'owner' && lastOwner(s, email)) return fail(res, 409, 'A site must keep at least one owner');
+    s.members.set(email, role);
+    res.json(memberJson([email, role]));
+  });
+  router.delete('/sites/:siteId/members/:memberId', (req, res) => {
+    if (!owner(res)) return;
+    const s = site(res);
+    const email = String(req.params.memberId);
+    if (!s.members.has(email)) return fail(res, 404, 'Member not found');
+    if (lastOwner(s, email)) return fail(res, 409, 'A site must keep at least one owner');
+    s.members.delete(email);
+    res.json({ removed: true });
+  });
+  const pending = (siteId: string) => [...invites.values()].filter((i) => i.siteId === siteId && !i.used);
+  const inviteJson = (i: { id: string; email: string; role: Role; invitedBy: string | null; createdAt: number }) => ({
+    id: i.id,
+    email: i.email,
+    role: i.role,
+    invitedBy: i.invitedBy,
+    createdAt: iso(i.createdAt),
+    expiresAt: iso(i.createdAt + 7 * 86_400_000),
+  });
+  router.get('/sites/:siteId/invites', (_req, res) => owner(res) && res.json(pending(site(res).id).map(inviteJson).reverse()));
+  router.post('/sites/:siteId/invites', (req, res) => {
+    if (!owner(res)) return;
+    const { email, role } = req.body ?? {};
+    if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email.trim())) return fail(res, 400, 'email must be an email address of at most 254 characters');
+    if (!['owner', 'editor', 'viewer'].includes(role)) return fail(res, 400, 'role must be owner, editor or viewer');
+    const token = randomBytes(32).toString('base64url');
+    const invite = { id: randomUUID(), email: email.trim().toLowerCase(), siteId: site(res).id, role, used: false, invitedBy: (res.locals.session as { email: string }).email, createdAt: Date.now() };
+    invites.set(token, invite);
+    res.json({ invite: inviteJson(invite), link: `http://127.0.0.1:8080/console/#/invite/${token}` });
+  });
+  router.delete('/sites/:siteId/invites/:inviteId', (req, res) => {
+    if (!owner(res)) return;
+    const found = [...invites].find(([, i]) => i.id === req.params.inviteId && i.siteId === site(res).id && !i.used);
+    if (!found) return fail(res, 404, 'Invite not found');
+    invites.delete(found[0]);
+    res.json({ revoked: true });
+  });
   // The test notification: the subscription's shape is checked, nothing is pushed (no push service here).
   router.post('/sites/:siteId/test-notification', (req, res) => {
     const sub = req.body?.subscription;

@@ -75,6 +75,9 @@ describe('gateway: console users made with the operator CLI', function () {
     const listed = await json(['users', 'list', site.siteId]);
     expect(listed.members.map((m: { email: string; role: string }) => [m.email, m.role])).to.deep.equal([['ann@example.com', 'editor']]);
     expect((await cli(['users', 'list', site.siteId])).stdout).to.match(/^email\s+role\s+since\nann@example\.com\s+editor\s+\d{4}-/);
+    // A viewer too: the console then lists the invite as pending, made by no user.
+    const viewer = await json(['users', 'invite', site.siteId, 'vic@example.com', '--role', 'viewer']);
+    expect([viewer.email, viewer.role]).to.deep.equal(['vic@example.com', 'viewer']);
 
     const reset = await json(['users', 'reset-password', 'ann@example.com']);
     expect(reset.link.startsWith(`${PUBLIC_URL}/console/#/invite/`)).to.equal(true);
@@ -86,7 +89,7 @@ describe('gateway: console users made with the operator CLI', function () {
 
   it('when the role, email, user or site is wrong, or no PUBLIC_URL is known, then the CLI exits 2 saying why', async () => {
     const cases: [string[], Record<string, string> | undefined, string][] = [
-      [['users', 'invite', site.siteId, 'bob@example.com', '--role', 'admin'], undefined, '--role must be owner or editor'],
+      [['users', 'invite', site.siteId, 'bob@example.com', '--role', 'admin'], undefined, '--role must be owner, editor or viewer'],
       [['users', 'invite', site.siteId, 'not-an-email'], undefined, '"not-an-email" is not an email address'],
       [['users', 'invite', 'pub_nope', 'bob@example.com'], undefined, 'site "pub_nope" does not exist'],
       [['users', 'reset-password', 'nobody@example.com'], undefined, 'there is no user "nobody@example.com"'],

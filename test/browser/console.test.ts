@@ -720,7 +720,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
 
     // The owner steps down: refused, the site has no other owner.
     await page.getByLabel('Role of owner@news.example').selectOption('viewer');
-    await page.getByRole('button', { name: 'Save the role of owner@news.example' }).click();
+    await page.getByRole('button', { name: 'Save role of owner@news.example' }).click();
     await page.getByRole('alert').filter({ hasText: 'A site must keep at least one owner' }).waitFor();
     await everySize('members-last-owner');
 

@@ -345,7 +345,7 @@ function MembersCard({ site }: { site: SiteDetail }) {
                     </td>
                     <td>{showDate(m.since, zone)}</td>
                     <td class="row-actions">
-                      <button type="button" class="btn btn-small" disabled={chosen === m.role} onClick={() => void saveRole(m)} aria-label={`Save the role of ${m.email}`}>
+                      <button type="button" class="btn btn-small" disabled={chosen === m.role} onClick={() => void saveRole(m)} aria-label={`Save role of ${m.email}`}>
                         Save role
                       </button>
                       <button type="button" class="btn btn-small btn-danger" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
