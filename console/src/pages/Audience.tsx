@@ -116,31 +116,31 @@ function TopicsCard(props: { site: SiteDetail; topics?: NameCount[]; error: unkn
                   {topics.map((t) => (
                     <tr key={t.name} data-topic={t.name}>
                       {changes ? (
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`Select ${t.name} for merging`}
-                          checked={selected.has(t.name)}
-                          onChange={(e) => {
-                            const next = new Set(selected);
-                            if ((e.currentTarget as HTMLInputElement).checked) next.add(t.name);
-                            else next.delete(t.name);
-                            setSelected(next);
-                          }}
-                        />
-                      </td>
+                        <td>
+                          <input
+                            type="checkbox"
+                            aria-label={`Select ${t.name} for merging`}
+                            checked={selected.has(t.name)}
+                            onChange={(e) => {
+                              const next = new Set(selected);
+                              if ((e.currentTarget as HTMLInputElement).checked) next.add(t.name);
+                              else next.delete(t.name);
+                              setSelected(next);
+                            }}
+                          />
+                        </td>
                       ) : null}
                       <td>{t.name}</td>
                       <td class="num topic-users">{count(t.users)}</td>
                       {changes ? (
-                      <td class="row-actions">
-                        <button type="button" class="btn btn-small" aria-label={`Rename ${t.name}`} onClick={() => open({ kind: 'rename', name: t.name })}>
-                          Rename
-                        </button>
-                        <button type="button" class="btn btn-small btn-danger" aria-label={`Delete ${t.name}`} onClick={() => open({ kind: 'delete', name: t.name })}>
-                          Delete
-                        </button>
-                      </td>
+                        <td class="row-actions">
+                          <button type="button" class="btn btn-small" aria-label={`Rename ${t.name}`} onClick={() => open({ kind: 'rename', name: t.name })}>
+                            Rename
+                          </button>
+                          <button type="button" class="btn btn-small btn-danger" aria-label={`Delete ${t.name}`} onClick={() => open({ kind: 'delete', name: t.name })}>
+                            Delete
+                          </button>
+                        </td>
                       ) : null}
                     </tr>
                   ))}
@@ -148,12 +148,12 @@ function TopicsCard(props: { site: SiteDetail; topics?: NameCount[]; error: unkn
               </table>
             </div>
             {changes ? (
-            <div class="actions">
-              <button type="button" class="btn" disabled={selectedNames.length < 2} onClick={() => open({ kind: 'merge', names: selectedNames })}>
-                Merge selected topics{selectedNames.length ? ` (${selectedNames.length})` : ''}
-              </button>
-              <span class="muted small">Select two or more topics to merge them into one.</span>
-            </div>
+              <div class="actions">
+                <button type="button" class="btn" disabled={selectedNames.length < 2} onClick={() => open({ kind: 'merge', names: selectedNames })}>
+                  Merge selected topics{selectedNames.length ? ` (${selectedNames.length})` : ''}
+                </button>
+                <span class="muted small">Select two or more topics to merge them into one.</span>
+              </div>
             ) : null}
           </>
         )
