@@ -1,7 +1,7 @@
 // The console API's routes (docs/console.md, "The console API"): its own (accounts, sessions, a
-// site's settings, keys, members and invites, the audience estimate) and the /v2 routes it runs for a
-// member's site — campaigns, topics, countries — with the site's plan checked by their own rule,
-// their bodies, validation messages and answers exactly /v2's.
+// site's settings, keys, members and invites, the audience estimate) and the /v2 routes it runs
+// for a member's site — campaigns, topics, countries — with the site's plan checked by their own
+// rule, their bodies, validation messages and answers exactly /v2's.
 import type { ApiKey__Output } from '@webpush/contracts/generated/campaign/v1/ApiKey.js';
 import type { Invite__Output } from '@webpush/contracts/generated/campaign/v1/Invite.js';
 import type { Member__Output } from '@webpush/contracts/generated/campaign/v1/Member.js';
