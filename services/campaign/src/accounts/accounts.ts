@@ -2,8 +2,9 @@
 // session, accepting a one-time link; a site's members and invites as its owners manage them
 // (docs/console.md, "Members and roles"); and the operators' side of it (invites and password
 // resets printed by the CLI, a site's members); one way invites are made for both: issueInvite.
-// Session ids and link tokens are 32 random bytes (base64url); only their SHA-256 is stored. The gateway sends a session as that hash, like an
-// API key; a new session's id leaves this service once, in the answer that sets the cookie.
+// Session ids and link tokens are 32 random bytes (base64url); only their SHA-256 is stored. The
+// gateway sends a session as that hash, like an API key; a new session's id leaves this service
+// once, in the answer that sets the cookie.
 import { createHash, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import { hasBadCharacters } from '@webpush/shared/text.js';
