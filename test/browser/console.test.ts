@@ -634,7 +634,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect(await page.locator('#invite-role').inputValue()).to.equal('viewer');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    const field = page.getByLabel('Invite link for viewer@news.example (viewer)');
+    const field = page.getByRole('textbox', { name: 'Invite link for viewer@news.example (viewer)' });
     await field.waitFor();
     const link = await field.inputValue();
     expect(link).to.match(new RegExp(`^${publicUrl.replace(/[.]/g, '\\.')}/console/#/invite/[A-Za-z0-9_-]{43}$`));
