@@ -669,6 +669,9 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByLabel('Email').fill('viewer@news.example');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
+    // Logged in (back on the page logging out left, or the sites), then the sites page.
+    await page.getByText('viewer@news.example', { exact: true }).waitFor();
+    await page.goto(`${consoleUrl}#/sites`);
     await page.getByRole('heading', { name: 'Your sites' }).waitFor();
     await page.getByText('You are a viewer: sees everything, changes nothing.').waitFor();
     const note = 'You are a viewer of this site: you can see everything, and change nothing.';
@@ -703,7 +706,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Your sites' }).waitFor();
+    await page.getByText(EMAIL, { exact: true }).waitFor();
   });
 
   it("members: by keyboard the owner makes the viewer an editor and removes them; the site's last owner is kept, in the API's words", async () => {
