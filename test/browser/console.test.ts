@@ -673,7 +673,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByText('viewer@news.example', { exact: true }).waitFor();
     await page.goto(`${consoleUrl}#/sites`);
     await page.getByRole('heading', { name: 'Your sites' }).waitFor();
-    await page.getByText('You are a viewer: sees everything, changes nothing.').waitFor();
+    await page.getByText('You are a viewer: read-only access to campaigns, results, the audience and settings.').waitFor();
     const note = 'You are a viewer of this site: you can see everything, and change nothing.';
     await page.getByRole('link', { name: 'Demo site' }).click();
     await page.getByRole('heading', { name: 'Campaigns' }).waitFor();

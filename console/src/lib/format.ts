@@ -49,7 +49,7 @@ export const PERMISSION_TEXT: Record<string, string> = {
 export const ROLE_TEXT: Record<string, { name: string; does: string }> = {
   owner: { name: 'Owner', does: 'API keys, members, settings, campaigns and topics' },
   editor: { name: 'Editor', does: 'campaigns and topics' },
-  viewer: { name: 'Viewer', does: 'sees everything, changes nothing' },
+  viewer: { name: 'Viewer', does: 'read-only access to campaigns, results, the audience and settings' },
 };
 
 /** Whether the role may change campaigns and topics (the console API refuses a viewer's changes with 403). */
