@@ -713,7 +713,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.goto(`${consoleUrl}#/sites/${site.id}/settings`);
     const row = page.locator('tr[data-member="viewer@news.example"]');
     await row.waitFor();
-    await page.getByLabel('Role of viewer@news.example').focus();
+    await page.getByLabel('Role of viewer@news.example', { exact: true }).focus();
     await page.keyboard.press('e');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
@@ -722,7 +722,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect((await member())?.role).to.equal('editor');
 
     // The owner steps down: refused, the site has no other owner.
-    await page.getByLabel('Role of owner@news.example').selectOption('viewer');
+    await page.getByLabel('Role of owner@news.example', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Save role of owner@news.example' }).click();
     await page.getByRole('alert').filter({ hasText: 'A site must keep at least one owner' }).waitFor();
     await everySize('members-last-owner');
