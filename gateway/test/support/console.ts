@@ -57,7 +57,8 @@ export class ConsoleBrowser {
       const m = /^console_session=([^;]*);/.exec(c);
       if (m) this.cookie = m[1];
     }
-    const parsed: unknown = text === '' ? undefined : (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text;
+    // JSON answers parsed; anything else (an export's NDJSON or CSV stream) kept as its text.
+    const parsed: unknown = text === '' ? undefined : (res.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(text) : text;
     if (parsed && typeof parsed === 'object' && typeof (parsed as { csrfToken?: unknown }).csrfToken === 'string') this.csrfToken = (parsed as { csrfToken: string }).csrfToken;
     return { status: res.status, headers: res.headers, body: parsed, cookies };
   }
