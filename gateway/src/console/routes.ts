@@ -241,6 +241,9 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     },
     // An A/B test's winner picked before its window ends: it changes what the campaign sends.
     fromV2(campaigns.pickWinner, 'POST', `${SITE}/campaigns/{campaignId}/winner`, 'editor'),
+    // A sent campaign's notification corrected or withdrawn (docs/api-decisions.md, "Update and recall").
+    fromV2(campaigns.update, 'POST', `${SITE}/campaigns/{campaignId}/update`, 'editor'),
+    fromV2(campaigns.recall, 'POST', `${SITE}/campaigns/{campaignId}/recall`, 'editor'),
     fromV2(campaigns.delete, 'DELETE', `${SITE}/campaigns/{campaignId}`, 'editor'),
     // The composer's live estimate: a count of what a create would reach, so it takes the
     // create's permission (and its refusal); the body is checked by the create's rules.

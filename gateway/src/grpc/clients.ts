@@ -40,6 +40,7 @@ import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated
 import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
 import type { DeleteCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteCampaignResponse.js';
 import type { PickWinnerResponse__Output } from '@webpush/contracts/generated/campaign/v1/PickWinnerResponse.js';
+import type { ReviseCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/ReviseCampaignResponse.js';
 import type { NameCounts__Output } from '@webpush/contracts/generated/delivery/v1/NameCounts.js';
 import type { ImportSubscriptionsResponse__Output } from '@webpush/contracts/generated/delivery/v1/ImportSubscriptionsResponse.js';
 import type { ExportChunk__Output } from '@webpush/contracts/generated/delivery/v1/ExportChunk.js';
@@ -56,6 +57,8 @@ export interface CampaignBackend {
   getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<GetCampaignResponse__Output>;
   deleteCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<DeleteCampaignResponse__Output>;
   pickWinner(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<PickWinnerResponse__Output>;
+  /** A sent campaign's update or recall (docs/api-decisions.md, "Update and recall"). */
+  reviseCampaign(req: { siteId: string; campaignId: string; action: 'update' | 'recall'; bodyJson: string }, ctx: CallContext): Promise<ReviseCampaignResponse__Output>;
   /** The console's edit of a draft (docs/console.md, "Drafts"): a create body; the create's answer. */
   updateDraft(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<CreateCampaignResponse__Output>;
   /** No deadline (a long history takes a while): the caller cancels it when its client goes. */
@@ -180,6 +183,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       getCampaign: (req, ctx) => call(campaign, campaign.GetCampaign, req, ctx),
       deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
       pickWinner: (req, ctx) => call(campaign, campaign.PickWinner, req, ctx),
+      reviseCampaign: (req, ctx) => call(campaign, campaign.ReviseCampaign, req, ctx),
       updateDraft: (req, ctx) => call(campaign, campaign.UpdateDraft, req, ctx),
       exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
     },

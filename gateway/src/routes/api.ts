@@ -53,6 +53,8 @@ export function v2Router(deps: ApiDeps): Router {
   add('GET', '/v2/campaign/{campaignId}', campaigns.get);
   add('DELETE', '/v2/campaign/{campaignId}', campaigns.delete);
   add('POST', '/v2/campaign/{campaignId}/winner', campaigns.pickWinner);
+  add('POST', '/v2/campaign/{campaignId}/update', campaigns.update);
+  add('POST', '/v2/campaign/{campaignId}/recall', campaigns.recall);
   add('GET', '/v2/campaign', campaigns.getWithoutId);
   add('DELETE', '/v2/campaign', campaigns.deleteWithoutId);
 

@@ -89,7 +89,7 @@ export interface DispatchMessage {
    */
   urgency?: Urgency;
   /**
-   * Added 2026-12-06, optional: the job is a revision of a campaign already sent, not a campaign
+   * Added 2026-12-05, optional: the job is a revision of a campaign already sent, not a campaign
    * (docs/api-decisions.md, "Update and recall"). `campaignId` is then the revision's own id (its
    * run, delivery-log rows and counters are its own, so each subscriber gets each revision once),
    * `revision.campaignId` the campaign revised: the pushes go to the subscribers its run sent to,
