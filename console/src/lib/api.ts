@@ -12,6 +12,8 @@ import type {
   CreateCampaignRequest,
   CreatedCampaign,
   DailyAudience,
+  CampaignRevision,
+  CampaignUpdate,
   DeletedCampaign,
   IssuedKey,
   ListCampaignsRequest,
@@ -164,6 +166,8 @@ export const api = {
   deleteCampaign: (siteId: string, campaignId: string) => call<DeletedCampaign>('DELETE', `${site(siteId)}/campaigns/${enc(campaignId)}`),
   pickWinner: (siteId: string, campaignId: string, variant: number) =>
     call<{ id: string; winner: { variant: number; decidedAt: string; by: string } }>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/winner`, { variant }),
+  updateSent: (siteId: string, campaignId: string, body: CampaignUpdate) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/update`, body),
+  recall: (siteId: string, campaignId: string) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/recall`, {}),
 };
 
 /** The message to show for a failure: the API's own words (with the wait a 429 asks: a login's is often seconds), or what went wrong in the page. */

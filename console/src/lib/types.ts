@@ -250,6 +250,23 @@ export interface DeletedCampaign {
   deleted: true;
 }
 
+/** POST /v2/campaign/{campaignId}/update's body: the fields corrected (docs/api-decisions.md, "Update and recall"). */
+export interface CampaignUpdate {
+  title?: string;
+  body?: string;
+  link?: string;
+  icon?: string | null;
+  image?: string | null;
+}
+
+/** The answer of an update or recall. */
+export interface CampaignRevision {
+  id: string;
+  revision: number;
+  action: 'update' | 'recall';
+  revisedAt: string;
+}
+
 export interface CampaignSeries {
   resolution: 'minute' | 'hour';
   /** Only minutes (hours) with a report; the chart fills the others with zeros from startedAt. */
