@@ -10,7 +10,7 @@ import { REVISION_ACTIONS, type Revision, type RevisionAction } from '@webpush/c
 import { revisionFitsOnePush } from '@webpush/contracts/revision-payload.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { insertOutbox, revisionJob } from '../outbox/index.js';
-import { CONTENT_FIELD_RULES } from '../campaigns/content-fields.js';
+import { CONTENT_FIELD_RULES } from '../campaigns/index.js';
 import { formatUtcDate } from '../base/dates.js';
 import { NotFoundError, RefusedError, ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
