@@ -46,6 +46,9 @@ const SAMPLES: Record<string, { body?: unknown; editorStatus?: number }> = {
   deleteCampaign: {},
   // The sample campaign has no A/B test: the call gets through to the campaign service, which refuses it.
   pickCampaignWinner: { body: { variant: 0 }, editorStatus: 409 },
+  // The sample campaign was not sent: the call gets through to the campaign service, which refuses it.
+  updateCampaign: { body: { title: 'Corrected title' }, editorStatus: 409 },
+  recallCampaign: { body: {}, editorStatus: 409 },
   estimateAudience: { body: { topics: ['news'] } },
   campaignSeries: {},
   audienceDaily: {},
@@ -361,6 +364,8 @@ describe('gateway: the console API', function () {
         ['GET', `${base}/countries`, '/v2/countries', undefined, 200, []],
         ['GET', `${base}/campaigns/${id}/series`, null, undefined, 403, reports],
         ['POST', `${base}/campaigns/${id}/winner`, `/v2/campaign/${id}/winner`, { variant: 0 }, 403, create],
+        ['POST', `${base}/campaigns/${id}/update`, `/v2/campaign/${id}/update`, { title: 'Corrected title' }, 403, create],
+        ['POST', `${base}/campaigns/${id}/recall`, `/v2/campaign/${id}/recall`, {}, 403, create],
         ['GET', `${base}/audience/daily`, null, undefined, 200, []],
         ['GET', `${base}/audience/browsers`, null, undefined, 200, []],
         ['POST', `${base}/topics/rename`, null, { from: 'news', to: 'headlines' }, 403, { message: 'This plan does not have permission to maintain topics' }],
