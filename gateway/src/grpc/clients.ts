@@ -1,6 +1,6 @@
 // One client per backend service, promisified; every call carries a deadline and the request id.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadCampaignProto, loadConsoleDataProto, loadConsoleProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
+import { loadAudienceProto, loadAuditLogProto, loadCampaignProto, loadConsoleDataProto, loadConsoleProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
 import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import type { CampaignServiceClient } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
 import type { ConsoleClient } from '@webpush/contracts/generated/campaign/v1/Console.js';
@@ -34,6 +34,11 @@ import type { WebhookEndpoint__Output } from '@webpush/contracts/generated/deliv
 import type { DeleteWebhookResponse__Output } from '@webpush/contracts/generated/delivery/v1/DeleteWebhookResponse.js';
 import type { ListWebhookDeliveriesResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListWebhookDeliveriesResponse.js';
 import type { WebhookDelivery__Output } from '@webpush/contracts/generated/delivery/v1/WebhookDelivery.js';
+import type { AuditLogClient } from '@webpush/contracts/generated/delivery/v1/AuditLog.js';
+import type { AppendAuditEntryRequest } from '@webpush/contracts/generated/delivery/v1/AppendAuditEntryRequest.js';
+import type { ListAuditEntriesResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListAuditEntriesResponse.js';
+import type { AuditSettings__Output } from '@webpush/contracts/generated/delivery/v1/AuditSettings.js';
+import type { AuditExportChunk__Output } from '@webpush/contracts/generated/delivery/v1/AuditExportChunk.js';
 import type { AuthenticateResponse__Output } from '@webpush/contracts/generated/campaign/v1/AuthenticateResponse.js';
 import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
@@ -121,8 +126,19 @@ export interface WebhooksBackend {
   pingWebhook: WebhookCall<WebhookDelivery__Output>;
 }
 
+/** delivery.v1.AuditLog (packages/contracts/protos/delivery/v1/audit_log.proto): sites' audit logs, appended to by both routers, read by the console's owners. */
+export interface AuditLogBackend {
+  append(req: AppendAuditEntryRequest, ctx: CallContext): Promise<unknown>;
+  list(req: { siteId: string; before: number; limit: number }, ctx: CallContext): Promise<ListAuditEntriesResponse__Output>;
+  /** No deadline (a long log takes a while): the caller cancels it when its client goes. */
+  export(siteId: string, ctx: CallContext): grpc.ClientReadableStream<AuditExportChunk__Output>;
+  settings(siteId: string, ctx: CallContext): Promise<AuditSettings__Output>;
+  updateSettings(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<AuditSettings__Output>;
+}
+
 export interface Backends {
   campaigns: CampaignBackend;
+  auditLog: AuditLogBackend;
   console: ConsoleBackend;
   audience: AudienceBackend;
   consoleData: ConsoleDataBackend;
@@ -161,6 +177,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
   // clients made with the same target and options).
   const webhooks: WebhooksClient = new (loadWebhooksProto().delivery.v1.Webhooks)(targets.audience, credentials, options);
   const consoleData: ConsoleDataClient = new (loadConsoleDataProto().delivery.v1.ConsoleData)(targets.audience, credentials, options);
+  const auditLog: AuditLogClient = new (loadAuditLogProto().delivery.v1.AuditLog)(targets.audience, credentials, options);
 
   function requestMetadata(ctx: CallContext): grpc.Metadata {
     const metadata = new grpc.Metadata();
@@ -219,6 +236,13 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       updateSendingSettings: (req, ctx) => call(consoleData, consoleData.UpdateSendingSettings, req, ctx),
       sendTestPush: (req, ctx) => call(consoleData, consoleData.SendTestPush, req, ctx, Math.max(deadlineMs, TEST_PUSH_DEADLINE_MS)),
     },
+    auditLog: {
+      append: (req, ctx) => call(auditLog, auditLog.Append, req, ctx),
+      list: (req, ctx) => call(auditLog, auditLog.ListAuditEntries, req, ctx),
+      export: (siteId, ctx) => auditLog.ExportAuditEntries({ siteId }, requestMetadata(ctx)),
+      settings: (siteId, ctx) => call(auditLog, auditLog.GetAuditSettings, { siteId }, ctx),
+      updateSettings: (req, ctx) => call(auditLog, auditLog.UpdateAuditSettings, req, ctx),
+    },
     webhooks: {
       listWebhooks: (req, ctx) => call(webhooks, webhooks.ListWebhooks, req, ctx),
       createWebhook: (req, ctx) => call(webhooks, webhooks.CreateWebhook, req, ctx),
@@ -242,6 +266,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       audience.close();
       webhooks.close();
       consoleData.close();
+      auditLog.close();
     },
   };
 }

@@ -51,6 +51,7 @@ export function campaignEndpoints(backend: CampaignBackend) {
     },
     list: {
       operation: 'listCampaigns',
+      audit: 'read',
       permission: 'reports',
       denied: reportsDenied,
       genericMessage: MESSAGES.internal,
@@ -61,6 +62,7 @@ export function campaignEndpoints(backend: CampaignBackend) {
     },
     export: {
       operation: 'exportCampaigns',
+      audit: 'export',
       permission: 'reports',
       denied: reportsDenied,
       genericMessage: MESSAGES.internal,

@@ -26,7 +26,7 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
   return {
     Authenticate: unary('Authenticate', log, async (req) => {
       const owner = await uc.authenticate(req.keyHash);
-      return { siteId: owner.siteId, permissions: owner.permissions };
+      return { siteId: owner.siteId, permissions: owner.permissions, keyId: owner.key.id, keyPrefix: owner.key.prefix, keyLabel: owner.key.label };
     }),
     CreateCampaign: unary('CreateCampaign', log, (req) => uc.createCampaign(req.siteId, req.bodyJson, req.idempotencyKey)),
     ListCampaigns: unary('ListCampaigns', log, async (req) => {
