@@ -61,6 +61,10 @@ const SAMPLES: Record<string, { body?: unknown; editorStatus?: number }> = {
   updateSettings: { body: { timeZone: 'Europe/Lisbon' } },
   exportSubscribers: {},
   exportCampaigns: { body: {} },
+  listAuditEntries: {},
+  exportAuditLog: {},
+  getAuditSettings: {},
+  updateAuditSettings: { body: { retentionDays: 365 } },
 };
 
 /** What a path parameter of another site's answers under the user's own site. */
