@@ -11,6 +11,7 @@ import { href, navigate, parseHash, sitePath, useHash, type Route } from './lib/
 import { SessionContext, useZonePreference, ZoneContext } from './lib/session';
 import type { Session, SiteDetail } from './lib/types';
 import { AudiencePage } from './pages/Audience';
+import { AuditLogPage } from './pages/AuditLog';
 import { CampaignPage } from './pages/Campaign';
 import { CampaignsPage } from './pages/Campaigns';
 import { ComposerPage } from './pages/Composer';
@@ -143,14 +144,18 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
       return <AudiencePage site={s} />;
     case 'settings':
       return <SettingsPage site={s} />;
+    case 'audit':
+      return <AuditLogPage site={s} />;
   }
 }
 
-const SITE_NAV: { page: Route['page']; label: string; path: string }[] = [
+/** `owners`: shown to the site's owners only (the API refuses the others). */
+const SITE_NAV: { page: Route['page']; label: string; path: string; owners?: true }[] = [
   { page: 'campaigns', label: 'Campaigns', path: '/campaigns' },
   { page: 'composer', label: 'New campaign', path: '/campaigns/new' },
   { page: 'audience', label: 'Audience', path: '/audience' },
   { page: 'settings', label: 'Settings', path: '/settings' },
+  { page: 'audit', label: 'Audit log', path: '/audit', owners: true },
 ];
 
 function Shell({ route, session, onLogout, hash, children }: { route: Route; session: Session | null; onLogout: () => void; hash: string; children: ComponentChildren }) {
@@ -158,6 +163,7 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
   const first = useRef(true);
   const siteId = 'siteId' in route ? route.siteId : undefined;
   const siteName = siteId ? session?.sites.find((s) => s.id === siteId)?.name : undefined;
+  const owner = siteId ? session?.sites.find((s) => s.id === siteId)?.role === 'owner' : false;
   const active = route.page === 'campaign' || route.page === 'editDraft' ? 'campaigns' : route.page;
 
   // A new page: its heading takes the focus (not on the first load: the browser starts at the top).
@@ -208,7 +214,7 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
               {siteName ?? 'Site'}
             </a>
             <ul>
-              {SITE_NAV.map((n) => (
+              {SITE_NAV.filter((n) => owner || !n.owners).map((n) => (
                 <li key={n.page}>
                   <a href={href(sitePath(siteId, n.path))} aria-current={active === n.page ? 'page' : undefined}>
                     {n.label}

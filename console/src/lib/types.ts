@@ -67,6 +67,25 @@ export interface Member {
   role: Role;
 }
 
+/** One entry of a site's audit log (docs/console.md, "Audit log"). */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  /** A console user (`id` their email) or an API key (`id` the key's id, with its prefix and label). */
+  actor: { kind: 'user' | 'key'; id: string; prefix: string; label: string };
+  action: string;
+  target: string;
+  status: number;
+  clientAddress: string;
+  requestId: string;
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  /** The `before` of the next page; null after the last. */
+  nextBefore: number | null;
+}
+
 export interface NameCount {
   name: string;
   users: number;
