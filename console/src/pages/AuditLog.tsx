@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { ErrorBox, Loading, Notice, TextField } from '../components/ui';
 import { api, auditExportUrl } from '../lib/api';
+import { actionText, outcomeText } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { useZone } from '../lib/session';
 import { showDate } from '../lib/time';
@@ -10,18 +11,6 @@ import type { AuditEntry, SiteDetail } from '../lib/types';
 
 const MIN_DAYS = 7;
 const MAX_DAYS = 3650;
-
-/** `createCampaign` → `create campaign`: the API's operation names, read as words. */
-export function actionText(action: string): string {
-  return action.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-}
-
-/** The outcome of the call by its HTTP status. */
-export function outcomeText(status: number): string {
-  if (status < 400) return `Done (${status})`;
-  if (status < 500) return `Refused (${status})`;
-  return `Failed (${status})`;
-}
 
 function Actor({ actor }: { actor: AuditEntry['actor'] }) {
   if (actor.kind === 'user') return <>{actor.id}</>;
