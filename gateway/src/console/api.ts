@@ -3,8 +3,10 @@
 // (401 `Not logged in`) → its CSRF token on every POST, PATCH and DELETE (403 `Invalid CSRF
 // token`) → the path's site among the user's (404 `Site not found`, exactly as a site that does
 // not exist) → the role (403 for an editor on an owner's route) → the site's plan, by /v2's rule
-// and answer → a JSON content type, the body's size and JSON → the backend. Under
-// /console/api/, an unknown path is 404 and a known one with another method 405 with Allow.
+// and answer → a JSON content type, the body's size and JSON → the backend; then the answer,
+// refusals of a member included, goes into the site's audit log before it is sent
+// (routes/audit-trail.ts). Under /console/api/, an unknown path is 404 and a known one with
+// another method 405 with Allow.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Logger } from '@webpush/shared/log.js';

@@ -1,8 +1,9 @@
 // The /v2 API's Express router: every method and path of the API is registered below, each
 // running the same chain of steps in the order docs/api-decisions.md fixes: key present → the
 // client's key-guessing limit → the key → the key's rate limit → the plan → body size → JSON →
-// the backend. A caller within its limits sees exactly the spec's answers; a path that exists
-// with other methods answers 405 with Allow (http/routing.ts).
+// the backend; then the answer of a known key within its limits goes into its site's audit log
+// before it is sent (audit-trail.ts). A caller within its limits sees exactly the spec's answers;
+// a path that exists with other methods answers 405 with Allow (http/routing.ts).
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Logger } from '@webpush/shared/log.js';
 import type { RateDecision } from '@webpush/shared/rate-limit.js';
