@@ -149,6 +149,21 @@ describe('gateway: the audit log', function () {
       expect(JSON.stringify(await entries(siteA.siteId))).to.not.include(apiKey);
     });
 
+    it('when routes this feature does not know are called (the sending settings, the console exports), then they are recorded all the same, by their method and kind', async () => {
+      const b = ownerA.browser;
+      const from = await newestId(siteA.siteId);
+      expect((await b.call('GET', `/console/api/sites/${siteA.siteId}/settings`)).status).to.equal(200);
+      expect((await b.call('PATCH', `/console/api/sites/${siteA.siteId}/settings`, { body: { timeZone: 'Europe/Lisbon' } })).status).to.equal(200);
+      expect((await b.call('PATCH', `/console/api/sites/${siteA.siteId}/settings`, { body: { timeZone: 'Mars/Olympus' } })).status).to.equal(400);
+      const exported = await b.call('GET', `/console/api/sites/${siteA.siteId}/subscribers/export?format=csv`);
+      expect(exported.status).to.equal(200);
+      expect((await since(siteA.siteId, from)).map((e) => [e.action, e.status])).to.deep.equal([
+        ['updateSettings', 200],
+        ['updateSettings', 400],
+        ['exportSubscribers', 200],
+      ]);
+    });
+
     it("when a plan refuses a key's call, then the refusal is recorded with the plan's status; an unknown key is recorded nowhere", async () => {
       const limited = await stack.newSite({ permissions: ['reports'] });
       const owner = await users.newUser(limited.siteId);
