@@ -623,9 +623,11 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect(await page.evaluate(`fetch('api/sites/${site.id}/audit/settings').then((r) => r.json())`)).to.deep.equal({ retentionDays: 90 });
     await screen('audit-log-retention');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export as CSV' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as CSV' }).click()]);
     expect(download.suggestedFilename()).to.equal('audit-log.csv');
     const csv = readFileSync((await download.path())!, 'utf8');
+    const rows = csv.trimEnd().split('\n').length - 1;
+    await page.getByText(`Saved audit-log.csv: ${rows.toLocaleString('en')} entries.`).waitFor();
     expect(csv.split('\r\n')[0]).to.equal('id,at,actorKind,actor,actorPrefix,actorLabel,action,target,status,clientAddress,requestId');
     expect(csv).to.include(',updateAuditSettings,');
   });

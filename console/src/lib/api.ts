@@ -127,9 +127,6 @@ function keepToken<T extends { csrfToken: string }>(p: Promise<T>): Promise<T> {
 
 const site = (siteId: string) => `sites/${enc(siteId)}`;
 
-/** Where a site's audit log downloads as CSV (a plain link: the browser saves the file). */
-export const auditExportUrl = (siteId: string) => `${BASE}${site(siteId)}/audit/export`;
-
 export const api = {
   login: (email: string, password: string) => keepToken(call<Session>('POST', 'login', { email, password }, { loginCall: true })),
   logout: () =>
@@ -150,6 +147,7 @@ export const api = {
   updateSettings: (siteId: string, change: SiteSettingsChange) => call<SiteSettings>('PATCH', `${site(siteId)}/settings`, change),
   exportSubscribers: (siteId: string) => download('GET', `${site(siteId)}/subscribers/export?format=csv`),
   exportCampaigns: (siteId: string) => download('POST', `${site(siteId)}/campaigns/export?format=csv`, {}),
+  exportAuditLog: (siteId: string) => download('GET', `${site(siteId)}/audit/export`),
   auditLog: (siteId: string, before: number | null) => call<AuditPage>('GET', `${site(siteId)}/audit${before === null ? '' : `?before=${before}`}`),
   auditSettings: (siteId: string) => call<{ retentionDays: number }>('GET', `${site(siteId)}/audit/settings`),
   /** A text that is not a number is sent as it is, for the API to say why it refuses it. */

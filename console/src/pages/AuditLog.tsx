@@ -1,8 +1,9 @@
 // A site's audit log (owners; docs/console.md, "Audit log"): who did what and when, by console
 // user or API key, newest first with "Load more", the CSV download, and how long entries are kept.
 import { useState } from 'preact/hooks';
+import { CsvExport } from '../components/CsvExport';
 import { ErrorBox, Loading, Notice, TextField } from '../components/ui';
-import { api, auditExportUrl } from '../lib/api';
+import { api } from '../lib/api';
 import { actionText, outcomeText } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { useZone } from '../lib/session';
@@ -72,12 +73,8 @@ function EntriesCard({ site }: { site: SiteDetail }) {
 
   return (
     <div class="card">
-      <div class="card-head">
-        <h2>Entries</h2>
-        <a class="btn btn-small" href={auditExportUrl(site.id)} download="audit-log.csv">
-          Export as CSV
-        </a>
-      </div>
+      <h2>Entries</h2>
+      <CsvExport label="Export as CSV" noun="entries" filename="audit-log.csv" open={() => api.exportAuditLog(site.id)} />
       {first.error ? <ErrorBox error={first.error} /> : null}
       {first.loading && !first.data ? <Loading what="Loading the audit log" /> : null}
       {first.data && entries.length === 0 ? <p class="muted">Nothing has been recorded yet.</p> : null}
