@@ -12,6 +12,7 @@ import { href, navigate, parseHash, sitePath, useHash, type Route } from './lib/
 import { SessionContext, useZonePreference, ZoneContext } from './lib/session';
 import type { Session, SiteDetail } from './lib/types';
 import { AudiencePage } from './pages/Audience';
+import { AuditLogPage } from './pages/AuditLog';
 import { CampaignPage } from './pages/Campaign';
 import { CampaignsPage } from './pages/Campaigns';
 import { ComposerClosed, ComposerPage } from './pages/Composer';
@@ -144,14 +145,18 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
       return <AudiencePage site={s} />;
     case 'settings':
       return <SettingsPage site={s} />;
+    case 'audit':
+      return <AuditLogPage site={s} />;
   }
 }
 
-const SITE_NAV: { page: Route['page']; label: string; path: string }[] = [
+/** `owners`: shown to the site's owners only (the API refuses the others). */
+const SITE_NAV: { page: Route['page']; label: string; path: string; owners?: true }[] = [
   { page: 'campaigns', label: 'Campaigns', path: '/campaigns' },
   { page: 'composer', label: 'New campaign', path: '/campaigns/new' },
   { page: 'audience', label: 'Audience', path: '/audience' },
   { page: 'settings', label: 'Settings', path: '/settings' },
+  { page: 'audit', label: 'Audit log', path: '/audit', owners: true },
 ];
 
 function Shell({ route, session, onLogout, hash, children }: { route: Route; session: Session | null; onLogout: () => void; hash: string; children: ComponentChildren }) {
@@ -160,8 +165,10 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
   const siteId = 'siteId' in route ? route.siteId : undefined;
   const siteRef = siteId ? session?.sites.find((s) => s.id === siteId) : undefined;
   const siteName = siteRef?.name;
-  // A viewer's navigation has no "New campaign": there is nothing they could make there.
-  const nav = SITE_NAV.filter((n) => n.page !== 'composer' || !siteRef || canChange(siteRef.role));
+  const owner = siteRef?.role === 'owner';
+  // A viewer's navigation has no "New campaign": there is nothing they could make there; the
+  // owners' pages (the audit log) are listed to owners only.
+  const nav = SITE_NAV.filter((n) => (n.page !== 'composer' || !siteRef || canChange(siteRef.role)) && (owner || !n.owners));
   const active = route.page === 'campaign' || route.page === 'editDraft' ? 'campaigns' : route.page;
 
   // A new page: its heading takes the focus (not on the first load: the browser starts at the top).

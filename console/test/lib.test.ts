@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { ApiError, messageOf } from '../src/lib/api';
 import { splitMessage } from '../src/lib/field-errors';
-import { campaignState, countryName, graphemes, isLive, sendingProgress } from '../src/lib/format';
+import { actionText, campaignState, countryName, graphemes, isLive, outcomeText, sendingProgress } from '../src/lib/format';
 import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
 import { apiDate, instantToWall, offsetMinutes, timeAxisLabels, wallToApiDate, wallToInstant } from '../src/lib/time';
@@ -151,6 +151,7 @@ describe('console: hash routes', () => {
     expect(parseHash('#/sites/s1/campaigns/c9/edit')).to.deep.equal({ page: 'editDraft', siteId: 's1', campaignId: 'c9' });
     expect(parseHash('#/sites/s1/campaigns/c9/other').page).to.equal('notFound');
     expect(parseHash('#/sites/s1/settings')).to.deep.equal({ page: 'settings', siteId: 's1' });
+    expect(parseHash('#/sites/s1/audit')).to.deep.equal({ page: 'audit', siteId: 's1' });
     const list = parseHash('#/sites/s1/campaigns?status=sent,draft');
     expect(list.page).to.equal('campaigns');
     expect(list.page === 'campaigns' && list.query.get('status')).to.equal('sent,draft');
@@ -243,5 +244,22 @@ describe('console: the test notification', () => {
     expect(failing).to.deep.equal({ step: 'failed', message: 'This browser could not subscribe: AbortError: registration failed' });
     const refused = await sendTestNotification({ askPermission: granted, subscribe: async () => subscription, send: async () => Promise.reject(new Error('The push service could not be reached: timeout')) });
     expect(refused).to.deep.equal({ step: 'failed', message: 'The push service could not be reached: timeout' });
+  });
+});
+
+describe("console: the audit log's words", () => {
+  it('reads an operation name as words, and a status as its outcome', () => {
+    expect(actionText('createCampaign')).to.equal('create campaign');
+    expect(actionText('rotateWebhookSecret')).to.equal('rotate webhook secret');
+    expect(actionText('login')).to.equal('login');
+    expect([200, 302, 400, 403, 404, 500, 503].map(outcomeText)).to.deep.equal([
+      'Done (200)',
+      'Done (302)',
+      'Refused (400)',
+      'Refused (403)',
+      'Refused (404)',
+      'Failed (500)',
+      'Failed (503)',
+    ]);
   });
 });

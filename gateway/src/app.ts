@@ -16,6 +16,7 @@ import { createFailureLimiter, createTokenBucket } from '@webpush/shared/rate-li
 import { createPublicProxy } from './routes/public-proxy.js';
 import { loadConsolePages } from './console/index.js';
 import { createExpressApp } from './express-app.js';
+import { createAuditTrail } from './routes/audit-trail.js';
 import { startHttpServer } from './http-server.js';
 
 const CONTRACT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/openapi.yaml');
@@ -55,6 +56,7 @@ export async function startGateway(config: Readonly<GatewayConfig>, deps: { logg
     contractYaml: readFileSync(CONTRACT_FILE, 'utf8'),
     publicUrl: config.publicUrl,
     consolePages,
+    audit: createAuditTrail(backends.auditLog, logger, metrics.registry),
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
     metrics,

@@ -15,11 +15,12 @@ import type { ClientResolver } from './http/client-address.js';
 import { sendJson } from './http/json.js';
 import { requestId, requestIdOf } from './http/request-id.js';
 import { v2Router, type ApiLimits } from './routes/api.js';
+import type { AuditTrail } from './routes/audit-trail.js';
 import { staticRoutes } from './routes/static.js';
 import { MESSAGES } from './texts.js';
 
 export interface ExpressAppDeps {
-  backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
+  backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks' | 'auditLog'>;
   authenticator: Authenticator;
   /** The /public proxy (routes/public-proxy.ts). */
   publicProxy: express.RequestHandler;
@@ -37,6 +38,8 @@ export interface ExpressAppDeps {
   metrics?: ServiceMetrics;
   /** The console API under /console/api/ (docs/console.md); absent = not served. */
   console?: ConsoleDeps;
+  /** The sites' audit logs, recorded by both routers (routes/audit-trail.ts); absent = nothing recorded. */
+  audit?: AuditTrail;
 }
 
 export interface ConsoleDeps {
@@ -62,18 +65,19 @@ export function createExpressApp(deps: ExpressAppDeps): express.Express {
     const c = deps.console;
     app.use(
       consoleApiRouter({
-        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience }),
+        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience, auditLog: deps.backends.auditLog }),
         backend: c.backend,
         bodyLimitBytes: deps.bodyLimitBytes,
         logger: deps.logger,
         clientOf: c.clientOf,
         secureCookie: c.secureCookie,
         publicUrl: c.publicUrl,
+        audit: deps.audit,
       }),
     );
   }
   if (deps.consolePages !== undefined) app.use(consolePageRoutes(deps.consolePages));
-  app.use(v2Router({ backends: deps.backends, authenticator: deps.authenticator, bodyLimitBytes: deps.bodyLimitBytes, logger: deps.logger, limits: deps.limits }));
+  app.use(v2Router({ backends: deps.backends, authenticator: deps.authenticator, bodyLimitBytes: deps.bodyLimitBytes, logger: deps.logger, limits: deps.limits, audit: deps.audit }));
   app.use((_req: Request, res: Response) => sendJson(res, 404, { message: MESSAGES.notFound }));
 
   // Last chance: the detail goes to the log with the request id, never to the client.

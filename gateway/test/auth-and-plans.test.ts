@@ -68,6 +68,17 @@ const ENDPOINTS: Endpoint[] = [
     allowed: (status, body) => expect([status, body]).to.deep.equal([404, { message: 'Campaign not found' }]),
     denied: { status: 403, body: { message: PLAN.create } },
   },
+  ...(['update', 'recall'] as const).map(
+    (action): Endpoint => ({
+      name: `POST /campaign/{campaignId}/${action}`,
+      method: 'POST',
+      path: () => `/v2/campaign/${randomUUID()}/${action}`,
+      body: action === 'update' ? { title: 'Corrected title' } : {},
+      permission: 'create',
+      allowed: (status, body) => expect([status, body]).to.deep.equal([404, { message: 'Campaign not found' }]),
+      denied: { status: 403, body: { message: PLAN.create } },
+    }),
+  ),
   {
     name: 'GET /topics',
     method: 'GET',

@@ -304,6 +304,8 @@ describe('gateway: the console API', function () {
         ['GET', `${base}/countries`, '/v2/countries', undefined, 200, []],
         ['GET', `${base}/campaigns/${id}/series`, null, undefined, 403, reports],
         ['POST', `${base}/campaigns/${id}/winner`, `/v2/campaign/${id}/winner`, { variant: 0 }, 403, create],
+        ['POST', `${base}/campaigns/${id}/update`, `/v2/campaign/${id}/update`, { title: 'Corrected title' }, 403, create],
+        ['POST', `${base}/campaigns/${id}/recall`, `/v2/campaign/${id}/recall`, {}, 403, create],
         ['GET', `${base}/audience/daily`, null, undefined, 200, []],
         ['GET', `${base}/audience/browsers`, null, undefined, 200, []],
         ['POST', `${base}/topics/rename`, null, { from: 'news', to: 'headlines' }, 403, { message: 'This plan does not have permission to maintain topics' }],

@@ -597,6 +597,43 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await eventually(async () => (JSON.stringify(await settingsNow()) === none ? true : undefined), WAIT_MS, 100);
   });
 
+  it('audit log (owners): who did what — the owner in the console and the API key — newest first; the retention set by keyboard, a refusal shown; the CSV downloaded', async () => {
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    const table = page.getByRole('region', { name: 'Audit log entries' });
+    // The draft the API key deleted just before, and the key the owner made in the settings.
+    const keyRow = table.locator('tbody tr', { hasText: 'delete campaign' }).first();
+    await keyRow.waitFor();
+    expect(await keyRow.innerText()).to.match(/API key .*…/);
+    await table.locator('tbody tr', { hasText: 'create key' }).first().waitFor();
+    expect(await table.locator('tbody tr', { hasText: 'create key' }).first().innerText()).to.include(EMAIL);
+    expect(await table.locator('tbody tr', { hasText: 'login' }).count()).to.be.greaterThan(0);
+    await screen('audit-log');
+
+    // The retention, by keyboard: a refusal is the API's message, then a value it takes.
+    const days = page.getByLabel('Keep entries for (days)');
+    await days.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await page.getByText('retentionDays must be an integer from 7 to 3650').waitFor();
+    await days.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('90');
+    await page.keyboard.press('Enter');
+    await page.getByText('Saved: entries are kept 90 days.').waitFor();
+    expect(await page.evaluate(`fetch('api/sites/${site.id}/audit/settings').then((r) => r.json())`)).to.deep.equal({ retentionDays: 90 });
+    await screen('audit-log-retention');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export as CSV' }).click()]);
+    expect(download.suggestedFilename()).to.equal('audit-log.csv');
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const rows = csv.trimEnd().split('\n').length - 1;
+    await page.getByText(`Saved audit-log.csv: ${rows.toLocaleString('en')} entries.`).waitFor();
+    expect(csv.split('\r\n')[0]).to.equal('id,at,actorKind,actor,actorPrefix,actorLabel,action,target,status,clientAddress,requestId');
+    expect(csv).to.include(',updateAuditSettings,');
+  });
+
   /** axe-core at the two sizes the console is checked at for members and roles: no violation at all, of any impact. */
   const everySize = async (name: string) => {
     for (const [width, height] of [

@@ -660,4 +660,36 @@ describe('browser: the site plugin in headless Chromium', function () {
     expect(receivedCampaign(old, id)).to.equal(false);
     pushSub = third;
   });
+
+  it('when a shown campaign is corrected and then recalled, then the correction replaces it in place (the same desktop notification, the same tag) and the recall closes it', async () => {
+    const id = await sendCampaign('Match moved', 'sports', pushSub);
+    const first = sim.received(pushSub.id).find((m) => JSON.parse(m.payload).id === id)!;
+    await deliverAndShow(first.payload, id);
+    const before = await onDesktop('Match moved');
+    // 409 until the campaign's counters say it has finished sending, then the revision.
+    const revise = (action: 'update' | 'recall', body: Record<string, unknown>) =>
+      eventually(async () => {
+        const res = await stack.api.request('POST', `/v2/campaign/${id}/${action}`, { key: site.apiKey, body });
+        return res.status === 409 ? undefined : res;
+      }, 30_000, 250);
+    const revisionOf = (match: (p: Record<string, unknown>) => boolean) =>
+      eventually(async () => sim.received(pushSub.id).find((m) => { const p = JSON.parse(m.payload); return p.id === id && match(p); }), 60_000, 200);
+
+    expect((await revise('update', { title: 'Match moved to 9 pm' })).status).to.equal(200);
+    const correction = await revisionOf((p) => p.revision === 1);
+    const shown = await deliverAndShow(correction.payload, id);
+    expect(shown).to.deep.include({ title: 'Match moved to 9 pm', body: 'After the change', tag: id });
+    expect(await notifications(id)).to.have.length(1);
+    const after = await onDesktop('Match moved to 9 pm');
+    expect(after.id, 'the desktop replaced its notification in place').to.equal(before.id);
+
+    expect((await revise('recall', {})).status).to.equal(200);
+    const recall = await revisionOf((p) => p.recall === true);
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: origin() + '/', registrationId, data: recall.payload });
+    await eventually(async () => ((await notifications(id)).length === 0 ? true : undefined), WAIT_MS, 100);
+    await eventually(async () => (desktop!.notifications().find((n) => n.id === after.id)?.closed ? true : undefined), WAIT_MS, 50);
+    // What Chromium did about a push that showed nothing, with a tab of the site visible (docs/site-plugin.md, "Update and recall").
+    const generic = desktop!.notifications().filter((n) => !n.closed && /background/i.test(n.summary + n.body));
+    console.log(`      recall: Chromium ${generic.length ? `showed its own notification: ${JSON.stringify(generic[0].summary)}` : 'showed nothing of its own'}`);
+  });
 });

@@ -144,6 +144,13 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([picked.status, picked.body]).to.deep.equal([409, { message: 'The campaign has no A/B test' }]);
   });
 
+  it('update and recall: a campaign not sent yet answers 409 with the ErrorResponse body', async () => {
+    for (const operation of ['updateCampaign', 'recallCampaign']) {
+      const answer = await client(operation, { key: site.apiKey, campaignId: scheduledId });
+      expect([answer.status, answer.body], operation).to.deep.equal([409, { message: 'Only a sent campaign can be updated or recalled' }]);
+    }
+  });
+
   it('delete, then get answers 404 with the ErrorResponse body', async () => {
     const deleted = await client('deleteCampaign', { key: site.apiKey, campaignId: scheduledId });
     expect([deleted.status, deleted.body]).to.deep.equal([200, { id: scheduledId, deleted: true }]);

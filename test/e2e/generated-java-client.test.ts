@@ -193,6 +193,13 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect([picked.status, picked.ok, JSON.parse(picked.body ?? 'null')]).to.deep.equal([409, false, { message: 'The campaign has no A/B test' }]);
   });
 
+  it('update and recall: a campaign not sent yet answers 409 with the ErrorResponse body', () => {
+    for (const step of ['updateNotSent', 'recallNotSent']) {
+      const answer = call(step);
+      expect([answer.status, answer.ok, JSON.parse(answer.body ?? 'null')], step).to.deep.equal([409, false, { message: 'Only a sent campaign can be updated or recalled' }]);
+    }
+  });
+
   it('delete: the scheduled campaign and the draft; then get answers 404 with the ErrorResponse body', () => {
     expect(succeeded('deleteScheduled', 200)).to.deep.equal({ id: out.ids.scheduled, deleted: true });
     expect(succeeded('deleteDraft', 200)).to.deep.equal({ id: out.ids.draft, deleted: true });
@@ -227,11 +234,11 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
 
   it('every /v2 operation of the document was called', () => {
     const operations = [
-      'createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'pickCampaignWinner', 'listTopics', 'listCountries', 'importSubscribers', 'exportSubscribers', 'exportCampaigns', 'getOpenApiJson', 'getOpenApiYaml',
+      'createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'pickCampaignWinner', 'updateCampaign', 'recallCampaign', 'listTopics', 'listCountries', 'importSubscribers', 'exportSubscribers', 'exportCampaigns', 'getOpenApiJson', 'getOpenApiYaml',
       'listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries', 'redeliverWebhookEvent', 'pingWebhook',
     ];
     const made: Record<string, string> = {
-      createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled', pickCampaignWinner: 'pickWinnerNoTest',
+      createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled', pickCampaignWinner: 'pickWinnerNoTest', updateCampaign: 'updateNotSent', recallCampaign: 'recallNotSent',
       listTopics: 'listTopics', listCountries: 'listCountries', importSubscribers: 'importSubscribers', exportSubscribers: 'exportSubscribers', exportCampaigns: 'exportCampaigns', getOpenApiJson: 'getOpenApiJson', getOpenApiYaml: 'getOpenApiYaml',
       listWebhooks: 'listWebhooks', createWebhook: 'createWebhook', getWebhook: 'getWebhook', updateWebhook: 'updateWebhook', deleteWebhook: 'deleteWebhook',
       rotateWebhookSecret: 'rotateWebhookSecret', listWebhookDeliveries: 'listWebhookDeliveries', redeliverWebhookEvent: 'redeliverWebhookEvent', pingWebhook: 'pingWebhook',

@@ -5,6 +5,7 @@
 // to the login page) is called before the error is thrown.
 import type {
   ApiKey,
+  AuditPage,
   BrowserCount,
   Campaign,
   CampaignPage,
@@ -13,6 +14,8 @@ import type {
   CreatedCampaign,
   CreatedInvite,
   DailyAudience,
+  CampaignRevision,
+  CampaignUpdate,
   DeletedCampaign,
   Invite,
   InvitePreview,
@@ -154,6 +157,11 @@ export const api = {
   invites: (siteId: string) => call<Invite[]>('GET', `${site(siteId)}/invites`),
   invite: (siteId: string, email: string, role: Role) => call<CreatedInvite>('POST', `${site(siteId)}/invites`, { email, role }),
   revokeInvite: (siteId: string, inviteId: string) => call<{ revoked: true }>('DELETE', `${site(siteId)}/invites/${enc(inviteId)}`),
+  exportAuditLog: (siteId: string) => download('GET', `${site(siteId)}/audit/export`),
+  auditLog: (siteId: string, before: number | null) => call<AuditPage>('GET', `${site(siteId)}/audit${before === null ? '' : `?before=${before}`}`),
+  auditSettings: (siteId: string) => call<{ retentionDays: number }>('GET', `${site(siteId)}/audit/settings`),
+  /** A text that is not a number is sent as it is, for the API to say why it refuses it. */
+  setAuditSettings: (siteId: string, retentionDays: number | string) => call<{ retentionDays: number }>('PATCH', `${site(siteId)}/audit/settings`, { retentionDays }),
   testNotification: (siteId: string, subscription: SubscriptionJson) => call<{ sent: true }>('POST', `${site(siteId)}/test-notification`, { subscription }),
 
   topics: (siteId: string) => call<NameCount[]>('GET', `${site(siteId)}/topics`),
@@ -174,6 +182,8 @@ export const api = {
   deleteCampaign: (siteId: string, campaignId: string) => call<DeletedCampaign>('DELETE', `${site(siteId)}/campaigns/${enc(campaignId)}`),
   pickWinner: (siteId: string, campaignId: string, variant: number) =>
     call<{ id: string; winner: { variant: number; decidedAt: string; by: string } }>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/winner`, { variant }),
+  updateSent: (siteId: string, campaignId: string, body: CampaignUpdate) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/update`, body),
+  recall: (siteId: string, campaignId: string) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/recall`, {}),
 };
 
 /** The message to show for a failure: the API's own words (with the wait a 429 asks: a login's is often seconds), or what went wrong in the page. */

@@ -146,3 +146,15 @@ export function graphemes(s: string): number {
   for (const _ of segmenter.segment(s)) n++;
   return n;
 }
+
+/** `createCampaign` → `create campaign`: the API's operation names, read as words. */
+export function actionText(action: string): string {
+  return action.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** The outcome of the call by its HTTP status. */
+export function outcomeText(status: number): string {
+  if (status < 400) return `Done (${status})`;
+  if (status < 500) return `Refused (${status})`;
+  return `Failed (${status})`;
+}

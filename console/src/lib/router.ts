@@ -12,6 +12,7 @@ export type Route =
   | { page: 'editDraft'; siteId: string; campaignId: string }
   | { page: 'audience'; siteId: string }
   | { page: 'settings'; siteId: string }
+  | { page: 'audit'; siteId: string }
   | { page: 'notFound'; path: string };
 
 export function parseHash(hash: string): Route {
@@ -40,6 +41,7 @@ export function parseHash(hash: string): Route {
     }
     if (rest.length === 1 && rest[0] === 'audience') return { page: 'audience', siteId };
     if (rest.length === 1 && rest[0] === 'settings') return { page: 'settings', siteId };
+    if (rest.length === 1 && rest[0] === 'audit') return { page: 'audit', siteId };
   }
   return { page: 'notFound', path };
 }

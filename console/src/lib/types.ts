@@ -90,6 +90,25 @@ export interface CreatedInvite {
 /** What the invite page may know of a link before it is used. */
 export type InvitePreview = { kind: 'invite'; site: { name: string }; invitedBy: string | null } | { kind: 'reset' };
 
+/** One entry of a site's audit log (docs/console.md, "Audit log"). */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  /** A console user (`id` their email) or an API key (`id` the key's id, with its prefix and label). */
+  actor: { kind: 'user' | 'key'; id: string; prefix: string; label: string };
+  action: string;
+  target: string;
+  status: number;
+  clientAddress: string;
+  requestId: string;
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  /** The `before` of the next page; null after the last. */
+  nextBefore: number | null;
+}
+
 export interface NameCount {
   name: string;
   users: number;
@@ -271,6 +290,23 @@ export interface CreatedCampaign {
 export interface DeletedCampaign {
   id: string;
   deleted: true;
+}
+
+/** POST /v2/campaign/{campaignId}/update's body: the fields corrected (docs/api-decisions.md, "Update and recall"). */
+export interface CampaignUpdate {
+  title?: string;
+  body?: string;
+  link?: string;
+  icon?: string | null;
+  image?: string | null;
+}
+
+/** The answer of an update or recall. */
+export interface CampaignRevision {
+  id: string;
+  revision: number;
+  action: 'update' | 'recall';
+  revisedAt: string;
 }
 
 export interface CampaignSeries {

@@ -1,11 +1,12 @@
 // One campaign: what it says, to whom and when, its analytics (sent, failed, expired,
 // impressions, clicks, CTR, ITS) and a chart of impressions and clicks over time (the `series`
 // endpoint), refreshed every few seconds while it sends and reports come in; what was sent, with
-// its preview. Delete before it is sent; duplicate into the composer; a draft is edited there.
+// its preview. Delete before it is sent; duplicate into the composer; a draft is edited there;
+// once sent, its notification corrected or recalled on the devices (docs/console.md).
 import { useMemo, useState } from 'preact/hooks';
 import { Chart } from '../components/Chart';
 import type { ChartSpec } from '../components/uplot-chart';
-import { ConfirmDialog, ErrorBox, Loading, Stat, ViewerNote } from '../components/ui';
+import { ConfirmDialog, ErrorBox, Loading, Notice, Stat, ViewerNote } from '../components/ui';
 import { api } from '../lib/api';
 import { NotificationPreview } from '../components/Preview';
 import { campaignState, canChange, count, countryName, COUNTRY_PREFIX, hostOf, isLive, percent, sendingProgress, STATE_TEXT } from '../lib/format';
@@ -13,7 +14,7 @@ import { useInterval, useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
 import { showDate, showUtc } from '../lib/time';
-import type { Campaign, CampaignSeries, SiteDetail } from '../lib/types';
+import type { Campaign, CampaignRevision, CampaignSeries, CampaignUpdate, SiteDetail } from '../lib/types';
 
 /** Refresh period while the campaign sends or its reports still come in. */
 const LIVE_MS = 3000;
@@ -78,6 +79,11 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
   const series = useLoad<CampaignSeries>(() => api.series(site.id, campaignId), [site.id, campaignId]);
   const [deleting, setDeleting] = useState(false);
   const [picking, setPicking] = useState<number | null>(null);
+  // The notification corrected or recalled on the devices (docs/api-decisions.md, "Update and recall").
+  const [revising, setRevising] = useState<'update' | 'recall' | null>(null);
+  const [correction, setCorrection] = useState<Required<Pick<CampaignUpdate, 'title' | 'body' | 'link'>>>({ title: '', body: '', link: '' });
+  const [shows, setShows] = useState<typeof correction | null>(null);
+  const [revised, setRevised] = useState<CampaignRevision | null>(null);
   const [updatedAt, setUpdatedAt] = useState<number>(Date.now());
   const c = campaign.data;
   useTitle(c ? `${c.title} · Campaign` : 'Campaign');
@@ -129,6 +135,10 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
   const d = c.delivery;
   // The customer may pick the winner while the test runs (the rest then get it at once).
   const canPick = changes && c.abTest !== undefined && c.abTest.winner === null && c.status === 'published' && site.plan.permissions.includes('create');
+  // Once every push has its outcome the devices' notification can be corrected or recalled;
+  // a recall is final. Both change what devices show: the create's permission, as the API asks.
+  const revisable = changes && state === 'sent' && c.status === 'published' && revised?.action !== 'recall' && site.plan.permissions.includes('create');
+  const showing = shows ?? { title: c.title, body: c.body, link: c.link };
   const topics = c.topics.filter((t) => !t.startsWith(COUNTRY_PREFIX));
   const countries = c.topics.filter((t) => t.startsWith(COUNTRY_PREFIX));
 
@@ -162,6 +172,23 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
             Delete
           </button>
         ) : null}
+        {revisable ? (
+          <>
+            <button
+              type="button"
+              class="btn"
+              onClick={() => {
+                setCorrection(showing);
+                setRevising('update');
+              }}
+            >
+              Correct notification
+            </button>
+            <button type="button" class="btn btn-danger" onClick={() => setRevising('recall')}>
+              Recall
+            </button>
+          </>
+        ) : null}
         <button
           type="button"
           class="btn"
@@ -175,6 +202,13 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
       </div>
       {changes ? null : <ViewerNote />}
       <ErrorBox error={campaign.error} />
+      {revised ? (
+        <Notice>
+          {revised.action === 'recall'
+            ? `Recalled (${showDate(revised.revisedAt, zone)}): the notification is being withdrawn from the devices it was sent to.`
+            : `Correction ${revised.revision} sent (${showDate(revised.revisedAt, zone)}): the devices that still show the notification show the corrected one.`}
+        </Notice>
+      ) : null}
 
       <div class="card">
         <h2>Results</h2>
@@ -346,6 +380,44 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
         }}
       >
         <p>{c.status === 'draft' ? 'The draft is deleted.' : 'The scheduled send is cancelled and the campaign deleted.'}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={revising === 'update'}
+        title="Correct the notification on the devices?"
+        confirmLabel="Send the correction"
+        onClose={() => setRevising(null)}
+        onConfirm={async () => {
+          const changed = (Object.keys(correction) as (keyof typeof correction)[]).filter((k) => correction[k] !== showing[k]);
+          const body: CampaignUpdate = Object.fromEntries(changed.map((k) => [k, correction[k]]));
+          setRevised(await api.updateSent(site.id, c.id, body));
+          setShows(correction);
+        }}
+      >
+        <p>Devices that still show it get the corrected text in its place, without a new alert; devices where it was closed are left alone. The campaign's results stay as they are.</p>
+        <div class="field">
+          <label for="correct-title">Title</label>
+          <input id="correct-title" value={correction.title} maxLength={100} onInput={(e) => setCorrection({ ...correction, title: (e.currentTarget as HTMLInputElement).value })} />
+        </div>
+        <div class="field">
+          <label for="correct-body">Text</label>
+          <textarea id="correct-body" value={correction.body} maxLength={300} onInput={(e) => setCorrection({ ...correction, body: (e.currentTarget as HTMLTextAreaElement).value })} />
+        </div>
+        <div class="field">
+          <label for="correct-link">Link</label>
+          <input id="correct-link" type="url" value={correction.link} onInput={(e) => setCorrection({ ...correction, link: (e.currentTarget as HTMLInputElement).value })} />
+        </div>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={revising === 'recall'}
+        title="Recall this campaign's notification?"
+        confirmLabel="Recall"
+        danger
+        onClose={() => setRevising(null)}
+        onConfirm={async () => {
+          setRevised(await api.recall(site.id, c.id));
+        }}
+      >
+        <p>The notification is closed on every device that still shows it, and never shown on those that have not received it yet. This cannot be undone: a recalled campaign can no longer be corrected.</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={picking !== null}

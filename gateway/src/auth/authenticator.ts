@@ -12,6 +12,8 @@ export type Permission = 'create' | 'reports' | 'delete' | 'audience';
 export interface Principal {
   siteId: string;
   permissions: Readonly<Record<Permission, boolean>>;
+  /** The API key that made the call, as the site's audit log names it (never the key); absent for a console user. */
+  key?: Readonly<{ id: string; prefix: string; label: string }>;
 }
 
 export interface Authenticator {
@@ -38,6 +40,7 @@ export function createAuthenticator(backend: Pick<CampaignBackend, 'authenticate
       return {
         siteId: res.siteId,
         permissions: Object.freeze({ create: !!p?.create, reports: !!p?.reports, delete: !!p?.delete, audience: !!p?.audience }),
+        key: Object.freeze({ id: res.keyId, prefix: res.keyPrefix, label: res.keyLabel }),
       };
     } catch (err) {
       if (isGrpcError(err) && err.code === Status.UNAUTHENTICATED) return null;

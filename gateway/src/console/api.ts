@@ -3,11 +3,12 @@
 // (401 `Not logged in`) → its CSRF token on every POST, PATCH and DELETE (403 `Invalid CSRF
 // token`) → the path's site among the user's (404 `Site not found`, exactly as a site that does
 // not exist) → the role (403 for an editor or a viewer on an owner's route, for a viewer on an
-// editor's) → the site's plan, by /v2's rule
-// and answer → a JSON content type, the body's size and JSON → the backend. Under
-// /console/api/, an unknown path is 404 and a known one with another method 405 with Allow.
+// editor's) → the site's plan, by /v2's rule and answer → a JSON content type, the body's size and
+// JSON → the backend; then the answer, refusals of a member included, goes into the site's audit
+// log before it is sent (routes/audit-trail.ts). Under /console/api/, an unknown path is 404 and a
+// known one with another method 405 with Allow.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Logger } from '@webpush/shared/log.js';
 import type { Permission, Principal } from '../auth/authenticator.js';
 import type { CallContext, ConsoleBackend } from '../grpc/clients.js';
@@ -17,6 +18,7 @@ import type { ClientResolver } from '../http/client-address.js';
 import { sendJson } from '../http/json.js';
 import { requestIdOf } from '../http/request-id.js';
 import { createRouter, type PathPattern } from '../http/routing.js';
+import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from '../routes/audit-trail.js';
 import { StreamAnswer } from '../routes/route.js';
 import { firstChunkRead, ReadStream, sendStream } from '../routes/stream.js';
 import { HttpError, MESSAGES } from '../texts.js';
@@ -37,6 +39,8 @@ export interface ConsoleApiDeps {
   secureCookie: boolean;
   /** The public origin (PUBLIC_URL); '' = the origin the request was sent to. */
   publicUrl: string;
+  /** The sites' audit logs (routes/audit-trail.ts); absent = nothing recorded. */
+  audit?: AuditTrail;
 }
 
 const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -112,9 +116,42 @@ function consoleSteps(deps: ConsoleApiDeps) {
     return { hash, email: answer.session.email, csrfToken: answer.session.csrfToken, sites: answer.session.sites };
   }
 
-  return (route: ConsoleRoute, pattern: PathPattern): RequestHandler[] => {
+  return (route: ConsoleRoute, pattern: PathPattern): (RequestHandler | ErrorRequestHandler)[] => {
     // A route with a limit of its own gets a reader of its own, made once.
     const read = route.bodyLimitBytes === undefined ? readBody : createBodyReader(route.bodyLimitBytes);
+    const auditKind = route.audit === 'session' ? 'session' : auditKindOf(route.method, route.audit);
+
+    /**
+     * The answer about to be sent, into the audit log of the path's site when the user is one of
+     * its members (a refusal of their role or plan too) and the route is recorded (a file always
+     * is); a login, logout or accepted link once it succeeded, into each of the user's sites'.
+     */
+    async function recorded(req: Request, res: Response, status: number, answer: unknown): Promise<void> {
+      const audit = deps.audit;
+      const state = stateOf(res);
+      if (!audit) return;
+      const ctx = { requestId: requestIdOf(res) };
+      const entry = (siteId: string, email: string, target: string) => ({
+        siteId,
+        actor: { kind: 'user', id: email, prefix: '', label: '' },
+        action: route.operation,
+        target,
+        status,
+        clientAddress: deps.clientOf(req).address,
+      });
+      if (auditKind === 'session') {
+        if (status !== 200) return;
+        // Logout: the session it ended; login and an accepted link: the session they answer.
+        const view = answer as { user: { email: string }; sites: { id: string }[] };
+        const email = state.session?.email ?? view.user.email;
+        const sites = state.session ? state.session.sites.map((s) => s.siteId) : view.sites.map((s) => s.id);
+        await Promise.all(sites.map((siteId) => audit.record(entry(siteId, email, ''), ctx)));
+        return;
+      }
+      const site = state.site ?? (state.params?.siteId === undefined ? undefined : state.session?.sites.find((s) => s.siteId === state.params.siteId));
+      if (!site || (auditKind === 'read' && !(answer instanceof ReadStream))) return;
+      await audit.record(entry(site.siteId, state.session!.email, auditTarget(state.params, answer instanceof ReadStream ? undefined : answer)), ctx);
+    }
 
     async function requireSession(req: Request, res: Response, next: NextFunction) {
       const state = stateOf(res);
@@ -126,7 +163,7 @@ function consoleSteps(deps: ConsoleApiDeps) {
       next();
     }
 
-    function resolveSite(req: Request, res: Response, next: NextFunction) {
+    async function resolveSite(req: Request, res: Response, next: NextFunction) {
       const state = stateOf(res);
       state.params = Object.freeze(pattern.params(req.path));
       if (route.access === 'member' || route.access === 'editor' || route.access === 'owner') {
@@ -138,7 +175,10 @@ function consoleSteps(deps: ConsoleApiDeps) {
         const p = site.permissions;
         state.site = site;
         state.principal = { siteId: site.siteId, permissions: Object.freeze(Object.fromEntries(PERMISSIONS.map((k) => [k, !!p?.[k]])) as Record<Permission, boolean>) };
-        if (route.plan && !state.principal.permissions[route.plan.permission]) return sendJson(res, route.plan.denied.status, route.plan.denied.body);
+        if (route.plan && !state.principal.permissions[route.plan.permission]) {
+          await recorded(req, res, route.plan.denied.status, undefined);
+          return sendJson(res, route.plan.denied.status, route.plan.denied.body);
+        }
       }
       next();
     }
@@ -179,10 +219,17 @@ function consoleSteps(deps: ConsoleApiDeps) {
         if (mapped.status >= 500) deps.logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
         throw mapped;
       }
+      await recorded(req, res, 200, answer);
       if (answer instanceof ReadStream) return sendStream(req, res, answer, deps.logger);
       sendJson(res, 200, answer);
     }
 
-    return [requireSession, resolveSite, readJsonBody, callBackend];
+    /** Any refusal, recorded with its status (when the user is a member of the path's site) before the router answers it. */
+    async function recordRefusal(err: unknown, req: Request, res: Response, next: NextFunction) {
+      await recorded(req, res, statusOfError(err), undefined);
+      next(err);
+    }
+
+    return [requireSession, resolveSite, readJsonBody, callBackend, recordRefusal];
   };
 }

@@ -6,6 +6,7 @@ import type { Membership__Output } from '@webpush/contracts/generated/campaign/v
 import type { Permission, Principal } from '../auth/authenticator.js';
 import type { CallContext } from '../grpc/clients.js';
 import type { Method } from '../http/routing.js';
+import type { AuditKind } from '../routes/audit-trail.js';
 
 /**
  * Who may call a route: anyone (`public`: logging in, a link's preview, accepting a link), any
@@ -57,6 +58,11 @@ export interface ConsoleRoute {
   path: string;
   operation: string;
   access: Access;
+  /**
+   * For the site's audit log (routes/audit-trail.ts); absent: by the method. `session`: a login,
+   * a logout or an accepted link, recorded once it succeeded in the log of each site of the user.
+   */
+  audit?: AuditKind | 'session';
   /** The /v2 rule of the site's plan, where it applies: the permission, and what a plan without it gets. */
   plan?: { permission: Permission; denied: { status: number; body: unknown } };
   /** 'none': any body is only size-checked; 'json': a JSON object is required; 'json-or-empty': absent means {}. */

@@ -8,7 +8,7 @@ import type { Member__Output } from '@webpush/contracts/generated/campaign/v1/Me
 import type { SessionGrant__Output } from '@webpush/contracts/generated/campaign/v1/SessionGrant.js';
 import type { SessionView__Output } from '@webpush/contracts/generated/campaign/v1/SessionView.js';
 import { status as Status } from '@grpc/grpc-js';
-import type { AudienceBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend } from '../grpc/clients.js';
+import type { AudienceBackend, AuditLogBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend } from '../grpc/clients.js';
 import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import type { Method } from '../http/routing.js';
@@ -18,12 +18,14 @@ import type { ApiRoute } from '../routes/route.js';
 import { daysQuery, stringField, stringListField, subscriptionFields } from './input.js';
 import { changeSettings, readSettings } from './settings.js';
 import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
+import { auditRoutes } from './audit-routes.js';
 
 export interface ConsoleRouteDeps {
   console: ConsoleBackend;
   consoleData: ConsoleDataBackend;
   campaigns: CampaignBackend;
   audience: AudienceBackend;
+  auditLog: AuditLogBackend;
 }
 
 const API = '/console/api';
@@ -89,6 +91,7 @@ function fromV2(route: ApiRoute, method: Method, path: string, access: Access): 
     path,
     operation: route.operation,
     access,
+    audit: route.audit,
     plan: { permission: route.permission, denied: route.denied },
     body: route.body,
     bodyLimitBytes: route.bodyLimitBytes,
@@ -117,17 +120,23 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
   const topicsPlan = { permission: 'audience' as const, denied: { status: 403, body: { message: MESSAGES.planTopics } } };
 
   return [
-    own('POST', `${API}/login`, 'login', 'public', 'json', async (input) => {
-      const email = stringField(input.body, 'email');
-      const password = stringField(input.body, 'password');
-      const grant = await backend.login({ email, password, clientAddress: input.clientAddress, previousSessionHash: input.presentedSessionHash }, input.ctx);
-      return started(input, grant);
-    }),
-    own('POST', `${API}/logout`, 'logout', 'session', 'none', async (input) => {
-      await backend.logout(input.session!.hash, input.ctx);
-      input.endSession();
-      return { loggedOut: true };
-    }),
+    {
+      ...own('POST', `${API}/login`, 'login', 'public', 'json', async (input) => {
+        const email = stringField(input.body, 'email');
+        const password = stringField(input.body, 'password');
+        const grant = await backend.login({ email, password, clientAddress: input.clientAddress, previousSessionHash: input.presentedSessionHash }, input.ctx);
+        return started(input, grant);
+      }),
+      audit: 'session',
+    },
+    {
+      ...own('POST', `${API}/logout`, 'logout', 'session', 'none', async (input) => {
+        await backend.logout(input.session!.hash, input.ctx);
+        input.endSession();
+        return { loggedOut: true };
+      }),
+      audit: 'session',
+    },
     own('GET', `${API}/session`, 'session', 'session', 'none', async (input) =>
       sessionJson({ email: input.session!.email, csrfToken: input.session!.csrfToken, sites: input.session!.sites }),
     ),
@@ -137,12 +146,15 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       const preview = await backend.lookupInvite(stringField(input.body, 'token'), input.ctx);
       return preview.kind === 'reset' ? { kind: 'reset' } : { kind: 'invite', site: { name: preview.siteName }, invitedBy: nullable(preview.invitedBy) };
     }),
-    own('POST', `${API}/invites/accept`, 'acceptInvite', 'public', 'json', async (input) => {
-      const token = stringField(input.body, 'token');
-      const password = stringField(input.body, 'password', { optional: true });
-      const grant = await backend.acceptInvite({ token, password, sessionHash: input.presentedSessionHash, clientAddress: input.clientAddress }, input.ctx);
-      return started(input, grant);
-    }),
+    {
+      ...own('POST', `${API}/invites/accept`, 'acceptInvite', 'public', 'json', async (input) => {
+        const token = stringField(input.body, 'token');
+        const password = stringField(input.body, 'password', { optional: true });
+        const grant = await backend.acceptInvite({ token, password, sessionHash: input.presentedSessionHash, clientAddress: input.clientAddress }, input.ctx);
+        return started(input, grant);
+      }),
+      audit: 'session',
+    },
 
     // The name and plan are the campaign service's; the VAPID key and the public id the plugin's
     // URLs carry are the delivery service's, which answers the plugin.
@@ -281,6 +293,9 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     },
     // An A/B test's winner picked before its window ends: it changes what the campaign sends.
     fromV2(campaigns.pickWinner, 'POST', `${SITE}/campaigns/{campaignId}/winner`, 'editor'),
+    // A sent campaign's notification corrected or withdrawn (docs/api-decisions.md, "Update and recall").
+    fromV2(campaigns.update, 'POST', `${SITE}/campaigns/{campaignId}/update`, 'editor'),
+    fromV2(campaigns.recall, 'POST', `${SITE}/campaigns/{campaignId}/recall`, 'editor'),
     fromV2(campaigns.delete, 'DELETE', `${SITE}/campaigns/{campaignId}`, 'editor'),
     // The composer's live estimate: a count of what a create would reach, so it takes the
     // create's permission (and its refusal); the body is checked by the create's rules.
@@ -288,6 +303,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       ...own('POST', `${SITE}/campaigns/estimate`, 'estimateAudience', 'member', 'json', async (input) => ({
         totalUsers: Number((await backend.estimateAudience({ siteId: input.site!.siteId, bodyJson: input.bodyJson }, input.ctx)).totalUsers),
       })),
+      audit: 'read',
       plan: { permission: 'create', denied: { status: 403, body: { message: MESSAGES.planCreate } } },
     },
     // The sending settings (docs/console.md, "Site settings"): read by any member, changed by
@@ -298,5 +314,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     // push keys) are the owners'; the campaign results any member reads anyway.
     fromV2(audience.exportSubscribers, 'GET', `${SITE}/subscribers/export`, 'owner'),
     fromV2(campaigns.export, 'POST', `${SITE}/campaigns/export`, 'member'),
+
+    ...auditRoutes(SITE, deps.auditLog),
   ];
 }

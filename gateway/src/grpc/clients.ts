@@ -1,6 +1,6 @@
 // One client per backend service, promisified; every call carries a deadline and the request id.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadCampaignProto, loadConsoleDataProto, loadConsoleProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
+import { loadAudienceProto, loadAuditLogProto, loadCampaignProto, loadConsoleDataProto, loadConsoleProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
 import { withInternalToken } from '@webpush/shared/internal-auth.js';
 import type { CampaignServiceClient } from '@webpush/contracts/generated/campaign/v1/CampaignService.js';
 import type { ConsoleClient } from '@webpush/contracts/generated/campaign/v1/Console.js';
@@ -39,12 +39,18 @@ import type { WebhookEndpoint__Output } from '@webpush/contracts/generated/deliv
 import type { DeleteWebhookResponse__Output } from '@webpush/contracts/generated/delivery/v1/DeleteWebhookResponse.js';
 import type { ListWebhookDeliveriesResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListWebhookDeliveriesResponse.js';
 import type { WebhookDelivery__Output } from '@webpush/contracts/generated/delivery/v1/WebhookDelivery.js';
+import type { AuditLogClient } from '@webpush/contracts/generated/delivery/v1/AuditLog.js';
+import type { AppendAuditEntryRequest } from '@webpush/contracts/generated/delivery/v1/AppendAuditEntryRequest.js';
+import type { ListAuditEntriesResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListAuditEntriesResponse.js';
+import type { AuditSettings__Output } from '@webpush/contracts/generated/delivery/v1/AuditSettings.js';
+import type { AuditExportChunk__Output } from '@webpush/contracts/generated/delivery/v1/AuditExportChunk.js';
 import type { AuthenticateResponse__Output } from '@webpush/contracts/generated/campaign/v1/AuthenticateResponse.js';
 import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
 import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListCampaignsResponse.js';
 import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
 import type { DeleteCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteCampaignResponse.js';
 import type { PickWinnerResponse__Output } from '@webpush/contracts/generated/campaign/v1/PickWinnerResponse.js';
+import type { ReviseCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/ReviseCampaignResponse.js';
 import type { NameCounts__Output } from '@webpush/contracts/generated/delivery/v1/NameCounts.js';
 import type { ImportSubscriptionsResponse__Output } from '@webpush/contracts/generated/delivery/v1/ImportSubscriptionsResponse.js';
 import type { ExportChunk__Output } from '@webpush/contracts/generated/delivery/v1/ExportChunk.js';
@@ -61,6 +67,8 @@ export interface CampaignBackend {
   getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<GetCampaignResponse__Output>;
   deleteCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<DeleteCampaignResponse__Output>;
   pickWinner(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<PickWinnerResponse__Output>;
+  /** A sent campaign's update or recall (docs/api-decisions.md, "Update and recall"). */
+  reviseCampaign(req: { siteId: string; campaignId: string; action: 'update' | 'recall'; bodyJson: string }, ctx: CallContext): Promise<ReviseCampaignResponse__Output>;
   /** The console's edit of a draft (docs/console.md, "Drafts"): a create body; the create's answer. */
   updateDraft(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<CreateCampaignResponse__Output>;
   /** No deadline (a long history takes a while): the caller cancels it when its client goes. */
@@ -129,8 +137,19 @@ export interface WebhooksBackend {
   pingWebhook: WebhookCall<WebhookDelivery__Output>;
 }
 
+/** delivery.v1.AuditLog (packages/contracts/protos/delivery/v1/audit_log.proto): sites' audit logs, appended to by both routers, read by the console's owners. */
+export interface AuditLogBackend {
+  append(req: AppendAuditEntryRequest, ctx: CallContext): Promise<unknown>;
+  list(req: { siteId: string; before: number; limit: number }, ctx: CallContext): Promise<ListAuditEntriesResponse__Output>;
+  /** No deadline (a long log takes a while): the caller cancels it when its client goes. */
+  export(siteId: string, ctx: CallContext): grpc.ClientReadableStream<AuditExportChunk__Output>;
+  settings(siteId: string, ctx: CallContext): Promise<AuditSettings__Output>;
+  updateSettings(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<AuditSettings__Output>;
+}
+
 export interface Backends {
   campaigns: CampaignBackend;
+  auditLog: AuditLogBackend;
   console: ConsoleBackend;
   audience: AudienceBackend;
   consoleData: ConsoleDataBackend;
@@ -169,6 +188,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
   // clients made with the same target and options).
   const webhooks: WebhooksClient = new (loadWebhooksProto().delivery.v1.Webhooks)(targets.audience, credentials, options);
   const consoleData: ConsoleDataClient = new (loadConsoleDataProto().delivery.v1.ConsoleData)(targets.audience, credentials, options);
+  const auditLog: AuditLogClient = new (loadAuditLogProto().delivery.v1.AuditLog)(targets.audience, credentials, options);
 
   function requestMetadata(ctx: CallContext): grpc.Metadata {
     const metadata = new grpc.Metadata();
@@ -191,6 +211,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       getCampaign: (req, ctx) => call(campaign, campaign.GetCampaign, req, ctx),
       deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
       pickWinner: (req, ctx) => call(campaign, campaign.PickWinner, req, ctx),
+      reviseCampaign: (req, ctx) => call(campaign, campaign.ReviseCampaign, req, ctx),
       updateDraft: (req, ctx) => call(campaign, campaign.UpdateDraft, req, ctx),
       exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
     },
@@ -232,6 +253,13 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       updateSendingSettings: (req, ctx) => call(consoleData, consoleData.UpdateSendingSettings, req, ctx),
       sendTestPush: (req, ctx) => call(consoleData, consoleData.SendTestPush, req, ctx, Math.max(deadlineMs, TEST_PUSH_DEADLINE_MS)),
     },
+    auditLog: {
+      append: (req, ctx) => call(auditLog, auditLog.Append, req, ctx),
+      list: (req, ctx) => call(auditLog, auditLog.ListAuditEntries, req, ctx),
+      export: (siteId, ctx) => auditLog.ExportAuditEntries({ siteId }, requestMetadata(ctx)),
+      settings: (siteId, ctx) => call(auditLog, auditLog.GetAuditSettings, { siteId }, ctx),
+      updateSettings: (req, ctx) => call(auditLog, auditLog.UpdateAuditSettings, req, ctx),
+    },
     webhooks: {
       listWebhooks: (req, ctx) => call(webhooks, webhooks.ListWebhooks, req, ctx),
       createWebhook: (req, ctx) => call(webhooks, webhooks.CreateWebhook, req, ctx),
@@ -255,6 +283,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       audience.close();
       webhooks.close();
       consoleData.close();
+      auditLog.close();
     },
   };
 }

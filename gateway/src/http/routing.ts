@@ -3,7 +3,7 @@
 // on the raw path with an optional trailing slash, their parameters percent-decoded here (a
 // malformed escape is an id that does not exist, never an error); 405 with Allow for a path that
 // exists with other methods; and HttpError answered as JSON.
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { HttpError } from '../texts.js';
 import { sendJson, sendMethodNotAllowed } from './json.js';
 
@@ -51,7 +51,8 @@ export function createRouter() {
   const router = express.Router();
   const known: { method: Method; pattern: PathPattern }[] = [];
   return {
-    add(method: Method, path: string, handlers: (pattern: PathPattern) => RequestHandler[]): void {
+    /** `handlers` may end with an error handler of the route's own (it sees the errors of the route's steps first). */
+    add(method: Method, path: string, handlers: (pattern: PathPattern) => (RequestHandler | ErrorRequestHandler)[]): void {
       const pattern = pathPattern(path);
       known.push({ method, pattern });
       router[method === 'DELETE' ? 'delete' : (method.toLowerCase() as 'get' | 'post' | 'patch')](pattern.match, ...handlers(pattern));

@@ -1,9 +1,10 @@
 // The /v2 API's Express router: every method and path of the API is registered below, each
 // running the same chain of steps in the order docs/api-decisions.md fixes: key present → the
 // client's key-guessing limit → the key → the key's rate limit → the plan → body size → JSON →
-// the backend. A caller within its limits sees exactly the spec's answers; a path that exists
-// with other methods answers 405 with Allow (http/routing.ts).
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+// the backend; then the answer of a known key within its limits goes into its site's audit log
+// before it is sent (audit-trail.ts). A caller within its limits sees exactly the spec's answers;
+// a path that exists with other methods answers 405 with Allow (http/routing.ts).
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Logger } from '@webpush/shared/log.js';
 import type { RateDecision } from '@webpush/shared/rate-limit.js';
 import { sha256Hex, type Authenticator, type Principal } from '../auth/authenticator.js';
@@ -13,9 +14,10 @@ import { createBodyReader, jsonObjectText } from '../http/body.js';
 import type { ClientResolver } from '../http/client-address.js';
 import { sendJson } from '../http/json.js';
 import { requestIdOf } from '../http/request-id.js';
-import { createRouter, type PathPattern } from '../http/routing.js';
+import { createRouter, type Method, type PathPattern } from '../http/routing.js';
 import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
 import { audienceEndpoints } from './audience.js';
+import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from './audit-trail.js';
 import { campaignEndpoints } from './campaigns.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
@@ -28,6 +30,8 @@ export interface ApiDeps {
   logger: Logger;
   /** Abuse limits (packages/shared/src/rate-limit.ts); absent = none. */
   limits?: ApiLimits;
+  /** The sites' audit logs (audit-trail.ts); absent = nothing recorded. */
+  audit?: AuditTrail;
 }
 
 export interface ApiLimits {
@@ -44,7 +48,7 @@ export function v2Router(deps: ApiDeps): Router {
   const webhooks = webhookEndpoints(deps.backends.webhooks);
   const v2 = createRouter();
   const steps = v2Steps(deps);
-  const add = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, route: ApiRoute) => v2.add(method, path, (pattern) => steps(route, pattern));
+  const add = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, route: ApiRoute) => v2.add(method, path, (pattern) => steps(route, pattern, method));
 
   // Tried in this order: /v2/campaign/create is a create, not a get of the campaign "create".
   add('POST', '/v2/campaign/create', campaigns.create);
@@ -53,6 +57,8 @@ export function v2Router(deps: ApiDeps): Router {
   add('GET', '/v2/campaign/{campaignId}', campaigns.get);
   add('DELETE', '/v2/campaign/{campaignId}', campaigns.delete);
   add('POST', '/v2/campaign/{campaignId}/winner', campaigns.pickWinner);
+  add('POST', '/v2/campaign/{campaignId}/update', campaigns.update);
+  add('POST', '/v2/campaign/{campaignId}/recall', campaigns.recall);
   add('GET', '/v2/campaign', campaigns.getWithoutId);
   add('DELETE', '/v2/campaign', campaigns.deleteWithoutId);
 
@@ -79,16 +85,37 @@ interface CallState {
   keyHash: string;
   principal: Principal;
   bodyJson: string;
+  /** The key is known and within its limits: the call's answer goes into the site's audit log (when the route's does). */
+  recordable: boolean;
 }
 const stateOf = (res: Response) => res.locals as CallState;
 
 /** The chain of one endpoint: each step answers (a refusal) or hands on with next(). */
-function v2Steps({ authenticator, bodyLimitBytes, logger, limits }: ApiDeps) {
+function v2Steps({ authenticator, bodyLimitBytes, logger, limits, audit }: ApiDeps) {
   const readBody = createBodyReader(bodyLimitBytes);
 
-  return (route: ApiRoute, pattern: PathPattern): RequestHandler[] => {
+  return (route: ApiRoute, pattern: PathPattern, method: Method): (RequestHandler | ErrorRequestHandler)[] => {
     // A route with a limit of its own (an import) gets a reader of its own, made once.
     const read = route.bodyLimitBytes === undefined ? readBody : createBodyReader(route.bodyLimitBytes);
+    const auditKind = auditKindOf(method, route.audit);
+
+    /** The answer about to be sent, into the site's audit log when the route is recorded (a file always is), by the key. */
+    async function recorded(req: Request, res: Response, status: number, answer: unknown): Promise<void> {
+      const state = stateOf(res);
+      if (!audit || !state.recordable || (auditKind === 'read' && !(answer instanceof ReadStream))) return;
+      const key = state.principal.key;
+      await audit.record(
+        {
+          siteId: state.principal.siteId,
+          actor: { kind: 'key', id: key?.id ?? '', prefix: key?.prefix ?? '', label: key?.label ?? '' },
+          action: route.operation,
+          target: auditTarget(pattern.params(req.path), answer instanceof ReadStream ? undefined : answer),
+          status,
+          clientAddress: state.client,
+        },
+        { requestId: requestIdOf(res) },
+      );
+    }
 
     function requireKey(req: Request, _res: Response, next: NextFunction) {
       const rawKey = req.headers.authorization;
@@ -131,8 +158,12 @@ function v2Steps({ authenticator, bodyLimitBytes, logger, limits }: ApiDeps) {
       next();
     }
 
-    function checkPlan(_req: Request, res: Response, next: NextFunction) {
-      if (!stateOf(res).principal.permissions[route.permission]) return sendJson(res, route.denied.status, route.denied.body);
+    async function checkPlan(req: Request, res: Response, next: NextFunction) {
+      stateOf(res).recordable = true;
+      if (!stateOf(res).principal.permissions[route.permission]) {
+        await recorded(req, res, route.denied.status, undefined);
+        return sendJson(res, route.denied.status, route.denied.body);
+      }
       next();
     }
 
@@ -155,10 +186,17 @@ function v2Steps({ authenticator, bodyLimitBytes, logger, limits }: ApiDeps) {
         if (mapped.status >= 500) logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
         throw mapped;
       }
+      await recorded(req, res, 200, answer);
       if (answer instanceof ReadStream) return sendStream(req, res, answer, logger);
       sendJson(res, 200, answer);
     }
 
-    return [requireKey, refuseKeyGuessing, authenticate, limitKey, checkPlan, readJsonBody, callBackend];
+    /** A refusal of a step after the plan's, or of the backend, is recorded with its status before the router answers it. */
+    async function recordRefusal(err: unknown, req: Request, res: Response, next: NextFunction) {
+      await recorded(req, res, statusOfError(err), undefined);
+      next(err);
+    }
+
+    return [requireKey, refuseKeyGuessing, authenticate, limitKey, checkPlan, readJsonBody, callBackend, recordRefusal];
   };
 }

@@ -30,6 +30,7 @@ export function audienceEndpoints(backend: AudienceBackend) {
     },
     exportSubscribers: {
       operation: 'exportSubscribers',
+      audit: 'export',
       permission: 'audience',
       denied: { status: 403, body: { message: MESSAGES.planExport } },
       genericMessage: MESSAGES.internal,

@@ -18,6 +18,21 @@ export function createdAnswer(res: CreateCampaignResponse__Output): { id: string
   return res.localTimeJson ? { id: res.id, localTime: JSON.parse(res.localTimeJson) } : { id: res.id };
 }
 
+/** POST /v2/campaign/{campaignId}/update or /recall: one call, the action named. */
+function revisionRoute(backend: CampaignBackend, operation: string, action: 'update' | 'recall', body: 'json' | 'json-or-empty'): ApiRoute {
+  return {
+    operation,
+    permission: 'create',
+    denied: { status: 403, body: { message: MESSAGES.planCreate } },
+    genericMessage: MESSAGES.internal,
+    body,
+    async handle({ principal, params, bodyJson, ctx }) {
+      const res = await backend.reviseCampaign({ siteId: principal.siteId, campaignId: params.campaignId, action, bodyJson }, ctx);
+      return { id: res.id, revision: res.revision, action: res.action, revisedAt: res.revisedAt };
+    },
+  };
+}
+
 const reportsDenied = { status: 403, body: { message: MESSAGES.planReports } };
 const deleteDenied = { status: 403, body: { message: MESSAGES.planDelete } };
 
@@ -36,6 +51,7 @@ export function campaignEndpoints(backend: CampaignBackend) {
     },
     list: {
       operation: 'listCampaigns',
+      audit: 'read',
       permission: 'reports',
       denied: reportsDenied,
       genericMessage: MESSAGES.internal,
@@ -46,6 +62,7 @@ export function campaignEndpoints(backend: CampaignBackend) {
     },
     export: {
       operation: 'exportCampaigns',
+      audit: 'export',
       permission: 'reports',
       denied: reportsDenied,
       genericMessage: MESSAGES.internal,
@@ -89,6 +106,11 @@ export function campaignEndpoints(backend: CampaignBackend) {
         return { id: res.id, winner: { variant: res.variant, decidedAt: res.decidedAt, by: res.by } };
       },
     },
+    // Additions of 2026-12-05 (docs/api-decisions.md, "Update and recall"): the notification of a
+    // sent campaign corrected or withdrawn on the devices it went to. They change what the
+    // campaign sends, so they take the create permission, as the winner's pick does.
+    update: revisionRoute(backend, 'updateCampaign', 'update', 'json'),
+    recall: revisionRoute(backend, 'recallCampaign', 'recall', 'json-or-empty'),
     // The spec's "id missing in the URL": answered after the key and plan checks, like any call.
     getWithoutId: {
       operation: 'getCampaign',

@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Permission, Principal } from '../auth/authenticator.js';
 import type { CallContext } from '../grpc/clients.js';
+import type { AuditKind } from './audit-trail.js';
 
 export interface RouteInput {
   principal: Principal;
@@ -19,6 +20,8 @@ export interface RouteInput {
 
 export interface ApiRoute {
   operation: string;
+  /** For the audit log (audit-trail.ts); absent: by the method it is registered with. */
+  audit?: AuditKind;
   permission: Permission;
   /** What a valid key whose plan lacks `permission` gets. */
   denied: { status: number; body: unknown };

@@ -41,6 +41,9 @@ export const SAMPLES: Record<string, RouteSample> = {
   deleteCampaign: {},
   // The sample campaign has no A/B test: the call gets through to the campaign service, which refuses it.
   pickCampaignWinner: { body: { variant: 0 }, status: 409 },
+  // The sample campaign was not sent: the call gets through to the campaign service, which refuses it.
+  updateCampaign: { body: { title: 'Corrected title' }, status: 409 },
+  recallCampaign: { body: {}, status: 409 },
   estimateAudience: { body: { topics: ['news'] } },
   campaignSeries: {},
   audienceDaily: {},
@@ -53,6 +56,10 @@ export const SAMPLES: Record<string, RouteSample> = {
   updateSettings: { body: { timeZone: 'Europe/Lisbon' } },
   exportSubscribers: {},
   exportCampaigns: { body: {} },
+  listAuditEntries: {},
+  exportAuditLog: {},
+  getAuditSettings: {},
+  updateAuditSettings: { body: { retentionDays: 365 } },
 };
 
 /** What a path parameter naming another site's object answers under the user's own site. */

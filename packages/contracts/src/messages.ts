@@ -88,6 +88,27 @@ export interface DispatchMessage {
    * that does not know it sends `normal`, as it always did.
    */
   urgency?: Urgency;
+  /**
+   * Added 2026-12-05, optional: the job is a revision of a campaign already sent, not a campaign
+   * (docs/api-decisions.md, "Update and recall"). `campaignId` is then the revision's own id (its
+   * run, delivery-log rows and counters are its own, so each subscriber gets each revision once),
+   * `revision.campaignId` the campaign revised: the pushes go to the subscribers its run sent to,
+   * with its id as the notification's tag, its Topic and its tracking tokens. `content` is the
+   * corrected content (an update) or the campaign's (a recall, whose push carries none of it).
+   * Written as version 2: the previous release would send a version 1 to the whole audience.
+   */
+  revision?: Revision;
+}
+
+/** What a revision does to the notification a campaign showed. */
+export const REVISION_ACTIONS = ['update', 'recall'] as const;
+export type RevisionAction = (typeof REVISION_ACTIONS)[number];
+
+/** The campaign a revision job revises, its revision number (1, 2, … per campaign) and what it does. */
+export interface Revision {
+  campaignId: string;
+  number: number;
+  action: RevisionAction;
 }
 
 /** Version 1 of the dispatch message, as producers before 2026-11-23 wrote it (and delivery stored it in its runs). */
@@ -101,7 +122,7 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
-  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.localTime, message.abTest];
+  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.localTime, message.abTest, message.revision];
   if (additions.some((a) => a !== undefined)) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience, urgency } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience, ...(urgency ? { urgency } : {}) };
@@ -339,6 +360,12 @@ const schemas = {
       ignoreFrequencyCap: { type: 'boolean' },
       localTime: localTimeSchema,
       abTest: abTestSchema,
+      revision: {
+        type: 'object',
+        required: ['campaignId', 'number', 'action'],
+        additionalProperties: false,
+        properties: { campaignId: uuid, number: { type: 'integer', minimum: 1, maximum: 1000000 }, action: { enum: [...REVISION_ACTIONS] } },
+      },
     },
   },
   chunk: {

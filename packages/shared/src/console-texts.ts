@@ -55,6 +55,10 @@ export const CONSOLE_OWN = {
   frequencyCapObject: 'frequencyCap must be {"campaigns", "hours"} or null',
   settingUnknown: 'Unknown setting: <field>',
   settingsEmpty: 'Nothing to change: give defaultThrottlePerMinute, frequencyCap or timeZone',
+  /** The audit log's page query (docs/console.md, "Audit log"); the delivery service's own texts for the same rules (audit_log.proto). */
+  auditLimit: 'limit must be an integer from 1 to 100',
+  auditBefore: 'before must be the id of an entry',
+  auditRetention: 'retentionDays must be an integer from 7 to 3650',
 } as const;
 
 /** `template` with `<field>` replaced by `field`. */

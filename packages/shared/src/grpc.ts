@@ -11,6 +11,7 @@ import type { ProtoGrpcType as AudienceProto } from '@webpush/contracts/generate
 import type { ProtoGrpcType as WebhooksProto } from '@webpush/contracts/generated/webhooks.js';
 import type { ProtoGrpcType as RunsProto } from '@webpush/contracts/generated/runs.js';
 import type { ProtoGrpcType as ConsoleDataProto } from '@webpush/contracts/generated/console_data.js';
+import type { ProtoGrpcType as AuditLogProto } from '@webpush/contracts/generated/audit_log.js';
 import type { ProtoGrpcType as SiteAdminProto } from '@webpush/contracts/generated/site_admin.js';
 import type { ProtoGrpcType as SiteRegistryProto } from '@webpush/contracts/generated/site_registry.js';
 import { safeText } from './text.js';
@@ -106,6 +107,10 @@ export function loadAudienceProto(): AudienceProto {
 
 export function loadWebhooksProto(): WebhooksProto {
   return load('delivery/v1/webhooks.proto') as unknown as WebhooksProto;
+}
+
+export function loadAuditLogProto(): AuditLogProto {
+  return load('delivery/v1/audit_log.proto') as unknown as AuditLogProto;
 }
 
 export function loadRunsProto(): RunsProto {

@@ -83,10 +83,10 @@ describe('operators and Authenticate', function () {
     }
   });
 
-  it('issues keys that are stored only as their SHA-256 and authenticate to the site with its plan', async () => {
+  it('issues keys that are stored only as their SHA-256 and authenticate to the site with its plan, naming the key (its id, prefix and label) for the audit log', async () => {
     await h.operators.createPlan('full', ['create', 'reports', 'delete', 'audience']);
     const site = await newSite('Blog', 'full');
-    const issued = await h.operators.issueKey(site.id);
+    const issued = await h.operators.issueKey(site.id, { label: 'CRM sync' });
     expect(issued.key).to.match(/^wpk_[A-Za-z0-9_-]{43}$/);
     expect(issued.prefix).to.equal(issued.key.slice(0, 12));
     const stored = await h.pool.query('SELECT key_hash, prefix FROM campaign.api_keys WHERE id = $1', [issued.keyId]);
@@ -95,7 +95,13 @@ describe('operators and Authenticate', function () {
     expect(dump).to.not.include(issued.key);
 
     const auth = await authenticate(issued.key);
-    expect(auth).to.deep.equal({ siteId: site.id, permissions: { create: true, reports: true, delete: true, audience: true } });
+    expect(auth).to.deep.equal({
+      siteId: site.id,
+      permissions: { create: true, reports: true, delete: true, audience: true },
+      keyId: issued.keyId,
+      keyPrefix: issued.prefix,
+      keyLabel: 'CRM sync',
+    });
   });
 
   it('when a key is unknown or not a hash, then UNAUTHENTICATED "Not authorized"', async () => {

@@ -19,6 +19,7 @@ import { createReadiness, type Check } from '@webpush/shared/observability/healt
 import { createServiceMetrics, dbPoolGauges, kafkaLagGauge } from '@webpush/shared/observability/metrics.js';
 import { startOpsServer, type OpsServer } from '@webpush/shared/observability/ops-server.js';
 import { createAudience } from './audience/index.js';
+import { createAuditLog } from './audit/index.js';
 import { createGrpcServer } from './grpc-server.js';
 import { createWebhookEndpoints } from './webhooks/index.js';
 import { createWebhookLoop, type WebhookLoop } from './webhooks/index.js';
@@ -200,7 +201,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const webhooks = createWebhookEndpoints({ pool, keys: vapidKeys, testHosts: config.webhooks.testHosts });
     const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
     const operators = createDeliveryOperators(pool, vapidKeys);
-    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, webhooks, testPush, operators, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
+    const auditLog = createAuditLog({ pool, bulk: pools.bulk });
+    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, webhooks, auditLog, testPush, operators, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one
@@ -240,7 +242,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     retention = createPeriodic(
       async () => {
         const report = await retentionPasses.pass();
-        if (report && (report.logDropped.length || report.trackingDropped.length || report.legacyLogTruncated || report.legacyTrackingTruncated || report.capHistoryDeleted)) {
+        if (report && (report.logDropped.length || report.trackingDropped.length || report.legacyLogTruncated || report.legacyTrackingTruncated || report.capHistoryDeleted || report.auditDeleted)) {
           log.info('retention pass', { ...report });
         }
       },

@@ -1,7 +1,7 @@
 // The delivery service's gRPC server: the Audience, Webhooks, Runs and ConsoleData services plus
 // the standard health service, driven by the service's readiness.
 import * as grpc from '@grpc/grpc-js';
-import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadSiteRegistryProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
+import { loadAudienceProto, loadAuditLogProto, loadConsoleDataProto, loadRunsProto, loadSiteRegistryProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
 import { internalAuthInterceptor, type InternalAuth } from '@webpush/shared/internal-auth.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { addGrpcHealth, type Readiness } from '@webpush/shared/observability/health.js';
@@ -12,6 +12,8 @@ import { createAudienceHandlers } from './audience/index.js';
 import type { SubscriberExport } from './audience/index.js';
 import type { SiteImport } from './audience/index.js';
 import type { WebhookEndpoints } from './webhooks/index.js';
+import type { AuditLog } from './audit/index.js';
+import { createAuditLogHandlers } from './audit/index.js';
 import { createWebhookHandlers } from './webhooks/index.js';
 import { createRunsHandlers } from './sending/index.js';
 import { createTopicMaintenance } from './audience/index.js';
@@ -26,6 +28,7 @@ export const WEBHOOKS_GRPC_SERVICE = 'delivery.v1.Webhooks';
 export const RUNS_GRPC_SERVICE = 'delivery.v1.Runs';
 export const CONSOLE_DATA_GRPC_SERVICE = 'delivery.v1.ConsoleData';
 export const SITE_REGISTRY_GRPC_SERVICE = 'delivery.v1.SiteRegistry';
+export const AUDIT_LOG_GRPC_SERVICE = 'delivery.v1.AuditLog';
 
 export type GrpcHealth = ReturnType<typeof addGrpcHealth>;
 
@@ -35,6 +38,8 @@ export function createGrpcServer(deps: {
   /** GET /v2/subscribers/export, limited per site (audience/export.ts). */
   subscriberExport: SubscriberExport;
   webhooks: WebhookEndpoints;
+  /** Sites' audit logs, appended to and read by the gateway (audit/audit-log.ts). */
+  auditLog: AuditLog;
   /** The interactive pool: runs and the console's data (shared/db.ts). */
   pool: Pool;
   log: Logger;
@@ -52,7 +57,8 @@ export function createGrpcServer(deps: {
   // imports and exports subscribers, and manages webhooks; the campaign service passes on a
   // customer's pick of an A/B winner; the gateway reads and changes the console's data (series,
   // daily counts, browsers, topic maintenance, the site's settings, a test push). The campaign
-  // service registers the sites it creates; operators set a site's cap and zone. The health
+  // service registers the sites it creates; operators set a site's cap and zone. The gateway
+  // appends to and reads the sites' audit logs. The health
   // service stays open to probes.
   const interceptor = internalAuthInterceptor(deps.auth, {
     [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
@@ -65,6 +71,7 @@ export function createGrpcServer(deps: {
     [`/${RUNS_GRPC_SERVICE}/PickWinner`]: ['campaign'],
     [`/${RUNS_GRPC_SERVICE}/`]: [],
     [`/${CONSOLE_DATA_GRPC_SERVICE}/`]: ['gateway'],
+    [`/${AUDIT_LOG_GRPC_SERVICE}/`]: ['gateway'],
     [`/${SITE_REGISTRY_GRPC_SERVICE}/RegisterSite`]: ['campaign'],
     [`/${SITE_REGISTRY_GRPC_SERVICE}/`]: ['operator'],
   });
@@ -84,8 +91,9 @@ export function createGrpcServer(deps: {
     loadConsoleDataProto().delivery.v1.ConsoleData.service,
     instrument(CONSOLE_DATA_GRPC_SERVICE, createConsoleDataHandlers(createConsoleData(deps.pool, createTopicMaintenance(deps.pool)), deps.testPush, deps.log)),
   );
+  server.addService(loadAuditLogProto().delivery.v1.AuditLog.service, instrument(AUDIT_LOG_GRPC_SERVICE, createAuditLogHandlers(deps.auditLog, deps.log)));
   server.addService(loadSiteRegistryProto().delivery.v1.SiteRegistry.service, instrument(SITE_REGISTRY_GRPC_SERVICE, createSiteRegistryHandlers(deps.operators, deps.log)));
   return Object.assign(server, {
-    health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE, RUNS_GRPC_SERVICE, CONSOLE_DATA_GRPC_SERVICE, SITE_REGISTRY_GRPC_SERVICE], deps.readiness),
+    health: addGrpcHealth(server, [AUDIENCE_GRPC_SERVICE, WEBHOOKS_GRPC_SERVICE, RUNS_GRPC_SERVICE, CONSOLE_DATA_GRPC_SERVICE, SITE_REGISTRY_GRPC_SERVICE, AUDIT_LOG_GRPC_SERVICE], deps.readiness),
   });
 }

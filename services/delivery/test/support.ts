@@ -7,8 +7,9 @@ import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Au
 import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
 import type { RunsClient } from '@webpush/contracts/generated/delivery/v1/Runs.js';
 import type { ConsoleDataClient } from '@webpush/contracts/generated/delivery/v1/ConsoleData.js';
+import type { AuditLogClient } from '@webpush/contracts/generated/delivery/v1/AuditLog.js';
 import type { Pool } from '@webpush/shared/db.js';
-import { loadAudienceProto, loadConsoleDataProto, loadRunsProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
+import { loadAudienceProto, loadAuditLogProto, loadConsoleDataProto, loadRunsProto, loadWebhooksProto } from '@webpush/shared/grpc.js';
 import { createLogger, type Logger } from '@webpush/shared/log.js';
 import type { DeliveryService } from '../src/app.js';
 import type { DeliveryConfig } from '../src/config.js';
@@ -34,6 +35,8 @@ export interface TestDelivery {
   runs: RunsClient;
   /** The gRPC ConsoleData service, as the gateway calls it. */
   consoleData: ConsoleDataClient;
+  /** The gRPC AuditLog service, as the gateway calls it. */
+  auditLog: AuditLogClient;
   baseUrl: string;
   /** The ops listener: /healthz, /readyz, /metrics. */
   opsUrl: string;
@@ -56,6 +59,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
   const webhooks = new (loadWebhooksProto().delivery.v1.Webhooks)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   const runs = new (loadRunsProto().delivery.v1.Runs)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.CAMPAIGN_INTERNAL_TOKEN));
   const consoleData = new (loadConsoleDataProto().delivery.v1.ConsoleData)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
+  const auditLog = new (loadAuditLogProto().delivery.v1.AuditLog)(target, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
   return {
     service,
     config: service.config,
@@ -66,6 +70,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
     webhooks,
     runs,
     consoleData,
+    auditLog,
     baseUrl: `http://127.0.0.1:${service.httpPort}`,
     opsUrl: `http://127.0.0.1:${service.opsPort}`,
     stop: async () => {
@@ -74,6 +79,7 @@ export async function startTestDelivery(label: string, env: Record<string, strin
       webhooks.close();
       runs.close();
       consoleData.close();
+      auditLog.close();
       await stack.stop();
     },
   };

@@ -27,12 +27,12 @@ function draft(title: string): Record<string, unknown> {
   return { title, body: 'A draft the console edits', link: 'https://shop.example/draft', topics: ['news'], status: 'draft', scheduleMode: 'now' };
 }
 
-interface Session {
+export interface Session {
   headers: HeaderList;
 }
 
 /** Logs a new owner of `siteId` in, as the console's page does: the cookie and the CSRF token of every later call. */
-async function logIn(siteId: string): Promise<Session> {
+export async function logIn(siteId: string): Promise<Session> {
   const c = getCtx();
   const email = `drafts.${Date.now()}@example.com`;
   await createAccounts(c.db).ensureMember({ site: siteId, email, password: PASSWORD, role: 'owner' });

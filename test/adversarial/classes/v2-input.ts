@@ -21,6 +21,8 @@ const CREATE_FIELDS = [
 ] as const;
 const OPTION_FIELDS = ['actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang', 'urgency'] as const;
 const WEBHOOK_FIELDS = ['url', 'events', 'description', 'enabled'] as const;
+// POST /v2/campaign/{campaignId}/update's fields (an addition of 2026-12-05: update and recall).
+const UPDATE_FIELDS = ['title', 'body', 'link', 'icon', 'image'] as const;
 const LIST_FIELDS = ['startDate', 'endDate', 'dateField', 'status', 'limit', 'cursor'] as const;
 
 const CREATE_ALLOWED = [200, 400, 413, 429];
@@ -224,6 +226,45 @@ export function registerV2Input(): void {
       const bodies = fc.oneof(hostileValue.map((variant) => toJsonText({ variant })), hostileValue.map(toJsonText));
       await fuzz(fc.tuple(ids, bodies), { numRuns: 300, timeMs: 8_000, seedOffset: 9 }, async ([id, body]) => {
         await probe(cls, spec('POST', `/v2/campaign/${id}/winner`, key, body), { siteId: sites.fuzz.id, allowed: [400, 404, 409, 413, 414, 429, 431], what: show(body, 200) });
+      });
+      assertNoViolations(cls);
+    });
+
+    it('update and recall: odd campaign ids and hostile update fields → 200/400/404/409, never 5xx, bad text refused, nothing stored on a 4xx', async () => {
+      const { sites } = getCtx();
+      const key = sites.fuzz.apiKey;
+      const created = async (extra: Record<string, unknown>) => {
+        const r = await probe(cls, spec('POST', '/v2/campaign/create', key, JSON.stringify({ ...validCampaign(), ...extra })), { siteId: sites.fuzz.id, allowed: [200], what: '(setup)' });
+        return String(r.body?.id);
+      };
+      // Two campaigns sent now (to whatever audience the site has: their runs finish at once
+      // when it is empty), one updated and one recalled by the fuzz, and a draft (409).
+      const toUpdate = await created({ status: 'published' });
+      const toRecall = await created({ status: 'published' });
+      const draft = await created({});
+      for (let i = 0; i < 120; i++) {
+        const r = await probe(cls, spec('POST', '/v2/campaigns', key, JSON.stringify({ status: ['sent'], limit: 60 })), { siteId: sites.fuzz.id, allowed: [200, 429], what: '(setup: sent)' });
+        const sent = ((r.body?.items ?? []) as { id: string; delivery?: { pending?: number } }[]).filter((c) => c.id === toUpdate || c.id === toRecall);
+        if (sent.length === 2 && sent.every((c) => c.delivery?.pending === 0)) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const ids = (...own: string[]) => fc.oneof(hostileString.filter((x) => x.length < 3000).map(pathSegment), fc.constantFrom(...ODD_SEGMENTS, draft, ...own));
+      const mutation = fc.tuple(fc.constantFrom<string>(...UPDATE_FIELDS, 'callToAction', 'unknownField'), fc.option(hostileValue, { nil: undefined, freq: 8 }));
+      const updates = fc.oneof(
+        { arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }).map((m) => mutate({}, m) as unknown), weight: 4 },
+        { arbitrary: hostileValue as fc.Arbitrary<unknown>, weight: 1 },
+      );
+      await fuzz(fc.tuple(ids(toUpdate), updates), { numRuns: 250, timeMs: 8_000, seedOffset: 19 }, async ([id, body]) => {
+        const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
+        await probe(cls, spec('POST', `/v2/campaign/${id}/update`, key, toJsonText(body)), {
+          siteId: sites.fuzz.id,
+          allowed: [200, 400, 404, 409, 413, 414, 429, 431],
+          mustReject: isObject && knownFieldsBad(body as Record<string, unknown>, UPDATE_FIELDS),
+          what: show(body, 200),
+        });
+      });
+      await fuzz(fc.tuple(ids(toRecall), fc.oneof(fc.constant(''), hostileValue.map(toJsonText))), { numRuns: 100, timeMs: 5_000, seedOffset: 20 }, async ([id, body]) => {
+        await probe(cls, spec('POST', `/v2/campaign/${id}/recall`, key, body), { siteId: sites.fuzz.id, allowed: [200, 400, 404, 409, 413, 414, 429, 431], what: show(body, 200) });
       });
       assertNoViolations(cls);
     });

@@ -267,7 +267,13 @@ export interface Snapshot {
 export async function snapshot(siteId: string): Promise<Snapshot> {
   const { db } = getCtx();
   const [campaigns, subscribers, webhooks, members] = await Promise.all([
-    db.query(`SELECT count(*)::int AS n, coalesce(md5(string_agg(id::text || ':' || title || ':' || body, ',' ORDER BY id)), '') AS h FROM campaign.campaigns WHERE site_id = $1`, [siteId]),
+    // With each campaign's revisions (update and recall), which a refused call must not add.
+    db.query(
+      `SELECT count(*)::int AS n,
+              coalesce(md5(string_agg(c.id::text || ':' || c.title || ':' || c.body || ':' || (SELECT count(*) FROM campaign.campaign_revisions r WHERE r.campaign_id = c.id), ',' ORDER BY c.id)), '') AS h
+         FROM campaign.campaigns c WHERE c.site_id = $1`,
+      [siteId],
+    ),
     db.query(
       `SELECT count(*)::int AS n, coalesce(md5(string_agg(concat_ws(':', endpoint, array_to_string(topics, '|'), active::text, country, language, time_zone), ',' ORDER BY id)), '') AS h
          FROM delivery.subscribers WHERE site_id = $1`,

@@ -81,6 +81,9 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
     client.POST('/v2/campaigns/export', { params: { query: { format: 'csv' } }, headers: apiKey, body: { dateField: 'scheduleDate', status: ['scheduled'] }, parseAs: 'text' }),
   getCampaign: () => client.GET('/v2/campaign/{campaignId}', { params: { path: { campaignId: need(args.campaignId, 'campaignId') }, header: { 'X-Request-Id': requestId } }, headers: apiKey }),
   deleteCampaign: () => client.DELETE('/v2/campaign/{campaignId}', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey }),
+  updateCampaign: () =>
+    client.POST('/v2/campaign/{campaignId}/update', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey, body: { title: 'Corrected title' } }),
+  recallCampaign: () => client.POST('/v2/campaign/{campaignId}/recall', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey }),
   pickCampaignWinner: () =>
     client.POST('/v2/campaign/{campaignId}/winner', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey, body: { variant: args.variant ?? 0 } }),
   listTopics: () => client.GET('/v2/topics', { headers: apiKey }),

@@ -126,6 +126,8 @@ const filters = { startDate: new Date('2031-06-01T00:00:00Z'), endDate: new Date
 await step('listCampaigns', 'listCampaigns', () => campaigns.listCampaignsRaw({ listCampaignsRequest: filters }));
 await step('exportCampaigns', 'exportCampaigns', () => campaigns.exportCampaignsRaw({ format: 'ndjson', listCampaignsRequest: filters }));
 await step('pickCampaignWinner', 'pickCampaignWinner', () => campaigns.pickCampaignWinnerRaw({ campaignId, pickWinnerRequest: { variant: 1 } }));
+await step('updateCampaign', 'updateCampaign', () => campaigns.updateCampaignRaw({ campaignId, campaignUpdateRequest: { title: 'Corrected title' } }));
+await step('recallCampaign', 'recallCampaign', () => campaigns.recallCampaignRaw({ campaignId }));
 await step('deleteCampaign', 'deleteCampaign', () => campaigns.deleteCampaignRaw({ campaignId }));
 await step('getDeletedCampaign', 'getCampaign', () => campaigns.getCampaignRaw({ campaignId }));
 

@@ -52,6 +52,8 @@ import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerReq
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
 import type { RemoveMemberResponse as _campaign_v1_RemoveMemberResponse, RemoveMemberResponse__Output as _campaign_v1_RemoveMemberResponse__Output } from './campaign/v1/RemoveMemberResponse';
+import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
+import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
 import type { RevokeInviteResponse as _campaign_v1_RevokeInviteResponse, RevokeInviteResponse__Output as _campaign_v1_RevokeInviteResponse__Output } from './campaign/v1/RevokeInviteResponse';
 import type { RevokedApiKey as _campaign_v1_RevokedApiKey, RevokedApiKey__Output as _campaign_v1_RevokedApiKey__Output } from './campaign/v1/RevokedApiKey';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
@@ -127,6 +129,8 @@ export interface ProtoGrpcType {
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
       RemoveMemberResponse: MessageTypeDefinition<_campaign_v1_RemoveMemberResponse, _campaign_v1_RemoveMemberResponse__Output>
+      ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
+      ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
       RevokeInviteResponse: MessageTypeDefinition<_campaign_v1_RevokeInviteResponse, _campaign_v1_RevokeInviteResponse__Output>
       RevokedApiKey: MessageTypeDefinition<_campaign_v1_RevokedApiKey, _campaign_v1_RevokedApiKey__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>

@@ -49,6 +49,8 @@ import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerReq
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
 import type { ResetPasswordLinkRequest as _campaign_v1_ResetPasswordLinkRequest, ResetPasswordLinkRequest__Output as _campaign_v1_ResetPasswordLinkRequest__Output } from './campaign/v1/ResetPasswordLinkRequest';
+import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
+import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
 import type { RevokeKeysAnswer as _campaign_v1_RevokeKeysAnswer, RevokeKeysAnswer__Output as _campaign_v1_RevokeKeysAnswer__Output } from './campaign/v1/RevokeKeysAnswer';
 import type { RevokeKeysRequest as _campaign_v1_RevokeKeysRequest, RevokeKeysRequest__Output as _campaign_v1_RevokeKeysRequest__Output } from './campaign/v1/RevokeKeysRequest';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
@@ -116,6 +118,8 @@ export interface ProtoGrpcType {
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
       ResetPasswordLinkRequest: MessageTypeDefinition<_campaign_v1_ResetPasswordLinkRequest, _campaign_v1_ResetPasswordLinkRequest__Output>
+      ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
+      ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
       RevokeKeysAnswer: MessageTypeDefinition<_campaign_v1_RevokeKeysAnswer, _campaign_v1_RevokeKeysAnswer__Output>
       RevokeKeysRequest: MessageTypeDefinition<_campaign_v1_RevokeKeysRequest, _campaign_v1_RevokeKeysRequest__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>

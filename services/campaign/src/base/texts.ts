@@ -86,6 +86,12 @@ const OWN = {
   // POST /v2/campaign/{campaignId}/winner (an addition: docs/api-decisions.md, "A/B tests")
   winnerVariant: 'variant must be an integer from 0 to <last>',
   noAbTest: 'The campaign has no A/B test',
+  // POST /v2/campaign/{campaignId}/update and /recall (an addition: docs/api-decisions.md, "Update and recall")
+  updateFields: 'An update takes only title, body, link, icon and image',
+  updateNothing: 'At least one of title, body, link, icon or image must be given',
+  revisionNotSent: 'Only a sent campaign can be updated or recalled',
+  revisionStillSending: 'The campaign is still sending; it can be updated or recalled once it has finished',
+  revisionRecalled: 'The campaign was recalled; it can no longer be updated',
   // create (docs/api-decisions.md, "Create")
   linkUrl: 'Link must be a valid URL',
   tooManyDestinations: 'At most 100 topics and countries may be specified',

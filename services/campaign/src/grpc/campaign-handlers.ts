@@ -26,7 +26,7 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
   return {
     Authenticate: unary('Authenticate', log, async (req) => {
       const owner = await uc.authenticate(req.keyHash);
-      return { siteId: owner.siteId, permissions: owner.permissions };
+      return { siteId: owner.siteId, permissions: owner.permissions, keyId: owner.key.id, keyPrefix: owner.key.prefix, keyLabel: owner.key.label };
     }),
     CreateCampaign: unary('CreateCampaign', log, (req) => uc.createCampaign(req.siteId, req.bodyJson, req.idempotencyKey)),
     ListCampaigns: unary('ListCampaigns', log, async (req) => {
@@ -37,6 +37,7 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),
     PickWinner: unary('PickWinner', log, (req) => uc.pickWinner(req.siteId, req.campaignId, req.bodyJson)),
     UpdateDraft: unary('UpdateDraft', log, (req) => uc.updateDraft(req.siteId, req.campaignId, req.bodyJson)),
+    ReviseCampaign: unary('ReviseCampaign', log, (req) => uc.reviseCampaign(req.siteId, req.campaignId, req.action, req.bodyJson)),
     // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).
     ExportCampaigns: ((call: grpc.ServerWritableStream<ExportCampaignsRequest__Output, ExportCampaignsChunk>, done?: (err: unknown) => void) => {
       const { siteId, bodyJson, format } = call.request;

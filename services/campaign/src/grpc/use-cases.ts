@@ -3,6 +3,7 @@ import type { Pool } from '@webpush/shared/db.js';
 import { authenticateUseCase } from '../sites/index.js';
 import { campaignByIdUseCases, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase, updateDraftUseCase } from '../campaigns/index.js';
 import { pickWinnerUseCase, type WinnerPicker } from '../ab-tests/index.js';
+import { reviseCampaignUseCase } from '../revisions/index.js';
 
 /** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
 export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker }) {
@@ -16,6 +17,7 @@ export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool
     listCampaigns: listCampaignsUseCase({ ...deps, fixedParts }),
     exportCampaigns: exportCampaignsUseCase({ pool: deps.bulkPool }),
     pickWinner: pickWinnerUseCase(deps),
+    reviseCampaign: reviseCampaignUseCase(deps),
     ...campaignByIdUseCases({ ...deps, fixedParts }),
   };
 }

@@ -9,3 +9,11 @@ import { currentRequestId, newRequestId } from '@webpush/shared/observability/re
 export function dispatchJob(campaignId: string): OutboxEntry {
   return { campaignId, kind: 'campaign.dispatch', payload: { requestId: currentRequestId() ?? newRequestId() } };
 }
+
+/**
+ * A revision of a sent campaign (revisions/): the row names the campaign, the payload the
+ * revision (campaign.campaign_revisions), which the relay reads with it.
+ */
+export function revisionJob(campaignId: string, revisionId: string): OutboxEntry {
+  return { campaignId, kind: 'campaign.revision', payload: { requestId: currentRequestId() ?? newRequestId(), revisionId } };
+}

@@ -38,6 +38,7 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     ...(row.localTime ? { localTime: row.localTime } : {}),
     ...(row.abTest ? { abTest: row.abTest } : {}),
     ...(row.urgency && row.urgency !== DEFAULT_URGENCY ? { urgency: row.urgency } : {}),
+    ...(row.revision ? { revision: row.revision } : {}),
   };
 }
 

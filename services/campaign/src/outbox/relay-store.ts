@@ -1,4 +1,5 @@
-// The outbox relay's SQL. Rows are claimed by state (published_at IS NULL) under row locks, not
+// The outbox relay's SQL: dispatch jobs with their campaign, revision jobs with their revision
+// and its campaign. Rows are claimed by state (published_at IS NULL) under row locks, not
 // by "id greater than the last one seen": ids are handed out before commit, so a smaller id can
 // commit after a larger one and an id cursor would skip it.
 import type { PoolClient } from 'pg';
@@ -19,16 +20,18 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
     `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, ${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.ttl, c.topics,
             c.segment, c.throttle_per_minute, c.ignore_frequency_cap, COALESCE(c.edited_at, c.created_at) AS planned_at, c.urgency,
             c.local_time->>'date' AS local_date, c.local_time->>'time' AS local_time, c.ab_test,
-            o.payload->>'requestId' AS request_id
+            o.payload->>'requestId' AS request_id,
+            r.id AS revision_id, r.revision, r.action AS revision_action, r.content AS revision_content, r.created_at AS revised_at
        FROM campaign.outbox o
        JOIN campaign.campaigns c ON c.id = o.campaign_id
-      WHERE o.published_at IS NULL AND o.kind = 'campaign.dispatch'
+       LEFT JOIN campaign.campaign_revisions r ON o.kind = 'campaign.revision' AND r.id = (o.payload->>'revisionId')::uuid
+      WHERE o.published_at IS NULL AND o.kind IN ('campaign.dispatch', 'campaign.revision')
       ORDER BY o.id
       LIMIT $1
       FOR UPDATE OF o SKIP LOCKED`,
     [limit],
   );
-  return rows.map((r) => ({
+  return rows.map((r) => (r.revision_id ? revisionOfRow(r) : {
     outboxId: r.outbox_id,
     campaignId: r.campaign_id,
     siteId: r.site_id,
@@ -46,6 +49,27 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
     urgency: r.urgency,
     requestId: r.request_id ?? null,
   }));
+}
+
+/**
+ * A revision's job (docs/api-decisions.md, "Update and recall"): the revision's own id, the
+ * campaign's site, TTL and urgency, the corrected content (an update's) or the campaign's (a
+ * recall's, which its pushes do not carry), no audience (the delivery service sends to whom the
+ * campaign was sent) and none of the sending controls: a revision goes at once.
+ */
+function revisionOfRow(r: Record<string, any>): ClaimedDispatch {
+  return {
+    outboxId: r.outbox_id,
+    campaignId: r.revision_id,
+    siteId: r.site_id,
+    dispatchedAt: r.revised_at,
+    content: r.revision_content ?? contentOfRow(r),
+    ttl: r.ttl,
+    audience: [],
+    urgency: r.urgency,
+    revision: { campaignId: r.campaign_id, number: r.revision, action: r.revision_action },
+    requestId: r.request_id ?? null,
+  };
 }
 
 export async function markPublished(tx: PoolClient, outboxIds: string[]): Promise<void> {

@@ -11,12 +11,15 @@
 // - Frequency-cap history: rows older than its retention (never shorter than the longest cap
 //   window), deleted in bounded slices of the subscriber key.
 // - Webhook deliveries: the webhook loop's own purge (webhooks/delivery-loop.ts keepMs).
+// - Audit log entries: those past their site's retention (its owners' setting), in bounded batches
+//   (audit/audit-log.ts purgeAuditLog).
 // - Campaign minutes, audience days and the runs' counters are the aggregates: kept.
 //
 // Every DDL step waits at most LOCK_TIMEOUT_MS for its lock, so no send, subscribe or report is
 // held up longer than that; a step that times out is tried again on the next pass. Here are the
 // rules and the passes; the statements are in retention-store.ts.
 import type { Pool } from '@webpush/shared/db.js';
+import { purgeAuditLog } from '../audit/index.js';
 import { withTransaction } from '@webpush/shared/db.js';
 import {
   capHistoryAfter,
@@ -65,6 +68,8 @@ export interface RetentionReport {
   legacyLogTruncated: boolean;
   legacyTrackingTruncated: boolean;
   capHistoryDeleted: number;
+  /** Audit log entries past their site's retention, deleted this pass. */
+  auditDeleted: number;
   /** Steps that did not get their lock within LOCK_TIMEOUT_MS (tried again next pass). */
   lockTimeouts: number;
 }
@@ -163,6 +168,7 @@ export function createRetention(pool: Pool, settings: RetentionSettings) {
           legacyLogTruncated: false,
           legacyTrackingTruncated: false,
           capHistoryDeleted: 0,
+          auditDeleted: 0,
           lockTimeouts: 0,
         };
         report.logExpired = await expirePieces(pool, 'log', settings.deliveryLogDays);
@@ -174,6 +180,7 @@ export function createRetention(pool: Pool, settings: RetentionSettings) {
         const cap = await pruneCapHistory(pool, settings.capHistoryDays, capFrom);
         capFrom = cap.next;
         report.capHistoryDeleted = cap.deleted;
+        report.auditDeleted = await purgeAuditLog(pool);
         return report;
       } finally {
         await unlockRetention(client).catch(() => (discard = true));

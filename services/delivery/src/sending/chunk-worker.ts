@@ -14,7 +14,8 @@ import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import type { ChunkMessage } from '@webpush/contracts/messages.js';
 import type { ClickUrl } from '@webpush/contracts/campaign-content.js';
-import { batchPayloads } from './payloads.js';
+import { campaignTopic } from '@webpush/contracts/push-topic.js';
+import { batchPayloads, revisionBatchPayloads } from './payloads.js';
 import { DEFAULT_URGENCY } from '@webpush/contracts/urgency.js';
 import { contentFor, variantFor } from './run-content.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedHolders, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
@@ -139,13 +140,16 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     const contentOf = contentFor(run);
     // Per batch, not per push: the tokens are signed together, and each content's JSON is made
     // once (payloads.ts), with the batch's moment as the notification's time (unless the campaign sets one).
-    const tokens = deps.tokens.signAll(campaignId, subs.map((s) => s.id));
-    const payloadOf = batchPayloads(campaignId, Date.now(), deps.clickUrl);
+    // A revision's pushes are its campaign's notification: its id (the tag), its Topic (a copy
+    // still queued at the push service is replaced) and its tracking tokens (counted once).
+    const notified = job.revision?.campaignId ?? campaignId;
+    const tokens = deps.tokens.signAll(notified, subs.map((s) => s.id));
+    const payloadOf = job.revision ? revisionBatchPayloads(job.revision, Date.now()) : batchPayloads(campaignId, Date.now(), deps.clickUrl);
     const items: PushTarget[] = subs.map(({ declarative, ...s }, i) => ({ ...s, payload: payloadOf(contentOf(s.id), declarative, tokens[i]) }));
     const vapid = await deps.vapid(job.siteId);
     const urgency = job.urgency ?? DEFAULT_URGENCY;
     const send = (subscriptions: PushTarget[], withHooks: Required<PushHooks>) =>
-      deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency, topic: campaignId.replace(/-/g, ''), vapid, subscriptions }, withHooks);
+      deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency, topic: campaignTopic(notified), vapid, subscriptions }, withHooks);
     return job.throttlePerMinute === undefined ? send(items, hooks) : sendPaced(campaignId, job.throttlePerMinute, items, send, hooks);
   };
 
@@ -303,8 +307,9 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     let windowToStart = run.job.abTest !== undefined && !run.abWindowStarted;
     // Read per chunk: a cap the operator sets or lifts applies from the next chunk on.
     const cap = await retrying('frequency cap', retry, () => frequencyCapOf(deps.pool, run.siteId));
+    // A revision replaces a notification, it adds none: the cap neither holds it back nor counts it.
     const claimSlice = (slice: string[], claimant: Claimant) =>
-      cap === null
+      cap === null || run.job.revision
         ? claim(deps.pool, chunk.campaignId, slice, claimant, opts.deadAfterSec)
         : claimCapped(deps.pool, chunk.campaignId, slice, claimant, opts.deadAfterSec, cap, run.job.ignoreFrequencyCap !== true);
     const until = Date.now() + opts.waitForOthersMs;

@@ -1,5 +1,6 @@
 // Takes a dispatched campaign: creates its run once, then streams its audience (active
-// subscribers in topics ∪ countries, narrowed by its segment) by keyset in id order and
+// subscribers in topics ∪ countries, narrowed by its segment; for a revision of a campaign, the
+// subscribers that campaign was sent to) by keyset in id order and
 // publishes it as chunk messages (a campaign with local time, an A/B test or a throttle is
 // planned in stages instead, which the pacer expands: stages.ts),
 // recording progress after every group so a restarted instance resumes where it stopped. The
@@ -7,7 +8,7 @@
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
-import { audienceSlice, failRun, finishExpansion, recordExpansion, runFor, startPacing, type RunRow } from './run-store.js';
+import { audienceSlice, failRun, finishExpansion, recipientsSlice, recordExpansion, revisedRun, runFor, startPacing, type RunRow } from './run-store.js';
 import { isStaged, storeStagePlan } from './stages.js';
 import { findSiteById } from '../sites/index.js';
 
@@ -37,6 +38,18 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       await deps.publishStats(run);
       return;
     }
+    if (job.revision) {
+      // A revision goes to whom the campaign was sent: only once its run is final (the campaign
+      // service refuses one before: its stats said so), and while its delivery log is kept.
+      const revised = await revisedRun(deps.pool, job.revision.campaignId);
+      const refused = !revised || (revised.state !== 'completed' && revised.state !== 'failed') ? 'the campaign has not finished sending' : revised.logExpired ? "the campaign's delivery log has expired" : null;
+      if (refused) {
+        run = await failRun(deps.pool, job.campaignId, refused);
+        deps.log.warn('revision failed', { campaignId: job.revision.campaignId, revisionId: job.campaignId, reason: refused });
+        await deps.publishStats(run);
+        return;
+      }
+    }
     if (isStaged(job)) {
       // Local time, A/B test or throttle: the pacer expands the audience in stages, each when due.
       const stages = await withTransaction(deps.pool, async (tx) => {
@@ -59,7 +72,9 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       let last = after;
       let count = 0;
       while (group.length < groupSize) {
-        const ids = await audienceSlice(deps.pool, job, last, opts.chunkSize);
+        const ids = job.revision
+          ? await recipientsSlice(deps.pool, job.revision.campaignId, last, opts.chunkSize)
+          : await audienceSlice(deps.pool, job, last, opts.chunkSize);
         if (ids.length === 0) break;
         group.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: chunkNo + group.length, subscriberIds: ids });
         last = ids[ids.length - 1];

@@ -7,6 +7,8 @@
 // service checks only that format at create) goes in the worker's format too: a browser that
 // shows declarative messages runs our worker as well, which shows that one.
 import { declarativePushPayloads, MAX_PUSH_PLAINTEXT_BYTES, pushPayloads, type CampaignContent, type ClickUrl } from '@webpush/contracts/campaign-content.js';
+import type { Revision } from '@webpush/contracts/messages.js';
+import { revisionPayloads } from '@webpush/contracts/revision-payload.js';
 
 export type PayloadOf = (content: CampaignContent, declarative: boolean, trackingToken: string) => string;
 
@@ -24,5 +26,20 @@ export function batchPayloads(campaignId: string, sentAt: number, clickUrl: Clic
     if (!wantsDeclarative || clickUrl === undefined) return plain();
     const message = made(declarative, content, () => declarativePushPayloads(campaignId, content, sentAt, clickUrl))(token);
     return Buffer.byteLength(message, 'utf8') <= MAX_PUSH_PLAINTEXT_BYTES ? message : plain();
+  };
+}
+
+/**
+ * A revision's pushes (an update or recall of a sent campaign: revision-payload.ts), in the
+ * worker's format for every subscription: a declarative message can neither close a notification
+ * nor tell an update from a new one, and a browser that shows declarative messages runs our
+ * worker too, which handles both.
+ */
+export function revisionBatchPayloads(revision: Revision, sentAt: number): PayloadOf {
+  const made = new Map<CampaignContent, (token: string) => string>();
+  return (content, _declarative, token) => {
+    let payloads = made.get(content);
+    if (!payloads) made.set(content, (payloads = revisionPayloads(revision, content, sentAt)));
+    return payloads(token);
   };
 }

@@ -1,7 +1,7 @@
 // Campaign runs: one per dispatched campaign — its job, the audience expansion's progress,
 // its chunks and counters, and the rule that finishes it.
 import type { PoolClient } from 'pg';
-import { unfinishedRows } from './delivery-log-store.js';
+import { logTableOf, unfinishedRows } from './delivery-log-store.js';
 import type { Queryable } from '@webpush/shared/db.js';
 import { dispatchForWire, upgradeDispatch, type DispatchMessage, type FailureClass } from '@webpush/contracts/messages.js';
 import { segmentSql } from '../audience/index.js';
@@ -134,6 +134,31 @@ export async function audienceSlice(
       WHERE s.site_id = $1 AND s.active AND s.id > $2::bigint AND (s.country = ANY($3::text[]) OR s.topics && $4::text[])${narrowed.sql}${staged.sql}
       ORDER BY s.id LIMIT $5`,
     [job.siteId, afterId, countries, topics, limit, ...narrowed.params, ...staged.params],
+  );
+  return rows.map((r) => r.id as string);
+}
+
+/**
+ * The revised campaign's run as a revision needs it: its state and whether its delivery log is
+ * still kept (retention drops it: docs/architecture.md, "Retention"). null: no run.
+ */
+export async function revisedRun(db: Queryable, campaignId: string): Promise<{ state: RunState; logExpired: boolean } | null> {
+  const { rows } = await db.query(`SELECT state, log_expired_at IS NOT NULL AS log_expired FROM delivery.campaign_runs WHERE campaign_id = $1`, [campaignId]);
+  return rows[0] ? { state: rows[0].state, logExpired: rows[0].log_expired } : null;
+}
+
+/**
+ * Next slice of a revision's audience after `afterId`: the subscribers the revised campaign was
+ * sent to (its delivery-log rows `sent`), in id order like audienceSlice; those no longer active
+ * are left out when claimed (claim).
+ */
+export async function recipientsSlice(db: Queryable, revisedCampaignId: string, afterId: string, limit: number): Promise<string[]> {
+  const table = await logTableOf(db, revisedCampaignId);
+  const { rows } = await db.query(
+    `SELECT subscriber_id::text AS id FROM ${table}
+      WHERE campaign_id = $1 AND subscriber_id > $2::bigint AND state = 'sent'
+      ORDER BY subscriber_id LIMIT $3`,
+    [revisedCampaignId, afterId, limit],
   );
   return rows.map((r) => r.id as string);
 }

@@ -18,6 +18,7 @@ export const WEBHOOK_EVENTS = Object.freeze([
   'subscriber.expired',
   'notification.impressions',
   'notification.clicks',
+  'audit.entry',
 ] as const);
 
 export const MAX_WEBHOOKS_PER_SITE = 10;

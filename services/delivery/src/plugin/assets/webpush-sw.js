@@ -13,7 +13,8 @@
  * message, which a browser that understands it shows itself — reports the impression once it is
  * shown and the click when the body or a button is clicked, opens the campaign link — or the
  * clicked button's own link — (focusing a tab already on it), and re-registers the subscription when the browser replaces it. Each report is
- * retried a bounded number of times (post(), below).
+ * retried a bounded number of times (post(), below). A campaign's revision (an update or a
+ * recall) replaces or closes its notification (handleRevision).
  */
 (function () {
   'use strict';
@@ -181,9 +182,69 @@
   function handlePush(event) {
     var msg = parsePayload(event.data);
     if (!msg) return Promise.resolve();
-    if (event.notification) return report('impression', msg.token);
-    return self.registration.showNotification(msg.title, notificationOptions(msg)).then(function () {
-      return report('impression', msg.token);
+    if (event.notification) return Promise.all([rememberShown(String(msg.id || '')), report('impression', msg.token)]);
+    return show(msg, notificationOptions(msg));
+  }
+
+  function show(msg, options) {
+    return self.registration.showNotification(msg.title, options).then(function () {
+      return Promise.all([rememberShown(options.tag), report('impression', msg.token)]);
+    });
+  }
+
+  // Campaigns this worker has shown (the last SHOWN_KEPT), so that an update can tell a
+  // notification the visitor closed (not shown again) from one that never arrived (the push
+  // service replaced it, still queued, with the update's: shown). Cache Storage, because a worker
+  // keeps no memory between pushes.
+  var SHOWN_CACHE = 'webpush-shown-v1';
+  var SHOWN_KEPT = 200;
+
+  function shownUrl(tag) {
+    return new URL('__webpush/shown/' + encodeURIComponent(tag), self.registration.scope || self.location.href).href;
+  }
+
+  function rememberShown(tag) {
+    if (!tag || typeof caches === 'undefined') return Promise.resolve();
+    return caches.open(SHOWN_CACHE).then(function (cache) {
+      return cache.put(shownUrl(tag), new Response('')).then(function () { return cache.keys(); }).then(function (keys) {
+        return Promise.all(keys.slice(0, Math.max(0, keys.length - SHOWN_KEPT)).map(function (k) { return cache.delete(k); }));
+      });
+    }).catch(noop);
+  }
+
+  function wasShown(tag) {
+    if (typeof caches === 'undefined') return Promise.resolve(false);
+    return caches.open(SHOWN_CACHE)
+      .then(function (cache) { return cache.match(shownUrl(tag)); })
+      .then(function (hit) { return !!hit; }, function () { return false; });
+  }
+
+  /** A revision of a campaign (docs/site-plugin.md, "Update and recall"), or null for any other push. */
+  function parseRevision(data) {
+    if (!data) return null;
+    try {
+      var msg = data.json();
+      return msg && typeof msg === 'object' && typeof msg.revision === 'number' && typeof msg.id === 'string' ? msg : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // A recall closes the campaign's notifications; an update replaces the one shown (same tag,
+  // never re-alerting) or shows the correction where the first never arrived — not where the
+  // visitor closed it already.
+  function handleRevision(msg) {
+    return self.registration.getNotifications({ tag: msg.id }).then(function (shown) {
+      if (msg.recall === true) {
+        shown.forEach(function (n) { n.close(); });
+        return;
+      }
+      if (typeof msg.title !== 'string') return;
+      var options = notificationOptions(msg);
+      options.renotify = false;
+      return (shown.length > 0 ? Promise.resolve(false) : wasShown(msg.id)).then(function (closed) {
+        if (!closed) return show(msg, options);
+      });
     });
   }
 
@@ -281,7 +342,8 @@
     event.waitUntil(self.clients.claim());
   });
   self.addEventListener('push', function (event) {
-    keepAlive(event, handlePush(event));
+    var revision = parseRevision(event.data);
+    keepAlive(event, revision ? handleRevision(revision) : handlePush(event));
   });
   self.addEventListener('notificationclick', function (event) {
     keepAlive(event, handleClick(event.notification, event.action));

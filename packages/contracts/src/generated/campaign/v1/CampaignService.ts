@@ -16,6 +16,8 @@ import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCam
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from '../../campaign/v1/ListCampaignsResponse';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from '../../campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from '../../campaign/v1/PickWinnerResponse';
+import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from '../../campaign/v1/ReviseCampaignRequest';
+import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from '../../campaign/v1/ReviseCampaignResponse';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from '../../campaign/v1/UpdateDraftRequest';
 
 export interface CampaignServiceClient extends grpc.Client {
@@ -78,6 +80,15 @@ export interface CampaignServiceClient extends grpc.Client {
   pickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   pickWinner(argument: _campaign_v1_PickWinnerRequest, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   
+  ReviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  ReviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  ReviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  ReviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  reviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  reviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  reviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  reviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
   UpdateDraft(argument: _campaign_v1_UpdateDraftRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   UpdateDraft(argument: _campaign_v1_UpdateDraftRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   UpdateDraft(argument: _campaign_v1_UpdateDraftRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
@@ -104,6 +115,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   PickWinner: grpc.handleUnaryCall<_campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse>;
   
+  ReviseCampaign: grpc.handleUnaryCall<_campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse>;
+  
   UpdateDraft: grpc.handleUnaryCall<_campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
 }
@@ -116,5 +129,6 @@ export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
   ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
   PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
+  ReviseCampaign: MethodDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse__Output>
   UpdateDraft: MethodDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
 }

@@ -13,6 +13,7 @@ import example.campaigns.client.api.SitePluginApi;
 import example.campaigns.client.api.WebhooksApi;
 import example.campaigns.client.model.Campaign;
 import example.campaigns.client.model.CampaignPage;
+import example.campaigns.client.model.CampaignUpdateRequest;
 import example.campaigns.client.model.CreatedCampaign;
 import example.campaigns.client.model.CreateCampaignRequest;
 import example.campaigns.client.model.CreateWebhookRequest;
@@ -185,6 +186,10 @@ public final class CallEveryOperation {
 
     // Pick an A/B test's winner: the scheduled campaign has no A/B test, so 409.
     calls.call("pickWinnerNoTest", () -> campaigns.pickCampaignWinner(scheduledId, new PickWinnerRequest().variant(1), null));
+
+    // Update and recall: the scheduled campaign has not been sent, so 409.
+    calls.call("updateNotSent", () -> campaigns.updateCampaign(scheduledId, new CampaignUpdateRequest().title("Corrected title"), null));
+    calls.call("recallNotSent", () -> campaigns.recallCampaign(scheduledId, null));
 
     // Delete: a scheduled campaign (its schedule is cancelled) and the draft; then get answers 404.
     calls.call("deleteScheduled", () -> campaigns.deleteCampaign(scheduledId, null));
