@@ -59,7 +59,8 @@ export const SAMPLES: Record<string, RouteSample> = {
   listAuditEntries: {},
   exportAuditLog: {},
   getAuditSettings: {},
-  updateAuditSettings: { body: { retentionDays: 365 } },
+  // Not the default (365): a change the route × role test can see.
+  updateAuditSettings: { body: { retentionDays: 400 } },
 };
 
 /** What a path parameter naming another site's object answers under the user's own site. */
