@@ -111,18 +111,18 @@ function Endpoints({ site }: { site: SiteDetail }) {
             return true;
           }}
         />
-        {created ? <SecretShown webhook={created} what="The new endpoint's signing secret" onDone={() => setCreated(null)} /> : null}
+        {created ? <SecretShown secret={created.secret} what="The new endpoint's signing secret" onDone={() => setCreated(null)} /> : null}
       </div>
     </>
   );
 }
 
 /** A secret the API answered once (create, rotate): copy it now, it is never shown again. */
-function SecretShown({ webhook, what, onDone }: { webhook: WebhookWithSecret; what: string; onDone: () => void }) {
+function SecretShown({ secret, what, onDone }: { secret: string; what: string; onDone: () => void }) {
   return (
     <div class="new-key" role="region" aria-label={what}>
       <Notice>Copy the signing secret now: it is shown only once. Your server checks each request's signature with it.</Notice>
-      <CopyField label={`Signing secret for ${webhook.url}`} value={webhook.secret} />
+      <CopyField label="Signing secret" value={secret} />
       <button type="button" class="btn btn-small" onClick={onDone}>
         I have copied it
       </button>
@@ -350,7 +350,7 @@ function Endpoint({ site, webhookId }: { site: SiteDetail; webhookId: string }) 
         {said ? <div class="alert alert-ok">{said}</div> : null}
       </div>
       <ErrorBox error={failure} />
-      {rotated ? <SecretShown webhook={rotated} what="The endpoint's new signing secret" onDone={() => setRotated(null)} /> : null}
+      {rotated ? <SecretShown secret={rotated.secret} what="The endpoint's new signing secret" onDone={() => setRotated(null)} /> : null}
 
       <Deliveries site={site} webhook={w} deliveries={deliveries} act={act} busy={busy} />
 
@@ -470,7 +470,8 @@ function Deliveries(props: {
                     <td class="num">{d.attempts}</td>
                     <td class="break">
                       {lastAnswer(d)}
-                      {d.lastError ? <div class="muted small">{d.lastError}</div> : null}
+                      {/* The error says more than the status only for redirects and failed connections. */}
+                      {d.lastError && d.lastError !== lastAnswer(d) ? <div class="muted small">{d.lastError}</div> : null}
                     </td>
                     <td class="num">{latency(d.lastLatencyMs)}</td>
                     <td>{showDate(d.lastAttemptAt, zone)}</td>
