@@ -11,6 +11,7 @@ import { registerConsoleAudit } from './classes/console-audit.js';
 import { registerConsoleDrafts } from './classes/console-drafts.js';
 import { registerConsoleSettings } from './classes/console-settings.js';
 import { registerConsoleLogin } from './classes/console-login.js';
+import { registerConsoleWebhooks } from './classes/console-webhooks.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
 import { registerEdgeAnswers } from './classes/edge-answers.js';
@@ -58,4 +59,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerConsoleDrafts();
   registerConsoleSettings();
   registerConsoleAudit();
+  registerConsoleWebhooks();
 });
