@@ -472,7 +472,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('audience');
   });
 
-  it('webhooks: an endpoint added by keyboard (a refused URL said at its field), its secret shown once and copied; a test event reaches the receiver signed with it, listed with its attempts, answer and latency; a refused one redelivered; edited, disabled and enabled, the secret rotated with an overlap (both sign), deleted', async () => {
+  it('webhooks: an endpoint added by keyboard (a refused URL said at its field), its secret shown once and copied; a test event sent by keyboard reaches the receiver signed with it, listed with its attempts, answer and latency; a refused one redelivered; edited, disabled and enabled, the secret rotated by keyboard with an overlap (both sign), deleted by keyboard', async () => {
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/push`;
     /** True when the receiver's signature header has a v1= made with `secret` (docs/webhooks.md, "Verifying a request"). */
     const signedWith = (hook: { signature: string; body: string }, secret: string) => {
@@ -520,11 +520,14 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await secretField.count()).to.equal(0);
 
-    await page.getByRole('link', { name: hookUrl }).click();
+    // By keyboard: the endpoint opened and a test event sent.
+    await page.getByRole('link', { name: hookUrl }).focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Webhook endpoint' }).waitFor();
     await page.getByText('No events yet. Send a test event to see one.').waitFor();
     // A test event: delivered to the receiver, signed with the copied secret; its row says so by itself.
-    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await page.getByRole('button', { name: 'Send a test event' }).focus();
+    await page.keyboard.press('Enter');
     const row = (eventId: string) => page.locator(`tr[data-event="${eventId}"]`);
     const ping = await eventually(async () => hooks.find((h) => h.type === 'webhook.ping'), WAIT_MS, 100);
     expect(signedWith(ping, secret), 'signed with the secret the console showed').to.equal(true);
@@ -589,8 +592,13 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     const both = await eventually(async () => hooks.slice(before).find((h) => h.type === 'webhook.ping'), WAIT_MS, 100);
     expect([signedWith(both, secret), signedWith(both, newSecret)]).to.deep.equal([true, true]);
 
-    await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete endpoint' }).click();
+    // By keyboard: deleted, confirmed in the dialog (Tab past Cancel to Delete endpoint).
+    await page.getByRole('button', { name: 'Delete', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).waitFor();
+    for (let i = 0; i < 5 && (await page.evaluate('document.activeElement.textContent')) !== 'Delete endpoint'; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).to.equal('Delete endpoint');
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
     await page.getByText('No endpoints yet: add one below.').waitFor();
     expect(await v2Hooks()).to.deep.equal([]);
