@@ -1,4 +1,4 @@
-// Class 15: the console's webhook routes (/console/api/sites/{siteId}/webhooks…, docs/console.md,
+// Class 16: the console's webhook routes (/console/api/sites/{siteId}/webhooks…, docs/console.md,
 // "Webhooks"), attacked by a logged-in owner of a site of the class's own: every field of a create
 // and a change hostile, and the rotation's overlap (→ 200 or 4xx, bad text refused, nothing stored
 // on a 4xx); every route with the bystander's endpoint and event under the owner's own site (404
@@ -13,7 +13,7 @@ import { hasBadText, hostileValue, ODD_SEGMENTS, pathSegment, toJsonText } from 
 import { fuzz, probe } from '../support/probe.js';
 import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackViolations, violation } from '../support/suite.js';
 
-export const CLASS_CONSOLE_WEBHOOKS = '15 console webhooks';
+export const CLASS_CONSOLE_WEBHOOKS = '16 console webhooks';
 const cls = CLASS_CONSOLE_WEBHOOKS;
 
 const WEBHOOK_FIELDS = ['url', 'events', 'description', 'enabled'] as const;

@@ -1,6 +1,6 @@
-// A console user of the suite's classes, logged in as the console's page does: a member of a site
-// made through the operators' side (the campaign service's accounts), then the cookie and the CSRF
-// token every later call carries.
+// A console user of the suite's console classes, logged in as the console's page does: a
+// member of a site made through the operators' side (the campaign service's accounts), then the
+// cookie and the CSRF token every later call carries.
 import { createAccounts, type Role } from '../../../services/campaign/src/accounts/accounts.js';
 import type { HeaderList } from './http.js';
 import { request } from './http.js';
