@@ -12,6 +12,7 @@ export const WEBHOOK_EVENTS: readonly { type: string; text: string }[] = [
   { type: 'subscriber.expired', text: 'a subscription ended' },
   { type: 'notification.impressions', text: 'notifications shown, batched every few seconds' },
   { type: 'notification.clicks', text: 'notifications clicked, batched every few seconds' },
+  { type: 'audit.entry', text: "an entry was added to the site's audit log" },
 ];
 
 /** How long a rotated-out secret still signs when the owner does not say (the API's default). */
