@@ -20,6 +20,7 @@ import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
 import { SettingsPage } from './pages/Settings';
 import { SitesPage } from './pages/Sites';
+import { WebhookPage, WebhooksPage } from './pages/Webhooks';
 
 export function App() {
   const hash = useHash();
@@ -147,6 +148,10 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
       return <SettingsPage site={s} />;
     case 'audit':
       return <AuditLogPage site={s} />;
+    case 'webhooks':
+      return <WebhooksPage site={s} />;
+    case 'webhook':
+      return <WebhookPage site={s} webhookId={route.webhookId} />;
   }
 }
 
@@ -155,6 +160,7 @@ const SITE_NAV: { page: Route['page']; label: string; path: string; owners?: tru
   { page: 'campaigns', label: 'Campaigns', path: '/campaigns' },
   { page: 'composer', label: 'New campaign', path: '/campaigns/new' },
   { page: 'audience', label: 'Audience', path: '/audience' },
+  { page: 'webhooks', label: 'Webhooks', path: '/webhooks', owners: true },
   { page: 'settings', label: 'Settings', path: '/settings' },
   { page: 'audit', label: 'Audit log', path: '/audit', owners: true },
 ];
@@ -167,9 +173,9 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
   const siteName = siteRef?.name;
   const owner = siteRef?.role === 'owner';
   // A viewer's navigation has no "New campaign": there is nothing they could make there; the
-  // owners' pages (the audit log) are listed to owners only.
+  // owners' pages (webhooks, the audit log) are listed to owners only.
   const nav = SITE_NAV.filter((n) => (n.page !== 'composer' || !siteRef || canChange(siteRef.role)) && (owner || !n.owners));
-  const active = route.page === 'campaign' || route.page === 'editDraft' ? 'campaigns' : route.page;
+  const active = route.page === 'campaign' || route.page === 'editDraft' ? 'campaigns' : route.page === 'webhook' ? 'webhooks' : route.page;
 
   // A new page: its heading takes the focus (not on the first load: the browser starts at the top).
   useEffect(() => {

@@ -3,7 +3,8 @@
 // runs against the real stack). It follows the contract's routes, bodies, answers, statuses and
 // messages: session cookie and CSRF token, 401 `Not logged in`, 404 for other sites, owner-only
 // routes, the plan's permissions, cursor paging, create validation with /v2's messages joined by
-// ", ", and a sent campaign whose impressions and clicks arrive over some seconds.
+// ", ", a sent campaign whose impressions and clicks arrive over some seconds, and webhooks whose
+// test events are delivered a second later.
 //
 //   npx tsx console/test/serve-fixture.ts      # then open the URL it prints (demo@example.com / demo password 1)
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -45,6 +46,12 @@ interface Site {
   subs: Sub[];
   campaigns: Stored[];
   settings: { defaultThrottlePerMinute: number | null; frequencyCap: { campaigns: number; hours: number } | null; timeZone: string };
+  webhooks: Hook[];
+}
+/** A webhook endpoint as /v2 answers it, and its events' deliveries, newest first. */
+interface Hook {
+  endpoint: Record<string, any>;
+  deliveries: Record<string, any>[];
 }
 
 const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -76,6 +83,7 @@ function makeSite(name: string, permissions: string[], members: [string, Role][]
     subs,
     campaigns: [],
     settings: { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' },
+    webhooks: [],
   };
 }
 
@@ -95,6 +103,7 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
   ];
   invites.set(FIXTURE_INVITE, { id: randomUUID(), email: 'new@example.com', siteId: sites[0].id, role: 'editor', used: false, invitedBy: FIXTURE_USER.email, createdAt: Date.now() });
   seedCampaigns(sites[0]);
+  seedWebhook(sites[0]);
 
   const router = express.Router();
   router.use(express.json({ limit: '256kb' }));
@@ -514,6 +523,101 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     save(req, res, draft);
   });
 
+  // Webhooks (docs/webhooks.md): owners, plan `reports`, the delivery service's messages.
+  const hooksAllowed = (res: Response) => owner(res) && plan(res, 'reports', 'This plan does not have permission to manage webhooks via API');
+  const hookOf = (req: Request, res: Response) => {
+    const hook = site(res).webhooks.find((h) => h.endpoint.id === req.params.id);
+    if (!hook) fail(res, 404, 'Webhook not found');
+    return hook;
+  };
+  const hookProblems = (b: Record<string, unknown>, partial: boolean) => {
+    const problems: string[] = [];
+    if (!partial || b.url !== undefined) {
+      if (b.url === undefined || b.url === '') problems.push('url is required');
+      else if (typeof b.url !== 'string' || !/^https:\/\/[^/\s]/.test(b.url) || b.url.length > 2048) problems.push('url must be an https URL of at most 2048 characters');
+    }
+    if (!partial || b.events !== undefined) {
+      if (b.events === undefined) problems.push('events is required');
+      else if (!Array.isArray(b.events) || b.events.length === 0 || !b.events.every((e) => HOOK_EVENTS.includes(e))) problems.push(`events must be a non-empty array of: ${HOOK_EVENTS.join(', ')}`);
+    }
+    if (b.description !== undefined && (typeof b.description !== 'string' || [...b.description].length > 200)) {
+      problems.push('description must be a string of at most 200 characters, without NUL characters or unpaired surrogates');
+    }
+    if (partial && b.enabled !== undefined && typeof b.enabled !== 'boolean') problems.push('enabled must be a boolean');
+    return problems;
+  };
+  const secret = () => 'whsec_' + randomBytes(24).toString('base64url');
+  /** A new event of the endpoint: attempted a second later (delivered, unless the endpoint is disabled then). */
+  const queue = (hook: Hook, delivery: Record<string, any>) => {
+    Object.assign(delivery, { state: 'pending', nextAttemptAt: isoMs(Date.now()), deliveredAt: null });
+    setTimeout(() => {
+      if (!hook.endpoint.enabled) return;
+      Object.assign(delivery, { state: 'delivered', attempts: delivery.attempts + 1, nextAttemptAt: null, lastAttemptAt: isoMs(Date.now()), lastStatus: 200, lastLatencyMs: 40 + Math.floor(Math.random() * 80), lastError: null, deliveredAt: isoMs(Date.now()) });
+    }, 1000).unref();
+    return delivery;
+  };
+  router.get('/sites/:siteId/webhooks', (_req, res) => hooksAllowed(res) && res.json(site(res).webhooks.map((h) => h.endpoint)));
+  router.post('/sites/:siteId/webhooks', (req, res) => {
+    if (!hooksAllowed(res)) return;
+    const b = req.body ?? {};
+    const problems = hookProblems(b, false);
+    if (site(res).webhooks.length >= 10) problems.push('A site may have at most 10 webhooks');
+    if (problems.length) return fail(res, 400, problems.join(', '));
+    const endpoint = newEndpoint(b.url, b.events, b.description ?? '');
+    site(res).webhooks.push({ endpoint, deliveries: [] });
+    res.json({ ...endpoint, secret: secret() });
+  });
+  router.get('/sites/:siteId/webhooks/:id', (req, res) => {
+    const hook = hooksAllowed(res) && hookOf(req, res);
+    if (hook) res.json(hook.endpoint);
+  });
+  router.patch('/sites/:siteId/webhooks/:id', (req, res) => {
+    const hook = hooksAllowed(res) && hookOf(req, res);
+    if (!hook) return;
+    const b = req.body ?? {};
+    const problems = hookProblems(b, true);
+    if (problems.length) return fail(res, 400, problems.join(', '));
+    const e = hook.endpoint;
+    if (b.url !== undefined) e.url = b.url;
+    if (b.events !== undefined) e.events = [...new Set(b.events as string[])].sort();
+    if (b.description !== undefined) e.description = b.description;
+    if (b.enabled === false && e.enabled) Object.assign(e, { enabled: false, disabledAt: isoMs(Date.now()), disabledReason: 'disabled through the API' });
+    if (b.enabled === true) Object.assign(e, { enabled: true, disabledAt: null, disabledReason: null, failingSince: null });
+    res.json(e);
+  });
+  router.delete('/sites/:siteId/webhooks/:id', (req, res) => {
+    const hook = hooksAllowed(res) && hookOf(req, res);
+    if (!hook) return;
+    site(res).webhooks.splice(site(res).webhooks.indexOf(hook), 1);
+    res.json({ id: hook.endpoint.id, deleted: true });
+  });
+  router.post('/sites/:siteId/webhooks/:id/rotate-secret', (req, res) => {
+    const hook = hooksAllowed(res) && hookOf(req, res);
+    if (!hook) return;
+    const hours = req.body?.overlapHours ?? 24;
+    if (!Number.isInteger(hours) || hours < 0 || hours > 168) return fail(res, 400, 'overlapHours must be an integer between 0 and 168');
+    hook.endpoint.previousSecretExpiresAt = hours === 0 ? null : isoMs(Date.now() + hours * 3600_000);
+    res.json({ ...hook.endpoint, secret: secret() });
+  });
+  router.get('/sites/:siteId/webhooks/:id/deliveries', (req, res) => {
+    const hook = hooksAllowed(res) && hookOf(req, res);
+    if (hook) res.json(hook.deliveries);
+  });
+  router.post('/sites/:siteId/webhooks/:id/ping', (req, res) => {
+    const hook = hooksAllowed(res) && hookOf(req, res);
+    if (!hook) return;
+    const delivery = queue(hook, { eventId: randomUUID(), type: 'webhook.ping', createdAt: isoMs(Date.now()), attempts: 0, lastAttemptAt: null, lastStatus: null, lastLatencyMs: null, lastError: null });
+    hook.deliveries.unshift(delivery);
+    res.json(delivery);
+  });
+  router.post('/sites/:siteId/webhooks/:id/deliveries/:eventId/redeliver', (req, res) => {
+    const hook = hooksAllowed(res) && hookOf(req, res);
+    if (!hook) return;
+    const delivery = hook.deliveries.find((d) => d.eventId === req.params.eventId);
+    if (!delivery) return fail(res, 404, 'Event not found');
+    res.json(queue(hook, delivery));
+  });
+
   return { router, sites };
 }
 
@@ -585,4 +689,28 @@ function seedCampaigns(site: Site): void {
   mk('Draft: transfer window', 'draft', 5 * 3600_000);
   mk('Match preview', 'published', 3600_000, 'scheduled', 2 * day);
   for (let i = 0; i < 22; i++) mk(`Daily digest #${i + 1}`, 'published', (30 - i) * day);
+}
+
+/** The event types of /v2/webhooks, in the API's order. */
+const HOOK_EVENTS = ['campaign.dispatched', 'campaign.completed', 'campaign.failed', 'subscriber.created', 'subscriber.expired', 'notification.impressions', 'notification.clicks', 'audit.entry'];
+/** Webhook dates carry milliseconds (docs/webhooks.md). */
+const isoMs = (ms: number) => new Date(ms).toISOString();
+
+function newEndpoint(url: string, events: string[], description: string): Record<string, any> {
+  return { id: randomUUID(), url, description, events: [...new Set(events)].sort(), enabled: true, disabledAt: null, disabledReason: null, failingSince: null, previousSecretExpiresAt: null, createdAt: isoMs(Date.now()) };
+}
+
+/** One endpoint that has been working for a week, with an event its receiver refused until it gave up. */
+function seedWebhook(site: Site): void {
+  const day = 86_400_000;
+  const endpoint = { ...newEndpoint('https://crm.example.com/hooks/push', ['campaign.completed', 'subscriber.expired'], 'CRM sync'), createdAt: isoMs(Date.now() - 7 * day) };
+  const event = (type: string, ago: number, outcome: Record<string, unknown>) => ({ eventId: randomUUID(), type, createdAt: isoMs(Date.now() - ago), attempts: 1, nextAttemptAt: null, lastAttemptAt: isoMs(Date.now() - ago + 800), lastStatus: 200, lastLatencyMs: 84, lastError: null, deliveredAt: isoMs(Date.now() - ago + 800), state: 'delivered', ...outcome });
+  site.webhooks.push({
+    endpoint,
+    deliveries: [
+      event('subscriber.expired', 3600_000, { lastLatencyMs: 61 }),
+      event('campaign.completed', 2 * day, { state: 'failed', attempts: 9, lastStatus: 503, lastLatencyMs: 10_002, lastError: 'HTTP 503', deliveredAt: null }),
+      event('campaign.completed', 3 * day, { attempts: 2, lastLatencyMs: 97 }),
+    ],
+  });
 }

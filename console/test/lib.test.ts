@@ -1,14 +1,18 @@
 // The console's pure modules: time-zone conversions (the schedule entered in the owner's zone,
-// sent as UTC), the API's joined validation messages split onto their fields, and the hash routes.
+// sent as UTC), the API's joined validation messages split onto their fields, the hash routes,
+// and what the Webhooks pages say.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ApiError, messageOf } from '../src/lib/api';
-import { splitMessage } from '../src/lib/field-errors';
+import { WEBHOOK_EVENTS as SERVICE_EVENTS, WEBHOOK_MESSAGES } from '../../services/delivery/src/webhooks/endpoints.js';
+import { webhookUrlProblem } from '../../services/delivery/src/webhooks/sender.js';
+import { splitMessage, splitWebhookMessage } from '../src/lib/field-errors';
 import { actionText, campaignState, countryName, graphemes, isLive, outcomeText, sendingProgress } from '../src/lib/format';
 import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
 import { apiDate, instantToWall, offsetMinutes, timeAxisLabels, wallToApiDate, wallToInstant } from '../src/lib/time';
 import type { Campaign, SubscriptionJson } from '../src/lib/types';
+import { changedFields, lastAnswer, latency, overlapValue, WEBHOOK_EVENTS, webhookState } from '../src/lib/webhooks';
 
 describe('console: time zones', () => {
   it('when a wall time is entered in São Paulo, then scheduleDate is that instant in UTC', () => {
@@ -152,6 +156,9 @@ describe('console: hash routes', () => {
     expect(parseHash('#/sites/s1/campaigns/c9/other').page).to.equal('notFound');
     expect(parseHash('#/sites/s1/settings')).to.deep.equal({ page: 'settings', siteId: 's1' });
     expect(parseHash('#/sites/s1/audit')).to.deep.equal({ page: 'audit', siteId: 's1' });
+    expect(parseHash('#/sites/s1/webhooks')).to.deep.equal({ page: 'webhooks', siteId: 's1' });
+    expect(parseHash('#/sites/s1/webhooks/w%2F1')).to.deep.equal({ page: 'webhook', siteId: 's1', webhookId: 'w/1' });
+    expect(parseHash('#/sites/s1/webhooks/w1/deliveries').page).to.equal('notFound');
     const list = parseHash('#/sites/s1/campaigns?status=sent,draft');
     expect(list.page).to.equal('campaigns');
     expect(list.page === 'campaigns' && list.query.get('status')).to.equal('sent,draft');
@@ -261,5 +268,39 @@ describe("console: the audit log's words", () => {
       'Failed (500)',
       'Failed (503)',
     ]);
+  });
+});
+
+describe('console: the Webhooks pages', () => {
+  it("offers the delivery service's event types, in its order", () => {
+    expect(WEBHOOK_EVENTS.map((e) => e.type)).to.deep.equal([...SERVICE_EVENTS]);
+  });
+
+  it("puts the delivery service's refusals at their fields: the URL's, the events' (commas of its own) and the description's; the rest for the alert", () => {
+    const url = ['', 'http://x.example/', 'https://u:p@x.example/', 'https://10.0.0.1/'].map((u) => webhookUrlProblem(u, [])!);
+    expect(new Set(url).size).to.equal(4);
+    for (const text of url) expect(splitWebhookMessage(text)).to.deep.equal({ byField: { url: [text] }, rest: [] });
+    const m = splitWebhookMessage([url[3], WEBHOOK_MESSAGES.events, WEBHOOK_MESSAGES.description, WEBHOOK_MESSAGES.tooMany].join(', '));
+    expect(m).to.deep.equal({ byField: { url: [url[3]], events: [WEBHOOK_MESSAGES.events], description: [WEBHOOK_MESSAGES.description] }, rest: [WEBHOOK_MESSAGES.tooMany] });
+    expect(splitWebhookMessage(`${WEBHOOK_MESSAGES.eventsRequired}, ${WEBHOOK_MESSAGES.enabled}`).byField).to.deep.equal({ events: [WEBHOOK_MESSAGES.eventsRequired], enabled: [WEBHOOK_MESSAGES.enabled] });
+    expect(splitWebhookMessage(WEBHOOK_MESSAGES.overlapHours).byField).to.deep.equal({ overlapHours: [WEBHOOK_MESSAGES.overlapHours] });
+  });
+
+  it("says an endpoint's state, an attempt's answer and its latency", () => {
+    expect([webhookState({ enabled: true, failingSince: null }), webhookState({ enabled: true, failingSince: '2026-12-05T10:00:00.000Z' }), webhookState({ enabled: false, failingSince: null })]).to.deep.equal(['enabled', 'failing', 'disabled']);
+    expect([lastAnswer({ attempts: 0, lastStatus: null }), lastAnswer({ attempts: 2, lastStatus: null }), lastAnswer({ attempts: 1, lastStatus: 500 })]).to.deep.equal(['—', 'No answer', 'HTTP 500']);
+    expect([latency(null), latency(0), latency(84), latency(10_002)]).to.deep.equal(['—', '0 ms', '84 ms', '10.0 s']);
+  });
+
+  it('an edit sends only what changed (events as a set), nothing when nothing did', () => {
+    const before = { url: 'https://a.example/h', events: ['campaign.completed', 'subscriber.expired'], description: 'CRM' };
+    expect(changedFields(before, { ...before, events: ['subscriber.expired', 'campaign.completed'] })).to.equal(null);
+    expect(changedFields(before, { ...before, description: 'CRM 2' })).to.deep.equal({ description: 'CRM 2' });
+    expect(changedFields(before, { url: 'https://b.example/h', events: ['campaign.completed'], description: 'CRM' })).to.deep.equal({ url: 'https://b.example/h', events: ['campaign.completed'] });
+  });
+
+  it("sends a rotation's overlap as a number when it is a whole one, else as typed for the API to refuse", () => {
+    expect([overlapValue('24'), overlapValue(' 0 '), overlapValue('168')]).to.deep.equal([24, 0, 168]);
+    expect([overlapValue(''), overlapValue('1.5'), overlapValue('-1'), overlapValue('two')]).to.deep.equal(['', '1.5', '-1', 'two']);
   });
 });

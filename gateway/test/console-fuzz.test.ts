@@ -2,8 +2,8 @@
 // service: whatever a login or a key's label holds (any UTF-16 code units, NUL and lone surrogates
 // included, any JSON type, any size within the limit), the answer is the rule's — never a 5xx,
 // never a session for a body that is not an account's email and password, a label is stored
-// exactly as the rule says or refused with its message, and a draft's edit is answered as /v2
-// create answers the same body.
+// exactly as the rule says or refused with its message, a draft's edit is answered as /v2
+// create answers the same body, and a webhook's create and change as /v2's answer the same body.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
@@ -29,7 +29,8 @@ describe('gateway: the console API fuzzed', function () {
 
   before(async () => {
     stack = await startInProcess('gateway_console_fuzz', {
-      delivery: { log: silentLogger },
+      // The webhooks' test receivers: 127.0.0.1 (nothing answers on port 9).
+      delivery: { log: silentLogger, env: { WEBHOOK_TEST_HOSTS: '127.0.0.1' } },
       campaign: { log: silentLogger },
       gateway: { log: silentLogger, env: { CONSOLE_SECURE_COOKIE: 'false', TRUSTED_PROXIES: '127.0.0.1' } },
     });
@@ -122,6 +123,54 @@ describe('gateway: the console API fuzzed', function () {
         else {
           expect(edit.body).to.deep.equal(v2Body);
           expect(await get()).to.deep.equal(before);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("when a webhook's create or change holds anything, then it is answered exactly as /v2 answers the same body, and a refused change leaves the endpoint as it was", async () => {
+    const base = `/console/api/sites/${site.siteId}/webhooks`;
+    const v2 = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${stack.gateway!.url}/v2/webhooks${path}`, { method, headers: { Authorization: site.key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    /** An answer without what differs between two endpoints made alike. */
+    const same = (answer: unknown) => {
+      const { id: _id, createdAt: _createdAt, secret: _secret, ...rest } = answer as Record<string, unknown>;
+      return rest;
+    };
+    const valid = { url: 'https://127.0.0.1:9/fuzz', events: ['campaign.completed'], description: 'Fuzzed' };
+    const mine = ((await owner.browser.call('POST', base, { body: valid })).body as { id: string }).id;
+    const theirs = (await v2('POST', '', valid)).body.id as string;
+    const value = fc.oneof(
+      codeUnits(30),
+      anyJson,
+      fc.constantFrom('https://127.0.0.1:9/other', 'http://127.0.0.1:9/', 'https://10.0.0.1/', 'https://u:p@127.0.0.1/', 'ftp://x.example/', `https://127.0.0.1/${'p'.repeat(2050)}`, true, false),
+      fc.subarray(['campaign.dispatched', 'campaign.completed', 'subscriber.created', 'notification.clicks', 'webhook.ping', 'nope']),
+    );
+    const field = fc.constantFrom('url', 'events', 'description', 'enabled', 'unknown');
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.array(fc.tuple(field, fc.option(value, { nil: undefined })), { minLength: 1, maxLength: 3 }), async (create, changes) => {
+        const body: Record<string, unknown> = create ? { ...valid } : {};
+        for (const [name, v] of changes) {
+          if (v === undefined) delete body[name];
+          else body[name] = v;
+        }
+        const before = (await owner.browser.call('GET', `${base}/${mine}`)).body;
+        const reply = create ? await owner.browser.call('POST', base, { body }) : await owner.browser.call('PATCH', `${base}/${mine}`, { body });
+        const expected = create ? await v2('POST', '', body) : await v2('PATCH', `/${theirs}`, body);
+        expect(reply.status, JSON.stringify([body, reply.body, expected.body])).to.equal(expected.status);
+        if (expected.status !== 200) {
+          expect(reply.body).to.deep.equal(expected.body);
+          expect((await owner.browser.call('GET', `${base}/${mine}`)).body).to.deep.equal(before);
+          return;
+        }
+        expect(same(reply.body)).to.deep.equal(same(expected.body));
+        if (create) {
+          // Within the site's 10 endpoints: the two made are removed again.
+          await owner.browser.call('DELETE', `${base}/${(reply.body as { id: string }).id}`);
+          await v2('DELETE', `/${expected.body.id as string}`, {});
         }
       }),
       { numRuns: 60 },

@@ -78,6 +78,19 @@ describe('gateway: every console route × every role', function () {
   const base = () => `/console/api/sites/${siteA.siteId}`;
   const idOf = async (email: string) => ((await as.owner.browser.call('GET', `${base()}/members`)).body as { id: string; email: string }[]).find((m) => m.email === email)!.id;
 
+  /**
+   * A webhook endpoint, disabled: nothing is sent to it, so no attempt in the background changes a
+   * row while a call is checked. The site's others are deleted first (a site has at most 10).
+   */
+  async function freshWebhook(): Promise<string> {
+    const owner = as.owner.browser;
+    for (const w of (await owner.call('GET', `${base()}/webhooks`)).body as { id: string }[]) await owner.call('DELETE', `${base()}/webhooks/${w.id}`);
+    const created = await owner.call('POST', `${base()}/webhooks`, { body: { url: 'https://127.0.0.1:9/roles', events: ['campaign.completed'] } });
+    const id = (created.body as { id: string }).id;
+    expect((await owner.call('PATCH', `${base()}/webhooks/${id}`, { body: { enabled: false } })).status).to.equal(200);
+    return id;
+  }
+
   /** Fresh objects of site A for the route's path parameters, made by its owner: each call may use its own up. */
   async function paramsFor(route: ConsoleRoute): Promise<Record<string, string>> {
     const params: Record<string, string> = { siteId: siteA.siteId };
@@ -88,6 +101,8 @@ describe('gateway: every console route × every role', function () {
       else if (name === 'keyId') params.keyId = ((await owner.call('POST', `${base()}/keys`, { body: { label: 'Roles' } })).body as { key: { id: string } }).key.id;
       else if (name === 'memberId') params.memberId = await idOf((await users.newUser(siteA.siteId, 'viewer')).email);
       else if (name === 'inviteId') params.inviteId = ((await owner.call('POST', `${base()}/invites`, { body: { email: `pending${++n}@example.com`, role: 'editor' } })).body as { invite: { id: string } }).invite.id;
+      else if (name === 'webhookId') params.webhookId = await freshWebhook();
+      else if (name === 'eventId') params.eventId = ((await owner.call('POST', `${base()}/webhooks/${params.webhookId}/ping`)).body as { eventId: string }).eventId;
       else expect.fail(`{${name}} of ${route.path}: say in paramsFor (gateway/test/console-roles.test.ts) how a fresh one is made`);
     }
     return params;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
+import { eventually } from '../../test/e2e/support/harness.js';
 import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
 import type { RunningGateway } from '../src/app.js';
 import { ConsoleBrowser, consoleUsers, pathOf, PASSWORD, routeTable, SESSION_COOKIE_VALUE, tokenOf, type ConsoleReply } from './support/console.js';
@@ -23,6 +24,29 @@ const MSG = {
   linkInvalid: { message: 'This link is invalid, used or expired' },
 };
 
+/** Every /v2 webhook call (docs/webhooks.md) as [method, the path after `webhooks`, a body it takes]. */
+const webhookCalls = (webhookId: string, eventId: string): [string, string, unknown][] => [
+  ['GET', '', undefined],
+  ['POST', '', { url: 'https://127.0.0.1:9/plan', events: ['campaign.completed'] }],
+  ['GET', `/${webhookId}`, undefined],
+  ['PATCH', `/${webhookId}`, { enabled: false }],
+  ['DELETE', `/${webhookId}`, undefined],
+  ['POST', `/${webhookId}/rotate-secret`, {}],
+  ['GET', `/${webhookId}/deliveries`, undefined],
+  ['POST', `/${webhookId}/deliveries/${eventId}/redeliver`, undefined],
+  ['POST', `/${webhookId}/ping`, undefined],
+];
+
+interface Delivery {
+  eventId: string;
+  type: string;
+  state: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastLatencyMs: number | null;
+  lastError: string | null;
+}
+
 describe('gateway: the console API', function () {
   this.timeout(120_000);
   let sim: PushSimulator;
@@ -33,8 +57,8 @@ describe('gateway: the console API', function () {
   let siteB: TestSite;
   let campaignB: string;
   let keyB: { id: string; apiKey: string };
-  /** Site B's objects, named under another site's path in the tests. */
-  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string };
+  /** Site B's objects, named under another site's path in the tests (a webhook endpoint and an event of it: a ping). */
+  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string; webhookId: string; eventId: string };
   let ownerA: { email: string; browser: ConsoleBrowser };
   let ownerB: { email: string; browser: ConsoleBrowser };
   let address = 0;
@@ -45,7 +69,8 @@ describe('gateway: the console API', function () {
     sim = await startPushSimulator();
     stack = await startInProcess('gateway_console', {
       // The test notifications go to the push simulator, on loopback.
-      delivery: { log: silentLogger, env: { PUSH_EXTRA_CA_FILE: sim.caCertFile, PUSH_TEST_HOSTS: '127.0.0.1' } },
+      // … and the webhooks to 127.0.0.1 (port 9, where nothing answers).
+      delivery: { log: silentLogger, env: { PUSH_EXTRA_CA_FILE: sim.caCertFile, PUSH_TEST_HOSTS: '127.0.0.1', WEBHOOK_TEST_HOSTS: '127.0.0.1' } },
       campaign: { log: silentLogger },
       gateway: {
         log: silentLogger,
@@ -65,7 +90,10 @@ describe('gateway: the console API', function () {
     keyB = { id: (key.body as { key: { id: string } }).key.id, apiKey: (key.body as { apiKey: string }).apiKey };
     const memberB = ((await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/members`)).body as { id: string }[])[0].id;
     const inviteB = await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/invites`, { body: { email: 'pending.b@example.com', role: 'editor' } });
-    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id };
+    const hook = await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/webhooks`, { body: { url: 'https://127.0.0.1:9/b', events: ['subscriber.created'] } });
+    const webhookB = (hook.body as { id: string }).id;
+    const eventB = ((await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/webhooks/${webhookB}/ping`)).body as { eventId: string }).eventId;
+    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id, webhookId: webhookB, eventId: eventB };
     const vapidA = (await stack.operators.delivery.registerSite({ siteId: siteA.siteId, publicId: siteA.publicId })).vapidPublicKey;
     SAMPLES.sendTestNotification.body = { subscription: sim.createSubscription(vapidA) };
   });
@@ -239,7 +267,7 @@ describe('gateway: the console API', function () {
       const changing = routeTable().filter((r) => r.access !== 'public' && r.method !== 'GET');
       expect(changing.length).to.be.greaterThan(5);
       for (const route of changing) {
-        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID() });
+        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID(), webhookId: randomUUID(), eventId: randomUUID() });
         for (const csrf of [false, 'wrong', other.csrfToken, b.csrfToken.slice(1), b.csrfToken.toUpperCase()] as const) {
           const reply = await b.call(route.method, path, { body: sample(route.operation).body, csrf });
           expect([reply.status, reply.body], `${route.method} ${route.path} with ${String(csrf)}`).to.deep.equal([403, MSG.csrf]);
@@ -313,6 +341,14 @@ describe('gateway: the console API', function () {
         ['POST', `${base}/topics/delete`, null, { name: 'news' }, 403, { message: 'This plan does not have permission to maintain topics' }],
         ['GET', `${base}/subscribers/export`, '/v2/subscribers/export', undefined, 403, { message: 'This plan does not have permission to export subscribers via API' }],
         ['POST', `${base}/campaigns/export`, '/v2/campaigns/export', {}, 403, reports],
+        ...webhookCalls(id, randomUUID()).map(([method, rest, body]): [string, string, string | null, unknown, number, unknown] => [
+          method,
+          `${base}/webhooks${rest}`,
+          `/v2/webhooks${rest}`,
+          body,
+          403,
+          { message: 'This plan does not have permission to manage webhooks via API' },
+        ]),
       ];
       for (const [method, path, v2Path, body, status, answer] of expectations) {
         const reply = await owner.browser.call(method, path, { body });
@@ -565,6 +601,85 @@ describe('gateway: the console API', function () {
     });
   });
 
+  describe('webhooks', () => {
+    const base = () => `/console/api/sites/${siteA.siteId}/webhooks`;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const reply = await ownerA.browser.call(method, base() + path, { body });
+      return [reply.status, reply.body] as const;
+    };
+    const v2 = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${gateway.url}/v2/webhooks${path}`, { method, headers: { Authorization: siteA.key, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return [res.status, await res.json()] as const;
+    };
+
+    it("when an owner adds, edits, rotates, pings, redelivers, disables and deletes a webhook in the console, then each answer and refusal is /v2's, and /v2 sees each change", async () => {
+      for (const bad of [{}, { url: 'http://example.com/x', events: ['nope'] }, { url: 'https://user:pw@example.com/', events: ['campaign.failed'], description: 5 }, { url: 'https://10.0.0.1/', events: [] }]) {
+        const refused = await call('POST', '', bad);
+        expect(refused, JSON.stringify(bad)).to.deep.equal(await v2('POST', '', bad));
+        expect(refused[0]).to.equal(400);
+      }
+      const plain = await ownerA.browser.call('POST', base(), { body: JSON.stringify({ url: 'https://127.0.0.1:9/x', events: ['campaign.failed'] }), headers: { 'Content-Type': 'text/plain' } });
+      expect([plain.status, plain.body]).to.deep.equal([415, { message: 'Content-Type must be application/json' }]);
+
+      const [status, made] = await call('POST', '', { url: 'https://127.0.0.1:9/console', events: ['subscriber.expired', 'campaign.completed'], description: 'CRM sync' });
+      expect(status).to.equal(200);
+      const { secret, ...endpoint } = made as { id: string; secret: string };
+      expect(secret).to.match(/^whsec_/);
+      expect(endpoint).to.deep.include({ url: 'https://127.0.0.1:9/console', events: ['campaign.completed', 'subscriber.expired'], description: 'CRM sync', enabled: true });
+      expect(await v2('GET', `/${endpoint.id}`)).to.deep.equal([200, endpoint]);
+      const listed = await call('GET', '');
+      expect(listed).to.deep.equal(await v2('GET', ''));
+      expect(JSON.stringify(listed)).to.not.include(secret);
+
+      const [, edited] = await call('PATCH', `/${endpoint.id}`, { events: ['notification.clicks'], description: 'Edited' });
+      expect(edited).to.deep.include({ url: 'https://127.0.0.1:9/console', events: ['notification.clicks'], description: 'Edited' });
+      expect(await call('PATCH', `/${endpoint.id}`, { enabled: 'no' })).to.deep.equal(await v2('PATCH', `/${endpoint.id}`, { enabled: 'no' }));
+
+      const [, rotated] = await call('POST', `/${endpoint.id}/rotate-secret`, { overlapHours: 2 });
+      const next = rotated as { secret: string; previousSecretExpiresAt: string };
+      expect(next.secret).to.match(/^whsec_/).and.not.equal(secret);
+      expect(next.previousSecretExpiresAt).to.be.a('string');
+      expect(await call('POST', `/${endpoint.id}/rotate-secret`, { overlapHours: 169 })).to.deep.equal([400, { message: 'overlapHours must be an integer between 0 and 168' }]);
+
+      // Nothing answers on port 9: the ping's first attempt has no status, a latency and an error.
+      const [, ping] = await call('POST', `/${endpoint.id}/ping`);
+      const eventId = (ping as Delivery).eventId;
+      const attempted = await eventually(async () => {
+        const [, list] = await call('GET', `/${endpoint.id}/deliveries`);
+        const d = (list as Delivery[]).find((x) => x.eventId === eventId);
+        return d && d.attempts > 0 ? d : undefined;
+      }, 30_000, 200);
+      expect(attempted).to.deep.include({ type: 'webhook.ping', state: 'pending', lastStatus: null });
+      expect(attempted.lastLatencyMs).to.be.a('number');
+      expect(attempted.lastError).to.be.a('string');
+      // Disabled, nothing is attempted: the list stands still to be compared.
+      const [, disabled] = await call('PATCH', `/${endpoint.id}`, { enabled: false });
+      expect(disabled).to.deep.include({ enabled: false });
+      expect(await call('GET', `/${endpoint.id}/deliveries`)).to.deep.equal(await v2('GET', `/${endpoint.id}/deliveries`));
+      const [again, redelivered] = await call('POST', `/${endpoint.id}/deliveries/${eventId}/redeliver`);
+      expect([again, (redelivered as Delivery).eventId, (redelivered as Delivery).state]).to.deep.equal([200, eventId, 'pending']);
+      expect(await call('POST', `/${endpoint.id}/deliveries/${randomUUID()}/redeliver`)).to.deep.equal([404, { message: 'Event not found' }]);
+
+      expect(await call('DELETE', `/${endpoint.id}`)).to.deep.equal([200, { id: endpoint.id, deleted: true }]);
+      expect(await v2('GET', `/${endpoint.id}`)).to.deep.equal([404, { message: 'Webhook not found' }]);
+      for (const odd of [endpoint.id, 'abc', "' OR 1=1 --", randomUUID()]) {
+        expect(await call('GET', `/${encodeURIComponent(odd)}`), odd).to.deep.equal([404, { message: 'Webhook not found' }]);
+      }
+    });
+
+    it("when an editor calls any webhook route, then it is refused as an owner's route: an endpoint's URL and secret are the owners'", async () => {
+      const editor = await users.newUser(siteA.siteId, 'editor');
+      const [, made] = await call('POST', '', { url: 'https://127.0.0.1:9/owners', events: ['campaign.failed'] });
+      const id = (made as { id: string }).id;
+      for (const [method, rest, body] of webhookCalls(id, randomUUID())) {
+        const reply = await editor.browser.call(method, `${base()}${rest}`, { body });
+        expect([reply.status, reply.body], `${method} ${rest}`).to.deep.equal([403, MSG.ownersOnly]);
+      }
+      expect((await call('GET', `/${id}`))[0]).to.equal(200);
+      expect(await call('DELETE', `/${id}`)).to.deep.equal([200, { id, deleted: true }]);
+    });
+  });
+
   describe('isolation', () => {
     it("when a user names another site, then every site route answers 404 Site not found, exactly as for a site that does not exist, and the other site is untouched", async () => {
       const b = ownerA.browser;
@@ -581,7 +696,7 @@ describe('gateway: the console API', function () {
       expect(await fetch(`${gateway.url}/v2/topics`, { headers: { Authorization: keyB.apiKey } }).then((r) => r.status)).to.equal(200);
     });
 
-    it("when a user names another site's campaign or key under their own site, then it is not found, and nothing happens to it", async () => {
+    it("when a user names another site's campaign, key, webhook or webhook event under their own site, then it is not found, and nothing happens to it", async () => {
       const b = ownerA.browser;
       const withObjects = routeTable().filter((r) => r.path.includes('{siteId}') && /\{(?!siteId\})\w+\}/.test(r.path));
       expect(withObjects.length).to.be.greaterThan(3);
@@ -589,9 +704,14 @@ describe('gateway: the console API', function () {
         const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((n) => n !== 'siteId');
         for (const name of names) if (!NOT_FOUND_BY_PARAM[name]) expect.fail(`{${name}} of ${route.path} has no not-found expectation in NOT_FOUND_BY_PARAM`);
         const reply = await b.call(route.method, pathOf(route, { siteId: siteA.siteId, ...theirs }), { body: sample(route.operation).body });
-        expect([reply.status, reply.body], `${route.method} ${route.path}`).to.deep.equal([404, NOT_FOUND_BY_PARAM[names[names.length - 1]]]);
+        // The first object a path names is looked up first (a webhook before its event).
+        expect([reply.status, reply.body], `${route.method} ${route.path}`).to.deep.equal([404, NOT_FOUND_BY_PARAM[names[0]]]);
       }
       expect((await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/campaigns/${campaignB}`)).status).to.equal(200);
+      const hook = await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/webhooks/${theirs.webhookId}`);
+      expect([hook.status, (hook.body as { description: string }).description]).to.deep.equal([200, '']);
+      const events = (await ownerB.browser.call('GET', `/console/api/sites/${siteB.siteId}/webhooks/${theirs.webhookId}/deliveries`)).body as { eventId: string; attempts: number }[];
+      expect(events.map((e) => e.eventId)).to.deep.equal([theirs.eventId]);
       expect(await fetch(`${gateway.url}/v2/topics`, { headers: { Authorization: keyB.apiKey } }).then((r) => r.status)).to.equal(200);
     });
 
@@ -610,11 +730,11 @@ describe('gateway: the console API', function () {
       expect(theirs.body).to.deep.equal([{ name: 'secret-b', users: 2 }]);
     });
 
-    it("when a user lists their site's topics, countries, keys and members, then nothing of another site is in them", async () => {
+    it("when a user lists their site's topics, countries, keys, members and webhooks, then nothing of another site is in them", async () => {
       const b = ownerA.browser;
       const base = `/console/api/sites/${siteA.siteId}`;
-      const everything = JSON.stringify(await Promise.all(['/topics', '/countries', '/keys', '/members', '/invites', '/audience/browsers', ''].map((p) => b.call('GET', base + p).then((r) => r.body))));
-      for (const other of ['secret-b', 'country__pt', keyB.id, ownerB.email, siteB.publicId, campaignB, theirs.memberId, theirs.inviteId, 'pending.b@example.com']) expect(everything).to.not.include(other);
+      const everything = JSON.stringify(await Promise.all(['/topics', '/countries', '/keys', '/members', '/invites', '/audience/browsers', '/webhooks', ''].map((p) => b.call('GET', base + p).then((r) => r.body))));
+      for (const other of ['secret-b', 'country__pt', keyB.id, ownerB.email, siteB.publicId, campaignB, theirs.memberId, theirs.inviteId, 'pending.b@example.com', theirs.webhookId, '127.0.0.1:9/b']) expect(everything).to.not.include(other);
       const session = JSON.stringify((await b.call('GET', '/console/api/session')).body);
       expect(session).to.not.include(siteB.siteId);
     });

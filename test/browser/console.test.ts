@@ -5,9 +5,12 @@
 // watches impressions and clicks arrive on its page and in its chart, renames a topic and sees
 // the counts move, saves a draft for everyone, opens it from its page (what it will send, with its
 // preview), edits it and sends it; edits and schedules another by keyboard; sets the site's
-// sending settings by keyboard and exports its subscribers and campaign results; invites a viewer
-// by keyboard (the invite page naming the site and the owner), sees the site as that viewer (no
-// control that changes anything), makes them an editor and removes them; logs out; and is not
+// sending settings by keyboard and exports its subscribers and campaign results; adds a webhook
+// endpoint (by keyboard), copies its secret, sees a test event reach a stand-in receiver signed
+// with it, one refused and redelivered, edits, disables, rotates and deletes it; reads the audit
+// log; invites a viewer by keyboard (the invite page naming the site and the owner), sees the
+// site as that viewer (no control that changes anything), makes them an editor and removes them;
+// logs out; and is not
 // told to "continue where you were" on a fresh visit, only when a session ended while open. The site's subscribers are push-simulator browsers in device
 // mode, which report impressions and clicks as service workers would (2.5 s after each push, so
 // the campaign's page is open before they arrive).
@@ -24,6 +27,9 @@
 // sideways scrolling, and no script error or CSP violation is reported. A screenshot of each
 // screen (1280 px and 360 px wide) is written to .artifacts/browser/console/ (git-ignored).
 import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -67,6 +73,10 @@ describe('browser: the console in headless Chromium, against the real stack', fu
   /** This browser's push subscription (at the simulator, for the site's VAPID key). */
   let pushSub: SimulatedSubscription;
   let campaignId = '';
+  /** The webhook receiver (the outside world): what it was sent, and the status it answers. */
+  let receiver: http.Server;
+  const hooks: { id: string; type: string; signature: string; body: string }[] = [];
+  let hookStatus = 200;
   const problems: string[] = [];
   const browserLog: string[] = [];
   let shots = 0;
@@ -127,7 +137,8 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     try {
       stack = await startStack(
         'browser_console',
-        { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0', TRACKING_RATE_LIMIT_PER_MINUTE: '0', CONSOLE_SECURE_COOKIE: 'false', PUBLIC_URL: publicUrl },
+        // The webhook receiver is a test host on loopback (plain http).
+        { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0', TRACKING_RATE_LIMIT_PER_MINUTE: '0', CONSOLE_SECURE_COOKIE: 'false', PUBLIC_URL: publicUrl, WEBHOOK_TEST_HOSTS: '127.0.0.1' },
         { gateway: gatewayPort },
       );
     } finally {
@@ -138,6 +149,15 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     // 24 browsers: topics two by two as on the demo site, so topics overlap.
     await subscribeSimulated(stack, sim, site, 24, (i) => ({ topics: [TOPICS[i % 4], TOPICS[(i * 3 + 1) % 4]], language: 'en', timeZone: 'Europe/Lisbon' }));
     consoleUrl = `${stack.services.gatewayUrl}/console/`;
+    receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        hooks.push({ id: String(req.headers['webhook-id']), type: String(req.headers['webhook-event']), signature: String(req.headers['webhook-signature']), body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(hookStatus).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 
     // A profile of its own, as a browser has: an incognito context's notifications are shown but
     // their clicks never reach the service worker.
@@ -169,6 +189,10 @@ describe('browser: the console in headless Chromium, against the real stack', fu
 
   after(async () => {
     await context?.close().catch(() => {});
+    if (receiver) {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
     if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
     await stack?.stop();
     await sim?.close();
@@ -449,6 +473,138 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect(after.technology).to.equal(before.tech);
     expect(after.tech).to.equal(undefined);
     await screen('audience');
+  });
+
+  it('webhooks: an endpoint added by keyboard (a refused URL said at its field), its secret shown once and copied; a test event sent by keyboard reaches the receiver signed with it, listed with its attempts, answer and latency; a refused one redelivered; edited, disabled and enabled, the secret rotated by keyboard with an overlap (both sign), deleted by keyboard', async () => {
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/push`;
+    /** True when the receiver's signature header has a v1= made with `secret` (docs/webhooks.md, "Verifying a request"). */
+    const signedWith = (hook: { signature: string; body: string }, secret: string) => {
+      const [t, ...sigs] = hook.signature.split(',');
+      const expected = createHmac('sha256', secret).update(`${t.slice(2)}.${hook.body}`).digest('hex');
+      return sigs.includes(`v1=${expected}`);
+    };
+    const v2Hooks = async () => (await v2('GET', '/v2/webhooks')) as { id: string; url: string; description: string; events: string[]; enabled: boolean; previousSecretExpiresAt: string | null }[];
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
+    await page.getByText('No endpoints yet: add one below.').waitFor();
+
+    // By keyboard: the fields, the event checkboxes and the button are real ones.
+    const url = page.getByLabel('URL', { exact: true });
+    await url.focus();
+    await page.keyboard.type('https://10.0.0.1/hooks');
+    await page.getByRole('checkbox', { name: /^campaign\.completed/ }).focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Add endpoint' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.field-invalid', { hasText: 'url must not point to a private, loopback, link-local or metadata address' }).waitFor();
+    expect(await v2Hooks()).to.deep.equal([]);
+    await url.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(hookUrl);
+    await page.getByRole('checkbox', { name: /^subscriber\.expired/ }).focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel('Description (optional)').focus();
+    await page.keyboard.type('CRM sync');
+    await page.getByRole('button', { name: 'Add endpoint' }).focus();
+    await page.keyboard.press('Enter');
+    const secretField = page.getByRole('textbox', { name: 'Signing secret', exact: true });
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    expect(secret).to.match(/^whsec_/);
+    await page.getByRole('button', { name: 'Copy Signing secret' }).click();
+    await page.getByText('Copied', { exact: true }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(secret);
+    const [made] = await v2Hooks();
+    expect(made).to.deep.include({ url: hookUrl, description: 'CRM sync', events: ['campaign.completed', 'subscriber.expired'], enabled: true });
+    // Listed, never with its secret.
+    await page.getByRole('link', { name: hookUrl }).waitFor();
+    expect(await page.locator('table.webhooks').textContent()).to.not.include(secret);
+    await screen('webhooks-secret');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await secretField.count()).to.equal(0);
+
+    // By keyboard: the endpoint opened and a test event sent.
+    await page.getByRole('link', { name: hookUrl }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Webhook endpoint' }).waitFor();
+    await page.getByText('No events yet. Send a test event to see one.').waitFor();
+    // A test event: delivered to the receiver, signed with the copied secret; its row says so by itself.
+    await page.getByRole('button', { name: 'Send a test event' }).focus();
+    await page.keyboard.press('Enter');
+    const row = (eventId: string) => page.locator(`tr[data-event="${eventId}"]`);
+    const ping = await eventually(async () => hooks.find((h) => h.type === 'webhook.ping'), WAIT_MS, 100);
+    expect(signedWith(ping, secret), 'signed with the secret the console showed').to.equal(true);
+    expect(JSON.parse(ping.body)).to.deep.include({ id: ping.id, type: 'webhook.ping', data: { webhookId: made.id } });
+    await row(ping.id).locator('.badge', { hasText: 'Delivered' }).waitFor();
+    const cells = await row(ping.id).locator('td').allTextContents();
+    expect(cells[2]).to.equal('1');
+    expect(cells[3]).to.equal('HTTP 200');
+    expect(cells[4]).to.match(/^\d+ ms$/);
+
+    // The receiver refuses the next one (500): shown with its answer, then redelivered (the same id) once it accepts.
+    hookStatus = 500;
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const refused = await eventually(async () => hooks.find((h) => h.type === 'webhook.ping' && h.id !== ping.id), WAIT_MS, 100);
+    await eventually(async () => ((await row(refused.id).locator('td').nth(3).textContent()) === 'HTTP 500' ? true : undefined), WAIT_MS, 200);
+    hookStatus = 200;
+    await row(refused.id).getByRole('button', { name: `Redeliver webhook.ping event ${refused.id}` }).click();
+    await page.getByRole('status').filter({ hasText: 'The webhook.ping event is sent again.' }).waitFor();
+    await row(refused.id).locator('.badge', { hasText: 'Delivered' }).waitFor();
+    expect(hooks.filter((h) => h.id === refused.id).length).to.be.at.least(2);
+    await screen('webhook-deliveries');
+
+    // Edited: only what changed is sent; /v2 shows it.
+    await page.getByLabel('Description (optional)').fill('CRM sync (edited)');
+    await page.getByRole('checkbox', { name: /^subscriber\.expired/ }).uncheck();
+    await page.getByRole('checkbox', { name: /^campaign\.failed/ }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'The changes are saved.' }).waitFor();
+    expect((await v2Hooks())[0]).to.deep.include({ description: 'CRM sync (edited)', events: ['campaign.completed', 'campaign.failed'] });
+    await page.locator('#webhook-facts').getByText('CRM sync (edited)').waitFor();
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.locator('.page-head .badge', { hasText: 'Disabled' }).waitFor();
+    expect((await v2Hooks())[0].enabled).to.equal(false);
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.locator('.page-head .badge', { hasText: 'Enabled' }).waitFor();
+    expect((await v2Hooks())[0].enabled).to.equal(true);
+
+    // By keyboard: the secret rotated with a 2-hour overlap; the next request is signed with both.
+    await page.getByRole('button', { name: 'Rotate secret' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Hours the current secret stays valid (0 to 168)').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    const newSecret = await secretField.inputValue();
+    expect(newSecret).to.match(/^whsec_/).and.not.equal(secret);
+    await page.locator('#webhook-facts').getByText('Previous secret').waitFor();
+    expect((await v2Hooks())[0].previousSecretExpiresAt).to.be.a('string');
+    await screen('webhook-rotated');
+    // A phone of 390 × 844 too: no sideways scrolling, no violation.
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      expect((await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number).to.equal(0);
+      expect(await axe(), 'the endpoint at 390 px').to.deep.equal([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    const before = hooks.length;
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const both = await eventually(async () => hooks.slice(before).find((h) => h.type === 'webhook.ping'), WAIT_MS, 100);
+    expect([signedWith(both, secret), signedWith(both, newSecret)]).to.deep.equal([true, true]);
+
+    // By keyboard: deleted, confirmed in the dialog (Tab past Cancel to Delete endpoint).
+    await page.getByRole('button', { name: 'Delete', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).waitFor();
+    for (let i = 0; i < 5 && (await page.evaluate('document.activeElement.textContent')) !== 'Delete endpoint'; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).to.equal('Delete endpoint');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
+    await page.getByText('No endpoints yet: add one below.').waitFor();
+    expect(await v2Hooks()).to.deep.equal([]);
   });
 
   /** The campaign id of the page shown (`#/sites/<site>/campaigns/<id>`). */

@@ -31,6 +31,10 @@ import type {
   SiteSettings,
   SiteSettingsChange,
   SubscriptionJson,
+  Webhook,
+  WebhookDelivery,
+  WebhookFields,
+  WebhookWithSecret,
 } from './types';
 
 export class ApiError extends Error {
@@ -184,6 +188,18 @@ export const api = {
     call<{ id: string; winner: { variant: number; decidedAt: string; by: string } }>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/winner`, { variant }),
   updateSent: (siteId: string, campaignId: string, body: CampaignUpdate) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/update`, body),
   recall: (siteId: string, campaignId: string) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/recall`, {}),
+
+  webhooks: (siteId: string) => call<Webhook[]>('GET', `${site(siteId)}/webhooks`),
+  webhook: (siteId: string, webhookId: string) => call<Webhook>('GET', `${site(siteId)}/webhooks/${enc(webhookId)}`),
+  createWebhook: (siteId: string, fields: WebhookFields) => call<WebhookWithSecret>('POST', `${site(siteId)}/webhooks`, fields),
+  updateWebhook: (siteId: string, webhookId: string, fields: WebhookFields) => call<Webhook>('PATCH', `${site(siteId)}/webhooks/${enc(webhookId)}`, fields),
+  deleteWebhook: (siteId: string, webhookId: string) => call<{ id: string; deleted: true }>('DELETE', `${site(siteId)}/webhooks/${enc(webhookId)}`),
+  rotateWebhookSecret: (siteId: string, webhookId: string, overlapHours: number | string) =>
+    call<WebhookWithSecret>('POST', `${site(siteId)}/webhooks/${enc(webhookId)}/rotate-secret`, { overlapHours }),
+  webhookDeliveries: (siteId: string, webhookId: string) => call<WebhookDelivery[]>('GET', `${site(siteId)}/webhooks/${enc(webhookId)}/deliveries`),
+  redeliverWebhookEvent: (siteId: string, webhookId: string, eventId: string) =>
+    call<WebhookDelivery>('POST', `${site(siteId)}/webhooks/${enc(webhookId)}/deliveries/${enc(eventId)}/redeliver`),
+  pingWebhook: (siteId: string, webhookId: string) => call<WebhookDelivery>('POST', `${site(siteId)}/webhooks/${enc(webhookId)}/ping`),
 };
 
 /** The message to show for a failure: the API's own words (with the wait a 429 asks: a login's is often seconds), or what went wrong in the page. */

@@ -1,8 +1,9 @@
 // The API's validation messages, shown at the fields they are about. A refused create answers one
 // `message` with every wrong field's text joined by ", " (the spec's rule); the texts are the
-// campaign service's (services/campaign/src/base/texts.ts). Each known text is found in the
-// message and put at its field; anything not recognised stays in the form's own alert, so no
-// word of the API's answer is lost. The console never makes up a validation text of its own.
+// campaign service's (services/campaign/src/base/texts.ts), and a webhook's the delivery
+// service's (services/delivery/src/webhooks/endpoints.ts, sender.ts; docs/webhooks.md). Each
+// known text is found in the message and put at its field; anything not recognised stays in the
+// form's own alert, so no word of the API's answer is lost. The console never makes up a validation text of its own.
 
 /** A form field's key: `title`, `segment.languages`, `abTest.variants.1.title`, … */
 export type FieldKey = string;
@@ -139,6 +140,32 @@ const SETTINGS_RULES: Rule[] = SETTINGS.map(([field, template]): Rule => ({ re: 
 /** Splits a refused settings change's message into the texts of each setting it names. */
 export function splitSettingsMessage(message: string): SplitMessage {
   return splitMessage(message, SETTINGS_RULES);
+}
+
+/**
+ * A webhook's texts (docs/webhooks.md, "Validation"). The events' list is written out: it holds
+ * ", " followed by a letter, which a placeholder never spans.
+ */
+const WEBHOOK: [FieldKey, string][] = [
+  ['url', 'url is required'],
+  ['url', 'url must be an https URL of at most 2048 characters'],
+  ['url', 'url must not contain credentials'],
+  ['url', 'url must not point to a private, loopback, link-local or metadata address'],
+  ['events', 'events is required'],
+  [
+    'events',
+    'events must be a non-empty array of: campaign.dispatched, campaign.completed, campaign.failed, subscriber.created, subscriber.expired, notification.impressions, notification.clicks, audit.entry',
+  ],
+  ['description', 'description must be a string of at most 200 characters, without NUL characters or unpaired surrogates'],
+  ['enabled', 'enabled must be a boolean'],
+  ['overlapHours', 'overlapHours must be an integer between 0 and 168'],
+];
+
+const WEBHOOK_RULES: Rule[] = WEBHOOK.map(([field, text]): Rule => ({ re: new RegExp(escape(text), 'y'), field: () => field }));
+
+/** Splits a refused webhook create's or change's message into the texts of each field it names. */
+export function splitWebhookMessage(message: string): SplitMessage {
+  return splitMessage(message, WEBHOOK_RULES);
 }
 
 /** Splits an API message into the texts of each field it names, in the order given (a create's, unless other rules are given). */

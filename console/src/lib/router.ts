@@ -13,6 +13,8 @@ export type Route =
   | { page: 'audience'; siteId: string }
   | { page: 'settings'; siteId: string }
   | { page: 'audit'; siteId: string }
+  | { page: 'webhooks'; siteId: string }
+  | { page: 'webhook'; siteId: string; webhookId: string }
   | { page: 'notFound'; path: string };
 
 export function parseHash(hash: string): Route {
@@ -42,6 +44,8 @@ export function parseHash(hash: string): Route {
     if (rest.length === 1 && rest[0] === 'audience') return { page: 'audience', siteId };
     if (rest.length === 1 && rest[0] === 'settings') return { page: 'settings', siteId };
     if (rest.length === 1 && rest[0] === 'audit') return { page: 'audit', siteId };
+    if (rest[0] === 'webhooks' && rest.length === 1) return { page: 'webhooks', siteId };
+    if (rest[0] === 'webhooks' && rest.length === 2) return { page: 'webhook', siteId, webhookId: rest[1] };
   }
   return { page: 'notFound', path };
 }

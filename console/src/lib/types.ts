@@ -322,3 +322,47 @@ export interface SubscriptionJson {
   endpoint: string;
   keys: { p256dh: string; auth: string };
 }
+
+/** A webhook endpoint as /v2/webhooks answers it (docs/webhooks.md); never its secret. */
+export interface Webhook {
+  id: string;
+  url: string;
+  description: string;
+  events: string[];
+  enabled: boolean;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  failingSince: string | null;
+  /** While a rotated-out secret still signs (the overlap), when it stops. */
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+}
+
+/** Create's and rotate-secret's answer: the endpoint and its new secret, shown this once. */
+export interface WebhookWithSecret extends Webhook {
+  secret: string;
+}
+
+/** One event of an endpoint with its delivery state (GET …/deliveries, ping, redeliver). */
+export interface WebhookDelivery {
+  eventId: string;
+  type: string;
+  createdAt: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  /** The last attempt's HTTP status; null when none came (timeout, refused connection). */
+  lastStatus: number | null;
+  lastLatencyMs: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+/** What a create or an edit sends (an edit only what changed). */
+export interface WebhookFields {
+  url?: string;
+  events?: string[];
+  description?: string;
+  enabled?: boolean;
+}

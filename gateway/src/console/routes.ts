@@ -1,20 +1,21 @@
 // The console API's routes (docs/console.md, "The console API"): its own (accounts, sessions, a
 // site's settings, keys, members and invites, the audience estimate) and the /v2 routes it runs
-// for a member's site — campaigns, topics, countries — with the site's plan checked by their own
-// rule, their bodies, validation messages and answers exactly /v2's.
+// for a member's site — campaigns, topics, countries, webhooks — with the site's plan checked by
+// their own rule, their bodies, validation messages and answers exactly /v2's.
 import type { ApiKey__Output } from '@webpush/contracts/generated/campaign/v1/ApiKey.js';
 import type { Invite__Output } from '@webpush/contracts/generated/campaign/v1/Invite.js';
 import type { Member__Output } from '@webpush/contracts/generated/campaign/v1/Member.js';
 import type { SessionGrant__Output } from '@webpush/contracts/generated/campaign/v1/SessionGrant.js';
 import type { SessionView__Output } from '@webpush/contracts/generated/campaign/v1/SessionView.js';
 import { status as Status } from '@grpc/grpc-js';
-import type { AudienceBackend, AuditLogBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend } from '../grpc/clients.js';
+import type { AudienceBackend, AuditLogBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend, WebhooksBackend } from '../grpc/clients.js';
 import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import type { Method } from '../http/routing.js';
 import { audienceEndpoints } from '../routes/audience.js';
 import { campaignEndpoints, createdAnswer } from '../routes/campaigns.js';
 import type { ApiRoute } from '../routes/route.js';
+import { webhookEndpoints } from '../routes/webhooks.js';
 import { daysQuery, stringField, stringListField, subscriptionFields } from './input.js';
 import { changeSettings, readSettings } from './settings.js';
 import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
@@ -26,6 +27,7 @@ export interface ConsoleRouteDeps {
   campaigns: CampaignBackend;
   audience: AudienceBackend;
   auditLog: AuditLogBackend;
+  webhooks: WebhooksBackend;
 }
 
 const API = '/console/api';
@@ -115,6 +117,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
   });
   const campaigns = campaignEndpoints(deps.campaigns);
   const audience = audienceEndpoints(deps.audience);
+  const webhooks = webhookEndpoints(deps.webhooks);
+  const WEBHOOK = `${SITE}/webhooks/{webhookId}`;
   const reportsPlan = { permission: campaigns.get.permission, denied: campaigns.get.denied };
   const audienceLists = { permission: audience.topics.permission, denied: audience.topics.denied };
   const topicsPlan = { permission: 'audience' as const, denied: { status: 403, body: { message: MESSAGES.planTopics } } };
@@ -316,5 +320,17 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     fromV2(campaigns.export, 'POST', `${SITE}/campaigns/export`, 'member'),
 
     ...auditRoutes(SITE, deps.auditLog),
+    // The site's webhooks (docs/console.md, "Webhooks"): /v2's calls, plan rule and answers, for
+    // owners only — an endpoint's URL may carry the receiver's own credentials, create and rotate
+    // answer its signing secret, and ping and redeliver send requests to it.
+    fromV2(webhooks.list, 'GET', `${SITE}/webhooks`, 'owner'),
+    fromV2(webhooks.create, 'POST', `${SITE}/webhooks`, 'owner'),
+    fromV2(webhooks.get, 'GET', WEBHOOK, 'owner'),
+    fromV2(webhooks.update, 'PATCH', WEBHOOK, 'owner'),
+    fromV2(webhooks.delete, 'DELETE', WEBHOOK, 'owner'),
+    fromV2(webhooks.rotateSecret, 'POST', `${WEBHOOK}/rotate-secret`, 'owner'),
+    fromV2(webhooks.deliveries, 'GET', `${WEBHOOK}/deliveries`, 'owner'),
+    fromV2(webhooks.redeliver, 'POST', `${WEBHOOK}/deliveries/{eventId}/redeliver`, 'owner'),
+    fromV2(webhooks.ping, 'POST', `${WEBHOOK}/ping`, 'owner'),
   ];
 }

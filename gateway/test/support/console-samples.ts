@@ -61,6 +61,16 @@ export const SAMPLES: Record<string, RouteSample> = {
   getAuditSettings: {},
   // Not the default (365): a change the route × role test can see.
   updateAuditSettings: { body: { retentionDays: 400 } },
+  // Webhooks are owners'; nothing answers on port 9.
+  listWebhooks: {},
+  createWebhook: { body: { url: 'https://127.0.0.1:9/matrix', events: ['campaign.completed'] } },
+  getWebhook: {},
+  updateWebhook: { body: { description: 'Matrix' } },
+  deleteWebhook: {},
+  rotateWebhookSecret: { body: { overlapHours: 1 } },
+  listWebhookDeliveries: {},
+  redeliverWebhookEvent: {},
+  pingWebhook: {},
 };
 
 /** What a path parameter naming another site's object answers under the user's own site. */
@@ -69,6 +79,8 @@ export const NOT_FOUND_BY_PARAM: Record<string, { message: string }> = {
   keyId: { message: 'Key not found' },
   memberId: { message: 'Member not found' },
   inviteId: { message: 'Invite not found' },
+  webhookId: { message: 'Webhook not found' },
+  eventId: { message: 'Event not found' },
 };
 
 export function sample(operation: string): RouteSample {

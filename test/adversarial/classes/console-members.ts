@@ -1,4 +1,4 @@
-// Class 16: a site's members and invites in the console (docs/console.md, "Members and roles"),
+// Class 17: a site's members and invites in the console (docs/console.md, "Members and roles"),
 // attacked by a logged-in owner and a viewer of a site of the class's own, and by anyone with the
 // public invite preview: every field of an invite and a role change hostile (→ 200 or 4xx, bad
 // text refused, nothing stored on a 4xx), odd member and invite ids, hostile tokens to the
@@ -16,7 +16,7 @@ import { hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, toJ
 import { fuzz, probe } from '../support/probe.js';
 import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackViolations, violation } from '../support/suite.js';
 
-export const CLASS_CONSOLE_MEMBERS = '16 console members and roles';
+export const CLASS_CONSOLE_MEMBERS = '17 console members and roles';
 const cls = CLASS_CONSOLE_MEMBERS;
 
 const PASSWORD = 'the members owner knows this one';

@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { SiteInfo } from '../../e2e/support/fixtures.js';
-import { createAccounts } from '../../../services/campaign/src/accounts/accounts.js';
+import { consoleLogIn, type ConsoleSession } from '../support/console-session.js';
 import type { HeaderList, RequestSpec } from '../support/http.js';
-import { request } from '../support/http.js';
 import { hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, toJsonText } from '../support/hostile.js';
 import { fuzz, probe } from '../support/probe.js';
 import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackViolations, violation } from '../support/suite.js';
@@ -17,27 +16,9 @@ import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackV
 export const CLASS_CONSOLE_SETTINGS = '14 console settings and exports';
 const cls = CLASS_CONSOLE_SETTINGS;
 
-const PASSWORD = 'the settings owner knows this one';
 const SETTINGS = ['defaultThrottlePerMinute', 'frequencyCap', 'timeZone'] as const;
 
-interface Session {
-  headers: HeaderList;
-}
-
-/** Logs a new owner of `siteId` in, as the console's page does: the cookie and the CSRF token of every later call. */
-async function logIn(siteId: string): Promise<Session> {
-  const c = getCtx();
-  const email = `settings.${Date.now()}@example.com`;
-  await createAccounts(c.db).ensureMember({ site: siteId, email, password: PASSWORD, role: 'owner' });
-  const result = await request(c.gatewayPort, jsonRequest('POST', '/console/api/login', { email, password: PASSWORD }));
-  const answer = result.responses[0];
-  const cookie = /console_session=([^;,]+)/.exec(answer?.headers['set-cookie'] ?? '')?.[1];
-  const csrf = (JSON.parse(answer?.text ?? '{}') as { csrfToken?: string }).csrfToken;
-  if (answer?.status !== 200 || !cookie || !csrf) throw new Error(`the settings owner could not log in: ${answer?.status} ${answer?.text}`);
-  return { headers: [['Cookie', `console_session=${cookie}`], ['X-CSRF-Token', csrf]] };
-}
-
-function patch(session: Session, siteId: string, body: string): RequestSpec {
+function patch(session: ConsoleSession, siteId: string, body: string): RequestSpec {
   return { method: 'PATCH', path: `/console/api/sites/${siteId}/settings`, headers: [['Content-Type', 'application/json'], ...session.headers], body };
 }
 
@@ -75,7 +56,7 @@ export function registerConsoleSettings(): void {
   describe(CLASS_CONSOLE_SETTINGS, function () {
     this.timeout(120_000);
     trackViolations(cls);
-    let session: Session;
+    let session: ConsoleSession;
     let site: SiteInfo;
 
     before(async () => {
@@ -83,7 +64,7 @@ export function registerConsoleSettings(): void {
       const plan = `adv_settings_${randomBytes(3).toString('hex')}`;
       await c.stack.cli('plans', 'create', plan, '--permissions', 'create,reports,delete,audience');
       site = await c.stack.cli('sites', 'create', 'adversarial-settings', '--plan', plan);
-      session = await logIn(site.id);
+      session = await consoleLogIn(site.id);
     });
 
     it('every setting hostile → 200 or 4xx; a 4xx writes nothing in either service, a 200 keeps only what the rules allow; bad text refused', async () => {
