@@ -45,7 +45,8 @@ describe('gateway: every console route × every role', function () {
   before(async () => {
     sim = await startPushSimulator();
     stack = await startInProcess('gateway_console_roles', {
-      delivery: { log: silentLogger, env: { PUSH_EXTRA_CA_FILE: sim.caCertFile, PUSH_TEST_HOSTS: '127.0.0.1' } },
+      // The webhooks' URLs on 127.0.0.1 (port 9, where nothing answers; the endpoints are disabled anyway).
+      delivery: { log: silentLogger, env: { PUSH_EXTRA_CA_FILE: sim.caCertFile, PUSH_TEST_HOSTS: '127.0.0.1', WEBHOOK_TEST_HOSTS: '127.0.0.1' } },
       campaign: { log: silentLogger },
       gateway: { log: silentLogger, env: { CONSOLE_SECURE_COOKIE: 'false', TRUSTED_PROXIES: '127.0.0.1', AUTH_CACHE_TTL_MS: '0', PUBLIC_URL } },
     });

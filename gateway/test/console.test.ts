@@ -45,6 +45,7 @@ interface Delivery {
   lastStatus: number | null;
   lastLatencyMs: number | null;
   lastError: string | null;
+  lastAttemptAt: string | null;
 }
 
 describe('gateway: the console API', function () {
@@ -647,7 +648,8 @@ describe('gateway: the console API', function () {
       const attempted = await eventually(async () => {
         const [, list] = await call('GET', `/${endpoint.id}/deliveries`);
         const d = (list as Delivery[]).find((x) => x.eventId === eventId);
-        return d && d.attempts > 0 ? d : undefined;
+        // Recorded, not only claimed: a claim counts the attempt before its outcome is written.
+        return d && d.attempts > 0 && d.lastAttemptAt !== null ? d : undefined;
       }, 30_000, 200);
       expect(attempted).to.deep.include({ type: 'webhook.ping', state: 'pending', lastStatus: null });
       expect(attempted.lastLatencyMs).to.be.a('number');
