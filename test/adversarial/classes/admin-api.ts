@@ -131,7 +131,7 @@ export function registerAdminApi(): void {
         ['unknown plan', admin, 'CreateSite', { siteId: randomUUID(), name: 'n', plan: 'no-such-plan' }, grpc.status.NOT_FOUND, 'plan "no-such-plan" does not exist'],
         ['negative throttle', admin, 'SetThrottle', { site: sites.fuzz.id, perMinute: -5 }, grpc.status.INVALID_ARGUMENT, 'the pushes per minute must be a whole number from 1 to'],
         ['no site', admin, 'SetThrottle', { perMinute: 5 }, grpc.status.INVALID_ARGUMENT, 'site is required'],
-        ['role', admin, 'InviteUser', { site: sites.fuzz.id, email: 'a@example.com', role: 'admin', baseUrl: 'https://push.example.net' }, grpc.status.INVALID_ARGUMENT, 'role must be owner or editor'],
+        ['role', admin, 'InviteUser', { site: sites.fuzz.id, email: 'a@example.com', role: 'admin', baseUrl: 'https://push.example.net' }, grpc.status.INVALID_ARGUMENT, 'role must be owner, editor or viewer'],
         ['script URL', admin, 'InviteUser', { site: sites.fuzz.id, email: 'a@example.com', role: 'owner', baseUrl: 'javascript:alert(1)' }, grpc.status.INVALID_ARGUMENT, 'must be an http(s) origin'],
         ['URL with a path', admin, 'ResetPasswordLink', { email: 'a@example.com', baseUrl: 'https://push.example.net/x?y' }, grpc.status.INVALID_ARGUMENT, 'must be an http(s) origin'],
         ['email', admin, 'InviteUser', { site: sites.fuzz.id, email: 'no at sign', role: 'owner', baseUrl: 'https://push.example.net' }, grpc.status.INVALID_ARGUMENT, 'is not an email address'],

@@ -23,14 +23,14 @@ describe("console data: the site's settings", function () {
     await t?.stop();
   });
 
-  it('answers the VAPID public key and the public id the site was registered with, each site its own', async () => {
+  it('answers the VAPID public key and the public id the site was registered with, and its sending settings (none yet), each site its own', async () => {
     const a = { siteId: randomUUID(), publicId: 'pub_settings_a' };
     const b = { siteId: randomUUID(), publicId: 'pub_settings_b' };
     const keyA = (await t.operators.registerSite(a)).vapidPublicKey;
     const keyB = (await t.operators.registerSite(b)).vapidPublicKey;
     expect(keyA).to.not.equal(keyB);
-    expect(await calls.settings(a.siteId)).to.deep.equal({ vapidPublicKey: keyA, publicId: a.publicId });
-    expect(await calls.settings(b.siteId.toUpperCase())).to.deep.equal({ vapidPublicKey: keyB, publicId: b.publicId });
+    expect(await calls.settings(a.siteId)).to.deep.equal({ vapidPublicKey: keyA, publicId: a.publicId, frequencyCap: null, timeZone: 'UTC' });
+    expect(await calls.settings(b.siteId.toUpperCase())).to.deep.equal({ vapidPublicKey: keyB, publicId: b.publicId, frequencyCap: null, timeZone: 'UTC' });
     // The key the plugin's public config answers is the same one.
     const config = await request(t, 'GET', `/public/v1/sites/${a.publicId}/config`);
     expect([config.status, (config.body as { vapidPublicKey: string }).vapidPublicKey]).to.deep.equal([200, keyA]);
