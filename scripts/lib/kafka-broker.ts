@@ -104,23 +104,23 @@ async function checkJava(): Promise<string> {
 }
 
 /**
- * Resolves the broker's jars into <cache>/libs once. A marker (with the pom's hash) is written
- * only after Maven succeeded, so an interrupted download is redone and a changed pom re-resolves.
+ * Resolves the broker's jars into <cache>/libs-<pom hash> once. Maven fills a private folder that
+ * is renamed into place only after it succeeded: the rename is atomic, so the folder exists only
+ * complete, a changed pom resolves into a folder of its own, and processes resolving at once
+ * (parallel test runs) never remove or half-read each other's jars; the first rename wins.
  */
 export async function resolveKafkaJars(log: (line: string) => void = () => {}): Promise<string> {
   const cache = kafkaCacheDir();
-  const libs = path.join(cache, 'libs');
-  const marker = path.join(cache, 'resolved.json');
-  const pomHash = createHash('sha256').update(await readFile(POM)).digest('hex');
-  const done = async () => {
-    const m = (await readFile(marker, 'utf8').then(JSON.parse, () => undefined)) as { pomSha256?: string } | undefined;
-    return m?.pomSha256 === pomHash && (await exists(libs));
-  };
-  if (await done()) return libs;
+  const pomHash = createHash('sha256').update(await readFile(POM)).digest('hex').slice(0, 16);
+  const libs = path.join(cache, `libs-${pomHash}`);
+  if (await exists(libs)) return libs;
 
   log(`kafka: resolving Kafka ${KAFKA_VERSION} jars with Maven (first run only)… into ${cache}`);
   await mkdir(cache, { recursive: true });
+  // Interrupted downloads, and the jars of other poms once a day has passed (a broker of an older
+  // checkout may still be running on them until then).
   await removeStale(cache, (f) => f.startsWith('libs.partial-'), 60 * 60_000);
+  await removeStale(cache, (f) => (f.startsWith('libs-') && f !== path.basename(libs)) || f === 'libs' || f === 'resolved.json', 24 * 60 * 60_000);
   const started = Date.now();
   const partial = path.join(cache, `libs.partial-${process.pid}-${randomBytes(3).toString('hex')}`);
   try {
@@ -135,11 +135,12 @@ export async function resolveKafkaJars(log: (line: string) => void = () => {}): 
     }
     const jars = (await readdir(partial)).filter((f) => f.endsWith('.jar'));
     if (!jars.some((f) => f.startsWith('kafka_2.13-'))) throw new KafkaBootstrapError(`Maven finished but ${partial} holds no kafka_2.13 jar`);
-    // Another process may have finished first; its result is as good as ours.
-    if (await done()) return libs;
-    await rm(libs, { recursive: true, force: true });
-    await rename(partial, libs);
-    await writeFile(marker, JSON.stringify({ pomSha256: pomHash, kafka: KAFKA_VERSION, jars: jars.length, resolvedAt: new Date().toISOString() }, null, 2) + '\n');
+    try {
+      await rename(partial, libs);
+    } catch (err) {
+      // Another process renamed its folder first; its jars are as good as ours.
+      if (!(await exists(libs))) throw err;
+    }
     log(`kafka: resolved ${jars.length} jars in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return libs;
   } finally {

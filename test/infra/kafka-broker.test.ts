@@ -4,12 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Kafka, logLevel, Partitioners, type Admin } from 'kafkajs';
-import { ensureTopics, startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
+import { ensureTopics, resolveKafkaJars, startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
 import { testKafkaBrokers } from '../support/kafka.js';
 
 function client(brokers: string): Kafka {
@@ -179,6 +179,29 @@ describe('infra: the project\'s own Kafka broker', function () {
       await broker.stop();
       broker = undefined;
       expect(existsSync(dataDir)).to.equal(false);
+    });
+  });
+
+  describe('resolving the jars', () => {
+    const saved = process.env.KAFKA_CACHE_DIR;
+    let dir: string;
+    before(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'webpush-infra-jars-'));
+      process.env.KAFKA_CACHE_DIR = dir;
+    });
+    after(async () => {
+      if (saved === undefined) delete process.env.KAFKA_CACHE_DIR;
+      else process.env.KAFKA_CACHE_DIR = saved;
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('when two runs resolve into an empty cache at once, then both get the same complete folder and no partial one is left', async () => {
+      // Parallel test runs on one machine do this; one used to remove the jars under the other.
+      const [a, b] = await Promise.all([resolveKafkaJars(), resolveKafkaJars()]);
+      expect(a).to.equal(b);
+      expect((await readdir(a)).some((f) => f.startsWith('kafka_2.13-') && f.endsWith('.jar'))).to.equal(true);
+      expect((await readdir(dir)).filter((f) => f.startsWith('libs'))).to.deep.equal([path.basename(a)]);
+      expect(await resolveKafkaJars()).to.equal(a);
     });
   });
 
