@@ -11,19 +11,19 @@ import type { RequestSpec } from '../support/http.js';
 import { hostileString, hostileValue, ODD_SEGMENTS, pathSegment, toJsonText } from '../support/hostile.js';
 import { fuzz, probe } from '../support/probe.js';
 import { assertNoViolations, endOfClassChecks, getCtx, show, trackViolations, violation } from '../support/suite.js';
-import { logIn, type Session } from './console-drafts.js';
+import { consoleLogIn, type ConsoleSession } from '../support/console-session.js';
 
 export const CLASS_CONSOLE_AUDIT = '15 console audit log';
 const cls = CLASS_CONSOLE_AUDIT;
 
-const get = (session: Session, path: string): RequestSpec => ({ method: 'GET', path, headers: session.headers });
-const withBody = (session: Session, method: string, path: string, body: string): RequestSpec => ({ method, path, headers: [['Content-Type', 'application/json'], ...session.headers], body });
+const get = (session: ConsoleSession, path: string): RequestSpec => ({ method: 'GET', path, headers: session.headers });
+const withBody = (session: ConsoleSession, method: string, path: string, body: string): RequestSpec => ({ method, path, headers: [['Content-Type', 'application/json'], ...session.headers], body });
 
 export function registerConsoleAudit(): void {
   describe(CLASS_CONSOLE_AUDIT, function () {
     this.timeout(120_000);
     trackViolations(cls);
-    let session: Session;
+    let session: ConsoleSession;
     let site: SiteInfo;
     let base = '';
 
@@ -32,7 +32,7 @@ export function registerConsoleAudit(): void {
       const plan = `adv_audit_${randomBytes(3).toString('hex')}`;
       await c.stack.cli('plans', 'create', plan, '--permissions', 'create,reports,delete,audience');
       site = await c.stack.cli('sites', 'create', 'adversarial-audit', '--plan', plan);
-      session = await logIn(site.id);
+      session = await consoleLogIn(site.id);
       base = `/console/api/sites/${site.id}/audit`;
     });
 

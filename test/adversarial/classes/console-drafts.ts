@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { SiteInfo } from '../../e2e/support/fixtures.js';
-import { createAccounts } from '../../../services/campaign/src/accounts/accounts.js';
-import type { HeaderList, RequestSpec } from '../support/http.js';
-import { request } from '../support/http.js';
+import { consoleLogIn, type ConsoleSession } from '../support/console-session.js';
+import type { RequestSpec } from '../support/http.js';
 import { hasBadText, hostileValue, ODD_SEGMENTS, pathSegment, toJsonText } from '../support/hostile.js';
 import { fuzz, probe } from '../support/probe.js';
 import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackViolations, violation } from '../support/suite.js';
@@ -17,7 +16,6 @@ import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackV
 export const CLASS_CONSOLE_DRAFTS = '13 console draft edits';
 const cls = CLASS_CONSOLE_DRAFTS;
 
-const PASSWORD = 'the draft editor knows this one';
 const CREATE_FIELDS = [
   'title', 'body', 'link', 'topics', 'countries', 'status', 'scheduleMode', 'scheduleDate', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl',
   'segment', 'throttlePerMinute', 'ignoreFrequencyCap', 'localTime', 'abTest',
@@ -27,24 +25,7 @@ function draft(title: string): Record<string, unknown> {
   return { title, body: 'A draft the console edits', link: 'https://shop.example/draft', topics: ['news'], status: 'draft', scheduleMode: 'now' };
 }
 
-export interface Session {
-  headers: HeaderList;
-}
-
-/** Logs a new owner of `siteId` in, as the console's page does: the cookie and the CSRF token of every later call. */
-export async function logIn(siteId: string): Promise<Session> {
-  const c = getCtx();
-  const email = `drafts.${Date.now()}@example.com`;
-  await createAccounts(c.db).ensureMember({ site: siteId, email, password: PASSWORD, role: 'owner' });
-  const result = await request(c.gatewayPort, jsonRequest('POST', '/console/api/login', { email, password: PASSWORD }));
-  const answer = result.responses[0];
-  const cookie = /console_session=([^;,]+)/.exec(answer?.headers['set-cookie'] ?? '')?.[1];
-  const csrf = (JSON.parse(answer?.text ?? '{}') as { csrfToken?: string }).csrfToken;
-  if (answer?.status !== 200 || !cookie || !csrf) throw new Error(`the draft editor could not log in: ${answer?.status} ${answer?.text}`);
-  return { headers: [['Cookie', `console_session=${cookie}`], ['X-CSRF-Token', csrf]] };
-}
-
-function patch(session: Session, siteId: string, campaignId: string, body: string): RequestSpec {
+function patch(session: ConsoleSession, siteId: string, campaignId: string, body: string): RequestSpec {
   return { method: 'PATCH', path: `/console/api/sites/${siteId}/campaigns/${campaignId}`, headers: [['Content-Type', 'application/json'], ...session.headers], body };
 }
 
@@ -61,7 +42,7 @@ export function registerConsoleDrafts(): void {
   describe(CLASS_CONSOLE_DRAFTS, function () {
     this.timeout(120_000);
     trackViolations(cls);
-    let session: Session;
+    let session: ConsoleSession;
     let site: SiteInfo;
 
     before(async () => {
@@ -69,7 +50,7 @@ export function registerConsoleDrafts(): void {
       const plan = `adv_drafts_${randomBytes(3).toString('hex')}`;
       await c.stack.cli('plans', 'create', plan, '--permissions', 'create,reports,delete,audience');
       site = await c.stack.cli('sites', 'create', 'adversarial-drafts', '--plan', plan);
-      session = await logIn(site.id);
+      session = await consoleLogIn(site.id);
     });
 
     it('every create field hostile in a draft\'s edit → 200 or 4xx, bad text refused, the draft unchanged on a 4xx', async () => {

@@ -9,9 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { SiteInfo } from '../../e2e/support/fixtures.js';
-import { createAccounts } from '../../../services/campaign/src/accounts/accounts.js';
-import type { HeaderList, RequestSpec } from '../support/http.js';
-import { request } from '../support/http.js';
+import { consoleLogIn, type ConsoleSession } from '../support/console-session.js';
+import type { RequestSpec } from '../support/http.js';
 import { hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, toJsonText } from '../support/hostile.js';
 import { fuzz, probe } from '../support/probe.js';
 import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackViolations, violation } from '../support/suite.js';
@@ -19,28 +18,9 @@ import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackV
 export const CLASS_CONSOLE_MEMBERS = '17 console members and roles';
 const cls = CLASS_CONSOLE_MEMBERS;
 
-const PASSWORD = 'the members owner knows this one';
 const ROLES = ['owner', 'editor', 'viewer'];
 
-interface Session {
-  email: string;
-  headers: HeaderList;
-}
-
-/** A new member of `siteId` as `role`, logged in as the console's page does: the cookie and the CSRF token of every later call. */
-async function logIn(siteId: string, role: 'owner' | 'viewer'): Promise<Session> {
-  const c = getCtx();
-  const email = `members.${role}.${randomBytes(4).toString('hex')}@example.com`;
-  await createAccounts(c.db).ensureMember({ site: siteId, email, password: PASSWORD, role });
-  const result = await request(c.gatewayPort, jsonRequest('POST', '/console/api/login', { email, password: PASSWORD }));
-  const answer = result.responses[0];
-  const cookie = /console_session=([^;,]+)/.exec(answer?.headers['set-cookie'] ?? '')?.[1];
-  const csrf = (JSON.parse(answer?.text ?? '{}') as { csrfToken?: string }).csrfToken;
-  if (answer?.status !== 200 || !cookie || !csrf) throw new Error(`the ${role} could not log in: ${answer?.status} ${answer?.text}`);
-  return { email, headers: [['Cookie', `console_session=${cookie}`], ['X-CSRF-Token', csrf]] };
-}
-
-function call(session: Session, method: string, path: string, body?: string): RequestSpec {
+function call(session: ConsoleSession, method: string, path: string, body?: string): RequestSpec {
   return { method, path, headers: body === undefined ? session.headers : [['Content-Type', 'application/json'], ...session.headers], body };
 }
 
@@ -54,8 +34,8 @@ export function registerConsoleMembers(): void {
   describe(CLASS_CONSOLE_MEMBERS, function () {
     this.timeout(120_000);
     trackViolations(cls);
-    let owner: Session;
-    let viewer: Session;
+    let owner: ConsoleSession;
+    let viewer: ConsoleSession;
     let site: SiteInfo;
     const base = () => `/console/api/sites/${site.id}`;
 
@@ -64,8 +44,8 @@ export function registerConsoleMembers(): void {
       const plan = `adv_members_${randomBytes(3).toString('hex')}`;
       await c.stack.cli('plans', 'create', plan, '--permissions', 'create,reports,delete,audience');
       site = await c.stack.cli('sites', 'create', 'adversarial-members', '--plan', plan);
-      owner = await logIn(site.id, 'owner');
-      viewer = await logIn(site.id, 'viewer');
+      owner = await consoleLogIn(site.id, 'owner');
+      viewer = await consoleLogIn(site.id, 'viewer');
     });
 
     it('every field of an invite and of a role change hostile → 200 or 4xx, bad text refused, nothing stored on a 4xx', async () => {
@@ -136,7 +116,7 @@ export function registerConsoleMembers(): void {
 
     it("the bystander's members and invites under the owner's site → 404 Member/Invite not found, under the bystander's site → 404 Site not found; the bystander unchanged", async () => {
       const { sites } = getCtx();
-      const bystander = await logIn(sites.other.id, 'owner');
+      const bystander = await consoleLogIn(sites.other.id, 'owner');
       const theirInvite = await probe(cls, call(bystander, 'POST', `/console/api/sites/${sites.other.id}/invites`, JSON.stringify({ email: 'bystander.pending@example.com', role: 'editor' })), {
         siteId: sites.other.id,
         allowed: [200],

@@ -128,7 +128,7 @@ export function registerConsoleWebhooks(): void {
       // Refused before anything: no CSRF token, no session, a member who is not an owner.
       const editor = await consoleLogIn(site.id, 'editor');
       for (const [method, rest, body] of routes(mineId, randomUUID())) {
-        if (method !== 'GET') await probe(cls, call({ headers: owner.headers.slice(0, 1) }, method, site.id, rest, body), { siteId: site.id, allowed: [403], what: `(${method} ${rest} without a CSRF token)` });
+        if (method !== 'GET') await probe(cls, call({ ...owner, headers: owner.headers.slice(0, 1) }, method, site.id, rest, body), { siteId: site.id, allowed: [403], what: `(${method} ${rest} without a CSRF token)` });
         await probe(cls, call(null, method, site.id, rest, body), { siteId: site.id, allowed: [401], what: `(${method} ${rest} without a session)` });
         await probe(cls, call(editor, method, site.id, rest, body), { siteId: site.id, allowed: [403], what: `(${method} ${rest} by an editor)` });
       }
