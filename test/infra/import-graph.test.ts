@@ -21,6 +21,7 @@ export const HOUSE_RULES: Rules = {
         ['errors.ts', 'grpc-answers.ts', 'http', 'runs.ts'],
         ['sites'],
         ['audience'],
+        ['people'],
         ['ab-tests'],
         ['sending'],
         ['tracking', 'retention', 'webhooks', 'plugin', 'audit'],
@@ -28,7 +29,7 @@ export const HOUSE_RULES: Rules = {
         ['grpc-server.ts', 'site-registry-handlers.ts', 'operators.ts', 'config.ts'],
         ['app.ts', 'main.ts'],
       ],
-      features: ['ab-tests', 'audience', 'audit', 'console', 'plugin', 'retention', 'sending', 'sites', 'tracking', 'webhooks'],
+      features: ['ab-tests', 'audience', 'audit', 'console', 'people', 'plugin', 'retention', 'sending', 'sites', 'tracking', 'webhooks'],
     },
     {
       root: 'services/campaign/src',

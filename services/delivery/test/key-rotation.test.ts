@@ -252,7 +252,7 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
 
     it('once the missing key is given as a previous key, the last site is re-encrypted too', async () => {
       const result = await createDeliveryOperators(pool, { current: B, previous: [A, C] }).reencryptVapidKeys({ batchSize: 1 });
-      expect(result).to.deep.equal({ reencrypted: 1, alreadyCurrent: 7, failed: [], webhookSecretsReencrypted: 0 });
+      expect(result).to.deep.equal({ reencrypted: 1, alreadyCurrent: 7, failed: [], webhookSecretsReencrypted: 0, identitySecretsReencrypted: 0 });
       const { rows } = await pool.query('SELECT site_id, vapid_private_key_enc FROM delivery.sites');
       for (const r of rows) expect(openVapidPrivateKey(r.vapid_private_key_enc, r.site_id, B).current).to.equal(true);
     });

@@ -15,7 +15,7 @@ export type { PushHostRules } from './push-endpoint.js';
 export { segmentSql } from './segment-sql.js';
 export { insertNewSubscribers } from './subscriber-store.js';
 export type { NewSubscriberRow } from './subscriber-store.js';
-export { createSubscriptionInputRules } from './subscription-input.js';
+export { MAX_ENDPOINT_CHARS, createSubscriptionInputRules } from './subscription-input.js';
 export { createSubscriptions } from './subscriptions.js';
 export type { Subscriptions } from './subscriptions.js';
 export { TopicRefusal, createTopicMaintenance } from './topic-maintenance.js';
