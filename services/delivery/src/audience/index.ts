@@ -9,7 +9,7 @@ export type { SubscriberExport } from './export.js';
 export { createAudienceHandlers } from './grpc-handlers.js';
 export { VapidKeysInUseError, createSiteImport } from './import.js';
 export type { ImportReport, SiteImport } from './import.js';
-export { UNKNOWN_COUNTRY, normalizeCountryName, normalizeTopic, sortedSet } from './names.js';
+export { UNKNOWN_COUNTRY, countryCode, normalizeCountryName, normalizeTopic, sortedSet } from './names.js';
 export { serviceHostRuleProblem, testHostProblem } from './push-endpoint.js';
 export type { PushHostRules } from './push-endpoint.js';
 export { segmentSql } from './segment-sql.js';

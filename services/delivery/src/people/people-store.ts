@@ -133,3 +133,199 @@ export async function activeSubscriptionsOfPeople(db: Queryable, siteId: string,
   );
   return rows.map((r) => ({ externalId: r.external_id as string, subscriberId: r.subscriber_id as string }));
 }
+
+// ---- /v2/users/{externalId} (docs/people.md, "The API") ---------------------------------------
+
+export interface PersonRow {
+  id: string;
+  externalId: string;
+  createdAt: Date;
+}
+
+export async function findPerson(db: Queryable, siteId: string, externalId: string, lock = false): Promise<PersonRow | null> {
+  const { rows } = await db.query(
+    `SELECT id::text, external_id, created_at FROM delivery.people WHERE site_id = $1 AND external_id = $2${lock ? ' FOR UPDATE' : ''}`,
+    [siteId, externalId],
+  );
+  return rows[0] ? { id: rows[0].id, externalId: rows[0].external_id, createdAt: rows[0].created_at } : null;
+}
+
+/** The person, made when absent, locked for the caller's transaction. */
+export async function lockOrCreatePerson(tx: PoolClient, siteId: string, externalId: string): Promise<PersonRow> {
+  const { rows } = await tx.query(
+    `INSERT INTO delivery.people (site_id, external_id) VALUES ($1, $2)
+     ON CONFLICT (site_id, external_id) DO UPDATE SET external_id = EXCLUDED.external_id
+     RETURNING id::text, external_id, created_at`,
+    [siteId, externalId],
+  );
+  return { id: rows[0].id, externalId: rows[0].external_id, createdAt: rows[0].created_at };
+}
+
+export interface PersonSubscriptionRow {
+  publicId: string | null;
+  browser: string;
+  createdAt: Date;
+  active: boolean;
+  lastEngagedAt: Date | null;
+}
+
+/** The person's subscriptions, active or not, oldest first. */
+export async function subscriptionsOfPerson(db: Queryable, personId: string): Promise<PersonSubscriptionRow[]> {
+  const { rows } = await db.query(
+    `SELECT s.public_id::text, delivery.browser_of(s.endpoint) AS browser, s.created_at, s.active, e.last_engaged_at
+       FROM delivery.person_subscriptions l
+       JOIN delivery.subscribers s ON s.id = l.subscriber_id
+       LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = s.id
+      WHERE l.person_id = $1
+      ORDER BY s.id`,
+    [personId],
+  );
+  return rows.map((r) => ({ publicId: r.public_id, browser: r.browser, createdAt: r.created_at, active: r.active, lastEngagedAt: r.last_engaged_at }));
+}
+
+export interface TagRow {
+  key: string;
+  kind: 'string' | 'number' | 'date' | 'boolean';
+  value: string | number | boolean | Date;
+}
+
+export async function tagsOfPerson(db: Queryable, personId: string): Promise<TagRow[]> {
+  const { rows } = await db.query(
+    `SELECT key, kind, string_value, number_value, date_value, boolean_value FROM delivery.person_tags WHERE person_id = $1 ORDER BY key`,
+    [personId],
+  );
+  return rows.map((r) => ({ key: r.key, kind: r.kind, value: r.string_value ?? r.number_value ?? r.date_value ?? r.boolean_value }));
+}
+
+/** Sets and removes the person's tags in the caller's transaction; answers how many tags the person has after. */
+export async function writeTags(
+  tx: PoolClient,
+  personId: string,
+  set: readonly { key: string; kind: string; string: string | null; number: number | null; date: Date | null; boolean: boolean | null }[],
+  remove: readonly string[],
+): Promise<number> {
+  if (remove.length > 0) await tx.query(`DELETE FROM delivery.person_tags WHERE person_id = $1 AND key = ANY($2::text[])`, [personId, remove]);
+  if (set.length > 0) {
+    await tx.query(
+      `INSERT INTO delivery.person_tags (person_id, key, kind, string_value, number_value, date_value, boolean_value)
+       SELECT $1, k, t, s, n, d, b FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::timestamptz[], $7::boolean[]) AS x(k, t, s, n, d, b)
+       ON CONFLICT (person_id, key) DO UPDATE SET kind = EXCLUDED.kind, string_value = EXCLUDED.string_value, number_value = EXCLUDED.number_value,
+         date_value = EXCLUDED.date_value, boolean_value = EXCLUDED.boolean_value, updated_at = now()`,
+      [personId, set.map((t) => t.key), set.map((t) => t.kind), set.map((t) => t.string), set.map((t) => t.number), set.map((t) => t.date), set.map((t) => t.boolean)],
+    );
+  }
+  const { rows } = await tx.query(`SELECT count(*)::int AS n FROM delivery.person_tags WHERE person_id = $1`, [personId]);
+  return rows[0].n;
+}
+
+/** The internal and public ids of every subscription of the person, active or not. */
+async function subscriberIdsOf(db: Queryable, personId: string): Promise<{ ids: string[]; publicIds: string[] }> {
+  const { rows } = await db.query(
+    `SELECT s.id::text, s.public_id::text FROM delivery.person_subscriptions l JOIN delivery.subscribers s ON s.id = l.subscriber_id WHERE l.person_id = $1`,
+    [personId],
+  );
+  return { ids: rows.map((r) => r.id), publicIds: rows.map((r) => r.public_id).filter((p): p is string => p !== null) };
+}
+
+export interface PersonHistory {
+  deliveries: { subscriptionId: string | null; campaignId: string; state: string; claimedAt: Date; finishedAt: Date | null }[];
+  events: { subscriptionId: string | null; campaignId: string; kind: string; at: Date }[];
+}
+
+/**
+ * What was sent to the person's subscriptions and what they did with it: the site's delivery log
+ * and tracking rows of those subscriptions. Found through the site's campaign runs, so each
+ * lookup is a primary-key probe (campaign, subscriber), never a scan of the log.
+ */
+export async function historyOfPerson(db: Queryable, siteId: string, personId: string): Promise<PersonHistory> {
+  const subs = `SELECT s.id, s.public_id FROM delivery.person_subscriptions l JOIN delivery.subscribers s ON s.id = l.subscriber_id WHERE l.person_id = $2`;
+  const [deliveries, events] = await Promise.all([
+    db.query(
+      `WITH subs AS (${subs})
+       SELECT subs.public_id::text, g.campaign_id::text, g.state, g.claimed_at, g.finished_at
+         FROM delivery.campaign_runs r JOIN delivery.delivery_log g ON g.campaign_id = r.campaign_id JOIN subs ON subs.id = g.subscriber_id
+        WHERE r.site_id = $1 ORDER BY g.claimed_at, g.campaign_id`,
+      [siteId, personId],
+    ),
+    db.query(
+      `WITH subs AS (${subs})
+       SELECT subs.public_id::text, t.campaign_id::text, t.kind, t.at
+         FROM delivery.campaign_runs r JOIN delivery.tracking t ON t.campaign_id = r.campaign_id JOIN subs ON subs.id = t.subscriber_id
+        WHERE r.site_id = $1 ORDER BY t.at, t.campaign_id, t.kind`,
+      [siteId, personId],
+    ),
+  ]);
+  return {
+    deliveries: deliveries.rows.map((r) => ({ subscriptionId: r.public_id, campaignId: r.campaign_id, state: r.state, claimedAt: r.claimed_at, finishedAt: r.finished_at })),
+    events: events.rows.map((r) => ({ subscriptionId: r.public_id, campaignId: r.campaign_id, kind: r.kind, at: r.at })),
+  };
+}
+
+export interface ExportedSubscriptionRow extends PersonSubscriptionRow {
+  country: string;
+  topics: string[];
+  language: string | null;
+  timeZone: string | null;
+  deactivatedAt: Date | null;
+  linkedAt: Date;
+}
+
+/** Every stored fact of the person's subscriptions but their push credentials (endpoint and keys). */
+export async function exportedSubscriptionsOf(db: Queryable, personId: string): Promise<ExportedSubscriptionRow[]> {
+  const { rows } = await db.query(
+    `SELECT s.public_id::text, delivery.browser_of(s.endpoint) AS browser, s.created_at, s.active, e.last_engaged_at,
+            s.country, s.topics, s.language, s.time_zone, s.deactivated_at, l.linked_at
+       FROM delivery.person_subscriptions l
+       JOIN delivery.subscribers s ON s.id = l.subscriber_id
+       LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = s.id
+      WHERE l.person_id = $1 ORDER BY s.id`,
+    [personId],
+  );
+  return rows.map((r) => ({
+    publicId: r.public_id,
+    browser: r.browser,
+    createdAt: r.created_at,
+    active: r.active,
+    lastEngagedAt: r.last_engaged_at,
+    country: r.country,
+    topics: r.topics,
+    language: r.language,
+    timeZone: r.time_zone,
+    deactivatedAt: r.deactivated_at,
+    linkedAt: r.linked_at,
+  }));
+}
+
+/**
+ * The privacy delete, in the caller's transaction (the person locked): the rows of the person's
+ * subscriptions in the site's delivery log and tracking (through the site's runs, by primary
+ * key), the frequency cap's history, tracking waiting for a webhook batch, stored webhook events
+ * that name one of the subscriptions, the subscriptions themselves (their engagement and links
+ * cascade, the audience counters follow by their triggers), then the person with its tags.
+ * Answers how many subscriptions went.
+ */
+export async function deletePersonEverywhere(tx: PoolClient, siteId: string, personId: string): Promise<number> {
+  const { ids, publicIds } = await subscriberIdsOf(tx, personId);
+  if (ids.length > 0) {
+    const runs = `SELECT campaign_id FROM delivery.campaign_runs WHERE site_id = $1`;
+    await tx.query(`DELETE FROM delivery.delivery_log WHERE campaign_id IN (${runs}) AND subscriber_id = ANY($2::bigint[])`, [siteId, ids]);
+    await tx.query(`DELETE FROM delivery.tracking WHERE campaign_id IN (${runs}) AND subscriber_id = ANY($2::bigint[])`, [siteId, ids]);
+    await tx.query(`DELETE FROM delivery.subscriber_pushes WHERE subscriber_id = ANY($1::bigint[])`, [ids]);
+    await tx.query(`DELETE FROM delivery.webhook_tracking_buffer WHERE site_id = $1 AND subscriber_id = ANY($2::bigint[])`, [siteId, ids]);
+    if (publicIds.length > 0) {
+      await tx.query(
+        `DELETE FROM delivery.webhook_deliveries d USING delivery.webhook_endpoints w
+          WHERE d.endpoint_id = w.id AND w.site_id = $1 AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS p WHERE strpos(d.body, p) > 0)`,
+        [siteId, publicIds],
+      );
+    }
+    await tx.query(`DELETE FROM delivery.subscribers WHERE site_id = $1 AND id = ANY($2::bigint[])`, [siteId, ids]);
+  }
+  await tx.query(`DELETE FROM delivery.people WHERE id = $1`, [personId]);
+  return ids.length;
+}
+
+/** A webhook event of the site (docs/webhooks.md), written in the caller's transaction. */
+export async function emitPersonEvent(db: Queryable, siteId: string, type: 'person.deleted' | 'person.exported', data: Record<string, unknown>): Promise<void> {
+  await db.query(`SELECT delivery.emit_webhook_event($1, $2, $3::json)`, [siteId, type, JSON.stringify(data)]);
+}
