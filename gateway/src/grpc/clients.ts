@@ -31,6 +31,9 @@ import type { SiteSettingsResponse__Output } from '@webpush/contracts/generated/
 import type { SendTestPushRequest } from '@webpush/contracts/generated/delivery/v1/SendTestPushRequest.js';
 import type { SendTestPushResponse__Output } from '@webpush/contracts/generated/delivery/v1/SendTestPushResponse.js';
 import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Audience.js';
+import type { DeletedPerson__Output } from '@webpush/contracts/generated/delivery/v1/DeletedPerson.js';
+import type { Person__Output } from '@webpush/contracts/generated/delivery/v1/Person.js';
+import type { PersonExport__Output } from '@webpush/contracts/generated/delivery/v1/PersonExport.js';
 import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '@webpush/contracts/generated/delivery/v1/WebhookRequest.js';
 import type { ListWebhooksResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListWebhooksResponse.js';
@@ -121,7 +124,14 @@ export interface AudienceBackend {
   importSubscriptions(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<ImportSubscriptionsResponse__Output>;
   /** No deadline (an export of a large site takes minutes): the caller cancels it when its client goes. */
   exportSubscribers(req: { siteId: string; format: string; topics: string; countries: string }, ctx: CallContext): grpc.ClientReadableStream<ExportChunk__Output>;
+  /** /v2/users/{externalId} (docs/people.md): one call per endpoint, the body as the customer's JSON text. */
+  getPerson: PersonCall<Person__Output>;
+  updatePerson: PersonCall<Person__Output>;
+  deletePerson: PersonCall<DeletedPerson__Output>;
+  exportPerson: PersonCall<PersonExport__Output>;
 }
+
+export type PersonCall<Answer> = (req: { siteId: string; externalId: string; bodyJson: string }, ctx: CallContext) => Promise<Answer>;
 
 /** delivery.v1.Webhooks (packages/contracts/protos/delivery/v1/webhooks.proto): one call per /v2 webhook endpoint, each answering its typed message. */
 export type WebhookCall<Answer> = (req: WebhookRequest, ctx: CallContext) => Promise<Answer>;
@@ -241,6 +251,10 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       listCountries: (siteId, ctx) => call(audience, audience.ListCountries, { siteId }, ctx),
       importSubscriptions: (req, ctx) => call(audience, audience.ImportSubscriptions, req, ctx),
       exportSubscribers: (req, ctx) => audience.ExportSubscribers(req, requestMetadata(ctx)),
+      getPerson: (req, ctx) => call(audience, audience.GetPerson, req, ctx),
+      updatePerson: (req, ctx) => call(audience, audience.UpdatePerson, req, ctx),
+      deletePerson: (req, ctx) => call(audience, audience.DeletePerson, req, ctx),
+      exportPerson: (req, ctx) => call(audience, audience.ExportPerson, req, ctx),
     },
     consoleData: {
       campaignSeries: (req, ctx) => call(consoleData, consoleData.CampaignSeries, req, ctx),

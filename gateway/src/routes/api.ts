@@ -22,6 +22,7 @@ import { campaignEndpoints } from './campaigns.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
 import { webhookEndpoints } from './webhooks.js';
+import { peopleEndpoints } from './people.js';
 
 export interface ApiDeps {
   backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
@@ -46,6 +47,7 @@ export function v2Router(deps: ApiDeps): Router {
   const campaigns = campaignEndpoints(deps.backends.campaigns);
   const audience = audienceEndpoints(deps.backends.audience);
   const webhooks = webhookEndpoints(deps.backends.webhooks);
+  const people = peopleEndpoints(deps.backends.audience);
   const v2 = createRouter();
   const steps = v2Steps(deps);
   const add = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, route: ApiRoute) => v2.add(method, path, (pattern) => steps(route, pattern, method));
@@ -66,6 +68,11 @@ export function v2Router(deps: ApiDeps): Router {
   add('GET', '/v2/countries', audience.countries);
   add('GET', '/v2/subscribers/export', audience.exportSubscribers);
   add('POST', '/v2/subscribers/import', audience.importSubscribers);
+
+  add('GET', '/v2/users/{externalId}', people.get);
+  add('PATCH', '/v2/users/{externalId}', people.update);
+  add('DELETE', '/v2/users/{externalId}', people.delete);
+  add('GET', '/v2/users/{externalId}/export', people.export);
 
   add('GET', '/v2/webhooks', webhooks.list);
   add('POST', '/v2/webhooks', webhooks.create);

@@ -4,6 +4,7 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { AudienceClient as _delivery_v1_AudienceClient, AudienceDefinition as _delivery_v1_AudienceDefinition } from './delivery/v1/Audience';
 import type { CountAudienceRequest as _delivery_v1_CountAudienceRequest, CountAudienceRequest__Output as _delivery_v1_CountAudienceRequest__Output } from './delivery/v1/CountAudienceRequest';
 import type { CountAudienceResponse as _delivery_v1_CountAudienceResponse, CountAudienceResponse__Output as _delivery_v1_CountAudienceResponse__Output } from './delivery/v1/CountAudienceResponse';
+import type { DeletedPerson as _delivery_v1_DeletedPerson, DeletedPerson__Output as _delivery_v1_DeletedPerson__Output } from './delivery/v1/DeletedPerson';
 import type { ExportChunk as _delivery_v1_ExportChunk, ExportChunk__Output as _delivery_v1_ExportChunk__Output } from './delivery/v1/ExportChunk';
 import type { ExportSubscribersRequest as _delivery_v1_ExportSubscribersRequest, ExportSubscribersRequest__Output as _delivery_v1_ExportSubscribersRequest__Output } from './delivery/v1/ExportSubscribersRequest';
 import type { ImportRefusal as _delivery_v1_ImportRefusal, ImportRefusal__Output as _delivery_v1_ImportRefusal__Output } from './delivery/v1/ImportRefusal';
@@ -11,6 +12,10 @@ import type { ImportSubscriptionsRequest as _delivery_v1_ImportSubscriptionsRequ
 import type { ImportSubscriptionsResponse as _delivery_v1_ImportSubscriptionsResponse, ImportSubscriptionsResponse__Output as _delivery_v1_ImportSubscriptionsResponse__Output } from './delivery/v1/ImportSubscriptionsResponse';
 import type { NameCount as _delivery_v1_NameCount, NameCount__Output as _delivery_v1_NameCount__Output } from './delivery/v1/NameCount';
 import type { NameCounts as _delivery_v1_NameCounts, NameCounts__Output as _delivery_v1_NameCounts__Output } from './delivery/v1/NameCounts';
+import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from './delivery/v1/Person';
+import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from './delivery/v1/PersonExport';
+import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from './delivery/v1/PersonRequest';
+import type { PersonSubscription as _delivery_v1_PersonSubscription, PersonSubscription__Output as _delivery_v1_PersonSubscription__Output } from './delivery/v1/PersonSubscription';
 import type { SiteRequest as _delivery_v1_SiteRequest, SiteRequest__Output as _delivery_v1_SiteRequest__Output } from './delivery/v1/SiteRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -23,6 +28,7 @@ export interface ProtoGrpcType {
       Audience: SubtypeConstructor<typeof grpc.Client, _delivery_v1_AudienceClient> & { service: _delivery_v1_AudienceDefinition }
       CountAudienceRequest: MessageTypeDefinition<_delivery_v1_CountAudienceRequest, _delivery_v1_CountAudienceRequest__Output>
       CountAudienceResponse: MessageTypeDefinition<_delivery_v1_CountAudienceResponse, _delivery_v1_CountAudienceResponse__Output>
+      DeletedPerson: MessageTypeDefinition<_delivery_v1_DeletedPerson, _delivery_v1_DeletedPerson__Output>
       ExportChunk: MessageTypeDefinition<_delivery_v1_ExportChunk, _delivery_v1_ExportChunk__Output>
       ExportSubscribersRequest: MessageTypeDefinition<_delivery_v1_ExportSubscribersRequest, _delivery_v1_ExportSubscribersRequest__Output>
       ImportRefusal: MessageTypeDefinition<_delivery_v1_ImportRefusal, _delivery_v1_ImportRefusal__Output>
@@ -30,6 +36,10 @@ export interface ProtoGrpcType {
       ImportSubscriptionsResponse: MessageTypeDefinition<_delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsResponse__Output>
       NameCount: MessageTypeDefinition<_delivery_v1_NameCount, _delivery_v1_NameCount__Output>
       NameCounts: MessageTypeDefinition<_delivery_v1_NameCounts, _delivery_v1_NameCounts__Output>
+      Person: MessageTypeDefinition<_delivery_v1_Person, _delivery_v1_Person__Output>
+      PersonExport: MessageTypeDefinition<_delivery_v1_PersonExport, _delivery_v1_PersonExport__Output>
+      PersonRequest: MessageTypeDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonRequest__Output>
+      PersonSubscription: MessageTypeDefinition<_delivery_v1_PersonSubscription, _delivery_v1_PersonSubscription__Output>
       SiteRequest: MessageTypeDefinition<_delivery_v1_SiteRequest, _delivery_v1_SiteRequest__Output>
     }
   }

@@ -33,7 +33,13 @@ async function streamExport(exportOf: SubscriberExport, call: grpc.ServerWritabl
   }
 }
 
-export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, exportOf: SubscriberExport, log: Logger): AudienceHandlers {
+/** The service's calls but the people's (people/grpc-handlers.ts, added beside these by grpc-server.ts). */
+export function createAudienceHandlers(
+  audience: Audience,
+  siteImport: SiteImport,
+  exportOf: SubscriberExport,
+  log: Logger,
+): Pick<AudienceHandlers, 'CountAudience' | 'ListTopics' | 'ListCountries' | 'ImportSubscriptions' | 'ExportSubscribers'> {
   const entries = (list: { name: string; users: number }[]): { entries: NameCount[] } => ({ entries: list.map((e) => ({ name: e.name, users: e.users })) });
   return {
     CountAudience: (call, callback) =>
