@@ -2,11 +2,15 @@
 // gateway, attacked as an anonymous browser: hostile ids, signatures, endpoints and bodies (→ 200
 // or 4xx, bad text refused, nothing stored on a 4xx); forged signatures (any other id's, random,
 // the other site's secret: never linked); the other site's subscriptions and secret (never
-// reached: a link or an unlink across sites changes nothing); hostile publicId segments.
+// reached: a link or an unlink across sites changes nothing); hostile publicId segments. And
+// /v2/users/{externalId} with an API key: hostile ids in the path and hostile tags (→ 200 or 4xx,
+// what a 200 stored keeps the rules), and the other site's person of the same id never read,
+// changed, exported or deleted.
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { RequestSpec } from '../support/http.js';
 import { hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, RAW_BODIES, toJsonText } from '../support/hostile.js';
+import type { HeaderList } from '../support/http.js';
 import { fuzz, probe } from '../support/probe.js';
 import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, sameSnapshot, show, snapshot, trackViolations, validSubscription, violation } from '../support/suite.js';
 
@@ -17,6 +21,12 @@ const ALLOWED = [200, 400, 403, 404, 413, 429];
 
 const sign = (secret: string, id: string) => createHmac('sha256', secret).update(id).digest('hex');
 const body = (method: string, path: string, text: string | Buffer): RequestSpec => ({ method, path, headers: [['Content-Type', 'text/plain;charset=UTF-8']], body: text });
+const v2 = (method: string, path: string, key: string, text?: string): RequestSpec => {
+  const headers: HeaderList = [['Authorization', key]];
+  if (text !== undefined) headers.push(['Content-Type', 'application/json']);
+  return { method, path, headers, body: text };
+};
+const V2_ALLOWED = [200, 400, 404, 405, 413, 414, 429, 431];
 
 export function registerPeople(): void {
   describe(CLASS_PEOPLE, function () {
@@ -95,6 +105,47 @@ export function registerPeople(): void {
       if (!sameSnapshot(before, await snapshot(sites.other.id))) violation(cls, "calls at site A changed site B's people");
       const link = await linkOf(theirs);
       if (link?.site_id !== sites.other.id || link.external_id !== 'shared-id') violation(cls, `the other site's link changed: ${show(link)}`);
+      assertNoViolations(cls);
+    });
+
+    it('/v2/users: hostile ids in the path on every call, hostile tags → 200 or 4xx; a 200 stores only what the rules allow', async () => {
+      const { sites, db } = getCtx();
+      const key = sites.fuzz.apiKey;
+      const segment = fc.oneof(hostileString.filter((x) => x.length < 3000).map(pathSegment), fc.constantFrom(...ODD_SEGMENTS), fc.constantFrom('shared-id', '%00', '%ud800', 'x'.repeat(129), encodeURIComponent('😀'.repeat(128)), '..', '%2e%2e', 'a%2Fb'));
+      const calls = fc.constantFrom(['GET', ''], ['DELETE', ''], ['GET', '/export'], ['PATCH', '']);
+      await fuzz(fc.tuple(segment, calls), { numRuns: 300, timeMs: 10_000, seedOffset: 2103 }, async ([id, [method, tail]]) => {
+        const text = method === 'PATCH' ? JSON.stringify({ tags: { adv: 1 } }) : undefined;
+        await probe(cls, v2(method, `/v2/users/${id}${tail}`, key, text), { siteId: sites.fuzz.id, allowed: V2_ALLOWED, what: `${method} users/${show(id, 80)}${tail}` });
+      });
+      const tagKey = fc.oneof(fc.stringMatching(/^[a-z0-9_]{1,64}$/), hostileString);
+      const tagValue = fc.oneof(hostileValue, hostileString, fc.double(), fc.constantFrom('2026-12-07', '2026-02-30', '2026-12-07T10:00:00+01:00', '9999-12-31T23:59:59Z', '0000-01-01', null));
+      const tags = fc.oneof(fc.dictionary(tagKey, tagValue, { maxKeys: 60 }), hostileValue);
+      await fuzz(fc.record({ tags, extra: fc.option(hostileValue, { nil: undefined }) }, { requiredKeys: [] }), { numRuns: 300, timeMs: 12_000, seedOffset: 2104 }, async (input) => {
+        const r = await probe(cls, v2('PATCH', '/v2/users/adv-tags', key, toJsonText(input)), { siteId: sites.fuzz.id, allowed: [200, 400, 413, 429], what: show(input, 200) });
+        if (r.status === 200) {
+          const tagsNow = r.body?.tags as Record<string, unknown>;
+          const keys = Object.keys(tagsNow ?? {});
+          if (keys.length > 50 || keys.some((k) => !/^[a-z0-9_]{1,64}$/.test(k))) violation(cls, `PATCH ${show(input)}: stored tags ${show(tagsNow)}`);
+          if (Object.values(tagsNow ?? {}).some((v) => hasBadText(v) || (typeof v === 'string' && [...v].length > 256) || (v !== null && typeof v === 'object'))) violation(cls, `PATCH ${show(input)}: stored a value out of the rules ${show(tagsNow)}`);
+        }
+      });
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM delivery.person_tags t JOIN delivery.people p ON p.id = t.person_id WHERE p.site_id = $1 AND p.external_id = 'adv-tags'`, [sites.fuzz.id]);
+      if (rows[0] && rows[0].n > 50) violation(cls, `adv-tags holds ${rows[0].n} tags`);
+      assertNoViolations(cls);
+    });
+
+    it("/v2/users: the other site's person of the same id is never read, changed, exported or deleted with this site's key", async () => {
+      const { sites } = getCtx();
+      const before = await snapshot(sites.other.id);
+      const theirPublicId = (await getCtx().db.query('SELECT public_id::text FROM delivery.subscribers WHERE endpoint = $1', [endpointsB[0]])).rows[0]?.public_id;
+      const key = sites.fuzz.apiKey;
+      for (const [method, tail, text] of [['GET', '', undefined], ['GET', '/export', undefined], ['PATCH', '', JSON.stringify({ tags: { mine: 'yes' } })], ['GET', '', undefined], ['DELETE', '', undefined], ['DELETE', '', undefined]] as const) {
+        const r = await probe(cls, v2(method, `/v2/users/shared-id${tail}`, key, text), { siteId: sites.fuzz.id, allowed: [200, 404], what: `${method} shared-id${tail} with A's key` });
+        if (theirPublicId && r.result.responses[0]?.text.includes(theirPublicId)) violation(cls, `${method} shared-id${tail}: A's key saw B's subscription`);
+      }
+      if (!sameSnapshot(before, await snapshot(sites.other.id))) violation(cls, "A's key changed B's people");
+      const link = await linkOf(endpointsB[0]);
+      if (link?.site_id !== sites.other.id || link.external_id !== 'shared-id') violation(cls, `B's person lost its subscription: ${show(link)}`);
       assertNoViolations(cls);
     });
 
