@@ -40,6 +40,7 @@ import type { FrequencyCapAnswer__Output } from '@webpush/contracts/generated/de
 import type { RevokeKeysAnswer__Output } from '@webpush/contracts/generated/campaign/v1/RevokeKeysAnswer.js';
 import type { ThrottleAnswer__Output } from '@webpush/contracts/generated/campaign/v1/ThrottleAnswer.js';
 import type { TimeZoneAnswer__Output } from '@webpush/contracts/generated/delivery/v1/TimeZoneAnswer.js';
+import type { VisitorTagsAnswer__Output } from '@webpush/contracts/generated/delivery/v1/VisitorTagsAnswer.js';
 import { AdminRefusal, AdminUnavailable, adminClients, call, resolveAdminTargets, type AdminClients } from './lib/admin-clients.js';
 
 const HELP = `webpush operator CLI
@@ -90,6 +91,10 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      write the site's VAPID key pair (private key included) to a
                                      new file readable by its owner only, in the form
                                      import-vapid reads: for moving the site elsewhere
+  sites set-visitor-tags <site> <key,key…|none>
+                                     the tags the site's pages may set for their identified
+                                     visitor with webpush('tag', key, value) (docs/people.md);
+                                     none: only the API sets tags
   sites identity-secret <site> [--rotate [--overlap-hours N]]
                                      the secret the site's server signs user ids with for
                                      webpush('identify', id, signature) (docs/people.md); made on
@@ -497,6 +502,7 @@ const ADMIN_COMMANDS = new Set([
   'sites set-throttle',
   'sites set-frequency-cap',
   'sites set-time-zone',
+  'sites set-visitor-tags',
   'keys list',
   'keys rotate',
   'keys revoke',
@@ -611,6 +617,14 @@ async function adminCommand(
       if (!rest[1] || rest.length !== 2) throw new UsageError('usage: sites set-time-zone <site> <IANA zone | none>');
       const set = await delivery<TimeZoneAnswer__Output>((o, cb) => admin.delivery().setTimeZone({ site: rest[0], timeZone: rest[1] === 'none' ? undefined : rest[1] }, o, cb));
       out(`site ${set.siteId}: local-time campaigns reach subscribers without a known zone at the time in ${set.timeZone}`, { siteId: set.siteId, timeZone: set.timeZone });
+      return 0;
+    }
+    case 'sites set-visitor-tags': {
+      if (!rest[0]) throw new UsageError('a site id or public id is required');
+      if (!rest[1] || rest.length !== 2) throw new UsageError('usage: sites set-visitor-tags <site> <key,key… | none>');
+      const keys = rest[1] === 'none' ? [] : csv(rest[1], 'keys');
+      const set = await delivery<VisitorTagsAnswer__Output>((o, cb) => admin.delivery().setVisitorTags({ site: rest[0], keys }, o, cb));
+      out(`site ${set.siteId}: pages may set ${set.keys.length > 0 ? `the tags ${set.keys.join(', ')}` : 'no tags'} of their identified visitor`, { siteId: set.siteId, keys: set.keys });
       return 0;
     }
     case 'sites set-plan': {

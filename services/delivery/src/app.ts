@@ -32,7 +32,7 @@ import { createTestPush } from './console/index.js';
 import type { DeliveryConfig } from './config.js';
 import { createExpressApp } from './http/express-app.js';
 import { createFixedWindowLimiter } from '@webpush/shared/rate-limit.js';
-import { createIdentity, createPeople } from './people/index.js';
+import { createIdentity, createPeople, createVisitorTags } from './people/index.js';
 import { pluginRoutes } from './plugin/index.js';
 import { resolveEngine } from '@webpush/push/encryption/engine.js';
 import { createEncryptPool } from '@webpush/push/encryption/pool.js';
@@ -263,6 +263,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
           pool,
           subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, pushTestHosts: config.pushTestHosts }),
           identity: createIdentity({ pool, keys: vapidKeys }),
+          visitorTags: createVisitorTags(pool),
           limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
           reportLimiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
         }),

@@ -11,7 +11,7 @@ import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from
 import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/index.js';
 import { exportSubscriptionsForMigration } from './audience/index.js';
 import { resealWebhookSecrets } from './webhooks/index.js';
-import { createIdentity, resealIdentitySecrets } from './people/index.js';
+import { createIdentity, createVisitorTags, resealIdentitySecrets } from './people/index.js';
 import type { FrequencyCap } from './sending/index.js';
 import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone } from '@webpush/contracts/local-time.js';
 import type { PushHostRules } from './audience/index.js';
@@ -264,11 +264,20 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     return { siteId: site.siteId, ...(await identity.rotateSecret(site.siteId, overlapHours)) };
   }
 
+  const visitorTags = createVisitorTags(pool);
+
+  /** The tag keys the site's pages may set for their identified visitor (sorted, each once); [] lets them set none. */
+  async function setVisitorTags(siteId: string, keys: readonly string[]): Promise<{ siteId: string; keys: string[] }> {
+    const site = await registeredSite(siteId);
+    return visitorTags.setKeys(site.siteId, keys);
+  }
+
   return {
     registerSite,
     findSite,
     identitySecret,
     rotateIdentitySecret,
+    setVisitorTags,
     seedSubscribers,
     reencryptVapidKeys,
     importVapidKeys,

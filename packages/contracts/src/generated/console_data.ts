@@ -23,12 +23,14 @@ import type { SendTestPushResponse as _delivery_v1_SendTestPushResponse, SendTes
 import type { SeriesPoint as _delivery_v1_SeriesPoint, SeriesPoint__Output as _delivery_v1_SeriesPoint__Output } from './delivery/v1/SeriesPoint';
 import type { SetFrequencyCapRequest as _delivery_v1_SetFrequencyCapRequest, SetFrequencyCapRequest__Output as _delivery_v1_SetFrequencyCapRequest__Output } from './delivery/v1/SetFrequencyCapRequest';
 import type { SetTimeZoneRequest as _delivery_v1_SetTimeZoneRequest, SetTimeZoneRequest__Output as _delivery_v1_SetTimeZoneRequest__Output } from './delivery/v1/SetTimeZoneRequest';
+import type { SetVisitorTagsRequest as _delivery_v1_SetVisitorTagsRequest, SetVisitorTagsRequest__Output as _delivery_v1_SetVisitorTagsRequest__Output } from './delivery/v1/SetVisitorTagsRequest';
 import type { SiteRegistryClient as _delivery_v1_SiteRegistryClient, SiteRegistryDefinition as _delivery_v1_SiteRegistryDefinition } from './delivery/v1/SiteRegistry';
 import type { SiteSettingsRequest as _delivery_v1_SiteSettingsRequest, SiteSettingsRequest__Output as _delivery_v1_SiteSettingsRequest__Output } from './delivery/v1/SiteSettingsRequest';
 import type { SiteSettingsResponse as _delivery_v1_SiteSettingsResponse, SiteSettingsResponse__Output as _delivery_v1_SiteSettingsResponse__Output } from './delivery/v1/SiteSettingsResponse';
 import type { TimeZoneAnswer as _delivery_v1_TimeZoneAnswer, TimeZoneAnswer__Output as _delivery_v1_TimeZoneAnswer__Output } from './delivery/v1/TimeZoneAnswer';
 import type { TopicChange as _delivery_v1_TopicChange, TopicChange__Output as _delivery_v1_TopicChange__Output } from './delivery/v1/TopicChange';
 import type { UpdateSendingSettingsRequest as _delivery_v1_UpdateSendingSettingsRequest, UpdateSendingSettingsRequest__Output as _delivery_v1_UpdateSendingSettingsRequest__Output } from './delivery/v1/UpdateSendingSettingsRequest';
+import type { VisitorTagsAnswer as _delivery_v1_VisitorTagsAnswer, VisitorTagsAnswer__Output as _delivery_v1_VisitorTagsAnswer__Output } from './delivery/v1/VisitorTagsAnswer';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -59,12 +61,14 @@ export interface ProtoGrpcType {
       SeriesPoint: MessageTypeDefinition<_delivery_v1_SeriesPoint, _delivery_v1_SeriesPoint__Output>
       SetFrequencyCapRequest: MessageTypeDefinition<_delivery_v1_SetFrequencyCapRequest, _delivery_v1_SetFrequencyCapRequest__Output>
       SetTimeZoneRequest: MessageTypeDefinition<_delivery_v1_SetTimeZoneRequest, _delivery_v1_SetTimeZoneRequest__Output>
+      SetVisitorTagsRequest: MessageTypeDefinition<_delivery_v1_SetVisitorTagsRequest, _delivery_v1_SetVisitorTagsRequest__Output>
       SiteRegistry: SubtypeConstructor<typeof grpc.Client, _delivery_v1_SiteRegistryClient> & { service: _delivery_v1_SiteRegistryDefinition }
       SiteSettingsRequest: MessageTypeDefinition<_delivery_v1_SiteSettingsRequest, _delivery_v1_SiteSettingsRequest__Output>
       SiteSettingsResponse: MessageTypeDefinition<_delivery_v1_SiteSettingsResponse, _delivery_v1_SiteSettingsResponse__Output>
       TimeZoneAnswer: MessageTypeDefinition<_delivery_v1_TimeZoneAnswer, _delivery_v1_TimeZoneAnswer__Output>
       TopicChange: MessageTypeDefinition<_delivery_v1_TopicChange, _delivery_v1_TopicChange__Output>
       UpdateSendingSettingsRequest: MessageTypeDefinition<_delivery_v1_UpdateSendingSettingsRequest, _delivery_v1_UpdateSendingSettingsRequest__Output>
+      VisitorTagsAnswer: MessageTypeDefinition<_delivery_v1_VisitorTagsAnswer, _delivery_v1_VisitorTagsAnswer__Output>
     }
   }
 }

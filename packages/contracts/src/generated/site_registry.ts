@@ -7,8 +7,10 @@ import type { RegisterSiteRequest as _delivery_v1_RegisterSiteRequest, RegisterS
 import type { RegisteredSite as _delivery_v1_RegisteredSite, RegisteredSite__Output as _delivery_v1_RegisteredSite__Output } from './delivery/v1/RegisteredSite';
 import type { SetFrequencyCapRequest as _delivery_v1_SetFrequencyCapRequest, SetFrequencyCapRequest__Output as _delivery_v1_SetFrequencyCapRequest__Output } from './delivery/v1/SetFrequencyCapRequest';
 import type { SetTimeZoneRequest as _delivery_v1_SetTimeZoneRequest, SetTimeZoneRequest__Output as _delivery_v1_SetTimeZoneRequest__Output } from './delivery/v1/SetTimeZoneRequest';
+import type { SetVisitorTagsRequest as _delivery_v1_SetVisitorTagsRequest, SetVisitorTagsRequest__Output as _delivery_v1_SetVisitorTagsRequest__Output } from './delivery/v1/SetVisitorTagsRequest';
 import type { SiteRegistryClient as _delivery_v1_SiteRegistryClient, SiteRegistryDefinition as _delivery_v1_SiteRegistryDefinition } from './delivery/v1/SiteRegistry';
 import type { TimeZoneAnswer as _delivery_v1_TimeZoneAnswer, TimeZoneAnswer__Output as _delivery_v1_TimeZoneAnswer__Output } from './delivery/v1/TimeZoneAnswer';
+import type { VisitorTagsAnswer as _delivery_v1_VisitorTagsAnswer, VisitorTagsAnswer__Output as _delivery_v1_VisitorTagsAnswer__Output } from './delivery/v1/VisitorTagsAnswer';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -23,8 +25,10 @@ export interface ProtoGrpcType {
       RegisteredSite: MessageTypeDefinition<_delivery_v1_RegisteredSite, _delivery_v1_RegisteredSite__Output>
       SetFrequencyCapRequest: MessageTypeDefinition<_delivery_v1_SetFrequencyCapRequest, _delivery_v1_SetFrequencyCapRequest__Output>
       SetTimeZoneRequest: MessageTypeDefinition<_delivery_v1_SetTimeZoneRequest, _delivery_v1_SetTimeZoneRequest__Output>
+      SetVisitorTagsRequest: MessageTypeDefinition<_delivery_v1_SetVisitorTagsRequest, _delivery_v1_SetVisitorTagsRequest__Output>
       SiteRegistry: SubtypeConstructor<typeof grpc.Client, _delivery_v1_SiteRegistryClient> & { service: _delivery_v1_SiteRegistryDefinition }
       TimeZoneAnswer: MessageTypeDefinition<_delivery_v1_TimeZoneAnswer, _delivery_v1_TimeZoneAnswer__Output>
+      VisitorTagsAnswer: MessageTypeDefinition<_delivery_v1_VisitorTagsAnswer, _delivery_v1_VisitorTagsAnswer__Output>
     }
   }
 }

@@ -9,3 +9,5 @@ export { createPeople, PEOPLE_MESSAGES } from './people.js';
 export type { People } from './people.js';
 export { createPeopleHandlers } from './grpc-handlers.js';
 export { MAX_TAGS_PER_PERSON, TAG_MESSAGES } from './tags.js';
+export { createVisitorTags, VISITOR_TAG_MESSAGES } from './visitor-tags.js';
+export type { VisitorTags } from './visitor-tags.js';

@@ -329,3 +329,27 @@ export async function deletePersonEverywhere(tx: PoolClient, siteId: string, per
 export async function emitPersonEvent(db: Queryable, siteId: string, type: 'person.deleted' | 'person.exported', data: Record<string, unknown>): Promise<void> {
   await db.query(`SELECT delivery.emit_webhook_event($1, $2, $3::json)`, [siteId, type, JSON.stringify(data)]);
 }
+
+// ---- tags from the page (docs/people.md, "Tags from the page") --------------------------------
+
+export async function setVisitorTagKeys(db: Queryable, siteId: string, keys: readonly string[]): Promise<void> {
+  await db.query(`UPDATE delivery.sites SET visitor_tags = $2::text[] WHERE site_id = $1`, [siteId, keys]);
+}
+
+export async function visitorTagKeys(db: Queryable, siteId: string): Promise<string[]> {
+  const { rows } = await db.query(`SELECT visitor_tags FROM delivery.sites WHERE site_id = $1`, [siteId]);
+  return rows[0]?.visitor_tags ?? [];
+}
+
+/** The person of the site's active subscription with this endpoint, locked for the caller's transaction; null when it has none. */
+export async function lockPersonOfEndpoint(tx: PoolClient, siteId: string, endpoint: string): Promise<string | null> {
+  const { rows } = await tx.query(
+    `SELECT p.id::text FROM delivery.subscribers s
+       JOIN delivery.person_subscriptions l ON l.subscriber_id = s.id
+       JOIN delivery.people p ON p.id = l.person_id
+      WHERE s.site_id = $1 AND s.endpoint = $2 AND s.active
+      FOR UPDATE OF p`,
+    [siteId, endpoint],
+  );
+  return rows[0]?.id ?? null;
+}

@@ -21,7 +21,7 @@ import {
   type PersonSubscriptionRow,
   type TagRow,
 } from './people-store.js';
-import { MAX_TAGS_PER_PERSON, parseTagChange, TAG_MESSAGES } from './tags.js';
+import { MAX_TAGS_PER_PERSON, parseTagChange, TAG_MESSAGES, tagRows } from './tags.js';
 
 export const PEOPLE_MESSAGES = Object.freeze({
   notFound: 'User not found',
@@ -84,16 +84,8 @@ export function createPeople(pool: Pool) {
       const { change } = parsed;
       const person = await withTransaction(pool, async (tx) => {
         const row = await lockOrCreatePerson(tx, siteId, id);
-        const set = [...change.set].map(([key, t]) => ({
-          key,
-          kind: t.kind,
-          string: t.kind === 'string' ? t.value : null,
-          number: t.kind === 'number' ? t.value : null,
-          date: t.kind === 'date' ? t.value : null,
-          boolean: t.kind === 'boolean' ? t.value : null,
-        }));
         // Counted after the change, in its transaction: over the bound, nothing is kept.
-        if ((await writeTags(tx, row.id, set, change.remove)) > MAX_TAGS_PER_PERSON) throw new ValidationError([TAG_MESSAGES.tooMany]);
+        if ((await writeTags(tx, row.id, tagRows(change), change.remove)) > MAX_TAGS_PER_PERSON) throw new ValidationError([TAG_MESSAGES.tooMany]);
         return row;
       });
       return view(person);

@@ -44,6 +44,23 @@ function isoDate(text: string): Date | null | undefined {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
+/** The change's tags to set, as people-store's writeTags stores them (the value in the column of its kind). */
+export function tagRows(change: TagChange) {
+  return [...change.set].map(([key, t]) => ({
+    key,
+    kind: t.kind,
+    string: t.kind === 'string' ? t.value : null,
+    number: t.kind === 'number' ? t.value : null,
+    date: t.kind === 'date' ? t.value : null,
+    boolean: t.kind === 'boolean' ? t.value : null,
+  }));
+}
+
+/** Whether `key` may be a tag's key. */
+export function isTagKey(key: string): boolean {
+  return KEY.test(key);
+}
+
 /** The tags of a PATCH body, or the messages saying why not (each once). */
 export function parseTagChange(raw: unknown): { change: TagChange } | { messages: string[] } {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { messages: [TAG_MESSAGES.tags] };

@@ -6,7 +6,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Pool } from '@webpush/shared/db.js';
 import type { Subscriptions } from '../audience/index.js';
-import type { Identity } from '../people/index.js';
+import type { Identity, VisitorTags } from '../people/index.js';
 import { SiteNotFoundError } from '../errors.js';
 import { clientCountry } from '../http/client-address.js';
 import { jsonObject, rawBody } from '../http/json-body.js';
@@ -28,6 +28,7 @@ export interface PluginRouteDeps {
   pool: Pool;
   subscriptions: Subscriptions;
   identity: Identity;
+  visitorTags: VisitorTags;
   /** Subscription calls, per client address. */
   limiter: RateLimiter;
   /** Page views and subscription changes: limited like subscriptions, in buckets of their own. */
@@ -106,6 +107,12 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   router.delete(identityPath, subscribeLimit, body, async (req, res) => {
     res.set('Cache-Control', 'no-store');
     res.status(200).json(await deps.identity.logout(String(req.params.publicId), jsonObject(req)));
+  });
+
+  // `webpush('tag', key, value)`: the identified visitor's tags the site lets pages set.
+  router.post('/public/v1/sites/:publicId/tags', reportLimit, body, async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.status(200).json(await deps.visitorTags.tag(String(req.params.publicId), jsonObject(req)));
   });
 
   return router;

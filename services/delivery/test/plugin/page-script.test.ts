@@ -72,7 +72,9 @@ function load(permission: NotificationPermission, answers: Record<string, Answer
                       ? { identified: true }
                       : key === 'DELETE sites/pub_x/identity'
                         ? { unlinked: true }
-                        : {},
+                        : key === 'POST sites/pub_x/tags'
+                          ? { tagged: true }
+                          : {},
           });
     pending.add(done.catch(() => {}));
     return done;
@@ -203,5 +205,19 @@ describe('plugin: the site snippet\'s calls', () => {
     let unknown: unknown = null;
     await page.webpush('explode').catch((err: unknown) => (unknown = err));
     expect(String(unknown)).to.contain('unknown command');
+  });
+
+  it('when the page queued identify and tags before the script loaded, then the tags follow the identity, in one call; a tag while subscribed is sent at once', async () => {
+    const signature = 'ef'.repeat(32);
+    const page = load('granted', { 'POST sites/pub_x/pageviews': [200], 'POST sites/pub_x/identity': [200], 'POST sites/pub_x/tags': [200] }, [
+      ['tag', 'plan', 'gold'],
+      ['identify', 'user-7', signature],
+      ['tag', 'lang', null],
+    ]);
+    await page.settled();
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['POST sites/pub_x/pageviews', 'POST sites/pub_x/identity', 'POST sites/pub_x/tags']);
+    expect(page.calls[2].body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { plan: 'gold', lang: null } });
+    expect(await page.webpush('tag', 'score', 3)).to.equal(true);
+    expect(page.calls.at(-1)?.body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { score: 3 } });
   });
 });

@@ -24,6 +24,8 @@
  *                     user externalId; signature = hex HMAC-SHA256 of externalId under the site's
  *                     identity secret, computed by the site's server. Sent once subscribed.
  *   webpush('logout') the subscription no longer belongs to anyone.
+ *   webpush('tag', key, value)  sets (null: removes) a tag of the identified visitor, for the keys
+ *                     the site lets pages set; sent once subscribed (after an identify of this page).
  *   webpush('subscribe'), webpush('unsubscribe') as window.webpush.subscribe()/unsubscribe().
  * Each answers a Promise. An identify's outcome is announced with a `webpush:identity` event on
  * document (detail: { externalId, identified } or { externalId, error }).
@@ -52,8 +54,10 @@
   var config = null;
   // The visitor the page said it is ({ externalId, signature }), sent whenever the browser is subscribed.
   var identity = null;
+  // Tags asked for on this page and not sent yet (key → value), sent once the browser is subscribed.
+  var pendingTags = {};
 
-  var commands = { identify: identify, logout: logout, subscribe: subscribe, unsubscribe: unsubscribe };
+  var commands = { identify: identify, logout: logout, tag: tag, subscribe: subscribe, unsubscribe: unsubscribe };
 
   function webpush(command) {
     var run = Object.prototype.hasOwnProperty.call(commands, command) ? commands[command] : null;
@@ -291,7 +295,7 @@
           .then(register)
           .then(function () {
             setState('subscribed');
-            sendIdentity().catch(function () {}); // announced by sendIdentity
+            sendIdentityAndTags();
           });
       })
       .catch(function (err) {
@@ -375,6 +379,33 @@
     return sendIdentity();
   }
 
+  /** Sends the tags asked for so far; resolves to whether they were stored (false: the subscription belongs to nobody). */
+  function sendTags() {
+    var tags = pendingTags;
+    if (Object.keys(tags).length === 0 || state !== 'subscribed') return Promise.resolve(false);
+    pendingTags = {};
+    return currentSubscription().then(function (sub) {
+      if (!sub) return false;
+      return call('POST', 'sites/' + encodeURIComponent(site) + '/tags', { endpoint: sub.endpoint, tags: tags }).then(function (answer) {
+        return answer.tagged === true;
+      });
+    });
+  }
+
+  /** A tag of the identified visitor (value null removes it); sent now when subscribed, else once subscribed. */
+  function tag(key, value) {
+    pendingTags[String(key)] = value === undefined ? null : value;
+    return sendTags();
+  }
+
+  /** Once subscribed: who the visitor is, then their tags (a tag belongs to the person identified first). */
+  function sendIdentityAndTags() {
+    sendIdentity()
+      .catch(function () {}) // announced by sendIdentity
+      .then(sendTags)
+      .catch(function () {}); // a refusal of tags sent here is not announced (webpush('tag') while subscribed rejects with it)
+  }
+
   /** The visitor logged out: this browser's subscription no longer belongs to anyone. */
   function logout() {
     identity = null;
@@ -430,7 +461,7 @@
       })
       .then(function () {
         setState('subscribed');
-        sendIdentity().catch(function () {}); // announced by sendIdentity
+        sendIdentityAndTags();
       })
       .catch(function (err) {
         setState('error', String((err && err.message) || err));
