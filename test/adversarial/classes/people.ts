@@ -48,6 +48,7 @@ export function registerPeople(): void {
       const { stack, sites } = getCtx();
       secretA = (await stack.cli('sites', 'identity-secret', sites.fuzz.id)).secret;
       secretB = (await stack.cli('sites', 'identity-secret', sites.other.id)).secret;
+      await stack.cli('sites', 'set-visitor-tags', sites.fuzz.id, 'plan,lang');
       for (const [site, list] of [[sites.fuzz, endpointsA], [sites.other, endpointsB]] as const) {
         for (let i = 0; i < 2; i++) {
           const sub = validSubscription('people');
@@ -146,6 +147,30 @@ export function registerPeople(): void {
       if (!sameSnapshot(before, await snapshot(sites.other.id))) violation(cls, "A's key changed B's people");
       const link = await linkOf(endpointsB[0]);
       if (link?.site_id !== sites.other.id || link.external_id !== 'shared-id') violation(cls, `B's person lost its subscription: ${show(link)}`);
+      assertNoViolations(cls);
+    });
+
+    it('tags from the page: hostile endpoints, keys and values → 200 or 4xx; only the allowed keys of an identified subscription of the site are ever stored', async () => {
+      const { sites } = getCtx();
+      // The site's first subscriber belongs to "page-user" (the fuzz above may have moved it: identify it again).
+      await probe(cls, jsonRequest('POST', identityA(), { endpoint: endpointsA[0], externalId: 'page-user', signature: sign(secretA, 'page-user') }), { siteId: sites.fuzz.id, allowed: [200], what: '(setup)' });
+      const tagsPath = `/public/v1/sites/${sites.fuzz.publicId}/tags`;
+      const endpoint = fc.oneof(hostileValue, fc.constantFrom(...endpointsA, ...endpointsB));
+      const key = fc.oneof(fc.constantFrom('plan', 'lang', 'admin', 'score', 'Plan'), hostileString);
+      const value = fc.oneof(hostileValue, hostileString, fc.constantFrom('gold', '2026-12-07', '2026-02-30', null, 42, true));
+      await fuzz(fc.record({ endpoint, tags: fc.oneof(fc.dictionary(key, value, { maxKeys: 4 }), hostileValue) }, { requiredKeys: [] }), { numRuns: 300, timeMs: 10_000, seedOffset: 2105 }, async (input) => {
+        const r = await probe(cls, body('POST', tagsPath, toJsonText(input)), { siteId: sites.fuzz.id, allowed: ALLOWED, mustReject: hasBadText(input.endpoint), what: show(input, 200) });
+        const keys = input.tags !== null && typeof input.tags === 'object' && !Array.isArray(input.tags) ? Object.keys(input.tags) : [];
+        if (r.status === 200 && r.body?.tagged === true) {
+          if (keys.some((k) => k !== 'plan' && k !== 'lang')) violation(cls, `tags ${show(input)}: stored a key pages may not set`);
+          if (!endpointsA.includes(input.endpoint as string)) violation(cls, `tags ${show(input)}: stored tags for a subscription that is not the site's`);
+        }
+      });
+      const { rows } = await getCtx().db.query(
+        `SELECT DISTINCT t.key FROM delivery.person_tags t JOIN delivery.people p ON p.id = t.person_id WHERE p.site_id = $1 AND p.external_id NOT IN ('adv-tags') AND t.key NOT IN ('plan', 'lang', 'mine', 'adv')`,
+        [sites.fuzz.id],
+      );
+      if (rows.length > 0) violation(cls, `keys pages may not set were stored: ${show(rows.map((r) => r.key))}`);
       assertNoViolations(cls);
     });
 

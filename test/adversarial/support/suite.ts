@@ -261,7 +261,7 @@ export interface Snapshot {
   webhooks: string;
   /** The site's members with their roles, and its invites (used or not). */
   members: string;
-  /** The site's people and which subscription is whose (docs/people.md). */
+  /** The site's people, their tags and which subscription is whose (docs/people.md). */
   people: string;
 }
 
@@ -293,7 +293,10 @@ export async function snapshot(siteId: string): Promise<Snapshot> {
       [siteId],
     ),
     db.query(
-      `SELECT count(*)::int AS n, coalesce(md5(string_agg(concat_ws(':', p.id, p.external_id, l.subscriber_id), ',' ORDER BY p.id, l.subscriber_id)), '') AS h
+      `SELECT count(*)::int AS n,
+              coalesce(md5(string_agg(concat_ws(':', p.id, p.external_id, l.subscriber_id,
+                (SELECT string_agg(concat_ws('=', t.key, t.kind, t.string_value, t.number_value, t.date_value, t.boolean_value), ',' ORDER BY t.key) FROM delivery.person_tags t WHERE t.person_id = p.id)),
+                ',' ORDER BY p.id, l.subscriber_id)), '') AS h
          FROM delivery.people p LEFT JOIN delivery.person_subscriptions l ON l.person_id = p.id WHERE p.site_id = $1`,
       [siteId],
     ),
