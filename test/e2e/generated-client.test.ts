@@ -5,7 +5,7 @@
 // program is typechecked with that folder's tsc, so a drift between the two fails here. Every
 // answer the client gets is also checked against the document.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -113,6 +113,36 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect(exported.status).to.equal(200);
     expect(exported.body.split('\r\n')).to.have.length(3); // header, the imported subscriber, and after the last CRLF
     expect(exported.body).to.match(/,PT,imported,,,other,true,\r\n$/); // lastEngagedAt empty: never engaged
+  });
+
+  it('people: the page identifies the browser and tags its visitor, the server reads, tags and exports the user, the page logs out, the server deletes the user', async () => {
+    // The site's server signs the user's id with the identity secret the operator handed over
+    // (docs/people.md); the page may set `lang` only.
+    const { secret } = await stack.cli('sites', 'identity-secret', site.id);
+    await stack.cli('sites', 'set-visitor-tags', site.id, 'lang');
+    const externalId = `client-user-${randomBytes(4).toString('hex')}`;
+    const signature = createHmac('sha256', secret).update(externalId).digest('hex');
+    const identified = await client('identifySubscription', { publicId: site.publicId, endpoint: endpointB, externalId, signature });
+    expect([identified.status, identified.body]).to.deep.equal([200, { identified: true }]);
+    const tagged = await client('tagVisitor', { publicId: site.publicId, endpoint: endpointB });
+    expect([tagged.status, tagged.body]).to.deep.equal([200, { tagged: true }]);
+
+    const user = await client('getUser', { key: site.apiKey, externalId });
+    expect([user.status, user.body.externalId, user.body.subscriptions.length, user.body.subscriptions[0].active, user.body.tags]).to.deep.equal([200, externalId, 1, true, { lang: 'pt' }]);
+    const changed = await client('updateUser', { key: site.apiKey, externalId });
+    expect([changed.status, changed.body.tags]).to.deep.equal([200, { lang: 'pt', plan: 'gold', score: 7, signed_up_at: '2026-01-15T00:00:00.000Z' }]);
+    const exported = await client('exportUser', { key: site.apiKey, externalId });
+    expect([exported.status, exported.body.externalId, exported.body.tags.plan, exported.body.subscriptions.length]).to.deep.equal([200, externalId, 'gold', 1]);
+    expect(JSON.stringify(exported.body)).to.not.contain(endpointB);
+
+    // Logged out: the browser belongs to nobody, so deleting the user leaves its subscription
+    // (the tracking check below still uses it).
+    const forgotten = await client('forgetSubscriptionIdentity', { publicId: site.publicId, endpoint: endpointB });
+    expect([forgotten.status, forgotten.body]).to.deep.equal([200, { unlinked: true }]);
+    const deleted = await client('deleteUser', { key: site.apiKey, externalId });
+    expect([deleted.status, deleted.body]).to.deep.equal([200, { externalId, deleted: true, subscriptions: 0 }]);
+    const missing = await client('getUser', { key: site.apiKey, externalId });
+    expect([missing.status, missing.body]).to.deep.equal([404, { message: 'User not found' }]);
   });
 
   it('create with a 9-digit fraction (Java/Go) and Idempotency-Key; the request id comes back; get shows the date to the second', async () => {

@@ -41,6 +41,7 @@ interface Output {
   scheduledWire: string;
   scheduledOffsetWire: string;
   webhookUrl: string;
+  externalId: string;
   ids: { sendNow: string; draft: string; scheduled: string; scheduledOffset: string };
   calls: Record<string, CallResult>;
 }
@@ -97,8 +98,12 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect(existsSync(JAR), `${JAR} was not built`).to.equal(true);
     stack = await startStack('e2e_java_client');
     site = await siteWithPermissions(stack, ALL, 'java-client');
+    // The identity secret the operator hands to the site's owner, whose server signs user ids
+    // with it (docs/people.md); the site's pages may set `lang`.
+    const { secret } = await stack.cli('sites', 'identity-secret', site.id);
+    await stack.cli('sites', 'set-visitor-tags', site.id, 'lang');
     const runId = randomBytes(4).toString('hex');
-    const { stdout } = await run('java', ['-jar', JAR, stack.services.gatewayUrl, site.apiKey, site.publicId, runId], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' });
+    const { stdout } = await run('java', ['-jar', JAR, stack.services.gatewayUrl, site.apiKey, site.publicId, runId, secret], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' });
     out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as Output;
     expect(out.runId).to.equal(runId);
   });
@@ -143,6 +148,19 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect(topics.map((t) => t.name).sort()).to.deep.equal(['news', 'sports']);
     expect(succeeded('listCountries', 200)).to.deep.equal([{ name: 'country__desconhecido', users: 1 }]);
     expect(succeeded('importSubscribers', 200)).to.deep.equal({ received: 1, imported: 1, existing: 0, refused: 0, refusals: 0, vapidPublicKey: site.vapidPublicKey });
+  });
+
+  it('people: identify (signed by the program), the page\'s tag, the user read, tagged and exported, the logout, then the user deleted (its logged-out subscription stays) and 404', () => {
+    const externalId = out.externalId;
+    expect(succeeded('identifySubscription', 200)).to.deep.equal({ identified: true });
+    expect(succeeded('tagVisitor', 200)).to.deep.equal({ tagged: true });
+    expect(succeeded('getUser', 200)).to.deep.include({ externalId, subscriptionsActive: [true], tags: { lang: 'pt' } });
+    expect(succeeded('updateUser', 200).tags).to.deep.equal({ lang: 'pt', plan: 'gold', score: 7, signed_up_at: '2026-01-15T00:00:00.000Z' });
+    expect(succeeded('exportUser', 200)).to.deep.equal({ externalId, tags: { lang: 'pt', plan: 'gold', score: 7, signed_up_at: '2026-01-15T00:00:00.000Z' }, subscriptions: 1 });
+    expect(succeeded('forgetSubscriptionIdentity', 200)).to.deep.equal({ unlinked: true });
+    expect(succeeded('deleteUser', 200)).to.deep.equal({ externalId, deleted: true, subscriptions: 0 });
+    const missing = call('getDeletedUser');
+    expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'User not found' }]);
   });
 
   it('create: send now (with Idempotency-Key and X-Request-Id), draft, and two scheduled with OffsetDateTime', () => {
@@ -236,12 +254,14 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     const operations = [
       'createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'pickCampaignWinner', 'updateCampaign', 'recallCampaign', 'listTopics', 'listCountries', 'importSubscribers', 'exportSubscribers', 'exportCampaigns', 'getOpenApiJson', 'getOpenApiYaml',
       'listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries', 'redeliverWebhookEvent', 'pingWebhook',
+      'getUser', 'updateUser', 'deleteUser', 'exportUser', 'identifySubscription', 'forgetSubscriptionIdentity', 'tagVisitor',
     ];
     const made: Record<string, string> = {
       createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled', pickCampaignWinner: 'pickWinnerNoTest', updateCampaign: 'updateNotSent', recallCampaign: 'recallNotSent',
       listTopics: 'listTopics', listCountries: 'listCountries', importSubscribers: 'importSubscribers', exportSubscribers: 'exportSubscribers', exportCampaigns: 'exportCampaigns', getOpenApiJson: 'getOpenApiJson', getOpenApiYaml: 'getOpenApiYaml',
       listWebhooks: 'listWebhooks', createWebhook: 'createWebhook', getWebhook: 'getWebhook', updateWebhook: 'updateWebhook', deleteWebhook: 'deleteWebhook',
       rotateWebhookSecret: 'rotateWebhookSecret', listWebhookDeliveries: 'listWebhookDeliveries', redeliverWebhookEvent: 'redeliverWebhookEvent', pingWebhook: 'pingWebhook',
+      getUser: 'getUser', updateUser: 'updateUser', deleteUser: 'deleteUser', exportUser: 'exportUser', identifySubscription: 'identifySubscription', forgetSubscriptionIdentity: 'forgetSubscriptionIdentity', tagVisitor: 'tagVisitor',
     };
     expect(operations.filter((op) => !out.calls[made[op]])).to.deep.equal([]);
   });

@@ -28,6 +28,8 @@ type args struct {
 	EndpointA      string `json:"endpointA"`
 	EndpointB      string `json:"endpointB"`
 	EndpointImport string `json:"endpointImport"`
+	ExternalID     string `json:"externalId"`
+	Signature      string `json:"signature"`
 	P256dh         string `json:"p256dh"`
 	Auth           string `json:"auth"`
 }
@@ -137,6 +139,27 @@ func main() {
 	record("importSubscribers", "importSubscribers", imported, r, err)
 	f, r, err = c.AudienceAPI.ExportSubscribers(ctx).Format("csv").Topics("imported").Execute()
 	record("exportSubscribers", "exportSubscribers", f, r, err)
+
+	// People: the page identifies the browser (the signature made by the site's server) and sets
+	// the visitor's `lang`; the server reads, tags and exports the user; the page logs out; the
+	// server deletes the user (the logged-out subscription stays).
+	identified, r, err := c.SitePluginAPI.IdentifySubscription(ctx, a.PublicID).IdentifyRequest(model[campaigns.IdentifyRequest](fmt.Sprintf(
+		`{"endpoint":%q,"externalId":%q,"signature":%q}`, a.EndpointB, a.ExternalID, a.Signature))).Execute()
+	record("identifySubscription", "identifySubscription", identified, r, err)
+	tagged, r, err := c.SitePluginAPI.TagVisitor(ctx, a.PublicID).VisitorTagsRequest(model[campaigns.VisitorTagsRequest](fmt.Sprintf(`{"endpoint":%q,"tags":{"lang":"pt"}}`, a.EndpointB))).Execute()
+	record("tagVisitor", "tagVisitor", tagged, r, err)
+	user, r, err := c.UsersAPI.GetUser(ctx, a.ExternalID).Execute()
+	record("getUser", "getUser", user, r, err)
+	user, r, err = c.UsersAPI.UpdateUser(ctx, a.ExternalID).UpdateUserRequest(model[campaigns.UpdateUserRequest](`{"tags":{"plan":"gold","score":7,"signed_up_at":"2026-01-15"}}`)).Execute()
+	record("updateUser", "updateUser", user, r, err)
+	everything, r, err := c.UsersAPI.ExportUser(ctx, a.ExternalID).Execute()
+	record("exportUser", "exportUser", everything, r, err)
+	unlinked, r, err := c.SitePluginAPI.ForgetSubscriptionIdentity(ctx, a.PublicID).UnsubscribeRequest(model[campaigns.UnsubscribeRequest](fmt.Sprintf(`{"endpoint":%q}`, a.EndpointB))).Execute()
+	record("forgetSubscriptionIdentity", "forgetSubscriptionIdentity", unlinked, r, err)
+	gonePerson, r, err := c.UsersAPI.DeleteUser(ctx, a.ExternalID).Execute()
+	record("deleteUser", "deleteUser", gonePerson, r, err)
+	user, r, err = c.UsersAPI.GetUser(ctx, a.ExternalID).Execute()
+	record("getDeletedUser", "getUser", user, r, err)
 
 	created, r, err := c.CampaignsAPI.CreateCampaign(ctx).CreateCampaignRequest(model[campaigns.CreateCampaignRequest](
 		`{"title":"Go client","body":"Sent through the generated Go client","link":"https://shop.example/go","topics":["news"],"status":"published",

@@ -16,7 +16,7 @@ args = json.loads(sys.argv[1])
 run = args["runId"]
 config = c.Configuration(host=args["origin"], api_key={"apiKey": args["key"]})
 client = c.ApiClient(config)
-campaigns, audience, webhooks = c.CampaignsApi(client), c.AudienceApi(client), c.WebhooksApi(client)
+campaigns, audience, users, webhooks = c.CampaignsApi(client), c.AudienceApi(client), c.UsersApi(client), c.WebhooksApi(client)
 contract, plugin = c.ContractApi(client), c.SitePluginApi(client)
 # A program that wants a redirect's Location, not its target: urllib3 follows redirects unless told.
 no_redirects = c.Configuration(host=args["origin"], retries=urllib3.Retry(total=0, redirect=False))
@@ -73,6 +73,22 @@ step("listCountries", "listCountries", audience.list_countries_with_http_info)
 step("importSubscribers", "importSubscribers", lambda: audience.import_subscribers_with_http_info(c.ImportSubscribersRequest.from_dict(
     {"subscriptions": [{"endpoint": args["endpointImport"], "keys": keys, "topics": ["imported"], "country": "PT", "createdAt": "2025-06-01T12:00:00Z"}]})))
 step("exportSubscribers", "exportSubscribers", lambda: audience.export_subscribers_with_http_info(format="csv", topics="imported"))
+
+# People: the page identifies the browser (the signature made by the site's server) and sets the
+# visitor's `lang`; the server reads, tags and exports the user; the page logs out; the server
+# deletes the user (the logged-out subscription stays).
+external_id = args["externalId"]
+step("identifySubscription", "identifySubscription", lambda: plugin.identify_subscription_with_http_info(public_id, c.IdentifyRequest.from_dict(
+    {"endpoint": endpoint_b, "externalId": external_id, "signature": args["signature"]})))
+step("tagVisitor", "tagVisitor", lambda: plugin.tag_visitor_with_http_info(public_id, c.VisitorTagsRequest.from_dict({"endpoint": endpoint_b, "tags": {"lang": "pt"}})))
+step("getUser", "getUser", lambda: users.get_user_with_http_info(external_id))
+step("updateUser", "updateUser", lambda: users.update_user_with_http_info(external_id, c.UpdateUserRequest.from_dict(
+    {"tags": {"plan": "gold", "score": 7, "signed_up_at": "2026-01-15"}})))
+step("exportUser", "exportUser", lambda: users.export_user_with_http_info(external_id))
+step("forgetSubscriptionIdentity", "forgetSubscriptionIdentity", lambda: plugin.forget_subscription_identity_with_http_info(
+    public_id, c.UnsubscribeRequest.from_dict({"endpoint": endpoint_b})))
+step("deleteUser", "deleteUser", lambda: users.delete_user_with_http_info(external_id))
+step("getDeletedUser", "getUser", lambda: users.get_user_with_http_info(external_id))
 
 created = step("createCampaign", "createCampaign", lambda: campaigns.create_campaign_with_http_info(c.CreateCampaignRequest.from_dict({
     "title": "Python client", "body": "Sent through the generated Python client", "link": "https://shop.example/python",

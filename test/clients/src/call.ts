@@ -30,6 +30,8 @@ interface Args {
   webhookId?: string;
   eventId?: string;
   url?: string;
+  externalId?: string;
+  signature?: string;
 }
 
 const [operation, json] = process.argv.slice(2);
@@ -47,6 +49,7 @@ type Create = components['schemas']['CreateCampaignRequest'];
 type ListFilter = components['schemas']['ListCampaignsRequest'];
 type CreateWebhook = components['schemas']['CreateWebhookRequest'];
 type UpdateWebhook = components['schemas']['UpdateWebhookRequest'];
+type UpdateUser = components['schemas']['UpdateUserRequest'];
 
 const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; response: Response }>> = {
   createCampaign: () => {
@@ -105,6 +108,14 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
         ],
       },
     }),
+  // People: the customer's server reads, tags, exports and deletes a user its pages identified.
+  getUser: () => client.GET('/v2/users/{externalId}', { params: { path: { externalId: need(args.externalId, 'externalId') } }, headers: apiKey }),
+  updateUser: () => {
+    const body: UpdateUser = { tags: { plan: 'gold', score: 7, signed_up_at: '2026-01-15' } };
+    return client.PATCH('/v2/users/{externalId}', { params: { path: { externalId: need(args.externalId, 'externalId') } }, headers: apiKey, body });
+  },
+  exportUser: () => client.GET('/v2/users/{externalId}/export', { params: { path: { externalId: need(args.externalId, 'externalId') } }, headers: apiKey }),
+  deleteUser: () => client.DELETE('/v2/users/{externalId}', { params: { path: { externalId: need(args.externalId, 'externalId') } }, headers: apiKey }),
   // Webhooks: an endpoint at a name that need not resolve (accepted at create; its deliveries
   // fail and are retried), for events the other calls of the check do not raise once it exists.
   createWebhook: () => {
@@ -156,6 +167,22 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
     client.POST('/public/v1/sites/{publicId}/subscription-changes', {
       params: { path: { publicId: need(args.publicId, 'publicId') } },
       body: { oldEndpoint: need(args.oldEndpoint, 'oldEndpoint'), endpoint: need(args.endpoint, 'endpoint') },
+    }),
+  // The page's identify (the signature made by the site's server), its tags, and the logout.
+  identifySubscription: () =>
+    client.POST('/public/v1/sites/{publicId}/identity', {
+      params: { path: { publicId: need(args.publicId, 'publicId') } },
+      body: { endpoint: need(args.endpoint, 'endpoint'), externalId: need(args.externalId, 'externalId'), signature: need(args.signature, 'signature') },
+    }),
+  tagVisitor: () =>
+    client.POST('/public/v1/sites/{publicId}/tags', {
+      params: { path: { publicId: need(args.publicId, 'publicId') } },
+      body: { endpoint: need(args.endpoint, 'endpoint'), tags: { lang: 'pt' } },
+    }),
+  forgetSubscriptionIdentity: () =>
+    client.DELETE('/public/v1/sites/{publicId}/identity', {
+      params: { path: { publicId: need(args.publicId, 'publicId') } },
+      body: { endpoint: need(args.endpoint, 'endpoint') },
     }),
   reportEvent: () => client.POST('/public/v1/events', { body: { type: 'impression', token: need(args.token, 'token') } }),
   // The browser would follow the redirect; the check looks at where it points.

@@ -11,6 +11,7 @@ import {
   ContractApi,
   ResponseError,
   SitePluginApi,
+  UsersApi,
   WebhooksApi,
   type ApiResponse,
 } from '../generated/cli/typescript-fetch/index.js';
@@ -24,6 +25,8 @@ interface Args {
   endpointA: string;
   endpointB: string;
   endpointImport: string;
+  externalId: string;
+  signature: string;
   p256dh: string;
   auth: string;
 }
@@ -42,6 +45,7 @@ const args = JSON.parse(process.argv[2] ?? '{}') as Args;
 const config = new Configuration({ basePath: args.origin, apiKey: args.key });
 const campaigns = new CampaignsApi(config);
 const audience = new AudienceApi(config);
+const users = new UsersApi(config);
 const webhooks = new WebhooksApi(config);
 const contract = new ContractApi(config);
 const plugin = new SitePluginApi(config);
@@ -102,6 +106,21 @@ await step('importSubscribers', 'importSubscribers', () =>
   }),
 );
 await step('exportSubscribers', 'exportSubscribers', () => audience.exportSubscribersRaw({ format: 'csv', topics: 'imported' }));
+
+// People: the page identifies the browser (the signature made by the site's server) and sets the
+// visitor's `lang`; the server reads, tags and exports the user; the page logs out; the server
+// deletes the user (the logged-out subscription stays).
+const externalId = args.externalId;
+await step('identifySubscription', 'identifySubscription', () =>
+  plugin.identifySubscriptionRaw({ publicId, identifyRequest: { endpoint: args.endpointB, externalId, signature: args.signature } }),
+);
+await step('tagVisitor', 'tagVisitor', () => plugin.tagVisitorRaw({ publicId, visitorTagsRequest: { endpoint: args.endpointB, tags: { lang: 'pt' } } }));
+await step('getUser', 'getUser', () => users.getUserRaw({ externalId }));
+await step('updateUser', 'updateUser', () => users.updateUserRaw({ externalId, updateUserRequest: { tags: { plan: 'gold', score: 7, signed_up_at: '2026-01-15' } } }));
+await step('exportUser', 'exportUser', () => users.exportUserRaw({ externalId }));
+await step('forgetSubscriptionIdentity', 'forgetSubscriptionIdentity', () => plugin.forgetSubscriptionIdentityRaw({ publicId, unsubscribeRequest: { endpoint: args.endpointB } }));
+await step('deleteUser', 'deleteUser', () => users.deleteUserRaw({ externalId }));
+await step('getDeletedUser', 'getUser', () => users.getUserRaw({ externalId }));
 
 const created = await step('createCampaign', 'createCampaign', () =>
   campaigns.createCampaignRaw({

@@ -10,6 +10,7 @@ import example.campaigns.client.api.AudienceApi;
 import example.campaigns.client.api.CampaignsApi;
 import example.campaigns.client.api.ContractApi;
 import example.campaigns.client.api.SitePluginApi;
+import example.campaigns.client.api.UsersApi;
 import example.campaigns.client.api.WebhooksApi;
 import example.campaigns.client.model.Campaign;
 import example.campaigns.client.model.CampaignPage;
@@ -21,6 +22,7 @@ import example.campaigns.client.model.ImportSubscribersReport;
 import example.campaigns.client.model.ImportSubscribersRequest;
 import example.campaigns.client.model.ImportedSubscription;
 import example.campaigns.client.model.ImportedSubscriptionKeys;
+import example.campaigns.client.model.IdentifyRequest;
 import example.campaigns.client.model.ListCampaignsRequest;
 import example.campaigns.client.model.NameCount;
 import example.campaigns.client.model.PageViewRequest;
@@ -31,7 +33,10 @@ import example.campaigns.client.model.SubscribeRequestSubscription;
 import example.campaigns.client.model.SubscribeRequestSubscriptionKeys;
 import example.campaigns.client.model.SubscriptionChangeRequest;
 import example.campaigns.client.model.UnsubscribeRequest;
+import example.campaigns.client.model.UpdateUserRequest;
 import example.campaigns.client.model.UpdateWebhookRequest;
+import example.campaigns.client.model.User;
+import example.campaigns.client.model.VisitorTagsRequest;
 import example.campaigns.client.model.Webhook;
 import example.campaigns.client.model.WebhookDelivery;
 import example.campaigns.client.model.WebhookEventType;
@@ -40,6 +45,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.security.interfaces.ECPublicKey;
@@ -49,16 +55,19 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Calls the API through the Java client generated from gateway/openapi/openapi.yaml
  * (openapi-generator, library `native`), as a customer's program would:
  *
- * <pre>java -jar target/java-client-check.jar &lt;baseUrl&gt; &lt;apiKey&gt; &lt;publicId&gt; &lt;runId&gt;</pre>
+ * <pre>java -jar target/java-client-check.jar &lt;baseUrl&gt; &lt;apiKey&gt; &lt;publicId&gt; &lt;runId&gt; &lt;identitySecret&gt;</pre>
  *
  * <p>Every /v2 operation and the site-plugin ones a server-side program can make, with one
  * base URL (the document's single server). Prints one JSON line on stdout: for each call its
@@ -70,14 +79,15 @@ public final class CallEveryOperation {
   private static final ObjectMapper OUT = ApiClient.createDefaultObjectMapper();
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4) {
-      System.err.println("usage: CallEveryOperation <baseUrl> <apiKey> <publicId> <runId>");
+    if (args.length != 5) {
+      System.err.println("usage: CallEveryOperation <baseUrl> <apiKey> <publicId> <runId> <identitySecret>");
       System.exit(2);
     }
     String baseUrl = args[0];
     String apiKey = args[1];
     String publicId = args[2];
     String runId = args[3];
+    String identitySecret = args[4];
 
     Calls calls = new Calls();
     // The client as its documentation shows it: base URI, timeouts, and (library `native` has no
@@ -143,6 +153,25 @@ public final class CallEveryOperation {
             .topics(List.of("imported"))
             .country("PT")
             .createdAt("2025-06-01T12:00:00Z"))), null)));
+
+    // People: the site's server signs its user's id with the identity secret; the page identifies
+    // the browser with it and sets the visitor's `lang`; the server reads, tags and exports the
+    // user; the page logs out; the server deletes the user (the logged-out subscription stays).
+    UsersApi users = new UsersApi(client);
+    String externalId = "java-user-" + runId;
+    out.put("externalId", externalId);
+    String signature = hmacSha256Hex(identitySecret, externalId);
+    calls.call("identifySubscription", () -> plugin.identifySubscription(publicId, new IdentifyRequest().endpoint(endpointB).externalId(externalId).signature(signature), null));
+    calls.call("tagVisitor", () -> plugin.tagVisitor(publicId, new VisitorTagsRequest().endpoint(endpointB).tags(Map.of("lang", "pt")), null));
+    calls.call("getUser", () -> user(users.getUser(externalId, null)));
+    calls.call("updateUser", () -> user(users.updateUser(externalId, new UpdateUserRequest().tags(Map.of("plan", "gold", "score", 7, "signed_up_at", "2026-01-15")), null)));
+    calls.call("exportUser", () -> {
+      var exported = users.exportUser(externalId, null);
+      return Map.of("externalId", exported.getExternalId(), "tags", exported.getTags(), "subscriptions", exported.getSubscriptions().size());
+    });
+    calls.call("forgetSubscriptionIdentity", () -> plugin.forgetSubscriptionIdentity(publicId, new UnsubscribeRequest().endpoint(endpointB), null));
+    calls.call("deleteUser", () -> users.deleteUser(externalId, null));
+    calls.call("getDeletedUser", () -> user(users.getUser(externalId, null)));
 
     // Campaigns: send now, draft, scheduled (OffsetDateTime with nanoseconds, written with `Z`)
     // and scheduled again (written with `+00:00` by the second client).
@@ -292,6 +321,25 @@ public final class CallEveryOperation {
     m.put("refusals", r.getRefusals().size());
     m.put("vapidPublicKey", r.getVapidPublicKey());
     return m;
+  }
+
+  /** The user's fields the test looks at; its subscriptions as their active flags. */
+  private static Map<String, Object> user(User u) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("externalId", u.getExternalId());
+    m.put("createdAt", instant(u.getCreatedAt()));
+    List<Boolean> active = new ArrayList<>();
+    for (var s : u.getSubscriptions()) active.add(s.getActive());
+    m.put("subscriptionsActive", active);
+    m.put("tags", u.getTags());
+    return m;
+  }
+
+  /** The signature the site's server renders into the page: hex HMAC-SHA256 of the id, keyed with the secret (docs/people.md). */
+  private static String hmacSha256Hex(String secret, String message) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    return HexFormat.of().formatHex(mac.doFinal(message.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** An endpoint's fields as the client parsed them; dates as Instants, null ones left out. */
