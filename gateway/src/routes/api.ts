@@ -21,10 +21,11 @@ import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from './audi
 import { campaignEndpoints } from './campaigns.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
+import { templateEndpoints } from './templates.js';
 import { webhookEndpoints } from './webhooks.js';
 
 export interface ApiDeps {
-  backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
+  backends: Pick<Backends, 'campaigns' | 'templates' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
@@ -46,6 +47,7 @@ export function v2Router(deps: ApiDeps): Router {
   const campaigns = campaignEndpoints(deps.backends.campaigns);
   const audience = audienceEndpoints(deps.backends.audience);
   const webhooks = webhookEndpoints(deps.backends.webhooks);
+  const templates = templateEndpoints(deps.backends.templates);
   const v2 = createRouter();
   const steps = v2Steps(deps);
   const add = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, route: ApiRoute) => v2.add(method, path, (pattern) => steps(route, pattern, method));
@@ -66,6 +68,13 @@ export function v2Router(deps: ApiDeps): Router {
   add('GET', '/v2/countries', audience.countries);
   add('GET', '/v2/subscribers/export', audience.exportSubscribers);
   add('POST', '/v2/subscribers/import', audience.importSubscribers);
+
+  add('GET', '/v2/templates', templates.list);
+  add('POST', '/v2/templates', templates.create);
+  add('GET', '/v2/templates/{templateId}', templates.get);
+  add('PATCH', '/v2/templates/{templateId}', templates.update);
+  add('DELETE', '/v2/templates/{templateId}', templates.delete);
+  add('POST', '/v2/templates/{templateId}/render', templates.render);
 
   add('GET', '/v2/webhooks', webhooks.list);
   add('POST', '/v2/webhooks', webhooks.create);
