@@ -163,7 +163,7 @@ export function validateTemplateUpdate(body: Record<string, unknown>, current: T
   return { name, content };
 }
 
-/** Each variable the template's texts use, in the order they first appear. */
+/** Each variable the template's texts use, in the order they first appear (textsOf's). */
 export function variablesOf(content: TemplateContent): TemplateVariable[] {
   const found = new Map<string, boolean>();
   for (const text of textsOf(content)) {
@@ -174,10 +174,11 @@ export function variablesOf(content: TemplateContent): TemplateVariable[] {
   return [...found].map(([name, required]) => ({ name, required }));
 }
 
+/** The template's texts in the create body's order of fields (a button's title, then its link). */
 function textsOf(content: TemplateContent): string[] {
-  const texts = [...Object.keys(TEXT_FIELDS), ...URL_FIELDS].map((f) => content[f as keyof TemplateContent]);
-  const actions = Array.isArray(content.actions) ? (content.actions as Record<string, unknown>[]).flatMap((a) => [a.title, a.link]) : [];
-  return [...texts, ...actions].filter((t): t is string => typeof t === 'string');
+  return CONTENT_INPUT_FIELDS.flatMap((f) => (f === 'actions' && Array.isArray(content.actions) ? (content.actions as Record<string, unknown>[]).flatMap((a) => [a.title, a.link]) : [content[f]])).filter(
+    (t): t is string => typeof t === 'string',
+  );
 }
 
 /** A render's `variables`: absent is none; names and values checked, each wrong one by name. */
