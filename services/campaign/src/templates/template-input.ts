@@ -163,6 +163,13 @@ export function validateTemplateUpdate(body: Record<string, unknown>, current: T
   return { name, content };
 }
 
+/** The content with its fields in the create body's order (jsonb keeps its own order of keys). */
+export function inFieldOrder(content: TemplateContent): TemplateContent {
+  const ordered: TemplateContent = {};
+  for (const field of CONTENT_INPUT_FIELDS) if (Object.hasOwn(content, field)) ordered[field] = content[field];
+  return ordered;
+}
+
 /** Each variable the template's texts use, in the order they first appear (textsOf's). */
 export function variablesOf(content: TemplateContent): TemplateVariable[] {
   const found = new Map<string, boolean>();

@@ -11,7 +11,7 @@ import { NotFoundError, RefusedError, ValidationError } from '../base/errors.js'
 import { isUuid } from '../base/ids.js';
 import { parseObjectBody } from '../base/request-body.js';
 import { MESSAGES } from '../base/texts.js';
-import { renderContent, validateTemplateInput, validateTemplateUpdate, variablesField, variablesOf, type TemplateContent, type TemplateVariable } from './template-input.js';
+import { inFieldOrder, renderContent, validateTemplateInput, validateTemplateUpdate, variablesField, variablesOf, type TemplateContent, type TemplateVariable } from './template-input.js';
 import { deleteTemplate, insertTemplate, listTemplates, templateById, updateTemplate, type TemplateRow } from './template-store.js';
 
 const DEFAULT_LIMIT = 20;
@@ -48,7 +48,7 @@ const templateOf = (row: TemplateRow): Template => ({
   id: row.id,
   name: row.name,
   version: row.version,
-  content: row.content,
+  content: inFieldOrder(row.content),
   variables: variablesOf(row.content),
   createdAt: formatUtcDate(row.createdAt),
   updatedAt: formatUtcDate(row.updatedAt),
