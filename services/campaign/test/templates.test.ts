@@ -159,6 +159,15 @@ describe('Templates', function () {
     expect(await campaigns()).to.equal(before);
   });
 
+  it('when a create with a template is replayed with its Idempotency-Key after the template was deleted, then the first answer comes back', async () => {
+    const t = await create(named('replayed'));
+    const bodyJson = JSON.stringify(validCampaign({ title: undefined, body: undefined, link: undefined, template: { id: t.id, variables: { product: 'caps', product_id: 3 } } }));
+    const first = await h.call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson, idempotencyKey: 'template-replay-1' });
+    await h.call('DeleteTemplate', req(site, { templateId: t.id }));
+    expect((await h.call<{ id: string }>('CreateCampaign', { siteId: site.siteId, bodyJson, idempotencyKey: 'template-replay-1' })).id).to.equal(first.id);
+    await expectStatus(h.call('CreateCampaign', { siteId: site.siteId, bodyJson, idempotencyKey: 'template-replay-2' }), grpc.status.INVALID_ARGUMENT, 'template.id is not a template of this site');
+  });
+
   it('when a template is deleted, then it is gone, and the campaigns made from it keep their content', async () => {
     const t = await create(named('deleted'));
     const body = validCampaign({ title: undefined, body: undefined, link: undefined, template: { id: t.id, variables: { product: 'hats', product_id: 7 } } });

@@ -114,8 +114,10 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
     if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new ValidationError([MESSAGES.idempotencyKeyFormat]);
     const body = parseObjectBody(bodyJson, false);
     const requestHash = sha256Hex(canonicalJson(body));
-    const { body: content, template } = await withTemplate(deps, siteId, body);
-    const input = validateCreateInput(content);
+    // Inline content is judged before a replay, as ever; a template is rendered after it: the
+    // first answer is replayed even when the template has changed or gone since.
+    const templated = Object.hasOwn(body, 'template');
+    const inline = templated ? null : validateCreateInput(body);
 
     const replay = async (): Promise<CreatedCampaign | null> => {
       const stored = await findFreshKey(deps.pool, siteId, idempotencyKey);
@@ -128,6 +130,8 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       const earlier = await replay();
       if (earlier) return earlier;
     }
+    const { body: content, template } = await withTemplate(deps, siteId, body);
+    const input = inline ?? validateCreateInput(content);
 
     const audience = await countAudience(deps.audience, siteId, input);
     const id = randomUUID();
