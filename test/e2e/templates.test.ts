@@ -3,6 +3,7 @@
 // browser gets (decrypted by the push-service simulator) shows the rendered notification. Keys of
 // another site, and of a plan that may not create campaigns, reach no template.
 import { expect } from 'chai';
+import pg from 'pg';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { ALL, DATE_RE, siteWithPermissions, subscribeSimulated, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
@@ -66,6 +67,18 @@ describe('e2e: templates', function () {
     expect((await api('POST', '/v2/templates', '[1]')).status).to.equal(400);
 
     expect((await api('DELETE', `/v2/templates/${t.id}`)).body).to.deep.equal({ id: t.id, deleted: true });
+    // Recorded in the site's audit log by the /v2 router, with no code of the templates' own (reads and previews are not).
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      await eventually(async () => {
+        const { rows } = await db.query(`SELECT action, status FROM delivery.audit_log WHERE site_id = $1 AND target LIKE $2 ORDER BY id`, [site.id, `%${t.id}%`]);
+        const got = rows.map((r) => `${r.action} ${r.status}`);
+        return got.includes('deleteTemplate 200') ? got : undefined;
+      }, 10_000, 100).then((got) => expect(got).to.deep.equal(['createTemplate 200', 'updateTemplate 200', 'updateTemplate 400', 'deleteTemplate 200']));
+    } finally {
+      await db.end();
+    }
     const gone = await api('GET', `/v2/templates/${t.id}`);
     expect({ status: gone.status, body: gone.body }).to.deep.equal({ status: 404, body: { message: 'Template not found' } });
   });
