@@ -611,6 +611,8 @@ describe('browser: the console in headless Chromium, against the real stack', fu
 
   it('templates: by keyboard a template is saved (a refused tag said, nothing saved), tried with values through the API (a missing variable said, then the rendered notification previewed), changed as version 2 and deleted', async () => {
     const v2Templates = async () => ((await v2('GET', '/v2/templates')) as { items: { id: string; name: string; version: number; title: string }[] }).items;
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Templates' }).click();
     await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
     await page.getByText('No templates yet.').waitFor();

@@ -195,7 +195,8 @@ export function variablesField(value: unknown, errors: string[]): Values {
     errors.push(MESSAGES.templateVariables);
     return {};
   }
-  const values: Record<string, string | number> = {};
+  // No prototype: a variable named __proto__ is a value like any other.
+  const values: Record<string, string | number> = Object.create(null);
   for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
     if (!(typeof v === 'string' && v.length <= MAX_VALUE_CHARS) && !(typeof v === 'number' && Number.isFinite(v))) errors.push(fill(MESSAGES.templateVariableValue, { name }));
     else if (typeof v === 'string' && hasBadCharacters(v)) errors.push(fill(MESSAGES.templateVariableCharacters, { name }));
