@@ -476,7 +476,8 @@ describe('gateway: the console API', function () {
         icon: null,
         image: null,
       });
-      expect(received.headers.ttl).to.equal(60);
+      // 60 s; a retry (the push service slow to answer on a loaded machine) sends what is left of it.
+      expect(received.headers.ttl).to.be.within(50, 60);
 
       const plugin = 'subscription.endpoint must be an https URL of a push service, subscription.keys.p256dh must be a base64url P-256 public key, subscription.keys.auth must be 16 bytes in base64url';
       for (const body of [{}, { subscription: 'x' }, { subscription: { endpoint: 5, keys: [] } }, { subscription: { endpoint: '', keys: { p256dh: null, auth: {} } } }]) {
