@@ -23,6 +23,7 @@ import { registerSlowClients } from './classes/slow-clients.js';
 import { registerSmuggling } from './classes/smuggling.js';
 import { registerSpoofing } from './classes/spoofing.js';
 import { registerSsrf } from './classes/ssrf.js';
+import { registerTemplates } from './classes/templates.js';
 import { registerV2Input } from './classes/v2-input.js';
 import { getCtx, SEED, startSuite, stopSuite } from './support/suite.js';
 
@@ -64,4 +65,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerConsoleMembers();
   registerConsoleWebhooks();
   registerPeople();
+  registerTemplates();
 });

@@ -609,6 +609,64 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect(await v2Hooks()).to.deep.equal([]);
   });
 
+  it('templates: by keyboard a template is saved (a refused tag said, nothing saved), tried with values through the API (a missing variable said, then the rendered notification previewed), changed as version 2 and deleted', async () => {
+    const v2Templates = async () => ((await v2('GET', '/v2/templates')) as { items: { id: string; name: string; version: number; title: string }[] }).items;
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
+    await page.getByText('No templates yet.').waitFor();
+    await screen('templates-empty');
+    await page.getByRole('link', { name: 'New template' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'New template' }).waitFor();
+    const type = async (label: string, text: string) => {
+      await page.getByLabel(label, { exact: true }).focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(text);
+    };
+    await type('Name', 'Back in stock');
+    await type('Title', 'Hi {{ First }}');
+    await type('Text', 'Your {{ product }} is back');
+    await type('Link', 'https://shop.example/p/{{ product_id }}');
+    await page.getByRole('button', { name: 'Save template' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'title has a malformed tag at character 3' }).waitFor();
+    expect(await v2Templates()).to.deep.equal([]);
+    await type('Title', 'Hi {{ first_name | "there" }}');
+    await page.getByRole('button', { name: 'Save template' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Try it with values (version 1)' }).waitFor();
+    const [saved] = await v2Templates();
+    expect(saved).to.deep.include({ name: 'Back in stock', version: 1, title: 'Hi {{ first_name | "there" }}' });
+
+    await page.getByRole('button', { name: 'Show the notification' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Template variable product has no value and no default' }).waitFor();
+    await type('product', 'red boots');
+    await type('product_id', 'b/42');
+    await page.getByRole('button', { name: 'Show the notification' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.pv-title', { hasText: 'Hi there' }).first().waitFor();
+    await page.locator('.pv-body', { hasText: 'Your red boots is back' }).first().waitFor();
+    await screen('template-tried');
+
+    await type('Text', 'Only a few {{ product }} left');
+    await page.getByRole('button', { name: 'Save changes' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Saved as version 2.').waitFor();
+    expect((await v2Templates())[0]).to.deep.include({ version: 2 });
+
+    await page.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete the template Back in stock?' }).waitFor();
+    await screen('template-delete');
+    await page.getByRole('button', { name: 'Delete template' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('No templates yet.').waitFor();
+    expect(await v2Templates()).to.deep.equal([]);
+  });
+
   /** The campaign id of the page shown (`#/sites/<site>/campaigns/<id>`). */
   const shownCampaignId = () => decodeURIComponent(/campaigns\/([^/?]+)$/.exec(new URL(page.url()).hash)?.[1] ?? '');
 

@@ -366,3 +366,37 @@ export interface WebhookFields {
   description?: string;
   enabled?: boolean;
 }
+
+/** A template's fields as the console edits them (docs/api-decisions.md, "Templates"): texts with {{ tags }}. */
+export interface TemplateFields {
+  name?: string;
+  title?: string;
+  body?: string;
+  link?: string;
+  icon?: string | null;
+  image?: string | null;
+  callToAction?: string | null;
+}
+
+/** A template as /v2/templates answers it: its fields as saved, the variables its texts use. */
+export interface Template extends TemplateFields {
+  id: string;
+  name: string;
+  version: number;
+  variables: { name: string; required: boolean }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplatePage {
+  items: Template[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** A template's preview: what a campaign made from it now with the values would have. */
+export interface RenderedTemplate {
+  template: { id: string; version: number };
+  content: { title: string; body: string; link: string; icon: string | null; image: string | null; callToAction: string; actions: { title: string; link: string }[] };
+}

@@ -57,6 +57,11 @@ import type { ReviseCampaignResponse__Output } from '@webpush/contracts/generate
 import type { NameCounts__Output } from '@webpush/contracts/generated/delivery/v1/NameCounts.js';
 import type { ImportSubscriptionsResponse__Output } from '@webpush/contracts/generated/delivery/v1/ImportSubscriptionsResponse.js';
 import type { ExportChunk__Output } from '@webpush/contracts/generated/delivery/v1/ExportChunk.js';
+import type { TemplateRequest } from '@webpush/contracts/generated/campaign/v1/TemplateRequest.js';
+import type { Template__Output } from '@webpush/contracts/generated/campaign/v1/Template.js';
+import type { ListTemplatesResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListTemplatesResponse.js';
+import type { DeleteTemplateResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteTemplateResponse.js';
+import type { RenderTemplateResponse__Output } from '@webpush/contracts/generated/campaign/v1/RenderTemplateResponse.js';
 import type { ExportCampaignsChunk__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
 
 export interface CallContext {
@@ -76,6 +81,17 @@ export interface CampaignBackend {
   updateDraft(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<CreateCampaignResponse__Output>;
   /** No deadline (a long history takes a while): the caller cancels it when its client goes. */
   exportCampaigns(req: { siteId: string; bodyJson: string; format: string }, ctx: CallContext): grpc.ClientReadableStream<ExportCampaignsChunk__Output>;
+}
+
+/** The template calls of campaign.v1.CampaignService (/v2/templates), one per endpoint, each answering its typed message. */
+export type TemplateCall<Answer> = (req: TemplateRequest, ctx: CallContext) => Promise<Answer>;
+export interface TemplatesBackend {
+  createTemplate: TemplateCall<Template__Output>;
+  listTemplates: TemplateCall<ListTemplatesResponse__Output>;
+  getTemplate: TemplateCall<Template__Output>;
+  updateTemplate: TemplateCall<Template__Output>;
+  deleteTemplate: TemplateCall<DeleteTemplateResponse__Output>;
+  renderTemplate: TemplateCall<RenderTemplateResponse__Output>;
 }
 
 /** campaign.v1.Console (packages/contracts/protos/campaign/v1/console.proto): the console's accounts, sessions, keys and settings. */
@@ -159,6 +175,7 @@ export interface AuditLogBackend {
 
 export interface Backends {
   campaigns: CampaignBackend;
+  templates: TemplatesBackend;
   auditLog: AuditLogBackend;
   console: ConsoleBackend;
   audience: AudienceBackend;
@@ -224,6 +241,14 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       reviseCampaign: (req, ctx) => call(campaign, campaign.ReviseCampaign, req, ctx),
       updateDraft: (req, ctx) => call(campaign, campaign.UpdateDraft, req, ctx),
       exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
+    },
+    templates: {
+      createTemplate: (req, ctx) => call(campaign, campaign.CreateTemplate, req, ctx),
+      listTemplates: (req, ctx) => call(campaign, campaign.ListTemplates, req, ctx),
+      getTemplate: (req, ctx) => call(campaign, campaign.GetTemplate, req, ctx),
+      updateTemplate: (req, ctx) => call(campaign, campaign.UpdateTemplate, req, ctx),
+      deleteTemplate: (req, ctx) => call(campaign, campaign.DeleteTemplate, req, ctx),
+      renderTemplate: (req, ctx) => call(campaign, campaign.RenderTemplate, req, ctx),
     },
     console: {
       login: (req, ctx) => call(consoleClient, consoleClient.Login, req, ctx),

@@ -21,11 +21,12 @@ import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from './audi
 import { campaignEndpoints } from './campaigns.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
+import { templateEndpoints } from './templates.js';
 import { webhookEndpoints } from './webhooks.js';
 import { peopleEndpoints } from './people.js';
 
 export interface ApiDeps {
-  backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
+  backends: Pick<Backends, 'campaigns' | 'templates' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
@@ -46,6 +47,7 @@ export interface ApiLimits {
 export function v2Router(deps: ApiDeps): Router {
   const campaigns = campaignEndpoints(deps.backends.campaigns);
   const audience = audienceEndpoints(deps.backends.audience);
+  const templates = templateEndpoints(deps.backends.templates);
   const webhooks = webhookEndpoints(deps.backends.webhooks);
   const people = peopleEndpoints(deps.backends.audience);
   const v2 = createRouter();
@@ -73,6 +75,13 @@ export function v2Router(deps: ApiDeps): Router {
   add('PATCH', '/v2/users/{externalId}', people.update);
   add('DELETE', '/v2/users/{externalId}', people.delete);
   add('GET', '/v2/users/{externalId}/export', people.export);
+
+  add('GET', '/v2/templates', templates.list);
+  add('POST', '/v2/templates', templates.create);
+  add('GET', '/v2/templates/{templateId}', templates.get);
+  add('PATCH', '/v2/templates/{templateId}', templates.update);
+  add('DELETE', '/v2/templates/{templateId}', templates.delete);
+  add('POST', '/v2/templates/{templateId}/render', templates.render);
 
   add('GET', '/v2/webhooks', webhooks.list);
   add('POST', '/v2/webhooks', webhooks.create);

@@ -13,6 +13,7 @@ import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, Creat
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from './campaign/v1/CreateCampaignResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from './campaign/v1/DeleteTemplateResponse';
 import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from './campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from './campaign/v1/ExportCampaignsRequest';
@@ -21,6 +22,7 @@ import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaign
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
+import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from './campaign/v1/ListTemplatesResponse';
 import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from './campaign/v1/LocalTimePlan';
 import type { NotificationAction as _campaign_v1_NotificationAction, NotificationAction__Output as _campaign_v1_NotificationAction__Output } from './campaign/v1/NotificationAction';
 import type { NotificationOptions as _campaign_v1_NotificationOptions, NotificationOptions__Output as _campaign_v1_NotificationOptions__Output } from './campaign/v1/NotificationOptions';
@@ -28,9 +30,13 @@ import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _c
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
+import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from './campaign/v1/RenderTemplateResponse';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
+import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
+import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
+import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
 import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
@@ -56,6 +62,7 @@ export interface ProtoGrpcType {
       CreateCampaignResponse: MessageTypeDefinition<_campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignResponse__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      DeleteTemplateResponse: MessageTypeDefinition<_campaign_v1_DeleteTemplateResponse, _campaign_v1_DeleteTemplateResponse__Output>
       Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
       ExportCampaignsChunk: MessageTypeDefinition<_campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsChunk__Output>
       ExportCampaignsRequest: MessageTypeDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsRequest__Output>
@@ -64,6 +71,7 @@ export interface ProtoGrpcType {
       GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
+      ListTemplatesResponse: MessageTypeDefinition<_campaign_v1_ListTemplatesResponse, _campaign_v1_ListTemplatesResponse__Output>
       LocalTimePlan: MessageTypeDefinition<_campaign_v1_LocalTimePlan, _campaign_v1_LocalTimePlan__Output>
       NotificationAction: MessageTypeDefinition<_campaign_v1_NotificationAction, _campaign_v1_NotificationAction__Output>
       NotificationOptions: MessageTypeDefinition<_campaign_v1_NotificationOptions, _campaign_v1_NotificationOptions__Output>
@@ -71,9 +79,13 @@ export interface ProtoGrpcType {
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
+      RenderTemplateResponse: MessageTypeDefinition<_campaign_v1_RenderTemplateResponse, _campaign_v1_RenderTemplateResponse__Output>
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
       ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
+      Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
+      TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
+      TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>
       UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
       Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>

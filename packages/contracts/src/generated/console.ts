@@ -22,6 +22,7 @@ import type { CreateKeyRequest as _campaign_v1_CreateKeyRequest, CreateKeyReques
 import type { CreatedInvite as _campaign_v1_CreatedInvite, CreatedInvite__Output as _campaign_v1_CreatedInvite__Output } from './campaign/v1/CreatedInvite';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from './campaign/v1/DeleteTemplateResponse';
 import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
 import type { EstimateAudienceRequest as _campaign_v1_EstimateAudienceRequest, EstimateAudienceRequest__Output as _campaign_v1_EstimateAudienceRequest__Output } from './campaign/v1/EstimateAudienceRequest';
 import type { EstimateAudienceResponse as _campaign_v1_EstimateAudienceResponse, EstimateAudienceResponse__Output as _campaign_v1_EstimateAudienceResponse__Output } from './campaign/v1/EstimateAudienceResponse';
@@ -38,6 +39,7 @@ import type { InviteTokenRequest as _campaign_v1_InviteTokenRequest, InviteToken
 import type { IssuedApiKey as _campaign_v1_IssuedApiKey, IssuedApiKey__Output as _campaign_v1_IssuedApiKey__Output } from './campaign/v1/IssuedApiKey';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
+import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from './campaign/v1/ListTemplatesResponse';
 import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from './campaign/v1/LocalTimePlan';
 import type { LoginRequest as _campaign_v1_LoginRequest, LoginRequest__Output as _campaign_v1_LoginRequest__Output } from './campaign/v1/LoginRequest';
 import type { LogoutResponse as _campaign_v1_LogoutResponse, LogoutResponse__Output as _campaign_v1_LogoutResponse__Output } from './campaign/v1/LogoutResponse';
@@ -52,6 +54,7 @@ import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerReq
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
 import type { RemoveMemberResponse as _campaign_v1_RemoveMemberResponse, RemoveMemberResponse__Output as _campaign_v1_RemoveMemberResponse__Output } from './campaign/v1/RemoveMemberResponse';
+import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from './campaign/v1/RenderTemplateResponse';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
 import type { RevokeInviteResponse as _campaign_v1_RevokeInviteResponse, RevokeInviteResponse__Output as _campaign_v1_RevokeInviteResponse__Output } from './campaign/v1/RevokeInviteResponse';
@@ -64,6 +67,9 @@ import type { SessionView as _campaign_v1_SessionView, SessionView__Output as _c
 import type { SetSiteThrottleRequest as _campaign_v1_SetSiteThrottleRequest, SetSiteThrottleRequest__Output as _campaign_v1_SetSiteThrottleRequest__Output } from './campaign/v1/SetSiteThrottleRequest';
 import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoResponse__Output as _campaign_v1_SiteInfoResponse__Output } from './campaign/v1/SiteInfoResponse';
 import type { SiteThrottle as _campaign_v1_SiteThrottle, SiteThrottle__Output as _campaign_v1_SiteThrottle__Output } from './campaign/v1/SiteThrottle';
+import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
+import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
+import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UpdateMemberRequest as _campaign_v1_UpdateMemberRequest, UpdateMemberRequest__Output as _campaign_v1_UpdateMemberRequest__Output } from './campaign/v1/UpdateMemberRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
@@ -99,6 +105,7 @@ export interface ProtoGrpcType {
       CreatedInvite: MessageTypeDefinition<_campaign_v1_CreatedInvite, _campaign_v1_CreatedInvite__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      DeleteTemplateResponse: MessageTypeDefinition<_campaign_v1_DeleteTemplateResponse, _campaign_v1_DeleteTemplateResponse__Output>
       Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
       EstimateAudienceRequest: MessageTypeDefinition<_campaign_v1_EstimateAudienceRequest, _campaign_v1_EstimateAudienceRequest__Output>
       EstimateAudienceResponse: MessageTypeDefinition<_campaign_v1_EstimateAudienceResponse, _campaign_v1_EstimateAudienceResponse__Output>
@@ -115,6 +122,7 @@ export interface ProtoGrpcType {
       IssuedApiKey: MessageTypeDefinition<_campaign_v1_IssuedApiKey, _campaign_v1_IssuedApiKey__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
+      ListTemplatesResponse: MessageTypeDefinition<_campaign_v1_ListTemplatesResponse, _campaign_v1_ListTemplatesResponse__Output>
       LocalTimePlan: MessageTypeDefinition<_campaign_v1_LocalTimePlan, _campaign_v1_LocalTimePlan__Output>
       LoginRequest: MessageTypeDefinition<_campaign_v1_LoginRequest, _campaign_v1_LoginRequest__Output>
       LogoutResponse: MessageTypeDefinition<_campaign_v1_LogoutResponse, _campaign_v1_LogoutResponse__Output>
@@ -129,6 +137,7 @@ export interface ProtoGrpcType {
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
       RemoveMemberResponse: MessageTypeDefinition<_campaign_v1_RemoveMemberResponse, _campaign_v1_RemoveMemberResponse__Output>
+      RenderTemplateResponse: MessageTypeDefinition<_campaign_v1_RenderTemplateResponse, _campaign_v1_RenderTemplateResponse__Output>
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
       ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
       RevokeInviteResponse: MessageTypeDefinition<_campaign_v1_RevokeInviteResponse, _campaign_v1_RevokeInviteResponse__Output>
@@ -141,6 +150,9 @@ export interface ProtoGrpcType {
       SetSiteThrottleRequest: MessageTypeDefinition<_campaign_v1_SetSiteThrottleRequest, _campaign_v1_SetSiteThrottleRequest__Output>
       SiteInfoResponse: MessageTypeDefinition<_campaign_v1_SiteInfoResponse, _campaign_v1_SiteInfoResponse__Output>
       SiteThrottle: MessageTypeDefinition<_campaign_v1_SiteThrottle, _campaign_v1_SiteThrottle__Output>
+      Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
+      TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
+      TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>
       UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UpdateMemberRequest: MessageTypeDefinition<_campaign_v1_UpdateMemberRequest, _campaign_v1_UpdateMemberRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>

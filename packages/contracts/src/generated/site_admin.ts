@@ -29,6 +29,7 @@ import type { CreateSiteRequest as _campaign_v1_CreateSiteRequest, CreateSiteReq
 import type { CreatedSite as _campaign_v1_CreatedSite, CreatedSite__Output as _campaign_v1_CreatedSite__Output } from './campaign/v1/CreatedSite';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from './campaign/v1/DeleteTemplateResponse';
 import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from './campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from './campaign/v1/ExportCampaignsRequest';
@@ -41,6 +42,7 @@ import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCam
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
 import type { ListPlansRequest as _campaign_v1_ListPlansRequest, ListPlansRequest__Output as _campaign_v1_ListPlansRequest__Output } from './campaign/v1/ListPlansRequest';
 import type { ListSitesRequest as _campaign_v1_ListSitesRequest, ListSitesRequest__Output as _campaign_v1_ListSitesRequest__Output } from './campaign/v1/ListSitesRequest';
+import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from './campaign/v1/ListTemplatesResponse';
 import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from './campaign/v1/LocalTimePlan';
 import type { NotificationAction as _campaign_v1_NotificationAction, NotificationAction__Output as _campaign_v1_NotificationAction__Output } from './campaign/v1/NotificationAction';
 import type { NotificationOptions as _campaign_v1_NotificationOptions, NotificationOptions__Output as _campaign_v1_NotificationOptions__Output } from './campaign/v1/NotificationOptions';
@@ -48,6 +50,7 @@ import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _c
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
+import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from './campaign/v1/RenderTemplateResponse';
 import type { ResetPasswordLinkRequest as _campaign_v1_ResetPasswordLinkRequest, ResetPasswordLinkRequest__Output as _campaign_v1_ResetPasswordLinkRequest__Output } from './campaign/v1/ResetPasswordLinkRequest';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
@@ -56,6 +59,9 @@ import type { RevokeKeysRequest as _campaign_v1_RevokeKeysRequest, RevokeKeysReq
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
 import type { SetThrottleRequest as _campaign_v1_SetThrottleRequest, SetThrottleRequest__Output as _campaign_v1_SetThrottleRequest__Output } from './campaign/v1/SetThrottleRequest';
 import type { SiteAdminClient as _campaign_v1_SiteAdminClient, SiteAdminDefinition as _campaign_v1_SiteAdminDefinition } from './campaign/v1/SiteAdmin';
+import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
+import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
+import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
 import type { ThrottleAnswer as _campaign_v1_ThrottleAnswer, ThrottleAnswer__Output as _campaign_v1_ThrottleAnswer__Output } from './campaign/v1/ThrottleAnswer';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
@@ -98,6 +104,7 @@ export interface ProtoGrpcType {
       CreatedSite: MessageTypeDefinition<_campaign_v1_CreatedSite, _campaign_v1_CreatedSite__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      DeleteTemplateResponse: MessageTypeDefinition<_campaign_v1_DeleteTemplateResponse, _campaign_v1_DeleteTemplateResponse__Output>
       Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
       ExportCampaignsChunk: MessageTypeDefinition<_campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsChunk__Output>
       ExportCampaignsRequest: MessageTypeDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsRequest__Output>
@@ -110,6 +117,7 @@ export interface ProtoGrpcType {
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
       ListPlansRequest: MessageTypeDefinition<_campaign_v1_ListPlansRequest, _campaign_v1_ListPlansRequest__Output>
       ListSitesRequest: MessageTypeDefinition<_campaign_v1_ListSitesRequest, _campaign_v1_ListSitesRequest__Output>
+      ListTemplatesResponse: MessageTypeDefinition<_campaign_v1_ListTemplatesResponse, _campaign_v1_ListTemplatesResponse__Output>
       LocalTimePlan: MessageTypeDefinition<_campaign_v1_LocalTimePlan, _campaign_v1_LocalTimePlan__Output>
       NotificationAction: MessageTypeDefinition<_campaign_v1_NotificationAction, _campaign_v1_NotificationAction__Output>
       NotificationOptions: MessageTypeDefinition<_campaign_v1_NotificationOptions, _campaign_v1_NotificationOptions__Output>
@@ -117,6 +125,7 @@ export interface ProtoGrpcType {
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
+      RenderTemplateResponse: MessageTypeDefinition<_campaign_v1_RenderTemplateResponse, _campaign_v1_RenderTemplateResponse__Output>
       ResetPasswordLinkRequest: MessageTypeDefinition<_campaign_v1_ResetPasswordLinkRequest, _campaign_v1_ResetPasswordLinkRequest__Output>
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
       ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
@@ -125,6 +134,9 @@ export interface ProtoGrpcType {
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
       SetThrottleRequest: MessageTypeDefinition<_campaign_v1_SetThrottleRequest, _campaign_v1_SetThrottleRequest__Output>
       SiteAdmin: SubtypeConstructor<typeof grpc.Client, _campaign_v1_SiteAdminClient> & { service: _campaign_v1_SiteAdminDefinition }
+      Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
+      TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
+      TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>
       ThrottleAnswer: MessageTypeDefinition<_campaign_v1_ThrottleAnswer, _campaign_v1_ThrottleAnswer__Output>
       UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>

@@ -10,9 +10,17 @@ import type { Campaign } from '@webpush/contracts/campaign-json.js';
 import { campaignOf, fixedFieldsOf, SORT_COLUMN, sortKeyOf, type CampaignRow, type LiveRow } from './campaign-rows.js';
 import type { FixedPartsCache } from './fixed-parts-cache.js';
 
+/** The template a campaign was rendered from, as it was then. */
+export interface TemplateReference {
+  id: string;
+  version: number;
+}
+
 export interface NewCampaign extends CampaignContent {
   id: string;
   siteId: string;
+  /** Null: inline content (or a draft edited since). */
+  template: TemplateReference | null;
   topics: string[];
   status: string;
   scheduleMode: string;
@@ -42,10 +50,10 @@ const INSERT_CAMPAIGN = {
   name: 'campaign_insert',
   text: `WITH c AS (
      INSERT INTO campaign.campaigns (id, site_id, topics, status, schedule_mode, schedule_date, total_users, ttl, dispatched_at, segment,
-       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, urgency, ${CONTENT_COLUMN_LIST.join(', ')})
+       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, urgency, template, ${CONTENT_COLUMN_LIST.join(', ')})
      VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), $7, $8, CASE WHEN $9::boolean THEN now() END, $10::json,
        CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END, $12,
-       $13::json, $14::timestamptz, $15::json, $16, ${CONTENT_COLUMN_LIST.map((_, i) => `$${17 + i}`).join(', ')})
+       $13::json, $14::timestamptz, $15::json, $16, $17::jsonb, ${CONTENT_COLUMN_LIST.map((_, i) => `$${18 + i}`).join(', ')})
      RETURNING id)
    INSERT INTO campaign.campaign_stats (campaign_id) SELECT id FROM c`,
 };
@@ -55,7 +63,7 @@ function campaignValues(c: NewCampaign): unknown[] {
   return [c.id, c.siteId, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers, c.ttl, c.dispatchNow,
     c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
     c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest), c.urgency,
-    ...contentParameters(c)];
+    c.template === null ? null : JSON.stringify(c.template), ...contentParameters(c)];
 }
 
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
@@ -76,8 +84,8 @@ const UPDATE_DRAFT = {
        schedule_date = COALESCE($6::timestamptz, CASE WHEN $9::boolean THEN now() ELSE c.created_at END),
        total_users = $7, ttl = $8, dispatched_at = CASE WHEN $9::boolean THEN now() END, segment = $10::json,
        throttle_per_minute = CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END,
-       ignore_frequency_cap = $12, local_time = $13::json, last_send_at = $14::timestamptz, ab_test = $15::json, urgency = $16, edited_at = now(),
-       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${17 + i}`).join(', ')}
+       ignore_frequency_cap = $12, local_time = $13::json, last_send_at = $14::timestamptz, ab_test = $15::json, urgency = $16, template = $17::jsonb, edited_at = now(),
+       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${18 + i}`).join(', ')}
      WHERE c.id = $1 AND c.site_id = $2 AND c.status = 'draft'
      RETURNING c.id`,
 };

@@ -132,6 +132,32 @@ export function validateAudienceInput(raw: Record<string, unknown>): { topics: s
   return { topics: audience.topics, countries: audience.countries, segment };
 }
 
+/** The content fields of a create body (what a template renders to): the create's rules and messages, in its order. */
+export const CONTENT_INPUT_FIELDS = ['title', 'body', 'link', 'callToAction', 'icon', 'image', 'utmSource', 'utmMedium', 'utmCampaign',
+  'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang'] as const;
+
+/**
+ * The content part of a create body alone, validated as validateCreateInput validates it (the
+ * same rules, messages and order, the size of one push included): a template's preview.
+ */
+export function validateContentInput(raw: Record<string, unknown>): CampaignContent {
+  const errors: string[] = [];
+  const title = CONTENT_FIELD_RULES.title(raw.title, errors);
+  const body = CONTENT_FIELD_RULES.body(raw.body, errors);
+  const link = CONTENT_FIELD_RULES.link(raw.link, errors);
+  const callToAction = CONTENT_FIELD_RULES.callToAction(raw.callToAction, errors);
+  const icon = CONTENT_FIELD_RULES.icon(raw.icon, errors);
+  const image = CONTENT_FIELD_RULES.image(raw.image, errors);
+  const utmSource = utmField(raw.utmSource, { length: MESSAGES.utmSourceLength, characters: MESSAGES.utmSourceCharacters }, errors);
+  const utmMedium = utmField(raw.utmMedium, { length: MESSAGES.utmMediumLength, characters: MESSAGES.utmMediumCharacters }, errors);
+  const utmCampaign = utmField(raw.utmCampaign, { length: MESSAGES.utmCampaignLength, characters: MESSAGES.utmCampaignCharacters }, errors);
+  const options = notificationOptionsField(raw, callToAction, errors);
+  if (errors.length > 0) throw new ValidationError(errors);
+  const content: CampaignContent = { title, body, link, utmSource, utmMedium, utmCampaign, icon, image, callToAction, options };
+  if (!fitsOnePush(content)) throw new ValidationError([MESSAGES.notificationTooLarge]);
+  return content;
+}
+
 /**
  * Returns the normalised input or throws ValidationError with every failing field's message.
  * `now`: the moment of the request (a local time's date may not be before its UTC date).

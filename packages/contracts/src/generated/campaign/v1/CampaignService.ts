@@ -8,16 +8,21 @@ import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, Creat
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from '../../campaign/v1/CreateCampaignResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from '../../campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from '../../campaign/v1/DeleteCampaignResponse';
+import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from '../../campaign/v1/DeleteTemplateResponse';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from '../../campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from '../../campaign/v1/ExportCampaignsRequest';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from '../../campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from '../../campaign/v1/GetCampaignResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from '../../campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from '../../campaign/v1/ListCampaignsResponse';
+import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from '../../campaign/v1/ListTemplatesResponse';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from '../../campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from '../../campaign/v1/PickWinnerResponse';
+import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from '../../campaign/v1/RenderTemplateResponse';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from '../../campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from '../../campaign/v1/ReviseCampaignResponse';
+import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from '../../campaign/v1/Template';
+import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from '../../campaign/v1/TemplateRequest';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from '../../campaign/v1/UpdateDraftRequest';
 
 export interface CampaignServiceClient extends grpc.Client {
@@ -39,6 +44,15 @@ export interface CampaignServiceClient extends grpc.Client {
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  CreateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  CreateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  CreateTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  CreateTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  createTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  createTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  createTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  createTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  
   DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
@@ -47,6 +61,15 @@ export interface CampaignServiceClient extends grpc.Client {
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
+  DeleteTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
+  DeleteTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
+  DeleteTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
+  DeleteTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
+  deleteTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
+  deleteTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
+  deleteTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
+  deleteTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
   
   ExportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
   ExportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
@@ -62,6 +85,15 @@ export interface CampaignServiceClient extends grpc.Client {
   getCampaign(argument: _campaign_v1_GetCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   getCampaign(argument: _campaign_v1_GetCampaignRequest, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  GetTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  GetTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  GetTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  GetTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  getTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  getTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  getTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  getTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  
   ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
@@ -71,6 +103,15 @@ export interface CampaignServiceClient extends grpc.Client {
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   
+  ListTemplates(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
+  ListTemplates(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
+  ListTemplates(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
+  ListTemplates(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
+  listTemplates(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
+  listTemplates(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
+  listTemplates(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
+  listTemplates(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
+  
   PickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   PickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   PickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
@@ -79,6 +120,15 @@ export interface CampaignServiceClient extends grpc.Client {
   pickWinner(argument: _campaign_v1_PickWinnerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   pickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   pickWinner(argument: _campaign_v1_PickWinnerRequest, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
+  
+  RenderTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
+  RenderTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
+  RenderTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
+  RenderTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
+  renderTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
+  renderTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
+  renderTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
+  renderTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
   
   ReviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
   ReviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
@@ -98,6 +148,15 @@ export interface CampaignServiceClient extends grpc.Client {
   updateDraft(argument: _campaign_v1_UpdateDraftRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   updateDraft(argument: _campaign_v1_UpdateDraftRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  UpdateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  UpdateTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  UpdateTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  updateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  updateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  updateTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  updateTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -105,30 +164,48 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   CreateCampaign: grpc.handleUnaryCall<_campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
+  CreateTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
+  
   DeleteCampaign: grpc.handleUnaryCall<_campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse>;
+  
+  DeleteTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_DeleteTemplateResponse>;
   
   ExportCampaigns: grpc.handleServerStreamingCall<_campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk>;
   
   GetCampaign: grpc.handleUnaryCall<_campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse>;
   
+  GetTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
+  
   ListCampaigns: grpc.handleUnaryCall<_campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse>;
   
+  ListTemplates: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_ListTemplatesResponse>;
+  
   PickWinner: grpc.handleUnaryCall<_campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse>;
+  
+  RenderTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_RenderTemplateResponse>;
   
   ReviseCampaign: grpc.handleUnaryCall<_campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse>;
   
   UpdateDraft: grpc.handleUnaryCall<_campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse>;
+  
+  UpdateTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
   
 }
 
 export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   Authenticate: MethodDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse__Output>
   CreateCampaign: MethodDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
+  CreateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
   DeleteCampaign: MethodDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse__Output>
+  DeleteTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_DeleteTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_DeleteTemplateResponse__Output>
   ExportCampaigns: MethodDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk__Output>
   GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
+  GetTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
   ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
+  ListTemplates: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_ListTemplatesResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_ListTemplatesResponse__Output>
   PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
+  RenderTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_RenderTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_RenderTemplateResponse__Output>
   ReviseCampaign: MethodDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse__Output>
   UpdateDraft: MethodDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
+  UpdateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
 }
