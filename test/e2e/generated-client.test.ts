@@ -209,6 +209,32 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([clicked.status, clicked.location]).to.deep.equal([302, 'https://shop.example/client?utm_source=client']);
   });
 
+  it('templates: create (version 1, its variables), list with paging, get, change (version 2), render with a visitor\'s values, delete, then 404', async () => {
+    const created = await client('createTemplate', { key: site.apiKey, name: 'Back in stock', requestId: 'client-template-1' });
+    expect([created.status, created.requestId, created.body.name, created.body.version]).to.deep.equal([200, 'client-template-1', 'Back in stock', 1]);
+    expect(created.body.variables).to.deep.equal([{ name: 'first_name', required: false }, { name: 'product', required: true }, { name: 'product_id', required: true }]);
+    const templateId: string = created.body.id;
+    const second = await client('createTemplate', { key: site.apiKey, name: 'Price drop' });
+    expect(second.status).to.equal(200);
+    const first = await client('listTemplates', { key: site.apiKey, limit: 1 });
+    expect([first.status, first.body.items.length, first.body.hasMore]).to.deep.equal([200, 1, true]);
+    const rest = await client('listTemplates', { key: site.apiKey, limit: 1, cursor: first.body.nextCursor });
+    expect([rest.status, rest.body.hasMore, [first.body.items[0].id, rest.body.items[0].id].sort()]).to.deep.equal([200, false, [templateId, second.body.id].sort()]);
+    const got = await client('getTemplate', { key: site.apiKey, templateId });
+    expect([got.status, got.body]).to.deep.equal([200, created.body]);
+    const changed = await client('updateTemplate', { key: site.apiKey, templateId });
+    expect([changed.status, changed.body.version, changed.body.body]).to.deep.equal([200, 2, 'Only {{ left | "a few" }} {{ product }} left']);
+    const rendered = await client('renderTemplate', { key: site.apiKey, templateId });
+    expect([rendered.status, rendered.body.template]).to.deep.equal([200, { id: templateId, version: 2 }]);
+    expect(rendered.body.content).to.include({ title: 'Hi Ana', body: 'Only 3 red boots left', link: 'https://shop.example/p/b%2F42' });
+    for (const id of [templateId, second.body.id]) {
+      const deleted = await client('deleteTemplate', { key: site.apiKey, templateId: id });
+      expect([deleted.status, deleted.body]).to.deep.equal([200, { id, deleted: true }]);
+    }
+    const missing = await client('getTemplate', { key: site.apiKey, templateId });
+    expect([missing.status, missing.body]).to.deep.equal([404, { message: 'Template not found' }]);
+  });
+
   it('webhooks: create (its secret once), list, get, change, ping, deliveries, redeliver the ping, rotate the secret, delete', async () => {
     // A name that need not resolve: accepted at create (no DNS in the sandbox); its deliveries
     // fail and wait. Its events are ones the earlier steps no longer raise: only the ping is listed.

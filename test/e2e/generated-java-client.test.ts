@@ -225,6 +225,20 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Campaign not found' }]);
   });
 
+  it('templates: create (version 1, its variables), list, get, change (version 2), render with a visitor\'s values, delete; then get answers 404', () => {
+    const created = succeeded('createTemplate', 200);
+    expect(created).to.include({ name: `Back in stock ${out.runId}`, version: 1, title: 'Hi {{ first_name | "there" }}' });
+    expect(created.id).to.match(/^[0-9a-f-]{36}$/);
+    expect(created.variables).to.deep.equal([{ name: 'first_name', required: false }, { name: 'product', required: true }, { name: 'product_id', required: true }]);
+    expect(succeeded('listTemplates', 200)).to.deep.equal([created]);
+    expect(succeeded('getTemplate', 200)).to.deep.equal(created);
+    expect(succeeded('updateTemplate', 200)).to.deep.equal({ ...created, version: 2, body: 'Only {{ left | "a few" }} {{ product }} left', variables: [{ name: 'first_name', required: false }, { name: 'left', required: false }, { name: 'product', required: true }, { name: 'product_id', required: true }] });
+    expect(succeeded('renderTemplate', 200)).to.deep.equal({ template: { id: created.id, version: 2 }, content: { title: 'Hi Ana', body: 'Only 3 red boots left', link: 'https://shop.example/p/b%2F42' } });
+    expect(succeeded('deleteTemplate', 200)).to.deep.equal({ id: created.id, deleted: true });
+    const missing = call('getDeletedTemplate');
+    expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Template not found' }]);
+  });
+
   it('webhooks: create (the secret once), list, get, change, ping, deliveries, redeliver the ping, rotate the secret, delete; then get answers 404', () => {
     const created = succeeded('createWebhook', 200);
     expect(call('createWebhook').requestId).to.equal(`java-webhook-${out.runId}`);
@@ -255,6 +269,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       'createCampaign', 'listCampaigns', 'getCampaign', 'deleteCampaign', 'pickCampaignWinner', 'updateCampaign', 'recallCampaign', 'listTopics', 'listCountries', 'importSubscribers', 'exportSubscribers', 'exportCampaigns', 'getOpenApiJson', 'getOpenApiYaml',
       'listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries', 'redeliverWebhookEvent', 'pingWebhook',
       'getUser', 'updateUser', 'deleteUser', 'exportUser', 'identifySubscription', 'forgetSubscriptionIdentity', 'tagVisitor',
+      'listTemplates', 'createTemplate', 'getTemplate', 'updateTemplate', 'deleteTemplate', 'renderTemplate',
     ];
     const made: Record<string, string> = {
       createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled', pickCampaignWinner: 'pickWinnerNoTest', updateCampaign: 'updateNotSent', recallCampaign: 'recallNotSent',
@@ -262,6 +277,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       listWebhooks: 'listWebhooks', createWebhook: 'createWebhook', getWebhook: 'getWebhook', updateWebhook: 'updateWebhook', deleteWebhook: 'deleteWebhook',
       rotateWebhookSecret: 'rotateWebhookSecret', listWebhookDeliveries: 'listWebhookDeliveries', redeliverWebhookEvent: 'redeliverWebhookEvent', pingWebhook: 'pingWebhook',
       getUser: 'getUser', updateUser: 'updateUser', deleteUser: 'deleteUser', exportUser: 'exportUser', identifySubscription: 'identifySubscription', forgetSubscriptionIdentity: 'forgetSubscriptionIdentity', tagVisitor: 'tagVisitor',
+      listTemplates: 'listTemplates', createTemplate: 'createTemplate', getTemplate: 'getTemplate', updateTemplate: 'updateTemplate', deleteTemplate: 'deleteTemplate', renderTemplate: 'renderTemplate',
     };
     expect(operations.filter((op) => !out.calls[made[op]])).to.deep.equal([]);
   });

@@ -185,6 +185,26 @@ func main() {
 	got, r, err = c.CampaignsAPI.GetCampaign(ctx, id).Execute()
 	record("getDeletedCampaign", "getCampaign", got, r, err)
 
+	// Templates: save one, list, read, change its body (version 2), render it with a visitor's
+	// values, delete it; then reading it answers 404.
+	template, r, err := c.TemplatesAPI.CreateTemplate(ctx).CreateTemplateRequest(model[campaigns.CreateTemplateRequest](fmt.Sprintf(
+		`{"name":"Back in stock %s","title":"Hi {{ first_name | \"there\" }}","body":"Your {{ product }} is back","link":"https://shop.example/p/{{ product_id }}"}`, a.RunID))).Execute()
+	record("createTemplate", "createTemplate", template, r, err)
+	templateID := template.GetId()
+	templatePage, r, err := c.TemplatesAPI.ListTemplates(ctx).Limit(10).Execute()
+	record("listTemplates", "listTemplates", templatePage, r, err)
+	template, r, err = c.TemplatesAPI.GetTemplate(ctx, templateID).Execute()
+	record("getTemplate", "getTemplate", template, r, err)
+	template, r, err = c.TemplatesAPI.UpdateTemplate(ctx, templateID).UpdateTemplateRequest(model[campaigns.UpdateTemplateRequest](`{"body":"Only {{ left | \"a few\" }} {{ product }} left"}`)).Execute()
+	record("updateTemplate", "updateTemplate", template, r, err)
+	rendered, r, err := c.TemplatesAPI.RenderTemplate(ctx, templateID).RenderTemplateRequest(model[campaigns.RenderTemplateRequest](
+		`{"variables":{"first_name":"Ana","product":"red boots","product_id":"b/42","left":3}}`)).Execute()
+	record("renderTemplate", "renderTemplate", rendered, r, err)
+	removedTemplate, r, err := c.TemplatesAPI.DeleteTemplate(ctx, templateID).Execute()
+	record("deleteTemplate", "deleteTemplate", removedTemplate, r, err)
+	template, r, err = c.TemplatesAPI.GetTemplate(ctx, templateID).Execute()
+	record("getDeletedTemplate", "getTemplate", template, r, err)
+
 	hook, r, err := c.WebhooksAPI.CreateWebhook(ctx).CreateWebhookRequest(model[campaigns.CreateWebhookRequest](
 		`{"url":"https://hooks.example.com/go","events":["subscriber.created","notification.clicks"],"description":"Go client"}`)).Execute()
 	record("createWebhook", "createWebhook", hook, r, err)

@@ -32,6 +32,8 @@ interface Args {
   url?: string;
   externalId?: string;
   signature?: string;
+  templateId?: string;
+  name?: string;
 }
 
 const [operation, json] = process.argv.slice(2);
@@ -50,6 +52,8 @@ type ListFilter = components['schemas']['ListCampaignsRequest'];
 type CreateWebhook = components['schemas']['CreateWebhookRequest'];
 type UpdateWebhook = components['schemas']['UpdateWebhookRequest'];
 type UpdateUser = components['schemas']['UpdateUserRequest'];
+type CreateTemplate = components['schemas']['CreateTemplateRequest'];
+type UpdateTemplate = components['schemas']['UpdateTemplateRequest'];
 
 const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; response: Response }>> = {
   createCampaign: () => {
@@ -116,6 +120,29 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
   },
   exportUser: () => client.GET('/v2/users/{externalId}/export', { params: { path: { externalId: need(args.externalId, 'externalId') } }, headers: apiKey }),
   deleteUser: () => client.DELETE('/v2/users/{externalId}', { params: { path: { externalId: need(args.externalId, 'externalId') } }, headers: apiKey }),
+  // Templates: the texts with variables, a visitor's values to render them with.
+  createTemplate: () => {
+    const body: CreateTemplate = {
+      name: need(args.name, 'name'),
+      title: 'Hi {{ first_name | "there" }}',
+      body: 'Your {{ product }} is back',
+      link: 'https://shop.example/p/{{ product_id }}',
+    };
+    return client.POST('/v2/templates', { params: { header: { 'X-Request-Id': requestId } }, headers: apiKey, body });
+  },
+  listTemplates: () => client.GET('/v2/templates', { params: { query: args.cursor ? { limit: args.limit ?? 20, cursor: args.cursor } : { limit: args.limit ?? 20 } }, headers: apiKey }),
+  getTemplate: () => client.GET('/v2/templates/{templateId}', { params: { path: { templateId: need(args.templateId, 'templateId') } }, headers: apiKey }),
+  updateTemplate: () => {
+    const body: UpdateTemplate = { body: 'Only {{ left | "a few" }} {{ product }} left' };
+    return client.PATCH('/v2/templates/{templateId}', { params: { path: { templateId: need(args.templateId, 'templateId') } }, headers: apiKey, body });
+  },
+  renderTemplate: () =>
+    client.POST('/v2/templates/{templateId}/render', {
+      params: { path: { templateId: need(args.templateId, 'templateId') } },
+      headers: apiKey,
+      body: { variables: { first_name: 'Ana', product: 'red boots', product_id: 'b/42', left: 3 } },
+    }),
+  deleteTemplate: () => client.DELETE('/v2/templates/{templateId}', { params: { path: { templateId: need(args.templateId, 'templateId') } }, headers: apiKey }),
   // Webhooks: an endpoint at a name that need not resolve (accepted at create; its deliveries
   // fail and are retried), for events the other calls of the check do not raise once it exists.
   createWebhook: () => {

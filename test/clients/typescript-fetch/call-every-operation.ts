@@ -11,6 +11,7 @@ import {
   ContractApi,
   ResponseError,
   SitePluginApi,
+  TemplatesApi,
   UsersApi,
   WebhooksApi,
   type ApiResponse,
@@ -46,6 +47,7 @@ const config = new Configuration({ basePath: args.origin, apiKey: args.key });
 const campaigns = new CampaignsApi(config);
 const audience = new AudienceApi(config);
 const users = new UsersApi(config);
+const templates = new TemplatesApi(config);
 const webhooks = new WebhooksApi(config);
 const contract = new ContractApi(config);
 const plugin = new SitePluginApi(config);
@@ -149,6 +151,23 @@ await step('updateCampaign', 'updateCampaign', () => campaigns.updateCampaignRaw
 await step('recallCampaign', 'recallCampaign', () => campaigns.recallCampaignRaw({ campaignId }));
 await step('deleteCampaign', 'deleteCampaign', () => campaigns.deleteCampaignRaw({ campaignId }));
 await step('getDeletedCampaign', 'getCampaign', () => campaigns.getCampaignRaw({ campaignId }));
+
+// Templates: save one, list, read, change its body (version 2), render it with a visitor's
+// values, delete it; then reading it answers 404.
+const template = await step('createTemplate', 'createTemplate', () =>
+  templates.createTemplateRaw({
+    createTemplateRequest: { name: `Back in stock ${args.runId}`, title: 'Hi {{ first_name | "there" }}', body: 'Your {{ product }} is back', link: 'https://shop.example/p/{{ product_id }}' },
+  }),
+);
+const templateId = template?.id ?? '';
+await step('listTemplates', 'listTemplates', () => templates.listTemplatesRaw({ limit: 10 }));
+await step('getTemplate', 'getTemplate', () => templates.getTemplateRaw({ templateId }));
+await step('updateTemplate', 'updateTemplate', () => templates.updateTemplateRaw({ templateId, updateTemplateRequest: { body: 'Only {{ left | "a few" }} {{ product }} left' } }));
+await step('renderTemplate', 'renderTemplate', () =>
+  templates.renderTemplateRaw({ templateId, renderTemplateRequest: { variables: { first_name: 'Ana', product: 'red boots', product_id: 'b/42', left: 3 } } }),
+);
+await step('deleteTemplate', 'deleteTemplate', () => templates.deleteTemplateRaw({ templateId }));
+await step('getDeletedTemplate', 'getTemplate', () => templates.getTemplateRaw({ templateId }));
 
 const hook = await step('createWebhook', 'createWebhook', () =>
   webhooks.createWebhookRaw({ createWebhookRequest: { url: 'https://hooks.example.com/typescript', events: ['subscriber.created', 'notification.clicks'], description: 'TypeScript client' } }),

@@ -10,6 +10,7 @@ import example.campaigns.client.api.AudienceApi;
 import example.campaigns.client.api.CampaignsApi;
 import example.campaigns.client.api.ContractApi;
 import example.campaigns.client.api.SitePluginApi;
+import example.campaigns.client.api.TemplatesApi;
 import example.campaigns.client.api.UsersApi;
 import example.campaigns.client.api.WebhooksApi;
 import example.campaigns.client.model.Campaign;
@@ -17,6 +18,7 @@ import example.campaigns.client.model.CampaignPage;
 import example.campaigns.client.model.CampaignUpdateRequest;
 import example.campaigns.client.model.CreatedCampaign;
 import example.campaigns.client.model.CreateCampaignRequest;
+import example.campaigns.client.model.CreateTemplateRequest;
 import example.campaigns.client.model.CreateWebhookRequest;
 import example.campaigns.client.model.ImportSubscribersReport;
 import example.campaigns.client.model.ImportSubscribersRequest;
@@ -27,13 +29,20 @@ import example.campaigns.client.model.ListCampaignsRequest;
 import example.campaigns.client.model.NameCount;
 import example.campaigns.client.model.PageViewRequest;
 import example.campaigns.client.model.PickWinnerRequest;
+import example.campaigns.client.model.RenderTemplateRequest;
+import example.campaigns.client.model.RenderedTemplate;
 import example.campaigns.client.model.RotateWebhookSecretRequest;
 import example.campaigns.client.model.SubscribeRequest;
 import example.campaigns.client.model.SubscribeRequestSubscription;
 import example.campaigns.client.model.SubscribeRequestSubscriptionKeys;
 import example.campaigns.client.model.SubscriptionChangeRequest;
+import example.campaigns.client.model.Template;
+import example.campaigns.client.model.TemplateVariable;
+import example.campaigns.client.model.TemplateVariablesValue;
 import example.campaigns.client.model.UnsubscribeRequest;
+import example.campaigns.client.model.UpdateTemplateRequest;
 import example.campaigns.client.model.UpdateUserRequest;
+import example.campaigns.client.model.UpdateUserRequestTagsValue;
 import example.campaigns.client.model.UpdateWebhookRequest;
 import example.campaigns.client.model.User;
 import example.campaigns.client.model.VisitorTagsRequest;
@@ -44,6 +53,7 @@ import example.campaigns.client.model.WebhookWithSecret;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
@@ -162,9 +172,10 @@ public final class CallEveryOperation {
     out.put("externalId", externalId);
     String signature = hmacSha256Hex(identitySecret, externalId);
     calls.call("identifySubscription", () -> plugin.identifySubscription(publicId, new IdentifyRequest().endpoint(endpointB).externalId(externalId).signature(signature), null));
-    calls.call("tagVisitor", () -> plugin.tagVisitor(publicId, new VisitorTagsRequest().endpoint(endpointB).tags(Map.of("lang", "pt")), null));
+    calls.call("tagVisitor", () -> plugin.tagVisitor(publicId, new VisitorTagsRequest().endpoint(endpointB).tags(Map.of("lang", new UpdateUserRequestTagsValue("pt"))), null));
     calls.call("getUser", () -> user(users.getUser(externalId, null)));
-    calls.call("updateUser", () -> user(users.updateUser(externalId, new UpdateUserRequest().tags(Map.of("plan", "gold", "score", 7, "signed_up_at", "2026-01-15")), null)));
+    calls.call("updateUser", () -> user(users.updateUser(externalId, new UpdateUserRequest().tags(Map.of(
+        "plan", new UpdateUserRequestTagsValue("gold"), "score", new UpdateUserRequestTagsValue(BigDecimal.valueOf(7)), "signed_up_at", new UpdateUserRequestTagsValue("2026-01-15"))), null)));
     calls.call("exportUser", () -> {
       var exported = users.exportUser(externalId, null);
       return Map.of("externalId", exported.getExternalId(), "tags", exported.getTags(), "subscriptions", exported.getSubscriptions().size());
@@ -224,6 +235,31 @@ public final class CallEveryOperation {
     calls.call("deleteScheduled", () -> campaigns.deleteCampaign(scheduledId, null));
     calls.call("deleteDraft", () -> campaigns.deleteCampaign(draftId, null));
     calls.call("getDeleted", () -> campaign(campaigns.getCampaign(scheduledId, null)));
+
+    // Templates: save one, list, read, change its body (version 2), render it with a visitor's
+    // values, delete it; then reading it answers 404.
+    TemplatesApi templates = new TemplatesApi(client);
+    Map<String, Object> template = calls.call("createTemplate", () -> template(templates.createTemplate(new CreateTemplateRequest()
+        .name("Back in stock " + runId)
+        .title("Hi {{ first_name | \"there\" }}")
+        .body("Your {{ product }} is back")
+        .link("https://shop.example/p/{{ product_id }}"), null)));
+    UUID templateId = template == null ? null : UUID.fromString((String) template.get("id"));
+    calls.call("listTemplates", () -> {
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (Template t : templates.listTemplates(10, null, null).getItems()) list.add(template(t));
+      return list;
+    });
+    calls.call("getTemplate", () -> template(templates.getTemplate(templateId, null)));
+    calls.call("updateTemplate", () -> template(templates.updateTemplate(templateId, new UpdateTemplateRequest().body("Only {{ left | \"a few\" }} {{ product }} left"), null)));
+    calls.call("renderTemplate", () -> rendered(templates.renderTemplate(templateId, null, new RenderTemplateRequest().variables(Map.of(
+        "first_name", new TemplateVariablesValue("Ana"), "product", new TemplateVariablesValue("red boots"), "product_id", new TemplateVariablesValue("b/42"),
+        "left", new TemplateVariablesValue(BigDecimal.valueOf(3)))))));
+    calls.call("deleteTemplate", () -> {
+      var deleted = templates.deleteTemplate(templateId, null);
+      return Map.of("id", String.valueOf(deleted.getId()), "deleted", deleted.getDeleted());
+    });
+    calls.call("getDeletedTemplate", () -> template(templates.getTemplate(templateId, null)));
 
     // Webhooks: an endpoint at a name that need not resolve (accepted at create: there is no DNS
     // where the tests run; its deliveries fail and wait), for events this program raises no more
@@ -332,6 +368,29 @@ public final class CallEveryOperation {
     for (var s : u.getSubscriptions()) active.add(s.getActive());
     m.put("subscriptionsActive", active);
     m.put("tags", u.getTags());
+    return m;
+  }
+
+  /** A template's fields the test looks at, as the client parsed them. */
+  private static Map<String, Object> template(Template t) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", String.valueOf(t.getId()));
+    m.put("name", t.getName());
+    m.put("version", t.getVersion());
+    m.put("title", t.getTitle());
+    m.put("body", t.getBody());
+    m.put("link", t.getLink());
+    List<Map<String, Object>> variables = new ArrayList<>();
+    for (TemplateVariable v : t.getVariables()) variables.add(Map.of("name", v.getName(), "required", v.getRequired()));
+    m.put("variables", variables);
+    m.put("createdAt", instant(t.getCreatedAt()));
+    return m;
+  }
+
+  private static Map<String, Object> rendered(RenderedTemplate r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("template", Map.of("id", String.valueOf(r.getTemplate().getId()), "version", r.getTemplate().getVersion()));
+    m.put("content", Map.of("title", r.getContent().getTitle(), "body", r.getContent().getBody(), "link", r.getContent().getLink()));
     return m;
   }
 
