@@ -17,9 +17,10 @@ export class UnauthenticatedError extends Error {
   }
 }
 
+/** Not the site's (or no such id): a campaign unless another message is given (a notification's). */
 export class NotFoundError extends Error {
-  constructor() {
-    super(MESSAGES.campaignNotFound);
+  constructor(message: string = MESSAGES.campaignNotFound) {
+    super(message);
   }
 }
 

@@ -6,6 +6,8 @@ import type { CampaignServiceHandlers } from '@webpush/contracts/generated/campa
 import type { ExportCampaignsChunk } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
 import type { ExportCampaignsRequest__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsRequest.js';
 import type { Logger } from '@webpush/shared/log.js';
+import type { Notification } from '@webpush/contracts/generated/campaign/v1/Notification.js';
+import type { NotificationAnswer } from '../notifications/index.js';
 import type { UseCases } from './use-cases.js';
 import { toStatus } from './status.js';
 
@@ -20,6 +22,11 @@ function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<
       // the process must not be — a throw here would be an unhandled rejection.
       .catch((err: unknown) => log.error('answering the call failed', { method, err }));
   };
+}
+
+/** A notification as the typed message (the gateway writes its JSON). */
+function notificationMessage(n: NotificationAnswer): Notification {
+  return { ...n, counts: n.counts ?? undefined };
 }
 
 export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandlers {
@@ -38,6 +45,12 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     PickWinner: unary('PickWinner', log, (req) => uc.pickWinner(req.siteId, req.campaignId, req.bodyJson)),
     UpdateDraft: unary('UpdateDraft', log, (req) => uc.updateDraft(req.siteId, req.campaignId, req.bodyJson)),
     ReviseCampaign: unary('ReviseCampaign', log, (req) => uc.reviseCampaign(req.siteId, req.campaignId, req.action, req.bodyJson)),
+    CreateNotification: unary('CreateNotification', log, (req) => uc.createNotification(req.siteId, req.bodyJson, req.idempotencyKey)),
+    GetNotification: unary('GetNotification', log, async (req) => notificationMessage(await uc.getNotification(req.siteId, req.notificationId, req.limit, req.cursor))),
+    ListNotifications: unary('ListNotifications', log, async (req) => {
+      const page = await uc.listNotifications(req.siteId, req.limit, req.cursor);
+      return { items: page.items.map(notificationMessage), nextCursor: page.nextCursor };
+    }),
     // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).
     ExportCampaigns: ((call: grpc.ServerWritableStream<ExportCampaignsRequest__Output, ExportCampaignsChunk>, done?: (err: unknown) => void) => {
       const { siteId, bodyJson, format } = call.request;
