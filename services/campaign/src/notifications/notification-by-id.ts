@@ -71,10 +71,10 @@ function limitOf(value: string): number {
   return n;
 }
 
-/** The content as the API shows it: the content fields with ttl and urgency. */
+/** The content as the API shows it: the request's fields, the notification options among them (when any were given), ttl and urgency. */
 function contentJson(row: NotificationRow): string {
-  const content: CampaignContent & { ttl: number; urgency: string } = { ...row.content, ttl: row.ttl, urgency: row.urgency };
-  return JSON.stringify(content);
+  const { options, ...fields }: CampaignContent = row.content;
+  return JSON.stringify({ ...fields, ...(options ?? {}), ttl: row.ttl, urgency: row.urgency });
 }
 
 function answerOf(row: NotificationRow): NotificationAnswer {

@@ -19,6 +19,7 @@ export const WEBHOOK_EVENTS = Object.freeze([
   'notification.impressions',
   'notification.clicks',
   'audit.entry',
+  'notification.sent',
 ] as const);
 
 export const MAX_WEBHOOKS_PER_SITE = 10;
