@@ -17,6 +17,7 @@ import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
 import { registerEdgeAnswers } from './classes/edge-answers.js';
 import { registerInternal } from './classes/internal.js';
+import { registerNotifications } from './classes/notifications.js';
 import { registerPublicInput } from './classes/public-input.js';
 import { registerSlowClients } from './classes/slow-clients.js';
 import { registerSmuggling } from './classes/smuggling.js';
@@ -62,4 +63,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerConsoleAudit();
   registerConsoleMembers();
   registerConsoleWebhooks();
+  registerNotifications();
 });
