@@ -154,7 +154,7 @@ const WEBHOOK: [FieldKey, string][] = [
   ['events', 'events is required'],
   [
     'events',
-    'events must be a non-empty array of: campaign.dispatched, campaign.completed, campaign.failed, subscriber.created, subscriber.expired, notification.impressions, notification.clicks, audit.entry',
+    'events must be a non-empty array of: campaign.dispatched, campaign.completed, campaign.failed, subscriber.created, subscriber.expired, notification.impressions, notification.clicks, audit.entry, notification.sent',
   ],
   ['description', 'description must be a string of at most 200 characters, without NUL characters or unpaired surrogates'],
   ['enabled', 'enabled must be a boolean'],
