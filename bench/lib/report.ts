@@ -277,9 +277,9 @@ export function evaluateTargets(r: Results): Target[] {
       name: `notification latency p99 (API answer → push service) at ${nt.perSecond}/s while a ${n(nt.campaign)}-subscriber campaign sends`,
       target: '< 200 ms',
       measured:
-        `${nt.latencyMs.p99} ms (p50 ${nt.latencyMs.p50} ms, max ${nt.latencyMs.max} ms; ${n(nt.pushes)}/${n(nt.created * nt.targets)} pushes; ` +
+        `${nt.latencyMs.p99} ms (p50 ${nt.latencyMs.p50} ms, max ${nt.latencyMs.max} ms; ${n(nt.pushes)}/${n(nt.created * nt.targets)} pushes, ${nt.failedCreates} creates failed; ` +
         `campaign ${n(nt.campaignPushedAtStart)} → ${n(nt.campaignPushedAtEnd)} pushed${throughout ? ', sending throughout' : ', FINISHED during the load'})`,
-      met: nt.latencyMs.p99 < 200 && nt.pushes >= nt.created * nt.targets && throughout && nt.campaign >= 1_000_000 && nt.perSecond >= 50,
+      met: nt.latencyMs.p99 < 200 && nt.failedCreates === 0 && nt.pushes >= nt.created * nt.targets && throughout && nt.campaign >= 1_000_000 && nt.perSecond >= 50,
     });
   } else {
     t.push({ name: 'notification latency p99 (API answer → push service) at 50/s while a 1,000,000-subscriber campaign sends', target: '< 200 ms', measured: 'not run (--only notifications)', met: null });

@@ -25,6 +25,8 @@ export interface NotificationsResult {
   seconds: number;
   targets: number;
   created: number;
+  /** Creates not answered 202 (or not at all within 30 s). */
+  failedCreates: number;
   /** Pushes the device simulator got of the notifications (of created × targets). */
   pushes: number;
   /** From the API's answer to the push service's receipt, ms. */
@@ -76,38 +78,43 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
   let reading = true;
   const reader = (async () => {
     while (reading) {
-      for (const m of await devices.messages()) received.set(m.id, m);
+      for (const m of await devices.messages().catch(() => [])) received.set(m.id, m);
       await sleep(250);
     }
   })();
   const answeredAt = new Map<string, number>();
   const createMs: number[] = [];
+  const failures: string[] = [];
   const calls: Promise<void>[] = [];
   const count = o.perSecond * o.seconds;
-  const t0 = performance.now();
-  for (let i = 0; i < count; i++) {
-    const due = t0 + (i * 1000) / o.perSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    const subscriptionIds = Array.from({ length: o.targets }, (_, k) => people[(i * o.targets + k) % POOL]);
-    calls.push(
-      (async () => {
-        const started = performance.now();
-        const res = await api(base, site.apiKey, 'POST', '/v2/notifications', { ...BENCH_CAMPAIGN, subscriptionIds, transactional: true });
-        if (res.status !== 202) throw new Error(`POST /v2/notifications answered ${res.status}: ${JSON.stringify(res.body)}`);
-        const body = res.body as { id: string };
-        answeredAt.set(body.id, Date.now());
-        createMs.push(performance.now() - started);
-      })(),
-    );
-  }
-  await Promise.all(calls);
-  const campaignPushedAtEnd = (await pushed()) - before;
-  const expected = count * o.targets;
+  let campaignPushedAtEnd = 0;
   const mine = () => [...received.values()].filter((m) => answeredAt.has(JSON.parse(m.payload).id as string));
-  for (const until = Date.now() + 60_000; mine().length < expected && Date.now() < until; ) await sleep(250);
-  reading = false;
-  await reader;
+  try {
+    const t0 = performance.now();
+    for (let i = 0; i < count; i++) {
+      const due = t0 + (i * 1000) / o.perSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const subscriptionIds = Array.from({ length: o.targets }, (_, k) => people[(i * o.targets + k) % POOL]);
+      calls.push(
+        (async () => {
+          const started = performance.now();
+          const res = await api(base, site.apiKey, 'POST', '/v2/notifications', { ...BENCH_CAMPAIGN, subscriptionIds, transactional: true }).catch((err: Error) => ({ status: 0, body: err.message }));
+          createMs.push(performance.now() - started);
+          if (res.status !== 202) failures.push(`${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+          else answeredAt.set((res.body as { id: string }).id, Date.now());
+        })(),
+      );
+    }
+    await Promise.all(calls);
+    campaignPushedAtEnd = (await pushed()) - before;
+    const expected = answeredAt.size * o.targets;
+    for (const until = Date.now() + 60_000; mine().length < expected && Date.now() < until; ) await sleep(250);
+  } finally {
+    reading = false;
+    await reader;
+  }
+  if (failures.length > 0) log(`  ${failures.length} creates failed, e.g. ${failures.slice(0, 3).join('; ')}`);
   const latencies = mine()
     .map((m) => m.receivedAt - answeredAt.get(JSON.parse(m.payload).id as string)!)
     .sort((a, b) => a - b);
@@ -119,6 +126,7 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
     seconds: o.seconds,
     targets: o.targets,
     created: answeredAt.size,
+    failedCreates: failures.length,
     pushes: latencies.length,
     latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? NaN) },
     createMs: { p50: round(percentile(creates, 50)), p99: round(percentile(creates, 99)) },
@@ -127,7 +135,7 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
     measuredAt: new Date().toISOString(),
   };
   log(
-    `  notifications: ${result.created} created, ${result.pushes} of ${expected} pushes received; API answer → push service p50 ${result.latencyMs.p50} ms, p90 ${result.latencyMs.p90} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms ` +
+    `  notifications: ${result.created} created (${result.failedCreates} failed), ${result.pushes} of ${result.created * o.targets} pushes received; API answer → push service p50 ${result.latencyMs.p50} ms, p90 ${result.latencyMs.p90} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms ` +
       `(create p50 ${result.createMs.p50} ms, p99 ${result.createMs.p99} ms); the campaign pushed ${campaignPushedAtStart.toLocaleString('en')} → ${campaignPushedAtEnd.toLocaleString('en')} of ${o.campaign.toLocaleString('en')} meanwhile`,
   );
   return result;
