@@ -692,7 +692,7 @@ function seedCampaigns(site: Site): void {
 }
 
 /** The event types of /v2/webhooks, in the API's order. */
-const HOOK_EVENTS = ['campaign.dispatched', 'campaign.completed', 'campaign.failed', 'subscriber.created', 'subscriber.expired', 'notification.impressions', 'notification.clicks', 'audit.entry', 'person.deleted', 'person.exported'];
+const HOOK_EVENTS = ['campaign.dispatched', 'campaign.completed', 'campaign.failed', 'subscriber.created', 'subscriber.expired', 'notification.impressions', 'notification.clicks', 'audit.entry', 'notification.sent', 'person.deleted', 'person.exported'];
 /** Webhook dates carry milliseconds (docs/webhooks.md). */
 const isoMs = (ms: number) => new Date(ms).toISOString();
 

@@ -154,7 +154,7 @@ const WEBHOOK: [FieldKey, string][] = [
   ['events', 'events is required'],
   [
     'events',
-    'events must be a non-empty array of: campaign.dispatched, campaign.completed, campaign.failed, subscriber.created, subscriber.expired, notification.impressions, notification.clicks, audit.entry, person.deleted, person.exported',
+    'events must be a non-empty array of: campaign.dispatched, campaign.completed, campaign.failed, subscriber.created, subscriber.expired, notification.impressions, notification.clicks, audit.entry, notification.sent, person.deleted, person.exported',
   ],
   ['description', 'description must be a string of at most 200 characters, without NUL characters or unpaired surrogates'],
   ['enabled', 'enabled must be a boolean'],

@@ -54,6 +54,9 @@ import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/c
 import type { DeleteCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteCampaignResponse.js';
 import type { PickWinnerResponse__Output } from '@webpush/contracts/generated/campaign/v1/PickWinnerResponse.js';
 import type { ReviseCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/ReviseCampaignResponse.js';
+import type { CreateNotificationResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateNotificationResponse.js';
+import type { Notification__Output } from '@webpush/contracts/generated/campaign/v1/Notification.js';
+import type { ListNotificationsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListNotificationsResponse.js';
 import type { NameCounts__Output } from '@webpush/contracts/generated/delivery/v1/NameCounts.js';
 import type { ImportSubscriptionsResponse__Output } from '@webpush/contracts/generated/delivery/v1/ImportSubscriptionsResponse.js';
 import type { ExportChunk__Output } from '@webpush/contracts/generated/delivery/v1/ExportChunk.js';
@@ -77,6 +80,10 @@ export interface CampaignBackend {
   pickWinner(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<PickWinnerResponse__Output>;
   /** A sent campaign's update or recall (docs/api-decisions.md, "Update and recall"). */
   reviseCampaign(req: { siteId: string; campaignId: string; action: 'update' | 'recall'; bodyJson: string }, ctx: CallContext): Promise<ReviseCampaignResponse__Output>;
+  /** Notifications to chosen subscriptions (docs/api-decisions.md, "Notifications"). */
+  createNotification(req: { siteId: string; bodyJson: string; idempotencyKey: string }, ctx: CallContext): Promise<CreateNotificationResponse__Output>;
+  getNotification(req: { siteId: string; notificationId: string; limit: string; cursor: string }, ctx: CallContext): Promise<Notification__Output>;
+  listNotifications(req: { siteId: string; limit: string; cursor: string }, ctx: CallContext): Promise<ListNotificationsResponse__Output>;
   /** The console's edit of a draft (docs/console.md, "Drafts"): a create body; the create's answer. */
   updateDraft(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<CreateCampaignResponse__Output>;
   /** No deadline (a long history takes a while): the caller cancels it when its client goes. */
@@ -239,6 +246,9 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
       pickWinner: (req, ctx) => call(campaign, campaign.PickWinner, req, ctx),
       reviseCampaign: (req, ctx) => call(campaign, campaign.ReviseCampaign, req, ctx),
+      createNotification: (req, ctx) => call(campaign, campaign.CreateNotification, req, ctx),
+      getNotification: (req, ctx) => call(campaign, campaign.GetNotification, req, ctx),
+      listNotifications: (req, ctx) => call(campaign, campaign.ListNotifications, req, ctx),
       updateDraft: (req, ctx) => call(campaign, campaign.UpdateDraft, req, ctx),
       exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
     },

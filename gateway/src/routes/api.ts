@@ -19,6 +19,7 @@ import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
 import { audienceEndpoints } from './audience.js';
 import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from './audit-trail.js';
 import { campaignEndpoints } from './campaigns.js';
+import { notificationEndpoints } from './notifications.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
 import { templateEndpoints } from './templates.js';
@@ -46,6 +47,7 @@ export interface ApiLimits {
 
 export function v2Router(deps: ApiDeps): Router {
   const campaigns = campaignEndpoints(deps.backends.campaigns);
+  const notifications = notificationEndpoints(deps.backends.campaigns);
   const audience = audienceEndpoints(deps.backends.audience);
   const templates = templateEndpoints(deps.backends.templates);
   const webhooks = webhookEndpoints(deps.backends.webhooks);
@@ -65,6 +67,10 @@ export function v2Router(deps: ApiDeps): Router {
   add('POST', '/v2/campaign/{campaignId}/recall', campaigns.recall);
   add('GET', '/v2/campaign', campaigns.getWithoutId);
   add('DELETE', '/v2/campaign', campaigns.deleteWithoutId);
+
+  add('POST', '/v2/notifications', notifications.create);
+  add('GET', '/v2/notifications', notifications.list);
+  add('GET', '/v2/notifications/{notificationId}', notifications.get);
 
   add('GET', '/v2/topics', audience.topics);
   add('GET', '/v2/countries', audience.countries);
@@ -202,9 +208,10 @@ function v2Steps({ authenticator, bodyLimitBytes, logger, limits, audit }: ApiDe
         if (mapped.status >= 500) logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
         throw mapped;
       }
-      await recorded(req, res, 200, answer);
+      const status = route.answerStatus ?? 200;
+      await recorded(req, res, status, answer);
       if (answer instanceof ReadStream) return sendStream(req, res, answer, logger);
-      sendJson(res, 200, answer);
+      sendJson(res, status, answer);
     }
 
     /** A refusal of a step after the plan's, or of the backend, is recorded with its status before the router answers it. */

@@ -58,7 +58,7 @@ export function createGrpcServer(deps: {
 }): grpc.Server & { health: GrpcHealth } {
   // The campaign service asks for audience estimates; the gateway lists topics and countries,
   // imports and exports subscribers, reads, tags, exports and deletes people, and manages webhooks; the campaign service passes on a
-  // customer's pick of an A/B winner; the gateway reads and changes the console's data (series,
+  // customer's pick of an A/B winner and reads a notification's results; the gateway reads and changes the console's data (series,
   // daily counts, browsers, topic maintenance, the site's settings, a test push). The campaign
   // service registers the sites it creates; operators set a site's cap and zone. The gateway
   // appends to and reads the sites' audit logs. The health
@@ -76,6 +76,7 @@ export function createGrpcServer(deps: {
     [`/${AUDIENCE_GRPC_SERVICE}/`]: [],
     [`/${WEBHOOKS_GRPC_SERVICE}/`]: ['gateway'],
     [`/${RUNS_GRPC_SERVICE}/PickWinner`]: ['campaign'],
+    [`/${RUNS_GRPC_SERVICE}/NotificationResults`]: ['campaign'],
     [`/${RUNS_GRPC_SERVICE}/`]: [],
     [`/${CONSOLE_DATA_GRPC_SERVICE}/`]: ['gateway'],
     [`/${AUDIT_LOG_GRPC_SERVICE}/`]: ['gateway'],

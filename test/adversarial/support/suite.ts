@@ -263,12 +263,14 @@ export interface Snapshot {
   members: string;
   /** The site's people, their tags and which subscription is whose (docs/people.md). */
   people: string;
+  /** The site's notifications (POST /v2/notifications). */
+  notifications: string;
 }
 
 /** What is stored for a site: its campaigns and its subscribers (with their state), as digests. */
 export async function snapshot(siteId: string): Promise<Snapshot> {
   const { db } = getCtx();
-  const [campaigns, subscribers, webhooks, members, people] = await Promise.all([
+  const [campaigns, subscribers, webhooks, members, people, notifications] = await Promise.all([
     // With each campaign's revisions (update and recall), which a refused call must not add.
     db.query(
       `SELECT count(*)::int AS n,
@@ -300,6 +302,10 @@ export async function snapshot(siteId: string): Promise<Snapshot> {
          FROM delivery.people p LEFT JOIN delivery.person_subscriptions l ON l.person_id = p.id WHERE p.site_id = $1`,
       [siteId],
     ),
+    db.query(
+      `SELECT count(*)::int AS n, coalesce(md5(string_agg(id::text || ':' || content::text, ',' ORDER BY id)), '') AS h FROM campaign.notifications WHERE site_id = $1`,
+      [siteId],
+    ),
   ]);
   return {
     campaigns: `${campaigns.rows[0].n}/${campaigns.rows[0].h}`,
@@ -307,11 +313,12 @@ export async function snapshot(siteId: string): Promise<Snapshot> {
     webhooks: `${webhooks.rows[0].n}/${webhooks.rows[0].h}`,
     members: `${members.rows[0].n}/${members.rows[0].h}`,
     people: `${people.rows[0].n}/${people.rows[0].h}`,
+    notifications: `${notifications.rows[0].n}/${notifications.rows[0].h}`,
   };
 }
 
 export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
-  return a.campaigns === b.campaigns && a.subscribers === b.subscribers && a.webhooks === b.webhooks && a.members === b.members && a.people === b.people;
+  return (Object.keys(a) as (keyof Snapshot)[]).every((k) => a[k] === b[k]);
 }
 
 /**

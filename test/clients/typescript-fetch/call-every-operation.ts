@@ -9,6 +9,7 @@ import {
   CampaignsApi,
   Configuration,
   ContractApi,
+  NotificationsApi,
   ResponseError,
   SitePluginApi,
   TemplatesApi,
@@ -168,6 +169,21 @@ await step('renderTemplate', 'renderTemplate', () =>
 );
 await step('deleteTemplate', 'deleteTemplate', () => templates.deleteTemplateRaw({ templateId }));
 await step('getDeletedTemplate', 'getTemplate', () => templates.getTemplateRaw({ templateId }));
+
+const notifications = new NotificationsApi(config);
+const notified = await step('createNotification', 'createNotification', () =>
+  notifications.createNotificationRaw({
+    createNotificationRequest: {
+      subscriptionIds: ['00000000-0000-4000-8000-000000000001'],
+      title: 'Your order shipped',
+      body: 'Sent through the generated typescript-fetch client',
+      link: 'https://shop.example/orders/1',
+    },
+    idempotencyKey: `typescript-fetch-notify-${args.runId}`,
+  }),
+);
+await step('getNotification', 'getNotification', () => notifications.getNotificationRaw({ notificationId: notified?.id ?? '' }));
+await step('listNotifications', 'listNotifications', () => notifications.listNotificationsRaw({ limit: 10 }));
 
 const hook = await step('createWebhook', 'createWebhook', () =>
   webhooks.createWebhookRaw({ createWebhookRequest: { url: 'https://hooks.example.com/typescript', events: ['subscriber.created', 'notification.clicks'], description: 'TypeScript client' } }),

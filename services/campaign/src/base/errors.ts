@@ -17,7 +17,7 @@ export class UnauthenticatedError extends Error {
   }
 }
 
-/** A campaign (or, named, another resource of the site: a template) that the site does not have. */
+/** A campaign (or, named, another resource of the site: a template, a notification) that the site does not have. */
 export class NotFoundError extends Error {
   constructor(message: string = MESSAGES.campaignNotFound) {
     super(message);

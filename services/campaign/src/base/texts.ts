@@ -92,6 +92,15 @@ const OWN = {
   revisionNotSent: 'Only a sent campaign can be updated or recalled',
   revisionStillSending: 'The campaign is still sending; it can be updated or recalled once it has finished',
   revisionRecalled: 'The campaign was recalled; it can no longer be updated',
+  // POST and GET /v2/notifications (an addition: docs/api-decisions.md, "Notifications")
+  notificationTargets: 'subscriptionIds must be a non-empty array of subscription ids',
+  notificationTooManyTargets: 'subscriptionIds may name at most 10000 subscriptions',
+  notificationTargetFormat: 'subscriptionIds must contain only subscription ids (UUIDs)',
+  notificationDuplicateTargets: 'subscriptionIds must not name a subscription twice',
+  notificationExternalIds: 'externalIds is not supported yet: name the subscriptions by subscriptionIds',
+  notificationTransactional: 'transactional must be true or false',
+  notificationNotFound: 'Notification not found',
+  notificationLimit: 'limit must be a whole number from 1 to 1000',
   // /v2/templates and a create's `template` (an addition: docs/api-decisions.md, "Templates")
   templateNotFound: 'Template not found',
   templateFields: 'A template takes only name and the content fields: title, body, link, icon, image, callToAction, utmSource, utmMedium, utmCampaign, actions, badge, requireInteraction, renotify, silent, vibrate, timestamp, dir, lang',

@@ -93,7 +93,7 @@ function audienceFields(topicsValue: unknown, countriesValue: unknown, errors: s
   return { topics: uniqueTopics, countries: uniqueCountries, destinations };
 }
 
-function utmField(value: unknown, m: { length: string; characters: string }, errors: string[]): string {
+export function utmField(value: unknown, m: { length: string; characters: string }, errors: string[]): string {
   if (isAbsent(value)) return '';
   if (typeof value !== 'string' || value.length > MAX_UTM_LENGTH) {
     errors.push(m.length);
@@ -102,7 +102,7 @@ function utmField(value: unknown, m: { length: string; characters: string }, err
   return clean(value, m.characters, errors);
 }
 
-function ttlField(value: unknown, errors: string[]): number {
+export function ttlField(value: unknown, errors: string[]): number {
   if (isAbsent(value) || value === 0) return DEFAULT_TTL_SECONDS;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > DEFAULT_TTL_SECONDS) {
     errors.push(MESSAGES.ttlRange);

@@ -6,6 +6,8 @@ import type { CampaignServiceHandlers } from '@webpush/contracts/generated/campa
 import type { ExportCampaignsChunk } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
 import type { ExportCampaignsRequest__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsRequest.js';
 import type { Logger } from '@webpush/shared/log.js';
+import type { Notification } from '@webpush/contracts/generated/campaign/v1/Notification.js';
+import type { NotificationAnswer } from '../notifications/index.js';
 import type { UseCases } from './use-cases.js';
 import type { Template } from '../templates/index.js';
 import { DEFAULT_NOTIFICATION_OPTIONS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
@@ -32,6 +34,11 @@ function contentFields(c: CampaignContent): Record<string, unknown> {
   return { ...fields, ...(options ?? DEFAULT_NOTIFICATION_OPTIONS) };
 }
 
+/** A notification as the typed message (the gateway writes its JSON). */
+function notificationMessage(n: NotificationAnswer): Notification {
+  return { ...n, counts: n.counts ?? undefined };
+}
+
 export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandlers {
   return {
     Authenticate: unary('Authenticate', log, async (req) => {
@@ -48,6 +55,12 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     PickWinner: unary('PickWinner', log, (req) => uc.pickWinner(req.siteId, req.campaignId, req.bodyJson)),
     UpdateDraft: unary('UpdateDraft', log, (req) => uc.updateDraft(req.siteId, req.campaignId, req.bodyJson)),
     ReviseCampaign: unary('ReviseCampaign', log, (req) => uc.reviseCampaign(req.siteId, req.campaignId, req.action, req.bodyJson)),
+    CreateNotification: unary('CreateNotification', log, (req) => uc.createNotification(req.siteId, req.bodyJson, req.idempotencyKey)),
+    GetNotification: unary('GetNotification', log, async (req) => notificationMessage(await uc.getNotification(req.siteId, req.notificationId, req.limit, req.cursor))),
+    ListNotifications: unary('ListNotifications', log, async (req) => {
+      const page = await uc.listNotifications(req.siteId, req.limit, req.cursor);
+      return { items: page.items.map(notificationMessage), nextCursor: page.nextCursor };
+    }),
     CreateTemplate: unary('CreateTemplate', log, async (req) => templateMessage(await uc.createTemplate(req.siteId, req.bodyJson))),
     ListTemplates: unary('ListTemplates', log, async (req) => {
       const page = await uc.listTemplates(req.siteId, req.limit, req.cursor);

@@ -19,6 +19,7 @@ export const WEBHOOK_EVENTS = Object.freeze([
   'notification.impressions',
   'notification.clicks',
   'audit.entry',
+  'notification.sent',
   'person.deleted',
   'person.exported',
 ] as const);

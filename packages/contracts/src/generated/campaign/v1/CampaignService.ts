@@ -6,6 +6,8 @@ import type { AuthenticateRequest as _campaign_v1_AuthenticateRequest, Authentic
 import type { AuthenticateResponse as _campaign_v1_AuthenticateResponse, AuthenticateResponse__Output as _campaign_v1_AuthenticateResponse__Output } from '../../campaign/v1/AuthenticateResponse';
 import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, CreateCampaignRequest__Output as _campaign_v1_CreateCampaignRequest__Output } from '../../campaign/v1/CreateCampaignRequest';
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from '../../campaign/v1/CreateCampaignResponse';
+import type { CreateNotificationRequest as _campaign_v1_CreateNotificationRequest, CreateNotificationRequest__Output as _campaign_v1_CreateNotificationRequest__Output } from '../../campaign/v1/CreateNotificationRequest';
+import type { CreateNotificationResponse as _campaign_v1_CreateNotificationResponse, CreateNotificationResponse__Output as _campaign_v1_CreateNotificationResponse__Output } from '../../campaign/v1/CreateNotificationResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from '../../campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from '../../campaign/v1/DeleteCampaignResponse';
 import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from '../../campaign/v1/DeleteTemplateResponse';
@@ -13,9 +15,13 @@ import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportC
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from '../../campaign/v1/ExportCampaignsRequest';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from '../../campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from '../../campaign/v1/GetCampaignResponse';
+import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from '../../campaign/v1/GetNotificationRequest';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from '../../campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from '../../campaign/v1/ListCampaignsResponse';
+import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from '../../campaign/v1/ListNotificationsRequest';
+import type { ListNotificationsResponse as _campaign_v1_ListNotificationsResponse, ListNotificationsResponse__Output as _campaign_v1_ListNotificationsResponse__Output } from '../../campaign/v1/ListNotificationsResponse';
 import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from '../../campaign/v1/ListTemplatesResponse';
+import type { Notification as _campaign_v1_Notification, Notification__Output as _campaign_v1_Notification__Output } from '../../campaign/v1/Notification';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from '../../campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from '../../campaign/v1/PickWinnerResponse';
 import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from '../../campaign/v1/RenderTemplateResponse';
@@ -43,6 +49,15 @@ export interface CampaignServiceClient extends grpc.Client {
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
+  CreateNotification(argument: _campaign_v1_CreateNotificationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
+  CreateNotification(argument: _campaign_v1_CreateNotificationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
+  CreateNotification(argument: _campaign_v1_CreateNotificationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
+  CreateNotification(argument: _campaign_v1_CreateNotificationRequest, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
+  createNotification(argument: _campaign_v1_CreateNotificationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
+  createNotification(argument: _campaign_v1_CreateNotificationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
+  createNotification(argument: _campaign_v1_CreateNotificationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
+  createNotification(argument: _campaign_v1_CreateNotificationRequest, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
   
   CreateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   CreateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
@@ -85,6 +100,15 @@ export interface CampaignServiceClient extends grpc.Client {
   getCampaign(argument: _campaign_v1_GetCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   getCampaign(argument: _campaign_v1_GetCampaignRequest, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  GetNotification(argument: _campaign_v1_GetNotificationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
+  GetNotification(argument: _campaign_v1_GetNotificationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
+  GetNotification(argument: _campaign_v1_GetNotificationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
+  GetNotification(argument: _campaign_v1_GetNotificationRequest, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
+  getNotification(argument: _campaign_v1_GetNotificationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
+  getNotification(argument: _campaign_v1_GetNotificationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
+  getNotification(argument: _campaign_v1_GetNotificationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
+  getNotification(argument: _campaign_v1_GetNotificationRequest, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
+  
   GetTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   GetTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   GetTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
@@ -102,6 +126,15 @@ export interface CampaignServiceClient extends grpc.Client {
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListNotifications(argument: _campaign_v1_ListNotificationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
+  ListNotifications(argument: _campaign_v1_ListNotificationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
+  ListNotifications(argument: _campaign_v1_ListNotificationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
+  ListNotifications(argument: _campaign_v1_ListNotificationsRequest, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
+  listNotifications(argument: _campaign_v1_ListNotificationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
+  listNotifications(argument: _campaign_v1_ListNotificationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
+  listNotifications(argument: _campaign_v1_ListNotificationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
+  listNotifications(argument: _campaign_v1_ListNotificationsRequest, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
   
   ListTemplates(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
   ListTemplates(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListTemplatesResponse__Output>): grpc.ClientUnaryCall;
@@ -164,6 +197,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   CreateCampaign: grpc.handleUnaryCall<_campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
+  CreateNotification: grpc.handleUnaryCall<_campaign_v1_CreateNotificationRequest__Output, _campaign_v1_CreateNotificationResponse>;
+  
   CreateTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
   
   DeleteCampaign: grpc.handleUnaryCall<_campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse>;
@@ -174,9 +209,13 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   GetCampaign: grpc.handleUnaryCall<_campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse>;
   
+  GetNotification: grpc.handleUnaryCall<_campaign_v1_GetNotificationRequest__Output, _campaign_v1_Notification>;
+  
   GetTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
   
   ListCampaigns: grpc.handleUnaryCall<_campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse>;
+  
+  ListNotifications: grpc.handleUnaryCall<_campaign_v1_ListNotificationsRequest__Output, _campaign_v1_ListNotificationsResponse>;
   
   ListTemplates: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_ListTemplatesResponse>;
   
@@ -195,13 +234,16 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
 export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   Authenticate: MethodDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse__Output>
   CreateCampaign: MethodDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
+  CreateNotification: MethodDefinition<_campaign_v1_CreateNotificationRequest, _campaign_v1_CreateNotificationResponse, _campaign_v1_CreateNotificationRequest__Output, _campaign_v1_CreateNotificationResponse__Output>
   CreateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
   DeleteCampaign: MethodDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse__Output>
   DeleteTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_DeleteTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_DeleteTemplateResponse__Output>
   ExportCampaigns: MethodDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk__Output>
   GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
+  GetNotification: MethodDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_Notification, _campaign_v1_GetNotificationRequest__Output, _campaign_v1_Notification__Output>
   GetTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
   ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
+  ListNotifications: MethodDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsResponse, _campaign_v1_ListNotificationsRequest__Output, _campaign_v1_ListNotificationsResponse__Output>
   ListTemplates: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_ListTemplatesResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_ListTemplatesResponse__Output>
   PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
   RenderTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_RenderTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_RenderTemplateResponse__Output>
