@@ -225,6 +225,13 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Campaign not found' }]);
   });
 
+  it('notifications: one to an unknown subscription is accepted (202), read back and listed', () => {
+    const created = succeeded('createNotification', 202);
+    expect(created.id).to.match(/^[0-9a-f-]{36}$/);
+    expect(succeeded('getNotification', 200)).to.deep.equal({ id: created.id, transactional: true, targets: 1, title: 'Your order shipped' });
+    expect(succeeded('listNotifications', 200)).to.deep.equal({ ids: [created.id] });
+  });
+
   it('templates: create (version 1, its variables), list, get, change (version 2), render with a visitor\'s values, delete; then get answers 404', () => {
     const created = succeeded('createTemplate', 200);
     expect(created).to.include({ name: `Back in stock ${out.runId}`, version: 1, title: 'Hi {{ first_name | "there" }}' });
@@ -270,6 +277,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       'listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries', 'redeliverWebhookEvent', 'pingWebhook',
       'getUser', 'updateUser', 'deleteUser', 'exportUser', 'identifySubscription', 'forgetSubscriptionIdentity', 'tagVisitor',
       'listTemplates', 'createTemplate', 'getTemplate', 'updateTemplate', 'deleteTemplate', 'renderTemplate',
+      'createNotification', 'listNotifications', 'getNotification',
     ];
     const made: Record<string, string> = {
       createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled', pickCampaignWinner: 'pickWinnerNoTest', updateCampaign: 'updateNotSent', recallCampaign: 'recallNotSent',
@@ -278,6 +286,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       rotateWebhookSecret: 'rotateWebhookSecret', listWebhookDeliveries: 'listWebhookDeliveries', redeliverWebhookEvent: 'redeliverWebhookEvent', pingWebhook: 'pingWebhook',
       getUser: 'getUser', updateUser: 'updateUser', deleteUser: 'deleteUser', exportUser: 'exportUser', identifySubscription: 'identifySubscription', forgetSubscriptionIdentity: 'forgetSubscriptionIdentity', tagVisitor: 'tagVisitor',
       listTemplates: 'listTemplates', createTemplate: 'createTemplate', getTemplate: 'getTemplate', updateTemplate: 'updateTemplate', deleteTemplate: 'deleteTemplate', renderTemplate: 'renderTemplate',
+      createNotification: 'createNotification', listNotifications: 'listNotifications', getNotification: 'getNotification',
     };
     expect(operations.filter((op) => !out.calls[made[op]])).to.deep.equal([]);
   });

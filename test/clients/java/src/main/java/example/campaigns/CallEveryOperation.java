@@ -9,6 +9,7 @@ import example.campaigns.client.ApiClient;
 import example.campaigns.client.api.AudienceApi;
 import example.campaigns.client.api.CampaignsApi;
 import example.campaigns.client.api.ContractApi;
+import example.campaigns.client.api.NotificationsApi;
 import example.campaigns.client.api.SitePluginApi;
 import example.campaigns.client.api.TemplatesApi;
 import example.campaigns.client.api.UsersApi;
@@ -18,6 +19,7 @@ import example.campaigns.client.model.CampaignPage;
 import example.campaigns.client.model.CampaignUpdateRequest;
 import example.campaigns.client.model.CreatedCampaign;
 import example.campaigns.client.model.CreateCampaignRequest;
+import example.campaigns.client.model.CreateNotificationRequest;
 import example.campaigns.client.model.CreateTemplateRequest;
 import example.campaigns.client.model.CreateWebhookRequest;
 import example.campaigns.client.model.ImportSubscribersReport;
@@ -27,6 +29,7 @@ import example.campaigns.client.model.ImportedSubscriptionKeys;
 import example.campaigns.client.model.IdentifyRequest;
 import example.campaigns.client.model.ListCampaignsRequest;
 import example.campaigns.client.model.NameCount;
+import example.campaigns.client.model.NotificationSummary;
 import example.campaigns.client.model.PageViewRequest;
 import example.campaigns.client.model.PickWinnerRequest;
 import example.campaigns.client.model.RenderTemplateRequest;
@@ -69,6 +72,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -235,6 +239,27 @@ public final class CallEveryOperation {
     calls.call("deleteScheduled", () -> campaigns.deleteCampaign(scheduledId, null));
     calls.call("deleteDraft", () -> campaigns.deleteCampaign(draftId, null));
     calls.call("getDeleted", () -> campaign(campaigns.getCampaign(scheduledId, null)));
+
+    // Notifications: one to a subscription id the site does not have (accepted, 202; its result
+    // says so), with an Idempotency-Key; read back and listed.
+    NotificationsApi notifications = new NotificationsApi(client);
+    UUID unknownSubscription = UUID.fromString("00000000-0000-4000-8000-000000000001");
+    Map<String, Object> notified = calls.call("createNotification", () -> Map.of("id", String.valueOf(notifications.createNotification(new CreateNotificationRequest()
+        .subscriptionIds(Set.of(unknownSubscription))
+        .title("Your order shipped")
+        .body("Sent through the generated Java client")
+        .link("https://shop.example/orders/1")
+        .transactional(true), "java-notify-" + runId, null).getId())));
+    UUID notificationId = notified == null ? null : UUID.fromString((String) notified.get("id"));
+    calls.call("getNotification", () -> {
+      var n = notifications.getNotification(notificationId, 10, null, null);
+      return Map.of("id", String.valueOf(n.getId()), "transactional", n.getTransactional(), "targets", n.getTargets(), "title", n.getContent().getTitle());
+    });
+    calls.call("listNotifications", () -> {
+      List<String> ids = new ArrayList<>();
+      for (NotificationSummary n : notifications.listNotifications(10, null, null).getItems()) ids.add(String.valueOf(n.getId()));
+      return Map.of("ids", ids);
+    });
 
     // Templates: save one, list, read, change its body (version 2), render it with a visitor's
     // values, delete it; then reading it answers 404.
