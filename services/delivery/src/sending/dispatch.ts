@@ -1,15 +1,15 @@
 // Takes a dispatched campaign: creates its run once, then streams its audience (active
 // subscribers in topics ∪ countries, narrowed by its segment; for a revision of a campaign, the
 // subscribers that campaign was sent to) by keyset in id order and
-// publishes it as chunk messages (a campaign with local time, an A/B test or a throttle is
-// planned in stages instead, which the pacer expands: stages.ts),
+// publishes it as chunk messages (a campaign with local time, an A/B test or a throttle, or one
+// with zones in the site's quiet hours, is planned in stages instead, which the pacer expands: stages.ts),
 // recording progress after every group so a restarted instance resumes where it stopped. The
 // audience is never held in memory: one slice of `chunkSize` ids at a time.
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
 import { audienceSlice, failRun, finishExpansion, recipientsSlice, recordExpansion, revisedRun, runFor, startPacing, type RunRow } from './run-store.js';
-import { isStaged, storeStagePlan } from './stages.js';
+import { storeStagePlan } from './stages.js';
 import { findSiteById } from '../sites/index.js';
 
 export interface DispatchDeps {
@@ -50,13 +50,14 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
         return;
       }
     }
-    if (isStaged(job)) {
-      // Local time, A/B test or throttle: the pacer expands the audience in stages, each when due.
-      const stages = await withTransaction(deps.pool, async (tx) => {
-        const planned = await storeStagePlan(tx, job);
-        await startPacing(tx, job.campaignId, planned[0].at);
-        return planned;
-      });
+    // Local time, A/B test, throttle or zones in quiet hours: the pacer expands the audience in
+    // stages, each when due.
+    const stages = await withTransaction(deps.pool, async (tx) => {
+      const planned = await storeStagePlan(tx, job);
+      if (planned) await startPacing(tx, job.campaignId, planned[0].at);
+      return planned;
+    });
+    if (stages) {
       deps.log.info('campaign planned in stages', { campaignId: job.campaignId, stages: stages.length, first: stages[0].at.toISOString() });
       deps.paced?.();
       return;
