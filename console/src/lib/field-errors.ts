@@ -98,6 +98,11 @@ const SETTINGS: [FieldKey, string][] = [
   ['timeZone', 'timeZone must be an IANA time zone such as Europe/Lisbon, or null'],
   ['timeZone', 'timeZone must be a string'],
   ['timeZone', `timeZone ${BAD}`],
+  ['quietHours.from', 'quietHours.from must be a time of day as HH:MM (00:00 to 23:59)'],
+  ['quietHours.to', 'quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from'],
+  ['quietHours.from', 'quietHours.from must be a string'],
+  ['quietHours.to', 'quietHours.to must be a string'],
+  ['quietHours', 'quietHours must be {"from", "to"} or null'],
 ];
 
 /** A button's own messages: `actions[1].link must be a valid URL` belongs to `actions.1.link`. */

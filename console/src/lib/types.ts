@@ -34,6 +34,8 @@ export interface SiteSettings {
   frequencyCap: { campaigns: number; hours: number } | null;
   /** The zone in force: "UTC" when none was set. */
   timeZone: string;
+  /** In each subscriber's zone; null: none. */
+  quietHours: { from: string; to: string } | null;
 }
 
 /** A change (PATCH …/settings): values as typed (the API judges them), null lifts one. */
@@ -41,6 +43,7 @@ export interface SiteSettingsChange {
   defaultThrottlePerMinute?: number | string | null;
   frequencyCap?: { campaigns: number | string; hours: number | string } | null;
   timeZone?: string | null;
+  quietHours?: { from: string; to: string } | null;
 }
 
 export interface ApiKey {
