@@ -5,7 +5,8 @@
 // delivery service's table (time control only, as the local-time test does) and Tokyo's browsers
 // then get exactly one push each. A local-time campaign whose time falls in the window answers a
 // plan whose sends are held to the window's end in their zones (Postgres's zone arithmetic is the
-// oracle). Lifted with `off`, a campaign goes to everyone at once again.
+// oracle). An urgent campaign (ignoreQuietHours) is held nowhere. Lifted with `off`, a campaign
+// goes to everyone at once again.
 import { expect } from 'chai';
 import pg from 'pg';
 import { startPushSimulator, type PushSimulator, type ReceivedMessage } from '../../tools/push-simulator/src/index.js';
@@ -102,6 +103,20 @@ describe('e2e: quiet hours', function () {
     }
     const shown = (await stack.api.request('GET', `/v2/campaign/${created.id}`, { key: site.apiKey })).body;
     expect(shown.localTime).to.deep.equal(created.localTime);
+  });
+
+  it('when an urgent campaign is created with ignoreQuietHours, then everyone gets it at once, it shows the flag, and its local-time plan holds nothing', async () => {
+    const { id } = await create({ title: 'Urgent, whatever the hour', scheduleMode: 'now', ignoreQuietHours: true });
+    await eventually(async () => (pushesOf(id).length >= open.length + held.length ? true : undefined), 60_000, 200);
+    expectExactlyOnce(id, [...open, ...held], 'everyone');
+    expect(await stagesOf(id)).to.deep.equal([]);
+    const shown = (await stack.api.request('GET', `/v2/campaign/${id}`, { key: site.apiKey })).body;
+    expect(shown.ignoreQuietHours).to.equal(true);
+    const at = new Date(Date.now() + 10 * 60_000 + 9 * 3600_000);
+    const local = await create({ title: 'Urgent, at local time', scheduleMode: 'scheduled', scheduleDate: `${at.toISOString().slice(0, 10)}T12:00:00Z`, localTime: at.toISOString().slice(11, 16), ignoreQuietHours: true });
+    expect(local.localTime!.sends.filter((s) => s.held)).to.deep.equal([]);
+    const refused = await stack.api.request('POST', '/v2/campaign/create', { key: site.apiKey, body: validCampaign({ topics: ['quiet'], ignoreQuietHours: 'yes' }) });
+    expect([refused.status, refused.body]).to.deep.equal([400, { message: 'ignoreQuietHours must be a boolean' }]);
   });
 
   it('when the quiet hours are lifted, then a campaign goes to everyone at once', async () => {

@@ -64,6 +64,7 @@ const CREATE: [FieldKey, string][] = [
   ['segment.notEngagedForDays', 'segment.notEngagedForDays must be a whole number of days from 1 to 3650'],
   ['throttlePerMinute', 'throttlePerMinute must be a whole number from 0 (no limit) to 1000000'],
   ['ignoreFrequencyCap', 'ignoreFrequencyCap must be a boolean'],
+  ['ignoreQuietHours', 'ignoreQuietHours must be a boolean'],
   ['localTime', 'localTime must be a time of day as HH:MM (00:00 to 23:59)'],
   ['localTime', 'localTime requires scheduleMode scheduled'],
   ['localTime', "localTime's date must be today or later (UTC)"],

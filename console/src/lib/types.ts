@@ -206,7 +206,8 @@ export interface LocalTimePlan {
   ifPassed: 'nextDay';
   firstSendAt: string;
   lastSendAt: string;
-  sends: { sendAt: string; zones: string[]; users: number; nextDay: boolean }[];
+  /** `held`: moved to the end of the site's quiet hours in those zones. */
+  sends: { sendAt: string; zones: string[]; users: number; nextDay: boolean; held?: true }[];
 }
 
 /**
@@ -251,6 +252,7 @@ export interface Campaign extends NotificationOptionsFields {
   segment?: Segment;
   throttlePerMinute?: number;
   ignoreFrequencyCap?: true;
+  ignoreQuietHours?: true;
   localTime?: LocalTimePlan;
   abTest?: AbTest;
 }
@@ -281,6 +283,7 @@ export interface CreateCampaignRequest extends NotificationOptionsFields {
   segment?: Segment;
   throttlePerMinute?: number;
   ignoreFrequencyCap?: boolean;
+  ignoreQuietHours?: boolean;
   localTime?: string;
   abTest?: AbTestRequest;
 }

@@ -39,14 +39,14 @@ export interface AudienceZones {
  * The plan of a campaign created at `createdAt`. Zones are the subscribers' effective zones; one
  * this runtime does not know is counted in the site's default zone (and an unknown default is
  * UTC), so planning never fails on a name. A zone whose moment falls in the site's quiet hours
- * is sent at their end there (`held`). No zones at all (an empty audience, or a delivery
+ * is sent at their end there (`held`), unless the campaign ignores them. No zones at all (an empty audience, or a delivery
  * service that does not count by zone yet): one send, in the default zone, of 0 users.
  */
-export function planLocalTime(local: LocalTime, audience: AudienceZones, createdAt: Date): LocalTimePlan {
+export function planLocalTime(local: LocalTime, audience: AudienceZones, createdAt: Date, ignoreQuietHours = false): LocalTimePlan {
   const fallback = isKnownZone(audience.defaultTimeZone) ? audience.defaultTimeZone : DEFAULT_TIME_ZONE;
   const users = usersByEffectiveZone(audience.zones, fallback);
   const zones = users.size > 0 ? [...users].map(([zone, n]) => ({ zone, users: n })) : [{ zone: fallback, users: 0 }];
-  const sends = planZoneGroups(local, zones, createdAt, audience.quietHours ?? null).map((g) => ({
+  const sends = planZoneGroups(local, zones, createdAt, ignoreQuietHours ? null : (audience.quietHours ?? null)).map((g) => ({
     sendAt: formatUtcDate(new Date(g.sendAt)),
     zones: g.zones,
     users: g.users,

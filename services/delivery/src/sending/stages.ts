@@ -54,11 +54,11 @@ export function planStages(job: DispatchMessage, reported: { zone: string | null
 
 /**
  * Plans a taken dispatch's stages and stores them (once: a repeated dispatch finds them there);
- * null when it is sent all at once. A revision is never held: it replaces a notification already
- * shown.
+ * null when it is sent all at once. Quiet hours hold neither a campaign created with
+ * ignoreQuietHours nor a revision (it replaces a notification already shown).
  */
 export async function storeStagePlan(db: Queryable, job: DispatchMessage): Promise<StagePlan[] | null> {
-  const quiet = job.revision ? null : await siteQuietHours(db, job.siteId);
+  const quiet = job.revision || job.ignoreQuietHours ? null : await siteQuietHours(db, job.siteId);
   if (!quiet && !isStaged(job)) return null;
   const byZone = job.localTime !== undefined || quiet !== null;
   const { topics, countries } = splitAudience(job.audience);
