@@ -2,7 +2,8 @@
 // subscribers in topics ∪ countries, narrowed by its segment; for a revision of a campaign, the
 // subscribers that campaign was sent to) by keyset in id order and
 // publishes it as chunk messages (a campaign with local time, an A/B test or a throttle, or one
-// with zones in the site's quiet hours, is planned in stages instead, which the pacer expands: stages.ts),
+// with zones in the site's quiet hours, is planned in stages instead, which the pacer expands:
+// stages.ts),
 // recording progress after every group so a restarted instance resumes where it stopped. The
 // audience is never held in memory: one slice of `chunkSize` ids at a time.
 import { withTransaction, type Pool } from '@webpush/shared/db.js';

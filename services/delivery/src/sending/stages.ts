@@ -2,9 +2,10 @@
 // time (one stage per zone group, packages/contracts/src/local-time.ts), with an A/B test (each
 // group's test share, then its rest once the winner is chosen, packages/contracts/src/ab-test.ts),
 // or throttled (one stage, paced), and a campaign sent at once while some of its zones are in the
-// site's quiet hours (a stage per zone group, as local time). The plan is made once, when the dispatch is taken, from the
-// audience's zones at that moment; the pacer (pacer.ts) expands the due stages. Progress is
-// stored per stage, so a restart resumes each where it stopped and no stage is sent twice.
+// site's quiet hours (a stage per zone group, as local time). The plan is made once, when the
+// dispatch is taken, from the audience's zones at that moment; the pacer (pacer.ts) expands the
+// due stages. Progress is stored per stage, so a restart resumes each where it stopped and no
+// stage is sent twice.
 import type { Queryable } from '@webpush/shared/db.js';
 import { effectiveZone, planQuietHoursGroups, planZoneGroups, usersByEffectiveZone, type QuietHours } from '@webpush/contracts/local-time.js';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
