@@ -767,19 +767,30 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     // The zone's select by keyboard: typing its name picks it.
     await page.keyboard.type('Europe/Lisbon');
     expect(await page.getByLabel("Site's time zone").inputValue()).to.equal('Europe/Lisbon');
+    // Quiet hours: From, then To, the same time (refused at its field).
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('22:00');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('22:00');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     const refusal = 'defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null';
     await page.locator('.field-invalid .field-errors', { hasText: refusal }).waitFor();
+    const quietTo = page.getByLabel('To', { exact: true });
+    await page.locator('.field-invalid .field-errors', { hasText: 'quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from' }).waitFor();
+    expect(await quietTo.getAttribute('aria-invalid')).to.equal('true');
     expect(await throttle.getAttribute('aria-invalid')).to.equal('true');
     await eventually(async () => ((await page.evaluate('document.activeElement && document.activeElement.id')) === 's-throttle' ? true : undefined), WAIT_MS, 50);
-    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
+    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null });
     await screen('settings-refused');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('600');
+    await quietTo.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('07:00');
     await page.keyboard.press('Enter');
     await page.getByText('Saved. New campaigns and the next sends use these settings.').waitFor();
-    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: 600, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon' });
+    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: 600, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon', quietHours: { from: '22:00', to: '07:00' } });
 
     // The exports: a download each, its rows counted on the page as the file's.
     const exported = async (button: string, filename: string, noun: string) => {
@@ -808,8 +819,10 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByLabel('Campaigns', { exact: true }).fill('');
     await page.getByLabel('Hours', { exact: true }).fill('');
     await page.getByLabel("Site's time zone").selectOption('');
+    await page.getByLabel('From', { exact: true }).fill('');
+    await quietTo.fill('');
     await page.getByRole('button', { name: 'Save sending settings' }).click();
-    const none = JSON.stringify({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
+    const none = JSON.stringify({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null });
     await eventually(async () => (JSON.stringify(await settingsNow()) === none ? true : undefined), WAIT_MS, 100);
   });
 
