@@ -17,6 +17,7 @@ import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
 import { registerEdgeAnswers } from './classes/edge-answers.js';
 import { registerInternal } from './classes/internal.js';
+import { registerOptInFunnel } from './classes/optin-funnel.js';
 import { registerPeople } from './classes/people.js';
 import { registerPublicInput } from './classes/public-input.js';
 import { registerSlowClients } from './classes/slow-clients.js';
@@ -66,4 +67,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerConsoleWebhooks();
   registerPeople();
   registerTemplates();
+  registerOptInFunnel();
 });
