@@ -3,7 +3,7 @@
 // Content-Security-Policy) and does what a site owner does: accepts an invitation, logs out and
 // in, creates an API key and copies it, composes a campaign to the site's topics and sends it,
 // watches impressions and clicks arrive on its page and in its chart, renames a topic and sees
-// the counts move, saves a draft for everyone, opens it from its page (what it will send, with its
+// the counts move, reads the opt-in funnel of a prompt the plugin reported, saves a draft for everyone, opens it from its page (what it will send, with its
 // preview), edits it and sends it; edits and schedules another by keyboard; sets the site's
 // sending settings by keyboard and exports its subscribers and campaign results; adds a webhook
 // endpoint (by keyboard), copies its secret, sees a test event reach a stand-in receiver signed
@@ -463,7 +463,12 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('campaigns');
   });
 
-  it('audience: renaming a topic moves its subscribers to the new name, in the page and on /v2', async () => {
+  it('audience: renaming a topic moves its subscribers to the new name, in the page and on /v2; the opt-in funnel shows the prompts as /v2 answers them', async () => {
+    // A prompt's events as the plugin reports them, through the gateway's /public proxy.
+    for (const event of ['shown', 'shown', 'shown', 'accepted', 'dismissed']) {
+      const res = await fetch(`${stack.services.gatewayUrl}/public/v1/sites/${site.publicId}/optin-events`, { method: 'POST', body: JSON.stringify({ event, promptId: 'slide-down' }) });
+      expect(res.status).to.equal(200);
+    }
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Audience' }).click();
     await page.getByRole('heading', { name: 'Audience' }).waitFor();
     const before = await topicCounts();
@@ -482,6 +487,14 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     const after = await topicCounts();
     expect(after.technology).to.equal(before.tech);
     expect(after.tech).to.equal(undefined);
+    const funnel = (await v2('GET', '/v2/optin/funnel')) as { prompts: { promptId: string; shown: number; acceptRate: number }[] };
+    expect(funnel.prompts).to.have.length(1);
+    const row = page.locator('tr[data-prompt="slide-down"]');
+    await row.waitFor();
+    const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
+    expect(cells[0]).to.equal(String(funnel.prompts[0].shown));
+    expect(cells[6]).to.equal('33.33 %');
+    expect(funnel.prompts[0].acceptRate).to.equal(0.3333);
     await screen('audience');
   });
 

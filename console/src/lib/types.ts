@@ -129,6 +129,28 @@ export interface BrowserCount {
   users: number;
 }
 
+/** GET /v2/optin/funnel's answer (gateway/src/routes/optin-funnel.ts). */
+export interface OptInCounts {
+  shown: number;
+  accepted: number;
+  dismissed: number;
+  denied: number;
+  subscribed: number;
+  unsubscribed: number;
+}
+export interface OptInRates {
+  acceptRate: number | null;
+  subscribeRate: number | null;
+}
+export interface OptInFunnel {
+  from: string;
+  to: string;
+  prompt: string | null;
+  days: (OptInCounts & { day: string; promptId: string })[];
+  prompts: (OptInCounts & OptInRates & { promptId: string })[];
+  totals: OptInCounts & OptInRates;
+}
+
 export type ListStatus = 'draft' | 'scheduled' | 'sent' | 'failed';
 
 export interface ListCampaignsRequest {
