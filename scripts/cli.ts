@@ -41,6 +41,7 @@ import type { RevokeKeysAnswer__Output } from '@webpush/contracts/generated/camp
 import type { ThrottleAnswer__Output } from '@webpush/contracts/generated/campaign/v1/ThrottleAnswer.js';
 import type { TimeZoneAnswer__Output } from '@webpush/contracts/generated/delivery/v1/TimeZoneAnswer.js';
 import type { VisitorTagsAnswer__Output } from '@webpush/contracts/generated/delivery/v1/VisitorTagsAnswer.js';
+import type { QuietHoursAnswer__Output } from '@webpush/contracts/generated/delivery/v1/QuietHoursAnswer.js';
 import { AdminRefusal, AdminUnavailable, adminClients, call, resolveAdminTargets, type AdminClients } from './lib/admin-clients.js';
 
 const HELP = `webpush operator CLI
@@ -64,6 +65,9 @@ Usage: npm run cli -- <command> [arguments] [--json]
   sites set-time-zone <site> <zone|none>
                                      the zone (IANA, e.g. Europe/Lisbon) local-time campaigns
                                      use for subscribers without a known one (none: UTC)
+  sites set-quiet-hours <site> <from> <to> | off
+                                     hold pushes due from <from> to <to> (HH:MM, e.g. 21:00 08:00)
+                                     in each subscriber's zone until the window ends (off: none)
   keys list <site>                   the site's keys: label, prefix, created, last used, revoked
   keys rotate <site> [--keep-old]    issue a new API key; revokes the others unless --keep-old
   keys revoke <site> [--key <id|prefix>]
@@ -429,6 +433,7 @@ async function main(argv: string[]): Promise<number> {
             `tracking: ${report.trackingExpired.length} piece(s) expired, ${report.trackingDropped.length} dropped${report.legacyTrackingTruncated ? ', rows from before pieces truncated' : ''}`,
             `frequency-cap history: ${report.capHistoryDeleted} row(s) deleted`,
             `audit log: ${report.auditDeleted} entr${report.auditDeleted === 1 ? 'y' : 'ies'} past their site's retention deleted`,
+            `opt-in funnel: ${report.funnelDeleted} counter row(s) past 400 days deleted`,
             ...(report.lockTimeouts > 0 ? [`${report.lockTimeouts} step(s) did not get their lock in time: run again`] : []),
           ].join('\n'),
           report,
@@ -503,6 +508,7 @@ const ADMIN_COMMANDS = new Set([
   'sites set-frequency-cap',
   'sites set-time-zone',
   'sites set-visitor-tags',
+  'sites set-quiet-hours',
   'keys list',
   'keys rotate',
   'keys revoke',
@@ -625,6 +631,16 @@ async function adminCommand(
       const keys = rest[1] === 'none' ? [] : csv(rest[1], 'keys');
       const set = await delivery<VisitorTagsAnswer__Output>((o, cb) => admin.delivery().setVisitorTags({ site: rest[0], keys }, o, cb));
       out(`site ${set.siteId}: pages may set ${set.keys.length > 0 ? `the tags ${set.keys.join(', ')}` : 'no tags'} of their identified visitor`, { siteId: set.siteId, keys: set.keys });
+      return 0;
+    }
+    case 'sites set-quiet-hours': {
+      if (!rest[0]) throw new UsageError('a site id or public id is required');
+      const off = rest.length === 2 && rest[1] === 'off';
+      if (!off && rest.length !== 3) throw new UsageError('usage: sites set-quiet-hours <site> <from HH:MM> <to HH:MM> | off');
+      const quietHours = off ? null : { from: rest[1], to: rest[2] };
+      const set = await delivery<QuietHoursAnswer__Output>((o, cb) => admin.delivery().setQuietHours({ site: rest[0], quietHours }, o, cb));
+      const quiet = set.quietHours ? { from: set.quietHours.from, to: set.quietHours.to } : null;
+      out(quiet ? `site ${set.siteId}: pushes due from ${quiet.from} to ${quiet.to} in a subscriber's zone are held until ${quiet.to}` : `site ${set.siteId}: no quiet hours`, { siteId: set.siteId, quietHours: quiet });
       return 0;
     }
     case 'sites set-plan': {

@@ -45,7 +45,7 @@ interface Site {
   keys: Key[];
   subs: Sub[];
   campaigns: Stored[];
-  settings: { defaultThrottlePerMinute: number | null; frequencyCap: { campaigns: number; hours: number } | null; timeZone: string };
+  settings: { defaultThrottlePerMinute: number | null; frequencyCap: { campaigns: number; hours: number } | null; timeZone: string; quietHours: { from: string; to: string } | null };
   webhooks: Hook[];
 }
 /** A webhook endpoint as /v2 answers it, and its events' deliveries, newest first. */
@@ -82,7 +82,7 @@ function makeSite(name: string, permissions: string[], members: [string, Role][]
     keys: [{ id: randomUUID(), label: 'demo key', prefix: 'wpk_' + randomBytes(4).toString('hex'), createdAt: iso(Date.now() - 5 * day), lastUsedAt: iso(Date.now() - 3600_000), revokedAt: null }],
     subs,
     campaigns: [],
-    settings: { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' },
+    settings: { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null },
     webhooks: [],
   };
 }
@@ -293,17 +293,22 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     const b = (req.body ?? {}) as Record<string, unknown>;
     const whole = (v: unknown, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= max;
     const cap = b.frequencyCap as { campaigns?: unknown; hours?: unknown } | null | undefined;
+    const quiet = b.quietHours as { from?: unknown; to?: unknown } | null | undefined;
+    const time = (v: unknown) => typeof v === 'string' && /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(v);
     const messages = [
       ...('defaultThrottlePerMinute' in b && b.defaultThrottlePerMinute !== null && !whole(b.defaultThrottlePerMinute, 1_000_000) ? ['defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null'] : []),
       ...(cap && !whole(cap.campaigns, 1000) ? ['frequencyCap.campaigns must be a whole number from 1 to 1000'] : []),
       ...(cap && !whole(cap.hours, 720) ? ['frequencyCap.hours must be a whole number from 1 to 720 (30 days)'] : []),
       ...(typeof b.timeZone === 'string' && !isValidZone(b.timeZone) ? ['timeZone must be an IANA time zone such as Europe/Lisbon, or null'] : []),
+      ...(quiet && !time(quiet.from) ? ['quietHours.from must be a time of day as HH:MM (00:00 to 23:59)'] : []),
+      ...(quiet && (!time(quiet.to) || quiet.to === quiet.from) ? ['quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from'] : []),
     ];
     if (messages.length) return fail(res, 400, messages.join(', '));
     const now = site(res).settings;
     if ('defaultThrottlePerMinute' in b) now.defaultThrottlePerMinute = b.defaultThrottlePerMinute as number | null;
     if ('frequencyCap' in b) now.frequencyCap = cap ? { campaigns: cap.campaigns as number, hours: cap.hours as number } : null;
     if ('timeZone' in b) now.timeZone = typeof b.timeZone === 'string' ? b.timeZone : 'UTC';
+    if ('quietHours' in b) now.quietHours = quiet ? { from: quiet.from as string, to: quiet.to as string } : null;
     res.json(now);
   });
   // The exports: the stand-in's rows as CSV, in chunks.
@@ -371,6 +376,30 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     res.json(out);
   });
   router.get('/sites/:siteId/audience/browsers', (_req, res) => res.json(counts(site(res), (x) => [x.browser]).map((c) => ({ browser: c.name, users: c.users }))));
+
+  // The opt-in funnel: two prompts and the site's button over the range's last days, made up from the day (same every load).
+  router.get('/sites/:siteId/optin/funnel', (req, res) => {
+    if (!plan(res, 'reports', 'This plan does not have permission to access opt-in reports via API')) return;
+    const to = String(req.query.to), from = String(req.query.from);
+    const days: { day: string; promptId: string; shown: number; accepted: number; dismissed: number; denied: number; subscribed: number; unsubscribed: number }[] = [];
+    for (let t = Math.max(Date.parse(`${from}T00:00:00Z`), Date.parse(`${to}T00:00:00Z`) - 6 * 86_400_000); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+      const n = new Date(t).getUTCDate();
+      days.push({ day: iso(t).slice(0, 10), promptId: 'site', shown: 0, accepted: 0, dismissed: 0, denied: n % 2, subscribed: 2 + (n % 3), unsubscribed: n % 2 });
+      days.push({ day: iso(t).slice(0, 10), promptId: 'slide-down', shown: 180 + n, accepted: 20 + (n % 7), dismissed: 110 + n, denied: n % 4, subscribed: 16 + (n % 5), unsubscribed: n % 3 });
+    }
+    const sum = (id: string | null) => {
+      const c = { shown: 0, accepted: 0, dismissed: 0, denied: 0, subscribed: 0, unsubscribed: 0 };
+      for (const d of days) if (id === null || d.promptId === id) for (const k of Object.keys(c) as (keyof typeof c)[]) c[k] += d[k];
+      return c;
+    };
+    const rates = (c: { shown: number; accepted: number; subscribed: number }) => ({
+      acceptRate: c.shown === 0 ? null : Math.round((c.accepted / c.shown) * 10_000) / 10_000,
+      subscribeRate: c.shown === 0 ? null : Math.round((c.subscribed / c.shown) * 10_000) / 10_000,
+    });
+    const prompts = ['site', 'slide-down'].map((id) => ({ promptId: id, ...sum(id), ...rates(sum(id)) }));
+    const totals = sum(null);
+    res.json({ from, to, prompt: null, days, prompts, totals: { ...totals, ...rates({ ...totals, subscribed: totals.subscribed - prompts[0].subscribed }) } });
+  });
 
   const audienceOf = (s: Site, names: string[]) => s.subs.filter((x) => x.active && (x.topics.some((t) => names.includes(t)) || names.includes(x.country))).length;
 

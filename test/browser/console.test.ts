@@ -3,7 +3,7 @@
 // Content-Security-Policy) and does what a site owner does: accepts an invitation, logs out and
 // in, creates an API key and copies it, composes a campaign to the site's topics and sends it,
 // watches impressions and clicks arrive on its page and in its chart, renames a topic and sees
-// the counts move, saves a draft for everyone, opens it from its page (what it will send, with its
+// the counts move, reads the opt-in funnel of a prompt the plugin reported, saves a draft for everyone, opens it from its page (what it will send, with its
 // preview), edits it and sends it; edits and schedules another by keyboard; sets the site's
 // sending settings by keyboard and exports its subscribers and campaign results; adds a webhook
 // endpoint (by keyboard), copies its secret, sees a test event reach a stand-in receiver signed
@@ -463,7 +463,12 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('campaigns');
   });
 
-  it('audience: renaming a topic moves its subscribers to the new name, in the page and on /v2', async () => {
+  it('audience: renaming a topic moves its subscribers to the new name, in the page and on /v2; the opt-in funnel shows the prompts as /v2 answers them', async () => {
+    // A prompt's events as the plugin reports them, through the gateway's /public proxy.
+    for (const event of ['shown', 'shown', 'shown', 'accepted', 'dismissed']) {
+      const res = await fetch(`${stack.services.gatewayUrl}/public/v1/sites/${site.publicId}/optin-events`, { method: 'POST', body: JSON.stringify({ event, promptId: 'slide-down' }) });
+      expect(res.status).to.equal(200);
+    }
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Audience' }).click();
     await page.getByRole('heading', { name: 'Audience' }).waitFor();
     const before = await topicCounts();
@@ -482,6 +487,14 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     const after = await topicCounts();
     expect(after.technology).to.equal(before.tech);
     expect(after.tech).to.equal(undefined);
+    const funnel = (await v2('GET', '/v2/optin/funnel')) as { prompts: { promptId: string; shown: number; acceptRate: number }[] };
+    expect(funnel.prompts).to.have.length(1);
+    const row = page.locator('tr[data-prompt="slide-down"]');
+    await row.waitFor();
+    const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
+    expect(cells[0]).to.equal(String(funnel.prompts[0].shown));
+    expect(cells[6]).to.equal('33.33 %');
+    expect(funnel.prompts[0].acceptRate).to.equal(0.3333);
     await screen('audience');
   });
 
@@ -767,19 +780,30 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     // The zone's select by keyboard: typing its name picks it.
     await page.keyboard.type('Europe/Lisbon');
     expect(await page.getByLabel("Site's time zone").inputValue()).to.equal('Europe/Lisbon');
+    // Quiet hours: From, then To, the same time (refused at its field).
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('22:00');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('22:00');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     const refusal = 'defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null';
     await page.locator('.field-invalid .field-errors', { hasText: refusal }).waitFor();
+    const quietTo = page.getByLabel('To', { exact: true });
+    await page.locator('.field-invalid .field-errors', { hasText: 'quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from' }).waitFor();
+    expect(await quietTo.getAttribute('aria-invalid')).to.equal('true');
     expect(await throttle.getAttribute('aria-invalid')).to.equal('true');
     await eventually(async () => ((await page.evaluate('document.activeElement && document.activeElement.id')) === 's-throttle' ? true : undefined), WAIT_MS, 50);
-    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
+    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null });
     await screen('settings-refused');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('600');
+    await quietTo.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('07:00');
     await page.keyboard.press('Enter');
     await page.getByText('Saved. New campaigns and the next sends use these settings.').waitFor();
-    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: 600, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon' });
+    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: 600, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon', quietHours: { from: '22:00', to: '07:00' } });
 
     // The exports: a download each, its rows counted on the page as the file's.
     const exported = async (button: string, filename: string, noun: string) => {
@@ -808,8 +832,10 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByLabel('Campaigns', { exact: true }).fill('');
     await page.getByLabel('Hours', { exact: true }).fill('');
     await page.getByLabel("Site's time zone").selectOption('');
+    await page.getByLabel('From', { exact: true }).fill('');
+    await quietTo.fill('');
     await page.getByRole('button', { name: 'Save sending settings' }).click();
-    const none = JSON.stringify({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
+    const none = JSON.stringify({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null });
     await eventually(async () => (JSON.stringify(await settingsNow()) === none ? true : undefined), WAIT_MS, 100);
   });
 

@@ -23,6 +23,7 @@ import type {
   ListCampaignsRequest,
   Member,
   NameCount,
+  OptInFunnel,
   Role,
   RotatedKey,
   Segment,
@@ -179,6 +180,7 @@ export const api = {
   deleteTopic: (siteId: string, name: string) => call<{ subscribers: number }>('POST', `${site(siteId)}/topics/delete`, { name }),
   daily: (siteId: string, days: number) => call<DailyAudience[]>('GET', `${site(siteId)}/audience/daily?days=${days}`),
   browsers: (siteId: string) => call<BrowserCount[]>('GET', `${site(siteId)}/audience/browsers`),
+  optInFunnel: (siteId: string, from: string, to: string) => call<OptInFunnel>('GET', `${site(siteId)}/optin/funnel?from=${from}&to=${to}`),
 
   listCampaigns: (siteId: string, body: ListCampaignsRequest) => call<CampaignPage>('POST', `${site(siteId)}/campaigns/list`, body),
   campaign: (siteId: string, campaignId: string) => call<Campaign>('GET', `${site(siteId)}/campaigns/${enc(campaignId)}`),

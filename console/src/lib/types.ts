@@ -34,6 +34,8 @@ export interface SiteSettings {
   frequencyCap: { campaigns: number; hours: number } | null;
   /** The zone in force: "UTC" when none was set. */
   timeZone: string;
+  /** In each subscriber's zone; null: none. */
+  quietHours: { from: string; to: string } | null;
 }
 
 /** A change (PATCH …/settings): values as typed (the API judges them), null lifts one. */
@@ -41,6 +43,7 @@ export interface SiteSettingsChange {
   defaultThrottlePerMinute?: number | string | null;
   frequencyCap?: { campaigns: number | string; hours: number | string } | null;
   timeZone?: string | null;
+  quietHours?: { from: string; to: string } | null;
 }
 
 export interface ApiKey {
@@ -126,6 +129,28 @@ export interface BrowserCount {
   users: number;
 }
 
+/** GET /v2/optin/funnel's answer (gateway/src/routes/optin-funnel.ts). */
+export interface OptInCounts {
+  shown: number;
+  accepted: number;
+  dismissed: number;
+  denied: number;
+  subscribed: number;
+  unsubscribed: number;
+}
+export interface OptInRates {
+  acceptRate: number | null;
+  subscribeRate: number | null;
+}
+export interface OptInFunnel {
+  from: string;
+  to: string;
+  prompt: string | null;
+  days: (OptInCounts & { day: string; promptId: string })[];
+  prompts: (OptInCounts & OptInRates & { promptId: string })[];
+  totals: OptInCounts & OptInRates;
+}
+
 export type ListStatus = 'draft' | 'scheduled' | 'sent' | 'failed';
 
 export interface ListCampaignsRequest {
@@ -203,7 +228,8 @@ export interface LocalTimePlan {
   ifPassed: 'nextDay';
   firstSendAt: string;
   lastSendAt: string;
-  sends: { sendAt: string; zones: string[]; users: number; nextDay: boolean }[];
+  /** `held`: moved to the end of the site's quiet hours in those zones. */
+  sends: { sendAt: string; zones: string[]; users: number; nextDay: boolean; held?: true }[];
 }
 
 /**
@@ -248,6 +274,7 @@ export interface Campaign extends NotificationOptionsFields {
   segment?: Segment;
   throttlePerMinute?: number;
   ignoreFrequencyCap?: true;
+  ignoreQuietHours?: true;
   localTime?: LocalTimePlan;
   abTest?: AbTest;
 }
@@ -278,6 +305,7 @@ export interface CreateCampaignRequest extends NotificationOptionsFields {
   segment?: Segment;
   throttlePerMinute?: number;
   ignoreFrequencyCap?: boolean;
+  ignoreQuietHours?: boolean;
   localTime?: string;
   abTest?: AbTestRequest;
 }

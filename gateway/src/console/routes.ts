@@ -13,6 +13,7 @@ import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import type { Method } from '../http/routing.js';
 import { audienceEndpoints } from '../routes/audience.js';
+import { optInFunnelEndpoint } from '../routes/optin-funnel.js';
 import { campaignEndpoints, createdAnswer } from '../routes/campaigns.js';
 import type { ApiRoute } from '../routes/route.js';
 import { templateEndpoints } from '../routes/templates.js';
@@ -231,6 +232,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     }),
 
     fromV2(audience.topics, 'GET', `${SITE}/topics`, 'member'),
+    // The opt-in funnel (the Audience page), as /v2 answers it, under the plan's `reports` permission.
+    fromV2(optInFunnelEndpoint(deps.audience), 'GET', `${SITE}/optin/funnel`, 'member'),
     fromV2(audience.countries, 'GET', `${SITE}/countries`, 'member'),
     // Topic maintenance, and the audience over time and by browser: the delivery service's data,
     // under the plan's `audience` permission (lists answer [] without it, as /v2's topics do).

@@ -34,6 +34,7 @@ import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Au
 import type { DeletedPerson__Output } from '@webpush/contracts/generated/delivery/v1/DeletedPerson.js';
 import type { Person__Output } from '@webpush/contracts/generated/delivery/v1/Person.js';
 import type { PersonExport__Output } from '@webpush/contracts/generated/delivery/v1/PersonExport.js';
+import type { OptInFunnel__Output } from '@webpush/contracts/generated/delivery/v1/OptInFunnel.js';
 import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '@webpush/contracts/generated/delivery/v1/WebhookRequest.js';
 import type { ListWebhooksResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListWebhooksResponse.js';
@@ -152,6 +153,8 @@ export interface AudienceBackend {
   updatePerson: PersonCall<Person__Output>;
   deletePerson: PersonCall<DeletedPerson__Output>;
   exportPerson: PersonCall<PersonExport__Output>;
+  /** The opt-in funnel's counters; the range and prompt are the delivery service's to check ('' = its default). */
+  optInFunnel(req: { siteId: string; from: string; to: string; prompt: string }, ctx: CallContext): Promise<OptInFunnel__Output>;
 }
 
 export type PersonCall<Answer> = (req: { siteId: string; externalId: string; bodyJson: string }, ctx: CallContext) => Promise<Answer>;
@@ -290,6 +293,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       updatePerson: (req, ctx) => call(audience, audience.UpdatePerson, req, ctx),
       deletePerson: (req, ctx) => call(audience, audience.DeletePerson, req, ctx),
       exportPerson: (req, ctx) => call(audience, audience.ExportPerson, req, ctx),
+      optInFunnel: (req, ctx) => call(audience, audience.GetOptInFunnel, req, ctx),
     },
     consoleData: {
       campaignSeries: (req, ctx) => call(consoleData, consoleData.CampaignSeries, req, ctx),

@@ -48,6 +48,7 @@ export const SAMPLES: Record<string, RouteSample> = {
   campaignSeries: {},
   audienceDaily: {},
   audienceBrowsers: {},
+  getOptInFunnel: {},
   // Topics the tests seed before a call that gets through.
   renameTopic: { body: { from: 'spare-1', to: 'spare-1b' } },
   mergeTopics: { body: { from: ['spare-2'], to: 'spare-2b' } },

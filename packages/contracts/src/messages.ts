@@ -81,6 +81,8 @@ export interface DispatchMessage {
   throttlePerMinute?: number;
   /** Added 2026-11-26, optional: true sends to subscribers who reached their site's frequency cap (and counts towards it). Written as version 2. */
   ignoreFrequencyCap?: boolean;
+  /** Added 2026-12-07, optional: true sends inside the site's quiet hours too (stages.ts holds none of its zones). Written as version 2. */
+  ignoreQuietHours?: boolean;
   /**
    * Added 2026-11-27, optional: sent at this wall-clock time in each subscriber's zone
    * (local-time.ts), the passed zones the next day, "passed" measured from `createdAt` (the
@@ -148,7 +150,7 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
-  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.localTime, message.abTest, message.revision, message.notification];
+  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.ignoreQuietHours, message.localTime, message.abTest, message.revision, message.notification];
   if (additions.some((a) => a !== undefined)) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience, urgency } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience, ...(urgency ? { urgency } : {}) };
@@ -384,6 +386,7 @@ const schemas = {
       segment: segmentSchema,
       throttlePerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
       ignoreFrequencyCap: { type: 'boolean' },
+      ignoreQuietHours: { type: 'boolean' },
       localTime: localTimeSchema,
       abTest: abTestSchema,
       revision: {

@@ -270,7 +270,7 @@ function specObject(c: Campaign): unknown {
   if (c.ignoreFrequencyCap) o.ignoreFrequencyCap = true;
   if (c.localTime) {
     const l = c.localTime;
-    const sends = l.sends.map((x) => ({ sendAt: x.sendAt, zones: x.zones, users: x.users, nextDay: x.nextDay }));
+    const sends = l.sends.map((x) => ({ sendAt: x.sendAt, zones: x.zones, users: x.users, nextDay: x.nextDay, ...(x.held ? { held: true } : {}) }));
     o.localTime = { date: l.date, time: l.time, ifPassed: l.ifPassed, firstSendAt: l.firstSendAt, lastSendAt: l.lastSendAt, sends };
   }
   if (c.abTest) {
@@ -298,6 +298,7 @@ function specObject(c: Campaign): unknown {
     if (n.lang !== '') o.lang = n.lang;
   }
   if (c.urgency !== '' && c.urgency !== 'normal') o.urgency = c.urgency;
+  if (c.ignoreQuietHours) o.ignoreQuietHours = true;
   return o;
 }
 
@@ -314,7 +315,7 @@ describe('campaign JSON over generated campaigns', () => {
   });
   const localTime = fc.record({
     date: text, time: text, ifPassed: text, firstSendAt: text, lastSendAt: text,
-    sends: list(fc.record({ sendAt: text, zones: list(text), users: count, nextDay: fc.boolean() })),
+    sends: list(fc.record({ sendAt: text, zones: list(text), users: count, nextDay: fc.boolean(), held: fc.boolean() })),
   });
   const variant = fc.record({ title: opt(text), body: opt(text), link: opt(text), icon: opt(text), image: opt(text), callToAction: opt(text) });
   const abTest = fc.record({
@@ -337,7 +338,7 @@ describe('campaign JSON over generated campaigns', () => {
       byBrowser: fc.uniqueArray(fc.record({ browser: fc.constantFrom(...BROWSERS), sent: count, failed: count, expired: count, capped: count }), { selector: (b) => b.browser }),
     }),
     segment: fc.option(segment), throttlePerMinute: opt(fc.nat(1_000_000)), ignoreFrequencyCap: fc.boolean(), localTime: fc.option(localTime), abTest: fc.option(abTest),
-    options: fc.option(options), urgency: fc.constantFrom('', 'very-low', 'low', 'normal', 'high'),
+    options: fc.option(options), urgency: fc.constantFrom('', 'very-low', 'low', 'normal', 'high'), ignoreQuietHours: fc.boolean(),
   });
   const getCampaign = loadCampaignProto().campaign.v1.CampaignService.service.GetCampaign;
 

@@ -4,7 +4,7 @@
 // its subscriptions), and show or rotate a site's identity secret (people/).
 import { createECDH, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
-import { capRefusals, countSites, findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, MAX_CAP_CAMPAIGNS, MAX_CAP_HOURS, setSiteFrequencyCap, setSiteTimeZone, storedZone, updateVapidPrivateKeys } from './sites/index.js';
+import { capRefusals, countSites, findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, MAX_CAP_CAMPAIGNS, MAX_CAP_HOURS, quietHoursRefusals, setSiteFrequencyCap, setSiteQuietHours, setSiteTimeZone, storedZone, updateVapidPrivateKeys } from './sites/index.js';
 import { insertNewSubscribers, type NewSubscriberRow } from './audience/index.js';
 import { DeliveryOperatorError, isUuid, PublicIdTakenError, UnknownSiteError, ValidationError } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/index.js';
@@ -13,7 +13,7 @@ import { exportSubscriptionsForMigration } from './audience/index.js';
 import { resealWebhookSecrets } from './webhooks/index.js';
 import { createIdentity, createVisitorTags, resealIdentitySecrets } from './people/index.js';
 import type { FrequencyCap } from './sending/index.js';
-import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone } from '@webpush/contracts/local-time.js';
+import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone, type QuietHours } from '@webpush/contracts/local-time.js';
 import type { PushHostRules } from './audience/index.js';
 import {
   encryptVapidPrivateKey,
@@ -272,6 +272,19 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     return visitorTags.setKeys(site.siteId, keys);
   }
 
+  /**
+   * The site's quiet hours: pushes due inside the window (in each subscriber's zone, the site's
+   * for those without one) are held until it ends; null lifts them. Applies to campaigns
+   * dispatched from now on.
+   */
+  async function setQuietHours(siteId: string, quiet: QuietHours | null): Promise<{ siteId: string; quietHours: QuietHours | null }> {
+    const site = await registeredSite(siteId);
+    const refused = quiet ? quietHoursRefusals(quiet) : [];
+    if (refused.length > 0) throw new DeliveryOperatorError(`quiet hours need two different times of day as HH:MM (00:00 to 23:59), e.g. 21:00 08:00; got ${JSON.stringify(quiet!.from)} ${JSON.stringify(quiet!.to)}`);
+    await setSiteQuietHours(pool, site.siteId, quiet);
+    return { siteId: site.siteId, quietHours: quiet };
+  }
+
   return {
     registerSite,
     findSite,
@@ -286,6 +299,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     exportSubscriptions,
     setFrequencyCap,
     setTimeZone,
+    setQuietHours,
   };
 }
 

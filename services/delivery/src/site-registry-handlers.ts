@@ -42,5 +42,9 @@ export function createSiteRegistryHandlers(operators: DeliveryOperators, log: Lo
       const site = await operators.findSite(req.site);
       return operators.setVisitorTags(site.siteId, req.keys);
     }),
+    SetQuietHours: unary('SetQuietHours', log, async (req) => {
+      const site = await operators.findSite(req.site);
+      return operators.setQuietHours(site.siteId, req.quietHours && { from: req.quietHours.from, to: req.quietHours.to });
+    }),
   };
 }

@@ -51,6 +51,8 @@ const OWN = {
   throttlePerMinute: 'throttlePerMinute must be a whole number from 0 (no limit) to 1000000',
   // create's ignoreFrequencyCap (an addition: docs/api-decisions.md, "Frequency caps")
   ignoreFrequencyCap: 'ignoreFrequencyCap must be a boolean',
+  // create's ignoreQuietHours (an addition: docs/api-decisions.md, "Quiet hours")
+  ignoreQuietHours: 'ignoreQuietHours must be a boolean',
   // create's localTime (an addition: docs/api-decisions.md, "Local time")
   localTimeFormat: 'localTime must be a time of day as HH:MM (00:00 to 23:59)',
   localTimeScheduled: 'localTime requires scheduleMode scheduled',

@@ -97,6 +97,7 @@ export function campaignRow(id: string, siteId: string, input: CreateInput, audi
     segment: input.segment,
     throttlePerMinute: input.throttlePerMinute,
     ignoreFrequencyCap: input.ignoreFrequencyCap,
+    ignoreQuietHours: input.ignoreQuietHours,
     localTimeJson: plan ? JSON.stringify(plan) : null,
     lastSendAt: plan ? new Date(plan.lastSendAt) : null,
     abTest: input.abTest,
@@ -148,7 +149,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return 'lost';
       // Planned at the transaction's now(), which the campaign's created_at is too: the moment
       // the dispatch message names and the delivery service's zone groups are measured from.
-      const plan = input.localTime && audience ? planLocalTime(input.localTime, audience, await transactionNow(tx)) : null;
+      const plan = input.localTime && audience ? planLocalTime(input.localTime, audience, await transactionNow(tx), input.ignoreQuietHours) : null;
       const row = campaign(plan);
       localTimeJson = row.localTimeJson ?? '';
       await insertCampaign(tx, row);

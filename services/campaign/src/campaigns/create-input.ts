@@ -52,6 +52,8 @@ export interface CreateInput extends CampaignContent {
   abTest: AbTest | null;
   /** The RFC 8030 Urgency of its pushes (an addition); `normal` when not given. */
   urgency: Urgency;
+  /** Sent also inside the site's quiet hours (an addition). */
+  ignoreQuietHours: boolean;
 }
 
 function names(value: unknown, normalise: (name: string) => string): string[] | null {
@@ -198,6 +200,8 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
   const abTest = abTestField(raw.abTest, errors);
   const options = notificationOptionsField(raw, callToAction, errors);
   const urgency = urgencyField(raw.urgency, errors);
+  const ignoreQuietHours = raw.ignoreQuietHours ?? false;
+  if (typeof ignoreQuietHours !== 'boolean') errors.push(MESSAGES.ignoreQuietHours);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
@@ -222,6 +226,7 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
     abTest,
     options,
     urgency,
+    ignoreQuietHours: ignoreQuietHours === true,
   };
   // The notification as the campaign's own content, then as each variant's.
   const content = campaignContent(input);

@@ -35,6 +35,7 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     ...(row.segment ? { segment: row.segment } : {}),
     ...(row.throttlePerMinute ? { throttlePerMinute: row.throttlePerMinute } : {}),
     ...(row.ignoreFrequencyCap ? { ignoreFrequencyCap: true } : {}),
+    ...(row.ignoreQuietHours ? { ignoreQuietHours: true } : {}),
     ...(row.localTime ? { localTime: row.localTime } : {}),
     ...(row.abTest ? { abTest: row.abTest } : {}),
     ...(row.urgency && row.urgency !== DEFAULT_URGENCY ? { urgency: row.urgency } : {}),

@@ -18,7 +18,7 @@ export type ClaimedDispatch = Omit<DispatchMessage, 'type' | 'version' | 'dispat
 export async function claimUnpublished(tx: PoolClient, limit: number): Promise<ClaimedDispatch[]> {
   const { rows } = await tx.query(
     `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, ${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.ttl, c.topics,
-            c.segment, c.throttle_per_minute, c.ignore_frequency_cap, COALESCE(c.edited_at, c.created_at) AS planned_at, c.urgency,
+            c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.ignore_quiet_hours, COALESCE(c.edited_at, c.created_at) AS planned_at, c.urgency,
             c.local_time->>'date' AS local_date, c.local_time->>'time' AS local_time, c.ab_test,
             o.payload->>'requestId' AS request_id,
             r.id AS revision_id, r.revision, r.action AS revision_action, r.content AS revision_content, r.created_at AS revised_at
@@ -42,6 +42,7 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
     segment: r.segment ?? undefined,
     throttlePerMinute: r.throttle_per_minute ?? undefined,
     ignoreFrequencyCap: r.ignore_frequency_cap || undefined,
+    ignoreQuietHours: r.ignore_quiet_hours || undefined,
     // The zone groups are measured from the moment its plan was made: the campaign's creation, or
     // the last edit of the draft it was (update-draft.ts).
     localTime: r.local_date ? { date: r.local_date, time: r.local_time, createdAt: (r.planned_at as Date).toISOString() } : undefined,

@@ -48,8 +48,8 @@ export function createAudienceHandlers(
         const segment = segmentOf(call.request.segmentJson);
         const users = await audience.countAudience(siteId, topics, countries, segment);
         if (!call.request.withZones) return { users };
-        const { zones, defaultTimeZone } = await audience.countByEffectiveZone(siteId, topics, countries, segment);
-        return { users, zones: zones.map((z) => ({ name: z.name, users: z.users })), defaultTimeZone };
+        const { zones, defaultTimeZone, quietHours } = await audience.countByEffectiveZone(siteId, topics, countries, segment);
+        return { users, zones: zones.map((z) => ({ name: z.name, users: z.users })), defaultTimeZone, quietHours };
       }),
     ListTopics: (call, callback) => answer(log, 'ListTopics', callback, async () => entries(await audience.listTopics(call.request.siteId))),
     ListCountries: (call, callback) =>

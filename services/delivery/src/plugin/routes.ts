@@ -1,8 +1,8 @@
 // The site plugin's HTTP endpoints: the snippet and the service worker scripts, the site's
 // public configuration (VAPID public key), and what the plugin reports about its subscribers
-// (subscribe, unsubscribe, page views, subscription changes; rules in audience/) and who its
-// subscribers are (identify, logout; rules in people/). Reached
-// through the gateway's /public proxy.
+// (subscribe, unsubscribe, page views, subscription changes; rules in audience/), who its
+// subscribers are (identify, logout; rules in people/) and what its opt-in prompts did (rules in
+// optin/). Reached through the gateway's /public proxy.
 import express, { type Request, type Response, type Router } from 'express';
 import type { Pool } from '@webpush/shared/db.js';
 import type { Subscriptions } from '../audience/index.js';
@@ -13,6 +13,7 @@ import { jsonObject, rawBody } from '../http/json-body.js';
 import { rateLimited } from '../http/rate-limited.js';
 import type { RateLimiter } from '@webpush/shared/rate-limit.js';
 import { findSiteByPublicId } from '../sites/index.js';
+import type { OptInFunnel } from '../optin/index.js';
 import { loadAsset, type PluginAsset } from './assets.js';
 
 export const SNIPPET_PATH = '/public/v1/webpush.js';
@@ -23,15 +24,18 @@ export const SNIPPET_CACHE_CONTROL = 'public, max-age=3600';
 export const SERVICE_WORKER_CACHE_CONTROL = 'no-cache';
 // The VAPID key of a site never changes; a short cache only spares repeated look-ups.
 export const CONFIG_CACHE_CONTROL = 'public, max-age=300';
+// An opt-in event is `{"event", "promptId"}`: well under 200 bytes; a larger body is no report.
+export const OPTIN_EVENT_BODY_LIMIT_BYTES = 1024;
 
 export interface PluginRouteDeps {
   pool: Pool;
   subscriptions: Subscriptions;
   identity: Identity;
   visitorTags: VisitorTags;
+  optInFunnel: OptInFunnel;
   /** Subscription calls, per client address. */
   limiter: RateLimiter;
-  /** Page views and subscription changes: limited like subscriptions, in buckets of their own. */
+  /** Page views, subscription changes and opt-in events: limited like subscriptions, in buckets of their own. */
   reportLimiter: RateLimiter;
 }
 
@@ -113,6 +117,12 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   router.post('/public/v1/sites/:publicId/tags', reportLimit, body, async (req, res) => {
     res.set('Cache-Control', 'no-store');
     res.status(200).json(await deps.visitorTags.tag(String(req.params.publicId), jsonObject(req)));
+  });
+
+  // The snippet's report of an opt-in prompt's event (optin/funnel.ts): one counter more, nothing per visitor.
+  router.post('/public/v1/sites/:publicId/optin-events', reportLimit, rawBody(OPTIN_EVENT_BODY_LIMIT_BYTES), async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.status(200).json(await deps.optInFunnel.report(String(req.params.publicId), jsonObject(req)));
   });
 
   return router;

@@ -29,6 +29,11 @@
  *   webpush('subscribe'), webpush('unsubscribe') as window.webpush.subscribe()/unsubscribe().
  * Each answers a Promise. An identify's outcome is announced with a `webpush:identity` event on
  * document (detail: { externalId, identified } or { externalId, error }).
+ *
+ * Opt-in funnel: window.webpush.reportOptIn(event, promptId) reports what a prompt did (shown,
+ * accepted, dismissed); the snippet reports the browser's 'denied' itself, and names the prompt
+ * in the subscribe and unsubscribe calls, whose server side counts 'subscribed' and
+ * 'unsubscribed' (docs/site-plugin.md, "Opt-in funnel").
  */
 (function () {
   'use strict';
@@ -41,6 +46,12 @@
 
   var MAX_TOPICS = 20;
   var MAX_TOPIC_CHARS = 64;
+  // The opt-in funnel's events and prompt ids (services/delivery/src/optin/funnel.ts): 'site' is
+  // the site's own button, the default button and window.webpush.subscribe() without a prompt.
+  var OPTIN_EVENTS = ['shown', 'accepted', 'dismissed', 'denied', 'subscribed', 'unsubscribed'];
+  var REPORTED_OPTIN_EVENTS = ['shown', 'accepted', 'dismissed', 'denied'];
+  var PROMPT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+  var SITE_PROMPT = 'site';
   var site = script.getAttribute('data-site') || '';
   var api = new URL('.', script.src).href; // …/public/v1/
   var swPath = script.getAttribute('data-sw') || '/webpush-sw.js';
@@ -56,6 +67,10 @@
   var identity = null;
   // Tags asked for on this page and not sent yet (key → value), sent once the browser is subscribed.
   var pendingTags = {};
+  // The prompt that led to the opt-in (or opt-out) under way, named in the subscribe (unsubscribe) call.
+  var optInPrompt = null;
+  // Events reported in this page view, by "event promptId": each counts once per page view.
+  var reportedOptIn = {};
 
   var commands = { identify: identify, logout: logout, tag: tag, subscribe: subscribe, unsubscribe: unsubscribe };
 
@@ -72,6 +87,7 @@
   webpush.topics = pageTopics;
   webpush.subscribe = subscribe;
   webpush.unsubscribe = unsubscribe;
+  webpush.reportOptIn = reportOptIn;
   window.webpush = webpush;
 
   function setState(next, detail) {
@@ -206,14 +222,47 @@
     return 'pushManager' in window;
   }
 
-  function register(subscription) {
-    return call('POST', 'sites/' + encodeURIComponent(site) + '/subscriptions', {
+  // promptId only from an opt-in (subscribe()): the server then counts 'subscribed' when the
+  // subscriber is new or was inactive. A refresh or a re-registration names none and counts nothing.
+  function register(subscription, promptId) {
+    var body = {
       subscription: subscription.toJSON(),
       topics: pageTopics(),
       language: navigator.language || null,
       timeZone: timeZone(),
       declarative: showsDeclarativePush()
-    });
+    };
+    if (promptId) body.promptId = promptId;
+    return call('POST', 'sites/' + encodeURIComponent(site) + '/subscriptions', body);
+  }
+
+  // ---- opt-in funnel --------------------------------------------------------------------------
+
+  /**
+   * What an opt-in prompt did: 'shown', 'accepted', 'dismissed' or 'denied' are reported (each at
+   * most once per prompt and page view: a prompt shown again on the same page counts once);
+   * 'accepted', 'subscribed' and 'unsubscribed' make promptId the prompt named by the next
+   * subscribe() or unsubscribe() call, whose server side counts the subscription's change
+   * exactly. A promptId that is not 1 to 64 letters, digits, - or _ is taken as 'site'. Never
+   * rejects: a report that fails is lost, the visitor's page is not disturbed.
+   */
+  function reportOptIn(event, promptId) {
+    var prompt = typeof promptId === 'string' && PROMPT_ID.test(promptId) ? promptId : SITE_PROMPT;
+    if (OPTIN_EVENTS.indexOf(event) === -1) return Promise.resolve(false);
+    if (event === 'accepted' || event === 'subscribed' || event === 'unsubscribed') optInPrompt = prompt;
+    if (REPORTED_OPTIN_EVENTS.indexOf(event) === -1 || reportedOptIn[event + ' ' + prompt]) return Promise.resolve(false);
+    reportedOptIn[event + ' ' + prompt] = true;
+    return call('POST', 'sites/' + encodeURIComponent(site) + '/optin-events', { event: event, promptId: prompt }).then(
+      function () { return true; },
+      function () { return false; }
+    );
+  }
+
+  /** The prompt of the opt-in or opt-out under way ('site' when none said), forgotten once taken. */
+  function takeOptInPrompt() {
+    var prompt = optInPrompt || SITE_PROMPT;
+    optInPrompt = null;
+    return prompt;
   }
 
   function reportPageView(subscription) {
@@ -283,16 +332,20 @@
     // First thing in the gesture: Safari refuses a permission request made after an await.
     // When the permission is already granted this answers at once, without a prompt.
     var asked = Promise.resolve(Notification.requestPermission());
+    var prompt = takeOptInPrompt();
     setState('subscribing');
     return asked
       .then(function (permission) {
         if (permission !== 'granted') {
+          if (permission === 'denied') reportOptIn('denied', prompt);
           setState(permission === 'denied' ? 'denied' : 'default');
           return null;
         }
         return activeRegistration()
           .then(pushSubscription)
-          .then(register)
+          .then(function (subscription) {
+            return register(subscription, prompt);
+          })
           .then(function () {
             setState('subscribed');
             sendIdentityAndTags();
@@ -309,6 +362,7 @@
   /** Removes this browser's subscription here and on the server. */
   function unsubscribe() {
     if (!supported()) return Promise.resolve(state);
+    var prompt = takeOptInPrompt();
     return registerWorker()
       .then(function (reg) {
         return reg.pushManager.getSubscription();
@@ -317,7 +371,7 @@
         if (!sub) return null;
         var endpoint = sub.endpoint;
         return sub.unsubscribe().then(function () {
-          return call('DELETE', 'sites/' + encodeURIComponent(site) + '/subscriptions', { endpoint: endpoint });
+          return call('DELETE', 'sites/' + encodeURIComponent(site) + '/subscriptions', { endpoint: endpoint, promptId: prompt });
         });
       })
       .then(function () {

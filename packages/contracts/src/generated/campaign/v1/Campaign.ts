@@ -35,6 +35,7 @@ export interface Campaign {
   'abTest'?: (_campaign_v1_AbTest | null);
   'options'?: (_campaign_v1_NotificationOptions | null);
   'urgency'?: (string);
+  'ignoreQuietHours'?: (boolean);
   '_image'?: "image";
   '_icon'?: "icon";
   '_throttlePerMinute'?: "throttlePerMinute";
@@ -67,6 +68,7 @@ export interface Campaign__Output {
   'abTest': (_campaign_v1_AbTest__Output | null);
   'options': (_campaign_v1_NotificationOptions__Output | null);
   'urgency': (string);
+  'ignoreQuietHours': (boolean);
   '_image'?: "image";
   '_icon'?: "icon";
   '_throttlePerMinute'?: "throttlePerMinute";

@@ -3,9 +3,11 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { FrequencyCapAnswer as _delivery_v1_FrequencyCapAnswer, FrequencyCapAnswer__Output as _delivery_v1_FrequencyCapAnswer__Output } from '../../delivery/v1/FrequencyCapAnswer';
+import type { QuietHoursAnswer as _delivery_v1_QuietHoursAnswer, QuietHoursAnswer__Output as _delivery_v1_QuietHoursAnswer__Output } from '../../delivery/v1/QuietHoursAnswer';
 import type { RegisterSiteRequest as _delivery_v1_RegisterSiteRequest, RegisterSiteRequest__Output as _delivery_v1_RegisterSiteRequest__Output } from '../../delivery/v1/RegisterSiteRequest';
 import type { RegisteredSite as _delivery_v1_RegisteredSite, RegisteredSite__Output as _delivery_v1_RegisteredSite__Output } from '../../delivery/v1/RegisteredSite';
 import type { SetFrequencyCapRequest as _delivery_v1_SetFrequencyCapRequest, SetFrequencyCapRequest__Output as _delivery_v1_SetFrequencyCapRequest__Output } from '../../delivery/v1/SetFrequencyCapRequest';
+import type { SetQuietHoursRequest as _delivery_v1_SetQuietHoursRequest, SetQuietHoursRequest__Output as _delivery_v1_SetQuietHoursRequest__Output } from '../../delivery/v1/SetQuietHoursRequest';
 import type { SetTimeZoneRequest as _delivery_v1_SetTimeZoneRequest, SetTimeZoneRequest__Output as _delivery_v1_SetTimeZoneRequest__Output } from '../../delivery/v1/SetTimeZoneRequest';
 import type { SetVisitorTagsRequest as _delivery_v1_SetVisitorTagsRequest, SetVisitorTagsRequest__Output as _delivery_v1_SetVisitorTagsRequest__Output } from '../../delivery/v1/SetVisitorTagsRequest';
 import type { TimeZoneAnswer as _delivery_v1_TimeZoneAnswer, TimeZoneAnswer__Output as _delivery_v1_TimeZoneAnswer__Output } from '../../delivery/v1/TimeZoneAnswer';
@@ -29,6 +31,15 @@ export interface SiteRegistryClient extends grpc.Client {
   setFrequencyCap(argument: _delivery_v1_SetFrequencyCapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_FrequencyCapAnswer__Output>): grpc.ClientUnaryCall;
   setFrequencyCap(argument: _delivery_v1_SetFrequencyCapRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_FrequencyCapAnswer__Output>): grpc.ClientUnaryCall;
   setFrequencyCap(argument: _delivery_v1_SetFrequencyCapRequest, callback: grpc.requestCallback<_delivery_v1_FrequencyCapAnswer__Output>): grpc.ClientUnaryCall;
+  
+  SetQuietHours(argument: _delivery_v1_SetQuietHoursRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_QuietHoursAnswer__Output>): grpc.ClientUnaryCall;
+  SetQuietHours(argument: _delivery_v1_SetQuietHoursRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_QuietHoursAnswer__Output>): grpc.ClientUnaryCall;
+  SetQuietHours(argument: _delivery_v1_SetQuietHoursRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_QuietHoursAnswer__Output>): grpc.ClientUnaryCall;
+  SetQuietHours(argument: _delivery_v1_SetQuietHoursRequest, callback: grpc.requestCallback<_delivery_v1_QuietHoursAnswer__Output>): grpc.ClientUnaryCall;
+  setQuietHours(argument: _delivery_v1_SetQuietHoursRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_QuietHoursAnswer__Output>): grpc.ClientUnaryCall;
+  setQuietHours(argument: _delivery_v1_SetQuietHoursRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_QuietHoursAnswer__Output>): grpc.ClientUnaryCall;
+  setQuietHours(argument: _delivery_v1_SetQuietHoursRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_QuietHoursAnswer__Output>): grpc.ClientUnaryCall;
+  setQuietHours(argument: _delivery_v1_SetQuietHoursRequest, callback: grpc.requestCallback<_delivery_v1_QuietHoursAnswer__Output>): grpc.ClientUnaryCall;
   
   SetTimeZone(argument: _delivery_v1_SetTimeZoneRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_TimeZoneAnswer__Output>): grpc.ClientUnaryCall;
   SetTimeZone(argument: _delivery_v1_SetTimeZoneRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_TimeZoneAnswer__Output>): grpc.ClientUnaryCall;
@@ -55,6 +66,8 @@ export interface SiteRegistryHandlers extends grpc.UntypedServiceImplementation 
   
   SetFrequencyCap: grpc.handleUnaryCall<_delivery_v1_SetFrequencyCapRequest__Output, _delivery_v1_FrequencyCapAnswer>;
   
+  SetQuietHours: grpc.handleUnaryCall<_delivery_v1_SetQuietHoursRequest__Output, _delivery_v1_QuietHoursAnswer>;
+  
   SetTimeZone: grpc.handleUnaryCall<_delivery_v1_SetTimeZoneRequest__Output, _delivery_v1_TimeZoneAnswer>;
   
   SetVisitorTags: grpc.handleUnaryCall<_delivery_v1_SetVisitorTagsRequest__Output, _delivery_v1_VisitorTagsAnswer>;
@@ -64,6 +77,7 @@ export interface SiteRegistryHandlers extends grpc.UntypedServiceImplementation 
 export interface SiteRegistryDefinition extends grpc.ServiceDefinition {
   RegisterSite: MethodDefinition<_delivery_v1_RegisterSiteRequest, _delivery_v1_RegisteredSite, _delivery_v1_RegisterSiteRequest__Output, _delivery_v1_RegisteredSite__Output>
   SetFrequencyCap: MethodDefinition<_delivery_v1_SetFrequencyCapRequest, _delivery_v1_FrequencyCapAnswer, _delivery_v1_SetFrequencyCapRequest__Output, _delivery_v1_FrequencyCapAnswer__Output>
+  SetQuietHours: MethodDefinition<_delivery_v1_SetQuietHoursRequest, _delivery_v1_QuietHoursAnswer, _delivery_v1_SetQuietHoursRequest__Output, _delivery_v1_QuietHoursAnswer__Output>
   SetTimeZone: MethodDefinition<_delivery_v1_SetTimeZoneRequest, _delivery_v1_TimeZoneAnswer, _delivery_v1_SetTimeZoneRequest__Output, _delivery_v1_TimeZoneAnswer__Output>
   SetVisitorTags: MethodDefinition<_delivery_v1_SetVisitorTagsRequest, _delivery_v1_VisitorTagsAnswer, _delivery_v1_SetVisitorTagsRequest__Output, _delivery_v1_VisitorTagsAnswer__Output>
 }
