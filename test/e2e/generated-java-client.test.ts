@@ -141,12 +141,14 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect(succeeded('recordSubscriptionChange', 200)).to.deep.equal({ replaced: true });
     // endpointA was deactivated by the change: unsubscribing it deactivates nothing more.
     expect(succeeded('unsubscribe', 200)).to.deep.equal({ deactivated: false });
+    expect(succeeded('recordOptInEvent', 200)).to.deep.equal({ counted: true });
   });
 
   it('audience: topics and countries answer, and an import of subscriptions', () => {
     const topics = succeeded('listTopics', 200) as { name: string; users: number }[];
     expect(topics.map((t) => t.name).sort()).to.deep.equal(['news', 'sports']);
     expect(succeeded('listCountries', 200)).to.deep.equal([{ name: 'country__desconhecido', users: 1 }]);
+    expect(succeeded('getOptInFunnel', 200)).to.deep.equal({ prompt: 'slide-down', shown: 1 });
     expect(succeeded('importSubscribers', 200)).to.deep.equal({ received: 1, imported: 1, existing: 0, refused: 0, refusals: 0, vapidPublicKey: site.vapidPublicKey });
   });
 
@@ -277,7 +279,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       'listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries', 'redeliverWebhookEvent', 'pingWebhook',
       'getUser', 'updateUser', 'deleteUser', 'exportUser', 'identifySubscription', 'forgetSubscriptionIdentity', 'tagVisitor',
       'listTemplates', 'createTemplate', 'getTemplate', 'updateTemplate', 'deleteTemplate', 'renderTemplate',
-      'createNotification', 'listNotifications', 'getNotification',
+      'createNotification', 'listNotifications', 'getNotification', 'getOptInFunnel', 'recordOptInEvent',
     ];
     const made: Record<string, string> = {
       createCampaign: 'createSendNow', listCampaigns: 'listPeriod', getCampaign: 'getScheduled', deleteCampaign: 'deleteScheduled', pickCampaignWinner: 'pickWinnerNoTest', updateCampaign: 'updateNotSent', recallCampaign: 'recallNotSent',
@@ -287,6 +289,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       getUser: 'getUser', updateUser: 'updateUser', deleteUser: 'deleteUser', exportUser: 'exportUser', identifySubscription: 'identifySubscription', forgetSubscriptionIdentity: 'forgetSubscriptionIdentity', tagVisitor: 'tagVisitor',
       listTemplates: 'listTemplates', createTemplate: 'createTemplate', getTemplate: 'getTemplate', updateTemplate: 'updateTemplate', deleteTemplate: 'deleteTemplate', renderTemplate: 'renderTemplate',
       createNotification: 'createNotification', listNotifications: 'listNotifications', getNotification: 'getNotification',
+      getOptInFunnel: 'getOptInFunnel', recordOptInEvent: 'recordOptInEvent',
     };
     expect(operations.filter((op) => !out.calls[made[op]])).to.deep.equal([]);
   });

@@ -30,6 +30,7 @@ import example.campaigns.client.model.IdentifyRequest;
 import example.campaigns.client.model.ListCampaignsRequest;
 import example.campaigns.client.model.NameCount;
 import example.campaigns.client.model.NotificationSummary;
+import example.campaigns.client.model.OptInEventRequest;
 import example.campaigns.client.model.PageViewRequest;
 import example.campaigns.client.model.PickWinnerRequest;
 import example.campaigns.client.model.RenderTemplateRequest;
@@ -153,10 +154,16 @@ public final class CallEveryOperation {
     calls.call("subscribeSuccessor", () -> plugin.subscribe(publicId, new SubscribeRequest().subscription(browserSubscription(endpointB)).topics(List.of()), null));
     calls.call("recordSubscriptionChange", () -> plugin.recordSubscriptionChange(publicId, new SubscriptionChangeRequest().oldEndpoint(endpointA).endpoint(endpointB), null));
     calls.call("unsubscribe", () -> plugin.unsubscribe(publicId, new UnsubscribeRequest().endpoint(endpointA), null));
+    // The opt-in prompt was shown (the snippet reports it); the funnel then counts it.
+    calls.call("recordOptInEvent", () -> Map.of("counted", plugin.recordOptInEvent(publicId, new OptInEventRequest().event(OptInEventRequest.EventEnum.SHOWN).promptId("slide-down"), null).getCounted().getValue()));
 
     // Audience.
     calls.call("listTopics", () -> names(audience.listTopics(null)));
     calls.call("listCountries", () -> audience.listCountries(null));
+    calls.call("getOptInFunnel", () -> {
+      var funnel = audience.getOptInFunnel(null, null, null, "slide-down");
+      return Map.of("prompt", funnel.getPrompt(), "shown", funnel.getTotals().getShown());
+    });
     // An import from another provider: one browser's subscription.
     SubscribeRequestSubscription moved = browserSubscription("https://127.0.0.1/push/java-import-" + runId);
     calls.call("exportSubscribers", () -> head(audience.exportSubscribers(null, "csv", null, null)));
