@@ -176,7 +176,7 @@ const notifications = new NotificationsApi(config);
 const notified = await step('createNotification', 'createNotification', () =>
   notifications.createNotificationRaw({
     createNotificationRequest: {
-      subscriptionIds: ['00000000-0000-4000-8000-000000000001'],
+      subscriptionIds: new Set(['00000000-0000-4000-8000-000000000001']),
       title: 'Your order shipped',
       body: 'Sent through the generated typescript-fetch client',
       link: 'https://shop.example/orders/1',

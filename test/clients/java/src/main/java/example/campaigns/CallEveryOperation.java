@@ -155,7 +155,7 @@ public final class CallEveryOperation {
     calls.call("recordSubscriptionChange", () -> plugin.recordSubscriptionChange(publicId, new SubscriptionChangeRequest().oldEndpoint(endpointA).endpoint(endpointB), null));
     calls.call("unsubscribe", () -> plugin.unsubscribe(publicId, new UnsubscribeRequest().endpoint(endpointA), null));
     // The opt-in prompt was shown (the snippet reports it); the funnel then counts it.
-    calls.call("recordOptInEvent", () -> Map.of("counted", plugin.recordOptInEvent(publicId, new OptInEventRequest().event(OptInEventRequest.EventEnum.SHOWN).promptId("slide-down"), null).getCounted().getValue()));
+    calls.call("recordOptInEvent", () -> Map.of("counted", plugin.recordOptInEvent(publicId, new OptInEventRequest().event(OptInEventRequest.EventEnum.SHOWN).promptId("slide-down"), null).getCounted()));
 
     // Audience.
     calls.call("listTopics", () -> names(audience.listTopics(null)));
