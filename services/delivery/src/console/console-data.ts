@@ -1,7 +1,8 @@
 // What the site owner's console reads and changes in the delivery service (docs/console.md): a
 // campaign's series, the site's subscribers per day and by browser, topic maintenance, and the
 // site's settings kept here (its VAPID public key and public id; the frequency cap and time zone
-// sending applies, which its owners change by the operators' rules). The gateway has checked the
+// sending applies, which its owners change by the operators' rules; the site plugin's opt-in
+// prompts, which its owners and editors set). The gateway has checked the
 // user, the site membership, the role and the plan; here are the domain rules and the customer's
 // messages. Every count comes from counters kept as the data changes.
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
@@ -10,6 +11,7 @@ import { CONSOLE_OWN } from '@webpush/shared/console-texts.js';
 import { audienceDaily, countByBrowser, type DayCount } from '../audience/index.js';
 import { TopicRefusal, type TopicChange, type TopicMaintenance } from '../audience/index.js';
 import { isUuid, NotFoundError, ValidationError } from '../errors.js';
+import { optInPromptsOf, readOptInPrompts, writeOptInPrompts, type OptInPrompts } from '../plugin/index.js';
 import { frequencyCapOf } from '../sending/index.js';
 import { capRefusals, findSiteById, setSiteFrequencyCap, setSiteTimeZone, siteTimeZone, storedZone, type FrequencyCap } from '../sites/index.js';
 import { campaignSeries, type CampaignSeries } from '../tracking/index.js';
@@ -108,8 +110,31 @@ export function createConsoleData(pool: Pool, topics: TopicMaintenance) {
     return siteSettings(siteId);
   }
 
+  /** NotFoundError for a site this service does not know. */
+  async function optInPrompts(siteId: string): Promise<OptInPrompts> {
+    const site = isUuid(siteId) ? await findSiteById(pool, siteId.toLowerCase()) : null;
+    if (!site) throw new NotFoundError(CONSOLE_MESSAGES.siteNotFound);
+    return readOptInPrompts(pool, site.siteId);
+  }
+
+  /** The fields a change names replaced, once the result passed (plugin/optin-prompts.ts). */
+  async function updateOptInPrompts(siteId: string, bodyJson: string): Promise<OptInPrompts> {
+    const current = await optInPrompts(siteId);
+    let body: unknown;
+    try {
+      body = JSON.parse(bodyJson);
+    } catch {
+      body = undefined;
+    }
+    const prompts = optInPromptsOf(body, current);
+    await writeOptInPrompts(pool, siteId.toLowerCase(), prompts);
+    return prompts;
+  }
+
   return {
     series,
+    optInPrompts,
+    updateOptInPrompts,
     daily,
     browsers,
     siteSettings,
