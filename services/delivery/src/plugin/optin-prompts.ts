@@ -96,7 +96,7 @@ export function optInPromptsOf(input: unknown, base: OptInPrompts = DEFAULT_PROM
 
   const kind = given('kind');
   if (!(PROMPT_KINDS as readonly unknown[]).includes(kind)) refusals.push(PROMPT_MESSAGES.kind);
-  const shown = kind !== 'none';
+  const shown = kind === 'slidedown' || kind === 'modal';
   const text = (field: string, value: unknown, max: number, opts: { required: boolean; lines?: boolean }): string => {
     if (typeof value === 'string' && hasBadCharacters(value)) {
       refusals.push(PROMPT_MESSAGES.characters(field));
