@@ -143,7 +143,8 @@ describe('plugin: the site snippet\'s calls', () => {
   it('when a returning visitor\'s page view meets a network error, then a 503, then it is sent again until stored', async () => {
     const page = load('granted', { 'POST sites/pub_x/pageviews': ['network error', 503, 200] });
     await page.settled();
-    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(Array(3).fill('POST sites/pub_x/pageviews'));
+    // The site's configuration is read on every page (it says whether the site shows an opt-in prompt).
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['GET sites/pub_x/config', ...Array(3).fill('POST sites/pub_x/pageviews')]);
     expect(page.waits).to.deep.equal([1000, 4000]);
     expect(page.webpush.state).to.equal('subscribed');
   });
