@@ -18,6 +18,7 @@ import { registerCrossSite } from './classes/cross-site.js';
 import { registerEdgeAnswers } from './classes/edge-answers.js';
 import { registerInternal } from './classes/internal.js';
 import { registerNotifications } from './classes/notifications.js';
+import { registerOptInPrompts } from './classes/optin-prompts.js';
 import { registerPeople } from './classes/people.js';
 import { registerPublicInput } from './classes/public-input.js';
 import { registerSlowClients } from './classes/slow-clients.js';
@@ -68,4 +69,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerConsoleWebhooks();
   registerPeople();
   registerTemplates();
+  registerOptInPrompts();
 });
