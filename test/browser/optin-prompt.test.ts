@@ -8,7 +8,8 @@
 // prompt on the next page) and gives the focus back, no permission asked before the visitor says
 // yes; then, by keyboard only, a topic unchecked and the accept button pressed: permission asked
 // from that key press, the visitor subscribed with the topic kept and not the other, the bell
-// saying notifications are on.
+// saying notifications are on. A second site's modal: over a backdrop, Tab kept inside it both
+// ways, "not now" by keyboard.
 //
 // Stood in for, as in site-plugin.test.ts: the browser's push service (support/fake-push-service.ts
 // answers PushManager.subscribe with a push-simulator subscription), and the visitor's answer to
@@ -52,6 +53,8 @@ describe('browser: the opt-in prompt in headless Chromium', function () {
   let sim: PushSimulator;
   let stack: Stack;
   let site: SiteInfo;
+  /** A second site, whose prompt is a modal. */
+  let other: SiteInfo;
   let pool: Pool;
   let siteServer: TestSite | undefined;
   let userDataDir: string | undefined;
@@ -61,6 +64,22 @@ describe('browser: the opt-in prompt in headless Chromium', function () {
   const browserLog: string[] = [];
 
   const origin = () => siteServer!.origin;
+  /** The site's editor sets its prompts in the console. */
+  const setPrompts = async (siteId: string, prompts: unknown) => {
+    const email = 'editor@prompt.example';
+    const password = 'the editor knows this one';
+    await createAccounts(pool).ensureMember({ site: siteId, email, password, role: 'editor' });
+    const login = await fetch(`${stack.services.gatewayUrl}/console/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    expect(login.status).to.equal(200);
+    const cookie = /console_session=[^;,]+/.exec(login.headers.get('set-cookie') ?? '')![0];
+    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    const set = await fetch(`${stack.services.gatewayUrl}/console/api/sites/${siteId}/prompts`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'X-CSRF-Token': csrfToken },
+      body: JSON.stringify(prompts),
+    });
+    expect(set.status, await set.clone().text()).to.equal(200);
+  };
   const state = () => page.evaluate(() => (globalThis as any).webpush?.state ?? 'absent');
   const waitForState = async (wanted: string[]) => {
     await page.waitForFunction((w) => w.includes((globalThis as any).webpush?.state ?? ''), wanted, { timeout: WAIT_MS });
@@ -92,20 +111,9 @@ describe('browser: the opt-in prompt in headless Chromium', function () {
     endpoint = pushSub.endpoint;
     siteServer = await startSite(stack.services.gatewayUrl, site.publicId);
 
-    // The site's editor sets the prompts in the console.
-    const email = 'editor@prompt.example';
-    const password = 'the editor knows this one';
-    await createAccounts(pool).ensureMember({ site: site.id, email, password, role: 'editor' });
-    const login = await fetch(`${stack.services.gatewayUrl}/console/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    expect(login.status).to.equal(200);
-    const cookie = /console_session=[^;,]+/.exec(login.headers.get('set-cookie') ?? '')![0];
-    const { csrfToken } = (await login.json()) as { csrfToken: string };
-    const set = await fetch(`${stack.services.gatewayUrl}/console/api/sites/${site.id}/prompts`, {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'X-CSRF-Token': csrfToken },
-      body: JSON.stringify(PROMPTS),
-    });
-    expect(set.status, await set.clone().text()).to.equal(200);
+    await setPrompts(site.id, PROMPTS);
+    other = await siteWithPermissions(stack, ALL, 'modal site');
+    await setPrompts(other.id, { kind: 'modal', title: 'One question', acceptLabel: 'Allow', notNowLabel: 'Later', snoozeDays: 2 });
 
     userDataDir = await mkdtemp(path.join(os.tmpdir(), 'webpush-prompt-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -156,6 +164,12 @@ describe('browser: the opt-in prompt in headless Chromium', function () {
     expect(await focused()).to.deep.equal({ text: 'checkbox breaking', inPrompt: true });
     expect(await axe()).to.deep.equal([]);
     expect(await permissionRequests(), 'no permission asked before the visitor says yes').to.equal(null);
+    // It slides in, unless the visitor asked for less motion.
+    const animation = () => page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.querySelector('[role=dialog]')).animationName);
+    expect(await animation()).to.equal('wp-in');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await animation()).to.equal('none');
+    await page.emulateMedia({ reducedMotion: null });
   });
 
   it('Escape is "not now": the prompt goes, the focus comes back, and the next page shows none for the snooze days', async () => {
@@ -211,5 +225,33 @@ describe('browser: the opt-in prompt in headless Chromium', function () {
     await page.keyboard.press('Escape');
     expect(await page.locator('[role=dialog]').count()).to.equal(0);
     expect(await page.evaluate(() => (globalThis as any).document.activeElement.className)).to.equal('wp-bell');
+  });
+
+  it("a modal (another site's): over a backdrop, Tab kept inside it both ways, \"not now\" by keyboard snoozes it", async () => {
+    const otherServer = await startSite(stack.services.gatewayUrl, other.publicId);
+    try {
+      await page.goto(otherServer.origin + '/');
+      const dialog = page.locator('[role=dialog]');
+      await dialog.waitFor({ state: 'visible' });
+      expect(await dialog.getAttribute('aria-modal')).to.equal('true');
+      expect(await page.locator('.wp-backdrop').count()).to.equal(1);
+      expect(await page.locator('.wp-bell').count(), 'no bell on this site').to.equal(0);
+      expect(await focused()).to.deep.equal({ text: 'Later', inPrompt: true });
+      expect(await axe()).to.deep.equal([]);
+      await page.keyboard.press('Tab');
+      expect(await focused()).to.deep.equal({ text: 'Allow', inPrompt: true });
+      await page.keyboard.press('Tab');
+      expect(await focused(), 'Tab from the last control goes back to the first').to.deep.equal({ text: 'Later', inPrompt: true });
+      await page.keyboard.press('Shift+Tab');
+      expect(await focused(), 'Shift+Tab from the first goes to the last').to.deep.equal({ text: 'Allow', inPrompt: true });
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      expect(await page.locator('[role=dialog], .wp-backdrop').count()).to.equal(0);
+      const snoozedUntil = (await stored(`webpush-prompt:${other.publicId}`)).snoozedUntil as number;
+      expect(snoozedUntil - Date.now()).to.be.within(2 * 86_400_000 - 60_000, 2 * 86_400_000);
+      expect(await permissionRequests()).to.equal(null);
+    } finally {
+      await otherServer.close();
+    }
   });
 });
