@@ -87,8 +87,8 @@ describe('delivery: site plugin routes', function () {
 
     // docs/site-plugin.md, "Size budget": what every page of a site loads stays small, and the
     // prompt, loaded only by sites that show one, too. Gzip at its default level, as served by a CDN.
-    it('the snippet and the prompt script stay within their gzipped size budgets (5632 and 4096 bytes)', async () => {
-      const budgets: Record<string, number> = { '/public/v1/webpush.js': 5632, '/public/v1/webpush-prompt.js': 4096 };
+    it('the snippet and the prompt script stay within their gzipped size budgets (7168 and 4096 bytes)', async () => {
+      const budgets: Record<string, number> = { '/public/v1/webpush.js': 7168, '/public/v1/webpush-prompt.js': 4096 };
       for (const [path, budget] of Object.entries(budgets)) {
         const res = await call('GET', path);
         const gzipped = gzipSync(Buffer.from(res.body as string, 'utf8')).length;
