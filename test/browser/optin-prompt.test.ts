@@ -211,6 +211,14 @@ describe('browser: the opt-in prompt in headless Chromium', function () {
     expect(await permissionRequests(), 'asked once, from the key press').to.deep.equal([{ userActivation: true }]);
     const row = await eventually(async () => (await pool.query('SELECT topics FROM delivery.subscribers WHERE endpoint = $1', [endpoint])).rows[0], WAIT_MS, 100);
     expect(row.topics).to.include.members(['breaking', 'politics']).and.not.include('weather');
+    // The funnel counted it all under the slide-down: shown twice (the page before, dismissed by
+    // Escape, and this one), accepted, and the subscription its accept led to.
+    const funnel = await eventually(async () => {
+      const { rows } = await pool.query<{ event: string; count: string }>("SELECT event, sum(count) AS count FROM delivery.optin_funnel WHERE site_id = $1 AND prompt_id = 'slidedown' GROUP BY event", [site.id]);
+      const counts = Object.fromEntries(rows.map((r) => [r.event, Number(r.count)]));
+      return counts.subscribed ? counts : undefined;
+    }, WAIT_MS, 100);
+    expect(funnel).to.deep.equal({ shown: 2, dismissed: 1, accepted: 1, subscribed: 1 });
     await page.waitForSelector('.wp-bell[data-state=subscribed]');
     expect(await page.getAttribute('.wp-bell', 'aria-label')).to.equal('Notifications are on');
     expect(await axe()).to.deep.equal([]);
