@@ -19,6 +19,7 @@ import { registerEdgeAnswers } from './classes/edge-answers.js';
 import { registerInternal } from './classes/internal.js';
 import { registerOptInFunnel } from './classes/optin-funnel.js';
 import { registerNotifications } from './classes/notifications.js';
+import { registerOptInPrompts } from './classes/optin-prompts.js';
 import { registerPeople } from './classes/people.js';
 import { registerPublicInput } from './classes/public-input.js';
 import { registerSlowClients } from './classes/slow-clients.js';
@@ -69,5 +70,6 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerOptInFunnel();
   registerPeople();
   registerTemplates();
+  registerOptInPrompts();
   registerNotifications();
 });

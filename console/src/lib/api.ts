@@ -29,6 +29,7 @@ import type {
   Segment,
   Session,
   SiteDetail,
+  OptInPrompts,
   SiteSettings,
   SiteSettingsChange,
   SubscriptionJson,
@@ -159,6 +160,9 @@ export const api = {
   members: (siteId: string) => call<Member[]>('GET', `${site(siteId)}/members`),
   settings: (siteId: string) => call<SiteSettings>('GET', `${site(siteId)}/settings`),
   updateSettings: (siteId: string, change: SiteSettingsChange) => call<SiteSettings>('PATCH', `${site(siteId)}/settings`, change),
+  prompts: (siteId: string) => call<OptInPrompts>('GET', `${site(siteId)}/prompts`),
+  /** Numbers typed that are not numbers go as the text typed, for the API to say why it refuses them. */
+  updatePrompts: (siteId: string, change: unknown) => call<OptInPrompts>('PATCH', `${site(siteId)}/prompts`, change),
   exportSubscribers: (siteId: string) => download('GET', `${site(siteId)}/subscribers/export?format=csv`),
   exportCampaigns: (siteId: string) => download('POST', `${site(siteId)}/campaigns/export?format=csv`, {}),
   changeRole: (siteId: string, memberId: string, role: Role) => call<Member>('PATCH', `${site(siteId)}/members/${enc(memberId)}`, { role }),

@@ -39,6 +39,19 @@ export interface SiteSettings {
 }
 
 /** A change (PATCH …/settings): values as typed (the API judges them), null lifts one. */
+/** The site plugin's opt-in prompts (docs/site-plugin.md, "Opt-in prompts"), as GET and PATCH …/prompts answer them. */
+export interface OptInPrompts {
+  kind: 'none' | 'slidedown' | 'modal';
+  title: string;
+  body: string;
+  acceptLabel: string;
+  notNowLabel: string;
+  trigger: { pageViews: number; delaySeconds: number };
+  snoozeDays: number;
+  bell: { enabled: boolean; position: 'bottom-right' | 'bottom-left' };
+  topics: { name: string; label: string }[];
+}
+
 export interface SiteSettingsChange {
   defaultThrottlePerMinute?: number | string | null;
   frequencyCap?: { campaigns: number | string; hours: number | string } | null;

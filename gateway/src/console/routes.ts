@@ -329,6 +329,13 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     // owners, each checked and kept by the service that owns it (console/settings.ts).
     own('GET', `${SITE}/settings`, 'getSettings', 'member', 'none', async (input) => readSettings(deps, input.site!.siteId, input.ctx)),
     own('PATCH', `${SITE}/settings`, 'updateSettings', 'owner', 'json', async (input) => changeSettings(deps, input.site!.siteId, input.body, input.ctx)),
+    // The site plugin's opt-in prompts (docs/console.md, "Opt-in prompts"): texts shown on the
+    // site, so read by any member and changed by those who write its campaigns; the delivery
+    // service, which serves them to the plugin, checks and keeps them.
+    own('GET', `${SITE}/prompts`, 'getOptInPrompts', 'member', 'none', async (input) => JSON.parse((await consoleData.optInPrompts(input.site!.siteId, input.ctx)).promptsJson)),
+    own('PATCH', `${SITE}/prompts`, 'updateOptInPrompts', 'editor', 'json', async (input) =>
+      JSON.parse((await consoleData.updateOptInPrompts({ siteId: input.site!.siteId, bodyJson: input.bodyJson }, input.ctx)).promptsJson),
+    ),
     // Exports (docs/console.md, "Exports"): /v2's, streamed as they are. The subscribers (without
     // push keys) are the owners'; the campaign results any member reads anyway.
     fromV2(audience.exportSubscribers, 'GET', `${SITE}/subscribers/export`, 'owner'),

@@ -55,6 +55,9 @@ export const SAMPLES: Record<string, RouteSample> = {
   deleteTopic: { body: { name: 'spare-3' } },
   getSettings: {},
   updateSettings: { body: { timeZone: 'Europe/Lisbon' } },
+  getOptInPrompts: {},
+  // Not the default (no prompt): a change the route × role test can see.
+  updateOptInPrompts: { body: { kind: 'modal' } },
   exportSubscribers: {},
   exportCampaigns: { body: {} },
   listAuditEntries: {},

@@ -145,7 +145,8 @@ describe('plugin: the site snippet\'s calls', () => {
   it('when a returning visitor\'s page view meets a network error, then a 503, then it is sent again until stored', async () => {
     const page = load('granted', { 'POST sites/pub_x/pageviews': ['network error', 503, 200] });
     await page.settled();
-    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(Array(3).fill('POST sites/pub_x/pageviews'));
+    // The site's configuration is read on every page (it says whether the site shows an opt-in prompt).
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['GET sites/pub_x/config', ...Array(3).fill('POST sites/pub_x/pageviews')]);
     expect(page.waits).to.deep.equal([1000, 4000]);
     expect(page.webpush.state).to.equal('subscribed');
   });
@@ -178,8 +179,8 @@ describe('plugin: the site snippet\'s calls', () => {
     const signature = 'ab'.repeat(32);
     const page = load('granted', { 'POST sites/pub_x/pageviews': [200], 'POST sites/pub_x/identity': [200], 'DELETE sites/pub_x/identity': [200] }, [['identify', 'user-123', signature]]);
     await page.settled();
-    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['POST sites/pub_x/pageviews', 'POST sites/pub_x/identity']);
-    expect(page.calls[1].body).to.deep.equal({ endpoint: 'https://push.example/1', externalId: 'user-123', signature });
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['GET sites/pub_x/config', 'POST sites/pub_x/pageviews', 'POST sites/pub_x/identity']);
+    expect(page.calls[2].body).to.deep.equal({ endpoint: 'https://push.example/1', externalId: 'user-123', signature });
     expect(page.identities).to.deep.equal([{ externalId: 'user-123', identified: true }]);
     expect(await page.webpush('logout')).to.equal(true);
     expect(page.calls.at(-1)).to.deep.equal({ method: 'DELETE', url: 'sites/pub_x/identity', body: { endpoint: 'https://push.example/1' } });
@@ -217,8 +218,8 @@ describe('plugin: the site snippet\'s calls', () => {
       ['tag', 'lang', null],
     ]);
     await page.settled();
-    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['POST sites/pub_x/pageviews', 'POST sites/pub_x/identity', 'POST sites/pub_x/tags']);
-    expect(page.calls[2].body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { plan: 'gold', lang: null } });
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['GET sites/pub_x/config', 'POST sites/pub_x/pageviews', 'POST sites/pub_x/identity', 'POST sites/pub_x/tags']);
+    expect(page.calls[3].body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { plan: 'gold', lang: null } });
     expect(await page.webpush('tag', 'score', 3)).to.equal(true);
     expect(page.calls.at(-1)?.body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { score: 3 } });
   });

@@ -12,6 +12,9 @@
  *   data-button-text  text of the default button (default "Get notifications")
  *   data-topics       comma-separated topics for this page, added to the meta-tag hints
  *
+ * A site whose configuration (set in the console) shows an opt-in prompt or the bell gets them
+ * from webpush-prompt.js, loaded only then, instead of the default button.
+ *
  * Permission is asked only from a user gesture (a click on the button). Topic hints come from
  * <meta property="article:section">, <meta name="keywords">, data-topics and elements carrying
  * data-webpush-topics, lowercased. State changes are announced with a `webpush:state` event on
@@ -87,6 +90,7 @@
   webpush.topics = pageTopics;
   webpush.subscribe = subscribe;
   webpush.unsubscribe = unsubscribe;
+  webpush.config = siteConfig;
   webpush.reportOptIn = reportOptIn;
   window.webpush = webpush;
 
@@ -222,12 +226,16 @@
     return 'pushManager' in window;
   }
 
-  // promptId only from an opt-in (subscribe()): the server then counts 'subscribed' when the
+  // The topics are those the visitor chose (an opt-in prompt's) first, then the page's: at most
+  // 20. promptId only from an opt-in (subscribe()): the server then counts 'subscribed' when the
   // subscriber is new or was inactive. A refresh or a re-registration names none and counts nothing.
-  function register(subscription, promptId) {
+  function register(subscription, promptId, chosen) {
+    var topics = (chosen || []).concat(pageTopics()).filter(function (name, i, all) {
+      return all.indexOf(name) === i;
+    });
     var body = {
       subscription: subscription.toJSON(),
-      topics: pageTopics(),
+      topics: topics.slice(0, MAX_TOPICS),
       language: navigator.language || null,
       timeZone: timeZone(),
       declarative: showsDeclarativePush()
@@ -322,9 +330,16 @@
 
   /**
    * Asks for permission (call it from a click handler: browsers require a user gesture), then
-   * subscribes and registers the subscription with the page's topics. Resolves to the state.
+   * subscribes and registers the subscription with the page's topics, and options.topics (a
+   * list of topic names the visitor chose) first. Resolves to the state.
    */
-  function subscribe() {
+  function subscribe(options) {
+    var chosen = [];
+    var given = options && options.topics;
+    for (var i = 0; given && i < given.length; i++) {
+      var name = normalizeTopic(given[i]);
+      if (name !== null && chosen.indexOf(name) === -1) chosen.push(name);
+    }
     if (!supported()) {
       setState('unsupported');
       return Promise.resolve(state);
@@ -344,7 +359,7 @@
         return activeRegistration()
           .then(pushSubscription)
           .then(function (subscription) {
-            return register(subscription, prompt);
+            return register(subscription, prompt, chosen);
           })
           .then(function () {
             setState('subscribed');
@@ -472,6 +487,15 @@
     });
   }
 
+  // ---- opt-in prompts -------------------------------------------------------------------------
+
+  function loadPrompt() {
+    var el = document.createElement('script');
+    el.src = api + 'webpush-prompt.js';
+    el.async = true;
+    document.head.appendChild(el);
+  }
+
   // ---- page wiring ----------------------------------------------------------------------------
 
   function onClick(event) {
@@ -491,16 +515,26 @@
     );
     defaultButton.addEventListener('click', onClick);
     document.body.appendChild(defaultButton);
+    defaultButton.style.display = state === 'default' ? '' : 'none';
   }
 
+  // The site's own elements at once; the default button or the site's prompts once the
+  // configuration says which (a configuration that cannot be read: the button, whose click tries
+  // again).
   function bindButtons() {
-    if (buttonSelector === 'none') return;
-    if (buttonSelector) {
+    if (buttonSelector && buttonSelector !== 'none') {
       var own = document.querySelectorAll(buttonSelector);
       for (var i = 0; i < own.length; i++) own[i].addEventListener('click', onClick);
-      return;
     }
-    showDefaultButton();
+    siteConfig().then(
+      function (cfg) {
+        if (cfg.prompts) loadPrompt();
+        else if (!buttonSelector) showDefaultButton();
+      },
+      function () {
+        if (!buttonSelector) showDefaultButton();
+      }
+    );
   }
 
   // A visitor who already allowed notifications: make sure the subscription exists and is
@@ -540,7 +574,6 @@
       refresh();
     } else {
       setState(permission === 'denied' ? 'denied' : 'default');
-      siteConfig().catch(function () {}); // warm the cache so the click goes straight to subscribing
     }
   }
 
