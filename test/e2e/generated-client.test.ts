@@ -83,7 +83,7 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
   });
 
   it('site plugin: scripts, config, subscribe (201), page view, subscription change and unsubscribe reach /public through the one base URL', async () => {
-    for (const op of ['getSnippet', 'getServiceWorker']) {
+    for (const op of ['getSnippet', 'getServiceWorker', 'getPromptScript']) {
       const r = await client(op);
       expect([op, r.status]).to.deep.equal([op, 200]);
       expect(r.body).to.be.a('string').and.not.equal('');

@@ -122,6 +122,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       getOpenApiYaml: /^openapi: 3\.1\.0\n/,
       getSnippet: /\S/,
       getServiceWorker: /\S/,
+      getPromptScript: /\S/,
       exportSubscribers: /^id,createdAt,/,
       exportCampaigns: /^id,title,status,/,
     };

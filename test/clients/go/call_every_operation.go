@@ -115,6 +115,8 @@ func main() {
 	record("getSnippet", "getSnippet", f, r, err)
 	f, r, err = c.SitePluginAPI.GetServiceWorker(ctx).Execute()
 	record("getServiceWorker", "getServiceWorker", f, r, err)
+	f, r, err = c.SitePluginAPI.GetPromptScript(ctx).Execute()
+	record("getPromptScript", "getPromptScript", f, r, err)
 	config, r, err := c.SitePluginAPI.GetSiteConfig(ctx, a.PublicID).Execute()
 	record("getSiteConfig", "getSiteConfig", config, r, err)
 	sub, r, err := c.SitePluginAPI.Subscribe(ctx, a.PublicID).SubscribeRequest(model[campaigns.SubscribeRequest](fmt.Sprintf(

@@ -59,6 +59,7 @@ step("getOpenApiJson", "getOpenApiJson", contract.get_open_api_json_with_http_in
 step("getOpenApiYaml", "getOpenApiYaml", contract.get_open_api_yaml_with_http_info)
 step("getSnippet", "getSnippet", plugin.get_snippet_with_http_info)
 step("getServiceWorker", "getServiceWorker", plugin.get_service_worker_with_http_info)
+step("getPromptScript", "getPromptScript", plugin.get_prompt_script_with_http_info)
 step("getSiteConfig", "getSiteConfig", lambda: plugin.get_site_config_with_http_info(public_id))
 step("subscribe", "subscribe", lambda: plugin.subscribe_with_http_info(public_id, c.SubscribeRequest.from_dict(
     {"subscription": {"endpoint": endpoint_a, "expirationTime": None, "keys": keys}, "topics": ["news"], "language": "en-US", "timeZone": "UTC"})))

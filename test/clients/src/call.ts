@@ -194,6 +194,7 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
     }),
   getSnippet: () => client.GET('/public/v1/webpush.js', { parseAs: 'text' }),
   getServiceWorker: () => client.GET('/public/v1/webpush-sw.js', { parseAs: 'text' }),
+  getPromptScript: () => client.GET('/public/v1/webpush-prompt.js', { parseAs: 'text' }),
   getSiteConfig: () => client.GET('/public/v1/sites/{publicId}/config', { params: { path: { publicId: need(args.publicId, 'publicId') } } }),
   recordPageView: () =>
     client.POST('/public/v1/sites/{publicId}/pageviews', {

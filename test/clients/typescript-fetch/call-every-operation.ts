@@ -90,6 +90,7 @@ await step('getOpenApiJson', 'getOpenApiJson', () => contract.getOpenApiJsonRaw(
 await step('getOpenApiYaml', 'getOpenApiYaml', () => contract.getOpenApiYamlRaw());
 await step('getSnippet', 'getSnippet', () => plugin.getSnippetRaw({}));
 await step('getServiceWorker', 'getServiceWorker', () => plugin.getServiceWorkerRaw({}));
+await step('getPromptScript', 'getPromptScript', () => plugin.getPromptScriptRaw({}));
 await step('getSiteConfig', 'getSiteConfig', () => plugin.getSiteConfigRaw({ publicId }));
 await step('subscribe', 'subscribe', () =>
   plugin.subscribeRaw({ publicId, subscribeRequest: { subscription: { endpoint: args.endpointA, expirationTime: null, keys }, topics: ['news'], language: 'en-US', timeZone: 'UTC' } }),

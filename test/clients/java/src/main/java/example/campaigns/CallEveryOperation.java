@@ -140,6 +140,7 @@ public final class CallEveryOperation {
     // Site plugin, as a server-side program (or a test of the site) would call it.
     calls.call("getSnippet", () -> head(plugin.getSnippet("java-snippet-" + runId)));
     calls.call("getServiceWorker", () -> head(plugin.getServiceWorker(null)));
+    calls.call("getPromptScript", () -> head(plugin.getPromptScript(null)));
     calls.call("getSiteConfig", () -> plugin.getSiteConfig(publicId, null));
     String endpointA = "https://127.0.0.1/push/java-a-" + runId;
     String endpointB = "https://127.0.0.1/push/java-b-" + runId;
