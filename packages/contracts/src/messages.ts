@@ -8,6 +8,7 @@ import { URGENCIES, type Urgency } from './urgency.js';
 import { BROWSERS, type Browser, type Segment } from './segment.js';
 import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, WINNER_METRICS, type AbTest, type AbWinner, type VariantResult } from './ab-test.js';
 import type { LocalTime } from './local-time.js';
+import { MAX_HOLDOUT_PERCENT, MAX_WITHIN_HOURS, MIN_WITHIN_HOURS, type BestTime } from './best-time.js';
 
 /**
  * The topics by the one name the code and the docs give each. The stats topic carries the stats
@@ -83,6 +84,11 @@ export interface DispatchMessage {
   /** Added 2026-11-27, optional: the campaign's A/B test (ab-test.ts). Written as version 2. */
   abTest?: AbTest;
   /**
+   * Added 2026-12-07, optional: each subscriber sent in their best hour of a window starting when
+   * the job is taken, a holdout share at once (best-time.ts; sending/stages.ts). Written as version 2.
+   */
+  bestTime?: BestTime;
+  /**
    * Added 2026-12-05, optional: the `Urgency` header of the campaign's pushes (urgency.ts);
    * absent: `normal`, and written only when it is not. Written in either version: a release
    * that does not know it sends `normal`, as it always did.
@@ -122,7 +128,7 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
-  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.localTime, message.abTest, message.revision];
+  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.localTime, message.abTest, message.revision, message.bestTime];
   if (additions.some((a) => a !== undefined)) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience, urgency } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience, ...(urgency ? { urgency } : {}) };
@@ -360,6 +366,15 @@ const schemas = {
       ignoreFrequencyCap: { type: 'boolean' },
       localTime: localTimeSchema,
       abTest: abTestSchema,
+      bestTime: {
+        type: 'object',
+        required: ['withinHours', 'holdoutPercent'],
+        additionalProperties: false,
+        properties: {
+          withinHours: { type: 'integer', minimum: MIN_WITHIN_HOURS, maximum: MAX_WITHIN_HOURS },
+          holdoutPercent: { type: 'integer', minimum: 0, maximum: MAX_HOLDOUT_PERCENT },
+        },
+      },
       revision: {
         type: 'object',
         required: ['campaignId', 'number', 'action'],

@@ -1,30 +1,36 @@
 // Runs expanded in stages, each due at its own moment: a campaign sent at the subscribers' local
 // time (one stage per zone group, packages/contracts/src/local-time.ts), with an A/B test (each
 // group's test share, then its rest once the winner is chosen, packages/contracts/src/ab-test.ts),
-// or throttled (one stage, paced). The plan is made once, when the dispatch is taken, from the
+// throttled (one stage, paced), or sent at each subscriber's best time (the holdout at once, then
+// one stage per hour of the window, each subscriber's hour frozen at planning: best-time-store.ts).
+// The plan is made once, when the dispatch is taken, from the
 // audience's zones at that moment; the pacer (pacer.ts) expands the due stages. Progress is
 // stored per stage, so a restart resumes each where it stopped and no stage is sent twice.
 import type { Queryable } from '@webpush/shared/db.js';
+import { bestTimeSlots } from '@webpush/contracts/best-time.js';
 import { effectiveZone, planZoneGroups, usersByEffectiveZone } from '@webpush/contracts/local-time.js';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
 import { countByZone } from '../audience/index.js';
 import { siteTimeZone } from '../sites/index.js';
 import { splitAudience } from './run-store.js';
+import { freezeBestTimeSlots, HOLDOUT_SLOT } from './best-time-store.js';
 import { insertStages, type StagePlan } from './stage-store.js';
 
 /** True when a dispatch is expanded in stages rather than all at once. */
 export function isStaged(job: DispatchMessage): boolean {
-  return job.localTime !== undefined || job.abTest !== undefined || job.throttlePerMinute !== undefined;
+  return job.localTime !== undefined || job.abTest !== undefined || job.throttlePerMinute !== undefined || job.bestTime !== undefined;
 }
 
 /**
  * The stages of a job, earliest first. Local time: the audience's zones (as reported, with
  * counts) in groups by moment; the group of the site's default zone also takes every subscriber
- * whose zone is in no other group (none, unknown, or first reported after this plan). A/B: each
- * group's test share, then its rest.
+ * whose zone is in no other group (none, unknown, or first reported after this plan). Best time:
+ * the holdout now, then each hourly slot of the window (best-time.ts). A/B: each group's test
+ * share, then its rest — so a best-time campaign's variants are tested at the same moments.
  */
 export function planStages(job: DispatchMessage, reported: { zone: string | null; users: number }[], siteZone: string, now: Date): StagePlan[] {
-  let groups: { at: Date; zones: string[] | null; otherZones: boolean }[] = [{ at: now, zones: null, otherZones: false }];
+  type Group = Omit<StagePlan, 'abGroup'>;
+  let groups: Group[] = [{ at: now, zones: null, otherZones: false, bestTimeSlot: null }];
   if (job.localTime) {
     // The default zone's group is planned even when no one is in it yet: it takes the zones of no group.
     const known = new Map<string, number>([[siteZone, 0], ...usersByEffectiveZone(reported, siteZone)]);
@@ -34,9 +40,14 @@ export function planStages(job: DispatchMessage, reported: { zone: string | null
     const elsewhere = plan.filter((g) => g !== defaultGroup).flatMap((g) => g.zones.filter((z) => reportedKnown.has(z)));
     groups = plan.map((g) =>
       g === defaultGroup
-        ? { at: new Date(g.sendAt), zones: elsewhere.sort(), otherZones: true }
-        : { at: new Date(g.sendAt), zones: g.zones.filter((z) => reportedKnown.has(z)), otherZones: false },
+        ? { at: new Date(g.sendAt), zones: elsewhere.sort(), otherZones: true, bestTimeSlot: null }
+        : { at: new Date(g.sendAt), zones: g.zones.filter((z) => reportedKnown.has(z)), otherZones: false, bestTimeSlot: null },
     );
+  }
+  if (job.bestTime) {
+    const holdout: Group = { at: now, zones: null, otherZones: false, bestTimeSlot: HOLDOUT_SLOT };
+    const slots = bestTimeSlots(now, job.bestTime.withinHours).map((s): Group => ({ at: s.at, zones: null, otherZones: false, bestTimeSlot: s.slot }));
+    groups = job.bestTime.holdoutPercent > 0 ? [holdout, ...slots] : slots;
   }
   const ab = job.abTest;
   return groups.flatMap((g) => {
@@ -51,7 +62,9 @@ export async function storeStagePlan(db: Queryable, job: DispatchMessage): Promi
   const { topics, countries } = splitAudience(job.audience);
   const reported = job.localTime ? await countByZone(db, job.siteId, topics, countries, job.segment ?? null) : [];
   const siteZone = job.localTime ? await siteTimeZone(db, job.siteId) : '';
-  const stages = planStages(job, reported, siteZone, new Date());
+  const now = new Date();
+  const stages = planStages(job, reported, siteZone, now);
+  if (job.bestTime) await freezeBestTimeSlots(db, job, job.bestTime, bestTimeSlots(now, job.bestTime.withinHours)[0].hour, now);
   await insertStages(db, job.campaignId, stages);
   return stages;
 }

@@ -1,0 +1,101 @@
+-- Best time per subscriber (docs/api-decisions.md, "Best time"): a campaign with
+-- `delivery: {mode: "bestTime"}` reaches each subscriber in the hour of its window they are most
+-- likely to engage in, and a holdout share at once.
+--
+-- The model: per subscriber, 24 weights, one per hour of the day (UTC), of its impressions and
+-- clicks, each decaying by half every 14 days. Kept by the tracking trigger that already keeps
+-- the last engagement (delivery.engagement_recorded, run by delivery.tracking and every weekly
+-- piece of it), one upsert per stored batch: bounded work per report, no pass over history. A
+-- table of its own, not columns of delivery.subscribers (20261126160000_subscriber_engagement.sql
+-- says why: an UPDATE there runs the audience counters' statement triggers).
+CREATE TABLE IF NOT EXISTS delivery.subscriber_hours (
+  subscriber_id bigint PRIMARY KEY REFERENCES delivery.subscribers (id) ON DELETE CASCADE,
+  -- weights[h + 1]: the decayed engagement in UTC hour h, as of weighed_at.
+  weights real[] NOT NULL CHECK (array_length(weights, 1) = 24),
+  weighed_at timestamptz NOT NULL
+);
+
+-- How much an event weighs: a click says more about the hour than an impression.
+CREATE FUNCTION delivery.hour_event_weight(kind text) RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN CASE kind WHEN 'click' THEN 3 ELSE 1 END;
+
+-- The factor by which a weight from `since` has decayed at `at`: a half-life of 14 days.
+CREATE FUNCTION delivery.hour_decay(since timestamptz, at timestamptz) RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN power(0.5, greatest(0, extract(epoch FROM at - since)) / (14 * 86400))::real;
+
+-- A subscriber's weights as of `at` (null profile: all zero).
+CREATE FUNCTION delivery.hour_weights_at(weights real[], weighed_at timestamptz, at timestamptz) RETURNS real[]
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN CASE WHEN weights IS NULL THEN array_fill(0::real, ARRAY[24])
+              ELSE ARRAY(SELECT w * delivery.hour_decay(weighed_at, at) FROM unnest(weights) WITH ORDINALITY u(w, i) ORDER BY i) END;
+
+-- The tracking trigger keeps both the last engagement (as before) and the hour weights. A batch's
+-- events are folded per subscriber: the stored weights decayed to the batch's latest event, plus
+-- each event decayed from its own moment to that one.
+CREATE OR REPLACE FUNCTION delivery.engagement_recorded() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- In subscriber order: two batches upserting the same subscribers lock them in the same order.
+  INSERT INTO delivery.subscriber_engagement AS e (subscriber_id, last_engaged_at)
+  SELECT n.subscriber_id, max(n.at) FROM new_rows n JOIN delivery.subscribers s ON s.id = n.subscriber_id
+   GROUP BY n.subscriber_id ORDER BY n.subscriber_id
+  ON CONFLICT (subscriber_id) DO UPDATE SET last_engaged_at = greatest(e.last_engaged_at, EXCLUDED.last_engaged_at);
+  WITH e AS (
+    SELECT n.subscriber_id, extract(hour FROM n.at AT TIME ZONE 'UTC')::int AS hr, n.kind, n.at
+      FROM new_rows n JOIN delivery.subscribers s ON s.id = n.subscriber_id),
+  latest AS (SELECT subscriber_id, max(at) AS at FROM e GROUP BY subscriber_id),
+  by_hour AS (
+    SELECT e.subscriber_id, e.hr, sum(delivery.hour_event_weight(e.kind) * delivery.hour_decay(e.at, l.at)) AS w
+      FROM e JOIN latest l USING (subscriber_id) GROUP BY e.subscriber_id, e.hr)
+  INSERT INTO delivery.subscriber_hours AS h (subscriber_id, weights, weighed_at)
+  SELECT l.subscriber_id, array_agg(coalesce(b.w, 0)::real ORDER BY hr.hr), l.at
+    FROM latest l CROSS JOIN generate_series(0, 23) AS hr(hr)
+    LEFT JOIN by_hour b ON b.subscriber_id = l.subscriber_id AND b.hr = hr.hr
+   GROUP BY l.subscriber_id, l.at
+   ORDER BY l.subscriber_id
+  ON CONFLICT (subscriber_id) DO UPDATE
+    SET weights = ARRAY(SELECT o.w * delivery.hour_decay(h.weighed_at, greatest(h.weighed_at, EXCLUDED.weighed_at))
+                             + o.x * delivery.hour_decay(EXCLUDED.weighed_at, greatest(h.weighed_at, EXCLUDED.weighed_at))
+                          FROM unnest(h.weights, EXCLUDED.weights) WITH ORDINALITY AS o(w, x, i) ORDER BY o.i),
+        weighed_at = greatest(h.weighed_at, EXCLUDED.weighed_at);
+  RETURN NULL;
+END
+$$;
+
+-- How many events of its own a subscriber's profile is worth against its site's prior: a
+-- subscriber with this much decayed weight counts half its own hours, half the site's.
+CREATE FUNCTION delivery.best_time_prior_weight() RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN 3;
+
+-- The slot of a best-time window a subscriber is sent in: of `slots` hourly slots whose first
+-- is in UTC hour `first_hour`, the one whose hour has the highest engagement, the subscriber's
+-- weights (as of `at`) blended with the site's prior (its hours' shares, summing to 1) by
+-- evidence: (w[h] + k·prior[h]) / (Σw + k). A tie (a subscriber and a site without history:
+-- every hour alike) goes to the earliest slot, so a window longer than a day sends each hour's
+-- best in its first occurrence.
+CREATE FUNCTION delivery.best_time_slot(weights real[], weighed_at timestamptz, prior real[], first_hour integer, slots integer, at timestamptz)
+  RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT k FROM (SELECT delivery.hour_weights_at(weights, weighed_at, at) AS w) p,
+                generate_series(0, slots - 1) k
+   ORDER BY p.w[(first_hour + k) % 24 + 1] + delivery.best_time_prior_weight() * prior[(first_hour + k) % 24 + 1] DESC, k
+   LIMIT 1;
+END;
+
+-- A subscriber's holdout bucket for a campaign, 0–99: independent of its A/B bucket (another
+-- salt), so the holdout is a share of every variant alike.
+CREATE FUNCTION delivery.holdout_bucket(campaign_id uuid, subscriber_id bigint) RETURNS integer
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN (('x' || substr(md5('holdout:' || campaign_id::text || ':' || subscriber_id::text), 1, 7))::bit(28)::bigint * 100 >> 28)::integer;
+
+-- Each subscriber's slot in a best-time run, frozen when the run is planned (sending/stages.ts),
+-- so the stages read one assignment however the weights move while the window runs: nobody is
+-- in two slots or in none. -1 is the holdout (sent at once). A subscriber who joins after the
+-- plan has no row and goes with the last slot.
+CREATE TABLE delivery.best_time_slots (
+  campaign_id uuid NOT NULL REFERENCES delivery.campaign_runs (campaign_id) ON DELETE CASCADE,
+  subscriber_id bigint NOT NULL,
+  slot smallint NOT NULL,
+  PRIMARY KEY (campaign_id, subscriber_id)
+);
+
+-- A stage's slot of a best-time run (null: not a best-time stage).
+ALTER TABLE delivery.run_stages ADD COLUMN best_time_slot smallint;
