@@ -2,6 +2,7 @@
 import type { Queryable } from '@webpush/shared/db.js';
 import type { Segment } from '@webpush/contracts/segment.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
+import type { BestTime } from '@webpush/contracts/best-time.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import type { Urgency } from '@webpush/contracts/urgency.js';
 import { CONTENT_COLUMN_LIST, contentParameters } from '../base/content-columns.js';
@@ -31,8 +32,12 @@ export interface NewCampaign extends CampaignContent {
   lastSendAt: Date | null;
   abTest: AbTest | null;
   urgency: Urgency;
+  bestTime: BestTime | null;
   dispatchNow: boolean;
 }
+
+/** The parameter after the content's: a best-time delivery. */
+const BEST_TIME_PARAM = 17 + CONTENT_COLUMN_LIST.length;
 
 /**
  * The campaign and its stats row in one statement (atomic on its own: a plain create needs no
@@ -42,10 +47,10 @@ const INSERT_CAMPAIGN = {
   name: 'campaign_insert',
   text: `WITH c AS (
      INSERT INTO campaign.campaigns (id, site_id, topics, status, schedule_mode, schedule_date, total_users, ttl, dispatched_at, segment,
-       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, urgency, ${CONTENT_COLUMN_LIST.join(', ')})
+       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, urgency, ${CONTENT_COLUMN_LIST.join(', ')}, best_time)
      VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), $7, $8, CASE WHEN $9::boolean THEN now() END, $10::json,
        CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END, $12,
-       $13::json, $14::timestamptz, $15::json, $16, ${CONTENT_COLUMN_LIST.map((_, i) => `$${17 + i}`).join(', ')})
+       $13::json, $14::timestamptz, $15::json, $16, ${CONTENT_COLUMN_LIST.map((_, i) => `$${17 + i}`).join(', ')}, $${BEST_TIME_PARAM}::json)
      RETURNING id)
    INSERT INTO campaign.campaign_stats (campaign_id) SELECT id FROM c`,
 };
@@ -55,7 +60,7 @@ function campaignValues(c: NewCampaign): unknown[] {
   return [c.id, c.siteId, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers, c.ttl, c.dispatchNow,
     c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
     c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest), c.urgency,
-    ...contentParameters(c)];
+    ...contentParameters(c), c.bestTime === null ? null : JSON.stringify(c.bestTime)];
 }
 
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
@@ -77,7 +82,7 @@ const UPDATE_DRAFT = {
        total_users = $7, ttl = $8, dispatched_at = CASE WHEN $9::boolean THEN now() END, segment = $10::json,
        throttle_per_minute = CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END,
        ignore_frequency_cap = $12, local_time = $13::json, last_send_at = $14::timestamptz, ab_test = $15::json, urgency = $16, edited_at = now(),
-       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${17 + i}`).join(', ')}
+       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${17 + i}`).join(', ')}, best_time = $${BEST_TIME_PARAM}::json
      WHERE c.id = $1 AND c.site_id = $2 AND c.status = 'draft'
      RETURNING c.id`,
 };

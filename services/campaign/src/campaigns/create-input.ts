@@ -3,9 +3,11 @@
 import { campaignContent, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { someHasBadCharacters } from '@webpush/shared/text.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
+import type { BestTime } from '@webpush/contracts/best-time.js';
 import type { LocalTime } from '@webpush/contracts/local-time.js';
 import { EXAMPLE_DATE, parseUtcDate } from '../base/dates.js';
 import { abTestField, variantsThatDoNotFit } from './ab-test-input.js';
+import { bestTimeField } from './best-time-input.js';
 import { clean, CONTENT_FIELD_RULES, fitsOnePush, isAbsent } from './content-fields.js';
 import { localTimeField } from './local-time-input.js';
 import { notificationOptionsField, urgencyField } from './notification-options-input.js';
@@ -52,6 +54,8 @@ export interface CreateInput extends CampaignContent {
   abTest: AbTest | null;
   /** The RFC 8030 Urgency of its pushes (an addition); `normal` when not given. */
   urgency: Urgency;
+  /** Each subscriber sent in their best hour of a window, a holdout at once (an addition, `delivery`), or null. */
+  bestTime: BestTime | null;
 }
 
 function names(value: unknown, normalise: (name: string) => string): string[] | null {
@@ -172,6 +176,7 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
   const abTest = abTestField(raw.abTest, errors);
   const options = notificationOptionsField(raw, callToAction, errors);
   const urgency = urgencyField(raw.urgency, errors);
+  const bestTime = bestTimeField(raw.delivery, raw.localTime, errors);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
@@ -196,6 +201,7 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
     abTest,
     options,
     urgency,
+    bestTime,
   };
   // The notification as the campaign's own content, then as each variant's.
   const content = campaignContent(input);
