@@ -1,5 +1,5 @@
 // Best time per subscriber (an addition to POST /v2/campaign/create, docs/api-decisions.md
-// "Best time"): `delivery: {mode: "bestTime", within: "24h", holdout: 10}` sends each subscriber
+// "Best time"): `sendTime: {mode: "bestTime", within: "24h", holdout: 10}` sends each subscriber
 // in the hour of the window they are most likely to engage in (the delivery service's model,
 // migrations/20261207040000_best_time.sql), and a holdout share at once, whose results measure
 // the lift. The rules both services use: the window's slots and the lift's interval.

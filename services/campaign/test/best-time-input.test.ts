@@ -1,4 +1,4 @@
-// A create's `delivery` (campaigns/best-time-input.ts): a best-time delivery with its defaults,
+// A create's `sendTime` (campaigns/best-time-input.ts): a best-time delivery with its defaults,
 // every refusal's message, and whatever the field holds, a best time or refusals, never anything else.
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -13,7 +13,7 @@ const create = (delivery: unknown, overrides: Record<string, unknown> = {}) => (
   topics: ['news'],
   status: 'published',
   scheduleMode: 'now',
-  delivery,
+  sendTime: delivery,
   ...overrides,
 });
 
@@ -26,7 +26,7 @@ function outcome(body: Record<string, unknown>): { bestTime: unknown } | { messa
   }
 }
 
-describe('create validation: delivery (best time)', () => {
+describe('create validation: sendTime (best time)', () => {
   it('is none when absent or null', () => {
     for (const delivery of [undefined, null]) expect(outcome(create(delivery))).to.deep.equal({ bestTime: null });
   });
@@ -39,13 +39,13 @@ describe('create validation: delivery (best time)', () => {
 
   it('refuses each wrong part with its message, a local time too', () => {
     const refused = (delivery: unknown, overrides: Record<string, unknown> = {}) => (outcome(create(delivery, overrides)) as { messages: string[] }).messages;
-    for (const d of ['bestTime', 1, [], true]) expect(refused(d)).to.deep.equal([MESSAGES.deliveryObject]);
-    expect(refused({ mode: 'bestTime', at: 'x' })).to.deep.equal(['delivery has an unknown field: at']);
-    for (const mode of [undefined, 'now', 'BESTTIME', 1]) expect(refused({ mode })).to.deep.equal([MESSAGES.deliveryMode]);
-    for (const within of ['0h', '73h', '24', 24, '1.5h', '024h', ' 24h', null]) expect(refused({ mode: 'bestTime', within }), String(within)).to.deep.equal([MESSAGES.deliveryWithin]);
-    for (const holdout of [-1, 51, 10.5, '10', null]) expect(refused({ mode: 'bestTime', holdout }), String(holdout)).to.deep.equal([MESSAGES.deliveryHoldout]);
-    expect(refused({ mode: 'x', within: 'x', holdout: 'x' })).to.deep.equal([MESSAGES.deliveryMode, MESSAGES.deliveryWithin, MESSAGES.deliveryHoldout]);
-    expect(refused({ mode: 'bestTime' }, { scheduleMode: 'scheduled', scheduleDate: '2099-01-01T00:00:00Z', localTime: '09:00' })).to.deep.equal([MESSAGES.deliveryLocalTime]);
+    for (const d of ['bestTime', 1, [], true]) expect(refused(d)).to.deep.equal([MESSAGES.sendTimeObject]);
+    expect(refused({ mode: 'bestTime', at: 'x' })).to.deep.equal(['sendTime has an unknown field: at']);
+    for (const mode of [undefined, 'now', 'BESTTIME', 1]) expect(refused({ mode })).to.deep.equal([MESSAGES.sendTimeMode]);
+    for (const within of ['0h', '73h', '24', 24, '1.5h', '024h', ' 24h', null]) expect(refused({ mode: 'bestTime', within }), String(within)).to.deep.equal([MESSAGES.sendTimeWithin]);
+    for (const holdout of [-1, 51, 10.5, '10', null]) expect(refused({ mode: 'bestTime', holdout }), String(holdout)).to.deep.equal([MESSAGES.sendTimeHoldout]);
+    expect(refused({ mode: 'x', within: 'x', holdout: 'x' })).to.deep.equal([MESSAGES.sendTimeMode, MESSAGES.sendTimeWithin, MESSAGES.sendTimeHoldout]);
+    expect(refused({ mode: 'bestTime' }, { scheduleMode: 'scheduled', scheduleDate: '2099-01-01T00:00:00Z', localTime: '09:00' })).to.deep.equal([MESSAGES.sendTimeLocalTime]);
   });
 
   it('answers a best time or refusals for anything in the field (property)', () => {

@@ -54,7 +54,7 @@ export interface CreateInput extends CampaignContent {
   abTest: AbTest | null;
   /** The RFC 8030 Urgency of its pushes (an addition); `normal` when not given. */
   urgency: Urgency;
-  /** Each subscriber sent in their best hour of a window, a holdout at once (an addition, `delivery`), or null. */
+  /** Each subscriber sent in their best hour of a window, a holdout at once (an addition, `sendTime`), or null. */
   bestTime: BestTime | null;
 }
 
@@ -176,7 +176,7 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
   const abTest = abTestField(raw.abTest, errors);
   const options = notificationOptionsField(raw, callToAction, errors);
   const urgency = urgencyField(raw.urgency, errors);
-  const bestTime = bestTimeField(raw.delivery, raw.localTime, errors);
+  const bestTime = bestTimeField(raw.sendTime, raw.localTime, errors);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
