@@ -52,6 +52,18 @@ export interface GroupResults {
   clicks: number;
 }
 
+/** A slot's results as the delivery service reports them (the stats event's `bestTime`); slot -1 is the holdout. */
+export interface SlotResult extends GroupResults {
+  slot: number;
+  /** When the slot was sent (planned), ISO 8601. */
+  sendAt: string;
+  /** Subscribers assigned to the slot. */
+  planned: number;
+}
+
+/** The slot number of the holdout (sent at the window's start). */
+export const HOLDOUT_SLOT = -1;
+
 /** A difference of two rates with its 95 % interval, in percentage points; null bounds: too few sends to say. */
 export interface Lift {
   /** The best-time group's rate minus the holdout's. */

@@ -8,7 +8,7 @@ import { URGENCIES, type Urgency } from './urgency.js';
 import { BROWSERS, type Browser, type Segment } from './segment.js';
 import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, WINNER_METRICS, type AbTest, type AbWinner, type VariantResult } from './ab-test.js';
 import type { LocalTime } from './local-time.js';
-import { MAX_HOLDOUT_PERCENT, MAX_WITHIN_HOURS, MIN_WITHIN_HOURS, type BestTime } from './best-time.js';
+import { HOLDOUT_SLOT, MAX_HOLDOUT_PERCENT, MAX_WITHIN_HOURS, MIN_WITHIN_HOURS, type BestTime, type SlotResult } from './best-time.js';
 
 /**
  * The topics by the one name the code and the docs give each. The stats topic carries the stats
@@ -210,6 +210,11 @@ export interface StatsMessage {
    * ends (ISO 8601), null before the test's first send.
    */
   abTest?: { results: VariantResult[]; winner: AbWinner | null; windowEndsAt?: string | null };
+  /**
+   * Added 2026-12-07, optional, for a best-time campaign: each slot's results (the holdout's is
+   * slot -1), recomputed every few seconds while it sends (best-time.ts).
+   */
+  bestTime?: { slots: SlotResult[] };
 }
 
 /** A finished campaign's pushes by outcome, per browser family that had any. */
@@ -424,6 +429,28 @@ const schemas = {
         ),
       },
       abTest: abResultsSchema,
+      bestTime: {
+        type: 'object',
+        required: ['slots'],
+        properties: {
+          slots: {
+            type: 'array',
+            maxItems: MAX_WITHIN_HOURS + 1,
+            items: {
+              type: 'object',
+              required: ['slot', 'sendAt', 'planned', 'sent', 'impressions', 'clicks'],
+              properties: {
+                slot: { type: 'integer', minimum: HOLDOUT_SLOT, maximum: MAX_WITHIN_HOURS - 1 },
+                sendAt: { type: 'string', maxLength: 40 },
+                planned: count,
+                sent: count,
+                impressions: count,
+                clicks: count,
+              },
+            },
+          },
+        },
+      },
     },
   },
 } as const;

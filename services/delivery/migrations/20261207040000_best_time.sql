@@ -99,3 +99,11 @@ CREATE TABLE delivery.best_time_slots (
 
 -- A stage's slot of a best-time run (null: not a best-time stage).
 ALTER TABLE delivery.run_stages ADD COLUMN best_time_slot smallint;
+
+-- A best-time run's results by slot (sending/best-time-store.ts), recomputed at most every few
+-- seconds while its counters change and published with them, as an A/B run's variant results
+-- are: best_time_results_version is the stats_version they were computed at.
+ALTER TABLE delivery.campaign_runs
+  ADD COLUMN best_time_results jsonb,
+  ADD COLUMN best_time_results_at timestamptz,
+  ADD COLUMN best_time_results_version bigint NOT NULL DEFAULT 0;

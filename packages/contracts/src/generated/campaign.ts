@@ -31,6 +31,8 @@ import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _c
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
+import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v1_SendTime__Output } from './campaign/v1/SendTime';
+import type { SendTimeSlot as _campaign_v1_SendTimeSlot, SendTimeSlot__Output as _campaign_v1_SendTimeSlot__Output } from './campaign/v1/SendTimeSlot';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
 import type { Variant as _campaign_v1_Variant, Variant__Output as _campaign_v1_Variant__Output } from './campaign/v1/Variant';
@@ -74,6 +76,8 @@ export interface ProtoGrpcType {
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
       ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
+      SendTime: MessageTypeDefinition<_campaign_v1_SendTime, _campaign_v1_SendTime__Output>
+      SendTimeSlot: MessageTypeDefinition<_campaign_v1_SendTimeSlot, _campaign_v1_SendTimeSlot__Output>
       UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>
       Variant: MessageTypeDefinition<_campaign_v1_Variant, _campaign_v1_Variant__Output>

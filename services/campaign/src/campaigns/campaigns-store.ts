@@ -159,9 +159,9 @@ const LIVE_COLUMNS = `c.id, c.status,
     st.clicks, st.impressions, st.sent, st.failed, st.expired, st.pending, st.capped,
     st.failed_rejected, st.failed_unauthorized, st.failed_unreachable, st.failed_refused,
     s.by_browser, s.ab_results, s.ab_winner_variant, s.ab_winner_decided_at AT TIME ZONE 'UTC' AS ab_winner_decided_at, s.ab_winner_by,
-    s.ab_window_ends_at AT TIME ZONE 'UTC' AS ab_window_ends_at`;
+    s.ab_window_ends_at AT TIME ZONE 'UTC' AS ab_window_ends_at, s.best_time_results`;
 const FIXED_COLUMNS = `${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.topics, c.total_users, c.ttl,
-    c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.local_time, c.ab_test, c.urgency`;
+    c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.local_time, c.ab_test, c.urgency, c.best_time`;
 const CAMPAIGN_COLUMNS = `${LIVE_COLUMNS}, ${FIXED_COLUMNS}`;
 
 /**

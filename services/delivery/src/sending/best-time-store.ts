@@ -4,14 +4,11 @@
 // stages read one assignment however the weights move while the window runs. Also the run's
 // results by slot: the planned distribution, and sends, impressions and clicks per slot.
 import type { Queryable } from '@webpush/shared/db.js';
-import type { BestTime, GroupResults } from '@webpush/contracts/best-time.js';
+import { HOLDOUT_SLOT, type BestTime, type SlotResult } from '@webpush/contracts/best-time.js';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
 import { segmentSql } from '../audience/index.js';
 import { logTableOf } from './delivery-log-store.js';
 import { splitAudience } from './run-store.js';
-
-/** The slot number of the holdout (sent at once). */
-export const HOLDOUT_SLOT = -1;
 
 /**
  * Assigns every subscriber of the job's audience (topics ∪ countries, segment) a slot, once: a
@@ -49,23 +46,29 @@ export async function freezeBestTimeSlots(db: Queryable, job: DispatchMessage, b
   return new Map(rows.map((r) => [r.slot as number, r.n as number]));
 }
 
-/** A slot's results: its planned subscribers, and what was sent to them and came back. */
-export interface SlotResults extends GroupResults {
-  slot: number;
-  planned: number;
-}
-
-/** A best-time run's results by slot (the holdout's slot is HOLDOUT_SLOT), in slot order. */
-export async function bestTimeResults(db: Queryable, campaignId: string): Promise<SlotResults[]> {
+/**
+ * A best-time run's results by slot (the holdout's slot is HOLDOUT_SLOT), in slot order: when it
+ * is sent, its planned subscribers, and what was sent to them and came back. One aggregate of the
+ * run's frozen slots, delivery log and tracking.
+ */
+export async function bestTimeResults(db: Queryable, campaignId: string): Promise<SlotResult[]> {
   const log = await logTableOf(db, campaignId);
   const { rows } = await db.query(
-    `SELECT b.slot, count(*)::int AS planned, count(*) FILTER (WHERE l.state = 'sent')::int AS sent,
+    `SELECT b.slot, (SELECT min(st.at) FROM delivery.run_stages st WHERE st.campaign_id = b.campaign_id AND st.best_time_slot = b.slot) AS send_at,
+            count(*)::int AS planned, count(*) FILTER (WHERE l.state = 'sent')::int AS sent,
             count(*) FILTER (WHERE EXISTS (SELECT 1 FROM delivery.tracking t WHERE t.campaign_id = b.campaign_id AND t.subscriber_id = b.subscriber_id AND t.kind = 'impression'))::int AS impressions,
             count(*) FILTER (WHERE EXISTS (SELECT 1 FROM delivery.tracking t WHERE t.campaign_id = b.campaign_id AND t.subscriber_id = b.subscriber_id AND t.kind = 'click'))::int AS clicks
        FROM delivery.best_time_slots b LEFT JOIN ${log} l ON l.campaign_id = b.campaign_id AND l.subscriber_id = b.subscriber_id
       WHERE b.campaign_id = $1
-      GROUP BY b.slot ORDER BY b.slot`,
+      GROUP BY b.campaign_id, b.slot ORDER BY b.slot`,
     [campaignId],
   );
-  return rows.map((r) => ({ slot: r.slot, planned: r.planned, sent: r.sent, impressions: r.impressions, clicks: r.clicks }));
+  return rows.map((r) => ({
+    slot: r.slot,
+    sendAt: r.send_at ? (r.send_at as Date).toISOString() : '',
+    planned: r.planned,
+    sent: r.sent,
+    impressions: r.impressions,
+    clicks: r.clicks,
+  }));
 }

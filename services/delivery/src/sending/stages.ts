@@ -7,13 +7,13 @@
 // audience's zones at that moment; the pacer (pacer.ts) expands the due stages. Progress is
 // stored per stage, so a restart resumes each where it stopped and no stage is sent twice.
 import type { Queryable } from '@webpush/shared/db.js';
-import { bestTimeSlots } from '@webpush/contracts/best-time.js';
+import { bestTimeSlots, HOLDOUT_SLOT } from '@webpush/contracts/best-time.js';
 import { effectiveZone, planZoneGroups, usersByEffectiveZone } from '@webpush/contracts/local-time.js';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
 import { countByZone } from '../audience/index.js';
 import { siteTimeZone } from '../sites/index.js';
 import { splitAudience } from './run-store.js';
-import { freezeBestTimeSlots, HOLDOUT_SLOT } from './best-time-store.js';
+import { freezeBestTimeSlots } from './best-time-store.js';
 import { insertStages, type StagePlan } from './stage-store.js';
 
 /** True when a dispatch is expanded in stages rather than all at once. */

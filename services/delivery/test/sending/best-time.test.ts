@@ -7,9 +7,11 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
-import { bestTimeSlots, rateLift } from '@webpush/contracts/best-time.js';
-import { bestTimeResults, HOLDOUT_SLOT } from '../../src/sending/best-time-store.js';
+import { bestTimeSlots, HOLDOUT_SLOT, rateLift } from '@webpush/contracts/best-time.js';
+import { bestTimeResults } from '../../src/sending/best-time-store.js';
 import { logTableOf } from '../../src/sending/delivery-log-store.js';
+import { statsMessage } from '../../src/sending/messaging.js';
+import { changedCounters, refreshBestTimeResults } from '../../src/tracking/counter-store.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 import { expansionRecorder } from './support/expansion.js';
 
@@ -151,6 +153,15 @@ describe('delivery: best time per subscriber', function () {
       expect(results.reduce((n, r) => n + r.planned, 0)).to.equal(400);
       expect(results.find((r) => r.slot === 0)).to.include({ planned: slot0.length, sent: slot0.length, impressions: slot0.length, clicks: 0 });
       expect(results.find((r) => r.slot === HOLDOUT_SLOT)).to.include({ planned: holdout.length, sent: holdout.length, impressions: 0 });
+      // When each slot went: its stage's moment (brought forward here).
+      const { rows: moments } = await t.pool.query(`SELECT best_time_slot AS slot, at FROM delivery.run_stages WHERE campaign_id = $1`, [job.campaignId]);
+      for (const m of moments) expect(results.find((r) => r.slot === m.slot)!.sendAt).to.equal((m.at as Date).toISOString());
+      // Published with the counters once refreshed at the run's version, in the stats event.
+      await t.pool.query(`UPDATE delivery.campaign_runs SET stats_version = stats_version + 1 WHERE campaign_id = $1`, [job.campaignId]);
+      expect((await changedCounters(t.pool, 1000)).map((c) => c.campaignId)).to.not.include(job.campaignId);
+      expect(await refreshBestTimeResults(t.pool, 10)).to.be.at.least(1);
+      const counters = (await changedCounters(t.pool, 1000)).find((c) => c.campaignId === job.campaignId)!;
+      expect(statsMessage(counters).bestTime).to.deep.equal({ slots: results });
     });
 
     it('sends a subscriber who joined after the plan with the last slot, and no one without a holdout share', async () => {
