@@ -4,9 +4,8 @@
 --
 -- The model: per subscriber, 24 weights, one per hour of the day (UTC), of its impressions and
 -- clicks, each decaying by half every 14 days. Kept by the tracking trigger that already keeps
--- the last engagement (delivery.engagement_recorded, run by delivery.tracking and every weekly
--- piece of it), one upsert per stored batch: bounded work per report, no pass over history. A
--- table of its own, not columns of delivery.subscribers (20261126160000_subscriber_engagement.sql
+-- the last engagement (20261207040100_best_time_history.sql), one upsert per stored batch:
+-- bounded work per report, no pass over history. A table of its own, not columns of delivery.subscribers (20261126160000_subscriber_engagement.sql
 -- says why: an UPDATE there runs the audience counters' statement triggers).
 CREATE TABLE IF NOT EXISTS delivery.subscriber_hours (
   subscriber_id bigint PRIMARY KEY REFERENCES delivery.subscribers (id) ON DELETE CASCADE,
@@ -28,38 +27,6 @@ CREATE FUNCTION delivery.hour_weights_at(weights real[], weighed_at timestamptz,
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN CASE WHEN weights IS NULL THEN array_fill(0::real, ARRAY[24])
               ELSE ARRAY(SELECT w * delivery.hour_decay(weighed_at, at) FROM unnest(weights) WITH ORDINALITY u(w, i) ORDER BY i) END;
-
--- The tracking trigger keeps both the last engagement (as before) and the hour weights. A batch's
--- events are folded per subscriber: the stored weights decayed to the batch's latest event, plus
--- each event decayed from its own moment to that one.
-CREATE OR REPLACE FUNCTION delivery.engagement_recorded() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  -- In subscriber order: two batches upserting the same subscribers lock them in the same order.
-  INSERT INTO delivery.subscriber_engagement AS e (subscriber_id, last_engaged_at)
-  SELECT n.subscriber_id, max(n.at) FROM new_rows n JOIN delivery.subscribers s ON s.id = n.subscriber_id
-   GROUP BY n.subscriber_id ORDER BY n.subscriber_id
-  ON CONFLICT (subscriber_id) DO UPDATE SET last_engaged_at = greatest(e.last_engaged_at, EXCLUDED.last_engaged_at);
-  WITH e AS (
-    SELECT n.subscriber_id, extract(hour FROM n.at AT TIME ZONE 'UTC')::int AS hr, n.kind, n.at
-      FROM new_rows n JOIN delivery.subscribers s ON s.id = n.subscriber_id),
-  latest AS (SELECT subscriber_id, max(at) AS at FROM e GROUP BY subscriber_id),
-  by_hour AS (
-    SELECT e.subscriber_id, e.hr, sum(delivery.hour_event_weight(e.kind) * delivery.hour_decay(e.at, l.at)) AS w
-      FROM e JOIN latest l USING (subscriber_id) GROUP BY e.subscriber_id, e.hr)
-  INSERT INTO delivery.subscriber_hours AS h (subscriber_id, weights, weighed_at)
-  SELECT l.subscriber_id, array_agg(coalesce(b.w, 0)::real ORDER BY hr.hr), l.at
-    FROM latest l CROSS JOIN generate_series(0, 23) AS hr(hr)
-    LEFT JOIN by_hour b ON b.subscriber_id = l.subscriber_id AND b.hr = hr.hr
-   GROUP BY l.subscriber_id, l.at
-   ORDER BY l.subscriber_id
-  ON CONFLICT (subscriber_id) DO UPDATE
-    SET weights = ARRAY(SELECT o.w * delivery.hour_decay(h.weighed_at, greatest(h.weighed_at, EXCLUDED.weighed_at))
-                             + o.x * delivery.hour_decay(EXCLUDED.weighed_at, greatest(h.weighed_at, EXCLUDED.weighed_at))
-                          FROM unnest(h.weights, EXCLUDED.weights) WITH ORDINALITY AS o(w, x, i) ORDER BY o.i),
-        weighed_at = greatest(h.weighed_at, EXCLUDED.weighed_at);
-  RETURN NULL;
-END
-$$;
 
 -- How many events of its own a subscriber's profile is worth against its site's prior: a
 -- subscriber with this much decayed weight counts half its own hours, half the site's.
