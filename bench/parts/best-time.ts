@@ -13,8 +13,7 @@
 // since the window itself lasts a day — with Newcombe's 95 % interval.
 import { randomUUID } from 'node:crypto';
 import { rateLift, type Lift } from '@webpush/contracts/best-time.js';
-import { engagementFactor, inPeak, subscriptionIdOf, type HourlyPopulation } from '../../tools/push-simulator/src/hourly.js';
-import { seededRandom } from '../../tools/push-simulator/src/random.js';
+import { engagementFactor, inPeak, seededRandom, subscriptionIdOf, type HourlyPopulation } from '../../tools/push-simulator/src/index.js';
 import { apiOk, createSite, deliveryOperators, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
 import { BENCH_CAMPAIGN, settle } from './delivery.js';
