@@ -21,7 +21,9 @@ describe('e2e: best time per subscriber', function () {
   let sim: PushSimulator;
   let site: SiteInfo;
   let db: pg.Pool;
-  /** Simulator subscription id by subscriber id. */
+  /** Simulator subscription id by the subscribe answer's id (the subscriber's public id). */
+  const simIdOfPublic = new Map<string, string>();
+  /** Simulator subscription id by subscriber id (the delivery service's key). */
   const simIdOf = new Map<string, string>();
 
   before(async () => {
@@ -34,7 +36,7 @@ describe('e2e: best time per subscriber', function () {
     );
     db = new pg.Pool({ connectionString: stack.databaseUrl, max: 3 });
     site = await siteWithPermissions(stack, ALL, 'best-time');
-    for (const b of await subscribeSimulated(stack, sim, site, BROWSERS, () => ({ topics: ['bt'] }))) simIdOf.set(b.subscriberId, b.simId);
+    for (const b of await subscribeSimulated(stack, sim, site, BROWSERS, () => ({ topics: ['bt'] }))) simIdOfPublic.set(b.subscriberId, b.simId);
   });
   after(async () => {
     await db?.end();
@@ -46,8 +48,9 @@ describe('e2e: best time per subscriber', function () {
 
   it('sends the holdout at once and each subscriber once in the slot of its best hour, then shows results by hour and the lift', async () => {
     // Each subscriber's history: engagement in UTC hour now+1 … now+4 (inside a 6 h window that starts this hour or the next).
-    const { rows: subs } = await db.query(`SELECT s.id::text AS id, s.public_id FROM delivery.subscribers s JOIN delivery.sites t ON t.id = s.site_id WHERE t.public_id = $1 ORDER BY s.id`, [site.publicId]);
+    const { rows: subs } = await db.query(`SELECT id::text AS id, public_id::text FROM delivery.subscribers WHERE site_id = $1 ORDER BY id`, [site.id]);
     expect(subs).to.have.length(BROWSERS);
+    for (const s of subs) simIdOf.set(s.id, simIdOfPublic.get(s.public_id)!);
     const hour = new Date().getUTCHours();
     const hourOf = new Map<string, number>();
     for (const [i, s] of subs.entries()) {
