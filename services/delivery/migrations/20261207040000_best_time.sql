@@ -22,30 +22,38 @@ CREATE FUNCTION delivery.hour_event_weight(kind text) RETURNS real LANGUAGE sql 
 CREATE FUNCTION delivery.hour_decay(since timestamptz, at timestamptz) RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN power(0.5, greatest(0, extract(epoch FROM at - since)) / (14 * 86400))::real;
 
--- A subscriber's weights as of `at` (null profile: all zero).
-CREATE FUNCTION delivery.hour_weights_at(weights real[], weighed_at timestamptz, at timestamptz) RETURNS real[]
-  LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  RETURN CASE WHEN weights IS NULL THEN array_fill(0::real, ARRAY[24])
-              ELSE ARRAY(SELECT w * delivery.hour_decay(weighed_at, at) FROM unnest(weights) WITH ORDINALITY u(w, i) ORDER BY i) END;
-
 -- How many events of its own a subscriber's profile is worth against its site's prior: a
 -- subscriber with this much decayed weight counts half its own hours, half the site's.
 CREATE FUNCTION delivery.best_time_prior_weight() RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN 3;
 
 -- The slot of a best-time window a subscriber is sent in: of `slots` hourly slots whose first
 -- is in UTC hour `first_hour`, the one whose hour has the highest engagement, the subscriber's
--- weights (as of `at`) blended with the site's prior (its hours' shares, summing to 1) by
+-- weights (decayed to `at`) blended with the site's prior (its hours' shares, summing to 1) by
 -- evidence: (w[h] + k·prior[h]) / (Σw + k). A tie (a subscriber and a site without history:
 -- every hour alike) goes to the earliest slot, so a window longer than a day sends each hour's
 -- best in its first occurrence.
 CREATE FUNCTION delivery.best_time_slot(weights real[], weighed_at timestamptz, prior real[], first_hour integer, slots integer, at timestamptz)
-  RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
-BEGIN ATOMIC
-  SELECT k FROM (SELECT delivery.hour_weights_at(weights, weighed_at, at) AS w) p,
-                generate_series(0, slots - 1) k
-   ORDER BY p.w[(first_hour + k) % 24 + 1] + delivery.best_time_prior_weight() * prior[(first_hour + k) % 24 + 1] DESC, k
-   LIMIT 1;
-END;
+  RETURNS integer LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+-- A loop, not a query over generate_series: it runs once per subscriber of the audience when a
+-- run is planned, and the loop is about 25 times cheaper (no array rebuilt, no sort).
+DECLARE
+  decay real := delivery.hour_decay(weighed_at, at);
+  best integer := 0;
+  top real := -1;
+  score real;
+  h integer;
+BEGIN
+  FOR k IN 0 .. slots - 1 LOOP
+    h := (first_hour + k) % 24 + 1;
+    score := coalesce(weights[h] * decay, 0) + delivery.best_time_prior_weight() * prior[h];
+    IF score > top THEN
+      top := score;
+      best := k;
+    END IF;
+  END LOOP;
+  RETURN best;
+END
+$$;
 
 -- A subscriber's holdout bucket for a campaign, 0–99: independent of its A/B bucket (another
 -- salt), so the holdout is a share of every variant alike.

@@ -21,9 +21,9 @@ export async function freezeBestTimeSlots(db: Queryable, job: DispatchMessage, b
   const narrowed = segmentSql(job.segment, 9);
   const { rows } = await db.query(
     `WITH hours AS (
-       SELECT u.i, sum(u.w) AS w
+       SELECT u.i, sum(u.w * delivery.hour_decay(h.weighed_at, $8)) AS w
          FROM delivery.subscriber_hours h JOIN delivery.subscribers s ON s.id = h.subscriber_id,
-              unnest(delivery.hour_weights_at(h.weights, h.weighed_at, $8)) WITH ORDINALITY AS u(w, i)
+              unnest(h.weights) WITH ORDINALITY AS u(w, i)
         WHERE s.site_id = $2 AND s.active
         GROUP BY u.i),
      prior AS (
