@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { runApi } from './parts/api.js';
 import { runAudience } from './parts/audience.js';
 import { runNeighbours } from './parts/neighbours.js';
+import { runNotifications } from './parts/notifications.js';
 import { runDelivery, settle } from './parts/delivery.js';
 import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
 import { LOGIN_PROXY, runLoginFlood } from './parts/login-flood.js';
@@ -24,7 +25,7 @@ import { Cleanup, startBenchStack } from './lib/stack.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS = path.join(HERE, 'results');
-const PARTS = ['delivery', 'throttled', 'best-time', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year'] as const;
+const PARTS = ['delivery', 'throttled', 'best-time', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The console owner's logins timed idle, then under the login flood. */
@@ -38,7 +39,7 @@ const YEAR_DEVICES = { impressionRate: 0.2, clickRate: 0.1 };
 
 const HELP = `npm run bench -- [flags]
 
-  --only delivery,throttled,best-time,api,audience,scheduler,neighbours,login,year   parts to run (default: all);
+  --only delivery,throttled,best-time,api,audience,scheduler,neighbours,login,year,notifications   parts to run (default: all);
                        throttled: campaigns at 120,000/min and 3,000/min (one killed -9 and restarted)
                        best-time: 100,000 subscribers of the simulator's hourly population with 3
                        weeks of history, a best-time campaign with a holdout, a throttle and a cap
@@ -67,6 +68,10 @@ const HELP = `npm run bench -- [flags]
   --year-days N        year: days of daily campaigns in the compressed year (365)
   --year-subscribers N year: the site's subscribers, browsers of the device simulator (1000)
   --year-seconds N     year: seconds of the list and create scenarios at the start, middle and end (5)
+  --notify-campaign N  notifications: subscribers of the campaign sending meanwhile (1000000)
+  --notify-rate N      notifications: created per second (50)
+  --notify-seconds N   notifications: seconds of load (30)
+  --notify-targets N   notifications: subscriptions each names (3)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
 
@@ -92,6 +97,10 @@ function parse() {
       'year-days': { type: 'string' },
       'year-subscribers': { type: 'string' },
       'year-seconds': { type: 'string' },
+      'notify-campaign': { type: 'string' },
+      'notify-rate': { type: 'string' },
+      'notify-seconds': { type: 'string' },
+      'notify-targets': { type: 'string' },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -120,6 +129,10 @@ function parse() {
     yearDays: int(values['year-days'], 'year-days', 365),
     yearSubscribers: int(values['year-subscribers'], 'year-subscribers', 1000),
     yearSeconds: int(values['year-seconds'], 'year-seconds', 5),
+    notifyCampaign: int(values['notify-campaign'], 'notify-campaign', 1_000_000),
+    notifyRate: int(values['notify-rate'], 'notify-rate', 50),
+    notifySeconds: int(values['notify-seconds'], 'notify-seconds', 30),
+    notifyTargets: int(values['notify-targets'], 'notify-targets', 3),
     profile: values.profile,
   };
 }
@@ -166,6 +179,8 @@ async function main(): Promise<number> {
     const far = opts.farLatencyMs > 0 && opts.only.includes('delivery');
     const slow = opts.slowCapacity > 0 && opts.only.includes('delivery');
     const year = opts.only.includes('year');
+    // The notifications' people are the device simulator's subscriptions (it decrypts and stamps every push); the year's devices report, theirs need not.
+    const notifications = opts.only.includes('notifications');
     const stack = await startBenchStack(cleanup, {
       log,
       serviceEnv: {
@@ -180,7 +195,7 @@ async function main(): Promise<number> {
       nodeOptions: opts.profile ? [`--import ${path.join(HERE, 'lib/profile-hook.mjs')}`] : [],
       ...(far ? { far: { latencyMs: opts.farLatencyMs, maxConcurrentStreams: FAR_STREAMS } } : {}),
       ...(slow ? { slow: { capacityPerSecond: opts.slowCapacity } } : {}),
-      ...(year ? { devices: YEAR_DEVICES } : {}),
+      ...(year ? { devices: YEAR_DEVICES } : notifications ? { devices: { impressionRate: 0, clickRate: 0 } } : {}),
     });
     pids = stack.pids;
     const at = () => new Date().toISOString();
@@ -245,6 +260,8 @@ async function main(): Promise<number> {
           results.neighbours = { ...(await runNeighbours(stack, { subscribers: opts.noisy, seconds: opts.seconds, connections: 4 }, log)), measuredAt: at() };
         } else if (part === 'year') {
           results.year = { ...(await runYear(stack, { days: opts.yearDays, subscribers: opts.yearSubscribers, seconds: opts.yearSeconds }, log)), measuredAt: at() };
+        } else if (part === 'notifications') {
+          results.notifications = await runNotifications(stack, { campaign: opts.notifyCampaign, perSecond: opts.notifyRate, seconds: opts.notifySeconds, targets: opts.notifyTargets }, log);
         } else if (part === 'login') {
           results.login = { ...(await runLoginFlood(stack, { tries: LOGIN_TRIES }, log)), measuredAt: at() };
         } else {

@@ -18,6 +18,7 @@ import { loadPushHostRules, loadRetentionSettings, loadVapidEncryptionKeys } fro
 import { createRetention } from '../services/delivery/src/retention/retention.js';
 import { tableSizes } from '../services/delivery/src/retention/retention-store.js';
 import { createDeliveryOperators, REENCRYPT_DEFAULT_BATCH } from '../services/delivery/src/operators.js';
+import { DEFAULT_IDENTITY_OVERLAP_HOURS } from '../services/delivery/src/people/index.js';
 import { encryptionKeyFingerprint } from '../services/delivery/src/sites/vapid-keys.js';
 import { ConfigError, httpOrigin } from '@webpush/shared/config.js';
 import { DeliveryOperatorError } from '../services/delivery/src/errors.js';
@@ -39,6 +40,8 @@ import type { FrequencyCapAnswer__Output } from '@webpush/contracts/generated/de
 import type { RevokeKeysAnswer__Output } from '@webpush/contracts/generated/campaign/v1/RevokeKeysAnswer.js';
 import type { ThrottleAnswer__Output } from '@webpush/contracts/generated/campaign/v1/ThrottleAnswer.js';
 import type { TimeZoneAnswer__Output } from '@webpush/contracts/generated/delivery/v1/TimeZoneAnswer.js';
+import type { VisitorTagsAnswer__Output } from '@webpush/contracts/generated/delivery/v1/VisitorTagsAnswer.js';
+import type { QuietHoursAnswer__Output } from '@webpush/contracts/generated/delivery/v1/QuietHoursAnswer.js';
 import { AdminRefusal, AdminUnavailable, adminClients, call, resolveAdminTargets, type AdminClients } from './lib/admin-clients.js';
 
 const HELP = `webpush operator CLI
@@ -62,6 +65,9 @@ Usage: npm run cli -- <command> [arguments] [--json]
   sites set-time-zone <site> <zone|none>
                                      the zone (IANA, e.g. Europe/Lisbon) local-time campaigns
                                      use for subscribers without a known one (none: UTC)
+  sites set-quiet-hours <site> <from> <to> | off
+                                     hold pushes due from <from> to <to> (HH:MM, e.g. 21:00 08:00)
+                                     in each subscriber's zone until the window ends (off: none)
   keys list <site>                   the site's keys: label, prefix, created, last used, revoked
   keys rotate <site> [--keep-old]    issue a new API key; revokes the others unless --keep-old
   keys revoke <site> [--key <id|prefix>]
@@ -89,6 +95,15 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      write the site's VAPID key pair (private key included) to a
                                      new file readable by its owner only, in the form
                                      import-vapid reads: for moving the site elsewhere
+  sites set-visitor-tags <site> <key,key…|none>
+                                     the tags the site's pages may set for their identified
+                                     visitor with webpush('tag', key, value) (docs/people.md);
+                                     none: only the API sets tags
+  sites identity-secret <site> [--rotate [--overlap-hours N]]
+                                     the secret the site's server signs user ids with for
+                                     webpush('identify', id, signature) (docs/people.md); made on
+                                     first asking. --rotate: a new one; the old one is still
+                                     accepted for N hours (default 24, 0 to 168)
   retention sizes                    the database's size and the delivery tables' sizes
   retention run                      one retention pass now (what a delivery instance does every
                                      RETENTION_INTERVAL_SEC): expired pieces of detail dropped
@@ -114,7 +129,7 @@ Usage: npm run cli -- <command> [arguments] [--json]
                                      with their partition counts; existing ones are kept
 
 <site> is a site id or its public id. --json prints machine-readable JSON on stdout.
-plans, sites (but import-vapid, export-vapid), keys and users call the services' admin APIs:
+plans, sites (but import-vapid, export-vapid, identity-secret), keys and users call the services' admin APIs:
   CAMPAIGN_GRPC_TARGET, AUDIENCE_GRPC_TARGET (host:port) and OPERATOR_INTERNAL_TOKEN, else the
   running stack's (npm start).
 The other commands work on the database: DATABASE_URL, else the running stack's, else the
@@ -219,6 +234,8 @@ async function main(argv: string[]): Promise<number> {
       'batch-size': { type: 'string' },
       role: { type: 'string' },
       'site-id': { type: 'string' },
+      rotate: { type: 'boolean', default: false },
+      'overlap-hours': { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;
@@ -422,6 +439,21 @@ async function main(argv: string[]): Promise<number> {
         );
         return 0;
       }
+      case 'sites identity-secret': {
+        const s = await site(rest[0]);
+        if (rest.length > 1 || (!values.rotate && values['overlap-hours'] !== undefined)) {
+          throw new UsageError('usage: sites identity-secret <site> [--rotate [--overlap-hours N]]');
+        }
+        if (!values.rotate) {
+          const shown = await delivery.identitySecret(s.id);
+          out(`${shown.created ? 'new identity secret' : 'identity secret'} of site ${s.id}: ${shown.secret}`, shown);
+          return 0;
+        }
+        const overlap = values['overlap-hours'] === undefined ? DEFAULT_IDENTITY_OVERLAP_HOURS : Number(values['overlap-hours']);
+        const rotated = await delivery.rotateIdentitySecret(s.id, overlap);
+        out(`new identity secret of site ${s.id}: ${rotated.secret} (the previous one is accepted for ${rotated.overlapHours} more hour(s))`, rotated);
+        return 0;
+      }
       case 'vapid reencrypt': {
         if (rest.length > 0) throw new UsageError('usage: vapid reencrypt [--batch-size N]');
         const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
@@ -437,17 +469,17 @@ async function main(argv: string[]): Promise<number> {
           onProgress: (c) => progress(`\rchecked ${c.reencrypted + c.alreadyCurrent + c.failed.length} site(s): ${c.reencrypted} re-encrypted, ${c.alreadyCurrent} already current, ${c.failed.length} failed`),
         });
         progress('\n');
-        // A site may be listed twice in `failed` (its key and a webhook secret): count sites once.
-        const sites = result.reencrypted + result.alreadyCurrent + new Set(result.failed.filter((f) => !f.reason.startsWith('its webhook')).map((f) => f.siteId)).size;
+        // A site may be listed more than once in `failed` (its key, a webhook or identity secret): count sites once.
+        const sites = result.reencrypted + result.alreadyCurrent + new Set(result.failed.filter((f) => !/^its (webhook|identity)/.test(f.reason)).map((f) => f.siteId)).size;
         const seconds = (Date.now() - started) / 1000;
         out(
           [
-            `${sites} site(s) in ${seconds.toFixed(1)} s: ${result.reencrypted} re-encrypted, ${result.alreadyCurrent} already current, ${result.failed.length} failed to decrypt with any known key; ${result.webhookSecretsReencrypted} webhook secret(s) re-encrypted`,
+            `${sites} site(s) in ${seconds.toFixed(1)} s: ${result.reencrypted} re-encrypted, ${result.alreadyCurrent} already current, ${result.failed.length} failed to decrypt with any known key; ${result.webhookSecretsReencrypted} webhook secret(s) and ${result.identitySecretsReencrypted} identity secret(s) re-encrypted`,
             ...(result.failed.length > 0
               ? ['Failed (left unchanged):', ...result.failed.map((f) => `  ${f.siteId}  ${f.publicId}  ${f.reason}`)]
               : []),
           ].join('\n'),
-          { sites, reencrypted: result.reencrypted, alreadyCurrent: result.alreadyCurrent, failed: result.failed, webhookSecretsReencrypted: result.webhookSecretsReencrypted, currentKeyId, previousKeyIds, seconds },
+          { sites, reencrypted: result.reencrypted, alreadyCurrent: result.alreadyCurrent, failed: result.failed, webhookSecretsReencrypted: result.webhookSecretsReencrypted, identitySecretsReencrypted: result.identitySecretsReencrypted, currentKeyId, previousKeyIds, seconds },
         );
         if (result.failed.length > 0) {
           process.stderr.write(`error: ${result.failed.length} site(s) could not be decrypted with VAPID_ENCRYPTION_KEY or any VAPID_ENCRYPTION_KEY_PREVIOUS; add the key they were encrypted with to VAPID_ENCRYPTION_KEY_PREVIOUS and run again\n`);
@@ -474,6 +506,8 @@ const ADMIN_COMMANDS = new Set([
   'sites set-throttle',
   'sites set-frequency-cap',
   'sites set-time-zone',
+  'sites set-visitor-tags',
+  'sites set-quiet-hours',
   'keys list',
   'keys rotate',
   'keys revoke',
@@ -588,6 +622,24 @@ async function adminCommand(
       if (!rest[1] || rest.length !== 2) throw new UsageError('usage: sites set-time-zone <site> <IANA zone | none>');
       const set = await delivery<TimeZoneAnswer__Output>((o, cb) => admin.delivery().setTimeZone({ site: rest[0], timeZone: rest[1] === 'none' ? undefined : rest[1] }, o, cb));
       out(`site ${set.siteId}: local-time campaigns reach subscribers without a known zone at the time in ${set.timeZone}`, { siteId: set.siteId, timeZone: set.timeZone });
+      return 0;
+    }
+    case 'sites set-visitor-tags': {
+      if (!rest[0]) throw new UsageError('a site id or public id is required');
+      if (!rest[1] || rest.length !== 2) throw new UsageError('usage: sites set-visitor-tags <site> <key,key… | none>');
+      const keys = rest[1] === 'none' ? [] : csv(rest[1], 'keys');
+      const set = await delivery<VisitorTagsAnswer__Output>((o, cb) => admin.delivery().setVisitorTags({ site: rest[0], keys }, o, cb));
+      out(`site ${set.siteId}: pages may set ${set.keys.length > 0 ? `the tags ${set.keys.join(', ')}` : 'no tags'} of their identified visitor`, { siteId: set.siteId, keys: set.keys });
+      return 0;
+    }
+    case 'sites set-quiet-hours': {
+      if (!rest[0]) throw new UsageError('a site id or public id is required');
+      const off = rest.length === 2 && rest[1] === 'off';
+      if (!off && rest.length !== 3) throw new UsageError('usage: sites set-quiet-hours <site> <from HH:MM> <to HH:MM> | off');
+      const quietHours = off ? null : { from: rest[1], to: rest[2] };
+      const set = await delivery<QuietHoursAnswer__Output>((o, cb) => admin.delivery().setQuietHours({ site: rest[0], quietHours }, o, cb));
+      const quiet = set.quietHours ? { from: set.quietHours.from, to: set.quietHours.to } : null;
+      out(quiet ? `site ${set.siteId}: pushes due from ${quiet.from} to ${quiet.to} in a subscriber's zone are held until ${quiet.to}` : `site ${set.siteId}: no quiet hours`, { siteId: set.siteId, quietHours: quiet });
       return 0;
     }
     case 'sites set-plan': {

@@ -5,6 +5,7 @@ import type { ApiResult } from '../parts/api.js';
 import type { AudienceResult } from '../parts/audience.js';
 import type { LoginFloodResult } from '../parts/login-flood.js';
 import type { NeighboursResult } from '../parts/neighbours.js';
+import type { NotificationsResult } from '../parts/notifications.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
 import type { ThrottledResult, ThrottledRun } from '../parts/throttled.js';
@@ -57,6 +58,7 @@ export interface Results {
   neighbours?: NeighboursResult & { measuredAt: string };
   login?: LoginFloodResult & { measuredAt: string };
   year?: YearResult & { measuredAt: string };
+  notifications?: NotificationsResult;
   profiles?: unknown;
   targets: Target[];
   errors: { part: string; message: string }[];
@@ -119,7 +121,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'deliveryScale', 'throttled', 'bestTime', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year'] as const) {
+  for (const part of ['delivery', 'deliveryScale', 'throttled', 'bestTime', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -289,6 +291,20 @@ export function evaluateTargets(r: Results): Target[] {
     });
   } else {
     t.push({ name: 'database size over the compressed year, after the retention window', target: 'flat: end ≤ 1.1× middle', measured: 'not run (--only year)', met: null });
+  }
+  if (r.notifications) {
+    const nt = r.notifications;
+    const throughout = nt.campaignPushedAtEnd < nt.campaign;
+    t.push({
+      name: `notification latency p99 (API answer → push service) at ${nt.perSecond}/s while a ${n(nt.campaign)}-subscriber campaign sends`,
+      target: '< 200 ms',
+      measured:
+        `${nt.latencyMs.p99} ms (p50 ${nt.latencyMs.p50} ms, max ${nt.latencyMs.max} ms; ${n(nt.pushes)}/${n(nt.created * nt.targets)} pushes, ${nt.failedCreates} creates failed; ` +
+        `campaign ${n(nt.campaignPushedAtStart)} → ${n(nt.campaignPushedAtEnd)} pushed${throughout ? ', sending throughout' : ', FINISHED during the load'})`,
+      met: nt.latencyMs.p99 < 200 && nt.failedCreates === 0 && nt.pushes >= nt.created * nt.targets && throughout && nt.campaign >= 1_000_000 && nt.perSecond >= 50,
+    });
+  } else {
+    t.push({ name: 'notification latency p99 (API answer → push service) at 50/s while a 1,000,000-subscriber campaign sends', target: '< 200 ms', measured: 'not run (--only notifications)', met: null });
   }
   if (r.login) {
     const l = r.login.underFlood;

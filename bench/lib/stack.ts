@@ -45,6 +45,8 @@ export interface Simulator {
   stats(): Promise<SimulatorStats>;
   /** A browser's subscription issued by the simulator (POST /_sim/subscriptions): it can decrypt what is pushed to it. */
   subscribe(applicationServerKey: string): Promise<{ endpoint: string; keys: { p256dh: string; auth: string }; id: string }>;
+  /** The last messages it decrypted (every one of a device simulator's; a sink keeps 1,000), with when each was received (its Date.now()). */
+  messages(): Promise<{ id: string; subscriptionId: string; payload: string; receivedAt: number }[]>;
   stop(): Promise<void>;
 }
 
@@ -190,6 +192,7 @@ export async function startSimulator(log: (line: string) => void, name: string, 
     pid: child.pid!,
     stats: () => requestJson<SimulatorStats>(`${info.origin}/_sim/stats`, ca),
     subscribe: (applicationServerKey) => requestJson(`${info.origin}/_sim/subscriptions`, ca, { applicationServerKey }),
+    messages: async () => (await requestJson<{ messages: { id: string; subscriptionId: string; payload: string; receivedAt: number }[] }>(`${info.origin}/_sim/messages`, ca)).messages,
     async stop() {
       if (exited) return;
       child.kill('SIGTERM');

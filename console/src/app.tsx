@@ -20,6 +20,7 @@ import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
 import { SettingsPage } from './pages/Settings';
 import { SitesPage } from './pages/Sites';
+import { TemplatesPage } from './pages/Templates';
 import { WebhookPage, WebhooksPage } from './pages/Webhooks';
 
 export function App() {
@@ -148,6 +149,8 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
       return <SettingsPage site={s} />;
     case 'audit':
       return <AuditLogPage site={s} />;
+    case 'templates':
+      return <TemplatesPage site={s} templateId={route.templateId} />;
     case 'webhooks':
       return <WebhooksPage site={s} />;
     case 'webhook':
@@ -159,6 +162,7 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
 const SITE_NAV: { page: Route['page']; label: string; path: string; owners?: true }[] = [
   { page: 'campaigns', label: 'Campaigns', path: '/campaigns' },
   { page: 'composer', label: 'New campaign', path: '/campaigns/new' },
+  { page: 'templates', label: 'Templates', path: '/templates' },
   { page: 'audience', label: 'Audience', path: '/audience' },
   { page: 'webhooks', label: 'Webhooks', path: '/webhooks', owners: true },
   { page: 'settings', label: 'Settings', path: '/settings' },

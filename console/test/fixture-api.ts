@@ -45,7 +45,7 @@ interface Site {
   keys: Key[];
   subs: Sub[];
   campaigns: Stored[];
-  settings: { defaultThrottlePerMinute: number | null; frequencyCap: { campaigns: number; hours: number } | null; timeZone: string };
+  settings: { defaultThrottlePerMinute: number | null; frequencyCap: { campaigns: number; hours: number } | null; timeZone: string; quietHours: { from: string; to: string } | null };
   webhooks: Hook[];
 }
 /** A webhook endpoint as /v2 answers it, and its events' deliveries, newest first. */
@@ -82,7 +82,7 @@ function makeSite(name: string, permissions: string[], members: [string, Role][]
     keys: [{ id: randomUUID(), label: 'demo key', prefix: 'wpk_' + randomBytes(4).toString('hex'), createdAt: iso(Date.now() - 5 * day), lastUsedAt: iso(Date.now() - 3600_000), revokedAt: null }],
     subs,
     campaigns: [],
-    settings: { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' },
+    settings: { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null },
     webhooks: [],
   };
 }
@@ -293,17 +293,22 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
     const b = (req.body ?? {}) as Record<string, unknown>;
     const whole = (v: unknown, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= max;
     const cap = b.frequencyCap as { campaigns?: unknown; hours?: unknown } | null | undefined;
+    const quiet = b.quietHours as { from?: unknown; to?: unknown } | null | undefined;
+    const time = (v: unknown) => typeof v === 'string' && /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(v);
     const messages = [
       ...('defaultThrottlePerMinute' in b && b.defaultThrottlePerMinute !== null && !whole(b.defaultThrottlePerMinute, 1_000_000) ? ['defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null'] : []),
       ...(cap && !whole(cap.campaigns, 1000) ? ['frequencyCap.campaigns must be a whole number from 1 to 1000'] : []),
       ...(cap && !whole(cap.hours, 720) ? ['frequencyCap.hours must be a whole number from 1 to 720 (30 days)'] : []),
       ...(typeof b.timeZone === 'string' && !isValidZone(b.timeZone) ? ['timeZone must be an IANA time zone such as Europe/Lisbon, or null'] : []),
+      ...(quiet && !time(quiet.from) ? ['quietHours.from must be a time of day as HH:MM (00:00 to 23:59)'] : []),
+      ...(quiet && (!time(quiet.to) || quiet.to === quiet.from) ? ['quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from'] : []),
     ];
     if (messages.length) return fail(res, 400, messages.join(', '));
     const now = site(res).settings;
     if ('defaultThrottlePerMinute' in b) now.defaultThrottlePerMinute = b.defaultThrottlePerMinute as number | null;
     if ('frequencyCap' in b) now.frequencyCap = cap ? { campaigns: cap.campaigns as number, hours: cap.hours as number } : null;
     if ('timeZone' in b) now.timeZone = typeof b.timeZone === 'string' ? b.timeZone : 'UTC';
+    if ('quietHours' in b) now.quietHours = quiet ? { from: quiet.from as string, to: quiet.to as string } : null;
     res.json(now);
   });
   // The exports: the stand-in's rows as CSV, in chunks.
@@ -692,7 +697,7 @@ function seedCampaigns(site: Site): void {
 }
 
 /** The event types of /v2/webhooks, in the API's order. */
-const HOOK_EVENTS = ['campaign.dispatched', 'campaign.completed', 'campaign.failed', 'subscriber.created', 'subscriber.expired', 'notification.impressions', 'notification.clicks', 'audit.entry'];
+const HOOK_EVENTS = ['campaign.dispatched', 'campaign.completed', 'campaign.failed', 'subscriber.created', 'subscriber.expired', 'notification.impressions', 'notification.clicks', 'audit.entry', 'notification.sent', 'person.deleted', 'person.exported'];
 /** Webhook dates carry milliseconds (docs/webhooks.md). */
 const isoMs = (ms: number) => new Date(ms).toISOString();
 

@@ -159,6 +159,10 @@ describe('console: hash routes', () => {
     expect(parseHash('#/sites/s1/webhooks')).to.deep.equal({ page: 'webhooks', siteId: 's1' });
     expect(parseHash('#/sites/s1/webhooks/w%2F1')).to.deep.equal({ page: 'webhook', siteId: 's1', webhookId: 'w/1' });
     expect(parseHash('#/sites/s1/webhooks/w1/deliveries').page).to.equal('notFound');
+    expect(parseHash('#/sites/s1/templates')).to.deep.equal({ page: 'templates', siteId: 's1', templateId: undefined });
+    expect(parseHash('#/sites/s1/templates/new')).to.deep.equal({ page: 'templates', siteId: 's1', templateId: 'new' });
+    expect(parseHash('#/sites/s1/templates/t%2F1')).to.deep.equal({ page: 'templates', siteId: 's1', templateId: 't/1' });
+    expect(parseHash('#/sites/s1/templates/t1/render').page).to.equal('notFound');
     const list = parseHash('#/sites/s1/campaigns?status=sent,draft');
     expect(list.page).to.equal('campaigns');
     expect(list.page === 'campaigns' && list.query.get('status')).to.equal('sent,draft');

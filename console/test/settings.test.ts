@@ -9,26 +9,42 @@ import { formOf, settingsChange } from '../src/lib/settings-form';
 
 describe('console: the site settings form', () => {
   it('sends numbers typed as numbers, other text as it is (for the API to refuse), and empty fields as null', () => {
-    expect(settingsChange({ throttle: '6000', capCampaigns: '3', capHours: '24', zone: 'Europe/Lisbon' })).to.deep.equal({
+    expect(settingsChange({ throttle: '6000', capCampaigns: '3', capHours: '24', zone: 'Europe/Lisbon', quietFrom: '21:00', quietTo: ' 08:00 ' })).to.deep.equal({
       defaultThrottlePerMinute: 6000,
       frequencyCap: { campaigns: 3, hours: 24 },
       timeZone: 'Europe/Lisbon',
+      quietHours: { from: '21:00', to: '08:00' },
     });
-    expect(settingsChange({ throttle: ' ', capCampaigns: '', capHours: '', zone: '' })).to.deep.equal({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: null });
-    expect(settingsChange({ throttle: '1e3', capCampaigns: '2.5', capHours: '', zone: '' })).to.deep.equal({
+    expect(settingsChange({ throttle: ' ', capCampaigns: '', capHours: '', zone: '', quietFrom: ' ', quietTo: '' })).to.deep.equal({
+      defaultThrottlePerMinute: null,
+      frequencyCap: null,
+      timeZone: null,
+      quietHours: null,
+    });
+    expect(settingsChange({ throttle: '1e3', capCampaigns: '2.5', capHours: '', zone: '', quietFrom: '9pm', quietTo: '' })).to.deep.equal({
       defaultThrottlePerMinute: '1e3',
       frequencyCap: { campaigns: 2.5, hours: '' },
       timeZone: null,
+      quietHours: { from: '9pm', to: '' },
     });
   });
 
   it('fills the form from the settings, UTC as none set', () => {
-    expect(formOf({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' })).to.deep.equal({ throttle: '', capCampaigns: '', capHours: '', zone: '' });
-    expect(formOf({ defaultThrottlePerMinute: 60, frequencyCap: { campaigns: 1, hours: 720 }, timeZone: 'Asia/Tokyo' })).to.deep.equal({
+    expect(formOf({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null })).to.deep.equal({
+      throttle: '',
+      capCampaigns: '',
+      capHours: '',
+      zone: '',
+      quietFrom: '',
+      quietTo: '',
+    });
+    expect(formOf({ defaultThrottlePerMinute: 60, frequencyCap: { campaigns: 1, hours: 720 }, timeZone: 'Asia/Tokyo', quietHours: { from: '22:30', to: '07:00' } })).to.deep.equal({
       throttle: '60',
       capCampaigns: '1',
       capHours: '720',
       zone: 'Asia/Tokyo',
+      quietFrom: '22:30',
+      quietTo: '07:00',
     });
   });
 
@@ -43,7 +59,12 @@ describe('console: the site settings form', () => {
       rest: [],
     });
     expect(splitSettingsMessage(shape)).to.deep.equal({ byField: { frequencyCap: [shape] }, rest: [] });
-    expect(splitSettingsMessage('Unknown setting: quietHours')).to.deep.equal({ byField: {}, rest: ['Unknown setting: quietHours'] });
+    expect(splitSettingsMessage('Unknown setting: quietTime')).to.deep.equal({ byField: {}, rest: ['Unknown setting: quietTime'] });
+    const from = 'quietHours.from must be a time of day as HH:MM (00:00 to 23:59)';
+    const to = 'quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from';
+    const window = 'quietHours must be {"from", "to"} or null';
+    expect(splitSettingsMessage([campaigns, from, to].join(', '))).to.deep.equal({ byField: { 'frequencyCap.campaigns': [campaigns], 'quietHours.from': [from], 'quietHours.to': [to] }, rest: [] });
+    expect(splitSettingsMessage(window)).to.deep.equal({ byField: { quietHours: [window] }, rest: [] });
   });
 });
 

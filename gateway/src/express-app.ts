@@ -20,7 +20,7 @@ import { staticRoutes } from './routes/static.js';
 import { MESSAGES } from './texts.js';
 
 export interface ExpressAppDeps {
-  backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks' | 'auditLog'>;
+  backends: Pick<Backends, 'campaigns' | 'templates' | 'audience' | 'webhooks' | 'auditLog'>;
   authenticator: Authenticator;
   /** The /public proxy (routes/public-proxy.ts). */
   publicProxy: express.RequestHandler;
@@ -65,7 +65,7 @@ export function createExpressApp(deps: ExpressAppDeps): express.Express {
     const c = deps.console;
     app.use(
       consoleApiRouter({
-        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience, auditLog: deps.backends.auditLog, webhooks: deps.backends.webhooks }),
+        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience, auditLog: deps.backends.auditLog, webhooks: deps.backends.webhooks, templates: deps.backends.templates }),
         backend: c.backend,
         bodyLimitBytes: deps.bodyLimitBytes,
         logger: deps.logger,

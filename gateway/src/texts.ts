@@ -35,6 +35,10 @@ const OWN = {
   planExport: 'This plan does not have permission to export subscribers via API',
   /** 403 for the /v2/webhooks calls on a plan without the `reports` permission (an addition). */
   planWebhooks: 'This plan does not have permission to manage webhooks via API',
+  /** 403 for the /v2/templates calls on a plan without the `create` permission (an addition). */
+  planTemplates: 'This plan does not have permission to manage templates via API',
+  /** 403 for the /v2/users calls on a plan without the `audience` permission (an addition; docs/people.md). */
+  planUsers: 'This plan does not have permission to manage users via API',
   /** 503: a backend could not be reached and the call did nothing there (status-map.ts). */
   serviceUnavailable: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds',
   /** 503 for /console/ when the console's pages were not built (console/pages.ts). */

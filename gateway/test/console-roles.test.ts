@@ -103,6 +103,7 @@ describe('gateway: every console route × every role', function () {
       else if (name === 'memberId') params.memberId = await idOf((await users.newUser(siteA.siteId, 'viewer')).email);
       else if (name === 'inviteId') params.inviteId = ((await owner.call('POST', `${base()}/invites`, { body: { email: `pending${++n}@example.com`, role: 'editor' } })).body as { invite: { id: string } }).invite.id;
       else if (name === 'webhookId') params.webhookId = await freshWebhook();
+      else if (name === 'templateId') params.templateId = ((await owner.call('POST', `${base()}/templates`, { body: { ...(sample('createTemplate').body as object), name: `Roles ${++n}` } })).body as { id: string }).id;
       else if (name === 'eventId') params.eventId = ((await owner.call('POST', `${base()}/webhooks/${params.webhookId}/ping`)).body as { eventId: string }).eventId;
       else expect.fail(`{${name}} of ${route.path}: say in paramsFor (gateway/test/console-roles.test.ts) how a fresh one is made`);
     }
@@ -112,6 +113,8 @@ describe('gateway: every console route × every role', function () {
   /** The body of one call: topic maintenance gets topics of its own, seeded now (each call uses its topics up). */
   async function bodyFor(route: ConsoleRoute): Promise<unknown> {
     const body = sample(route.operation).body;
+    // A template's name is unique in its site: each create gets one of its own.
+    if (route.operation === 'createTemplate') return { ...(body as object), name: `Matrix ${++n}` };
     if (!route.path.includes('/topics/')) return body;
     const suffix = `-${++n}`;
     const renamed = JSON.parse(JSON.stringify(body), (key, value) => (typeof value === 'string' && value.startsWith('spare-') ? value + suffix : value));
@@ -134,8 +137,8 @@ describe('gateway: every console route × every role', function () {
     const routes = siteRoutes();
     expect(routes.length).to.be.greaterThan(25);
     for (const r of routes.filter((r) => /\/(keys|members|invites)(\/|$)/.test(r.path))) expect(r.access, `${r.method} ${r.path}`).to.equal('owner');
-    // POSTs a viewer may make read only: a list's filters, the composer's estimate and the campaign results export's filters travel in a body.
-    const reads = new Set(['listCampaigns', 'estimateAudience', 'exportCampaigns']);
+    // POSTs a viewer may make read only: a list's filters, the composer's estimate, the campaign results export's filters and a template's preview values travel in a body.
+    const reads = new Set(['listCampaigns', 'estimateAudience', 'exportCampaigns', 'renderTemplate']);
     for (const r of routes.filter((r) => r.access === 'member' && r.method !== 'GET')) expect(reads.has(r.operation), `${r.method} ${r.path} is open to viewers`).to.equal(true);
   });
 

@@ -14,6 +14,9 @@ const MSG = {
   capCampaigns: 'frequencyCap.campaigns must be a whole number from 1 to 1000',
   capHours: 'frequencyCap.hours must be a whole number from 1 to 720 (30 days)',
   zone: 'timeZone must be an IANA time zone such as Europe/Lisbon, or null',
+  quietFrom: 'quietHours.from must be a time of day as HH:MM (00:00 to 23:59)',
+  quietTo: 'quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from',
+  quietShape: 'quietHours must be {"from", "to"} or null',
 };
 
 describe('gateway: the console site settings and exports', function () {
@@ -46,13 +49,13 @@ describe('gateway: the console site settings and exports', function () {
   /** The settings as each owning service keeps them, read from its own schema. */
   async function stored() {
     const campaign = await stack.pool.query('SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $1', [site.siteId]);
-    const delivery = await stack.pool.query('SELECT cap_campaigns, cap_hours, time_zone FROM delivery.sites WHERE site_id = $1', [site.siteId]);
+    const delivery = await stack.pool.query('SELECT cap_campaigns, cap_hours, time_zone, quiet_from, quiet_to FROM delivery.sites WHERE site_id = $1', [site.siteId]);
     return { throttle: campaign.rows[0].default_throttle_per_minute, ...delivery.rows[0] };
   }
 
   describe('site settings', () => {
-    it('when a new site is read, then it has no default throttle, no cap and UTC; any member reads them', async () => {
-      const none = { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' };
+    it('when a new site is read, then it has no default throttle, no cap, UTC and no quiet hours; any member reads them', async () => {
+      const none = { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null };
       for (const b of [owner.browser, editor.browser]) {
         const reply = await b.call('GET', settingsPath);
         expect([reply.status, reply.body]).to.deep.equal([200, none]);
@@ -60,11 +63,13 @@ describe('gateway: the console site settings and exports', function () {
     });
 
     it("when an owner changes them, then each service keeps its own where the CLI's commands keep it, the answer and a read show them, a new campaign takes the default, and null lifts each", async () => {
-      const change = await owner.browser.call('PATCH', settingsPath, { body: { defaultThrottlePerMinute: 6000, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'europe/lisbon' } });
-      const set = { defaultThrottlePerMinute: 6000, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon' };
+      const change = await owner.browser.call('PATCH', settingsPath, {
+        body: { defaultThrottlePerMinute: 6000, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'europe/lisbon', quietHours: { from: '21:00', to: '08:00' } },
+      });
+      const set = { defaultThrottlePerMinute: 6000, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon', quietHours: { from: '21:00', to: '08:00' } };
       expect([change.status, change.body]).to.deep.equal([200, set]);
       expect((await owner.browser.call('GET', settingsPath)).body).to.deep.equal(set);
-      expect(await stored()).to.deep.equal({ throttle: 6000, cap_campaigns: 3, cap_hours: 24, time_zone: 'Europe/Lisbon' });
+      expect(await stored()).to.deep.equal({ throttle: 6000, cap_campaigns: 3, cap_hours: 24, time_zone: 'Europe/Lisbon', quiet_from: '21:00', quiet_to: '08:00' });
       // A setting left out stays as it is.
       const one = await owner.browser.call('PATCH', settingsPath, { body: { frequencyCap: { campaigns: 5, hours: 48 } } });
       expect(one.body).to.deep.equal({ ...set, frequencyCap: { campaigns: 5, hours: 48 } });
@@ -72,13 +77,18 @@ describe('gateway: the console site settings and exports', function () {
       const created = await owner.browser.call('POST', `/console/api/sites/${site.siteId}/campaigns`, { body: validCreateBody({ topics: ['news'], status: 'draft' }) });
       const row = await stack.pool.query('SELECT throttle_per_minute FROM campaign.campaigns WHERE id = $1', [(created.body as { id: string }).id]);
       expect(row.rows[0].throttle_per_minute).to.equal(6000);
-      const lifted = await owner.browser.call('PATCH', settingsPath, { body: { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: null } });
-      expect([lifted.status, lifted.body]).to.deep.equal([200, { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' }]);
-      expect(await stored()).to.deep.equal({ throttle: null, cap_campaigns: null, cap_hours: null, time_zone: null });
+      // The same window as operators set it (`sites set-quiet-hours`), read back alike; one within a day.
+      await stack.operators.delivery.setQuietHours(site.siteId, { from: '12:00', to: '14:00' });
+      expect((await owner.browser.call('GET', settingsPath)).body).to.deep.include({ quietHours: { from: '12:00', to: '14:00' } });
+      const lifted = await owner.browser.call('PATCH', settingsPath, { body: { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: null, quietHours: null } });
+      expect([lifted.status, lifted.body]).to.deep.equal([200, { defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null }]);
+      expect(await stored()).to.deep.equal({ throttle: null, cap_campaigns: null, cap_hours: null, time_zone: null, quiet_from: null, quiet_to: null });
     });
 
     it('when a value is refused by its owner, then 400 names every refused one with the operators\' rule, and nothing is written, not even the accepted ones', async () => {
-      await owner.browser.call('PATCH', settingsPath, { body: { defaultThrottlePerMinute: 100, frequencyCap: { campaigns: 2, hours: 12 }, timeZone: 'America/Sao_Paulo' } });
+      await owner.browser.call('PATCH', settingsPath, {
+        body: { defaultThrottlePerMinute: 100, frequencyCap: { campaigns: 2, hours: 12 }, timeZone: 'America/Sao_Paulo', quietHours: { from: '22:00', to: '07:30' } },
+      });
       const before = await stored();
       const cases: [unknown, string][] = [
         [{ defaultThrottlePerMinute: 0 }, MSG.throttle],
@@ -100,8 +110,22 @@ describe('gateway: the console site settings and exports', function () {
         [{ defaultThrottlePerMinute: 500, frequencyCap: { campaigns: 9, hours: 9 }, timeZone: 'Nowhere' }, MSG.zone],
         [{ defaultThrottlePerMinute: -1, frequencyCap: { campaigns: 9, hours: 9 }, timeZone: 'Nowhere' }, `${MSG.throttle}, ${MSG.zone}`],
         [{ defaultThrottlePerMinute: -1, timeZone: 'Europe/Paris' }, MSG.throttle],
-        [{}, 'Nothing to change: give defaultThrottlePerMinute, frequencyCap or timeZone'],
-        [{ quietHours: { from: '21:00' } }, 'Unknown setting: quietHours'],
+        [{ quietHours: { from: '21:00', to: '21:00' } }, MSG.quietTo],
+        [{ quietHours: { from: '24:00', to: '08:00' } }, MSG.quietFrom],
+        [{ quietHours: { from: '9:00', to: '8:00' } }, `${MSG.quietFrom}, ${MSG.quietTo}`],
+        [{ quietHours: { from: '21:00 ', to: '08:60' } }, `${MSG.quietFrom}, ${MSG.quietTo}`],
+        [{ quietHours: { from: '', to: '' } }, `${MSG.quietFrom}, ${MSG.quietTo}`],
+        [{ quietHours: { from: '21:00' } }, 'quietHours.to must be a string'],
+        [{ quietHours: { from: 2100, to: '08:00' } }, 'quietHours.from must be a string'],
+        [{ quietHours: { from: '21:00', to: '08:00', zone: 'UTC' } }, MSG.quietShape],
+        [{ quietHours: ['21:00', '08:00'] }, MSG.quietShape],
+        [{ quietHours: '21:00-08:00' }, MSG.quietShape],
+        [{ quietHours: false }, MSG.quietShape],
+        // Accepted values beside a refused one are not written either.
+        [{ defaultThrottlePerMinute: 500, timeZone: 'Asia/Tokyo', quietHours: { from: '23:00', to: '23:00' } }, MSG.quietTo],
+        [{ defaultThrottlePerMinute: 0, quietHours: { from: '06:00', to: '07:00' } }, MSG.throttle],
+        [{}, 'Nothing to change: give defaultThrottlePerMinute, frequencyCap, timeZone or quietHours'],
+        [{ quietTime: { from: '21:00' } }, 'Unknown setting: quietTime'],
         [JSON.parse('{"__proto__": {"timeZone": "UTC"}}'), 'Unknown setting: __proto__'],
       ];
       for (const [body, message] of cases) {

@@ -59,7 +59,7 @@ describe('gateway: the console API', function () {
   let campaignB: string;
   let keyB: { id: string; apiKey: string };
   /** Site B's objects, named under another site's path in the tests (a webhook endpoint and an event of it: a ping). */
-  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string; webhookId: string; eventId: string };
+  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string; webhookId: string; eventId: string; templateId: string };
   let ownerA: { email: string; browser: ConsoleBrowser };
   let ownerB: { email: string; browser: ConsoleBrowser };
   let address = 0;
@@ -94,7 +94,8 @@ describe('gateway: the console API', function () {
     const hook = await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/webhooks`, { body: { url: 'https://127.0.0.1:9/b', events: ['subscriber.created'] } });
     const webhookB = (hook.body as { id: string }).id;
     const eventB = ((await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/webhooks/${webhookB}/ping`)).body as { eventId: string }).eventId;
-    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id, webhookId: webhookB, eventId: eventB };
+    const templateB = ((await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/templates`, { body: { ...(SAMPLES.createTemplate.body as object), name: 'Template B' } })).body as { id: string }).id;
+    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id, webhookId: webhookB, eventId: eventB, templateId: templateB };
     const vapidA = (await stack.operators.delivery.registerSite({ siteId: siteA.siteId, publicId: siteA.publicId })).vapidPublicKey;
     SAMPLES.sendTestNotification.body = { subscription: sim.createSubscription(vapidA) };
   });
@@ -268,7 +269,7 @@ describe('gateway: the console API', function () {
       const changing = routeTable().filter((r) => r.access !== 'public' && r.method !== 'GET');
       expect(changing.length).to.be.greaterThan(5);
       for (const route of changing) {
-        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID(), webhookId: randomUUID(), eventId: randomUUID() });
+        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID(), webhookId: randomUUID(), eventId: randomUUID(), templateId: randomUUID() });
         for (const csrf of [false, 'wrong', other.csrfToken, b.csrfToken.slice(1), b.csrfToken.toUpperCase()] as const) {
           const reply = await b.call(route.method, path, { body: sample(route.operation).body, csrf });
           expect([reply.status, reply.body], `${route.method} ${route.path} with ${String(csrf)}`).to.deep.equal([403, MSG.csrf]);
@@ -475,7 +476,8 @@ describe('gateway: the console API', function () {
         icon: null,
         image: null,
       });
-      expect(received.headers.ttl).to.equal(60);
+      // 60 s; a retry (the push service slow to answer on a loaded machine) sends what is left of it.
+      expect(received.headers.ttl).to.be.within(50, 60);
 
       const plugin = 'subscription.endpoint must be an https URL of a push service, subscription.keys.p256dh must be a base64url P-256 public key, subscription.keys.auth must be 16 bytes in base64url';
       for (const body of [{}, { subscription: 'x' }, { subscription: { endpoint: 5, keys: [] } }, { subscription: { endpoint: '', keys: { p256dh: null, auth: {} } } }]) {

@@ -17,11 +17,14 @@ import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
 import { registerEdgeAnswers } from './classes/edge-answers.js';
 import { registerInternal } from './classes/internal.js';
+import { registerNotifications } from './classes/notifications.js';
+import { registerPeople } from './classes/people.js';
 import { registerPublicInput } from './classes/public-input.js';
 import { registerSlowClients } from './classes/slow-clients.js';
 import { registerSmuggling } from './classes/smuggling.js';
 import { registerSpoofing } from './classes/spoofing.js';
 import { registerSsrf } from './classes/ssrf.js';
+import { registerTemplates } from './classes/templates.js';
 import { registerV2Input } from './classes/v2-input.js';
 import { getCtx, SEED, startSuite, stopSuite } from './support/suite.js';
 
@@ -60,6 +63,9 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerConsoleDrafts();
   registerConsoleSettings();
   registerConsoleAudit();
+  registerNotifications();
   registerConsoleMembers();
   registerConsoleWebhooks();
+  registerPeople();
+  registerTemplates();
 });

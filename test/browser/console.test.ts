@@ -609,6 +609,64 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect(await v2Hooks()).to.deep.equal([]);
   });
 
+  it('templates: by keyboard a template is saved (a refused tag said, nothing saved), tried with values through the API (a missing variable said, then the rendered notification previewed), changed as version 2 and deleted', async () => {
+    const v2Templates = async () => ((await v2('GET', '/v2/templates')) as { items: { id: string; name: string; version: number; title: string }[] }).items;
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
+    await page.getByText('No templates yet.').waitFor();
+    await screen('templates-empty');
+    await page.getByRole('link', { name: 'New template' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'New template' }).waitFor();
+    const type = async (label: string, text: string) => {
+      await page.getByLabel(label, { exact: true }).focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(text);
+    };
+    await type('Name', 'Back in stock');
+    await type('Title', 'Hi {{ First }}');
+    await type('Text', 'Your {{ product }} is back');
+    await type('Link', 'https://shop.example/p/{{ product_id }}');
+    await page.getByRole('button', { name: 'Save template' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'title has a malformed tag at character 3' }).waitFor();
+    expect(await v2Templates()).to.deep.equal([]);
+    await type('Title', 'Hi {{ first_name | "there" }}');
+    await page.getByRole('button', { name: 'Save template' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Try it with values (version 1)' }).waitFor();
+    const [saved] = await v2Templates();
+    expect(saved).to.deep.include({ name: 'Back in stock', version: 1, title: 'Hi {{ first_name | "there" }}' });
+
+    await page.getByRole('button', { name: 'Show the notification' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Template variable product has no value and no default' }).waitFor();
+    await type('product', 'red boots');
+    await type('product_id', 'b/42');
+    await page.getByRole('button', { name: 'Show the notification' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.pv-title', { hasText: 'Hi there' }).first().waitFor();
+    await page.locator('.pv-body', { hasText: 'Your red boots is back' }).first().waitFor();
+    await screen('template-tried');
+
+    await type('Text', 'Only a few {{ product }} left');
+    await page.getByRole('button', { name: 'Save changes' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Saved as version 2.').waitFor();
+    expect((await v2Templates())[0]).to.deep.include({ version: 2 });
+
+    await page.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete the template Back in stock?' }).waitFor();
+    await screen('template-delete');
+    await page.getByRole('button', { name: 'Delete template' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('No templates yet.').waitFor();
+    expect(await v2Templates()).to.deep.equal([]);
+  });
+
   /** The campaign id of the page shown (`#/sites/<site>/campaigns/<id>`). */
   const shownCampaignId = () => decodeURIComponent(/campaigns\/([^/?]+)$/.exec(new URL(page.url()).hash)?.[1] ?? '');
 
@@ -709,19 +767,30 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     // The zone's select by keyboard: typing its name picks it.
     await page.keyboard.type('Europe/Lisbon');
     expect(await page.getByLabel("Site's time zone").inputValue()).to.equal('Europe/Lisbon');
+    // Quiet hours: From, then To, the same time (refused at its field).
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('22:00');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('22:00');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     const refusal = 'defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null';
     await page.locator('.field-invalid .field-errors', { hasText: refusal }).waitFor();
+    const quietTo = page.getByLabel('To', { exact: true });
+    await page.locator('.field-invalid .field-errors', { hasText: 'quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from' }).waitFor();
+    expect(await quietTo.getAttribute('aria-invalid')).to.equal('true');
     expect(await throttle.getAttribute('aria-invalid')).to.equal('true');
     await eventually(async () => ((await page.evaluate('document.activeElement && document.activeElement.id')) === 's-throttle' ? true : undefined), WAIT_MS, 50);
-    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
+    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null });
     await screen('settings-refused');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('600');
+    await quietTo.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('07:00');
     await page.keyboard.press('Enter');
     await page.getByText('Saved. New campaigns and the next sends use these settings.').waitFor();
-    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: 600, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon' });
+    expect(await settingsNow()).to.deep.equal({ defaultThrottlePerMinute: 600, frequencyCap: { campaigns: 3, hours: 24 }, timeZone: 'Europe/Lisbon', quietHours: { from: '22:00', to: '07:00' } });
 
     // The exports: a download each, its rows counted on the page as the file's.
     const exported = async (button: string, filename: string, noun: string) => {
@@ -750,8 +819,10 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByLabel('Campaigns', { exact: true }).fill('');
     await page.getByLabel('Hours', { exact: true }).fill('');
     await page.getByLabel("Site's time zone").selectOption('');
+    await page.getByLabel('From', { exact: true }).fill('');
+    await quietTo.fill('');
     await page.getByRole('button', { name: 'Save sending settings' }).click();
-    const none = JSON.stringify({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC' });
+    const none = JSON.stringify({ defaultThrottlePerMinute: null, frequencyCap: null, timeZone: 'UTC', quietHours: null });
     await eventually(async () => (JSON.stringify(await settingsNow()) === none ? true : undefined), WAIT_MS, 100);
   });
 

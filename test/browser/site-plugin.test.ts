@@ -2,7 +2,8 @@
 // a page on localhost with the two-line install, subscribes from a click, and shows a campaign
 // the real stack sent; the impression and the click reach the campaign's analytics, the click
 // opens the campaign link (or focuses the tab already on it), and a subscription the browser
-// replaces is handed over so the next campaign reaches the new endpoint only.
+// replaces is handed over so the next campaign reaches the new endpoint only; the site's own
+// user id, signed by its server, links the subscription to that person and logout unlinks it.
 //
 // Chromium's own push path (its GCM client at a local FCM, decrypting itself) is
 // chromium-push.test.ts. Here the push service is stood in for, to steer what that path cannot:
@@ -26,6 +27,7 @@
 // - Should a just-shown notification still be missing from getNotifications(), the push is
 //   delivered again (bounded), as a push service may redeliver.
 import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -161,6 +163,8 @@ describe('browser: the site plugin in headless Chromium', function () {
   let landingUrl = '';
   let optionsCampaignId = '';
   let scoresUrl = '';
+  /** The site's identity secret, as its server holds it (from the operators' CLI). */
+  let identitySecret = '';
 
   const origin = () => siteServer!.origin;
   const state = () => page.evaluate(() => (globalThis as any).webpush?.state ?? 'absent');
@@ -248,7 +252,8 @@ describe('browser: the site plugin in headless Chromium', function () {
     pool = createPool(stack.databaseUrl, { max: 2 });
     site = await siteWithPermissions(stack, ALL, 'browser site');
     pushSub = sim.createSubscription(site.vapidPublicKey);
-    siteServer = await startSite(stack.services.gatewayUrl, site.publicId);
+    // The site's server signs its user ids as docs/people.md says: hex HMAC-SHA256 under the secret.
+    siteServer = await startSite(stack.services.gatewayUrl, site.publicId, { sign: (id) => createHmac('sha256', identitySecret).update(id).digest('hex') });
 
     userDataDir = await mkdtemp(path.join(os.tmpdir(), 'webpush-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -331,6 +336,41 @@ describe('browser: the site plugin in headless Chromium', function () {
     expect(listed).to.deep.include({ name: 'sports', users: 1 });
     const asked = JSON.parse((await page.evaluate(() => (globalThis as any).localStorage.getItem('fake-push:permission-requests'))) ?? '[]');
     expect(asked, 'no permission request without a gesture').to.have.length(1);
+  });
+
+  it("when a page of the site's logged-in user calls webpush('identify') with the id its server signed, then the subscription belongs to that person; a forged signature is refused; logout unlinks it", async () => {
+    const shown = await stack.cli('sites', 'identity-secret', site.id);
+    expect(shown.created).to.equal(true);
+    identitySecret = shown.secret;
+    const personOf = async () =>
+      (
+        await pool.query(
+          `SELECT p.external_id FROM delivery.subscribers s JOIN delivery.person_subscriptions l ON l.subscriber_id = s.id JOIN delivery.people p ON p.id = l.person_id WHERE s.endpoint = $1`,
+          [pushSub.endpoint],
+        )
+      ).rows.map((r) => r.external_id as string);
+    const announced = () =>
+      eventually(async () => {
+        const seen = (await page.evaluate(() => (globalThis as any).__identity)) as unknown[];
+        return seen.length > 0 ? seen : undefined;
+      }, WAIT_MS, 100);
+
+    await page.goto(origin() + '/account?user=' + encodeURIComponent('user-123'));
+    expect(await announced()).to.deep.equal([{ externalId: 'user-123', identified: true }]);
+    expect(await personOf()).to.deep.equal(['user-123']);
+    expect(await state()).to.equal('subscribed');
+
+    await page.goto(origin() + '/account?user=mallory&signature=' + createHmac('sha256', identitySecret).update('user-123').digest('hex'));
+    expect(await announced()).to.deep.equal([{ externalId: 'mallory', error: 'signature does not match externalId' }]);
+    expect(await personOf(), 'a forged id links nothing').to.deep.equal(['user-123']);
+
+    await page.goto(origin() + '/account?user=' + encodeURIComponent('Ana María'));
+    expect(await announced()).to.deep.equal([{ externalId: 'Ana María', identified: true }]);
+    expect(await personOf(), 'identified again as another user: it moves').to.deep.equal(['Ana María']);
+
+    await page.goto(origin() + '/logout');
+    await eventually(async () => ((await personOf()).length === 0 ? true : undefined), WAIT_MS, 100);
+    expect(await state()).to.equal('subscribed');
   });
 
   it('a campaign sent by the real stack is shown with its title, body, icon, image and button, tagged with its id, and the impression reaches analytics', async () => {

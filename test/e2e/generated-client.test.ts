@@ -151,6 +151,22 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     }
   });
 
+  it('notifications: a create to an unknown subscription (202, the same id again with its key), read back with its result, listed', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000001';
+    const idempotencyKey = `client-notify-${randomBytes(4).toString('hex')}`;
+    const created = await client('createNotification', { key: site.apiKey, idempotencyKey, subscriptionIds: [unknown] });
+    expect(created.status).to.equal(202);
+    const again = await client('createNotification', { key: site.apiKey, idempotencyKey, subscriptionIds: [unknown] });
+    expect([again.status, again.body]).to.deep.equal([202, created.body]);
+    const done = await eventually(async () => {
+      const got = await client('getNotification', { key: site.apiKey, notificationId: created.body.id });
+      return got.body.status === 'completed' ? got : undefined;
+    }, 60_000, 250);
+    expect(done.body.results).to.deep.equal([{ subscriptionId: unknown, outcome: 'noSubscription' }]);
+    const listed = await client('listNotifications', { key: site.apiKey, limit: 10 });
+    expect([listed.status, listed.body.items.map((n: { id: string }) => n.id)]).to.deep.equal([200, [created.body.id]]);
+  });
+
   it('delete, then get answers 404 with the ErrorResponse body', async () => {
     const deleted = await client('deleteCampaign', { key: site.apiKey, campaignId: scheduledId });
     expect([deleted.status, deleted.body]).to.deep.equal([200, { id: scheduledId, deleted: true }]);

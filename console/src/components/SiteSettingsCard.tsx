@@ -1,5 +1,5 @@
 // The site's sending settings (docs/console.md, "Site settings"): the default throttle of new
-// campaigns, the frequency cap and the site's time zone. Members read them; owners change them
+// campaigns, the frequency cap, the site's time zone and its quiet hours. Members read them; owners change them
 // in one form, whose values go to the API as typed (it judges them: the operators' rules) and
 // whose refusal is shown at each field in the API's words (lib/field-errors.ts).
 import { useEffect, useState } from 'preact/hooks';
@@ -15,6 +15,7 @@ const describe = (s: SiteSettings) => ({
   throttle: s.defaultThrottlePerMinute === null ? 'No default: campaigns without a pace are sent as fast as possible' : `${s.defaultThrottlePerMinute.toLocaleString('en')} pushes per minute`,
   cap: s.frequencyCap ? `At most ${s.frequencyCap.campaigns} campaign${s.frequencyCap.campaigns === 1 ? '' : 's'} per subscriber in any ${s.frequencyCap.hours} hour${s.frequencyCap.hours === 1 ? '' : 's'}` : 'No cap',
   zone: s.timeZone,
+  quiet: s.quietHours ? `From ${s.quietHours.from} to ${s.quietHours.to} in each subscriber's time zone: pushes due then are sent at ${s.quietHours.to}` : 'None: pushes are sent when due',
 });
 
 export function SiteSettingsCard({ site }: { site: SiteDetail }) {
@@ -35,6 +36,8 @@ export function SiteSettingsCard({ site }: { site: SiteDetail }) {
             <dd>{describe(settings.data).cap}</dd>
             <dt>Site's time zone</dt>
             <dd>{describe(settings.data).zone}</dd>
+            <dt>Quiet hours</dt>
+            <dd>{describe(settings.data).quiet}</dd>
           </dl>
           <p class="muted small">The site's owners change these.</p>
         </>
@@ -134,6 +137,18 @@ function SettingsForm({ site, settings, onSaved }: { site: SiteDetail; settings:
         </select>
         <FieldErrors id="s-zone-err" errors={errors.timeZone} />
       </div>
+      <fieldset class={errors.quietHours ? 'checks fieldset-invalid' : 'checks'} aria-describedby="s-quiet-hint">
+        <legend>Quiet hours</legend>
+        <p class="hint" id="s-quiet-hint">
+          No push is sent from this time to that one (HH:MM, 24 hours; past midnight allowed, e.g. 21:00 to 08:00) in each subscriber's time zone, the site's for those
+          without one: pushes due then are sent when the window ends. Both empty: none.
+        </p>
+        <FieldErrors errors={errors.quietHours} />
+        <div class="row">
+          <TextField id="s-quiet-from" label="From" placeholder="21:00" value={form.quietFrom} onValue={set('quietFrom')} errors={errors['quietHours.from']} />
+          <TextField id="s-quiet-to" label="To" placeholder="08:00" value={form.quietTo} onValue={set('quietTo')} errors={errors['quietHours.to']} />
+        </div>
+      </fieldset>
       <div class="actions">
         <button type="submit" class="btn btn-primary" disabled={busy}>
           Save sending settings

@@ -31,6 +31,10 @@ import type {
   SiteSettings,
   SiteSettingsChange,
   SubscriptionJson,
+  RenderedTemplate,
+  Template,
+  TemplateFields,
+  TemplatePage,
   Webhook,
   WebhookDelivery,
   WebhookFields,
@@ -188,6 +192,14 @@ export const api = {
     call<{ id: string; winner: { variant: number; decidedAt: string; by: string } }>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/winner`, { variant }),
   updateSent: (siteId: string, campaignId: string, body: CampaignUpdate) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/update`, body),
   recall: (siteId: string, campaignId: string) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/recall`, {}),
+
+  templates: (siteId: string, cursor: string | null) => call<TemplatePage>('GET', `${site(siteId)}/templates${cursor === null ? '' : `?cursor=${enc(cursor)}`}`),
+  template: (siteId: string, templateId: string) => call<Template>('GET', `${site(siteId)}/templates/${enc(templateId)}`),
+  createTemplate: (siteId: string, fields: TemplateFields) => call<Template>('POST', `${site(siteId)}/templates`, fields),
+  updateTemplate: (siteId: string, templateId: string, fields: TemplateFields) => call<Template>('PATCH', `${site(siteId)}/templates/${enc(templateId)}`, fields),
+  deleteTemplate: (siteId: string, templateId: string) => call<{ id: string; deleted: true }>('DELETE', `${site(siteId)}/templates/${enc(templateId)}`),
+  renderTemplate: (siteId: string, templateId: string, variables: Record<string, string>) =>
+    call<RenderedTemplate>('POST', `${site(siteId)}/templates/${enc(templateId)}/render`, { variables }),
 
   webhooks: (siteId: string) => call<Webhook[]>('GET', `${site(siteId)}/webhooks`),
   webhook: (siteId: string, webhookId: string) => call<Webhook>('GET', `${site(siteId)}/webhooks/${enc(webhookId)}`),

@@ -64,6 +64,7 @@ const CREATE: [FieldKey, string][] = [
   ['segment.notEngagedForDays', 'segment.notEngagedForDays must be a whole number of days from 1 to 3650'],
   ['throttlePerMinute', 'throttlePerMinute must be a whole number from 0 (no limit) to 1000000'],
   ['ignoreFrequencyCap', 'ignoreFrequencyCap must be a boolean'],
+  ['ignoreQuietHours', 'ignoreQuietHours must be a boolean'],
   ['localTime', 'localTime must be a time of day as HH:MM (00:00 to 23:59)'],
   ['localTime', 'localTime requires scheduleMode scheduled'],
   ['localTime', "localTime's date must be today or later (UTC)"],
@@ -98,6 +99,11 @@ const SETTINGS: [FieldKey, string][] = [
   ['timeZone', 'timeZone must be an IANA time zone such as Europe/Lisbon, or null'],
   ['timeZone', 'timeZone must be a string'],
   ['timeZone', `timeZone ${BAD}`],
+  ['quietHours.from', 'quietHours.from must be a time of day as HH:MM (00:00 to 23:59)'],
+  ['quietHours.to', 'quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from'],
+  ['quietHours.from', 'quietHours.from must be a string'],
+  ['quietHours.to', 'quietHours.to must be a string'],
+  ['quietHours', 'quietHours must be {"from", "to"} or null'],
 ];
 
 /** A button's own messages: `actions[1].link must be a valid URL` belongs to `actions.1.link`. */
@@ -154,7 +160,7 @@ const WEBHOOK: [FieldKey, string][] = [
   ['events', 'events is required'],
   [
     'events',
-    'events must be a non-empty array of: campaign.dispatched, campaign.completed, campaign.failed, subscriber.created, subscriber.expired, notification.impressions, notification.clicks, audit.entry',
+    'events must be a non-empty array of: campaign.dispatched, campaign.completed, campaign.failed, subscriber.created, subscriber.expired, notification.impressions, notification.clicks, audit.entry, notification.sent, person.deleted, person.exported',
   ],
   ['description', 'description must be a string of at most 200 characters, without NUL characters or unpaired surrogates'],
   ['enabled', 'enabled must be a boolean'],

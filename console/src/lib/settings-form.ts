@@ -8,6 +8,9 @@ export interface SettingsForm {
   capHours: string;
   /** '' for none set (UTC). */
   zone: string;
+  /** Quiet hours' start and end, `HH:MM`; both '' for none. */
+  quietFrom: string;
+  quietTo: string;
 }
 
 export const formOf = (s: SiteSettings): SettingsForm => ({
@@ -15,16 +18,19 @@ export const formOf = (s: SiteSettings): SettingsForm => ({
   capCampaigns: s.frequencyCap ? String(s.frequencyCap.campaigns) : '',
   capHours: s.frequencyCap ? String(s.frequencyCap.hours) : '',
   zone: s.timeZone === 'UTC' ? '' : s.timeZone,
+  quietFrom: s.quietHours?.from ?? '',
+  quietTo: s.quietHours?.to ?? '',
 });
 
 /** A typed number as a JSON number when it reads as one; otherwise the text itself, for the API to refuse in its words. */
 const typed = (text: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text);
 
-/** The form as a change: an empty throttle or cap lifts it, no zone sets UTC back. */
+/** The form as a change: an empty throttle, cap or quiet hours lifts it, no zone sets UTC back. */
 export function settingsChange(f: SettingsForm): SiteSettingsChange {
   return {
     defaultThrottlePerMinute: f.throttle.trim() === '' ? null : typed(f.throttle),
     frequencyCap: f.capCampaigns.trim() === '' && f.capHours.trim() === '' ? null : { campaigns: typed(f.capCampaigns), hours: typed(f.capHours) },
     timeZone: f.zone === '' ? null : f.zone,
+    quietHours: f.quietFrom.trim() === '' && f.quietTo.trim() === '' ? null : { from: f.quietFrom.trim(), to: f.quietTo.trim() },
   };
 }

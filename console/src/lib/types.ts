@@ -34,6 +34,8 @@ export interface SiteSettings {
   frequencyCap: { campaigns: number; hours: number } | null;
   /** The zone in force: "UTC" when none was set. */
   timeZone: string;
+  /** In each subscriber's zone; null: none. */
+  quietHours: { from: string; to: string } | null;
 }
 
 /** A change (PATCH …/settings): values as typed (the API judges them), null lifts one. */
@@ -41,6 +43,7 @@ export interface SiteSettingsChange {
   defaultThrottlePerMinute?: number | string | null;
   frequencyCap?: { campaigns: number | string; hours: number | string } | null;
   timeZone?: string | null;
+  quietHours?: { from: string; to: string } | null;
 }
 
 export interface ApiKey {
@@ -203,7 +206,8 @@ export interface LocalTimePlan {
   ifPassed: 'nextDay';
   firstSendAt: string;
   lastSendAt: string;
-  sends: { sendAt: string; zones: string[]; users: number; nextDay: boolean }[];
+  /** `held`: moved to the end of the site's quiet hours in those zones. */
+  sends: { sendAt: string; zones: string[]; users: number; nextDay: boolean; held?: true }[];
 }
 
 /**
@@ -248,6 +252,7 @@ export interface Campaign extends NotificationOptionsFields {
   segment?: Segment;
   throttlePerMinute?: number;
   ignoreFrequencyCap?: true;
+  ignoreQuietHours?: true;
   localTime?: LocalTimePlan;
   abTest?: AbTest;
 }
@@ -278,6 +283,7 @@ export interface CreateCampaignRequest extends NotificationOptionsFields {
   segment?: Segment;
   throttlePerMinute?: number;
   ignoreFrequencyCap?: boolean;
+  ignoreQuietHours?: boolean;
   localTime?: string;
   abTest?: AbTestRequest;
 }
@@ -365,4 +371,38 @@ export interface WebhookFields {
   events?: string[];
   description?: string;
   enabled?: boolean;
+}
+
+/** A template's fields as the console edits them (docs/api-decisions.md, "Templates"): texts with {{ tags }}. */
+export interface TemplateFields {
+  name?: string;
+  title?: string;
+  body?: string;
+  link?: string;
+  icon?: string | null;
+  image?: string | null;
+  callToAction?: string | null;
+}
+
+/** A template as /v2/templates answers it: its fields as saved, the variables its texts use. */
+export interface Template extends TemplateFields {
+  id: string;
+  name: string;
+  version: number;
+  variables: { name: string; required: boolean }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplatePage {
+  items: Template[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** A template's preview: what a campaign made from it now with the values would have. */
+export interface RenderedTemplate {
+  template: { id: string; version: number };
+  content: { title: string; body: string; link: string; icon: string | null; image: string | null; callToAction: string; actions: { title: string; link: string }[] };
 }

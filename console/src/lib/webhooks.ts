@@ -13,6 +13,9 @@ export const WEBHOOK_EVENTS: readonly { type: string; text: string }[] = [
   { type: 'notification.impressions', text: 'notifications shown, batched every few seconds' },
   { type: 'notification.clicks', text: 'notifications clicked, batched every few seconds' },
   { type: 'audit.entry', text: "an entry was added to the site's audit log" },
+  { type: 'notification.sent', text: 'a notification to chosen subscriptions has every result' },
+  { type: 'person.deleted', text: 'a user and everything stored about them were deleted' },
+  { type: 'person.exported', text: 'everything stored about a user was exported' },
 ];
 
 /** How long a rotated-out secret still signs when the owner does not say (the API's default). */

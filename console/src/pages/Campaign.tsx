@@ -14,10 +14,13 @@ import { useInterval, useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
 import { showDate, showUtc } from '../lib/time';
-import type { Campaign, CampaignRevision, CampaignSeries, CampaignUpdate, SiteDetail } from '../lib/types';
+import type { Campaign, CampaignRevision, CampaignSeries, CampaignUpdate, LocalTimePlan, SiteDetail } from '../lib/types';
 
 /** Refresh period while the campaign sends or its reports still come in. */
 const LIVE_MS = 3000;
+
+/** Sends of a local-time plan moved to the end of the site's quiet hours. */
+const heldSends = (plan: LocalTimePlan) => plan.sends.filter((s) => s.held).length;
 
 /**
  * The chart of a campaign's series: every minute (hour) from the start of its sending, zero where
@@ -346,6 +349,7 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
               <dd>
                 {c.localTime.time} in each subscriber's zone on {c.localTime.date}: {c.localTime.sends.length} sends from {showDate(c.localTime.firstSendAt, zone)} to{' '}
                 {showDate(c.localTime.lastSendAt, zone)}
+                {heldSends(c.localTime) > 0 ? `; ${heldSends(c.localTime)} held to the end of the site's quiet hours` : ''}
               </dd>
             </>
           ) : null}

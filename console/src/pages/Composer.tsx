@@ -59,6 +59,7 @@ interface Form {
   segment: SegmentForm;
   throttle: string;
   ignoreCap: boolean;
+  ignoreQuiet: boolean;
   localTime: string;
   abOn: boolean;
   variants: VariantForm[];
@@ -78,6 +79,7 @@ const ERROR_FIELD: Partial<Record<keyof Form, string>> = {
   ttlDays: 'ttl',
   throttle: 'throttlePerMinute',
   ignoreCap: 'ignoreFrequencyCap',
+  ignoreQuiet: 'ignoreQuietHours',
   abOn: 'abTest',
   testPercent: 'abTest.testPercent',
   winnerMetric: 'abTest.winnerMetric',
@@ -128,6 +130,7 @@ function emptyForm(zone: string): Form {
     segment: EMPTY_SEGMENT,
     throttle: '',
     ignoreCap: false,
+    ignoreQuiet: false,
     localTime: '',
     abOn: false,
     variants: [{ ...EMPTY_VARIANT }, { ...EMPTY_VARIANT }],
@@ -178,6 +181,7 @@ function formFrom(c: Campaign, zone: string, keepSchedule: boolean): Form {
       : EMPTY_SEGMENT,
     throttle: c.throttlePerMinute ? String(c.throttlePerMinute) : '',
     ignoreCap: c.ignoreFrequencyCap === true,
+    ignoreQuiet: c.ignoreQuietHours === true,
     localTime: c.localTime?.time ?? '',
     abOn: Boolean(c.abTest),
     variants: c.abTest
@@ -259,6 +263,7 @@ export function requestOf(f: Form, status: 'draft' | 'published', zone: string):
   if (segment) body.segment = segment;
   if (f.throttle.trim()) body.throttlePerMinute = numberOrText(f.throttle) as number;
   if (f.ignoreCap) body.ignoreFrequencyCap = true;
+  if (f.ignoreQuiet) body.ignoreQuietHours = true;
   if (f.localTime) body.localTime = f.localTime;
   if (f.abOn) {
     const ab: AbTestRequest = {
@@ -625,8 +630,8 @@ function ComposerForm(props: {
                 <TextField label="Not engaged for (days)" inputMode="numeric" value={form.segment.notEngagedFor} onValue={(v) => setSeg('notEngagedFor', v)} errors={err('segment.notEngagedForDays')} />
               </div>
             </details>
-            <details class="more" open={Boolean(form.throttle || form.ignoreCap || err('throttlePerMinute') || err('ignoreFrequencyCap'))}>
-              <summary>Pace and frequency cap</summary>
+            <details class="more" open={Boolean(form.throttle || form.ignoreCap || form.ignoreQuiet || err('throttlePerMinute') || err('ignoreFrequencyCap') || err('ignoreQuietHours'))}>
+              <summary>Pace, frequency cap and quiet hours</summary>
               <TextField
                 label="Pushes per minute"
                 hint="Spread the send evenly. Empty: the site's default; 0: no limit."
@@ -640,6 +645,11 @@ function ComposerForm(props: {
                 Also send to subscribers at their frequency cap (urgent)
               </label>
               <FieldErrors errors={err('ignoreFrequencyCap')} />
+              <label class="check">
+                <input type="checkbox" checked={form.ignoreQuiet} onChange={(e) => set('ignoreQuiet', (e.currentTarget as HTMLInputElement).checked)} />
+                Also send during the site's quiet hours (urgent)
+              </label>
+              <FieldErrors errors={err('ignoreQuietHours')} />
             </details>
             <details class="more" open={Boolean(form.localTime || err('localTime'))}>
               <summary>Local time: each subscriber at their own clock</summary>

@@ -1,6 +1,6 @@
 // The console API's routes (docs/console.md, "The console API"): its own (accounts, sessions, a
 // site's settings, keys, members and invites, the audience estimate) and the /v2 routes it runs
-// for a member's site — campaigns, topics, countries, webhooks — with the site's plan checked by
+// for a member's site — campaigns, templates, topics, countries, webhooks — with the site's plan checked by
 // their own rule, their bodies, validation messages and answers exactly /v2's.
 import type { ApiKey__Output } from '@webpush/contracts/generated/campaign/v1/ApiKey.js';
 import type { Invite__Output } from '@webpush/contracts/generated/campaign/v1/Invite.js';
@@ -8,13 +8,14 @@ import type { Member__Output } from '@webpush/contracts/generated/campaign/v1/Me
 import type { SessionGrant__Output } from '@webpush/contracts/generated/campaign/v1/SessionGrant.js';
 import type { SessionView__Output } from '@webpush/contracts/generated/campaign/v1/SessionView.js';
 import { status as Status } from '@grpc/grpc-js';
-import type { AudienceBackend, AuditLogBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend, WebhooksBackend } from '../grpc/clients.js';
+import type { AudienceBackend, AuditLogBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend, TemplatesBackend, WebhooksBackend } from '../grpc/clients.js';
 import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import type { Method } from '../http/routing.js';
 import { audienceEndpoints } from '../routes/audience.js';
 import { campaignEndpoints, createdAnswer } from '../routes/campaigns.js';
 import type { ApiRoute } from '../routes/route.js';
+import { templateEndpoints } from '../routes/templates.js';
 import { webhookEndpoints } from '../routes/webhooks.js';
 import { daysQuery, stringField, stringListField, subscriptionFields } from './input.js';
 import { changeSettings, readSettings } from './settings.js';
@@ -28,6 +29,7 @@ export interface ConsoleRouteDeps {
   audience: AudienceBackend;
   auditLog: AuditLogBackend;
   webhooks: WebhooksBackend;
+  templates: TemplatesBackend;
 }
 
 const API = '/console/api';
@@ -119,6 +121,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
   const audience = audienceEndpoints(deps.audience);
   const webhooks = webhookEndpoints(deps.webhooks);
   const WEBHOOK = `${SITE}/webhooks/{webhookId}`;
+  const templates = templateEndpoints(deps.templates);
+  const TEMPLATE = `${SITE}/templates/{templateId}`;
   const reportsPlan = { permission: campaigns.get.permission, denied: campaigns.get.denied };
   const audienceLists = { permission: audience.topics.permission, denied: audience.topics.denied };
   const topicsPlan = { permission: 'audience' as const, denied: { status: 403, body: { message: MESSAGES.planTopics } } };
@@ -301,6 +305,14 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     fromV2(campaigns.update, 'POST', `${SITE}/campaigns/{campaignId}/update`, 'editor'),
     fromV2(campaigns.recall, 'POST', `${SITE}/campaigns/{campaignId}/recall`, 'editor'),
     fromV2(campaigns.delete, 'DELETE', `${SITE}/campaigns/{campaignId}`, 'editor'),
+    // The site's templates (docs/api-decisions.md, "Templates"): /v2's calls, plan rule and
+    // answers; every member reads and previews them, editors and owners change them.
+    fromV2(templates.list, 'GET', `${SITE}/templates`, 'member'),
+    fromV2(templates.create, 'POST', `${SITE}/templates`, 'editor'),
+    fromV2(templates.get, 'GET', TEMPLATE, 'member'),
+    fromV2(templates.update, 'PATCH', TEMPLATE, 'editor'),
+    fromV2(templates.delete, 'DELETE', TEMPLATE, 'editor'),
+    fromV2(templates.render, 'POST', `${TEMPLATE}/render`, 'member'),
     // The composer's live estimate: a count of what a create would reach, so it takes the
     // create's permission (and its refusal); the body is checked by the create's rules.
     {

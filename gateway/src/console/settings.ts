@@ -1,6 +1,6 @@
 // A site's sending settings in the console (docs/console.md, "Site settings"): the default
-// throttle, which the campaign service owns (new campaigns take it), and the frequency cap and
-// time zone, which the delivery service owns (sending applies them). Each service checks its own
+// throttle, which the campaign service owns (new campaigns take it), and the frequency cap, time
+// zone and quiet hours, which the delivery service owns (sending applies them). Each service checks its own
 // by the operators' rules; the gateway only reads the body's shape. A change is checked by both
 // owners first (validate_only) and written only when neither refuses, so a refusal writes nothing.
 import { status as Status } from '@grpc/grpc-js';
@@ -21,15 +21,17 @@ export interface SiteSettingsJson {
   defaultThrottlePerMinute: number | null;
   frequencyCap: { campaigns: number; hours: number } | null;
   timeZone: string;
+  quietHours: { from: string; to: string } | null;
 }
 
-const SETTINGS = ['defaultThrottlePerMinute', 'frequencyCap', 'timeZone'] as const;
+const SETTINGS = ['defaultThrottlePerMinute', 'frequencyCap', 'timeZone', 'quietHours'] as const;
 
 function settingsJson(throttle: SiteThrottle__Output, sending: SiteSettingsResponse__Output): SiteSettingsJson {
   return {
     defaultThrottlePerMinute: throttle.defaultThrottlePerMinute ?? null,
     frequencyCap: sending.frequencyCap ? { campaigns: sending.frequencyCap.campaigns, hours: sending.frequencyCap.hours } : null,
     timeZone: sending.timeZone,
+    quietHours: sending.quietHours ? { from: sending.quietHours.from, to: sending.quietHours.to } : null,
   };
 }
 
@@ -41,7 +43,7 @@ export async function readSettings(backends: SettingsBackends, siteId: string, c
 /** A number as the owner's rule will judge it: anything but a JSON number goes as NaN, which every rule refuses with its own message. */
 const numberOr = (value: unknown): number => (typeof value === 'number' ? value : Number.NaN);
 
-/** The body's change: a setting absent stays; null lifts the throttle or the cap, or sets the zone back to UTC. */
+/** The body's change: a setting absent stays; null lifts the throttle, the cap or the quiet hours, or sets the zone back to UTC. */
 function changeOf(body: Readonly<Record<string, unknown>>) {
   const unknown = Object.keys(body).find((k) => !(SETTINGS as readonly string[]).includes(k));
   if (unknown !== undefined) throw new HttpError(400, withField(MESSAGES.settingUnknown, unknown.slice(0, 100)));
@@ -54,15 +56,25 @@ function changeOf(body: Readonly<Record<string, unknown>>) {
     if (typeof zone !== 'string') throw new HttpError(400, withField(MESSAGES.fieldString, 'timeZone'));
     if (hasBadCharacters(zone)) throw new HttpError(400, withField(MESSAGES.fieldCharacters, 'timeZone'));
   }
+  const quiet = body.quietHours as Readonly<Record<string, unknown>> | null | undefined;
+  if (given('quietHours') && quiet !== null) {
+    if (typeof quiet !== 'object' || Array.isArray(quiet)) throw new HttpError(400, MESSAGES.quietHoursObject);
+    const extra = Object.keys(quiet).find((k) => k !== 'from' && k !== 'to');
+    if (extra !== undefined) throw new HttpError(400, MESSAGES.quietHoursObject);
+    for (const end of ['from', 'to'] as const) if (typeof quiet[end] !== 'string') throw new HttpError(400, withField(MESSAGES.fieldString, `quietHours.${end}`));
+  }
   const capObject = cap as Readonly<Record<string, unknown>> | null;
   return {
     throttle: given('defaultThrottlePerMinute') ? { perMinute: body.defaultThrottlePerMinute === null ? undefined : numberOr(body.defaultThrottlePerMinute) } : undefined,
-    sending: given('frequencyCap') || given('timeZone')
+    sending: given('frequencyCap') || given('timeZone') || given('quietHours')
       ? {
           setFrequencyCap: given('frequencyCap'),
           frequencyCap: capObject ? { campaigns: numberOr(capObject.campaigns), hours: numberOr(capObject.hours) } : undefined,
           setTimeZone: given('timeZone'),
           timeZone: zone === null ? undefined : (zone as string | undefined),
+          setQuietHours: given('quietHours'),
+          // The strings as given: the delivery service judges them, a refused one writes nothing.
+          quietHours: quiet ? { from: quiet.from as string, to: quiet.to as string } : undefined,
         }
       : undefined,
   };

@@ -31,6 +31,9 @@ import type { SiteSettingsResponse__Output } from '@webpush/contracts/generated/
 import type { SendTestPushRequest } from '@webpush/contracts/generated/delivery/v1/SendTestPushRequest.js';
 import type { SendTestPushResponse__Output } from '@webpush/contracts/generated/delivery/v1/SendTestPushResponse.js';
 import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Audience.js';
+import type { DeletedPerson__Output } from '@webpush/contracts/generated/delivery/v1/DeletedPerson.js';
+import type { Person__Output } from '@webpush/contracts/generated/delivery/v1/Person.js';
+import type { PersonExport__Output } from '@webpush/contracts/generated/delivery/v1/PersonExport.js';
 import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '@webpush/contracts/generated/delivery/v1/WebhookRequest.js';
 import type { ListWebhooksResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListWebhooksResponse.js';
@@ -51,9 +54,17 @@ import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/c
 import type { DeleteCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteCampaignResponse.js';
 import type { PickWinnerResponse__Output } from '@webpush/contracts/generated/campaign/v1/PickWinnerResponse.js';
 import type { ReviseCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/ReviseCampaignResponse.js';
+import type { CreateNotificationResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateNotificationResponse.js';
+import type { Notification__Output } from '@webpush/contracts/generated/campaign/v1/Notification.js';
+import type { ListNotificationsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListNotificationsResponse.js';
 import type { NameCounts__Output } from '@webpush/contracts/generated/delivery/v1/NameCounts.js';
 import type { ImportSubscriptionsResponse__Output } from '@webpush/contracts/generated/delivery/v1/ImportSubscriptionsResponse.js';
 import type { ExportChunk__Output } from '@webpush/contracts/generated/delivery/v1/ExportChunk.js';
+import type { TemplateRequest } from '@webpush/contracts/generated/campaign/v1/TemplateRequest.js';
+import type { Template__Output } from '@webpush/contracts/generated/campaign/v1/Template.js';
+import type { ListTemplatesResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListTemplatesResponse.js';
+import type { DeleteTemplateResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteTemplateResponse.js';
+import type { RenderTemplateResponse__Output } from '@webpush/contracts/generated/campaign/v1/RenderTemplateResponse.js';
 import type { ExportCampaignsChunk__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
 
 export interface CallContext {
@@ -69,10 +80,25 @@ export interface CampaignBackend {
   pickWinner(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<PickWinnerResponse__Output>;
   /** A sent campaign's update or recall (docs/api-decisions.md, "Update and recall"). */
   reviseCampaign(req: { siteId: string; campaignId: string; action: 'update' | 'recall'; bodyJson: string }, ctx: CallContext): Promise<ReviseCampaignResponse__Output>;
+  /** Notifications to chosen subscriptions (docs/api-decisions.md, "Notifications"). */
+  createNotification(req: { siteId: string; bodyJson: string; idempotencyKey: string }, ctx: CallContext): Promise<CreateNotificationResponse__Output>;
+  getNotification(req: { siteId: string; notificationId: string; limit: string; cursor: string }, ctx: CallContext): Promise<Notification__Output>;
+  listNotifications(req: { siteId: string; limit: string; cursor: string }, ctx: CallContext): Promise<ListNotificationsResponse__Output>;
   /** The console's edit of a draft (docs/console.md, "Drafts"): a create body; the create's answer. */
   updateDraft(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<CreateCampaignResponse__Output>;
   /** No deadline (a long history takes a while): the caller cancels it when its client goes. */
   exportCampaigns(req: { siteId: string; bodyJson: string; format: string }, ctx: CallContext): grpc.ClientReadableStream<ExportCampaignsChunk__Output>;
+}
+
+/** The template calls of campaign.v1.CampaignService (/v2/templates), one per endpoint, each answering its typed message. */
+export type TemplateCall<Answer> = (req: TemplateRequest, ctx: CallContext) => Promise<Answer>;
+export interface TemplatesBackend {
+  createTemplate: TemplateCall<Template__Output>;
+  listTemplates: TemplateCall<ListTemplatesResponse__Output>;
+  getTemplate: TemplateCall<Template__Output>;
+  updateTemplate: TemplateCall<Template__Output>;
+  deleteTemplate: TemplateCall<DeleteTemplateResponse__Output>;
+  renderTemplate: TemplateCall<RenderTemplateResponse__Output>;
 }
 
 /** campaign.v1.Console (packages/contracts/protos/campaign/v1/console.proto): the console's accounts, sessions, keys and settings. */
@@ -121,7 +147,14 @@ export interface AudienceBackend {
   importSubscriptions(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<ImportSubscriptionsResponse__Output>;
   /** No deadline (an export of a large site takes minutes): the caller cancels it when its client goes. */
   exportSubscribers(req: { siteId: string; format: string; topics: string; countries: string }, ctx: CallContext): grpc.ClientReadableStream<ExportChunk__Output>;
+  /** /v2/users/{externalId} (docs/people.md): one call per endpoint, the body as the customer's JSON text. */
+  getPerson: PersonCall<Person__Output>;
+  updatePerson: PersonCall<Person__Output>;
+  deletePerson: PersonCall<DeletedPerson__Output>;
+  exportPerson: PersonCall<PersonExport__Output>;
 }
+
+export type PersonCall<Answer> = (req: { siteId: string; externalId: string; bodyJson: string }, ctx: CallContext) => Promise<Answer>;
 
 /** delivery.v1.Webhooks (packages/contracts/protos/delivery/v1/webhooks.proto): one call per /v2 webhook endpoint, each answering its typed message. */
 export type WebhookCall<Answer> = (req: WebhookRequest, ctx: CallContext) => Promise<Answer>;
@@ -149,6 +182,7 @@ export interface AuditLogBackend {
 
 export interface Backends {
   campaigns: CampaignBackend;
+  templates: TemplatesBackend;
   auditLog: AuditLogBackend;
   console: ConsoleBackend;
   audience: AudienceBackend;
@@ -212,8 +246,19 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
       pickWinner: (req, ctx) => call(campaign, campaign.PickWinner, req, ctx),
       reviseCampaign: (req, ctx) => call(campaign, campaign.ReviseCampaign, req, ctx),
+      createNotification: (req, ctx) => call(campaign, campaign.CreateNotification, req, ctx),
+      getNotification: (req, ctx) => call(campaign, campaign.GetNotification, req, ctx),
+      listNotifications: (req, ctx) => call(campaign, campaign.ListNotifications, req, ctx),
       updateDraft: (req, ctx) => call(campaign, campaign.UpdateDraft, req, ctx),
       exportCampaigns: (req, ctx) => campaign.ExportCampaigns(req, requestMetadata(ctx)),
+    },
+    templates: {
+      createTemplate: (req, ctx) => call(campaign, campaign.CreateTemplate, req, ctx),
+      listTemplates: (req, ctx) => call(campaign, campaign.ListTemplates, req, ctx),
+      getTemplate: (req, ctx) => call(campaign, campaign.GetTemplate, req, ctx),
+      updateTemplate: (req, ctx) => call(campaign, campaign.UpdateTemplate, req, ctx),
+      deleteTemplate: (req, ctx) => call(campaign, campaign.DeleteTemplate, req, ctx),
+      renderTemplate: (req, ctx) => call(campaign, campaign.RenderTemplate, req, ctx),
     },
     console: {
       login: (req, ctx) => call(consoleClient, consoleClient.Login, req, ctx),
@@ -241,6 +286,10 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       listCountries: (siteId, ctx) => call(audience, audience.ListCountries, { siteId }, ctx),
       importSubscriptions: (req, ctx) => call(audience, audience.ImportSubscriptions, req, ctx),
       exportSubscribers: (req, ctx) => audience.ExportSubscribers(req, requestMetadata(ctx)),
+      getPerson: (req, ctx) => call(audience, audience.GetPerson, req, ctx),
+      updatePerson: (req, ctx) => call(audience, audience.UpdatePerson, req, ctx),
+      deletePerson: (req, ctx) => call(audience, audience.DeletePerson, req, ctx),
+      exportPerson: (req, ctx) => call(audience, audience.ExportPerson, req, ctx),
     },
     consoleData: {
       campaignSeries: (req, ctx) => call(consoleData, consoleData.CampaignSeries, req, ctx),

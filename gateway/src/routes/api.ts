@@ -19,12 +19,15 @@ import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
 import { audienceEndpoints } from './audience.js';
 import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from './audit-trail.js';
 import { campaignEndpoints } from './campaigns.js';
+import { notificationEndpoints } from './notifications.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
+import { templateEndpoints } from './templates.js';
 import { webhookEndpoints } from './webhooks.js';
+import { peopleEndpoints } from './people.js';
 
 export interface ApiDeps {
-  backends: Pick<Backends, 'campaigns' | 'audience' | 'webhooks'>;
+  backends: Pick<Backends, 'campaigns' | 'templates' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
@@ -44,8 +47,11 @@ export interface ApiLimits {
 
 export function v2Router(deps: ApiDeps): Router {
   const campaigns = campaignEndpoints(deps.backends.campaigns);
+  const notifications = notificationEndpoints(deps.backends.campaigns);
   const audience = audienceEndpoints(deps.backends.audience);
+  const templates = templateEndpoints(deps.backends.templates);
   const webhooks = webhookEndpoints(deps.backends.webhooks);
+  const people = peopleEndpoints(deps.backends.audience);
   const v2 = createRouter();
   const steps = v2Steps(deps);
   const add = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, route: ApiRoute) => v2.add(method, path, (pattern) => steps(route, pattern, method));
@@ -62,10 +68,26 @@ export function v2Router(deps: ApiDeps): Router {
   add('GET', '/v2/campaign', campaigns.getWithoutId);
   add('DELETE', '/v2/campaign', campaigns.deleteWithoutId);
 
+  add('POST', '/v2/notifications', notifications.create);
+  add('GET', '/v2/notifications', notifications.list);
+  add('GET', '/v2/notifications/{notificationId}', notifications.get);
+
   add('GET', '/v2/topics', audience.topics);
   add('GET', '/v2/countries', audience.countries);
   add('GET', '/v2/subscribers/export', audience.exportSubscribers);
   add('POST', '/v2/subscribers/import', audience.importSubscribers);
+
+  add('GET', '/v2/users/{externalId}', people.get);
+  add('PATCH', '/v2/users/{externalId}', people.update);
+  add('DELETE', '/v2/users/{externalId}', people.delete);
+  add('GET', '/v2/users/{externalId}/export', people.export);
+
+  add('GET', '/v2/templates', templates.list);
+  add('POST', '/v2/templates', templates.create);
+  add('GET', '/v2/templates/{templateId}', templates.get);
+  add('PATCH', '/v2/templates/{templateId}', templates.update);
+  add('DELETE', '/v2/templates/{templateId}', templates.delete);
+  add('POST', '/v2/templates/{templateId}/render', templates.render);
 
   add('GET', '/v2/webhooks', webhooks.list);
   add('POST', '/v2/webhooks', webhooks.create);
@@ -186,9 +208,10 @@ function v2Steps({ authenticator, bodyLimitBytes, logger, limits, audit }: ApiDe
         if (mapped.status >= 500) logger.error('backend call failed', { requestId: ctx.requestId, operation: route.operation, err: err instanceof Error ? err : undefined });
         throw mapped;
       }
-      await recorded(req, res, 200, answer);
+      const status = route.answerStatus ?? 200;
+      await recorded(req, res, status, answer);
       if (answer instanceof ReadStream) return sendStream(req, res, answer, logger);
-      sendJson(res, 200, answer);
+      sendJson(res, status, answer);
     }
 
     /** A refusal of a step after the plan's, or of the backend, is recorded with its status before the router answers it. */

@@ -7,7 +7,7 @@ import { HttpError, MESSAGES } from '../texts.js';
 import { campaignAnswer, pageAnswer } from './campaign-json.js';
 import { exportAnswer, queryValue, type ApiRoute } from './route.js';
 
-function idempotencyKey(value: string | string[] | undefined): string {
+export function idempotencyKey(value: string | string[] | undefined): string {
   if (value === undefined) return '';
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) throw new HttpError(400, MESSAGES.idempotencyKeyFormat);
   return value;

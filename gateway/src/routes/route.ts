@@ -31,6 +31,8 @@ export interface ApiRoute {
   body: 'none' | 'json' | 'json-or-empty';
   /** The body size over which this route answers 413; default the gateway's BODY_LIMIT_BYTES. */
   bodyLimitBytes?: number;
+  /** The status of its answer; default 200 (202: accepted, its work goes on: a notification). */
+  answerStatus?: 200 | 202;
   handle(input: RouteInput): Promise<unknown>;
 }
 

@@ -71,6 +71,13 @@ export const SAMPLES: Record<string, RouteSample> = {
   listWebhookDeliveries: {},
   redeliverWebhookEvent: {},
   pingWebhook: {},
+  // Templates: read and previewed by every member, changed by editors and owners.
+  listTemplates: {},
+  createTemplate: { body: { name: 'Matrix', title: 'Hi {{ name | "there" }}', body: 'A template body', link: 'https://shop.example/' } },
+  getTemplate: {},
+  updateTemplate: { body: { body: 'A changed template body' } },
+  deleteTemplate: {},
+  renderTemplate: { body: {} },
 };
 
 /** What a path parameter naming another site's object answers under the user's own site. */
@@ -81,6 +88,7 @@ export const NOT_FOUND_BY_PARAM: Record<string, { message: string }> = {
   inviteId: { message: 'Invite not found' },
   webhookId: { message: 'Webhook not found' },
   eventId: { message: 'Event not found' },
+  templateId: { message: 'Template not found' },
 };
 
 export function sample(operation: string): RouteSample {

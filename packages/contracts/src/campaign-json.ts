@@ -70,6 +70,7 @@ export function campaignJson(c: Campaign__Output): string {
     (c.abTest === null ? '' : `,"abTest":${abTestJson(c.abTest)}`) +
     (c.options === null ? '' : optionsJson(c.options)) +
     (c.urgency === '' || c.urgency === 'normal' ? '' : `,"urgency":${text(c.urgency)}`) +
+    (c.ignoreQuietHours ? ',"ignoreQuietHours":true' : '') +
     (c.sendTime === null ? '' : `,"sendTime":${sendTimeJson(c.sendTime)}`) +
     '}';
 }
@@ -122,7 +123,7 @@ function segmentJson(s: Segment__Output): string {
 }
 
 function localTimeJson(l: LocalTimePlan__Output): string {
-  const sends = l.sends.map((s) => `{"sendAt":${text(s.sendAt)},"zones":${text(s.zones)},"users":${s.users},"nextDay":${s.nextDay}}`);
+  const sends = l.sends.map((s) => `{"sendAt":${text(s.sendAt)},"zones":${text(s.zones)},"users":${s.users},"nextDay":${s.nextDay}${s.held ? ',"held":true' : ''}}`);
   return `{"date":${text(l.date)},"time":${text(l.time)},"ifPassed":${text(l.ifPassed)},"firstSendAt":${text(l.firstSendAt)},"lastSendAt":${text(l.lastSendAt)},"sends":[${sends.join(',')}]}`;
 }
 

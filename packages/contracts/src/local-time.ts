@@ -4,7 +4,8 @@
 // campaign service (the plan it answers at create, the campaign's first send) and the delivery
 // service (the zone groups it sends): a zone whose moment is before the campaign's creation gets
 // the same time on the next day. Subscribers without a zone, or with one this runtime does not
-// know, take the site's default zone (UTC when unset).
+// know, take the site's default zone (UTC when unset). A site's quiet hours hold a zone's pushes
+// due inside them until they end there (below).
 
 import { TIME_ZONE_LINKS } from './time-zone-links.js';
 
@@ -177,6 +178,51 @@ export function zoneSendAt(local: LocalTime, zone: string, createdAt: Date): Dat
   return at;
 }
 
+// A site's quiet hours (docs/api-decisions.md, "Quiet hours"): a daily window of wall-clock time,
+// in each subscriber's zone, when no push of a campaign is sent; one due inside it is held until
+// the window ends in that zone. The same rule for the plan a campaign answers and the groups the
+// delivery service sends, for local-time campaigns and for those sent at one instant alike.
+
+/** From `from` (included) to `to` (excluded), `HH:MM`; `from` after `to` wraps midnight (21:00 to 08:00). */
+export interface QuietHours {
+  from: string;
+  to: string;
+}
+
+const minuteOfDay = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/** The wall-clock date (`YYYY-MM-DD`) and minute of the day in `zone` at `at`. */
+function wallClock(zone: string, at: Date): { date: string; minute: number } {
+  const wall = new Date(at.getTime() + utcOffsetMinutes(zone, at) * 60_000);
+  return { date: wall.toISOString().slice(0, 10), minute: wall.getUTCHours() * 60 + wall.getUTCMinutes() };
+}
+
+/** True when the clock in `zone` at `at` shows a time inside the window. */
+export function inQuietHours(quiet: QuietHours, zone: string, at: Date): boolean {
+  const { minute } = wallClock(zone, at);
+  const from = minuteOfDay(quiet.from);
+  const to = minuteOfDay(quiet.to);
+  return from < to ? minute >= from && minute < to : minute >= from || minute < to;
+}
+
+/**
+ * When a push due at `at` in `zone` is sent: at `at` outside the window; inside it, the window's
+ * end — the next instant after `at` the zone's clock shows `to`, read as local time reads a
+ * wall-clock time (a `to` skipped by a change of the clocks lands as far after the change; one
+ * shown twice is its later instant). No window (null): at `at`.
+ */
+export function quietHoursRelease(quiet: QuietHours | null, zone: string, at: Date): Date {
+  if (!quiet || !inQuietHours(quiet, zone, at)) return at;
+  let date = wallClock(zone, at).date;
+  let end = wallClockInstant(date, quiet.to, zone);
+  // Bounded: the next day's `to` is always after `at` (no clock change moves a day).
+  for (let day = 0; day < 2 && end.getTime() <= at.getTime(); day++) {
+    date = nextDate(date);
+    end = wallClockInstant(date, quiet.to, zone);
+  }
+  return end;
+}
+
 /** One send of a local-time campaign: the zones whose moment it is, and how many subscribers they hold. */
 export interface ZoneGroup {
   /** UTC ISO 8601 (milliseconds). */
@@ -185,26 +231,60 @@ export interface ZoneGroup {
   users: number;
   /** True when the zones' moment had passed at creation: they are sent the next day. */
   nextDay: boolean;
+  /** The zones' moment fell in the site's quiet hours (below): sent at the window's end. Absent otherwise. */
+  held?: true;
 }
 
-/**
- * The sends of a local-time campaign over the audience's zones (effective zones, with their
- * subscriber counts), earliest first; zones within a group in name order.
- */
-export function planZoneGroups(local: LocalTime, zones: { zone: string; users: number }[], createdAt: Date): ZoneGroup[] {
+/** A zone's moment, before and after the site's quiet hours. */
+interface ZoneMoment {
+  zone: string;
+  users: number;
+  at: Date;
+  nextDay: boolean;
+  held: boolean;
+}
+
+/** Zones sent at one moment, one group each (earliest first, zones in name order). */
+function groupByMoment(moments: ZoneMoment[]): ZoneGroup[] {
   const groups = new Map<string, ZoneGroup>();
-  for (const { zone, users } of zones) {
-    const sameDay = wallClockInstant(local.date, local.time, zone);
-    const at = zoneSendAt(local, zone, createdAt);
-    const nextDay = at.getTime() !== sameDay.getTime();
+  for (const { zone, users, at, nextDay, held } of moments) {
     // Kiritimati's next day can be Honolulu's same moment: two groups, each saying which it is.
-    const key = `${at.getTime()}:${nextDay}`;
-    const group = groups.get(key) ?? { sendAt: at.toISOString(), zones: [], users: 0, nextDay };
+    const key = `${at.getTime()}:${nextDay}:${held}`;
+    const group = groups.get(key) ?? { sendAt: at.toISOString(), zones: [], users: 0, nextDay, ...(held ? { held: true as const } : {}) };
     group.zones.push(zone);
     group.users += users;
     groups.set(key, group);
   }
-  const plan = [...groups.values()].sort((a, b) => a.sendAt.localeCompare(b.sendAt) || Number(a.nextDay) - Number(b.nextDay));
+  const plan = [...groups.values()].sort((a, b) => a.sendAt.localeCompare(b.sendAt) || Number(a.nextDay) - Number(b.nextDay) || Number(a.held ?? false) - Number(b.held ?? false));
   for (const g of plan) g.zones.sort();
   return plan;
+}
+
+/**
+ * The sends of a local-time campaign over the audience's zones (effective zones, with their
+ * subscriber counts), earliest first; zones within a group in name order. With the site's quiet
+ * hours, a zone whose moment falls in them is sent at the window's end there (`held`).
+ */
+export function planZoneGroups(local: LocalTime, zones: { zone: string; users: number }[], createdAt: Date, quiet: QuietHours | null = null): ZoneGroup[] {
+  return groupByMoment(
+    zones.map(({ zone, users }) => {
+      const sameDay = wallClockInstant(local.date, local.time, zone);
+      const due = zoneSendAt(local, zone, createdAt);
+      const at = quietHoursRelease(quiet, zone, due);
+      return { zone, users, at, nextDay: due.getTime() !== sameDay.getTime(), held: at !== due };
+    }),
+  );
+}
+
+/**
+ * The sends of a campaign due at one instant (sent now, or scheduled) on a site with quiet hours:
+ * zones outside the window at `at` together at `at`, each other zone at the window's end there.
+ */
+export function planQuietHoursGroups(zones: { zone: string; users: number }[], at: Date, quiet: QuietHours): ZoneGroup[] {
+  return groupByMoment(
+    zones.map(({ zone, users }) => {
+      const release = quietHoursRelease(quiet, zone, at);
+      return { zone, users, at: release, nextDay: false, held: release !== at };
+    }),
+  );
 }

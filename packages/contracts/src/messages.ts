@@ -20,6 +20,13 @@ import { HOLDOUT_SLOT, MAX_HOLDOUT_PERCENT, MAX_WITHIN_HOURS, MIN_WITHIN_HOURS, 
 export const TOPICS = Object.freeze({
   dispatch: 'campaign.dispatch.v1',
   chunks: 'delivery.chunks.v1',
+  /**
+   * A notification's lane (docs/architecture.md, "A notification"): its dispatch job and its
+   * chunks on topics of their own, consumed by groups of their own, so a notification never waits
+   * behind a campaign's expansion or its chunks.
+   */
+  notifications: 'notification.dispatch.v1',
+  notificationChunks: 'delivery.notification-chunks.v1',
   stats: 'delivery.events.v1',
   deadLetter: 'deadletter.v1',
 });
@@ -31,6 +38,8 @@ export const TOPICS = Object.freeze({
 export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = Object.freeze({
   [TOPICS.dispatch]: 6,
   [TOPICS.chunks]: 12,
+  [TOPICS.notifications]: 6,
+  [TOPICS.notificationChunks]: 12,
   [TOPICS.stats]: 6,
   [TOPICS.deadLetter]: 1,
 });
@@ -73,6 +82,8 @@ export interface DispatchMessage {
   throttlePerMinute?: number;
   /** Added 2026-11-26, optional: true sends to subscribers who reached their site's frequency cap (and counts towards it). Written as version 2. */
   ignoreFrequencyCap?: boolean;
+  /** Added 2026-12-07, optional: true sends inside the site's quiet hours too (stages.ts holds none of its zones). Written as version 2. */
+  ignoreQuietHours?: boolean;
   /**
    * Added 2026-11-27, optional: sent at this wall-clock time in each subscriber's zone
    * (local-time.ts), the passed zones the next day, "passed" measured from `createdAt` (the
@@ -104,6 +115,23 @@ export interface DispatchMessage {
    * Written as version 2: the previous release would send a version 1 to the whole audience.
    */
   revision?: Revision;
+  /**
+   * Added 2026-12-07, optional: the job is a notification to chosen subscriptions, not a campaign
+   * (POST /v2/notifications; docs/api-decisions.md, "Notifications"). `campaignId` is the
+   * notification's id (its run, delivery-log rows and counters are its own), `audience` is empty:
+   * the pushes go to the site's active subscriptions among `notification.subscriptionIds` (public
+   * ids). Published on TOPICS.notifications, never on the campaigns' topic, and written as
+   * version 2. A transactional notification carries `ignoreFrequencyCap`.
+   */
+  notification?: NotificationTargets;
+}
+
+/** Most subscriptions one notification names (POST /v2/notifications). */
+export const MAX_NOTIFICATION_TARGETS = 10_000;
+
+/** The subscriptions a notification job is for: public subscriber ids, in the order the request gave them. */
+export interface NotificationTargets {
+  subscriptionIds: string[];
 }
 
 /** What a revision does to the notification a campaign showed. */
@@ -128,7 +156,7 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
-  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.localTime, message.abTest, message.revision, message.bestTime];
+  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.ignoreQuietHours, message.localTime, message.abTest, message.revision, message.notification, message.bestTime];
   if (additions.some((a) => a !== undefined)) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience, urgency } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience, ...(urgency ? { urgency } : {}) };
@@ -369,6 +397,7 @@ const schemas = {
       segment: segmentSchema,
       throttlePerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
       ignoreFrequencyCap: { type: 'boolean' },
+      ignoreQuietHours: { type: 'boolean' },
       localTime: localTimeSchema,
       abTest: abTestSchema,
       bestTime: {
@@ -385,6 +414,12 @@ const schemas = {
         required: ['campaignId', 'number', 'action'],
         additionalProperties: false,
         properties: { campaignId: uuid, number: { type: 'integer', minimum: 1, maximum: 1000000 }, action: { enum: [...REVISION_ACTIONS] } },
+      },
+      notification: {
+        type: 'object',
+        required: ['subscriptionIds'],
+        additionalProperties: false,
+        properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS } },
       },
     },
   },

@@ -47,14 +47,17 @@ export const CONSOLE_OWN = {
   // A site's settings (PATCH …/settings): the rules are the operators' CLI's, the words the API's.
   /** The campaign service's (the site's default throttle is its fact). */
   defaultThrottle: 'defaultThrottlePerMinute must be a whole number from 1 to 1000000, or null',
-  /** The delivery service's (the frequency cap and the time zone are its facts). */
+  /** The delivery service's (the frequency cap, the time zone and the quiet hours are its facts). */
   frequencyCapCampaigns: 'frequencyCap.campaigns must be a whole number from 1 to 1000',
   frequencyCapHours: 'frequencyCap.hours must be a whole number from 1 to 720 (30 days)',
   timeZone: 'timeZone must be an IANA time zone such as Europe/Lisbon, or null',
+  quietHoursFrom: 'quietHours.from must be a time of day as HH:MM (00:00 to 23:59)',
+  quietHoursTo: 'quietHours.to must be a time of day as HH:MM (00:00 to 23:59), not the same as quietHours.from',
   /** The gateway's: the body's shape. */
   frequencyCapObject: 'frequencyCap must be {"campaigns", "hours"} or null',
+  quietHoursObject: 'quietHours must be {"from", "to"} or null',
   settingUnknown: 'Unknown setting: <field>',
-  settingsEmpty: 'Nothing to change: give defaultThrottlePerMinute, frequencyCap or timeZone',
+  settingsEmpty: 'Nothing to change: give defaultThrottlePerMinute, frequencyCap, timeZone or quietHours',
   /** The audit log's page query (docs/console.md, "Audit log"); the delivery service's own texts for the same rules (audit_log.proto). */
   auditLimit: 'limit must be an integer from 1 to 100',
   auditBefore: 'before must be the id of an entry',

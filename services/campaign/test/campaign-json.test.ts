@@ -271,7 +271,7 @@ function specObject(c: Campaign): unknown {
   if (c.ignoreFrequencyCap) o.ignoreFrequencyCap = true;
   if (c.localTime) {
     const l = c.localTime;
-    const sends = l.sends.map((x) => ({ sendAt: x.sendAt, zones: x.zones, users: x.users, nextDay: x.nextDay }));
+    const sends = l.sends.map((x) => ({ sendAt: x.sendAt, zones: x.zones, users: x.users, nextDay: x.nextDay, ...(x.held ? { held: true } : {}) }));
     o.localTime = { date: l.date, time: l.time, ifPassed: l.ifPassed, firstSendAt: l.firstSendAt, lastSendAt: l.lastSendAt, sends };
   }
   if (c.abTest) {
@@ -299,6 +299,7 @@ function specObject(c: Campaign): unknown {
     if (n.lang !== '') o.lang = n.lang;
   }
   if (c.urgency !== '' && c.urgency !== 'normal') o.urgency = c.urgency;
+  if (c.ignoreQuietHours) o.ignoreQuietHours = true;
   if (c.sendTime) {
     // The holdout is slot -1; the best-time group every other slot, added; the lift of its rates over the holdout's.
     const t = c.sendTime;
@@ -332,7 +333,7 @@ describe('campaign JSON over generated campaigns', () => {
   });
   const localTime = fc.record({
     date: text, time: text, ifPassed: text, firstSendAt: text, lastSendAt: text,
-    sends: list(fc.record({ sendAt: text, zones: list(text), users: count, nextDay: fc.boolean() })),
+    sends: list(fc.record({ sendAt: text, zones: list(text), users: count, nextDay: fc.boolean(), held: fc.boolean() })),
   });
   const variant = fc.record({ title: opt(text), body: opt(text), link: opt(text), icon: opt(text), image: opt(text), callToAction: opt(text) });
   const abTest = fc.record({
@@ -361,7 +362,7 @@ describe('campaign JSON over generated campaigns', () => {
       byBrowser: fc.uniqueArray(fc.record({ browser: fc.constantFrom(...BROWSERS), sent: count, failed: count, expired: count, capped: count }), { selector: (b) => b.browser }),
     }),
     segment: fc.option(segment), throttlePerMinute: opt(fc.nat(1_000_000)), ignoreFrequencyCap: fc.boolean(), localTime: fc.option(localTime), abTest: fc.option(abTest),
-    options: fc.option(options), urgency: fc.constantFrom('', 'very-low', 'low', 'normal', 'high'), sendTime: fc.option(sendTime),
+    options: fc.option(options), urgency: fc.constantFrom('', 'very-low', 'low', 'normal', 'high'), ignoreQuietHours: fc.boolean(), sendTime: fc.option(sendTime),
   });
   const getCampaign = loadCampaignProto().campaign.v1.CampaignService.service.GetCampaign;
 

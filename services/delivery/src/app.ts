@@ -32,6 +32,7 @@ import { createTestPush } from './console/index.js';
 import type { DeliveryConfig } from './config.js';
 import { createExpressApp } from './http/express-app.js';
 import { createFixedWindowLimiter } from '@webpush/shared/rate-limit.js';
+import { createIdentity, createPeople, createVisitorTags } from './people/index.js';
 import { pluginRoutes } from './plugin/index.js';
 import { resolveEngine } from '@webpush/push/encryption/engine.js';
 import { createEncryptPool } from '@webpush/push/encryption/pool.js';
@@ -202,7 +203,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
     const operators = createDeliveryOperators(pool, vapidKeys);
     const auditLog = createAuditLog({ pool, bulk: pools.bulk });
-    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, webhooks, auditLog, testPush, operators, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
+    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, webhooks, people: createPeople(pool), auditLog, testPush, operators, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one
@@ -261,6 +262,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         pluginRoutes({
           pool,
           subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, pushTestHosts: config.pushTestHosts }),
+          identity: createIdentity({ pool, keys: vapidKeys }),
+          visitorTags: createVisitorTags(pool),
           limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
           reportLimiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
         }),

@@ -22,6 +22,7 @@ import { createConsoleDataHandlers } from './console/index.js';
 import type { TestPush } from './console/index.js';
 import type { DeliveryOperators } from './operators.js';
 import { createSiteRegistryHandlers } from './site-registry-handlers.js';
+import { createPeopleHandlers, type People } from './people/index.js';
 
 export const AUDIENCE_GRPC_SERVICE = 'delivery.v1.Audience';
 export const WEBHOOKS_GRPC_SERVICE = 'delivery.v1.Webhooks';
@@ -38,6 +39,8 @@ export function createGrpcServer(deps: {
   /** GET /v2/subscribers/export, limited per site (audience/export.ts). */
   subscriberExport: SubscriberExport;
   webhooks: WebhookEndpoints;
+  /** /v2/users/{externalId}: the sites' people (people/people.ts), calls of the Audience service. */
+  people: People;
   /** Sites' audit logs, appended to and read by the gateway (audit/audit-log.ts). */
   auditLog: AuditLog;
   /** The interactive pool: runs and the console's data (shared/db.ts). */
@@ -54,8 +57,8 @@ export function createGrpcServer(deps: {
   operators: DeliveryOperators;
 }): grpc.Server & { health: GrpcHealth } {
   // The campaign service asks for audience estimates; the gateway lists topics and countries,
-  // imports and exports subscribers, and manages webhooks; the campaign service passes on a
-  // customer's pick of an A/B winner; the gateway reads and changes the console's data (series,
+  // imports and exports subscribers, reads, tags, exports and deletes people, and manages webhooks; the campaign service passes on a
+  // customer's pick of an A/B winner and reads a notification's results; the gateway reads and changes the console's data (series,
   // daily counts, browsers, topic maintenance, the site's settings, a test push). The campaign
   // service registers the sites it creates; operators set a site's cap and zone. The gateway
   // appends to and reads the sites' audit logs. The health
@@ -66,9 +69,14 @@ export function createGrpcServer(deps: {
     [`/${AUDIENCE_GRPC_SERVICE}/ListCountries`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/ImportSubscriptions`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/ExportSubscribers`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/GetPerson`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/UpdatePerson`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/DeletePerson`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ExportPerson`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/`]: [],
     [`/${WEBHOOKS_GRPC_SERVICE}/`]: ['gateway'],
     [`/${RUNS_GRPC_SERVICE}/PickWinner`]: ['campaign'],
+    [`/${RUNS_GRPC_SERVICE}/NotificationResults`]: ['campaign'],
     [`/${RUNS_GRPC_SERVICE}/`]: [],
     [`/${CONSOLE_DATA_GRPC_SERVICE}/`]: ['gateway'],
     [`/${AUDIT_LOG_GRPC_SERVICE}/`]: ['gateway'],
@@ -80,7 +88,7 @@ export function createGrpcServer(deps: {
     deps.metrics ? deps.metrics.instrumentGrpc(name, handlers, deps.log) : handlers;
   server.addService(
     loadAudienceProto().delivery.v1.Audience.service,
-    instrument(AUDIENCE_GRPC_SERVICE, createAudienceHandlers(deps.audience, deps.siteImport, deps.subscriberExport, deps.log)),
+    instrument(AUDIENCE_GRPC_SERVICE, { ...createAudienceHandlers(deps.audience, deps.siteImport, deps.subscriberExport, deps.log), ...createPeopleHandlers(deps.people, deps.log) }),
   );
   server.addService(loadWebhooksProto().delivery.v1.Webhooks.service, instrument(WEBHOOKS_GRPC_SERVICE, createWebhookHandlers(deps.webhooks, deps.log)));
   server.addService(

@@ -1,18 +1,19 @@
 // Operator actions (CLI, stack scripts, tests): register a site's VAPID keys, re-encrypt the
 // stored VAPID private keys under the current encryption key (key rotation), seed synthetic
 // subscribers in bulk, and bring a site over from another push provider (its VAPID key pair and
-// its subscriptions).
+// its subscriptions), and show or rotate a site's identity secret (people/).
 import { createECDH, randomBytes } from 'node:crypto';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
-import { capRefusals, countSites, findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, MAX_CAP_CAMPAIGNS, MAX_CAP_HOURS, setSiteFrequencyCap, setSiteTimeZone, storedZone, updateVapidPrivateKeys } from './sites/index.js';
+import { capRefusals, countSites, findSiteById, findSiteByPublicId, insertSiteIfAbsent, lockSitesAfter, MAX_CAP_CAMPAIGNS, MAX_CAP_HOURS, quietHoursRefusals, setSiteFrequencyCap, setSiteQuietHours, setSiteTimeZone, storedZone, updateVapidPrivateKeys } from './sites/index.js';
 import { insertNewSubscribers, type NewSubscriberRow } from './audience/index.js';
 import { DeliveryOperatorError, isUuid, PublicIdTakenError, UnknownSiteError, ValidationError } from './errors.js';
 import { normalizeCountryName, normalizeTopic, sortedSet, UNKNOWN_COUNTRY } from './audience/index.js';
 import { createSiteImport, VapidKeysInUseError, type ImportReport } from './audience/index.js';
 import { exportSubscriptionsForMigration } from './audience/index.js';
 import { resealWebhookSecrets } from './webhooks/index.js';
+import { createIdentity, createVisitorTags, resealIdentitySecrets } from './people/index.js';
 import type { FrequencyCap } from './sending/index.js';
-import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone } from '@webpush/contracts/local-time.js';
+import { canonicalZone, DEFAULT_TIME_ZONE, isKnownZone, type QuietHours } from '@webpush/contracts/local-time.js';
 import type { PushHostRules } from './audience/index.js';
 import {
   encryptVapidPrivateKey,
@@ -56,6 +57,8 @@ export interface ReencryptCounts {
   failed: { siteId: string; publicId: string; reason: string }[];
   /** Webhook endpoints whose signing secrets were sealed again under the current key (webhooks/secrets.ts). */
   webhookSecretsReencrypted: number;
+  /** Sites whose identity secrets were sealed again under the current key (people/identity-secret.ts). */
+  identitySecretsReencrypted: number;
 }
 
 /** `hosts`: where imported subscriptions may point (loadPushHostRules); needed only by importSubscriptions. */
@@ -127,7 +130,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > REENCRYPT_MAX_BATCH) {
       throw new DeliveryOperatorError(`batch size must be an integer from 1 to ${REENCRYPT_MAX_BATCH}`);
     }
-    const counts: ReencryptCounts = { reencrypted: 0, alreadyCurrent: 0, failed: [], webhookSecretsReencrypted: 0 };
+    const counts: ReencryptCounts = { reencrypted: 0, alreadyCurrent: 0, failed: [], webhookSecretsReencrypted: 0, identitySecretsReencrypted: 0 };
     // Bounded: site ids only grow along the keyset; sites created meanwhile are the only extra rounds.
     const maxRounds = 2 * Math.ceil((await countSites(pool)) / batchSize) + 100;
     let after: string | null = null;
@@ -147,13 +150,20 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
           }
         }
         const webhooks = await resealWebhookSecrets(client, sites.map((s) => s.siteId), keys);
+        const identities = await resealIdentitySecrets(client, sites.map((s) => s.siteId), keys);
         const publicIdOf = new Map(sites.map((s) => [s.siteId, s.publicId]));
-        result.failed.push(...webhooks.failed.map((f) => ({ siteId: f.siteId, publicId: publicIdOf.get(f.siteId) ?? '', reason: f.reason })));
-        return { ...result, webhookSecretsReencrypted: webhooks.resealed, reencrypted: await updateVapidPrivateKeys(client, updates) };
+        result.failed.push(...[...webhooks.failed, ...identities.failed].map((f) => ({ siteId: f.siteId, publicId: publicIdOf.get(f.siteId) ?? '', reason: f.reason })));
+        return {
+          ...result,
+          webhookSecretsReencrypted: webhooks.resealed,
+          identitySecretsReencrypted: identities.resealed,
+          reencrypted: await updateVapidPrivateKeys(client, updates),
+        };
       });
       counts.reencrypted += batch.reencrypted;
       counts.alreadyCurrent += batch.alreadyCurrent;
       counts.webhookSecretsReencrypted += batch.webhookSecretsReencrypted;
+      counts.identitySecretsReencrypted += batch.identitySecretsReencrypted;
       counts.failed.push(...batch.failed);
       if (batch.size > 0) opts.onProgress?.({ ...counts, failed: [...counts.failed] });
       if (batch.size < batchSize) return counts;
@@ -240,9 +250,47 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     return { siteId: site.siteId, timeZone: name ?? DEFAULT_TIME_ZONE };
   }
 
+  const identity = createIdentity({ pool, keys });
+
+  /** The site's identity secret (made on first asking): the operator passes it to the site's owner, whose server signs user ids with it (docs/people.md). */
+  async function identitySecret(siteId: string): Promise<{ siteId: string; secret: string; created: boolean }> {
+    const site = await registeredSite(siteId);
+    return { siteId: site.siteId, ...(await identity.identitySecret(site.siteId)) };
+  }
+
+  /** A new identity secret; the previous one stays accepted for `overlapHours`. */
+  async function rotateIdentitySecret(siteId: string, overlapHours: number): Promise<{ siteId: string; secret: string; overlapHours: number }> {
+    const site = await registeredSite(siteId);
+    return { siteId: site.siteId, ...(await identity.rotateSecret(site.siteId, overlapHours)) };
+  }
+
+  const visitorTags = createVisitorTags(pool);
+
+  /** The tag keys the site's pages may set for their identified visitor (sorted, each once); [] lets them set none. */
+  async function setVisitorTags(siteId: string, keys: readonly string[]): Promise<{ siteId: string; keys: string[] }> {
+    const site = await registeredSite(siteId);
+    return visitorTags.setKeys(site.siteId, keys);
+  }
+
+  /**
+   * The site's quiet hours: pushes due inside the window (in each subscriber's zone, the site's
+   * for those without one) are held until it ends; null lifts them. Applies to campaigns
+   * dispatched from now on.
+   */
+  async function setQuietHours(siteId: string, quiet: QuietHours | null): Promise<{ siteId: string; quietHours: QuietHours | null }> {
+    const site = await registeredSite(siteId);
+    const refused = quiet ? quietHoursRefusals(quiet) : [];
+    if (refused.length > 0) throw new DeliveryOperatorError(`quiet hours need two different times of day as HH:MM (00:00 to 23:59), e.g. 21:00 08:00; got ${JSON.stringify(quiet!.from)} ${JSON.stringify(quiet!.to)}`);
+    await setSiteQuietHours(pool, site.siteId, quiet);
+    return { siteId: site.siteId, quietHours: quiet };
+  }
+
   return {
     registerSite,
     findSite,
+    identitySecret,
+    rotateIdentitySecret,
+    setVisitorTags,
     seedSubscribers,
     reencryptVapidKeys,
     importVapidKeys,
@@ -251,6 +299,7 @@ export function createDeliveryOperators(pool: Pool, encryptionKeys: Buffer | Vap
     exportSubscriptions,
     setFrequencyCap,
     setTimeZone,
+    setQuietHours,
   };
 }
 

@@ -1,6 +1,6 @@
 // delivery.v1.SiteRegistry handlers (packages/contracts/protos/delivery/v1/site_registry.proto): the campaign
 // service registers the sites it creates; operators set what sending needs of a site (frequency
-// cap, default zone). Who may call which is decided in grpc-server.ts.
+// cap, default zone, the tags pages may set). Who may call which is decided in grpc-server.ts.
 import * as grpc from '@grpc/grpc-js';
 import { refusalStatus } from '@webpush/shared/grpc.js';
 import type { Logger } from '@webpush/shared/log.js';
@@ -37,6 +37,14 @@ export function createSiteRegistryHandlers(operators: DeliveryOperators, log: Lo
     SetTimeZone: unary('SetTimeZone', log, async (req) => {
       const site = await operators.findSite(req.site);
       return operators.setTimeZone(site.siteId, req.timeZone ?? null);
+    }),
+    SetVisitorTags: unary('SetVisitorTags', log, async (req) => {
+      const site = await operators.findSite(req.site);
+      return operators.setVisitorTags(site.siteId, req.keys);
+    }),
+    SetQuietHours: unary('SetQuietHours', log, async (req) => {
+      const site = await operators.findSite(req.site);
+      return operators.setQuietHours(site.siteId, req.quietHours && { from: req.quietHours.from, to: req.quietHours.to });
     }),
   };
 }

@@ -11,6 +11,7 @@ import { loadConfig, loadVapidEncryptionKeys } from '../src/config.js';
 import { DeliveryOperatorError } from '../src/errors.js';
 import { createDeliveryOperators, type ReencryptCounts } from '../src/operators.js';
 import { newWebhookSecret, openWebhookSecret, sealWebhookSecret } from '../src/webhooks/secrets.js';
+import { newIdentitySecret, openIdentitySecret, sealIdentitySecret } from '../src/people/identity-secret.js';
 import { createTrackingTokens, deriveTrackingKey, trackingTokensFor } from '../src/tracking/tracking-token.js';
 import {
   decryptVapidPrivateKey,
@@ -152,6 +153,8 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
     let drop: () => Promise<void>;
     const sites: { siteId: string; publicId: string; privateKey?: string; publicKey?: string }[] = [];
     const hooks: { id: string; secret: string; previous: string | null }[] = [];
+    // Identity secrets too (people/identity-secret.ts): one under A in its rotation overlap, one under B.
+    const identities: { siteId: string; secret: string; previous: string | null }[] = [];
 
     before(async () => {
       const db = await freshDatabase('key_rotation');
@@ -190,6 +193,15 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
           [id, site.siteId, sealWebhookSecret(secret, id, key), previous === null ? null : sealWebhookSecret(previous, id, key)],
         );
       }
+      for (const [site, key, withPrevious] of [[sites[2], A, true], [sites[6], B, false]] as const) {
+        const secret = newIdentitySecret();
+        const previous = withPrevious ? newIdentitySecret() : null;
+        identities.push({ siteId: site.siteId, secret, previous });
+        await pool.query(
+          `INSERT INTO delivery.site_identity_secrets (site_id, secret_enc, previous_secret_enc, previous_secret_expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')`,
+          [site.siteId, sealIdentitySecret(secret, site.siteId, key), previous === null ? null : sealIdentitySecret(previous, site.siteId, key)],
+        );
+      }
       const { rows } = await pool.query('SELECT site_id, vapid_public_key, vapid_private_key_enc FROM delivery.sites');
       for (const r of rows) {
         const site = sites.find((s) => s.siteId === r.site_id)!;
@@ -220,6 +232,13 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
         const row = stored.find((r) => r.id === hook.id)!;
         expect(openWebhookSecret(row.secret_enc, hook.id, B)).to.equal(hook.secret);
         if (hook.previous !== null) expect(openWebhookSecret(row.previous_secret_enc, hook.id, B)).to.equal(hook.previous);
+      }
+      expect(result.identitySecretsReencrypted).to.equal(1);
+      const sealed = (await pool.query('SELECT site_id::text, secret_enc, previous_secret_enc FROM delivery.site_identity_secrets')).rows;
+      for (const identity of identities) {
+        const row = sealed.find((r) => r.site_id === identity.siteId)!;
+        expect(openIdentitySecret(row.secret_enc, identity.siteId, B)).to.equal(identity.secret);
+        if (identity.previous !== null) expect(openIdentitySecret(row.previous_secret_enc, identity.siteId, B)).to.equal(identity.previous);
       }
 
       const { rows } = await pool.query('SELECT site_id, vapid_public_key, vapid_private_key_enc FROM delivery.sites');
@@ -252,7 +271,7 @@ describe('delivery: VAPID_ENCRYPTION_KEY rotation', function () {
 
     it('once the missing key is given as a previous key, the last site is re-encrypted too', async () => {
       const result = await createDeliveryOperators(pool, { current: B, previous: [A, C] }).reencryptVapidKeys({ batchSize: 1 });
-      expect(result).to.deep.equal({ reencrypted: 1, alreadyCurrent: 7, failed: [], webhookSecretsReencrypted: 0 });
+      expect(result).to.deep.equal({ reencrypted: 1, alreadyCurrent: 7, failed: [], webhookSecretsReencrypted: 0, identitySecretsReencrypted: 0 });
       const { rows } = await pool.query('SELECT site_id, vapid_private_key_enc FROM delivery.sites');
       for (const r of rows) expect(openVapidPrivateKey(r.vapid_private_key_enc, r.site_id, B).current).to.equal(true);
     });

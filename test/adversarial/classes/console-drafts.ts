@@ -18,7 +18,7 @@ const cls = CLASS_CONSOLE_DRAFTS;
 
 const CREATE_FIELDS = [
   'title', 'body', 'link', 'topics', 'countries', 'status', 'scheduleMode', 'scheduleDate', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl',
-  'segment', 'throttlePerMinute', 'ignoreFrequencyCap', 'localTime', 'abTest',
+  'segment', 'throttlePerMinute', 'ignoreFrequencyCap', 'localTime', 'abTest', 'ignoreQuietHours',
 ] as const;
 
 function draft(title: string): Record<string, unknown> {

@@ -1,5 +1,6 @@
 // Class 14: the console's site settings and exports (docs/console.md, "Site settings",
-// "Exports"), attacked by a logged-in owner of a site of the class's own: every setting hostile
+// "Exports"), attacked by a logged-in owner of a site of the class's own: every setting hostile,
+// quiet hours included (bad times, from equal to to, wrong types: 400 and nothing stored)
 // (→ 200 or 4xx; on a 4xx nothing written in either service; on a 200 only values the operators'
 // rules allow are kept; bad text refused), hostile export queries (→ 200 or a 4xx, never a 5xx);
 // the bystander's settings and exports named by their site (404 `Site not found`, its settings
@@ -16,18 +17,18 @@ import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, trackV
 export const CLASS_CONSOLE_SETTINGS = '14 console settings and exports';
 const cls = CLASS_CONSOLE_SETTINGS;
 
-const SETTINGS = ['defaultThrottlePerMinute', 'frequencyCap', 'timeZone'] as const;
+const SETTINGS = ['defaultThrottlePerMinute', 'frequencyCap', 'timeZone', 'quietHours'] as const;
 
 function patch(session: ConsoleSession, siteId: string, body: string): RequestSpec {
   return { method: 'PATCH', path: `/console/api/sites/${siteId}/settings`, headers: [['Content-Type', 'application/json'], ...session.headers], body };
 }
 
-/** The settings as the two services keep them (the campaign service's throttle, the delivery service's cap and zone). */
-async function stored(siteId: string): Promise<{ throttle: number | null; campaigns: number | null; hours: number | null; zone: string | null }> {
+/** The settings as the two services keep them (the campaign service's throttle, the delivery service's cap, zone and quiet hours). */
+async function stored(siteId: string): Promise<{ throttle: number | null; campaigns: number | null; hours: number | null; zone: string | null; quietFrom: string | null; quietTo: string | null }> {
   const { db } = getCtx();
   const [campaign, delivery] = await Promise.all([
     db.query('SELECT default_throttle_per_minute AS throttle FROM campaign.sites WHERE id = $1', [siteId]),
-    db.query('SELECT cap_campaigns AS campaigns, cap_hours AS hours, time_zone AS zone FROM delivery.sites WHERE site_id = $1', [siteId]),
+    db.query('SELECT cap_campaigns AS campaigns, cap_hours AS hours, time_zone AS zone, quiet_from AS "quietFrom", quiet_to AS "quietTo" FROM delivery.sites WHERE site_id = $1', [siteId]),
   ]);
   return { ...campaign.rows[0], ...delivery.rows[0] };
 }
@@ -42,14 +43,24 @@ function allowed(s: Awaited<ReturnType<typeof stored>>): boolean {
       return false;
     }
   })();
-  return whole(s.throttle, 1_000_000) && whole(s.campaigns, 1000) && whole(s.hours, 720) && (s.campaigns === null) === (s.hours === null) && zone;
+  const time = (t: string | null) => t !== null && /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(t);
+  const quiet = (s.quietFrom === null && s.quietTo === null) || (time(s.quietFrom) && time(s.quietTo) && s.quietFrom !== s.quietTo);
+  return whole(s.throttle, 1_000_000) && whole(s.campaigns, 1000) && whole(s.hours, 720) && (s.campaigns === null) === (s.hours === null) && zone && quiet;
 }
+
+/** Times of day good and bad: the edges, one digit short, 24:00, seconds, other notations, hostile text. */
+const timeOfDay: fc.Arbitrary<unknown> = fc.oneof(
+  hostileValue,
+  fc.constantFrom('00:00', '23:59', '21:00', '08:00', '24:00', '9:00', '09:0', '09:60', '21:00:00', '9pm', ' 21:00', '21:00\u0000', '２１:００', '', '-1:00'),
+);
 
 const settingValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileValue,
   fc.integer({ min: -5, max: 2_000_000 }),
   fc.record({ campaigns: fc.oneof(hostileValue, fc.integer({ min: -1, max: 1001 })), hours: fc.oneof(hostileValue, fc.integer({ min: -1, max: 721 })) }, { requiredKeys: [] }),
   fc.constantFrom('Europe/Lisbon', 'europe/lisbon', 'UTC', 'Etc/GMT+5', 'US/Pacific', 'Mars/Olympus', '../../etc/passwd', 'Europe/Lisbon\u0000', '\ud800'),
+  fc.record({ from: timeOfDay, to: timeOfDay }, { requiredKeys: [] }),
+  fc.constantFrom({ from: '21:00', to: '21:00' }, { from: '21:00', to: '08:00', extra: 1 }, ['21:00', '08:00']),
 );
 
 export function registerConsoleSettings(): void {
@@ -68,7 +79,7 @@ export function registerConsoleSettings(): void {
     });
 
     it('every setting hostile → 200 or 4xx; a 4xx writes nothing in either service, a 200 keeps only what the rules allow; bad text refused', async () => {
-      const mutation = fc.tuple(fc.constantFrom<string>(...SETTINGS, 'quietHours', '__proto__', 'constructor'), fc.option(settingValue, { nil: undefined, freq: 8 }));
+      const mutation = fc.tuple(fc.constantFrom<string>(...SETTINGS, 'quietTime', '__proto__', 'constructor'), fc.option(settingValue, { nil: undefined, freq: 8 }));
       await fuzz(fc.array(mutation, { minLength: 1, maxLength: 3 }), { numRuns: 300, timeMs: 12_000, seedOffset: 140 }, async (mutations) => {
         const body: Record<string, unknown> = {};
         for (const [field, value] of mutations) if (value !== undefined) body[field] = value;
@@ -76,13 +87,41 @@ export function registerConsoleSettings(): void {
         const r = await probe(cls, patch(session, site.id, toJsonText(body)), {
           siteId: site.id,
           allowed: [200, 400, 413],
-          mustReject: hasBadText(body.timeZone),
+          mustReject: hasBadText(body.timeZone) || hasBadText(body.quietHours),
           what: show(body, 200),
         });
         const after = await stored(site.id);
         if (r.status !== undefined && r.status >= 400 && JSON.stringify(before) !== JSON.stringify(after)) violation(cls, `${show(body, 200)}: answered ${r.status} but the settings changed (${show(before)} → ${show(after)})`);
         if (!allowed(after)) violation(cls, `${show(body, 200)}: kept settings the operators' rules refuse: ${show(after)}`);
       });
+      assertNoViolations(cls);
+    });
+
+    it('hostile quiet hours (bad times, from equal to to, wrong types) → 400 with a message, nothing stored', async () => {
+      const hostile: unknown[] = [
+        { from: '21:00', to: '21:00' },
+        { from: '24:00', to: '08:00' },
+        { from: '21:00', to: '8:00' },
+        { from: '21:00:00', to: '08:00' },
+        { from: '21:00', to: '08:00\u0000' },
+        { from: '', to: '' },
+        { from: '21:00' },
+        { to: '08:00' },
+        {},
+        { from: 2100, to: 800 },
+        { from: null, to: '08:00' },
+        { from: '21:00', to: '08:00', timeZone: 'UTC' },
+        ['21:00', '08:00'],
+        '21:00-08:00',
+        0,
+        true,
+      ];
+      for (const quietHours of hostile) {
+        const before = await stored(site.id);
+        const r = await probe(cls, patch(session, site.id, JSON.stringify({ defaultThrottlePerMinute: 77, quietHours })), { siteId: site.id, allowed: [400], what: `(quietHours ${show(quietHours, 80)})` });
+        if (typeof r.body?.message !== 'string' || !r.body.message.includes('quietHours')) violation(cls, `quietHours ${show(quietHours, 80)}: message ${show(r.body)}`);
+        if (JSON.stringify(await stored(site.id)) !== JSON.stringify(before)) violation(cls, `quietHours ${show(quietHours, 80)}: refused but the settings changed`);
+      }
       assertNoViolations(cls);
     });
 
@@ -105,7 +144,7 @@ export function registerConsoleSettings(): void {
       const { sites } = getCtx();
       const theirs = sites.other.id;
       const before = await stored(theirs);
-      const body = JSON.stringify({ defaultThrottlePerMinute: 1, frequencyCap: { campaigns: 1, hours: 720 }, timeZone: 'Pacific/Kiritimati' });
+      const body = JSON.stringify({ defaultThrottlePerMinute: 1, frequencyCap: { campaigns: 1, hours: 720 }, timeZone: 'Pacific/Kiritimati', quietHours: { from: '00:00', to: '23:59' } });
       const reads: RequestSpec[] = [
         patch(session, theirs, body),
         patch(session, theirs.toUpperCase(), body),

@@ -18,6 +18,8 @@ const CREATE_FIELDS = [
   'localTime', 'abTest',
   // the additions of 2026-12-05 (notification options)
   'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang', 'urgency',
+  // the addition of 2026-12-07 (quiet hours)
+  'ignoreQuietHours',
   // the addition of 2026-12-07 (best time)
   'sendTime',
 ] as const;

@@ -35,7 +35,7 @@ export async function probe(cls: string, spec: RequestSpec, opts: ProbeOptions):
   if (status !== undefined && status < 300 && opts.mustReject) violation(cls, `${what}: accepted (${status}) text with a NUL or an unpaired surrogate`);
   if (status === undefined || status >= 400) {
     const after = await snapshot(opts.siteId);
-    if (!sameSnapshot(before, after)) violation(cls, `${what}: answered ${status ?? 'nothing'} but stored data changed (${before.campaigns} ${before.subscribers} ${before.webhooks} ${before.members} → ${after.campaigns} ${after.subscribers} ${after.webhooks} ${after.members})`);
+    if (!sameSnapshot(before, after)) violation(cls, `${what}: answered ${status ?? 'nothing'} but stored data changed (${Object.values(before).join(' ')} → ${Object.values(after).join(' ')})`);
   }
   await checkAliveAfter(cls, what, status);
   let body: any;

@@ -261,12 +261,16 @@ export interface Snapshot {
   webhooks: string;
   /** The site's members with their roles, and its invites (used or not). */
   members: string;
+  /** The site's people, their tags and which subscription is whose (docs/people.md). */
+  people: string;
+  /** The site's notifications (POST /v2/notifications). */
+  notifications: string;
 }
 
 /** What is stored for a site: its campaigns and its subscribers (with their state), as digests. */
 export async function snapshot(siteId: string): Promise<Snapshot> {
   const { db } = getCtx();
-  const [campaigns, subscribers, webhooks, members] = await Promise.all([
+  const [campaigns, subscribers, webhooks, members, people, notifications] = await Promise.all([
     // With each campaign's revisions (update and recall), which a refused call must not add.
     db.query(
       `SELECT count(*)::int AS n,
@@ -290,17 +294,31 @@ export async function snapshot(siteId: string): Promise<Snapshot> {
                          (SELECT string_agg(concat_ws(':', token_hash, role, used_at), ',' ORDER BY token_hash) FROM campaign.one_time_links WHERE site_id = $1))) AS h`,
       [siteId],
     ),
+    db.query(
+      `SELECT count(*)::int AS n,
+              coalesce(md5(string_agg(concat_ws(':', p.id, p.external_id, l.subscriber_id,
+                (SELECT string_agg(concat_ws('=', t.key, t.kind, t.string_value, t.number_value, t.date_value, t.boolean_value), ',' ORDER BY t.key) FROM delivery.person_tags t WHERE t.person_id = p.id)),
+                ',' ORDER BY p.id, l.subscriber_id)), '') AS h
+         FROM delivery.people p LEFT JOIN delivery.person_subscriptions l ON l.person_id = p.id WHERE p.site_id = $1`,
+      [siteId],
+    ),
+    db.query(
+      `SELECT count(*)::int AS n, coalesce(md5(string_agg(id::text || ':' || content::text, ',' ORDER BY id)), '') AS h FROM campaign.notifications WHERE site_id = $1`,
+      [siteId],
+    ),
   ]);
   return {
     campaigns: `${campaigns.rows[0].n}/${campaigns.rows[0].h}`,
     subscribers: `${subscribers.rows[0].n}/${subscribers.rows[0].h}`,
     webhooks: `${webhooks.rows[0].n}/${webhooks.rows[0].h}`,
     members: `${members.rows[0].n}/${members.rows[0].h}`,
+    people: `${people.rows[0].n}/${people.rows[0].h}`,
+    notifications: `${notifications.rows[0].n}/${notifications.rows[0].h}`,
   };
 }
 
 export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
-  return a.campaigns === b.campaigns && a.subscribers === b.subscribers && a.webhooks === b.webhooks && a.members === b.members;
+  return (Object.keys(a) as (keyof Snapshot)[]).every((k) => a[k] === b[k]);
 }
 
 /**

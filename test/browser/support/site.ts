@@ -1,5 +1,6 @@
 // The site owner's side for the browser suites: pages on http://localhost (a secure context) with
-// the two-line install, and the one-line worker file.
+// the two-line install, and the one-line worker file; with `sign`, the pages of a logged-in user
+// and of a logout, as a site's server renders them (docs/people.md).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -8,18 +9,30 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-function pageHtml(opts: { gateway: string; publicId: string; section: string; keywords: string }): string {
+function pageHtml(opts: { gateway: string; publicId: string; section: string; keywords: string; commands?: unknown[][] }): string {
+  // The queue stub and the page's commands, before the snippet (async) has loaded; the identity
+  // announcements are kept for the test to read.
+  const commands = opts.commands
+    ? `<script>window.webpush=window.webpush||function(){(webpush.q=webpush.q||[]).push(arguments)};
+window.__identity=[];document.addEventListener('webpush:identity',function(e){window.__identity.push(e.detail)});
+${opts.commands.map((c) => `webpush(${c.map((a) => JSON.stringify(a)).join(', ')});`).join('\n')}</script>
+`
+    : '';
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>Test page</title>
 <meta property="article:section" content="${opts.section}">
 <meta name="keywords" content="${opts.keywords}">
 </head><body><h1>${opts.section}</h1>
-<script src="${opts.gateway}/public/v1/webpush.js" data-site="${opts.publicId}" async></script>
+${commands}<script src="${opts.gateway}/public/v1/webpush.js" data-site="${opts.publicId}" async></script>
 </body></html>`;
 }
 
-/** `/` (Sports; Football, Local News), `/politics` and `/landing` (Sale), plus `/webpush-sw.js`. */
-export async function startSite(gateway: string, publicId: string): Promise<TestSite> {
+/**
+ * `/` (Sports; Football, Local News), `/politics` and `/landing` (Sale), plus `/webpush-sw.js`;
+ * with `sign` (the site's server signing a user id), `/account?user=<id>` identifies the visitor
+ * (`&signature=` replaces the server's, as a forger would) and `/logout` logs them out.
+ */
+export async function startSite(gateway: string, publicId: string, opts: { sign?: (externalId: string) => string } = {}): Promise<TestSite> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
@@ -32,6 +45,12 @@ export async function startSite(gateway: string, publicId: string): Promise<Test
       '/politics': { section: 'Politics', keywords: '' },
       '/landing': { section: 'Sale', keywords: '' },
     };
+    if (opts.sign && (url.pathname === '/account' || url.pathname === '/logout')) {
+      const user = url.searchParams.get('user') ?? '';
+      const commands = url.pathname === '/logout' ? [['logout']] : [['identify', user, url.searchParams.get('signature') ?? opts.sign(user)]];
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      return void res.end(pageHtml({ gateway, publicId, section: 'Account', keywords: '', commands }));
+    }
     const page = pages[url.pathname];
     if (!page) return void res.writeHead(404).end();
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });

@@ -162,6 +162,15 @@ func main() {
 	got, r, err = c.CampaignsAPI.GetCampaign(ctx, id).Execute()
 	record("getDeletedCampaign", "getCampaign", got, r, err)
 
+	notified, r, err := c.NotificationsAPI.CreateNotification(ctx).CreateNotificationRequest(model[campaigns.CreateNotificationRequest](
+		`{"subscriptionIds":["00000000-0000-4000-8000-000000000001"],"title":"Your order shipped","body":"Sent through the generated Go client","link":"https://shop.example/orders/1"}`)).
+		IdempotencyKey("go-notify-" + a.RunID).Execute()
+	record("createNotification", "createNotification", notified, r, err)
+	notification, r, err := c.NotificationsAPI.GetNotification(ctx, notified.GetId()).Execute()
+	record("getNotification", "getNotification", notification, r, err)
+	notifications, r, err := c.NotificationsAPI.ListNotifications(ctx).Limit(10).Execute()
+	record("listNotifications", "listNotifications", notifications, r, err)
+
 	hook, r, err := c.WebhooksAPI.CreateWebhook(ctx).CreateWebhookRequest(model[campaigns.CreateWebhookRequest](
 		`{"url":"https://hooks.example.com/go","events":["subscriber.created","notification.clicks"],"description":"Go client"}`)).Execute()
 	record("createWebhook", "createWebhook", hook, r, err)

@@ -89,6 +89,13 @@ step("recallCampaign", "recallCampaign", lambda: campaigns.recall_campaign_with_
 step("deleteCampaign", "deleteCampaign", lambda: campaigns.delete_campaign_with_http_info(campaign_id))
 step("getDeletedCampaign", "getCampaign", lambda: campaigns.get_campaign_with_http_info(campaign_id))
 
+notifications = c.NotificationsApi(client)
+notified = step("createNotification", "createNotification", lambda: notifications.create_notification_with_http_info(c.CreateNotificationRequest.from_dict({
+    "subscriptionIds": ["00000000-0000-4000-8000-000000000001"], "title": "Your order shipped", "body": "Sent through the generated Python client",
+    "link": "https://shop.example/orders/1"}), idempotency_key=f"python-notify-{run}"))
+step("getNotification", "getNotification", lambda: notifications.get_notification_with_http_info(notified.id if notified else None))
+step("listNotifications", "listNotifications", lambda: notifications.list_notifications_with_http_info(limit=10))
+
 hook = step("createWebhook", "createWebhook", lambda: webhooks.create_webhook_with_http_info(c.CreateWebhookRequest.from_dict(
     {"url": "https://hooks.example.com/python", "events": ["subscriber.created", "notification.clicks"], "description": "Python client"})))
 hook_id = hook.id if hook else None

@@ -29,6 +29,8 @@ interface Args {
   variant?: number;
   webhookId?: string;
   eventId?: string;
+  notificationId?: string;
+  subscriptionIds?: string[];
   url?: string;
 }
 
@@ -84,6 +86,14 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
   updateCampaign: () =>
     client.POST('/v2/campaign/{campaignId}/update', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey, body: { title: 'Corrected title' } }),
   recallCampaign: () => client.POST('/v2/campaign/{campaignId}/recall', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey }),
+  createNotification: () =>
+    client.POST('/v2/notifications', {
+      params: { header: { 'Idempotency-Key': need(args.idempotencyKey, 'idempotencyKey') } },
+      headers: apiKey,
+      body: { subscriptionIds: args.subscriptionIds ?? [], title: 'Your order shipped', body: 'Sent through openapi-fetch', link: 'https://shop.example/orders/1', transactional: true },
+    }),
+  listNotifications: () => client.GET('/v2/notifications', { params: { query: args.limit === undefined ? {} : { limit: args.limit } }, headers: apiKey }),
+  getNotification: () => client.GET('/v2/notifications/{notificationId}', { params: { path: { notificationId: need(args.notificationId, 'notificationId') } }, headers: apiKey }),
   pickCampaignWinner: () =>
     client.POST('/v2/campaign/{campaignId}/winner', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey, body: { variant: args.variant ?? 0 } }),
   listTopics: () => client.GET('/v2/topics', { headers: apiKey }),

@@ -9,6 +9,7 @@ import {
   CampaignsApi,
   Configuration,
   ContractApi,
+  NotificationsApi,
   ResponseError,
   SitePluginApi,
   WebhooksApi,
@@ -130,6 +131,21 @@ await step('updateCampaign', 'updateCampaign', () => campaigns.updateCampaignRaw
 await step('recallCampaign', 'recallCampaign', () => campaigns.recallCampaignRaw({ campaignId }));
 await step('deleteCampaign', 'deleteCampaign', () => campaigns.deleteCampaignRaw({ campaignId }));
 await step('getDeletedCampaign', 'getCampaign', () => campaigns.getCampaignRaw({ campaignId }));
+
+const notifications = new NotificationsApi(config);
+const notified = await step('createNotification', 'createNotification', () =>
+  notifications.createNotificationRaw({
+    createNotificationRequest: {
+      subscriptionIds: ['00000000-0000-4000-8000-000000000001'],
+      title: 'Your order shipped',
+      body: 'Sent through the generated typescript-fetch client',
+      link: 'https://shop.example/orders/1',
+    },
+    idempotencyKey: `typescript-fetch-notify-${args.runId}`,
+  }),
+);
+await step('getNotification', 'getNotification', () => notifications.getNotificationRaw({ notificationId: notified?.id ?? '' }));
+await step('listNotifications', 'listNotifications', () => notifications.listNotificationsRaw({ limit: 10 }));
 
 const hook = await step('createWebhook', 'createWebhook', () =>
   webhooks.createWebhookRaw({ createWebhookRequest: { url: 'https://hooks.example.com/typescript', events: ['subscriber.created', 'notification.clicks'], description: 'TypeScript client' } }),

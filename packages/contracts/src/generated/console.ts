@@ -19,9 +19,12 @@ import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, Creat
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from './campaign/v1/CreateCampaignResponse';
 import type { CreateInviteRequest as _campaign_v1_CreateInviteRequest, CreateInviteRequest__Output as _campaign_v1_CreateInviteRequest__Output } from './campaign/v1/CreateInviteRequest';
 import type { CreateKeyRequest as _campaign_v1_CreateKeyRequest, CreateKeyRequest__Output as _campaign_v1_CreateKeyRequest__Output } from './campaign/v1/CreateKeyRequest';
+import type { CreateNotificationRequest as _campaign_v1_CreateNotificationRequest, CreateNotificationRequest__Output as _campaign_v1_CreateNotificationRequest__Output } from './campaign/v1/CreateNotificationRequest';
+import type { CreateNotificationResponse as _campaign_v1_CreateNotificationResponse, CreateNotificationResponse__Output as _campaign_v1_CreateNotificationResponse__Output } from './campaign/v1/CreateNotificationResponse';
 import type { CreatedInvite as _campaign_v1_CreatedInvite, CreatedInvite__Output as _campaign_v1_CreatedInvite__Output } from './campaign/v1/CreatedInvite';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from './campaign/v1/DeleteTemplateResponse';
 import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
 import type { EstimateAudienceRequest as _campaign_v1_EstimateAudienceRequest, EstimateAudienceRequest__Output as _campaign_v1_EstimateAudienceRequest__Output } from './campaign/v1/EstimateAudienceRequest';
 import type { EstimateAudienceResponse as _campaign_v1_EstimateAudienceResponse, EstimateAudienceResponse__Output as _campaign_v1_EstimateAudienceResponse__Output } from './campaign/v1/EstimateAudienceResponse';
@@ -30,6 +33,7 @@ import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, Exp
 import type { FailedBy as _campaign_v1_FailedBy, FailedBy__Output as _campaign_v1_FailedBy__Output } from './campaign/v1/FailedBy';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from './campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
+import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from './campaign/v1/GetNotificationRequest';
 import type { Invite as _campaign_v1_Invite, Invite__Output as _campaign_v1_Invite__Output } from './campaign/v1/Invite';
 import type { InviteList as _campaign_v1_InviteList, InviteList__Output as _campaign_v1_InviteList__Output } from './campaign/v1/InviteList';
 import type { InvitePreview as _campaign_v1_InvitePreview, InvitePreview__Output as _campaign_v1_InvitePreview__Output } from './campaign/v1/InvitePreview';
@@ -38,6 +42,9 @@ import type { InviteTokenRequest as _campaign_v1_InviteTokenRequest, InviteToken
 import type { IssuedApiKey as _campaign_v1_IssuedApiKey, IssuedApiKey__Output as _campaign_v1_IssuedApiKey__Output } from './campaign/v1/IssuedApiKey';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
+import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from './campaign/v1/ListNotificationsRequest';
+import type { ListNotificationsResponse as _campaign_v1_ListNotificationsResponse, ListNotificationsResponse__Output as _campaign_v1_ListNotificationsResponse__Output } from './campaign/v1/ListNotificationsResponse';
+import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from './campaign/v1/ListTemplatesResponse';
 import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from './campaign/v1/LocalTimePlan';
 import type { LoginRequest as _campaign_v1_LoginRequest, LoginRequest__Output as _campaign_v1_LoginRequest__Output } from './campaign/v1/LoginRequest';
 import type { LogoutResponse as _campaign_v1_LogoutResponse, LogoutResponse__Output as _campaign_v1_LogoutResponse__Output } from './campaign/v1/LogoutResponse';
@@ -45,13 +52,17 @@ import type { Member as _campaign_v1_Member, Member__Output as _campaign_v1_Memb
 import type { MemberList as _campaign_v1_MemberList, MemberList__Output as _campaign_v1_MemberList__Output } from './campaign/v1/MemberList';
 import type { MemberRequest as _campaign_v1_MemberRequest, MemberRequest__Output as _campaign_v1_MemberRequest__Output } from './campaign/v1/MemberRequest';
 import type { Membership as _campaign_v1_Membership, Membership__Output as _campaign_v1_Membership__Output } from './campaign/v1/Membership';
+import type { Notification as _campaign_v1_Notification, Notification__Output as _campaign_v1_Notification__Output } from './campaign/v1/Notification';
 import type { NotificationAction as _campaign_v1_NotificationAction, NotificationAction__Output as _campaign_v1_NotificationAction__Output } from './campaign/v1/NotificationAction';
+import type { NotificationCounts as _campaign_v1_NotificationCounts, NotificationCounts__Output as _campaign_v1_NotificationCounts__Output } from './campaign/v1/NotificationCounts';
 import type { NotificationOptions as _campaign_v1_NotificationOptions, NotificationOptions__Output as _campaign_v1_NotificationOptions__Output } from './campaign/v1/NotificationOptions';
+import type { NotificationResult as _campaign_v1_NotificationResult, NotificationResult__Output as _campaign_v1_NotificationResult__Output } from './campaign/v1/NotificationResult';
 import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _campaign_v1_Permissions__Output } from './campaign/v1/Permissions';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
 import type { RemoveMemberResponse as _campaign_v1_RemoveMemberResponse, RemoveMemberResponse__Output as _campaign_v1_RemoveMemberResponse__Output } from './campaign/v1/RemoveMemberResponse';
+import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from './campaign/v1/RenderTemplateResponse';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
 import type { RevokeInviteResponse as _campaign_v1_RevokeInviteResponse, RevokeInviteResponse__Output as _campaign_v1_RevokeInviteResponse__Output } from './campaign/v1/RevokeInviteResponse';
@@ -66,6 +77,9 @@ import type { SessionView as _campaign_v1_SessionView, SessionView__Output as _c
 import type { SetSiteThrottleRequest as _campaign_v1_SetSiteThrottleRequest, SetSiteThrottleRequest__Output as _campaign_v1_SetSiteThrottleRequest__Output } from './campaign/v1/SetSiteThrottleRequest';
 import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoResponse__Output as _campaign_v1_SiteInfoResponse__Output } from './campaign/v1/SiteInfoResponse';
 import type { SiteThrottle as _campaign_v1_SiteThrottle, SiteThrottle__Output as _campaign_v1_SiteThrottle__Output } from './campaign/v1/SiteThrottle';
+import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
+import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
+import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UpdateMemberRequest as _campaign_v1_UpdateMemberRequest, UpdateMemberRequest__Output as _campaign_v1_UpdateMemberRequest__Output } from './campaign/v1/UpdateMemberRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
@@ -98,9 +112,12 @@ export interface ProtoGrpcType {
       CreateCampaignResponse: MessageTypeDefinition<_campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignResponse__Output>
       CreateInviteRequest: MessageTypeDefinition<_campaign_v1_CreateInviteRequest, _campaign_v1_CreateInviteRequest__Output>
       CreateKeyRequest: MessageTypeDefinition<_campaign_v1_CreateKeyRequest, _campaign_v1_CreateKeyRequest__Output>
+      CreateNotificationRequest: MessageTypeDefinition<_campaign_v1_CreateNotificationRequest, _campaign_v1_CreateNotificationRequest__Output>
+      CreateNotificationResponse: MessageTypeDefinition<_campaign_v1_CreateNotificationResponse, _campaign_v1_CreateNotificationResponse__Output>
       CreatedInvite: MessageTypeDefinition<_campaign_v1_CreatedInvite, _campaign_v1_CreatedInvite__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      DeleteTemplateResponse: MessageTypeDefinition<_campaign_v1_DeleteTemplateResponse, _campaign_v1_DeleteTemplateResponse__Output>
       Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
       EstimateAudienceRequest: MessageTypeDefinition<_campaign_v1_EstimateAudienceRequest, _campaign_v1_EstimateAudienceRequest__Output>
       EstimateAudienceResponse: MessageTypeDefinition<_campaign_v1_EstimateAudienceResponse, _campaign_v1_EstimateAudienceResponse__Output>
@@ -109,6 +126,7 @@ export interface ProtoGrpcType {
       FailedBy: MessageTypeDefinition<_campaign_v1_FailedBy, _campaign_v1_FailedBy__Output>
       GetCampaignRequest: MessageTypeDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignRequest__Output>
       GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
+      GetNotificationRequest: MessageTypeDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_GetNotificationRequest__Output>
       Invite: MessageTypeDefinition<_campaign_v1_Invite, _campaign_v1_Invite__Output>
       InviteList: MessageTypeDefinition<_campaign_v1_InviteList, _campaign_v1_InviteList__Output>
       InvitePreview: MessageTypeDefinition<_campaign_v1_InvitePreview, _campaign_v1_InvitePreview__Output>
@@ -117,6 +135,9 @@ export interface ProtoGrpcType {
       IssuedApiKey: MessageTypeDefinition<_campaign_v1_IssuedApiKey, _campaign_v1_IssuedApiKey__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
+      ListNotificationsRequest: MessageTypeDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsRequest__Output>
+      ListNotificationsResponse: MessageTypeDefinition<_campaign_v1_ListNotificationsResponse, _campaign_v1_ListNotificationsResponse__Output>
+      ListTemplatesResponse: MessageTypeDefinition<_campaign_v1_ListTemplatesResponse, _campaign_v1_ListTemplatesResponse__Output>
       LocalTimePlan: MessageTypeDefinition<_campaign_v1_LocalTimePlan, _campaign_v1_LocalTimePlan__Output>
       LoginRequest: MessageTypeDefinition<_campaign_v1_LoginRequest, _campaign_v1_LoginRequest__Output>
       LogoutResponse: MessageTypeDefinition<_campaign_v1_LogoutResponse, _campaign_v1_LogoutResponse__Output>
@@ -124,13 +145,17 @@ export interface ProtoGrpcType {
       MemberList: MessageTypeDefinition<_campaign_v1_MemberList, _campaign_v1_MemberList__Output>
       MemberRequest: MessageTypeDefinition<_campaign_v1_MemberRequest, _campaign_v1_MemberRequest__Output>
       Membership: MessageTypeDefinition<_campaign_v1_Membership, _campaign_v1_Membership__Output>
+      Notification: MessageTypeDefinition<_campaign_v1_Notification, _campaign_v1_Notification__Output>
       NotificationAction: MessageTypeDefinition<_campaign_v1_NotificationAction, _campaign_v1_NotificationAction__Output>
+      NotificationCounts: MessageTypeDefinition<_campaign_v1_NotificationCounts, _campaign_v1_NotificationCounts__Output>
       NotificationOptions: MessageTypeDefinition<_campaign_v1_NotificationOptions, _campaign_v1_NotificationOptions__Output>
+      NotificationResult: MessageTypeDefinition<_campaign_v1_NotificationResult, _campaign_v1_NotificationResult__Output>
       Permissions: MessageTypeDefinition<_campaign_v1_Permissions, _campaign_v1_Permissions__Output>
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
       RemoveMemberResponse: MessageTypeDefinition<_campaign_v1_RemoveMemberResponse, _campaign_v1_RemoveMemberResponse__Output>
+      RenderTemplateResponse: MessageTypeDefinition<_campaign_v1_RenderTemplateResponse, _campaign_v1_RenderTemplateResponse__Output>
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
       ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
       RevokeInviteResponse: MessageTypeDefinition<_campaign_v1_RevokeInviteResponse, _campaign_v1_RevokeInviteResponse__Output>
@@ -145,6 +170,9 @@ export interface ProtoGrpcType {
       SetSiteThrottleRequest: MessageTypeDefinition<_campaign_v1_SetSiteThrottleRequest, _campaign_v1_SetSiteThrottleRequest__Output>
       SiteInfoResponse: MessageTypeDefinition<_campaign_v1_SiteInfoResponse, _campaign_v1_SiteInfoResponse__Output>
       SiteThrottle: MessageTypeDefinition<_campaign_v1_SiteThrottle, _campaign_v1_SiteThrottle__Output>
+      Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
+      TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
+      TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>
       UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UpdateMemberRequest: MessageTypeDefinition<_campaign_v1_UpdateMemberRequest, _campaign_v1_UpdateMemberRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>

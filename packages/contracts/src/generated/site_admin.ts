@@ -24,30 +24,41 @@ import type { CampaignServiceClient as _campaign_v1_CampaignServiceClient, Campa
 import type { ChangePlanRequest as _campaign_v1_ChangePlanRequest, ChangePlanRequest__Output as _campaign_v1_ChangePlanRequest__Output } from './campaign/v1/ChangePlanRequest';
 import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, CreateCampaignRequest__Output as _campaign_v1_CreateCampaignRequest__Output } from './campaign/v1/CreateCampaignRequest';
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from './campaign/v1/CreateCampaignResponse';
+import type { CreateNotificationRequest as _campaign_v1_CreateNotificationRequest, CreateNotificationRequest__Output as _campaign_v1_CreateNotificationRequest__Output } from './campaign/v1/CreateNotificationRequest';
+import type { CreateNotificationResponse as _campaign_v1_CreateNotificationResponse, CreateNotificationResponse__Output as _campaign_v1_CreateNotificationResponse__Output } from './campaign/v1/CreateNotificationResponse';
 import type { CreatePlanRequest as _campaign_v1_CreatePlanRequest, CreatePlanRequest__Output as _campaign_v1_CreatePlanRequest__Output } from './campaign/v1/CreatePlanRequest';
 import type { CreateSiteRequest as _campaign_v1_CreateSiteRequest, CreateSiteRequest__Output as _campaign_v1_CreateSiteRequest__Output } from './campaign/v1/CreateSiteRequest';
 import type { CreatedSite as _campaign_v1_CreatedSite, CreatedSite__Output as _campaign_v1_CreatedSite__Output } from './campaign/v1/CreatedSite';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from './campaign/v1/DeleteTemplateResponse';
 import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from './campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from './campaign/v1/ExportCampaignsRequest';
 import type { FailedBy as _campaign_v1_FailedBy, FailedBy__Output as _campaign_v1_FailedBy__Output } from './campaign/v1/FailedBy';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from './campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
+import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from './campaign/v1/GetNotificationRequest';
 import type { InviteUserRequest as _campaign_v1_InviteUserRequest, InviteUserRequest__Output as _campaign_v1_InviteUserRequest__Output } from './campaign/v1/InviteUserRequest';
 import type { IssueKeyRequest as _campaign_v1_IssueKeyRequest, IssueKeyRequest__Output as _campaign_v1_IssueKeyRequest__Output } from './campaign/v1/IssueKeyRequest';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
+import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from './campaign/v1/ListNotificationsRequest';
+import type { ListNotificationsResponse as _campaign_v1_ListNotificationsResponse, ListNotificationsResponse__Output as _campaign_v1_ListNotificationsResponse__Output } from './campaign/v1/ListNotificationsResponse';
 import type { ListPlansRequest as _campaign_v1_ListPlansRequest, ListPlansRequest__Output as _campaign_v1_ListPlansRequest__Output } from './campaign/v1/ListPlansRequest';
 import type { ListSitesRequest as _campaign_v1_ListSitesRequest, ListSitesRequest__Output as _campaign_v1_ListSitesRequest__Output } from './campaign/v1/ListSitesRequest';
+import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from './campaign/v1/ListTemplatesResponse';
 import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from './campaign/v1/LocalTimePlan';
+import type { Notification as _campaign_v1_Notification, Notification__Output as _campaign_v1_Notification__Output } from './campaign/v1/Notification';
 import type { NotificationAction as _campaign_v1_NotificationAction, NotificationAction__Output as _campaign_v1_NotificationAction__Output } from './campaign/v1/NotificationAction';
+import type { NotificationCounts as _campaign_v1_NotificationCounts, NotificationCounts__Output as _campaign_v1_NotificationCounts__Output } from './campaign/v1/NotificationCounts';
 import type { NotificationOptions as _campaign_v1_NotificationOptions, NotificationOptions__Output as _campaign_v1_NotificationOptions__Output } from './campaign/v1/NotificationOptions';
+import type { NotificationResult as _campaign_v1_NotificationResult, NotificationResult__Output as _campaign_v1_NotificationResult__Output } from './campaign/v1/NotificationResult';
 import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _campaign_v1_Permissions__Output } from './campaign/v1/Permissions';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
+import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from './campaign/v1/RenderTemplateResponse';
 import type { ResetPasswordLinkRequest as _campaign_v1_ResetPasswordLinkRequest, ResetPasswordLinkRequest__Output as _campaign_v1_ResetPasswordLinkRequest__Output } from './campaign/v1/ResetPasswordLinkRequest';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
@@ -58,6 +69,9 @@ import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v
 import type { SendTimeSlot as _campaign_v1_SendTimeSlot, SendTimeSlot__Output as _campaign_v1_SendTimeSlot__Output } from './campaign/v1/SendTimeSlot';
 import type { SetThrottleRequest as _campaign_v1_SetThrottleRequest, SetThrottleRequest__Output as _campaign_v1_SetThrottleRequest__Output } from './campaign/v1/SetThrottleRequest';
 import type { SiteAdminClient as _campaign_v1_SiteAdminClient, SiteAdminDefinition as _campaign_v1_SiteAdminDefinition } from './campaign/v1/SiteAdmin';
+import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
+import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
+import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
 import type { ThrottleAnswer as _campaign_v1_ThrottleAnswer, ThrottleAnswer__Output as _campaign_v1_ThrottleAnswer__Output } from './campaign/v1/ThrottleAnswer';
 import type { UpdateDraftRequest as _campaign_v1_UpdateDraftRequest, UpdateDraftRequest__Output as _campaign_v1_UpdateDraftRequest__Output } from './campaign/v1/UpdateDraftRequest';
 import type { UtcOffset as _campaign_v1_UtcOffset, UtcOffset__Output as _campaign_v1_UtcOffset__Output } from './campaign/v1/UtcOffset';
@@ -95,30 +109,41 @@ export interface ProtoGrpcType {
       ChangePlanRequest: MessageTypeDefinition<_campaign_v1_ChangePlanRequest, _campaign_v1_ChangePlanRequest__Output>
       CreateCampaignRequest: MessageTypeDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignRequest__Output>
       CreateCampaignResponse: MessageTypeDefinition<_campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignResponse__Output>
+      CreateNotificationRequest: MessageTypeDefinition<_campaign_v1_CreateNotificationRequest, _campaign_v1_CreateNotificationRequest__Output>
+      CreateNotificationResponse: MessageTypeDefinition<_campaign_v1_CreateNotificationResponse, _campaign_v1_CreateNotificationResponse__Output>
       CreatePlanRequest: MessageTypeDefinition<_campaign_v1_CreatePlanRequest, _campaign_v1_CreatePlanRequest__Output>
       CreateSiteRequest: MessageTypeDefinition<_campaign_v1_CreateSiteRequest, _campaign_v1_CreateSiteRequest__Output>
       CreatedSite: MessageTypeDefinition<_campaign_v1_CreatedSite, _campaign_v1_CreatedSite__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      DeleteTemplateResponse: MessageTypeDefinition<_campaign_v1_DeleteTemplateResponse, _campaign_v1_DeleteTemplateResponse__Output>
       Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
       ExportCampaignsChunk: MessageTypeDefinition<_campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsChunk__Output>
       ExportCampaignsRequest: MessageTypeDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsRequest__Output>
       FailedBy: MessageTypeDefinition<_campaign_v1_FailedBy, _campaign_v1_FailedBy__Output>
       GetCampaignRequest: MessageTypeDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignRequest__Output>
       GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
+      GetNotificationRequest: MessageTypeDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_GetNotificationRequest__Output>
       InviteUserRequest: MessageTypeDefinition<_campaign_v1_InviteUserRequest, _campaign_v1_InviteUserRequest__Output>
       IssueKeyRequest: MessageTypeDefinition<_campaign_v1_IssueKeyRequest, _campaign_v1_IssueKeyRequest__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
+      ListNotificationsRequest: MessageTypeDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsRequest__Output>
+      ListNotificationsResponse: MessageTypeDefinition<_campaign_v1_ListNotificationsResponse, _campaign_v1_ListNotificationsResponse__Output>
       ListPlansRequest: MessageTypeDefinition<_campaign_v1_ListPlansRequest, _campaign_v1_ListPlansRequest__Output>
       ListSitesRequest: MessageTypeDefinition<_campaign_v1_ListSitesRequest, _campaign_v1_ListSitesRequest__Output>
+      ListTemplatesResponse: MessageTypeDefinition<_campaign_v1_ListTemplatesResponse, _campaign_v1_ListTemplatesResponse__Output>
       LocalTimePlan: MessageTypeDefinition<_campaign_v1_LocalTimePlan, _campaign_v1_LocalTimePlan__Output>
+      Notification: MessageTypeDefinition<_campaign_v1_Notification, _campaign_v1_Notification__Output>
       NotificationAction: MessageTypeDefinition<_campaign_v1_NotificationAction, _campaign_v1_NotificationAction__Output>
+      NotificationCounts: MessageTypeDefinition<_campaign_v1_NotificationCounts, _campaign_v1_NotificationCounts__Output>
       NotificationOptions: MessageTypeDefinition<_campaign_v1_NotificationOptions, _campaign_v1_NotificationOptions__Output>
+      NotificationResult: MessageTypeDefinition<_campaign_v1_NotificationResult, _campaign_v1_NotificationResult__Output>
       Permissions: MessageTypeDefinition<_campaign_v1_Permissions, _campaign_v1_Permissions__Output>
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
+      RenderTemplateResponse: MessageTypeDefinition<_campaign_v1_RenderTemplateResponse, _campaign_v1_RenderTemplateResponse__Output>
       ResetPasswordLinkRequest: MessageTypeDefinition<_campaign_v1_ResetPasswordLinkRequest, _campaign_v1_ResetPasswordLinkRequest__Output>
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
       ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
@@ -129,6 +154,9 @@ export interface ProtoGrpcType {
       SendTimeSlot: MessageTypeDefinition<_campaign_v1_SendTimeSlot, _campaign_v1_SendTimeSlot__Output>
       SetThrottleRequest: MessageTypeDefinition<_campaign_v1_SetThrottleRequest, _campaign_v1_SetThrottleRequest__Output>
       SiteAdmin: SubtypeConstructor<typeof grpc.Client, _campaign_v1_SiteAdminClient> & { service: _campaign_v1_SiteAdminDefinition }
+      Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
+      TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
+      TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>
       ThrottleAnswer: MessageTypeDefinition<_campaign_v1_ThrottleAnswer, _campaign_v1_ThrottleAnswer__Output>
       UpdateDraftRequest: MessageTypeDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_UpdateDraftRequest__Output>
       UtcOffset: MessageTypeDefinition<_campaign_v1_UtcOffset, _campaign_v1_UtcOffset__Output>

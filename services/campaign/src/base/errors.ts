@@ -17,9 +17,10 @@ export class UnauthenticatedError extends Error {
   }
 }
 
+/** A campaign (or, named, another resource of the site: a template, a notification) that the site does not have. */
 export class NotFoundError extends Error {
-  constructor() {
-    super(MESSAGES.campaignNotFound);
+  constructor(message: string = MESSAGES.campaignNotFound) {
+    super(message);
   }
 }
 

@@ -51,6 +51,8 @@ const OWN = {
   throttlePerMinute: 'throttlePerMinute must be a whole number from 0 (no limit) to 1000000',
   // create's ignoreFrequencyCap (an addition: docs/api-decisions.md, "Frequency caps")
   ignoreFrequencyCap: 'ignoreFrequencyCap must be a boolean',
+  // create's ignoreQuietHours (an addition: docs/api-decisions.md, "Quiet hours")
+  ignoreQuietHours: 'ignoreQuietHours must be a boolean',
   // create's localTime (an addition: docs/api-decisions.md, "Local time")
   localTimeFormat: 'localTime must be a time of day as HH:MM (00:00 to 23:59)',
   localTimeScheduled: 'localTime requires scheduleMode scheduled',
@@ -99,6 +101,33 @@ const OWN = {
   revisionNotSent: 'Only a sent campaign can be updated or recalled',
   revisionStillSending: 'The campaign is still sending; it can be updated or recalled once it has finished',
   revisionRecalled: 'The campaign was recalled; it can no longer be updated',
+  // POST and GET /v2/notifications (an addition: docs/api-decisions.md, "Notifications")
+  notificationTargets: 'subscriptionIds must be a non-empty array of subscription ids',
+  notificationTooManyTargets: 'subscriptionIds may name at most 10000 subscriptions',
+  notificationTargetFormat: 'subscriptionIds must contain only subscription ids (UUIDs)',
+  notificationDuplicateTargets: 'subscriptionIds must not name a subscription twice',
+  notificationExternalIds: 'externalIds is not supported yet: name the subscriptions by subscriptionIds',
+  notificationTransactional: 'transactional must be true or false',
+  notificationNotFound: 'Notification not found',
+  notificationLimit: 'limit must be a whole number from 1 to 1000',
+  // /v2/templates and a create's `template` (an addition: docs/api-decisions.md, "Templates")
+  templateNotFound: 'Template not found',
+  templateFields: 'A template takes only name and the content fields: title, body, link, icon, image, callToAction, utmSource, utmMedium, utmCampaign, actions, badge, requireInteraction, renotify, silent, vibrate, timestamp, dir, lang',
+  templateNothing: 'An update must give at least one field',
+  templateName: 'name must be a string of 1 to 100 characters',
+  templateNameCharacters: `name ${BAD_CHARACTERS}`,
+  templateNameTaken: 'A template of this name already exists',
+  templateText: '<field> must be a string of at most 2048 characters',
+  templateCharacters: `<field> ${BAD_CHARACTERS}`,
+  templateTag: '<field> has a malformed tag at character <at>: a tag is {{ name }} or {{ name | "default" }}, a name of a-z, 0-9 and _ (at most 64)',
+  templateUrlVariables: '<field> may use variables only after its address\'s host and the /, ? or # that ends it',
+  templateVariables: 'variables must be an object of at most 100 names (a-z, 0-9 and _, not starting with a digit, at most 64 characters) with their values',
+  templateVariableValue: 'variables.<name> must be a string of at most 1000 characters or a finite number',
+  templateVariableCharacters: `variables.<name> ${BAD_CHARACTERS}`,
+  templateVariableMissing: 'Template variable <name> has no value and no default',
+  templateReference: 'template must be an object with id (a template of this site) and optional variables',
+  templateNotOfSite: 'template.id is not a template of this site',
+  templateWithContent: 'A campaign takes either template or content fields (title, body, link, icon, image, callToAction, utm parameters, notification options), not both',
   // create (docs/api-decisions.md, "Create")
   linkUrl: 'Link must be a valid URL',
   tooManyDestinations: 'At most 100 topics and countries may be specified',

@@ -29,6 +29,7 @@ export function createAudienceClient(target: string, deadlineMs: number, token: 
                   users: Number(res?.users ?? 0),
                   zones: (res?.zones ?? []).map((z) => ({ zone: z.name, users: Number(z.users) })),
                   defaultTimeZone: res?.defaultTimeZone ?? '',
+                  quietHours: res?.quietHours ? { from: res.quietHours.from, to: res.quietHours.to } : null,
                 }),
         );
       });

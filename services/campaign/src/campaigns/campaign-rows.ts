@@ -69,6 +69,7 @@ export interface FixedRow {
   /** Null: the campaign sets none. */
   notification_options: NotificationOptions | null;
   urgency: string;
+  ignore_quiet_hours: boolean;
   best_time: BestTime | null;
 }
 
@@ -81,7 +82,7 @@ const apiDate = (utc: string) => `${utc.slice(0, 10)}T${utc.slice(11, 19)}Z`;
  * A campaign's fixed fields in the message's form, made once per campaign read with every column
  * (and kept per id by FixedPartsCache): the live ones are filled in on each read.
  */
-export type FixedFields = Pick<Campaign, 'title' | 'body' | 'link' | 'topics' | 'totalUsers' | 'image' | 'icon' | 'callToAction' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'ttl' | 'segment' | 'throttlePerMinute' | 'ignoreFrequencyCap' | 'localTime' | 'options' | 'urgency'> & {
+export type FixedFields = Pick<Campaign, 'title' | 'body' | 'link' | 'topics' | 'totalUsers' | 'image' | 'icon' | 'callToAction' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'ttl' | 'segment' | 'throttlePerMinute' | 'ignoreFrequencyCap' | 'localTime' | 'options' | 'urgency' | 'ignoreQuietHours'> & {
   /** The test as stored, without its results. */
   abTest: Pick<NonNullable<Campaign['abTest']>, 'variants' | 'testPercent' | 'winnerMetric' | 'windowMinutes'> | null;
   /** The window and holdout, without results. */
@@ -106,10 +107,12 @@ export function fixedFieldsOf(r: FixedRow): FixedFields {
     segment: r.segment === null ? null : segmentMessage(r.segment),
     throttlePerMinute: r.throttle_per_minute ?? undefined,
     ignoreFrequencyCap: r.ignore_frequency_cap,
-    localTime: r.local_time,
+    // A send's `held` is stored only when true; the message's is a boolean.
+    localTime: r.local_time === null ? null : { ...r.local_time, sends: r.local_time.sends.map((s) => ({ ...s, held: s.held === true })) },
     abTest: r.ab_test === null ? null : { variants: r.ab_test.variants.map(variantMessage), testPercent: r.ab_test.testPercent, winnerMetric: r.ab_test.winnerMetric, windowMinutes: r.ab_test.windowMinutes },
     options: r.notification_options === null ? null : optionsMessage(r.notification_options),
     urgency: r.urgency,
+    ignoreQuietHours: r.ignore_quiet_hours,
     sendTime: r.best_time === null ? null : { mode: BEST_TIME_MODE, withinHours: r.best_time.withinHours, holdoutPercent: r.best_time.holdoutPercent },
   };
 }
@@ -191,6 +194,7 @@ export function campaignOf(f: FixedFields, r: LiveRow): Campaign {
     abTest: f.abTest === null ? null : { ...f.abTest, ...abOutcomeOf(f.abTest.variants.length, r) },
     options: f.options,
     urgency: f.urgency,
+    ignoreQuietHours: f.ignoreQuietHours,
     sendTime: f.sendTime === null ? null : { ...f.sendTime, slots: slotsOf(r.best_time_results) },
   };
 }

@@ -1,4 +1,4 @@
-// CreateCampaign: validate → replay a known Idempotency-Key → count the audience (by zone for a
+// CreateCampaign: a `template` rendered into content fields → validate → replay a known Idempotency-Key → count the audience (by zone for a
 // local-time campaign) → one transaction with the campaign (and a local time's plan, made at the
 // transaction's moment, the campaign's creation), its stats row, the key and (for "send now")
 // the dispatch job, after whose commit the relay is woken (it need not wait for its interval).
@@ -7,10 +7,10 @@ import { campaignContent } from '@webpush/contracts/campaign-content.js';
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import { claimKey, findFreshKey } from './idempotency-store.js';
-import { insertCampaign, localTimeOf, transactionNow, type NewCampaign } from './campaigns-store.js';
+import { insertCampaign, localTimeOf, transactionNow, type NewCampaign, type TemplateReference } from './campaigns-store.js';
 import { insertOutbox, dispatchJob } from '../outbox/index.js';
 import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
-import { validateCreateInput, type CreateInput } from './create-input.js';
+import { CONTENT_INPUT_FIELDS, validateCreateInput, type CreateInput } from './create-input.js';
 import { AudienceUnavailableError, IdempotencyConflictError, UnauthenticatedError, ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
 import { planLocalTime, type AudienceZones, type LocalTimePlan } from './local-time-plan.js';
@@ -33,9 +33,18 @@ export interface CreatedCampaign {
   localTimeJson: string;
 }
 
+/**
+ * A create's `template: {id, variables}` rendered (templates/, given by its shape): the content
+ * fields of a create body, and the template as rendered; ValidationError for a reference, a
+ * template or variables that do not render.
+ */
+export type RenderTemplate = (siteId: string, reference: unknown) => Promise<{ content: Record<string, unknown>; template: TemplateReference }>;
+
 export interface CreateCampaignDeps {
   pool: Pool;
   audience: AudienceCounter;
+  /** Absent: a create with `template` is refused as a template of no site's. */
+  renderTemplate?: RenderTemplate;
   /** After a dispatch job has been committed to the outbox (wakes the relay). */
   onDispatched?: () => void;
   /** After a campaign was stored with its audience not counted (wakes the recount, audience-recount.ts). */
@@ -58,11 +67,25 @@ export async function countAudience(audience: AudienceCounter, siteId: string, i
   }
 }
 
+/**
+ * The create body with its `template` rendered in place of content fields (which it may then not
+ * have: one or the other), and the template it was rendered from; a body without one as it is.
+ */
+async function withTemplate(deps: CreateCampaignDeps, siteId: string, body: Record<string, unknown>): Promise<{ body: Record<string, unknown>; template: TemplateReference | null }> {
+  if (!Object.hasOwn(body, 'template')) return { body, template: null };
+  const { template: reference, ...rest } = body;
+  if (CONTENT_INPUT_FIELDS.some((f) => Object.hasOwn(rest, f))) throw new ValidationError([MESSAGES.templateWithContent]);
+  if (!deps.renderTemplate) throw new ValidationError([MESSAGES.templateNotOfSite]);
+  const rendered = await deps.renderTemplate(siteId, reference);
+  return { body: { ...rest, ...rendered.content }, template: rendered.template };
+}
+
 /** The row a validated create body makes (a create's, or the one a draft's edit writes over it). */
-export function campaignRow(id: string, siteId: string, input: CreateInput, audience: AudienceCount | null, plan: LocalTimePlan | null): NewCampaign {
+export function campaignRow(id: string, siteId: string, input: CreateInput, audience: AudienceCount | null, plan: LocalTimePlan | null, template: TemplateReference | null = null): NewCampaign {
   return {
     id,
     siteId,
+    template,
     ...campaignContent(input),
     topics: input.destinations,
     status: input.status,
@@ -74,6 +97,7 @@ export function campaignRow(id: string, siteId: string, input: CreateInput, audi
     segment: input.segment,
     throttlePerMinute: input.throttlePerMinute,
     ignoreFrequencyCap: input.ignoreFrequencyCap,
+    ignoreQuietHours: input.ignoreQuietHours,
     localTimeJson: plan ? JSON.stringify(plan) : null,
     lastSendAt: plan ? new Date(plan.lastSendAt) : null,
     abTest: input.abTest,
@@ -91,8 +115,11 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
     if (!isUuid(siteId)) throw new UnauthenticatedError();
     if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new ValidationError([MESSAGES.idempotencyKeyFormat]);
     const body = parseObjectBody(bodyJson, false);
-    const input = validateCreateInput(body);
     const requestHash = sha256Hex(canonicalJson(body));
+    // Inline content is judged before a replay, as ever; a template is rendered after it: the
+    // first answer is replayed even when the template has changed or gone since.
+    const templated = Object.hasOwn(body, 'template');
+    const inline = templated ? null : validateCreateInput(body);
 
     const replay = async (): Promise<CreatedCampaign | null> => {
       const stored = await findFreshKey(deps.pool, siteId, idempotencyKey);
@@ -105,11 +132,13 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       const earlier = await replay();
       if (earlier) return earlier;
     }
+    const { body: content, template } = await withTemplate(deps, siteId, body);
+    const input = inline ?? validateCreateInput(content);
 
     const audience = await countAudience(deps.audience, siteId, input);
     const id = randomUUID();
     const dispatchNow = dispatchesNow(input);
-    const campaign = (plan: LocalTimePlan | null) => campaignRow(id, siteId, input, audience, plan);
+    const campaign = (plan: LocalTimePlan | null) => campaignRow(id, siteId, input, audience, plan, template);
     // No key, no dispatch job, no plan: the insert is the one statement, its own transaction.
     if (idempotencyKey === '' && !dispatchNow && input.localTime === null) {
       await insertCampaign(deps.pool, campaign(null));
@@ -121,7 +150,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
       if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return 'lost';
       // Planned at the transaction's now(), which the campaign's created_at is too: the moment
       // the dispatch message names and the delivery service's zone groups are measured from.
-      const plan = input.localTime && audience ? planLocalTime(input.localTime, audience, await transactionNow(tx)) : null;
+      const plan = input.localTime && audience ? planLocalTime(input.localTime, audience, await transactionNow(tx), input.ignoreQuietHours) : null;
       const row = campaign(plan);
       localTimeJson = row.localTimeJson ?? '';
       await insertCampaign(tx, row);

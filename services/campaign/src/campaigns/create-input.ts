@@ -54,6 +54,8 @@ export interface CreateInput extends CampaignContent {
   abTest: AbTest | null;
   /** The RFC 8030 Urgency of its pushes (an addition); `normal` when not given. */
   urgency: Urgency;
+  /** Sent also inside the site's quiet hours (an addition). */
+  ignoreQuietHours: boolean;
   /** Each subscriber sent in their best hour of a window, a holdout at once (an addition, `sendTime`), or null. */
   bestTime: BestTime | null;
 }
@@ -97,7 +99,7 @@ function audienceFields(topicsValue: unknown, countriesValue: unknown, errors: s
   return { topics: uniqueTopics, countries: uniqueCountries, destinations };
 }
 
-function utmField(value: unknown, m: { length: string; characters: string }, errors: string[]): string {
+export function utmField(value: unknown, m: { length: string; characters: string }, errors: string[]): string {
   if (isAbsent(value)) return '';
   if (typeof value !== 'string' || value.length > MAX_UTM_LENGTH) {
     errors.push(m.length);
@@ -106,7 +108,7 @@ function utmField(value: unknown, m: { length: string; characters: string }, err
   return clean(value, m.characters, errors);
 }
 
-function ttlField(value: unknown, errors: string[]): number {
+export function ttlField(value: unknown, errors: string[]): number {
   if (isAbsent(value) || value === 0) return DEFAULT_TTL_SECONDS;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > DEFAULT_TTL_SECONDS) {
     errors.push(MESSAGES.ttlRange);
@@ -134,6 +136,32 @@ export function validateAudienceInput(raw: Record<string, unknown>): { topics: s
   const segment = segmentField(raw.segment, errors);
   if (errors.length > 0) throw new ValidationError(errors);
   return { topics: audience.topics, countries: audience.countries, segment };
+}
+
+/** The content fields of a create body (what a template renders to): the create's rules and messages, in its order. */
+export const CONTENT_INPUT_FIELDS = ['title', 'body', 'link', 'callToAction', 'icon', 'image', 'utmSource', 'utmMedium', 'utmCampaign',
+  'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang'] as const;
+
+/**
+ * The content part of a create body alone, validated as validateCreateInput validates it (the
+ * same rules, messages and order, the size of one push included): a template's preview.
+ */
+export function validateContentInput(raw: Record<string, unknown>): CampaignContent {
+  const errors: string[] = [];
+  const title = CONTENT_FIELD_RULES.title(raw.title, errors);
+  const body = CONTENT_FIELD_RULES.body(raw.body, errors);
+  const link = CONTENT_FIELD_RULES.link(raw.link, errors);
+  const callToAction = CONTENT_FIELD_RULES.callToAction(raw.callToAction, errors);
+  const icon = CONTENT_FIELD_RULES.icon(raw.icon, errors);
+  const image = CONTENT_FIELD_RULES.image(raw.image, errors);
+  const utmSource = utmField(raw.utmSource, { length: MESSAGES.utmSourceLength, characters: MESSAGES.utmSourceCharacters }, errors);
+  const utmMedium = utmField(raw.utmMedium, { length: MESSAGES.utmMediumLength, characters: MESSAGES.utmMediumCharacters }, errors);
+  const utmCampaign = utmField(raw.utmCampaign, { length: MESSAGES.utmCampaignLength, characters: MESSAGES.utmCampaignCharacters }, errors);
+  const options = notificationOptionsField(raw, callToAction, errors);
+  if (errors.length > 0) throw new ValidationError(errors);
+  const content: CampaignContent = { title, body, link, utmSource, utmMedium, utmCampaign, icon, image, callToAction, options };
+  if (!fitsOnePush(content)) throw new ValidationError([MESSAGES.notificationTooLarge]);
+  return content;
 }
 
 /**
@@ -176,6 +204,8 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
   const abTest = abTestField(raw.abTest, errors);
   const options = notificationOptionsField(raw, callToAction, errors);
   const urgency = urgencyField(raw.urgency, errors);
+  const ignoreQuietHours = raw.ignoreQuietHours ?? false;
+  if (typeof ignoreQuietHours !== 'boolean') errors.push(MESSAGES.ignoreQuietHours);
   const bestTime = bestTimeField(raw.sendTime, raw.localTime, errors);
   if (errors.length > 0) throw new ValidationError(errors);
 
@@ -201,6 +231,7 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
     abTest,
     options,
     urgency,
+    ignoreQuietHours: ignoreQuietHours === true,
     bestTime,
   };
   // The notification as the campaign's own content, then as each variant's.

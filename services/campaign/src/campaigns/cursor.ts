@@ -26,8 +26,12 @@ interface CursorPayload {
   id: string;
 }
 
-/** Hash of the filters a cursor is bound to: period, date field and status set. */
-function filterHash(input: ListInput): string {
+/** What a cursor pages through: the campaigns a list's filters select, or a site's templates (templates/). */
+export type CursorScope = ListInput | { listing: 'templates'; limit: number };
+
+/** Hash of the filters a cursor is bound to: period, date field and status set; or the templates. */
+function filterHash(input: CursorScope): string {
+  if ('listing' in input) return sha256Hex(canonicalJson({ listing: input.listing }));
   return sha256Hex(
     canonicalJson({
       startDate: input.startDate ? formatUtcDate(input.startDate) : null,
@@ -44,14 +48,14 @@ export function createCursorCodec(secret: Buffer) {
   const mac = (text: string) => createHmac('sha256', key).update(text).digest('base64url');
 
   return {
-    encode(siteId: string, input: ListInput, position: CursorPosition): string {
+    encode(siteId: string, input: CursorScope, position: CursorPosition): string {
       const payload: CursorPayload = { v: 1, site: siteId, filters: filterHash(input), limit: input.limit, key: position.sortKey, id: position.id };
       const text = Buffer.from(JSON.stringify(payload)).toString('base64url');
       return `${text}.${mac(text)}`;
     },
 
     /** The position, or null when the cursor is altered or made for another site, filters or limit. */
-    decode(cursor: string, siteId: string, input: ListInput): CursorPosition | null {
+    decode(cursor: string, siteId: string, input: CursorScope): CursorPosition | null {
       if (cursor.length > MAX_CURSOR_CHARS) return null;
       const parts = cursor.split('.');
       if (parts.length !== 2) return null;

@@ -22,7 +22,7 @@ export function updateDraftUseCase(deps: CreateCampaignDeps) {
     const input = validateCreateInput(parseObjectBody(bodyJson, false));
     const audience = await countAudience(deps.audience, siteId, input);
     const outcome = await withTransaction(deps.pool, async (tx) => {
-      const plan = input.localTime && audience ? planLocalTime(input.localTime, audience, await transactionNow(tx)) : null;
+      const plan = input.localTime && audience ? planLocalTime(input.localTime, audience, await transactionNow(tx), input.ignoreQuietHours) : null;
       const row = campaignRow(campaignId, siteId, input, audience, plan);
       if (!(await updateDraft(tx, row))) return null;
       if (row.dispatchNow) await insertOutbox(tx, [dispatchJob(campaignId)]);

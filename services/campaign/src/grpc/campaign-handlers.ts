@@ -6,7 +6,11 @@ import type { CampaignServiceHandlers } from '@webpush/contracts/generated/campa
 import type { ExportCampaignsChunk } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
 import type { ExportCampaignsRequest__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsRequest.js';
 import type { Logger } from '@webpush/shared/log.js';
+import type { Notification } from '@webpush/contracts/generated/campaign/v1/Notification.js';
+import type { NotificationAnswer } from '../notifications/index.js';
 import type { UseCases } from './use-cases.js';
+import type { Template } from '../templates/index.js';
+import { DEFAULT_NOTIFICATION_OPTIONS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { toStatus } from './status.js';
 
 function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
@@ -20,6 +24,19 @@ function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<
       // the process must not be — a throw here would be an unhandled rejection.
       .catch((err: unknown) => log.error('answering the call failed', { method, err }));
   };
+}
+
+const templateMessage = (t: Template) => ({ ...t, contentJson: JSON.stringify(t.content) });
+
+/** Rendered content as a create body's content fields (the notification options flat, as a create sends them). */
+function contentFields(c: CampaignContent): Record<string, unknown> {
+  const { options, ...fields } = c;
+  return { ...fields, ...(options ?? DEFAULT_NOTIFICATION_OPTIONS) };
+}
+
+/** A notification as the typed message (the gateway writes its JSON). */
+function notificationMessage(n: NotificationAnswer): Notification {
+  return { ...n, counts: n.counts ?? undefined };
 }
 
 export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandlers {
@@ -38,6 +55,24 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     PickWinner: unary('PickWinner', log, (req) => uc.pickWinner(req.siteId, req.campaignId, req.bodyJson)),
     UpdateDraft: unary('UpdateDraft', log, (req) => uc.updateDraft(req.siteId, req.campaignId, req.bodyJson)),
     ReviseCampaign: unary('ReviseCampaign', log, (req) => uc.reviseCampaign(req.siteId, req.campaignId, req.action, req.bodyJson)),
+    CreateNotification: unary('CreateNotification', log, (req) => uc.createNotification(req.siteId, req.bodyJson, req.idempotencyKey)),
+    GetNotification: unary('GetNotification', log, async (req) => notificationMessage(await uc.getNotification(req.siteId, req.notificationId, req.limit, req.cursor))),
+    ListNotifications: unary('ListNotifications', log, async (req) => {
+      const page = await uc.listNotifications(req.siteId, req.limit, req.cursor);
+      return { items: page.items.map(notificationMessage), nextCursor: page.nextCursor };
+    }),
+    CreateTemplate: unary('CreateTemplate', log, async (req) => templateMessage(await uc.createTemplate(req.siteId, req.bodyJson))),
+    ListTemplates: unary('ListTemplates', log, async (req) => {
+      const page = await uc.listTemplates(req.siteId, req.limit, req.cursor);
+      return { items: page.items.map(templateMessage), page: { limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? undefined } };
+    }),
+    GetTemplate: unary('GetTemplate', log, async (req) => templateMessage(await uc.getTemplate(req.siteId, req.templateId))),
+    UpdateTemplate: unary('UpdateTemplate', log, async (req) => templateMessage(await uc.updateTemplate(req.siteId, req.templateId, req.bodyJson))),
+    DeleteTemplate: unary('DeleteTemplate', log, (req) => uc.deleteTemplate(req.siteId, req.templateId)),
+    RenderTemplate: unary('RenderTemplate', log, async (req) => {
+      const { template, content } = await uc.renderTemplate(req.siteId, req.templateId, req.bodyJson);
+      return { template: templateMessage(template), contentJson: JSON.stringify(contentFields(content)) };
+    }),
     // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).
     ExportCampaigns: ((call: grpc.ServerWritableStream<ExportCampaignsRequest__Output, ExportCampaignsChunk>, done?: (err: unknown) => void) => {
       const { siteId, bodyJson, format } = call.request;

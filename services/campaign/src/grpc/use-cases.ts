@@ -4,21 +4,27 @@ import { authenticateUseCase } from '../sites/index.js';
 import { campaignByIdUseCases, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase, updateDraftUseCase } from '../campaigns/index.js';
 import { pickWinnerUseCase, type WinnerPicker } from '../ab-tests/index.js';
 import { reviseCampaignUseCase } from '../revisions/index.js';
+import { templateUseCases } from '../templates/index.js';
+import { createNotificationUseCase, notificationByIdUseCases, type NotificationResultsReader } from '../notifications/index.js';
 
 /** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
-export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker }) {
+export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker & NotificationResultsReader }) {
   // One per process: what the list and get have read (campaigns/fixed-parts-cache.ts). Not the export's:
   // a long history read once would push the pages people look at out of it.
   const fixedParts = createFixedPartsCache();
+  const templates = templateUseCases(deps);
   return {
     authenticate: authenticateUseCase(deps),
-    createCampaign: createCampaignUseCase(deps),
+    createCampaign: createCampaignUseCase({ ...deps, renderTemplate: templates.renderForCampaign }),
     updateDraft: updateDraftUseCase(deps),
     listCampaigns: listCampaignsUseCase({ ...deps, fixedParts }),
     exportCampaigns: exportCampaignsUseCase({ pool: deps.bulkPool }),
     pickWinner: pickWinnerUseCase(deps),
     reviseCampaign: reviseCampaignUseCase(deps),
+    createNotification: createNotificationUseCase(deps),
+    ...notificationByIdUseCases(deps),
     ...campaignByIdUseCases({ ...deps, fixedParts }),
+    ...templates,
   };
 }
 

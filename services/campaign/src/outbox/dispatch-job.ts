@@ -17,3 +17,11 @@ export function dispatchJob(campaignId: string): OutboxEntry {
 export function revisionJob(campaignId: string, revisionId: string): OutboxEntry {
   return { campaignId, kind: 'campaign.revision', payload: { requestId: currentRequestId() ?? newRequestId(), revisionId } };
 }
+
+/**
+ * A notification to chosen subscriptions (notifications/): the row names the notification
+ * (campaign.notifications), which the relay reads and publishes on the notifications' topic.
+ */
+export function notificationJob(notificationId: string): OutboxEntry {
+  return { campaignId: notificationId, kind: 'notification.dispatch', payload: { requestId: currentRequestId() ?? newRequestId() } };
+}

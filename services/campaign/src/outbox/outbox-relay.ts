@@ -9,7 +9,7 @@ import { dispatchForWire, TOPICS, type DispatchMessage } from '@webpush/contract
 import { DEFAULT_URGENCY } from '@webpush/contracts/urgency.js';
 import { REQUEST_ID_KEY } from '@webpush/shared/observability/request-context.js';
 import { createPeriodic } from '@webpush/shared/periodic.js';
-import { claimUnpublished, markPublished, type ClaimedDispatch } from './relay-store.js';
+import { claimNotifications, claimUnpublished, markPublished, type ClaimedDispatch } from './relay-store.js';
 
 export interface RelayDeps {
   pool: Pool;
@@ -35,11 +35,13 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     ...(row.segment ? { segment: row.segment } : {}),
     ...(row.throttlePerMinute ? { throttlePerMinute: row.throttlePerMinute } : {}),
     ...(row.ignoreFrequencyCap ? { ignoreFrequencyCap: true } : {}),
+    ...(row.ignoreQuietHours ? { ignoreQuietHours: true } : {}),
     ...(row.localTime ? { localTime: row.localTime } : {}),
     ...(row.abTest ? { abTest: row.abTest } : {}),
     ...(row.bestTime ? { bestTime: row.bestTime } : {}),
     ...(row.urgency && row.urgency !== DEFAULT_URGENCY ? { urgency: row.urgency } : {}),
     ...(row.revision ? { revision: row.revision } : {}),
+    ...(row.notification ? { notification: row.notification } : {}),
   };
 }
 
@@ -50,17 +52,20 @@ export function createOutboxRelay(deps: RelayDeps, opts: RelayOptions) {
   /** Publishes one batch; resolves to the number of rows published. */
   const publishBatch = () =>
     withTransaction(deps.pool, async (tx) => {
-      const rows = await claimUnpublished(tx, opts.batchSize);
+      // Notifications first, on their own topic: a person waits for one (docs/architecture.md, "A notification").
+      const notifications = await claimNotifications(tx, opts.batchSize);
+      const campaigns = await claimUnpublished(tx, opts.batchSize - notifications.length);
+      const rows = [...notifications, ...campaigns];
       if (rows.length === 0) return 0;
-      await deps.publish(
-        TOPICS.dispatch,
-        rows.map((r) => ({
+      const messages = (claimed: ClaimedDispatch[]) =>
+        claimed.map((r) => ({
           key: r.campaignId,
           // Written as the previous release reads it (dispatchForWire).
           value: Buffer.from(JSON.stringify(dispatchForWire(toDispatchMessage(r)))),
           headers: r.requestId ? { [REQUEST_ID_KEY]: r.requestId } : undefined,
-        })),
-      );
+        }));
+      if (notifications.length > 0) await deps.publish(TOPICS.notifications, messages(notifications));
+      if (campaigns.length > 0) await deps.publish(TOPICS.dispatch, messages(campaigns));
       for (const r of rows) deps.log.info('dispatch job published', { campaignId: r.campaignId, requestId: r.requestId ?? undefined });
       await markPublished(
         tx,

@@ -1,5 +1,5 @@
 // The outbox relay's SQL: dispatch jobs with their campaign, revision jobs with their revision
-// and its campaign. Rows are claimed by state (published_at IS NULL) under row locks, not
+// and its campaign, notification jobs with their notification. Rows are claimed by state (published_at IS NULL) under row locks, not
 // by "id greater than the last one seen": ids are handed out before commit, so a smaller id can
 // commit after a larger one and an id cursor would skip it.
 import type { PoolClient } from 'pg';
@@ -18,7 +18,7 @@ export type ClaimedDispatch = Omit<DispatchMessage, 'type' | 'version' | 'dispat
 export async function claimUnpublished(tx: PoolClient, limit: number): Promise<ClaimedDispatch[]> {
   const { rows } = await tx.query(
     `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, ${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.ttl, c.topics,
-            c.segment, c.throttle_per_minute, c.ignore_frequency_cap, COALESCE(c.edited_at, c.created_at) AS planned_at, c.urgency,
+            c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.ignore_quiet_hours, COALESCE(c.edited_at, c.created_at) AS planned_at, c.urgency,
             c.local_time->>'date' AS local_date, c.local_time->>'time' AS local_time, c.ab_test, c.best_time,
             o.payload->>'requestId' AS request_id,
             r.id AS revision_id, r.revision, r.action AS revision_action, r.content AS revision_content, r.created_at AS revised_at
@@ -42,6 +42,7 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
     segment: r.segment ?? undefined,
     throttlePerMinute: r.throttle_per_minute ?? undefined,
     ignoreFrequencyCap: r.ignore_frequency_cap || undefined,
+    ignoreQuietHours: r.ignore_quiet_hours || undefined,
     // The zone groups are measured from the moment its plan was made: the campaign's creation, or
     // the last edit of the draft it was (update-draft.ts).
     localTime: r.local_date ? { date: r.local_date, time: r.local_time, createdAt: (r.planned_at as Date).toISOString() } : undefined,
@@ -71,6 +72,37 @@ function revisionOfRow(r: Record<string, any>): ClaimedDispatch {
     revision: { campaignId: r.campaign_id, number: r.revision, action: r.revision_action },
     requestId: r.request_id ?? null,
   };
+}
+
+/** Locks up to `limit` unpublished notification jobs (skipping rows another relay holds) with their notification. */
+export async function claimNotifications(tx: PoolClient, limit: number): Promise<ClaimedDispatch[]> {
+  const { rows } = await tx.query(
+    `SELECT o.id::text AS outbox_id, n.id, n.site_id, n.created_at, n.content, n.ttl, n.urgency, n.transactional,
+            n.subscription_ids::text[] AS subscription_ids, o.payload->>'requestId' AS request_id
+       FROM campaign.outbox o
+       JOIN campaign.notifications n ON n.id = o.campaign_id
+      WHERE o.published_at IS NULL AND o.kind = 'notification.dispatch'
+      ORDER BY o.id
+      LIMIT $1
+      FOR UPDATE OF o SKIP LOCKED`,
+    [limit],
+  );
+  // A notification's job (docs/api-decisions.md, "Notifications"): its own id, no audience (the
+  // delivery service sends to the site's active subscriptions among those named), a
+  // transactional one past the frequency cap.
+  return rows.map((r) => ({
+    outboxId: r.outbox_id,
+    campaignId: r.id,
+    siteId: r.site_id,
+    dispatchedAt: r.created_at,
+    content: r.content,
+    ttl: r.ttl,
+    audience: [],
+    ignoreFrequencyCap: r.transactional || undefined,
+    urgency: r.urgency,
+    notification: { subscriptionIds: r.subscription_ids },
+    requestId: r.request_id ?? null,
+  }));
 }
 
 export async function markPublished(tx: PoolClient, outboxIds: string[]): Promise<void> {

@@ -6,8 +6,8 @@ import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.j
 import type { Logger } from '@webpush/shared/log.js';
 import { countByZone, countSegment, countUnion, listNames, sampleSegment, siteActiveSubscribers, type NameCount } from './count-store.js';
 import { hasTimeConditions, staticPart } from './segment-sql.js';
-import { usersByEffectiveZone } from '@webpush/contracts/local-time.js';
-import { DEFAULT_SITE_ZONE, siteTimeZone } from '../sites/index.js';
+import { usersByEffectiveZone, type QuietHours } from '@webpush/contracts/local-time.js';
+import { DEFAULT_SITE_ZONE, siteQuietHours, siteTimeZone } from '../sites/index.js';
 import type { Segment } from '@webpush/contracts/segment.js';
 import { isUuid } from '../errors.js';
 import { hasBadCharacters } from '@webpush/shared/text.js';
@@ -161,23 +161,24 @@ export function createAudience(
 
   /**
    * The same audience by effective zone (local-time.ts usersByEffectiveZone: the subscriber's own zone
-   * when known, else the site's default), most subscribers first, with the site's default zone.
+   * when known, else the site's default), most subscribers first, with the site's default zone
+   * and quiet hours.
    */
   async function countByEffectiveZone(
     siteId: string,
     topics: readonly string[],
     countries: readonly string[],
     segment: Segment | null = null,
-  ): Promise<{ zones: NameCount[]; defaultTimeZone: string }> {
-    if (!isUuid(siteId)) return { zones: [], defaultTimeZone: DEFAULT_SITE_ZONE };
-    const defaultTimeZone = await siteTimeZone(pool, siteId.toLowerCase());
+  ): Promise<{ zones: NameCount[]; defaultTimeZone: string; quietHours: QuietHours | null }> {
+    if (!isUuid(siteId)) return { zones: [], defaultTimeZone: DEFAULT_SITE_ZONE, quietHours: null };
+    const [defaultTimeZone, quietHours] = await Promise.all([siteTimeZone(pool, siteId.toLowerCase()), siteQuietHours(pool, siteId.toLowerCase())]);
     const { topicNames, countryNames } = audienceNames(topics, countries);
-    if (topicNames.length === 0 && countryNames.length === 0) return { zones: [], defaultTimeZone };
+    if (topicNames.length === 0 && countryNames.length === 0) return { zones: [], defaultTimeZone, quietHours };
     const site = siteId.toLowerCase();
     const reported = await counted(site, topicNames, countryNames, segment, (db, s) => countByZone(db, site, topicNames, countryNames, s), (e) => e.zones);
     const byZone = usersByEffectiveZone(reported, defaultTimeZone);
     const zones = [...byZone].map(([name, users]) => ({ name, users })).sort((a, b) => b.users - a.users || (a.name < b.name ? -1 : 1));
-    return { zones, defaultTimeZone };
+    return { zones, defaultTimeZone, quietHours };
   }
 
   /** Names with at least one active subscriber, most subscribers first, then by name. */

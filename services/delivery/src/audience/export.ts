@@ -7,7 +7,7 @@ import type { Pool } from '@webpush/shared/db.js';
 import { csvCell } from '@webpush/shared/csv.js';
 import { ValidationError } from '../errors.js';
 import { createSiteSlots } from './site-slots.js';
-import { COUNTRY_PREFIX, normalizeCountryName, normalizeTopic, UNKNOWN_COUNTRY } from './names.js';
+import { countryCode, normalizeCountryName, normalizeTopic } from './names.js';
 import { createSitePace, type SitePace } from './site-pace.js';
 import { migrationExportPage, subscriberExportPage, type ExportRow } from './subscriber-store.js';
 
@@ -74,7 +74,7 @@ function record(r: ExportRow) {
   return {
     id: r.public_id,
     createdAt: isoSeconds(r.created_at),
-    country: r.country === UNKNOWN_COUNTRY ? null : r.country.slice(COUNTRY_PREFIX.length).toUpperCase(),
+    country: countryCode(r.country),
     topics: r.topics,
     language: r.language,
     timeZone: r.time_zone,
@@ -153,7 +153,7 @@ export async function* exportSubscriptionsForMigration(pool: Pool, siteId: strin
           endpoint: r.endpoint,
           keys: { p256dh: r.p256dh, auth: r.auth },
           topics: r.topics,
-          country: r.country === UNKNOWN_COUNTRY ? null : r.country.slice(COUNTRY_PREFIX.length).toUpperCase(),
+          country: countryCode(r.country),
           createdAt: r.created_at.toISOString(),
         }),
       )

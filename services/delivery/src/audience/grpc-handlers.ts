@@ -33,7 +33,13 @@ async function streamExport(exportOf: SubscriberExport, call: grpc.ServerWritabl
   }
 }
 
-export function createAudienceHandlers(audience: Audience, siteImport: SiteImport, exportOf: SubscriberExport, log: Logger): AudienceHandlers {
+/** The service's calls but the people's (people/grpc-handlers.ts, added beside these by grpc-server.ts). */
+export function createAudienceHandlers(
+  audience: Audience,
+  siteImport: SiteImport,
+  exportOf: SubscriberExport,
+  log: Logger,
+): Pick<AudienceHandlers, 'CountAudience' | 'ListTopics' | 'ListCountries' | 'ImportSubscriptions' | 'ExportSubscribers'> {
   const entries = (list: { name: string; users: number }[]): { entries: NameCount[] } => ({ entries: list.map((e) => ({ name: e.name, users: e.users })) });
   return {
     CountAudience: (call, callback) =>
@@ -42,8 +48,8 @@ export function createAudienceHandlers(audience: Audience, siteImport: SiteImpor
         const segment = segmentOf(call.request.segmentJson);
         const users = await audience.countAudience(siteId, topics, countries, segment);
         if (!call.request.withZones) return { users };
-        const { zones, defaultTimeZone } = await audience.countByEffectiveZone(siteId, topics, countries, segment);
-        return { users, zones: zones.map((z) => ({ name: z.name, users: z.users })), defaultTimeZone };
+        const { zones, defaultTimeZone, quietHours } = await audience.countByEffectiveZone(siteId, topics, countries, segment);
+        return { users, zones: zones.map((z) => ({ name: z.name, users: z.users })), defaultTimeZone, quietHours };
       }),
     ListTopics: (call, callback) => answer(log, 'ListTopics', callback, async () => entries(await audience.listTopics(call.request.siteId))),
     ListCountries: (call, callback) =>

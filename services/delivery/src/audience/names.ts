@@ -35,3 +35,8 @@ export function normalizeCountryName(raw: string): string | null {
 export function sortedSet(names: Iterable<string>): string[] {
   return [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/** A stored country as the exports and webhooks show it: the two-letter code in capitals ('BR'), null when unknown. */
+export function countryCode(stored: string): string | null {
+  return stored === UNKNOWN_COUNTRY ? null : stored.slice(COUNTRY_PREFIX.length).toUpperCase();
+}

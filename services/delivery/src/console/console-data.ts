@@ -1,7 +1,7 @@
 // What the site owner's console reads and changes in the delivery service (docs/console.md): a
 // campaign's series, the site's subscribers per day and by browser, topic maintenance, and the
-// site's settings kept here (its VAPID public key and public id; the frequency cap and time zone
-// sending applies, which its owners change by the operators' rules). The gateway has checked the
+// site's settings kept here (its VAPID public key and public id; the frequency cap, time zone and
+// quiet hours sending applies, which its owners change by the operators' rules). The gateway has checked the
 // user, the site membership, the role and the plan; here are the domain rules and the customer's
 // messages. Every count comes from counters kept as the data changes.
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
@@ -11,7 +11,8 @@ import { audienceDaily, countByBrowser, type DayCount } from '../audience/index.
 import { TopicRefusal, type TopicChange, type TopicMaintenance } from '../audience/index.js';
 import { isUuid, NotFoundError, ValidationError } from '../errors.js';
 import { frequencyCapOf } from '../sending/index.js';
-import { capRefusals, findSiteById, setSiteFrequencyCap, setSiteTimeZone, siteTimeZone, storedZone, type FrequencyCap } from '../sites/index.js';
+import type { QuietHours } from '@webpush/contracts/local-time.js';
+import { capRefusals, findSiteById, quietHoursRefusals, setSiteFrequencyCap, setSiteQuietHours, setSiteTimeZone, siteQuietHours, siteTimeZone, storedZone, type FrequencyCap } from '../sites/index.js';
 import { campaignSeries, type CampaignSeries } from '../tracking/index.js';
 
 export const MAX_DAILY_DAYS = 365;
@@ -23,6 +24,8 @@ export const CONSOLE_MESSAGES = {
   frequencyCapCampaigns: CONSOLE_OWN.frequencyCapCampaigns,
   frequencyCapHours: CONSOLE_OWN.frequencyCapHours,
   timeZone: CONSOLE_OWN.timeZone,
+  quietHoursFrom: CONSOLE_OWN.quietHoursFrom,
+  quietHoursTo: CONSOLE_OWN.quietHoursTo,
 } as const;
 
 export interface SiteSettings {
@@ -31,12 +34,14 @@ export interface SiteSettings {
   frequencyCap: FrequencyCap | null;
   /** The zone in force (UTC when none was set). */
   timeZone: string;
+  quietHours: QuietHours | null;
 }
 
-/** A change of the sending settings: a field absent is left as it is; null lifts the cap or sets UTC back. */
+/** A change of the sending settings: a field absent is left as it is; null lifts the cap or the quiet hours, or sets UTC back. */
 export interface SendingSettingsChange {
   frequencyCap?: FrequencyCap | null;
   timeZone?: string | null;
+  quietHours?: QuietHours | null;
   validateOnly: boolean;
 }
 
@@ -79,24 +84,27 @@ export function createConsoleData(pool: Pool, topics: TopicMaintenance) {
   async function siteSettings(siteId: string): Promise<SiteSettings> {
     const site = isUuid(siteId) ? await findSiteById(pool, siteId.toLowerCase()) : null;
     if (!site) throw new NotFoundError(CONSOLE_MESSAGES.siteNotFound);
-    const [frequencyCap, timeZone] = await Promise.all([frequencyCapOf(pool, site.siteId), siteTimeZone(pool, site.siteId)]);
-    return { vapidPublicKey: site.vapidPublicKey, publicId: site.publicId, frequencyCap, timeZone };
+    const [frequencyCap, timeZone, quietHours] = await Promise.all([frequencyCapOf(pool, site.siteId), siteTimeZone(pool, site.siteId), siteQuietHours(pool, site.siteId)]);
+    return { vapidPublicKey: site.vapidPublicKey, publicId: site.publicId, frequencyCap, timeZone, quietHours };
   }
 
   /**
-   * The owners' change of the frequency cap and the time zone, by the operators' rules (every
-   * refused part named, nothing written then), each applied as `sites set-frequency-cap` and
-   * `set-time-zone` apply it: from the next chunk sent, and to local-time campaigns planned from
-   * now on.
+   * The owners' change of the frequency cap, the time zone and the quiet hours, by the operators'
+   * rules (every refused part named, nothing written then), each applied as `sites
+   * set-frequency-cap`, `set-time-zone` and `set-quiet-hours` apply it: from the next chunk sent,
+   * and to campaigns planned from now on.
    */
   async function updateSendingSettings(siteId: string, change: SendingSettingsChange): Promise<SiteSettings> {
     const current = await siteSettings(siteId);
     const refused = change.frequencyCap ? capRefusals(change.frequencyCap) : [];
     const zone = change.timeZone === undefined || change.timeZone === null ? change.timeZone : storedZone(change.timeZone);
+    const quietRefused = change.quietHours ? quietHoursRefusals(change.quietHours) : [];
     const messages = [
       ...(refused.includes('campaigns') ? [CONSOLE_MESSAGES.frequencyCapCampaigns] : []),
       ...(refused.includes('hours') ? [CONSOLE_MESSAGES.frequencyCapHours] : []),
       ...(change.timeZone !== undefined && zone === undefined ? [CONSOLE_MESSAGES.timeZone] : []),
+      ...(quietRefused.includes('from') ? [CONSOLE_MESSAGES.quietHoursFrom] : []),
+      ...(quietRefused.includes('to') ? [CONSOLE_MESSAGES.quietHoursTo] : []),
     ];
     if (messages.length > 0) throw new ValidationError(messages);
     if (change.validateOnly) return current;
@@ -104,6 +112,7 @@ export function createConsoleData(pool: Pool, topics: TopicMaintenance) {
     await withTransaction(pool, async (tx) => {
       if (change.frequencyCap !== undefined) await setSiteFrequencyCap(tx, id, change.frequencyCap);
       if (zone !== undefined) await setSiteTimeZone(tx, id, zone);
+      if (change.quietHours !== undefined) await setSiteQuietHours(tx, id, change.quietHours);
     });
     return siteSettings(siteId);
   }

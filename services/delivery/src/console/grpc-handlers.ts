@@ -6,8 +6,8 @@ import { answer } from '../grpc-answers.js';
 import type { ConsoleData, SiteSettings } from './console-data.js';
 import type { TestPush } from './test-push.js';
 
-/** A cap travels as a message (absent: none), the zone as the one in force. */
-const settingsAnswer = (s: SiteSettings) => ({ vapidPublicKey: s.vapidPublicKey, publicId: s.publicId, frequencyCap: s.frequencyCap, timeZone: s.timeZone });
+/** A cap and quiet hours travel as messages (absent: none), the zone as the one in force. */
+const settingsAnswer = (s: SiteSettings) => ({ vapidPublicKey: s.vapidPublicKey, publicId: s.publicId, frequencyCap: s.frequencyCap, timeZone: s.timeZone, quietHours: s.quietHours });
 
 export function createConsoleDataHandlers(data: ConsoleData, sendTestPush: TestPush, log: Logger): ConsoleDataHandlers {
   return {
@@ -28,6 +28,7 @@ export function createConsoleDataHandlers(data: ConsoleData, sendTestPush: TestP
           await data.updateSendingSettings(r.siteId, {
             ...(r.setFrequencyCap ? { frequencyCap: r.frequencyCap ? { campaigns: r.frequencyCap.campaigns, hours: r.frequencyCap.hours } : null } : {}),
             ...(r.setTimeZone ? { timeZone: r.timeZone ?? null } : {}),
+            ...(r.setQuietHours ? { quietHours: r.quietHours ? { from: r.quietHours.from, to: r.quietHours.to } : null } : {}),
             validateOnly: r.validateOnly,
           }),
         ),

@@ -1,10 +1,12 @@
 // The site plugin's HTTP endpoints: the snippet and the service worker scripts, the site's
 // public configuration (VAPID public key), and what the plugin reports about its subscribers
-// (subscribe, unsubscribe, page views, subscription changes; rules in audience/). Reached
+// (subscribe, unsubscribe, page views, subscription changes; rules in audience/) and who its
+// subscribers are (identify, logout; rules in people/). Reached
 // through the gateway's /public proxy.
 import express, { type Request, type Response, type Router } from 'express';
 import type { Pool } from '@webpush/shared/db.js';
 import type { Subscriptions } from '../audience/index.js';
+import type { Identity, VisitorTags } from '../people/index.js';
 import { SiteNotFoundError } from '../errors.js';
 import { clientCountry } from '../http/client-address.js';
 import { jsonObject, rawBody } from '../http/json-body.js';
@@ -25,6 +27,8 @@ export const CONFIG_CACHE_CONTROL = 'public, max-age=300';
 export interface PluginRouteDeps {
   pool: Pool;
   subscriptions: Subscriptions;
+  identity: Identity;
+  visitorTags: VisitorTags;
   /** Subscription calls, per client address. */
   limiter: RateLimiter;
   /** Page views and subscription changes: limited like subscriptions, in buckets of their own. */
@@ -86,7 +90,29 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   // The service worker's report that the browser replaced a subscription (pushsubscriptionchange).
   router.post('/public/v1/sites/:publicId/subscription-changes', reportLimit, body, async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    res.status(200).json(await subscriptions.replaceSubscription(String(req.params.publicId), jsonObject(req)));
+    const publicId = String(req.params.publicId);
+    const change = jsonObject(req);
+    const result = await subscriptions.replaceSubscription(publicId, change);
+    if (result.replaced) await deps.identity.carryOver(publicId, change as { oldEndpoint: string; endpoint: string });
+    res.status(200).json(result);
+  });
+
+  // `webpush('identify', externalId, signature)` and `webpush('logout')` (docs/people.md). Limited
+  // as subscriptions are: the limit is also what bounds guessing a signature.
+  const identityPath = '/public/v1/sites/:publicId/identity';
+  router.post(identityPath, subscribeLimit, body, async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.status(200).json(await deps.identity.identify(String(req.params.publicId), jsonObject(req)));
+  });
+  router.delete(identityPath, subscribeLimit, body, async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.status(200).json(await deps.identity.logout(String(req.params.publicId), jsonObject(req)));
+  });
+
+  // `webpush('tag', key, value)`: the identified visitor's tags the site lets pages set.
+  router.post('/public/v1/sites/:publicId/tags', reportLimit, body, async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.status(200).json(await deps.visitorTags.tag(String(req.params.publicId), jsonObject(req)));
   });
 
   return router;

@@ -1,15 +1,18 @@
 // Takes a dispatched campaign: creates its run once, then streams its audience (active
 // subscribers in topics ∪ countries, narrowed by its segment; for a revision of a campaign, the
-// subscribers that campaign was sent to) by keyset in id order and
-// publishes it as chunk messages (a campaign with local time, an A/B test or a throttle is
-// planned in stages instead, which the pacer expands: stages.ts),
+// subscribers that campaign was sent to; for a notification, the site's active subscribers among
+// those it names, resolved once) by keyset in id order and
+// publishes it as chunk messages, a notification's on its own chunk topic (a campaign with local
+// time, an A/B test or a throttle, or one with zones in the site's quiet hours, is planned in
+// stages instead, which the pacer expands: stages.ts),
 // recording progress after every group so a restarted instance resumes where it stopped. The
 // audience is never held in memory: one slice of `chunkSize` ids at a time.
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
 import { audienceSlice, failRun, finishExpansion, recipientsSlice, recordExpansion, revisedRun, runFor, startPacing, type RunRow } from './run-store.js';
-import { isStaged, storeStagePlan } from './stages.js';
+import { storeStagePlan } from './stages.js';
+import { resolveTargets, targetsSlice } from './notification-store.js';
 import { findSiteById } from '../sites/index.js';
 
 export interface DispatchDeps {
@@ -50,13 +53,16 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
         return;
       }
     }
-    if (isStaged(job)) {
-      // Local time, A/B test or throttle: the pacer expands the audience in stages, each when due.
-      const stages = await withTransaction(deps.pool, async (tx) => {
-        const planned = await storeStagePlan(tx, job);
-        await startPacing(tx, job.campaignId, planned[0].at);
-        return planned;
-      });
+    // Resolved before the first slice is read; a repeated dispatch of a run still expanding finds them stored.
+    if (job.notification) await resolveTargets(deps.pool, job.campaignId, job.siteId, job.notification.subscriptionIds);
+    // Local time, A/B test, throttle, best time or zones in quiet hours: the pacer expands the audience in
+    // stages, each when due.
+    const stages = await withTransaction(deps.pool, async (tx) => {
+      const planned = await storeStagePlan(tx, job);
+      if (planned) await startPacing(tx, job.campaignId, planned[0].at);
+      return planned;
+    });
+    if (stages) {
       deps.log.info('campaign planned in stages', { campaignId: job.campaignId, stages: stages.length, first: stages[0].at.toISOString() });
       deps.paced?.();
       return;
@@ -74,7 +80,9 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       while (group.length < groupSize) {
         const ids = job.revision
           ? await recipientsSlice(deps.pool, job.revision.campaignId, last, opts.chunkSize)
-          : await audienceSlice(deps.pool, job, last, opts.chunkSize);
+          : job.notification
+            ? await targetsSlice(deps.pool, job.campaignId, last, opts.chunkSize)
+            : await audienceSlice(deps.pool, job, last, opts.chunkSize);
         if (ids.length === 0) break;
         group.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: chunkNo + group.length, subscriberIds: ids });
         last = ids[ids.length - 1];
@@ -83,7 +91,7 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       }
       if (group.length === 0) break;
       await deps.publish(
-        TOPICS.chunks,
+        job.notification ? TOPICS.notificationChunks : TOPICS.chunks,
         group.map((c) => ({ key: chunkKey(c.campaignId, c.chunkNo), value: Buffer.from(JSON.stringify(c)) })),
       );
       await recordExpansion(deps.pool, job.campaignId, last, group.length, count);

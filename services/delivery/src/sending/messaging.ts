@@ -1,14 +1,17 @@
-// The delivery service's Kafka wiring: consumes dispatch jobs and audience chunks, publishes
-// chunks and per-campaign stats. Topic names and message types live in shared/messages.ts.
+// The delivery service's Kafka wiring: consumes dispatch jobs and audience chunks — a
+// notification's on topics and in groups of their own, so it never waits behind a campaign's
+// (docs/architecture.md, "A notification") — publishes chunks and per-campaign stats. Topic names and message types live in shared/messages.ts.
 import { createMessaging } from '@webpush/shared/kafka.js';
 import type { Logger } from '@webpush/shared/log.js';
-import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
+import { createCodecs, TOPIC_PARTITIONS, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
 import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '@webpush/shared/observability/request-context.js';
 import type { RunRow } from './run-store.js';
 import { BROWSERS } from '@webpush/contracts/segment.js';
 
 export const DISPATCH_GROUP = 'delivery-dispatch';
 export const CHUNKS_GROUP = 'delivery-chunks';
+export const NOTIFICATIONS_GROUP = 'delivery-notifications';
+export const NOTIFICATION_CHUNKS_GROUP = 'delivery-notification-chunks';
 
 /**
  * A chunk fetch's share of one partition: about 25 chunks of 500 ids (≈ 12,500 pushes, over
@@ -131,6 +134,33 @@ export function createDeliveryMessaging(opts: { brokers: string[]; prefix: strin
         },
       });
       stops.push(chunks.stop);
+      // The notifications' lane: the same handlers, their own consumers. A notification's job is
+      // quick (its targets resolved, a few chunks published), so its partitions go at once.
+      const notifications = await messaging.consume({
+        groupId: NOTIFICATIONS_GROUP,
+        topic: TOPICS.notifications,
+        codec: codecs.dispatch,
+        maxBatch: 1,
+        partitionsConsumedConcurrently: TOPIC_PARTITIONS[TOPICS.notifications],
+        sessionTimeoutMs: opts.sessionTimeoutMs,
+        handle: async (messages, ctx) => {
+          for (const m of messages) await inRequestOf(m.headers, () => handlers.dispatch(m.value, ctx.heartbeat));
+        },
+      });
+      stops.push(notifications.stop);
+      const notificationChunks = await messaging.consume({
+        groupId: NOTIFICATION_CHUNKS_GROUP,
+        topic: TOPICS.notificationChunks,
+        codec: codecs.chunk,
+        maxBatch: 1,
+        partitionsConsumedConcurrently: opts.chunkConcurrency,
+        maxBytesPerPartition: CHUNK_FETCH_BYTES,
+        sessionTimeoutMs: opts.sessionTimeoutMs,
+        handle: async (messages, ctx) => {
+          for (const m of messages) await inRequestOf(m.headers, () => handlers.chunk(m.value, ctx.heartbeat));
+        },
+      });
+      stops.push(notificationChunks.stop);
     },
     async stop() {
       for (const stop of stops.reverse()) await stop().catch(() => {});

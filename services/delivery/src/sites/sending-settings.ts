@@ -1,7 +1,8 @@
-// The rules of a site's sending settings the delivery service owns — the frequency cap and the
-// site's time zone — checked alike for the operators' CLI (operators.ts: `sites set-frequency-cap`,
-// `set-time-zone`) and the console's settings (console/console-data.ts), each in its own words.
-import { canonicalZone, isKnownZone } from '@webpush/contracts/local-time.js';
+// The rules of a site's sending settings the delivery service owns — the frequency cap, the
+// site's time zone and its quiet hours — checked alike for the operators' CLI (operators.ts:
+// `sites set-frequency-cap`, `set-time-zone`, `set-quiet-hours`) and the console's settings
+// (console/console-data.ts), each in its own words.
+import { canonicalZone, isKnownZone, LOCAL_TIME_PATTERN, type QuietHours } from '@webpush/contracts/local-time.js';
 /** A site's frequency cap: at most `campaigns` campaigns per subscriber in any `hours`. */
 export interface FrequencyCap {
   campaigns: number;
@@ -22,4 +23,10 @@ export function capRefusals(cap: FrequencyCap): ('campaigns' | 'hours')[] {
 /** The zone as stored (its canonical IANA name), or undefined for a name the platform does not know. */
 export function storedZone(zone: string): string | undefined {
   return isKnownZone(zone) ? canonicalZone(zone) : undefined;
+}
+
+/** Which parts of a quiet-hours window are refused (none: it is one): a time not `HH:MM`, or a `to` equal to `from`. */
+export function quietHoursRefusals(quiet: QuietHours): ('from' | 'to')[] {
+  const time = (t: string) => LOCAL_TIME_PATTERN.test(t);
+  return [...(time(quiet.from) ? [] : ['from' as const]), ...(time(quiet.to) && quiet.to !== quiet.from ? [] : ['to' as const])];
 }

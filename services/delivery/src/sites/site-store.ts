@@ -1,6 +1,6 @@
 // Sites as the delivery service knows them: ids shared with the campaign service, VAPID keys.
 import type { Queryable } from '@webpush/shared/db.js';
-import { DEFAULT_TIME_ZONE } from '@webpush/contracts/local-time.js';
+import { DEFAULT_TIME_ZONE, type QuietHours } from '@webpush/contracts/local-time.js';
 
 export interface SiteRow {
   siteId: string;
@@ -101,6 +101,17 @@ export async function siteTimeZone(db: Queryable, siteId: string): Promise<strin
 /** Sets the site's default zone; null: none (UTC). */
 export async function setSiteTimeZone(db: Queryable, siteId: string, zone: string | null): Promise<void> {
   await db.query('UPDATE delivery.sites SET time_zone = $2 WHERE site_id = $1', [siteId, zone]);
+}
+
+/** The site's quiet hours (`sites set-quiet-hours`), null when none (or the site is unknown). */
+export async function siteQuietHours(db: Queryable, siteId: string): Promise<QuietHours | null> {
+  const { rows } = await db.query('SELECT quiet_from, quiet_to FROM delivery.sites WHERE site_id = $1', [siteId]);
+  return rows[0]?.quiet_from ? { from: rows[0].quiet_from, to: rows[0].quiet_to } : null;
+}
+
+/** Sets the site's quiet hours; null: none. */
+export async function setSiteQuietHours(db: Queryable, siteId: string, quiet: QuietHours | null): Promise<void> {
+  await db.query('UPDATE delivery.sites SET quiet_from = $2, quiet_to = $3 WHERE site_id = $1', [siteId, quiet?.from ?? null, quiet?.to ?? null]);
 }
 
 /** Sets the site's frequency cap (sending/delivery-log-store.ts applies it); null: none. */

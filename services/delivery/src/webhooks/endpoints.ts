@@ -19,6 +19,9 @@ export const WEBHOOK_EVENTS = Object.freeze([
   'notification.impressions',
   'notification.clicks',
   'audit.entry',
+  'notification.sent',
+  'person.deleted',
+  'person.exported',
 ] as const);
 
 export const MAX_WEBHOOKS_PER_SITE = 10;

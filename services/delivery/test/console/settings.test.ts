@@ -29,8 +29,8 @@ describe("console data: the site's settings", function () {
     const keyA = (await t.operators.registerSite(a)).vapidPublicKey;
     const keyB = (await t.operators.registerSite(b)).vapidPublicKey;
     expect(keyA).to.not.equal(keyB);
-    expect(await calls.settings(a.siteId)).to.deep.equal({ vapidPublicKey: keyA, publicId: a.publicId, frequencyCap: null, timeZone: 'UTC' });
-    expect(await calls.settings(b.siteId.toUpperCase())).to.deep.equal({ vapidPublicKey: keyB, publicId: b.publicId, frequencyCap: null, timeZone: 'UTC' });
+    expect(await calls.settings(a.siteId)).to.deep.equal({ vapidPublicKey: keyA, publicId: a.publicId, frequencyCap: null, timeZone: 'UTC', quietHours: null });
+    expect(await calls.settings(b.siteId.toUpperCase())).to.deep.equal({ vapidPublicKey: keyB, publicId: b.publicId, frequencyCap: null, timeZone: 'UTC', quietHours: null });
     // The key the plugin's public config answers is the same one.
     const config = await request(t, 'GET', `/public/v1/sites/${a.publicId}/config`);
     expect([config.status, (config.body as { vapidPublicKey: string }).vapidPublicKey]).to.deep.equal([200, keyA]);

@@ -15,11 +15,13 @@ const CONFIG = { vapidPublicKey: 'BAAA' };
 type Answer = number | 'network error';
 
 interface Page {
-  calls: { method: string; url: string }[];
+  calls: { method: string; url: string; body?: unknown }[];
   waits: number[];
   /** The states the snippet announced, in order. */
   states: string[];
-  webpush: { state: string; subscribe(): Promise<string> };
+  webpush: { state: string; subscribe(): Promise<string> } & ((command: string, ...args: unknown[]) => Promise<unknown>);
+  /** The `webpush:identity` announcements, in order. */
+  identities: unknown[];
   /** Settles once the snippet's start-up calls are done. */
   settled(): Promise<void>;
 }
@@ -29,22 +31,27 @@ interface Page {
  * path's answers in turn (the last one repeated); a visitor who allowed notifications already
  * holds a push subscription.
  */
-function load(permission: NotificationPermission, answers: Record<string, Answer[]>): Page {
+function load(permission: NotificationPermission, answers: Record<string, Answer[]>, queued: unknown[][] = []): Page {
   const calls: Page['calls'] = [];
+  const identities: unknown[] = [];
   const waits: number[] = [];
   const states: string[] = [];
   const pending = new Set<Promise<unknown>>();
   const subscription = { endpoint: 'https://push.example/1', toJSON: () => ({ endpoint: 'https://push.example/1', keys: { p256dh: 'p', auth: 'a' } }), unsubscribe: async () => true };
+  let subscribed = permission === 'granted';
   const registration = {
     active: {},
     pushManager: {
-      getSubscription: async () => (permission === 'granted' ? subscription : null),
-      subscribe: async () => subscription,
+      getSubscription: async () => (subscribed ? subscription : null),
+      subscribe: async () => {
+        subscribed = true;
+        return subscription;
+      },
     },
   };
-  const fetch = (url: string, init: { method: string }) => {
+  const fetch = (url: string, init: { method: string; body?: string }) => {
     const key = `${init.method} ${url.slice(API.length)}`;
-    calls.push({ method: init.method, url: url.slice(API.length) });
+    calls.push({ method: init.method, url: url.slice(API.length), body: init.body === undefined ? undefined : JSON.parse(init.body) });
     const list = answers[key] ?? [404];
     const answer = list[Math.min(calls.filter((c) => `${c.method} ${c.url}` === key).length, list.length) - 1];
     const done =
@@ -54,7 +61,20 @@ function load(permission: NotificationPermission, answers: Record<string, Answer
             status: answer,
             ok: answer >= 200 && answer < 300,
             headers: new Headers(answer === 429 ? { 'Retry-After': '7' } : {}),
-            json: async () => (key.endsWith('/config') ? CONFIG : key.endsWith('/pageviews') ? { updated: true } : answer >= 400 ? { message: `refused ${answer}` } : {}),
+            json: async () =>
+              answer >= 400
+                ? { message: `refused ${answer}` }
+                : key.endsWith('/config')
+                  ? CONFIG
+                  : key.endsWith('/pageviews')
+                    ? { updated: true }
+                    : key === 'POST sites/pub_x/identity'
+                      ? { identified: true }
+                      : key === 'DELETE sites/pub_x/identity'
+                        ? { unlinked: true }
+                        : key === 'POST sites/pub_x/tags'
+                          ? { tagged: true }
+                          : {},
           });
     pending.add(done.catch(() => {}));
     return done;
@@ -63,7 +83,8 @@ function load(permission: NotificationPermission, answers: Record<string, Answer
     currentScript: { src: `${API}webpush.js`, getAttribute: (name: string) => ({ 'data-site': 'pub_x', 'data-button': 'none' })[name] ?? null },
     readyState: 'complete',
     querySelectorAll: () => [],
-    dispatchEvent: (event: { detail: { state: string } }) => states.push(event.detail.state),
+    dispatchEvent: (event: { type: string; detail: { state: string } }) =>
+      event.type === 'webpush:identity' ? identities.push(event.detail) : states.push(event.detail.state),
     addEventListener: () => {},
   };
   const window: Record<string, unknown> = {
@@ -100,6 +121,8 @@ function load(permission: NotificationPermission, answers: Record<string, Answer
     },
   };
   window.window = window;
+  // The page's queue stub (docs/people.md), with what it was asked before the script loaded.
+  if (queued.length > 0) window.webpush = Object.assign(() => {}, { q: queued });
   const context = vm.createContext(window);
   vm.runInContext(SNIPPET, context, { filename: 'webpush.js' });
   const webpush = window.webpush as Page['webpush'];
@@ -113,7 +136,7 @@ function load(permission: NotificationPermission, answers: Record<string, Answer
     }
     throw new Error('the snippet kept calling');
   }
-  return { calls, waits, states, webpush, settled };
+  return { calls, waits, states, identities, webpush, settled };
 }
 
 describe('plugin: the site snippet\'s calls', () => {
@@ -147,5 +170,54 @@ describe('plugin: the site snippet\'s calls', () => {
     expect(await page.webpush.subscribe()).to.equal('error');
     expect(page.calls.filter((c) => c.url.endsWith('subscriptions'))).to.have.length(1);
     expect(page.waits).to.deep.equal([]);
+  });
+
+  it('when the page queued identify before the script loaded, then it is sent with this browser\'s endpoint once the page view confirmed the subscription, and logout unlinks it', async () => {
+    const signature = 'ab'.repeat(32);
+    const page = load('granted', { 'POST sites/pub_x/pageviews': [200], 'POST sites/pub_x/identity': [200], 'DELETE sites/pub_x/identity': [200] }, [['identify', 'user-123', signature]]);
+    await page.settled();
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['POST sites/pub_x/pageviews', 'POST sites/pub_x/identity']);
+    expect(page.calls[1].body).to.deep.equal({ endpoint: 'https://push.example/1', externalId: 'user-123', signature });
+    expect(page.identities).to.deep.equal([{ externalId: 'user-123', identified: true }]);
+    expect(await page.webpush('logout')).to.equal(true);
+    expect(page.calls.at(-1)).to.deep.equal({ method: 'DELETE', url: 'sites/pub_x/identity', body: { endpoint: 'https://push.example/1' } });
+  });
+
+  it('when a visitor who has not subscribed is identified, then nothing is sent until they subscribe, then the identity follows the subscription', async () => {
+    const page = load('default', { 'GET sites/pub_x/config': [200], 'POST sites/pub_x/subscriptions': [201], 'POST sites/pub_x/identity': [200] });
+    await page.settled();
+    expect(await page.webpush('identify', 'user-9', 'cd'.repeat(32))).to.equal(false);
+    expect(page.calls.some((c) => c.url.endsWith('/identity'))).to.equal(false);
+    expect(await page.webpush('subscribe')).to.equal('subscribed');
+    await page.settled();
+    expect(page.calls.map((c) => `${c.method} ${c.url}`).slice(-2)).to.deep.equal(['POST sites/pub_x/subscriptions', 'POST sites/pub_x/identity']);
+  });
+
+  it('when the server refuses the signature (403), then it is not sent again and the refusal is announced; an unknown command is refused', async () => {
+    const page = load('granted', { 'POST sites/pub_x/pageviews': [200], 'POST sites/pub_x/identity': [403] });
+    await page.settled();
+    let refused: unknown = null;
+    await page.webpush('identify', 'user-1', '00'.repeat(32)).catch((err: unknown) => (refused = err));
+    expect(String(refused)).to.contain('refused 403');
+    expect(page.calls.filter((c) => c.url.endsWith('/identity'))).to.have.length(1);
+    expect(page.identities).to.deep.equal([{ externalId: 'user-1', error: 'refused 403' }]);
+    expect(page.webpush.state, 'the subscription itself is untouched').to.equal('subscribed');
+    let unknown: unknown = null;
+    await page.webpush('explode').catch((err: unknown) => (unknown = err));
+    expect(String(unknown)).to.contain('unknown command');
+  });
+
+  it('when the page queued identify and tags before the script loaded, then the tags follow the identity, in one call; a tag while subscribed is sent at once', async () => {
+    const signature = 'ef'.repeat(32);
+    const page = load('granted', { 'POST sites/pub_x/pageviews': [200], 'POST sites/pub_x/identity': [200], 'POST sites/pub_x/tags': [200] }, [
+      ['tag', 'plan', 'gold'],
+      ['identify', 'user-7', signature],
+      ['tag', 'lang', null],
+    ]);
+    await page.settled();
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['POST sites/pub_x/pageviews', 'POST sites/pub_x/identity', 'POST sites/pub_x/tags']);
+    expect(page.calls[2].body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { plan: 'gold', lang: null } });
+    expect(await page.webpush('tag', 'score', 3)).to.equal(true);
+    expect(page.calls.at(-1)?.body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { score: 3 } });
   });
 });

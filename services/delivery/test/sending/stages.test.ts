@@ -166,7 +166,7 @@ describe('delivery: staged runs (local time, A/B tests)', function () {
         'America/Sao_Paulo',
         new Date(),
       );
-      expect(stages.map((s) => ({ at: s.at.toISOString(), zones: s.zones, otherZones: s.otherZones, abGroup: s.abGroup }))).to.deep.equal([
+      expect(stages!.map((s) => ({ at: s.at.toISOString(), zones: s.zones, otherZones: s.otherZones, abGroup: s.abGroup }))).to.deep.equal([
         { at: '2026-11-27T00:00:00.000Z', zones: ['Asia/Tokyo'], otherZones: false, abGroup: null },
         { at: '2026-11-27T12:00:00.000Z', zones: ['Asia/Tokyo'], otherZones: true, abGroup: null },
       ]);

@@ -341,7 +341,7 @@ describe('delivery: webhooks', function () {
 
   it('knows the events the docs list', () => {
     expect([...WEBHOOK_EVENTS]).to.deep.equal([
-      'campaign.dispatched', 'campaign.completed', 'campaign.failed', 'subscriber.created', 'subscriber.expired', 'notification.impressions', 'notification.clicks', 'audit.entry',
+      'campaign.dispatched', 'campaign.completed', 'campaign.failed', 'subscriber.created', 'subscriber.expired', 'notification.impressions', 'notification.clicks', 'audit.entry', 'notification.sent', 'person.deleted', 'person.exported',
     ]);
   });
 });

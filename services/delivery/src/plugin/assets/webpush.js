@@ -17,11 +17,25 @@
  * data-webpush-topics, lowercased. State changes are announced with a `webpush:state` event on
  * document (detail: { state }); window.webpush.state is one of: loading, unsupported, default,
  * subscribing, subscribed, denied, error.
+ *
+ * Commands, callable before the script has loaded through the queue stub (docs/people.md):
+ *   <script>window.webpush=window.webpush||function(){(webpush.q=webpush.q||[]).push(arguments)}</script>
+ *   webpush('identify', externalId, signature)  this browser's subscription belongs to the site's
+ *                     user externalId; signature = hex HMAC-SHA256 of externalId under the site's
+ *                     identity secret, computed by the site's server. Sent once subscribed.
+ *   webpush('logout') the subscription no longer belongs to anyone.
+ *   webpush('tag', key, value)  sets (null: removes) a tag of the identified visitor, for the keys
+ *                     the site lets pages set; sent once subscribed (after an identify of this page).
+ *   webpush('subscribe'), webpush('unsubscribe') as window.webpush.subscribe()/unsubscribe().
+ * Each answers a Promise. An identify's outcome is announced with a `webpush:identity` event on
+ * document (detail: { externalId, identified } or { externalId, error }).
  */
 (function () {
   'use strict';
 
-  if (window.webpush) return; // included twice: the first copy is in charge
+  // Included twice: the first copy is in charge. A queue stub (a plain function) is taken over.
+  if (window.webpush && 'state' in window.webpush) return;
+  var queued = (window.webpush && window.webpush.q) || [];
   var script = document.currentScript;
   if (!script || !script.src) return;
 
@@ -38,15 +52,26 @@
   var defaultButton = null;
   var registration = null;
   var config = null;
+  // The visitor the page said it is ({ externalId, signature }), sent whenever the browser is subscribed.
+  var identity = null;
+  // Tags asked for on this page and not sent yet (key → value), sent once the browser is subscribed.
+  var pendingTags = {};
 
-  var webpush = {
-    get state() {
+  var commands = { identify: identify, logout: logout, tag: tag, subscribe: subscribe, unsubscribe: unsubscribe };
+
+  function webpush(command) {
+    var run = Object.prototype.hasOwnProperty.call(commands, command) ? commands[command] : null;
+    if (!run) return Promise.reject(new Error('webpush: unknown command ' + String(command)));
+    return run.apply(null, Array.prototype.slice.call(arguments, 1));
+  }
+  Object.defineProperty(webpush, 'state', {
+    get: function () {
       return state;
-    },
-    topics: pageTopics,
-    subscribe: subscribe,
-    unsubscribe: unsubscribe
-  };
+    }
+  });
+  webpush.topics = pageTopics;
+  webpush.subscribe = subscribe;
+  webpush.unsubscribe = unsubscribe;
   window.webpush = webpush;
 
   function setState(next, detail) {
@@ -270,6 +295,7 @@
           .then(register)
           .then(function () {
             setState('subscribed');
+            sendIdentityAndTags();
           });
       })
       .catch(function (err) {
@@ -298,6 +324,98 @@
         setState(Notification.permission === 'denied' ? 'denied' : 'default');
         return state;
       });
+  }
+
+  // ---- who the visitor is (docs/people.md) ---------------------------------------------------
+
+  function announceIdentity(detail) {
+    try {
+      document.dispatchEvent(new CustomEvent('webpush:identity', { detail: detail }));
+    } catch (e) {
+      /* very old browsers: no CustomEvent constructor */
+    }
+  }
+
+  function currentSubscription() {
+    return registerWorker().then(function (reg) {
+      return reg.pushManager.getSubscription();
+    });
+  }
+
+  /** Sends the remembered identity for this browser's subscription; resolves to whether it was linked. */
+  function sendIdentity() {
+    var wanted = identity;
+    if (!wanted || state !== 'subscribed') return Promise.resolve(false);
+    return currentSubscription()
+      .then(function (sub) {
+        if (!sub) return false;
+        return call('POST', 'sites/' + encodeURIComponent(site) + '/identity', {
+          endpoint: sub.endpoint,
+          externalId: wanted.externalId,
+          signature: wanted.signature
+        }).then(function (answer) {
+          return answer.identified === true;
+        });
+      })
+      .then(
+        function (identified) {
+          announceIdentity({ externalId: wanted.externalId, identified: identified });
+          return identified;
+        },
+        function (err) {
+          var message = String((err && err.message) || err);
+          announceIdentity({ externalId: wanted.externalId, error: message });
+          throw err;
+        }
+      );
+  }
+
+  /**
+   * The site's user `externalId`, signed by the site's server. Remembered for this page: sent now
+   * when the browser is subscribed, else as soon as it is. Resolves to whether it was linked now.
+   */
+  function identify(externalId, signature) {
+    identity = { externalId: String(externalId), signature: String(signature) };
+    return sendIdentity();
+  }
+
+  /** Sends the tags asked for so far; resolves to whether they were stored (false: the subscription belongs to nobody). */
+  function sendTags() {
+    var tags = pendingTags;
+    if (Object.keys(tags).length === 0 || state !== 'subscribed') return Promise.resolve(false);
+    pendingTags = {};
+    return currentSubscription().then(function (sub) {
+      if (!sub) return false;
+      return call('POST', 'sites/' + encodeURIComponent(site) + '/tags', { endpoint: sub.endpoint, tags: tags }).then(function (answer) {
+        return answer.tagged === true;
+      });
+    });
+  }
+
+  /** A tag of the identified visitor (value null removes it); sent now when subscribed, else once subscribed. */
+  function tag(key, value) {
+    pendingTags[String(key)] = value === undefined ? null : value;
+    return sendTags();
+  }
+
+  /** Once subscribed: who the visitor is, then their tags (a tag belongs to the person identified first). */
+  function sendIdentityAndTags() {
+    sendIdentity()
+      .catch(function () {}) // announced by sendIdentity
+      .then(sendTags)
+      .catch(function () {}); // a refusal of tags sent here is not announced (webpush('tag') while subscribed rejects with it)
+  }
+
+  /** The visitor logged out: this browser's subscription no longer belongs to anyone. */
+  function logout() {
+    identity = null;
+    if (!supported()) return Promise.resolve(false);
+    return currentSubscription().then(function (sub) {
+      if (!sub) return false;
+      return call('DELETE', 'sites/' + encodeURIComponent(site) + '/identity', { endpoint: sub.endpoint }).then(function (answer) {
+        return answer.unlinked === true;
+      });
+    });
   }
 
   // ---- page wiring ----------------------------------------------------------------------------
@@ -343,6 +461,7 @@
       })
       .then(function () {
         setState('subscribed');
+        sendIdentityAndTags();
       })
       .catch(function (err) {
         setState('error', String((err && err.message) || err));
@@ -373,4 +492,7 @@
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
+
+  // Commands the page queued before this script loaded, in order; their promises are nobody's.
+  for (var q = 0; q < queued.length; q++) webpush.apply(null, queued[q]).catch(function () {});
 })();

@@ -36,6 +36,7 @@ export interface Campaign {
   'abTest'?: (_campaign_v1_AbTest | null);
   'options'?: (_campaign_v1_NotificationOptions | null);
   'urgency'?: (string);
+  'ignoreQuietHours'?: (boolean);
   'sendTime'?: (_campaign_v1_SendTime | null);
   '_image'?: "image";
   '_icon'?: "icon";
@@ -69,6 +70,7 @@ export interface Campaign__Output {
   'abTest': (_campaign_v1_AbTest__Output | null);
   'options': (_campaign_v1_NotificationOptions__Output | null);
   'urgency': (string);
+  'ignoreQuietHours': (boolean);
   'sendTime': (_campaign_v1_SendTime__Output | null);
   '_image'?: "image";
   '_icon'?: "icon";

@@ -7,6 +7,7 @@ export interface PlannedSend {
   'zones'?: (string)[];
   'users'?: (number | string | Long);
   'nextDay'?: (boolean);
+  'held'?: (boolean);
 }
 
 export interface PlannedSend__Output {
@@ -14,4 +15,5 @@ export interface PlannedSend__Output {
   'zones': (string)[];
   'users': (number);
   'nextDay': (boolean);
+  'held': (boolean);
 }

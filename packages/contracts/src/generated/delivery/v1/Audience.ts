@@ -4,11 +4,15 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { CountAudienceRequest as _delivery_v1_CountAudienceRequest, CountAudienceRequest__Output as _delivery_v1_CountAudienceRequest__Output } from '../../delivery/v1/CountAudienceRequest';
 import type { CountAudienceResponse as _delivery_v1_CountAudienceResponse, CountAudienceResponse__Output as _delivery_v1_CountAudienceResponse__Output } from '../../delivery/v1/CountAudienceResponse';
+import type { DeletedPerson as _delivery_v1_DeletedPerson, DeletedPerson__Output as _delivery_v1_DeletedPerson__Output } from '../../delivery/v1/DeletedPerson';
 import type { ExportChunk as _delivery_v1_ExportChunk, ExportChunk__Output as _delivery_v1_ExportChunk__Output } from '../../delivery/v1/ExportChunk';
 import type { ExportSubscribersRequest as _delivery_v1_ExportSubscribersRequest, ExportSubscribersRequest__Output as _delivery_v1_ExportSubscribersRequest__Output } from '../../delivery/v1/ExportSubscribersRequest';
 import type { ImportSubscriptionsRequest as _delivery_v1_ImportSubscriptionsRequest, ImportSubscriptionsRequest__Output as _delivery_v1_ImportSubscriptionsRequest__Output } from '../../delivery/v1/ImportSubscriptionsRequest';
 import type { ImportSubscriptionsResponse as _delivery_v1_ImportSubscriptionsResponse, ImportSubscriptionsResponse__Output as _delivery_v1_ImportSubscriptionsResponse__Output } from '../../delivery/v1/ImportSubscriptionsResponse';
 import type { NameCounts as _delivery_v1_NameCounts, NameCounts__Output as _delivery_v1_NameCounts__Output } from '../../delivery/v1/NameCounts';
+import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from '../../delivery/v1/Person';
+import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from '../../delivery/v1/PersonExport';
+import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from '../../delivery/v1/PersonRequest';
 import type { SiteRequest as _delivery_v1_SiteRequest, SiteRequest__Output as _delivery_v1_SiteRequest__Output } from '../../delivery/v1/SiteRequest';
 
 export interface AudienceClient extends grpc.Client {
@@ -21,10 +25,37 @@ export interface AudienceClient extends grpc.Client {
   countAudience(argument: _delivery_v1_CountAudienceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
   countAudience(argument: _delivery_v1_CountAudienceRequest, callback: grpc.requestCallback<_delivery_v1_CountAudienceResponse__Output>): grpc.ClientUnaryCall;
   
+  DeletePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_DeletedPerson__Output>): grpc.ClientUnaryCall;
+  DeletePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_DeletedPerson__Output>): grpc.ClientUnaryCall;
+  DeletePerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_DeletedPerson__Output>): grpc.ClientUnaryCall;
+  DeletePerson(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_DeletedPerson__Output>): grpc.ClientUnaryCall;
+  deletePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_DeletedPerson__Output>): grpc.ClientUnaryCall;
+  deletePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_DeletedPerson__Output>): grpc.ClientUnaryCall;
+  deletePerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_DeletedPerson__Output>): grpc.ClientUnaryCall;
+  deletePerson(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_DeletedPerson__Output>): grpc.ClientUnaryCall;
+  
+  ExportPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonExport__Output>): grpc.ClientUnaryCall;
+  ExportPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_PersonExport__Output>): grpc.ClientUnaryCall;
+  ExportPerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonExport__Output>): grpc.ClientUnaryCall;
+  ExportPerson(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_PersonExport__Output>): grpc.ClientUnaryCall;
+  exportPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonExport__Output>): grpc.ClientUnaryCall;
+  exportPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_PersonExport__Output>): grpc.ClientUnaryCall;
+  exportPerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonExport__Output>): grpc.ClientUnaryCall;
+  exportPerson(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_PersonExport__Output>): grpc.ClientUnaryCall;
+  
   ExportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
   ExportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
   exportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
   exportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
+  
+  GetPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  GetPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  GetPerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  GetPerson(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  getPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  getPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  getPerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  getPerson(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
   
   ImportSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
   ImportSubscriptions(argument: _delivery_v1_ImportSubscriptionsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_ImportSubscriptionsResponse__Output>): grpc.ClientUnaryCall;
@@ -53,12 +84,27 @@ export interface AudienceClient extends grpc.Client {
   listTopics(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   listTopics(argument: _delivery_v1_SiteRequest, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   
+  UpdatePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  UpdatePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  UpdatePerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  UpdatePerson(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  updatePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  updatePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  updatePerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  updatePerson(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface AudienceHandlers extends grpc.UntypedServiceImplementation {
   CountAudience: grpc.handleUnaryCall<_delivery_v1_CountAudienceRequest__Output, _delivery_v1_CountAudienceResponse>;
   
+  DeletePerson: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_DeletedPerson>;
+  
+  ExportPerson: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_PersonExport>;
+  
   ExportSubscribers: grpc.handleServerStreamingCall<_delivery_v1_ExportSubscribersRequest__Output, _delivery_v1_ExportChunk>;
+  
+  GetPerson: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_Person>;
   
   ImportSubscriptions: grpc.handleUnaryCall<_delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse>;
   
@@ -66,12 +112,18 @@ export interface AudienceHandlers extends grpc.UntypedServiceImplementation {
   
   ListTopics: grpc.handleUnaryCall<_delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts>;
   
+  UpdatePerson: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_Person>;
+  
 }
 
 export interface AudienceDefinition extends grpc.ServiceDefinition {
   CountAudience: MethodDefinition<_delivery_v1_CountAudienceRequest, _delivery_v1_CountAudienceResponse, _delivery_v1_CountAudienceRequest__Output, _delivery_v1_CountAudienceResponse__Output>
+  DeletePerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_DeletedPerson, _delivery_v1_PersonRequest__Output, _delivery_v1_DeletedPerson__Output>
+  ExportPerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonExport, _delivery_v1_PersonRequest__Output, _delivery_v1_PersonExport__Output>
   ExportSubscribers: MethodDefinition<_delivery_v1_ExportSubscribersRequest, _delivery_v1_ExportChunk, _delivery_v1_ExportSubscribersRequest__Output, _delivery_v1_ExportChunk__Output>
+  GetPerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_Person, _delivery_v1_PersonRequest__Output, _delivery_v1_Person__Output>
   ImportSubscriptions: MethodDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse__Output>
   ListCountries: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
   ListTopics: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
+  UpdatePerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_Person, _delivery_v1_PersonRequest__Output, _delivery_v1_Person__Output>
 }

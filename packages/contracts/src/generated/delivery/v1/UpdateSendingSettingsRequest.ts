@@ -1,6 +1,7 @@
 // Original file: packages/contracts/protos/delivery/v1/console_data.proto
 
 import type { FrequencyCapInput as _delivery_v1_FrequencyCapInput, FrequencyCapInput__Output as _delivery_v1_FrequencyCapInput__Output } from '../../delivery/v1/FrequencyCapInput';
+import type { QuietHoursWindow as _delivery_v1_QuietHoursWindow, QuietHoursWindow__Output as _delivery_v1_QuietHoursWindow__Output } from '../../delivery/v1/QuietHoursWindow';
 
 export interface UpdateSendingSettingsRequest {
   'siteId'?: (string);
@@ -9,6 +10,8 @@ export interface UpdateSendingSettingsRequest {
   'setTimeZone'?: (boolean);
   'timeZone'?: (string);
   'validateOnly'?: (boolean);
+  'setQuietHours'?: (boolean);
+  'quietHours'?: (_delivery_v1_QuietHoursWindow | null);
   '_timeZone'?: "timeZone";
 }
 
@@ -19,5 +22,7 @@ export interface UpdateSendingSettingsRequest__Output {
   'setTimeZone': (boolean);
   'timeZone'?: (string);
   'validateOnly': (boolean);
+  'setQuietHours': (boolean);
+  'quietHours': (_delivery_v1_QuietHoursWindow__Output | null);
   '_timeZone'?: "timeZone";
 }

@@ -1,0 +1,142 @@
+// Notifications beside a campaign (issue 37: "campaigns and one-to-one notifications must not
+// queue behind each other"): a campaign of `campaign` subscribers (seeded, pointing at the main
+// simulator) is sent, and once its pushes flow, notifications are created at `perSecond` for
+// `seconds` (open loop: one every 1/perSecond s whatever the answers), each to `targets`
+// subscriptions issued by the device simulator, which decrypts every push and stamps when it got
+// it. The latency of a push is that stamp less the moment the API answered its create (both
+// Date.now() on this machine); target p99 < 200 ms. The campaign's progress before and after the
+// load says whether it was sending throughout.
+import { api, createSite, percentile, seed, sleep } from '../lib/sites.js';
+import type { BenchStack } from '../lib/stack.js';
+import { BENCH_CAMPAIGN, sendBenchCampaign, settle } from './delivery.js';
+
+export interface NotificationsOptions {
+  /** Subscribers of the campaign sending meanwhile. */
+  campaign: number;
+  perSecond: number;
+  seconds: number;
+  /** Subscriptions each notification names. */
+  targets: number;
+}
+
+export interface NotificationsResult {
+  campaign: number;
+  perSecond: number;
+  seconds: number;
+  targets: number;
+  created: number;
+  /** Creates not answered 202 (or not at all within 30 s). */
+  failedCreates: number;
+  /** Pushes the device simulator got of the notifications (of created × targets). */
+  pushes: number;
+  /** From the API's answer to the push service's receipt, ms. */
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** The create call itself, ms. */
+  createMs: { p50: number; p99: number };
+  /** Pushes of the campaign when the load began and ended (it was sending throughout when both are under `campaign`). */
+  campaignPushedAtStart: number;
+  campaignPushedAtEnd: number;
+  measuredAt: string;
+}
+
+/** Subscriptions the notifications pick their targets from. */
+const POOL = 200;
+
+export async function runNotifications(stack: BenchStack, o: NotificationsOptions, log: (l: string) => void): Promise<NotificationsResult> {
+  const devices = stack.deviceSim;
+  if (!devices) throw new Error('the notifications part needs the device simulator (StackOptions.devices)');
+  const base = stack.services.gatewayUrl;
+  const site = await createSite(stack, 'bench-notifications');
+  // The people: subscriptions the device simulator issued, subscribed through the site plugin's endpoint.
+  const people: string[] = [];
+  for (let i = 0; i < POOL; i++) {
+    const sub = await devices.subscribe(site.vapidPublicKey);
+    const res = await api(base, '', 'POST', `/public/v1/sites/${site.publicId}/subscriptions`, { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['people'] });
+    if (res.status !== 201) throw new Error(`subscribe: ${res.status} ${JSON.stringify(res.body)}`);
+    people.push(res.body.id as string);
+  }
+  // The campaign's audience, on the same site: one site sends both.
+  await seed(stack, site, { count: o.campaign, topics: ['bench'], countries: ['br'], perSubscriber: 1, endpointBase: `${stack.sim.origin}/push/` }, log);
+  await settle(stack, log);
+  const pushed = async () => {
+    const s = await stack.sim.stats();
+    return s.accepted + s.rejected.total;
+  };
+  const before = await pushed();
+  const campaignId = await sendBenchCampaign(stack, site.apiKey);
+  // Under way: a twentieth of its audience (at most 20,000) pushed.
+  const under = Math.min(20_000, Math.ceil(o.campaign / 20));
+  for (const until = Date.now() + 300_000; (await pushed()) - before < under; ) {
+    if (Date.now() > until) throw new Error(`campaign ${campaignId} did not start sending within 300 s`);
+    await sleep(200);
+  }
+  const campaignPushedAtStart = (await pushed()) - before;
+  log(`  campaign ${campaignId} of ${o.campaign.toLocaleString('en')} sending (${campaignPushedAtStart.toLocaleString('en')} pushed): ${o.perSecond} notifications a second for ${o.seconds} s, ${o.targets} targets each`);
+
+  // The simulator keeps its last 1,000 messages: read every 250 ms, kept by message id.
+  const received = new Map<string, { payload: string; receivedAt: number }>();
+  let reading = true;
+  const reader = (async () => {
+    while (reading) {
+      for (const m of await devices.messages().catch(() => [])) received.set(m.id, m);
+      await sleep(250);
+    }
+  })();
+  const answeredAt = new Map<string, number>();
+  const createMs: number[] = [];
+  const failures: string[] = [];
+  const calls: Promise<void>[] = [];
+  const count = o.perSecond * o.seconds;
+  let campaignPushedAtEnd = 0;
+  const mine = () => [...received.values()].filter((m) => answeredAt.has(JSON.parse(m.payload).id as string));
+  try {
+    const t0 = performance.now();
+    for (let i = 0; i < count; i++) {
+      const due = t0 + (i * 1000) / o.perSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const subscriptionIds = Array.from({ length: o.targets }, (_, k) => people[(i * o.targets + k) % POOL]);
+      calls.push(
+        (async () => {
+          const started = performance.now();
+          const res = await api(base, site.apiKey, 'POST', '/v2/notifications', { ...BENCH_CAMPAIGN, subscriptionIds, transactional: true }).catch((err: Error) => ({ status: 0, body: err.message }));
+          createMs.push(performance.now() - started);
+          if (res.status !== 202) failures.push(`${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+          else answeredAt.set((res.body as { id: string }).id, Date.now());
+        })(),
+      );
+    }
+    await Promise.all(calls);
+    campaignPushedAtEnd = (await pushed()) - before;
+    const expected = answeredAt.size * o.targets;
+    for (const until = Date.now() + 60_000; mine().length < expected && Date.now() < until; ) await sleep(250);
+  } finally {
+    reading = false;
+    await reader;
+  }
+  if (failures.length > 0) log(`  ${failures.length} creates failed, e.g. ${failures.slice(0, 3).join('; ')}`);
+  const latencies = mine()
+    .map((m) => m.receivedAt - answeredAt.get(JSON.parse(m.payload).id as string)!)
+    .sort((a, b) => a - b);
+  const creates = [...createMs].sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 10) / 10;
+  const result: NotificationsResult = {
+    campaign: o.campaign,
+    perSecond: o.perSecond,
+    seconds: o.seconds,
+    targets: o.targets,
+    created: answeredAt.size,
+    failedCreates: failures.length,
+    pushes: latencies.length,
+    latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? NaN) },
+    createMs: { p50: round(percentile(creates, 50)), p99: round(percentile(creates, 99)) },
+    campaignPushedAtStart,
+    campaignPushedAtEnd,
+    measuredAt: new Date().toISOString(),
+  };
+  log(
+    `  notifications: ${result.created} created (${result.failedCreates} failed), ${result.pushes} of ${result.created * o.targets} pushes received; API answer → push service p50 ${result.latencyMs.p50} ms, p90 ${result.latencyMs.p90} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms ` +
+      `(create p50 ${result.createMs.p50} ms, p99 ${result.createMs.p99} ms); the campaign pushed ${campaignPushedAtStart.toLocaleString('en')} → ${campaignPushedAtEnd.toLocaleString('en')} of ${o.campaign.toLocaleString('en')} meanwhile`,
+  );
+  return result;
+}

@@ -1,0 +1,30 @@
+// Original file: packages/contracts/protos/campaign/v1/campaign.proto
+
+import type { NotificationCounts as _campaign_v1_NotificationCounts, NotificationCounts__Output as _campaign_v1_NotificationCounts__Output } from '../../campaign/v1/NotificationCounts';
+import type { NotificationResult as _campaign_v1_NotificationResult, NotificationResult__Output as _campaign_v1_NotificationResult__Output } from '../../campaign/v1/NotificationResult';
+
+export interface Notification {
+  'id'?: (string);
+  'createdAt'?: (string);
+  'transactional'?: (boolean);
+  'targets'?: (number);
+  'status'?: (string);
+  'contentJson'?: (string);
+  'counts'?: (_campaign_v1_NotificationCounts | null);
+  'results'?: (_campaign_v1_NotificationResult)[];
+  'nextCursor'?: (string);
+  'reason'?: (string);
+}
+
+export interface Notification__Output {
+  'id': (string);
+  'createdAt': (string);
+  'transactional': (boolean);
+  'targets': (number);
+  'status': (string);
+  'contentJson': (string);
+  'counts': (_campaign_v1_NotificationCounts__Output | null);
+  'results': (_campaign_v1_NotificationResult__Output)[];
+  'nextCursor': (string);
+  'reason': (string);
+}

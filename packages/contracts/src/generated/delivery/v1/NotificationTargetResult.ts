@@ -1,0 +1,16 @@
+// Original file: packages/contracts/protos/delivery/v1/runs.proto
+
+
+export interface NotificationTargetResult {
+  'position'?: (number);
+  'subscriptionId'?: (string);
+  'outcome'?: (string);
+  'reason'?: (string);
+}
+
+export interface NotificationTargetResult__Output {
+  'position': (number);
+  'subscriptionId': (string);
+  'outcome': (string);
+  'reason': (string);
+}

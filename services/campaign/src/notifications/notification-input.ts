@@ -1,0 +1,69 @@
+// Validation of POST /v2/notifications (docs/api-decisions.md, "Notifications"): the targets
+// first, then the content by the create's own rules and messages (content-fields.ts and the
+// create's utm, TTL and options fields), then `transactional`. Every failing field contributes
+// its message.
+import { campaignContent, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { MAX_NOTIFICATION_TARGETS } from '@webpush/contracts/messages.js';
+import type { Urgency } from '@webpush/contracts/urgency.js';
+import { CONTENT_FIELD_RULES, fitsOnePush, notificationOptionsField, ttlField, urgencyField, utmField } from '../campaigns/index.js';
+import { ValidationError } from '../base/errors.js';
+import { isUuid } from '../base/ids.js';
+import { MESSAGES } from '../base/texts.js';
+
+export interface NotificationInput {
+  /** Lowercase, in the request's order, each once. */
+  subscriptionIds: string[];
+  content: CampaignContent;
+  ttl: number;
+  urgency: Urgency;
+  /** Sent also to subscribers who reached the site's frequency cap (and counted towards it). */
+  transactional: boolean;
+}
+
+function targetsField(value: unknown, errors: string[]): string[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    errors.push(MESSAGES.notificationTargets);
+    return [];
+  }
+  if (value.length > MAX_NOTIFICATION_TARGETS) {
+    errors.push(MESSAGES.notificationTooManyTargets);
+    return [];
+  }
+  if (!value.every((v) => typeof v === 'string' && isUuid(v))) {
+    errors.push(MESSAGES.notificationTargetFormat);
+    return [];
+  }
+  const ids = (value as string[]).map((v) => v.toLowerCase());
+  // Refused rather than merged: a list naming someone twice is a bug on the caller's side, and
+  // each subscription gets a notification once whatever the list says.
+  if (new Set(ids).size !== ids.length) {
+    errors.push(MESSAGES.notificationDuplicateTargets);
+    return [];
+  }
+  return ids;
+}
+
+export function validateNotificationInput(raw: Record<string, unknown>): NotificationInput {
+  const errors: string[] = [];
+  // Named people (external ids) come with identified subscribers; until then a clear refusal.
+  if (Object.hasOwn(raw, 'externalIds')) errors.push(MESSAGES.notificationExternalIds);
+  const subscriptionIds = targetsField(raw.subscriptionIds, errors);
+  const title = CONTENT_FIELD_RULES.title(raw.title, errors);
+  const body = CONTENT_FIELD_RULES.body(raw.body, errors);
+  const link = CONTENT_FIELD_RULES.link(raw.link, errors);
+  const callToAction = CONTENT_FIELD_RULES.callToAction(raw.callToAction, errors);
+  const icon = CONTENT_FIELD_RULES.icon(raw.icon, errors);
+  const image = CONTENT_FIELD_RULES.image(raw.image, errors);
+  const utmSource = utmField(raw.utmSource, { length: MESSAGES.utmSourceLength, characters: MESSAGES.utmSourceCharacters }, errors);
+  const utmMedium = utmField(raw.utmMedium, { length: MESSAGES.utmMediumLength, characters: MESSAGES.utmMediumCharacters }, errors);
+  const utmCampaign = utmField(raw.utmCampaign, { length: MESSAGES.utmCampaignLength, characters: MESSAGES.utmCampaignCharacters }, errors);
+  const ttl = ttlField(raw.ttl, errors);
+  const options = notificationOptionsField(raw, callToAction, errors);
+  const urgency = urgencyField(raw.urgency, errors);
+  const transactional = raw.transactional ?? false;
+  if (typeof transactional !== 'boolean') errors.push(MESSAGES.notificationTransactional);
+  if (errors.length > 0) throw new ValidationError(errors);
+  const content = campaignContent({ title, body, link, utmSource, utmMedium, utmCampaign, icon, image, callToAction, options });
+  if (!fitsOnePush(content)) throw new ValidationError([MESSAGES.notificationTooLarge]);
+  return { subscriptionIds, content, ttl, urgency, transactional: transactional === true };
+}

@@ -1,0 +1,59 @@
+// The notifications' SQL (campaign.notifications): a new one, one of a site's, a page of a
+// site's, newest first (keyset on created_at, id).
+import type { Queryable } from '@webpush/shared/db.js';
+import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
+import type { Urgency } from '@webpush/contracts/urgency.js';
+
+export interface NotificationRow {
+  id: string;
+  siteId: string;
+  content: CampaignContent;
+  ttl: number;
+  urgency: Urgency;
+  transactional: boolean;
+  subscriptionIds: string[];
+  createdAt: Date;
+  /** Microsecond text of created_at: the list's keyset. */
+  sortKey: string;
+}
+
+const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, created_at,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
+
+function toRow(r: Record<string, any>): NotificationRow {
+  return {
+    id: r.id,
+    siteId: r.site_id,
+    content: r.content,
+    ttl: r.ttl,
+    urgency: r.urgency,
+    transactional: r.transactional,
+    subscriptionIds: r.subscription_ids,
+    createdAt: r.created_at,
+    sortKey: r.sort_key,
+  };
+}
+
+export async function insertNotification(db: Queryable, n: Omit<NotificationRow, 'createdAt' | 'sortKey'>): Promise<void> {
+  await db.query(
+    `INSERT INTO campaign.notifications (id, site_id, content, ttl, urgency, transactional, subscription_ids)
+     VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::uuid[])`,
+    [n.id, n.siteId, JSON.stringify(n.content), n.ttl, n.urgency, n.transactional, n.subscriptionIds],
+  );
+}
+
+export async function findNotification(db: Queryable, siteId: string, id: string): Promise<NotificationRow | null> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM campaign.notifications WHERE id = $1 AND site_id = $2`, [id, siteId]);
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** Up to `limit` of the site's notifications after `after` (newest first). */
+export async function listNotifications(db: Queryable, siteId: string, limit: number, after: { sortKey: string; id: string } | null): Promise<NotificationRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM campaign.notifications
+      WHERE site_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+      ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [siteId, after?.sortKey ?? null, after?.id ?? null, limit],
+  );
+  return rows.map(toRow);
+}

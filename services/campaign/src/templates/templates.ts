@@ -1,0 +1,155 @@
+// /v2/templates (docs/api-decisions.md, "Templates"): a site's templates created, listed (newest
+// first, with the campaigns' signed cursors), read, updated (a new version), deleted and rendered
+// (a preview), and the rendering a create with `template` makes (given to campaigns/ by its shape,
+// TemplateRenderer). Another site's id, a random id and a malformed id are all "Template not
+// found"; a refused call writes nothing.
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { validateContentInput, type CursorCodec } from '../campaigns/index.js';
+import { formatUtcDate } from '../base/dates.js';
+import { NotFoundError, RefusedError, ValidationError } from '../base/errors.js';
+import { isUuid } from '../base/ids.js';
+import { parseObjectBody } from '../base/request-body.js';
+import { MESSAGES } from '../base/texts.js';
+import { inFieldOrder, renderContent, validateTemplateInput, validateTemplateUpdate, variablesField, variablesOf, type TemplateContent, type TemplateVariable } from './template-input.js';
+import { deleteTemplate, insertTemplate, listTemplates, templateById, updateTemplate, type TemplateRow } from './template-store.js';
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+export interface Template {
+  id: string;
+  name: string;
+  version: number;
+  /** The create body's content fields as saved, texts with their tags. */
+  content: TemplateContent;
+  variables: TemplateVariable[];
+  /** `YYYY-MM-DDTHH:MM:SSZ`. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplatePage {
+  items: Template[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** What a create with `template` is made of: the rendered content fields, and the template as rendered. */
+export interface RenderedTemplate {
+  content: Record<string, unknown>;
+  template: { id: string; version: number };
+}
+
+export type TemplateRenderer = (siteId: string, reference: unknown) => Promise<RenderedTemplate>;
+
+const templateOf = (row: TemplateRow): Template => ({
+  id: row.id,
+  name: row.name,
+  version: row.version,
+  content: inFieldOrder(row.content),
+  variables: variablesOf(row.content),
+  createdAt: formatUtcDate(row.createdAt),
+  updatedAt: formatUtcDate(row.updatedAt),
+});
+
+/** A unique-name violation (two writes racing for one name). */
+const isNameTaken = (err: unknown) => (err as { code?: string; constraint?: string }).code === '23505';
+
+function limitOf(raw: string): number {
+  if (raw === '') return DEFAULT_LIMIT;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new ValidationError([MESSAGES.limitPositive]);
+  return Math.min(n, MAX_LIMIT);
+}
+
+export function templateUseCases(deps: { pool: Pool; cursors: CursorCodec }) {
+  const { pool, cursors } = deps;
+  const found = async (siteId: string, id: string, lock = false, db: Parameters<typeof templateById>[0] = pool) => {
+    const row = isUuid(id) && isUuid(siteId) ? await templateById(db, siteId, id, lock) : null;
+    if (!row) throw new NotFoundError(MESSAGES.templateNotFound);
+    return row;
+  };
+
+  /** The template rendered with the body's `variables`: the content as the create's rules make it. */
+  async function rendered(siteId: string, id: string, variables: unknown): Promise<{ row: TemplateRow; content: Record<string, unknown> }> {
+    const errors: string[] = [];
+    const values = variablesField(variables, errors);
+    if (errors.length > 0) throw new ValidationError(errors);
+    const row = await found(siteId, id);
+    return { row, content: renderContent(row.content, values) };
+  }
+
+  return {
+    async createTemplate(siteId: string, bodyJson: string): Promise<Template> {
+      const fields = validateTemplateInput(parseObjectBody(bodyJson, false));
+      if (!isUuid(siteId)) throw new NotFoundError(MESSAGES.templateNotFound);
+      let row: TemplateRow | null;
+      try {
+        row = await insertTemplate(pool, siteId, fields.name, fields.content);
+      } catch (err) {
+        if (isNameTaken(err)) row = null;
+        else throw err;
+      }
+      if (!row) throw new RefusedError(MESSAGES.templateNameTaken);
+      return templateOf(row);
+    },
+
+    async listTemplates(siteId: string, limitText: string, cursor: string): Promise<TemplatePage> {
+      const limit = limitOf(limitText);
+      const scope = { listing: 'templates' as const, limit };
+      const after = cursor === '' ? null : cursors.decode(cursor, siteId, scope);
+      if (cursor !== '' && after === null) throw new ValidationError([MESSAGES.invalidCursor]);
+      const rows = isUuid(siteId) ? await listTemplates(pool, siteId, limit, after) : [];
+      const items = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      const last = items[items.length - 1];
+      return { items: items.map(templateOf), limit, hasMore, nextCursor: hasMore ? cursors.encode(siteId, scope, { sortKey: last.sortKey, id: last.id }) : null };
+    },
+
+    async getTemplate(siteId: string, id: string): Promise<Template> {
+      return templateOf(await found(siteId, id));
+    },
+
+    async updateTemplate(siteId: string, id: string, bodyJson: string): Promise<Template> {
+      const body = parseObjectBody(bodyJson, false);
+      try {
+        return await withTransaction(pool, async (tx) => {
+          const current = await found(siteId, id, true, tx);
+          const fields = validateTemplateUpdate(body, { name: current.name, content: current.content });
+          const row = await updateTemplate(tx, siteId, id, fields.name, fields.content);
+          if (row === 'taken') throw new RefusedError(MESSAGES.templateNameTaken);
+          return templateOf(row);
+        });
+      } catch (err) {
+        throw isNameTaken(err) ? new RefusedError(MESSAGES.templateNameTaken) : err;
+      }
+    },
+
+    async deleteTemplate(siteId: string, id: string): Promise<{ id: string }> {
+      if (!isUuid(id) || !isUuid(siteId) || !(await deleteTemplate(pool, siteId, id))) throw new NotFoundError(MESSAGES.templateNotFound);
+      return { id };
+    },
+
+    /** POST /v2/templates/{id}/render: the content a campaign made now would have, or the create's refusals. */
+    async renderTemplate(siteId: string, id: string, bodyJson: string): Promise<{ template: Template; content: CampaignContent }> {
+      const body = parseObjectBody(bodyJson, true);
+      const { row, content } = await rendered(siteId, id, body.variables);
+      return { template: templateOf(row), content: validateContentInput(content) };
+    },
+
+    /** A create's `template: {id, variables}` rendered; its content judged by the create after. */
+    renderForCampaign: (async (siteId, reference) => {
+      const ref = reference as Record<string, unknown> | null;
+      const isRef = typeof ref === 'object' && ref !== null && !Array.isArray(ref) && typeof ref.id === 'string' && Object.keys(ref).every((k) => k === 'id' || k === 'variables');
+      if (!isRef) throw new ValidationError([MESSAGES.templateReference]);
+      try {
+        const { row, content } = await rendered(siteId, ref.id as string, ref.variables);
+        return { content, template: { id: row.id, version: row.version } };
+      } catch (err) {
+        throw err instanceof NotFoundError ? new ValidationError([MESSAGES.templateNotOfSite]) : err;
+      }
+    }) satisfies TemplateRenderer as TemplateRenderer,
+  };
+}

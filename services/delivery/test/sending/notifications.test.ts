@@ -1,0 +1,144 @@
+// A notification to chosen subscriptions where its pushes are made (docs/api-decisions.md,
+// "Notifications"): the dispatch handler and the chunk worker as the service wires them, against a
+// real Postgres and a recording push sender. The targets are resolved once, to the site's active
+// subscriptions only; each gets one push whatever repeats (the job, its chunks); the chunks go
+// to the notifications' own topic; the results say what happened to each name, in its order;
+// the cap holds back all but a transactional one; notification.sent carries the counts.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { createLogger } from '@webpush/shared/log.js';
+import { TOPICS, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
+import type { PushHooks, PushJob, PushResult } from '@webpush/push/types.js';
+import type { VapidHeaderCache } from '@webpush/push/vapid.js';
+import { heartbeat } from '../../src/sending/instance-store.js';
+import { trackingTokensFor } from '../../src/tracking/tracking-token.js';
+import { createChunkWorker } from '../../src/sending/chunk-worker.js';
+import { createDispatchHandler } from '../../src/sending/dispatch.js';
+import { findRun } from '../../src/sending/run-store.js';
+import { targetResults } from '../../src/sending/notification-store.js';
+import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
+
+const log = createLogger('notifications-test', 'error');
+const noop = async () => {};
+const noVapid = async (): Promise<VapidHeaderCache> => ({ headerFor: () => '', publicKey: '', signatures: 0 });
+
+describe('sending: notifications to chosen subscriptions', function () {
+  this.timeout(60_000);
+  let t: TestDelivery;
+  let siteId: string;
+  let otherSite: string;
+  let tokens: ReturnType<typeof trackingTokensFor>;
+  /** Public ids of the site's five subscriptions, and of the other site's one. */
+  let mine: string[];
+  let theirs: string;
+
+  before(async () => {
+    t = await startTestDelivery('notifications');
+    siteId = (await newSite(t)).siteId;
+    otherSite = (await newSite(t)).siteId;
+    tokens = trackingTokensFor({ current: t.config.vapidEncryptionKey, previous: [] });
+    const { rows } = await t.pool.query(
+      `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics)
+       SELECT $1, 'https://push.example/notify-' || g, 'key', 'auth', 'US', ARRAY['all'] FROM generate_series(1, 5) g
+       RETURNING public_id::text`,
+      [siteId],
+    );
+    mine = rows.map((r) => r.public_id as string);
+    const other = await t.pool.query(
+      `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics) VALUES ($1, 'https://push.example/other', 'key', 'auth', 'US', ARRAY['all']) RETURNING public_id::text`,
+      [otherSite],
+    );
+    theirs = other.rows[0].public_id;
+  });
+  after(async () => t?.stop());
+
+  /** Dispatches `job` and sends its chunks (each twice); answers the pushes handed to the sender and the topics the chunks went to. */
+  async function send(job: DispatchMessage, failing: string[] = []): Promise<{ pushed: { endpoint: string; payload: Record<string, unknown> }[]; topics: string[]; chunks: ChunkMessage[] }> {
+    const chunks: ChunkMessage[] = [];
+    const topics: string[] = [];
+    const dispatch = createDispatchHandler(
+      {
+        pool: t.pool,
+        log,
+        publish: async (topic, messages) => {
+          topics.push(topic);
+          chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
+        },
+        publishStats: noop,
+      },
+      { chunkSize: 2, chunksPerGroup: 10 },
+    );
+    // The job twice: a relay that published it twice.
+    await dispatch(job, noop);
+    await dispatch(job, noop);
+    const jobs: PushJob[] = [];
+    const sender = {
+      async sendBatch(j: PushJob, hooks?: PushHooks) {
+        jobs.push(j);
+        return Promise.all(
+          j.subscriptions.map(async (item): Promise<PushResult> => {
+            if (hooks?.beforeSend && !(await hooks.beforeSend(item.id))) return { id: item.id, outcome: 'failed', reason: 'not sent', attempts: 0 };
+            const result: PushResult = failing.some((f) => item.endpoint.endsWith(f)) ? { id: item.id, outcome: 'failed', status: 400, attempts: 1 } : { id: item.id, outcome: 'sent', status: 201, attempts: 1 };
+            hooks?.onResult?.(result);
+            return result;
+          }),
+        );
+      },
+    };
+    const instanceId = randomUUID();
+    await heartbeat(t.pool, instanceId);
+    const handle = createChunkWorker(
+      { pool: t.pool, log, instanceId, sender, vapid: noVapid, tokens, publishStats: noop },
+      { deadAfterSec: 30, waitForOthersMs: 2000, claimBatch: 10, retrySec: 5 },
+    );
+    for (const c of [...chunks, ...chunks]) await handle(c, noop);
+    const pushed = jobs.flatMap((j) => j.subscriptions.map((s) => ({ endpoint: s.endpoint, payload: JSON.parse(s.payload ?? j.payload) as Record<string, unknown> })));
+    return { pushed, topics, chunks };
+  }
+
+  const notification = (subscriptionIds: string[], extra: Partial<DispatchMessage> = {}): DispatchMessage => ({ ...dispatchMessage(siteId, []), notification: { subscriptionIds }, ...extra });
+
+  it("when the site's subscriptions, an unknown id and another site's are named, then each of the site's gets one push on the notifications' topic, and the results say so in the order named", async () => {
+    const unknown = randomUUID();
+    const job = notification([mine[3], unknown, mine[0], theirs, mine[1]]);
+    const { pushed, topics } = await send(job, ['notify-2']);
+    expect([...new Set(topics)]).to.deep.equal([TOPICS.notificationChunks]);
+    expect(pushed.map((p) => p.endpoint).sort()).to.deep.equal(['https://push.example/notify-1', 'https://push.example/notify-2', 'https://push.example/notify-4']);
+    for (const p of pushed) expect(p.payload).to.deep.include({ id: job.campaignId, title: job.content.title });
+    expect(await findRun(t.pool, job.campaignId)).to.deep.include({ state: 'completed', sent: 2, failed: 1 });
+    const { counts, results, hasMore } = await targetResults(t.pool, job.campaignId, 0, 10);
+    expect(counts).to.deep.equal({ sent: 2, noSubscription: 2, capped: 0, failed: 1, pending: 0 });
+    expect(results.map((r) => [r.subscriptionId, r.outcome])).to.deep.equal([
+      [mine[3], 'sent'],
+      [unknown, 'noSubscription'],
+      [mine[0], 'sent'],
+      [theirs, 'noSubscription'],
+      [mine[1], 'failed'],
+    ]);
+    expect(hasMore).to.equal(false);
+    const page = await targetResults(t.pool, job.campaignId, 2, 2);
+    expect([page.results.map((r) => r.position), page.hasMore]).to.deep.equal([[3, 4], true]);
+  });
+
+  it('when the site has a cap of one push a day, then a second notification is capped for those already notified, and a transactional one is not', async () => {
+    await t.pool.query('UPDATE delivery.sites SET cap_campaigns = 1, cap_hours = 24 WHERE site_id = $1', [siteId]);
+    await send(notification([mine[4]]));
+    const capped = notification([mine[4], mine[2]]);
+    expect((await send(capped)).pushed.map((p) => p.endpoint)).to.deep.equal(['https://push.example/notify-3']);
+    expect((await targetResults(t.pool, capped.campaignId, 0, 10)).counts).to.deep.include({ sent: 1, capped: 1 });
+    const transactional = notification([mine[4], mine[2]], { ignoreFrequencyCap: true });
+    expect((await send(transactional)).pushed).to.have.length(2);
+    await t.pool.query('UPDATE delivery.sites SET cap_campaigns = NULL, cap_hours = NULL WHERE site_id = $1', [siteId]);
+  });
+
+  it('when a notification ends, then notification.sent carries its counts and no campaign event is written for it', async () => {
+    const body = JSON.stringify({ url: 'https://hooks.example/in', events: ['campaign.dispatched', 'campaign.completed', 'notification.sent'] });
+    await new Promise((resolve, reject) => t.webhooks.CreateWebhook({ siteId, bodyJson: body }, (err, res) => (err ? reject(err) : resolve(res))));
+    const job = notification([mine[0], randomUUID()]);
+    await send(job);
+    const { rows } = await t.pool.query(`SELECT event_type, body::json->'data' AS data FROM delivery.webhook_deliveries WHERE body::json->'data'->>'notificationId' = $1 OR body::json->'data'->>'campaignId' = $1`, [job.campaignId]);
+    expect(rows).to.deep.equal([
+      { event_type: 'notification.sent', data: { notificationId: job.campaignId, status: 'completed', targets: 2, sent: 1, noSubscription: 1, capped: 0, failed: 0, reason: null } },
+    ]);
+  });
+});

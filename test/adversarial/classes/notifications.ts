@@ -1,0 +1,119 @@
+// Class 23: notifications to chosen subscriptions (POST /v2/notifications, GET
+// /v2/notifications[/{id}]; docs/api-decisions.md, "Notifications"), on a site of the class's
+// own: every field hostile — the targets (wrong types, huge and duplicated lists, odd ids in any
+// case, the bystander's subscriptions), the content, `transactional`, `externalIds` — → 202 or
+// 4xx, bad text refused, nothing stored on a 4xx; hostile Idempotency-Key headers; hostile
+// `limit` and `cursor` queries; odd and the bystander's notification ids → 404; the bystander's
+// subscriptions named are never reached (no subscription) and its data unchanged. Targets are
+// random ids and the bystander's: nothing is ever pushed to the outside world.
+import { randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { SiteInfo } from '../../e2e/support/fixtures.js';
+import { request } from '../support/http.js';
+import { hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, toJsonText } from '../support/hostile.js';
+import { fuzz, probe } from '../support/probe.js';
+import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, sleep, trackViolations, validSubscription, violation } from '../support/suite.js';
+
+export const CLASS_NOTIFICATIONS = '23 notifications';
+const cls = CLASS_NOTIFICATIONS;
+
+const FIELDS = [
+  'subscriptionIds', 'externalIds', 'transactional', 'title', 'body', 'link', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl', 'urgency',
+  'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang',
+] as const;
+/** The fields whose text is read (a NUL or lone surrogate there must be refused). */
+const TEXT_FIELDS = ['title', 'body', 'link', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign'];
+
+function valid(subscriptionIds: string[]): Record<string, unknown> {
+  return { subscriptionIds, title: 'Your order shipped', body: 'Parcel 1234 is on its way', link: 'https://shop.example/orders/1234' };
+}
+
+/** Target lists a caller might send, right and wrong. */
+const targets = (theirs: string): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    fc.array(fc.uuid(), { minLength: 1, maxLength: 5 }),
+    fc.uuid().map((id) => [id, id.toUpperCase()]),
+    fc.constant([theirs, theirs.toUpperCase()]),
+    fc.constant([theirs]),
+    fc.integer({ min: 9_990, max: 10_010 }).map((n) => Array.from({ length: n }, () => randomUUID())),
+    fc.array(fc.oneof(fc.uuid(), hostileString), { minLength: 1, maxLength: 4 }),
+    hostileValue,
+  );
+
+export function registerNotifications(): void {
+  describe(CLASS_NOTIFICATIONS, function () {
+    this.timeout(180_000);
+    trackViolations(cls);
+    let site: SiteInfo;
+    let theirs: string;
+
+    before(async () => {
+      const c = getCtx();
+      const plan = `adv_notify_${randomBytes(3).toString('hex')}`;
+      await c.stack.cli('plans', 'create', plan, '--permissions', 'create,reports,delete,audience');
+      site = await c.stack.cli('sites', 'create', 'adversarial-notifications', '--plan', plan);
+      // A subscription of the bystander, for the notifications to name.
+      const subscribed = await request(c.gatewayPort, jsonRequest('POST', `/public/v1/sites/${c.sites.other.publicId}/subscriptions`, { subscription: validSubscription('class23'), topics: ['news'] }));
+      theirs = JSON.parse(subscribed.responses[0]?.text ?? '{}').id;
+      if (typeof theirs !== 'string') throw new Error(`the bystander's subscription was not made: ${subscribed.responses[0]?.status}`);
+    });
+
+    it('every field hostile in a create → 202 or 4xx, bad text refused, nothing stored on a 4xx', async () => {
+      const mutation = fc.tuple(fc.constantFrom<string>(...FIELDS, 'unknownField', '__proto__'), fc.option(hostileValue, { nil: undefined, freq: 8 }));
+      const arb = fc.tuple(targets(theirs), fc.array(mutation, { minLength: 0, maxLength: 3 }));
+      await fuzz(arb, { numRuns: 300, timeMs: 20_000, seedOffset: 230 }, async ([ids, mutations]) => {
+        const body: Record<string, unknown> = { ...valid([]), subscriptionIds: ids };
+        for (const [field, value] of mutations) {
+          if (value === undefined) delete body[field];
+          else body[field] = value;
+        }
+        await probe(cls, { ...jsonRequest('POST', '/v2/notifications', undefined, site.apiKey), body: toJsonText(body) }, {
+          siteId: site.id,
+          allowed: [202, 400, 413, 429],
+          mustReject: TEXT_FIELDS.some((f) => Object.hasOwn(body, f) && hasBadText(body[f])),
+          what: show(body, 200),
+        });
+      });
+      assertNoViolations(cls);
+    });
+
+    it('hostile Idempotency-Key headers → 202, 400 or 422; a key reused with another body stores nothing', async () => {
+      const keys = ['', ' ', 'k'.repeat(256), 'ключ', 'a\tb', 'same-key', 'same-key'];
+      for (const [i, key] of keys.entries()) {
+        await probe(cls, jsonRequest('POST', '/v2/notifications', { ...valid([randomUUID()]), title: `Key probe ${i}` }, site.apiKey, [['Idempotency-Key', key]]), {
+          siteId: site.id,
+          allowed: [202, 400, 422],
+          what: `(Idempotency-Key ${show(key, 40)})`,
+        });
+      }
+    });
+
+    it("the bystander's subscriptions named → never reached (no subscription); its notification ids, odd ids → 404; hostile queries → 200 or 400 (431 for a URL over the header limit)", async () => {
+      const c = getCtx();
+      const created = await probe(cls, jsonRequest('POST', '/v2/notifications', valid([theirs]), site.apiKey), { siteId: c.sites.other.id, allowed: [202], what: "(the bystander's subscription)" });
+      const id = created.body?.id as string;
+      let read: { status: number | undefined; body: any } = { status: undefined, body: undefined };
+      for (let i = 0; i < 100 && read.body?.status !== 'completed'; i++) {
+        await sleep(100);
+        read = await probe(cls, { method: 'GET', path: `/v2/notifications/${id}`, headers: [['Authorization', site.apiKey]] }, { siteId: site.id, allowed: [200], what: '(its own notification)' });
+      }
+      const outcome = read.body?.results?.[0]?.outcome;
+      if (read.body?.status !== 'completed' || outcome !== 'noSubscription') violation(cls, `the bystander's subscription named: ${show(read.body, 300)}`);
+      // The bystander cannot read it, by any spelling.
+      for (const spelled of [id, id.toUpperCase()]) {
+        const r = await probe(cls, { method: 'GET', path: `/v2/notifications/${spelled}`, headers: [['Authorization', c.sites.other.apiKey]] }, { siteId: c.sites.other.id, allowed: [404], what: "(another site's notification)" });
+        if (r.body?.message !== 'Notification not found') violation(cls, `another site's notification: ${r.status} ${show(r.body)}`);
+      }
+      for (const segment of ODD_SEGMENTS) {
+        await probe(cls, { method: 'GET', path: `/v2/notifications/${pathSegment(segment)}`, headers: [['Authorization', site.apiKey]] }, { siteId: site.id, allowed: [400, 404, 405], what: `(notification id ${show(segment, 40)})` });
+      }
+      await fuzz(fc.tuple(fc.option(hostileString, { nil: undefined }), fc.option(hostileString, { nil: undefined }), fc.boolean()), { numRuns: 120, timeMs: 8_000, seedOffset: 231 }, async ([limit, cursor, one]) => {
+        const query = [limit === undefined ? '' : `limit=${encodeURIComponent(limit.toWellFormed())}`, cursor === undefined ? '' : `cursor=${encodeURIComponent(cursor.toWellFormed())}`].filter(Boolean).join('&');
+        const path = `/v2/notifications${one ? `/${id}` : ''}${query ? `?${query}` : ''}`;
+        await probe(cls, { method: 'GET', path, headers: [['Authorization', site.apiKey]] }, { siteId: site.id, allowed: [200, 400, 414, 431], what: `(query ${show(query, 80)})` });
+      });
+      await endOfClassChecks(cls);
+      assertNoViolations(cls);
+    });
+  });
+}

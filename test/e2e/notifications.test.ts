@@ -1,0 +1,138 @@
+// Notifications to chosen subscriptions (docs/api-decisions.md, "Notifications") through the real
+// stack: gateway → campaign service → outbox → Kafka (the notifications' own topics) → delivery →
+// web push to the push-service simulator. Each named subscription of the site gets the
+// notification once; the results say what happened to each name, another site's subscriptions
+// and unknown ids included (never reached: no subscription); a retry with the same
+// Idempotency-Key is the same notification; the frequency cap holds back all but transactional ones.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
+import { ALL, siteWithPermissions, subscribeSimulated, type SiteInfo } from './support/fixtures.js';
+import { eventually, startStack, type Stack } from './support/harness.js';
+
+const content = { title: 'Your order shipped', body: 'Parcel 1234 is on its way', link: 'https://shop.example/orders/1234' };
+
+describe('e2e: notifications to chosen subscriptions', function () {
+  this.timeout(180_000);
+  let stack: Stack;
+  let sim: PushSimulator;
+  let site: SiteInfo;
+  let bystander: SiteInfo;
+  let mine: { simId: string; subscriberId: string }[];
+  let theirs: { simId: string; subscriberId: string }[];
+
+  before(async () => {
+    sim = await startPushSimulator({ seed: 37 });
+    stack = await startStack('e2e_notify', { PUSH_EXTRA_CA_FILE: sim.caCertFile, SUBSCRIBE_RATE_LIMIT_PER_MINUTE: '0', CLAIM_BATCH_SIZE: '10', CHUNK_SIZE: '10' });
+    site = await siteWithPermissions(stack, ALL, 'notifier');
+    bystander = await siteWithPermissions(stack, ALL, 'bystander');
+    mine = await subscribeSimulated(stack, sim, site, 25, () => ({ topics: ['news'] }));
+    theirs = await subscribeSimulated(stack, sim, bystander, 3, () => ({ topics: ['news'] }));
+  });
+  after(async () => {
+    await stack?.stop();
+    await sim?.close();
+  });
+
+  const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>, key = site.apiKey) => stack.api.request(method, path, { key, body, headers });
+  const pushesOf = (id: string) => sim.received().filter((m) => JSON.parse(m.payload).id === id);
+  /** The notification once none of its targets is pending, every page of its results read. */
+  const finished = (id: string) =>
+    eventually(async () => {
+      const res = await call('GET', `/v2/notifications/${id}?limit=1000`);
+      expect(res.status, res.text).to.equal(200);
+      return res.body.status === 'completed' || res.body.status === 'failed' ? res.body : undefined;
+    }, 60_000, 200);
+
+  it('when subscriptions of the site, an unknown id and another site\'s subscription are named, then each of the site\'s gets one push, the others none, and the results say so per name', async () => {
+    const unknown = randomUUID();
+    const named = [...mine.slice(0, 20).map((s) => s.subscriberId), unknown, theirs[0].subscriberId];
+    const created = await call('POST', '/v2/notifications', { subscriptionIds: named, ...content });
+    expect(created.status, created.text).to.equal(202);
+    const id = created.body.id as string;
+    const n = await finished(id);
+    expect(n).to.deep.include({ id, status: 'completed', targets: 22, transactional: false });
+    expect(n.counts).to.deep.equal({ sent: 20, noSubscription: 2, capped: 0, failed: 0, pending: 0 });
+    expect(n.results.map((r: { subscriptionId: string }) => r.subscriptionId), 'in the order named').to.deep.equal(named);
+    expect(n.results.slice(20)).to.deep.equal([
+      { subscriptionId: unknown, outcome: 'noSubscription' },
+      { subscriptionId: theirs[0].subscriberId, outcome: 'noSubscription' },
+    ]);
+    expect(n.content).to.deep.include({ ...content, ttl: 2419200, urgency: 'normal' });
+    const pushes = pushesOf(id);
+    expect(pushes.map((p) => p.subscriptionId).sort(), 'once each').to.deep.equal(mine.slice(0, 20).map((s) => s.simId).sort());
+    expect(JSON.parse(pushes[0].payload)).to.deep.include({ title: content.title, body: content.body });
+    for (const s of theirs) expect(sim.received(s.simId)).to.deep.equal([]);
+    // The results page by page, in the order named.
+    const first = await call('GET', `/v2/notifications/${id}?limit=15`);
+    expect(first.body.results).to.have.length(15);
+    const second = await call('GET', `/v2/notifications/${id}?limit=15&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    expect([...first.body.results, ...second.body.results]).to.deep.equal(n.results);
+    expect(second.body.nextCursor).to.equal(null);
+    // Another site neither reads it nor lists it.
+    const theirView = await call('GET', `/v2/notifications/${id}`, undefined, undefined, bystander.apiKey);
+    expect([theirView.status, theirView.body]).to.deep.equal([404, { message: 'Notification not found' }]);
+    expect((await call('GET', '/v2/notifications', undefined, undefined, bystander.apiKey)).body.items).to.deep.equal([]);
+    const listed = await call('GET', '/v2/notifications');
+    expect(listed.body.items.map((i: { id: string }) => i.id)).to.include(id);
+  });
+
+  it('when the same Idempotency-Key is sent again, then the first notification is answered and nothing is sent twice; with another body, 422', async () => {
+    const key = `notify-${randomUUID()}`;
+    const body = { subscriptionIds: [mine[20].subscriberId], ...content, transactional: true };
+    const [a, b] = await Promise.all([call('POST', '/v2/notifications', body, { 'Idempotency-Key': key }), call('POST', '/v2/notifications', body, { 'Idempotency-Key': key })]);
+    expect([a.status, b.status]).to.deep.equal([202, 202]);
+    expect(b.body.id).to.equal(a.body.id);
+    await finished(a.body.id);
+    const again = await call('POST', '/v2/notifications', body, { 'Idempotency-Key': key });
+    expect([again.status, again.body]).to.deep.equal([202, { id: a.body.id }]);
+    const other = await call('POST', '/v2/notifications', { ...body, title: 'Another title' }, { 'Idempotency-Key': key });
+    expect(other.status, other.text).to.equal(422);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(pushesOf(a.body.id)).to.have.length(1);
+  });
+
+  it('when the site caps pushes at one a day, then a notification to someone already notified is capped, and a transactional one reaches them', async () => {
+    expect(await stack.cli('sites', 'set-frequency-cap', site.publicId, '1', '24')).to.deep.include({ frequencyCap: { campaigns: 1, hours: 24 } });
+    const first = await finished((await call('POST', '/v2/notifications', { subscriptionIds: [mine[22].subscriberId], ...content })).body.id);
+    expect(first.counts).to.deep.include({ sent: 1 });
+    // mine[22] has had its one push of the day; mine[23] has not.
+    const target = [mine[22].subscriberId, mine[23].subscriberId];
+    const capped = await finished((await call('POST', '/v2/notifications', { subscriptionIds: target, ...content })).body.id);
+    expect(capped.counts).to.deep.equal({ sent: 1, noSubscription: 0, capped: 1, failed: 0, pending: 0 });
+    expect(capped.results).to.deep.equal([
+      { subscriptionId: mine[22].subscriberId, outcome: 'capped' },
+      { subscriptionId: mine[23].subscriberId, outcome: 'sent' },
+    ]);
+    expect(pushesOf(capped.id).map((p) => p.subscriptionId)).to.deep.equal([mine[23].simId]);
+    const transactional = await finished((await call('POST', '/v2/notifications', { subscriptionIds: target, ...content, transactional: true })).body.id);
+    expect(transactional).to.deep.include({ transactional: true });
+    expect(transactional.counts).to.deep.equal({ sent: 2, noSubscription: 0, capped: 0, failed: 0, pending: 0 });
+    expect(pushesOf(transactional.id)).to.have.length(2);
+  });
+
+  it('when the body is wrong, then 400 names what is wrong and nothing is stored', async () => {
+    const before = (await call('GET', '/v2/notifications?limit=1000')).body.items.length;
+    const refusals: [unknown, string][] = [
+      [{ ...content }, 'subscriptionIds must be a non-empty array of subscription ids'],
+      [{ subscriptionIds: [], ...content }, 'subscriptionIds must be a non-empty array of subscription ids'],
+      [{ subscriptionIds: Array.from({ length: 10_001 }, () => randomUUID()), ...content }, 'subscriptionIds may name at most 10000 subscriptions'],
+      [{ subscriptionIds: ['not-an-id'], ...content }, 'subscriptionIds must contain only subscription ids (UUIDs)'],
+      [{ subscriptionIds: [mine[0].subscriberId, mine[0].subscriberId.toUpperCase()], ...content }, 'subscriptionIds must not name a subscription twice'],
+      [{ externalIds: ['customer-1'], ...content }, 'externalIds is not supported yet: name the subscriptions by subscriptionIds, subscriptionIds must be a non-empty array of subscription ids'],
+      [{ subscriptionIds: [mine[0].subscriberId], ...content, transactional: 'yes' }, 'transactional must be true or false'],
+      [{ subscriptionIds: [mine[0].subscriberId], ...content, title: 'x' }, 'Title must be between 3 and 100 characters'],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await call('POST', '/v2/notifications', body);
+      expect([res.status, res.body], JSON.stringify(body).slice(0, 200)).to.deep.equal([400, { message }]);
+    }
+    const bad = await call('GET', `/v2/notifications/${randomUUID()}?limit=0`);
+    expect([bad.status, bad.body]).to.deep.equal([400, { message: 'limit must be a whole number from 1 to 1000' }]);
+    const cursor = await call('GET', '/v2/notifications?cursor=nonsense');
+    expect([cursor.status, cursor.body]).to.deep.equal([400, { message: 'Invalid pagination cursor' }]);
+    const missing = await call('GET', '/v2/notifications/not-an-id');
+    expect([missing.status, missing.body]).to.deep.equal([404, { message: 'Notification not found' }]);
+    expect((await call('GET', '/v2/notifications?limit=1000')).body.items.length).to.equal(before);
+  });
+});
