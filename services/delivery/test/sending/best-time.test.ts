@@ -3,7 +3,8 @@
 // report, clicks weighing more, halving every 14 days), the best slot of a window (argmax, the
 // site's prior for a subscriber without history, a window wrapping past midnight, ties to the
 // earliest), and a best-time dispatch: the holdout at once, each slot only when due, every
-// subscriber exactly once in its frozen slot, results by slot; the lift's interval.
+// subscriber exactly once in its frozen slot, results by slot, not held by quiet hours (for now);
+// the lift's interval.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
@@ -181,6 +182,19 @@ describe('delivery: best time per subscriber', function () {
       for (let pass = 0; pass < 5; pass++) await pacer.advanceDue();
       expect(sent()).to.have.length(25);
       expect(new Set(sent()).size).to.equal(25);
+    });
+
+    it("is not held by the site's quiet hours for now: its slots are planned and sent as without them", async () => {
+      const { siteId } = await newSite(t);
+      await t.operators.setQuietHours(siteId, { from: '00:00', to: '23:59' });
+      await t.operators.seedSubscribers({ siteId, count: 20, topics: ['all'], countries: ['br'], topicsPerSubscriber: 1 });
+      const job: DispatchMessage = { ...dispatchMessage(siteId, ['all']), bestTime: { withinHours: 3, holdoutPercent: 0 } };
+      const { dispatch, pacer, sent } = expansionRecorder(t);
+      await dispatch(job, noop);
+      const { rows: stages } = await t.pool.query(`SELECT best_time_slot, zones FROM delivery.run_stages WHERE campaign_id = $1 ORDER BY stage_no`, [job.campaignId]);
+      expect(stages).to.deep.equal([0, 1, 2].map((slot) => ({ best_time_slot: slot, zones: null })));
+      for (let pass = 0; pass < 3; pass++) await pacer.advanceDue();
+      expect(sent()).to.have.length(20);
     });
   });
 });
