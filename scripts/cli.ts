@@ -433,6 +433,7 @@ async function main(argv: string[]): Promise<number> {
             `tracking: ${report.trackingExpired.length} piece(s) expired, ${report.trackingDropped.length} dropped${report.legacyTrackingTruncated ? ', rows from before pieces truncated' : ''}`,
             `frequency-cap history: ${report.capHistoryDeleted} row(s) deleted`,
             `audit log: ${report.auditDeleted} entr${report.auditDeleted === 1 ? 'y' : 'ies'} past their site's retention deleted`,
+            `opt-in funnel: ${report.funnelDeleted} counter row(s) past 400 days deleted`,
             ...(report.lockTimeouts > 0 ? [`${report.lockTimeouts} step(s) did not get their lock in time: run again`] : []),
           ].join('\n'),
           report,

@@ -18,6 +18,7 @@ import { CampaignsPage } from './pages/Campaigns';
 import { ComposerClosed, ComposerPage } from './pages/Composer';
 import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
+import { OptInPromptsPage } from './pages/OptInPrompts';
 import { SettingsPage } from './pages/Settings';
 import { SitesPage } from './pages/Sites';
 import { TemplatesPage } from './pages/Templates';
@@ -147,6 +148,8 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
       return <AudiencePage site={s} />;
     case 'settings':
       return <SettingsPage site={s} />;
+    case 'prompts':
+      return <OptInPromptsPage site={s} />;
     case 'audit':
       return <AuditLogPage site={s} />;
     case 'templates':
@@ -164,6 +167,7 @@ const SITE_NAV: { page: Route['page']; label: string; path: string; owners?: tru
   { page: 'composer', label: 'New campaign', path: '/campaigns/new' },
   { page: 'templates', label: 'Templates', path: '/templates' },
   { page: 'audience', label: 'Audience', path: '/audience' },
+  { page: 'prompts', label: 'Opt-in prompts', path: '/prompts' },
   { page: 'webhooks', label: 'Webhooks', path: '/webhooks', owners: true },
   { page: 'settings', label: 'Settings', path: '/settings' },
   { page: 'audit', label: 'Audit log', path: '/audit', owners: true },

@@ -377,6 +377,30 @@ export function createFixtureApi(opts: { impressionDelayMs?: number } = {}): Fix
   });
   router.get('/sites/:siteId/audience/browsers', (_req, res) => res.json(counts(site(res), (x) => [x.browser]).map((c) => ({ browser: c.name, users: c.users }))));
 
+  // The opt-in funnel: two prompts and the site's button over the range's last days, made up from the day (same every load).
+  router.get('/sites/:siteId/optin/funnel', (req, res) => {
+    if (!plan(res, 'reports', 'This plan does not have permission to access opt-in reports via API')) return;
+    const to = String(req.query.to), from = String(req.query.from);
+    const days: { day: string; promptId: string; shown: number; accepted: number; dismissed: number; denied: number; subscribed: number; unsubscribed: number }[] = [];
+    for (let t = Math.max(Date.parse(`${from}T00:00:00Z`), Date.parse(`${to}T00:00:00Z`) - 6 * 86_400_000); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+      const n = new Date(t).getUTCDate();
+      days.push({ day: iso(t).slice(0, 10), promptId: 'site', shown: 0, accepted: 0, dismissed: 0, denied: n % 2, subscribed: 2 + (n % 3), unsubscribed: n % 2 });
+      days.push({ day: iso(t).slice(0, 10), promptId: 'slide-down', shown: 180 + n, accepted: 20 + (n % 7), dismissed: 110 + n, denied: n % 4, subscribed: 16 + (n % 5), unsubscribed: n % 3 });
+    }
+    const sum = (id: string | null) => {
+      const c = { shown: 0, accepted: 0, dismissed: 0, denied: 0, subscribed: 0, unsubscribed: 0 };
+      for (const d of days) if (id === null || d.promptId === id) for (const k of Object.keys(c) as (keyof typeof c)[]) c[k] += d[k];
+      return c;
+    };
+    const rates = (c: { shown: number; accepted: number; subscribed: number }) => ({
+      acceptRate: c.shown === 0 ? null : Math.round((c.accepted / c.shown) * 10_000) / 10_000,
+      subscribeRate: c.shown === 0 ? null : Math.round((c.subscribed / c.shown) * 10_000) / 10_000,
+    });
+    const prompts = ['site', 'slide-down'].map((id) => ({ promptId: id, ...sum(id), ...rates(sum(id)) }));
+    const totals = sum(null);
+    res.json({ from, to, prompt: null, days, prompts, totals: { ...totals, ...rates({ ...totals, subscribed: totals.subscribed - prompts[0].subscribed }) } });
+  });
+
   const audienceOf = (s: Site, names: string[]) => s.subs.filter((x) => x.active && (x.topics.some((t) => names.includes(t)) || names.includes(x.country))).length;
 
   router.post('/sites/:siteId/campaigns/estimate', (req, res) => {

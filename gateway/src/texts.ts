@@ -39,6 +39,8 @@ const OWN = {
   planTemplates: 'This plan does not have permission to manage templates via API',
   /** 403 for the /v2/users calls on a plan without the `audience` permission (an addition; docs/people.md). */
   planUsers: 'This plan does not have permission to manage users via API',
+  /** 403 for GET /v2/optin/funnel on a plan without the `reports` permission (an addition). */
+  planOptInFunnel: 'This plan does not have permission to access opt-in reports via API',
   /** 503: a backend could not be reached and the call did nothing there (status-map.ts). */
   serviceUnavailable: 'Service temporarily unavailable. The request was not processed; retry after Retry-After seconds',
   /** 503 for /console/ when the console's pages were not built (console/pages.ts). */

@@ -115,6 +115,8 @@ describe('gateway: every console route × every role', function () {
     const body = sample(route.operation).body;
     // A template's name is unique in its site: each create gets one of its own.
     if (route.operation === 'createTemplate') return { ...(body as object), name: `Matrix ${++n}` };
+    // Each change of the opt-in prompts a new one, so the editor's and then the owner's are both seen.
+    if (route.operation === 'updateOptInPrompts') return { ...(body as object), snoozeDays: ++n };
     if (!route.path.includes('/topics/')) return body;
     const suffix = `-${++n}`;
     const renamed = JSON.parse(JSON.stringify(body), (key, value) => (typeof value === 'string' && value.startsWith('spare-') ? value + suffix : value));

@@ -338,6 +338,7 @@ describe('gateway: the console API', function () {
         ['POST', `${base}/campaigns/${id}/recall`, `/v2/campaign/${id}/recall`, {}, 403, create],
         ['GET', `${base}/audience/daily`, null, undefined, 200, []],
         ['GET', `${base}/audience/browsers`, null, undefined, 200, []],
+        ['GET', `${base}/optin/funnel`, '/v2/optin/funnel', undefined, 403, { message: 'This plan does not have permission to access opt-in reports via API' }],
         ['POST', `${base}/topics/rename`, null, { from: 'news', to: 'headlines' }, 403, { message: 'This plan does not have permission to maintain topics' }],
         ['POST', `${base}/topics/merge`, null, { from: ['news'], to: 'headlines' }, 403, { message: 'This plan does not have permission to maintain topics' }],
         ['POST', `${base}/topics/delete`, null, { name: 'news' }, 403, { message: 'This plan does not have permission to maintain topics' }],

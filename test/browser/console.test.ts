@@ -3,7 +3,7 @@
 // Content-Security-Policy) and does what a site owner does: accepts an invitation, logs out and
 // in, creates an API key and copies it, composes a campaign to the site's topics and sends it,
 // watches impressions and clicks arrive on its page and in its chart, renames a topic and sees
-// the counts move, saves a draft for everyone, opens it from its page (what it will send, with its
+// the counts move, reads the opt-in funnel of a prompt the plugin reported, saves a draft for everyone, opens it from its page (what it will send, with its
 // preview), edits it and sends it; edits and schedules another by keyboard; sets the site's
 // sending settings by keyboard and exports its subscribers and campaign results; adds a webhook
 // endpoint (by keyboard), copies its secret, sees a test event reach a stand-in receiver signed
@@ -463,7 +463,12 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('campaigns');
   });
 
-  it('audience: renaming a topic moves its subscribers to the new name, in the page and on /v2', async () => {
+  it('audience: renaming a topic moves its subscribers to the new name, in the page and on /v2; the opt-in funnel shows the prompts as /v2 answers them', async () => {
+    // A prompt's events as the plugin reports them, through the gateway's /public proxy.
+    for (const event of ['shown', 'shown', 'shown', 'accepted', 'dismissed']) {
+      const res = await fetch(`${stack.services.gatewayUrl}/public/v1/sites/${site.publicId}/optin-events`, { method: 'POST', body: JSON.stringify({ event, promptId: 'slide-down' }) });
+      expect(res.status).to.equal(200);
+    }
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Audience' }).click();
     await page.getByRole('heading', { name: 'Audience' }).waitFor();
     const before = await topicCounts();
@@ -482,6 +487,14 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     const after = await topicCounts();
     expect(after.technology).to.equal(before.tech);
     expect(after.tech).to.equal(undefined);
+    const funnel = (await v2('GET', '/v2/optin/funnel')) as { prompts: { promptId: string; shown: number; acceptRate: number }[] };
+    expect(funnel.prompts).to.have.length(1);
+    const row = page.locator('tr[data-prompt="slide-down"]');
+    await row.waitFor();
+    const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
+    expect(cells[0]).to.equal(String(funnel.prompts[0].shown));
+    expect(cells[6]).to.equal('33.33 %');
+    expect(funnel.prompts[0].acceptRate).to.equal(0.3333);
     await screen('audience');
   });
 
@@ -826,6 +839,51 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await eventually(async () => (JSON.stringify(await settingsNow()) === none ? true : undefined), WAIT_MS, 100);
   });
 
+  it('opt-in prompts: by keyboard, a slide-down with a topic set while the preview follows; a refused trigger said (nothing saved), then saved and served to the site plugin', async () => {
+    const promptsNow = async () => page.evaluate(`fetch('api/sites/${site.id}/prompts', { credentials: 'same-origin' }).then((r) => r.json())`) as Promise<Record<string, any>>;
+    await page.goto(`${consoleUrl}#/sites/${site.id}/prompts`);
+    await page.getByRole('heading', { name: 'Opt-in prompts' }).waitFor();
+    await page.getByRole('link', { name: 'Opt-in prompts' }).and(page.locator('[aria-current=page]')).waitFor();
+    await screen('prompts');
+    await page.getByRole('radio', { name: /^Slide-down/ }).focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel('Title', { exact: true }).focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Breaking news, as it happens');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Two or three a day.');
+    // The preview follows the form as it is typed.
+    await page.locator('.pp-slidedown .pp-title', { hasText: 'Breaking news, as it happens' }).waitFor();
+    await page.locator('.pp-slidedown .pp-body', { hasText: 'Two or three a day.' }).waitFor();
+    await page.getByLabel('From page view (1–100)').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('0');
+    await page.getByRole('button', { name: 'Add a topic' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Topic 1', { exact: true }).focus();
+    await page.keyboard.type('news');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Latest news');
+    await page.locator('.pp-topics', { hasText: 'Latest news' }).waitFor();
+    await page.getByRole('button', { name: 'Save opt-in prompts' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'trigger.pageViews must be a whole number from 1 to 100' }).waitFor();
+    expect((await promptsNow()).kind, 'nothing saved').to.equal('none');
+    await screen('prompts-refused');
+
+    await page.getByLabel('From page view (1–100)').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await page.getByRole('button', { name: 'Save opt-in prompts' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Saved. Visitors see the new prompts within five minutes.').waitFor();
+    const saved = await promptsNow();
+    expect(saved).to.deep.include({ kind: 'slidedown', title: 'Breaking news, as it happens', body: 'Two or three a day.', trigger: { pageViews: 2, delaySeconds: 0 }, topics: [{ name: 'news', label: 'Latest news' }] });
+    const config = (await (await fetch(`${stack.services.gatewayUrl}/public/v1/sites/${site.publicId}/config`)).json()) as { prompts?: unknown };
+    expect(config.prompts).to.deep.equal(saved);
+    await screen('prompts-saved');
+  });
+
   it('audit log (owners): who did what — the owner in the console and the API key — newest first; the retention set by keyboard, a refusal shown; the CSV downloaded', async () => {
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
@@ -940,6 +998,12 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect(await page.getByRole('heading', { name: 'Test notification' }).count()).to.equal(0);
     expect(await page.getByRole('heading', { name: 'Members' }).count()).to.equal(0);
     await screen('viewer-settings');
+    await page.goto(`${consoleUrl}#/sites/${site.id}/prompts`);
+    await page.getByRole('heading', { name: 'Opt-in prompts' }).waitFor();
+    await page.getByText(note).waitFor();
+    await page.locator('.pp-title', { hasText: 'Breaking news, as it happens' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save opt-in prompts' }).count()).to.equal(0);
+    await screen('viewer-prompts');
     await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns/new`);
     await page.getByRole('heading', { name: 'New campaign' }).waitFor();
     await page.getByText(note).waitFor();

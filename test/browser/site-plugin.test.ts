@@ -732,4 +732,24 @@ describe('browser: the site plugin in headless Chromium', function () {
     const generic = desktop!.notifications().filter((n) => !n.closed && /background/i.test(n.summary + n.body));
     console.log(`      recall: Chromium ${generic.length ? `showed its own notification: ${JSON.stringify(generic[0].summary)}` : 'showed nothing of its own'}`);
   });
+
+  it('when Chromium denies the notification permission a click asked for, then the snippet says denied and the opt-in funnel counts it for the site button, beside the subscription the first click made', async () => {
+    // Another origin of the same site server, whose permission is still undecided when the page loads.
+    const other = origin().replace('localhost', '127.0.0.1');
+    const session = await context!.newCDPSession(page);
+    await session.send('Browser.setPermission', { permission: { name: 'notifications' }, setting: 'prompt', origin: other });
+    await page.goto(other + '/');
+    expect(await waitForState(['default', 'error'])).to.equal('default');
+    // The visitor's answer, before the click asks: Chromium answers requestPermission() with it.
+    await session.send('Browser.setPermission', { permission: { name: 'notifications' }, setting: 'denied', origin: other });
+    await page.click('#webpush-button');
+    expect(await waitForState(['denied', 'error'])).to.equal('denied');
+    const funnel = await eventually(async () => {
+      const res = await stack.api.request('GET', '/v2/optin/funnel', { key: site.apiKey });
+      expect(res.status, res.text).to.equal(200);
+      return res.body.totals.denied === 1 ? res.body : undefined;
+    }, WAIT_MS, 200);
+    expect(funnel.prompts).to.deep.equal([{ promptId: 'site', shown: 0, accepted: 0, dismissed: 0, denied: 1, subscribed: 1, unsubscribed: 0, acceptRate: null, subscribeRate: null }]);
+    await session.detach();
+  });
 });

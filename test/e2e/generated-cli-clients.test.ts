@@ -88,8 +88,8 @@ function documentOperations(): string[] {
 /** Each step of the programs and the status the document gives it for what the step does. */
 const EXPECTED_STATUS: Record<string, number> = {
   getOpenApiJson: 200, getOpenApiYaml: 200, getSnippet: 200, getServiceWorker: 200, getSiteConfig: 200,
-  subscribe: 201, recordPageView: 200, subscribeSuccessor: 201, recordSubscriptionChange: 200, unsubscribe: 200,
-  listTopics: 200, listCountries: 200, importSubscribers: 200, exportSubscribers: 200,
+  subscribe: 201, recordPageView: 200, subscribeSuccessor: 201, recordSubscriptionChange: 200, unsubscribe: 200, recordOptInEvent: 200,
+  listTopics: 200, listCountries: 200, getOptInFunnel: 200, importSubscribers: 200, exportSubscribers: 200,
   createCampaign: 200, getCampaign: 200, listCampaigns: 200, exportCampaigns: 200, pickCampaignWinner: 409, updateCampaign: 409, recallCampaign: 409, deleteCampaign: 200, getDeletedCampaign: 404,
   createNotification: 202, getNotification: 200, listNotifications: 200,
   createWebhook: 200, listWebhooks: 200, getWebhook: 200, updateWebhook: 200, pingWebhook: 200, listWebhookDeliveries: 200, redeliverWebhookEvent: 200, rotateWebhookSecret: 200, deleteWebhook: 200,

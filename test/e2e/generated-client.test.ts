@@ -100,6 +100,10 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     // The successor now holds the topics; endpointA was deactivated by the change.
     const gone = await client('unsubscribe', { publicId: site.publicId, endpoint: endpointA });
     expect([gone.status, gone.body]).to.deep.equal([200, { deactivated: false }]);
+    const shown = await client('recordOptInEvent', { publicId: site.publicId });
+    expect([shown.status, shown.body]).to.deep.equal([200, { counted: true }]);
+    const funnel = await client('getOptInFunnel', { key: site.apiKey });
+    expect([funnel.status, funnel.body.prompt, funnel.body.totals.shown]).to.deep.equal([200, 'slide-down', 1]);
   });
 
   it('audience: topics and countries, an import of subscriptions and an export', async () => {

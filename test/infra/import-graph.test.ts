@@ -20,6 +20,7 @@ export const HOUSE_RULES: Rules = {
       layers: [
         ['errors.ts', 'grpc-answers.ts', 'http', 'runs.ts'],
         ['sites'],
+        ['optin'],
         ['audience'],
         ['people'],
         ['ab-tests'],
@@ -29,7 +30,7 @@ export const HOUSE_RULES: Rules = {
         ['grpc-server.ts', 'site-registry-handlers.ts', 'operators.ts', 'config.ts'],
         ['app.ts', 'main.ts'],
       ],
-      features: ['ab-tests', 'audience', 'audit', 'console', 'people', 'plugin', 'retention', 'sending', 'sites', 'tracking', 'webhooks'],
+      features: ['ab-tests', 'audience', 'audit', 'console', 'optin', 'people', 'plugin', 'retention', 'sending', 'sites', 'tracking', 'webhooks'],
     },
     {
       root: 'services/campaign/src',

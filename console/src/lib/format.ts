@@ -13,6 +13,11 @@ export function percent(n: number | null | undefined): string {
   return n == null ? '—' : `${n.toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
 }
 
+/** A rate of 0 to 1 (the opt-in funnel's): `12.5 %`; null (nothing to divide by) is `—`. */
+export function rate(n: number | null | undefined): string {
+  return n == null ? '—' : percent(Math.round(n * 10_000) / 100);
+}
+
 export const COUNTRY_PREFIX = 'country__';
 export const UNKNOWN_COUNTRY = 'country__desconhecido';
 

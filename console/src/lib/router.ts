@@ -12,6 +12,7 @@ export type Route =
   | { page: 'editDraft'; siteId: string; campaignId: string }
   | { page: 'audience'; siteId: string }
   | { page: 'settings'; siteId: string }
+  | { page: 'prompts'; siteId: string }
   | { page: 'audit'; siteId: string }
   | { page: 'templates'; siteId: string; templateId?: string }
   | { page: 'webhooks'; siteId: string }
@@ -44,6 +45,7 @@ export function parseHash(hash: string): Route {
     }
     if (rest.length === 1 && rest[0] === 'audience') return { page: 'audience', siteId };
     if (rest.length === 1 && rest[0] === 'settings') return { page: 'settings', siteId };
+    if (rest.length === 1 && rest[0] === 'prompts') return { page: 'prompts', siteId };
     if (rest.length === 1 && rest[0] === 'audit') return { page: 'audit', siteId };
     if (rest[0] === 'templates' && rest.length <= 2) return { page: 'templates', siteId, templateId: rest[1] };
     if (rest[0] === 'webhooks' && rest.length === 1) return { page: 'webhooks', siteId };

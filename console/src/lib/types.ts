@@ -39,6 +39,19 @@ export interface SiteSettings {
 }
 
 /** A change (PATCH …/settings): values as typed (the API judges them), null lifts one. */
+/** The site plugin's opt-in prompts (docs/site-plugin.md, "Opt-in prompts"), as GET and PATCH …/prompts answer them. */
+export interface OptInPrompts {
+  kind: 'none' | 'slidedown' | 'modal';
+  title: string;
+  body: string;
+  acceptLabel: string;
+  notNowLabel: string;
+  trigger: { pageViews: number; delaySeconds: number };
+  snoozeDays: number;
+  bell: { enabled: boolean; position: 'bottom-right' | 'bottom-left' };
+  topics: { name: string; label: string }[];
+}
+
 export interface SiteSettingsChange {
   defaultThrottlePerMinute?: number | string | null;
   frequencyCap?: { campaigns: number | string; hours: number | string } | null;
@@ -127,6 +140,28 @@ export interface DailyAudience {
 export interface BrowserCount {
   browser: string;
   users: number;
+}
+
+/** GET /v2/optin/funnel's answer (gateway/src/routes/optin-funnel.ts). */
+export interface OptInCounts {
+  shown: number;
+  accepted: number;
+  dismissed: number;
+  denied: number;
+  subscribed: number;
+  unsubscribed: number;
+}
+export interface OptInRates {
+  acceptRate: number | null;
+  subscribeRate: number | null;
+}
+export interface OptInFunnel {
+  from: string;
+  to: string;
+  prompt: string | null;
+  days: (OptInCounts & { day: string; promptId: string })[];
+  prompts: (OptInCounts & OptInRates & { promptId: string })[];
+  totals: OptInCounts & OptInRates;
 }
 
 export type ListStatus = 'draft' | 'scheduled' | 'sent' | 'failed';

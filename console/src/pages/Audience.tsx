@@ -1,13 +1,15 @@
 // The audience: topics and countries with their subscribers; renaming, merging and deleting
-// topics (each confirmed); subscribers per day (new, expired, active) and by browser as charts.
+// topics (each confirmed); subscribers per day (new, expired, active) and by browser as charts;
+// the opt-in funnel (prompts shown, accepted, dismissed, denied; subscriptions and opt-outs they
+// led to) per prompt with its rates, per day as a chart, and per day and prompt as a table.
 import { useMemo, useState } from 'preact/hooks';
 import { Chart } from '../components/Chart';
 import { ConfirmDialog, ErrorBox, Loading, Notice, TextField, ViewerNote } from '../components/ui';
 import { api } from '../lib/api';
-import { canChange, count, countryName } from '../lib/format';
+import { canChange, count, countryName, rate } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { useZone } from '../lib/session';
-import type { BrowserCount, DailyAudience, NameCount, SiteDetail } from '../lib/types';
+import type { BrowserCount, DailyAudience, NameCount, OptInFunnel, SiteDetail } from '../lib/types';
 
 const BROWSER_NAMES: Record<string, string> = { chrome: 'Chrome', edge: 'Edge', firefox: 'Firefox', safari: 'Safari', other: 'Other' };
 
@@ -59,6 +61,7 @@ export function AudiencePage({ site }: { site: SiteDetail }) {
       </div>
       <DailyCard site={site} />
       <BrowsersCard site={site} />
+      <FunnelCard site={site} />
     </section>
   );
 }
@@ -273,6 +276,171 @@ function BrowsersCard({ site }: { site: SiteDetail }) {
       ) : browsers.loading ? (
         <Loading what="Loading the browsers" />
       ) : null}
+    </div>
+  );
+}
+
+const FUNNEL_EVENTS = [
+  ['shown', 'Shown'],
+  ['accepted', 'Accepted'],
+  ['dismissed', 'Dismissed'],
+  ['denied', 'Denied by the browser'],
+  ['subscribed', 'Subscribed'],
+  ['unsubscribed', 'Unsubscribed'],
+] as const;
+
+/** A prompt id as the page names it: the site's own button, the day's overflow, or the prompt's own id. */
+function promptName(id: string): string {
+  return id === 'site' ? 'Site button' : id === '(other)' ? 'Other prompts' : id;
+}
+
+/** The UTC day `days - 1` days before today, and today, as YYYY-MM-DD. */
+function lastDays(days: number): { from: string; to: string } {
+  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+  return { from: new Date(today - (days - 1) * 86_400_000).toISOString().slice(0, 10), to: new Date(today).toISOString().slice(0, 10) };
+}
+
+function FunnelCard({ site }: { site: SiteDetail }) {
+  const [days, setDays] = useState(30);
+  const allowed = site.plan.permissions.includes('reports');
+  const funnel = useLoad<OptInFunnel | null>(() => (allowed ? api.optInFunnel(site.id, lastDays(days).from, lastDays(days).to) : Promise.resolve(null)), [site.id, days, allowed]);
+  // Per day, every prompt together: what the chart draws.
+  const perDay = useMemo(() => {
+    const byDay = new Map<string, { shown: number; accepted: number; subscribed: number }>();
+    for (const d of funnel.data?.days ?? []) {
+      const sum = byDay.get(d.day) ?? { shown: 0, accepted: 0, subscribed: 0 };
+      byDay.set(d.day, { shown: sum.shown + d.shown, accepted: sum.accepted + d.accepted, subscribed: sum.subscribed + d.subscribed });
+    }
+    return [...byDay.entries()].map(([day, c]) => ({ day, ...c }));
+  }, [funnel.data]);
+  const spec = useMemo(
+    () => ({
+      x: perDay.map((r) => Date.parse(`${r.day}T12:00:00Z`) / 1000),
+      series: [
+        { label: 'Shown', values: perDay.map((r) => r.shown), color: '#1d4ed8' },
+        { label: 'Accepted', values: perDay.map((r) => r.accepted), color: '#047857', dash: [6, 4] },
+        { label: 'Subscribed', values: perDay.map((r) => r.subscribed), color: '#7c2d12' },
+      ],
+      height: 240,
+      timeUnit: 'day' as const,
+      zone: 'UTC',
+    }),
+    [perDay],
+  );
+  const data = funnel.data;
+  return (
+    <div class="card">
+      <h2>Opt-in funnel</h2>
+      {!allowed ? (
+        <Notice>This site's plan does not include reports: the opt-in funnel is not shown.</Notice>
+      ) : (
+        <>
+          <div class="field field-inline">
+            <label for="funnel-days">Period</label>
+            <select id="funnel-days" value={String(days)} onChange={(e) => setDays(Number((e.currentTarget as HTMLSelectElement).value))}>
+              <option value="7">Last 7 days</option>
+              <option value="30">Last 30 days</option>
+              <option value="90">Last 90 days</option>
+              <option value="365">Last 365 days</option>
+            </select>
+          </div>
+          <ErrorBox error={funnel.error} />
+          {data ? (
+            <>
+              <div class="table-scroll" role="region" aria-label="Opt-in funnel per prompt" tabIndex={0}>
+                <table>
+                  <caption class="sr-only">Opt-in funnel per prompt, {data.from} to {data.to} (UTC days)</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Prompt</th>
+                      {FUNNEL_EVENTS.map(([, label]) => (
+                        <th scope="col" class="num" key={label}>
+                          {label}
+                        </th>
+                      ))}
+                      <th scope="col" class="num">
+                        Accept rate
+                      </th>
+                      <th scope="col" class="num">
+                        Subscribe rate
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.prompts.map((p) => (
+                      <tr key={p.promptId} data-prompt={p.promptId}>
+                        <th scope="row">{promptName(p.promptId)}</th>
+                        {FUNNEL_EVENTS.map(([event]) => (
+                          <td class="num" key={event}>
+                            {count(p[event])}
+                          </td>
+                        ))}
+                        <td class="num">{rate(p.acceptRate)}</td>
+                        <td class="num">{rate(p.subscribeRate)}</td>
+                      </tr>
+                    ))}
+                    <tr>
+                      <th scope="row">All prompts</th>
+                      {FUNNEL_EVENTS.map(([event]) => (
+                        <td class="num" key={event}>
+                          {count(data.totals[event])}
+                        </td>
+                      ))}
+                      <td class="num">{rate(data.totals.acceptRate)}</td>
+                      <td class="num">{rate(data.totals.subscribeRate)}</td>
+                    </tr>
+                  </tbody>
+                </table>
+              </div>
+              <p class="muted small">
+                Rates are of the prompts shown; the site button's subscriptions had no prompt, so they are left out of the rates. Days are UTC days.
+              </p>
+              <Chart
+                title="Prompts shown, accepted, and subscriptions from them, per UTC day (every prompt)"
+                spec={spec}
+                rowLabel="Day (UTC)"
+                rows={perDay.map((r) => ({ label: r.day, values: [count(r.shown), count(r.accepted), count(r.subscribed)] }))}
+                empty="No prompt was shown in this period."
+              />
+              {data.days.length > 0 ? (
+                <details class="chart-table">
+                  <summary>Per day and prompt</summary>
+                  <div class="table-scroll" role="region" aria-label="Opt-in funnel per day and prompt" tabIndex={0}>
+                    <table>
+                      <thead>
+                        <tr>
+                          <th scope="col">Day (UTC)</th>
+                          <th scope="col">Prompt</th>
+                          {FUNNEL_EVENTS.map(([, label]) => (
+                            <th scope="col" class="num" key={label}>
+                              {label}
+                            </th>
+                          ))}
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {data.days.map((d) => (
+                          <tr key={`${d.day} ${d.promptId}`}>
+                            <td>{d.day}</td>
+                            <td>{promptName(d.promptId)}</td>
+                            {FUNNEL_EVENTS.map(([event]) => (
+                              <td class="num" key={event}>
+                                {count(d[event])}
+                              </td>
+                            ))}
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                </details>
+              ) : null}
+            </>
+          ) : funnel.loading ? (
+            <Loading what="Loading the opt-in funnel" />
+          ) : null}
+        </>
+      )}
     </div>
   );
 }

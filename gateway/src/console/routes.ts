@@ -13,6 +13,7 @@ import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import type { Method } from '../http/routing.js';
 import { audienceEndpoints } from '../routes/audience.js';
+import { optInFunnelEndpoint } from '../routes/optin-funnel.js';
 import { campaignEndpoints, createdAnswer } from '../routes/campaigns.js';
 import type { ApiRoute } from '../routes/route.js';
 import { templateEndpoints } from '../routes/templates.js';
@@ -231,6 +232,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     }),
 
     fromV2(audience.topics, 'GET', `${SITE}/topics`, 'member'),
+    // The opt-in funnel (the Audience page), as /v2 answers it, under the plan's `reports` permission.
+    fromV2(optInFunnelEndpoint(deps.audience), 'GET', `${SITE}/optin/funnel`, 'member'),
     fromV2(audience.countries, 'GET', `${SITE}/countries`, 'member'),
     // Topic maintenance, and the audience over time and by browser: the delivery service's data,
     // under the plan's `audience` permission (lists answer [] without it, as /v2's topics do).
@@ -326,6 +329,13 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     // owners, each checked and kept by the service that owns it (console/settings.ts).
     own('GET', `${SITE}/settings`, 'getSettings', 'member', 'none', async (input) => readSettings(deps, input.site!.siteId, input.ctx)),
     own('PATCH', `${SITE}/settings`, 'updateSettings', 'owner', 'json', async (input) => changeSettings(deps, input.site!.siteId, input.body, input.ctx)),
+    // The site plugin's opt-in prompts (docs/console.md, "Opt-in prompts"): texts shown on the
+    // site, so read by any member and changed by those who write its campaigns; the delivery
+    // service, which serves them to the plugin, checks and keeps them.
+    own('GET', `${SITE}/prompts`, 'getOptInPrompts', 'member', 'none', async (input) => JSON.parse((await consoleData.optInPrompts(input.site!.siteId, input.ctx)).promptsJson)),
+    own('PATCH', `${SITE}/prompts`, 'updateOptInPrompts', 'editor', 'json', async (input) =>
+      JSON.parse((await consoleData.updateOptInPrompts({ siteId: input.site!.siteId, bodyJson: input.bodyJson }, input.ctx)).promptsJson),
+    ),
     // Exports (docs/console.md, "Exports"): /v2's, streamed as they are. The subscribers (without
     // push keys) are the owners'; the campaign results any member reads anyway.
     fromV2(audience.exportSubscribers, 'GET', `${SITE}/subscribers/export`, 'owner'),

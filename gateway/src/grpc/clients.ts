@@ -30,10 +30,12 @@ import type { TopicChange__Output } from '@webpush/contracts/generated/delivery/
 import type { SiteSettingsResponse__Output } from '@webpush/contracts/generated/delivery/v1/SiteSettingsResponse.js';
 import type { SendTestPushRequest } from '@webpush/contracts/generated/delivery/v1/SendTestPushRequest.js';
 import type { SendTestPushResponse__Output } from '@webpush/contracts/generated/delivery/v1/SendTestPushResponse.js';
+import type { OptInPromptsResponse__Output } from '@webpush/contracts/generated/delivery/v1/OptInPromptsResponse.js';
 import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Audience.js';
 import type { DeletedPerson__Output } from '@webpush/contracts/generated/delivery/v1/DeletedPerson.js';
 import type { Person__Output } from '@webpush/contracts/generated/delivery/v1/Person.js';
 import type { PersonExport__Output } from '@webpush/contracts/generated/delivery/v1/PersonExport.js';
+import type { OptInFunnel__Output } from '@webpush/contracts/generated/delivery/v1/OptInFunnel.js';
 import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '@webpush/contracts/generated/delivery/v1/WebhookRequest.js';
 import type { ListWebhooksResponse__Output } from '@webpush/contracts/generated/delivery/v1/ListWebhooksResponse.js';
@@ -125,7 +127,7 @@ export interface ConsoleBackend {
   setSiteThrottle(req: SetSiteThrottleRequest, ctx: CallContext): Promise<SiteThrottle__Output>;
 }
 
-/** delivery.v1.ConsoleData (packages/contracts/protos/delivery/v1/console_data.proto): the console's series, daily counts, browsers, topic maintenance and the site's settings kept there. */
+/** delivery.v1.ConsoleData (packages/contracts/protos/delivery/v1/console_data.proto): the console's series, daily counts, browsers, topic maintenance, the site's settings and the plugin's opt-in prompts kept there. */
 export interface ConsoleDataBackend {
   campaignSeries(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<CampaignSeriesResponse__Output>;
   audienceDaily(req: { siteId: string; days: number }, ctx: CallContext): Promise<AudienceDailyResponse__Output>;
@@ -139,6 +141,10 @@ export interface ConsoleDataBackend {
   updateSendingSettings(req: UpdateSendingSettingsRequest, ctx: CallContext): Promise<SiteSettingsResponse__Output>;
   /** One push to a browser's subscription with the site's keys; its deadline is TEST_PUSH_DEADLINE_MS at least. */
   sendTestPush(req: SendTestPushRequest, ctx: CallContext): Promise<SendTestPushResponse__Output>;
+  /** The site plugin's opt-in prompts, as JSON (docs/site-plugin.md, "Opt-in prompts"). */
+  optInPrompts(siteId: string, ctx: CallContext): Promise<OptInPromptsResponse__Output>;
+  /** The prompts changed by the body's fields, checked and kept by the delivery service. */
+  updateOptInPrompts(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<OptInPromptsResponse__Output>;
 }
 
 export interface AudienceBackend {
@@ -152,6 +158,8 @@ export interface AudienceBackend {
   updatePerson: PersonCall<Person__Output>;
   deletePerson: PersonCall<DeletedPerson__Output>;
   exportPerson: PersonCall<PersonExport__Output>;
+  /** The opt-in funnel's counters; the range and prompt are the delivery service's to check ('' = its default). */
+  optInFunnel(req: { siteId: string; from: string; to: string; prompt: string }, ctx: CallContext): Promise<OptInFunnel__Output>;
 }
 
 export type PersonCall<Answer> = (req: { siteId: string; externalId: string; bodyJson: string }, ctx: CallContext) => Promise<Answer>;
@@ -290,6 +298,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       updatePerson: (req, ctx) => call(audience, audience.UpdatePerson, req, ctx),
       deletePerson: (req, ctx) => call(audience, audience.DeletePerson, req, ctx),
       exportPerson: (req, ctx) => call(audience, audience.ExportPerson, req, ctx),
+      optInFunnel: (req, ctx) => call(audience, audience.GetOptInFunnel, req, ctx),
     },
     consoleData: {
       campaignSeries: (req, ctx) => call(consoleData, consoleData.CampaignSeries, req, ctx),
@@ -301,6 +310,8 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       siteSettings: (siteId, ctx) => call(consoleData, consoleData.SiteSettings, { siteId }, ctx),
       updateSendingSettings: (req, ctx) => call(consoleData, consoleData.UpdateSendingSettings, req, ctx),
       sendTestPush: (req, ctx) => call(consoleData, consoleData.SendTestPush, req, ctx, Math.max(deadlineMs, TEST_PUSH_DEADLINE_MS)),
+      optInPrompts: (siteId, ctx) => call(consoleData, consoleData.OptInPrompts, { siteId }, ctx),
+      updateOptInPrompts: (req, ctx) => call(consoleData, consoleData.UpdateOptInPrompts, req, ctx),
     },
     auditLog: {
       append: (req, ctx) => call(auditLog, auditLog.Append, req, ctx),

@@ -19,6 +19,7 @@ import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
 import { audienceEndpoints } from './audience.js';
 import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from './audit-trail.js';
 import { campaignEndpoints } from './campaigns.js';
+import { optInFunnelEndpoint } from './optin-funnel.js';
 import { notificationEndpoints } from './notifications.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
@@ -76,6 +77,7 @@ export function v2Router(deps: ApiDeps): Router {
   add('GET', '/v2/countries', audience.countries);
   add('GET', '/v2/subscribers/export', audience.exportSubscribers);
   add('POST', '/v2/subscribers/import', audience.importSubscribers);
+  add('GET', '/v2/optin/funnel', optInFunnelEndpoint(deps.backends.audience));
 
   add('GET', '/v2/users/{externalId}', people.get);
   add('PATCH', '/v2/users/{externalId}', people.update);

@@ -48,12 +48,16 @@ export const SAMPLES: Record<string, RouteSample> = {
   campaignSeries: {},
   audienceDaily: {},
   audienceBrowsers: {},
+  getOptInFunnel: {},
   // Topics the tests seed before a call that gets through.
   renameTopic: { body: { from: 'spare-1', to: 'spare-1b' } },
   mergeTopics: { body: { from: ['spare-2'], to: 'spare-2b' } },
   deleteTopic: { body: { name: 'spare-3' } },
   getSettings: {},
   updateSettings: { body: { timeZone: 'Europe/Lisbon' } },
+  getOptInPrompts: {},
+  // Not the default (no prompt): a change the route × role test can see.
+  updateOptInPrompts: { body: { kind: 'modal' } },
   exportSubscribers: {},
   exportCampaigns: { body: {} },
   listAuditEntries: {},

@@ -40,6 +40,7 @@ import { createPushMetrics } from '@webpush/push/metrics.js';
 import { createPushSender } from '@webpush/push/sender.js';
 import { appleSubjectProblem } from '@webpush/push/vapid.js';
 import { createSubscriberExport } from './audience/index.js';
+import { createOptInFunnel } from './optin/index.js';
 import { createSiteImport } from './audience/index.js';
 import { createDeliveryOperators } from './operators.js';
 import { createChunkWorker } from './sending/index.js';
@@ -203,7 +204,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     const testPush = createTestPush({ pool, sender, vapid, hosts: pushHosts });
     const operators = createDeliveryOperators(pool, vapidKeys);
     const auditLog = createAuditLog({ pool, bulk: pools.bulk });
-    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, webhooks, people: createPeople(pool), auditLog, testPush, operators, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
+    const optInFunnel = createOptInFunnel(pool);
+    grpcServer = createGrpcServer({ audience: createAudience(pool, { log }), siteImport, subscriberExport, optInFunnel, webhooks, people: createPeople(pool), auditLog, testPush, operators, pool, log, metrics, readiness, auth: internalAuth, onWinnerPicked: () => pacer?.wake() });
     const grpcPort = await bindServer(grpcServer, config.grpc.host, config.grpc.port);
 
     // sending: this instance's heartbeat lets another take over the claims of a dead one
@@ -243,7 +245,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     retention = createPeriodic(
       async () => {
         const report = await retentionPasses.pass();
-        if (report && (report.logDropped.length || report.trackingDropped.length || report.legacyLogTruncated || report.legacyTrackingTruncated || report.capHistoryDeleted || report.auditDeleted)) {
+        if (report && (report.logDropped.length || report.trackingDropped.length || report.legacyLogTruncated || report.legacyTrackingTruncated || report.capHistoryDeleted || report.auditDeleted || report.funnelDeleted)) {
           log.info('retention pass', { ...report });
         }
       },
@@ -264,6 +266,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
           subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, pushTestHosts: config.pushTestHosts }),
           identity: createIdentity({ pool, keys: vapidKeys }),
           visitorTags: createVisitorTags(pool),
+          optInFunnel,
           limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
           reportLimiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),
         }),

@@ -17,6 +17,7 @@ import { createAuditLogHandlers } from './audit/index.js';
 import { createWebhookHandlers } from './webhooks/index.js';
 import { createRunsHandlers } from './sending/index.js';
 import { createTopicMaintenance } from './audience/index.js';
+import { createOptInFunnelHandlers, type OptInFunnel } from './optin/index.js';
 import { createConsoleData } from './console/index.js';
 import { createConsoleDataHandlers } from './console/index.js';
 import type { TestPush } from './console/index.js';
@@ -38,6 +39,8 @@ export function createGrpcServer(deps: {
   siteImport: SiteImport;
   /** GET /v2/subscribers/export, limited per site (audience/export.ts). */
   subscriberExport: SubscriberExport;
+  /** GET /v2/optin/funnel (optin/funnel.ts). */
+  optInFunnel: OptInFunnel;
   webhooks: WebhookEndpoints;
   /** /v2/users/{externalId}: the sites' people (people/people.ts), calls of the Audience service. */
   people: People;
@@ -57,7 +60,7 @@ export function createGrpcServer(deps: {
   operators: DeliveryOperators;
 }): grpc.Server & { health: GrpcHealth } {
   // The campaign service asks for audience estimates; the gateway lists topics and countries,
-  // imports and exports subscribers, reads, tags, exports and deletes people, and manages webhooks; the campaign service passes on a
+  // imports and exports subscribers, reads, tags, exports and deletes people, reads the opt-in funnel, and manages webhooks; the campaign service passes on a
   // customer's pick of an A/B winner and reads a notification's results; the gateway reads and changes the console's data (series,
   // daily counts, browsers, topic maintenance, the site's settings, a test push). The campaign
   // service registers the sites it creates; operators set a site's cap and zone. The gateway
@@ -73,6 +76,7 @@ export function createGrpcServer(deps: {
     [`/${AUDIENCE_GRPC_SERVICE}/UpdatePerson`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/DeletePerson`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/ExportPerson`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/GetOptInFunnel`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/`]: [],
     [`/${WEBHOOKS_GRPC_SERVICE}/`]: ['gateway'],
     [`/${RUNS_GRPC_SERVICE}/PickWinner`]: ['campaign'],
@@ -88,7 +92,7 @@ export function createGrpcServer(deps: {
     deps.metrics ? deps.metrics.instrumentGrpc(name, handlers, deps.log) : handlers;
   server.addService(
     loadAudienceProto().delivery.v1.Audience.service,
-    instrument(AUDIENCE_GRPC_SERVICE, { ...createAudienceHandlers(deps.audience, deps.siteImport, deps.subscriberExport, deps.log), ...createPeopleHandlers(deps.people, deps.log) }),
+    instrument(AUDIENCE_GRPC_SERVICE, { ...createAudienceHandlers(deps.audience, deps.siteImport, deps.subscriberExport, deps.log), ...createPeopleHandlers(deps.people, deps.log), ...createOptInFunnelHandlers(deps.optInFunnel, deps.log) }),
   );
   server.addService(loadWebhooksProto().delivery.v1.Webhooks.service, instrument(WEBHOOKS_GRPC_SERVICE, createWebhookHandlers(deps.webhooks, deps.log)));
   server.addService(

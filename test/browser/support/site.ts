@@ -59,6 +59,12 @@ export async function startSite(gateway: string, publicId: string, opts: { sign?
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     origin: `http://localhost:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The browser keeps its connections open (and a service worker of the origin may hold one):
+    // closed with the server, not waited for.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -127,11 +127,15 @@ func main() {
 	record("recordSubscriptionChange", "recordSubscriptionChange", change, r, err)
 	gone, r, err := c.SitePluginAPI.Unsubscribe(ctx, a.PublicID).UnsubscribeRequest(model[campaigns.UnsubscribeRequest](fmt.Sprintf(`{"endpoint":%q}`, a.EndpointA))).Execute()
 	record("unsubscribe", "unsubscribe", gone, r, err)
+	counted, r, err := c.SitePluginAPI.RecordOptInEvent(ctx, a.PublicID).OptInEventRequest(model[campaigns.OptInEventRequest](`{"event":"shown","promptId":"slide-down"}`)).Execute()
+	record("recordOptInEvent", "recordOptInEvent", counted, r, err)
 
 	names, r, err := c.AudienceAPI.ListTopics(ctx).Execute()
 	record("listTopics", "listTopics", names, r, err)
 	names, r, err = c.AudienceAPI.ListCountries(ctx).Execute()
 	record("listCountries", "listCountries", names, r, err)
+	funnel, r, err := c.AudienceAPI.GetOptInFunnel(ctx).Prompt("slide-down").Execute()
+	record("getOptInFunnel", "getOptInFunnel", funnel, r, err)
 	imported, r, err := c.AudienceAPI.ImportSubscribers(ctx).ImportSubscribersRequest(model[campaigns.ImportSubscribersRequest](fmt.Sprintf(
 		`{"subscriptions":[{"endpoint":%q,"keys":%s,"topics":["imported"],"country":"PT","createdAt":"2025-06-01T12:00:00Z"}]}`, a.EndpointImport, keys))).Execute()
 	record("importSubscribers", "importSubscribers", imported, r, err)

@@ -67,9 +67,11 @@ step("subscribeSuccessor", "subscribe", lambda: plugin.subscribe_with_http_info(
 step("recordSubscriptionChange", "recordSubscriptionChange", lambda: plugin.record_subscription_change_with_http_info(
     public_id, c.SubscriptionChangeRequest.from_dict({"oldEndpoint": endpoint_a, "endpoint": endpoint_b})))
 step("unsubscribe", "unsubscribe", lambda: plugin.unsubscribe_with_http_info(public_id, c.UnsubscribeRequest.from_dict({"endpoint": endpoint_a})))
+step("recordOptInEvent", "recordOptInEvent", lambda: plugin.record_opt_in_event_with_http_info(public_id, c.OptInEventRequest.from_dict({"event": "shown", "promptId": "slide-down"})))
 
 step("listTopics", "listTopics", audience.list_topics_with_http_info)
 step("listCountries", "listCountries", audience.list_countries_with_http_info)
+step("getOptInFunnel", "getOptInFunnel", lambda: audience.get_opt_in_funnel_with_http_info(prompt="slide-down"))
 step("importSubscribers", "importSubscribers", lambda: audience.import_subscribers_with_http_info(c.ImportSubscribersRequest.from_dict(
     {"subscriptions": [{"endpoint": args["endpointImport"], "keys": keys, "topics": ["imported"], "country": "PT", "createdAt": "2025-06-01T12:00:00Z"}]})))
 step("exportSubscribers", "exportSubscribers", lambda: audience.export_subscribers_with_http_info(format="csv", topics="imported"))

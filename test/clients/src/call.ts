@@ -167,6 +167,12 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
       params: { path: { publicId: need(args.publicId, 'publicId') } },
       body: { oldEndpoint: need(args.oldEndpoint, 'oldEndpoint'), endpoint: need(args.endpoint, 'endpoint') },
     }),
+  recordOptInEvent: () =>
+    client.POST('/public/v1/sites/{publicId}/optin-events', {
+      params: { path: { publicId: need(args.publicId, 'publicId') } },
+      body: { event: 'shown', promptId: 'slide-down' },
+    }),
+  getOptInFunnel: () => client.GET('/v2/optin/funnel', { params: { query: { prompt: 'slide-down' } }, headers: apiKey }),
   reportEvent: () => client.POST('/public/v1/events', { body: { type: 'impression', token: need(args.token, 'token') } }),
   // The browser would follow the redirect; the check looks at where it points.
   clickRedirect: () => client.GET('/public/v1/r/{token}', { params: { path: { token: need(args.token, 'token') } }, redirect: 'manual', parseAs: 'text' }),

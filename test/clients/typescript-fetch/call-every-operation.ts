@@ -94,9 +94,11 @@ await step('recordSubscriptionChange', 'recordSubscriptionChange', () =>
   plugin.recordSubscriptionChangeRaw({ publicId, subscriptionChangeRequest: { oldEndpoint: args.endpointA, endpoint: args.endpointB } }),
 );
 await step('unsubscribe', 'unsubscribe', () => plugin.unsubscribeRaw({ publicId, unsubscribeRequest: { endpoint: args.endpointA } }));
+await step('recordOptInEvent', 'recordOptInEvent', () => plugin.recordOptInEventRaw({ publicId, optInEventRequest: { event: 'shown', promptId: 'slide-down' } }));
 
 await step('listTopics', 'listTopics', () => audience.listTopicsRaw({}));
 await step('listCountries', 'listCountries', () => audience.listCountriesRaw({}));
+await step('getOptInFunnel', 'getOptInFunnel', () => audience.getOptInFunnelRaw({ prompt: 'slide-down' }));
 await step('importSubscribers', 'importSubscribers', () =>
   audience.importSubscribersRaw({
     importSubscribersRequest: { subscriptions: [{ endpoint: args.endpointImport, keys, topics: ['imported'], country: 'PT', createdAt: '2025-06-01T12:00:00Z' }] },

@@ -9,11 +9,16 @@ import type { ExportChunk as _delivery_v1_ExportChunk, ExportChunk__Output as _d
 import type { ExportSubscribersRequest as _delivery_v1_ExportSubscribersRequest, ExportSubscribersRequest__Output as _delivery_v1_ExportSubscribersRequest__Output } from './delivery/v1/ExportSubscribersRequest';
 import type { FrequencyCap as _delivery_v1_FrequencyCap, FrequencyCap__Output as _delivery_v1_FrequencyCap__Output } from './delivery/v1/FrequencyCap';
 import type { FrequencyCapAnswer as _delivery_v1_FrequencyCapAnswer, FrequencyCapAnswer__Output as _delivery_v1_FrequencyCapAnswer__Output } from './delivery/v1/FrequencyCapAnswer';
+import type { GetOptInFunnelRequest as _delivery_v1_GetOptInFunnelRequest, GetOptInFunnelRequest__Output as _delivery_v1_GetOptInFunnelRequest__Output } from './delivery/v1/GetOptInFunnelRequest';
 import type { ImportRefusal as _delivery_v1_ImportRefusal, ImportRefusal__Output as _delivery_v1_ImportRefusal__Output } from './delivery/v1/ImportRefusal';
 import type { ImportSubscriptionsRequest as _delivery_v1_ImportSubscriptionsRequest, ImportSubscriptionsRequest__Output as _delivery_v1_ImportSubscriptionsRequest__Output } from './delivery/v1/ImportSubscriptionsRequest';
 import type { ImportSubscriptionsResponse as _delivery_v1_ImportSubscriptionsResponse, ImportSubscriptionsResponse__Output as _delivery_v1_ImportSubscriptionsResponse__Output } from './delivery/v1/ImportSubscriptionsResponse';
 import type { NameCount as _delivery_v1_NameCount, NameCount__Output as _delivery_v1_NameCount__Output } from './delivery/v1/NameCount';
 import type { NameCounts as _delivery_v1_NameCounts, NameCounts__Output as _delivery_v1_NameCounts__Output } from './delivery/v1/NameCounts';
+import type { OptInCounts as _delivery_v1_OptInCounts, OptInCounts__Output as _delivery_v1_OptInCounts__Output } from './delivery/v1/OptInCounts';
+import type { OptInFunnel as _delivery_v1_OptInFunnel, OptInFunnel__Output as _delivery_v1_OptInFunnel__Output } from './delivery/v1/OptInFunnel';
+import type { OptInFunnelDay as _delivery_v1_OptInFunnelDay, OptInFunnelDay__Output as _delivery_v1_OptInFunnelDay__Output } from './delivery/v1/OptInFunnelDay';
+import type { OptInFunnelPrompt as _delivery_v1_OptInFunnelPrompt, OptInFunnelPrompt__Output as _delivery_v1_OptInFunnelPrompt__Output } from './delivery/v1/OptInFunnelPrompt';
 import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from './delivery/v1/Person';
 import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from './delivery/v1/PersonExport';
 import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from './delivery/v1/PersonRequest';
@@ -46,11 +51,16 @@ export interface ProtoGrpcType {
       ExportSubscribersRequest: MessageTypeDefinition<_delivery_v1_ExportSubscribersRequest, _delivery_v1_ExportSubscribersRequest__Output>
       FrequencyCap: MessageTypeDefinition<_delivery_v1_FrequencyCap, _delivery_v1_FrequencyCap__Output>
       FrequencyCapAnswer: MessageTypeDefinition<_delivery_v1_FrequencyCapAnswer, _delivery_v1_FrequencyCapAnswer__Output>
+      GetOptInFunnelRequest: MessageTypeDefinition<_delivery_v1_GetOptInFunnelRequest, _delivery_v1_GetOptInFunnelRequest__Output>
       ImportRefusal: MessageTypeDefinition<_delivery_v1_ImportRefusal, _delivery_v1_ImportRefusal__Output>
       ImportSubscriptionsRequest: MessageTypeDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsRequest__Output>
       ImportSubscriptionsResponse: MessageTypeDefinition<_delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsResponse__Output>
       NameCount: MessageTypeDefinition<_delivery_v1_NameCount, _delivery_v1_NameCount__Output>
       NameCounts: MessageTypeDefinition<_delivery_v1_NameCounts, _delivery_v1_NameCounts__Output>
+      OptInCounts: MessageTypeDefinition<_delivery_v1_OptInCounts, _delivery_v1_OptInCounts__Output>
+      OptInFunnel: MessageTypeDefinition<_delivery_v1_OptInFunnel, _delivery_v1_OptInFunnel__Output>
+      OptInFunnelDay: MessageTypeDefinition<_delivery_v1_OptInFunnelDay, _delivery_v1_OptInFunnelDay__Output>
+      OptInFunnelPrompt: MessageTypeDefinition<_delivery_v1_OptInFunnelPrompt, _delivery_v1_OptInFunnelPrompt__Output>
       Person: MessageTypeDefinition<_delivery_v1_Person, _delivery_v1_Person__Output>
       PersonExport: MessageTypeDefinition<_delivery_v1_PersonExport, _delivery_v1_PersonExport__Output>
       PersonRequest: MessageTypeDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonRequest__Output>

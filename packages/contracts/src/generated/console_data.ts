@@ -15,6 +15,7 @@ import type { FrequencyCap as _delivery_v1_FrequencyCap, FrequencyCap__Output as
 import type { FrequencyCapAnswer as _delivery_v1_FrequencyCapAnswer, FrequencyCapAnswer__Output as _delivery_v1_FrequencyCapAnswer__Output } from './delivery/v1/FrequencyCapAnswer';
 import type { FrequencyCapInput as _delivery_v1_FrequencyCapInput, FrequencyCapInput__Output as _delivery_v1_FrequencyCapInput__Output } from './delivery/v1/FrequencyCapInput';
 import type { MergeTopicsRequest as _delivery_v1_MergeTopicsRequest, MergeTopicsRequest__Output as _delivery_v1_MergeTopicsRequest__Output } from './delivery/v1/MergeTopicsRequest';
+import type { OptInPromptsResponse as _delivery_v1_OptInPromptsResponse, OptInPromptsResponse__Output as _delivery_v1_OptInPromptsResponse__Output } from './delivery/v1/OptInPromptsResponse';
 import type { QuietHoursAnswer as _delivery_v1_QuietHoursAnswer, QuietHoursAnswer__Output as _delivery_v1_QuietHoursAnswer__Output } from './delivery/v1/QuietHoursAnswer';
 import type { QuietHoursWindow as _delivery_v1_QuietHoursWindow, QuietHoursWindow__Output as _delivery_v1_QuietHoursWindow__Output } from './delivery/v1/QuietHoursWindow';
 import type { RegisterSiteRequest as _delivery_v1_RegisterSiteRequest, RegisterSiteRequest__Output as _delivery_v1_RegisterSiteRequest__Output } from './delivery/v1/RegisterSiteRequest';
@@ -32,6 +33,7 @@ import type { SiteSettingsRequest as _delivery_v1_SiteSettingsRequest, SiteSetti
 import type { SiteSettingsResponse as _delivery_v1_SiteSettingsResponse, SiteSettingsResponse__Output as _delivery_v1_SiteSettingsResponse__Output } from './delivery/v1/SiteSettingsResponse';
 import type { TimeZoneAnswer as _delivery_v1_TimeZoneAnswer, TimeZoneAnswer__Output as _delivery_v1_TimeZoneAnswer__Output } from './delivery/v1/TimeZoneAnswer';
 import type { TopicChange as _delivery_v1_TopicChange, TopicChange__Output as _delivery_v1_TopicChange__Output } from './delivery/v1/TopicChange';
+import type { UpdateOptInPromptsRequest as _delivery_v1_UpdateOptInPromptsRequest, UpdateOptInPromptsRequest__Output as _delivery_v1_UpdateOptInPromptsRequest__Output } from './delivery/v1/UpdateOptInPromptsRequest';
 import type { UpdateSendingSettingsRequest as _delivery_v1_UpdateSendingSettingsRequest, UpdateSendingSettingsRequest__Output as _delivery_v1_UpdateSendingSettingsRequest__Output } from './delivery/v1/UpdateSendingSettingsRequest';
 import type { VisitorTagsAnswer as _delivery_v1_VisitorTagsAnswer, VisitorTagsAnswer__Output as _delivery_v1_VisitorTagsAnswer__Output } from './delivery/v1/VisitorTagsAnswer';
 
@@ -56,6 +58,7 @@ export interface ProtoGrpcType {
       FrequencyCapAnswer: MessageTypeDefinition<_delivery_v1_FrequencyCapAnswer, _delivery_v1_FrequencyCapAnswer__Output>
       FrequencyCapInput: MessageTypeDefinition<_delivery_v1_FrequencyCapInput, _delivery_v1_FrequencyCapInput__Output>
       MergeTopicsRequest: MessageTypeDefinition<_delivery_v1_MergeTopicsRequest, _delivery_v1_MergeTopicsRequest__Output>
+      OptInPromptsResponse: MessageTypeDefinition<_delivery_v1_OptInPromptsResponse, _delivery_v1_OptInPromptsResponse__Output>
       QuietHoursAnswer: MessageTypeDefinition<_delivery_v1_QuietHoursAnswer, _delivery_v1_QuietHoursAnswer__Output>
       QuietHoursWindow: MessageTypeDefinition<_delivery_v1_QuietHoursWindow, _delivery_v1_QuietHoursWindow__Output>
       RegisterSiteRequest: MessageTypeDefinition<_delivery_v1_RegisterSiteRequest, _delivery_v1_RegisterSiteRequest__Output>
@@ -73,6 +76,7 @@ export interface ProtoGrpcType {
       SiteSettingsResponse: MessageTypeDefinition<_delivery_v1_SiteSettingsResponse, _delivery_v1_SiteSettingsResponse__Output>
       TimeZoneAnswer: MessageTypeDefinition<_delivery_v1_TimeZoneAnswer, _delivery_v1_TimeZoneAnswer__Output>
       TopicChange: MessageTypeDefinition<_delivery_v1_TopicChange, _delivery_v1_TopicChange__Output>
+      UpdateOptInPromptsRequest: MessageTypeDefinition<_delivery_v1_UpdateOptInPromptsRequest, _delivery_v1_UpdateOptInPromptsRequest__Output>
       UpdateSendingSettingsRequest: MessageTypeDefinition<_delivery_v1_UpdateSendingSettingsRequest, _delivery_v1_UpdateSendingSettingsRequest__Output>
       VisitorTagsAnswer: MessageTypeDefinition<_delivery_v1_VisitorTagsAnswer, _delivery_v1_VisitorTagsAnswer__Output>
     }

@@ -18,6 +18,8 @@ export interface SubscriberInput {
   timeZone: string | null;
   /** Shows Declarative Web Push messages itself; null: not said (a new subscriber does not, a known one keeps its flag). */
   declarative: boolean | null;
+  /** The opt-in funnel's prompt that led here (optin/), null when the call did not say: counted 'subscribed' only when given and the subscriber was not active. */
+  promptId: string | null;
 }
 
 /**
@@ -26,11 +28,15 @@ export interface SubscriberInput {
  * merged with the old ones (the request's first, then the stored ones, up to the cap so the
  * group key stays small), language, time zone and the declarative flag when given, active again.
  * `id` is the subscriber's public id (a random UUID, see the migration adding it), never the
- * internal sequence: it is shown to anonymous callers.
+ * internal sequence: it is shown to anonymous callers. With a prompt, a subscriber that was not
+ * active before is counted 'subscribed' in the opt-in funnel in the same statement.
  */
 export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promise<{ id: string; created: boolean }> {
   const { rows } = await db.query(
-    `WITH up AS (
+    `WITH before AS (
+       -- The row as it was: every part of a statement sees the same snapshot, not up's change.
+       SELECT active FROM delivery.subscribers WHERE site_id = $1 AND endpoint = $2),
+     up AS (
      INSERT INTO delivery.subscribers AS s (site_id, endpoint, p256dh, auth, country, topics, language, time_zone, declarative)
      VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, coalesce($11::boolean, false))
      ON CONFLICT (site_id, endpoint) DO UPDATE SET
@@ -54,21 +60,32 @@ export async function upsertSubscriber(db: Queryable, s: SubscriberInput): Promi
                                   -- as the subscribers export writes it: 'BR', or null when unknown
                                   'country', CASE WHEN country = $10 THEN NULL ELSE upper(substr(country, ${COUNTRY_PREFIX.length + 1})) END,
                                   'topics', topics, 'language', language, 'timeZone', time_zone)) AS n
-         FROM up WHERE created)
-     SELECT public_id::text AS id, created, (SELECT count(*) FROM hook) AS hooked FROM up`,
-    [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY, s.declarative],
+         FROM up WHERE created),
+     funnel AS (
+       SELECT delivery.count_optin($1, $12, 'subscribed') AS n
+         FROM up WHERE $12::text IS NOT NULL AND NOT coalesce((SELECT active FROM before), false))
+     SELECT public_id::text AS id, created, (SELECT count(*) FROM hook) AS hooked, (SELECT count(*) FROM funnel) AS counted FROM up`,
+    [s.siteId, s.endpoint, s.p256dh, s.auth, s.country, s.topics, s.language, s.timeZone, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY, s.declarative, s.promptId],
   );
   return { id: rows[0].id as string, created: rows[0].created as boolean };
 }
 
-/** Marks the subscription inactive; false when there was no active one with that endpoint. */
-export async function deactivateByEndpoint(db: Queryable, siteId: string, endpoint: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE delivery.subscribers SET active = false, deactivated_at = now(), updated_at = now()
-      WHERE site_id = $1 AND endpoint = $2 AND active`,
-    [siteId, endpoint],
+/**
+ * Marks the subscription inactive; false when there was no active one with that endpoint. With a
+ * prompt (the plugin's opt-out), a deactivation is counted 'unsubscribed' in the opt-in funnel in
+ * the same statement.
+ */
+export async function deactivateByEndpoint(db: Queryable, siteId: string, endpoint: string, promptId: string | null = null): Promise<boolean> {
+  const { rows } = await db.query(
+    `WITH gone AS (
+       UPDATE delivery.subscribers SET active = false, deactivated_at = now(), updated_at = now()
+        WHERE site_id = $1 AND endpoint = $2 AND active
+        RETURNING 1),
+     funnel AS (SELECT delivery.count_optin($1, $3, 'unsubscribed') AS n FROM gone WHERE $3::text IS NOT NULL)
+     SELECT (SELECT count(*) FROM gone) AS gone, (SELECT count(*) FROM funnel) AS counted`,
+    [siteId, endpoint, promptId],
   );
-  return (rowCount ?? 0) > 0;
+  return Number(rows[0].gone) > 0;
 }
 
 /**

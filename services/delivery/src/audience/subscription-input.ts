@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { canonicalZone } from '@webpush/contracts/local-time.js';
 import { BAD_CHARACTERS, hasBadCharacters, someHasBadCharacters } from '@webpush/shared/text.js';
 import { ValidationError } from '../errors.js';
+import { promptIdOf } from '../optin/index.js';
 import { normalizeTopic, sortedSet } from './names.js';
 import { endpointAllowed, MAX_ENDPOINT_CHARS, type PushHostRules } from './push-endpoint.js';
 
@@ -48,6 +49,8 @@ export interface SubscribeInput {
   timeZone: string | null;
   /** The browser shows Declarative Web Push messages itself; null when the request does not say (kept as stored). */
   declarative: boolean | null;
+  /** The opt-in prompt that led here (the snippet's subscribe); null when not said (a refresh, the worker's re-registration). */
+  promptId: string | null;
 }
 
 type Field = 'endpoint' | 'p256dh' | 'auth' | 'topics' | 'language' | 'timeZone' | 'declarative';
@@ -198,6 +201,7 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
     if (failed.has('timeZone')) messages.push(MESSAGES.timeZone);
     else if (badText(body.timeZone)) messages.push(MESSAGES.timeZoneCharacters);
     if (failed.has('declarative')) messages.push(MESSAGES.declarative);
+    const promptId = promptIdOf(body.promptId, messages);
     if (messages.length > 0) throw new ValidationError(messages);
     return {
       endpoint: sub!.endpoint,
@@ -208,13 +212,18 @@ export function createSubscriptionInputRules(hosts: PushHostRules) {
       // Stored by its one name, so a segment or local-time group on `Asia/Kolkata` finds Chrome's `Asia/Calcutta`.
       timeZone: nullableZone(optionalText(body.timeZone)),
       declarative: typeof body.declarative === 'boolean' ? body.declarative : null,
+      promptId,
     };
   }
 
-  function parseUnsubscribe(body: Record<string, unknown>): { endpoint: string } {
+  /** `promptId`: the snippet's opt-out names it (the opt-in funnel counts it); absent otherwise. */
+  function parseUnsubscribe(body: Record<string, unknown>): { endpoint: string; promptId: string | null } {
     if (!checkUnsubscribe(body)) throw new ValidationError([MESSAGES.endpointString]);
     if (badText(body.endpoint)) throw new ValidationError([MESSAGES.endpointCharacters]);
-    return { endpoint: body.endpoint as string };
+    const messages: string[] = [];
+    const promptId = promptIdOf((body as Record<string, unknown>).promptId, messages);
+    if (messages.length > 0) throw new ValidationError(messages);
+    return { endpoint: body.endpoint as string, promptId };
   }
 
   function parsePageView(body: Record<string, unknown>): PageViewInput {

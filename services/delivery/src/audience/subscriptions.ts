@@ -1,7 +1,8 @@
 // What the site plugin does to its site's subscribers: a browser subscribes (or refreshes its
 // subscription), unsubscribes, reads a page whose topics join its own, or reports that the
 // browser replaced its subscription. The country comes only from the trusted edge header,
-// never from the body.
+// never from the body. A subscribe or unsubscribe that names its opt-in prompt (`promptId`) is
+// counted in the opt-in funnel (optin/) when it changed the subscriber.
 import type { Pool } from '@webpush/shared/db.js';
 import { SiteNotFoundError } from '../errors.js';
 import { findSiteByPublicId } from '../sites/index.js';
@@ -28,8 +29,8 @@ export function createSubscriptions(pool: Pool, opts: { pushServiceHosts: readon
 
   async function unsubscribe(publicId: string, body: Record<string, unknown>): Promise<{ deactivated: boolean }> {
     const siteId = await siteIdOf(publicId);
-    const { endpoint } = rules.parseUnsubscribe(body);
-    return { deactivated: await deactivateByEndpoint(pool, siteId, endpoint) };
+    const { endpoint, promptId } = rules.parseUnsubscribe(body);
+    return { deactivated: await deactivateByEndpoint(pool, siteId, endpoint, promptId) };
   }
 
   /** The page's topics join the subscriber's; `updated` is false for an endpoint no active subscriber has (the plugin registers again). */

@@ -10,6 +10,7 @@ import { CONSOLE_OWN } from '@webpush/shared/console-texts.js';
 import { audienceDaily, countByBrowser, type DayCount } from '../audience/index.js';
 import { TopicRefusal, type TopicChange, type TopicMaintenance } from '../audience/index.js';
 import { isUuid, NotFoundError, ValidationError } from '../errors.js';
+import { optInPromptsOf, readOptInPrompts, writeOptInPrompts, type OptInPrompts } from '../plugin/index.js';
 import { frequencyCapOf } from '../sending/index.js';
 import type { QuietHours } from '@webpush/contracts/local-time.js';
 import { capRefusals, findSiteById, quietHoursRefusals, setSiteFrequencyCap, setSiteQuietHours, setSiteTimeZone, siteQuietHours, siteTimeZone, storedZone, type FrequencyCap } from '../sites/index.js';
@@ -117,8 +118,31 @@ export function createConsoleData(pool: Pool, topics: TopicMaintenance) {
     return siteSettings(siteId);
   }
 
+  /** NotFoundError for a site this service does not know. */
+  async function optInPrompts(siteId: string): Promise<OptInPrompts> {
+    const site = isUuid(siteId) ? await findSiteById(pool, siteId.toLowerCase()) : null;
+    if (!site) throw new NotFoundError(CONSOLE_MESSAGES.siteNotFound);
+    return readOptInPrompts(pool, site.siteId);
+  }
+
+  /** The fields a change names replaced, once the result passed (plugin/optin-prompts.ts). */
+  async function updateOptInPrompts(siteId: string, bodyJson: string): Promise<OptInPrompts> {
+    const current = await optInPrompts(siteId);
+    let body: unknown;
+    try {
+      body = JSON.parse(bodyJson);
+    } catch {
+      body = undefined;
+    }
+    const prompts = optInPromptsOf(body, current);
+    await writeOptInPrompts(pool, siteId.toLowerCase(), prompts);
+    return prompts;
+  }
+
   return {
     series,
+    optInPrompts,
+    updateOptInPrompts,
     daily,
     browsers,
     siteSettings,

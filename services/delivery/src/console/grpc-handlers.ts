@@ -33,6 +33,9 @@ export function createConsoleDataHandlers(data: ConsoleData, sendTestPush: TestP
           }),
         ),
       ),
+    OptInPrompts: ({ request: r }, callback) => answer(log, 'OptInPrompts', callback, async () => ({ promptsJson: JSON.stringify(await data.optInPrompts(r.siteId)) })),
+    UpdateOptInPrompts: ({ request: r }, callback) =>
+      answer(log, 'UpdateOptInPrompts', callback, async () => ({ promptsJson: JSON.stringify(await data.updateOptInPrompts(r.siteId, r.bodyJson)) })),
     SendTestPush: ({ request: r }, callback) =>
       answer(log, 'SendTestPush', callback, () => sendTestPush({ siteId: r.siteId, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, siteName: r.siteName, link: r.link })),
   };

@@ -1,4 +1,4 @@
-// The plugin's two browser scripts, read once when the routes are built, with a strong ETag so
+// The plugin's browser scripts, read once when the routes are built, with a strong ETag so
 // browsers revalidate cheaply (the service worker is always revalidated: Cache-Control no-cache).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ export interface PluginAsset {
   etag: string;
 }
 
-export function loadAsset(name: 'webpush.js' | 'webpush-sw.js'): PluginAsset {
+export function loadAsset(name: 'webpush.js' | 'webpush-prompt.js' | 'webpush-sw.js'): PluginAsset {
   const body = readFileSync(path.join(ASSETS_DIR, name));
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }

@@ -1,8 +1,8 @@
 // The site plugin's HTTP endpoints: the snippet and the service worker scripts, the site's
 // public configuration (VAPID public key), and what the plugin reports about its subscribers
-// (subscribe, unsubscribe, page views, subscription changes; rules in audience/) and who its
-// subscribers are (identify, logout; rules in people/). Reached
-// through the gateway's /public proxy.
+// (subscribe, unsubscribe, page views, subscription changes; rules in audience/), who its
+// subscribers are (identify, logout; rules in people/) and what its opt-in prompts did (rules in
+// optin/). Reached through the gateway's /public proxy.
 import express, { type Request, type Response, type Router } from 'express';
 import type { Pool } from '@webpush/shared/db.js';
 import type { Subscriptions } from '../audience/index.js';
@@ -13,25 +13,34 @@ import { jsonObject, rawBody } from '../http/json-body.js';
 import { rateLimited } from '../http/rate-limited.js';
 import type { RateLimiter } from '@webpush/shared/rate-limit.js';
 import { findSiteByPublicId } from '../sites/index.js';
+import type { OptInFunnel } from '../optin/index.js';
 import { loadAsset, type PluginAsset } from './assets.js';
+import { publicPrompts, readOptInPrompts } from './optin-prompts.js';
 
 export const SNIPPET_PATH = '/public/v1/webpush.js';
+// Loaded by the snippet only for a site whose configuration shows a prompt or the bell, so the
+// snippet every page loads stays small (docs/site-plugin.md, "Size budget").
+export const PROMPT_PATH = '/public/v1/webpush-prompt.js';
 export const SERVICE_WORKER_PATH = '/public/v1/webpush-sw.js';
 export const SNIPPET_CACHE_CONTROL = 'public, max-age=3600';
 // Browsers check a service worker's scripts for updates anyway; no-cache makes each check a
 // cheap conditional request, so a fixed worker reaches every subscriber at their next visit.
 export const SERVICE_WORKER_CACHE_CONTROL = 'no-cache';
-// The VAPID key of a site never changes; a short cache only spares repeated look-ups.
+// The VAPID key of a site never changes; a short cache only spares repeated look-ups, and a
+// change of the opt-in prompts reaches visitors within it.
 export const CONFIG_CACHE_CONTROL = 'public, max-age=300';
+// An opt-in event is `{"event", "promptId"}`: well under 200 bytes; a larger body is no report.
+export const OPTIN_EVENT_BODY_LIMIT_BYTES = 1024;
 
 export interface PluginRouteDeps {
   pool: Pool;
   subscriptions: Subscriptions;
   identity: Identity;
   visitorTags: VisitorTags;
+  optInFunnel: OptInFunnel;
   /** Subscription calls, per client address. */
   limiter: RateLimiter;
-  /** Page views and subscription changes: limited like subscriptions, in buckets of their own. */
+  /** Page views, subscription changes and opt-in events: limited like subscriptions, in buckets of their own. */
   reportLimiter: RateLimiter;
 }
 
@@ -51,9 +60,11 @@ function serveScript(asset: PluginAsset, headers: Record<string, string>) {
 export function pluginRoutes(deps: PluginRouteDeps): Router {
   const router = express.Router();
   const snippet = loadAsset('webpush.js');
+  const prompt = loadAsset('webpush-prompt.js');
   const worker = loadAsset('webpush-sw.js');
 
   router.get(SNIPPET_PATH, serveScript(snippet, { 'Cache-Control': SNIPPET_CACHE_CONTROL }));
+  router.get(PROMPT_PATH, serveScript(prompt, { 'Cache-Control': SNIPPET_CACHE_CONTROL }));
   router.get(
     SERVICE_WORKER_PATH,
     serveScript(worker, { 'Cache-Control': SERVICE_WORKER_CACHE_CONTROL, 'Service-Worker-Allowed': '/' }),
@@ -62,8 +73,9 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   router.get('/public/v1/sites/:publicId/config', async (req, res) => {
     const site = await findSiteByPublicId(deps.pool, String(req.params.publicId));
     if (!site) throw new SiteNotFoundError();
+    const prompts = publicPrompts(await readOptInPrompts(deps.pool, site.siteId));
     res.set('Cache-Control', CONFIG_CACHE_CONTROL);
-    res.status(200).json({ publicId: site.publicId, vapidPublicKey: site.vapidPublicKey });
+    res.status(200).json({ publicId: site.publicId, vapidPublicKey: site.vapidPublicKey, ...(prompts ? { prompts } : {}) });
   });
 
   const { subscriptions } = deps;
@@ -113,6 +125,12 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   router.post('/public/v1/sites/:publicId/tags', reportLimit, body, async (req, res) => {
     res.set('Cache-Control', 'no-store');
     res.status(200).json(await deps.visitorTags.tag(String(req.params.publicId), jsonObject(req)));
+  });
+
+  // The snippet's report of an opt-in prompt's event (optin/funnel.ts): one counter more, nothing per visitor.
+  router.post('/public/v1/sites/:publicId/optin-events', reportLimit, rawBody(OPTIN_EVENT_BODY_LIMIT_BYTES), async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.status(200).json(await deps.optInFunnel.report(String(req.params.publicId), jsonObject(req)));
   });
 
   return router;

@@ -13,6 +13,8 @@
 // - Webhook deliveries: the webhook loop's own purge (webhooks/delivery-loop.ts keepMs).
 // - Audit log entries: those past their site's retention (its owners' setting), in bounded batches
 //   (audit/audit-log.ts purgeAuditLog).
+// - Opt-in funnel counters: days past optin/funnel.ts FUNNEL_RETENTION_DAYS, in bounded batches
+//   (purgeOptInFunnel).
 // - Campaign minutes, audience days and the runs' counters are the aggregates: kept.
 //
 // Every DDL step waits at most LOCK_TIMEOUT_MS for its lock, so no send, subscribe or report is
@@ -20,6 +22,7 @@
 // rules and the passes; the statements are in retention-store.ts.
 import type { Pool } from '@webpush/shared/db.js';
 import { purgeAuditLog } from '../audit/index.js';
+import { purgeOptInFunnel } from '../optin/index.js';
 import { withTransaction } from '@webpush/shared/db.js';
 import {
   capHistoryAfter,
@@ -70,6 +73,8 @@ export interface RetentionReport {
   capHistoryDeleted: number;
   /** Audit log entries past their site's retention, deleted this pass. */
   auditDeleted: number;
+  /** Opt-in funnel counters past their retention, deleted this pass. */
+  funnelDeleted: number;
   /** Steps that did not get their lock within LOCK_TIMEOUT_MS (tried again next pass). */
   lockTimeouts: number;
 }
@@ -169,6 +174,7 @@ export function createRetention(pool: Pool, settings: RetentionSettings) {
           legacyTrackingTruncated: false,
           capHistoryDeleted: 0,
           auditDeleted: 0,
+          funnelDeleted: 0,
           lockTimeouts: 0,
         };
         report.logExpired = await expirePieces(pool, 'log', settings.deliveryLogDays);
@@ -181,6 +187,7 @@ export function createRetention(pool: Pool, settings: RetentionSettings) {
         capFrom = cap.next;
         report.capHistoryDeleted = cap.deleted;
         report.auditDeleted = await purgeAuditLog(pool);
+        report.funnelDeleted = await purgeOptInFunnel(pool);
         return report;
       } finally {
         await unlockRetention(client).catch(() => (discard = true));

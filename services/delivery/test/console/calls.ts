@@ -17,6 +17,9 @@ export function consoleCalls(client: ConsoleDataClient) {
     merge: (siteId: string, from: string[], to: string) => unary(client.MergeTopics.bind(client), { siteId, from, to }),
     remove: (siteId: string, name: string) => unary(client.DeleteTopic.bind(client), { siteId, name }),
     settings: (siteId: string) => unary(client.SiteSettings.bind(client), { siteId }),
+    prompts: async (siteId: string) => JSON.parse((await unary(client.OptInPrompts.bind(client), { siteId })).promptsJson),
+    updatePrompts: async (siteId: string, body: unknown) =>
+      JSON.parse((await unary(client.UpdateOptInPrompts.bind(client), { siteId, bodyJson: typeof body === 'string' ? body : JSON.stringify(body) })).promptsJson),
   };
 }
 

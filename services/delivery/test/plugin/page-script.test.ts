@@ -1,6 +1,8 @@
 // The site snippet's calls to the server, run as a page runs the file (vm, a window-like global
 // with the few DOM and push APIs the snippet touches): a call that meets a network error, a 5xx
-// or a 429 is made again, a bounded number of times, and one the server refused (4xx) is not.
+// or a 429 is made again, a bounded number of times, and one the server refused (4xx) is not;
+// the opt-in funnel's reports (each event once per prompt and page view, the prompt named in the
+// subscribe and unsubscribe calls, the browser's denial reported).
 // The browser suites run the same file for real in Chromium and Firefox.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,11 +17,11 @@ const CONFIG = { vapidPublicKey: 'BAAA' };
 type Answer = number | 'network error';
 
 interface Page {
-  calls: { method: string; url: string; body?: unknown }[];
+  calls: { method: string; url: string; body?: any }[];
   waits: number[];
   /** The states the snippet announced, in order. */
   states: string[];
-  webpush: { state: string; subscribe(): Promise<string> } & ((command: string, ...args: unknown[]) => Promise<unknown>);
+  webpush: { state: string; subscribe(): Promise<string>; unsubscribe(): Promise<string>; reportOptIn(event: string, promptId?: unknown): Promise<boolean> } & ((command: string, ...args: unknown[]) => Promise<unknown>);
   /** The `webpush:identity` announcements, in order. */
   identities: unknown[];
   /** Settles once the snippet's start-up calls are done. */
@@ -31,7 +33,7 @@ interface Page {
  * path's answers in turn (the last one repeated); a visitor who allowed notifications already
  * holds a push subscription.
  */
-function load(permission: NotificationPermission, answers: Record<string, Answer[]>, queued: unknown[][] = []): Page {
+function load(permission: NotificationPermission, answers: Record<string, Answer[]>, queued: unknown[][] = [], asked: NotificationPermission = 'granted'): Page {
   const calls: Page['calls'] = [];
   const identities: unknown[] = [];
   const waits: number[] = [];
@@ -90,7 +92,7 @@ function load(permission: NotificationPermission, answers: Record<string, Answer
   const window: Record<string, unknown> = {
     document,
     navigator: { serviceWorker: { register: async () => registration }, language: 'en-US' },
-    Notification: { permission, requestPermission: async () => 'granted' },
+    Notification: { permission, requestPermission: async () => asked },
     PushManager: function PushManager() {},
     isSecureContext: true,
     fetch,
@@ -143,7 +145,8 @@ describe('plugin: the site snippet\'s calls', () => {
   it('when a returning visitor\'s page view meets a network error, then a 503, then it is sent again until stored', async () => {
     const page = load('granted', { 'POST sites/pub_x/pageviews': ['network error', 503, 200] });
     await page.settled();
-    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(Array(3).fill('POST sites/pub_x/pageviews'));
+    // The site's configuration is read on every page (it says whether the site shows an opt-in prompt).
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['GET sites/pub_x/config', ...Array(3).fill('POST sites/pub_x/pageviews')]);
     expect(page.waits).to.deep.equal([1000, 4000]);
     expect(page.webpush.state).to.equal('subscribed');
   });
@@ -176,8 +179,8 @@ describe('plugin: the site snippet\'s calls', () => {
     const signature = 'ab'.repeat(32);
     const page = load('granted', { 'POST sites/pub_x/pageviews': [200], 'POST sites/pub_x/identity': [200], 'DELETE sites/pub_x/identity': [200] }, [['identify', 'user-123', signature]]);
     await page.settled();
-    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['POST sites/pub_x/pageviews', 'POST sites/pub_x/identity']);
-    expect(page.calls[1].body).to.deep.equal({ endpoint: 'https://push.example/1', externalId: 'user-123', signature });
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['GET sites/pub_x/config', 'POST sites/pub_x/pageviews', 'POST sites/pub_x/identity']);
+    expect(page.calls[2].body).to.deep.equal({ endpoint: 'https://push.example/1', externalId: 'user-123', signature });
     expect(page.identities).to.deep.equal([{ externalId: 'user-123', identified: true }]);
     expect(await page.webpush('logout')).to.equal(true);
     expect(page.calls.at(-1)).to.deep.equal({ method: 'DELETE', url: 'sites/pub_x/identity', body: { endpoint: 'https://push.example/1' } });
@@ -215,9 +218,64 @@ describe('plugin: the site snippet\'s calls', () => {
       ['tag', 'lang', null],
     ]);
     await page.settled();
-    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['POST sites/pub_x/pageviews', 'POST sites/pub_x/identity', 'POST sites/pub_x/tags']);
-    expect(page.calls[2].body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { plan: 'gold', lang: null } });
+    expect(page.calls.map((c) => `${c.method} ${c.url}`)).to.deep.equal(['GET sites/pub_x/config', 'POST sites/pub_x/pageviews', 'POST sites/pub_x/identity', 'POST sites/pub_x/tags']);
+    expect(page.calls[3].body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { plan: 'gold', lang: null } });
     expect(await page.webpush('tag', 'score', 3)).to.equal(true);
     expect(page.calls.at(-1)?.body).to.deep.equal({ endpoint: 'https://push.example/1', tags: { score: 3 } });
+  });
+
+  describe('opt-in funnel', () => {
+    const EVENTS = 'POST sites/pub_x/optin-events';
+    const reports = (page: Page) => page.calls.filter((c) => `${c.method} ${c.url}` === EVENTS).map((c) => c.body);
+
+    it('when a prompt is shown, accepted and dismissed again and again on one page, then each event is reported once per prompt', async () => {
+      const page = load('default', { 'GET sites/pub_x/config': [200], [EVENTS]: [200] });
+      await page.settled();
+      for (let i = 0; i < 3; i++) {
+        await page.webpush.reportOptIn('shown', 'slide-down');
+        await page.webpush.reportOptIn('dismissed', 'slide-down');
+      }
+      await page.webpush.reportOptIn('shown', 'bell');
+      expect(reports(page)).to.deep.equal([
+        { event: 'shown', promptId: 'slide-down' },
+        { event: 'dismissed', promptId: 'slide-down' },
+        { event: 'shown', promptId: 'bell' },
+      ]);
+    });
+
+    it('when a prompt is accepted, then the subscribe call names it (the server counts subscribed), and subscribed itself is never reported', async () => {
+      const page = load('default', { 'GET sites/pub_x/config': [200], [EVENTS]: [200], 'POST sites/pub_x/subscriptions': [201] });
+      await page.settled();
+      await page.webpush.reportOptIn('accepted', 'modal');
+      expect(await page.webpush.subscribe()).to.equal('subscribed');
+      await page.webpush.reportOptIn('subscribed', 'modal');
+      expect(reports(page)).to.deep.equal([{ event: 'accepted', promptId: 'modal' }]);
+      expect(page.calls.find((c) => c.url.endsWith('subscriptions'))!.body.promptId).to.equal('modal');
+    });
+
+    it('when the site\'s own button subscribes and the browser denies, then denied is reported for "site"', async () => {
+      const page = load('default', { 'GET sites/pub_x/config': [200], [EVENTS]: [200] }, [], 'denied');
+      await page.settled();
+      expect(await page.webpush.subscribe()).to.equal('denied');
+      await page.settled();
+      expect(reports(page)).to.deep.equal([{ event: 'denied', promptId: 'site' }]);
+    });
+
+    it('when a visitor unsubscribes, then the DELETE names the prompt ("site" unless one was said)', async () => {
+      const page = load('granted', { 'POST sites/pub_x/pageviews': [200], 'DELETE sites/pub_x/subscriptions': [200] });
+      await page.settled();
+      await page.webpush.unsubscribe();
+      expect(page.calls.find((c) => c.method === 'DELETE')!.body).to.deep.equal({ endpoint: 'https://push.example/1', promptId: 'site' });
+      // A returning visitor's refresh names no prompt: it is no opt-in.
+      expect(page.calls.filter((c) => c.url.endsWith('subscriptions') && c.method === 'POST')).to.have.length(0);
+    });
+
+    it('when an event or prompt id is not one, then nothing goes out for an unknown event and a bad id is taken as "site"', async () => {
+      const page = load('default', { 'GET sites/pub_x/config': [200], [EVENTS]: [200] });
+      await page.settled();
+      expect(await page.webpush.reportOptIn('clicked', 'x')).to.equal(false);
+      await page.webpush.reportOptIn('shown', 'a b'.repeat(40));
+      expect(reports(page)).to.deep.equal([{ event: 'shown', promptId: 'site' }]);
+    });
   });
 });

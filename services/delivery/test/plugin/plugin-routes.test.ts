@@ -2,6 +2,7 @@
 // headers, the site configuration, and page views merging a page's topics into a subscriber's.
 import { expect } from 'chai';
 import vm from 'node:vm';
+import { gzipSync } from 'node:zlib';
 import { assertResponseMatchesContract } from '../../../../test/support/openapi.js';
 import { MESSAGES } from '../../src/audience/subscription-input.js';
 import {
@@ -75,8 +76,28 @@ describe('delivery: site plugin routes', function () {
       expect(res.body).to.be.a('string').and.include("addEventListener('push'");
     });
 
+    it("serves the opt-in prompt's script as the snippet is served", async () => {
+      const res = await call('GET', '/public/v1/webpush-prompt.js');
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('application/javascript; charset=utf-8');
+      expect(res.headers.get('cache-control')).to.equal('public, max-age=3600');
+      expect(res.headers.get('access-control-allow-origin')).to.equal('*');
+      expect(res.body).to.be.a('string').and.include('role');
+    });
+
+    // docs/site-plugin.md, "Size budget": what every page of a site loads stays small, and the
+    // prompt, loaded only by sites that show one, too. Gzip at its default level, as served by a CDN.
+    it('the snippet and the prompt script stay within their gzipped size budgets (8192 and 4096 bytes)', async () => {
+      const budgets: Record<string, number> = { '/public/v1/webpush.js': 8192, '/public/v1/webpush-prompt.js': 4096 };
+      for (const [path, budget] of Object.entries(budgets)) {
+        const res = await call('GET', path);
+        const gzipped = gzipSync(Buffer.from(res.body as string, 'utf8')).length;
+        expect(gzipped, `${path}: ${gzipped} bytes gzipped`).to.be.at.most(budget);
+      }
+    });
+
     it('when the browser already has the current copy, then 304 without a body', async () => {
-      for (const path of ['/public/v1/webpush.js', '/public/v1/webpush-sw.js']) {
+      for (const path of ['/public/v1/webpush.js', '/public/v1/webpush-prompt.js', '/public/v1/webpush-sw.js']) {
         const first = await call('GET', path);
         const again = await call('GET', path, { headers: { 'if-none-match': `"other", ${first.headers.get('etag')}` } });
         expect(again.status, path).to.equal(304);
@@ -86,8 +107,8 @@ describe('delivery: site plugin routes', function () {
       }
     });
 
-    it('both scripts are plain browser JavaScript that parses without a build step', async () => {
-      for (const path of ['/public/v1/webpush.js', '/public/v1/webpush-sw.js']) {
+    it('every script is plain browser JavaScript that parses without a build step', async () => {
+      for (const path of ['/public/v1/webpush.js', '/public/v1/webpush-prompt.js', '/public/v1/webpush-sw.js']) {
         const res = await call('GET', path);
         expect(() => new vm.Script(res.body as string, { filename: path }), path).not.to.throw();
         expect(res.body as string, path).not.to.match(/^\s*(import|export)\s/m);

@@ -12,6 +12,9 @@
  *   data-button-text  text of the default button (default "Get notifications")
  *   data-topics       comma-separated topics for this page, added to the meta-tag hints
  *
+ * A site whose configuration (set in the console) shows an opt-in prompt or the bell gets them
+ * from webpush-prompt.js, loaded only then, instead of the default button.
+ *
  * Permission is asked only from a user gesture (a click on the button). Topic hints come from
  * <meta property="article:section">, <meta name="keywords">, data-topics and elements carrying
  * data-webpush-topics, lowercased. State changes are announced with a `webpush:state` event on
@@ -29,6 +32,11 @@
  *   webpush('subscribe'), webpush('unsubscribe') as window.webpush.subscribe()/unsubscribe().
  * Each answers a Promise. An identify's outcome is announced with a `webpush:identity` event on
  * document (detail: { externalId, identified } or { externalId, error }).
+ *
+ * Opt-in funnel: window.webpush.reportOptIn(event, promptId) reports what a prompt did (shown,
+ * accepted, dismissed); the snippet reports the browser's 'denied' itself, and names the prompt
+ * in the subscribe and unsubscribe calls, whose server side counts 'subscribed' and
+ * 'unsubscribed' (docs/site-plugin.md, "Opt-in funnel").
  */
 (function () {
   'use strict';
@@ -41,6 +49,12 @@
 
   var MAX_TOPICS = 20;
   var MAX_TOPIC_CHARS = 64;
+  // The opt-in funnel's events and prompt ids (services/delivery/src/optin/funnel.ts): 'site' is
+  // the site's own button, the default button and window.webpush.subscribe() without a prompt.
+  var OPTIN_EVENTS = ['shown', 'accepted', 'dismissed', 'denied', 'subscribed', 'unsubscribed'];
+  var REPORTED_OPTIN_EVENTS = ['shown', 'accepted', 'dismissed', 'denied'];
+  var PROMPT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+  var SITE_PROMPT = 'site';
   var site = script.getAttribute('data-site') || '';
   var api = new URL('.', script.src).href; // …/public/v1/
   var swPath = script.getAttribute('data-sw') || '/webpush-sw.js';
@@ -56,6 +70,10 @@
   var identity = null;
   // Tags asked for on this page and not sent yet (key → value), sent once the browser is subscribed.
   var pendingTags = {};
+  // The prompt that led to the opt-in (or opt-out) under way, named in the subscribe (unsubscribe) call.
+  var optInPrompt = null;
+  // Events reported in this page view, by "event promptId": each counts once per page view.
+  var reportedOptIn = {};
 
   var commands = { identify: identify, logout: logout, tag: tag, subscribe: subscribe, unsubscribe: unsubscribe };
 
@@ -72,6 +90,8 @@
   webpush.topics = pageTopics;
   webpush.subscribe = subscribe;
   webpush.unsubscribe = unsubscribe;
+  webpush.config = siteConfig;
+  webpush.reportOptIn = reportOptIn;
   window.webpush = webpush;
 
   function setState(next, detail) {
@@ -206,14 +226,51 @@
     return 'pushManager' in window;
   }
 
-  function register(subscription) {
-    return call('POST', 'sites/' + encodeURIComponent(site) + '/subscriptions', {
+  // The topics are those the visitor chose (an opt-in prompt's) first, then the page's: at most
+  // 20. promptId only from an opt-in (subscribe()): the server then counts 'subscribed' when the
+  // subscriber is new or was inactive. A refresh or a re-registration names none and counts nothing.
+  function register(subscription, promptId, chosen) {
+    var topics = (chosen || []).concat(pageTopics()).filter(function (name, i, all) {
+      return all.indexOf(name) === i;
+    });
+    var body = {
       subscription: subscription.toJSON(),
-      topics: pageTopics(),
+      topics: topics.slice(0, MAX_TOPICS),
       language: navigator.language || null,
       timeZone: timeZone(),
       declarative: showsDeclarativePush()
-    });
+    };
+    if (promptId) body.promptId = promptId;
+    return call('POST', 'sites/' + encodeURIComponent(site) + '/subscriptions', body);
+  }
+
+  // ---- opt-in funnel --------------------------------------------------------------------------
+
+  /**
+   * What an opt-in prompt did: 'shown', 'accepted', 'dismissed' or 'denied' are reported (each at
+   * most once per prompt and page view: a prompt shown again on the same page counts once);
+   * 'accepted', 'subscribed' and 'unsubscribed' make promptId the prompt named by the next
+   * subscribe() or unsubscribe() call, whose server side counts the subscription's change
+   * exactly. A promptId that is not 1 to 64 letters, digits, - or _ is taken as 'site'. Never
+   * rejects: a report that fails is lost, the visitor's page is not disturbed.
+   */
+  function reportOptIn(event, promptId) {
+    var prompt = typeof promptId === 'string' && PROMPT_ID.test(promptId) ? promptId : SITE_PROMPT;
+    if (OPTIN_EVENTS.indexOf(event) === -1) return Promise.resolve(false);
+    if (event === 'accepted' || event === 'subscribed' || event === 'unsubscribed') optInPrompt = prompt;
+    if (REPORTED_OPTIN_EVENTS.indexOf(event) === -1 || reportedOptIn[event + ' ' + prompt]) return Promise.resolve(false);
+    reportedOptIn[event + ' ' + prompt] = true;
+    return call('POST', 'sites/' + encodeURIComponent(site) + '/optin-events', { event: event, promptId: prompt }).then(
+      function () { return true; },
+      function () { return false; }
+    );
+  }
+
+  /** The prompt of the opt-in or opt-out under way ('site' when none said), forgotten once taken. */
+  function takeOptInPrompt() {
+    var prompt = optInPrompt || SITE_PROMPT;
+    optInPrompt = null;
+    return prompt;
   }
 
   function reportPageView(subscription) {
@@ -273,9 +330,16 @@
 
   /**
    * Asks for permission (call it from a click handler: browsers require a user gesture), then
-   * subscribes and registers the subscription with the page's topics. Resolves to the state.
+   * subscribes and registers the subscription with the page's topics, and options.topics (a
+   * list of topic names the visitor chose) first. Resolves to the state.
    */
-  function subscribe() {
+  function subscribe(options) {
+    var chosen = [];
+    var given = options && options.topics;
+    for (var i = 0; given && i < given.length; i++) {
+      var name = normalizeTopic(given[i]);
+      if (name !== null && chosen.indexOf(name) === -1) chosen.push(name);
+    }
     if (!supported()) {
       setState('unsupported');
       return Promise.resolve(state);
@@ -283,16 +347,20 @@
     // First thing in the gesture: Safari refuses a permission request made after an await.
     // When the permission is already granted this answers at once, without a prompt.
     var asked = Promise.resolve(Notification.requestPermission());
+    var prompt = takeOptInPrompt();
     setState('subscribing');
     return asked
       .then(function (permission) {
         if (permission !== 'granted') {
+          if (permission === 'denied') reportOptIn('denied', prompt);
           setState(permission === 'denied' ? 'denied' : 'default');
           return null;
         }
         return activeRegistration()
           .then(pushSubscription)
-          .then(register)
+          .then(function (subscription) {
+            return register(subscription, prompt, chosen);
+          })
           .then(function () {
             setState('subscribed');
             sendIdentityAndTags();
@@ -309,6 +377,7 @@
   /** Removes this browser's subscription here and on the server. */
   function unsubscribe() {
     if (!supported()) return Promise.resolve(state);
+    var prompt = takeOptInPrompt();
     return registerWorker()
       .then(function (reg) {
         return reg.pushManager.getSubscription();
@@ -317,7 +386,7 @@
         if (!sub) return null;
         var endpoint = sub.endpoint;
         return sub.unsubscribe().then(function () {
-          return call('DELETE', 'sites/' + encodeURIComponent(site) + '/subscriptions', { endpoint: endpoint });
+          return call('DELETE', 'sites/' + encodeURIComponent(site) + '/subscriptions', { endpoint: endpoint, promptId: prompt });
         });
       })
       .then(function () {
@@ -418,6 +487,15 @@
     });
   }
 
+  // ---- opt-in prompts -------------------------------------------------------------------------
+
+  function loadPrompt() {
+    var el = document.createElement('script');
+    el.src = api + 'webpush-prompt.js';
+    el.async = true;
+    document.head.appendChild(el);
+  }
+
   // ---- page wiring ----------------------------------------------------------------------------
 
   function onClick(event) {
@@ -437,16 +515,26 @@
     );
     defaultButton.addEventListener('click', onClick);
     document.body.appendChild(defaultButton);
+    defaultButton.style.display = state === 'default' ? '' : 'none';
   }
 
+  // The site's own elements at once; the default button or the site's prompts once the
+  // configuration says which (a configuration that cannot be read: the button, whose click tries
+  // again).
   function bindButtons() {
-    if (buttonSelector === 'none') return;
-    if (buttonSelector) {
+    if (buttonSelector && buttonSelector !== 'none') {
       var own = document.querySelectorAll(buttonSelector);
       for (var i = 0; i < own.length; i++) own[i].addEventListener('click', onClick);
-      return;
     }
-    showDefaultButton();
+    siteConfig().then(
+      function (cfg) {
+        if (cfg.prompts) loadPrompt();
+        else if (!buttonSelector) showDefaultButton();
+      },
+      function () {
+        if (!buttonSelector) showDefaultButton();
+      }
+    );
   }
 
   // A visitor who already allowed notifications: make sure the subscription exists and is
@@ -486,7 +574,6 @@
       refresh();
     } else {
       setState(permission === 'denied' ? 'denied' : 'default');
-      siteConfig().catch(function () {}); // warm the cache so the click goes straight to subscribing
     }
   }
 

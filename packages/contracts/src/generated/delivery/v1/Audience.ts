@@ -7,9 +7,11 @@ import type { CountAudienceResponse as _delivery_v1_CountAudienceResponse, Count
 import type { DeletedPerson as _delivery_v1_DeletedPerson, DeletedPerson__Output as _delivery_v1_DeletedPerson__Output } from '../../delivery/v1/DeletedPerson';
 import type { ExportChunk as _delivery_v1_ExportChunk, ExportChunk__Output as _delivery_v1_ExportChunk__Output } from '../../delivery/v1/ExportChunk';
 import type { ExportSubscribersRequest as _delivery_v1_ExportSubscribersRequest, ExportSubscribersRequest__Output as _delivery_v1_ExportSubscribersRequest__Output } from '../../delivery/v1/ExportSubscribersRequest';
+import type { GetOptInFunnelRequest as _delivery_v1_GetOptInFunnelRequest, GetOptInFunnelRequest__Output as _delivery_v1_GetOptInFunnelRequest__Output } from '../../delivery/v1/GetOptInFunnelRequest';
 import type { ImportSubscriptionsRequest as _delivery_v1_ImportSubscriptionsRequest, ImportSubscriptionsRequest__Output as _delivery_v1_ImportSubscriptionsRequest__Output } from '../../delivery/v1/ImportSubscriptionsRequest';
 import type { ImportSubscriptionsResponse as _delivery_v1_ImportSubscriptionsResponse, ImportSubscriptionsResponse__Output as _delivery_v1_ImportSubscriptionsResponse__Output } from '../../delivery/v1/ImportSubscriptionsResponse';
 import type { NameCounts as _delivery_v1_NameCounts, NameCounts__Output as _delivery_v1_NameCounts__Output } from '../../delivery/v1/NameCounts';
+import type { OptInFunnel as _delivery_v1_OptInFunnel, OptInFunnel__Output as _delivery_v1_OptInFunnel__Output } from '../../delivery/v1/OptInFunnel';
 import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from '../../delivery/v1/Person';
 import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from '../../delivery/v1/PersonExport';
 import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from '../../delivery/v1/PersonRequest';
@@ -47,6 +49,15 @@ export interface AudienceClient extends grpc.Client {
   ExportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
   exportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
   exportSubscribers(argument: _delivery_v1_ExportSubscribersRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_delivery_v1_ExportChunk__Output>;
+  
+  GetOptInFunnel(argument: _delivery_v1_GetOptInFunnelRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_OptInFunnel__Output>): grpc.ClientUnaryCall;
+  GetOptInFunnel(argument: _delivery_v1_GetOptInFunnelRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_OptInFunnel__Output>): grpc.ClientUnaryCall;
+  GetOptInFunnel(argument: _delivery_v1_GetOptInFunnelRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_OptInFunnel__Output>): grpc.ClientUnaryCall;
+  GetOptInFunnel(argument: _delivery_v1_GetOptInFunnelRequest, callback: grpc.requestCallback<_delivery_v1_OptInFunnel__Output>): grpc.ClientUnaryCall;
+  getOptInFunnel(argument: _delivery_v1_GetOptInFunnelRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_OptInFunnel__Output>): grpc.ClientUnaryCall;
+  getOptInFunnel(argument: _delivery_v1_GetOptInFunnelRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_OptInFunnel__Output>): grpc.ClientUnaryCall;
+  getOptInFunnel(argument: _delivery_v1_GetOptInFunnelRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_OptInFunnel__Output>): grpc.ClientUnaryCall;
+  getOptInFunnel(argument: _delivery_v1_GetOptInFunnelRequest, callback: grpc.requestCallback<_delivery_v1_OptInFunnel__Output>): grpc.ClientUnaryCall;
   
   GetPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
   GetPerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
@@ -104,6 +115,8 @@ export interface AudienceHandlers extends grpc.UntypedServiceImplementation {
   
   ExportSubscribers: grpc.handleServerStreamingCall<_delivery_v1_ExportSubscribersRequest__Output, _delivery_v1_ExportChunk>;
   
+  GetOptInFunnel: grpc.handleUnaryCall<_delivery_v1_GetOptInFunnelRequest__Output, _delivery_v1_OptInFunnel>;
+  
   GetPerson: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_Person>;
   
   ImportSubscriptions: grpc.handleUnaryCall<_delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse>;
@@ -121,6 +134,7 @@ export interface AudienceDefinition extends grpc.ServiceDefinition {
   DeletePerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_DeletedPerson, _delivery_v1_PersonRequest__Output, _delivery_v1_DeletedPerson__Output>
   ExportPerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonExport, _delivery_v1_PersonRequest__Output, _delivery_v1_PersonExport__Output>
   ExportSubscribers: MethodDefinition<_delivery_v1_ExportSubscribersRequest, _delivery_v1_ExportChunk, _delivery_v1_ExportSubscribersRequest__Output, _delivery_v1_ExportChunk__Output>
+  GetOptInFunnel: MethodDefinition<_delivery_v1_GetOptInFunnelRequest, _delivery_v1_OptInFunnel, _delivery_v1_GetOptInFunnelRequest__Output, _delivery_v1_OptInFunnel__Output>
   GetPerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_Person, _delivery_v1_PersonRequest__Output, _delivery_v1_Person__Output>
   ImportSubscriptions: MethodDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse__Output>
   ListCountries: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>

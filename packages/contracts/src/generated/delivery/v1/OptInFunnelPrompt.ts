@@ -1,0 +1,13 @@
+// Original file: packages/contracts/protos/delivery/v1/audience.proto
+
+import type { OptInCounts as _delivery_v1_OptInCounts, OptInCounts__Output as _delivery_v1_OptInCounts__Output } from '../../delivery/v1/OptInCounts';
+
+export interface OptInFunnelPrompt {
+  'promptId'?: (string);
+  'counts'?: (_delivery_v1_OptInCounts | null);
+}
+
+export interface OptInFunnelPrompt__Output {
+  'promptId': (string);
+  'counts': (_delivery_v1_OptInCounts__Output | null);
+}
