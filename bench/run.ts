@@ -15,6 +15,7 @@ import { FAR_MAX_SUBSCRIBERS, runFar } from './parts/far.js';
 import { LOGIN_PROXY, runLoginFlood } from './parts/login-flood.js';
 import { runSlow } from './parts/slow.js';
 import { runThrottled } from './parts/throttled.js';
+import { runBestTime } from './parts/best-time.js';
 import { runScheduler } from './parts/scheduler.js';
 import { runYear } from './parts/year.js';
 import { formatAllocations, formatSummary, summariseAllocations, summariseProfile } from './lib/profile-summary.js';
@@ -24,7 +25,7 @@ import { Cleanup, startBenchStack } from './lib/stack.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS = path.join(HERE, 'results');
-const PARTS = ['delivery', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications'] as const;
+const PARTS = ['delivery', 'throttled', 'best-time', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The console owner's logins timed idle, then under the login flood. */
@@ -38,8 +39,10 @@ const YEAR_DEVICES = { impressionRate: 0.2, clickRate: 0.1 };
 
 const HELP = `npm run bench -- [flags]
 
-  --only delivery,throttled,api,audience,scheduler,neighbours,login,year,notifications   parts to run (default: all);
+  --only delivery,throttled,best-time,api,audience,scheduler,neighbours,login,year,notifications   parts to run (default: all);
                        throttled: campaigns at 120,000/min and 3,000/min (one killed -9 and restarted)
+                       best-time: 100,000 subscribers of the simulator's hourly population with 3
+                       weeks of history, a best-time campaign with a holdout, a throttle and a cap
   --subscribers N[,M…] delivery: subscribers in the campaign (50000); several sizes (1000000,10000000)
                        run one after another in this bench, each with a site of its own, and the
                        largest's time over the smallest's is the scaling row of the targets
@@ -247,6 +250,8 @@ async function main(): Promise<number> {
           }
         } else if (part === 'throttled') {
           results.throttled = await runThrottled(stack, log);
+        } else if (part === 'best-time') {
+          results.bestTime = await runBestTime(stack, log);
         } else if (part === 'api') {
           results.api = { ...(await runApi(stack, { campaigns: opts.campaigns, connections: opts.connections, seconds: opts.seconds }, log)), measuredAt: at() };
         } else if (part === 'audience') {

@@ -9,6 +9,7 @@ import type { NotificationsResult } from '../parts/notifications.js';
 import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
 import type { ThrottledResult, ThrottledRun } from '../parts/throttled.js';
+import type { BestTimeResult } from '../parts/best-time.js';
 import { KINDS, type YearResult } from '../parts/year.js';
 
 export interface Machine {
@@ -53,6 +54,7 @@ export interface Results {
   audience?: AudienceResult & { measuredAt: string };
   scheduler?: SchedulerResult & { measuredAt: string };
   throttled?: ThrottledResult;
+  bestTime?: BestTimeResult;
   neighbours?: NeighboursResult & { measuredAt: string };
   login?: LoginFloodResult & { measuredAt: string };
   year?: YearResult & { measuredAt: string };
@@ -119,7 +121,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'deliveryScale', 'throttled', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications'] as const) {
+  for (const part of ['delivery', 'deliveryScale', 'throttled', 'bestTime', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -183,6 +185,26 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: `throttled: rate over a minute vs the rate asked (${n(th.paced.requestedPerMinute)}/min)`, target: 'within ±10 %', measured: e === undefined ? 'not measured (the campaign took under a minute)' : `${e >= 0 ? '+' : ''}${(e * 100).toFixed(1)} %`, met: e === undefined ? null : Math.abs(e) <= 0.1 });
   } else {
     t.push({ name: 'throttled: densest one-second window vs the rate asked', target: '≤ 1.15×', measured: 'not run (--only throttled)', met: null });
+  }
+  const bt = r.bestTime;
+  if (bt) {
+    const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+    const l = bt.ctr.lift;
+    t.push({
+      name: `best time: CTR lift over the holdout (${n(bt.subscribers)} simulated subscribers, 95 % interval)`,
+      target: '≥ 20 %',
+      measured: `${l.relative} % (${pct(bt.ctr.bestTime)} vs ${pct(bt.ctr.holdout)}; ${l.low}…${l.high} points); impressions ${bt.impressionRate.lift.relative} %`,
+      met: l.relative !== null && l.relative >= 20 && l.low !== null && l.low > 0,
+    });
+    t.push({
+      name: `best time: planned sends within the window (throttle ${n(bt.throttlePerMinute)}/min, cap ${bt.frequencyCap.campaigns} per ${bt.frequencyCap.hours} h)`,
+      target: '100 %',
+      measured: `${pct(bt.plannedShare)} of the audience planned, ${pct(bt.slotsInWindowShare)} of the slots inside the window`,
+      met: bt.plannedShare === 1 && bt.slotsInWindowShare === 1,
+    });
+    t.push({ name: "best time: chosen hours that are the devices' true peak hours", target: 'recorded', measured: `${pct(bt.accuracy)} (sending at once: ${pct(bt.holdoutAccuracy)})`, met: null });
+  } else {
+    t.push({ name: 'best time: CTR lift over the holdout', target: '≥ 20 %', measured: 'not run (--only best-time)', met: null });
   }
   const slow = d?.slowPushService;
   if (slow) {
@@ -410,6 +432,24 @@ export function formatTables(r: Results): string {
       ),
     );
     out.push(`\nDensest second: the most pushes the simulator accepted in any one-second window, its count read every 10 ms (each read placed at the middle of its round trip).`);
+  }
+  if (r.bestTime) {
+    const bt = r.bestTime;
+    const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
+    out.push(`\n### Best time (${bt.measuredAt.slice(0, 16)})\n`);
+    out.push(
+      table(
+        ['group', 'pushes (drawn)', 'in a true peak hour', 'impressions per push', 'CTR (clicks per push)'],
+        [
+          ['best time', n(bt.subscribers - bt.holdout), pct(bt.accuracy), pct(bt.impressionRate.bestTime), pct(bt.ctr.bestTime)],
+          ['holdout (at once)', n(bt.holdout), pct(bt.holdoutAccuracy), pct(bt.impressionRate.holdout), pct(bt.ctr.holdout)],
+        ],
+      ),
+    );
+    out.push(
+      `\nLift: CTR ${bt.ctr.lift.difference} points (${bt.ctr.lift.low}…${bt.ctr.lift.high}, Newcombe 95 %), ${bt.ctr.lift.relative} %; impressions ${bt.impressionRate.lift.difference} points (${bt.impressionRate.lift.low}…${bt.impressionRate.lift.high}), ${bt.impressionRate.lift.relative} %. ` +
+        `History: ${bt.historyDays} days × ${bt.historyCampaignsPerDay} campaigns, ${n(bt.historyReports)} reports stored in ${bt.historySeconds} s; the plan took ${bt.planSeconds} s from the create. Subscribers per slot: ${bt.perSlot.join(', ')}.`,
+    );
   }
   if (r.api) {
     out.push(`\n### API latency (${n(r.api.campaigns)} campaigns with analytics)\n`);

@@ -14,7 +14,9 @@ import type { Delivery__Output } from './generated/campaign/v1/Delivery.js';
 import type { LocalTimePlan__Output } from './generated/campaign/v1/LocalTimePlan.js';
 import type { NotificationOptions__Output } from './generated/campaign/v1/NotificationOptions.js';
 import type { Segment__Output } from './generated/campaign/v1/Segment.js';
+import type { SendTime__Output } from './generated/campaign/v1/SendTime.js';
 import type { Variant__Output } from './generated/campaign/v1/Variant.js';
+import { HOLDOUT_SLOT, rateLift } from './best-time.js';
 
 export type { Campaign__Output as Campaign } from './generated/campaign/v1/Campaign.js';
 
@@ -69,6 +71,7 @@ export function campaignJson(c: Campaign__Output): string {
     (c.options === null ? '' : optionsJson(c.options)) +
     (c.urgency === '' || c.urgency === 'normal' ? '' : `,"urgency":${text(c.urgency)}`) +
     (c.ignoreQuietHours ? ',"ignoreQuietHours":true' : '') +
+    (c.sendTime === null ? '' : `,"sendTime":${sendTimeJson(c.sendTime)}`) +
     '}';
 }
 
@@ -143,4 +146,22 @@ function abTestJson(t: AbTest__Output): string {
   const winner = t.winner === null ? 'null' : `{"variant":${t.winner.variant},"decidedAt":${text(t.winner.decidedAt)},"by":${text(t.winner.by)}}`;
   return `{"variants":[${t.variants.map(variantJson).join(',')}],"testPercent":${t.testPercent},"winnerMetric":${text(t.winnerMetric)},"windowMinutes":${t.windowMinutes}` +
     `,"results":[${results.join(',')}],"winner":${winner},"windowEndsAt":${t.windowEndsAt === undefined ? 'null' : text(t.windowEndsAt)}}`;
+}
+
+/**
+ * A best-time campaign's window and holdout, then its results: the holdout's and the best-time
+ * group's (every slot's added), each slot's by when it was sent, and the lift of best time over
+ * the holdout in clicks and impressions per push sent, with its 95 % interval (best-time.ts).
+ */
+function sendTimeJson(t: SendTime__Output): string {
+  const zero = { planned: 0, sent: 0, impressions: 0, clicks: 0 };
+  const holdout = t.slots.find((s) => s.slot === HOLDOUT_SLOT) ?? zero;
+  const slots = t.slots.filter((s) => s.slot !== HOLDOUT_SLOT);
+  const best = slots.reduce((sum, s) => ({ planned: sum.planned + s.planned, sent: sum.sent + s.sent, impressions: sum.impressions + s.impressions, clicks: sum.clicks + s.clicks }), zero);
+  const counts = (g: typeof zero) => `"planned":${g.planned},"sent":${g.sent},"impressions":${g.impressions},"clicks":${g.clicks}`;
+  const group = (g: typeof zero) => `{${counts(g)},"clickRate":${percentJson(g.clicks, g.sent)},"impressionRate":${percentJson(g.impressions, g.sent)}}`;
+  const byHour = slots.map((s) => `{"sendAt":${text(s.sendAt)},${counts(s)}}`);
+  const lift = `{"clickRate":${text(rateLift(best.clicks, best.sent, holdout.clicks, holdout.sent))},"impressionRate":${text(rateLift(best.impressions, best.sent, holdout.impressions, holdout.sent))}}`;
+  return `{"mode":${text(t.mode)},"within":"${t.withinHours}h","holdout":${t.holdoutPercent}` +
+    `,"results":{"holdout":${group(holdout)},"bestTime":${group(best)},"byHour":[${byHour.join(',')}],"lift":${lift}}}`;
 }

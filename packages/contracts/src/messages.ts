@@ -8,6 +8,7 @@ import { URGENCIES, type Urgency } from './urgency.js';
 import { BROWSERS, type Browser, type Segment } from './segment.js';
 import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, WINNER_METRICS, type AbTest, type AbWinner, type VariantResult } from './ab-test.js';
 import type { LocalTime } from './local-time.js';
+import { HOLDOUT_SLOT, MAX_HOLDOUT_PERCENT, MAX_WITHIN_HOURS, MIN_WITHIN_HOURS, type BestTime, type SlotResult } from './best-time.js';
 
 /**
  * The topics by the one name the code and the docs give each. The stats topic carries the stats
@@ -94,6 +95,11 @@ export interface DispatchMessage {
   /** Added 2026-11-27, optional: the campaign's A/B test (ab-test.ts). Written as version 2. */
   abTest?: AbTest;
   /**
+   * Added 2026-12-07, optional: each subscriber sent in their best hour of a window starting when
+   * the job is taken, a holdout share at once (best-time.ts; sending/stages.ts). Written as version 2.
+   */
+  bestTime?: BestTime;
+  /**
    * Added 2026-12-05, optional: the `Urgency` header of the campaign's pushes (urgency.ts);
    * absent: `normal`, and written only when it is not. Written in either version: a release
    * that does not know it sends `normal`, as it always did.
@@ -150,7 +156,7 @@ export type DispatchMessageV1 = Omit<DispatchMessage, 'version' | 'content'> & {
  * predecessor reads both, writes version 2 (docs/operations.md, "Upgrading").
  */
 export function dispatchForWire(message: DispatchMessage): DispatchMessageV1 | DispatchMessage {
-  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.ignoreQuietHours, message.localTime, message.abTest, message.revision, message.notification];
+  const additions = [message.segment, message.throttlePerMinute, message.ignoreFrequencyCap, message.ignoreQuietHours, message.localTime, message.abTest, message.revision, message.notification, message.bestTime];
   if (additions.some((a) => a !== undefined)) return message;
   const { type, campaignId, siteId, dispatchedAt, content, ttl, audience, urgency } = message;
   return { type, version: 1, campaignId, siteId, dispatchedAt, ...content, ttl, audience, ...(urgency ? { urgency } : {}) };
@@ -232,6 +238,11 @@ export interface StatsMessage {
    * ends (ISO 8601), null before the test's first send.
    */
   abTest?: { results: VariantResult[]; winner: AbWinner | null; windowEndsAt?: string | null };
+  /**
+   * Added 2026-12-07, optional, for a best-time campaign: each slot's results (the holdout's is
+   * slot -1), recomputed every few seconds while it sends (best-time.ts).
+   */
+  bestTime?: { slots: SlotResult[] };
 }
 
 /** A finished campaign's pushes by outcome, per browser family that had any. */
@@ -389,6 +400,15 @@ const schemas = {
       ignoreQuietHours: { type: 'boolean' },
       localTime: localTimeSchema,
       abTest: abTestSchema,
+      bestTime: {
+        type: 'object',
+        required: ['withinHours', 'holdoutPercent'],
+        additionalProperties: false,
+        properties: {
+          withinHours: { type: 'integer', minimum: MIN_WITHIN_HOURS, maximum: MAX_WITHIN_HOURS },
+          holdoutPercent: { type: 'integer', minimum: 0, maximum: MAX_HOLDOUT_PERCENT },
+        },
+      },
       revision: {
         type: 'object',
         required: ['campaignId', 'number', 'action'],
@@ -444,6 +464,28 @@ const schemas = {
         ),
       },
       abTest: abResultsSchema,
+      bestTime: {
+        type: 'object',
+        required: ['slots'],
+        properties: {
+          slots: {
+            type: 'array',
+            maxItems: MAX_WITHIN_HOURS + 1,
+            items: {
+              type: 'object',
+              required: ['slot', 'sendAt', 'planned', 'sent', 'impressions', 'clicks'],
+              properties: {
+                slot: { type: 'integer', minimum: HOLDOUT_SLOT, maximum: MAX_WITHIN_HOURS - 1 },
+                sendAt: { type: 'string', maxLength: 40 },
+                planned: count,
+                sent: count,
+                impressions: count,
+                clicks: count,
+              },
+            },
+          },
+        },
+      },
     },
   },
 } as const;

@@ -4,6 +4,7 @@
 // JSON.stringify, with the optional parts as Postgres built them): byte for byte and field for
 // field, for awkward text, null and empty images, ctr/its rounding and every optional part; and,
 // over generated campaigns, against JSON.stringify of the object the spec describes.
+import { rateLift } from '@webpush/contracts/best-time.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { campaignJson, type Campaign } from '@webpush/contracts/campaign-json.js';
@@ -299,6 +300,23 @@ function specObject(c: Campaign): unknown {
   }
   if (c.urgency !== '' && c.urgency !== 'normal') o.urgency = c.urgency;
   if (c.ignoreQuietHours) o.ignoreQuietHours = true;
+  if (c.sendTime) {
+    // The holdout is slot -1; the best-time group every other slot, added; the lift of its rates over the holdout's.
+    const t = c.sendTime;
+    const add = (slots: typeof t.slots) => slots.reduce((g, s) => ({ planned: g.planned + s.planned, sent: g.sent + s.sent, impressions: g.impressions + s.impressions, clicks: g.clicks + s.clicks }), { planned: 0, sent: 0, impressions: 0, clicks: 0 });
+    const pct = (part: number, base: number) => computeAnalytics({ clicks: part, impressions: base, totalUsers: 0 }).ctr;
+    const group = (g: ReturnType<typeof add>) => ({ ...g, clickRate: pct(g.clicks, g.sent), impressionRate: pct(g.impressions, g.sent) });
+    const holdout = add(t.slots.filter((s) => s.slot === -1).slice(0, 1));
+    const best = add(t.slots.filter((s) => s.slot !== -1));
+    o.sendTime = {
+      mode: t.mode, within: `${t.withinHours}h`, holdout: t.holdoutPercent,
+      results: {
+        holdout: group(holdout), bestTime: group(best),
+        byHour: t.slots.filter((s) => s.slot !== -1).map((s) => ({ sendAt: s.sendAt, planned: s.planned, sent: s.sent, impressions: s.impressions, clicks: s.clicks })),
+        lift: { clickRate: rateLift(best.clicks, best.sent, holdout.clicks, holdout.sent), impressionRate: rateLift(best.impressions, best.sent, holdout.impressions, holdout.sent) },
+      },
+    };
+  }
   return o;
 }
 
@@ -327,6 +345,12 @@ describe('campaign JSON over generated campaigns', () => {
     actions: list(fc.record({ title: text, link: text })), badge: opt(text), requireInteraction: fc.boolean(), renotify: fc.boolean(), silent: fc.boolean(),
     vibrate: list(fc.nat(10_000)), timestamp: opt(text), dir: fc.constantFrom('', 'auto', 'ltr', 'rtl'), lang: text,
   });
+  // Slots as the service gives them: each once, in order, the holdout (-1) first.
+  const sendTime = fc.record({
+    mode: fc.constant('bestTime'), withinHours: fc.integer({ min: 1, max: 72 }), holdoutPercent: fc.nat(50),
+    slots: fc.uniqueArray(fc.record({ slot: fc.integer({ min: -1, max: 71 }), sendAt: text, planned: count, sent: count, impressions: count, clicks: count }), { selector: (s) => s.slot, maxLength: 4 })
+      .map((slots) => slots.sort((a, b) => a.slot - b.slot)),
+  });
   const campaign: fc.Arbitrary<Campaign> = fc.record({
     id: fc.uuid(), title: text, body: text, link: text, topics: list(text), status: text, scheduleDate: text, scheduleMode: text, createdAt: text,
     totalUsers: count, image: opt(text), icon: opt(text), callToAction: text, utmSource: text, utmMedium: text, utmCampaign: text, ttl: fc.nat(2419200),
@@ -338,7 +362,7 @@ describe('campaign JSON over generated campaigns', () => {
       byBrowser: fc.uniqueArray(fc.record({ browser: fc.constantFrom(...BROWSERS), sent: count, failed: count, expired: count, capped: count }), { selector: (b) => b.browser }),
     }),
     segment: fc.option(segment), throttlePerMinute: opt(fc.nat(1_000_000)), ignoreFrequencyCap: fc.boolean(), localTime: fc.option(localTime), abTest: fc.option(abTest),
-    options: fc.option(options), urgency: fc.constantFrom('', 'very-low', 'low', 'normal', 'high'), ignoreQuietHours: fc.boolean(),
+    options: fc.option(options), urgency: fc.constantFrom('', 'very-low', 'low', 'normal', 'high'), ignoreQuietHours: fc.boolean(), sendTime: fc.option(sendTime),
   });
   const getCampaign = loadCampaignProto().campaign.v1.CampaignService.service.GetCampaign;
 

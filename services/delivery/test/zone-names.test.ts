@@ -65,9 +65,9 @@ describe('time zones by their one name', function () {
     });
 
     it('sends a local-time group to every name of its zones, and the site default\'s group to none of them', () => {
-      const group = stageSql({ zones: ['Asia/Kolkata'], otherZones: false } as never, '00000000-0000-0000-0000-000000000000', undefined, 1);
+      const group = stageSql({ zones: ['Asia/Kolkata'], otherZones: false } as never, '00000000-0000-0000-0000-000000000000', undefined, undefined, 1);
       expect(group.params[0]).to.include.members(['Asia/Kolkata', 'Asia/Calcutta']);
-      const rest = stageSql({ zones: ['Europe/Kyiv'], otherZones: true } as never, '00000000-0000-0000-0000-000000000000', undefined, 1);
+      const rest = stageSql({ zones: ['Europe/Kyiv'], otherZones: true } as never, '00000000-0000-0000-0000-000000000000', undefined, undefined, 1);
       expect(rest.params[0]).to.include.members(['Europe/Kyiv', 'Europe/Kiev']);
     });
 

@@ -20,6 +20,8 @@ const CREATE_FIELDS = [
   'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang', 'urgency',
   // the addition of 2026-12-07 (quiet hours)
   'ignoreQuietHours',
+  // the addition of 2026-12-07 (best time)
+  'sendTime',
 ] as const;
 const OPTION_FIELDS = ['actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang', 'urgency'] as const;
 const WEBHOOK_FIELDS = ['url', 'events', 'description', 'enabled'] as const;
@@ -118,6 +120,36 @@ export function registerV2Input(): void {
           siteId: sites.fuzz.id,
           allowed: CREATE_ALLOWED,
           mustReject: knownFieldsBad(body, OPTION_FIELDS),
+          what: show(body, 300),
+        });
+        if (r.status === 200 && typeof r.body?.id === 'string') {
+          await probe(cls, spec('GET', `/v2/campaign/${r.body.id}`, sites.fuzz.apiKey), { siteId: sites.fuzz.id, allowed: [200], what: '(read back)' });
+        }
+      });
+      assertNoViolations(cls);
+    });
+
+    it('create: sendTime shaped almost right (best time with odd modes, windows and holdouts, with a local time, hostile members) → 200/400, nothing stored on 4xx, a stored campaign reads back', async () => {
+      const { sites } = getCtx();
+      const delivery = fc.oneof(
+        fc.record(
+          {
+            mode: fc.oneof(fc.constantFrom('bestTime', 'besttime', 'now', ''), hostileValue),
+            within: fc.oneof(fc.constantFrom('1h', '24h', '72h', '0h', '73h', '24', '1e1h', '９h', '-1h', `${'9'.repeat(400)}h`), hostileValue),
+            holdout: fc.oneof(fc.integer({ min: -5, max: 105 }), fc.constantFrom(0.5, 1e308, -0, Number.MAX_SAFE_INTEGER), hostileValue),
+            extra: hostileValue,
+          },
+          { requiredKeys: ['mode'] },
+        ),
+        hostileValue,
+      );
+      await fuzz(fc.tuple(delivery, fc.boolean()), { numRuns: 300, timeMs: 10_000, seedOffset: 23 }, async ([d, withLocalTime]) => {
+        const local = withLocalTime ? { scheduleMode: 'scheduled', scheduleDate: '2099-01-01T00:00:00Z', localTime: '09:00' } : {};
+        const body = { ...validCampaign(), ...local, sendTime: d };
+        const r = await probe(cls, spec('POST', '/v2/campaign/create', sites.fuzz.apiKey, toJsonText(body)), {
+          siteId: sites.fuzz.id,
+          allowed: CREATE_ALLOWED,
+          mustReject: knownFieldsBad(body, ['sendTime']),
           what: show(body, 300),
         });
         if (r.status === 200 && typeof r.body?.id === 'string') {

@@ -2,6 +2,7 @@
 // and the user sometimes clicks it; both are reported to the public tracking endpoint.
 import { setMaxListeners } from 'node:events';
 import { Delays } from './delays.js';
+import { engagementFactor } from './hourly.js';
 import { seededRandom } from './random.js';
 import type { DeviceOptions, DeviceStats } from './types.js';
 
@@ -14,8 +15,8 @@ interface Report {
 }
 
 export interface Device {
-  /** Draws impression/click for one decrypted payload and queues the reports. */
-  deliver(payload: string): void;
+  /** Draws impression/click for one decrypted payload to `subscriptionId` and queues the reports. */
+  deliver(payload: string, subscriptionId: string): void;
   stats(): DeviceStats;
   resetStats(): void;
   whenIdle(timeoutMs: number): Promise<void>;
@@ -30,6 +31,11 @@ export function createDevice(
   for (const name of ['impressionRate', 'clickRate'] as const) {
     const p = options[name];
     if (!(typeof p === 'number' && p >= 0 && p <= 1)) throw new Error(`push simulator: device.${name} must be between 0 and 1`);
+  }
+  const hourly = options.hourly;
+  if (hourly) {
+    if (hourly.offPeak !== undefined && !(typeof hourly.offPeak === 'number' && hourly.offPeak >= 0 && hourly.offPeak <= 1)) throw new Error('push simulator: device.hourly.offPeak must be between 0 and 1');
+    if (!(hourly.width === undefined || (Number.isInteger(hourly.width) && hourly.width >= 1 && hourly.width <= 24))) throw new Error('push simulator: device.hourly.width must be a whole number of hours from 1 to 24');
   }
   const eventsUrl = trackingBaseUrl.replace(/\/+$/, '') + '/public/v1/events';
   const random = seededRandom(options.seed);
@@ -91,10 +97,11 @@ export function createDevice(
   };
 
   return {
-    deliver(payload) {
+    deliver(payload, subscriptionId) {
       // Draw before anything can fail so the sequence depends only on arrival order.
-      const impression = random() < options.impressionRate;
-      const click = impression && random() < options.clickRate;
+      const factor = hourly ? engagementFactor(hourly, subscriptionId, new Date()) : 1;
+      const impression = random() < options.impressionRate * factor;
+      const click = impression && random() < options.clickRate * factor;
       if (!impression) return;
       const token = tokenOf(payload);
       if (token === undefined) {

@@ -177,7 +177,7 @@ function acceptPush(ex: Exchange, body: { data: Buffer; total: number }, subscri
     id, subscriptionId, payload, headers: { ttl, urgency, topic }, receivedAt: Date.now(), delivered: ctx.device !== undefined,
   };
   state.record(message);
-  ctx.device?.deliver(payload);
+  ctx.device?.deliver(payload, subscriptionId);
   return id;
 }
 

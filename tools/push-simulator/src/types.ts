@@ -1,3 +1,5 @@
+import type { HourlyPopulation } from './hourly.js';
+
 export type SimulatorMode = 'record' | 'sink';
 
 export interface DeviceOptions {
@@ -11,6 +13,8 @@ export interface DeviceOptions {
   seed?: number;
   /** Tracking posts in flight at once (default 16). */
   concurrency?: number;
+  /** Engagement that depends on the hour, per device (hourly.ts): the rates above hold in its peak hours only. */
+  hourly?: HourlyPopulation;
 }
 
 export interface PushSimulatorOptions {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type https from 'node:https';
 import webpush from 'web-push';
-import { startPushSimulator, type PushSimulator } from '../src/index.js';
+import { engagementFactor, inPeak, peakHour, startPushSimulator, subscriptionIdOf, type DeviceOptions, type PushSimulator } from '../src/index.js';
 import { agentFor, newAppServer, postRaw, pushOptions, vapidJwt, webPushRequest } from './support.js';
 
 interface TrackingServer {
@@ -123,7 +123,7 @@ describe('push simulator: device mode', () => {
     await tracking.close();
   });
 
-  async function deliverAll(device: { impressionRate: number; clickRate: number; seed?: number; delayMs?: number }, count: number) {
+  async function deliverAll(device: DeviceOptions, count: number) {
     const sim = await startPushSimulator({ trackingBaseUrl: tracking.url, device });
     const agent = agentFor(sim);
     try {
@@ -168,6 +168,42 @@ describe('push simulator: device mode', () => {
     const { stats } = await deliverAll({ impressionRate: 1, clickRate: 1 }, 3);
     expect(stats.device).to.deep.include({ impressionsSent: 0, clicksSent: 0, errors: 3 });
     expect(tracking.events).to.have.length(3);
+  });
+
+  it('with an hourly population, each device engages in its peak hours only (offPeak 0), its hours hidden in its subscription id', async () => {
+    const hourly = { seed: 7, width: 3, offPeak: 0 };
+    const sim = await startPushSimulator({ trackingBaseUrl: tracking.url, device: { impressionRate: 1, clickRate: 1, hourly } });
+    const agent = agentFor(sim);
+    const subs = Array.from({ length: 48 }, () => sim.createSubscription(app.publicKey));
+    const hour = new Date().getUTCHours();
+    try {
+      for (const [i, sub] of subs.entries()) {
+        await webpush.sendNotification(sub, JSON.stringify({ v: 1, id: 'c', title: 't', token: `tok-${i}` }), pushOptions(app, agent));
+      }
+      await sim.whenDeviceIdle(15_000);
+    } finally {
+      agent.destroy();
+      await sim.close();
+    }
+    // A push sent across the top of an hour may be judged by either hour.
+    const seen = new Set(tracking.events.filter((e) => e.type === 'impression').map((e) => Number(e.token.slice(4))));
+    for (const [i, sub] of subs.entries()) {
+      const id = subscriptionIdOf(sub.endpoint);
+      if (new Date().getUTCHours() === hour) expect(seen.has(i), `device ${i}, peak at ${peakHour(hourly, id)}`).to.equal(inPeak(hourly, id, hour));
+    }
+  });
+
+  it('draws each device a peak hour uniformly over the day, the same for the same seed', () => {
+    const population = { seed: 1 };
+    const counts = new Array(24).fill(0);
+    for (let i = 0; i < 24_000; i++) counts[peakHour(population, `sub-${i}`)]++;
+    for (const n of counts) expect(Math.abs(n - 1000)).to.be.below(4 * Math.sqrt(1000));
+    expect(peakHour(population, 'a')).to.equal(peakHour({ seed: 1 }, 'a'));
+    const p = peakHour(population, 'a');
+    expect(engagementFactor(population, 'a', new Date(Date.UTC(2026, 0, 1, p)))).to.equal(1);
+    expect(engagementFactor(population, 'a', new Date(Date.UTC(2026, 0, 1, (p + 1) % 24)))).to.equal(1);
+    expect(engagementFactor(population, 'a', new Date(Date.UTC(2026, 0, 1, (p + 2) % 24)))).to.equal(0.2);
+    expect(subscriptionIdOf('https://push.example/wpush/v2/abc_DEF')).to.equal('abc_DEF');
   });
 
   it('refuses device mode without a tracking URL', async () => {

@@ -42,6 +42,8 @@ import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, Ren
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
+import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v1_SendTime__Output } from './campaign/v1/SendTime';
+import type { SendTimeSlot as _campaign_v1_SendTimeSlot, SendTimeSlot__Output as _campaign_v1_SendTimeSlot__Output } from './campaign/v1/SendTimeSlot';
 import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
 import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
 import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
@@ -99,6 +101,8 @@ export interface ProtoGrpcType {
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
       ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
+      SendTime: MessageTypeDefinition<_campaign_v1_SendTime, _campaign_v1_SendTime__Output>
+      SendTimeSlot: MessageTypeDefinition<_campaign_v1_SendTimeSlot, _campaign_v1_SendTimeSlot__Output>
       Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
       TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
       TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>

@@ -68,6 +68,8 @@ import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, Rev
 import type { RevokeInviteResponse as _campaign_v1_RevokeInviteResponse, RevokeInviteResponse__Output as _campaign_v1_RevokeInviteResponse__Output } from './campaign/v1/RevokeInviteResponse';
 import type { RevokedApiKey as _campaign_v1_RevokedApiKey, RevokedApiKey__Output as _campaign_v1_RevokedApiKey__Output } from './campaign/v1/RevokedApiKey';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
+import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v1_SendTime__Output } from './campaign/v1/SendTime';
+import type { SendTimeSlot as _campaign_v1_SendTimeSlot, SendTimeSlot__Output as _campaign_v1_SendTimeSlot__Output } from './campaign/v1/SendTimeSlot';
 import type { SessionAnswer as _campaign_v1_SessionAnswer, SessionAnswer__Output as _campaign_v1_SessionAnswer__Output } from './campaign/v1/SessionAnswer';
 import type { SessionGrant as _campaign_v1_SessionGrant, SessionGrant__Output as _campaign_v1_SessionGrant__Output } from './campaign/v1/SessionGrant';
 import type { SessionRef as _campaign_v1_SessionRef, SessionRef__Output as _campaign_v1_SessionRef__Output } from './campaign/v1/SessionRef';
@@ -159,6 +161,8 @@ export interface ProtoGrpcType {
       RevokeInviteResponse: MessageTypeDefinition<_campaign_v1_RevokeInviteResponse, _campaign_v1_RevokeInviteResponse__Output>
       RevokedApiKey: MessageTypeDefinition<_campaign_v1_RevokedApiKey, _campaign_v1_RevokedApiKey__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
+      SendTime: MessageTypeDefinition<_campaign_v1_SendTime, _campaign_v1_SendTime__Output>
+      SendTimeSlot: MessageTypeDefinition<_campaign_v1_SendTimeSlot, _campaign_v1_SendTimeSlot__Output>
       SessionAnswer: MessageTypeDefinition<_campaign_v1_SessionAnswer, _campaign_v1_SessionAnswer__Output>
       SessionGrant: MessageTypeDefinition<_campaign_v1_SessionGrant, _campaign_v1_SessionGrant__Output>
       SessionRef: MessageTypeDefinition<_campaign_v1_SessionRef, _campaign_v1_SessionRef__Output>

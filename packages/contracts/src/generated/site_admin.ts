@@ -65,6 +65,8 @@ import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, Rev
 import type { RevokeKeysAnswer as _campaign_v1_RevokeKeysAnswer, RevokeKeysAnswer__Output as _campaign_v1_RevokeKeysAnswer__Output } from './campaign/v1/RevokeKeysAnswer';
 import type { RevokeKeysRequest as _campaign_v1_RevokeKeysRequest, RevokeKeysRequest__Output as _campaign_v1_RevokeKeysRequest__Output } from './campaign/v1/RevokeKeysRequest';
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
+import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v1_SendTime__Output } from './campaign/v1/SendTime';
+import type { SendTimeSlot as _campaign_v1_SendTimeSlot, SendTimeSlot__Output as _campaign_v1_SendTimeSlot__Output } from './campaign/v1/SendTimeSlot';
 import type { SetThrottleRequest as _campaign_v1_SetThrottleRequest, SetThrottleRequest__Output as _campaign_v1_SetThrottleRequest__Output } from './campaign/v1/SetThrottleRequest';
 import type { SiteAdminClient as _campaign_v1_SiteAdminClient, SiteAdminDefinition as _campaign_v1_SiteAdminDefinition } from './campaign/v1/SiteAdmin';
 import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
@@ -148,6 +150,8 @@ export interface ProtoGrpcType {
       RevokeKeysAnswer: MessageTypeDefinition<_campaign_v1_RevokeKeysAnswer, _campaign_v1_RevokeKeysAnswer__Output>
       RevokeKeysRequest: MessageTypeDefinition<_campaign_v1_RevokeKeysRequest, _campaign_v1_RevokeKeysRequest__Output>
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
+      SendTime: MessageTypeDefinition<_campaign_v1_SendTime, _campaign_v1_SendTime__Output>
+      SendTimeSlot: MessageTypeDefinition<_campaign_v1_SendTimeSlot, _campaign_v1_SendTimeSlot__Output>
       SetThrottleRequest: MessageTypeDefinition<_campaign_v1_SetThrottleRequest, _campaign_v1_SetThrottleRequest__Output>
       SiteAdmin: SubtypeConstructor<typeof grpc.Client, _campaign_v1_SiteAdminClient> & { service: _campaign_v1_SiteAdminDefinition }
       Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>

@@ -67,6 +67,13 @@ const OWN = {
   abTestTestPercent: 'abTest.testPercent must be an integer from 1 to 100',
   abTestWinnerMetric: 'abTest.winnerMetric must be ctr or impressions',
   abTestWindowMinutes: 'abTest.windowMinutes must be an integer from 1 to 10080',
+  // create's sendTime (an addition: docs/api-decisions.md, "Best time")
+  sendTimeObject: 'sendTime must be an object: {"mode": "bestTime", "within", "holdout"}',
+  sendTimeUnknownField: 'sendTime has an unknown field: <name>',
+  sendTimeMode: 'sendTime.mode must be bestTime',
+  sendTimeWithin: 'sendTime.within must be a whole number of hours from 1h to 72h (e.g. 24h)',
+  sendTimeHoldout: 'sendTime.holdout must be a whole percent from 0 to 50',
+  sendTimeLocalTime: 'sendTime bestTime cannot be combined with localTime',
   // create's notification options and urgency (additions: docs/api-decisions.md, "Notification options")
   actionsList: 'actions must be an array of at most 2 buttons, each {"title", "link"}',
   actionTitle: 'actions[<index>].title must be 1 to 20 characters',

@@ -3,6 +3,7 @@
 // @webpush/contracts campaign-json.ts), plus the position used by cursors.
 import type { Campaign } from '@webpush/contracts/campaign-json.js';
 import type { AbTest as StoredAbTest, AbWinner, VariantContent, VariantResult } from '@webpush/contracts/ab-test.js';
+import { BEST_TIME_MODE, type BestTime, type SlotResult } from '@webpush/contracts/best-time.js';
 import type { ResultsByBrowser } from '@webpush/contracts/messages.js';
 import { BROWSERS, type Segment } from '@webpush/contracts/segment.js';
 import type { NotificationOptions } from '@webpush/contracts/campaign-content.js';
@@ -41,6 +42,8 @@ export interface LiveRow {
   ab_winner_decided_at: string | null;
   ab_winner_by: AbWinner['by'] | null;
   ab_window_ends_at: string | null;
+  /** A best-time campaign's results by slot, as the delivery service reported them (none yet: null). */
+  best_time_results: SlotResult[] | null;
 }
 
 /** What nothing updates once the campaign is past draft (only drafts are edited: update-draft.ts): the content and the options. */
@@ -67,6 +70,7 @@ export interface FixedRow {
   notification_options: NotificationOptions | null;
   urgency: string;
   ignore_quiet_hours: boolean;
+  best_time: BestTime | null;
 }
 
 export type CampaignRow = LiveRow & FixedRow;
@@ -81,6 +85,8 @@ const apiDate = (utc: string) => `${utc.slice(0, 10)}T${utc.slice(11, 19)}Z`;
 export type FixedFields = Pick<Campaign, 'title' | 'body' | 'link' | 'topics' | 'totalUsers' | 'image' | 'icon' | 'callToAction' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'ttl' | 'segment' | 'throttlePerMinute' | 'ignoreFrequencyCap' | 'localTime' | 'options' | 'urgency' | 'ignoreQuietHours'> & {
   /** The test as stored, without its results. */
   abTest: Pick<NonNullable<Campaign['abTest']>, 'variants' | 'testPercent' | 'winnerMetric' | 'windowMinutes'> | null;
+  /** The window and holdout, without results. */
+  sendTime: Omit<NonNullable<Campaign['sendTime']>, 'slots'> | null;
 };
 
 export function fixedFieldsOf(r: FixedRow): FixedFields {
@@ -107,6 +113,7 @@ export function fixedFieldsOf(r: FixedRow): FixedFields {
     options: r.notification_options === null ? null : optionsMessage(r.notification_options),
     urgency: r.urgency,
     ignoreQuietHours: r.ignore_quiet_hours,
+    sendTime: r.best_time === null ? null : { mode: BEST_TIME_MODE, withinHours: r.best_time.withinHours, holdoutPercent: r.best_time.holdoutPercent },
   };
 }
 
@@ -188,7 +195,15 @@ export function campaignOf(f: FixedFields, r: LiveRow): Campaign {
     options: f.options,
     urgency: f.urgency,
     ignoreQuietHours: f.ignoreQuietHours,
+    sendTime: f.sendTime === null ? null : { ...f.sendTime, slots: slotsOf(r.best_time_results) },
   };
+}
+
+/** The reported slots in order, each with its send moment as the API writes dates. */
+function slotsOf(results: SlotResult[] | null): NonNullable<Campaign['sendTime']>['slots'] {
+  return [...(results ?? [])]
+    .sort((a, b) => a.slot - b.slot)
+    .map((s) => ({ slot: s.slot, sendAt: s.sendAt === '' ? '' : `${s.sendAt.slice(0, 19)}Z`, planned: s.planned, sent: s.sent, impressions: s.impressions, clicks: s.clicks }));
 }
 
 function byBrowserOf(results: ResultsByBrowser): NonNullable<Campaign['delivery']>['byBrowser'] {

@@ -2,6 +2,7 @@
 import type { Queryable } from '@webpush/shared/db.js';
 import type { Segment } from '@webpush/contracts/segment.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
+import type { BestTime } from '@webpush/contracts/best-time.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import type { Urgency } from '@webpush/contracts/urgency.js';
 import { CONTENT_COLUMN_LIST, contentParameters } from '../base/content-columns.js';
@@ -40,8 +41,13 @@ export interface NewCampaign extends CampaignContent {
   lastSendAt: Date | null;
   abTest: AbTest | null;
   urgency: Urgency;
+  bestTime: BestTime | null;
   dispatchNow: boolean;
 }
+
+/** The parameters after the content's: quiet hours ignored, then a best-time delivery. */
+const IGNORE_QUIET_HOURS_PARAM = 18 + CONTENT_COLUMN_LIST.length;
+const BEST_TIME_PARAM = IGNORE_QUIET_HOURS_PARAM + 1;
 
 /**
  * The campaign and its stats row in one statement (atomic on its own: a plain create needs no
@@ -51,10 +57,10 @@ const INSERT_CAMPAIGN = {
   name: 'campaign_insert',
   text: `WITH c AS (
      INSERT INTO campaign.campaigns (id, site_id, topics, status, schedule_mode, schedule_date, total_users, ttl, dispatched_at, segment,
-       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, urgency, template, ${CONTENT_COLUMN_LIST.join(', ')}, ignore_quiet_hours)
+       throttle_per_minute, ignore_frequency_cap, local_time, last_send_at, ab_test, urgency, template, ${CONTENT_COLUMN_LIST.join(', ')}, ignore_quiet_hours, best_time)
      VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), $7, $8, CASE WHEN $9::boolean THEN now() END, $10::json,
        CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END, $12,
-       $13::json, $14::timestamptz, $15::json, $16, $17::jsonb, ${CONTENT_COLUMN_LIST.map((_, i) => `$${18 + i}`).join(', ')}, $${18 + CONTENT_COLUMN_LIST.length})
+       $13::json, $14::timestamptz, $15::json, $16, $17::jsonb, ${CONTENT_COLUMN_LIST.map((_, i) => `$${18 + i}`).join(', ')}, $${IGNORE_QUIET_HOURS_PARAM}, $${BEST_TIME_PARAM}::json)
      RETURNING id)
    INSERT INTO campaign.campaign_stats (campaign_id) SELECT id FROM c`,
 };
@@ -64,7 +70,8 @@ function campaignValues(c: NewCampaign): unknown[] {
   return [c.id, c.siteId, c.topics, c.status, c.scheduleMode, c.scheduleDate, c.totalUsers, c.ttl, c.dispatchNow,
     c.segment === null ? null : JSON.stringify(c.segment), c.throttlePerMinute, c.ignoreFrequencyCap,
     c.localTimeJson, c.lastSendAt, c.abTest === null ? null : JSON.stringify(c.abTest), c.urgency,
-    c.template === null ? null : JSON.stringify(c.template), ...contentParameters(c), c.ignoreQuietHours];
+    c.template === null ? null : JSON.stringify(c.template), ...contentParameters(c), c.ignoreQuietHours,
+    c.bestTime === null ? null : JSON.stringify(c.bestTime)];
 }
 
 export async function insertCampaign(db: Queryable, c: NewCampaign): Promise<void> {
@@ -86,7 +93,7 @@ const UPDATE_DRAFT = {
        total_users = $7, ttl = $8, dispatched_at = CASE WHEN $9::boolean THEN now() END, segment = $10::json,
        throttle_per_minute = CASE WHEN $11::int IS NULL THEN (SELECT default_throttle_per_minute FROM campaign.sites WHERE id = $2) ELSE NULLIF($11::int, 0) END,
        ignore_frequency_cap = $12, local_time = $13::json, last_send_at = $14::timestamptz, ab_test = $15::json, urgency = $16, template = $17::jsonb, edited_at = now(),
-       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${18 + i}`).join(', ')}, ignore_quiet_hours = $${18 + CONTENT_COLUMN_LIST.length}
+       ${CONTENT_COLUMN_LIST.map((col, i) => `${col} = $${18 + i}`).join(', ')}, ignore_quiet_hours = $${IGNORE_QUIET_HOURS_PARAM}, best_time = $${BEST_TIME_PARAM}::json
      WHERE c.id = $1 AND c.site_id = $2 AND c.status = 'draft'
      RETURNING c.id`,
 };
@@ -163,9 +170,9 @@ const LIVE_COLUMNS = `c.id, c.status,
     st.clicks, st.impressions, st.sent, st.failed, st.expired, st.pending, st.capped,
     st.failed_rejected, st.failed_unauthorized, st.failed_unreachable, st.failed_refused,
     s.by_browser, s.ab_results, s.ab_winner_variant, s.ab_winner_decided_at AT TIME ZONE 'UTC' AS ab_winner_decided_at, s.ab_winner_by,
-    s.ab_window_ends_at AT TIME ZONE 'UTC' AS ab_window_ends_at`;
+    s.ab_window_ends_at AT TIME ZONE 'UTC' AS ab_window_ends_at, s.best_time_results`;
 const FIXED_COLUMNS = `${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.topics, c.total_users, c.ttl,
-    c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.local_time, c.ab_test, c.urgency, c.ignore_quiet_hours`;
+    c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.local_time, c.ab_test, c.urgency, c.ignore_quiet_hours, c.best_time`;
 const CAMPAIGN_COLUMNS = `${LIVE_COLUMNS}, ${FIXED_COLUMNS}`;
 
 /**

@@ -102,6 +102,7 @@ export function campaignRow(id: string, siteId: string, input: CreateInput, audi
     lastSendAt: plan ? new Date(plan.lastSendAt) : null,
     abTest: input.abTest,
     urgency: input.urgency,
+    bestTime: input.bestTime,
     dispatchNow: dispatchesNow(input),
   };
 }

@@ -3,9 +3,11 @@
 import { campaignContent, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { someHasBadCharacters } from '@webpush/shared/text.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
+import type { BestTime } from '@webpush/contracts/best-time.js';
 import type { LocalTime } from '@webpush/contracts/local-time.js';
 import { EXAMPLE_DATE, parseUtcDate } from '../base/dates.js';
 import { abTestField, variantsThatDoNotFit } from './ab-test-input.js';
+import { bestTimeField } from './best-time-input.js';
 import { clean, CONTENT_FIELD_RULES, fitsOnePush, isAbsent } from './content-fields.js';
 import { localTimeField } from './local-time-input.js';
 import { notificationOptionsField, urgencyField } from './notification-options-input.js';
@@ -54,6 +56,8 @@ export interface CreateInput extends CampaignContent {
   urgency: Urgency;
   /** Sent also inside the site's quiet hours (an addition). */
   ignoreQuietHours: boolean;
+  /** Each subscriber sent in their best hour of a window, a holdout at once (an addition, `sendTime`), or null. */
+  bestTime: BestTime | null;
 }
 
 function names(value: unknown, normalise: (name: string) => string): string[] | null {
@@ -202,6 +206,7 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
   const urgency = urgencyField(raw.urgency, errors);
   const ignoreQuietHours = raw.ignoreQuietHours ?? false;
   if (typeof ignoreQuietHours !== 'boolean') errors.push(MESSAGES.ignoreQuietHours);
+  const bestTime = bestTimeField(raw.sendTime, raw.localTime, errors);
   if (errors.length > 0) throw new ValidationError(errors);
 
   const input: CreateInput = {
@@ -227,6 +232,7 @@ export function validateCreateInput(raw: Record<string, unknown>, now: Date = ne
     options,
     urgency,
     ignoreQuietHours: ignoreQuietHours === true,
+    bestTime,
   };
   // The notification as the campaign's own content, then as each variant's.
   const content = campaignContent(input);

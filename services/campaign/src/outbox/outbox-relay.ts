@@ -38,6 +38,7 @@ function toDispatchMessage(row: ClaimedDispatch): DispatchMessage {
     ...(row.ignoreQuietHours ? { ignoreQuietHours: true } : {}),
     ...(row.localTime ? { localTime: row.localTime } : {}),
     ...(row.abTest ? { abTest: row.abTest } : {}),
+    ...(row.bestTime ? { bestTime: row.bestTime } : {}),
     ...(row.urgency && row.urgency !== DEFAULT_URGENCY ? { urgency: row.urgency } : {}),
     ...(row.revision ? { revision: row.revision } : {}),
     ...(row.notification ? { notification: row.notification } : {}),

@@ -19,7 +19,7 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
   const { rows } = await tx.query(
     `SELECT o.id::text AS outbox_id, c.id AS campaign_id, c.site_id, c.dispatched_at, ${CONTENT_COLUMN_LIST.map((col) => `c.${col}`).join(', ')}, c.ttl, c.topics,
             c.segment, c.throttle_per_minute, c.ignore_frequency_cap, c.ignore_quiet_hours, COALESCE(c.edited_at, c.created_at) AS planned_at, c.urgency,
-            c.local_time->>'date' AS local_date, c.local_time->>'time' AS local_time, c.ab_test,
+            c.local_time->>'date' AS local_date, c.local_time->>'time' AS local_time, c.ab_test, c.best_time,
             o.payload->>'requestId' AS request_id,
             r.id AS revision_id, r.revision, r.action AS revision_action, r.content AS revision_content, r.created_at AS revised_at
        FROM campaign.outbox o
@@ -47,6 +47,7 @@ export async function claimUnpublished(tx: PoolClient, limit: number): Promise<C
     // the last edit of the draft it was (update-draft.ts).
     localTime: r.local_date ? { date: r.local_date, time: r.local_time, createdAt: (r.planned_at as Date).toISOString() } : undefined,
     abTest: r.ab_test ?? undefined,
+    bestTime: r.best_time ?? undefined,
     urgency: r.urgency,
     requestId: r.request_id ?? null,
   }));

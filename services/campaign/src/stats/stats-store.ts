@@ -4,8 +4,10 @@
 // Finished (a run completed or failed) is final: once seen, nothing is pending any more.
 // An A/B test's results are a set of counters: the set whose counters total is greatest is kept
 // (the latest, whatever order the events came in); its winner is the first one reported, kept;
-// its window's end is set once by the delivery service, so the latest reported is kept.
+// its window's end is set once by the delivery service, so the latest reported is kept. A
+// best-time campaign's results by slot are kept the same way as an A/B test's.
 import type { AbWinner, VariantResult } from '@webpush/contracts/ab-test.js';
+import type { SlotResult } from '@webpush/contracts/best-time.js';
 import type { Queryable } from '@webpush/shared/db.js';
 import type { StatsMessage } from '@webpush/contracts/messages.js';
 
@@ -17,6 +19,16 @@ function abResults(results: VariantResult[]): VariantResult[] {
 /** Every counter of a result set, added: it only grows while a test sends and is measured. */
 function abTotal(results: VariantResult[]): number {
   return results.reduce((sum, r) => sum + r.sent + r.impressions + r.clicks, 0);
+}
+
+/** A best-time campaign's slots as stored: only the counters and the moment, in slot order. */
+function slotResults(slots: SlotResult[]): SlotResult[] {
+  return slots.map((s) => ({ slot: s.slot, sendAt: s.sendAt, planned: s.planned, sent: s.sent, impressions: s.impressions, clicks: s.clicks })).sort((a, b) => a.slot - b.slot);
+}
+
+/** Every counter of a slot set, added: it only grows while the campaign sends and is measured. */
+function slotTotal(slots: SlotResult[]): number {
+  return slots.reduce((sum, s) => sum + s.planned + s.sent + s.impressions + s.clicks, 0);
 }
 
 /** The message's winner with a date Postgres takes (a winner whose date is not one is left for a later event). */
@@ -68,7 +80,9 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
             ab_winner_variant = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_variant ELSE s.ab_winner_variant END,
             ab_winner_decided_at = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_decided_at ELSE s.ab_winner_decided_at END,
             ab_winner_by = CASE WHEN s.ab_winner_variant IS NULL THEN v.winner_by ELSE s.ab_winner_by END,
-            ab_window_ends_at = coalesce(v.window_ends_at, s.ab_window_ends_at)
+            ab_window_ends_at = coalesce(v.window_ends_at, s.ab_window_ends_at),
+            best_time_results = CASE WHEN v.bt_results IS NOT NULL AND (s.best_time_results IS NULL OR v.bt_total > s.best_time_results_total) THEN v.bt_results ELSE s.best_time_results END,
+            best_time_results_total = CASE WHEN v.bt_results IS NOT NULL AND (s.best_time_results IS NULL OR v.bt_total > s.best_time_results_total) THEN v.bt_total ELSE s.best_time_results_total END
        FROM (SELECT campaign_id, max(sent) AS sent, max(failed) AS failed, max(expired) AS expired,
                     max(impressions) AS impressions, max(clicks) AS clicks, max(audience) AS audience,
                     max(rejected) AS rejected, max(unauthorized) AS unauthorized, max(unreachable) AS unreachable,
@@ -80,13 +94,16 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
                     (array_agg(winner_variant ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_variant,
                     (array_agg(winner_decided_at ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_decided_at,
                     (array_agg(winner_by ORDER BY ord) FILTER (WHERE winner_variant IS NOT NULL))[1] AS winner_by,
-                    max(window_ends_at) AS window_ends_at
+                    max(window_ends_at) AS window_ends_at,
+                    (array_agg(bt_results ORDER BY bt_total DESC, ord) FILTER (WHERE bt_results IS NOT NULL))[1] AS bt_results,
+                    max(bt_total) FILTER (WHERE bt_results IS NOT NULL) AS bt_total
                FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
                            $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::boolean[], $13::bigint[], $14::json[],
-                           $15::json[], $16::bigint[], $17::int[], $18::timestamptz[], $19::text[], $20::timestamptz[]) WITH ORDINALITY
+                           $15::json[], $16::bigint[], $17::int[], $18::timestamptz[], $19::text[], $20::timestamptz[],
+                           $21::json[], $22::bigint[]) WITH ORDINALITY
                     AS t(campaign_id, sent, failed, expired, impressions, clicks, audience,
                          rejected, unauthorized, unreachable, refused, finished, capped, by_browser,
-                         ab_results, ab_total, winner_variant, winner_decided_at, winner_by, window_ends_at, ord)
+                         ab_results, ab_total, winner_variant, winner_decided_at, winner_by, window_ends_at, bt_results, bt_total, ord)
               GROUP BY campaign_id) v
       WHERE s.campaign_id = v.campaign_id`,
     [
@@ -110,6 +127,8 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
       messages.map((m) => winnerOf(m)?.decidedAt ?? null),
       messages.map((m) => winnerOf(m)?.by ?? null),
       messages.map((m) => windowEndOf(m)),
+      messages.map((m) => (m.bestTime ? JSON.stringify(slotResults(m.bestTime.slots)) : null)),
+      messages.map((m) => (m.bestTime ? slotTotal(m.bestTime.slots) : 0)),
     ],
   );
   const failed = [...new Set(messages.filter((m) => m.state === 'failed').map((m) => m.campaignId))];

@@ -55,7 +55,7 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
     }
     // Resolved before the first slice is read; a repeated dispatch of a run still expanding finds them stored.
     if (job.notification) await resolveTargets(deps.pool, job.campaignId, job.siteId, job.notification.subscriptionIds);
-    // Local time, A/B test, throttle or zones in quiet hours: the pacer expands the audience in
+    // Local time, A/B test, throttle, best time or zones in quiet hours: the pacer expands the audience in
     // stages, each when due.
     const stages = await withTransaction(deps.pool, async (tx) => {
       const planned = await storeStagePlan(tx, job);

@@ -1,5 +1,6 @@
 // The sending/ feature's surface: what the rest of the service may import from it (docs/architecture.md,
 // "House rules"). Everything else in the folder is the feature's own.
+export { bestTimeResults } from './best-time-store.js';
 export { createChunkWorker } from './chunk-worker.js';
 export { frequencyCapOf } from './delivery-log-store.js';
 export type { FrequencyCap } from './delivery-log-store.js';

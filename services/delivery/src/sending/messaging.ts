@@ -35,6 +35,7 @@ export type StatsSource = Pick<RunRow, 'campaignId' | 'state' | 'reason' | 'sent
   capped?: number;
   byBrowser?: ResultsByBrowser | null;
   abTest?: StatsMessage['abTest'] | null;
+  bestTime?: StatsMessage['bestTime'] | null;
 };
 
 export function statsMessage(run: StatsSource): StatsMessage {
@@ -69,6 +70,11 @@ export function statsMessage(run: StatsSource): StatsMessage {
       winner: winner ? { variant: winner.variant, decidedAt: winner.decidedAt, by: winner.by } : null,
     };
     if (windowEndsAt !== undefined) m.abTest.windowEndsAt = windowEndsAt;
+  }
+  if (run.bestTime) {
+    m.bestTime = {
+      slots: run.bestTime.slots.map((s) => ({ slot: s.slot, sendAt: s.sendAt, planned: s.planned, sent: s.sent, impressions: s.impressions, clicks: s.clicks })),
+    };
   }
   return m;
 }

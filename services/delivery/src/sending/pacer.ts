@@ -67,7 +67,7 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
       // or after an outage longer than the lead).
       const behindMs = stage.expandedThrough === '0' ? LEAD_MS : Math.min(run.lateMs, LEAD_MS);
       const due = paced ? Math.min(opts.chunksPerPass, Math.floor(behindMs / paced.intervalMs) + 1) : opts.chunksPerPass;
-      const narrowing = (first: number) => stageSql(stage, job.campaignId, job.abTest, first);
+      const narrowing = (first: number) => stageSql(stage, job.campaignId, job.abTest, job.bestTime, first);
       const chunks: ChunkMessage[] = [];
       let through = stage.expandedThrough;
       let subscribers = 0;

@@ -7,7 +7,7 @@
 import type { Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { createPeriodic } from '@webpush/shared/periodic.js';
-import { changedCounters, fillResultsByBrowser, refreshAbResults, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from './counter-store.js';
+import { changedCounters, fillResultsByBrowser, refreshAbResults, refreshBestTimeResults, markCountersPublished, tryLockPublisher, unlockPublisher, type RunCounters } from './counter-store.js';
 
 export interface CounterPublisherDeps {
   pool: Pool;
@@ -46,6 +46,7 @@ export function createCounterPublisher(deps: CounterPublisherDeps, opts: Counter
         for (let i = 0; i < MAX_BATCHES_PER_PASS; i++) {
           await fillResultsByBrowser(client, opts.batchSize);
           await refreshAbResults(client, AB_REFRESHES_PER_BATCH);
+          await refreshBestTimeResults(client, AB_REFRESHES_PER_BATCH);
           const changed = await changedCounters(client, opts.batchSize);
           if (changed.length === 0) break;
           await deps.publish(changed);

@@ -8,7 +8,9 @@ import type { FailedBy, ResultsByBrowser } from '@webpush/contracts/messages.js'
 import type { RunState } from '../runs.js';
 import { pieceTable } from '../runs.js';
 import { variantResults } from '../ab-tests/index.js';
+import { bestTimeResults } from '../sending/index.js';
 import type { AbWinner, VariantResult } from '@webpush/contracts/ab-test.js';
+import type { SlotResult } from '@webpush/contracts/best-time.js';
 
 export interface RunCounters {
   campaignId: string;
@@ -31,6 +33,8 @@ export interface RunCounters {
    * chosen, and when the test window ends (null before its first send).
    */
   abTest: { results: VariantResult[]; winner: AbWinner | null; windowEndsAt: string | null } | null;
+  /** With best time: each slot's results (refreshBestTimeResults). */
+  bestTime: { slots: SlotResult[] } | null;
   /** The run's stats_version when these counters were read (a bigint, as text). */
   version: string;
 }
@@ -98,8 +102,32 @@ export async function refreshAbResults(db: Queryable, limit: number): Promise<nu
 }
 
 /**
+ * Best-time runs about to be published get their slots' results at their current version, at
+ * most every few seconds each (sending's bestTimeResults), as A/B runs get theirs.
+ */
+export async function refreshBestTimeResults(db: Queryable, limit: number): Promise<number> {
+  const { rows } = await db.query(
+    `SELECT campaign_id, stats_version::text, (log_expired_at IS NOT NULL OR tracking_expired_at IS NOT NULL) AS expired
+       FROM delivery.campaign_runs
+      WHERE stats_version > stats_published AND job ? 'bestTime' AND best_time_results_version < stats_version
+        AND (best_time_results_at IS NULL OR best_time_results_at <= now() - $2 * interval '1 second')
+      LIMIT $1`,
+    [limit, AB_RESULTS_EVERY_SECONDS],
+  );
+  for (const r of rows) {
+    const results = r.expired ? null : await bestTimeResults(db, r.campaign_id);
+    await db.query(
+      `UPDATE delivery.campaign_runs SET best_time_results = coalesce($2::jsonb, best_time_results), best_time_results_at = now(), best_time_results_version = $3
+        WHERE campaign_id = $1`,
+      [r.campaign_id, results && JSON.stringify(results), r.stats_version],
+    );
+  }
+  return rows.length;
+}
+
+/**
  * Runs with changes not yet published, at most `limit`: an A/B run once its results are of its
- * version, a finished run once its results by browser are filled. A run that finishes after the
+ * version (a best-time run likewise), a finished run once its results by browser are filled. A run that finishes after the
  * pass filled the finished ones waits for the next fill: published without them, it would be
  * marked published and never filled (issue 34).
  */
@@ -107,9 +135,11 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
   const { rows } = await db.query(
     `SELECT campaign_id, state, reason, audience_size::text, sent::text, failed::text, expired::text, impressions::text,
             clicks::text, failed_rejected::text, failed_unauthorized::text, failed_unreachable::text, failed_refused::text,
-            capped::text, by_browser, job ? 'abTest' AS has_ab, ab_results, ab_winner, ab_window_ends_at, stats_version::text
+            capped::text, by_browser, job ? 'abTest' AS has_ab, ab_results, ab_winner, ab_window_ends_at,
+            job ? 'bestTime' AS has_best_time, best_time_results, stats_version::text
        FROM delivery.campaign_runs
       WHERE stats_version > stats_published AND NOT (job ? 'abTest' AND ab_results_version < stats_version)
+        AND NOT (job ? 'bestTime' AND best_time_results_version < stats_version)
         AND NOT (state IN ('completed', 'failed') AND by_browser IS NULL)
       LIMIT $1`,
     [limit],
@@ -133,6 +163,7 @@ export async function changedCounters(db: Queryable, limit: number): Promise<Run
     capped: Number(r.capped),
     byBrowser: r.by_browser,
     abTest: r.has_ab ? { results: r.ab_results ?? [], winner: r.ab_winner, windowEndsAt: r.ab_window_ends_at ? (r.ab_window_ends_at as Date).toISOString() : null } : null,
+    bestTime: r.has_best_time ? { slots: r.best_time_results ?? [] } : null,
     version: r.stats_version,
   }));
 }

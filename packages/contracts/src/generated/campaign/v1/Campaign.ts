@@ -6,6 +6,7 @@ import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_S
 import type { LocalTimePlan as _campaign_v1_LocalTimePlan, LocalTimePlan__Output as _campaign_v1_LocalTimePlan__Output } from '../../campaign/v1/LocalTimePlan';
 import type { AbTest as _campaign_v1_AbTest, AbTest__Output as _campaign_v1_AbTest__Output } from '../../campaign/v1/AbTest';
 import type { NotificationOptions as _campaign_v1_NotificationOptions, NotificationOptions__Output as _campaign_v1_NotificationOptions__Output } from '../../campaign/v1/NotificationOptions';
+import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v1_SendTime__Output } from '../../campaign/v1/SendTime';
 import type { Long } from '@grpc/proto-loader';
 
 export interface Campaign {
@@ -36,6 +37,7 @@ export interface Campaign {
   'options'?: (_campaign_v1_NotificationOptions | null);
   'urgency'?: (string);
   'ignoreQuietHours'?: (boolean);
+  'sendTime'?: (_campaign_v1_SendTime | null);
   '_image'?: "image";
   '_icon'?: "icon";
   '_throttlePerMinute'?: "throttlePerMinute";
@@ -69,6 +71,7 @@ export interface Campaign__Output {
   'options': (_campaign_v1_NotificationOptions__Output | null);
   'urgency': (string);
   'ignoreQuietHours': (boolean);
+  'sendTime': (_campaign_v1_SendTime__Output | null);
   '_image'?: "image";
   '_icon'?: "icon";
   '_throttlePerMinute'?: "throttlePerMinute";
