@@ -133,7 +133,7 @@ describe('browser: the opt-in prompt in headless Firefox, by keyboard, through i
   it("by keyboard only: a topic unchecked, Tab to the accept button, Enter → Firefox's own permission prompt, allowed → subscribed at Firefox's push service with the chosen topic; the funnel counts shown, accepted, subscribed", async () => {
     await page.keyboard.press('Tab');
     expect(await focused()).to.deep.equal({ text: 'checkbox weather', inPrompt: true });
-    await page.keyboard.press('Space');
+    await page.keyboard.press(' '); // the space bar (puppeteer names it by its character)
     await page.keyboard.press('Tab');
     expect(await focused()).to.deep.equal({ text: PROMPTS.notNowLabel, inPrompt: true });
     await page.keyboard.press('Tab');
