@@ -11,19 +11,17 @@
 // the subscriber keeps the chosen topic and not the other, and the funnel counts the slide-down
 // shown, accepted and subscribed. On a second site, Escape is "not now": the next page shows none.
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import { createPool, type Pool } from '@webpush/shared/db.js';
-import { createAccounts } from '../../services/campaign/src/accounts/accounts.js';
 import { FIREFOX, launchFirefox, type Firefox } from './support/firefox.js';
 import { startFirefoxPushServer, type FirefoxPushServer } from './support/firefox-push-server.js';
+import { axeScripts, focusedInPage, setPrompts as setPromptsOf } from './support/prompts.js';
 import { startSite, type TestSite } from './support/site.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
 
 const WAIT_MS = 20_000;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PROMPTS = {
   kind: 'slidedown',
   title: 'Breaking news, as it happens',
@@ -51,22 +49,7 @@ describe('browser: the opt-in prompt in headless Firefox, by keyboard, through i
   let page: Page;
   const browserLog: string[] = [];
 
-  /** The site's editor sets its prompts in the console. */
-  const setPrompts = async (siteId: string, prompts: unknown) => {
-    const email = 'editor@prompt.example';
-    const password = 'the editor knows this one';
-    await createAccounts(pool).ensureMember({ site: siteId, email, password, role: 'editor' });
-    const login = await fetch(`${stack.services.gatewayUrl}/console/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    expect(login.status).to.equal(200);
-    const cookie = /console_session=[^;,]+/.exec(login.headers.get('set-cookie') ?? '')![0];
-    const { csrfToken } = (await login.json()) as { csrfToken: string };
-    const set = await fetch(`${stack.services.gatewayUrl}/console/api/sites/${siteId}/prompts`, {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'X-CSRF-Token': csrfToken },
-      body: JSON.stringify(prompts),
-    });
-    expect(set.status, await set.clone().text()).to.equal(200);
-  };
+  const setPrompts = (siteId: string, prompts: unknown) => setPromptsOf(stack.services.gatewayUrl, pool, siteId, prompts);
   const state = () => page.evaluate(() => (globalThis as any).webpush?.state ?? 'absent');
   const waitForState = async (wanted: string[]) => {
     await page.waitForFunction((w: string[]) => w.includes((globalThis as any).webpush?.state ?? ''), { timeout: WAIT_MS }, wanted);
@@ -74,18 +57,12 @@ describe('browser: the opt-in prompt in headless Firefox, by keyboard, through i
   };
   const dialogs = () => page.$$eval('[role=dialog]', (els) => els.length);
   const stored = async (key: string) => JSON.parse((await page.evaluate((k: string) => (globalThis as any).localStorage.getItem(k), key)) ?? 'null');
-  /** What the focused element is: its text, or its checkbox's value, and whether it is inside the prompt. */
-  const focused = () =>
-    page.evaluate(() => {
-      const el = (globalThis as any).document.activeElement;
-      const text = el.type === 'checkbox' ? `checkbox ${el.value}` : el.tagName === 'BUTTON' ? el.textContent : el.tagName;
-      return { text, inPrompt: !!el.closest('[role=dialog]') };
-    });
-  /** axe-core on the prompt: every violation, of any impact. */
+  const focused = () => page.evaluate(focusedInPage);
+  /** axe-core on what the plugin put on the page: every violation, of any impact. */
   const axe = async () => {
-    await page.evaluate(`${AXE_SOURCE}\n;0`);
-    return page.evaluate(`axe.run({ include: [['.wp-dialog']] }, { resultTypes: ['violations'] }).then((r) => r.violations
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))`);
+    const [load, run] = axeScripts(['.wp-dialog']);
+    await page.evaluate(load);
+    return page.evaluate(run);
   };
 
   before(async () => {

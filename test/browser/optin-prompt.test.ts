@@ -16,23 +16,21 @@
 // the browser's own permission prompt (granted beforehand; the request itself is the snippet's,
 // recorded with its user activation).
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createPool, type Pool } from '@webpush/shared/db.js';
-import { createAccounts } from '../../services/campaign/src/accounts/accounts.js';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
 import { fakePushService } from './support/fake-push-service.js';
+import { axeScripts, focusedInPage, setPrompts as setPromptsOf } from './support/prompts.js';
 import { startSite, type TestSite } from './support/site.js';
 import { ALL, siteWithPermissions, type SiteInfo } from '../e2e/support/fixtures.js';
 import { eventually, startStack, type Stack } from '../e2e/support/harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const WAIT_MS = 20_000;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PROMPTS = {
   kind: 'slidedown',
   title: 'Breaking news, as it happens',
@@ -64,22 +62,7 @@ describe('browser: the opt-in prompt in headless Chromium', function () {
   const browserLog: string[] = [];
 
   const origin = () => siteServer!.origin;
-  /** The site's editor sets its prompts in the console. */
-  const setPrompts = async (siteId: string, prompts: unknown) => {
-    const email = 'editor@prompt.example';
-    const password = 'the editor knows this one';
-    await createAccounts(pool).ensureMember({ site: siteId, email, password, role: 'editor' });
-    const login = await fetch(`${stack.services.gatewayUrl}/console/api/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    expect(login.status).to.equal(200);
-    const cookie = /console_session=[^;,]+/.exec(login.headers.get('set-cookie') ?? '')![0];
-    const { csrfToken } = (await login.json()) as { csrfToken: string };
-    const set = await fetch(`${stack.services.gatewayUrl}/console/api/sites/${siteId}/prompts`, {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'X-CSRF-Token': csrfToken },
-      body: JSON.stringify(prompts),
-    });
-    expect(set.status, await set.clone().text()).to.equal(200);
-  };
+  const setPrompts = (siteId: string, prompts: unknown) => setPromptsOf(stack.services.gatewayUrl, pool, siteId, prompts);
   const state = () => page.evaluate(() => (globalThis as any).webpush?.state ?? 'absent');
   const waitForState = async (wanted: string[]) => {
     await page.waitForFunction((w) => w.includes((globalThis as any).webpush?.state ?? ''), wanted, { timeout: WAIT_MS });
@@ -87,18 +70,12 @@ describe('browser: the opt-in prompt in headless Chromium', function () {
   };
   const stored = async (key: string) => JSON.parse((await page.evaluate((k) => (globalThis as any).localStorage.getItem(k), key)) ?? 'null');
   const permissionRequests = () => stored('fake-push:permission-requests');
-  /** What the focused element is: its text, or its checkbox's value, and whether it is inside the prompt. */
-  const focused = () =>
-    page.evaluate(() => {
-      const el = (globalThis as any).document.activeElement;
-      const text = el.type === 'checkbox' ? `checkbox ${el.value}` : el.tagName === 'BUTTON' ? el.textContent : el.tagName;
-      return { text, inPrompt: !!el.closest('[role=dialog]') };
-    });
-  /** axe-core on what the plugin put on the page (the prompt and the bell): every violation, of any impact. */
+  const focused = () => page.evaluate(focusedInPage);
+  /** axe-core on what the plugin put on the page: every violation, of any impact. */
   const axe = async () => {
-    await page.evaluate(`${AXE_SOURCE}\n;0`);
-    return page.evaluate(`axe.run({ include: [['.wp-dialog'], ['.wp-bell']] }, { resultTypes: ['violations'] }).then((r) => r.violations
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))`);
+    const [load, run] = axeScripts(['.wp-dialog', '.wp-bell']);
+    await page.evaluate(load);
+    return page.evaluate(run);
   };
 
   before(async () => {
