@@ -42,8 +42,13 @@ export interface TargetResult {
 }
 
 // A subscription the push service answered 404 or 410 for is gone (and deactivated): no subscription.
-const OUTCOME = `CASE WHEN t.subscriber_id IS NULL OR l.state = 'expired' THEN 'noSubscription'
-                      WHEN l.state IN ('sent', 'capped', 'failed') THEN l.state ELSE 'pending' END`;
+// Once the run is final its outcomes are kept with the targets (the same rule, in
+// migrations/20261207070100_notification_outcomes.sql), so they outlive its delivery log.
+const OUTCOME = `coalesce(t.outcome, CASE WHEN t.subscriber_id IS NULL OR l.state = 'expired' THEN 'noSubscription'
+                      WHEN l.state IN ('sent', 'capped', 'failed') THEN l.state ELSE 'pending' END)`;
+const REASON = `coalesce(t.reason, CASE WHEN l.state = 'failed' THEN coalesce(l.reason, '') ELSE '' END)`;
+/** Stands for a delivery log that retention has dropped: no row, every outcome kept with the targets. */
+const NO_LOG = `(SELECT NULL::uuid AS campaign_id, NULL::bigint AS subscriber_id, NULL::text AS state, NULL::text AS reason WHERE false)`;
 
 /** The targets' counts by outcome, and the page of results after position `after`. */
 export async function targetResults(
@@ -52,7 +57,8 @@ export async function targetResults(
   after: number,
   limit: number,
 ): Promise<{ counts: Record<TargetOutcome, number>; results: TargetResult[]; hasMore: boolean }> {
-  const table = await logTableOf(db, notificationId);
+  const expired = await db.query(`SELECT 1 FROM delivery.campaign_runs WHERE campaign_id = $1 AND log_expired_at IS NOT NULL`, [notificationId]);
+  const table = expired.rowCount ? NO_LOG : await logTableOf(db, notificationId);
   const from = `FROM delivery.notification_targets t LEFT JOIN ${table} l ON l.campaign_id = t.notification_id AND l.subscriber_id = t.subscriber_id
                WHERE t.notification_id = $1`;
   const counted = await db.query(`SELECT ${OUTCOME} AS outcome, count(*)::int AS n ${from} GROUP BY 1`, [notificationId]);
@@ -60,7 +66,7 @@ export async function targetResults(
   for (const r of counted.rows) counts[r.outcome as TargetOutcome] = r.n;
   const page = await db.query(
     `SELECT t.position::int AS position, t.subscription_id::text AS subscription_id, ${OUTCOME} AS outcome,
-            CASE WHEN l.state = 'failed' THEN coalesce(l.reason, '') ELSE '' END AS reason
+            ${REASON} AS reason
        ${from} AND t.position > $2 ORDER BY t.position LIMIT $3`,
     [notificationId, after, limit + 1],
   );

@@ -120,6 +120,18 @@ describe('sending: notifications to chosen subscriptions', function () {
     expect([page.results.map((r) => r.position), page.hasMore]).to.deep.equal([[3, 4], true]);
   });
 
+  it('when retention has expired the delivery log of a finished notification, then its results are still answered, from the outcomes kept with its targets', async () => {
+    const job = notification([mine[2], randomUUID(), mine[0]]);
+    await send(job, ['notify-1']);
+    const before = await targetResults(t.pool, job.campaignId, 0, 10);
+    expect(before.results.map((r) => r.outcome)).to.deep.equal(['sent', 'noSubscription', 'failed']);
+    // What the retention pass leaves (retention.ts): the run marked, its log rows gone with their piece.
+    const { rows } = await t.pool.query(`SELECT to_char(log_piece, 'YYYYMMDD') AS piece FROM delivery.campaign_runs WHERE campaign_id = $1`, [job.campaignId]);
+    await t.pool.query(`DELETE FROM delivery.${rows[0].piece ? `delivery_log_${rows[0].piece}` : 'delivery_log'} WHERE campaign_id = $1`, [job.campaignId]);
+    await t.pool.query('UPDATE delivery.campaign_runs SET log_expired_at = now() WHERE campaign_id = $1', [job.campaignId]);
+    expect(await targetResults(t.pool, job.campaignId, 0, 10)).to.deep.equal(before);
+  });
+
   it('when the site has a cap of one push a day, then a second notification is capped for those already notified, and a transactional one is not', async () => {
     await t.pool.query('UPDATE delivery.sites SET cap_campaigns = 1, cap_hours = 24 WHERE site_id = $1', [siteId]);
     await send(notification([mine[4]]));
