@@ -7,7 +7,6 @@
 // one such as trigger.delaySeconds, stays as it is); the result is checked whole here (every
 // refused field named, nothing written then).
 import { BAD_CHARACTERS, echoValue, hasBadCharacters } from '@webpush/shared/text.js';
-import type { Queryable } from '@webpush/shared/db.js';
 import { normalizeTopic } from '../audience/index.js';
 import { ValidationError } from '../errors.js';
 
@@ -155,16 +154,6 @@ export function optInPromptsOf(input: unknown, base: OptInPrompts = DEFAULT_PROM
     bell: { enabled: enabled as boolean, position: position as OptInPrompts['bell']['position'] },
     topics,
   };
-}
-
-/** The site's prompts as set (the defaults when never set, or the site is unknown). */
-export async function readOptInPrompts(db: Queryable, siteId: string): Promise<OptInPrompts> {
-  const { rows } = await db.query('SELECT optin_prompts FROM delivery.sites WHERE site_id = $1', [siteId]);
-  return (rows[0]?.optin_prompts as OptInPrompts | null | undefined) ?? DEFAULT_PROMPTS;
-}
-
-export async function writeOptInPrompts(db: Queryable, siteId: string, prompts: OptInPrompts): Promise<void> {
-  await db.query('UPDATE delivery.sites SET optin_prompts = $2 WHERE site_id = $1', [siteId, JSON.stringify(prompts)]);
 }
 
 /** What the public configuration carries: nothing when the site shows neither a prompt nor the bell. */

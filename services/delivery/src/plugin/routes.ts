@@ -15,7 +15,8 @@ import type { RateLimiter } from '@webpush/shared/rate-limit.js';
 import { findSiteByPublicId } from '../sites/index.js';
 import type { OptInFunnel } from '../optin/index.js';
 import { loadAsset, type PluginAsset } from './assets.js';
-import { publicPrompts, readOptInPrompts } from './optin-prompts.js';
+import { publicPrompts } from './optin-prompts.js';
+import { readOptInPrompts } from './optin-prompts-store.js';
 
 export const SNIPPET_PATH = '/public/v1/webpush.js';
 // Loaded by the snippet only for a site whose configuration shows a prompt or the bell, so the
