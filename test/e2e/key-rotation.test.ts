@@ -206,7 +206,7 @@ describe('e2e: rotating VAPID_ENCRYPTION_KEY', function () {
       env: { ...process.env, DATABASE_URL: stack.databaseUrl, CURSOR_SECRET: randomBytes(32).toString('base64'), VAPID_ENCRYPTION_KEY: keyB, VAPID_ENCRYPTION_KEY_PREVIOUS: '' },
       timeout: 120_000,
     });
-    expect(human.stdout).to.match(/^2 site\(s\) in [\d.]+ s: 0 re-encrypted, 2 already current, 0 failed to decrypt with any known key; 0 webhook secret\(s\) re-encrypted$/m);
+    expect(human.stdout).to.match(/^2 site\(s\) in [\d.]+ s: 0 re-encrypted, 2 already current, 0 failed to decrypt with any known key; 0 webhook secret\(s\) and 0 identity secret\(s\) re-encrypted$/m);
     expect(human.stderr).to.include('checked 2 site(s)');
   });
 
