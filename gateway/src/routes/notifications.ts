@@ -1,5 +1,5 @@
 // /v2 notification endpoints (an addition of 2026-12-07; docs/api-decisions.md, "Notifications"):
-// content to chosen subscriptions, read back with per-subscription results. Decode → one backend
+// content to chosen subscriptions or people, read back with per-subscription or per-person results. Decode → one backend
 // call → encode; the answers' JSON is built here from the typed messages.
 import type { Notification__Output } from '@webpush/contracts/generated/campaign/v1/Notification.js';
 import type { CampaignBackend } from '../grpc/clients.js';
@@ -8,10 +8,11 @@ import { idempotencyKey } from './campaigns.js';
 import { queryValue, type ApiRoute } from './route.js';
 
 /**
- * 10,000 subscription ids (39 bytes each in JSON) and the content's largest fields fit; the
- * gateway's default (100 kB) would refuse a list of 2,500.
+ * 10,000 external ids of 128 ASCII characters (131 bytes each in JSON) and the content's largest
+ * fields fit (subscription ids are 39 bytes each); the gateway's default (100 kB) would refuse a
+ * list of 2,500 subscriptions. Ids written with many \u escapes may not fit: 413, as any body.
  */
-const NOTIFICATION_BODY_LIMIT_BYTES = 512 * 1024;
+const NOTIFICATION_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 /** A notification as the API shows it; `results` and `nextCursor` only for one read by id. */
 function notificationAnswer(n: Notification__Output, withResults: boolean): Record<string, unknown> {
@@ -29,7 +30,7 @@ function notificationAnswer(n: Notification__Output, withResults: boolean): Reco
     status: n.status,
     ...(n.reason ? { reason: n.reason } : {}),
     counts: { sent: c?.sent ?? 0, noSubscription: c?.noSubscription ?? 0, capped: c?.capped ?? 0, failed: c?.failed ?? 0, pending: c?.pending ?? 0 },
-    results: n.results.map((r) => ({ subscriptionId: r.subscriptionId, outcome: r.outcome, ...(r.reason ? { reason: r.reason } : {}) })),
+    results: n.results.map((r) => ({ ...(r.externalId ? { externalId: r.externalId } : { subscriptionId: r.subscriptionId }), outcome: r.outcome, ...(r.reason ? { reason: r.reason } : {}) })),
     nextCursor: n.nextCursor || null,
   };
 }

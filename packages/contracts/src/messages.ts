@@ -8,6 +8,7 @@ import { URGENCIES, type Urgency } from './urgency.js';
 import { BROWSERS, type Browser, type Segment } from './segment.js';
 import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, WINNER_METRICS, type AbTest, type AbWinner, type VariantResult } from './ab-test.js';
 import type { LocalTime } from './local-time.js';
+import { MAX_EXTERNAL_ID_CHARS } from './external-id.js';
 import { HOLDOUT_SLOT, MAX_HOLDOUT_PERCENT, MAX_WITHIN_HOURS, MIN_WITHIN_HOURS, type BestTime, type SlotResult } from './best-time.js';
 
 /**
@@ -120,7 +121,7 @@ export interface DispatchMessage {
    * (POST /v2/notifications; docs/api-decisions.md, "Notifications"). `campaignId` is the
    * notification's id (its run, delivery-log rows and counters are its own), `audience` is empty:
    * the pushes go to the site's active subscriptions among `notification.subscriptionIds` (public
-   * ids). Published on TOPICS.notifications, never on the campaigns' topic, and written as
+   * ids), or to those of the people `notification.externalIds` names. Published on TOPICS.notifications, never on the campaigns' topic, and written as
    * version 2. A transactional notification carries `ignoreFrequencyCap`.
    */
   notification?: NotificationTargets;
@@ -129,10 +130,13 @@ export interface DispatchMessage {
 /** Most subscriptions one notification names (POST /v2/notifications). */
 export const MAX_NOTIFICATION_TARGETS = 10_000;
 
-/** The subscriptions a notification job is for: public subscriber ids, in the order the request gave them. */
-export interface NotificationTargets {
-  subscriptionIds: string[];
-}
+/**
+ * Whom a notification job is for, in the order the request named them: exactly one of
+ * `subscriptionIds` (public subscriber ids) or, added 2026-12-08, `externalIds` (people of the
+ * site, each reached on their active subscriptions as the delivery service knows them when it
+ * takes the job; contracts' external-id.ts is the rule of an id).
+ */
+export type NotificationTargets = { subscriptionIds: string[]; externalIds?: undefined } | { externalIds: string[]; subscriptionIds?: undefined };
 
 /** What a revision does to the notification a campaign showed. */
 export const REVISION_ACTIONS = ['update', 'recall'] as const;
@@ -416,10 +420,20 @@ const schemas = {
         properties: { campaignId: uuid, number: { type: 'integer', minimum: 1, maximum: 1000000 }, action: { enum: [...REVISION_ACTIONS] } },
       },
       notification: {
-        type: 'object',
-        required: ['subscriptionIds'],
-        additionalProperties: false,
-        properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS } },
+        oneOf: [
+          {
+            type: 'object',
+            required: ['subscriptionIds'],
+            additionalProperties: false,
+            properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS } },
+          },
+          {
+            type: 'object',
+            required: ['externalIds'],
+            additionalProperties: false,
+            properties: { externalIds: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_EXTERNAL_ID_CHARS }, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS } },
+          },
+        ],
       },
     },
   },

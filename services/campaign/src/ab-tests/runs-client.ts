@@ -37,7 +37,7 @@ export function createRunsClient(target: string, deadlineMs: number, token: stri
             state: r.state,
             reason: r.reason,
             counts: { sent: r.sent, noSubscription: r.noSubscription, capped: r.capped, failed: r.failed, pending: r.pending },
-            results: r.results.map((t) => ({ position: t.position, subscriptionId: t.subscriptionId, outcome: t.outcome as NotificationOutcome, reason: t.reason })),
+            results: r.results.map((t) => ({ position: t.position, subscriptionId: t.subscriptionId, externalId: t.externalId, outcome: t.outcome as NotificationOutcome, reason: t.reason })),
             hasMore: r.hasMore,
           });
         });

@@ -5,6 +5,7 @@
 import { SHARED_OWN, SHARED_SPEC } from '@webpush/shared/api-texts.js';
 import { CONSOLE_OWN } from '@webpush/shared/console-texts.js';
 import { BAD_CHARACTERS } from '@webpush/shared/text.js';
+import { MAX_EXTERNAL_ID_CHARS } from '@webpush/contracts/external-id.js';
 
 const SPEC = {
   // 400 messages on create
@@ -106,7 +107,12 @@ const OWN = {
   notificationTooManyTargets: 'subscriptionIds may name at most 10000 subscriptions',
   notificationTargetFormat: 'subscriptionIds must contain only subscription ids (UUIDs)',
   notificationDuplicateTargets: 'subscriptionIds must not name a subscription twice',
-  notificationExternalIds: 'externalIds is not supported yet: name the subscriptions by subscriptionIds',
+  notificationWhom: 'A notification names either subscriptionIds or externalIds (exactly one of them)',
+  notificationPeople: 'externalIds must be a non-empty array of external ids',
+  notificationTooManyPeople: 'externalIds may name at most 10000 people',
+  notificationPersonFormat: `externalIds must contain only external ids: strings of 1 to ${MAX_EXTERNAL_ID_CHARS} characters without control characters`,
+  notificationPersonCharacters: `externalIds ${BAD_CHARACTERS}`,
+  notificationDuplicatePeople: 'externalIds must not name a person twice',
   notificationTransactional: 'transactional must be true or false',
   notificationNotFound: 'Notification not found',
   notificationLimit: 'limit must be a whole number from 1 to 1000',

@@ -5,7 +5,7 @@
 // it is (docs/reliability.md). The delivery service sends it on a lane of its own.
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
-import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import { claimKey, findFreshKey } from '../campaigns/index.js';
 import { insertOutbox, notificationJob } from '../outbox/index.js';
 import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
@@ -13,8 +13,21 @@ import { IdempotencyConflictError, UnauthenticatedError, ValidationError } from 
 import { isUuid } from '../base/ids.js';
 import { MESSAGES } from '../base/texts.js';
 import { parseObjectBody } from '../base/request-body.js';
-import { validateNotificationInput } from './notification-input.js';
+import { validateNotificationInput, type NotificationInput } from './notification-input.js';
 import { insertNotification } from './notification-store.js';
+
+/**
+ * Stores a validated notification and its dispatch job in the caller's transaction: what
+ * POST /v2/notifications does once its key is claimed, and what another feature sending a
+ * notification of its own (an automation's step to `externalIds: [one person]`) calls inside its
+ * own transaction. Answers the new notification's id; wake the relay after the commit.
+ */
+export async function storeNotification(tx: Queryable, siteId: string, input: NotificationInput, id: string = randomUUID()): Promise<string> {
+  const { subscriptionIds, externalIds, content, ttl, urgency, transactional } = input;
+  await insertNotification(tx, { id, siteId, content, ttl, urgency, transactional, subscriptionIds, externalIds });
+  await insertOutbox(tx, [notificationJob(id)]);
+  return id;
+}
 
 export function createNotificationUseCase(deps: { pool: Pool; onDispatched?: () => void }) {
   return async function createNotification(siteId: string, bodyJson: string, idempotencyKey: string): Promise<{ id: string }> {
@@ -40,8 +53,7 @@ export function createNotificationUseCase(deps: { pool: Pool; onDispatched?: () 
     const id = randomUUID();
     const stored = await withTransaction(deps.pool, async (tx) => {
       if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return false;
-      await insertNotification(tx, { id, siteId, content: input.content, ttl: input.ttl, urgency: input.urgency, transactional: input.transactional, subscriptionIds: input.subscriptionIds });
-      await insertOutbox(tx, [notificationJob(id)]);
+      await storeNotification(tx, siteId, input, id);
       return true;
     });
     if (stored) {

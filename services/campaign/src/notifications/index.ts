@@ -1,5 +1,7 @@
 // The notifications/ feature's surface: a notification to chosen subscriptions created, read
 // with its per-subscription results, listed (docs/api-decisions.md, "Notifications").
-export { createNotificationUseCase } from './create-notification.js';
+export { createNotificationUseCase, storeNotification } from './create-notification.js';
+export { validateNotificationInput } from './notification-input.js';
+export type { NotificationInput } from './notification-input.js';
 export { notificationByIdUseCases, NOTIFICATION_OUTCOMES } from './notification-by-id.js';
 export type { NotificationAnswer, NotificationOutcome, NotificationResultsReader, NotificationRun } from './notification-by-id.js';

@@ -1,7 +1,7 @@
 // GetNotification and ListNotifications (GET /v2/notifications/{id} and GET /v2/notifications):
 // the notification as stored here (site's only: another site's id is not found), and for one
 // notification its run as the delivery service knows it — status, counts by outcome, and a page
-// of per-subscription results in the order the request named them. Until the delivery service
+// of per-target results (a subscription's, or a person's) in the order the request named them. Until the delivery service
 // has taken the job the notification is `queued`, every target pending.
 import type { Pool } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
@@ -28,7 +28,8 @@ export interface NotificationRun {
   state: string;
   reason: string;
   counts: NotificationCounts;
-  results: { position: number; subscriptionId: string; outcome: NotificationOutcome; reason: string }[];
+  /** A target is a subscription (`subscriptionId`) or a person (`externalId`); the other is ''. */
+  results: { position: number; subscriptionId: string; externalId: string; outcome: NotificationOutcome; reason: string }[];
   hasMore: boolean;
 }
 
@@ -45,7 +46,7 @@ export interface NotificationAnswer {
   reason: string;
   contentJson: string;
   counts: NotificationCounts | null;
-  results: { subscriptionId: string; outcome: string; reason: string }[];
+  results: { subscriptionId: string; externalId: string; outcome: string; reason: string }[];
   nextCursor: string;
 }
 
@@ -77,12 +78,15 @@ function contentJson(row: NotificationRow): string {
   return JSON.stringify({ ...fields, ...(options ?? {}), ttl: row.ttl, urgency: row.urgency });
 }
 
+/** Whom it names, in the request's order: its subscriptions or its people. */
+const targetsOf = (row: NotificationRow): string[] => (row.externalIds.length > 0 ? row.externalIds : row.subscriptionIds);
+
 function answerOf(row: NotificationRow): NotificationAnswer {
   return {
     id: row.id,
     createdAt: formatUtcDate(row.createdAt),
     transactional: row.transactional,
-    targets: row.subscriptionIds.length,
+    targets: targetsOf(row).length,
     status: '',
     reason: '',
     contentJson: contentJson(row),
@@ -105,13 +109,14 @@ export function notificationByIdUseCases(deps: { pool: Pool; runs: NotificationR
       const run = await deps.runs.notificationResults(siteId, row.id, after, limit);
       if (!run.found) {
         // Not taken yet: every target is pending; the page lists them as named.
-        const page = row.subscriptionIds.slice(after, after + limit);
-        const hasMore = after + page.length < row.subscriptionIds.length;
+        const targets = targetsOf(row);
+        const page = targets.slice(after, after + limit);
+        const hasMore = after + page.length < targets.length;
         return {
           ...answer,
           status: 'queued',
-          counts: { sent: 0, noSubscription: 0, capped: 0, failed: 0, pending: row.subscriptionIds.length },
-          results: page.map((subscriptionId) => ({ subscriptionId, outcome: 'pending', reason: '' })),
+          counts: { sent: 0, noSubscription: 0, capped: 0, failed: 0, pending: targets.length },
+          results: page.map((id) => ({ ...(row.externalIds.length > 0 ? { subscriptionId: '', externalId: id } : { subscriptionId: id, externalId: '' }), outcome: 'pending', reason: '' })),
           nextCursor: hasMore ? String(after + page.length) : '',
         };
       }
@@ -122,7 +127,7 @@ export function notificationByIdUseCases(deps: { pool: Pool; runs: NotificationR
         status: run.state === 'completed' || run.state === 'failed' ? run.state : 'sending',
         reason: run.state === 'failed' ? run.reason : '',
         counts: run.counts,
-        results: run.results.map(({ subscriptionId, outcome, reason }) => ({ subscriptionId, outcome, reason })),
+        results: run.results.map(({ subscriptionId, externalId, outcome, reason }) => ({ subscriptionId, externalId, outcome, reason })),
         nextCursor: run.hasMore && last ? String(last.position) : '',
       };
     },

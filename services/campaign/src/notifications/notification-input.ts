@@ -1,8 +1,9 @@
 // Validation of POST /v2/notifications (docs/api-decisions.md, "Notifications"): the targets
-// first, then the content by the create's own rules and messages (content-fields.ts and the
+// (subscriptions or people, exactly one) first, then the content by the create's own rules and messages (content-fields.ts and the
 // create's utm, TTL and options fields), then `transactional`. Every failing field contributes
 // its message.
 import { campaignContent, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { externalIdFault } from '@webpush/contracts/external-id.js';
 import { MAX_NOTIFICATION_TARGETS } from '@webpush/contracts/messages.js';
 import type { Urgency } from '@webpush/contracts/urgency.js';
 import { CONTENT_FIELD_RULES, fitsOnePush, notificationOptionsField, ttlField, urgencyField, utmField } from '../campaigns/index.js';
@@ -11,8 +12,10 @@ import { isUuid } from '../base/ids.js';
 import { MESSAGES } from '../base/texts.js';
 
 export interface NotificationInput {
-  /** Lowercase, in the request's order, each once. */
+  /** Lowercase, in the request's order, each once; empty when it names people. */
   subscriptionIds: string[];
+  /** People by the site's own ids, in the request's order, each once (as given: ids are compared exactly); empty when it names subscriptions. */
+  externalIds: string[];
   content: CampaignContent;
   ttl: number;
   urgency: Urgency;
@@ -43,11 +46,42 @@ function targetsField(value: unknown, errors: string[]): string[] {
   return ids;
 }
 
+/** People named by external ids (the people's rule: contracts' external-id.ts), each once. */
+function peopleField(value: unknown, errors: string[]): string[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    errors.push(MESSAGES.notificationPeople);
+    return [];
+  }
+  if (value.length > MAX_NOTIFICATION_TARGETS) {
+    errors.push(MESSAGES.notificationTooManyPeople);
+    return [];
+  }
+  const faults = new Set(value.map(externalIdFault));
+  if (faults.has('format') || faults.has('characters')) {
+    errors.push(faults.has('format') ? MESSAGES.notificationPersonFormat : MESSAGES.notificationPersonCharacters);
+    return [];
+  }
+  // As subscriptionIds: a person named twice is the caller's bug, and gets one notification.
+  if (new Set(value).size !== value.length) {
+    errors.push(MESSAGES.notificationDuplicatePeople);
+    return [];
+  }
+  return value as string[];
+}
+
+/** Exactly one of subscriptionIds and externalIds, checked. */
+function whomField(raw: Record<string, unknown>, errors: string[]): { subscriptionIds: string[]; externalIds: string[] } {
+  const bySubscription = Object.hasOwn(raw, 'subscriptionIds');
+  if (bySubscription === Object.hasOwn(raw, 'externalIds')) {
+    errors.push(MESSAGES.notificationWhom);
+    return { subscriptionIds: [], externalIds: [] };
+  }
+  return bySubscription ? { subscriptionIds: targetsField(raw.subscriptionIds, errors), externalIds: [] } : { subscriptionIds: [], externalIds: peopleField(raw.externalIds, errors) };
+}
+
 export function validateNotificationInput(raw: Record<string, unknown>): NotificationInput {
   const errors: string[] = [];
-  // Named people (external ids) come with identified subscribers; until then a clear refusal.
-  if (Object.hasOwn(raw, 'externalIds')) errors.push(MESSAGES.notificationExternalIds);
-  const subscriptionIds = targetsField(raw.subscriptionIds, errors);
+  const { subscriptionIds, externalIds } = whomField(raw, errors);
   const title = CONTENT_FIELD_RULES.title(raw.title, errors);
   const body = CONTENT_FIELD_RULES.body(raw.body, errors);
   const link = CONTENT_FIELD_RULES.link(raw.link, errors);
@@ -65,5 +99,5 @@ export function validateNotificationInput(raw: Record<string, unknown>): Notific
   if (errors.length > 0) throw new ValidationError(errors);
   const content = campaignContent({ title, body, link, utmSource, utmMedium, utmCampaign, icon, image, callToAction, options });
   if (!fitsOnePush(content)) throw new ValidationError([MESSAGES.notificationTooLarge]);
-  return { subscriptionIds, content, ttl, urgency, transactional: transactional === true };
+  return { subscriptionIds, externalIds, content, ttl, urgency, transactional: transactional === true };
 }

@@ -11,13 +11,16 @@ export interface NotificationRow {
   ttl: number;
   urgency: Urgency;
   transactional: boolean;
+  /** The subscriptions named, or [] when it names people. */
   subscriptionIds: string[];
+  /** The people named (external ids), or [] when it names subscriptions. */
+  externalIds: string[];
   createdAt: Date;
   /** Microsecond text of created_at: the list's keyset. */
   sortKey: string;
 }
 
-const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, created_at,
+const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, external_ids, created_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
 
 function toRow(r: Record<string, any>): NotificationRow {
@@ -29,6 +32,7 @@ function toRow(r: Record<string, any>): NotificationRow {
     urgency: r.urgency,
     transactional: r.transactional,
     subscriptionIds: r.subscription_ids,
+    externalIds: r.external_ids,
     createdAt: r.created_at,
     sortKey: r.sort_key,
   };
@@ -36,9 +40,9 @@ function toRow(r: Record<string, any>): NotificationRow {
 
 export async function insertNotification(db: Queryable, n: Omit<NotificationRow, 'createdAt' | 'sortKey'>): Promise<void> {
   await db.query(
-    `INSERT INTO campaign.notifications (id, site_id, content, ttl, urgency, transactional, subscription_ids)
-     VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::uuid[])`,
-    [n.id, n.siteId, JSON.stringify(n.content), n.ttl, n.urgency, n.transactional, n.subscriptionIds],
+    `INSERT INTO campaign.notifications (id, site_id, content, ttl, urgency, transactional, subscription_ids, external_ids)
+     VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::uuid[], $8::text[])`,
+    [n.id, n.siteId, JSON.stringify(n.content), n.ttl, n.urgency, n.transactional, n.subscriptionIds, n.externalIds],
   );
 }
 

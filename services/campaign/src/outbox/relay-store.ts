@@ -78,7 +78,7 @@ function revisionOfRow(r: Record<string, any>): ClaimedDispatch {
 export async function claimNotifications(tx: PoolClient, limit: number): Promise<ClaimedDispatch[]> {
   const { rows } = await tx.query(
     `SELECT o.id::text AS outbox_id, n.id, n.site_id, n.created_at, n.content, n.ttl, n.urgency, n.transactional,
-            n.subscription_ids::text[] AS subscription_ids, o.payload->>'requestId' AS request_id
+            n.subscription_ids::text[] AS subscription_ids, n.external_ids, o.payload->>'requestId' AS request_id
        FROM campaign.outbox o
        JOIN campaign.notifications n ON n.id = o.campaign_id
       WHERE o.published_at IS NULL AND o.kind = 'notification.dispatch'
@@ -88,7 +88,8 @@ export async function claimNotifications(tx: PoolClient, limit: number): Promise
     [limit],
   );
   // A notification's job (docs/api-decisions.md, "Notifications"): its own id, no audience (the
-  // delivery service sends to the site's active subscriptions among those named), a
+  // delivery service sends to the site's active subscriptions among those named, or those of the
+  // people named), a
   // transactional one past the frequency cap.
   return rows.map((r) => ({
     outboxId: r.outbox_id,
@@ -100,7 +101,7 @@ export async function claimNotifications(tx: PoolClient, limit: number): Promise
     audience: [],
     ignoreFrequencyCap: r.transactional || undefined,
     urgency: r.urgency,
-    notification: { subscriptionIds: r.subscription_ids },
+    notification: r.external_ids.length > 0 ? { externalIds: r.external_ids } : { subscriptionIds: r.subscription_ids },
     requestId: r.request_id ?? null,
   }));
 }

@@ -3,6 +3,7 @@
 // and unlinks it on logout; the operators show and rotate the site's identity secret.
 import type { Pool } from '@webpush/shared/db.js';
 import { BAD_CHARACTERS, hasBadCharacters } from '@webpush/shared/text.js';
+import { externalIdFault, MAX_EXTERNAL_ID_CHARS } from '@webpush/contracts/external-id.js';
 import { MAX_ENDPOINT_CHARS } from '../audience/index.js';
 import { DeliveryOperatorError, SiteNotFoundError, ValidationError } from '../errors.js';
 import { HttpError } from '../http/http-error.js';
@@ -10,7 +11,7 @@ import { findSiteByPublicId, type VapidEncryptionKeys } from '../sites/index.js'
 import { newIdentitySecret, openIdentitySecret, sealIdentitySecret, signatureMatches } from './identity-secret.js';
 import { carryPersonOver, identitySecretsOf, insertIdentitySecret, linkSubscription, rotateIdentitySecret, unlinkSubscription } from './people-store.js';
 
-export const MAX_EXTERNAL_ID_CHARS = 128;
+export { MAX_EXTERNAL_ID_CHARS };
 export const DEFAULT_IDENTITY_OVERLAP_HOURS = 24;
 export const MAX_IDENTITY_OVERLAP_HOURS = 168;
 
@@ -25,16 +26,10 @@ export const IDENTITY_MESSAGES = Object.freeze({
   badSignature: 'signature does not match externalId',
 });
 
-// C0 and C1 controls (NUL included): an id is something a person or a log shows.
-const CONTROL = /\p{Cc}/u;
-
-/** A site's user id as the plugin and the API take it: 1 to 128 characters (code points), no control character, well-formed. */
+/** A site's user id as the plugin and the API take it (the rule: contracts' external-id.ts), or its message. */
 export function externalIdProblem(value: unknown): string | null {
-  if (typeof value !== 'string') return IDENTITY_MESSAGES.externalId;
-  if (hasBadCharacters(value)) return value.includes('\u0000') ? IDENTITY_MESSAGES.externalId : IDENTITY_MESSAGES.externalIdCharacters;
-  const chars = [...value].length;
-  if (chars < 1 || chars > MAX_EXTERNAL_ID_CHARS || CONTROL.test(value)) return IDENTITY_MESSAGES.externalId;
-  return null;
+  const fault = externalIdFault(value);
+  return fault === null ? null : fault === 'characters' ? IDENTITY_MESSAGES.externalIdCharacters : IDENTITY_MESSAGES.externalId;
 }
 
 function endpointOf(body: Record<string, unknown>, messages: string[]): string {

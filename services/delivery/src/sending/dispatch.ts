@@ -1,7 +1,7 @@
 // Takes a dispatched campaign: creates its run once, then streams its audience (active
 // subscribers in topics ∪ countries, narrowed by its segment; for a revision of a campaign, the
 // subscribers that campaign was sent to; for a notification, the site's active subscribers among
-// those it names, resolved once) by keyset in id order and
+// those it names, or the active subscriptions of the people it names, resolved once) by keyset in id order and
 // publishes it as chunk messages, a notification's on its own chunk topic (a campaign with local
 // time, an A/B test or a throttle, or one with zones in the site's quiet hours, is planned in
 // stages instead, which the pacer expands: stages.ts),
@@ -12,7 +12,8 @@ import type { Logger } from '@webpush/shared/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
 import { audienceSlice, failRun, finishExpansion, recipientsSlice, recordExpansion, revisedRun, runFor, startPacing, type RunRow } from './run-store.js';
 import { storeStagePlan } from './stages.js';
-import { resolveTargets, targetsSlice } from './notification-store.js';
+import { lockNotificationRun, resolveTargets, storePersonTargets, targetsSlice } from './notification-store.js';
+import { activeSubscriptionsOfPeople } from '../people/index.js';
 import { findSiteById } from '../sites/index.js';
 
 export interface DispatchDeps {
@@ -54,7 +55,15 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       }
     }
     // Resolved before the first slice is read; a repeated dispatch of a run still expanding finds them stored.
-    if (job.notification) await resolveTargets(deps.pool, job.campaignId, job.siteId, job.notification.subscriptionIds);
+    if (job.notification?.subscriptionIds) await resolveTargets(deps.pool, job.campaignId, job.siteId, job.notification.subscriptionIds);
+    if (job.notification?.externalIds) {
+      // People: each one's active subscriptions as they are now, stored once (a repeat finds them stored).
+      const people = job.notification.externalIds;
+      await withTransaction(deps.pool, async (tx) => {
+        await lockNotificationRun(tx, job.campaignId);
+        await storePersonTargets(tx, job.campaignId, people, await activeSubscriptionsOfPeople(tx, job.siteId, people));
+      });
+    }
     // Local time, A/B test, throttle, best time or zones in quiet hours: the pacer expands the audience in
     // stages, each when due.
     const stages = await withTransaction(deps.pool, async (tx) => {

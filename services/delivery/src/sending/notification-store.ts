@@ -1,7 +1,8 @@
 // A notification's targets (delivery.notification_targets; docs/api-decisions.md,
-// "Notifications"): resolved once to the site's active subscribers, read back in subscriber-id
-// slices for its chunks, and its results by target — the delivery log's outcome of each, in the
-// request's order.
+// "Notifications"): resolved once to the site's active subscribers (a person's: each of their
+// active subscriptions), read back in subscriber-id slices for its chunks, and its results by
+// target — the delivery log's outcome of each (a person's derived from their subscriptions'), in
+// the request's order.
 import type { Queryable } from '@webpush/shared/db.js';
 import { logTableOf } from './delivery-log-store.js';
 
@@ -16,8 +17,36 @@ export async function resolveTargets(db: Queryable, notificationId: string, site
      SELECT $1, t.position, t.id, s.id
        FROM unnest($3::uuid[]) WITH ORDINALITY AS t(id, position)
        LEFT JOIN delivery.subscribers s ON s.public_id = t.id AND s.site_id = $2 AND s.active
-     ON CONFLICT (notification_id, position) DO NOTHING`,
+     ON CONFLICT (notification_id, position, (coalesce(subscriber_id, 0))) DO NOTHING`,
     [notificationId, siteId, subscriptionIds],
+  );
+}
+
+/** Holds the notification's run until the transaction ends: one resolution of its people at a time. */
+export async function lockNotificationRun(db: Queryable, notificationId: string): Promise<void> {
+  await db.query(`SELECT 1 FROM delivery.campaign_runs WHERE campaign_id = $1 FOR UPDATE`, [notificationId]);
+}
+
+/**
+ * Stores the people of `notificationId` (external ids in the request's order) with the active
+ * subscriptions `subscriptions` found for them (people/'s activeSubscriptionsOfPeople): a row per
+ * subscriber, one without a subscriber for a person with none. Only when the notification has no
+ * targets yet, so the people are resolved once whatever repeats (call it under lockNotificationRun).
+ */
+export async function storePersonTargets(
+  db: Queryable,
+  notificationId: string,
+  externalIds: readonly string[],
+  subscriptions: readonly { externalId: string; subscriberId: string }[],
+): Promise<void> {
+  await db.query(
+    `INSERT INTO delivery.notification_targets (notification_id, position, external_id, subscriber_id)
+     SELECT $1, p.position, p.external_id, s.subscriber_id
+       FROM unnest($2::text[]) WITH ORDINALITY AS p(external_id, position)
+       LEFT JOIN unnest($3::text[], $4::bigint[]) AS s(external_id, subscriber_id) ON s.external_id = p.external_id
+      WHERE NOT EXISTS (SELECT 1 FROM delivery.notification_targets WHERE notification_id = $1)
+     ON CONFLICT (notification_id, position, (coalesce(subscriber_id, 0))) DO NOTHING`,
+    [notificationId, externalIds, subscriptions.map((s) => s.externalId), subscriptions.map((s) => s.subscriberId)],
   );
 }
 
@@ -36,7 +65,10 @@ export type TargetOutcome = 'sent' | 'noSubscription' | 'capped' | 'failed' | 'p
 
 export interface TargetResult {
   position: number;
+  /** The subscription named, or '' for a person. */
   subscriptionId: string;
+  /** The person named, or '' for a subscription. */
+  externalId: string;
   outcome: TargetOutcome;
   reason: string;
 }
@@ -47,6 +79,13 @@ export interface TargetResult {
 const OUTCOME = `coalesce(t.outcome, CASE WHEN t.subscriber_id IS NULL OR l.state = 'expired' THEN 'noSubscription'
                       WHEN l.state IN ('sent', 'capped', 'failed') THEN l.state ELSE 'pending' END)`;
 const REASON = `coalesce(t.reason, CASE WHEN l.state = 'failed' THEN coalesce(l.reason, '') ELSE '' END)`;
+/**
+ * A person's outcome is the best of their subscriptions': sent when any was sent, else pending
+ * (not final yet), failed, capped, noSubscription, in that order (a failure is worth a look, a
+ * cap is the site's own rule); the reason is the chosen row's. The migration's
+ * delivery.notification_outcome_rank is the same order (the webhook's counts use it).
+ */
+const PERSON_RANK = `delivery.notification_outcome_rank(r.outcome)`;
 /** Stands for a delivery log that retention has dropped: no row, every outcome kept with the targets. */
 const NO_LOG = `(SELECT NULL::uuid AS campaign_id, NULL::bigint AS subscriber_id, NULL::text AS state, NULL::text AS reason WHERE false)`;
 
@@ -59,21 +98,25 @@ export async function targetResults(
 ): Promise<{ counts: Record<TargetOutcome, number>; results: TargetResult[]; hasMore: boolean }> {
   const expired = await db.query(`SELECT 1 FROM delivery.campaign_runs WHERE campaign_id = $1 AND log_expired_at IS NOT NULL`, [notificationId]);
   const table = expired.rowCount ? NO_LOG : await logTableOf(db, notificationId);
-  const from = `FROM delivery.notification_targets t LEFT JOIN ${table} l ON l.campaign_id = t.notification_id AND l.subscriber_id = t.subscriber_id
-               WHERE t.notification_id = $1`;
-  const counted = await db.query(`SELECT ${OUTCOME} AS outcome, count(*)::int AS n ${from} GROUP BY 1`, [notificationId]);
+  // One row per target: a subscription's own, or a person's derived from their subscriptions'
+  // (PERSON_RANK). `filter` narrows the rows before they are grouped.
+  const targets = (filter: string) => `
+    WITH r AS (SELECT t.position, t.subscription_id, t.external_id, t.subscriber_id, ${OUTCOME} AS outcome, ${REASON} AS reason
+                 FROM delivery.notification_targets t LEFT JOIN ${table} l ON l.campaign_id = t.notification_id AND l.subscriber_id = t.subscriber_id
+                WHERE t.notification_id = $1 ${filter})
+    SELECT r.position, max(r.subscription_id::text) AS subscription_id, max(r.external_id) AS external_id,
+           (array_agg(r.outcome ORDER BY ${PERSON_RANK}, r.subscriber_id))[1] AS outcome,
+           (array_agg(r.reason ORDER BY ${PERSON_RANK}, r.subscriber_id))[1] AS reason
+      FROM r GROUP BY r.position`;
+  const counted = await db.query(`SELECT outcome, count(*)::int AS n FROM (${targets('')}) x GROUP BY 1`, [notificationId]);
   const counts: Record<TargetOutcome, number> = { sent: 0, noSubscription: 0, capped: 0, failed: 0, pending: 0 };
   for (const r of counted.rows) counts[r.outcome as TargetOutcome] = r.n;
-  const page = await db.query(
-    `SELECT t.position::int AS position, t.subscription_id::text AS subscription_id, ${OUTCOME} AS outcome,
-            ${REASON} AS reason
-       ${from} AND t.position > $2 ORDER BY t.position LIMIT $3`,
-    [notificationId, after, limit + 1],
-  );
+  // Positions are 1…targets without gaps: the page's are after < position ≤ after + limit + 1.
+  const page = await db.query(`SELECT * FROM (${targets('AND t.position > $2 AND t.position <= $2 + $3')}) x ORDER BY x.position`, [notificationId, after, limit + 1]);
   const rows = page.rows.slice(0, limit);
   return {
     counts,
-    results: rows.map((r) => ({ position: r.position, subscriptionId: r.subscription_id, outcome: r.outcome, reason: r.reason })),
+    results: rows.map((r) => ({ position: r.position, subscriptionId: r.subscription_id ?? '', externalId: r.external_id ?? '', outcome: r.outcome, reason: r.reason })),
     hasMore: page.rows.length > limit,
   };
 }

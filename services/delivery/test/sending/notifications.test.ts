@@ -153,4 +153,94 @@ describe('sending: notifications to chosen subscriptions', function () {
       { event_type: 'notification.sent', data: { notificationId: job.campaignId, status: 'completed', targets: 2, sent: 1, noSubscription: 1, capped: 0, failed: 0, reason: null } },
     ]);
   });
+
+  describe('to people (externalIds)', () => {
+    let peopleSite: string;
+
+    /** A person of `site` with subscriptions at these endpoints (active or not); answers nothing. */
+    async function person(site: string, externalId: string, endpoints: { endpoint: string; active?: boolean }[]): Promise<void> {
+      const p = await t.pool.query(`INSERT INTO delivery.people (site_id, external_id) VALUES ($1, $2) RETURNING id`, [site, externalId]);
+      for (const { endpoint, active = true } of endpoints) {
+        const sub = await t.pool.query(
+          `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics, active) VALUES ($1, $2, 'key', 'auth', 'US', ARRAY['all'], $3) RETURNING id`,
+          [site, endpoint, active],
+        );
+        await t.pool.query(`INSERT INTO delivery.person_subscriptions (subscriber_id, person_id) VALUES ($1, $2)`, [sub.rows[0].id, p.rows[0].id]);
+      }
+    }
+
+    before(async () => {
+      peopleSite = (await newSite(t)).siteId;
+      await person(peopleSite, 'alice', [{ endpoint: 'https://push.example/alice-1' }, { endpoint: 'https://push.example/alice-2' }]);
+      await person(peopleSite, 'bob', [{ endpoint: 'https://push.example/bob-1' }]);
+      await person(peopleSite, 'carol', []);
+      await person(peopleSite, 'dave', [{ endpoint: 'https://push.example/dave-1', active: false }]);
+      // Another site's person of the same id: never reached.
+      await person(otherSite, 'alice', [{ endpoint: 'https://push.example/other-alice' }]);
+      const body = JSON.stringify({ url: 'https://hooks.example/people', events: ['notification.sent'] });
+      await new Promise((resolve, reject) => t.webhooks.CreateWebhook({ siteId: peopleSite, bodyJson: body }, (err, res) => (err ? reject(err) : resolve(res))));
+    });
+
+    const toPeople = (externalIds: string[]): DispatchMessage => ({ ...dispatchMessage(peopleSite, []), notification: { externalIds } });
+
+    it("when people are named, then each of their active subscriptions gets one push, and each person's result is derived from their subscriptions', in the order named", async () => {
+      const job = toPeople(['bob', 'alice', 'nobody', 'carol', 'dave']);
+      // alice-2 and bob-1 fail: alice still got one (sent), bob got none (failed).
+      const { pushed, topics } = await send(job, ['alice-2', 'bob-1']);
+      expect([...new Set(topics)]).to.deep.equal([TOPICS.notificationChunks]);
+      expect(pushed.map((p) => p.endpoint).sort()).to.deep.equal(['https://push.example/alice-1', 'https://push.example/alice-2', 'https://push.example/bob-1']);
+      const { counts, results, hasMore } = await targetResults(t.pool, job.campaignId, 0, 10);
+      expect(counts).to.deep.equal({ sent: 1, noSubscription: 3, capped: 0, failed: 1, pending: 0 });
+      expect(results.map((r) => [r.externalId, r.subscriptionId, r.outcome])).to.deep.equal([
+        ['bob', '', 'failed'],
+        ['alice', '', 'sent'],
+        ['nobody', '', 'noSubscription'],
+        ['carol', '', 'noSubscription'],
+        ['dave', '', 'noSubscription'],
+      ]);
+      expect(hasMore).to.equal(false);
+      const page = await targetResults(t.pool, job.campaignId, 1, 2);
+      expect([page.results.map((r) => [r.position, r.externalId]), page.hasMore]).to.deep.equal([[[2, 'alice'], [3, 'nobody']], true]);
+    });
+
+    it('when a notification to people ends, then notification.sent carries the counts by person and each one\'s result', async () => {
+      const job = toPeople(['alice', 'carol']);
+      await send(job, ['alice-1']);
+      const { rows } = await t.pool.query(`SELECT event_type, body::json->'data' AS data FROM delivery.webhook_deliveries WHERE body::json->'data'->>'notificationId' = $1`, [job.campaignId]);
+      expect(rows).to.deep.equal([
+        {
+          event_type: 'notification.sent',
+          data: {
+            notificationId: job.campaignId,
+            status: 'completed',
+            targets: 2,
+            sent: 1,
+            noSubscription: 1,
+            capped: 0,
+            failed: 0,
+            reason: null,
+            results: [
+              { externalId: 'alice', outcome: 'sent', reason: null },
+              { externalId: 'carol', outcome: 'noSubscription', reason: null },
+            ],
+          },
+        },
+      ]);
+    });
+
+    it('when a person gains a subscription after the people were resolved, then the notification does not change: they are resolved once', async () => {
+      const job = toPeople(['carol']);
+      await send(job);
+      await person(peopleSite, 'carol-2', [{ endpoint: 'https://push.example/carol-late' }]);
+      await t.pool.query(
+        `UPDATE delivery.person_subscriptions SET person_id = (SELECT id FROM delivery.people WHERE site_id = $1 AND external_id = 'carol')
+          WHERE person_id = (SELECT id FROM delivery.people WHERE site_id = $1 AND external_id = 'carol-2')`,
+        [peopleSite],
+      );
+      await createDispatchHandler({ pool: t.pool, log, publish: noop, publishStats: noop }, { chunkSize: 2, chunksPerGroup: 10 })(job, noop);
+      const { rows } = await t.pool.query(`SELECT count(*)::int AS n FROM delivery.notification_targets WHERE notification_id = $1`, [job.campaignId]);
+      expect(rows[0].n).to.equal(1);
+      expect((await targetResults(t.pool, job.campaignId, 0, 10)).results.map((r) => r.outcome)).to.deep.equal(['noSubscription']);
+    });
+  });
 });

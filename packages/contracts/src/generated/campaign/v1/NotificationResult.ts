@@ -5,10 +5,12 @@ export interface NotificationResult {
   'subscriptionId'?: (string);
   'outcome'?: (string);
   'reason'?: (string);
+  'externalId'?: (string);
 }
 
 export interface NotificationResult__Output {
   'subscriptionId': (string);
   'outcome': (string);
   'reason': (string);
+  'externalId': (string);
 }

@@ -6,6 +6,7 @@ export interface NotificationTargetResult {
   'subscriptionId'?: (string);
   'outcome'?: (string);
   'reason'?: (string);
+  'externalId'?: (string);
 }
 
 export interface NotificationTargetResult__Output {
@@ -13,4 +14,5 @@ export interface NotificationTargetResult__Output {
   'subscriptionId': (string);
   'outcome': (string);
   'reason': (string);
+  'externalId': (string);
 }
