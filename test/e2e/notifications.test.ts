@@ -1,12 +1,13 @@
-// Notifications to chosen subscriptions (docs/api-decisions.md, "Notifications") through the real
-// stack: gateway → campaign service → outbox → Kafka (the notifications' own topics) → delivery →
-// web push to the push-service simulator. Each named subscription of the site gets the
-// notification once; the results say what happened to each name, another site's subscriptions
+// Notifications to chosen subscriptions or people (docs/api-decisions.md, "Notifications") through
+// the real stack: gateway → campaign service → outbox → Kafka (the notifications' own topics) →
+// delivery → web push to the push-service simulator. Each named subscription of the site (each
+// active subscription of a named person of the site) gets the notification once; the results say what happened to each name, another site's subscriptions
 // and unknown ids included (never reached: no subscription); a retry with the same
 // Idempotency-Key is the same notification; the frequency cap holds back all but transactional ones.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { startPushSimulator, type PushSimulator } from '../../tools/push-simulator/src/index.js';
+import { assertResponseMatchesContract } from '../support/openapi.js';
 import { ALL, siteWithPermissions, subscribeSimulated, type SiteInfo } from './support/fixtures.js';
 import { eventually, startStack, type Stack } from './support/harness.js';
 
@@ -35,6 +36,17 @@ describe('e2e: notifications to chosen subscriptions', function () {
   });
 
   const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>, key = site.apiKey) => stack.api.request(method, path, { key, body, headers });
+
+  /** A browser of site `s` subscribed and identified as `externalId` (the plugin's endpoints, signed with the site's identity secret). */
+  async function identifiedBrowser(s: SiteInfo, secret: string, externalId: string) {
+    const sub = sim.createSubscription(s.vapidPublicKey);
+    const created = await stack.api.request('POST', `/public/v1/sites/${s.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['news'] } });
+    expect(created.status, created.text).to.equal(201);
+    const signature = createHmac('sha256', secret).update(externalId).digest('hex');
+    const res = await stack.api.request('POST', `/public/v1/sites/${s.publicId}/identity`, { body: { endpoint: sub.endpoint, externalId, signature } });
+    expect(res.body).to.deep.equal({ identified: true });
+    return { simId: sub.id, subscriberId: created.body.id as string };
+  }
   const pushesOf = (id: string) => sim.received().filter((m) => JSON.parse(m.payload).id === id);
   /** The notification once none of its targets is pending, every page of its results read. */
   const finished = (id: string) =>
@@ -77,6 +89,31 @@ describe('e2e: notifications to chosen subscriptions', function () {
     expect(listed.body.items.map((i: { id: string }) => i.id)).to.include(id);
   });
 
+  it("when people are named by externalIds, then each of the site's person's browsers gets one push, another site's person of the same id none, and the results are per person", async () => {
+    const { secret } = await stack.cli('sites', 'identity-secret', site.id);
+    const { secret: theirSecret } = await stack.cli('sites', 'identity-secret', bystander.id);
+    const customer = 'customer-1';
+    const phone = await identifiedBrowser(site, secret, customer);
+    const laptop = await identifiedBrowser(site, secret, customer);
+    const namesake = await identifiedBrowser(bystander, theirSecret, customer);
+    // transactional: the cap test may have capped the site already.
+    const created = await call('POST', '/v2/notifications', { externalIds: [customer, 'nobody'], ...content, transactional: true });
+    expect(created.status, created.text).to.equal(202);
+    const id = created.body.id as string;
+    const queued = await call('GET', `/v2/notifications/${id}`);
+    assertResponseMatchesContract('GET', `/v2/notifications/${id}`, queued.status, queued.body);
+    const n = await finished(id);
+    assertResponseMatchesContract('GET', `/v2/notifications/${id}`, 200, n);
+    expect(n).to.deep.include({ id, status: 'completed', targets: 2 });
+    expect(n.counts).to.deep.equal({ sent: 1, noSubscription: 1, capped: 0, failed: 0, pending: 0 });
+    expect(n.results).to.deep.equal([
+      { externalId: customer, outcome: 'sent' },
+      { externalId: 'nobody', outcome: 'noSubscription' },
+    ]);
+    expect(pushesOf(id).map((p) => p.subscriptionId).sort(), 'once each').to.deep.equal([phone.simId, laptop.simId].sort());
+    expect(sim.received(namesake.simId)).to.deep.equal([]);
+  });
+
   it('when the same Idempotency-Key is sent again, then the first notification is answered and nothing is sent twice; with another body, 422', async () => {
     const key = `notify-${randomUUID()}`;
     const body = { subscriptionIds: [mine[20].subscriberId], ...content, transactional: true };
@@ -114,12 +151,21 @@ describe('e2e: notifications to chosen subscriptions', function () {
   it('when the body is wrong, then 400 names what is wrong and nothing is stored', async () => {
     const before = (await call('GET', '/v2/notifications?limit=1000')).body.items.length;
     const refusals: [unknown, string][] = [
-      [{ ...content }, 'subscriptionIds must be a non-empty array of subscription ids'],
+      [{ ...content }, 'A notification names either subscriptionIds or externalIds (exactly one of them)'],
+      [{ subscriptionIds: [mine[0].subscriberId], externalIds: ['customer-1'], ...content }, 'A notification names either subscriptionIds or externalIds (exactly one of them)'],
       [{ subscriptionIds: [], ...content }, 'subscriptionIds must be a non-empty array of subscription ids'],
       [{ subscriptionIds: Array.from({ length: 10_001 }, () => randomUUID()), ...content }, 'subscriptionIds may name at most 10000 subscriptions'],
       [{ subscriptionIds: ['not-an-id'], ...content }, 'subscriptionIds must contain only subscription ids (UUIDs)'],
       [{ subscriptionIds: [mine[0].subscriberId, mine[0].subscriberId.toUpperCase()], ...content }, 'subscriptionIds must not name a subscription twice'],
-      [{ externalIds: ['customer-1'], ...content }, 'externalIds is not supported yet: name the subscriptions by subscriptionIds, subscriptionIds must be a non-empty array of subscription ids'],
+      [{ externalIds: [], ...content }, 'externalIds must be a non-empty array of external ids'],
+      [{ externalIds: 'customer-1', ...content }, 'externalIds must be a non-empty array of external ids'],
+      [{ externalIds: Array.from({ length: 10_001 }, (_, i) => `c-${i}`), ...content }, 'externalIds may name at most 10000 people'],
+      [{ externalIds: ['ok', 'bad\u0007id'], ...content }, 'externalIds must contain only external ids: strings of 1 to 128 characters without control characters'],
+      [{ externalIds: ['x'.repeat(129)], ...content }, 'externalIds must contain only external ids: strings of 1 to 128 characters without control characters'],
+      [{ externalIds: [''], ...content }, 'externalIds must contain only external ids: strings of 1 to 128 characters without control characters'],
+      [{ externalIds: [7], ...content }, 'externalIds must contain only external ids: strings of 1 to 128 characters without control characters'],
+      [{ externalIds: ['a', 'b', 'a'], ...content }, 'externalIds must not name a person twice'],
+      [{ externalIds: ['customer-1'], ...content, title: 'x' }, 'Title must be between 3 and 100 characters'],
       [{ subscriptionIds: [mine[0].subscriberId], ...content, transactional: 'yes' }, 'transactional must be true or false'],
       [{ subscriptionIds: [mine[0].subscriberId], ...content, title: 'x' }, 'Title must be between 3 and 100 characters'],
     ];

@@ -132,7 +132,7 @@ export const MAX_NOTIFICATION_TARGETS = 10_000;
 
 /**
  * Whom a notification job is for, in the order the request named them: exactly one of
- * `subscriptionIds` (public subscriber ids) or, added 2026-12-08, `externalIds` (people of the
+ * `subscriptionIds` (public subscriber ids) or, added 2026-12-05, `externalIds` (people of the
  * site, each reached on their active subscriptions as the delivery service knows them when it
  * takes the job; contracts' external-id.ts is the rule of an id).
  */
