@@ -1,12 +1,13 @@
-// Class 23: notifications to chosen subscriptions (POST /v2/notifications, GET
+// Class 23: notifications to chosen subscriptions or people (POST /v2/notifications, GET
 // /v2/notifications[/{id}]; docs/api-decisions.md, "Notifications"), on a site of the class's
 // own: every field hostile — the targets (wrong types, huge and duplicated lists, odd ids in any
-// case, the bystander's subscriptions), the content, `transactional`, `externalIds` — → 202 or
-// 4xx, bad text refused, nothing stored on a 4xx; hostile Idempotency-Key headers; hostile
+// case, the bystander's subscriptions), the content, `transactional`, `externalIds` (hostile ids
+// and lists, both kinds of target at once) — → 202 or 4xx, bad text refused, nothing stored on a
+// 4xx; a person of the bystander's named by their id → never reached (no subscription); hostile Idempotency-Key headers; hostile
 // `limit` and `cursor` queries; odd and the bystander's notification ids → 404; the bystander's
 // subscriptions named are never reached (no subscription) and its data unchanged. Targets are
 // random ids and the bystander's: nothing is ever pushed to the outside world.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { SiteInfo } from '../../e2e/support/fixtures.js';
 import { request } from '../support/http.js';
@@ -70,10 +71,53 @@ export function registerNotifications(): void {
         await probe(cls, { ...jsonRequest('POST', '/v2/notifications', undefined, site.apiKey), body: toJsonText(body) }, {
           siteId: site.id,
           allowed: [202, 400, 413, 429],
-          mustReject: TEXT_FIELDS.some((f) => Object.hasOwn(body, f) && hasBadText(body[f])),
+          mustReject: [...TEXT_FIELDS, 'externalIds'].some((f) => Object.hasOwn(body, f) && hasBadText(body[f])),
           what: show(body, 200),
         });
       });
+      assertNoViolations(cls);
+    });
+
+    it('hostile externalIds (alone or beside subscriptionIds) → 202 or 4xx, bad text refused, nothing stored on a 4xx', async () => {
+      const people = fc.oneof(
+        fc.array(fc.string({ minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 5 }),
+        fc.array(hostileString, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(['same', 'same'], ['x'.repeat(128)], ['x'.repeat(129)], [''], ['a\u0000b'], ['\ud800'], ['tab\tid'], [], ['__proto__'], ['ünïcødé 👤']),
+        fc.integer({ min: 9_990, max: 10_010 }).map((n) => Array.from({ length: n }, (_, i) => `person-${i}`)),
+        hostileValue,
+      );
+      await fuzz(fc.tuple(people, fc.boolean(), fc.boolean()), { numRuns: 150, timeMs: 15_000, seedOffset: 232 }, async ([externalIds, withSubscriptions, transactional]) => {
+        const body: Record<string, unknown> = { ...valid([randomUUID()]), externalIds, transactional };
+        if (!withSubscriptions) delete body.subscriptionIds;
+        await probe(cls, { ...jsonRequest('POST', '/v2/notifications', undefined, site.apiKey), body: toJsonText(body) }, {
+          siteId: site.id,
+          allowed: withSubscriptions ? [400, 413, 429] : [202, 400, 413, 429],
+          mustReject: hasBadText(externalIds),
+          what: show(body, 200),
+        });
+      });
+      assertNoViolations(cls);
+    });
+
+    it("a person of the bystander's named by their id → never reached (no subscription)", async () => {
+      const c = getCtx();
+      const { secret } = await c.stack.cli('sites', 'identity-secret', c.sites.other.id);
+      const subscription = validSubscription('class23p');
+      const subscribed = await request(c.gatewayPort, jsonRequest('POST', `/public/v1/sites/${c.sites.other.publicId}/subscriptions`, { subscription, topics: ['news'] }));
+      if (subscribed.responses[0]?.status !== 201) throw new Error(`the bystander's subscription was not made: ${subscribed.responses[0]?.status}`);
+      const externalId = `adv-person-${randomBytes(3).toString('hex')}`;
+      const signature = createHmac('sha256', secret).update(externalId).digest('hex');
+      const identified = await request(c.gatewayPort, jsonRequest('POST', `/public/v1/sites/${c.sites.other.publicId}/identity`, { endpoint: subscription.endpoint, externalId, signature }));
+      if (JSON.parse(identified.responses[0]?.text ?? '{}').identified !== true) throw new Error(`the bystander's person was not identified: ${identified.responses[0]?.status}`);
+      const created = await probe(cls, jsonRequest('POST', '/v2/notifications', { ...valid([]), subscriptionIds: undefined, externalIds: [externalId] }, site.apiKey), { siteId: c.sites.other.id, allowed: [202], what: "(the bystander's person)" });
+      const id = created.body?.id as string;
+      let read: { status: number | undefined; body: any } = { status: undefined, body: undefined };
+      for (let i = 0; i < 100 && read.body?.status !== 'completed'; i++) {
+        await sleep(100);
+        read = await probe(cls, { method: 'GET', path: `/v2/notifications/${id}`, headers: [['Authorization', site.apiKey]] }, { siteId: site.id, allowed: [200], what: '(its own notification)' });
+      }
+      const result = read.body?.results?.[0];
+      if (read.body?.status !== 'completed' || result?.externalId !== externalId || result?.outcome !== 'noSubscription') violation(cls, `the bystander's person named: ${show(read.body, 300)}`);
       assertNoViolations(cls);
     });
 
