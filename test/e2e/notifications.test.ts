@@ -14,7 +14,8 @@ import { eventually, startStack, type Stack } from './support/harness.js';
 const content = { title: 'Your order shipped', body: 'Parcel 1234 is on its way', link: 'https://shop.example/orders/1234' };
 
 describe('e2e: notifications to chosen subscriptions', function () {
-  this.timeout(180_000);
+  // The stack's start (Kafka, the build) alone took over 180 s on the shared machine.
+  this.timeout(300_000);
   let stack: Stack;
   let sim: PushSimulator;
   let site: SiteInfo;
