@@ -1,35 +1,16 @@
 -- A notification to people (POST /v2/notifications with `externalIds`; docs/api-decisions.md,
 -- "Notifications"). A target is now a subscription named (`subscription_id`) or a person named
--- (`external_id`), at its position in the request. A person is resolved once, when the run is
--- created, to their active subscriptions: one row per subscriber, or one row without a
--- subscriber when they have none (`noSubscription`). A position therefore has one row or
--- several, and the key is (notification, position, subscriber); a person's outcome is derived
--- from their rows' (services/delivery/src/sending/notification-store.ts, PERSON_RANK).
-ALTER TABLE delivery.notification_targets ALTER COLUMN subscription_id DROP NOT NULL, ADD COLUMN external_id text;
-ALTER TABLE delivery.notification_targets ADD CONSTRAINT notification_targets_one_kind CHECK ((subscription_id IS NULL) <> (external_id IS NULL));
-ALTER TABLE delivery.notification_targets DROP CONSTRAINT notification_targets_pkey;
-CREATE UNIQUE INDEX notification_targets_key ON delivery.notification_targets (notification_id, position, (coalesce(subscriber_id, 0)));
-
--- Same function as 20261207070100_notification_outcomes.sql, each row matched by its position
--- and its subscriber (a position may now have several rows).
-CREATE OR REPLACE FUNCTION delivery.freeze_notification_outcomes(run uuid, piece date) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  log regclass := to_regclass(CASE WHEN piece IS NULL THEN 'delivery.delivery_log' ELSE 'delivery.delivery_log_' || to_char(piece, 'YYYYMMDD') END);
-BEGIN
-  IF log IS NULL THEN
-    RETURN;
-  END IF;
-  EXECUTE format(
-    $q$UPDATE delivery.notification_targets t
-          SET outcome = CASE WHEN t.subscriber_id IS NULL OR l.state = 'expired' THEN 'noSubscription'
-                             WHEN l.state IN ('sent', 'capped', 'failed') THEN l.state ELSE 'pending' END,
-              reason = CASE WHEN l.state = 'failed' THEN coalesce(l.reason, '') ELSE '' END
-         FROM delivery.notification_targets t2 LEFT JOIN %s l ON l.campaign_id = t2.notification_id AND l.subscriber_id = t2.subscriber_id
-        WHERE t2.notification_id = $1 AND t.notification_id = t2.notification_id AND t.position = t2.position
-          AND t.subscriber_id IS NOT DISTINCT FROM t2.subscriber_id$q$,
-    log) USING run;
-END
-$$;
+-- (`external_id`). A person is resolved once, when the run is created, to their active
+-- subscriptions: one row per subscriber, or one row without a subscriber when they have none
+-- (`noSubscription`). Their rows share `target`, the person's position in the request, and each
+-- has a `position` of its own (1, 2, … over all the rows), so the key stays (notification,
+-- position): the previous release's statements (ON CONFLICT on it, the outcomes frozen by it)
+-- keep working during a rolling upgrade. A subscription's row has no `target`: its position is
+-- its place in the request. A person's outcome is derived from their rows'
+-- (services/delivery/src/sending/notification-store.ts, PERSON_RANK).
+ALTER TABLE delivery.notification_targets ALTER COLUMN subscription_id DROP NOT NULL, ADD COLUMN external_id text, ADD COLUMN target integer;
+ALTER TABLE delivery.notification_targets ADD CONSTRAINT notification_targets_one_kind
+  CHECK ((subscription_id IS NULL) <> (external_id IS NULL) AND (target IS NULL) = (external_id IS NULL));
 
 -- A person's outcome from their rows' (frozen) outcomes: sent when any subscription was sent,
 -- else pending, failed, capped, noSubscription in that order; the reason is the chosen row's.
@@ -46,7 +27,6 @@ CREATE OR REPLACE FUNCTION delivery.webhook_campaign_run() RETURNS trigger LANGU
 DECLARE
   counts json;
   unresolved integer;
-  people json;
   c record;
 BEGIN
   IF NEW.job ? 'notification' THEN
@@ -63,10 +43,10 @@ BEGIN
                   THEN json_agg(json_build_object('externalId', p.external_id, 'outcome', p.outcome, 'reason', nullif(p.reason, '')) ORDER BY p.position)
              END AS results
         INTO c
-        FROM (SELECT t.position, max(t.external_id) AS external_id,
+        FROM (SELECT t.target AS position, max(t.external_id) AS external_id,
                      (array_agg(coalesce(t.outcome, 'pending') ORDER BY delivery.notification_outcome_rank(coalesce(t.outcome, 'pending'))))[1] AS outcome,
                      (array_agg(coalesce(t.reason, '') ORDER BY delivery.notification_outcome_rank(coalesce(t.outcome, 'pending'))))[1] AS reason
-                FROM delivery.notification_targets t WHERE t.notification_id = NEW.campaign_id GROUP BY t.position) p;
+                FROM delivery.notification_targets t WHERE t.notification_id = NEW.campaign_id GROUP BY t.target) p;
       counts := json_build_object(
         'notificationId', NEW.campaign_id, 'status', NEW.state,
         'targets', jsonb_array_length(NEW.job->'notification'->'externalIds'),

@@ -17,7 +17,7 @@ export async function resolveTargets(db: Queryable, notificationId: string, site
      SELECT $1, t.position, t.id, s.id
        FROM unnest($3::uuid[]) WITH ORDINALITY AS t(id, position)
        LEFT JOIN delivery.subscribers s ON s.public_id = t.id AND s.site_id = $2 AND s.active
-     ON CONFLICT (notification_id, position, (coalesce(subscriber_id, 0))) DO NOTHING`,
+     ON CONFLICT (notification_id, position) DO NOTHING`,
     [notificationId, siteId, subscriptionIds],
   );
 }
@@ -30,8 +30,10 @@ export async function lockNotificationRun(db: Queryable, notificationId: string)
 /**
  * Stores the people of `notificationId` (external ids in the request's order) with the active
  * subscriptions `subscriptions` found for them (people/'s activeSubscriptionsOfPeople): a row per
- * subscriber, one without a subscriber for a person with none. Only when the notification has no
- * targets yet, so the people are resolved once whatever repeats (call it under lockNotificationRun).
+ * subscriber, one without a subscriber for a person with none; a person's rows share `target`
+ * (their place in the request), each row has a position of its own. Only when the notification
+ * has no targets yet, so the people are resolved once whatever repeats (call it under
+ * lockNotificationRun).
  */
 export async function storePersonTargets(
   db: Queryable,
@@ -40,12 +42,12 @@ export async function storePersonTargets(
   subscriptions: readonly { externalId: string; subscriberId: string }[],
 ): Promise<void> {
   await db.query(
-    `INSERT INTO delivery.notification_targets (notification_id, position, external_id, subscriber_id)
-     SELECT $1, p.position, p.external_id, s.subscriber_id
-       FROM unnest($2::text[]) WITH ORDINALITY AS p(external_id, position)
+    `INSERT INTO delivery.notification_targets (notification_id, position, target, external_id, subscriber_id)
+     SELECT $1, (row_number() OVER (ORDER BY p.target, s.subscriber_id))::int, p.target, p.external_id, s.subscriber_id
+       FROM unnest($2::text[]) WITH ORDINALITY AS p(external_id, target)
        LEFT JOIN unnest($3::text[], $4::bigint[]) AS s(external_id, subscriber_id) ON s.external_id = p.external_id
       WHERE NOT EXISTS (SELECT 1 FROM delivery.notification_targets WHERE notification_id = $1)
-     ON CONFLICT (notification_id, position, (coalesce(subscriber_id, 0))) DO NOTHING`,
+     ON CONFLICT (notification_id, position) DO NOTHING`,
     [notificationId, externalIds, subscriptions.map((s) => s.externalId), subscriptions.map((s) => s.subscriberId)],
   );
 }
@@ -86,6 +88,8 @@ const REASON = `coalesce(t.reason, CASE WHEN l.state = 'failed' THEN coalesce(l.
  * delivery.notification_outcome_rank is the same order (the webhook's counts use it).
  */
 const PERSON_RANK = `delivery.notification_outcome_rank(r.outcome)`;
+/** A row's target: a person's place in the request (`target`), a subscription's own position. */
+const TARGET = `coalesce(t.target, t.position)`;
 /** Stands for a delivery log that retention has dropped: no row, every outcome kept with the targets. */
 const NO_LOG = `(SELECT NULL::uuid AS campaign_id, NULL::bigint AS subscriber_id, NULL::text AS state, NULL::text AS reason WHERE false)`;
 
@@ -101,7 +105,7 @@ export async function targetResults(
   // One row per target: a subscription's own, or a person's derived from their subscriptions'
   // (PERSON_RANK). `filter` narrows the rows before they are grouped.
   const targets = (filter: string) => `
-    WITH r AS (SELECT t.position, t.subscription_id, t.external_id, t.subscriber_id, ${OUTCOME} AS outcome, ${REASON} AS reason
+    WITH r AS (SELECT ${TARGET} AS position, t.subscription_id, t.external_id, t.subscriber_id, ${OUTCOME} AS outcome, ${REASON} AS reason
                  FROM delivery.notification_targets t LEFT JOIN ${table} l ON l.campaign_id = t.notification_id AND l.subscriber_id = t.subscriber_id
                 WHERE t.notification_id = $1 ${filter})
     SELECT r.position, max(r.subscription_id::text) AS subscription_id, max(r.external_id) AS external_id,
@@ -111,8 +115,8 @@ export async function targetResults(
   const counted = await db.query(`SELECT outcome, count(*)::int AS n FROM (${targets('')}) x GROUP BY 1`, [notificationId]);
   const counts: Record<TargetOutcome, number> = { sent: 0, noSubscription: 0, capped: 0, failed: 0, pending: 0 };
   for (const r of counted.rows) counts[r.outcome as TargetOutcome] = r.n;
-  // Positions are 1…targets without gaps: the page's are after < position ≤ after + limit + 1.
-  const page = await db.query(`SELECT * FROM (${targets('AND t.position > $2 AND t.position <= $2 + $3')}) x ORDER BY x.position`, [notificationId, after, limit + 1]);
+  // Targets are 1…targets without gaps: the page's are after < target ≤ after + limit + 1.
+  const page = await db.query(`SELECT * FROM (${targets(`AND ${TARGET} > $2 AND ${TARGET} <= $2 + $3`)}) x ORDER BY x.position`, [notificationId, after, limit + 1]);
   const rows = page.rows.slice(0, limit);
   return {
     counts,

@@ -228,6 +228,17 @@ describe('sending: notifications to chosen subscriptions', function () {
       ]);
     });
 
+    it("when retention has expired the delivery log of a finished notification to people, then each person's result is still answered", async () => {
+      const job = toPeople(['alice', 'bob', 'carol']);
+      await send(job, ['alice-1', 'bob-1']);
+      const before = await targetResults(t.pool, job.campaignId, 0, 10);
+      expect(before.results.map((r) => r.outcome)).to.deep.equal(['sent', 'failed', 'noSubscription']);
+      const { rows } = await t.pool.query(`SELECT to_char(log_piece, 'YYYYMMDD') AS piece FROM delivery.campaign_runs WHERE campaign_id = $1`, [job.campaignId]);
+      await t.pool.query(`DELETE FROM delivery.${rows[0].piece ? `delivery_log_${rows[0].piece}` : 'delivery_log'} WHERE campaign_id = $1`, [job.campaignId]);
+      await t.pool.query('UPDATE delivery.campaign_runs SET log_expired_at = now() WHERE campaign_id = $1', [job.campaignId]);
+      expect(await targetResults(t.pool, job.campaignId, 0, 10)).to.deep.equal(before);
+    });
+
     it('when a person gains a subscription after the people were resolved, then the notification does not change: they are resolved once', async () => {
       const job = toPeople(['carol']);
       await send(job);
