@@ -39,11 +39,12 @@ export const HOUSE_RULES: Rules = {
         ['sites', 'stats', 'outbox', 'scheduler'],
         ['campaigns'],
         ['ab-tests', 'accounts', 'notifications', 'revisions', 'templates'],
+        ['automations'],
         ['grpc', 'messaging'],
         ['grpc-server.ts'],
         ['app.ts', 'main.ts'],
       ],
-      features: ['ab-tests', 'accounts', 'campaigns', 'notifications', 'outbox', 'revisions', 'scheduler', 'sites', 'stats', 'templates'],
+      features: ['ab-tests', 'accounts', 'automations', 'campaigns', 'notifications', 'outbox', 'revisions', 'scheduler', 'sites', 'stats', 'templates'],
     },
     {
       root: 'gateway/src',

@@ -8,6 +8,7 @@ import type { CampaignConfig } from './config.js';
 import { createCursorCodec, createAudienceRecount, createIdempotencyPurge, createAudienceClient } from './campaigns/index.js';
 import { createScheduler, oldestOverdue } from './scheduler/index.js';
 import { createUseCases } from './grpc/use-cases.js';
+import { createStepRunner } from './automations/index.js';
 import { createRunsClient } from './ab-tests/index.js';
 import { createSiteRegistryClient, createOperators } from './sites/index.js';
 import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createGrpcServer, SITE_ADMIN_GRPC_SERVICE } from './grpc-server.js';
@@ -78,8 +79,11 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   let metricsServer: OpsServer | undefined;
   const accounts = createAccounts(pool);
   accounts.warm();
+  // The runner renders steps with the templates' use case; an event whose first step is due at once wakes it.
+  const useCases = createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake, onStepsDue: () => stepRunner.wake() });
+  const stepRunner = createStepRunner({ pool, log, render: useCases.renderForCampaign, onDispatched }, config.automations);
   const server = createGrpcServer({
-    useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake }),
+    useCases,
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
     siteAdmin: { operators: createOperators(pool), accounts, register: siteRegistry.register },
     log,
@@ -94,7 +98,10 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     // The same ops listener as the gateway's and delivery's (/metrics, /readyz, /healthz).
     metricsServer = await startOpsServer({ ...config.metrics, readiness, metrics, log });
     const grpcPort = await bindServer(server, config.grpc.host, config.grpc.port);
-    if (config.scheduler.enabled) scheduler.start();
+    if (config.scheduler.enabled) {
+      scheduler.start();
+      stepRunner.start();
+    }
     keyPurge.start();
     consolePurge.start();
     recount.start();
@@ -118,6 +125,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       health.stop();
       await shutdownServer(server);
       await scheduler.stop();
+      await stepRunner.stop();
       await keyPurge.stop();
       await consolePurge.stop();
       await recount.stop();
@@ -139,6 +147,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     health.stop();
     server.forceShutdown();
     await scheduler.stop();
+    await stepRunner.stop();
     await keyPurge.stop();
     await consolePurge.stop();
     await recount.stop();

@@ -17,6 +17,8 @@ export interface CampaignConfig {
   audienceRecountIntervalMs: number;
   cursorSecret: Buffer;
   scheduler: { enabled: boolean; intervalMs: number; batchSize: number };
+  /** The automations' due-step runner (automations/step-runner.ts); runs when the scheduler does. */
+  automations: { intervalMs: number; batchSize: number };
   /** Empty brokers: no relay and no stats consumer (dispatched campaigns wait in the outbox). */
   kafka: { brokers: string[]; topicPrefix: string; chunkPartitions: number; requestQueueFix: boolean };
   relay: { intervalMs: number; batchSize: number };
@@ -48,6 +50,10 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
       enabled: boolean(env, 'SCHEDULER_ENABLED', true),
       intervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 1000, { min: 10 }),
       batchSize: integer(env, 'SCHEDULER_BATCH_SIZE', 100, { min: 1, max: 10_000 }),
+    }),
+    automations: Object.freeze({
+      intervalMs: integer(env, 'AUTOMATIONS_INTERVAL_MS', 1000, { min: 10 }),
+      batchSize: integer(env, 'AUTOMATIONS_BATCH_SIZE', 200, { min: 1, max: 10_000 }),
     }),
     kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''), chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }), requestQueueFix: boolean(env, 'KAFKAJS_REQUEST_QUEUE_FIX', true) }),
     relay: Object.freeze({

@@ -6,6 +6,12 @@ import type { AbWinner as _campaign_v1_AbWinner, AbWinner__Output as _campaign_v
 import type { Analytics as _campaign_v1_Analytics, Analytics__Output as _campaign_v1_Analytics__Output } from './campaign/v1/Analytics';
 import type { AuthenticateRequest as _campaign_v1_AuthenticateRequest, AuthenticateRequest__Output as _campaign_v1_AuthenticateRequest__Output } from './campaign/v1/AuthenticateRequest';
 import type { AuthenticateResponse as _campaign_v1_AuthenticateResponse, AuthenticateResponse__Output as _campaign_v1_AuthenticateResponse__Output } from './campaign/v1/AuthenticateResponse';
+import type { Automation as _campaign_v1_Automation, Automation__Output as _campaign_v1_Automation__Output } from './campaign/v1/Automation';
+import type { AutomationEnrolments as _campaign_v1_AutomationEnrolments, AutomationEnrolments__Output as _campaign_v1_AutomationEnrolments__Output } from './campaign/v1/AutomationEnrolments';
+import type { AutomationRequest as _campaign_v1_AutomationRequest, AutomationRequest__Output as _campaign_v1_AutomationRequest__Output } from './campaign/v1/AutomationRequest';
+import type { AutomationStep as _campaign_v1_AutomationStep, AutomationStep__Output as _campaign_v1_AutomationStep__Output } from './campaign/v1/AutomationStep';
+import type { AutomationStepResults as _campaign_v1_AutomationStepResults, AutomationStepResults__Output as _campaign_v1_AutomationStepResults__Output } from './campaign/v1/AutomationStepResults';
+import type { AutomationTrigger as _campaign_v1_AutomationTrigger, AutomationTrigger__Output as _campaign_v1_AutomationTrigger__Output } from './campaign/v1/AutomationTrigger';
 import type { BrowserResult as _campaign_v1_BrowserResult, BrowserResult__Output as _campaign_v1_BrowserResult__Output } from './campaign/v1/BrowserResult';
 import type { Campaign as _campaign_v1_Campaign, Campaign__Output as _campaign_v1_Campaign__Output } from './campaign/v1/Campaign';
 import type { CampaignServiceClient as _campaign_v1_CampaignServiceClient, CampaignServiceDefinition as _campaign_v1_CampaignServiceDefinition } from './campaign/v1/CampaignService';
@@ -13,6 +19,7 @@ import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, Creat
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from './campaign/v1/CreateCampaignResponse';
 import type { CreateNotificationRequest as _campaign_v1_CreateNotificationRequest, CreateNotificationRequest__Output as _campaign_v1_CreateNotificationRequest__Output } from './campaign/v1/CreateNotificationRequest';
 import type { CreateNotificationResponse as _campaign_v1_CreateNotificationResponse, CreateNotificationResponse__Output as _campaign_v1_CreateNotificationResponse__Output } from './campaign/v1/CreateNotificationResponse';
+import type { DeleteAutomationResponse as _campaign_v1_DeleteAutomationResponse, DeleteAutomationResponse__Output as _campaign_v1_DeleteAutomationResponse__Output } from './campaign/v1/DeleteAutomationResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
 import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from './campaign/v1/DeleteTemplateResponse';
@@ -23,6 +30,7 @@ import type { FailedBy as _campaign_v1_FailedBy, FailedBy__Output as _campaign_v
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from './campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
 import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from './campaign/v1/GetNotificationRequest';
+import type { ListAutomationsResponse as _campaign_v1_ListAutomationsResponse, ListAutomationsResponse__Output as _campaign_v1_ListAutomationsResponse__Output } from './campaign/v1/ListAutomationsResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
 import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from './campaign/v1/ListNotificationsRequest';
@@ -38,6 +46,7 @@ import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _c
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
+import type { RecordEventResponse as _campaign_v1_RecordEventResponse, RecordEventResponse__Output as _campaign_v1_RecordEventResponse__Output } from './campaign/v1/RecordEventResponse';
 import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from './campaign/v1/RenderTemplateResponse';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from './campaign/v1/ReviseCampaignResponse';
@@ -65,6 +74,12 @@ export interface ProtoGrpcType {
       Analytics: MessageTypeDefinition<_campaign_v1_Analytics, _campaign_v1_Analytics__Output>
       AuthenticateRequest: MessageTypeDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateRequest__Output>
       AuthenticateResponse: MessageTypeDefinition<_campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateResponse__Output>
+      Automation: MessageTypeDefinition<_campaign_v1_Automation, _campaign_v1_Automation__Output>
+      AutomationEnrolments: MessageTypeDefinition<_campaign_v1_AutomationEnrolments, _campaign_v1_AutomationEnrolments__Output>
+      AutomationRequest: MessageTypeDefinition<_campaign_v1_AutomationRequest, _campaign_v1_AutomationRequest__Output>
+      AutomationStep: MessageTypeDefinition<_campaign_v1_AutomationStep, _campaign_v1_AutomationStep__Output>
+      AutomationStepResults: MessageTypeDefinition<_campaign_v1_AutomationStepResults, _campaign_v1_AutomationStepResults__Output>
+      AutomationTrigger: MessageTypeDefinition<_campaign_v1_AutomationTrigger, _campaign_v1_AutomationTrigger__Output>
       BrowserResult: MessageTypeDefinition<_campaign_v1_BrowserResult, _campaign_v1_BrowserResult__Output>
       Campaign: MessageTypeDefinition<_campaign_v1_Campaign, _campaign_v1_Campaign__Output>
       CampaignService: SubtypeConstructor<typeof grpc.Client, _campaign_v1_CampaignServiceClient> & { service: _campaign_v1_CampaignServiceDefinition }
@@ -72,6 +87,7 @@ export interface ProtoGrpcType {
       CreateCampaignResponse: MessageTypeDefinition<_campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignResponse__Output>
       CreateNotificationRequest: MessageTypeDefinition<_campaign_v1_CreateNotificationRequest, _campaign_v1_CreateNotificationRequest__Output>
       CreateNotificationResponse: MessageTypeDefinition<_campaign_v1_CreateNotificationResponse, _campaign_v1_CreateNotificationResponse__Output>
+      DeleteAutomationResponse: MessageTypeDefinition<_campaign_v1_DeleteAutomationResponse, _campaign_v1_DeleteAutomationResponse__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
       DeleteTemplateResponse: MessageTypeDefinition<_campaign_v1_DeleteTemplateResponse, _campaign_v1_DeleteTemplateResponse__Output>
@@ -82,6 +98,7 @@ export interface ProtoGrpcType {
       GetCampaignRequest: MessageTypeDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignRequest__Output>
       GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
       GetNotificationRequest: MessageTypeDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_GetNotificationRequest__Output>
+      ListAutomationsResponse: MessageTypeDefinition<_campaign_v1_ListAutomationsResponse, _campaign_v1_ListAutomationsResponse__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
       ListNotificationsRequest: MessageTypeDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsRequest__Output>
@@ -97,6 +114,7 @@ export interface ProtoGrpcType {
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
+      RecordEventResponse: MessageTypeDefinition<_campaign_v1_RecordEventResponse, _campaign_v1_RecordEventResponse__Output>
       RenderTemplateResponse: MessageTypeDefinition<_campaign_v1_RenderTemplateResponse, _campaign_v1_RenderTemplateResponse__Output>
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>
       ReviseCampaignResponse: MessageTypeDefinition<_campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignResponse__Output>

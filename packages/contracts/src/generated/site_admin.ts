@@ -18,6 +18,12 @@ import type { AdminUserList as _campaign_v1_AdminUserList, AdminUserList__Output
 import type { Analytics as _campaign_v1_Analytics, Analytics__Output as _campaign_v1_Analytics__Output } from './campaign/v1/Analytics';
 import type { AuthenticateRequest as _campaign_v1_AuthenticateRequest, AuthenticateRequest__Output as _campaign_v1_AuthenticateRequest__Output } from './campaign/v1/AuthenticateRequest';
 import type { AuthenticateResponse as _campaign_v1_AuthenticateResponse, AuthenticateResponse__Output as _campaign_v1_AuthenticateResponse__Output } from './campaign/v1/AuthenticateResponse';
+import type { Automation as _campaign_v1_Automation, Automation__Output as _campaign_v1_Automation__Output } from './campaign/v1/Automation';
+import type { AutomationEnrolments as _campaign_v1_AutomationEnrolments, AutomationEnrolments__Output as _campaign_v1_AutomationEnrolments__Output } from './campaign/v1/AutomationEnrolments';
+import type { AutomationRequest as _campaign_v1_AutomationRequest, AutomationRequest__Output as _campaign_v1_AutomationRequest__Output } from './campaign/v1/AutomationRequest';
+import type { AutomationStep as _campaign_v1_AutomationStep, AutomationStep__Output as _campaign_v1_AutomationStep__Output } from './campaign/v1/AutomationStep';
+import type { AutomationStepResults as _campaign_v1_AutomationStepResults, AutomationStepResults__Output as _campaign_v1_AutomationStepResults__Output } from './campaign/v1/AutomationStepResults';
+import type { AutomationTrigger as _campaign_v1_AutomationTrigger, AutomationTrigger__Output as _campaign_v1_AutomationTrigger__Output } from './campaign/v1/AutomationTrigger';
 import type { BrowserResult as _campaign_v1_BrowserResult, BrowserResult__Output as _campaign_v1_BrowserResult__Output } from './campaign/v1/BrowserResult';
 import type { Campaign as _campaign_v1_Campaign, Campaign__Output as _campaign_v1_Campaign__Output } from './campaign/v1/Campaign';
 import type { CampaignServiceClient as _campaign_v1_CampaignServiceClient, CampaignServiceDefinition as _campaign_v1_CampaignServiceDefinition } from './campaign/v1/CampaignService';
@@ -29,6 +35,7 @@ import type { CreateNotificationResponse as _campaign_v1_CreateNotificationRespo
 import type { CreatePlanRequest as _campaign_v1_CreatePlanRequest, CreatePlanRequest__Output as _campaign_v1_CreatePlanRequest__Output } from './campaign/v1/CreatePlanRequest';
 import type { CreateSiteRequest as _campaign_v1_CreateSiteRequest, CreateSiteRequest__Output as _campaign_v1_CreateSiteRequest__Output } from './campaign/v1/CreateSiteRequest';
 import type { CreatedSite as _campaign_v1_CreatedSite, CreatedSite__Output as _campaign_v1_CreatedSite__Output } from './campaign/v1/CreatedSite';
+import type { DeleteAutomationResponse as _campaign_v1_DeleteAutomationResponse, DeleteAutomationResponse__Output as _campaign_v1_DeleteAutomationResponse__Output } from './campaign/v1/DeleteAutomationResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
 import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from './campaign/v1/DeleteTemplateResponse';
@@ -41,6 +48,7 @@ import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampai
 import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from './campaign/v1/GetNotificationRequest';
 import type { InviteUserRequest as _campaign_v1_InviteUserRequest, InviteUserRequest__Output as _campaign_v1_InviteUserRequest__Output } from './campaign/v1/InviteUserRequest';
 import type { IssueKeyRequest as _campaign_v1_IssueKeyRequest, IssueKeyRequest__Output as _campaign_v1_IssueKeyRequest__Output } from './campaign/v1/IssueKeyRequest';
+import type { ListAutomationsResponse as _campaign_v1_ListAutomationsResponse, ListAutomationsResponse__Output as _campaign_v1_ListAutomationsResponse__Output } from './campaign/v1/ListAutomationsResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
 import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from './campaign/v1/ListNotificationsRequest';
@@ -58,6 +66,7 @@ import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _c
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
+import type { RecordEventResponse as _campaign_v1_RecordEventResponse, RecordEventResponse__Output as _campaign_v1_RecordEventResponse__Output } from './campaign/v1/RecordEventResponse';
 import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from './campaign/v1/RenderTemplateResponse';
 import type { ResetPasswordLinkRequest as _campaign_v1_ResetPasswordLinkRequest, ResetPasswordLinkRequest__Output as _campaign_v1_ResetPasswordLinkRequest__Output } from './campaign/v1/ResetPasswordLinkRequest';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from './campaign/v1/ReviseCampaignRequest';
@@ -103,6 +112,12 @@ export interface ProtoGrpcType {
       Analytics: MessageTypeDefinition<_campaign_v1_Analytics, _campaign_v1_Analytics__Output>
       AuthenticateRequest: MessageTypeDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateRequest__Output>
       AuthenticateResponse: MessageTypeDefinition<_campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateResponse__Output>
+      Automation: MessageTypeDefinition<_campaign_v1_Automation, _campaign_v1_Automation__Output>
+      AutomationEnrolments: MessageTypeDefinition<_campaign_v1_AutomationEnrolments, _campaign_v1_AutomationEnrolments__Output>
+      AutomationRequest: MessageTypeDefinition<_campaign_v1_AutomationRequest, _campaign_v1_AutomationRequest__Output>
+      AutomationStep: MessageTypeDefinition<_campaign_v1_AutomationStep, _campaign_v1_AutomationStep__Output>
+      AutomationStepResults: MessageTypeDefinition<_campaign_v1_AutomationStepResults, _campaign_v1_AutomationStepResults__Output>
+      AutomationTrigger: MessageTypeDefinition<_campaign_v1_AutomationTrigger, _campaign_v1_AutomationTrigger__Output>
       BrowserResult: MessageTypeDefinition<_campaign_v1_BrowserResult, _campaign_v1_BrowserResult__Output>
       Campaign: MessageTypeDefinition<_campaign_v1_Campaign, _campaign_v1_Campaign__Output>
       CampaignService: SubtypeConstructor<typeof grpc.Client, _campaign_v1_CampaignServiceClient> & { service: _campaign_v1_CampaignServiceDefinition }
@@ -114,6 +129,7 @@ export interface ProtoGrpcType {
       CreatePlanRequest: MessageTypeDefinition<_campaign_v1_CreatePlanRequest, _campaign_v1_CreatePlanRequest__Output>
       CreateSiteRequest: MessageTypeDefinition<_campaign_v1_CreateSiteRequest, _campaign_v1_CreateSiteRequest__Output>
       CreatedSite: MessageTypeDefinition<_campaign_v1_CreatedSite, _campaign_v1_CreatedSite__Output>
+      DeleteAutomationResponse: MessageTypeDefinition<_campaign_v1_DeleteAutomationResponse, _campaign_v1_DeleteAutomationResponse__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
       DeleteTemplateResponse: MessageTypeDefinition<_campaign_v1_DeleteTemplateResponse, _campaign_v1_DeleteTemplateResponse__Output>
@@ -126,6 +142,7 @@ export interface ProtoGrpcType {
       GetNotificationRequest: MessageTypeDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_GetNotificationRequest__Output>
       InviteUserRequest: MessageTypeDefinition<_campaign_v1_InviteUserRequest, _campaign_v1_InviteUserRequest__Output>
       IssueKeyRequest: MessageTypeDefinition<_campaign_v1_IssueKeyRequest, _campaign_v1_IssueKeyRequest__Output>
+      ListAutomationsResponse: MessageTypeDefinition<_campaign_v1_ListAutomationsResponse, _campaign_v1_ListAutomationsResponse__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
       ListNotificationsRequest: MessageTypeDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsRequest__Output>
@@ -143,6 +160,7 @@ export interface ProtoGrpcType {
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
+      RecordEventResponse: MessageTypeDefinition<_campaign_v1_RecordEventResponse, _campaign_v1_RecordEventResponse__Output>
       RenderTemplateResponse: MessageTypeDefinition<_campaign_v1_RenderTemplateResponse, _campaign_v1_RenderTemplateResponse__Output>
       ResetPasswordLinkRequest: MessageTypeDefinition<_campaign_v1_ResetPasswordLinkRequest, _campaign_v1_ResetPasswordLinkRequest__Output>
       ReviseCampaignRequest: MessageTypeDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignRequest__Output>

@@ -10,7 +10,7 @@ export { CONTENT_FIELD_RULES, fitsOnePush } from './content-fields.js';
 export { createCampaignUseCase } from './create-campaign.js';
 export type { AudienceCounter, CreateCampaignDeps } from './create-campaign.js';
 export { updateDraftUseCase } from './update-draft.js';
-export { CONTENT_INPUT_FIELDS, ttlField, utmField, validateAudienceInput, validateContentInput } from './create-input.js';
+export { CONTENT_INPUT_FIELDS, DEFAULT_TTL_SECONDS, ttlField, utmField, validateAudienceInput, validateContentInput } from './create-input.js';
 export { claimKey, findFreshKey } from './idempotency-store.js';
 export { notificationOptionsField, urgencyField } from './notification-options-input.js';
 export { createCursorCodec } from './cursor.js';

@@ -10,6 +10,7 @@ import type { Notification } from '@webpush/contracts/generated/campaign/v1/Noti
 import type { NotificationAnswer } from '../notifications/index.js';
 import type { UseCases } from './use-cases.js';
 import type { Template } from '../templates/index.js';
+import type { Automation } from '../automations/index.js';
 import { DEFAULT_NOTIFICATION_OPTIONS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { toStatus } from './status.js';
 
@@ -27,6 +28,19 @@ function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<
 }
 
 const templateMessage = (t: Template) => ({ ...t, contentJson: JSON.stringify(t.content) });
+
+/** An automation as the typed message; results and enrolments only when read with them. */
+const automationMessage = (a: Automation) => ({
+  id: a.id,
+  name: a.name,
+  status: a.status,
+  trigger: { type: a.trigger.type, name: a.trigger.type === 'event' ? a.trigger.name : '' },
+  steps: a.steps.map((s) => ({ delaySeconds: s.delaySeconds, templateId: s.templateId, variablesJson: JSON.stringify(s.variables), ...(s.results ? { results: s.results } : {}) })),
+  exitEvents: a.exitOn.events,
+  ...(a.enrolments ? { enrolments: a.enrolments } : {}),
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+});
 
 /** Rendered content as a create body's content fields (the notification options flat, as a create sends them). */
 function contentFields(c: CampaignContent): Record<string, unknown> {
@@ -69,6 +83,15 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     GetTemplate: unary('GetTemplate', log, async (req) => templateMessage(await uc.getTemplate(req.siteId, req.templateId))),
     UpdateTemplate: unary('UpdateTemplate', log, async (req) => templateMessage(await uc.updateTemplate(req.siteId, req.templateId, req.bodyJson))),
     DeleteTemplate: unary('DeleteTemplate', log, (req) => uc.deleteTemplate(req.siteId, req.templateId)),
+    CreateAutomation: unary('CreateAutomation', log, async (req) => automationMessage(await uc.createAutomation(req.siteId, req.bodyJson))),
+    ListAutomations: unary('ListAutomations', log, async (req) => {
+      const page = await uc.listAutomations(req.siteId, req.limit, req.cursor);
+      return { items: page.items.map(automationMessage), page: { limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? undefined } };
+    }),
+    GetAutomation: unary('GetAutomation', log, async (req) => automationMessage(await uc.getAutomation(req.siteId, req.automationId))),
+    UpdateAutomation: unary('UpdateAutomation', log, async (req) => automationMessage(await uc.updateAutomation(req.siteId, req.automationId, req.bodyJson))),
+    DeleteAutomation: unary('DeleteAutomation', log, (req) => uc.deleteAutomation(req.siteId, req.automationId)),
+    RecordEvent: unary('RecordEvent', log, (req) => uc.recordEvent(req.siteId, req.bodyJson, req.idempotencyKey)),
     RenderTemplate: unary('RenderTemplate', log, async (req) => {
       const { template, content } = await uc.renderTemplate(req.siteId, req.templateId, req.bodyJson);
       return { template: templateMessage(template), contentJson: JSON.stringify(contentFields(content)) };

@@ -6,9 +6,11 @@ import { pickWinnerUseCase, type WinnerPicker } from '../ab-tests/index.js';
 import { reviseCampaignUseCase } from '../revisions/index.js';
 import { templateUseCases } from '../templates/index.js';
 import { createNotificationUseCase, notificationByIdUseCases, type NotificationResultsReader } from '../notifications/index.js';
+import { automationUseCases } from '../automations/index.js';
 
 /** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
-export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker & NotificationResultsReader }) {
+/** `onStepsDue`: an event started a run whose first step is due at once (wakes the automations' runner). */
+export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker & NotificationResultsReader; onStepsDue?: () => void }) {
   // One per process: what the list and get have read (campaigns/fixed-parts-cache.ts). Not the export's:
   // a long history read once would push the pages people look at out of it.
   const fixedParts = createFixedPartsCache();
@@ -25,6 +27,7 @@ export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool
     ...notificationByIdUseCases(deps),
     ...campaignByIdUseCases({ ...deps, fixedParts }),
     ...templates,
+    ...automationUseCases(deps),
   };
 }
 

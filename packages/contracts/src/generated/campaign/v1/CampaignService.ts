@@ -4,10 +4,13 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AuthenticateRequest as _campaign_v1_AuthenticateRequest, AuthenticateRequest__Output as _campaign_v1_AuthenticateRequest__Output } from '../../campaign/v1/AuthenticateRequest';
 import type { AuthenticateResponse as _campaign_v1_AuthenticateResponse, AuthenticateResponse__Output as _campaign_v1_AuthenticateResponse__Output } from '../../campaign/v1/AuthenticateResponse';
+import type { Automation as _campaign_v1_Automation, Automation__Output as _campaign_v1_Automation__Output } from '../../campaign/v1/Automation';
+import type { AutomationRequest as _campaign_v1_AutomationRequest, AutomationRequest__Output as _campaign_v1_AutomationRequest__Output } from '../../campaign/v1/AutomationRequest';
 import type { CreateCampaignRequest as _campaign_v1_CreateCampaignRequest, CreateCampaignRequest__Output as _campaign_v1_CreateCampaignRequest__Output } from '../../campaign/v1/CreateCampaignRequest';
 import type { CreateCampaignResponse as _campaign_v1_CreateCampaignResponse, CreateCampaignResponse__Output as _campaign_v1_CreateCampaignResponse__Output } from '../../campaign/v1/CreateCampaignResponse';
 import type { CreateNotificationRequest as _campaign_v1_CreateNotificationRequest, CreateNotificationRequest__Output as _campaign_v1_CreateNotificationRequest__Output } from '../../campaign/v1/CreateNotificationRequest';
 import type { CreateNotificationResponse as _campaign_v1_CreateNotificationResponse, CreateNotificationResponse__Output as _campaign_v1_CreateNotificationResponse__Output } from '../../campaign/v1/CreateNotificationResponse';
+import type { DeleteAutomationResponse as _campaign_v1_DeleteAutomationResponse, DeleteAutomationResponse__Output as _campaign_v1_DeleteAutomationResponse__Output } from '../../campaign/v1/DeleteAutomationResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from '../../campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from '../../campaign/v1/DeleteCampaignResponse';
 import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from '../../campaign/v1/DeleteTemplateResponse';
@@ -16,6 +19,7 @@ import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, Exp
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from '../../campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from '../../campaign/v1/GetCampaignResponse';
 import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from '../../campaign/v1/GetNotificationRequest';
+import type { ListAutomationsResponse as _campaign_v1_ListAutomationsResponse, ListAutomationsResponse__Output as _campaign_v1_ListAutomationsResponse__Output } from '../../campaign/v1/ListAutomationsResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from '../../campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from '../../campaign/v1/ListCampaignsResponse';
 import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from '../../campaign/v1/ListNotificationsRequest';
@@ -24,6 +28,7 @@ import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListT
 import type { Notification as _campaign_v1_Notification, Notification__Output as _campaign_v1_Notification__Output } from '../../campaign/v1/Notification';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from '../../campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from '../../campaign/v1/PickWinnerResponse';
+import type { RecordEventResponse as _campaign_v1_RecordEventResponse, RecordEventResponse__Output as _campaign_v1_RecordEventResponse__Output } from '../../campaign/v1/RecordEventResponse';
 import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from '../../campaign/v1/RenderTemplateResponse';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from '../../campaign/v1/ReviseCampaignRequest';
 import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, ReviseCampaignResponse__Output as _campaign_v1_ReviseCampaignResponse__Output } from '../../campaign/v1/ReviseCampaignResponse';
@@ -40,6 +45,15 @@ export interface CampaignServiceClient extends grpc.Client {
   authenticate(argument: _campaign_v1_AuthenticateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
   authenticate(argument: _campaign_v1_AuthenticateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
   authenticate(argument: _campaign_v1_AuthenticateRequest, callback: grpc.requestCallback<_campaign_v1_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
+  
+  CreateAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  CreateAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  CreateAutomation(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  CreateAutomation(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  createAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  createAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  createAutomation(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  createAutomation(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
   
   CreateCampaign(argument: _campaign_v1_CreateCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   CreateCampaign(argument: _campaign_v1_CreateCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
@@ -68,6 +82,15 @@ export interface CampaignServiceClient extends grpc.Client {
   createTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   createTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   
+  DeleteAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteAutomationResponse__Output>): grpc.ClientUnaryCall;
+  DeleteAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteAutomationResponse__Output>): grpc.ClientUnaryCall;
+  DeleteAutomation(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteAutomationResponse__Output>): grpc.ClientUnaryCall;
+  DeleteAutomation(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_DeleteAutomationResponse__Output>): grpc.ClientUnaryCall;
+  deleteAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteAutomationResponse__Output>): grpc.ClientUnaryCall;
+  deleteAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteAutomationResponse__Output>): grpc.ClientUnaryCall;
+  deleteAutomation(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteAutomationResponse__Output>): grpc.ClientUnaryCall;
+  deleteAutomation(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_DeleteAutomationResponse__Output>): grpc.ClientUnaryCall;
+  
   DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   DeleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
@@ -90,6 +113,15 @@ export interface CampaignServiceClient extends grpc.Client {
   ExportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
   exportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
   exportCampaigns(argument: _campaign_v1_ExportCampaignsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_campaign_v1_ExportCampaignsChunk__Output>;
+  
+  GetAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  GetAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  GetAutomation(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  GetAutomation(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  getAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  getAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  getAutomation(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  getAutomation(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
   
   GetCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   GetCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
@@ -117,6 +149,15 @@ export interface CampaignServiceClient extends grpc.Client {
   getTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   getTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   getTemplate(argument: _campaign_v1_TemplateRequest, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
+  
+  ListAutomations(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListAutomationsResponse__Output>): grpc.ClientUnaryCall;
+  ListAutomations(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListAutomationsResponse__Output>): grpc.ClientUnaryCall;
+  ListAutomations(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListAutomationsResponse__Output>): grpc.ClientUnaryCall;
+  ListAutomations(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_ListAutomationsResponse__Output>): grpc.ClientUnaryCall;
+  listAutomations(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListAutomationsResponse__Output>): grpc.ClientUnaryCall;
+  listAutomations(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListAutomationsResponse__Output>): grpc.ClientUnaryCall;
+  listAutomations(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListAutomationsResponse__Output>): grpc.ClientUnaryCall;
+  listAutomations(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_ListAutomationsResponse__Output>): grpc.ClientUnaryCall;
   
   ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   ListCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
@@ -154,6 +195,15 @@ export interface CampaignServiceClient extends grpc.Client {
   pickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   pickWinner(argument: _campaign_v1_PickWinnerRequest, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   
+  RecordEvent(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
+  RecordEvent(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
+  RecordEvent(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
+  RecordEvent(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
+  recordEvent(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
+  recordEvent(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
+  recordEvent(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
+  recordEvent(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
+  
   RenderTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
   RenderTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
   RenderTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RenderTemplateResponse__Output>): grpc.ClientUnaryCall;
@@ -171,6 +221,15 @@ export interface CampaignServiceClient extends grpc.Client {
   reviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
   reviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
   reviseCampaign(argument: _campaign_v1_ReviseCampaignRequest, callback: grpc.requestCallback<_campaign_v1_ReviseCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
+  UpdateAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  UpdateAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  UpdateAutomation(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  UpdateAutomation(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  updateAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  updateAutomation(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  updateAutomation(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
+  updateAutomation(argument: _campaign_v1_AutomationRequest, callback: grpc.requestCallback<_campaign_v1_Automation__Output>): grpc.ClientUnaryCall;
   
   UpdateDraft(argument: _campaign_v1_UpdateDraftRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   UpdateDraft(argument: _campaign_v1_UpdateDraftRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
@@ -195,11 +254,15 @@ export interface CampaignServiceClient extends grpc.Client {
 export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementation {
   Authenticate: grpc.handleUnaryCall<_campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse>;
   
+  CreateAutomation: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_Automation>;
+  
   CreateCampaign: grpc.handleUnaryCall<_campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
   CreateNotification: grpc.handleUnaryCall<_campaign_v1_CreateNotificationRequest__Output, _campaign_v1_CreateNotificationResponse>;
   
   CreateTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
+  
+  DeleteAutomation: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_DeleteAutomationResponse>;
   
   DeleteCampaign: grpc.handleUnaryCall<_campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse>;
   
@@ -207,11 +270,15 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   ExportCampaigns: grpc.handleServerStreamingCall<_campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk>;
   
+  GetAutomation: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_Automation>;
+  
   GetCampaign: grpc.handleUnaryCall<_campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse>;
   
   GetNotification: grpc.handleUnaryCall<_campaign_v1_GetNotificationRequest__Output, _campaign_v1_Notification>;
   
   GetTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
+  
+  ListAutomations: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_ListAutomationsResponse>;
   
   ListCampaigns: grpc.handleUnaryCall<_campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse>;
   
@@ -221,9 +288,13 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   PickWinner: grpc.handleUnaryCall<_campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse>;
   
+  RecordEvent: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_RecordEventResponse>;
+  
   RenderTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_RenderTemplateResponse>;
   
   ReviseCampaign: grpc.handleUnaryCall<_campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse>;
+  
+  UpdateAutomation: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_Automation>;
   
   UpdateDraft: grpc.handleUnaryCall<_campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
@@ -233,21 +304,27 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
 
 export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   Authenticate: MethodDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse__Output>
+  CreateAutomation: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_Automation, _campaign_v1_AutomationRequest__Output, _campaign_v1_Automation__Output>
   CreateCampaign: MethodDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
   CreateNotification: MethodDefinition<_campaign_v1_CreateNotificationRequest, _campaign_v1_CreateNotificationResponse, _campaign_v1_CreateNotificationRequest__Output, _campaign_v1_CreateNotificationResponse__Output>
   CreateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
+  DeleteAutomation: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_DeleteAutomationResponse, _campaign_v1_AutomationRequest__Output, _campaign_v1_DeleteAutomationResponse__Output>
   DeleteCampaign: MethodDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse__Output>
   DeleteTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_DeleteTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_DeleteTemplateResponse__Output>
   ExportCampaigns: MethodDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk__Output>
+  GetAutomation: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_Automation, _campaign_v1_AutomationRequest__Output, _campaign_v1_Automation__Output>
   GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
   GetNotification: MethodDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_Notification, _campaign_v1_GetNotificationRequest__Output, _campaign_v1_Notification__Output>
   GetTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
+  ListAutomations: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_ListAutomationsResponse, _campaign_v1_AutomationRequest__Output, _campaign_v1_ListAutomationsResponse__Output>
   ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
   ListNotifications: MethodDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsResponse, _campaign_v1_ListNotificationsRequest__Output, _campaign_v1_ListNotificationsResponse__Output>
   ListTemplates: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_ListTemplatesResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_ListTemplatesResponse__Output>
   PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
+  RecordEvent: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_RecordEventResponse, _campaign_v1_AutomationRequest__Output, _campaign_v1_RecordEventResponse__Output>
   RenderTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_RenderTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_RenderTemplateResponse__Output>
   ReviseCampaign: MethodDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse__Output>
+  UpdateAutomation: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_Automation, _campaign_v1_AutomationRequest__Output, _campaign_v1_Automation__Output>
   UpdateDraft: MethodDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
   UpdateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
 }

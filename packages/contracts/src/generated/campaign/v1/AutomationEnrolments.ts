@@ -1,0 +1,14 @@
+// Original file: packages/contracts/protos/campaign/v1/campaign.proto
+
+
+export interface AutomationEnrolments {
+  'active'?: (number);
+  'completed'?: (number);
+  'exited'?: (number);
+}
+
+export interface AutomationEnrolments__Output {
+  'active': (number);
+  'completed': (number);
+  'exited': (number);
+}

@@ -1,0 +1,12 @@
+// Original file: packages/contracts/protos/campaign/v1/campaign.proto
+
+
+export interface AutomationTrigger {
+  'type'?: (string);
+  'name'?: (string);
+}
+
+export interface AutomationTrigger__Output {
+  'type': (string);
+  'name': (string);
+}

@@ -1,0 +1,164 @@
+// Validation of /v2/automations and POST /v2/events (docs/api-decisions.md, "Automations"). Every
+// failing field contributes its message; the templates' existence (a stored template of the site)
+// is checked where the automation is stored, in its transaction (automations.ts).
+import { hasBadCharacters } from '@webpush/shared/text.js';
+import { ValidationError } from '../base/errors.js';
+import { isUuid } from '../base/ids.js';
+import { fill, MESSAGES } from '../base/texts.js';
+import { variablesField } from '../templates/index.js';
+
+export const MAX_STEPS = 10;
+/** A step waits at most a year after the one before it. */
+export const MAX_DELAY_SECONDS = 365 * 24 * 3600;
+export const MAX_EXIT_EVENTS = 20;
+export const MAX_EVENT_PROPERTIES = 50;
+const MAX_PROPERTY_CHARS = 1000;
+const MAX_NAME_CHARS = 100;
+/** The people's rule (services/delivery/src/people/identity.ts, externalIdProblem): 1 to 128 code points, no control character. */
+const MAX_EXTERNAL_ID_CHARS = 128;
+const CONTROL = /\p{Cc}/u;
+export const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+const PROPERTY_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
+
+export type AutomationStatus = 'active' | 'paused';
+export type Trigger = { type: 'subscribed' } | { type: 'event'; name: string };
+export interface Step {
+  delaySeconds: number;
+  templateId: string;
+  /** Given to the template at each send (the starting event's properties win over them). */
+  variables: Record<string, string | number>;
+}
+/** Events that end a person's run (a cart_abandoned series ended by checkout_completed). */
+export interface ExitOn {
+  events: string[];
+}
+export interface AutomationInput {
+  name: string;
+  status: AutomationStatus;
+  trigger: Trigger;
+  steps: Step[];
+  exitOn: ExitOn;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const onlyKeys = (o: Record<string, unknown>, keys: readonly string[]) => Object.keys(o).every((k) => keys.includes(k));
+
+function nameField(value: unknown, errors: string[]): string {
+  if (typeof value !== 'string' || value.trim().length === 0 || [...value].length > MAX_NAME_CHARS) errors.push(MESSAGES.automationName);
+  else if (hasBadCharacters(value)) errors.push(MESSAGES.automationNameCharacters);
+  else return value;
+  return '';
+}
+
+function statusField(value: unknown, errors: string[]): AutomationStatus {
+  if (value === undefined || value === 'active') return 'active';
+  if (value === 'paused') return 'paused';
+  errors.push(MESSAGES.automationStatus);
+  return 'active';
+}
+
+function triggerField(value: unknown, errors: string[]): Trigger {
+  if (isObject(value) && value.type === 'subscribed' && onlyKeys(value, ['type'])) return { type: 'subscribed' };
+  if (isObject(value) && value.type === 'event' && onlyKeys(value, ['type', 'name']) && typeof value.name === 'string' && EVENT_NAME.test(value.name)) return { type: 'event', name: value.name };
+  errors.push(MESSAGES.automationTrigger);
+  return { type: 'subscribed' };
+}
+
+function stepsField(value: unknown, errors: string[]): Step[] {
+  if (!Array.isArray(value) || value.length < 1 || value.length > MAX_STEPS) {
+    errors.push(MESSAGES.automationSteps);
+    return [];
+  }
+  return value.map((raw, i) => {
+    const step: Step = { delaySeconds: 0, templateId: '', variables: {} };
+    if (!isObject(raw) || !onlyKeys(raw, ['delaySeconds', 'templateId', 'variables'])) {
+      errors.push(fill(MESSAGES.automationStep, { i: String(i) }));
+      return step;
+    }
+    const delay = raw.delaySeconds;
+    if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_SECONDS) errors.push(fill(MESSAGES.automationStepDelay, { i: String(i) }));
+    else step.delaySeconds = delay;
+    // A malformed id is not a template of the site either: one message for both.
+    if (typeof raw.templateId !== 'string' || !isUuid(raw.templateId)) errors.push(fill(MESSAGES.automationStepTemplate, { i: String(i) }));
+    else step.templateId = raw.templateId.toLowerCase();
+    const own: string[] = [];
+    const variables = variablesField(raw.variables, own);
+    if (own.length > 0) errors.push(fill(MESSAGES.automationStepVariables, { i: String(i) }));
+    // A plain object again (variablesField's has no prototype), so it is stored as JSON like any other.
+    step.variables = { ...variables };
+    return step;
+  });
+}
+
+function exitOnField(value: unknown, errors: string[]): ExitOn {
+  if (value === undefined) return { events: [] };
+  const events = isObject(value) ? (value.events ?? []) : null;
+  const ok =
+    isObject(value) &&
+    onlyKeys(value, ['events']) &&
+    Array.isArray(events) &&
+    events.length <= MAX_EXIT_EVENTS &&
+    events.every((e) => typeof e === 'string' && EVENT_NAME.test(e)) &&
+    new Set(events).size === events.length;
+  if (!ok) {
+    errors.push(MESSAGES.automationExitOn);
+    return { events: [] };
+  }
+  return { events: events as string[] };
+}
+
+export function validateAutomationInput(body: Record<string, unknown>): AutomationInput {
+  if (!onlyKeys(body, ['name', 'status', 'trigger', 'steps', 'exitOn'])) throw new ValidationError([MESSAGES.automationFields]);
+  const errors: string[] = [];
+  const input: AutomationInput = {
+    name: nameField(body.name, errors),
+    status: statusField(body.status, errors),
+    trigger: triggerField(body.trigger, errors),
+    steps: stepsField(body.steps, errors),
+    exitOn: exitOnField(body.exitOn, errors),
+  };
+  if (errors.length > 0) throw new ValidationError(errors);
+  return input;
+}
+
+/** A PATCH: name and status, at least one. */
+export function validateAutomationUpdate(body: Record<string, unknown>): { name?: string; status?: AutomationStatus } {
+  if (!onlyKeys(body, ['name', 'status']) || Object.keys(body).length === 0) throw new ValidationError([MESSAGES.automationUpdateFields]);
+  const errors: string[] = [];
+  const name = body.name === undefined ? undefined : nameField(body.name, errors);
+  const status = body.status === undefined ? undefined : statusField(body.status, errors);
+  if (errors.length > 0) throw new ValidationError(errors);
+  return { ...(name !== undefined ? { name } : {}), ...(status !== undefined ? { status } : {}) };
+}
+
+export interface EventInput {
+  externalId: string;
+  name: string;
+  properties: Record<string, string | number>;
+}
+
+function propertiesField(value: unknown, errors: string[]): Record<string, string | number> {
+  if (value === undefined) return {};
+  const ok =
+    isObject(value) &&
+    Object.keys(value).length <= MAX_EVENT_PROPERTIES &&
+    Object.entries(value).every(([k, v]) => PROPERTY_NAME.test(k) && ((typeof v === 'string' && v.length <= MAX_PROPERTY_CHARS && !hasBadCharacters(v)) || (typeof v === 'number' && Number.isFinite(v))));
+  if (!ok) {
+    errors.push(MESSAGES.eventProperties);
+    return {};
+  }
+  return { ...(value as Record<string, string | number>) };
+}
+
+export function validateEventInput(body: Record<string, unknown>): EventInput {
+  if (!onlyKeys(body, ['externalId', 'name', 'properties'])) throw new ValidationError([MESSAGES.eventFields]);
+  const errors: string[] = [];
+  const id = body.externalId;
+  const externalIdOk = typeof id === 'string' && !hasBadCharacters(id) && [...id].length >= 1 && [...id].length <= MAX_EXTERNAL_ID_CHARS && !CONTROL.test(id);
+  if (!externalIdOk) errors.push(MESSAGES.eventExternalId);
+  const nameOk = typeof body.name === 'string' && EVENT_NAME.test(body.name);
+  if (!nameOk) errors.push(MESSAGES.eventName);
+  const properties = propertiesField(body.properties, errors);
+  if (errors.length > 0) throw new ValidationError(errors);
+  return { externalId: id as string, name: body.name as string, properties };
+}

@@ -1,0 +1,209 @@
+// The automations' SQL (campaign.automations, automation_enrolments, automation_sends;
+// migrations/20261208010000_automations.sql). Every statement of the API's names the site; the
+// runner's claim names none (it serves every site) and checks the automation is active in the
+// statement that claims.
+import type { Queryable } from '@webpush/shared/db.js';
+import type { AutomationStatus, ExitOn, Step, Trigger } from './automation-input.js';
+
+export interface AutomationRow {
+  id: string;
+  siteId: string;
+  name: string;
+  status: AutomationStatus;
+  trigger: Trigger;
+  steps: Step[];
+  exitOn: ExitOn;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The list's position: created_at as microsecond text. */
+  sortKey: string;
+}
+
+const COLUMNS = `id, site_id, name, status, trigger_type, trigger_event, steps, exit_on, created_at, updated_at,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
+
+const rowOf = (r: Record<string, any>): AutomationRow => ({
+  id: r.id,
+  siteId: r.site_id,
+  name: r.name,
+  status: r.status,
+  trigger: r.trigger_type === 'event' ? { type: 'event', name: r.trigger_event } : { type: 'subscribed' },
+  steps: r.steps,
+  exitOn: r.exit_on,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  sortKey: r.sort_key,
+});
+
+export async function insertAutomation(db: Queryable, siteId: string, a: { name: string; status: AutomationStatus; trigger: Trigger; steps: Step[]; exitOn: ExitOn }): Promise<AutomationRow> {
+  const { rows } = await db.query(
+    `INSERT INTO campaign.automations (site_id, name, status, trigger_type, trigger_event, steps, exit_on)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb) RETURNING ${COLUMNS}`,
+    [siteId, a.name, a.status, a.trigger.type, a.trigger.type === 'event' ? a.trigger.name : null, JSON.stringify(a.steps), JSON.stringify(a.exitOn)],
+  );
+  return rowOf(rows[0]);
+}
+
+export async function automationById(db: Queryable, siteId: string, id: string): Promise<AutomationRow | null> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM campaign.automations WHERE id = $1 AND site_id = $2`, [id, siteId]);
+  return rows[0] ? rowOf(rows[0]) : null;
+}
+
+/** Up to `limit` + 1 automations, newest first, after `after`. */
+export async function listAutomations(db: Queryable, siteId: string, limit: number, after: { sortKey: string; id: string } | null): Promise<AutomationRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM campaign.automations
+      WHERE site_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+      ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [siteId, after?.sortKey ?? null, after?.id ?? null, limit + 1],
+  );
+  return rows.map(rowOf);
+}
+
+/**
+ * The fields given, changed. Its row lock waits for a runner's batch that holds the automation
+ * (the claim's FOR SHARE), so once a pause has answered, nothing more of it is sent.
+ */
+export async function updateAutomation(db: Queryable, siteId: string, id: string, change: { name?: string; status?: AutomationStatus }): Promise<AutomationRow | null> {
+  const { rows } = await db.query(
+    `UPDATE campaign.automations SET name = COALESCE($3, name), status = COALESCE($4, status), updated_at = now()
+      WHERE id = $1 AND site_id = $2 RETURNING ${COLUMNS}`,
+    [id, siteId, change.name ?? null, change.status ?? null],
+  );
+  return rows[0] ? rowOf(rows[0]) : null;
+}
+
+/** With its enrolments and send keys (the cascade); the same wait for a runner's batch as an update. */
+export async function deleteAutomation(db: Queryable, siteId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(`DELETE FROM campaign.automations WHERE id = $1 AND site_id = $2`, [id, siteId]);
+  return rowCount === 1;
+}
+
+export interface AutomationResults {
+  /** Per step index: notifications made, and people who left the series while this step was their next. */
+  steps: { sent: number; exits: number }[];
+  enrolments: { active: number; completed: number; exited: number };
+}
+
+export async function automationResults(db: Queryable, id: string, stepCount: number): Promise<AutomationResults> {
+  const [sent, enrolments] = await Promise.all([
+    db.query(`SELECT step, count(*)::int AS n FROM campaign.automation_sends WHERE automation_id = $1 GROUP BY step`, [id]),
+    db.query(`SELECT state, next_step, count(*)::int AS n FROM campaign.automation_enrolments WHERE automation_id = $1 GROUP BY state, next_step`, [id]),
+  ]);
+  const steps = Array.from({ length: stepCount }, () => ({ sent: 0, exits: 0 }));
+  for (const r of sent.rows) if (steps[r.step]) steps[r.step].sent = r.n;
+  const counts = { active: 0, completed: 0, exited: 0 };
+  for (const r of enrolments.rows) {
+    counts[r.state as keyof typeof counts] += r.n;
+    if (r.state === 'exited' && steps[r.next_step]) steps[r.next_step].exits += r.n;
+  }
+  return { steps, enrolments: counts };
+}
+
+/**
+ * An event of a person: first the person leaves the active series whose exit events name it,
+ * then the site's active automations it triggers start for them — again, from the first step,
+ * when an earlier run of theirs has ended; not while one is under way (a second cart_abandoned
+ * does not restart the hour).
+ */
+export async function applyEvent(db: Queryable, siteId: string, externalId: string, name: string, properties: Record<string, string | number>): Promise<void> {
+  await db.query(
+    `UPDATE campaign.automation_enrolments e SET state = 'exited', exit_reason = 'event', updated_at = now()
+       FROM campaign.automations a
+      WHERE a.id = e.automation_id AND a.site_id = $1 AND e.external_id = $2 AND e.state = 'active'
+        AND a.exit_on -> 'events' ? $3`,
+    [siteId, externalId, name],
+  );
+  await db.query(
+    `INSERT INTO campaign.automation_enrolments AS e (automation_id, external_id, due_at, state, variables)
+     SELECT a.id, $2, now() + make_interval(secs => (a.steps -> 0 ->> 'delaySeconds')::int), 'active', $4::jsonb
+       FROM campaign.automations a
+      WHERE a.site_id = $1 AND a.trigger_type = 'event' AND a.trigger_event = $3 AND a.status = 'active'
+     ON CONFLICT (automation_id, external_id) DO UPDATE
+       SET round = e.round + 1, next_step = 0, due_at = EXCLUDED.due_at, state = 'active', exit_reason = NULL,
+           variables = EXCLUDED.variables, enrolled_at = now(), updated_at = now()
+       WHERE e.state <> 'active'`,
+    [siteId, externalId, name, JSON.stringify(properties)],
+  );
+}
+
+/** A person's first identified subscription: they start the site's active welcome automations, once per person ever. */
+export async function enrolSubscribed(db: Queryable, siteId: string, externalId: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `INSERT INTO campaign.automation_enrolments (automation_id, external_id, due_at, state)
+     SELECT a.id, $2, now() + make_interval(secs => (a.steps -> 0 ->> 'delaySeconds')::int), 'active'
+       FROM campaign.automations a
+      WHERE a.site_id = $1 AND a.trigger_type = 'subscribed' AND a.status = 'active'
+     ON CONFLICT (automation_id, external_id) DO NOTHING`,
+    [siteId, externalId],
+  );
+  return rowCount ?? 0;
+}
+
+export interface DueStep {
+  automationId: string;
+  siteId: string;
+  externalId: string;
+  round: number;
+  step: number;
+  steps: Step[];
+  variables: Record<string, string | number>;
+  dueAt: Date;
+}
+
+/**
+ * Up to `limit` due enrolments of active automations, locked until the caller's transaction ends:
+ * SKIP LOCKED lets runners share the work (one never waits for another's rows), and the share lock
+ * on the automation makes a pause or delete wait for the batch, never the other way round.
+ */
+export async function claimDue(tx: Queryable, limit: number): Promise<DueStep[]> {
+  const { rows } = await tx.query(
+    `SELECT e.automation_id, a.site_id, e.external_id, e.round, e.next_step, a.steps, e.variables, e.due_at
+       FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id
+      WHERE e.state = 'active' AND e.due_at <= now() AND a.status = 'active'
+      ORDER BY e.due_at
+      LIMIT $1
+      FOR UPDATE OF e SKIP LOCKED
+      FOR SHARE OF a`,
+    [limit],
+  );
+  return rows.map((r) => ({ automationId: r.automation_id, siteId: r.site_id, externalId: r.external_id, round: r.round, step: r.next_step, steps: r.steps, variables: r.variables, dueAt: r.due_at }));
+}
+
+/** The send's key; false when this (automation, person, round, step) has its notification already. */
+export async function recordSend(tx: Queryable, s: { automationId: string; externalId: string; round: number; step: number; notificationId: string }): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO campaign.automation_sends (automation_id, external_id, round, step, notification_id)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+    [s.automationId, s.externalId, s.round, s.step, s.notificationId],
+  );
+  return rowCount === 1;
+}
+
+/** On to the next step, `delaySeconds` after this one was due (a series keeps its days however late a send was); or completed. */
+export async function advance(tx: Queryable, d: DueStep): Promise<void> {
+  const next = d.steps[d.step + 1];
+  if (next) {
+    await tx.query(
+      `UPDATE campaign.automation_enrolments SET next_step = next_step + 1, due_at = due_at + make_interval(secs => $3), updated_at = now()
+        WHERE automation_id = $1 AND external_id = $2`,
+      [d.automationId, d.externalId, next.delaySeconds],
+    );
+  } else {
+    await tx.query(`UPDATE campaign.automation_enrolments SET next_step = next_step + 1, state = 'completed', updated_at = now() WHERE automation_id = $1 AND external_id = $2`, [d.automationId, d.externalId]);
+  }
+}
+
+/** The person leaves the series (a step that cannot be sent: `reason`). */
+export async function exitEnrolment(tx: Queryable, d: DueStep, reason: string): Promise<void> {
+  await tx.query(`UPDATE campaign.automation_enrolments SET state = 'exited', exit_reason = $3, updated_at = now() WHERE automation_id = $1 AND external_id = $2`, [d.automationId, d.externalId, reason]);
+}
+
+/** The earliest due time ahead of an active automation (null when none): the runner wakes at it. */
+export async function nextDue(db: Queryable): Promise<Date | null> {
+  const { rows } = await db.query(
+    `SELECT min(e.due_at) AS next FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id
+      WHERE e.state = 'active' AND a.status = 'active'`,
+  );
+  return rows[0].next;
+}

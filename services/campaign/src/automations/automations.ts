@@ -1,0 +1,154 @@
+// /v2/automations and POST /v2/events (docs/api-decisions.md, "Automations"): a site's automations
+// created (each step a stored template of the site, checked in the create's transaction), listed
+// newest first with signed cursors, read with each step's results, paused or resumed, renamed and
+// deleted; an event starts and ends people's runs. Another site's id, a random id and a malformed
+// id are all "Automation not found"; a refused call writes nothing.
+import { randomUUID } from 'node:crypto';
+import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
+import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import { claimKey, findFreshKey, type CursorCodec } from '../campaigns/index.js';
+import { templateById } from '../templates/index.js';
+import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
+import { formatUtcDate } from '../base/dates.js';
+import { IdempotencyConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../base/errors.js';
+import { isUuid } from '../base/ids.js';
+import { parseObjectBody } from '../base/request-body.js';
+import { fill, MESSAGES } from '../base/texts.js';
+import { validateAutomationInput, validateAutomationUpdate, validateEventInput, type AutomationStatus, type ExitOn, type Step, type Trigger } from './automation-input.js';
+import { applyEvent, automationById, automationResults, deleteAutomation, insertAutomation, listAutomations, updateAutomation, type AutomationRow } from './automation-store.js';
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+export interface Automation {
+  id: string;
+  name: string;
+  status: AutomationStatus;
+  trigger: Trigger;
+  /** Each with its results when read by id (GetAutomation). */
+  steps: (Step & { results?: { sent: number; exits: number } })[];
+  exitOn: ExitOn;
+  /** GetAutomation only: people by where they are. */
+  enrolments?: { active: number; completed: number; exited: number };
+  /** `YYYY-MM-DDTHH:MM:SSZ`. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AutomationPage {
+  items: Automation[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+const automationOf = (row: AutomationRow): Automation => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  trigger: row.trigger,
+  steps: row.steps,
+  exitOn: row.exitOn,
+  createdAt: formatUtcDate(row.createdAt),
+  updatedAt: formatUtcDate(row.updatedAt),
+});
+
+function limitOf(raw: string): number {
+  if (raw === '') return DEFAULT_LIMIT;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new ValidationError([MESSAGES.limitPositive]);
+  return Math.min(n, MAX_LIMIT);
+}
+
+export function automationUseCases(deps: { pool: Pool; cursors: CursorCodec; onStepsDue?: () => void }) {
+  const { pool, cursors } = deps;
+  const notFound = () => new NotFoundError(MESSAGES.automationNotFound);
+
+  async function withResults(row: AutomationRow): Promise<Automation> {
+    const results = await automationResults(pool, row.id, row.steps.length);
+    const a = automationOf(row);
+    return { ...a, steps: a.steps.map((s, i) => ({ ...s, results: results.steps[i] })), enrolments: results.enrolments };
+  }
+
+  return {
+    async createAutomation(siteId: string, bodyJson: string): Promise<Automation> {
+      const input = validateAutomationInput(parseObjectBody(bodyJson, false));
+      if (!isUuid(siteId)) throw new UnauthenticatedError();
+      const row = await withTransaction(pool, async (tx) => {
+        const missing: string[] = [];
+        for (const [i, step] of input.steps.entries()) if (!(await templateById(tx, siteId, step.templateId))) missing.push(fill(MESSAGES.automationStepTemplate, { i: String(i) }));
+        if (missing.length > 0) throw new ValidationError(missing);
+        return insertAutomation(tx, siteId, input);
+      });
+      return withResults(row);
+    },
+
+    async listAutomations(siteId: string, limitText: string, cursor: string): Promise<AutomationPage> {
+      const limit = limitOf(limitText);
+      const scope = { listing: 'automations' as const, limit };
+      const after = cursor === '' ? null : cursors.decode(cursor, siteId, scope);
+      if (cursor !== '' && after === null) throw new ValidationError([MESSAGES.invalidCursor]);
+      const rows = isUuid(siteId) ? await listAutomations(pool, siteId, limit, after) : [];
+      const items = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      const last = items[items.length - 1];
+      return { items: items.map(automationOf), limit, hasMore, nextCursor: hasMore ? cursors.encode(siteId, scope, { sortKey: last.sortKey, id: last.id }) : null };
+    },
+
+    async getAutomation(siteId: string, id: string): Promise<Automation> {
+      const row = isUuid(id) && isUuid(siteId) ? await automationById(pool, siteId, id) : null;
+      if (!row) throw notFound();
+      return withResults(row);
+    },
+
+    async updateAutomation(siteId: string, id: string, bodyJson: string): Promise<Automation> {
+      const change = validateAutomationUpdate(parseObjectBody(bodyJson, false));
+      const row = isUuid(id) && isUuid(siteId) ? await updateAutomation(pool, siteId, id, change) : null;
+      if (!row) throw notFound();
+      return withResults(row);
+    },
+
+    async deleteAutomation(siteId: string, id: string): Promise<{ id: string }> {
+      if (!isUuid(id) || !isUuid(siteId) || !(await deleteAutomation(pool, siteId, id))) throw notFound();
+      return { id };
+    },
+
+    /**
+     * POST /v2/events: the person leaves the runs the event ends and starts the automations it
+     * triggers, in one transaction with the Idempotency-Key (the key's answer is the event's id,
+     * as a notification's is its id: a repeat with the same body changes nothing more).
+     */
+    async recordEvent(siteId: string, bodyJson: string, idempotencyKey: string): Promise<{ id: string }> {
+      if (!isUuid(siteId)) throw new UnauthenticatedError();
+      if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new ValidationError([MESSAGES.idempotencyKeyFormat]);
+      const body = parseObjectBody(bodyJson, false);
+      const input = validateEventInput(body);
+      // Keys are shared with the site's creates; an event body's hash is never a create's.
+      const requestHash = sha256Hex(canonicalJson({ event: body }));
+      const replay = async () => {
+        const stored = await findFreshKey(pool, siteId, idempotencyKey);
+        if (!stored) return null;
+        if (stored.requestHash !== requestHash) throw new IdempotencyConflictError();
+        return { id: stored.campaignId };
+      };
+      if (idempotencyKey !== '') {
+        const earlier = await replay();
+        if (earlier) return earlier;
+      }
+      const id = randomUUID();
+      const done = await withTransaction(pool, async (tx) => {
+        if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return null;
+        await applyEvent(tx, siteId, input.externalId, input.name, input.properties);
+        return true;
+      });
+      if (done) {
+        // A step with no delay is due now: the runner need not wait for its interval.
+        deps.onStepsDue?.();
+        return { id };
+      }
+      const winner = await replay();
+      if (!winner) throw new Error('idempotency key held but not readable');
+      return winner;
+    },
+  };
+}
