@@ -1,0 +1,224 @@
+// Automations in the campaign service (src/automations/; docs/api-decisions.md, "Automations"):
+// created, listed, paused and deleted per site, refusals writing nothing; events start and end
+// runs; the due-step runner makes one notification per (automation, round, step, person) even
+// when a batch dies between its claim and its commit, or two runners race; a paused or deleted
+// automation sends nothing more; a welcome is once per person. Time passing is the due time
+// moved back in the database, never a wait.
+import * as grpc from '@grpc/grpc-js';
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import type { Automation__Output } from '@webpush/contracts/generated/campaign/v1/Automation.js';
+import type { ListAutomationsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListAutomationsResponse.js';
+import type { Template__Output } from '@webpush/contracts/generated/campaign/v1/Template.js';
+import { createLogger } from '@webpush/shared/log.js';
+import { createCursorCodec } from '../src/campaigns/index.js';
+import { templateUseCases } from '../src/templates/index.js';
+import { createStepRunner, sendDueSteps } from '../src/automations/index.js';
+import { enrolSubscribed } from '../src/automations/automation-store.js';
+import { expectStatus, startHarness, type Harness, type TestSite } from './support/harness.js';
+
+describe('Automations', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let site: TestSite;
+  let other: TestSite;
+  let templateId: string;
+  let cartTemplateId: string;
+  let render: ReturnType<typeof templateUseCases>['renderForCampaign'];
+  let runner: ReturnType<typeof createStepRunner>;
+
+  before(async () => {
+    h = await startHarness('campaign_automations');
+    site = await h.newSite();
+    other = await h.newSite();
+    const tpl = (s: TestSite, body: object) => h.call<Template__Output>('CreateTemplate', { siteId: s.siteId, bodyJson: JSON.stringify(body) });
+    templateId = (await tpl(site, { name: 'welcome', title: 'Welcome {{ first_name | "friend" }}', body: 'Glad you are here', link: 'https://shop.example/' })).id;
+    cartTemplateId = (await tpl(site, { name: 'cart', title: 'Your {{ product }} is waiting', body: 'Finish your order', link: 'https://shop.example/cart' })).id;
+    render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForCampaign;
+    runner = createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 3 });
+  });
+  after(async () => h?.stop());
+
+  const req = (s: TestSite, f: { automationId?: string; body?: unknown; limit?: string; cursor?: string; idempotencyKey?: string } = {}) => ({
+    siteId: s.siteId,
+    automationId: f.automationId ?? '',
+    bodyJson: f.body === undefined ? '' : typeof f.body === 'string' ? f.body : JSON.stringify(f.body),
+    limit: f.limit ?? '',
+    cursor: f.cursor ?? '',
+    idempotencyKey: f.idempotencyKey ?? '',
+  });
+  const welcome = (overrides: object = {}) => ({ name: 'Welcome', trigger: { type: 'subscribed' }, steps: [{ delaySeconds: 0, templateId }, { delaySeconds: 86_400, templateId, variables: { first_name: 'again' } }], ...overrides });
+  const cart = (overrides: object = {}) => ({ name: 'Cart', trigger: { type: 'event', name: 'cart_abandoned' }, steps: [{ delaySeconds: 3600, templateId: cartTemplateId }], exitOn: { events: ['checkout_completed'] }, ...overrides });
+  const create = (body: unknown, s = site) => h.call<Automation__Output>('CreateAutomation', req(s, { body }));
+  const event = (body: object, s = site, idempotencyKey = '') => h.call<{ id: string }>('RecordEvent', req(s, { body, idempotencyKey }));
+  const count = async (table: string, where = 'true', params: unknown[] = []) => Number((await h.pool.query(`SELECT count(*) FROM campaign.${table} WHERE ${where}`, params)).rows[0].count);
+  const sendsOf = (automationId: string) => count('automation_sends', 'automation_id = $1', [automationId]);
+  /** Time passes for the automation's people: their next step falls due. */
+  const makeDue = (automationId: string) => h.pool.query(`UPDATE campaign.automation_enrolments SET due_at = now() - interval '1 second' WHERE automation_id = $1 AND state = 'active'`, [automationId]);
+  const enrolment = async (automationId: string, externalId: string) => (await h.pool.query(`SELECT * FROM campaign.automation_enrolments WHERE automation_id = $1 AND external_id = $2`, [automationId, externalId])).rows[0];
+  /** Every due step sent: ticks until a tick sends nothing (bounded). */
+  const drain = async () => {
+    for (let i = 0; i < 20; i++) if ((await runner.tick()) === 0) return;
+    expect.fail('the runner did not drain');
+  };
+
+  it('when an automation is created, then it is answered with its steps, their results and the enrolments, and read back the same', async () => {
+    const a = await create(welcome());
+    expect(a).to.deep.include({ name: 'Welcome', status: 'active', exitEvents: [] });
+    expect(a.trigger).to.deep.include({ type: 'subscribed', name: '' });
+    expect(a.steps.map((s) => [s.delaySeconds, s.templateId, JSON.parse(s.variablesJson), s.results?.sent])).to.deep.equal([
+      [0, templateId, {}, 0],
+      [86_400, templateId, { first_name: 'again' }, 0],
+    ]);
+    expect(a.enrolments).to.deep.include({ active: 0, completed: 0, exited: 0 });
+    expect(await h.call<Automation__Output>('GetAutomation', req(site, { automationId: a.id }))).to.deep.equal(a);
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when a body is not an automation, or a step names another site\'s template, then refused by field and nothing is stored', async () => {
+    const before = await count('automations');
+    await expectStatus(create({ ...welcome(), extra: 1 }), grpc.status.INVALID_ARGUMENT, 'An automation takes only name, status, trigger, steps and exitOn');
+    await expectStatus(create(welcome({ steps: [] })), grpc.status.INVALID_ARGUMENT, 'steps must be an array of 1 to 10 steps');
+    await expectStatus(create(welcome({ steps: [{ delaySeconds: -1, templateId }] })), grpc.status.INVALID_ARGUMENT, 'steps[0].delaySeconds must be a whole number of seconds from 0 to 31536000 (365 days)');
+    await expectStatus(create(welcome({ trigger: { type: 'event', name: 'bad name' } })), grpc.status.INVALID_ARGUMENT, 'trigger must be {"type": "subscribed"} or {"type": "event", "name": <event name>}');
+    await expectStatus(create(welcome(), other), grpc.status.INVALID_ARGUMENT, 'steps[0].templateId is not a template of this site, steps[1].templateId is not a template of this site');
+    await expectStatus(create('[]'), grpc.status.INVALID_ARGUMENT, 'Invalid JSON body');
+    expect(await count('automations')).to.equal(before);
+  });
+
+  it('when automations are listed, then newest first by signed cursors, and another site\'s are never found', async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await create(welcome({ name: `list ${i}`, status: 'paused' }))).id);
+    const first = await h.call<ListAutomationsResponse__Output>('ListAutomations', req(site, { limit: '2' }));
+    expect(first.items.map((a) => a.id)).to.deep.equal([ids[2], ids[1]]);
+    const second = await h.call<ListAutomationsResponse__Output>('ListAutomations', req(site, { limit: '2', cursor: first.page!.nextCursor }));
+    expect(second.items[0].id).to.equal(ids[0]);
+    await expectStatus(h.call('ListAutomations', req(other, { limit: '2', cursor: first.page!.nextCursor })), grpc.status.INVALID_ARGUMENT, 'Invalid pagination cursor');
+    await expectStatus(h.call('GetAutomation', req(other, { automationId: ids[0] })), grpc.status.NOT_FOUND, 'Automation not found');
+    await expectStatus(h.call('DeleteAutomation', req(other, { automationId: ids[0] })), grpc.status.NOT_FOUND, 'Automation not found');
+    await expectStatus(h.call('UpdateAutomation', req(other, { automationId: ids[0], body: { status: 'active' } })), grpc.status.NOT_FOUND, 'Automation not found');
+    for (const id of ids) await h.call('DeleteAutomation', req(site, { automationId: id }));
+  });
+
+  it('when a step is due, then one notification is made with the rendered template; a batch that dies before its commit leaves nothing and the step is sent once after', async () => {
+    const a = await create(welcome({ name: 'crash' }));
+    await enrolSubscribed(h.pool, site.siteId, 'crash-person');
+    // A runner claims and makes the notification, then dies before its commit.
+    const client = await h.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const made = await sendDueSteps(client, render, 100);
+      expect(made.sent).to.be.greaterThan(0);
+      // While it holds the row, another runner skips it rather than sending it too.
+      expect(await runner.tick()).to.equal(0);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+    expect(await sendsOf(a.id)).to.equal(0);
+    await drain();
+    const sends = (await h.pool.query(`SELECT notification_id, step FROM campaign.automation_sends WHERE automation_id = $1`, [a.id])).rows;
+    expect(sends.map((s) => s.step)).to.deep.equal([0]);
+    const n = (await h.pool.query(`SELECT content FROM campaign.notifications WHERE id = $1`, [sends[0].notification_id])).rows[0];
+    expect(n.content.title).to.equal('Welcome friend');
+    expect(await count('outbox', `campaign_id = $1 AND kind = 'notification.dispatch'`, [sends[0].notification_id])).to.equal(1);
+    // A day later the second step, with its own variables; then the run is complete.
+    await makeDue(a.id);
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(2);
+    expect((await enrolment(a.id, 'crash-person')).state).to.equal('completed');
+    const read = await h.call<Automation__Output>('GetAutomation', req(site, { automationId: a.id }));
+    expect(read.steps.map((s) => s.results?.sent)).to.deep.equal([1, 1]);
+    expect(read.enrolments).to.deep.include({ completed: 1 });
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when runners race over many due steps, then each (step, person) has exactly one notification', async () => {
+    const a = await create(welcome({ name: 'race', steps: [{ delaySeconds: 0, templateId }] }));
+    for (let i = 0; i < 40; i++) await enrolSubscribed(h.pool, site.siteId, `race-${i}`);
+    const runners = [1, 2, 3].map(() => createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 4 }));
+    await Promise.all(runners.map((r) => r.tick()));
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(40);
+    expect(await count('notifications n JOIN campaign.automation_sends s ON s.notification_id = n.id', 's.automation_id = $1', [a.id])).to.equal(40);
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when an automation is paused, then its due steps are not sent until it is resumed; once deleted, nothing more', async () => {
+    const a = await create(welcome({ name: 'pause' }));
+    await enrolSubscribed(h.pool, site.siteId, 'pause-person');
+    const paused = await h.call<Automation__Output>('UpdateAutomation', req(site, { automationId: a.id, body: { status: 'paused' } }));
+    expect(paused.status).to.equal('paused');
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(0);
+    await h.call('UpdateAutomation', req(site, { automationId: a.id, body: { status: 'active' } }));
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(1);
+    const sentBefore = await count('notifications');
+    await makeDue(a.id);
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+    await drain();
+    expect(await count('notifications')).to.equal(sentBefore);
+    await expectStatus(h.call('UpdateAutomation', req(site, { automationId: a.id, body: { status: 'sideways' } })), grpc.status.INVALID_ARGUMENT, 'status must be active or paused');
+  });
+
+  it('when cart_abandoned is followed by checkout_completed before the hour, then nothing is sent; without it, the step is sent after the hour with the event\'s properties', async () => {
+    const a = await create(cart());
+    await event({ externalId: 'buyer', name: 'cart_abandoned', properties: { product: 'red shoes' } });
+    await event({ externalId: 'walker', name: 'cart_abandoned', properties: { product: 'blue hat' } });
+    // Before the hour nothing is due.
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(0);
+    await event({ externalId: 'buyer', name: 'checkout_completed' });
+    await makeDue(a.id);
+    await drain();
+    const sends = (await h.pool.query(`SELECT s.external_id, n.content FROM campaign.automation_sends s JOIN campaign.notifications n ON n.id = s.notification_id WHERE s.automation_id = $1`, [a.id])).rows;
+    expect(sends.map((s) => [s.external_id, s.content.title])).to.deep.equal([['walker', 'Your blue hat is waiting']]);
+    expect((await enrolment(a.id, 'buyer'))).to.deep.include({ state: 'exited', exit_reason: 'event' });
+    const read = await h.call<Automation__Output>('GetAutomation', req(site, { automationId: a.id }));
+    expect(read.steps[0].results).to.deep.include({ sent: 1, exits: 1 });
+    // A new abandoned cart after the run ended starts a new round.
+    await event({ externalId: 'walker', name: 'cart_abandoned', properties: { product: 'green scarf' } });
+    await makeDue(a.id);
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(2);
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when an event repeats its Idempotency-Key, then it is answered the first id and applied once; a hostile event is refused and stores nothing', async () => {
+    const a = await create(cart({ name: 'idem', steps: [{ delaySeconds: 0, templateId: cartTemplateId }] }));
+    const body = { externalId: 'idem-person', name: 'cart_abandoned', properties: { product: 'mug' } };
+    const first = await event(body, site, 'evt-1');
+    expect(await event(body, site, 'evt-1')).to.deep.equal(first);
+    await expectStatus(event({ ...body, name: 'other' }, site, 'evt-1'), grpc.status.ALREADY_EXISTS, 'Idempotency-Key was already used with a different request body');
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(1);
+    // Another site's event never reaches this site's automation.
+    await event({ externalId: 'idem-other', name: 'cart_abandoned', properties: { product: 'x' } }, other);
+    expect(await count('automation_enrolments', 'external_id = $1', ['idem-other'])).to.equal(0);
+    const before = await count('automation_enrolments');
+    await expectStatus(event({ externalId: '', name: 'cart_abandoned' }), grpc.status.INVALID_ARGUMENT, 'externalId must be a string of 1 to 128 characters without control characters');
+    await expectStatus(event({ externalId: 'x', name: 'a b', properties: { Bad: 1 } }), grpc.status.INVALID_ARGUMENT, 'name must be an event name: 1 to 64 characters of a-z, A-Z, 0-9, _, ., : and -, properties must be an object of at most 50 names (a-z, 0-9 and _, not starting with a digit, at most 64 characters) with string (at most 1000 characters) or number values');
+    expect(await count('automation_enrolments')).to.equal(before);
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when a step\'s template cannot render for a person (no value for a variable), then the person leaves the series and nothing is sent', async () => {
+    const a = await create(cart({ name: 'norender', steps: [{ delaySeconds: 0, templateId: cartTemplateId }] }));
+    await event({ externalId: 'no-product', name: 'cart_abandoned' });
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(0);
+    expect(await enrolment(a.id, 'no-product')).to.deep.include({ state: 'exited', exit_reason: 'templateFailed' });
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when a person subscribes again, then a welcome is not started twice', async () => {
+    const a = await create(welcome({ name: 'once', steps: [{ delaySeconds: 0, templateId }] }));
+    expect(await enrolSubscribed(h.pool, site.siteId, 'once-person')).to.equal(1);
+    await drain();
+    expect(await enrolSubscribed(h.pool, site.siteId, 'once-person')).to.equal(0);
+    await drain();
+    expect(await sendsOf(a.id)).to.equal(1);
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+});
