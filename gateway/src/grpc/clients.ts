@@ -67,6 +67,11 @@ import type { Template__Output } from '@webpush/contracts/generated/campaign/v1/
 import type { ListTemplatesResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListTemplatesResponse.js';
 import type { DeleteTemplateResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteTemplateResponse.js';
 import type { RenderTemplateResponse__Output } from '@webpush/contracts/generated/campaign/v1/RenderTemplateResponse.js';
+import type { AutomationRequest } from '@webpush/contracts/generated/campaign/v1/AutomationRequest.js';
+import type { Automation__Output } from '@webpush/contracts/generated/campaign/v1/Automation.js';
+import type { ListAutomationsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListAutomationsResponse.js';
+import type { DeleteAutomationResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteAutomationResponse.js';
+import type { RecordEventResponse__Output } from '@webpush/contracts/generated/campaign/v1/RecordEventResponse.js';
 import type { ExportCampaignsChunk__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
 
 export interface CallContext {
@@ -101,6 +106,17 @@ export interface TemplatesBackend {
   updateTemplate: TemplateCall<Template__Output>;
   deleteTemplate: TemplateCall<DeleteTemplateResponse__Output>;
   renderTemplate: TemplateCall<RenderTemplateResponse__Output>;
+}
+
+/** The automation calls of campaign.v1.CampaignService (/v2/automations, POST /v2/events), one per endpoint. */
+export type AutomationCall<Answer> = (req: AutomationRequest, ctx: CallContext) => Promise<Answer>;
+export interface AutomationsBackend {
+  createAutomation: AutomationCall<Automation__Output>;
+  listAutomations: AutomationCall<ListAutomationsResponse__Output>;
+  getAutomation: AutomationCall<Automation__Output>;
+  updateAutomation: AutomationCall<Automation__Output>;
+  deleteAutomation: AutomationCall<DeleteAutomationResponse__Output>;
+  recordEvent: AutomationCall<RecordEventResponse__Output>;
 }
 
 /** campaign.v1.Console (packages/contracts/protos/campaign/v1/console.proto): the console's accounts, sessions, keys and settings. */
@@ -191,6 +207,7 @@ export interface AuditLogBackend {
 export interface Backends {
   campaigns: CampaignBackend;
   templates: TemplatesBackend;
+  automations: AutomationsBackend;
   auditLog: AuditLogBackend;
   console: ConsoleBackend;
   audience: AudienceBackend;
@@ -267,6 +284,14 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       updateTemplate: (req, ctx) => call(campaign, campaign.UpdateTemplate, req, ctx),
       deleteTemplate: (req, ctx) => call(campaign, campaign.DeleteTemplate, req, ctx),
       renderTemplate: (req, ctx) => call(campaign, campaign.RenderTemplate, req, ctx),
+    },
+    automations: {
+      createAutomation: (req, ctx) => call(campaign, campaign.CreateAutomation, req, ctx),
+      listAutomations: (req, ctx) => call(campaign, campaign.ListAutomations, req, ctx),
+      getAutomation: (req, ctx) => call(campaign, campaign.GetAutomation, req, ctx),
+      updateAutomation: (req, ctx) => call(campaign, campaign.UpdateAutomation, req, ctx),
+      deleteAutomation: (req, ctx) => call(campaign, campaign.DeleteAutomation, req, ctx),
+      recordEvent: (req, ctx) => call(campaign, campaign.RecordEvent, req, ctx),
     },
     console: {
       login: (req, ctx) => call(consoleClient, consoleClient.Login, req, ctx),

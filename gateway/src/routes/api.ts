@@ -24,11 +24,12 @@ import { notificationEndpoints } from './notifications.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
 import { templateEndpoints } from './templates.js';
+import { automationEndpoints } from './automations.js';
 import { webhookEndpoints } from './webhooks.js';
 import { peopleEndpoints } from './people.js';
 
 export interface ApiDeps {
-  backends: Pick<Backends, 'campaigns' | 'templates' | 'audience' | 'webhooks'>;
+  backends: Pick<Backends, 'campaigns' | 'templates' | 'automations' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
@@ -51,6 +52,7 @@ export function v2Router(deps: ApiDeps): Router {
   const notifications = notificationEndpoints(deps.backends.campaigns);
   const audience = audienceEndpoints(deps.backends.audience);
   const templates = templateEndpoints(deps.backends.templates);
+  const automations = automationEndpoints(deps.backends.automations);
   const webhooks = webhookEndpoints(deps.backends.webhooks);
   const people = peopleEndpoints(deps.backends.audience);
   const v2 = createRouter();
@@ -90,6 +92,13 @@ export function v2Router(deps: ApiDeps): Router {
   add('PATCH', '/v2/templates/{templateId}', templates.update);
   add('DELETE', '/v2/templates/{templateId}', templates.delete);
   add('POST', '/v2/templates/{templateId}/render', templates.render);
+
+  add('GET', '/v2/automations', automations.list);
+  add('POST', '/v2/automations', automations.create);
+  add('GET', '/v2/automations/{automationId}', automations.get);
+  add('PATCH', '/v2/automations/{automationId}', automations.update);
+  add('DELETE', '/v2/automations/{automationId}', automations.delete);
+  add('POST', '/v2/events', automations.event);
 
   add('GET', '/v2/webhooks', webhooks.list);
   add('POST', '/v2/webhooks', webhooks.create);

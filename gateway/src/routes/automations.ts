@@ -1,0 +1,69 @@
+// /v2 automation endpoints and POST /v2/events (an addition; docs/api-decisions.md, "Automations";
+// their methods and paths are in the /v2 router, api.ts): a site's automations, managed by keys
+// whose plan may create campaigns (an automation sends), and the events that start and end its
+// runs. The campaign service owns them; each answer's JSON is built here from its typed message.
+import type { Automation__Output } from '@webpush/contracts/generated/campaign/v1/Automation.js';
+import type { AutomationCall, AutomationsBackend } from '../grpc/clients.js';
+import { MESSAGES } from '../texts.js';
+import { idempotencyKey } from './campaigns.js';
+import { queryValue, type ApiRoute } from './route.js';
+
+/** The API's Automation object (gateway/openapi/openapi.yaml, `Automation`), fields in the documented order. */
+export function automationJson(a: Automation__Output) {
+  return {
+    id: a.id,
+    name: a.name,
+    status: a.status,
+    trigger: a.trigger?.type === 'event' ? { type: 'event', name: a.trigger.name } : { type: 'subscribed' },
+    steps: a.steps.map((s) => ({
+      delaySeconds: s.delaySeconds,
+      templateId: s.templateId,
+      variables: JSON.parse(s.variablesJson) as Record<string, unknown>,
+      ...(s.results ? { results: { sent: s.results.sent, exits: s.results.exits } } : {}),
+    })),
+    exitOn: { events: a.exitEvents },
+    ...(a.enrolments ? { enrolments: { active: a.enrolments.active, completed: a.enrolments.completed, exited: a.enrolments.exited } } : {}),
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  };
+}
+
+export function automationEndpoints(backend: AutomationsBackend) {
+  const endpoint = <Answer>(operation: string, body: ApiRoute['body'], call: AutomationCall<Answer>, json: (answer: Answer) => unknown, extra: Partial<ApiRoute> = {}): ApiRoute => ({
+    operation,
+    permission: 'create',
+    denied: { status: 403, body: { message: MESSAGES.planAutomations } },
+    genericMessage: MESSAGES.internal,
+    body,
+    ...extra,
+    handle: async ({ principal, params, bodyJson, query, headers, ctx }) =>
+      json(
+        await call(
+          {
+            siteId: principal.siteId,
+            automationId: params.automationId ?? '',
+            bodyJson,
+            // A repeated query parameter is sent as a value its rule refuses (route.ts, queryValue).
+            limit: queryValue(query.limit, 'refused'),
+            cursor: queryValue(query.cursor, '\u0000'),
+            // Events only: the other calls ignore the header, as the template calls do.
+            idempotencyKey: operation === 'recordEvent' ? idempotencyKey(headers['idempotency-key']) : '',
+          },
+          ctx,
+        ),
+      ),
+  });
+  return {
+    list: endpoint('listAutomations', 'none', backend.listAutomations, (res) => {
+      // A backend that answers without the page facts (another version of the contract) is a 500, never a broken body.
+      if (res.page === null) throw new Error('campaign service answered without page');
+      return { items: res.items.map(automationJson), limit: res.page.limit, hasMore: res.page.hasMore, nextCursor: res.page.nextCursor || null };
+    }),
+    create: endpoint('createAutomation', 'json', backend.createAutomation, automationJson),
+    get: endpoint('getAutomation', 'none', backend.getAutomation, automationJson),
+    update: endpoint('updateAutomation', 'json', backend.updateAutomation, automationJson),
+    delete: endpoint('deleteAutomation', 'none', backend.deleteAutomation, (res) => ({ id: res.id, deleted: true })),
+    // 202: accepted; the steps it starts are sent when due.
+    event: endpoint('recordEvent', 'json', backend.recordEvent, (res) => ({ id: res.id }), { answerStatus: 202 }),
+  };
+}
