@@ -29,6 +29,8 @@ export const TOPICS = Object.freeze({
   notifications: 'notification.dispatch.v1',
   notificationChunks: 'delivery.notification-chunks.v1',
   stats: 'delivery.events.v1',
+  /** A person's subscription identified (people.md): the campaign service starts welcome automations. Key: the site's id. */
+  people: 'delivery.people.v1',
   deadLetter: 'deadletter.v1',
 });
 
@@ -42,6 +44,7 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = Object.freeze(
   [TOPICS.notifications]: 6,
   [TOPICS.notificationChunks]: 12,
   [TOPICS.stats]: 6,
+  [TOPICS.people]: 6,
   [TOPICS.deadLetter]: 1,
 });
 
@@ -206,6 +209,22 @@ export function chunkPartition(key: string, partitions: number): number | null {
   let h = 0x811c9dc5;
   for (let i = 0; i < m[1].length; i++) h = Math.imul(h ^ m[1].charCodeAt(i), 0x01000193);
   return ((h >>> 0) + Number(m[2])) % partitions;
+}
+
+/**
+ * An active subscription of the site belongs to this person (docs/people.md): published by the
+ * delivery service after each identify that finds the subscription (not only the first: a
+ * message lost with a crash is sent again by the person's next page), so the consumer must be
+ * idempotent — the campaign service enrols a person in a welcome automation once ever, and only
+ * for a subscription made since the automation was created (`subscribedAt`).
+ */
+export interface PersonSubscribedMessage {
+  type: 'person.subscribed';
+  version: 1;
+  siteId: string;
+  externalId: string;
+  /** When the subscription was made (ISO 8601). */
+  subscribedAt: string;
 }
 
 /**
@@ -449,6 +468,17 @@ const schemas = {
       subscriberIds: { type: 'array', items: { type: 'string', pattern: '^[0-9]{1,19}$' }, minItems: 1, maxItems: 5000 },
     },
   },
+  person: {
+    type: 'object',
+    required: ['type', 'version', 'siteId', 'externalId', 'subscribedAt'],
+    properties: {
+      type: { const: 'person.subscribed' },
+      version: { const: 1 },
+      siteId: uuid,
+      externalId: { type: 'string', minLength: 1, maxLength: 512 },
+      subscribedAt: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$', maxLength: 40 },
+    },
+  },
   stats: {
     type: 'object',
     required: ['type', 'version', 'campaignId', 'sent', 'failed', 'expired', 'impressions', 'clicks', 'state'],
@@ -558,5 +588,6 @@ export function createCodecs() {
     dispatch: dispatchCodec(ajv.compile(schemas.dispatch), ajv.compile(schemas.dispatchV1)),
     chunk: codec<ChunkMessage>(ajv.compile(schemas.chunk)),
     stats: codec<StatsMessage>(ajv.compile(schemas.stats)),
+    person: codec<PersonSubscribedMessage>(ajv.compile(schemas.person)),
   };
 }

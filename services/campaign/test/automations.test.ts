@@ -102,7 +102,7 @@ describe('Automations', function () {
 
   it('when a step is due, then one notification is made with the rendered template; a batch that dies before its commit leaves nothing and the step is sent once after', async () => {
     const a = await create(welcome({ name: 'crash' }));
-    await enrolSubscribed(h.pool, site.siteId, 'crash-person');
+    await enrolSubscribed(h.pool, site.siteId, 'crash-person', new Date());
     // A runner claims and makes the notification, then dies before its commit.
     const client = await h.pool.connect();
     try {
@@ -135,7 +135,7 @@ describe('Automations', function () {
 
   it('when runners race over many due steps, then each (step, person) has exactly one notification', async () => {
     const a = await create(welcome({ name: 'race', steps: [{ delaySeconds: 0, templateId }] }));
-    for (let i = 0; i < 40; i++) await enrolSubscribed(h.pool, site.siteId, `race-${i}`);
+    for (let i = 0; i < 40; i++) await enrolSubscribed(h.pool, site.siteId, `race-${i}`, new Date());
     const runners = [1, 2, 3].map(() => createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 4 }));
     await Promise.all(runners.map((r) => r.tick()));
     await drain();
@@ -146,7 +146,7 @@ describe('Automations', function () {
 
   it('when an automation is paused, then its due steps are not sent until it is resumed; once deleted, nothing more', async () => {
     const a = await create(welcome({ name: 'pause' }));
-    await enrolSubscribed(h.pool, site.siteId, 'pause-person');
+    await enrolSubscribed(h.pool, site.siteId, 'pause-person', new Date());
     const paused = await h.call<Automation__Output>('UpdateAutomation', req(site, { automationId: a.id, body: { status: 'paused' } }));
     expect(paused.status).to.equal('paused');
     await drain();
@@ -214,9 +214,9 @@ describe('Automations', function () {
 
   it('when a person subscribes again, then a welcome is not started twice', async () => {
     const a = await create(welcome({ name: 'once', steps: [{ delaySeconds: 0, templateId }] }));
-    expect(await enrolSubscribed(h.pool, site.siteId, 'once-person')).to.equal(1);
+    expect(await enrolSubscribed(h.pool, site.siteId, 'once-person', new Date())).to.equal(1);
     await drain();
-    expect(await enrolSubscribed(h.pool, site.siteId, 'once-person')).to.equal(0);
+    expect(await enrolSubscribed(h.pool, site.siteId, 'once-person', new Date())).to.equal(0);
     await drain();
     expect(await sendsOf(a.id)).to.equal(1);
     await h.call('DeleteAutomation', req(site, { automationId: a.id }));

@@ -264,7 +264,15 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         pluginRoutes({
           pool,
           subscriptions: createSubscriptions(pool, { pushServiceHosts: config.pushServiceHosts, pushTestHosts: config.pushTestHosts }),
-          identity: createIdentity({ pool, keys: vapidKeys }),
+          identity: createIdentity({
+            pool,
+            keys: vapidKeys,
+            // After the link's commit, not in it: a publish lost with a crash is made again by the
+            // person's next identify (the plugin's, on every page), and the consumer enrols once.
+            onIdentified: messaging
+              ? (fact) => void messaging.publishPersonSubscribed(fact).catch((err: unknown) => log.warn('person.subscribed not published', { err }))
+              : undefined,
+          }),
           visitorTags: createVisitorTags(pool),
           optInFunnel,
           limiter: createFixedWindowLimiter({ limit: config.subscribeRateLimitPerMinute }),

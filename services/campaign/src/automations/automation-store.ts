@@ -127,15 +127,19 @@ export async function applyEvent(db: Queryable, siteId: string, externalId: stri
   );
 }
 
-/** A person's first identified subscription: they start the site's active welcome automations, once per person ever. */
-export async function enrolSubscribed(db: Queryable, siteId: string, externalId: string): Promise<number> {
+/**
+ * A person's subscription made at `subscribedAt` was identified: they start the site's active
+ * welcome automations created before it — once per person ever (the enrolment's key), however
+ * often the fact arrives. Answers how many started.
+ */
+export async function enrolSubscribed(db: Queryable, siteId: string, externalId: string, subscribedAt: Date): Promise<number> {
   const { rowCount } = await db.query(
     `INSERT INTO campaign.automation_enrolments (automation_id, external_id, due_at, state)
      SELECT a.id, $2, now() + make_interval(secs => (a.steps -> 0 ->> 'delaySeconds')::int), 'active'
        FROM campaign.automations a
-      WHERE a.site_id = $1 AND a.trigger_type = 'subscribed' AND a.status = 'active'
+      WHERE a.site_id = $1 AND a.trigger_type = 'subscribed' AND a.status = 'active' AND a.created_at <= $3
      ON CONFLICT (automation_id, external_id) DO NOTHING`,
-    [siteId, externalId],
+    [siteId, externalId, subscribedAt],
   );
   return rowCount ?? 0;
 }

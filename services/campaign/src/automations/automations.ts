@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import type { PersonSubscribedMessage } from '@webpush/contracts/messages.js';
 import { claimKey, findFreshKey, type CursorCodec } from '../campaigns/index.js';
 import { templateById } from '../templates/index.js';
 import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
@@ -15,7 +16,7 @@ import { isUuid } from '../base/ids.js';
 import { parseObjectBody } from '../base/request-body.js';
 import { fill, MESSAGES } from '../base/texts.js';
 import { validateAutomationInput, validateAutomationUpdate, validateEventInput, type AutomationStatus, type ExitOn, type Step, type Trigger } from './automation-input.js';
-import { applyEvent, automationById, automationResults, deleteAutomation, insertAutomation, listAutomations, updateAutomation, type AutomationRow } from './automation-store.js';
+import { applyEvent, automationById, enrolSubscribed, automationResults, deleteAutomation, insertAutomation, listAutomations, updateAutomation, type AutomationRow } from './automation-store.js';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -111,6 +112,13 @@ export function automationUseCases(deps: { pool: Pool; cursors: CursorCodec; onS
     async deleteAutomation(siteId: string, id: string): Promise<{ id: string }> {
       if (!isUuid(id) || !isUuid(siteId) || !(await deleteAutomation(pool, siteId, id))) throw notFound();
       return { id };
+    },
+
+    /** Identified subscriptions from the delivery service (Kafka, delivery.people.v1): welcome automations start. */
+    async enrolIdentified(messages: PersonSubscribedMessage[]): Promise<void> {
+      let started = 0;
+      for (const m of messages) started += await enrolSubscribed(pool, m.siteId, m.externalId, new Date(m.subscribedAt));
+      if (started > 0) deps.onStepsDue?.();
     },
 
     /**

@@ -1,60 +1,60 @@
 // The campaign service's Kafka wiring: the outbox relay publishes dispatch jobs; the stats
-// consumer keeps per-campaign counters. Topic names and message types live in @webpush/contracts/messages.ts.
+// consumer keeps per-campaign counters; the people consumer starts welcome automations. Topic names and message types live in @webpush/contracts/messages.ts.
 //
 // The two start apart: the producer (all the relay needs) at once; the stats consumer in the
 // background, since joining its group can take as long as a rebalance (a restarted instance
 // waits for the group to give up its previous self: ~20 s), and counters arriving a little
 // later delay nothing, while a dispatch waiting for them would.
-import { createMessaging } from '@webpush/shared/kafka.js';
+import { createMessaging, type ConsumeOptions } from '@webpush/shared/kafka.js';
 import type { Logger } from '@webpush/shared/log.js';
-import { createCodecs, TOPICS, type StatsMessage } from '@webpush/contracts/messages.js';
+import { createCodecs, TOPICS, type PersonSubscribedMessage, type StatsMessage } from '@webpush/contracts/messages.js';
 
 export const STATS_GROUP = 'campaign-stats';
+export const PEOPLE_GROUP = 'campaign-people';
 const STOP_WAIT_MS = 10_000;
 
 export function createCampaignMessaging(opts: { brokers: string[]; prefix: string; chunkPartitions: number; log: Logger; consumerRetryMs?: number; requestQueueFix?: boolean }) {
   const messaging = createMessaging({ brokers: opts.brokers, prefix: opts.prefix, chunkPartitions: opts.chunkPartitions, clientId: 'campaign', log: opts.log, requestQueueFix: opts.requestQueueFix });
   const codecs = createCodecs();
   const retryMs = opts.consumerRetryMs ?? 5000;
-  let stopConsumer: (() => Promise<void>) | undefined;
-  let consuming: Promise<void> | undefined;
+  const stopConsumers: (() => Promise<void>)[] = [];
+  const consuming: Promise<void>[] = [];
   let stopped = false;
-  let wakeRetry: (() => void) | undefined;
-  let joinedOnce = false;
+  const wakeRetries = new Set<() => void>();
 
-  const consumeStats = async (applyStats: (messages: StatsMessage[]) => Promise<void>) => {
+  /** One consumer joined in the background, retrying while it cannot join. */
+  const consumeInBackground = async <T>(name: string, consume: Omit<ConsumeOptions<T>, 'onJoin'>) => {
+    let joinedOnce = false;
     // Bounded by stop(): each failed attempt waits retryMs (cut short by stop).
     while (!stopped) {
       try {
         const consumer = await messaging.consume({
-          groupId: STATS_GROUP,
-          topic: TOPICS.stats,
-          codec: codecs.stats,
-          maxBatch: 500,
-          partitionsConsumedConcurrently: 2,
-          handle: (messages) => applyStats(messages.map((m) => m.value)),
+          ...consume,
           onJoin: () => {
-            if (!joinedOnce) opts.log.info('stats consumer joined its group');
+            if (!joinedOnce) opts.log.info(`${name} consumer joined its group`);
             joinedOnce = true;
           },
         });
-        stopConsumer = consumer.stop;
+        stopConsumers.push(consumer.stop);
         if (stopped) await consumer.stop().catch(() => {});
         return;
       } catch (err) {
         if (stopped) return;
-        opts.log.warn('stats consumer could not start; retrying', { err, retryMs });
+        opts.log.warn(`${name} consumer could not start; retrying`, { err, retryMs });
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, retryMs);
-          wakeRetry = () => {
+          const wake = () => {
             clearTimeout(timer);
             resolve();
           };
+          wakeRetries.add(wake);
         });
-        wakeRetry = undefined;
+        wakeRetries.clear();
       }
     }
   };
+  let statsStarted = false;
+  let peopleStarted = false;
 
   return {
     publish: messaging.publish,
@@ -72,7 +72,17 @@ export function createCampaignMessaging(opts: { brokers: string[]; prefix: strin
      * it can, retrying while it cannot. Nothing else waits for it.
      */
     startStatsConsumer(applyStats: (messages: StatsMessage[]) => Promise<void>) {
-      consuming ??= consumeStats(applyStats);
+      if (statsStarted) return;
+      statsStarted = true;
+      consuming.push(
+        consumeInBackground('stats', { groupId: STATS_GROUP, topic: TOPICS.stats, codec: codecs.stats, maxBatch: 500, partitionsConsumedConcurrently: 2, handle: (messages) => applyStats(messages.map((m) => m.value)) }),
+      );
+    },
+    /** The same for the people consumer: identified subscriptions, for welcome automations (idempotent: a replay enrols nobody twice). */
+    startPeopleConsumer(enrol: (messages: PersonSubscribedMessage[]) => Promise<void>) {
+      if (peopleStarted) return;
+      peopleStarted = true;
+      consuming.push(consumeInBackground('people', { groupId: PEOPLE_GROUP, topic: TOPICS.people, codec: codecs.person, maxBatch: 200, handle: (messages) => enrol(messages.map((m) => m.value)) }));
     },
     /**
      * Stops the consumer (it commits what it applied) and disconnects. A join still under way
@@ -81,11 +91,11 @@ export function createCampaignMessaging(opts: { brokers: string[]; prefix: strin
      */
     async stop() {
       stopped = true;
-      wakeRetry?.();
+      for (const wake of wakeRetries) wake();
       const done = (async () => {
-        await stopConsumer?.().catch(() => {});
+        await Promise.all(stopConsumers.map((stop) => stop().catch(() => {})));
         await messaging.disconnect();
-        await consuming;
+        await Promise.all(consuming);
       })();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)).unref())]);

@@ -39,7 +39,10 @@ function endpointOf(body: Record<string, unknown>, messages: string[]): string {
   return endpoint as string;
 }
 
-export function createIdentity(deps: { pool: Pool; keys: VapidEncryptionKeys }) {
+/** A subscription found and linked to its person (published for the campaign service's welcome automations; never awaited by the plugin's answer). */
+export type OnIdentified = (fact: { siteId: string; externalId: string; subscribedAt: Date }) => void;
+
+export function createIdentity(deps: { pool: Pool; keys: VapidEncryptionKeys; onIdentified?: OnIdentified }) {
   const { pool, keys } = deps;
 
   async function siteIdOf(publicId: string): Promise<string> {
@@ -67,7 +70,9 @@ export function createIdentity(deps: { pool: Pool; keys: VapidEncryptionKeys }) 
     if (!sealed) throw new HttpError(403, IDENTITY_MESSAGES.noSecret);
     const secrets = [sealed.secretEnc, ...(sealed.previousSecretEnc ? [sealed.previousSecretEnc] : [])].map((s) => openIdentitySecret(s, siteId, keys));
     if (!signatureMatches(secrets, externalId, body.signature as string)) throw new HttpError(403, IDENTITY_MESSAGES.badSignature);
-    return { identified: await linkSubscription(pool, siteId, endpoint, externalId) };
+    const subscribedAt = await linkSubscription(pool, siteId, endpoint, externalId);
+    if (subscribedAt) deps.onIdentified?.({ siteId, externalId, subscribedAt });
+    return { identified: subscribedAt !== null };
   }
 
   /** The visitor logged out: the subscription with `endpoint` no longer belongs to anyone. Needs no signature: only the browser holds its endpoint. */

@@ -61,10 +61,11 @@ export async function storeIdentitySecrets(tx: PoolClient, siteId: string, secre
  * active subscription has the endpoint (the plugin registers it again first). One statement:
  * the person is made only together with its link.
  */
-export async function linkSubscription(db: Queryable, siteId: string, endpoint: string, externalId: string): Promise<boolean> {
+/** When the linked subscription was made; null when the site has no active subscription with the endpoint (nothing stored). */
+export async function linkSubscription(db: Queryable, siteId: string, endpoint: string, externalId: string): Promise<Date | null> {
   const { rows } = await db.query(
     `WITH sub AS (
-       SELECT id FROM delivery.subscribers WHERE site_id = $1 AND endpoint = $2 AND active),
+       SELECT id, created_at FROM delivery.subscribers WHERE site_id = $1 AND endpoint = $2 AND active),
      person AS (
        -- DO UPDATE (to itself) rather than DO NOTHING, so that RETURNING yields the existing row.
        INSERT INTO delivery.people (site_id, external_id) SELECT $1, $3 WHERE EXISTS (SELECT 1 FROM sub)
@@ -76,10 +77,10 @@ export async function linkSubscription(db: Queryable, siteId: string, endpoint: 
        ON CONFLICT (subscriber_id) DO UPDATE SET person_id = EXCLUDED.person_id, linked_at = now()
          WHERE l.person_id <> EXCLUDED.person_id
        RETURNING subscriber_id)
-     SELECT (SELECT count(*) FROM sub)::int AS found, (SELECT count(*) FROM link)::int AS changed`,
+     SELECT (SELECT created_at FROM sub) AS subscribed_at, (SELECT count(*) FROM link)::int AS changed`,
     [siteId, endpoint, externalId],
   );
-  return rows[0].found > 0;
+  return rows[0].subscribed_at;
 }
 
 /** Unlinks the site's subscription with this endpoint from its person; false when it had none. */

@@ -100,6 +100,12 @@ export function createDeliveryMessaging(opts: { brokers: string[]; prefix: strin
     /** Readiness: a broker answers. */
     ping: messaging.ping,
     consumerLag: messaging.consumerLag,
+    /** A person's subscription identified (people/identity.ts): the campaign service's welcome automations. */
+    async publishPersonSubscribed(fact: { siteId: string; externalId: string; subscribedAt: Date }) {
+      await publish(TOPICS.people, [
+        { key: fact.siteId, value: codecs.person.encode({ type: 'person.subscribed', version: 1, siteId: fact.siteId, externalId: fact.externalId, subscribedAt: fact.subscribedAt.toISOString() }) },
+      ]);
+    },
     async publishStats(runs: StatsSource[]) {
       await publish(
         TOPICS.stats,
