@@ -7,6 +7,7 @@
 // (ADVERSARIAL_SEED), modest run counts and time limits. The table printed at the end gives
 // the inputs tried per class and their outcomes.
 import { registerAdminApi } from './classes/admin-api.js';
+import { registerAutomations } from './classes/automations.js';
 import { registerConsoleAudit } from './classes/console-audit.js';
 import { registerConsoleDrafts } from './classes/console-drafts.js';
 import { registerConsoleSettings } from './classes/console-settings.js';
@@ -72,4 +73,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerTemplates();
   registerOptInPrompts();
   registerNotifications();
+  registerAutomations();
 });
