@@ -255,6 +255,29 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([missing.status, missing.body]).to.deep.equal([404, { message: 'Template not found' }]);
   });
 
+  it('automations: create, list, get with its step results, pause, an event (202, its Idempotency-Key), delete, then 404', async () => {
+    const template = await client('createTemplate', { key: site.apiKey, name: 'Cart reminder' });
+    const templateId: string = template.body.id;
+    const created = await client('createAutomation', { key: site.apiKey, templateId, requestId: 'client-automation-1' });
+    expect([created.status, created.requestId, created.body.status, created.body.trigger]).to.deep.equal([200, 'client-automation-1', 'active', { type: 'event', name: 'cart_abandoned' }]);
+    expect(created.body.steps).to.deep.equal([{ delaySeconds: 3600, templateId, variables: { first_name: 'there' }, results: { sent: 0, exits: 0 } }]);
+    const automationId: string = created.body.id;
+    const listed = await client('listAutomations', { key: site.apiKey, limit: 5 });
+    expect([listed.status, listed.body.items.map((a: { id: string }) => a.id)]).to.deep.equal([200, [automationId]]);
+    const event = await client('recordEvent', { key: site.apiKey, externalId: 'client-user', idempotencyKey: 'client-event-1' });
+    const again = await client('recordEvent', { key: site.apiKey, externalId: 'client-user', idempotencyKey: 'client-event-1' });
+    expect([event.status, again.status, again.body]).to.deep.equal([202, 202, event.body]);
+    const got = await client('getAutomation', { key: site.apiKey, automationId });
+    expect([got.status, got.body.enrolments]).to.deep.equal([200, { active: 1, completed: 0, exited: 0 }]);
+    const paused = await client('updateAutomation', { key: site.apiKey, automationId });
+    expect([paused.status, paused.body.status]).to.deep.equal([200, 'paused']);
+    const deleted = await client('deleteAutomation', { key: site.apiKey, automationId });
+    expect([deleted.status, deleted.body]).to.deep.equal([200, { id: automationId, deleted: true }]);
+    const missing = await client('getAutomation', { key: site.apiKey, automationId });
+    expect([missing.status, missing.body]).to.deep.equal([404, { message: 'Automation not found' }]);
+    await client('deleteTemplate', { key: site.apiKey, templateId });
+  });
+
   it('webhooks: create (its secret once), list, get, change, ping, deliveries, redeliver the ping, rotate the secret, delete', async () => {
     // A name that need not resolve: accepted at create (no DNS in the sandbox); its deliveries
     // fail and wait. Its events are ones the earlier steps no longer raise: only the ping is listed.

@@ -36,6 +36,7 @@ interface Args {
   signature?: string;
   templateId?: string;
   name?: string;
+  automationId?: string;
 }
 
 const [operation, json] = process.argv.slice(2);
@@ -56,6 +57,8 @@ type UpdateWebhook = components['schemas']['UpdateWebhookRequest'];
 type UpdateUser = components['schemas']['UpdateUserRequest'];
 type CreateTemplate = components['schemas']['CreateTemplateRequest'];
 type UpdateTemplate = components['schemas']['UpdateTemplateRequest'];
+type CreateAutomation = components['schemas']['CreateAutomationRequest'];
+type EventRequest = components['schemas']['EventRequest'];
 
 const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; response: Response }>> = {
   createCampaign: () => {
@@ -153,6 +156,24 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
       body: { variables: { first_name: 'Ana', product: 'red boots', product_id: 'b/42', left: 3 } },
     }),
   deleteTemplate: () => client.DELETE('/v2/templates/{templateId}', { params: { path: { templateId: need(args.templateId, 'templateId') } }, headers: apiKey }),
+  // Automations: an abandoned cart's reminder an hour later, cancelled by the checkout.
+  createAutomation: () => {
+    const body: CreateAutomation = {
+      name: args.name ?? 'Abandoned cart',
+      trigger: { type: 'event', name: 'cart_abandoned' },
+      steps: [{ delaySeconds: 3600, templateId: need(args.templateId, 'templateId'), variables: { first_name: 'there' } }],
+      exitOn: { events: ['checkout_completed'] },
+    };
+    return client.POST('/v2/automations', { params: { header: { 'X-Request-Id': requestId } }, headers: apiKey, body });
+  },
+  listAutomations: () => client.GET('/v2/automations', { params: { query: args.cursor ? { limit: args.limit ?? 20, cursor: args.cursor } : { limit: args.limit ?? 20 } }, headers: apiKey }),
+  getAutomation: () => client.GET('/v2/automations/{automationId}', { params: { path: { automationId: need(args.automationId, 'automationId') } }, headers: apiKey }),
+  updateAutomation: () => client.PATCH('/v2/automations/{automationId}', { params: { path: { automationId: need(args.automationId, 'automationId') } }, headers: apiKey, body: { status: 'paused' } }),
+  deleteAutomation: () => client.DELETE('/v2/automations/{automationId}', { params: { path: { automationId: need(args.automationId, 'automationId') } }, headers: apiKey }),
+  recordEvent: () => {
+    const body: EventRequest = { externalId: args.externalId ?? 'user-123', name: args.name ?? 'cart_abandoned', properties: { product: 'red boots', total: 89.9 } };
+    return client.POST('/v2/events', { params: { header: args.idempotencyKey ? { 'Idempotency-Key': args.idempotencyKey } : {} }, headers: apiKey, body });
+  },
   // Webhooks: an endpoint at a name that need not resolve (accepted at create; its deliveries
   // fail and are retried), for events the other calls of the check do not raise once it exists.
   createWebhook: () => {
