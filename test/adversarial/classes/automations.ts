@@ -107,7 +107,7 @@ export function registerAutomations(): void {
       const body = fc.record({ externalId, name: fc.oneof(eventName, hostileValue), properties, extra: hostileValue }, { requiredKeys: [] });
       await fuzz(fc.tuple(body, key), { numRuns: 300, timeMs: 15_000, seedOffset: 2403 }, async ([b, k]) => {
         const headers: [string, string][] = k === undefined ? [] : [['Idempotency-Key', k]];
-        await automationProbe(v2('POST', '/v2/events', sites.fuzz.apiKey, toJsonText(b), headers), show({ b, k }, 200), [202, 400, 413, 422, 429], hasBadText(b));
+        await automationProbe(v2('POST', '/v2/events', sites.fuzz.apiKey, toJsonText(b), headers), show({ b, k }, 200), [202, 400, 413, 422, 429, 431], hasBadText(b));
       });
       await endOfClassChecks(cls);
       assertNoViolations(cls);
