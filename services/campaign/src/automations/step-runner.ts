@@ -31,6 +31,27 @@ async function contentOf(render: TemplateRenderer, d: DueStep) {
 }
 
 /**
+ * Renders once per distinct (site, template, values) in a batch: the people of one step without
+ * values of their own (a welcome series) share one read of the template instead of one each. A
+ * refusal is remembered as such.
+ */
+function batchRenderer(render: TemplateRenderer) {
+  const seen = new Map<string, Promise<ReturnType<typeof validateContentInput>>>();
+  return (d: DueStep) => {
+    const step = d.steps[d.step];
+    const key = JSON.stringify([d.siteId, step.templateId, step.variables, d.variables]);
+    let content = seen.get(key);
+    if (!content) {
+      content = contentOf(render, d);
+      // Settled either way: a rejection is read by the step that awaits it, not left unhandled.
+      content.catch(() => {});
+      seen.set(key, content);
+    }
+    return content;
+  };
+}
+
+/**
  * One batch in the caller's transaction: claims up to `limit` due steps and sends each. A step
  * whose template is gone or does not render (a variable with no value) cannot be sent: the person
  * leaves the series (`templateFailed`), counted as an exit of that step. Resolves to the
@@ -38,11 +59,12 @@ async function contentOf(render: TemplateRenderer, d: DueStep) {
  */
 export async function sendDueSteps(tx: Queryable, render: TemplateRenderer, limit: number): Promise<{ claimed: number; sent: number }> {
   const due = await claimDue(tx, limit);
+  const contentFor = batchRenderer(render);
   let sent = 0;
   for (const d of due) {
     let content;
     try {
-      content = await contentOf(render, d);
+      content = await contentFor(d);
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       await exitEnrolment(tx, d, 'templateFailed');
