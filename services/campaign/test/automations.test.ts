@@ -119,8 +119,10 @@ describe('Automations', function () {
     await drain();
     const sends = (await h.pool.query(`SELECT notification_id, step FROM campaign.automation_sends WHERE automation_id = $1`, [a.id])).rows;
     expect(sends.map((s) => s.step)).to.deep.equal([0]);
-    const n = (await h.pool.query(`SELECT content FROM campaign.notifications WHERE id = $1`, [sends[0].notification_id])).rows[0];
+    const n = (await h.pool.query(`SELECT content, external_ids, subscription_ids::text[] AS subscription_ids, transactional FROM campaign.notifications WHERE id = $1`, [sends[0].notification_id])).rows[0];
     expect(n.content.title).to.equal('Welcome friend');
+    // To the person (the delivery service resolves their active subscriptions), under the site's cap.
+    expect([n.external_ids, n.subscription_ids, n.transactional]).to.deep.equal([['crash-person'], [], false]);
     expect(await count('outbox', `campaign_id = $1 AND kind = 'notification.dispatch'`, [sends[0].notification_id])).to.equal(1);
     // A day later the second step, with its own variables; then the run is complete.
     await makeDue(a.id);

@@ -1,6 +1,7 @@
 // Validation of /v2/automations and POST /v2/events (docs/api-decisions.md, "Automations"). Every
 // failing field contributes its message; the templates' existence (a stored template of the site)
 // is checked where the automation is stored, in its transaction (automations.ts).
+import { externalIdFault } from '@webpush/contracts/external-id.js';
 import { hasBadCharacters } from '@webpush/shared/text.js';
 import { ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
@@ -14,9 +15,6 @@ export const MAX_EXIT_EVENTS = 20;
 export const MAX_EVENT_PROPERTIES = 50;
 const MAX_PROPERTY_CHARS = 1000;
 const MAX_NAME_CHARS = 100;
-/** The people's rule (services/delivery/src/people/identity.ts, externalIdProblem): 1 to 128 code points, no control character. */
-const MAX_EXTERNAL_ID_CHARS = 128;
-const CONTROL = /\p{Cc}/u;
 export const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 const PROPERTY_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 
@@ -154,8 +152,10 @@ export function validateEventInput(body: Record<string, unknown>): EventInput {
   if (!onlyKeys(body, ['externalId', 'name', 'properties'])) throw new ValidationError([MESSAGES.eventFields]);
   const errors: string[] = [];
   const id = body.externalId;
-  const externalIdOk = typeof id === 'string' && !hasBadCharacters(id) && [...id].length >= 1 && [...id].length <= MAX_EXTERNAL_ID_CHARS && !CONTROL.test(id);
-  if (!externalIdOk) errors.push(MESSAGES.eventExternalId);
+  // The people's one rule (contracts' external-id.ts); an unpaired surrogate has the shared message.
+  const fault = externalIdFault(id);
+  if (fault === 'format') errors.push(MESSAGES.eventExternalId);
+  else if (fault === 'characters') errors.push(MESSAGES.eventExternalIdCharacters);
   const nameOk = typeof body.name === 'string' && EVENT_NAME.test(body.name);
   if (!nameOk) errors.push(MESSAGES.eventName);
   const properties = propertiesField(body.properties, errors);

@@ -9,8 +9,7 @@ import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.j
 import type { Logger } from '@webpush/shared/log.js';
 import { createPeriodic } from '@webpush/shared/periodic.js';
 import { DEFAULT_TTL_SECONDS, validateContentInput } from '../campaigns/index.js';
-import { insertNotification } from '../notifications/index.js';
-import { insertOutbox, notificationJob } from '../outbox/index.js';
+import { storeNotification } from '../notifications/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
 import { ValidationError } from '../base/errors.js';
 import { advance, claimDue, exitEnrolment, nextDue, recordSend, type DueStep } from './automation-store.js';
@@ -72,9 +71,10 @@ export async function sendDueSteps(tx: Queryable, render: TemplateRenderer, limi
     }
     const notificationId = randomUUID();
     if (await recordSend(tx, { automationId: d.automationId, externalId: d.externalId, round: d.round, step: d.step, notificationId })) {
-      // Addressed to nobody yet: targets by person (externalIds) arrive with the notifications' change for people.
-      await insertNotification(tx, { id: notificationId, siteId: d.siteId, content, ttl: DEFAULT_TTL_SECONDS, urgency: 'normal', transactional: false, subscriptionIds: [] });
-      await insertOutbox(tx, [notificationJob(notificationId)]);
+      // To the person, on each of their active subscriptions as the delivery service resolves
+      // them when it takes the job (none left: the result is noSubscription). Not transactional:
+      // the site's frequency cap holds a step back like any marketing message.
+      await storeNotification(tx, d.siteId, { subscriptionIds: [], externalIds: [d.externalId], content, ttl: DEFAULT_TTL_SECONDS, urgency: 'normal', transactional: false }, notificationId);
       sent++;
     }
     await advance(tx, d);

@@ -150,6 +150,7 @@ const OWN = {
   automationExitOn: 'exitOn must be an object with events: at most 20 event names, each once',
   eventFields: 'An event takes only externalId, name and properties',
   eventExternalId: 'externalId must be a string of 1 to 128 characters without control characters',
+  eventExternalIdCharacters: `externalId ${BAD_CHARACTERS}`,
   eventName: 'name must be an event name: 1 to 64 characters of a-z, A-Z, 0-9, _, ., : and -',
   eventProperties: 'properties must be an object of at most 50 names (a-z, 0-9 and _, not starting with a digit, at most 64 characters) with string (at most 1000 characters) or number values',
   // create (docs/api-decisions.md, "Create")

@@ -5,5 +5,3 @@ export { validateNotificationInput } from './notification-input.js';
 export type { NotificationInput } from './notification-input.js';
 export { notificationByIdUseCases, NOTIFICATION_OUTCOMES } from './notification-by-id.js';
 export type { NotificationAnswer, NotificationOutcome, NotificationResultsReader, NotificationRun } from './notification-by-id.js';
-// For automations/: a step sent is a notification, stored in the transaction that records the step.
-export { insertNotification } from './notification-store.js';
