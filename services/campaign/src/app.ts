@@ -1,4 +1,5 @@
 // Starts the campaign service: migrations, gRPC server, scheduler. Nothing happens at import time.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPools, migrate, type Pool } from '@webpush/shared/db.js';
@@ -8,6 +9,7 @@ import type { CampaignConfig } from './config.js';
 import { createCursorCodec, createAudienceRecount, createIdempotencyPurge, createAudienceClient } from './campaigns/index.js';
 import { createScheduler, oldestOverdue } from './scheduler/index.js';
 import { createUseCases } from './grpc/use-cases.js';
+import { createFeedFetcher, createFeedPoller } from './feeds/index.js';
 import { createRunsClient } from './ab-tests/index.js';
 import { createSiteRegistryClient, createOperators } from './sites/index.js';
 import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createGrpcServer, SITE_ADMIN_GRPC_SERVICE } from './grpc-server.js';
@@ -78,8 +80,19 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   let metricsServer: OpsServer | undefined;
   const accounts = createAccounts(pool);
   accounts.warm();
+  const feedFetcher = createFeedFetcher({
+    testHosts: config.feeds.testHosts,
+    timeoutMs: config.feeds.timeoutMs,
+    maxBytes: config.feeds.maxBytes,
+    ca: config.feeds.extraCaFile ? await readFile(config.feeds.extraCaFile, 'utf8') : undefined,
+  });
+  const useCases = createUseCases({
+    pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake,
+    feeds: { testHosts: config.feeds.testHosts, onDue: () => feedPoller.wake() },
+  });
+  const feedPoller = createFeedPoller({ pool, log, fetcher: feedFetcher, createCampaign: useCases.createCampaign }, config.feeds.poller);
   const server = createGrpcServer({
-    useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake }),
+    useCases,
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
     siteAdmin: { operators: createOperators(pool), accounts, register: siteRegistry.register },
     log,
@@ -98,6 +111,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     keyPurge.start();
     consolePurge.start();
     recount.start();
+    feedPoller.start();
     if (messaging) {
       // The relay first, and at once: the stats consumer joins its group in the background
       // (a restarted instance can wait ~20 s for that), and nothing waits for it.
@@ -121,6 +135,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       await keyPurge.stop();
       await consolePurge.stop();
       await recount.stop();
+      await feedPoller.stop();
+      feedFetcher.close();
       await relay?.stop();
       await messaging?.stop();
       audience.close();
@@ -142,6 +158,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     await keyPurge.stop();
     await consolePurge.stop();
     await recount.stop();
+    await feedPoller.stop();
+    feedFetcher.close();
     await relay?.stop();
     await messaging?.stop().catch(() => {});
     audience.close();

@@ -10,6 +10,7 @@ import type { Notification } from '@webpush/contracts/generated/campaign/v1/Noti
 import type { NotificationAnswer } from '../notifications/index.js';
 import type { UseCases } from './use-cases.js';
 import type { Template } from '../templates/index.js';
+import type { Feed } from '../feeds/index.js';
 import { DEFAULT_NOTIFICATION_OPTIONS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { toStatus } from './status.js';
 
@@ -27,6 +28,8 @@ function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<
 }
 
 const templateMessage = (t: Template) => ({ ...t, contentJson: JSON.stringify(t.content) });
+
+const feedMessage = ({ settings, ...f }: Feed) => ({ ...f, settingsJson: JSON.stringify(settings) });
 
 /** Rendered content as a create body's content fields (the notification options flat, as a create sends them). */
 function contentFields(c: CampaignContent): Record<string, unknown> {
@@ -73,6 +76,14 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
       const { template, content } = await uc.renderTemplate(req.siteId, req.templateId, req.bodyJson);
       return { template: templateMessage(template), contentJson: JSON.stringify(contentFields(content)) };
     }),
+    CreateFeed: unary('CreateFeed', log, async (req) => feedMessage(await uc.createFeed(req.siteId, req.bodyJson))),
+    ListFeeds: unary('ListFeeds', log, async (req) => {
+      const page = await uc.listFeeds(req.siteId, req.limit, req.cursor);
+      return { items: page.items.map(feedMessage), page: { limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? undefined } };
+    }),
+    GetFeed: unary('GetFeed', log, async (req) => feedMessage(await uc.getFeed(req.siteId, req.feedId))),
+    UpdateFeed: unary('UpdateFeed', log, async (req) => feedMessage(await uc.updateFeed(req.siteId, req.feedId, req.bodyJson))),
+    DeleteFeed: unary('DeleteFeed', log, (req) => uc.deleteFeed(req.siteId, req.feedId)),
     // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).
     ExportCampaigns: ((call: grpc.ServerWritableStream<ExportCampaignsRequest__Output, ExportCampaignsChunk>, done?: (err: unknown) => void) => {
       const { siteId, bodyJson, format } = call.request;

@@ -10,14 +10,18 @@ import type { CreateNotificationRequest as _campaign_v1_CreateNotificationReques
 import type { CreateNotificationResponse as _campaign_v1_CreateNotificationResponse, CreateNotificationResponse__Output as _campaign_v1_CreateNotificationResponse__Output } from '../../campaign/v1/CreateNotificationResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from '../../campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from '../../campaign/v1/DeleteCampaignResponse';
+import type { DeleteFeedResponse as _campaign_v1_DeleteFeedResponse, DeleteFeedResponse__Output as _campaign_v1_DeleteFeedResponse__Output } from '../../campaign/v1/DeleteFeedResponse';
 import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from '../../campaign/v1/DeleteTemplateResponse';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from '../../campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from '../../campaign/v1/ExportCampaignsRequest';
+import type { Feed as _campaign_v1_Feed, Feed__Output as _campaign_v1_Feed__Output } from '../../campaign/v1/Feed';
+import type { FeedRequest as _campaign_v1_FeedRequest, FeedRequest__Output as _campaign_v1_FeedRequest__Output } from '../../campaign/v1/FeedRequest';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from '../../campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from '../../campaign/v1/GetCampaignResponse';
 import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from '../../campaign/v1/GetNotificationRequest';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from '../../campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from '../../campaign/v1/ListCampaignsResponse';
+import type { ListFeedsResponse as _campaign_v1_ListFeedsResponse, ListFeedsResponse__Output as _campaign_v1_ListFeedsResponse__Output } from '../../campaign/v1/ListFeedsResponse';
 import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from '../../campaign/v1/ListNotificationsRequest';
 import type { ListNotificationsResponse as _campaign_v1_ListNotificationsResponse, ListNotificationsResponse__Output as _campaign_v1_ListNotificationsResponse__Output } from '../../campaign/v1/ListNotificationsResponse';
 import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from '../../campaign/v1/ListTemplatesResponse';
@@ -50,6 +54,15 @@ export interface CampaignServiceClient extends grpc.Client {
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  CreateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  CreateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  CreateFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  CreateFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  createFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  createFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  createFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  createFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  
   CreateNotification(argument: _campaign_v1_CreateNotificationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
   CreateNotification(argument: _campaign_v1_CreateNotificationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
   CreateNotification(argument: _campaign_v1_CreateNotificationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
@@ -77,6 +90,15 @@ export interface CampaignServiceClient extends grpc.Client {
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  DeleteFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  DeleteFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  DeleteFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  DeleteFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  deleteFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  deleteFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  deleteFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  deleteFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  
   DeleteTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
   DeleteTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
   DeleteTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
@@ -99,6 +121,15 @@ export interface CampaignServiceClient extends grpc.Client {
   getCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   getCampaign(argument: _campaign_v1_GetCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   getCampaign(argument: _campaign_v1_GetCampaignRequest, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  GetFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  GetFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  GetFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  getFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  getFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  getFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  getFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
   
   GetNotification(argument: _campaign_v1_GetNotificationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
   GetNotification(argument: _campaign_v1_GetNotificationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
@@ -126,6 +157,15 @@ export interface CampaignServiceClient extends grpc.Client {
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListFeeds(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  ListFeeds(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  ListFeeds(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  ListFeeds(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  listFeeds(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  listFeeds(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  listFeeds(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  listFeeds(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
   
   ListNotifications(argument: _campaign_v1_ListNotificationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
   ListNotifications(argument: _campaign_v1_ListNotificationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
@@ -181,6 +221,15 @@ export interface CampaignServiceClient extends grpc.Client {
   updateDraft(argument: _campaign_v1_UpdateDraftRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   updateDraft(argument: _campaign_v1_UpdateDraftRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  UpdateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  UpdateFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  UpdateFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  updateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  updateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  updateFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  updateFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  
   UpdateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   UpdateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   UpdateTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
@@ -197,11 +246,15 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   CreateCampaign: grpc.handleUnaryCall<_campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
+  CreateFeed: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_Feed>;
+  
   CreateNotification: grpc.handleUnaryCall<_campaign_v1_CreateNotificationRequest__Output, _campaign_v1_CreateNotificationResponse>;
   
   CreateTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
   
   DeleteCampaign: grpc.handleUnaryCall<_campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse>;
+  
+  DeleteFeed: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_DeleteFeedResponse>;
   
   DeleteTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_DeleteTemplateResponse>;
   
@@ -209,11 +262,15 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   GetCampaign: grpc.handleUnaryCall<_campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse>;
   
+  GetFeed: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_Feed>;
+  
   GetNotification: grpc.handleUnaryCall<_campaign_v1_GetNotificationRequest__Output, _campaign_v1_Notification>;
   
   GetTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
   
   ListCampaigns: grpc.handleUnaryCall<_campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse>;
+  
+  ListFeeds: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_ListFeedsResponse>;
   
   ListNotifications: grpc.handleUnaryCall<_campaign_v1_ListNotificationsRequest__Output, _campaign_v1_ListNotificationsResponse>;
   
@@ -227,6 +284,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   UpdateDraft: grpc.handleUnaryCall<_campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
+  UpdateFeed: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_Feed>;
+  
   UpdateTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
   
 }
@@ -234,20 +293,25 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
 export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   Authenticate: MethodDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse__Output>
   CreateCampaign: MethodDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
+  CreateFeed: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_Feed, _campaign_v1_FeedRequest__Output, _campaign_v1_Feed__Output>
   CreateNotification: MethodDefinition<_campaign_v1_CreateNotificationRequest, _campaign_v1_CreateNotificationResponse, _campaign_v1_CreateNotificationRequest__Output, _campaign_v1_CreateNotificationResponse__Output>
   CreateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
   DeleteCampaign: MethodDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse__Output>
+  DeleteFeed: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_DeleteFeedResponse, _campaign_v1_FeedRequest__Output, _campaign_v1_DeleteFeedResponse__Output>
   DeleteTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_DeleteTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_DeleteTemplateResponse__Output>
   ExportCampaigns: MethodDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk__Output>
   GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
+  GetFeed: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_Feed, _campaign_v1_FeedRequest__Output, _campaign_v1_Feed__Output>
   GetNotification: MethodDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_Notification, _campaign_v1_GetNotificationRequest__Output, _campaign_v1_Notification__Output>
   GetTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
   ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
+  ListFeeds: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_ListFeedsResponse, _campaign_v1_FeedRequest__Output, _campaign_v1_ListFeedsResponse__Output>
   ListNotifications: MethodDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsResponse, _campaign_v1_ListNotificationsRequest__Output, _campaign_v1_ListNotificationsResponse__Output>
   ListTemplates: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_ListTemplatesResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_ListTemplatesResponse__Output>
   PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
   RenderTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_RenderTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_RenderTemplateResponse__Output>
   ReviseCampaign: MethodDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse__Output>
   UpdateDraft: MethodDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
+  UpdateFeed: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_Feed, _campaign_v1_FeedRequest__Output, _campaign_v1_Feed__Output>
   UpdateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
 }
