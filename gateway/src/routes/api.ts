@@ -24,11 +24,12 @@ import { notificationEndpoints } from './notifications.js';
 import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
 import { templateEndpoints } from './templates.js';
+import { feedEndpoints } from './feeds.js';
 import { webhookEndpoints } from './webhooks.js';
 import { peopleEndpoints } from './people.js';
 
 export interface ApiDeps {
-  backends: Pick<Backends, 'campaigns' | 'templates' | 'audience' | 'webhooks'>;
+  backends: Pick<Backends, 'campaigns' | 'templates' | 'feeds' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
@@ -51,6 +52,7 @@ export function v2Router(deps: ApiDeps): Router {
   const notifications = notificationEndpoints(deps.backends.campaigns);
   const audience = audienceEndpoints(deps.backends.audience);
   const templates = templateEndpoints(deps.backends.templates);
+  const feeds = feedEndpoints(deps.backends.feeds);
   const webhooks = webhookEndpoints(deps.backends.webhooks);
   const people = peopleEndpoints(deps.backends.audience);
   const v2 = createRouter();
@@ -90,6 +92,12 @@ export function v2Router(deps: ApiDeps): Router {
   add('PATCH', '/v2/templates/{templateId}', templates.update);
   add('DELETE', '/v2/templates/{templateId}', templates.delete);
   add('POST', '/v2/templates/{templateId}/render', templates.render);
+
+  add('GET', '/v2/feeds', feeds.list);
+  add('POST', '/v2/feeds', feeds.create);
+  add('GET', '/v2/feeds/{feedId}', feeds.get);
+  add('PATCH', '/v2/feeds/{feedId}', feeds.update);
+  add('DELETE', '/v2/feeds/{feedId}', feeds.delete);
 
   add('GET', '/v2/webhooks', webhooks.list);
   add('POST', '/v2/webhooks', webhooks.create);
