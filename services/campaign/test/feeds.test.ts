@@ -46,6 +46,12 @@ function feedServer() {
   const docs = new Map<string, { body: string; type: string; etag?: string }>();
   const conditional: string[] = [];
   const server = http.createServer((req, res) => {
+    // /redirect/<n>/<target>: n redirects, then to <target> (percent-encoded).
+    const redirect = /^\/redirect\/(\d+)\/(.*)$/.exec(req.url ?? '');
+    if (redirect) {
+      const n = Number(redirect[1]);
+      return res.writeHead(302, { Location: n > 1 ? `/redirect/${n - 1}/${redirect[2]}` : decodeURIComponent(redirect[2]) }).end();
+    }
     const doc = docs.get(req.url ?? '');
     if (!doc) return res.writeHead(404).end();
     if (req.headers['if-none-match']) conditional.push(req.url ?? '');
@@ -237,6 +243,17 @@ describe('Feeds', function () {
     expect((await poller().pass()).find((o) => o.feedId === bad.id)?.error).to.equal('not read: the document declares XML entities');
     expect(await getFeed(bad.id)).to.deep.include({ consecutiveFailures: 2 });
     for (const id of [f.id, big.id, bad.id]) expect(await campaignsOf(id)).to.deep.equal([]);
+  });
+
+  it('when a feed redirects, then at most 3 redirects are followed, each new URL under the same rules', async () => {
+    server.docs.set('/moved.xml', { body: rss([]), type: 'application/rss+xml' });
+    const fetched = await fetcher.fetch(server.url(`/redirect/3/${encodeURIComponent(server.url('/moved.xml'))}`), { etag: null, lastModified: null });
+    expect(fetched.kind).to.equal('fetched');
+    expect(await fetcher.fetch(server.url(`/redirect/4/${encodeURIComponent(server.url('/moved.xml'))}`), { etag: null, lastModified: null })).to.deep.equal({ kind: 'failed', error: 'more than 3 redirects' });
+    expect(await fetcher.fetch(server.url(`/redirect/1/${encodeURIComponent('https://169.254.169.254/latest/meta-data/')}`), { etag: null, lastModified: null })).to.deep.equal({
+      kind: 'failed',
+      error: 'refused: url must not point to a private, loopback, link-local or metadata address (redirected to https://169.254.169.254/latest/meta-data/)',
+    });
   });
 
   it('when a feed is paused or deleted, then it is polled no more', async () => {
