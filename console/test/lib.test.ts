@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { ApiError, messageOf } from '../src/lib/api';
 import { WEBHOOK_EVENTS as SERVICE_EVENTS, WEBHOOK_MESSAGES } from '../../services/delivery/src/webhooks/endpoints.js';
-import { webhookUrlProblem } from '../../services/delivery/src/webhooks/sender.js';
+import { outboundUrlProblem as webhookUrlProblem } from '@webpush/push/outbound.js';
 import { splitMessage, splitWebhookMessage } from '../src/lib/field-errors';
 import { actionText, campaignState, countryName, graphemes, isLive, outcomeText, sendingProgress } from '../src/lib/format';
 import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE } from '../src/lib/push';

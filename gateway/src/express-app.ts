@@ -20,7 +20,7 @@ import { staticRoutes } from './routes/static.js';
 import { MESSAGES } from './texts.js';
 
 export interface ExpressAppDeps {
-  backends: Pick<Backends, 'campaigns' | 'templates' | 'automations' | 'audience' | 'webhooks' | 'auditLog'>;
+  backends: Pick<Backends, 'campaigns' | 'templates' | 'automations' | 'feeds' | 'audience' | 'webhooks' | 'auditLog'>;
   authenticator: Authenticator;
   /** The /public proxy (routes/public-proxy.ts). */
   publicProxy: express.RequestHandler;

@@ -39,6 +39,8 @@ const OWN = {
   planTemplates: 'This plan does not have permission to manage templates via API',
   /** 403 for /v2/automations and POST /v2/events on a plan without the `create` permission (an addition). */
   planAutomations: 'This plan does not have permission to manage automations via API',
+  /** 403 for the /v2/feeds calls on a plan without the `create` permission (an addition). */
+  planFeeds: 'This plan does not have permission to manage feeds via API',
   /** 403 for the /v2/users calls on a plan without the `audience` permission (an addition; docs/people.md). */
   planUsers: 'This plan does not have permission to manage users via API',
   /** 403 for GET /v2/optin/funnel on a plan without the `reports` permission (an addition). */

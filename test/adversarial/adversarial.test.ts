@@ -17,6 +17,7 @@ import { registerConsoleWebhooks } from './classes/console-webhooks.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
 import { registerEdgeAnswers } from './classes/edge-answers.js';
+import { registerFeeds } from './classes/feeds.js';
 import { registerInternal } from './classes/internal.js';
 import { registerOptInFunnel } from './classes/optin-funnel.js';
 import { registerNotifications } from './classes/notifications.js';
@@ -74,4 +75,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerOptInPrompts();
   registerNotifications();
   registerAutomations();
+  registerFeeds();
 });

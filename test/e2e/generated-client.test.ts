@@ -317,6 +317,29 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([missing.status, missing.body]).to.deep.equal([404, { message: 'Webhook not found' }]);
   });
 
+  it('feeds: create (due for its first poll), list with paging, get, pause, delete, then 404', async () => {
+    const url = 'https://feeds.example.com/client.xml';
+    const created = await client('createFeed', { key: site.apiKey, url, requestId: 'client-feed-1' });
+    expect([created.status, created.requestId, created.body.url, created.body.paused, created.body.pollIntervalMinutes, created.body.topics]).to.deep.equal([200, 'client-feed-1', url, false, 15, ['news']]);
+    const feedId: string = created.body.id;
+    const second = await client('createFeed', { key: site.apiKey, url: 'https://feeds.example.com/second.xml' });
+    expect(second.status).to.equal(200);
+    const first = await client('listFeeds', { key: site.apiKey, limit: 1 });
+    expect([first.status, first.body.items.length, first.body.hasMore]).to.deep.equal([200, 1, true]);
+    const rest = await client('listFeeds', { key: site.apiKey, limit: 1, cursor: first.body.nextCursor });
+    expect([rest.status, rest.body.hasMore, [first.body.items[0].id, rest.body.items[0].id].sort()]).to.deep.equal([200, false, [feedId, second.body.id].sort()]);
+    const got = await client('getFeed', { key: site.apiKey, feedId });
+    expect([got.status, got.body.id, got.body.utmSource]).to.deep.equal([200, feedId, 'feed']);
+    const paused = await client('updateFeed', { key: site.apiKey, feedId });
+    expect([paused.status, paused.body.paused, paused.body.pollIntervalMinutes, paused.body.nextPollAt]).to.deep.equal([200, true, 60, null]);
+    for (const id of [feedId, second.body.id]) {
+      const deleted = await client('deleteFeed', { key: site.apiKey, feedId: id });
+      expect([deleted.status, deleted.body]).to.deep.equal([200, { id, deleted: true }]);
+    }
+    const missing = await client('getFeed', { key: site.apiKey, feedId });
+    expect([missing.status, missing.body]).to.deep.equal([404, { message: 'Feed not found' }]);
+  });
+
   it('every operation of the document was called through the generated client', () => {
     expect([...called].sort()).to.deep.equal([...ops.keys()].sort());
   });

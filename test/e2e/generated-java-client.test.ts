@@ -249,6 +249,18 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Template not found' }]);
   });
 
+  it('feeds: create, list, get, pause, delete; then get answers 404', () => {
+    const created = succeeded('createFeed', 200);
+    expect(created).to.deep.include({ url: `https://feeds.example.com/java-${out.runId}.xml`, pollIntervalMinutes: 15, paused: false, topics: ['news'] });
+    expect(created.id).to.match(/^[0-9a-f-]{36}$/);
+    expect(succeeded('listFeeds', 200)).to.deep.equal([created]);
+    expect(succeeded('getFeed', 200)).to.deep.equal(created);
+    expect(succeeded('updateFeed', 200)).to.deep.equal({ ...created, pollIntervalMinutes: 60, paused: true });
+    expect(succeeded('deleteFeed', 200)).to.deep.equal({ id: created.id, deleted: true });
+    const missing = call('getDeletedFeed');
+    expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Feed not found' }]);
+  });
+
   it('webhooks: create (the secret once), list, get, change, ping, deliveries, redeliver the ping, rotate the secret, delete; then get answers 404', () => {
     const created = succeeded('createWebhook', 200);
     expect(call('createWebhook').requestId).to.equal(`java-webhook-${out.runId}`);
@@ -280,6 +292,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       'listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries', 'redeliverWebhookEvent', 'pingWebhook',
       'getUser', 'updateUser', 'deleteUser', 'exportUser', 'identifySubscription', 'forgetSubscriptionIdentity', 'tagVisitor',
       'listTemplates', 'createTemplate', 'getTemplate', 'updateTemplate', 'deleteTemplate', 'renderTemplate',
+      'listFeeds', 'createFeed', 'getFeed', 'updateFeed', 'deleteFeed',
       'createNotification', 'listNotifications', 'getNotification', 'getOptInFunnel', 'recordOptInEvent',
     ];
     const made: Record<string, string> = {
@@ -289,6 +302,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       rotateWebhookSecret: 'rotateWebhookSecret', listWebhookDeliveries: 'listWebhookDeliveries', redeliverWebhookEvent: 'redeliverWebhookEvent', pingWebhook: 'pingWebhook',
       getUser: 'getUser', updateUser: 'updateUser', deleteUser: 'deleteUser', exportUser: 'exportUser', identifySubscription: 'identifySubscription', forgetSubscriptionIdentity: 'forgetSubscriptionIdentity', tagVisitor: 'tagVisitor',
       listTemplates: 'listTemplates', createTemplate: 'createTemplate', getTemplate: 'getTemplate', updateTemplate: 'updateTemplate', deleteTemplate: 'deleteTemplate', renderTemplate: 'renderTemplate',
+      listFeeds: 'listFeeds', createFeed: 'createFeed', getFeed: 'getFeed', updateFeed: 'updateFeed', deleteFeed: 'deleteFeed',
       createNotification: 'createNotification', listNotifications: 'listNotifications', getNotification: 'getNotification',
       getOptInFunnel: 'getOptInFunnel', recordOptInEvent: 'recordOptInEvent',
     };

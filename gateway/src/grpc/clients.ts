@@ -72,6 +72,10 @@ import type { Automation__Output } from '@webpush/contracts/generated/campaign/v
 import type { ListAutomationsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListAutomationsResponse.js';
 import type { DeleteAutomationResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteAutomationResponse.js';
 import type { RecordEventResponse__Output } from '@webpush/contracts/generated/campaign/v1/RecordEventResponse.js';
+import type { FeedRequest } from '@webpush/contracts/generated/campaign/v1/FeedRequest.js';
+import type { Feed__Output } from '@webpush/contracts/generated/campaign/v1/Feed.js';
+import type { ListFeedsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListFeedsResponse.js';
+import type { DeleteFeedResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteFeedResponse.js';
 import type { ExportCampaignsChunk__Output } from '@webpush/contracts/generated/campaign/v1/ExportCampaignsChunk.js';
 
 export interface CallContext {
@@ -106,6 +110,16 @@ export interface TemplatesBackend {
   updateTemplate: TemplateCall<Template__Output>;
   deleteTemplate: TemplateCall<DeleteTemplateResponse__Output>;
   renderTemplate: TemplateCall<RenderTemplateResponse__Output>;
+}
+
+/** The feed calls of campaign.v1.CampaignService (/v2/feeds), one per endpoint, each answering its typed message. */
+export type FeedCall<Answer> = (req: FeedRequest, ctx: CallContext) => Promise<Answer>;
+export interface FeedsBackend {
+  createFeed: FeedCall<Feed__Output>;
+  listFeeds: FeedCall<ListFeedsResponse__Output>;
+  getFeed: FeedCall<Feed__Output>;
+  updateFeed: FeedCall<Feed__Output>;
+  deleteFeed: FeedCall<DeleteFeedResponse__Output>;
 }
 
 /** The automation calls of campaign.v1.CampaignService (/v2/automations, POST /v2/events), one per endpoint. */
@@ -208,6 +222,7 @@ export interface Backends {
   campaigns: CampaignBackend;
   templates: TemplatesBackend;
   automations: AutomationsBackend;
+  feeds: FeedsBackend;
   auditLog: AuditLogBackend;
   console: ConsoleBackend;
   audience: AudienceBackend;
@@ -284,6 +299,13 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       updateTemplate: (req, ctx) => call(campaign, campaign.UpdateTemplate, req, ctx),
       deleteTemplate: (req, ctx) => call(campaign, campaign.DeleteTemplate, req, ctx),
       renderTemplate: (req, ctx) => call(campaign, campaign.RenderTemplate, req, ctx),
+    },
+    feeds: {
+      createFeed: (req, ctx) => call(campaign, campaign.CreateFeed, req, ctx),
+      listFeeds: (req, ctx) => call(campaign, campaign.ListFeeds, req, ctx),
+      getFeed: (req, ctx) => call(campaign, campaign.GetFeed, req, ctx),
+      updateFeed: (req, ctx) => call(campaign, campaign.UpdateFeed, req, ctx),
+      deleteFeed: (req, ctx) => call(campaign, campaign.DeleteFeed, req, ctx),
     },
     automations: {
       createAutomation: (req, ctx) => call(campaign, campaign.CreateAutomation, req, ctx),

@@ -25,11 +25,12 @@ import { StreamAnswer, type ApiRoute } from './route.js';
 import { firstChunkRead, ReadStream, sendStream } from './stream.js';
 import { templateEndpoints } from './templates.js';
 import { automationEndpoints } from './automations.js';
+import { feedEndpoints } from './feeds.js';
 import { webhookEndpoints } from './webhooks.js';
 import { peopleEndpoints } from './people.js';
 
 export interface ApiDeps {
-  backends: Pick<Backends, 'campaigns' | 'templates' | 'automations' | 'audience' | 'webhooks'>;
+  backends: Pick<Backends, 'campaigns' | 'templates' | 'automations' | 'feeds' | 'audience' | 'webhooks'>;
   authenticator: Authenticator;
   bodyLimitBytes: number;
   logger: Logger;
@@ -53,6 +54,7 @@ export function v2Router(deps: ApiDeps): Router {
   const audience = audienceEndpoints(deps.backends.audience);
   const templates = templateEndpoints(deps.backends.templates);
   const automations = automationEndpoints(deps.backends.automations);
+  const feeds = feedEndpoints(deps.backends.feeds);
   const webhooks = webhookEndpoints(deps.backends.webhooks);
   const people = peopleEndpoints(deps.backends.audience);
   const v2 = createRouter();
@@ -99,6 +101,11 @@ export function v2Router(deps: ApiDeps): Router {
   add('PATCH', '/v2/automations/{automationId}', automations.update);
   add('DELETE', '/v2/automations/{automationId}', automations.delete);
   add('POST', '/v2/events', automations.event);
+  add('GET', '/v2/feeds', feeds.list);
+  add('POST', '/v2/feeds', feeds.create);
+  add('GET', '/v2/feeds/{feedId}', feeds.get);
+  add('PATCH', '/v2/feeds/{feedId}', feeds.update);
+  add('DELETE', '/v2/feeds/{feedId}', feeds.delete);
 
   add('GET', '/v2/webhooks', webhooks.list);
   add('POST', '/v2/webhooks', webhooks.create);

@@ -57,8 +57,8 @@ export const defaultResolve: Resolver = (hostname, options, callback) => dns.loo
 
 /**
  * A `lookup` for net/tls connections that resolves through `resolve` and fails with a
- * DestinationRefusedError when any address of the name has a problem (the webhook sender,
- * webhooks/sender.ts, connects through it too).
+ * DestinationRefusedError when any address of the name has a problem (every request to a
+ * customer's URL, outbound.ts, connects through it too).
  */
 export function guardedLookup(resolve: Resolver, addressProblem: (address: string) => string | null): LookupFunction {
   // Node calls this for every new connection (net.connect, tls.connect, the agents' sockets);

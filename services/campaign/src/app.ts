@@ -1,4 +1,5 @@
 // Starts the campaign service: migrations, gRPC server, scheduler. Nothing happens at import time.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPools, migrate, type Pool } from '@webpush/shared/db.js';
@@ -9,6 +10,7 @@ import { createCursorCodec, createAudienceRecount, createIdempotencyPurge, creat
 import { createScheduler, oldestOverdue } from './scheduler/index.js';
 import { createUseCases } from './grpc/use-cases.js';
 import { createStepRunner } from './automations/index.js';
+import { createFeedFetcher, createFeedPoller } from './feeds/index.js';
 import { createRunsClient } from './ab-tests/index.js';
 import { createSiteRegistryClient, createOperators } from './sites/index.js';
 import { CAMPAIGN_GRPC_SERVICE, CONSOLE_GRPC_SERVICE, createGrpcServer, SITE_ADMIN_GRPC_SERVICE } from './grpc-server.js';
@@ -79,8 +81,20 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   let metricsServer: OpsServer | undefined;
   const accounts = createAccounts(pool);
   accounts.warm();
-  // The runner renders steps with the templates' use case; an event whose first step is due at once wakes it.
-  const useCases = createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake, onStepsDue: () => stepRunner.wake() });
+  const feedFetcher = createFeedFetcher({
+    testHosts: config.feeds.testHosts,
+    timeoutMs: config.feeds.timeoutMs,
+    maxBytes: config.feeds.maxBytes,
+    ca: config.feeds.extraCaFile ? await readFile(config.feeds.extraCaFile, 'utf8') : undefined,
+  });
+  const useCases = createUseCases({
+    pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake,
+    feeds: { testHosts: config.feeds.testHosts, onDue: () => feedPoller.wake() },
+    // An event whose first step is due at once wakes the automations' runner.
+    onStepsDue: () => stepRunner.wake(),
+  });
+  const feedPoller = createFeedPoller({ pool, log, fetcher: feedFetcher, createCampaign: useCases.createCampaign }, config.feeds.poller);
+  // The automations' runner renders steps with the templates' use case.
   const stepRunner = createStepRunner({ pool, log, render: useCases.renderForCampaign, onDispatched }, config.automations);
   const server = createGrpcServer({
     useCases,
@@ -105,6 +119,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     keyPurge.start();
     consolePurge.start();
     recount.start();
+    feedPoller.start();
     if (messaging) {
       // The relay first, and at once: the stats consumer joins its group in the background
       // (a restarted instance can wait ~20 s for that), and nothing waits for it.
@@ -130,6 +145,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       await keyPurge.stop();
       await consolePurge.stop();
       await recount.stop();
+      await feedPoller.stop();
+      feedFetcher.close();
       await relay?.stop();
       await messaging?.stop();
       audience.close();
@@ -152,6 +169,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     await keyPurge.stop();
     await consolePurge.stop();
     await recount.stop();
+    await feedPoller.stop();
+    feedFetcher.close();
     await relay?.stop();
     await messaging?.stop().catch(() => {});
     audience.close();

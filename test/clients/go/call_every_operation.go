@@ -220,6 +220,23 @@ func main() {
 	notifications, r, err := c.NotificationsAPI.ListNotifications(ctx).Limit(10).Execute()
 	record("listNotifications", "listNotifications", notifications, r, err)
 
+	// Feeds: add one at a name that need not resolve (its polls fail and say so), list, read,
+	// pause it, delete it; then reading it answers 404.
+	feed, r, err := c.FeedsAPI.CreateFeed(ctx).CreateFeedRequest(model[campaigns.CreateFeedRequest](fmt.Sprintf(
+		`{"url":"https://feeds.example.com/%s.xml","topics":["news"],"utmSource":"feed"}`, a.RunID))).Execute()
+	record("createFeed", "createFeed", feed, r, err)
+	feedID := feed.GetId()
+	feedPage, r, err := c.FeedsAPI.ListFeeds(ctx).Limit(10).Execute()
+	record("listFeeds", "listFeeds", feedPage, r, err)
+	feed, r, err = c.FeedsAPI.GetFeed(ctx, feedID).Execute()
+	record("getFeed", "getFeed", feed, r, err)
+	feed, r, err = c.FeedsAPI.UpdateFeed(ctx, feedID).UpdateFeedRequest(model[campaigns.UpdateFeedRequest](`{"paused":true,"pollIntervalMinutes":60}`)).Execute()
+	record("updateFeed", "updateFeed", feed, r, err)
+	removedFeed, r, err := c.FeedsAPI.DeleteFeed(ctx, feedID).Execute()
+	record("deleteFeed", "deleteFeed", removedFeed, r, err)
+	feed, r, err = c.FeedsAPI.GetFeed(ctx, feedID).Execute()
+	record("getDeletedFeed", "getFeed", feed, r, err)
+
 	hook, r, err := c.WebhooksAPI.CreateWebhook(ctx).CreateWebhookRequest(model[campaigns.CreateWebhookRequest](
 		`{"url":"https://hooks.example.com/go","events":["subscriber.created","notification.clicks"],"description":"Go client"}`)).Execute()
 	record("createWebhook", "createWebhook", hook, r, err)

@@ -18,6 +18,7 @@ config = c.Configuration(host=args["origin"], api_key={"apiKey": args["key"]})
 client = c.ApiClient(config)
 campaigns, audience, users, webhooks = c.CampaignsApi(client), c.AudienceApi(client), c.UsersApi(client), c.WebhooksApi(client)
 templates = c.TemplatesApi(client)
+feeds = c.FeedsApi(client)
 contract, plugin = c.ContractApi(client), c.SitePluginApi(client)
 # A program that wants a redirect's Location, not its target: urllib3 follows redirects unless told.
 no_redirects = c.Configuration(host=args["origin"], retries=urllib3.Retry(total=0, redirect=False))
@@ -129,6 +130,17 @@ notified = step("createNotification", "createNotification", lambda: notification
     "link": "https://shop.example/orders/1"}), idempotency_key=f"python-notify-{run}"))
 step("getNotification", "getNotification", lambda: notifications.get_notification_with_http_info(notified.id if notified else None))
 step("listNotifications", "listNotifications", lambda: notifications.list_notifications_with_http_info(limit=10))
+
+# Feeds: add one at a name that need not resolve (its polls fail and say so), list, read, pause
+# it, delete it; then reading it answers 404.
+feed = step("createFeed", "createFeed", lambda: feeds.create_feed_with_http_info(c.CreateFeedRequest(
+    url=f"https://feeds.example.com/{run}.xml", topics=["news"], utm_source="feed")))
+feed_id = feed.id if feed else None
+step("listFeeds", "listFeeds", lambda: feeds.list_feeds_with_http_info(limit=10))
+step("getFeed", "getFeed", lambda: feeds.get_feed_with_http_info(feed_id))
+step("updateFeed", "updateFeed", lambda: feeds.update_feed_with_http_info(feed_id, c.UpdateFeedRequest(paused=True, poll_interval_minutes=60)))
+step("deleteFeed", "deleteFeed", lambda: feeds.delete_feed_with_http_info(feed_id))
+step("getDeletedFeed", "getFeed", lambda: feeds.get_feed_with_http_info(feed_id))
 
 hook = step("createWebhook", "createWebhook", lambda: webhooks.create_webhook_with_http_info(c.CreateWebhookRequest.from_dict(
     {"url": "https://hooks.example.com/python", "events": ["subscriber.created", "notification.clicks"], "description": "Python client"})))

@@ -35,6 +35,7 @@ interface Args {
   externalId?: string;
   signature?: string;
   templateId?: string;
+  feedId?: string;
   name?: string;
   automationId?: string;
 }
@@ -59,6 +60,8 @@ type CreateTemplate = components['schemas']['CreateTemplateRequest'];
 type UpdateTemplate = components['schemas']['UpdateTemplateRequest'];
 type CreateAutomation = components['schemas']['CreateAutomationRequest'];
 type EventRequest = components['schemas']['EventRequest'];
+type CreateFeed = components['schemas']['CreateFeedRequest'];
+type UpdateFeed = components['schemas']['UpdateFeedRequest'];
 
 const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; response: Response }>> = {
   createCampaign: () => {
@@ -174,6 +177,18 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
     const body: EventRequest = { externalId: args.externalId ?? 'user-123', name: args.name ?? 'cart_abandoned', properties: { product: 'red boots', total: 89.9 } };
     return client.POST('/v2/events', { params: { header: args.idempotencyKey ? { 'Idempotency-Key': args.idempotencyKey } : {} }, headers: apiKey, body });
   },
+  // Feeds: one at a name that need not resolve (accepted when saved; its polls fail and say so).
+  createFeed: () => {
+    const body: CreateFeed = { url: need(args.url, 'url'), topics: ['news'], utmSource: 'feed' };
+    return client.POST('/v2/feeds', { params: { header: { 'X-Request-Id': requestId } }, headers: apiKey, body });
+  },
+  listFeeds: () => client.GET('/v2/feeds', { params: { query: args.cursor ? { limit: args.limit ?? 20, cursor: args.cursor } : { limit: args.limit ?? 20 } }, headers: apiKey }),
+  getFeed: () => client.GET('/v2/feeds/{feedId}', { params: { path: { feedId: need(args.feedId, 'feedId') } }, headers: apiKey }),
+  updateFeed: () => {
+    const body: UpdateFeed = { paused: true, pollIntervalMinutes: 60 };
+    return client.PATCH('/v2/feeds/{feedId}', { params: { path: { feedId: need(args.feedId, 'feedId') } }, headers: apiKey, body });
+  },
+  deleteFeed: () => client.DELETE('/v2/feeds/{feedId}', { params: { path: { feedId: need(args.feedId, 'feedId') } }, headers: apiKey }),
   // Webhooks: an endpoint at a name that need not resolve (accepted at create; its deliveries
   // fail and are retried), for events the other calls of the check do not raise once it exists.
   createWebhook: () => {

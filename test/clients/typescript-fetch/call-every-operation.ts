@@ -9,6 +9,7 @@ import {
   CampaignsApi,
   Configuration,
   ContractApi,
+  FeedsApi,
   NotificationsApi,
   ResponseError,
   SitePluginApi,
@@ -49,6 +50,7 @@ const campaigns = new CampaignsApi(config);
 const audience = new AudienceApi(config);
 const users = new UsersApi(config);
 const templates = new TemplatesApi(config);
+const feeds = new FeedsApi(config);
 const webhooks = new WebhooksApi(config);
 const contract = new ContractApi(config);
 const plugin = new SitePluginApi(config);
@@ -187,6 +189,16 @@ const notified = await step('createNotification', 'createNotification', () =>
 );
 await step('getNotification', 'getNotification', () => notifications.getNotificationRaw({ notificationId: notified?.id ?? '' }));
 await step('listNotifications', 'listNotifications', () => notifications.listNotificationsRaw({ limit: 10 }));
+
+// Feeds: add one at a name that need not resolve (its polls fail and say so), list, read, pause
+// it, delete it; then reading it answers 404.
+const feed = await step('createFeed', 'createFeed', () => feeds.createFeedRaw({ createFeedRequest: { url: `https://feeds.example.com/${args.runId}.xml`, topics: ['news'], utmSource: 'feed' } }));
+const feedId = feed?.id ?? '';
+await step('listFeeds', 'listFeeds', () => feeds.listFeedsRaw({ limit: 10 }));
+await step('getFeed', 'getFeed', () => feeds.getFeedRaw({ feedId }));
+await step('updateFeed', 'updateFeed', () => feeds.updateFeedRaw({ feedId, updateFeedRequest: { paused: true, pollIntervalMinutes: 60 } }));
+await step('deleteFeed', 'deleteFeed', () => feeds.deleteFeedRaw({ feedId }));
+await step('getDeletedFeed', 'getFeed', () => feeds.getFeedRaw({ feedId }));
 
 const hook = await step('createWebhook', 'createWebhook', () =>
   webhooks.createWebhookRaw({ createWebhookRequest: { url: 'https://hooks.example.com/typescript', events: ['subscriber.created', 'notification.clicks'], description: 'TypeScript client' } }),

@@ -38,11 +38,14 @@ import type { CreatedSite as _campaign_v1_CreatedSite, CreatedSite__Output as _c
 import type { DeleteAutomationResponse as _campaign_v1_DeleteAutomationResponse, DeleteAutomationResponse__Output as _campaign_v1_DeleteAutomationResponse__Output } from './campaign/v1/DeleteAutomationResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from './campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from './campaign/v1/DeleteCampaignResponse';
+import type { DeleteFeedResponse as _campaign_v1_DeleteFeedResponse, DeleteFeedResponse__Output as _campaign_v1_DeleteFeedResponse__Output } from './campaign/v1/DeleteFeedResponse';
 import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from './campaign/v1/DeleteTemplateResponse';
 import type { Delivery as _campaign_v1_Delivery, Delivery__Output as _campaign_v1_Delivery__Output } from './campaign/v1/Delivery';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from './campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from './campaign/v1/ExportCampaignsRequest';
 import type { FailedBy as _campaign_v1_FailedBy, FailedBy__Output as _campaign_v1_FailedBy__Output } from './campaign/v1/FailedBy';
+import type { Feed as _campaign_v1_Feed, Feed__Output as _campaign_v1_Feed__Output } from './campaign/v1/Feed';
+import type { FeedRequest as _campaign_v1_FeedRequest, FeedRequest__Output as _campaign_v1_FeedRequest__Output } from './campaign/v1/FeedRequest';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from './campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from './campaign/v1/GetCampaignResponse';
 import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from './campaign/v1/GetNotificationRequest';
@@ -51,6 +54,7 @@ import type { IssueKeyRequest as _campaign_v1_IssueKeyRequest, IssueKeyRequest__
 import type { ListAutomationsResponse as _campaign_v1_ListAutomationsResponse, ListAutomationsResponse__Output as _campaign_v1_ListAutomationsResponse__Output } from './campaign/v1/ListAutomationsResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from './campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from './campaign/v1/ListCampaignsResponse';
+import type { ListFeedsResponse as _campaign_v1_ListFeedsResponse, ListFeedsResponse__Output as _campaign_v1_ListFeedsResponse__Output } from './campaign/v1/ListFeedsResponse';
 import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from './campaign/v1/ListNotificationsRequest';
 import type { ListNotificationsResponse as _campaign_v1_ListNotificationsResponse, ListNotificationsResponse__Output as _campaign_v1_ListNotificationsResponse__Output } from './campaign/v1/ListNotificationsResponse';
 import type { ListPlansRequest as _campaign_v1_ListPlansRequest, ListPlansRequest__Output as _campaign_v1_ListPlansRequest__Output } from './campaign/v1/ListPlansRequest';
@@ -132,11 +136,14 @@ export interface ProtoGrpcType {
       DeleteAutomationResponse: MessageTypeDefinition<_campaign_v1_DeleteAutomationResponse, _campaign_v1_DeleteAutomationResponse__Output>
       DeleteCampaignRequest: MessageTypeDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignRequest__Output>
       DeleteCampaignResponse: MessageTypeDefinition<_campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignResponse__Output>
+      DeleteFeedResponse: MessageTypeDefinition<_campaign_v1_DeleteFeedResponse, _campaign_v1_DeleteFeedResponse__Output>
       DeleteTemplateResponse: MessageTypeDefinition<_campaign_v1_DeleteTemplateResponse, _campaign_v1_DeleteTemplateResponse__Output>
       Delivery: MessageTypeDefinition<_campaign_v1_Delivery, _campaign_v1_Delivery__Output>
       ExportCampaignsChunk: MessageTypeDefinition<_campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsChunk__Output>
       ExportCampaignsRequest: MessageTypeDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsRequest__Output>
       FailedBy: MessageTypeDefinition<_campaign_v1_FailedBy, _campaign_v1_FailedBy__Output>
+      Feed: MessageTypeDefinition<_campaign_v1_Feed, _campaign_v1_Feed__Output>
+      FeedRequest: MessageTypeDefinition<_campaign_v1_FeedRequest, _campaign_v1_FeedRequest__Output>
       GetCampaignRequest: MessageTypeDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignRequest__Output>
       GetCampaignResponse: MessageTypeDefinition<_campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignResponse__Output>
       GetNotificationRequest: MessageTypeDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_GetNotificationRequest__Output>
@@ -145,6 +152,7 @@ export interface ProtoGrpcType {
       ListAutomationsResponse: MessageTypeDefinition<_campaign_v1_ListAutomationsResponse, _campaign_v1_ListAutomationsResponse__Output>
       ListCampaignsRequest: MessageTypeDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsRequest__Output>
       ListCampaignsResponse: MessageTypeDefinition<_campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsResponse__Output>
+      ListFeedsResponse: MessageTypeDefinition<_campaign_v1_ListFeedsResponse, _campaign_v1_ListFeedsResponse__Output>
       ListNotificationsRequest: MessageTypeDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsRequest__Output>
       ListNotificationsResponse: MessageTypeDefinition<_campaign_v1_ListNotificationsResponse, _campaign_v1_ListNotificationsResponse__Output>
       ListPlansRequest: MessageTypeDefinition<_campaign_v1_ListPlansRequest, _campaign_v1_ListPlansRequest__Output>

@@ -102,6 +102,14 @@ const OWN = {
   revisionNotSent: 'Only a sent campaign can be updated or recalled',
   revisionStillSending: 'The campaign is still sending; it can be updated or recalled once it has finished',
   revisionRecalled: 'The campaign was recalled; it can no longer be updated',
+  // /v2/feeds (an addition: docs/api-decisions.md, "Feeds"); a feed's url has the webhooks' messages (@webpush/push/outbound.ts)
+  feedNotFound: 'Feed not found',
+  feedFields: 'A feed takes only url, pollIntervalMinutes, paused and the campaign fields: topics, countries, segment, template, icon, callToAction, utmSource, utmMedium, utmCampaign, ttl, urgency, throttlePerMinute, ignoreFrequencyCap, ignoreQuietHours',
+  feedNothing: 'An update must give at least one field',
+  feedPollInterval: 'pollIntervalMinutes must be a whole number from 5 to 1440',
+  feedPaused: 'paused must be true or false',
+  feedTemplate: 'template must be an object with id (a template of this site) and optional variables',
+  feedTooMany: 'A site may have at most 20 feeds',
   // POST and GET /v2/notifications (an addition: docs/api-decisions.md, "Notifications")
   notificationTargets: 'subscriptionIds must be a non-empty array of subscription ids',
   notificationTooManyTargets: 'subscriptionIds may name at most 10000 subscriptions',

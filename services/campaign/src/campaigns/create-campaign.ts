@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { campaignContent } from '@webpush/contracts/campaign-content.js';
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
-import { withTransaction, type Pool } from '@webpush/shared/db.js';
+import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import { claimKey, findFreshKey } from './idempotency-store.js';
 import { insertCampaign, localTimeOf, transactionNow, type NewCampaign, type TemplateReference } from './campaigns-store.js';
 import { insertOutbox, dispatchJob } from '../outbox/index.js';
@@ -71,13 +71,25 @@ export async function countAudience(audience: AudienceCounter, siteId: string, i
  * The create body with its `template` rendered in place of content fields (which it may then not
  * have: one or the other), and the template it was rendered from; a body without one as it is.
  */
-async function withTemplate(deps: CreateCampaignDeps, siteId: string, body: Record<string, unknown>): Promise<{ body: Record<string, unknown>; template: TemplateReference | null }> {
+async function withTemplate(deps: Pick<CreateCampaignDeps, 'renderTemplate'>, siteId: string, body: Record<string, unknown>): Promise<{ body: Record<string, unknown>; template: TemplateReference | null }> {
   if (!Object.hasOwn(body, 'template')) return { body, template: null };
   const { template: reference, ...rest } = body;
   if (CONTENT_INPUT_FIELDS.some((f) => Object.hasOwn(rest, f))) throw new ValidationError([MESSAGES.templateWithContent]);
   if (!deps.renderTemplate) throw new ValidationError([MESSAGES.templateNotOfSite]);
   const rendered = await deps.renderTemplate(siteId, reference);
   return { body: { ...rest, ...rendered.content }, template: rendered.template };
+}
+
+/**
+ * A create body judged as a create judges it, its template rendered, storing nothing: what a
+ * feed's items will be sent with, checked when the feed is saved (feeds/). ValidationError as the
+ * create answers it.
+ */
+export function checkCreateBodyUseCase(deps: Pick<CreateCampaignDeps, 'renderTemplate'>) {
+  return async (siteId: string, body: Record<string, unknown>): Promise<void> => {
+    const { body: content } = await withTemplate(deps, siteId, body);
+    validateCreateInput(content);
+  };
 }
 
 /** The row a validated create body makes (a create's, or the one a draft's edit writes over it). */
@@ -110,8 +122,15 @@ export function campaignRow(id: string, siteId: string, input: CreateInput, audi
 /** Sent at once: the dispatch job is written with the campaign. */
 export const dispatchesNow = (input: CreateInput) => input.status === 'published' && input.scheduleMode === 'now';
 
+/**
+ * Written in the create's transaction before the campaign, by a caller that must make a campaign
+ * at most once for something of its own (a feed's item: feeds/); what it throws rolls the create
+ * back and goes up as it is.
+ */
+export type CreateClaim = (tx: Queryable, campaignId: string) => Promise<void>;
+
 export function createCampaignUseCase(deps: CreateCampaignDeps) {
-  return async function createCampaign(siteId: string, bodyJson: string, idempotencyKey: string): Promise<CreatedCampaign> {
+  return async function createCampaign(siteId: string, bodyJson: string, idempotencyKey: string, claim?: CreateClaim): Promise<CreatedCampaign> {
     if (!isUuid(siteId)) throw new UnauthenticatedError();
     if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new ValidationError([MESSAGES.idempotencyKeyFormat]);
     const body = parseObjectBody(bodyJson, false);
@@ -140,7 +159,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
     const dispatchNow = dispatchesNow(input);
     const campaign = (plan: LocalTimePlan | null) => campaignRow(id, siteId, input, audience, plan, template);
     // No key, no dispatch job, no plan: the insert is the one statement, its own transaction.
-    if (idempotencyKey === '' && !dispatchNow && input.localTime === null) {
+    if (idempotencyKey === '' && !dispatchNow && input.localTime === null && !claim) {
       await insertCampaign(deps.pool, campaign(null));
       if (audience === null) deps.onUncounted?.();
       return { id, localTimeJson: '' };
@@ -148,6 +167,7 @@ export function createCampaignUseCase(deps: CreateCampaignDeps) {
     let localTimeJson = '';
     const outcome = await withTransaction(deps.pool, async (tx) => {
       if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return 'lost';
+      await claim?.(tx, id);
       // Planned at the transaction's now(), which the campaign's created_at is too: the moment
       // the dispatch message names and the delivery service's zone groups are measured from.
       const plan = input.localTime && audience ? planLocalTime(input.localTime, audience, await transactionNow(tx), input.ignoreQuietHours) : null;

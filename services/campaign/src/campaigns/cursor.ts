@@ -26,8 +26,8 @@ interface CursorPayload {
   id: string;
 }
 
-/** What a cursor pages through: the campaigns a list's filters select, or a site's templates (templates/) or automations (automations/). */
-export type CursorScope = ListInput | { listing: 'templates' | 'automations'; limit: number };
+/** What a cursor pages through: the campaigns a list's filters select, or a site's templates (templates/), feeds (feeds/) or automations (automations/). */
+export type CursorScope = ListInput | { listing: 'templates' | 'feeds' | 'automations'; limit: number };
 
 /** Hash of the filters a cursor is bound to: period, date field and status set; or the templates. */
 function filterHash(input: CursorScope): string {

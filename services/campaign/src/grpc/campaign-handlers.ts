@@ -11,6 +11,7 @@ import type { NotificationAnswer } from '../notifications/index.js';
 import type { UseCases } from './use-cases.js';
 import type { Template } from '../templates/index.js';
 import type { Automation } from '../automations/index.js';
+import type { Feed } from '../feeds/index.js';
 import { DEFAULT_NOTIFICATION_OPTIONS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { toStatus } from './status.js';
 
@@ -41,6 +42,7 @@ const automationMessage = (a: Automation) => ({
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });
+const feedMessage = ({ settings, ...f }: Feed) => ({ ...f, settingsJson: JSON.stringify(settings) });
 
 /** Rendered content as a create body's content fields (the notification options flat, as a create sends them). */
 function contentFields(c: CampaignContent): Record<string, unknown> {
@@ -96,6 +98,14 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
       const { template, content } = await uc.renderTemplate(req.siteId, req.templateId, req.bodyJson);
       return { template: templateMessage(template), contentJson: JSON.stringify(contentFields(content)) };
     }),
+    CreateFeed: unary('CreateFeed', log, async (req) => feedMessage(await uc.createFeed(req.siteId, req.bodyJson))),
+    ListFeeds: unary('ListFeeds', log, async (req) => {
+      const page = await uc.listFeeds(req.siteId, req.limit, req.cursor);
+      return { items: page.items.map(feedMessage), page: { limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor ?? undefined } };
+    }),
+    GetFeed: unary('GetFeed', log, async (req) => feedMessage(await uc.getFeed(req.siteId, req.feedId))),
+    UpdateFeed: unary('UpdateFeed', log, async (req) => feedMessage(await uc.updateFeed(req.siteId, req.feedId, req.bodyJson))),
+    DeleteFeed: unary('DeleteFeed', log, (req) => uc.deleteFeed(req.siteId, req.feedId)),
     // Server-streaming: `done` is the metrics wrapper's (shared/observability/metrics.ts).
     ExportCampaigns: ((call: grpc.ServerWritableStream<ExportCampaignsRequest__Output, ExportCampaignsChunk>, done?: (err: unknown) => void) => {
       const { siteId, bodyJson, format } = call.request;

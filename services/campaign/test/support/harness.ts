@@ -25,6 +25,8 @@ export interface Harness {
   deliveryOperators: InProcessStack['operators']['delivery'];
   /** Base URL of the delivery service's HTTP API (the site plugin's endpoints). */
   deliveryHttpUrl: string;
+  /** host:port of the delivery service's Audience gRPC API (a test's own campaign create counts there). */
+  audienceTarget: string;
   call<Res>(method: keyof CampaignMethods, request: object): Promise<Res>;
   newSite(opts?: { permissions?: Permission[]; subscribers?: Seed[] }): Promise<TestSite>;
   /** Another campaign service instance on the same database (scheduler races, a logger of the test's own). */
@@ -38,7 +40,7 @@ export interface Seed {
   countries: string[];
 }
 
-type CampaignMethods = Pick<CampaignServiceClient, 'Authenticate' | 'CreateCampaign' | 'ListCampaigns' | 'GetCampaign' | 'DeleteCampaign' | 'PickWinner' | 'UpdateDraft' | 'ReviseCampaign' | 'CreateTemplate' | 'ListTemplates' | 'GetTemplate' | 'UpdateTemplate' | 'DeleteTemplate' | 'RenderTemplate' | 'CreateNotification' | 'CreateAutomation' | 'ListAutomations' | 'GetAutomation' | 'UpdateAutomation' | 'DeleteAutomation' | 'RecordEvent'>;
+type CampaignMethods = Pick<CampaignServiceClient, 'Authenticate' | 'CreateCampaign' | 'ListCampaigns' | 'GetCampaign' | 'DeleteCampaign' | 'PickWinner' | 'UpdateDraft' | 'ReviseCampaign' | 'CreateTemplate' | 'ListTemplates' | 'GetTemplate' | 'UpdateTemplate' | 'DeleteTemplate' | 'RenderTemplate' | 'CreateNotification' | 'CreateFeed' | 'ListFeeds' | 'GetFeed' | 'UpdateFeed' | 'DeleteFeed' | 'CreateAutomation' | 'ListAutomations' | 'GetAutomation' | 'UpdateAutomation' | 'DeleteAutomation' | 'RecordEvent'>;
 
 /** `env`: variables for the campaign service; `kafka`: connect it (and delivery) to the test Kafka. */
 export async function startHarness(label: string, env: Record<string, string> = {}, opts: { kafka?: boolean } = {}): Promise<Harness> {
@@ -51,6 +53,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
     operators: stack.operators.campaign,
     deliveryOperators: stack.operators.delivery,
     deliveryHttpUrl: `http://127.0.0.1:${stack.delivery!.httpPort}`,
+    audienceTarget: stack.audienceTarget!,
     call<Res>(method: keyof CampaignMethods, request: object): Promise<Res> {
       return new Promise((resolve, reject) => {
         const fn = client[method] as unknown as (req: object, cb: (err: grpc.ServiceError | null, res: Res) => void) => void;

@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError, isUuid } from '../errors.js';
 import { hasBadCharacters } from '@webpush/shared/text.js';
 import type { VapidEncryptionKeys } from '../sites/index.js';
 import { newWebhookSecret, sealWebhookSecret } from './secrets.js';
-import { resolvedAddressProblem, webhookUrlProblem } from './sender.js';
+import { outboundUrlProblem, resolvedAddressProblem } from '@webpush/push/outbound.js';
 import * as store from './webhook-store.js';
 
 export const WEBHOOK_EVENTS = Object.freeze([
@@ -90,7 +90,7 @@ async function readFields(body: Record<string, unknown>, partial: boolean, testH
   const problems: string[] = [];
   const changes: store.EndpointChanges = {};
   if (!partial || body.url !== undefined) {
-    const problem = webhookUrlProblem(body.url, testHosts);
+    const problem = outboundUrlProblem(body.url, testHosts);
     if (problem !== null) problems.push(problem);
     else changes.url = body.url as string;
   }

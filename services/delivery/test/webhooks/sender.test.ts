@@ -12,14 +12,13 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import {
   createWebhookSender,
-  resolvedAddressProblem,
   signatureHeader,
-  webhookUrlProblem,
   type Resolver,
   type WebhookPost,
   type WebhookSender,
   type WebhookSenderOptions,
 } from '../../src/webhooks/sender.js';
+import { outboundUrlProblem as webhookUrlProblem, resolvedAddressProblem } from '@webpush/push/outbound.js';
 import { testCertificate } from '../../../../packages/push/test/support/tls.js';
 
 const REQUIRED = 'url is required';

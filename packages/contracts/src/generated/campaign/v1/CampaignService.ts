@@ -13,15 +13,19 @@ import type { CreateNotificationResponse as _campaign_v1_CreateNotificationRespo
 import type { DeleteAutomationResponse as _campaign_v1_DeleteAutomationResponse, DeleteAutomationResponse__Output as _campaign_v1_DeleteAutomationResponse__Output } from '../../campaign/v1/DeleteAutomationResponse';
 import type { DeleteCampaignRequest as _campaign_v1_DeleteCampaignRequest, DeleteCampaignRequest__Output as _campaign_v1_DeleteCampaignRequest__Output } from '../../campaign/v1/DeleteCampaignRequest';
 import type { DeleteCampaignResponse as _campaign_v1_DeleteCampaignResponse, DeleteCampaignResponse__Output as _campaign_v1_DeleteCampaignResponse__Output } from '../../campaign/v1/DeleteCampaignResponse';
+import type { DeleteFeedResponse as _campaign_v1_DeleteFeedResponse, DeleteFeedResponse__Output as _campaign_v1_DeleteFeedResponse__Output } from '../../campaign/v1/DeleteFeedResponse';
 import type { DeleteTemplateResponse as _campaign_v1_DeleteTemplateResponse, DeleteTemplateResponse__Output as _campaign_v1_DeleteTemplateResponse__Output } from '../../campaign/v1/DeleteTemplateResponse';
 import type { ExportCampaignsChunk as _campaign_v1_ExportCampaignsChunk, ExportCampaignsChunk__Output as _campaign_v1_ExportCampaignsChunk__Output } from '../../campaign/v1/ExportCampaignsChunk';
 import type { ExportCampaignsRequest as _campaign_v1_ExportCampaignsRequest, ExportCampaignsRequest__Output as _campaign_v1_ExportCampaignsRequest__Output } from '../../campaign/v1/ExportCampaignsRequest';
+import type { Feed as _campaign_v1_Feed, Feed__Output as _campaign_v1_Feed__Output } from '../../campaign/v1/Feed';
+import type { FeedRequest as _campaign_v1_FeedRequest, FeedRequest__Output as _campaign_v1_FeedRequest__Output } from '../../campaign/v1/FeedRequest';
 import type { GetCampaignRequest as _campaign_v1_GetCampaignRequest, GetCampaignRequest__Output as _campaign_v1_GetCampaignRequest__Output } from '../../campaign/v1/GetCampaignRequest';
 import type { GetCampaignResponse as _campaign_v1_GetCampaignResponse, GetCampaignResponse__Output as _campaign_v1_GetCampaignResponse__Output } from '../../campaign/v1/GetCampaignResponse';
 import type { GetNotificationRequest as _campaign_v1_GetNotificationRequest, GetNotificationRequest__Output as _campaign_v1_GetNotificationRequest__Output } from '../../campaign/v1/GetNotificationRequest';
 import type { ListAutomationsResponse as _campaign_v1_ListAutomationsResponse, ListAutomationsResponse__Output as _campaign_v1_ListAutomationsResponse__Output } from '../../campaign/v1/ListAutomationsResponse';
 import type { ListCampaignsRequest as _campaign_v1_ListCampaignsRequest, ListCampaignsRequest__Output as _campaign_v1_ListCampaignsRequest__Output } from '../../campaign/v1/ListCampaignsRequest';
 import type { ListCampaignsResponse as _campaign_v1_ListCampaignsResponse, ListCampaignsResponse__Output as _campaign_v1_ListCampaignsResponse__Output } from '../../campaign/v1/ListCampaignsResponse';
+import type { ListFeedsResponse as _campaign_v1_ListFeedsResponse, ListFeedsResponse__Output as _campaign_v1_ListFeedsResponse__Output } from '../../campaign/v1/ListFeedsResponse';
 import type { ListNotificationsRequest as _campaign_v1_ListNotificationsRequest, ListNotificationsRequest__Output as _campaign_v1_ListNotificationsRequest__Output } from '../../campaign/v1/ListNotificationsRequest';
 import type { ListNotificationsResponse as _campaign_v1_ListNotificationsResponse, ListNotificationsResponse__Output as _campaign_v1_ListNotificationsResponse__Output } from '../../campaign/v1/ListNotificationsResponse';
 import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListTemplatesResponse__Output as _campaign_v1_ListTemplatesResponse__Output } from '../../campaign/v1/ListTemplatesResponse';
@@ -64,6 +68,15 @@ export interface CampaignServiceClient extends grpc.Client {
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   createCampaign(argument: _campaign_v1_CreateCampaignRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  CreateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  CreateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  CreateFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  CreateFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  createFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  createFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  createFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  createFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  
   CreateNotification(argument: _campaign_v1_CreateNotificationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
   CreateNotification(argument: _campaign_v1_CreateNotificationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
   CreateNotification(argument: _campaign_v1_CreateNotificationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateNotificationResponse__Output>): grpc.ClientUnaryCall;
@@ -100,6 +113,15 @@ export interface CampaignServiceClient extends grpc.Client {
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   deleteCampaign(argument: _campaign_v1_DeleteCampaignRequest, callback: grpc.requestCallback<_campaign_v1_DeleteCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  DeleteFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  DeleteFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  DeleteFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  DeleteFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  deleteFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  deleteFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  deleteFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  deleteFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_DeleteFeedResponse__Output>): grpc.ClientUnaryCall;
+  
   DeleteTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
   DeleteTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
   DeleteTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_DeleteTemplateResponse__Output>): grpc.ClientUnaryCall;
@@ -131,6 +153,15 @@ export interface CampaignServiceClient extends grpc.Client {
   getCampaign(argument: _campaign_v1_GetCampaignRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   getCampaign(argument: _campaign_v1_GetCampaignRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
   getCampaign(argument: _campaign_v1_GetCampaignRequest, callback: grpc.requestCallback<_campaign_v1_GetCampaignResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  GetFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  GetFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  GetFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  getFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  getFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  getFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  getFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
   
   GetNotification(argument: _campaign_v1_GetNotificationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
   GetNotification(argument: _campaign_v1_GetNotificationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Notification__Output>): grpc.ClientUnaryCall;
@@ -167,6 +198,15 @@ export interface CampaignServiceClient extends grpc.Client {
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
   listCampaigns(argument: _campaign_v1_ListCampaignsRequest, callback: grpc.requestCallback<_campaign_v1_ListCampaignsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListFeeds(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  ListFeeds(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  ListFeeds(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  ListFeeds(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  listFeeds(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  listFeeds(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  listFeeds(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
+  listFeeds(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_ListFeedsResponse__Output>): grpc.ClientUnaryCall;
   
   ListNotifications(argument: _campaign_v1_ListNotificationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
   ListNotifications(argument: _campaign_v1_ListNotificationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_ListNotificationsResponse__Output>): grpc.ClientUnaryCall;
@@ -240,6 +280,15 @@ export interface CampaignServiceClient extends grpc.Client {
   updateDraft(argument: _campaign_v1_UpdateDraftRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   updateDraft(argument: _campaign_v1_UpdateDraftRequest, callback: grpc.requestCallback<_campaign_v1_CreateCampaignResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  UpdateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  UpdateFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  UpdateFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  updateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  updateFeed(argument: _campaign_v1_FeedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  updateFeed(argument: _campaign_v1_FeedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  updateFeed(argument: _campaign_v1_FeedRequest, callback: grpc.requestCallback<_campaign_v1_Feed__Output>): grpc.ClientUnaryCall;
+  
   UpdateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   UpdateTemplate(argument: _campaign_v1_TemplateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
   UpdateTemplate(argument: _campaign_v1_TemplateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_Template__Output>): grpc.ClientUnaryCall;
@@ -258,6 +307,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   CreateCampaign: grpc.handleUnaryCall<_campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
+  CreateFeed: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_Feed>;
+  
   CreateNotification: grpc.handleUnaryCall<_campaign_v1_CreateNotificationRequest__Output, _campaign_v1_CreateNotificationResponse>;
   
   CreateTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
@@ -265,6 +316,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   DeleteAutomation: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_DeleteAutomationResponse>;
   
   DeleteCampaign: grpc.handleUnaryCall<_campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse>;
+  
+  DeleteFeed: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_DeleteFeedResponse>;
   
   DeleteTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_DeleteTemplateResponse>;
   
@@ -274,6 +327,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   GetCampaign: grpc.handleUnaryCall<_campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse>;
   
+  GetFeed: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_Feed>;
+  
   GetNotification: grpc.handleUnaryCall<_campaign_v1_GetNotificationRequest__Output, _campaign_v1_Notification>;
   
   GetTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
@@ -281,6 +336,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   ListAutomations: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_ListAutomationsResponse>;
   
   ListCampaigns: grpc.handleUnaryCall<_campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse>;
+  
+  ListFeeds: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_ListFeedsResponse>;
   
   ListNotifications: grpc.handleUnaryCall<_campaign_v1_ListNotificationsRequest__Output, _campaign_v1_ListNotificationsResponse>;
   
@@ -298,6 +355,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   UpdateDraft: grpc.handleUnaryCall<_campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse>;
   
+  UpdateFeed: grpc.handleUnaryCall<_campaign_v1_FeedRequest__Output, _campaign_v1_Feed>;
+  
   UpdateTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_Template>;
   
 }
@@ -306,18 +365,22 @@ export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   Authenticate: MethodDefinition<_campaign_v1_AuthenticateRequest, _campaign_v1_AuthenticateResponse, _campaign_v1_AuthenticateRequest__Output, _campaign_v1_AuthenticateResponse__Output>
   CreateAutomation: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_Automation, _campaign_v1_AutomationRequest__Output, _campaign_v1_Automation__Output>
   CreateCampaign: MethodDefinition<_campaign_v1_CreateCampaignRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_CreateCampaignRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
+  CreateFeed: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_Feed, _campaign_v1_FeedRequest__Output, _campaign_v1_Feed__Output>
   CreateNotification: MethodDefinition<_campaign_v1_CreateNotificationRequest, _campaign_v1_CreateNotificationResponse, _campaign_v1_CreateNotificationRequest__Output, _campaign_v1_CreateNotificationResponse__Output>
   CreateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
   DeleteAutomation: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_DeleteAutomationResponse, _campaign_v1_AutomationRequest__Output, _campaign_v1_DeleteAutomationResponse__Output>
   DeleteCampaign: MethodDefinition<_campaign_v1_DeleteCampaignRequest, _campaign_v1_DeleteCampaignResponse, _campaign_v1_DeleteCampaignRequest__Output, _campaign_v1_DeleteCampaignResponse__Output>
+  DeleteFeed: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_DeleteFeedResponse, _campaign_v1_FeedRequest__Output, _campaign_v1_DeleteFeedResponse__Output>
   DeleteTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_DeleteTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_DeleteTemplateResponse__Output>
   ExportCampaigns: MethodDefinition<_campaign_v1_ExportCampaignsRequest, _campaign_v1_ExportCampaignsChunk, _campaign_v1_ExportCampaignsRequest__Output, _campaign_v1_ExportCampaignsChunk__Output>
   GetAutomation: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_Automation, _campaign_v1_AutomationRequest__Output, _campaign_v1_Automation__Output>
   GetCampaign: MethodDefinition<_campaign_v1_GetCampaignRequest, _campaign_v1_GetCampaignResponse, _campaign_v1_GetCampaignRequest__Output, _campaign_v1_GetCampaignResponse__Output>
+  GetFeed: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_Feed, _campaign_v1_FeedRequest__Output, _campaign_v1_Feed__Output>
   GetNotification: MethodDefinition<_campaign_v1_GetNotificationRequest, _campaign_v1_Notification, _campaign_v1_GetNotificationRequest__Output, _campaign_v1_Notification__Output>
   GetTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
   ListAutomations: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_ListAutomationsResponse, _campaign_v1_AutomationRequest__Output, _campaign_v1_ListAutomationsResponse__Output>
   ListCampaigns: MethodDefinition<_campaign_v1_ListCampaignsRequest, _campaign_v1_ListCampaignsResponse, _campaign_v1_ListCampaignsRequest__Output, _campaign_v1_ListCampaignsResponse__Output>
+  ListFeeds: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_ListFeedsResponse, _campaign_v1_FeedRequest__Output, _campaign_v1_ListFeedsResponse__Output>
   ListNotifications: MethodDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsResponse, _campaign_v1_ListNotificationsRequest__Output, _campaign_v1_ListNotificationsResponse__Output>
   ListTemplates: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_ListTemplatesResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_ListTemplatesResponse__Output>
   PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
@@ -326,5 +389,6 @@ export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   ReviseCampaign: MethodDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse__Output>
   UpdateAutomation: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_Automation, _campaign_v1_AutomationRequest__Output, _campaign_v1_Automation__Output>
   UpdateDraft: MethodDefinition<_campaign_v1_UpdateDraftRequest, _campaign_v1_CreateCampaignResponse, _campaign_v1_UpdateDraftRequest__Output, _campaign_v1_CreateCampaignResponse__Output>
+  UpdateFeed: MethodDefinition<_campaign_v1_FeedRequest, _campaign_v1_Feed, _campaign_v1_FeedRequest__Output, _campaign_v1_Feed__Output>
   UpdateTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_Template, _campaign_v1_TemplateRequest__Output, _campaign_v1_Template__Output>
 }

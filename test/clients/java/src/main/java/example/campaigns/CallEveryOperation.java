@@ -9,6 +9,7 @@ import example.campaigns.client.ApiClient;
 import example.campaigns.client.api.AudienceApi;
 import example.campaigns.client.api.CampaignsApi;
 import example.campaigns.client.api.ContractApi;
+import example.campaigns.client.api.FeedsApi;
 import example.campaigns.client.api.NotificationsApi;
 import example.campaigns.client.api.SitePluginApi;
 import example.campaigns.client.api.TemplatesApi;
@@ -20,7 +21,10 @@ import example.campaigns.client.model.CampaignUpdateRequest;
 import example.campaigns.client.model.CreatedCampaign;
 import example.campaigns.client.model.CreateCampaignRequest;
 import example.campaigns.client.model.CreateNotificationRequest;
+import example.campaigns.client.model.CreateFeedRequest;
 import example.campaigns.client.model.CreateTemplateRequest;
+import example.campaigns.client.model.Feed;
+import example.campaigns.client.model.UpdateFeedRequest;
 import example.campaigns.client.model.CreateWebhookRequest;
 import example.campaigns.client.model.ImportSubscribersReport;
 import example.campaigns.client.model.ImportSubscribersRequest;
@@ -294,6 +298,26 @@ public final class CallEveryOperation {
     });
     calls.call("getDeletedTemplate", () -> template(templates.getTemplate(templateId, null)));
 
+    // Feeds: add one at a name that need not resolve (accepted when saved; its polls fail and
+    // say so), list, read, pause it, delete it; then reading it answers 404.
+    FeedsApi feeds = new FeedsApi(client);
+    Map<String, Object> feed = calls.call("createFeed", () -> feed(feeds.createFeed(new CreateFeedRequest()
+        .url("https://feeds.example.com/java-" + runId + ".xml")
+        .topics(List.of("news")), null)));
+    UUID feedId = feed == null ? null : UUID.fromString((String) feed.get("id"));
+    calls.call("listFeeds", () -> {
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (Feed f : feeds.listFeeds(10, null, null).getItems()) list.add(feed(f));
+      return list;
+    });
+    calls.call("getFeed", () -> feed(feeds.getFeed(feedId, null)));
+    calls.call("updateFeed", () -> feed(feeds.updateFeed(feedId, new UpdateFeedRequest().paused(true).pollIntervalMinutes(60), null)));
+    calls.call("deleteFeed", () -> {
+      var deleted = feeds.deleteFeed(feedId, null);
+      return Map.of("id", String.valueOf(deleted.getId()), "deleted", deleted.getDeleted());
+    });
+    calls.call("getDeletedFeed", () -> feed(feeds.getFeed(feedId, null)));
+
     // Webhooks: an endpoint at a name that need not resolve (accepted at create: there is no DNS
     // where the tests run; its deliveries fail and wait), for events this program raises no more
     // once it exists, so its ping is the only event listed. Create, list, get, change, ping, its
@@ -401,6 +425,17 @@ public final class CallEveryOperation {
     for (var s : u.getSubscriptions()) active.add(s.getActive());
     m.put("subscriptionsActive", active);
     m.put("tags", u.getTags());
+    return m;
+  }
+
+  /** A feed's fields the test looks at, as the client parsed them. */
+  private static Map<String, Object> feed(Feed f) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", String.valueOf(f.getId()));
+    m.put("url", f.getUrl());
+    m.put("pollIntervalMinutes", f.getPollIntervalMinutes());
+    m.put("paused", f.getPaused());
+    m.put("topics", f.getTopics());
     return m;
   }
 
