@@ -1,11 +1,13 @@
 // A segment (packages/contracts/src/segment.ts) as SQL conditions ANDed to an audience query: on
-// `delivery.subscribers s` (segmentSql: the sender's audience, and counts with a time condition),
+// `delivery.subscribers s` (segmentSql: the sender's audience, and counts with a row condition),
 // or its static conditions on a profile `delivery.audience_profile_ids p` (profileSql: counts from
 // the groups' per-profile counters, count-store.ts). Every value travels as a parameter, never in the text.
 // Conditions on the subscriber's zone exclude subscribers without one; the UTC offset is the
 // zone's at the moment the query runs (pg_timezone_names, read once per query, not per row).
+// Row conditions are those no counter keeps: the time conditions and the tag conditions.
 import { zoneNames } from '@webpush/contracts/local-time.js';
-import type { Segment } from '@webpush/contracts/segment.js';
+import { durationSeconds, type Segment, type TagCondition } from '@webpush/contracts/segment.js';
+import { isoDate } from '@webpush/contracts/tag-values.js';
 
 export interface SegmentSql {
   /** '' for no segment, else ` AND (…) AND (…)`. */
@@ -29,23 +31,23 @@ export function segmentSql(segment: Segment | null | undefined, firstParam: numb
   return conditionsSql(segment, firstParam, SUBSCRIBER_COLUMNS, true);
 }
 
-/** True when the segment tests when subscribers subscribed or engaged: conditions no counter keeps. */
-export function hasTimeConditions(segment: Segment | null | undefined): boolean {
-  return !!segment && TIME_FIELDS.some((f) => segment[f] !== undefined);
+/** True when the segment tests when subscribers subscribed or engaged, or their tags: conditions no counter keeps. */
+export function hasRowConditions(segment: Segment | null | undefined): boolean {
+  return !!segment && ROW_FIELDS.some((f) => segment[f] !== undefined);
 }
 
-const TIME_FIELDS = ['subscribedAfter', 'subscribedBefore', 'engagedWithinDays', 'notEngagedForDays'] as const satisfies readonly (keyof Segment)[];
+const ROW_FIELDS = ['subscribedAfter', 'subscribedBefore', 'engagedWithinDays', 'notEngagedForDays', 'tags'] as const satisfies readonly (keyof Segment)[];
 
-/** The segment without its time conditions: what the counters can count. */
+/** The segment without its row conditions: what the counters can count. */
 export function staticPart(segment: Segment): Segment {
-  const { subscribedAfter: _a, subscribedBefore: _b, engagedWithinDays: _e, notEngagedForDays: _n, ...rest } = segment;
+  const { subscribedAfter: _a, subscribedBefore: _b, engagedWithinDays: _e, notEngagedForDays: _n, tags: _t, ...rest } = segment;
   return rest;
 }
 
-/** The segment's time conditions alone on `delivery.subscribers s`, ANDed (`true` for none), parameters numbered from `firstParam`. */
-export function timeSql(segment: Segment, firstParam: number): SegmentSql {
+/** The segment's row conditions alone on `delivery.subscribers s`, ANDed (`true` for none), parameters numbered from `firstParam`. */
+export function rowSql(segment: Segment, firstParam: number): SegmentSql {
   const params: unknown[] = [];
-  const conditions = timeConditions(segment, (value) => {
+  const conditions = rowConditions(segment, (value) => {
     params.push(value);
     return `$${firstParam + params.length - 1}`;
   });
@@ -61,7 +63,7 @@ export function profileSql(segment: Segment | null | undefined, firstParam: numb
   return conditionsSql(segment, firstParam, PROFILE_COLUMNS, false);
 }
 
-function conditionsSql(segment: Segment | null | undefined, firstParam: number, col: Columns, withTime: boolean): SegmentSql {
+function conditionsSql(segment: Segment | null | undefined, firstParam: number, col: Columns, withRows: boolean): SegmentSql {
   if (!segment) return { sql: '', params: [] };
   const params: unknown[] = [];
   const p = (value: unknown) => {
@@ -84,11 +86,11 @@ function conditionsSql(segment: Segment | null | undefined, firstParam: number, 
     );
   }
   if (segment.browsers) conditions.push(`${col.browser} = ANY(${p(segment.browsers)}::text[])`);
-  if (withTime) conditions.push(...timeConditions(segment, p));
+  if (withRows) conditions.push(...rowConditions(segment, p));
   return { sql: conditions.map((c) => ` AND ${c}`).join(''), params };
 }
 
-function timeConditions(segment: Segment, p: (value: unknown) => string): string[] {
+function rowConditions(segment: Segment, p: (value: unknown) => string): string[] {
   const conditions: string[] = [];
   if (segment.subscribedAfter) conditions.push(`s.created_at >= ${p(segment.subscribedAfter)}::timestamptz`);
   if (segment.subscribedBefore) conditions.push(`s.created_at < ${p(segment.subscribedBefore)}::timestamptz`);
@@ -96,5 +98,65 @@ function timeConditions(segment: Segment, p: (value: unknown) => string): string
     `EXISTS (SELECT 1 FROM delivery.subscriber_engagement e WHERE e.subscriber_id = s.id AND e.last_engaged_at >= now() - ${p(days)}::int * interval '1 day')`;
   if (segment.engagedWithinDays) conditions.push(engagedWithin(segment.engagedWithinDays));
   if (segment.notEngagedForDays) conditions.push(`NOT ${engagedWithin(segment.notEngagedForDays)}`);
+  for (const tag of segment.tags ?? []) conditions.push(tagConditionSql(tag, p));
   return conditions;
+}
+
+/**
+ * A tag condition on the tags of the subscriber's person (docs/people.md): a subscription of nobody
+ * has no tags, so it meets only `notExists`. The person is found by the link's primary key and the
+ * tag by person_tags' (person, key), one probe each; a selective condition can instead be driven
+ * from the tag's value (the person_tags_*_value indexes, migrations/20261208030000_segment_tags.sql)
+ * through person_subscriptions_person, whichever the planner finds cheaper.
+ */
+function tagConditionSql(c: TagCondition, p: (value: unknown) => string): string {
+  const tagged = (valueSql: string) =>
+    `EXISTS (SELECT 1 FROM delivery.person_subscriptions l JOIN delivery.person_tags t ON t.person_id = l.person_id
+              WHERE l.subscriber_id = s.id AND t.key = ${p(c.key)}${valueSql === '' ? '' : ` AND ${valueSql}`})`;
+  switch (c.operator) {
+    case 'exists':
+      return tagged('');
+    case 'notExists':
+      return `NOT ${tagged('')}`;
+    case 'equals':
+    case 'in':
+      return tagged(oneOf(c.operator === 'in' ? c.values : [c.value], p));
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return tagged(`t.number_value ${COMPARE[c.operator]} ${p(c.value)}::float8`);
+    case 'before':
+    case 'after': {
+      const date = isoDate(c.value);
+      // A duration is from the moment the audience is read: at create for the count, at the send for the send.
+      const at = date ? `${p(date.toISOString())}::timestamptz` : `now() + ${p(durationSeconds(c.value))}::float8 * interval '1 second'`;
+      return tagged(`t.date_value ${c.operator === 'before' ? '<' : '>='} ${at}`);
+    }
+  }
+}
+
+const COMPARE = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** The tag holds one of the values, each compared in the column of its kind (a date-like string is a date, as the tag rule says). */
+function oneOf(values: readonly (string | number | boolean)[], p: (value: unknown) => string): string {
+  const strings: string[] = [];
+  const dates: string[] = [];
+  const numbers: number[] = [];
+  const booleans: boolean[] = [];
+  for (const v of values) {
+    if (typeof v === 'number') numbers.push(v);
+    else if (typeof v === 'boolean') booleans.push(v);
+    else {
+      const date = isoDate(v);
+      if (date) dates.push(date.toISOString());
+      else strings.push(v);
+    }
+  }
+  const any: string[] = [];
+  if (strings.length > 0) any.push(`t.string_value = ANY(${p(strings)}::text[])`);
+  if (numbers.length > 0) any.push(`t.number_value = ANY(${p(numbers)}::float8[])`);
+  if (dates.length > 0) any.push(`t.date_value = ANY(${p(dates)}::timestamptz[])`);
+  if (booleans.length > 0) any.push(`t.boolean_value = ANY(${p(booleans)}::boolean[])`);
+  return any.length === 1 ? any[0] : `(${any.join(' OR ')})`;
 }
