@@ -26,9 +26,13 @@ const SUBSCRIBER_COLUMNS: Columns = { language: 'lower(s.language)', zone: 's.ti
 // A profile stores a missing language as '': made null again, so it matches what a subscriber without one matches.
 const PROFILE_COLUMNS: Columns = { language: "nullif(p.language, '')", zone: 'p.time_zone', browser: 'p.browser' };
 
-/** The conditions of `segment` on `delivery.subscribers s`, their parameters numbered from `firstParam`. */
-export function segmentSql(segment: Segment | null | undefined, firstParam: number): SegmentSql {
-  return conditionsSql(segment, firstParam, SUBSCRIBER_COLUMNS, true);
+/**
+ * The conditions of `segment` on `delivery.subscribers s`, their parameters numbered from `firstParam`.
+ * `inIdOrder`: for a keyset walk of the subscribers in id order (the sender's slices), where each
+ * tag condition must stay a probe per subscriber walked (tagConditionSql).
+ */
+export function segmentSql(segment: Segment | null | undefined, firstParam: number, inIdOrder = false): SegmentSql {
+  return conditionsSql(segment, firstParam, SUBSCRIBER_COLUMNS, true, inIdOrder);
 }
 
 /** True when the segment tests when subscribers subscribed or engaged, or their tags: conditions no counter keeps. */
@@ -47,10 +51,14 @@ export function staticPart(segment: Segment): Segment {
 /** The segment's row conditions alone on `delivery.subscribers s`, ANDed (`true` for none), parameters numbered from `firstParam`. */
 export function rowSql(segment: Segment, firstParam: number): SegmentSql {
   const params: unknown[] = [];
-  const conditions = rowConditions(segment, (value) => {
-    params.push(value);
-    return `$${firstParam + params.length - 1}`;
-  });
+  const conditions = rowConditions(
+    segment,
+    (value) => {
+      params.push(value);
+      return `$${firstParam + params.length - 1}`;
+    },
+    false,
+  );
   return { sql: conditions.length === 0 ? 'true' : conditions.join(' AND '), params };
 }
 
@@ -60,10 +68,10 @@ export function rowSql(segment: Segment, firstParam: number): SegmentSql {
  * as segmentSql's, so a count from the counters equals the count over the subscribers.
  */
 export function profileSql(segment: Segment | null | undefined, firstParam: number): SegmentSql {
-  return conditionsSql(segment, firstParam, PROFILE_COLUMNS, false);
+  return conditionsSql(segment, firstParam, PROFILE_COLUMNS, false, false);
 }
 
-function conditionsSql(segment: Segment | null | undefined, firstParam: number, col: Columns, withRows: boolean): SegmentSql {
+function conditionsSql(segment: Segment | null | undefined, firstParam: number, col: Columns, withRows: boolean, inIdOrder: boolean): SegmentSql {
   if (!segment) return { sql: '', params: [] };
   const params: unknown[] = [];
   const p = (value: unknown) => {
@@ -86,11 +94,11 @@ function conditionsSql(segment: Segment | null | undefined, firstParam: number, 
     );
   }
   if (segment.browsers) conditions.push(`${col.browser} = ANY(${p(segment.browsers)}::text[])`);
-  if (withRows) conditions.push(...rowConditions(segment, p));
+  if (withRows) conditions.push(...rowConditions(segment, p, inIdOrder));
   return { sql: conditions.map((c) => ` AND ${c}`).join(''), params };
 }
 
-function rowConditions(segment: Segment, p: (value: unknown) => string): string[] {
+function rowConditions(segment: Segment, p: (value: unknown) => string, inIdOrder: boolean): string[] {
   const conditions: string[] = [];
   if (segment.subscribedAfter) conditions.push(`s.created_at >= ${p(segment.subscribedAfter)}::timestamptz`);
   if (segment.subscribedBefore) conditions.push(`s.created_at < ${p(segment.subscribedBefore)}::timestamptz`);
@@ -98,21 +106,26 @@ function rowConditions(segment: Segment, p: (value: unknown) => string): string[
     `EXISTS (SELECT 1 FROM delivery.subscriber_engagement e WHERE e.subscriber_id = s.id AND e.last_engaged_at >= now() - ${p(days)}::int * interval '1 day')`;
   if (segment.engagedWithinDays) conditions.push(engagedWithin(segment.engagedWithinDays));
   if (segment.notEngagedForDays) conditions.push(`NOT ${engagedWithin(segment.notEngagedForDays)}`);
-  for (const tag of segment.tags ?? []) conditions.push(tagConditionSql(tag, p));
+  for (const tag of segment.tags ?? []) conditions.push(tagConditionSql(tag, p, inIdOrder));
   return conditions;
 }
 
 /**
  * A tag condition on the tags of the subscriber's person (docs/people.md): a subscription of nobody
- * has no tags, so it meets only `notExists`. The person is found by the link's primary key and the
- * tag by person_tags' (person, key), one probe each; a selective condition can instead be driven
- * from the tag's value (the person_tags_*_value indexes, migrations/20261208030000_segment_tags.sql)
- * through person_subscriptions_person, whichever the planner finds cheaper.
+ * has no tags, so it meets only `notExists`. Two plans: a probe per subscriber (the link's primary
+ * key, then person_tags' (person, key)), or, for a count, driven from the tag's value (the
+ * person_tags_* indexes, migrations/20261208030000_segment_tags.sql) through
+ * person_subscriptions_person, whichever the planner finds cheaper. `inIdOrder` keeps the probe:
+ * `OFFSET 0` stops Postgres from turning the EXISTS into a join, which for a slice of 500 in id
+ * order it would otherwise start from the tag's index when it underestimates the matches (it
+ * multiplies the key's and the value's selectivities, which are not independent), joining and
+ * sorting every match for every slice: 5.6 s a slice for 96,000 matches of 1,000,000 (docs/people.md,
+ * "Segments on tags"). A probe per subscriber walked costs each slice only the rows it passes.
  */
-function tagConditionSql(c: TagCondition, p: (value: unknown) => string): string {
+function tagConditionSql(c: TagCondition, p: (value: unknown) => string, inIdOrder: boolean): string {
   const tagged = (valueSql: string) =>
     `EXISTS (SELECT 1 FROM delivery.person_subscriptions l JOIN delivery.person_tags t ON t.person_id = l.person_id
-              WHERE l.subscriber_id = s.id AND t.key = ${p(c.key)}${valueSql === '' ? '' : ` AND ${valueSql}`})`;
+              WHERE l.subscriber_id = s.id AND t.key = ${p(c.key)}${valueSql === '' ? '' : ` AND ${valueSql}`}${inIdOrder ? ' OFFSET 0' : ''})`;
   switch (c.operator) {
     case 'exists':
       return tagged('');
@@ -125,20 +138,24 @@ function tagConditionSql(c: TagCondition, p: (value: unknown) => string): string
     case 'gte':
     case 'lt':
     case 'lte':
-      return tagged(`t.number_value ${COMPARE[c.operator]} ${p(c.value)}::float8`);
+      return tagged(`t.kind = 'number' AND t.number_value ${COMPARE[c.operator]} ${p(c.value)}::float8`);
     case 'before':
     case 'after': {
       const date = isoDate(c.value);
       // A duration is from the moment the audience is read: at create for the count, at the send for the send.
       const at = date ? `${p(date.toISOString())}::timestamptz` : `now() + ${p(durationSeconds(c.value))}::float8 * interval '1 second'`;
-      return tagged(`t.date_value ${c.operator === 'before' ? '<' : '>='} ${at}`);
+      return tagged(`t.kind = 'date' AND t.date_value ${c.operator === 'before' ? '<' : '>='} ${at}`);
     }
   }
 }
 
 const COMPARE = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
-/** The tag holds one of the values, each compared in the column of its kind (a date-like string is a date, as the tag rule says). */
+/**
+ * The tag holds one of the values, each compared in the column of its kind (a date-like string is
+ * a date, as the tag rule says). Each comparison names its kind too, which the table's CHECK makes
+ * redundant but the planner needs to use that kind's partial index.
+ */
 function oneOf(values: readonly (string | number | boolean)[], p: (value: unknown) => string): string {
   const strings: string[] = [];
   const dates: string[] = [];
@@ -154,9 +171,9 @@ function oneOf(values: readonly (string | number | boolean)[], p: (value: unknow
     }
   }
   const any: string[] = [];
-  if (strings.length > 0) any.push(`t.string_value = ANY(${p(strings)}::text[])`);
-  if (numbers.length > 0) any.push(`t.number_value = ANY(${p(numbers)}::float8[])`);
-  if (dates.length > 0) any.push(`t.date_value = ANY(${p(dates)}::timestamptz[])`);
-  if (booleans.length > 0) any.push(`t.boolean_value = ANY(${p(booleans)}::boolean[])`);
+  if (strings.length > 0) any.push(`(t.kind = 'string' AND t.string_value = ANY(${p(strings)}::text[]))`);
+  if (numbers.length > 0) any.push(`(t.kind = 'number' AND t.number_value = ANY(${p(numbers)}::float8[]))`);
+  if (dates.length > 0) any.push(`(t.kind = 'date' AND t.date_value = ANY(${p(dates)}::timestamptz[]))`);
+  if (booleans.length > 0) any.push(`(t.kind = 'boolean' AND t.boolean_value = ANY(${p(booleans)}::boolean[]))`);
   return any.length === 1 ? any[0] : `(${any.join(' OR ')})`;
 }
