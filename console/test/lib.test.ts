@@ -85,7 +85,7 @@ describe("console: the API's validation messages at their fields", () => {
   });
 
   it('texts with commas of their own stay whole (segment, utcOffset)', () => {
-    const seg = 'segment must be an object of conditions: languages, timeZones, utcOffset, browsers, subscribedAfter, subscribedBefore, engagedWithinDays, notEngagedForDays';
+    const seg = 'segment must be an object of conditions: languages, timeZones, utcOffset, browsers, subscribedAfter, subscribedBefore, engagedWithinDays, notEngagedForDays, tags';
     const off = 'segment.utcOffset must be {"min", "max"}: whole minutes from -720 to 840, min not above max';
     const browsers = 'segment.browsers must be a non-empty array of: chrome, edge, firefox, safari, other';
     const m = splitMessage(`Body is required, ${seg}, ${off}, ${browsers}`);

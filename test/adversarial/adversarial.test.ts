@@ -24,6 +24,7 @@ import { registerNotifications } from './classes/notifications.js';
 import { registerOptInPrompts } from './classes/optin-prompts.js';
 import { registerPeople } from './classes/people.js';
 import { registerPublicInput } from './classes/public-input.js';
+import { registerSegmentTags } from './classes/segment-tags.js';
 import { registerSlowClients } from './classes/slow-clients.js';
 import { registerSmuggling } from './classes/smuggling.js';
 import { registerSpoofing } from './classes/spoofing.js';
@@ -76,4 +77,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerNotifications();
   registerAutomations();
   registerFeeds();
+  registerSegmentTags();
 });

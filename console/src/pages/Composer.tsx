@@ -37,6 +37,8 @@ interface SegmentForm {
   before: string;
   engagedWithin: string;
   notEngagedFor: string;
+  /** Tag conditions are set through the API; a draft's are kept as they are (not edited here). */
+  tags: NonNullable<Segment['tags']>;
 }
 
 interface Form {
@@ -95,7 +97,7 @@ const SEGMENT_ERROR_FIELD: Partial<Record<keyof SegmentForm, string>> = {
 };
 
 const EMPTY_VARIANT: VariantForm = { title: '', body: '', link: '', icon: '', image: '', callToAction: '' };
-const EMPTY_SEGMENT: SegmentForm = { languages: '', timeZones: '', offsetMin: '', offsetMax: '', browsers: [], after: '', before: '', engagedWithin: '', notEngagedFor: '' };
+const EMPTY_SEGMENT: SegmentForm = { languages: '', timeZones: '', offsetMin: '', offsetMax: '', browsers: [], after: '', before: '', engagedWithin: '', notEngagedFor: '', tags: [] };
 const BROWSERS: { value: Browser; label: string }[] = [
   { value: 'chrome', label: 'Chrome (and other Chromium browsers)' },
   { value: 'edge', label: 'Edge' },
@@ -177,6 +179,7 @@ function formFrom(c: Campaign, zone: string, keepSchedule: boolean): Form {
           before: s.subscribedBefore ? instantToWall(Date.parse(s.subscribedBefore), zone) : '',
           engagedWithin: s.engagedWithinDays ? String(s.engagedWithinDays) : '',
           notEngagedFor: s.notEngagedForDays ? String(s.notEngagedForDays) : '',
+          tags: s.tags ?? [],
         }
       : EMPTY_SEGMENT,
     throttle: c.throttlePerMinute ? String(c.throttlePerMinute) : '',
@@ -223,6 +226,7 @@ function segmentOf(s: SegmentForm, zone: string): Segment | undefined {
   if (s.before) out.subscribedBefore = wallToApiDate(s.before, zone) ?? s.before;
   if (s.engagedWithin.trim()) out.engagedWithinDays = numberOrText(s.engagedWithin);
   if (s.notEngagedFor.trim()) out.notEngagedForDays = numberOrText(s.notEngagedFor);
+  if (s.tags.length) out.tags = s.tags;
   return Object.keys(out).length ? (out as Segment) : undefined;
 }
 
@@ -629,6 +633,13 @@ function ComposerForm(props: {
                 <TextField label="Engaged within (days)" inputMode="numeric" value={form.segment.engagedWithin} onValue={(v) => setSeg('engagedWithin', v)} errors={err('segment.engagedWithinDays')} />
                 <TextField label="Not engaged for (days)" inputMode="numeric" value={form.segment.notEngagedFor} onValue={(v) => setSeg('notEngagedFor', v)} errors={err('segment.notEngagedForDays')} />
               </div>
+              {form.segment.tags.length > 0 && (
+                <p class="hint">
+                  Tag conditions, set through the API and kept as they are:{' '}
+                  {form.segment.tags.map((t) => `${t.key} ${t.operator}${'values' in t ? ` ${t.values.map((v) => JSON.stringify(v)).join(', ')}` : 'value' in t ? ` ${JSON.stringify(t.value)}` : ''}`).join('; ')}
+                </p>
+              )}
+              <FieldErrors errors={err('segment.tags')} />
             </details>
             <details class="more" open={Boolean(form.throttle || form.ignoreCap || form.ignoreQuiet || err('throttlePerMinute') || err('ignoreFrequencyCap') || err('ignoreQuietHours'))}>
               <summary>Pace, frequency cap and quiet hours</summary>

@@ -14,6 +14,7 @@ import type { Delivery__Output } from './generated/campaign/v1/Delivery.js';
 import type { LocalTimePlan__Output } from './generated/campaign/v1/LocalTimePlan.js';
 import type { NotificationOptions__Output } from './generated/campaign/v1/NotificationOptions.js';
 import type { Segment__Output } from './generated/campaign/v1/Segment.js';
+import type { TagCondition__Output } from './generated/campaign/v1/TagCondition.js';
 import type { SendTime__Output } from './generated/campaign/v1/SendTime.js';
 import type { Variant__Output } from './generated/campaign/v1/Variant.js';
 import { HOLDOUT_SLOT, rateLift } from './best-time.js';
@@ -119,7 +120,15 @@ function segmentJson(s: Segment__Output): string {
   if (s.subscribedBefore !== undefined) parts.push(`"subscribedBefore":${text(s.subscribedBefore)}`);
   if (s.engagedWithinDays !== undefined) parts.push(`"engagedWithinDays":${s.engagedWithinDays}`);
   if (s.notEngagedForDays !== undefined) parts.push(`"notEngagedForDays":${s.notEngagedForDays}`);
+  if (s.tags.length > 0) parts.push(`"tags":[${s.tags.map(tagConditionJson).join(',')}]`);
   return `{${parts.join(',')}}`;
+}
+
+/** segment.ts TagCondition: `values` for "in", `value` for the operators that compare one, neither for exists and notExists. */
+function tagConditionJson(c: TagCondition__Output): string {
+  const values = c.values.map((v) => (v.kind === 'number' ? JSON.stringify(v.number) : v.kind === 'boolean' ? String(v.boolean) : text(v.text ?? '')));
+  const operand = c.operator === 'in' ? `,"values":[${values.join(',')}]` : values.length > 0 ? `,"value":${values[0]}` : '';
+  return `{"key":${text(c.key)},"operator":${text(c.operator)}${operand}}`;
 }
 
 function localTimeJson(l: LocalTimePlan__Output): string {

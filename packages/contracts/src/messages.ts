@@ -5,7 +5,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { campaignContent, MAX_BUTTONS, MAX_VIBRATE_ENTRIES, MAX_VIBRATE_MS, NOTIFICATION_DIRECTIONS, REQUIRED_CONTENT_FIELDS, type CampaignContent } from './campaign-content.js';
 import { URGENCIES, type Urgency } from './urgency.js';
-import { BROWSERS, type Browser, type Segment } from './segment.js';
+import { BROWSERS, DATE_OPERATORS, DURATION, MAX_TAG_CONDITIONS, MAX_TAG_IN_VALUES, NUMBER_OPERATORS, type Browser, type Segment } from './segment.js';
+import { MAX_TAG_KEY_CHARS, MAX_TAG_STRING_CHARS } from './tag-values.js';
 import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, WINNER_METRICS, type AbTest, type AbWinner, type VariantResult } from './ab-test.js';
 import type { LocalTime } from './local-time.js';
 import { MAX_EXTERNAL_ID_CHARS } from './external-id.js';
@@ -295,6 +296,7 @@ const uuid = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 const count = { type: 'integer', minimum: 0 };
 const nullableString = { type: ['string', 'null'] };
 const UTC_SECONDS = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
+const UTC_MILLISECONDS = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z$';
 const contentProperties = {
   title: { type: 'string' },
   body: { type: 'string' },
@@ -353,8 +355,27 @@ const segmentSchema = {
     subscribedBefore: { type: 'string', pattern: UTC_SECONDS },
     engagedWithinDays: { type: 'integer', minimum: 1, maximum: 3650 },
     notEngagedForDays: { type: 'integer', minimum: 1, maximum: 3650 },
+    tags: { type: 'array', minItems: 1, maxItems: MAX_TAG_CONDITIONS, items: { oneOf: tagConditionSchemas() } },
   },
 };
+
+/** segment.ts TagCondition, as the campaign service normalised it: a date as its UTC instant with milliseconds. */
+function tagConditionSchemas() {
+  const condition = (operators: readonly string[], operand: Record<string, unknown>) => ({
+    type: 'object',
+    required: ['key', 'operator', ...Object.keys(operand)],
+    additionalProperties: false,
+    properties: { key: { type: 'string', pattern: `^[a-z0-9_]{1,${MAX_TAG_KEY_CHARS}}$` }, operator: { enum: [...operators] }, ...operand },
+  });
+  const scalar = { anyOf: [{ type: 'string', maxLength: MAX_TAG_STRING_CHARS }, { type: 'number' }, { type: 'boolean' }] };
+  return [
+    condition(['exists', 'notExists'], {}),
+    condition(['equals'], { value: scalar }),
+    condition(['in'], { values: { type: 'array', minItems: 1, maxItems: MAX_TAG_IN_VALUES, items: scalar } }),
+    condition(NUMBER_OPERATORS, { value: { type: 'number' } }),
+    condition(DATE_OPERATORS, { value: { type: 'string', anyOf: [{ pattern: UTC_MILLISECONDS }, { pattern: DURATION.source }] } }),
+  ];
+}
 
 const variantSchema = {
   type: 'object',

@@ -185,7 +185,8 @@ describe('campaign JSON built from the Campaign message', function () {
 
   it('when a campaign has the optional parts (capped, byBrowser, segment, throttle, frequency cap opt-out, local time, A/B test), then the bytes equal the old path', async () => {
     const segments = [
-      { languages: ['en', 'pt'], timeZones: ['America/Sao_Paulo', 'Europe/Lisbon'], utcOffset: { min: -180, max: 60 }, browsers: ['chrome', 'firefox'], subscribedAfter: '2026-01-01T00:00:00Z', subscribedBefore: '2026-06-01T12:30:00Z', engagedWithinDays: 7, notEngagedForDays: 30 },
+      { languages: ['en', 'pt'], timeZones: ['America/Sao_Paulo', 'Europe/Lisbon'], utcOffset: { min: -180, max: 60 }, browsers: ['chrome', 'firefox'], subscribedAfter: '2026-01-01T00:00:00Z', subscribedBefore: '2026-06-01T12:30:00Z', engagedWithinDays: 7, notEngagedForDays: 30,
+        tags: [{ key: 'age', operator: 'gte', value: 18.5 }, { key: 'last_order', operator: 'after', value: '-P7D' }, { key: 'plan', operator: 'in', values: [1e21, 'gold', true, '2026-12-07T00:00:00.000Z'] }, { key: 'vip', operator: 'exists' }] },
       { browsers: ['safari'] },
       { utcOffset: { min: 0, max: 0 }, notEngagedForDays: 1 },
     ];
@@ -265,7 +266,11 @@ function specObject(c: Campaign): unknown {
   if (c.segment) {
     const s = c.segment;
     o.segment = given([['languages', s.languages], ['timeZones', s.timeZones], ['utcOffset', s.utcOffset ?? undefined], ['browsers', s.browsers],
-      ['subscribedAfter', s.subscribedAfter], ['subscribedBefore', s.subscribedBefore], ['engagedWithinDays', s.engagedWithinDays], ['notEngagedForDays', s.notEngagedForDays]]);
+      ['subscribedAfter', s.subscribedAfter], ['subscribedBefore', s.subscribedBefore], ['engagedWithinDays', s.engagedWithinDays], ['notEngagedForDays', s.notEngagedForDays],
+      ['tags', s.tags.map((t) => {
+        const values = t.values.map((v) => (v.kind === 'number' ? v.number : v.kind === 'boolean' ? v.boolean : v.text));
+        return { key: t.key, operator: t.operator, ...(t.operator === 'in' ? { values } : values.length > 0 ? { value: values[0] } : {}) };
+      })]]);
   }
   if (c.throttlePerMinute !== undefined) o.throttlePerMinute = c.throttlePerMinute;
   if (c.ignoreFrequencyCap) o.ignoreFrequencyCap = true;
@@ -330,6 +335,10 @@ describe('campaign JSON over generated campaigns', () => {
   const segment = fc.record({
     languages: list(text), timeZones: list(text), utcOffset: fc.option(fc.record({ min: fc.integer({ min: -720, max: 840 }), max: fc.integer({ min: -720, max: 840 }) })),
     browsers: list(fc.constantFrom(...BROWSERS)), subscribedAfter: opt(text), subscribedBefore: opt(text), engagedWithinDays: opt(fc.nat(3650)), notEngagedForDays: opt(fc.nat(3650)),
+    tags: list(fc.record({
+      key: text, operator: fc.constantFrom('equals', 'in', 'exists', 'gt', 'before'),
+      values: list(fc.oneof(fc.record({ kind: fc.constant('text' as const), text }), fc.record({ kind: fc.constant('number' as const), number: fc.double({ noNaN: true, noDefaultInfinity: true }) }), fc.record({ kind: fc.constant('boolean' as const), boolean: fc.boolean() }))),
+    })),
   });
   const localTime = fc.record({
     date: text, time: text, ifPassed: text, firstSendAt: text, lastSendAt: text,

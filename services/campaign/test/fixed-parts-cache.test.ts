@@ -8,7 +8,7 @@ import { createFixedPartsCache, fixedFieldsChars } from '../src/campaigns/fixed-
 const parts = (text: string): FixedFields => ({
   title: text, body: 'Body', link: 'https://x.example', topics: ['news'], totalUsers: 7, image: undefined, icon: undefined,
   callToAction: '', utmSource: '', utmMedium: '', utmCampaign: '', ttl: 60,
-  segment: text.length % 2 === 0 ? null : { languages: [text], timeZones: [], utcOffset: null, browsers: [] },
+  segment: text.length % 2 === 0 ? null : { languages: [text], timeZones: [], utcOffset: null, browsers: [], tags: [] },
   throttlePerMinute: undefined, ignoreFrequencyCap: false, localTime: null, abTest: null, options: null, urgency: 'normal', ignoreQuietHours: false, sendTime: null,
 });
 const cost = (text: string) => fixedFieldsChars(parts(text));

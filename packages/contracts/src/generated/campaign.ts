@@ -57,6 +57,8 @@ import type { ReviseCampaignResponse as _campaign_v1_ReviseCampaignResponse, Rev
 import type { Segment as _campaign_v1_Segment, Segment__Output as _campaign_v1_Segment__Output } from './campaign/v1/Segment';
 import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v1_SendTime__Output } from './campaign/v1/SendTime';
 import type { SendTimeSlot as _campaign_v1_SendTimeSlot, SendTimeSlot__Output as _campaign_v1_SendTimeSlot__Output } from './campaign/v1/SendTimeSlot';
+import type { TagCondition as _campaign_v1_TagCondition, TagCondition__Output as _campaign_v1_TagCondition__Output } from './campaign/v1/TagCondition';
+import type { TagValue as _campaign_v1_TagValue, TagValue__Output as _campaign_v1_TagValue__Output } from './campaign/v1/TagValue';
 import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
 import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
 import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
@@ -129,6 +131,8 @@ export interface ProtoGrpcType {
       Segment: MessageTypeDefinition<_campaign_v1_Segment, _campaign_v1_Segment__Output>
       SendTime: MessageTypeDefinition<_campaign_v1_SendTime, _campaign_v1_SendTime__Output>
       SendTimeSlot: MessageTypeDefinition<_campaign_v1_SendTimeSlot, _campaign_v1_SendTimeSlot__Output>
+      TagCondition: MessageTypeDefinition<_campaign_v1_TagCondition, _campaign_v1_TagCondition__Output>
+      TagValue: MessageTypeDefinition<_campaign_v1_TagValue, _campaign_v1_TagValue__Output>
       Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
       TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
       TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>

@@ -90,6 +90,8 @@ import type { SessionView as _campaign_v1_SessionView, SessionView__Output as _c
 import type { SetSiteThrottleRequest as _campaign_v1_SetSiteThrottleRequest, SetSiteThrottleRequest__Output as _campaign_v1_SetSiteThrottleRequest__Output } from './campaign/v1/SetSiteThrottleRequest';
 import type { SiteInfoResponse as _campaign_v1_SiteInfoResponse, SiteInfoResponse__Output as _campaign_v1_SiteInfoResponse__Output } from './campaign/v1/SiteInfoResponse';
 import type { SiteThrottle as _campaign_v1_SiteThrottle, SiteThrottle__Output as _campaign_v1_SiteThrottle__Output } from './campaign/v1/SiteThrottle';
+import type { TagCondition as _campaign_v1_TagCondition, TagCondition__Output as _campaign_v1_TagCondition__Output } from './campaign/v1/TagCondition';
+import type { TagValue as _campaign_v1_TagValue, TagValue__Output as _campaign_v1_TagValue__Output } from './campaign/v1/TagValue';
 import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
 import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
 import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
@@ -196,6 +198,8 @@ export interface ProtoGrpcType {
       SetSiteThrottleRequest: MessageTypeDefinition<_campaign_v1_SetSiteThrottleRequest, _campaign_v1_SetSiteThrottleRequest__Output>
       SiteInfoResponse: MessageTypeDefinition<_campaign_v1_SiteInfoResponse, _campaign_v1_SiteInfoResponse__Output>
       SiteThrottle: MessageTypeDefinition<_campaign_v1_SiteThrottle, _campaign_v1_SiteThrottle__Output>
+      TagCondition: MessageTypeDefinition<_campaign_v1_TagCondition, _campaign_v1_TagCondition__Output>
+      TagValue: MessageTypeDefinition<_campaign_v1_TagValue, _campaign_v1_TagValue__Output>
       Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
       TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
       TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>

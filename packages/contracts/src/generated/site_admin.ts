@@ -82,6 +82,8 @@ import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v
 import type { SendTimeSlot as _campaign_v1_SendTimeSlot, SendTimeSlot__Output as _campaign_v1_SendTimeSlot__Output } from './campaign/v1/SendTimeSlot';
 import type { SetThrottleRequest as _campaign_v1_SetThrottleRequest, SetThrottleRequest__Output as _campaign_v1_SetThrottleRequest__Output } from './campaign/v1/SetThrottleRequest';
 import type { SiteAdminClient as _campaign_v1_SiteAdminClient, SiteAdminDefinition as _campaign_v1_SiteAdminDefinition } from './campaign/v1/SiteAdmin';
+import type { TagCondition as _campaign_v1_TagCondition, TagCondition__Output as _campaign_v1_TagCondition__Output } from './campaign/v1/TagCondition';
+import type { TagValue as _campaign_v1_TagValue, TagValue__Output as _campaign_v1_TagValue__Output } from './campaign/v1/TagValue';
 import type { Template as _campaign_v1_Template, Template__Output as _campaign_v1_Template__Output } from './campaign/v1/Template';
 import type { TemplateRequest as _campaign_v1_TemplateRequest, TemplateRequest__Output as _campaign_v1_TemplateRequest__Output } from './campaign/v1/TemplateRequest';
 import type { TemplateVariable as _campaign_v1_TemplateVariable, TemplateVariable__Output as _campaign_v1_TemplateVariable__Output } from './campaign/v1/TemplateVariable';
@@ -180,6 +182,8 @@ export interface ProtoGrpcType {
       SendTimeSlot: MessageTypeDefinition<_campaign_v1_SendTimeSlot, _campaign_v1_SendTimeSlot__Output>
       SetThrottleRequest: MessageTypeDefinition<_campaign_v1_SetThrottleRequest, _campaign_v1_SetThrottleRequest__Output>
       SiteAdmin: SubtypeConstructor<typeof grpc.Client, _campaign_v1_SiteAdminClient> & { service: _campaign_v1_SiteAdminDefinition }
+      TagCondition: MessageTypeDefinition<_campaign_v1_TagCondition, _campaign_v1_TagCondition__Output>
+      TagValue: MessageTypeDefinition<_campaign_v1_TagValue, _campaign_v1_TagValue__Output>
       Template: MessageTypeDefinition<_campaign_v1_Template, _campaign_v1_Template__Output>
       TemplateRequest: MessageTypeDefinition<_campaign_v1_TemplateRequest, _campaign_v1_TemplateRequest__Output>
       TemplateVariable: MessageTypeDefinition<_campaign_v1_TemplateVariable, _campaign_v1_TemplateVariable__Output>

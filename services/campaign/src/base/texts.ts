@@ -38,7 +38,7 @@ const SPEC = {
 
 const OWN = {
   // create's segment (an addition: docs/api-decisions.md, "Segments")
-  segmentObject: 'segment must be an object of conditions: languages, timeZones, utcOffset, browsers, subscribedAfter, subscribedBefore, engagedWithinDays, notEngagedForDays',
+  segmentObject: 'segment must be an object of conditions: languages, timeZones, utcOffset, browsers, subscribedAfter, subscribedBefore, engagedWithinDays, notEngagedForDays, tags',
   segmentLanguages: 'segment.languages must be a non-empty array of at most 50 language tags (e.g. pt or pt-BR)',
   segmentTimeZones: 'segment.timeZones must be a non-empty array of at most 100 IANA time zone names (e.g. America/Sao_Paulo)',
   segmentUtcOffset: 'segment.utcOffset must be {"min", "max"}: whole minutes from -720 to 840, min not above max',
@@ -48,6 +48,17 @@ const OWN = {
   segmentSubscribedOrder: 'segment.subscribedAfter must be earlier than segment.subscribedBefore',
   segmentEngagedWithin: 'segment.engagedWithinDays must be a whole number of days from 1 to 3650',
   segmentNotEngagedFor: 'segment.notEngagedForDays must be a whole number of days from 1 to 3650',
+  // a segment's tag conditions (issue 37; docs/api-decisions.md, "Segments"): <i> is the condition's index
+  segmentTags: 'segment.tags must be a non-empty array of at most 10 tag conditions ({"key", "operator", "value"})',
+  segmentTagCondition: 'segment.tags[<i>] must be an object of key, operator and value (values for in, none for exists and notExists)',
+  segmentTagKey: 'segment.tags[<i>].key must be 1 to 64 characters of a-z, 0-9 and _',
+  segmentTagOperator: 'segment.tags[<i>].operator must be one of: equals, in, exists, notExists, gt, gte, lt, lte, before, after',
+  segmentTagNoValue: 'segment.tags[<i>] takes no value for <operator>',
+  segmentTagEquals: 'segment.tags[<i>].value must be a string of at most 256 characters, a finite number, true or false, or an ISO 8601 date, for equals',
+  segmentTagIn: 'segment.tags[<i>].values must be a non-empty array of at most 100 strings (at most 256 characters each), finite numbers, booleans or ISO 8601 dates, for in',
+  segmentTagNumber: 'segment.tags[<i>].value must be a finite number, for <operator>',
+  segmentTagDate: 'segment.tags[<i>].value must be an ISO 8601 date (2026-12-07, or a date-time with its offset) or a duration from now of at most 3650 days (-P7D, PT12H), for <operator>',
+  segmentTagCharacters: 'segment.tags[<i>] values must not contain NUL characters or unpaired surrogates',
   // create's throttlePerMinute (an addition: docs/api-decisions.md, "Throttling")
   throttlePerMinute: 'throttlePerMinute must be a whole number from 0 (no limit) to 1000000',
   // create's ignoreFrequencyCap (an addition: docs/api-decisions.md, "Frequency caps")

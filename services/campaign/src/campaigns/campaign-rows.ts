@@ -142,7 +142,12 @@ function segmentMessage(s: Segment): NonNullable<Campaign['segment']> {
     subscribedBefore: s.subscribedBefore,
     engagedWithinDays: s.engagedWithinDays,
     notEngagedForDays: s.notEngagedForDays,
+    tags: (s.tags ?? []).map((c) => ({ key: c.key, operator: c.operator, values: ('values' in c ? c.values : 'value' in c ? [c.value] : []).map(tagValueMessage) })),
   };
+}
+
+function tagValueMessage(v: string | number | boolean) {
+  return typeof v === 'string' ? { text: v } : typeof v === 'number' ? { number: v } : { boolean: v };
 }
 
 /** A variant's null icon or image (it removes the campaign's) travels as ''. */

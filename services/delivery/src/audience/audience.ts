@@ -1,11 +1,11 @@
 // Audience questions about a site, answered from the precomputed counters (per-profile counts included); only
-// a segment with a time condition (subscribed after/before, engagement) reads the subscribers: on a
+// a segment with a time or tag condition (subscribed after/before, engagement, data tags) reads the subscribers: on a
 // site of at most EXACT_SCAN_LIMIT active subscribers, counted exactly within a budget (SCAN_BUDGET);
 // on a larger one, estimated from the site's fixed 1-in-128 sample with a stated bound (estimate).
 import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { countByZone, countSegment, countUnion, listNames, sampleSegment, siteActiveSubscribers, type NameCount } from './count-store.js';
-import { hasTimeConditions, staticPart } from './segment-sql.js';
+import { hasRowConditions, staticPart } from './segment-sql.js';
 import { usersByEffectiveZone, type QuietHours } from '@webpush/contracts/local-time.js';
 import { DEFAULT_SITE_ZONE, siteQuietHours, siteTimeZone } from '../sites/index.js';
 import type { Segment } from '@webpush/contracts/segment.js';
@@ -20,7 +20,7 @@ export type { NameCount };
  * most TIMEOUT_MS of Postgres time (statement_timeout). A create waits for it (the campaign
  * service's AUDIENCE_DEADLINE_MS is 5 s), and at 10,000,000 subscribers ten such counts at once
  * took Postgres from sending and from the readiness check. Past the budget the answer is the
- * count without the time conditions, from the counters: an upper bound of the exact count
+ * count without the time and tag conditions, from the counters: an upper bound of the exact count
  * (docs/api-decisions.md, "Segments": totalUsers is the spec's estimate), never an error.
  * Only sites of at most EXACT_SCAN_LIMIT active subscribers are scanned, so the budget is a
  * safety net, not the rule.
@@ -28,7 +28,7 @@ export type { NameCount };
 export const SCAN_BUDGET = { SCANS: 2, TIMEOUT_MS: 1000 } as const;
 
 /**
- * Active subscribers of a site up to which a segment with a time condition is counted exactly over
+ * Active subscribers of a site up to which a segment with a time or tag condition is counted exactly over
  * them; above, it is estimated from the sample. The exact count reads every active row of the
  * site (its cost is the site's size, whatever the audience): at 100,000 it took 81 ms, at
  * 1,000,000 421 ms, where the whole sample took 13 ms (p50, load average 5, 2026-12-05).
@@ -52,7 +52,7 @@ export interface SampleEstimate {
 
 /**
  * The ratio estimate of a time-conditioned audience: M subscribers match the static conditions
- * (exact, from the counters), m of them are in the sample and k of those meet the time conditions
+ * (exact, from the counters), m of them are in the sample and k of those meet the time and tag conditions
  * too. users = M·k/m; bound = M × the farther end of the Wilson score 95 % interval of the
  * proportion k/m from f = k/m. Wilson rather than the normal approximation f ± 1.96·√(f(1−f)/m):
  * that one is too narrow when f is near 0 or 1 or m is a few hundred (it is 0 at k = 0), which a
@@ -91,18 +91,18 @@ export function createAudience(
       } catch (err) {
         // 57014: query_canceled, here the statement timeout; anything else is a real failure.
         if ((err as { code?: string }).code !== '57014') throw err;
-        opts.log?.warn('a segment count over the subscribers ran past its budget; answered without its time conditions (an upper bound)', { siteId, timeoutMs: budget.TIMEOUT_MS });
+        opts.log?.warn('a segment count over the subscribers ran past its budget; answered without its time and tag conditions (an upper bound)', { siteId, timeoutMs: budget.TIMEOUT_MS });
       } finally {
         scans--;
       }
     } else {
-      opts.log?.warn('segment counts over the subscribers all busy; answered without the time conditions (an upper bound)', { siteId, scans: budget.SCANS });
+      opts.log?.warn('segment counts over the subscribers all busy; answered without the time and tag conditions (an upper bound)', { siteId, scans: budget.SCANS });
     }
     return count(pool, staticPart(segment));
   }
 
   /**
-   * A segment with a time condition on a site larger than exactScanLimit, from the sample: the
+   * A segment with a time or tag condition on a site larger than exactScanLimit, from the sample: the
    * static audience M by zone from the counters, the sample's m and k (estimateFromSample), and
    * each zone's share as its sampled k_z scaled by M/m (they sum to the estimate, up to rounding).
    * No sampled subscriber in the static audience (m = 0: M is then a small share of the site) answers
@@ -117,7 +117,7 @@ export function createAudience(
     const sample = await sampleSegment(pool, siteId, topics, countries, segment, slices);
     const m = sample.reduce((n, z) => n + z.matched, 0);
     if (m === 0) {
-      opts.log?.warn('no sampled subscriber in a segment\'s static audience; answered without its time conditions (an upper bound)', { siteId, staticUsers: M });
+      opts.log?.warn('no sampled subscriber in a segment\'s static audience; answered without its time and tag conditions (an upper bound)', { siteId, staticUsers: M });
       return { users: M, bound: M, sampled: 0, zones: whole };
     }
     const k = sample.reduce((n, z) => n + z.kept, 0);
@@ -127,7 +127,7 @@ export function createAudience(
     return { ...result, zones };
   }
 
-  /** Exact (counters, or a budgeted scan on a small site) or, for a time condition on a large site, the sample's estimate. */
+  /** Exact (counters, or a budgeted scan on a small site) or, for a time or tag condition on a large site, the sample's estimate. */
   async function counted<T>(
     siteId: string,
     topics: string[],
@@ -136,7 +136,7 @@ export function createAudience(
     count: (db: Queryable, segment: Segment | null) => Promise<T>,
     fromEstimate: (e: SampleEstimate & { zones: ZoneCount[] }) => T,
   ): Promise<T> {
-    if (!hasTimeConditions(segment)) return count(pool, segment);
+    if (!hasRowConditions(segment)) return count(pool, segment);
     const siteActive = await siteActiveSubscribers(pool, siteId);
     if (siteActive > exactScanLimit) return fromEstimate(await estimate(siteId, siteActive, topics, countries, segment!));
     return bounded(siteId, segment!, count);

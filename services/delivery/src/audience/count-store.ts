@@ -1,9 +1,9 @@
 // Reads of the precomputed audience counters (maintained by triggers on subscribers, see the
 // migrations: 20250101000000_audience.sql, 20261205140000_audience_group_profiles.sql); only a
-// segment with a time condition reads the subscribers table.
+// segment with a time or tag condition reads the subscribers table.
 import type { Queryable } from '@webpush/shared/db.js';
 import type { Segment } from '@webpush/contracts/segment.js';
-import { hasTimeConditions, profileSql, segmentSql, staticPart, timeSql } from './segment-sql.js';
+import { hasRowConditions, profileSql, segmentSql, staticPart, rowSql } from './segment-sql.js';
 
 export interface NameCount {
   name: string;
@@ -23,15 +23,15 @@ export async function countUnion(db: Queryable, siteId: string, topics: string[]
 /**
  * Active subscribers in topics ∪ countries narrowed by a segment. Static conditions (languages,
  * zones, UTC offset, browsers) are sums of the groups' per-profile counts (sumByZone); a segment
- * with a time condition (subscribed after/before, engagement) is counted over the site's
+ * with a time or tag condition (subscribed after/before, engagement, data tags) is counted over the site's
  * subscribers, which no counter can answer (see countSegmentScan).
  */
 export async function countSegment(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment): Promise<number> {
-  if (hasTimeConditions(segment)) return countSegmentScan(db, siteId, topics, countries, segment);
+  if (hasRowConditions(segment)) return countSegmentScan(db, siteId, topics, countries, segment);
   return (await sumByZone(db, siteId, topics, countries, segment)).reduce((n, z) => n + z.users, 0);
 }
 
-/** The exact count over the site's subscribers, for segments with a time condition. */
+/** The exact count over the site's subscribers, for segments with a time or tag condition. */
 export async function countSegmentScan(db: Queryable, siteId: string, topics: string[], countries: string[], segment: Segment): Promise<number> {
   const narrowed = segmentSql(segment, 4);
   const { rows } = await db.query(
@@ -45,7 +45,7 @@ export async function countSegmentScan(db: Queryable, siteId: string, topics: st
 /**
  * The audience (narrowed by the segment, if any) by the zone its subscribers reported (null:
  * none), for a local-time campaign's plan: from the groups' per-profile counts, or, for a segment
- * with a time condition, over the site's subscribers.
+ * with a time or tag condition, over the site's subscribers.
  */
 export async function countByZone(
   db: Queryable,
@@ -54,7 +54,7 @@ export async function countByZone(
   countries: string[],
   segment: Segment | null,
 ): Promise<{ zone: string | null; users: number }[]> {
-  if (hasTimeConditions(segment)) return countByZoneScan(db, siteId, topics, countries, segment!);
+  if (hasRowConditions(segment)) return countByZoneScan(db, siteId, topics, countries, segment!);
   return (await sumByZone(db, siteId, topics, countries, segment)).filter((z) => z.users > 0);
 }
 
@@ -111,7 +111,7 @@ export async function siteActiveSubscribers(db: Queryable, siteId: string): Prom
  * The site's sample (migrations/20261205150000_subscribers_sample.sql: active subscribers whose
  * id hashes to 0 of 128), its slices below `slices` of 1024, in topics ∪ countries: by reported
  * zone, the sampled subscribers the segment's static conditions match (`matched`) and those of
- * them its time conditions keep too (`kept`). The sample's predicate and slice are written as the
+ * them its time and tag conditions keep too (`kept`). The sample's predicate and slice are written as the
  * index's, so the planner reads that index's range.
  */
 export async function sampleSegment(
@@ -123,13 +123,13 @@ export async function sampleSegment(
   slices: number,
 ): Promise<{ zone: string | null; matched: number; kept: number }[]> {
   const narrowed = segmentSql(staticPart(segment), 5);
-  const time = timeSql(segment, 5 + narrowed.params.length);
+  const keptSql = rowSql(segment, 5 + narrowed.params.length);
   const { rows } = await db.query(
-    `SELECT s.time_zone, count(*)::bigint AS matched, count(*) FILTER (WHERE ${time.sql})::bigint AS kept FROM delivery.subscribers s
+    `SELECT s.time_zone, count(*)::bigint AS matched, count(*) FILTER (WHERE ${keptSql.sql})::bigint AS kept FROM delivery.subscribers s
       WHERE s.site_id = $1 AND s.active AND (hashint8(s.id) & 127) = 0 AND ((hashint8(s.id) >> 7) & 1023) < $4::int
         AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}
       GROUP BY s.time_zone`,
-    [siteId, countries, topics, slices, ...narrowed.params, ...time.params],
+    [siteId, countries, topics, slices, ...narrowed.params, ...keptSql.params],
   );
   return rows.map((r) => ({ zone: r.time_zone as string | null, matched: Number(r.matched), kept: Number(r.kept) }));
 }

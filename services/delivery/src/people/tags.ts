@@ -3,10 +3,11 @@
 // date-time with its offset, `2026-12-07T10:00:00Z`), which is stored as the instant it names —
 // and null removes the tag. Keys are 1 to 64 of [a-z0-9_].
 import { BAD_CHARACTERS, hasBadCharacters } from '@webpush/shared/text.js';
+import { isoDate, isTagKey, MAX_TAG_KEY_CHARS, MAX_TAG_STRING_CHARS } from '@webpush/contracts/tag-values.js';
+
+export { isTagKey, MAX_TAG_KEY_CHARS, MAX_TAG_STRING_CHARS };
 
 export const MAX_TAGS_PER_PERSON = 50;
-export const MAX_TAG_KEY_CHARS = 64;
-export const MAX_TAG_STRING_CHARS = 256;
 
 export const TAG_MESSAGES = Object.freeze({
   tags: 'tags must be an object of tag keys to values',
@@ -25,25 +26,6 @@ export interface TagChange {
   remove: string[];
 }
 
-const KEY = new RegExp(`^[a-z0-9_]{1,${MAX_TAG_KEY_CHARS}}$`);
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** The instant an ISO 8601 text names; null when it is not one (2026-02-30, 25:00, …); undefined when the text is no date at all. */
-function isoDate(text: string): Date | null | undefined {
-  const day = ISO_DATE.exec(text);
-  const full = day ? null : ISO_DATE_TIME.exec(text);
-  const m = day ?? full;
-  if (!m) return undefined;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const calendar = new Date(Date.UTC(y, mo - 1, d));
-  if (calendar.getUTCFullYear() !== y || calendar.getUTCMonth() !== mo - 1 || calendar.getUTCDate() !== d) return null;
-  if (day) return calendar;
-  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59) return null;
-  const at = new Date(text);
-  return Number.isNaN(at.getTime()) ? null : at;
-}
-
 /** The change's tags to set, as people-store's writeTags stores them (the value in the column of its kind). */
 export function tagRows(change: TagChange) {
   return [...change.set].map(([key, t]) => ({
@@ -56,11 +38,6 @@ export function tagRows(change: TagChange) {
   }));
 }
 
-/** Whether `key` may be a tag's key. */
-export function isTagKey(key: string): boolean {
-  return KEY.test(key);
-}
-
 /** The tags of a PATCH body, or the messages saying why not (each once). */
 export function parseTagChange(raw: unknown): { change: TagChange } | { messages: string[] } {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { messages: [TAG_MESSAGES.tags] };
@@ -69,7 +46,7 @@ export function parseTagChange(raw: unknown): { change: TagChange } | { messages
   const change: TagChange = { set: new Map(), remove: [] };
   if (entries.length > MAX_TAGS_PER_PERSON) messages.add(TAG_MESSAGES.tooMany);
   for (const [key, value] of entries.slice(0, MAX_TAGS_PER_PERSON + 1)) {
-    if (!KEY.test(key)) messages.add(TAG_MESSAGES.key);
+    if (!isTagKey(key)) messages.add(TAG_MESSAGES.key);
     if (value === null) change.remove.push(key);
     else if (typeof value === 'boolean') change.set.set(key, { kind: 'boolean', value });
     else if (typeof value === 'number') {

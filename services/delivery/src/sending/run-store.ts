@@ -126,7 +126,7 @@ export async function audienceSlice(
   stage?: Narrowing,
 ): Promise<string[]> {
   const { topics, countries } = splitAudience(job.audience);
-  const narrowed = segmentSql(job.segment, 6);
+  const narrowed = segmentSql(job.segment, 6, true);
   const staged = stage?.(6 + narrowed.params.length) ?? { sql: '', params: [] };
   const { rows } = await db.query(
     // Ordered by the bigint column, not the text output (which would sort "10" before "9").
