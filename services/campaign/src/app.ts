@@ -79,7 +79,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
   const accounts = createAccounts(pool);
   accounts.warm();
   const server = createGrpcServer({
-    useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake }),
+    useCases: createUseCases({ pool, bulkPool: pools.bulk, audience, planner: audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake }),
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },
     siteAdmin: { operators: createOperators(pool), accounts, register: siteRegistry.register },
     log,

@@ -1,14 +1,14 @@
 // Every use case of the service, built from its dependencies.
 import type { Pool } from '@webpush/shared/db.js';
 import { authenticateUseCase } from '../sites/index.js';
-import { campaignByIdUseCases, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase, updateDraftUseCase } from '../campaigns/index.js';
+import { campaignByIdUseCases, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase, planPreviewUseCase, type BestTimePlanner, updateDraftUseCase } from '../campaigns/index.js';
 import { pickWinnerUseCase, type WinnerPicker } from '../ab-tests/index.js';
 import { reviseCampaignUseCase } from '../revisions/index.js';
 import { templateUseCases } from '../templates/index.js';
 import { createNotificationUseCase, notificationByIdUseCases, type NotificationResultsReader } from '../notifications/index.js';
 
 /** `bulkPool`: the export's, so that a long export never holds the requests' connections (shared/db.ts). */
-export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker & NotificationResultsReader }) {
+export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker & NotificationResultsReader; planner: BestTimePlanner }) {
   // One per process: what the list and get have read (campaigns/fixed-parts-cache.ts). Not the export's:
   // a long history read once would push the pages people look at out of it.
   const fixedParts = createFixedPartsCache();
@@ -20,6 +20,7 @@ export function createUseCases(deps: CreateCampaignDeps & { pool: Pool; bulkPool
     listCampaigns: listCampaignsUseCase({ ...deps, fixedParts }),
     exportCampaigns: exportCampaignsUseCase({ pool: deps.bulkPool }),
     pickWinner: pickWinnerUseCase(deps),
+    planPreview: planPreviewUseCase(deps),
     reviseCampaign: reviseCampaignUseCase(deps),
     createNotification: createNotificationUseCase(deps),
     ...notificationByIdUseCases(deps),
