@@ -126,7 +126,7 @@ export function campaignEndpoints(backend: CampaignBackend) {
         return { id: res.id, winner: { variant: res.variant, decidedAt: res.decidedAt, by: res.by } };
       },
     },
-    // An addition of 2026-12-08 (docs/api-decisions.md, "Best time"): a best-time campaign's
+    // An addition of 2026-12-05 (docs/api-decisions.md, "Best time"): a best-time campaign's
     // planned distribution before it is sent. It reads only, but what it previews is a create,
     // so it takes the create permission, as the console's audience estimate does.
     planPreview: {
