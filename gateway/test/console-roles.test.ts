@@ -139,8 +139,8 @@ describe('gateway: every console route × every role', function () {
     const routes = siteRoutes();
     expect(routes.length).to.be.greaterThan(25);
     for (const r of routes.filter((r) => /\/(keys|members|invites)(\/|$)/.test(r.path))) expect(r.access, `${r.method} ${r.path}`).to.equal('owner');
-    // POSTs a viewer may make read only: a list's filters, the composer's estimate, the campaign results export's filters and a template's preview values travel in a body.
-    const reads = new Set(['listCampaigns', 'estimateAudience', 'exportCampaigns', 'renderTemplate']);
+    // POSTs a viewer may make read only: a list's filters, the composer's estimate and best-time plan, the campaign results export's filters and a template's preview values travel in a body.
+    const reads = new Set(['listCampaigns', 'estimateAudience', 'planCampaignPreview', 'exportCampaigns', 'renderTemplate']);
     for (const r of routes.filter((r) => r.access === 'member' && r.method !== 'GET')) expect(reads.has(r.operation), `${r.method} ${r.path} is open to viewers`).to.equal(true);
   });
 

@@ -31,6 +31,7 @@ import { registerSpoofing } from './classes/spoofing.js';
 import { registerSsrf } from './classes/ssrf.js';
 import { registerTemplates } from './classes/templates.js';
 import { registerV2Input } from './classes/v2-input.js';
+import { registerBestTime } from './classes/best-time.js';
 import { getCtx, SEED, startSuite, stopSuite } from './support/suite.js';
 
 describe('adversarial: hostile input and hostile networks against the running stack', function () {
@@ -78,4 +79,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerAutomations();
   registerFeeds();
   registerSegmentTags();
+  registerBestTime();
 });

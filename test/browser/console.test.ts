@@ -463,6 +463,51 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await screen('campaigns');
   });
 
+  it('best time: by keyboard the composer shows the planned distribution by hour with the holdout, as /v2 plans it; a best-time campaign\'s page shows its results by hour and the lift with its interval', async () => {
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns/new`);
+    await page.getByRole('heading', { name: 'New campaign' }).waitFor();
+    await page.getByLabel('Title').fill('Best time tonight');
+    await page.getByLabel('Text', { exact: true }).fill('Sent when each of you reads');
+    await page.getByLabel('Link').fill('https://news.example/best');
+    await page.getByRole('checkbox', { name: /^news\b/ }).check();
+    // By keyboard: the group opened, best time chosen, a 3-hour window with 20 % held out.
+    await page.locator('summary', { hasText: 'Best time' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('checkbox', { name: /^Send each subscriber in the hour/ }).focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel('Within (hours)').focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('3');
+    await page.getByLabel('Holdout (%)').focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('20');
+    const planned = (await v2('POST', '/v2/campaign/plan-preview', { topics: ['news'], sendTime: { mode: 'bestTime', within: '3h', holdout: 20 } })) as { totalUsers: number; holdout: { users: number } };
+    await eventually(async () => ((await page.getByTestId('plan-total').textContent().catch(() => '')) === String(planned.totalUsers) ? true : undefined), WAIT_MS, 200);
+    const table = page.getByTestId('plan-table');
+    // The holdout, then the window's three hours.
+    expect(await table.locator('tbody tr').count()).to.equal(4);
+    expect(await table.locator('tbody tr').first().locator('td').first().textContent()).to.equal(String(planned.holdout.users));
+    // The table's region takes the focus (it scrolls by keyboard on a phone).
+    await page.getByRole('region', { name: 'Planned sends by hour' }).focus();
+    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).to.equal('Planned sends by hour');
+    await screen('composer-best-time');
+
+    // A best-time campaign sent through /v2: its window of one hour and half held out go at once.
+    const { id } = (await v2('POST', '/v2/campaign/create', { title: 'Best time sent', body: 'Each at their hour', link: 'https://news.example/best', topics: ['news'], status: 'published', scheduleMode: 'now', sendTime: { mode: 'bestTime', within: '1h', holdout: 50 } })) as { id: string };
+    await eventually(async () => {
+      const c = (await v2('GET', `/v2/campaign/${id}`)) as { sendTime: { results: { byHour: { sent: number; planned: number }[] } } };
+      const hours = c.sendTime.results.byHour;
+      return hours.length === 1 && hours[0].sent === hours[0].planned ? true : undefined;
+    }, WAIT_MS * 3, 500);
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns/${id}`);
+    await page.getByRole('heading', { name: 'Best time sent' }).waitFor();
+    await page.getByTestId('best-time-hours').waitFor();
+    expect(await page.getByTestId('lift-click').textContent()).to.match(/points \((95 % interval|interval not known yet)/);
+    await page.getByRole('region', { name: 'Results by hour sent' }).focus();
+    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).to.equal('Results by hour sent');
+    await screen('campaign-best-time');
+  });
+
   it('audience: renaming a topic moves its subscribers to the new name, in the page and on /v2; the opt-in funnel shows the prompts as /v2 answers them', async () => {
     // A prompt's events as the plugin reports them, through the gateway's /public proxy.
     for (const event of ['shown', 'shown', 'shown', 'accepted', 'dismissed']) {

@@ -91,7 +91,7 @@ const EXPECTED_STATUS: Record<string, number> = {
   subscribe: 201, recordPageView: 200, subscribeSuccessor: 201, recordSubscriptionChange: 200, unsubscribe: 200, recordOptInEvent: 200,
   listTopics: 200, listCountries: 200, getOptInFunnel: 200, importSubscribers: 200, exportSubscribers: 200,
   identifySubscription: 200, tagVisitor: 200, getUser: 200, updateUser: 200, exportUser: 200, forgetSubscriptionIdentity: 200, deleteUser: 200, getDeletedUser: 404,
-  createCampaign: 200, getCampaign: 200, listCampaigns: 200, exportCampaigns: 200, pickCampaignWinner: 409, updateCampaign: 409, recallCampaign: 409, deleteCampaign: 200, getDeletedCampaign: 404,
+  createCampaign: 200, getCampaign: 200, listCampaigns: 200, exportCampaigns: 200, planCampaignPreview: 200, pickCampaignWinner: 409, updateCampaign: 409, recallCampaign: 409, deleteCampaign: 200, getDeletedCampaign: 404,
   createTemplate: 200, listTemplates: 200, getTemplate: 200, updateTemplate: 200, renderTemplate: 200, deleteTemplate: 200, getDeletedTemplate: 404,
   createFeed: 200, listFeeds: 200, getFeed: 200, updateFeed: 200, deleteFeed: 200, getDeletedFeed: 404,
   createNotification: 202, getNotification: 200, listNotifications: 200,

@@ -173,6 +173,13 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     expect([bad.status, bad.body]).to.deep.equal([400, { message: 'Invalid startDate format. Use ISO format (e.g. 2025-01-01T12:00:00Z)' }]);
   });
 
+  it("a best-time campaign's plan before sending: every hour of the window and the holdout, adding up to the audience", async () => {
+    const plan = await client('planCampaignPreview', { key: site.apiKey });
+    expect(plan.status).to.equal(200);
+    expect(plan.body.byHour).to.have.length(3);
+    expect(plan.body.byHour.reduce((n: number, h: { users: number }) => n + h.users, 0) + plan.body.holdout.users).to.equal(plan.body.totalUsers);
+  });
+
   it('pick an A/B test\'s winner: a campaign without one answers 409 with the ErrorResponse body', async () => {
     const picked = await client('pickCampaignWinner', { key: site.apiKey, campaignId: scheduledId, variant: 1 });
     expect([picked.status, picked.body]).to.deep.equal([409, { message: 'The campaign has no A/B test' }]);

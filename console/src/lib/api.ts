@@ -26,7 +26,9 @@ import type {
   OptInFunnel,
   Role,
   RotatedKey,
+  PlanPreview,
   Segment,
+  SendTimeRequest,
   Session,
   SiteDetail,
   OptInPrompts,
@@ -193,6 +195,9 @@ export const api = {
   updateDraft: (siteId: string, campaignId: string, body: CreateCampaignRequest) => call<CreatedCampaign>('PATCH', `${site(siteId)}/campaigns/${enc(campaignId)}`, body),
   estimate: (siteId: string, body: { topics: string[]; countries: string[]; segment?: Segment }) =>
     call<{ totalUsers: number }>('POST', `${site(siteId)}/campaigns/estimate`, body),
+  /** A best-time campaign's planned distribution: the create body (its audience, sendTime, schedule) → by hour. */
+  planPreview: (siteId: string, body: { topics: string[]; countries: string[]; segment?: Segment; sendTime: SendTimeRequest; scheduleMode: 'now' | 'scheduled'; scheduleDate?: string }) =>
+    call<PlanPreview>('POST', `${site(siteId)}/campaigns/plan-preview`, body),
   deleteCampaign: (siteId: string, campaignId: string) => call<DeletedCampaign>('DELETE', `${site(siteId)}/campaigns/${enc(campaignId)}`),
   pickWinner: (siteId: string, campaignId: string, variant: number) =>
     call<{ id: string; winner: { variant: number; decidedAt: string; by: string } }>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/winner`, { variant }),

@@ -89,6 +89,12 @@ const CREATE: [FieldKey, string][] = [
   ['dir', 'dir must be auto, ltr or rtl'],
   ['lang', 'lang must be a BCP 47 language tag of at most 35 characters (e.g. pt-BR)'],
   ['urgency', 'urgency must be very-low, low, normal or high'],
+  ['sendTime', 'sendTime must be an object: {"mode": "bestTime", "within", "holdout"}'],
+  ['sendTime', 'sendTime has an unknown field: <name>'],
+  ['sendTime.mode', 'sendTime.mode must be bestTime'],
+  ['sendTime.within', 'sendTime.within must be a whole number of hours from 1h to 72h (e.g. 24h)'],
+  ['sendTime.holdout', 'sendTime.holdout must be a whole percent from 0 to 50'],
+  ['sendTime', 'sendTime bestTime cannot be combined with localTime'],
 ];
 
 /** The site settings' texts (PATCH …/settings: docs/console.md, "Site settings"). */

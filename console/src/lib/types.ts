@@ -290,6 +290,63 @@ export interface Campaign extends NotificationOptionsFields {
   ignoreQuietHours?: true;
   localTime?: LocalTimePlan;
   abTest?: AbTest;
+  sendTime?: SendTime;
+}
+
+/** A create's best time (docs/api-decisions.md, "Best time"). */
+export interface SendTimeRequest {
+  mode: 'bestTime';
+  /** Whole hours, `1h` to `72h`. */
+  within?: string;
+  /** Percent sent at once, 0–50. */
+  holdout?: number;
+}
+
+export interface SendTimeGroup {
+  planned: number;
+  sent: number;
+  impressions: number;
+  clicks: number;
+  clickRate: number;
+  impressionRate: number;
+}
+
+export interface SendTimeHour {
+  sendAt: string;
+  hour: number | null;
+  planned: number;
+  sent: number;
+  impressions: number;
+  clicks: number;
+  clickRate: number;
+  impressionRate: number;
+  ctr: number;
+}
+
+export interface RateLift {
+  difference: number;
+  low: number | null;
+  high: number | null;
+  relative: number | null;
+}
+
+/** A best-time campaign's window, holdout and results. */
+export interface SendTime {
+  mode: 'bestTime';
+  within: string;
+  holdout: number;
+  results: { holdout: SendTimeGroup; bestTime: SendTimeGroup; byHour: SendTimeHour[]; lift: { clickRate: RateLift; impressionRate: RateLift } };
+}
+
+/** POST …/campaigns/plan-preview's answer: the planned distribution before sending. */
+export interface PlanPreview {
+  totalUsers: number;
+  sendTime: { mode: 'bestTime'; within: string; holdout: number };
+  start: string;
+  holdout: { users: number; share: number };
+  byHour: { sendAt: string; hour: number; users: number; share: number }[];
+  sampled: boolean;
+  sampleSize: number;
 }
 
 export interface CampaignPage {
@@ -321,6 +378,7 @@ export interface CreateCampaignRequest extends NotificationOptionsFields {
   ignoreQuietHours?: boolean;
   localTime?: string;
   abTest?: AbTestRequest;
+  sendTime?: SendTimeRequest;
 }
 
 export interface CreatedCampaign {

@@ -4,6 +4,7 @@
 // its preview. Delete before it is sent; duplicate into the composer; a draft is edited there;
 // once sent, its notification corrected or recalled on the devices (docs/console.md).
 import { useMemo, useState } from 'preact/hooks';
+import { BestTimeResults } from '../components/BestTimeResults';
 import { Chart } from '../components/Chart';
 import type { ChartSpec } from '../components/uplot-chart';
 import { ConfirmDialog, ErrorBox, Loading, Notice, Stat, ViewerNote } from '../components/ui';
@@ -294,6 +295,8 @@ export function CampaignPage({ site, campaignId }: { site: SiteDetail; campaignI
           </div>
         </div>
       ) : null}
+
+      {c.sendTime ? <BestTimeResults sendTime={c.sendTime} zone={zone} /> : null}
 
       <div class="card">
         <h2>{c.status === 'draft' ? 'What it will send' : 'What was sent'}</h2>

@@ -6,6 +6,7 @@
 // shown at the fields they are about. `?from=<id>` duplicates a campaign; `#/…/campaigns/<id>/edit`
 // edits a draft in place (PATCH …/campaigns/<id>: kept, sent now or scheduled).
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { BestTimeOptions, bestTimeFrom, bestTimeRequest, EMPTY_BEST_TIME, type BestTimeForm } from '../components/BestTime';
 import { EMPTY_MORE_OPTIONS, MoreOptions, moreOptionsFrom, moreOptionsRequest, type MoreOptionsForm } from '../components/MoreOptions';
 import { NotificationPreview, type PreviewContent } from '../components/Preview';
 import { ConfirmDialog, ErrorBox, FieldErrors, Loading, TextArea, TextField, ViewerNote } from '../components/ui';
@@ -69,6 +70,7 @@ interface Form {
   winnerMetric: 'ctr' | 'impressions';
   windowMinutes: string;
   more: MoreOptionsForm;
+  bestTime: BestTimeForm;
 }
 
 /** The API's field (field-errors.ts) for a form field whose name differs. */
@@ -140,6 +142,7 @@ function emptyForm(zone: string): Form {
     winnerMetric: 'ctr',
     windowMinutes: '60',
     more: EMPTY_MORE_OPTIONS,
+    bestTime: EMPTY_BEST_TIME,
   };
 }
 
@@ -201,6 +204,7 @@ function formFrom(c: Campaign, zone: string, keepSchedule: boolean): Form {
     winnerMetric: c.abTest?.winnerMetric ?? f.winnerMetric,
     windowMinutes: c.abTest ? String(c.abTest.windowMinutes) : f.windowMinutes,
     more: moreOptionsFrom(c, zone),
+    bestTime: bestTimeFrom(c),
   };
 }
 
@@ -278,7 +282,7 @@ export function requestOf(f: Form, status: 'draft' | 'published', zone: string):
     };
     body.abTest = ab;
   }
-  Object.assign(body, moreOptionsRequest(f.more, zone));
+  Object.assign(body, moreOptionsRequest(f.more, zone), bestTimeRequest(f.bestTime));
   return body;
 }
 
@@ -402,6 +406,9 @@ function ComposerForm(props: {
   const estimating = estimateBody !== settled || (estimate !== null && estimate.body !== settled);
 
   const scheduleAt = form.when === 'scheduled' ? wallToInstant(form.scheduleWall, zone) : null;
+  // What the best-time plan is previewed for: the estimate's audience and the schedule.
+  const planAudience = useMemo(() => JSON.parse(estimateBody) as { topics: string[]; countries: string[]; segment?: Segment }, [estimateBody]);
+  const planStart = form.when === 'scheduled' ? wallToApiDate(form.scheduleWall, zone) : null;
 
   const submit = async (status: 'draft' | 'published') => {
     setBusy(status);
@@ -673,6 +680,16 @@ function ComposerForm(props: {
                 errors={err('localTime')}
               />
             </details>
+            <BestTimeOptions
+              value={form.bestTime}
+              onChange={(v) => set('bestTime', v)}
+              err={err}
+              siteId={site.id}
+              audience={planAudience}
+              scheduleDate={planStart}
+              zone={zone}
+              canPreview={canCreate}
+            />
             <details class="more" open={form.abOn || Object.keys(errors?.byField ?? {}).some((k) => k.startsWith('abTest'))}>
               <summary>A/B test of the content</summary>
               <label class="check">

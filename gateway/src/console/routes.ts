@@ -325,6 +325,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
       audit: 'read',
       plan: { permission: 'create', denied: { status: 403, body: { message: MESSAGES.planCreate } } },
     },
+    // The composer's planned distribution of a best-time campaign: /v2's preview for a member.
+    fromV2(campaigns.planPreview, 'POST', `${SITE}/campaigns/plan-preview`, 'member'),
     // The sending settings (docs/console.md, "Site settings"): read by any member, changed by
     // owners, each checked and kept by the service that owns it (console/settings.ts).
     own('GET', `${SITE}/settings`, 'getSettings', 'member', 'none', async (input) => readSettings(deps, input.site!.siteId, input.ctx)),

@@ -55,6 +55,7 @@ import type { ListCampaignsResponse__Output } from '@webpush/contracts/generated
 import type { GetCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/GetCampaignResponse.js';
 import type { DeleteCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/DeleteCampaignResponse.js';
 import type { PickWinnerResponse__Output } from '@webpush/contracts/generated/campaign/v1/PickWinnerResponse.js';
+import type { PlanPreviewResponse__Output } from '@webpush/contracts/generated/campaign/v1/PlanPreviewResponse.js';
 import type { ReviseCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/ReviseCampaignResponse.js';
 import type { CreateNotificationResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateNotificationResponse.js';
 import type { Notification__Output } from '@webpush/contracts/generated/campaign/v1/Notification.js';
@@ -89,6 +90,7 @@ export interface CampaignBackend {
   getCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<GetCampaignResponse__Output>;
   deleteCampaign(req: { siteId: string; campaignId: string }, ctx: CallContext): Promise<DeleteCampaignResponse__Output>;
   pickWinner(req: { siteId: string; campaignId: string; bodyJson: string }, ctx: CallContext): Promise<PickWinnerResponse__Output>;
+  planPreview(req: { siteId: string; bodyJson: string }, ctx: CallContext): Promise<PlanPreviewResponse__Output>;
   /** A sent campaign's update or recall (docs/api-decisions.md, "Update and recall"). */
   reviseCampaign(req: { siteId: string; campaignId: string; action: 'update' | 'recall'; bodyJson: string }, ctx: CallContext): Promise<ReviseCampaignResponse__Output>;
   /** Notifications to chosen subscriptions (docs/api-decisions.md, "Notifications"). */
@@ -285,6 +287,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       getCampaign: (req, ctx) => call(campaign, campaign.GetCampaign, req, ctx),
       deleteCampaign: (req, ctx) => call(campaign, campaign.DeleteCampaign, req, ctx),
       pickWinner: (req, ctx) => call(campaign, campaign.PickWinner, req, ctx),
+      planPreview: (req, ctx) => call(campaign, campaign.PlanPreview, req, ctx),
       reviseCampaign: (req, ctx) => call(campaign, campaign.ReviseCampaign, req, ctx),
       createNotification: (req, ctx) => call(campaign, campaign.CreateNotification, req, ctx),
       getNotification: (req, ctx) => call(campaign, campaign.GetNotification, req, ctx),

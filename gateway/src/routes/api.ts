@@ -63,6 +63,7 @@ export function v2Router(deps: ApiDeps): Router {
 
   // Tried in this order: /v2/campaign/create is a create, not a get of the campaign "create".
   add('POST', '/v2/campaign/create', campaigns.create);
+  add('POST', '/v2/campaign/plan-preview', campaigns.planPreview);
   add('POST', '/v2/campaigns', campaigns.list);
   add('POST', '/v2/campaigns/export', campaigns.export);
   add('GET', '/v2/campaign/{campaignId}', campaigns.get);

@@ -2,6 +2,8 @@
 // /v2 router (api.ts); the console runs some of them for a member's site (console/routes.ts).
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import type { CreateCampaignResponse__Output } from '@webpush/contracts/generated/campaign/v1/CreateCampaignResponse.js';
+import type { PlanPreviewResponse__Output } from '@webpush/contracts/generated/campaign/v1/PlanPreviewResponse.js';
+import { BEST_TIME_MODE } from '@webpush/contracts/best-time.js';
 import type { CampaignBackend } from '../grpc/clients.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import { campaignAnswer, pageAnswer } from './campaign-json.js';
@@ -30,6 +32,24 @@ function revisionRoute(backend: CampaignBackend, operation: string, action: 'upd
       const res = await backend.reviseCampaign({ siteId: principal.siteId, campaignId: params.campaignId, action, bodyJson }, ctx);
       return { id: res.id, revision: res.revision, action: res.action, revisedAt: res.revisedAt };
     },
+  };
+}
+
+/** Part of the audience in percent, to 0.01 (0 for none). */
+const shareOf = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10000) / 100 : 0);
+
+/** A plan preview's answer (docs/api-decisions.md, "Best time"): the typed message as the API's JSON. */
+export function planPreviewAnswer(res: PlanPreviewResponse__Output) {
+  const total = Number(res.totalUsers);
+  const holdout = Number(res.holdoutUsers);
+  return {
+    totalUsers: total,
+    sendTime: { mode: BEST_TIME_MODE, within: `${res.withinHours}h`, holdout: res.holdoutPercent },
+    start: res.start,
+    holdout: { users: holdout, share: shareOf(holdout, total) },
+    byHour: res.hours.map((h) => ({ sendAt: h.sendAt, hour: h.hour, users: Number(h.users), share: shareOf(Number(h.users), total) })),
+    sampled: res.sampled,
+    sampleSize: Number(res.sampleSize),
   };
 }
 
@@ -104,6 +124,20 @@ export function campaignEndpoints(backend: CampaignBackend) {
       async handle({ principal, params, bodyJson, ctx }) {
         const res = await backend.pickWinner({ siteId: principal.siteId, campaignId: params.campaignId, bodyJson }, ctx);
         return { id: res.id, winner: { variant: res.variant, decidedAt: res.decidedAt, by: res.by } };
+      },
+    },
+    // An addition of 2026-12-05 (docs/api-decisions.md, "Best time"): a best-time campaign's
+    // planned distribution before it is sent. It reads only, but what it previews is a create,
+    // so it takes the create permission, as the console's audience estimate does.
+    planPreview: {
+      operation: 'planCampaignPreview',
+      audit: 'read',
+      permission: 'create',
+      denied: { status: 403, body: { message: MESSAGES.planCreate } },
+      genericMessage: MESSAGES.internal,
+      body: 'json',
+      async handle({ principal, bodyJson, ctx }) {
+        return planPreviewAnswer(await backend.planPreview({ siteId: principal.siteId, bodyJson }, ctx));
       },
     },
     // Additions of 2026-12-05 (docs/api-decisions.md, "Update and recall"): the notification of a

@@ -45,6 +45,7 @@ export const SAMPLES: Record<string, RouteSample> = {
   updateCampaign: { body: { title: 'Corrected title' }, status: 409 },
   recallCampaign: { body: {}, status: 409 },
   estimateAudience: { body: { topics: ['news'] } },
+  planCampaignPreview: { body: { topics: ['news'], sendTime: { mode: 'bestTime', within: '3h' } } },
   campaignSeries: {},
   audienceDaily: {},
   audienceBrowsers: {},

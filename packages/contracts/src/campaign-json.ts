@@ -157,9 +157,15 @@ function abTestJson(t: AbTest__Output): string {
     `,"results":[${results.join(',')}],"winner":${winner},"windowEndsAt":${t.windowEndsAt === undefined ? 'null' : text(t.windowEndsAt)}}`;
 }
 
+/** The UTC hour of the day of an ISO 8601 moment; null for none (a slot not reported with one). */
+function utcHourJson(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? 'null' : String(new Date(ms).getUTCHours());
+}
+
 /**
  * A best-time campaign's window and holdout, then its results: the holdout's and the best-time
- * group's (every slot's added), each slot's by when it was sent, and the lift of best time over
+ * group's (every slot's added), each slot's by when it was sent with its rates, and the lift of best time over
  * the holdout in clicks and impressions per push sent, with its 95 % interval (best-time.ts).
  */
 function sendTimeJson(t: SendTime__Output): string {
@@ -169,7 +175,13 @@ function sendTimeJson(t: SendTime__Output): string {
   const best = slots.reduce((sum, s) => ({ planned: sum.planned + s.planned, sent: sum.sent + s.sent, impressions: sum.impressions + s.impressions, clicks: sum.clicks + s.clicks }), zero);
   const counts = (g: typeof zero) => `"planned":${g.planned},"sent":${g.sent},"impressions":${g.impressions},"clicks":${g.clicks}`;
   const group = (g: typeof zero) => `{${counts(g)},"clickRate":${percentJson(g.clicks, g.sent)},"impressionRate":${percentJson(g.impressions, g.sent)}}`;
-  const byHour = slots.map((s) => `{"sendAt":${text(s.sendAt)},${counts(s)}}`);
+  // Each hour's own rates too, and its UTC hour of the day (what the model predicts by), so the
+  // hours compare without a client's arithmetic; `ctr` is the API's (clicks per impression).
+  const byHour = slots.map(
+    (s) =>
+      `{"sendAt":${text(s.sendAt)},"hour":${utcHourJson(s.sendAt)},${counts(s)}` +
+      `,"clickRate":${percentJson(s.clicks, s.sent)},"impressionRate":${percentJson(s.impressions, s.sent)},"ctr":${percentJson(s.clicks, s.impressions)}}`,
+  );
   const lift = `{"clickRate":${text(rateLift(best.clicks, best.sent, holdout.clicks, holdout.sent))},"impressionRate":${text(rateLift(best.impressions, best.sent, holdout.impressions, holdout.sent))}}`;
   return `{"mode":${text(t.mode)},"within":"${t.withinHours}h","holdout":${t.holdoutPercent}` +
     `,"results":{"holdout":${group(holdout)},"bestTime":${group(best)},"byHour":[${byHour.join(',')}],"lift":${lift}}}`;

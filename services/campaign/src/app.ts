@@ -88,7 +88,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     ca: config.feeds.extraCaFile ? await readFile(config.feeds.extraCaFile, 'utf8') : undefined,
   });
   const useCases = createUseCases({
-    pool, bulkPool: pools.bulk, audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake,
+    pool, bulkPool: pools.bulk, audience, planner: audience, runs, cursors: createCursorCodec(config.cursorSecret), onDispatched, onUncounted: recount.wake,
     feeds: { testHosts: config.feeds.testHosts, onDue: () => feedPoller.wake() },
     // An event whose first step is due at once wakes the automations' runner.
     onStepsDue: () => stepRunner.wake(),

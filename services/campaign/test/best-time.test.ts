@@ -63,8 +63,8 @@ describe('best-time campaigns', function () {
     expect(t.results.holdout).to.deep.equal({ planned: 100, sent: 100, impressions: 30, clicks: 3, clickRate: 3, impressionRate: 30 });
     expect(t.results.bestTime).to.deep.equal({ planned: 900, sent: 900, impressions: 450, clicks: 90, clickRate: 10, impressionRate: 50 });
     expect(t.results.byHour).to.deep.equal([
-      { sendAt: '2031-01-01T10:15:00Z', planned: 300, sent: 300, impressions: 150, clicks: 30 },
-      { sendAt: '2031-01-01T15:00:00Z', planned: 600, sent: 600, impressions: 300, clicks: 60 },
+      { sendAt: '2031-01-01T10:15:00Z', hour: 10, planned: 300, sent: 300, impressions: 150, clicks: 30, clickRate: 10, impressionRate: 50, ctr: 20 },
+      { sendAt: '2031-01-01T15:00:00Z', hour: 15, planned: 600, sent: 600, impressions: 300, clicks: 60, clickRate: 10, impressionRate: 50, ctr: 20 },
     ]);
     expect(t.results.lift.clickRate).to.deep.equal(rateLift(90, 900, 3, 100));
     expect(t.results.lift.clickRate.difference).to.equal(7);

@@ -317,7 +317,10 @@ function specObject(c: Campaign): unknown {
       mode: t.mode, within: `${t.withinHours}h`, holdout: t.holdoutPercent,
       results: {
         holdout: group(holdout), bestTime: group(best),
-        byHour: t.slots.filter((s) => s.slot !== -1).map((s) => ({ sendAt: s.sendAt, planned: s.planned, sent: s.sent, impressions: s.impressions, clicks: s.clicks })),
+        byHour: t.slots.filter((s) => s.slot !== -1).map((s) => ({
+          sendAt: s.sendAt, hour: Number.isNaN(Date.parse(s.sendAt)) ? null : new Date(Date.parse(s.sendAt)).getUTCHours(), planned: s.planned, sent: s.sent, impressions: s.impressions, clicks: s.clicks,
+          clickRate: pct(s.clicks, s.sent), impressionRate: pct(s.impressions, s.sent), ctr: pct(s.clicks, s.impressions),
+        })),
         lift: { clickRate: rateLift(best.clicks, best.sent, holdout.clicks, holdout.sent), impressionRate: rateLift(best.impressions, best.sent, holdout.impressions, holdout.sent) },
       },
     };

@@ -15,7 +15,7 @@ import type { WebhookEndpoints } from './webhooks/index.js';
 import type { AuditLog } from './audit/index.js';
 import { createAuditLogHandlers } from './audit/index.js';
 import { createWebhookHandlers } from './webhooks/index.js';
-import { createRunsHandlers } from './sending/index.js';
+import { createBestTimePlanHandlers, createBestTimePlanner, createRunsHandlers } from './sending/index.js';
 import { createTopicMaintenance } from './audience/index.js';
 import { createOptInFunnelHandlers, type OptInFunnel } from './optin/index.js';
 import { createConsoleData } from './console/index.js';
@@ -59,7 +59,7 @@ export function createGrpcServer(deps: {
   /** The sites' registration and settings (site-registry-handlers.ts). */
   operators: DeliveryOperators;
 }): grpc.Server & { health: GrpcHealth } {
-  // The campaign service asks for audience estimates; the gateway lists topics and countries,
+  // The campaign service asks for audience estimates and best-time plans; the gateway lists topics and countries,
   // imports and exports subscribers, reads, tags, exports and deletes people, reads the opt-in funnel, and manages webhooks; the campaign service passes on a
   // customer's pick of an A/B winner and reads a notification's results; the gateway reads and changes the console's data (series,
   // daily counts, browsers, topic maintenance, the site's settings, a test push). The campaign
@@ -68,6 +68,7 @@ export function createGrpcServer(deps: {
   // service stays open to probes.
   const interceptor = internalAuthInterceptor(deps.auth, {
     [`/${AUDIENCE_GRPC_SERVICE}/CountAudience`]: ['campaign'],
+    [`/${AUDIENCE_GRPC_SERVICE}/PlanBestTime`]: ['campaign'],
     [`/${AUDIENCE_GRPC_SERVICE}/ListTopics`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/ListCountries`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/ImportSubscriptions`]: ['gateway'],
@@ -92,7 +93,8 @@ export function createGrpcServer(deps: {
     deps.metrics ? deps.metrics.instrumentGrpc(name, handlers, deps.log) : handlers;
   server.addService(
     loadAudienceProto().delivery.v1.Audience.service,
-    instrument(AUDIENCE_GRPC_SERVICE, { ...createAudienceHandlers(deps.audience, deps.siteImport, deps.subscriberExport, deps.log), ...createPeopleHandlers(deps.people, deps.log), ...createOptInFunnelHandlers(deps.optInFunnel, deps.log) }),
+    instrument(AUDIENCE_GRPC_SERVICE, { ...createAudienceHandlers(deps.audience, deps.siteImport, deps.subscriberExport, deps.log), ...createPeopleHandlers(deps.people, deps.log), ...createOptInFunnelHandlers(deps.optInFunnel, deps.log),
+      ...createBestTimePlanHandlers(createBestTimePlanner(deps.pool, deps.audience), deps.log) }),
   );
   server.addService(loadWebhooksProto().delivery.v1.Webhooks.service, instrument(WEBHOOKS_GRPC_SERVICE, createWebhookHandlers(deps.webhooks, deps.log)));
   server.addService(

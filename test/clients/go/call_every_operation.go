@@ -180,6 +180,8 @@ func main() {
 	record("listCampaigns", "listCampaigns", page, r, err)
 	f, r, err = c.CampaignsAPI.ExportCampaigns(ctx).Format("ndjson").ListCampaignsRequest(model[campaigns.ListCampaignsRequest](filters)).Execute()
 	record("exportCampaigns", "exportCampaigns", f, r, err)
+	plan, r, err := c.CampaignsAPI.PlanCampaignPreview(ctx).PlanPreviewRequest(model[campaigns.PlanPreviewRequest](`{"topics":["news"],"sendTime":{"mode":"bestTime","within":"3h","holdout":20}}`)).Execute()
+	record("planCampaignPreview", "planCampaignPreview", plan, r, err)
 	winner, r, err := c.CampaignsAPI.PickCampaignWinner(ctx, id).PickWinnerRequest(model[campaigns.PickWinnerRequest](`{"variant":1}`)).Execute()
 	record("pickCampaignWinner", "pickCampaignWinner", winner, r, err)
 	revised, r, err := c.CampaignsAPI.UpdateCampaign(ctx, id).CampaignUpdateRequest(model[campaigns.CampaignUpdateRequest](`{"title":"Corrected title"}`)).Execute()

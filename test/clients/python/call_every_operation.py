@@ -104,6 +104,8 @@ step("getCampaign", "getCampaign", lambda: campaigns.get_campaign_with_http_info
 filters = {"startDate": "2031-06-01T00:00:00+00:00", "endDate": "2031-06-30T23:59:59Z", "dateField": "scheduleDate", "status": ["scheduled"]}
 step("listCampaigns", "listCampaigns", lambda: campaigns.list_campaigns_with_http_info(list_campaigns_request=c.ListCampaignsRequest.from_dict(filters)))
 step("exportCampaigns", "exportCampaigns", lambda: campaigns.export_campaigns_with_http_info(format="ndjson", list_campaigns_request=c.ListCampaignsRequest.from_dict(filters)))
+step("planCampaignPreview", "planCampaignPreview", lambda: campaigns.plan_campaign_preview_with_http_info(c.PlanPreviewRequest.from_dict(
+    {"topics": ["news"], "sendTime": {"mode": "bestTime", "within": "3h", "holdout": 20}})))
 step("pickCampaignWinner", "pickCampaignWinner", lambda: campaigns.pick_campaign_winner_with_http_info(campaign_id, c.PickWinnerRequest(variant=1)))
 step("updateCampaign", "updateCampaign", lambda: campaigns.update_campaign_with_http_info(campaign_id, c.CampaignUpdateRequest(title="Corrected title")))
 step("recallCampaign", "recallCampaign", lambda: campaigns.recall_campaign_with_http_info(campaign_id))

@@ -107,6 +107,8 @@ const calls: Record<string, () => Promise<{ data?: unknown; error?: unknown; res
     }),
   listNotifications: () => client.GET('/v2/notifications', { params: { query: args.limit === undefined ? {} : { limit: args.limit } }, headers: apiKey }),
   getNotification: () => client.GET('/v2/notifications/{notificationId}', { params: { path: { notificationId: need(args.notificationId, 'notificationId') } }, headers: apiKey }),
+  planCampaignPreview: () =>
+    client.POST('/v2/campaign/plan-preview', { headers: apiKey, body: { topics: args.topics ?? ['news'], sendTime: { mode: 'bestTime', within: '3h', holdout: 20 } } }),
   pickCampaignWinner: () =>
     client.POST('/v2/campaign/{campaignId}/winner', { params: { path: { campaignId: need(args.campaignId, 'campaignId') } }, headers: apiKey, body: { variant: args.variant ?? 0 } }),
   listTopics: () => client.GET('/v2/topics', { headers: apiKey }),

@@ -152,6 +152,9 @@ await step('getCampaign', 'getCampaign', () => campaigns.getCampaignRaw({ campai
 const filters = { startDate: new Date('2031-06-01T00:00:00Z'), endDate: new Date('2031-06-30T23:59:59Z'), dateField: 'scheduleDate' as const, status: ['scheduled' as const] };
 await step('listCampaigns', 'listCampaigns', () => campaigns.listCampaignsRaw({ listCampaignsRequest: filters }));
 await step('exportCampaigns', 'exportCampaigns', () => campaigns.exportCampaignsRaw({ format: 'ndjson', listCampaignsRequest: filters }));
+await step('planCampaignPreview', 'planCampaignPreview', () =>
+  campaigns.planCampaignPreviewRaw({ planPreviewRequest: { topics: ['news'], sendTime: { mode: 'bestTime' as const, within: '3h', holdout: 20 } } }),
+);
 await step('pickCampaignWinner', 'pickCampaignWinner', () => campaigns.pickCampaignWinnerRaw({ campaignId, pickWinnerRequest: { variant: 1 } }));
 await step('updateCampaign', 'updateCampaign', () => campaigns.updateCampaignRaw({ campaignId, campaignUpdateRequest: { title: 'Corrected title' } }));
 await step('recallCampaign', 'recallCampaign', () => campaigns.recallCampaignRaw({ campaignId }));

@@ -23,6 +23,9 @@ import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Pers
 import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from './delivery/v1/PersonExport';
 import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from './delivery/v1/PersonRequest';
 import type { PersonSubscription as _delivery_v1_PersonSubscription, PersonSubscription__Output as _delivery_v1_PersonSubscription__Output } from './delivery/v1/PersonSubscription';
+import type { PlanBestTimeRequest as _delivery_v1_PlanBestTimeRequest, PlanBestTimeRequest__Output as _delivery_v1_PlanBestTimeRequest__Output } from './delivery/v1/PlanBestTimeRequest';
+import type { PlanBestTimeResponse as _delivery_v1_PlanBestTimeResponse, PlanBestTimeResponse__Output as _delivery_v1_PlanBestTimeResponse__Output } from './delivery/v1/PlanBestTimeResponse';
+import type { PlannedSlot as _delivery_v1_PlannedSlot, PlannedSlot__Output as _delivery_v1_PlannedSlot__Output } from './delivery/v1/PlannedSlot';
 import type { QuietHoursAnswer as _delivery_v1_QuietHoursAnswer, QuietHoursAnswer__Output as _delivery_v1_QuietHoursAnswer__Output } from './delivery/v1/QuietHoursAnswer';
 import type { QuietHoursWindow as _delivery_v1_QuietHoursWindow, QuietHoursWindow__Output as _delivery_v1_QuietHoursWindow__Output } from './delivery/v1/QuietHoursWindow';
 import type { RegisterSiteRequest as _delivery_v1_RegisterSiteRequest, RegisterSiteRequest__Output as _delivery_v1_RegisterSiteRequest__Output } from './delivery/v1/RegisterSiteRequest';
@@ -65,6 +68,9 @@ export interface ProtoGrpcType {
       PersonExport: MessageTypeDefinition<_delivery_v1_PersonExport, _delivery_v1_PersonExport__Output>
       PersonRequest: MessageTypeDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonRequest__Output>
       PersonSubscription: MessageTypeDefinition<_delivery_v1_PersonSubscription, _delivery_v1_PersonSubscription__Output>
+      PlanBestTimeRequest: MessageTypeDefinition<_delivery_v1_PlanBestTimeRequest, _delivery_v1_PlanBestTimeRequest__Output>
+      PlanBestTimeResponse: MessageTypeDefinition<_delivery_v1_PlanBestTimeResponse, _delivery_v1_PlanBestTimeResponse__Output>
+      PlannedSlot: MessageTypeDefinition<_delivery_v1_PlannedSlot, _delivery_v1_PlannedSlot__Output>
       QuietHoursAnswer: MessageTypeDefinition<_delivery_v1_QuietHoursAnswer, _delivery_v1_QuietHoursAnswer__Output>
       QuietHoursWindow: MessageTypeDefinition<_delivery_v1_QuietHoursWindow, _delivery_v1_QuietHoursWindow__Output>
       RegisterSiteRequest: MessageTypeDefinition<_delivery_v1_RegisterSiteRequest, _delivery_v1_RegisterSiteRequest__Output>

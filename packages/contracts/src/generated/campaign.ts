@@ -49,6 +49,9 @@ import type { NotificationResult as _campaign_v1_NotificationResult, Notificatio
 import type { Permissions as _campaign_v1_Permissions, Permissions__Output as _campaign_v1_Permissions__Output } from './campaign/v1/Permissions';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from './campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from './campaign/v1/PickWinnerResponse';
+import type { PlanPreviewRequest as _campaign_v1_PlanPreviewRequest, PlanPreviewRequest__Output as _campaign_v1_PlanPreviewRequest__Output } from './campaign/v1/PlanPreviewRequest';
+import type { PlanPreviewResponse as _campaign_v1_PlanPreviewResponse, PlanPreviewResponse__Output as _campaign_v1_PlanPreviewResponse__Output } from './campaign/v1/PlanPreviewResponse';
+import type { PlannedHour as _campaign_v1_PlannedHour, PlannedHour__Output as _campaign_v1_PlannedHour__Output } from './campaign/v1/PlannedHour';
 import type { PlannedSend as _campaign_v1_PlannedSend, PlannedSend__Output as _campaign_v1_PlannedSend__Output } from './campaign/v1/PlannedSend';
 import type { RecordEventResponse as _campaign_v1_RecordEventResponse, RecordEventResponse__Output as _campaign_v1_RecordEventResponse__Output } from './campaign/v1/RecordEventResponse';
 import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from './campaign/v1/RenderTemplateResponse';
@@ -123,6 +126,9 @@ export interface ProtoGrpcType {
       Permissions: MessageTypeDefinition<_campaign_v1_Permissions, _campaign_v1_Permissions__Output>
       PickWinnerRequest: MessageTypeDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerRequest__Output>
       PickWinnerResponse: MessageTypeDefinition<_campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerResponse__Output>
+      PlanPreviewRequest: MessageTypeDefinition<_campaign_v1_PlanPreviewRequest, _campaign_v1_PlanPreviewRequest__Output>
+      PlanPreviewResponse: MessageTypeDefinition<_campaign_v1_PlanPreviewResponse, _campaign_v1_PlanPreviewResponse__Output>
+      PlannedHour: MessageTypeDefinition<_campaign_v1_PlannedHour, _campaign_v1_PlannedHour__Output>
       PlannedSend: MessageTypeDefinition<_campaign_v1_PlannedSend, _campaign_v1_PlannedSend__Output>
       RecordEventResponse: MessageTypeDefinition<_campaign_v1_RecordEventResponse, _campaign_v1_RecordEventResponse__Output>
       RenderTemplateResponse: MessageTypeDefinition<_campaign_v1_RenderTemplateResponse, _campaign_v1_RenderTemplateResponse__Output>

@@ -86,6 +86,8 @@ const OWN = {
   sendTimeWithin: 'sendTime.within must be a whole number of hours from 1h to 72h (e.g. 24h)',
   sendTimeHoldout: 'sendTime.holdout must be a whole percent from 0 to 50',
   sendTimeLocalTime: 'sendTime bestTime cannot be combined with localTime',
+  // a plan preview's (POST /v2/campaign/plan-preview): what it previews
+  sendTimeRequired: 'sendTime is required: {"mode": "bestTime", "within", "holdout"}',
   // create's notification options and urgency (additions: docs/api-decisions.md, "Notification options")
   actionsList: 'actions must be an array of at most 2 buttons, each {"title", "link"}',
   actionTitle: 'actions[<index>].title must be 1 to 20 characters',

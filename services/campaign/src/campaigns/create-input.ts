@@ -138,6 +138,29 @@ export function validateAudienceInput(raw: Record<string, unknown>): { topics: s
   return { topics: audience.topics, countries: audience.countries, segment };
 }
 
+/**
+ * A plan preview's body (POST /v2/campaign/plan-preview, docs/api-decisions.md "Best time"): the
+ * create's audience (topics, countries, segment) and `sendTime`, required here, by the create's
+ * rules and messages, and when the window would start: `scheduleDate` unless `scheduleMode` is
+ * `now` (a past date, or none, is now, as the scheduler sends it). The create's other fields are
+ * ignored, so the composer can send its whole body.
+ */
+export function validatePlanPreviewInput(raw: Record<string, unknown>, now: Date): { topics: string[]; countries: string[]; segment: Segment | null; bestTime: BestTime; start: Date } {
+  const errors: string[] = [];
+  const audience = audienceFields(raw.topics, raw.countries, errors);
+  const segment = segmentField(raw.segment, errors);
+  const bestTime = isAbsent(raw.sendTime) ? null : bestTimeField(raw.sendTime, raw.localTime, errors);
+  if (isAbsent(raw.sendTime)) errors.push(MESSAGES.sendTimeRequired);
+  let start = now;
+  if (raw.scheduleMode !== 'now' && !isAbsent(raw.scheduleDate) && raw.scheduleDate !== '') {
+    const date = parseUtcDate(raw.scheduleDate);
+    if (date === null) errors.push(fill(MESSAGES.invalidScheduleDate, { 'UTC date-time': EXAMPLE_DATE }));
+    else if (date > now) start = date;
+  }
+  if (errors.length > 0 || bestTime === null) throw new ValidationError(errors);
+  return { topics: audience.topics, countries: audience.countries, segment, bestTime, start };
+}
+
 /** The content fields of a create body (what a template renders to): the create's rules and messages, in its order. */
 export const CONTENT_INPUT_FIELDS = ['title', 'body', 'link', 'callToAction', 'icon', 'image', 'utmSource', 'utmMedium', 'utmCampaign',
   'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang'] as const;

@@ -19,3 +19,5 @@ export { exportCampaignsUseCase } from './export-campaigns.js';
 export { createFixedPartsCache } from './fixed-parts-cache.js';
 export { createIdempotencyPurge } from './idempotency-purge.js';
 export { listCampaignsUseCase } from './list-campaigns.js';
+export { planPreviewUseCase } from './plan-preview.js';
+export type { BestTimePlanner } from './plan-preview.js';

@@ -69,6 +69,7 @@ export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandle
     GetCampaign: unary('GetCampaign', log, async (req) => ({ campaign: await uc.getCampaign(req.siteId, req.campaignId) })),
     DeleteCampaign: unary('DeleteCampaign', log, (req) => uc.deleteCampaign(req.siteId, req.campaignId)),
     PickWinner: unary('PickWinner', log, (req) => uc.pickWinner(req.siteId, req.campaignId, req.bodyJson)),
+    PlanPreview: unary('PlanPreview', log, (req) => uc.planPreview(req.siteId, req.bodyJson)),
     UpdateDraft: unary('UpdateDraft', log, (req) => uc.updateDraft(req.siteId, req.campaignId, req.bodyJson)),
     ReviseCampaign: unary('ReviseCampaign', log, (req) => uc.reviseCampaign(req.siteId, req.campaignId, req.action, req.bodyJson)),
     CreateNotification: unary('CreateNotification', log, (req) => uc.createNotification(req.siteId, req.bodyJson, req.idempotencyKey)),

@@ -1,7 +1,7 @@
 // Every use case of the service, built from its dependencies.
 import type { Pool } from '@webpush/shared/db.js';
 import { authenticateUseCase } from '../sites/index.js';
-import { campaignByIdUseCases, checkCreateBodyUseCase, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase, updateDraftUseCase } from '../campaigns/index.js';
+import { campaignByIdUseCases, checkCreateBodyUseCase, createCampaignUseCase, type CreateCampaignDeps, type CursorCodec, createFixedPartsCache, exportCampaignsUseCase, listCampaignsUseCase, planPreviewUseCase, type BestTimePlanner, updateDraftUseCase } from '../campaigns/index.js';
 import { pickWinnerUseCase, type WinnerPicker } from '../ab-tests/index.js';
 import { reviseCampaignUseCase } from '../revisions/index.js';
 import { templateUseCases } from '../templates/index.js';
@@ -16,7 +16,7 @@ import { automationUseCases } from '../automations/index.js';
  * `onStepsDue`: an event started a run whose first step is due at once (wakes the automations' runner).
  */
 export function createUseCases(
-  deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker & NotificationResultsReader; feeds: { testHosts: readonly string[]; resolve?: Resolver; onDue?: () => void }; onStepsDue?: () => void },
+  deps: CreateCampaignDeps & { pool: Pool; bulkPool: Pool; cursors: CursorCodec; runs: WinnerPicker & NotificationResultsReader; planner: BestTimePlanner; feeds: { testHosts: readonly string[]; resolve?: Resolver; onDue?: () => void }; onStepsDue?: () => void },
 ) {
   // One per process: what the list and get have read (campaigns/fixed-parts-cache.ts). Not the export's:
   // a long history read once would push the pages people look at out of it.
@@ -30,6 +30,7 @@ export function createUseCases(
     listCampaigns: listCampaignsUseCase({ ...deps, fixedParts }),
     exportCampaigns: exportCampaignsUseCase({ pool: deps.bulkPool }),
     pickWinner: pickWinnerUseCase(deps),
+    planPreview: planPreviewUseCase(deps),
     reviseCampaign: reviseCampaignUseCase(deps),
     createNotification: createNotificationUseCase(deps),
     ...notificationByIdUseCases(deps),

@@ -2,7 +2,7 @@
 // "House rules"). Everything else in the folder is the feature's own.
 export { createAudience } from './audience.js';
 export type { Audience } from './audience.js';
-export { audienceDaily, countByBrowser, countByZone } from './count-store.js';
+export { audienceDaily, countByBrowser, countByZone, siteActiveSubscribers } from './count-store.js';
 export type { DayCount } from './count-store.js';
 export { createSubscriberExport, exportSubscriptionsForMigration } from './export.js';
 export type { SubscriberExport } from './export.js';

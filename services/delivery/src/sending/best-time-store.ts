@@ -6,6 +6,7 @@
 import type { Queryable } from '@webpush/shared/db.js';
 import { HOLDOUT_SLOT, type BestTime, type SlotResult } from '@webpush/contracts/best-time.js';
 import type { DispatchMessage } from '@webpush/contracts/messages.js';
+import type { Segment } from '@webpush/contracts/segment.js';
 import { segmentSql } from '../audience/index.js';
 import { logTableOf } from './delivery-log-store.js';
 import { splitAudience } from './run-store.js';
@@ -71,4 +72,53 @@ export async function bestTimeResults(db: Queryable, campaignId: string): Promis
     impressions: r.impressions,
     clicks: r.clicks,
   }));
+}
+
+/**
+ * Which of the site's subscribers a planned distribution is computed from (best-time-plan.ts):
+ * all of them, those whose id hashes below `below` of 131,072 (a uniform sample read by a pass
+ * over the site's ids), or the slices below `slices` of the site's fixed 1-in-128 sample
+ * (migrations/20261205150000_subscribers_sample.sql, read through its index).
+ */
+export type PlanSample = { kind: 'all' } | { kind: 'hash'; below: number } | { kind: 'slices'; slices: number };
+
+function planSampleSql(sample: PlanSample, param: number): { sql: string; params: unknown[] } {
+  if (sample.kind === 'all') return { sql: '', params: [] };
+  if (sample.kind === 'hash') return { sql: ` AND (hashint8(s.id) & 131071) < $${param}::int`, params: [sample.below] };
+  return { sql: ` AND (hashint8(s.id) & 127) = 0 AND ((hashint8(s.id) >> 7) & 1023) < $${param}::int`, params: [sample.slices] };
+}
+
+/**
+ * How the audience (topics ∪ countries, segment) of a best-time campaign sent at `at` would fall
+ * into its window's slots by the rule freezeBestTimeSlots applies (delivery.best_time_slot, the
+ * site's prior from the same subscribers' weights), counted over `sample` of the site's
+ * subscribers and, for the audience, over `audienceSample`; nothing stored, the holdout not drawn
+ * (its buckets are the campaign's, which does not exist yet). Answers the count per slot.
+ */
+export async function planBestTimeSlots(
+  db: Queryable,
+  plan: { siteId: string; topics: string[]; countries: string[]; segment: Segment | null; withinHours: number; firstHour: number; at: Date },
+  sample: PlanSample,
+  audienceSample: PlanSample,
+): Promise<Map<number, number>> {
+  const narrowed = segmentSql(plan.segment, 7);
+  const site = planSampleSql(sample, 7 + narrowed.params.length);
+  const audience = planSampleSql(audienceSample, 7 + narrowed.params.length + site.params.length);
+  const { rows } = await db.query(
+    `WITH hours AS (
+       SELECT u.i, sum(u.w * delivery.hour_decay(h.weighed_at, $6)) AS w
+         FROM delivery.subscriber_hours h JOIN delivery.subscribers s ON s.id = h.subscriber_id,
+              unnest(h.weights) WITH ORDINALITY AS u(w, i)
+        WHERE s.site_id = $1 AND s.active${site.sql}
+        GROUP BY u.i),
+     prior AS (
+       SELECT array_agg(coalesce(hours.w / nullif((SELECT sum(w) FROM hours), 0), 0)::real ORDER BY g.i) AS shares
+         FROM generate_series(1, 24) AS g(i) LEFT JOIN hours ON hours.i = g.i)
+     SELECT delivery.best_time_slot(h.weights, h.weighed_at, (SELECT shares FROM prior), $4, $5, $6) AS slot, count(*)::int AS n
+       FROM delivery.subscribers s LEFT JOIN delivery.subscriber_hours h ON h.subscriber_id = s.id
+      WHERE s.site_id = $1 AND s.active AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}${audience.sql}
+      GROUP BY 1`,
+    [plan.siteId, plan.countries, plan.topics, plan.firstHour, plan.withinHours, plan.at, ...narrowed.params, ...site.params, ...audience.params],
+  );
+  return new Map(rows.map((r) => [r.slot as number, r.n as number]));
 }

@@ -1,5 +1,7 @@
 // The sending/ feature's surface: what the rest of the service may import from it (docs/architecture.md,
 // "House rules"). Everything else in the folder is the feature's own.
+export { createBestTimePlanHandlers, createBestTimePlanner } from './best-time-plan.js';
+export type { BestTimePlanner } from './best-time-plan.js';
 export { bestTimeResults } from './best-time-store.js';
 export { createChunkWorker } from './chunk-worker.js';
 export { frequencyCapOf } from './delivery-log-store.js';

@@ -32,6 +32,8 @@ import type { ListTemplatesResponse as _campaign_v1_ListTemplatesResponse, ListT
 import type { Notification as _campaign_v1_Notification, Notification__Output as _campaign_v1_Notification__Output } from '../../campaign/v1/Notification';
 import type { PickWinnerRequest as _campaign_v1_PickWinnerRequest, PickWinnerRequest__Output as _campaign_v1_PickWinnerRequest__Output } from '../../campaign/v1/PickWinnerRequest';
 import type { PickWinnerResponse as _campaign_v1_PickWinnerResponse, PickWinnerResponse__Output as _campaign_v1_PickWinnerResponse__Output } from '../../campaign/v1/PickWinnerResponse';
+import type { PlanPreviewRequest as _campaign_v1_PlanPreviewRequest, PlanPreviewRequest__Output as _campaign_v1_PlanPreviewRequest__Output } from '../../campaign/v1/PlanPreviewRequest';
+import type { PlanPreviewResponse as _campaign_v1_PlanPreviewResponse, PlanPreviewResponse__Output as _campaign_v1_PlanPreviewResponse__Output } from '../../campaign/v1/PlanPreviewResponse';
 import type { RecordEventResponse as _campaign_v1_RecordEventResponse, RecordEventResponse__Output as _campaign_v1_RecordEventResponse__Output } from '../../campaign/v1/RecordEventResponse';
 import type { RenderTemplateResponse as _campaign_v1_RenderTemplateResponse, RenderTemplateResponse__Output as _campaign_v1_RenderTemplateResponse__Output } from '../../campaign/v1/RenderTemplateResponse';
 import type { ReviseCampaignRequest as _campaign_v1_ReviseCampaignRequest, ReviseCampaignRequest__Output as _campaign_v1_ReviseCampaignRequest__Output } from '../../campaign/v1/ReviseCampaignRequest';
@@ -235,6 +237,15 @@ export interface CampaignServiceClient extends grpc.Client {
   pickWinner(argument: _campaign_v1_PickWinnerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   pickWinner(argument: _campaign_v1_PickWinnerRequest, callback: grpc.requestCallback<_campaign_v1_PickWinnerResponse__Output>): grpc.ClientUnaryCall;
   
+  PlanPreview(argument: _campaign_v1_PlanPreviewRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PlanPreviewResponse__Output>): grpc.ClientUnaryCall;
+  PlanPreview(argument: _campaign_v1_PlanPreviewRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_PlanPreviewResponse__Output>): grpc.ClientUnaryCall;
+  PlanPreview(argument: _campaign_v1_PlanPreviewRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PlanPreviewResponse__Output>): grpc.ClientUnaryCall;
+  PlanPreview(argument: _campaign_v1_PlanPreviewRequest, callback: grpc.requestCallback<_campaign_v1_PlanPreviewResponse__Output>): grpc.ClientUnaryCall;
+  planPreview(argument: _campaign_v1_PlanPreviewRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PlanPreviewResponse__Output>): grpc.ClientUnaryCall;
+  planPreview(argument: _campaign_v1_PlanPreviewRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_PlanPreviewResponse__Output>): grpc.ClientUnaryCall;
+  planPreview(argument: _campaign_v1_PlanPreviewRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_PlanPreviewResponse__Output>): grpc.ClientUnaryCall;
+  planPreview(argument: _campaign_v1_PlanPreviewRequest, callback: grpc.requestCallback<_campaign_v1_PlanPreviewResponse__Output>): grpc.ClientUnaryCall;
+  
   RecordEvent(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
   RecordEvent(argument: _campaign_v1_AutomationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
   RecordEvent(argument: _campaign_v1_AutomationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_campaign_v1_RecordEventResponse__Output>): grpc.ClientUnaryCall;
@@ -345,6 +356,8 @@ export interface CampaignServiceHandlers extends grpc.UntypedServiceImplementati
   
   PickWinner: grpc.handleUnaryCall<_campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse>;
   
+  PlanPreview: grpc.handleUnaryCall<_campaign_v1_PlanPreviewRequest__Output, _campaign_v1_PlanPreviewResponse>;
+  
   RecordEvent: grpc.handleUnaryCall<_campaign_v1_AutomationRequest__Output, _campaign_v1_RecordEventResponse>;
   
   RenderTemplate: grpc.handleUnaryCall<_campaign_v1_TemplateRequest__Output, _campaign_v1_RenderTemplateResponse>;
@@ -384,6 +397,7 @@ export interface CampaignServiceDefinition extends grpc.ServiceDefinition {
   ListNotifications: MethodDefinition<_campaign_v1_ListNotificationsRequest, _campaign_v1_ListNotificationsResponse, _campaign_v1_ListNotificationsRequest__Output, _campaign_v1_ListNotificationsResponse__Output>
   ListTemplates: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_ListTemplatesResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_ListTemplatesResponse__Output>
   PickWinner: MethodDefinition<_campaign_v1_PickWinnerRequest, _campaign_v1_PickWinnerResponse, _campaign_v1_PickWinnerRequest__Output, _campaign_v1_PickWinnerResponse__Output>
+  PlanPreview: MethodDefinition<_campaign_v1_PlanPreviewRequest, _campaign_v1_PlanPreviewResponse, _campaign_v1_PlanPreviewRequest__Output, _campaign_v1_PlanPreviewResponse__Output>
   RecordEvent: MethodDefinition<_campaign_v1_AutomationRequest, _campaign_v1_RecordEventResponse, _campaign_v1_AutomationRequest__Output, _campaign_v1_RecordEventResponse__Output>
   RenderTemplate: MethodDefinition<_campaign_v1_TemplateRequest, _campaign_v1_RenderTemplateResponse, _campaign_v1_TemplateRequest__Output, _campaign_v1_RenderTemplateResponse__Output>
   ReviseCampaign: MethodDefinition<_campaign_v1_ReviseCampaignRequest, _campaign_v1_ReviseCampaignResponse, _campaign_v1_ReviseCampaignRequest__Output, _campaign_v1_ReviseCampaignResponse__Output>

@@ -15,6 +15,8 @@ import type { OptInFunnel as _delivery_v1_OptInFunnel, OptInFunnel__Output as _d
 import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from '../../delivery/v1/Person';
 import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from '../../delivery/v1/PersonExport';
 import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from '../../delivery/v1/PersonRequest';
+import type { PlanBestTimeRequest as _delivery_v1_PlanBestTimeRequest, PlanBestTimeRequest__Output as _delivery_v1_PlanBestTimeRequest__Output } from '../../delivery/v1/PlanBestTimeRequest';
+import type { PlanBestTimeResponse as _delivery_v1_PlanBestTimeResponse, PlanBestTimeResponse__Output as _delivery_v1_PlanBestTimeResponse__Output } from '../../delivery/v1/PlanBestTimeResponse';
 import type { SiteRequest as _delivery_v1_SiteRequest, SiteRequest__Output as _delivery_v1_SiteRequest__Output } from '../../delivery/v1/SiteRequest';
 
 export interface AudienceClient extends grpc.Client {
@@ -95,6 +97,15 @@ export interface AudienceClient extends grpc.Client {
   listTopics(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   listTopics(argument: _delivery_v1_SiteRequest, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   
+  PlanBestTime(argument: _delivery_v1_PlanBestTimeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PlanBestTimeResponse__Output>): grpc.ClientUnaryCall;
+  PlanBestTime(argument: _delivery_v1_PlanBestTimeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_PlanBestTimeResponse__Output>): grpc.ClientUnaryCall;
+  PlanBestTime(argument: _delivery_v1_PlanBestTimeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PlanBestTimeResponse__Output>): grpc.ClientUnaryCall;
+  PlanBestTime(argument: _delivery_v1_PlanBestTimeRequest, callback: grpc.requestCallback<_delivery_v1_PlanBestTimeResponse__Output>): grpc.ClientUnaryCall;
+  planBestTime(argument: _delivery_v1_PlanBestTimeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PlanBestTimeResponse__Output>): grpc.ClientUnaryCall;
+  planBestTime(argument: _delivery_v1_PlanBestTimeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_PlanBestTimeResponse__Output>): grpc.ClientUnaryCall;
+  planBestTime(argument: _delivery_v1_PlanBestTimeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PlanBestTimeResponse__Output>): grpc.ClientUnaryCall;
+  planBestTime(argument: _delivery_v1_PlanBestTimeRequest, callback: grpc.requestCallback<_delivery_v1_PlanBestTimeResponse__Output>): grpc.ClientUnaryCall;
+  
   UpdatePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
   UpdatePerson(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
   UpdatePerson(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_Person__Output>): grpc.ClientUnaryCall;
@@ -125,6 +136,8 @@ export interface AudienceHandlers extends grpc.UntypedServiceImplementation {
   
   ListTopics: grpc.handleUnaryCall<_delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts>;
   
+  PlanBestTime: grpc.handleUnaryCall<_delivery_v1_PlanBestTimeRequest__Output, _delivery_v1_PlanBestTimeResponse>;
+  
   UpdatePerson: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_Person>;
   
 }
@@ -139,5 +152,6 @@ export interface AudienceDefinition extends grpc.ServiceDefinition {
   ImportSubscriptions: MethodDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse__Output>
   ListCountries: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
   ListTopics: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
+  PlanBestTime: MethodDefinition<_delivery_v1_PlanBestTimeRequest, _delivery_v1_PlanBestTimeResponse, _delivery_v1_PlanBestTimeRequest__Output, _delivery_v1_PlanBestTimeResponse__Output>
   UpdatePerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_Person, _delivery_v1_PersonRequest__Output, _delivery_v1_Person__Output>
 }

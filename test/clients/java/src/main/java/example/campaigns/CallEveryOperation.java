@@ -37,9 +37,11 @@ import example.campaigns.client.model.NotificationSummary;
 import example.campaigns.client.model.OptInEventRequest;
 import example.campaigns.client.model.PageViewRequest;
 import example.campaigns.client.model.PickWinnerRequest;
+import example.campaigns.client.model.PlanPreviewRequest;
 import example.campaigns.client.model.RenderTemplateRequest;
 import example.campaigns.client.model.RenderedTemplate;
 import example.campaigns.client.model.RotateWebhookSecretRequest;
+import example.campaigns.client.model.SendTimeRequest;
 import example.campaigns.client.model.SubscribeRequest;
 import example.campaigns.client.model.SubscribeRequestSubscription;
 import example.campaigns.client.model.SubscribeRequestSubscriptionKeys;
@@ -239,6 +241,10 @@ public final class CallEveryOperation {
     calls.call("listPeriodOffset", () -> page(campaignsWithOffset.listCampaigns(null, period)));
     calls.call("listLatest", () -> page(campaigns.listCampaigns(null, new ListCampaignsRequest())));
     calls.call("listDrafts", () -> page(campaigns.listCampaigns(null, new ListCampaignsRequest().addStatusItem(ListCampaignsRequest.StatusEnum.DRAFT))));
+
+    // A best-time campaign's plan before sending: three hours and a fifth held out.
+    calls.call("planCampaignPreview", () -> campaigns.planCampaignPreview(new PlanPreviewRequest().topics(List.of("news"))
+        .sendTime(new SendTimeRequest().mode(SendTimeRequest.ModeEnum.BEST_TIME).within("3h").holdout(20)), null));
 
     // Pick an A/B test's winner: the scheduled campaign has no A/B test, so 409.
     calls.call("pickWinnerNoTest", () -> campaigns.pickCampaignWinner(scheduledId, new PickWinnerRequest().variant(1), null));
