@@ -22,6 +22,8 @@ import type { OptInFunnelPrompt as _delivery_v1_OptInFunnelPrompt, OptInFunnelPr
 import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from './delivery/v1/Person';
 import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from './delivery/v1/PersonExport';
 import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from './delivery/v1/PersonRequest';
+import type { PersonSend as _delivery_v1_PersonSend, PersonSend__Output as _delivery_v1_PersonSend__Output } from './delivery/v1/PersonSend';
+import type { PersonSends as _delivery_v1_PersonSends, PersonSends__Output as _delivery_v1_PersonSends__Output } from './delivery/v1/PersonSends';
 import type { PersonSubscription as _delivery_v1_PersonSubscription, PersonSubscription__Output as _delivery_v1_PersonSubscription__Output } from './delivery/v1/PersonSubscription';
 import type { QuietHoursAnswer as _delivery_v1_QuietHoursAnswer, QuietHoursAnswer__Output as _delivery_v1_QuietHoursAnswer__Output } from './delivery/v1/QuietHoursAnswer';
 import type { QuietHoursWindow as _delivery_v1_QuietHoursWindow, QuietHoursWindow__Output as _delivery_v1_QuietHoursWindow__Output } from './delivery/v1/QuietHoursWindow';
@@ -64,6 +66,8 @@ export interface ProtoGrpcType {
       Person: MessageTypeDefinition<_delivery_v1_Person, _delivery_v1_Person__Output>
       PersonExport: MessageTypeDefinition<_delivery_v1_PersonExport, _delivery_v1_PersonExport__Output>
       PersonRequest: MessageTypeDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonRequest__Output>
+      PersonSend: MessageTypeDefinition<_delivery_v1_PersonSend, _delivery_v1_PersonSend__Output>
+      PersonSends: MessageTypeDefinition<_delivery_v1_PersonSends, _delivery_v1_PersonSends__Output>
       PersonSubscription: MessageTypeDefinition<_delivery_v1_PersonSubscription, _delivery_v1_PersonSubscription__Output>
       QuietHoursAnswer: MessageTypeDefinition<_delivery_v1_QuietHoursAnswer, _delivery_v1_QuietHoursAnswer__Output>
       QuietHoursWindow: MessageTypeDefinition<_delivery_v1_QuietHoursWindow, _delivery_v1_QuietHoursWindow__Output>

@@ -15,6 +15,7 @@ import type { OptInFunnel as _delivery_v1_OptInFunnel, OptInFunnel__Output as _d
 import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from '../../delivery/v1/Person';
 import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from '../../delivery/v1/PersonExport';
 import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from '../../delivery/v1/PersonRequest';
+import type { PersonSends as _delivery_v1_PersonSends, PersonSends__Output as _delivery_v1_PersonSends__Output } from '../../delivery/v1/PersonSends';
 import type { SiteRequest as _delivery_v1_SiteRequest, SiteRequest__Output as _delivery_v1_SiteRequest__Output } from '../../delivery/v1/SiteRequest';
 
 export interface AudienceClient extends grpc.Client {
@@ -86,6 +87,15 @@ export interface AudienceClient extends grpc.Client {
   listCountries(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   listCountries(argument: _delivery_v1_SiteRequest, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   
+  ListPersonSends(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  ListPersonSends(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  ListPersonSends(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  ListPersonSends(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  listPersonSends(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  listPersonSends(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  listPersonSends(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  listPersonSends(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  
   ListTopics(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   ListTopics(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   ListTopics(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
@@ -123,6 +133,8 @@ export interface AudienceHandlers extends grpc.UntypedServiceImplementation {
   
   ListCountries: grpc.handleUnaryCall<_delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts>;
   
+  ListPersonSends: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_PersonSends>;
+  
   ListTopics: grpc.handleUnaryCall<_delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts>;
   
   UpdatePerson: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_Person>;
@@ -138,6 +150,7 @@ export interface AudienceDefinition extends grpc.ServiceDefinition {
   GetPerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_Person, _delivery_v1_PersonRequest__Output, _delivery_v1_Person__Output>
   ImportSubscriptions: MethodDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse__Output>
   ListCountries: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
+  ListPersonSends: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonSends, _delivery_v1_PersonRequest__Output, _delivery_v1_PersonSends__Output>
   ListTopics: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
   UpdatePerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_Person, _delivery_v1_PersonRequest__Output, _delivery_v1_Person__Output>
 }
