@@ -1,6 +1,6 @@
 // gRPC adapter for the people calls of delivery.v1.Audience (GetPerson, UpdatePerson,
-// DeletePerson, ExportPerson, ListPersonSends): one use case of people.ts each, answered as the typed messages of
-// audience.proto. grpc-server.ts adds them to the Audience service's other handlers.
+// DeletePerson, ExportPerson, ListPersonSends): one use case of people.ts each, answered as the
+// typed messages of audience.proto. grpc-server.ts adds them to the Audience service's other handlers.
 import type { AudienceHandlers } from '@webpush/contracts/generated/delivery/v1/Audience.js';
 import type { Person } from '@webpush/contracts/generated/delivery/v1/Person.js';
 import type { Logger } from '@webpush/shared/log.js';
