@@ -8,7 +8,8 @@
 // sending settings by keyboard and exports its subscribers and campaign results; adds a webhook
 // endpoint (by keyboard), copies its secret, sees a test event reach a stand-in receiver signed
 // with it, one refused and redelivered, edits, disables, rotates and deletes it; reads the audit
-// log; invites a viewer by keyboard (the invite page naming the site and the owner), sees the
+// log; fills a campaign's message from a template and looks a person up, exports and deletes them
+// (by keyboard); invites a viewer by keyboard (the invite page naming the site and the owner), sees the
 // site as that viewer (no control that changes anything), makes them an editor and removes them;
 // logs out; and is not
 // told to "continue where you were" on a fresh visit, only when a session ended while open. The site's subscribers are push-simulator browsers in device
