@@ -101,7 +101,7 @@ function TemplatePicker({ site, onUse }: { site: SiteDetail; onUse: (content: Re
             />
           ))}
           <button type="button" class="btn" onClick={use} disabled={busy}>
-            {busy ? 'Filling…' : 'Fill the message from this template'}
+            {busy ? 'Filling…' : 'Fill the message'}
           </button>
         </>
       ) : null}
