@@ -19,6 +19,7 @@ import { ComposerClosed, ComposerPage } from './pages/Composer';
 import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
 import { OptInPromptsPage } from './pages/OptInPrompts';
+import { PeoplePage } from './pages/People';
 import { SettingsPage } from './pages/Settings';
 import { SitesPage } from './pages/Sites';
 import { TemplatesPage } from './pages/Templates';
@@ -146,6 +147,8 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
       return canChange(s.role) ? <ComposerPage site={s} edit={route.campaignId} /> : <ComposerClosed site={s} edit={route.campaignId} />;
     case 'audience':
       return <AudiencePage site={s} />;
+    case 'people':
+      return <PeoplePage site={s} externalId={route.externalId} />;
     case 'settings':
       return <SettingsPage site={s} />;
     case 'prompts':
@@ -167,6 +170,7 @@ const SITE_NAV: { page: Route['page']; label: string; path: string; owners?: tru
   { page: 'composer', label: 'New campaign', path: '/campaigns/new' },
   { page: 'templates', label: 'Templates', path: '/templates' },
   { page: 'audience', label: 'Audience', path: '/audience' },
+  { page: 'people', label: 'People', path: '/people' },
   { page: 'prompts', label: 'Opt-in prompts', path: '/prompts' },
   { page: 'webhooks', label: 'Webhooks', path: '/webhooks', owners: true },
   { page: 'settings', label: 'Settings', path: '/settings' },

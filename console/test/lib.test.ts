@@ -163,6 +163,9 @@ describe('console: hash routes', () => {
     expect(parseHash('#/sites/s1/templates/new')).to.deep.equal({ page: 'templates', siteId: 's1', templateId: 'new' });
     expect(parseHash('#/sites/s1/templates/t%2F1')).to.deep.equal({ page: 'templates', siteId: 's1', templateId: 't/1' });
     expect(parseHash('#/sites/s1/templates/t1/render').page).to.equal('notFound');
+    expect(parseHash('#/sites/s1/people')).to.deep.equal({ page: 'people', siteId: 's1', externalId: undefined });
+    expect(parseHash('#/sites/s1/people/Ana%20Mar%C3%ADa%2F1')).to.deep.equal({ page: 'people', siteId: 's1', externalId: 'Ana María/1' });
+    expect(parseHash('#/sites/s1/people/ann/sends').page).to.equal('notFound');
     const list = parseHash('#/sites/s1/campaigns?status=sent,draft');
     expect(list.page).to.equal('campaigns');
     expect(list.page === 'campaigns' && list.query.get('status')).to.equal('sent,draft');

@@ -104,7 +104,12 @@ describe('gateway: every console route × every role', function () {
       else if (name === 'inviteId') params.inviteId = ((await owner.call('POST', `${base()}/invites`, { body: { email: `pending${++n}@example.com`, role: 'editor' } })).body as { invite: { id: string } }).invite.id;
       else if (name === 'webhookId') params.webhookId = await freshWebhook();
       else if (name === 'templateId') params.templateId = ((await owner.call('POST', `${base()}/templates`, { body: { ...(sample('createTemplate').body as object), name: `Roles ${++n}` } })).body as { id: string }).id;
-      else if (name === 'eventId') params.eventId = ((await owner.call('POST', `${base()}/webhooks/${params.webhookId}/ping`)).body as { eventId: string }).eventId;
+      // A person of site A, made through /v2 as a customer's server makes one (each delete uses one up).
+      else if (name === 'externalId') {
+        params.externalId = `person ${++n}/é`;
+        const made = await fetch(`${stack.gateway!.url}/v2/users/${encodeURIComponent(params.externalId)}`, { method: 'PATCH', headers: { Authorization: siteA.key, 'Content-Type': 'application/json' }, body: JSON.stringify({ tags: { n } }) });
+        expect(made.status).to.equal(200);
+      } else if (name === 'eventId') params.eventId = ((await owner.call('POST', `${base()}/webhooks/${params.webhookId}/ping`)).body as { eventId: string }).eventId;
       else expect.fail(`{${name}} of ${route.path}: say in paramsFor (gateway/test/console-roles.test.ts) how a fresh one is made`);
     }
     return params;

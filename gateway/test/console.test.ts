@@ -59,7 +59,7 @@ describe('gateway: the console API', function () {
   let campaignB: string;
   let keyB: { id: string; apiKey: string };
   /** Site B's objects, named under another site's path in the tests (a webhook endpoint and an event of it: a ping). */
-  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string; webhookId: string; eventId: string; templateId: string };
+  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string; webhookId: string; eventId: string; templateId: string; externalId: string };
   let ownerA: { email: string; browser: ConsoleBrowser };
   let ownerB: { email: string; browser: ConsoleBrowser };
   let address = 0;
@@ -95,7 +95,10 @@ describe('gateway: the console API', function () {
     const webhookB = (hook.body as { id: string }).id;
     const eventB = ((await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/webhooks/${webhookB}/ping`)).body as { eventId: string }).eventId;
     const templateB = ((await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/templates`, { body: { ...(SAMPLES.createTemplate.body as object), name: 'Template B' } })).body as { id: string }).id;
-    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id, webhookId: webhookB, eventId: eventB, templateId: templateB };
+    // A person only site B knows (made through /v2, as a customer's server makes one).
+    const personB = await fetch(`${gateway.url}/v2/users/only-b`, { method: 'PATCH', headers: { Authorization: keyB.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ tags: { plan: 'b' } }) });
+    expect(personB.status).to.equal(200);
+    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id, webhookId: webhookB, eventId: eventB, templateId: templateB, externalId: 'only-b' };
     const vapidA = (await stack.operators.delivery.registerSite({ siteId: siteA.siteId, publicId: siteA.publicId })).vapidPublicKey;
     SAMPLES.sendTestNotification.body = { subscription: sim.createSubscription(vapidA) };
   });
@@ -269,7 +272,7 @@ describe('gateway: the console API', function () {
       const changing = routeTable().filter((r) => r.access !== 'public' && r.method !== 'GET');
       expect(changing.length).to.be.greaterThan(5);
       for (const route of changing) {
-        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID(), webhookId: randomUUID(), eventId: randomUUID(), templateId: randomUUID() });
+        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID(), webhookId: randomUUID(), eventId: randomUUID(), templateId: randomUUID(), externalId: 'someone' });
         for (const csrf of [false, 'wrong', other.csrfToken, b.csrfToken.slice(1), b.csrfToken.toUpperCase()] as const) {
           const reply = await b.call(route.method, path, { body: sample(route.operation).body, csrf });
           expect([reply.status, reply.body], `${route.method} ${route.path} with ${String(csrf)}`).to.deep.equal([403, MSG.csrf]);
@@ -344,6 +347,10 @@ describe('gateway: the console API', function () {
         ['POST', `${base}/topics/delete`, null, { name: 'news' }, 403, { message: 'This plan does not have permission to maintain topics' }],
         ['GET', `${base}/subscribers/export`, '/v2/subscribers/export', undefined, 403, { message: 'This plan does not have permission to export subscribers via API' }],
         ['POST', `${base}/campaigns/export`, '/v2/campaigns/export', {}, 403, reports],
+        ...(['', '/sends', '/export'] as const).map((rest): [string, string, string | null, unknown, number, unknown] => [
+          'GET', `${base}/people/ann${rest}`, rest === '/sends' ? null : `/v2/users/ann${rest}`, undefined, 403, { message: 'This plan does not have permission to manage users via API' },
+        ]),
+        ['DELETE', `${base}/people/ann`, '/v2/users/ann', undefined, 403, { message: 'This plan does not have permission to manage users via API' }],
         ...webhookCalls(id, randomUUID()).map(([method, rest, body]): [string, string, string | null, unknown, number, unknown] => [
           method,
           `${base}/webhooks${rest}`,
@@ -534,6 +541,63 @@ describe('gateway: the console API', function () {
       expect([gone.status, gone.body]).to.deep.equal([404, { message: 'Campaign not found' }]);
       const topics = await ownerA.browser.call('GET', `${base}/topics`);
       expect(topics.body).to.deep.include({ name: 'news', users: 3 });
+    });
+  });
+
+  describe('people', () => {
+    it("when members look up a person, then the subscriptions (with country and topics), tags and what was sent come as /v2 has them; owners export and delete as /v2 does, others are refused", async () => {
+      const base = `/console/api/sites/${siteA.siteId}/people`;
+      const v2 = (method: string, path: string, body?: unknown) =>
+        fetch(gateway.url + path, { method, headers: { Authorization: siteA.key, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => [r.status, await r.json()] as const);
+      const id = 'Ana María/1';
+      const path = `${base}/${encodeURIComponent(id)}`;
+      expect((await v2('PATCH', `/v2/users/${encodeURIComponent(id)}`, { tags: { plan: 'gold', since: '2026-01-15' } }))[0]).to.equal(200);
+      // A subscription of site A is hers (seeded now: her delete takes it, and the site's counts
+      // are back as they were), and a campaign reached it, shown and clicked.
+      await stack.operators.delivery.seedSubscribers({ siteId: siteA.siteId, count: 1, topics: ['news'], countries: ['br'] });
+      const { rows } = await stack.pool.query(
+        `INSERT INTO delivery.person_subscriptions (subscriber_id, person_id)
+         SELECT (SELECT max(id) FROM delivery.subscribers WHERE site_id = $1), id FROM delivery.people WHERE site_id = $1 AND external_id = $2
+         RETURNING subscriber_id`,
+        [siteA.siteId, id],
+      );
+      const run = randomUUID();
+      await stack.pool.query(`INSERT INTO delivery.campaign_runs (campaign_id, site_id, job, state) VALUES ($1, $2, '{"version": 2, "content": {"title": "Hello Ana"}}', 'completed')`, [run, siteA.siteId]);
+      await stack.pool.query(`INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by, finished_at) VALUES ($1, $2, 'sent', $3, now())`, [run, rows[0].subscriber_id, randomUUID()]);
+      await stack.pool.query(`INSERT INTO delivery.tracking (campaign_id, subscriber_id, kind) VALUES ($1, $2, 'impression'), ($1, $2, 'click')`, [run, rows[0].subscriber_id]);
+
+      const viewer = await users.newUser(siteA.siteId, 'viewer');
+      const editor = await users.newUser(siteA.siteId, 'editor');
+      const [, fromV2] = await v2('GET', `/v2/users/${encodeURIComponent(id)}`);
+      for (const who of [ownerA, editor, viewer]) {
+        const person = await who.browser.call('GET', path);
+        expect(person.status).to.equal(200);
+        expect(person.body).to.deep.equal({ ...fromV2, subscriptions: fromV2.subscriptions.map((x: object) => ({ ...x, country: 'BR', topics: ['news'] })) });
+        const sends = await who.browser.call('GET', `${path}/sends`);
+        const items = (sends.body as { items: Record<string, unknown>[] }).items;
+        expect([sends.status, (sends.body as { more: boolean }).more, items.length]).to.deep.equal([200, false, 1]);
+        expect(items[0]).to.deep.include({ runId: run, kind: 'campaign', campaignId: run, title: 'Hello Ana', subscriptionId: fromV2.subscriptions[0].id, state: 'sent' });
+        expect(Object.keys(items[0]).sort()).to.deep.equal(['at', 'campaignId', 'clickAt', 'finishedAt', 'impressionAt', 'kind', 'runId', 'state', 'subscriptionId', 'title']);
+        expect(items[0].clickAt).to.be.a('string');
+      }
+      for (const who of [editor, viewer]) {
+        expect(await who.browser.call('GET', `${path}/export`).then((r) => [r.status, r.body])).to.deep.equal([403, MSG.ownersOnly]);
+        expect(await who.browser.call('DELETE', path).then((r) => [r.status, r.body])).to.deep.equal([403, MSG.ownersOnly]);
+      }
+      // Refusals are /v2's: an id breaking its rule, one the site does not have.
+      for (const bad of ['x'.repeat(129), 'nobody']) {
+        const [status, answer] = await v2('GET', `/v2/users/${encodeURIComponent(bad)}`);
+        for (const rest of ['', '/sends', '/export']) {
+          expect(await ownerA.browser.call('GET', `${base}/${encodeURIComponent(bad)}${rest}`).then((r) => [r.status, r.body]), `${bad}${rest}`).to.deep.equal([status, answer]);
+        }
+      }
+      const exported = await ownerA.browser.call('GET', `${path}/export`);
+      expect(exported.status).to.equal(200);
+      const [, v2Export] = await v2('GET', `/v2/users/${encodeURIComponent(id)}/export`);
+      expect({ ...(exported.body as object), exportedAt: '' }).to.deep.equal({ ...v2Export, exportedAt: '' });
+      expect(await ownerA.browser.call('DELETE', path).then((r) => [r.status, r.body])).to.deep.equal([200, { externalId: id, deleted: true, subscriptions: 1 }]);
+      expect(await ownerA.browser.call('GET', path).then((r) => [r.status, r.body])).to.deep.equal([404, { message: 'User not found' }]);
+      expect((await v2('GET', `/v2/users/${encodeURIComponent(id)}`))[0]).to.equal(404);
     });
   });
 

@@ -13,6 +13,7 @@ import { registerConsoleDrafts } from './classes/console-drafts.js';
 import { registerConsoleSettings } from './classes/console-settings.js';
 import { registerConsoleLogin } from './classes/console-login.js';
 import { registerConsoleMembers } from './classes/console-members.js';
+import { registerConsolePeople } from './classes/console-people.js';
 import { registerConsoleWebhooks } from './classes/console-webhooks.js';
 import { registerCrashers } from './classes/crashers.js';
 import { registerCrossSite } from './classes/cross-site.js';
@@ -80,4 +81,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerFeeds();
   registerSegmentTags();
   registerBestTime();
+  registerConsolePeople();
 });

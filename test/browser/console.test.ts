@@ -8,7 +8,8 @@
 // sending settings by keyboard and exports its subscribers and campaign results; adds a webhook
 // endpoint (by keyboard), copies its secret, sees a test event reach a stand-in receiver signed
 // with it, one refused and redelivered, edits, disables, rotates and deletes it; reads the audit
-// log; invites a viewer by keyboard (the invite page naming the site and the owner), sees the
+// log; fills a campaign's message from a template and looks a person up, exports and deletes them
+// (by keyboard); invites a viewer by keyboard (the invite page naming the site and the owner), sees the
 // site as that viewer (no control that changes anything), makes them an editor and removes them;
 // logs out; and is not
 // told to "continue where you were" on a fresh visit, only when a session ended while open. The site's subscribers are push-simulator browsers in device
@@ -725,6 +726,52 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect(await v2Templates()).to.deep.equal([]);
   });
 
+  it('composer, Use a template: by keyboard a template is picked, its variable filled, and the render fills the message (a missing value said, no field changed); the previews follow', async () => {
+    const made = await stack.api.request('POST', '/v2/templates', {
+      key: site.apiKey,
+      body: { name: 'Order shipped', title: 'Hi {{ first_name | "there" }}', body: 'Your {{ item }} is on its way', link: 'https://news.example/orders/{{ order }}', callToAction: 'Track it' },
+    });
+    expect(made.status, made.text).to.equal(200);
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns/new`);
+    await page.getByRole('heading', { name: 'New campaign' }).waitFor();
+    try {
+      await fillFromTemplate();
+    } finally {
+      // The next test opens the composer afresh from another page.
+      await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+      expect((await stack.api.request('DELETE', `/v2/templates/${made.body.id}`, { key: site.apiKey })).status).to.equal(200);
+    }
+  });
+
+  const fillFromTemplate = async () => {
+    const summary = page.locator('summary', { hasText: 'Use a template' });
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByLabel('Template', { exact: true });
+    await menu.waitFor();
+    await menu.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await menu.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).to.equal('Order shipped');
+    const fill = page.getByRole('button', { name: 'Fill the message' });
+    await fill.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Template variable item has no value and no default' }).waitFor();
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).to.equal('');
+    for (const [label, text] of [['item', 'blue kettle'], ['order', '77']]) {
+      await page.getByLabel(label, { exact: true }).focus();
+      await page.keyboard.type(text);
+    }
+    await fill.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('The message was filled from “Order shipped” (version 1).', { exact: false }).waitFor();
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).to.equal('Hi there');
+    expect(await page.getByLabel('Text', { exact: true }).inputValue()).to.equal('Your blue kettle is on its way');
+    expect(await page.getByLabel('Link', { exact: true }).inputValue()).to.equal('https://news.example/orders/77');
+    expect(await page.getByLabel('Button text (optional)', { exact: true }).inputValue()).to.equal('Track it');
+    await page.locator('.pv-title', { hasText: 'Hi there' }).first().waitFor();
+    await screen('composer-template');
+  };
+
   /** The campaign id of the page shown (`#/sites/<site>/campaigns/<id>`). */
   const shownCampaignId = () => decodeURIComponent(/campaigns\/([^/?]+)$/.exec(new URL(page.url()).hash)?.[1] ?? '');
 
@@ -966,6 +1013,72 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect(csv).to.include(',updateAuditSettings,');
   });
 
+  it("people: by keyboard a person is looked up — subscriptions, tags, what was sent — exported, and deleted after a confirmation; an unknown id said in the API's words", async () => {
+    const { secret } = await stack.cli('sites', 'identity-secret', site.id);
+    /** A new browser of the site identified as `externalId`: its simulator id and subscription id. */
+    const identified = async (externalId: string) => {
+      const sub = sim.createSubscription(site.vapidPublicKey);
+      const made = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['news'], language: 'en' } });
+      expect(made.status, made.text).to.equal(201);
+      const res = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/identity`, { body: { endpoint: sub.endpoint, externalId, signature: createHmac('sha256', secret).update(externalId).digest('hex') } });
+      expect(res.body, res.text).to.deep.equal({ identified: true });
+      return { simId: sub.id, subscriberId: made.body.id as string };
+    };
+    const ana = await identified('Ana María');
+    // Kept for the viewer's look (the viewer's test below).
+    await identified('reader-1');
+    await v2('PATCH', `/v2/users/${encodeURIComponent('Ana María')}`, { tags: { plan: 'gold' } });
+    const sent = await stack.api.request('POST', '/v2/notifications', { key: site.apiKey, body: { title: 'Your order shipped', body: 'It arrives on Friday', link: 'https://news.example/orders/1', subscriptionIds: [ana.subscriberId] } });
+    expect(sent.status, sent.text).to.equal(202);
+    await eventually(async () => sim.received(ana.simId).length > 0 || undefined, 60_000, 200);
+
+    await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'People' }).click();
+    await page.getByRole('heading', { name: 'People', exact: true }).waitFor();
+    await screen('people-empty');
+    const lookUp = async (id: string) => {
+      await page.getByLabel('User id').focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(id);
+      await page.keyboard.press('Enter');
+    };
+    await lookUp('nobody');
+    await page.getByRole('alert').filter({ hasText: 'User not found' }).waitFor();
+    await lookUp('Ana María');
+    await page.getByRole('heading', { name: 'Ana María' }).waitFor();
+    const subs = page.getByRole('region', { name: 'Subscriptions' });
+    await subs.locator('tbody tr').first().waitFor();
+    expect(await subs.locator('tbody tr').count()).to.equal(1);
+    expect(await subs.innerText()).to.include(ana.subscriberId);
+    expect(await page.locator('dl.tags').innerText()).to.match(/plan\s+gold/);
+    const sends = page.getByRole('region', { name: 'What was sent' });
+    // Sent once the push service took it (the page is read again until then).
+    await eventually(async () => {
+      await page.reload();
+      await sends.locator('tbody tr', { hasText: 'Your order shipped' }).first().waitFor({ timeout: 5_000 }).catch(() => {});
+      return (await sends.locator('tbody tr', { hasText: 'Sent' }).count()) > 0 || undefined;
+    }, 60_000, 500);
+    expect(await sends.locator('tbody tr').first().innerText()).to.include('Notification');
+    await screen('person');
+
+    // The export, then the delete by keyboard, confirmed.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export everything stored' }).focus();
+    await page.keyboard.press('Enter');
+    const exported = JSON.parse(readFileSync((await (await download).path())!, 'utf8'));
+    expect((await download).suggestedFilename()).to.equal('person-Ana_Mar_a.json');
+    expect([exported.externalId, exported.subscriptions.length, exported.tags]).to.deep.equal(['Ana María', 1, { plan: 'gold' }]);
+    await page.getByRole('button', { name: 'Delete this person' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete Ana María?' }).waitFor();
+    await screen('person-delete');
+    await page.getByRole('button', { name: 'Delete for good' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Ana María was deleted with 1 subscription, their tags and what was sent to them.').waitFor();
+    expect((await stack.api.request('GET', `/v2/users/${encodeURIComponent('Ana María')}`, { key: site.apiKey })).status).to.equal(404);
+  });
+
   it('members: by keyboard an owner invites a viewer and gets the link once; the invite page names the site and the owner; a revoked invite is gone', async () => {
     await page.goto(`${consoleUrl}#/sites/${site.id}/settings`);
     const members = page.locator('.card.members');
@@ -1053,6 +1166,12 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByRole('heading', { name: 'New campaign' }).waitFor();
     await page.getByText(note).waitFor();
     expect(await page.getByLabel('Title').count()).to.equal(0);
+    // A person: read, without the owners' export and delete.
+    await page.goto(`${consoleUrl}#/sites/${site.id}/people/reader-1`);
+    await page.getByRole('heading', { name: 'reader-1' }).waitFor();
+    await page.getByRole('region', { name: 'Subscriptions' }).locator('tbody tr').first().waitFor();
+    for (const name of ['Export everything stored', 'Delete this person']) expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
+    await screen('viewer-person');
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('heading', { name: 'Log in' }).waitFor();

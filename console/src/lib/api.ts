@@ -24,6 +24,8 @@ import type {
   Member,
   NameCount,
   OptInFunnel,
+  Person,
+  PersonSends,
   Role,
   RotatedKey,
   PlanPreview,
@@ -186,6 +188,12 @@ export const api = {
   deleteTopic: (siteId: string, name: string) => call<{ subscribers: number }>('POST', `${site(siteId)}/topics/delete`, { name }),
   daily: (siteId: string, days: number) => call<DailyAudience[]>('GET', `${site(siteId)}/audience/daily?days=${days}`),
   browsers: (siteId: string) => call<BrowserCount[]>('GET', `${site(siteId)}/audience/browsers`),
+  person: (siteId: string, externalId: string) => call<Person>('GET', `${site(siteId)}/people/${enc(externalId)}`),
+  personSends: (siteId: string, externalId: string) => call<PersonSends>('GET', `${site(siteId)}/people/${enc(externalId)}/sends`),
+  /** Everything stored about the person, as /v2/users/{externalId}/export answers it (JSON). */
+  exportPerson: (siteId: string, externalId: string) => download('GET', `${site(siteId)}/people/${enc(externalId)}/export`),
+  deletePerson: (siteId: string, externalId: string) =>
+    call<{ externalId: string; deleted: true; subscriptions: number }>('DELETE', `${site(siteId)}/people/${enc(externalId)}`),
   optInFunnel: (siteId: string, from: string, to: string) => call<OptInFunnel>('GET', `${site(siteId)}/optin/funnel?from=${from}&to=${to}`),
 
   listCampaigns: (siteId: string, body: ListCampaignsRequest) => call<CampaignPage>('POST', `${site(siteId)}/campaigns/list`, body),

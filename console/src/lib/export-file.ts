@@ -40,7 +40,13 @@ export async function saveCsvExport(res: Response, filename: string, onRows: (ro
     counter.add(value);
     onRows(counter.rows);
   }
-  const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: 'text/csv;charset=utf-8' }));
+  saveBlob(new Blob(parts as BlobPart[], { type: 'text/csv;charset=utf-8' }), filename);
+  return counter.rows;
+}
+
+/** Hands a file made in the page to the browser's downloads. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   try {
     const link = document.createElement('a');
     link.href = url;
@@ -53,5 +59,4 @@ export async function saveCsvExport(res: Response, filename: string, onRows: (ro
     // After the click has started the download: revoking at once can cancel it in some browsers.
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
-  return counter.rows;
 }

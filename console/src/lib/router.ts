@@ -11,6 +11,7 @@ export type Route =
   | { page: 'campaign'; siteId: string; campaignId: string }
   | { page: 'editDraft'; siteId: string; campaignId: string }
   | { page: 'audience'; siteId: string }
+  | { page: 'people'; siteId: string; externalId?: string }
   | { page: 'settings'; siteId: string }
   | { page: 'prompts'; siteId: string }
   | { page: 'audit'; siteId: string }
@@ -44,6 +45,8 @@ export function parseHash(hash: string): Route {
       if (rest.length === 3 && rest[2] === 'edit') return { page: 'editDraft', siteId, campaignId: rest[1] };
     }
     if (rest.length === 1 && rest[0] === 'audience') return { page: 'audience', siteId };
+    // A person's external id is one segment, percent-encoded (it may hold any character but controls).
+    if (rest[0] === 'people' && rest.length <= 2) return { page: 'people', siteId, externalId: rest[1] };
     if (rest.length === 1 && rest[0] === 'settings') return { page: 'settings', siteId };
     if (rest.length === 1 && rest[0] === 'prompts') return { page: 'prompts', siteId };
     if (rest.length === 1 && rest[0] === 'audit') return { page: 'audit', siteId };

@@ -499,3 +499,37 @@ export interface RenderedTemplate {
   template: { id: string; version: number };
   content: { title: string; body: string; link: string; icon: string | null; image: string | null; callToAction: string; actions: { title: string; link: string }[] };
 }
+
+/** A person of the site (the People page; docs/console.md, "People"): /v2/users' answer, each subscription with its country and topics. */
+export interface Person {
+  externalId: string;
+  createdAt: string;
+  subscriptions: {
+    id: string | null;
+    browser: string;
+    createdAt: string;
+    active: boolean;
+    lastEngagedAt: string | null;
+    /** ISO code; null unknown. */
+    country: string | null;
+    topics: string[];
+  }[];
+  tags: Record<string, string | number | boolean>;
+}
+
+/** What was sent to a person's subscriptions, newest first; `more` when older sends were left out. */
+export interface PersonSends {
+  items: {
+    runId: string;
+    kind: 'campaign' | 'notification' | 'revision';
+    campaignId: string;
+    title: string;
+    subscriptionId: string | null;
+    state: 'claimed' | 'sent' | 'expired' | 'failed';
+    at: string;
+    finishedAt: string | null;
+    impressionAt: string | null;
+    clickAt: string | null;
+  }[];
+  more: boolean;
+}

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { BestTimeOptions, bestTimeFrom, bestTimeRequest, EMPTY_BEST_TIME, type BestTimeForm } from '../components/BestTime';
 import { EMPTY_MORE_OPTIONS, MoreOptions, moreOptionsFrom, moreOptionsRequest, type MoreOptionsForm } from '../components/MoreOptions';
 import { NotificationPreview, type PreviewContent } from '../components/Preview';
+import { UseTemplate } from '../components/UseTemplate';
 import { ConfirmDialog, ErrorBox, FieldErrors, Loading, TextArea, TextField, ViewerNote } from '../components/ui';
 import { api, ApiError, messageOf } from '../lib/api';
 import { splitMessage, type SplitMessage } from '../lib/field-errors';
@@ -484,6 +485,13 @@ function ComposerForm(props: {
         >
           <fieldset class="card">
             <legend>Message</legend>
+            <UseTemplate
+              site={site}
+              onUse={(c) => {
+                for (const [k, v] of [['title', c.title], ['body', c.body], ['link', c.link], ['icon', c.icon ?? ''], ['image', c.image ?? ''], ['callToAction', c.callToAction]] as const) set(k, v);
+                set('more', { ...form.more, actions: [...c.actions, ...EMPTY_MORE_OPTIONS.actions].slice(0, 2).map((a) => ({ title: a.title, link: a.link })) });
+              }}
+            />
             <TextField label="Title" value={form.title} onValue={(v) => set('title', v)} counter={100} errors={err('title')} id="c-title" />
             <TextArea label="Text" value={form.body} onValue={(v) => set('body', v)} counter={300} errors={err('body')} id="c-body" />
             <TextField label="Link" type="url" inputMode="url" placeholder="https://" hint="Opened when the notification is clicked." value={form.link} onValue={(v) => set('link', v)} errors={err('link')} id="c-link" />

@@ -16,12 +16,14 @@ import { audienceEndpoints } from '../routes/audience.js';
 import { optInFunnelEndpoint } from '../routes/optin-funnel.js';
 import { campaignEndpoints, createdAnswer } from '../routes/campaigns.js';
 import type { ApiRoute } from '../routes/route.js';
+import { peopleEndpoints } from '../routes/people.js';
 import { templateEndpoints } from '../routes/templates.js';
 import { webhookEndpoints } from '../routes/webhooks.js';
 import { daysQuery, stringField, stringListField, subscriptionFields } from './input.js';
 import { changeSettings, readSettings } from './settings.js';
 import type { Access, ConsoleInput, ConsoleRoute } from './route.js';
 import { auditRoutes } from './audit-routes.js';
+import { peopleRoutes } from './people-routes.js';
 
 export interface ConsoleRouteDeps {
   console: ConsoleBackend;
@@ -124,6 +126,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
   const WEBHOOK = `${SITE}/webhooks/{webhookId}`;
   const templates = templateEndpoints(deps.templates);
   const TEMPLATE = `${SITE}/templates/{templateId}`;
+  const people = peopleEndpoints(deps.audience);
+  const PERSON = `${SITE}/people/{externalId}`;
   const reportsPlan = { permission: campaigns.get.permission, denied: campaigns.get.denied };
   const audienceLists = { permission: audience.topics.permission, denied: audience.topics.denied };
   const topicsPlan = { permission: 'audience' as const, denied: { status: 403, body: { message: MESSAGES.planTopics } } };
@@ -342,6 +346,12 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     // push keys) are the owners'; the campaign results any member reads anyway.
     fromV2(audience.exportSubscribers, 'GET', `${SITE}/subscribers/export`, 'owner'),
     fromV2(campaigns.export, 'POST', `${SITE}/campaigns/export`, 'member'),
+
+    // A person of the site (docs/console.md, "People"): read by any member; the privacy delete and
+    // the export, everything stored about them, are /v2's, for owners as the subscribers' export.
+    ...peopleRoutes(PERSON, deps.audience),
+    fromV2(people.delete, 'DELETE', PERSON, 'owner'),
+    fromV2(people.export, 'GET', `${PERSON}/export`, 'owner'),
 
     ...auditRoutes(SITE, deps.auditLog),
     // The site's webhooks (docs/console.md, "Webhooks"): /v2's calls, plan rule and answers, for

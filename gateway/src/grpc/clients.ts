@@ -35,6 +35,7 @@ import type { AudienceClient } from '@webpush/contracts/generated/delivery/v1/Au
 import type { DeletedPerson__Output } from '@webpush/contracts/generated/delivery/v1/DeletedPerson.js';
 import type { Person__Output } from '@webpush/contracts/generated/delivery/v1/Person.js';
 import type { PersonExport__Output } from '@webpush/contracts/generated/delivery/v1/PersonExport.js';
+import type { PersonSends__Output } from '@webpush/contracts/generated/delivery/v1/PersonSends.js';
 import type { OptInFunnel__Output } from '@webpush/contracts/generated/delivery/v1/OptInFunnel.js';
 import type { WebhooksClient } from '@webpush/contracts/generated/delivery/v1/Webhooks.js';
 import type { WebhookRequest } from '@webpush/contracts/generated/delivery/v1/WebhookRequest.js';
@@ -190,6 +191,8 @@ export interface AudienceBackend {
   updatePerson: PersonCall<Person__Output>;
   deletePerson: PersonCall<DeletedPerson__Output>;
   exportPerson: PersonCall<PersonExport__Output>;
+  /** The console's People page: what was sent to the person's subscriptions, newest first, bounded. */
+  listPersonSends: PersonCall<PersonSends__Output>;
   /** The opt-in funnel's counters; the range and prompt are the delivery service's to check ('' = its default). */
   optInFunnel(req: { siteId: string; from: string; to: string; prompt: string }, ctx: CallContext): Promise<OptInFunnel__Output>;
 }
@@ -348,6 +351,7 @@ export function createBackends(targets: { campaign: string; audience: string }, 
       updatePerson: (req, ctx) => call(audience, audience.UpdatePerson, req, ctx),
       deletePerson: (req, ctx) => call(audience, audience.DeletePerson, req, ctx),
       exportPerson: (req, ctx) => call(audience, audience.ExportPerson, req, ctx),
+      listPersonSends: (req, ctx) => call(audience, audience.ListPersonSends, req, ctx),
       optInFunnel: (req, ctx) => call(audience, audience.GetOptInFunnel, req, ctx),
     },
     consoleData: {

@@ -7,7 +7,8 @@ import type { AudienceBackend, PersonCall } from '../grpc/clients.js';
 import { MESSAGES } from '../texts.js';
 import type { ApiRoute } from './route.js';
 
-function personJson(p: Person__Output) {
+/** A person as /v2/users answers them (the console's People page adds each subscription's country and topics). */
+export function personJson(p: Person__Output) {
   return {
     externalId: p.externalId,
     createdAt: p.createdAt,

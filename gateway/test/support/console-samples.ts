@@ -83,6 +83,11 @@ export const SAMPLES: Record<string, RouteSample> = {
   updateTemplate: { body: { body: 'A changed template body' } },
   deleteTemplate: {},
   renderTemplate: { body: {} },
+  // A person (the People page): read by every member; the privacy delete and the export are owners'.
+  getPerson: {},
+  listPersonSends: {},
+  deleteUser: {},
+  exportUser: {},
 };
 
 /** What a path parameter naming another site's object answers under the user's own site. */
@@ -94,6 +99,7 @@ export const NOT_FOUND_BY_PARAM: Record<string, { message: string }> = {
   webhookId: { message: 'Webhook not found' },
   eventId: { message: 'Event not found' },
   templateId: { message: 'Template not found' },
+  externalId: { message: 'User not found' },
 };
 
 export function sample(operation: string): RouteSample {

@@ -77,6 +77,7 @@ export function createGrpcServer(deps: {
     [`/${AUDIENCE_GRPC_SERVICE}/UpdatePerson`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/DeletePerson`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/ExportPerson`]: ['gateway'],
+    [`/${AUDIENCE_GRPC_SERVICE}/ListPersonSends`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/GetOptInFunnel`]: ['gateway'],
     [`/${AUDIENCE_GRPC_SERVICE}/`]: [],
     [`/${WEBHOOKS_GRPC_SERVICE}/`]: ['gateway'],

@@ -22,6 +22,8 @@ import type { OptInFunnelPrompt as _delivery_v1_OptInFunnelPrompt, OptInFunnelPr
 import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from './delivery/v1/Person';
 import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from './delivery/v1/PersonExport';
 import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from './delivery/v1/PersonRequest';
+import type { PersonSend as _delivery_v1_PersonSend, PersonSend__Output as _delivery_v1_PersonSend__Output } from './delivery/v1/PersonSend';
+import type { PersonSends as _delivery_v1_PersonSends, PersonSends__Output as _delivery_v1_PersonSends__Output } from './delivery/v1/PersonSends';
 import type { PersonSubscription as _delivery_v1_PersonSubscription, PersonSubscription__Output as _delivery_v1_PersonSubscription__Output } from './delivery/v1/PersonSubscription';
 import type { PlanBestTimeRequest as _delivery_v1_PlanBestTimeRequest, PlanBestTimeRequest__Output as _delivery_v1_PlanBestTimeRequest__Output } from './delivery/v1/PlanBestTimeRequest';
 import type { PlanBestTimeResponse as _delivery_v1_PlanBestTimeResponse, PlanBestTimeResponse__Output as _delivery_v1_PlanBestTimeResponse__Output } from './delivery/v1/PlanBestTimeResponse';
@@ -67,6 +69,8 @@ export interface ProtoGrpcType {
       Person: MessageTypeDefinition<_delivery_v1_Person, _delivery_v1_Person__Output>
       PersonExport: MessageTypeDefinition<_delivery_v1_PersonExport, _delivery_v1_PersonExport__Output>
       PersonRequest: MessageTypeDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonRequest__Output>
+      PersonSend: MessageTypeDefinition<_delivery_v1_PersonSend, _delivery_v1_PersonSend__Output>
+      PersonSends: MessageTypeDefinition<_delivery_v1_PersonSends, _delivery_v1_PersonSends__Output>
       PersonSubscription: MessageTypeDefinition<_delivery_v1_PersonSubscription, _delivery_v1_PersonSubscription__Output>
       PlanBestTimeRequest: MessageTypeDefinition<_delivery_v1_PlanBestTimeRequest, _delivery_v1_PlanBestTimeRequest__Output>
       PlanBestTimeResponse: MessageTypeDefinition<_delivery_v1_PlanBestTimeResponse, _delivery_v1_PlanBestTimeResponse__Output>

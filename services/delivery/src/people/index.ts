@@ -5,7 +5,7 @@ export type { Identity } from './identity.js';
 export { identitySignature, resealIdentitySecrets } from './identity-secret.js';
 export { activeSubscriptionsOfPeople } from './people-store.js';
 export type { PersonSubscription } from './people-store.js';
-export { createPeople, PEOPLE_MESSAGES } from './people.js';
+export { createPeople, MAX_PERSON_SENDS, PEOPLE_MESSAGES } from './people.js';
 export type { People } from './people.js';
 export { createPeopleHandlers } from './grpc-handlers.js';
 export { MAX_TAGS_PER_PERSON, TAG_MESSAGES } from './tags.js';

@@ -168,12 +168,15 @@ export interface PersonSubscriptionRow {
   createdAt: Date;
   active: boolean;
   lastEngagedAt: Date | null;
+  /** delivery.subscribers.country as stored (`country__…`). */
+  country: string;
+  topics: string[];
 }
 
 /** The person's subscriptions, active or not, oldest first. */
 export async function subscriptionsOfPerson(db: Queryable, personId: string): Promise<PersonSubscriptionRow[]> {
   const { rows } = await db.query(
-    `SELECT s.public_id::text, delivery.browser_of(s.endpoint) AS browser, s.created_at, s.active, e.last_engaged_at
+    `SELECT s.public_id::text, delivery.browser_of(s.endpoint) AS browser, s.created_at, s.active, e.last_engaged_at, s.country, s.topics
        FROM delivery.person_subscriptions l
        JOIN delivery.subscribers s ON s.id = l.subscriber_id
        LEFT JOIN delivery.subscriber_engagement e ON e.subscriber_id = s.id
@@ -181,7 +184,15 @@ export async function subscriptionsOfPerson(db: Queryable, personId: string): Pr
       ORDER BY s.id`,
     [personId],
   );
-  return rows.map((r) => ({ publicId: r.public_id, browser: r.browser, createdAt: r.created_at, active: r.active, lastEngagedAt: r.last_engaged_at }));
+  return rows.map((r) => ({
+    publicId: r.public_id,
+    browser: r.browser,
+    createdAt: r.created_at,
+    active: r.active,
+    lastEngagedAt: r.last_engaged_at,
+    country: r.country,
+    topics: r.topics,
+  }));
 }
 
 export interface TagRow {
@@ -262,9 +273,64 @@ export async function historyOfPerson(db: Queryable, siteId: string, personId: s
   };
 }
 
+export interface PersonSendRow {
+  runId: string;
+  kind: 'campaign' | 'notification' | 'revision';
+  campaignId: string;
+  title: string;
+  subscriptionId: string | null;
+  state: string;
+  claimedAt: Date;
+  finishedAt: Date | null;
+  impressionAt: Date | null;
+  clickAt: Date | null;
+}
+
+/**
+ * The newest `limit` delivery-log rows of the person's subscriptions (the console's People page),
+ * newest first, each with its run's kind and title and that subscription's impression and click
+ * of the run. Found as historyOfPerson finds them — through the site's runs, a primary-key probe
+ * (campaign, subscriber) each — then the top `limit` kept by the sort; the reports are probes of
+ * the tracking's primary key. A revision's reports count for the campaign it revises (its pushes
+ * carry that campaign's tracking tokens), so its row has none of its own.
+ */
+export async function recentSendsOfPerson(db: Queryable, siteId: string, personId: string, limit: number): Promise<PersonSendRow[]> {
+  const { rows } = await db.query(
+    `WITH subs AS (
+       SELECT s.id, s.public_id FROM delivery.person_subscriptions l JOIN delivery.subscribers s ON s.id = l.subscriber_id WHERE l.person_id = $2),
+     sends AS (
+       SELECT r.campaign_id, r.job, subs.id AS subscriber_id, subs.public_id, g.state, g.claimed_at, g.finished_at
+         FROM delivery.campaign_runs r JOIN delivery.delivery_log g ON g.campaign_id = r.campaign_id JOIN subs ON subs.id = g.subscriber_id
+        WHERE r.site_id = $1
+        ORDER BY g.claimed_at DESC, g.campaign_id, g.subscriber_id
+        LIMIT $3)
+     SELECT x.campaign_id::text AS run_id,
+            CASE WHEN x.job ? 'notification' THEN 'notification' WHEN x.job ? 'revision' THEN 'revision' ELSE 'campaign' END AS kind,
+            COALESCE(x.job->'revision'->>'campaignId', x.campaign_id::text) AS campaign_id,
+            -- A version-1 job carries its content at the top (contracts' messages.ts).
+            COALESCE(x.job->'content'->>'title', x.job->>'title', '') AS title,
+            x.public_id::text, x.state, x.claimed_at, x.finished_at,
+            (SELECT t.at FROM delivery.tracking t WHERE t.campaign_id = x.campaign_id AND t.subscriber_id = x.subscriber_id AND t.kind = 'impression') AS impression_at,
+            (SELECT t.at FROM delivery.tracking t WHERE t.campaign_id = x.campaign_id AND t.subscriber_id = x.subscriber_id AND t.kind = 'click') AS click_at
+       FROM sends x
+      ORDER BY x.claimed_at DESC, x.campaign_id, x.subscriber_id`,
+    [siteId, personId, limit],
+  );
+  return rows.map((r) => ({
+    runId: r.run_id,
+    kind: r.kind,
+    campaignId: r.campaign_id,
+    title: r.title,
+    subscriptionId: r.public_id,
+    state: r.state,
+    claimedAt: r.claimed_at,
+    finishedAt: r.finished_at,
+    impressionAt: r.impression_at,
+    clickAt: r.click_at,
+  }));
+}
+
 export interface ExportedSubscriptionRow extends PersonSubscriptionRow {
-  country: string;
-  topics: string[];
   language: string | null;
   timeZone: string | null;
   deactivatedAt: Date | null;

@@ -14,10 +14,12 @@ import {
   findPerson,
   historyOfPerson,
   lockOrCreatePerson,
+  recentSendsOfPerson,
   subscriptionsOfPerson,
   tagsOfPerson,
   writeTags,
   type PersonRow,
+  type PersonSendRow,
   type PersonSubscriptionRow,
   type TagRow,
 } from './people-store.js';
@@ -28,6 +30,12 @@ export const PEOPLE_MESSAGES = Object.freeze({
   body: 'the body must be a JSON object with tags: {"tags": {"key": value}}',
   invalidJson: 'Invalid JSON body',
 });
+
+/**
+ * Most sends the console's People page is answered (newest first): a person's page, not their
+ * record — the export (owners) has every one.
+ */
+export const MAX_PERSON_SENDS = 100;
 
 export interface PersonView {
   person: PersonRow;
@@ -62,6 +70,13 @@ export function createPeople(pool: Pool) {
   return {
     async get(siteId: string, externalId: string): Promise<PersonView> {
       return view(await existing(siteId, externalId));
+    },
+
+    /** What was sent to the person's subscriptions, newest first, at most MAX_PERSON_SENDS; `more` when older ones were left out. */
+    async sends(siteId: string, externalId: string): Promise<{ sends: PersonSendRow[]; more: boolean }> {
+      const person = await existing(siteId, externalId);
+      const rows = await recentSendsOfPerson(pool, siteId, person.id, MAX_PERSON_SENDS + 1);
+      return { sends: rows.slice(0, MAX_PERSON_SENDS), more: rows.length > MAX_PERSON_SENDS };
     },
 
     /**

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { identitySignature, MAX_TAGS_PER_PERSON, PEOPLE_MESSAGES, TAG_MESSAGES } from '../../src/people/index.js';
+import { identitySignature, MAX_PERSON_SENDS, MAX_TAGS_PER_PERSON, PEOPLE_MESSAGES, TAG_MESSAGES } from '../../src/people/index.js';
 import { browserKeys, newSite, pushEndpoint, request, startTestDelivery, type TestDelivery } from '../support.js';
 
 describe('delivery: a site\'s people over gRPC (/v2/users)', function () {
@@ -19,7 +19,7 @@ describe('delivery: a site\'s people over gRPC (/v2/users)', function () {
     await t?.stop();
   });
 
-  type Call = 'GetPerson' | 'UpdatePerson' | 'DeletePerson' | 'ExportPerson';
+  type Call = 'GetPerson' | 'UpdatePerson' | 'DeletePerson' | 'ExportPerson' | 'ListPersonSends';
   const rpc = (name: Call, siteId: string, externalId: string, body?: unknown): Promise<any> =>
     new Promise((resolve, reject) =>
       (t.audienceAsGateway as any)[name]({ siteId, externalId, bodyJson: body === undefined ? '' : JSON.stringify(body) }, (err: grpc.ServiceError | null, res: unknown) => (err ? reject(err) : resolve(res))),
@@ -164,5 +164,71 @@ describe('delivery: a site\'s people over gRPC (/v2/users)', function () {
       ['person.exported', { externalId: 'eve' }],
       ['person.deleted', { externalId: 'eve', subscriptions: 1 }],
     ]);
+  });
+  it(`when the console asks what was sent to a person, then the newest ${MAX_PERSON_SENDS} sends of their subscriptions come newest first with kind, title, outcome, impression and click; nobody else's; more when older ones were left out`, async () => {
+    const site = await newSite(t);
+    const other = await newSite(t);
+    const phone = await identified(site, 'gil');
+    const laptop = await identified(site, 'gil');
+    const stranger = await identified(site, 'hal');
+    const theirs = await identified(other, 'gil');
+    const idOf = async (endpoint: string) => (await t.pool.query('SELECT id::text FROM delivery.subscribers WHERE endpoint = $1', [endpoint])).rows[0].id as string;
+    const [phoneId, laptopId, strangerId, theirsId] = await Promise.all([phone, laptop, stranger, theirs].map((s) => idOf(s.endpoint)));
+    const person = await rpc('GetPerson', site.siteId, 'gil');
+    expect(person.subscriptions.map((s: any) => [s.country, s.topics])).to.deep.equal([['', ['news']], ['', ['news']]]);
+
+    const campaign = randomUUID();
+    const notification = randomUUID();
+    const revision = randomUUID();
+    const old = randomUUID();
+    const otherCampaign = randomUUID();
+    const runs: [string, string, unknown][] = [
+      [campaign, site.siteId, { version: 2, content: { title: 'Spring sale' } }],
+      [notification, site.siteId, { version: 2, content: { title: 'Your order shipped' }, notification: { subscriptionIds: [phone.publicId] } }],
+      [revision, site.siteId, { version: 2, content: { title: 'Spring sale (corrected)' }, revision: { campaignId: campaign, number: 1, action: 'update' } }],
+      [old, site.siteId, { version: 1, title: 'Welcome' }],
+      [otherCampaign, other.siteId, { version: 2, content: { title: 'Elsewhere' } }],
+    ];
+    for (const [id, siteId, job] of runs) await t.pool.query(`INSERT INTO delivery.campaign_runs (campaign_id, site_id, job, state) VALUES ($1, $2, $3, 'completed')`, [id, siteId, JSON.stringify(job)]);
+    const log = async (c: string, s: string, state: string, minutesAgo: number) =>
+      t.pool.query(`INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by, claimed_at, finished_at) VALUES ($1, $2, $3, $4, now() - $5 * interval '1 minute', CASE WHEN $3 <> 'claimed' THEN now() END)`, [c, s, state, randomUUID(), minutesAgo]);
+    await log(old, phoneId, 'sent', 40);
+    await log(campaign, phoneId, 'sent', 30);
+    await log(campaign, laptopId, 'failed', 29);
+    await log(revision, phoneId, 'sent', 20);
+    await log(notification, phoneId, 'claimed', 10);
+    await log(campaign, strangerId, 'sent', 5);
+    await log(otherCampaign, theirsId, 'sent', 5);
+    await t.pool.query(`INSERT INTO delivery.tracking (campaign_id, subscriber_id, kind, at) VALUES ($1, $2, 'impression', now() - interval '28 minutes'), ($1, $2, 'click', now() - interval '27 minutes'), ($1, $3, 'impression', now())`, [campaign, phoneId, strangerId]);
+
+    const answer = await rpc('ListPersonSends', site.siteId, 'gil');
+    expect(answer.more).to.equal(false);
+    expect(answer.sends.map((s: any) => [s.kind, s.runId, s.campaignId, s.title, s.subscriptionId, s.state, !!s.finishedAt, !!s.impressionAt, !!s.clickAt])).to.deep.equal([
+      ['notification', notification, notification, 'Your order shipped', phone.publicId, 'claimed', false, false, false],
+      ['revision', revision, campaign, 'Spring sale (corrected)', phone.publicId, 'sent', true, false, false],
+      ['campaign', campaign, campaign, 'Spring sale', laptop.publicId, 'failed', true, false, false],
+      ['campaign', campaign, campaign, 'Spring sale', phone.publicId, 'sent', true, true, true],
+      ['campaign', old, old, 'Welcome', phone.publicId, 'sent', true, false, false],
+    ]);
+    expect(Date.parse(answer.sends[3].clickAt)).to.be.greaterThan(Date.parse(answer.sends[3].impressionAt));
+    for (const [siteId, id] of [[other.siteId, 'hal'], [site.siteId, 'nobody'], [randomUUID(), 'gil']]) {
+      expect(await refusal(rpc('ListPersonSends', siteId, id))).to.deep.equal({ code: grpc.status.NOT_FOUND, details: PEOPLE_MESSAGES.notFound });
+    }
+    expect((await refusal(rpc('ListPersonSends', site.siteId, 'x'.repeat(129)))).code).to.equal(grpc.status.INVALID_ARGUMENT);
+
+    // More runs than the page shows: the newest MAX_PERSON_SENDS, and `more`.
+    await t.pool.query(
+      `WITH runs AS (
+         INSERT INTO delivery.campaign_runs (campaign_id, site_id, job, state)
+         SELECT gen_random_uuid(), $1, '{"version": 2, "content": {"title": "Bulk"}}', 'completed' FROM generate_series(1, $3::int) RETURNING campaign_id)
+       INSERT INTO delivery.delivery_log (campaign_id, subscriber_id, state, claimed_by, finished_at) SELECT campaign_id, $2, 'sent', gen_random_uuid(), now() FROM runs`,
+      [site.siteId, laptopId, MAX_PERSON_SENDS],
+    );
+    const full = await rpc('ListPersonSends', site.siteId, 'gil');
+    expect(full.more).to.equal(true);
+    expect(full.sends).to.have.length(MAX_PERSON_SENDS);
+    expect(full.sends.map((s: any) => s.title)).to.not.include('Welcome');
+    const times = full.sends.map((s: any) => Date.parse(s.at));
+    expect(times).to.deep.equal([...times].sort((a: number, b: number) => b - a));
   });
 });

@@ -15,6 +15,7 @@ import type { OptInFunnel as _delivery_v1_OptInFunnel, OptInFunnel__Output as _d
 import type { Person as _delivery_v1_Person, Person__Output as _delivery_v1_Person__Output } from '../../delivery/v1/Person';
 import type { PersonExport as _delivery_v1_PersonExport, PersonExport__Output as _delivery_v1_PersonExport__Output } from '../../delivery/v1/PersonExport';
 import type { PersonRequest as _delivery_v1_PersonRequest, PersonRequest__Output as _delivery_v1_PersonRequest__Output } from '../../delivery/v1/PersonRequest';
+import type { PersonSends as _delivery_v1_PersonSends, PersonSends__Output as _delivery_v1_PersonSends__Output } from '../../delivery/v1/PersonSends';
 import type { PlanBestTimeRequest as _delivery_v1_PlanBestTimeRequest, PlanBestTimeRequest__Output as _delivery_v1_PlanBestTimeRequest__Output } from '../../delivery/v1/PlanBestTimeRequest';
 import type { PlanBestTimeResponse as _delivery_v1_PlanBestTimeResponse, PlanBestTimeResponse__Output as _delivery_v1_PlanBestTimeResponse__Output } from '../../delivery/v1/PlanBestTimeResponse';
 import type { SiteRequest as _delivery_v1_SiteRequest, SiteRequest__Output as _delivery_v1_SiteRequest__Output } from '../../delivery/v1/SiteRequest';
@@ -88,6 +89,15 @@ export interface AudienceClient extends grpc.Client {
   listCountries(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   listCountries(argument: _delivery_v1_SiteRequest, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   
+  ListPersonSends(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  ListPersonSends(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  ListPersonSends(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  ListPersonSends(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  listPersonSends(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  listPersonSends(argument: _delivery_v1_PersonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  listPersonSends(argument: _delivery_v1_PersonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  listPersonSends(argument: _delivery_v1_PersonRequest, callback: grpc.requestCallback<_delivery_v1_PersonSends__Output>): grpc.ClientUnaryCall;
+  
   ListTopics(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   ListTopics(argument: _delivery_v1_SiteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
   ListTopics(argument: _delivery_v1_SiteRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_delivery_v1_NameCounts__Output>): grpc.ClientUnaryCall;
@@ -134,6 +144,8 @@ export interface AudienceHandlers extends grpc.UntypedServiceImplementation {
   
   ListCountries: grpc.handleUnaryCall<_delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts>;
   
+  ListPersonSends: grpc.handleUnaryCall<_delivery_v1_PersonRequest__Output, _delivery_v1_PersonSends>;
+  
   ListTopics: grpc.handleUnaryCall<_delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts>;
   
   PlanBestTime: grpc.handleUnaryCall<_delivery_v1_PlanBestTimeRequest__Output, _delivery_v1_PlanBestTimeResponse>;
@@ -151,6 +163,7 @@ export interface AudienceDefinition extends grpc.ServiceDefinition {
   GetPerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_Person, _delivery_v1_PersonRequest__Output, _delivery_v1_Person__Output>
   ImportSubscriptions: MethodDefinition<_delivery_v1_ImportSubscriptionsRequest, _delivery_v1_ImportSubscriptionsResponse, _delivery_v1_ImportSubscriptionsRequest__Output, _delivery_v1_ImportSubscriptionsResponse__Output>
   ListCountries: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
+  ListPersonSends: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_PersonSends, _delivery_v1_PersonRequest__Output, _delivery_v1_PersonSends__Output>
   ListTopics: MethodDefinition<_delivery_v1_SiteRequest, _delivery_v1_NameCounts, _delivery_v1_SiteRequest__Output, _delivery_v1_NameCounts__Output>
   PlanBestTime: MethodDefinition<_delivery_v1_PlanBestTimeRequest, _delivery_v1_PlanBestTimeResponse, _delivery_v1_PlanBestTimeRequest__Output, _delivery_v1_PlanBestTimeResponse__Output>
   UpdatePerson: MethodDefinition<_delivery_v1_PersonRequest, _delivery_v1_Person, _delivery_v1_PersonRequest__Output, _delivery_v1_Person__Output>

@@ -7,6 +7,8 @@ export interface PersonSubscription {
   'createdAt'?: (string);
   'active'?: (boolean);
   'lastEngagedAt'?: (string);
+  'country'?: (string);
+  'topics'?: (string)[];
   '_lastEngagedAt'?: "lastEngagedAt";
 }
 
@@ -16,5 +18,7 @@ export interface PersonSubscription__Output {
   'createdAt': (string);
   'active': (boolean);
   'lastEngagedAt'?: (string);
+  'country': (string);
+  'topics': (string)[];
   '_lastEngagedAt'?: "lastEngagedAt";
 }
