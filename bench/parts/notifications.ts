@@ -36,11 +36,14 @@ export interface NotificationsResult {
   /**
    * Where a notification's time went, from the timestamps the services store (Postgres's clock
    * and this process's Date.now(), one machine), p50 and p99 over the notifications, ms: the
-   * create until its transaction began (gateway, key check, gRPC) and from then to the answer
-   * (transaction, audit entry); from the answer to the relay publishing its job; to the delivery
-   * service creating its run; to its pushes' first claim; to the last push received.
+   * create until its transaction began (gateway, key check, gRPC, a connection of the campaign
+   * service's pool); from then to its audit entry's insert (the transaction, the answer back to
+   * the gateway, the append's gRPC call and a connection of the delivery service's pool), and
+   * on to the answer; from the answer to the relay publishing its job (negative: published
+   * before the answer left); to the delivery service creating its run; to its pushes' first
+   * claim; to the last push received.
    */
-  stagesMs: Record<'beforeTransaction' | 'transactionToAnswer' | 'answerToPublished' | 'publishedToRun' | 'runToClaim' | 'claimToReceived', { p50: number; p99: number }>;
+  stagesMs: Record<'beforeTransaction' | 'transactionToAudit' | 'auditToAnswer' | 'answerToPublished' | 'publishedToRun' | 'runToClaim' | 'claimToReceived', { p50: number; p99: number }>;
   /** Pushes of the campaign when the load began and ended (it was sending throughout when both are under `campaign`). */
   campaignPushedAtStart: number;
   campaignPushedAtEnd: number;
@@ -166,9 +169,10 @@ async function stages(
   round: (x: number) => number,
 ): Promise<NotificationsResult['stagesMs']> {
   const ids = [...answeredAt.keys()];
-  const { rows } = await stack.pool.query<{ id: string; created: number; published: number | null; run: number | null; claimed: number | null }>(
+  const { rows } = await stack.pool.query<{ id: string; created: number; audited: number | null; published: number | null; run: number | null; claimed: number | null }>(
     `SELECT n.id::text,
             extract(epoch FROM n.created_at) * 1000 AS created,
+            (SELECT extract(epoch FROM min(a.at)) * 1000 FROM delivery.audit_log a WHERE a.site_id = n.site_id AND a.target = n.id::text) AS audited,
             extract(epoch FROM o.published_at) * 1000 AS published,
             extract(epoch FROM r.created_at) * 1000 AS run,
             (SELECT extract(epoch FROM min(l.claimed_at)) * 1000 FROM delivery.delivery_log l WHERE l.campaign_id = n.id) AS claimed
@@ -185,7 +189,8 @@ async function stages(
   }
   const spans: Record<keyof NotificationsResult['stagesMs'], number[]> = {
     beforeTransaction: [],
-    transactionToAnswer: [],
+    transactionToAudit: [],
+    auditToAnswer: [],
     answerToPublished: [],
     publishedToRun: [],
     runToClaim: [],
@@ -196,7 +201,8 @@ async function stages(
   };
   for (const r of rows) {
     add('beforeTransaction', calledAt.get(r.id), r.created);
-    add('transactionToAnswer', r.created, answeredAt.get(r.id));
+    add('transactionToAudit', r.created, r.audited);
+    add('auditToAnswer', r.audited, answeredAt.get(r.id));
     add('answerToPublished', answeredAt.get(r.id), r.published);
     add('publishedToRun', r.published, r.run);
     add('runToClaim', r.run, r.claimed);
