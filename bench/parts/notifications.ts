@@ -33,6 +33,17 @@ export interface NotificationsResult {
   latencyMs: { p50: number; p90: number; p99: number; max: number };
   /** The create call itself, ms. */
   createMs: { p50: number; p99: number };
+  /**
+   * Where a notification's time went, from the timestamps the services store (Postgres's clock
+   * and this process's Date.now(), one machine), p50 and p99 over the notifications, ms: the
+   * create until its transaction began (gateway, key check, gRPC, a connection of the campaign
+   * service's pool); from then to its audit entry's insert (the transaction, the answer back to
+   * the gateway, the append's gRPC call and a connection of the delivery service's pool), and
+   * on to the answer; from the answer to the relay publishing its job (negative: published
+   * before the answer left); to the delivery service creating its run; to its pushes' first
+   * claim; to the last push received.
+   */
+  stagesMs: Record<'beforeTransaction' | 'transactionToAudit' | 'auditToAnswer' | 'answerToPublished' | 'publishedToRun' | 'runToClaim' | 'claimToReceived', { p50: number; p99: number }>;
   /** Pushes of the campaign when the load began and ended (it was sending throughout when both are under `campaign`). */
   campaignPushedAtStart: number;
   campaignPushedAtEnd: number;
@@ -83,6 +94,7 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
     }
   })();
   const answeredAt = new Map<string, number>();
+  const calledAt = new Map<string, number>();
   const createMs: number[] = [];
   const failures: string[] = [];
   const calls: Promise<void>[] = [];
@@ -99,10 +111,14 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
       calls.push(
         (async () => {
           const started = performance.now();
+          const called = Date.now();
           const res = await api(base, site.apiKey, 'POST', '/v2/notifications', { ...BENCH_CAMPAIGN, subscriptionIds, transactional: true }).catch((err: Error) => ({ status: 0, body: err.message }));
           createMs.push(performance.now() - started);
           if (res.status !== 202) failures.push(`${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
-          else answeredAt.set((res.body as { id: string }).id, Date.now());
+          else {
+            answeredAt.set((res.body as { id: string }).id, Date.now());
+            calledAt.set((res.body as { id: string }).id, called);
+          }
         })(),
       );
     }
@@ -120,6 +136,7 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
     .sort((a, b) => a - b);
   const creates = [...createMs].sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 10) / 10;
+  const stagesMs = await stages(stack, calledAt, answeredAt, mine(), round);
   const result: NotificationsResult = {
     campaign: o.campaign,
     perSecond: o.perSecond,
@@ -130,6 +147,7 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
     pushes: latencies.length,
     latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? NaN) },
     createMs: { p50: round(percentile(creates, 50)), p99: round(percentile(creates, 99)) },
+    stagesMs,
     campaignPushedAtStart,
     campaignPushedAtEnd,
     measuredAt: new Date().toISOString(),
@@ -138,5 +156,61 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
     `  notifications: ${result.created} created (${result.failedCreates} failed), ${result.pushes} of ${result.created * o.targets} pushes received; API answer → push service p50 ${result.latencyMs.p50} ms, p90 ${result.latencyMs.p90} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms ` +
       `(create p50 ${result.createMs.p50} ms, p99 ${result.createMs.p99} ms); the campaign pushed ${campaignPushedAtStart.toLocaleString('en')} → ${campaignPushedAtEnd.toLocaleString('en')} of ${o.campaign.toLocaleString('en')} meanwhile`,
   );
+  log(`  stages, p50 / p99 ms: ${Object.entries(stagesMs).map(([k, v]) => `${k} ${v.p50} / ${v.p99}`).join(', ')}`);
   return result;
+}
+
+/** The stages of NotificationsResult.stagesMs, read from the campaign and delivery schemas once the load is over. */
+async function stages(
+  stack: BenchStack,
+  calledAt: ReadonlyMap<string, number>,
+  answeredAt: ReadonlyMap<string, number>,
+  received: readonly { payload: string; receivedAt: number }[],
+  round: (x: number) => number,
+): Promise<NotificationsResult['stagesMs']> {
+  const ids = [...answeredAt.keys()];
+  const { rows } = await stack.pool.query<{ id: string; created: number; audited: number | null; published: number | null; run: number | null; claimed: number | null }>(
+    `SELECT n.id::text,
+            extract(epoch FROM n.created_at) * 1000 AS created,
+            (SELECT extract(epoch FROM min(a.at)) * 1000 FROM delivery.audit_log a WHERE a.site_id = n.site_id AND a.target = n.id::text) AS audited,
+            extract(epoch FROM o.published_at) * 1000 AS published,
+            extract(epoch FROM r.created_at) * 1000 AS run,
+            (SELECT extract(epoch FROM min(l.claimed_at)) * 1000 FROM delivery.delivery_log l WHERE l.campaign_id = n.id) AS claimed
+       FROM campaign.notifications n
+       JOIN campaign.outbox o ON o.campaign_id = n.id AND o.kind = 'notification.dispatch'
+       LEFT JOIN delivery.campaign_runs r ON r.campaign_id = n.id
+      WHERE n.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  const lastReceived = new Map<string, number>();
+  for (const m of received) {
+    const id = JSON.parse(m.payload).id as string;
+    lastReceived.set(id, Math.max(lastReceived.get(id) ?? 0, m.receivedAt));
+  }
+  const spans: Record<keyof NotificationsResult['stagesMs'], number[]> = {
+    beforeTransaction: [],
+    transactionToAudit: [],
+    auditToAnswer: [],
+    answerToPublished: [],
+    publishedToRun: [],
+    runToClaim: [],
+    claimToReceived: [],
+  };
+  const add = (k: keyof typeof spans, from: number | null | undefined, to: number | null | undefined) => {
+    if (from != null && to != null) spans[k].push(Number(to) - Number(from));
+  };
+  for (const r of rows) {
+    add('beforeTransaction', calledAt.get(r.id), r.created);
+    add('transactionToAudit', r.created, r.audited);
+    add('auditToAnswer', r.audited, answeredAt.get(r.id));
+    add('answerToPublished', answeredAt.get(r.id), r.published);
+    add('publishedToRun', r.published, r.run);
+    add('runToClaim', r.run, r.claimed);
+    add('claimToReceived', r.claimed, lastReceived.get(r.id));
+  }
+  const summary = (xs: number[]) => {
+    const sorted = xs.sort((a, b) => a - b);
+    return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)) };
+  };
+  return Object.fromEntries(Object.entries(spans).map(([k, xs]) => [k, summary(xs)])) as NotificationsResult['stagesMs'];
 }

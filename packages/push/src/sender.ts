@@ -328,6 +328,7 @@ export function createPushSender(opts: PushSenderOptions = {}): PushSender {
     const bodies = await encryptor().encryptBatch(
       job.payload,
       sendable.map(({ index }) => job.subscriptions[index]),
+      { urgent: job.urgent === true },
     );
     const prepared: PreparedBatch = { head: jobHead(job), startedAt, results, settle, pushes: [], bodies: [] };
     sendable.forEach((push, i) => {

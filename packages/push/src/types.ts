@@ -32,6 +32,8 @@ export interface PushJob {
   /** The site's VAPID signer (sites/vapid-signers.ts gives one per site). */
   vapid: VapidHeaderCache;
   subscriptions: readonly PushTarget[];
+  /** Encrypted ahead of jobs without it (encryption/pool.ts EncryptOptions.urgent): a notification to a person, a few pushes someone waits for. */
+  urgent?: boolean;
 }
 
 export interface PushResult {

@@ -24,18 +24,28 @@ export interface PoolSettings {
   readonly bulk: number;
   /** The longest wait for a free connection before the caller is answered busy (DB_POOL_WAIT_MS). */
   readonly waitMs: number;
+  /**
+   * The notification lane's own (DB_POOL_MAX_NOTIFICATIONS; the delivery service's): a
+   * notification to a person is expanded and sent with these, never queued behind a campaign's
+   * chunks in `interactive` (docs/architecture.md, "A notification"). Absent: no such pool.
+   */
+  readonly notifications?: number;
 }
 
 /**
  * A process's connections, split by use so that one kind of work cannot starve another: a site's
  * imports and exports queue in `bulk`, never in front of another site's interactive calls; the
  * readiness check has its own connection (a pool of 1, kept open), so a saturated pool never
- * makes the process look down. Connections: interactive + bulk + 1.
+ * makes the process look down; the delivery service's notification lane has its own, so a
+ * campaign's sending never holds the connections a notification to a person needs.
+ * Connections: interactive + bulk + 1 (+ notifications).
  */
 export interface Pools {
   readonly interactive: pg.Pool;
   readonly bulk: pg.Pool;
   readonly readiness: pg.Pool;
+  /** When PoolSettings.notifications is set. */
+  readonly notifications?: pg.Pool;
   end(): Promise<void>;
 }
 
@@ -43,12 +53,15 @@ export function createPools(connectionString: string, applicationName: string, s
   const interactive = createPool(connectionString, { max: settings.interactive, applicationName, waitMs: settings.waitMs });
   const bulk = createPool(connectionString, { max: settings.bulk, applicationName: `${applicationName}-bulk`, waitMs: settings.waitMs });
   const readiness = createPool(connectionString, { max: 1, applicationName: `${applicationName}-readiness`, waitMs: settings.waitMs, keepIdle: true });
+  const notifications =
+    settings.notifications === undefined ? undefined : createPool(connectionString, { max: settings.notifications, applicationName: `${applicationName}-notifications`, waitMs: settings.waitMs });
   return {
     interactive,
     bulk,
     readiness,
+    ...(notifications ? { notifications } : {}),
     end: async () => {
-      await Promise.all([interactive.end(), bulk.end(), readiness.end()]);
+      await Promise.all([interactive.end(), bulk.end(), readiness.end(), notifications?.end()]);
     },
   };
 }

@@ -218,11 +218,17 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         { pool, log, publish: messaging.publish, publishStats: countersChanged, paced: pacer.wake },
         { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 },
       );
-      const chunk = createChunkWorker(
-        { pool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal },
-        { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec },
-      );
-      await messaging.start({ dispatch, chunk });
+      const chunkOptions = { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec };
+      const chunk = createChunkWorker({ pool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal }, chunkOptions);
+      // The notification lane (docs/architecture.md, "A notification"): the same handlers on a
+      // pool of its own and ahead in the encryption queue, so a notification to a person never
+      // waits for connections or workers behind a sending campaign's chunks.
+      const lanePool = pools.notifications!;
+      const notifications = {
+        dispatch: createDispatchHandler({ pool: lanePool, log, publish: messaging.publish, publishStats: countersChanged }, { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 }),
+        chunk: createChunkWorker({ pool: lanePool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal, urgent: true }, chunkOptions),
+      };
+      await messaging.start({ dispatch, chunk, notifications });
       pacer.start();
       counters?.start();
       kafkaLagGauge(metrics.registry, [{ group: DISPATCH_GROUP, topic: TOPICS.dispatch }, { group: CHUNKS_GROUP, topic: TOPICS.chunks }], messaging.consumerLag);

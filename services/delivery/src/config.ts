@@ -27,8 +27,8 @@ export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = Object.freeze([
 
 export interface DeliveryConfig {
   readonly databaseUrl: string;
-  /** Postgres connections by use: interactive (requests and sending), bulk (imports and exports), and readiness's own one. */
-  readonly pools: PoolSettings;
+  /** Postgres connections by use: interactive (requests and campaigns' sending), bulk (imports and exports), notifications (the notification lane's sending) and readiness's own one. */
+  readonly pools: PoolSettings & { readonly notifications: number };
   /**
    * A site's bulk work running at once in this process; one more is answered 429 with
    * Retry-After (SITE_CONCURRENT_IMPORTS: POST /v2/subscribers/import requests;
@@ -234,6 +234,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       interactive: integer(env, 'DB_POOL_MAX_INTERACTIVE', 10, { min: 1, max: 1000 }),
       bulk: integer(env, 'DB_POOL_MAX_BULK', 4, { min: 1, max: 1000 }),
       waitMs: integer(env, 'DB_POOL_WAIT_MS', 5000, { min: 100, max: 60_000 }),
+      notifications: integer(env, 'DB_POOL_MAX_NOTIFICATIONS', 4, { min: 1, max: 1000 }),
     }),
     perSite: Object.freeze({
       imports: integer(env, 'SITE_CONCURRENT_IMPORTS', 2, { min: 1, max: 1000 }),

@@ -1,6 +1,7 @@
 // Encryption is CPU-bound (one P-256 key generation and ECDH per message), so a batch is cut into
 // chunks that worker threads take from one queue: every core works, and the event loop stays free
-// for I/O. A chunk travels as raw bytes in transferred ArrayBuffers (keys, plaintexts) and comes
+// for I/O. An urgent batch (a notification to a person) has a queue of its own that a free worker
+// always takes from first: it waits for one chunk in progress, not for a campaign's queued ones. A chunk travels as raw bytes in transferred ArrayBuffers (keys, plaintexts) and comes
 // back as one transferred arena of bodies.
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { usableCpus } from './cpus.js';
@@ -32,7 +33,16 @@ export interface Encryptor {
    * its auth secret is not 16 bytes, or its plaintext exceeds 3993 bytes (which the campaign
    * service's own limit should make impossible).
    */
-  encryptBatch(payload: string, subs: readonly SubscriptionKeys[]): Promise<Buffer[]>;
+  encryptBatch(payload: string, subs: readonly SubscriptionKeys[], opts?: EncryptOptions): Promise<Buffer[]>;
+}
+
+export interface EncryptOptions {
+  /**
+   * Ahead of every batch queued without it: a few pushes someone waits for (a notification to a
+   * person), never a campaign's thousands — urgent batches are taken first, so a flood of them
+   * would hold the rest back.
+   */
+  urgent?: boolean;
 }
 
 export interface EncryptPool extends Encryptor {
@@ -103,6 +113,8 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   const workerData = { engine, addonUrl: addonUrl.href };
 
   const queue: Chunk[] = [];
+  /** Chunks of urgent batches (EncryptOptions.urgent): taken before `queue`'s. */
+  const urgentQueue: Chunk[] = [];
   const slots: Slot[] = [];
   let nextChunkId = 1;
   let closed = false;
@@ -148,7 +160,7 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   }
 
   function failBatch(batch: Batch, err: Error): void {
-    for (let i = queue.length - 1; i >= 0; i -= 1) if (queue[i].batch === batch) queue.splice(i, 1);
+    for (const q of [urgentQueue, queue]) for (let i = q.length - 1; i >= 0; i -= 1) if (q[i].batch === batch) q.splice(i, 1);
     settle(batch, err);
   }
 
@@ -161,9 +173,9 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
 
   function dispatch(): void {
     for (const slot of slots) {
-      if (queue.length === 0) return;
+      if (urgentQueue.length === 0 && queue.length === 0) return;
       if (slot.current) continue;
-      const chunk = queue.shift()!;
+      const chunk = urgentQueue.shift() ?? queue.shift()!;
       slot.current = chunk;
       const { request } = chunk;
       const transfer = [request.keys, request.plaintexts];
@@ -177,7 +189,7 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
   return {
     size,
     engine,
-    encryptBatch(payload, subs) {
+    encryptBatch(payload, subs, { urgent = false } = {}) {
       if (closed) return Promise.reject(new EncryptPoolError('encryption pool is closed'));
       if (subs.length === 0) return Promise.resolve([]);
       return new Promise<Buffer[]>((resolve, reject) => {
@@ -193,7 +205,7 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
         const shared = Buffer.from(payload);
         for (let start = 0; start < subs.length; start += per) {
           const request = packChunk(nextChunkId++, payload, shared, subs.slice(start, start + per));
-          queue.push({ batch, start, request });
+          (urgent ? urgentQueue : queue).push({ batch, start, request });
         }
         dispatch();
       });
@@ -201,8 +213,9 @@ export function createEncryptPool(opts: EncryptPoolOptions = {}): EncryptPool {
     async close() {
       if (closed) return;
       closed = true;
-      const pending = new Set([...queue.map((c) => c.batch), ...slots.flatMap((s) => (s.current ? [s.current.batch] : []))]);
+      const pending = new Set([...urgentQueue.map((c) => c.batch), ...queue.map((c) => c.batch), ...slots.flatMap((s) => (s.current ? [s.current.batch] : []))]);
       queue.length = 0;
+      urgentQueue.length = 0;
       for (const batch of pending) settle(batch, new EncryptPoolError('encryption pool is closed'));
       const workers = slots.splice(0).map((s) => s.worker);
       await Promise.all(workers.map((w) => w.terminate()));

@@ -67,6 +67,23 @@ describe('encryption pool', () => {
     });
   });
 
+  it("when an urgent batch arrives behind a queued one, then a free worker takes the urgent batch's chunks first", async () => {
+    // One worker, chunks of 4: the campaign's first chunk is in progress, its nine others queued.
+    const pool = createEncryptPool({ size: 1, chunkSize: 4 });
+    try {
+      const subscribers = Array.from({ length: 44 }, () => createTestSubscriber());
+      const settled: string[] = [];
+      const campaign = pool.encryptBatch(payload, subscribers.slice(0, 40)).then((bodies) => (settled.push('campaign'), bodies));
+      const urgent = pool.encryptBatch(payload, subscribers.slice(40), { urgent: true }).then((bodies) => (settled.push('urgent'), bodies));
+      const [campaignBodies, urgentBodies] = await Promise.all([campaign, urgent]);
+      expect(settled).to.deep.equal(['urgent', 'campaign']);
+      urgentBodies.forEach((body, i) => expect(decryptPush(body, subscribers[40 + i]).toString()).to.equal(payload));
+      campaignBodies.forEach((body, i) => expect(decryptPush(body, subscribers[i]).toString()).to.equal(payload));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('transfers each chunk\'s buffers to the worker instead of copying them', async () => {
     const posted: { message: unknown; transfer: readonly unknown[] }[] = [];
     const original = Worker.prototype.postMessage;

@@ -221,13 +221,14 @@ export interface PoolStats {
 }
 
 /**
- * A service's Postgres pools, labelled `pool` by use (interactive, bulk, readiness:
- * shared/db.ts): connections open (`db_pool_connections`), of them idle
+ * A service's Postgres pools, labelled `pool` by use (interactive, bulk, readiness and the
+ * delivery service's notifications: shared/db.ts): connections open (`db_pool_connections`), of them idle
  * (`db_pool_idle_connections`), queries waiting for a connection (`db_pool_waiting_clients`,
  * saturation: above 0 for long means the pool is too small or queries too slow) and the cap
  * (`db_pool_max_connections`). Read from the pools at scrape time; nothing runs in between.
  */
-export function dbPoolGauges(registry: Registry, pools: Readonly<Record<'interactive' | 'bulk' | 'readiness', PoolStats>>): void {
+export function dbPoolGauges(registry: Registry, pools: Readonly<Record<'interactive' | 'bulk' | 'readiness', PoolStats> & { notifications?: PoolStats }>): void {
+  const uses = (['interactive', 'bulk', 'readiness', 'notifications'] as const).filter((use) => pools[use] !== undefined);
   const gauge = (name: string, help: string, read: (pool: PoolStats) => number) =>
     new Gauge({
       name,
@@ -235,7 +236,7 @@ export function dbPoolGauges(registry: Registry, pools: Readonly<Record<'interac
       labelNames: ['pool'],
       registers: [registry],
       collect() {
-        for (const use of ['interactive', 'bulk', 'readiness'] as const) this.set({ pool: use }, read(pools[use]));
+        for (const use of uses) this.set({ pool: use }, read(pools[use]!));
       },
     });
   gauge('db_pool_connections', 'Postgres connections open in the pool (idle or in use).', (pool) => pool.totalCount);

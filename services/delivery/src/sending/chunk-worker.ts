@@ -50,6 +50,11 @@ export interface ChunkDeps {
   leases?: Leases;
   /** Aborted when the service stops: delivery-log writes are no longer retried. */
   stopping?: AbortSignal;
+  /**
+   * The notification lane's worker (docs/architecture.md, "A notification"): its pushes are
+   * encrypted ahead of campaigns' (PushJob.urgent). Its `pool` is the lane's own.
+   */
+  urgent?: boolean;
 }
 
 export interface ChunkOptions {
@@ -149,7 +154,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     const vapid = await deps.vapid(job.siteId);
     const urgency = job.urgency ?? DEFAULT_URGENCY;
     const send = (subscriptions: PushTarget[], withHooks: Required<PushHooks>) =>
-      deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency, topic: campaignTopic(notified), vapid, subscriptions }, withHooks);
+      deps.sender.sendBatch({ payload: '', ttl: job.ttl, urgency, topic: campaignTopic(notified), vapid, subscriptions, ...(deps.urgent ? { urgent: true } : {}) }, withHooks);
     return job.throttlePerMinute === undefined ? send(items, hooks) : sendPaced(campaignId, job.throttlePerMinute, items, send, hooks);
   };
 
@@ -357,7 +362,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   };
 
   return async function handleChunkAttempt(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void> {
-    const lease = await leases.begin();
+    const lease = await leases.begin(deps.pool);
     // Pushes retried for minutes must not cost the Kafka session; a failed heartbeat here is
     // left to the consumer (it rejoins after this handler).
     const keepAlive = setInterval(() => void heartbeat().catch(() => {}), KAFKA_HEARTBEAT_MS);

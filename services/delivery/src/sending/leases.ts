@@ -4,14 +4,14 @@
 // mistaking them for work in progress and skipping them. Other instances see a lease as live
 // while its row exists and this instance heartbeats (delivery-log-store.ts claim).
 import { randomUUID } from 'node:crypto';
-import type { Pool } from '@webpush/shared/db.js';
+import type { Pool, Queryable } from '@webpush/shared/db.js';
 import { beginLease, endLeases, forgetInstance, heartbeat, purgeDeadInstances } from './instance-store.js';
 import { retrying, type RetryPolicy } from './retrying.js';
 
 export interface Leases {
   readonly instanceId: string;
-  /** A new lease, stored before any row carries it. */
-  begin(): Promise<string>;
+  /** A new lease, stored before any row carries it: with `db` (the caller's pool: a notification's lane has its own), else the registry's pool. */
+  begin(db?: Queryable): Promise<string>;
   /** The attempt is over: its rows not final are free again (for this instance at once). */
   end(lease: string): void;
   /** Leases of attempts still running in this instance. */
@@ -38,11 +38,11 @@ export function createLeases(pool: Pool, instanceId: string, retry: RetryPolicy 
   let purgedAt = -Infinity;
   return {
     instanceId,
-    async begin() {
+    async begin(db = pool) {
       const lease = randomUUID();
       live.add(lease);
       try {
-        await retrying('lease', retry, () => beginLease(pool, lease, instanceId));
+        await retrying('lease', retry, () => beginLease(db, lease, instanceId));
       } catch (err) {
         live.delete(lease);
         throw err;

@@ -22,6 +22,26 @@ export const NOTIFICATION_CHUNKS_GROUP = 'delivery-notification-chunks';
  */
 export const CHUNK_FETCH_BYTES = 128 * 1024;
 
+/**
+ * Messages of one partition the notification lane handles at once. A campaign's partition goes a
+ * message at a time (its chunks are large); a notification's job and chunk are a few queries
+ * and pushes each, independent of the others: one at a time, the dispatch of the 50 a second
+ * of the bench fell behind by a minute on a loaded machine, each waiting for the ones before it
+ * in its partition (docs/performance.md, "Notifications beside a campaign").
+ */
+export const LANE_BATCH = 10;
+
+/**
+ * Handles a batch's messages at once; settles only when every one has, then rejects with the
+ * first failure (the batch's offsets are committed only after all succeed, and a redelivery
+ * never overlaps an attempt still running).
+ */
+async function allOf<T>(messages: T[], handle: (m: T) => Promise<void>): Promise<void> {
+  const settled = await Promise.allSettled(messages.map(handle));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 /** Runs `fn` in the request id a message carries (x-request-id header), if any. */
 function inRequestOf<T>(headers: Record<string, string>, fn: () => Promise<T>): Promise<T> {
   const id = saneRequestId(headers[REQUEST_ID_KEY]);
@@ -82,6 +102,8 @@ export function statsMessage(run: StatsSource): StatsMessage {
 export interface DeliveryHandlers {
   dispatch(job: DispatchMessage, heartbeat: () => Promise<void>): Promise<void>;
   chunk(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void>;
+  /** The notification lane's: the same handlers on the lane's own pool and encryption priority (app.ts). */
+  notifications: Omit<DeliveryHandlers, 'notifications'>;
 }
 
 export function createDeliveryMessaging(opts: { brokers: string[]; prefix: string; chunkPartitions: number; log: Logger; chunkConcurrency: number; sessionTimeoutMs: number; requestQueueFix?: boolean }) {
@@ -140,31 +162,28 @@ export function createDeliveryMessaging(opts: { brokers: string[]; prefix: strin
         },
       });
       stops.push(chunks.stop);
-      // The notifications' lane: the same handlers, their own consumers. A notification's job is
-      // quick (its targets resolved, a few chunks published), so its partitions go at once.
+      // The notifications' lane: the same handlers (on the lane's own pool), their own consumers. A notification's job is
+      // quick (its targets resolved, a few chunks published), so its partitions go at once, and
+      // LANE_BATCH of a partition's messages at once.
       const notifications = await messaging.consume({
         groupId: NOTIFICATIONS_GROUP,
         topic: TOPICS.notifications,
         codec: codecs.dispatch,
-        maxBatch: 1,
+        maxBatch: LANE_BATCH,
         partitionsConsumedConcurrently: TOPIC_PARTITIONS[TOPICS.notifications],
         sessionTimeoutMs: opts.sessionTimeoutMs,
-        handle: async (messages, ctx) => {
-          for (const m of messages) await inRequestOf(m.headers, () => handlers.dispatch(m.value, ctx.heartbeat));
-        },
+        handle: (messages, ctx) => allOf(messages, (m) => inRequestOf(m.headers, () => handlers.notifications.dispatch(m.value, ctx.heartbeat))),
       });
       stops.push(notifications.stop);
       const notificationChunks = await messaging.consume({
         groupId: NOTIFICATION_CHUNKS_GROUP,
         topic: TOPICS.notificationChunks,
         codec: codecs.chunk,
-        maxBatch: 1,
+        maxBatch: LANE_BATCH,
         partitionsConsumedConcurrently: opts.chunkConcurrency,
         maxBytesPerPartition: CHUNK_FETCH_BYTES,
         sessionTimeoutMs: opts.sessionTimeoutMs,
-        handle: async (messages, ctx) => {
-          for (const m of messages) await inRequestOf(m.headers, () => handlers.chunk(m.value, ctx.heartbeat));
-        },
+        handle: (messages, ctx) => allOf(messages, (m) => inRequestOf(m.headers, () => handlers.notifications.chunk(m.value, ctx.heartbeat))),
       });
       stops.push(notificationChunks.stop);
     },
