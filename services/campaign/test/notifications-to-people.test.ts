@@ -73,10 +73,19 @@ describe('notifications to people (externalIds)', function () {
       [{ externalIds: ['nul\u0000'], ...content }, 'externalIds must contain only external ids: strings of 1 to 128 characters without control characters'],
       [{ externalIds: ['😀'.repeat(128)], ...content, title: 'x' }, 'Title must be between 3 and 100 characters'],
       [{ externalIds: ['User', 'User'], ...content }, 'externalIds must not name a person twice'],
+      [{ externalIds: [], subscriptionIds: [], ...content }, 'A notification names either subscriptionIds or externalIds (exactly one of them)'],
     ];
     for (const [body, message] of refusals) await expectStatus(create(body), grpc.status.INVALID_ARGUMENT, message);
     // Ids are compared exactly: two spellings are two people.
     await create({ externalIds: ['User', 'user'], ...content });
     expect(await stored()).to.equal(before + 1);
+  });
+
+  it('when both lists are given and one is empty (as Java\'s generated client sends them), then the other one names whom', async () => {
+    await relayed();
+    const { id } = await create({ externalIds: ['user-3'], subscriptionIds: [], ...content });
+    const bySubscription = await create({ subscriptionIds: ['3f1e7c52-9a0b-4c1d-8e2f-5a6b7c8d9e01'], externalIds: [], ...content });
+    const { rows } = await h.pool.query(`SELECT id, subscription_ids::text[] AS s, external_ids AS e FROM campaign.notifications WHERE id = ANY($1::uuid[]) ORDER BY id = $2 DESC`, [[id, bySubscription.id], id]);
+    expect(rows.map((r) => [r.s, r.e])).to.deep.equal([[[], ['user-3']], [['3f1e7c52-9a0b-4c1d-8e2f-5a6b7c8d9e01'], []]]);
   });
 });

@@ -69,10 +69,21 @@ function peopleField(value: unknown, errors: string[]): string[] {
   return value as string[];
 }
 
-/** Exactly one of subscriptionIds and externalIds, checked. */
+const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
+
+/**
+ * Exactly one of subscriptionIds and externalIds, checked. When both are given and one is an
+ * empty list, that one names nobody and the other is taken: Java's generated client sends every
+ * list field, `[]` for the one the caller did not set.
+ */
 function whomField(raw: Record<string, unknown>, errors: string[]): { subscriptionIds: string[]; externalIds: string[] } {
-  const bySubscription = Object.hasOwn(raw, 'subscriptionIds');
-  if (bySubscription === Object.hasOwn(raw, 'externalIds')) {
+  let bySubscription = Object.hasOwn(raw, 'subscriptionIds');
+  let byPerson = Object.hasOwn(raw, 'externalIds');
+  if (bySubscription && byPerson && isEmptyList(raw.subscriptionIds) !== isEmptyList(raw.externalIds)) {
+    bySubscription = !isEmptyList(raw.subscriptionIds);
+    byPerson = !bySubscription;
+  }
+  if (bySubscription === byPerson) {
     errors.push(MESSAGES.notificationWhom);
     return { subscriptionIds: [], externalIds: [] };
   }
