@@ -42,8 +42,8 @@ export async function bestTimePlan(db: Queryable, campaignId: string): Promise<B
 /**
  * Stores a run's plan once: the window's start, the site's prior (its active subscribers' weights
  * summed by hour, as shares; all 0 for a site without history: every hour alike, so the first
- * allowed slot) and the zones' allowed slots. A run whose stages an earlier version stored with
- * its slots in one go is done already. Answers the stored plan (a repeated dispatch finds the first).
+ * allowed slot) and the zones' allowed slots. Answers the stored plan (a repeated dispatch finds
+ * the first).
  */
 export async function storeBestTimePlan(db: Queryable, campaignId: string, siteId: string, windowStart: Date, zones: string[], masks: string[], defaultMask: string): Promise<BestTimePlan> {
   const stored = await bestTimePlan(db, campaignId);
@@ -55,11 +55,11 @@ export async function storeBestTimePlan(db: Queryable, campaignId: string, siteI
               unnest(h.weights) WITH ORDINALITY AS u(w, i)
         WHERE s.site_id = $3 AND s.active
         GROUP BY u.i)
-     INSERT INTO delivery.best_time_plans (campaign_id, window_start, prior, zones, masks, default_mask, done)
+     INSERT INTO delivery.best_time_plans (campaign_id, window_start, prior, zones, masks, default_mask)
      SELECT $1, $2,
             (SELECT array_agg(coalesce(hours.w / nullif((SELECT sum(w) FROM hours), 0), 0)::real ORDER BY g.i)
                FROM generate_series(1, 24) AS g(i) LEFT JOIN hours ON hours.i = g.i),
-            $4, $5, $6, EXISTS (SELECT 1 FROM delivery.run_stages r WHERE r.campaign_id = $1)
+            $4, $5, $6
      ON CONFLICT DO NOTHING`,
     [campaignId, windowStart, siteId, zones, masks, defaultMask],
   );

@@ -84,7 +84,8 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       // Every subscriber's slot is frozen before the pacer may start (one without a slot would go
       // with the last). In batches, each committed with its progress, so a long freeze neither
       // holds one transaction nor starves the consumer's heartbeat; a redelivered dispatch
-      // resumes after the last batch. Bounded: each batch moves past at least one id or is the last.
+      // resumes after the last batch (a run planned before batches, its slots stored with its
+      // stages, has no plan). Bounded: each batch moves past at least one id or is the last.
       let plan = await bestTimePlan(deps.pool, job.campaignId);
       let batches = 0;
       while (plan && !plan.done) {
