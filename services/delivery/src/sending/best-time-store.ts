@@ -27,6 +27,9 @@ export interface BestTimePlan {
   done: boolean;
 }
 
+/** The site's decayed weight of each hour, summed over its subscribers: 24 aggregates of one row each. */
+const PRIOR_SUMS = Array.from({ length: 24 }, (_, i) => `coalesce(sum(h.weights[${i + 1}] * d.f), 0)`).join(', ');
+
 /** The run's stored plan, or null before it is made. */
 export async function bestTimePlan(db: Queryable, campaignId: string): Promise<BestTimePlan | null> {
   const { rows } = await db.query(
@@ -49,17 +52,20 @@ export async function storeBestTimePlan(db: Queryable, campaignId: string, siteI
   const stored = await bestTimePlan(db, campaignId);
   if (stored) return stored;
   await db.query(
+    // One row per subscriber summed into 24 columns, not its weights unnested into 24 rows each:
+    // over 100,000 subscribers the unnested aggregate took 78 s on a loaded machine, before the
+    // first batch (so without the consumer's heartbeat).
     `WITH hours AS (
-       SELECT u.i, sum(u.w * delivery.hour_decay(h.weighed_at, $2)) AS w
+       SELECT ARRAY[${PRIOR_SUMS}] AS w
          FROM delivery.subscriber_hours h JOIN delivery.subscribers s ON s.id = h.subscriber_id,
-              unnest(h.weights) WITH ORDINALITY AS u(w, i)
-        WHERE s.site_id = $3 AND s.active
-        GROUP BY u.i)
+              LATERAL (SELECT delivery.hour_decay(h.weighed_at, $2) AS f) d
+        WHERE s.site_id = $3 AND s.active)
      INSERT INTO delivery.best_time_plans (campaign_id, window_start, prior, zones, masks, default_mask)
      SELECT $1, $2,
-            (SELECT array_agg(coalesce(hours.w / nullif((SELECT sum(w) FROM hours), 0), 0)::real ORDER BY g.i)
-               FROM generate_series(1, 24) AS g(i) LEFT JOIN hours ON hours.i = g.i),
+            (SELECT array_agg(coalesce(u.w / nullif((SELECT sum(x) FROM unnest(hours.w) x), 0), 0)::real ORDER BY u.i)
+               FROM unnest(hours.w) WITH ORDINALITY AS u(w, i)),
             $4, $5, $6
+       FROM hours
      ON CONFLICT DO NOTHING`,
     [campaignId, windowStart, siteId, zones, masks, defaultMask],
   );
