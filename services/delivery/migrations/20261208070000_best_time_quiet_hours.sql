@@ -7,6 +7,11 @@
 -- only; none allowed answers null (the planner sends those subscribers when the quiet hours end).
 DROP FUNCTION delivery.best_time_slot(real[], timestamptz, real[], integer, integer, timestamptz);
 
+-- The same decay, in float8: extract(epoch …) is numeric, and numeric's power took about 40 µs a
+-- call on a loaded machine — 67 s for the site's prior over 100,000 subscribers' 24 hours.
+CREATE OR REPLACE FUNCTION delivery.hour_decay(since timestamptz, at timestamptz) RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN power(0.5::float8, greatest(0, extract(epoch FROM at - since))::float8 / (14 * 86400))::real;
+
 CREATE FUNCTION delivery.best_time_slot(weights real[], weighed_at timestamptz, prior real[], first_hour integer, slots integer, at timestamptz, allowed text)
   RETURNS integer LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 -- A loop, not a query over generate_series: it runs once per subscriber of the audience when a
