@@ -35,8 +35,8 @@ export interface DispatchOptions {
 }
 
 /**
- * A best-time freeze's batch: about a second of Postgres on a loaded machine (100,000
- * subscribers took 90 s in one statement), far inside the consumer's session timeout.
+ * A best-time freeze's batch: 0.2 to 0.5 s of Postgres on a loaded machine (51 batches for
+ * 100,000 subscribers), far inside the consumer's session timeout.
  */
 const BEST_TIME_BATCH = 2000;
 
