@@ -448,7 +448,7 @@ export function formatTables(r: Results): string {
     );
     out.push(
       `\nLift: CTR ${bt.ctr.lift.difference} points (${bt.ctr.lift.low}…${bt.ctr.lift.high}, Newcombe 95 %), ${bt.ctr.lift.relative} %; impressions ${bt.impressionRate.lift.difference} points (${bt.impressionRate.lift.low}…${bt.impressionRate.lift.high}), ${bt.impressionRate.lift.relative} %. ` +
-        `History: ${bt.historyDays} days × ${bt.historyCampaignsPerDay} campaigns, ${n(bt.historyReports)} reports stored in ${bt.historySeconds} s; the plan took ${bt.planSeconds} s from the create. Subscribers per slot: ${bt.perSlot.join(', ')}.`,
+        `History: ${bt.historyDays} days × ${bt.historyCampaignsPerDay} campaigns, ${n(bt.historyReports)} reports stored in ${bt.historySeconds} s; the plan took ${bt.planSeconds} s from the create${bt.longestFreezeBatchSeconds === null || bt.longestFreezeBatchSeconds === undefined ? '' : `, its longest batch at most ${bt.longestFreezeBatchSeconds} s`}. Subscribers per slot: ${bt.perSlot.join(', ')}.`,
     );
   }
   if (r.api) {

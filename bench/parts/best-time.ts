@@ -25,8 +25,14 @@ export interface BestTimeResult {
   /** Tracking reports stored as history, and how long storing them (with the model's trigger) took. */
   historyReports: number;
   historySeconds: number;
-  /** From the create's answer to every subscriber's slot stored. */
+  /** From the create's answer to every subscriber's slot stored and the run handed to the pacer. */
   planSeconds: number;
+  /**
+   * The longest the freeze's progress (delivery.best_time_plans) stood still, read every 200 ms:
+   * an upper bound of its longest batch, each a transaction of its own. Null when the plan made no
+   * progress row (one statement for the whole audience, before batches).
+   */
+  longestFreezeBatchSeconds: number | null;
   holdout: number;
   /** Subscribers planned in a slot (or the holdout) ÷ the audience, and slots whose moment is inside the window ÷ all. */
   plannedShare: number;
@@ -116,13 +122,29 @@ export async function runBestTime(stack: BenchStack, log: (line: string) => void
     throttlePerMinute: THROTTLE,
     sendTime: { mode: 'bestTime', within: '24h', holdout: 10 },
   });
-  let stages: { at: Date; slot: number }[] = [];
-  for (const deadline = Date.now() + 300_000; stages.length === 0 && Date.now() < deadline; ) {
+  // Planned once every subscriber's slot is frozen: the run is then handed to the pacer (next_expand_at).
+  let paced = false;
+  let progress: string | null = null;
+  let progressAt = performance.now();
+  let longestBatch: number | null = null;
+  for (const deadline = Date.now() + 300_000; !paced && Date.now() < deadline; ) {
     await sleep(200);
-    stages = (await stack.pool.query(`SELECT at, best_time_slot AS slot FROM delivery.run_stages WHERE campaign_id = $1 ORDER BY stage_no`, [created.id])).rows;
+    const { rows } = await stack.pool.query(
+      `SELECT r.next_expand_at IS NOT NULL AS paced, p.frozen_through::text AS through
+         FROM delivery.campaign_runs r LEFT JOIN delivery.best_time_plans p ON p.campaign_id = r.campaign_id WHERE r.campaign_id = $1`,
+      [created.id],
+    );
+    paced = rows[0]?.paced === true;
+    const through = (rows[0]?.through as string | null | undefined) ?? null;
+    if (through !== null && through !== progress) {
+      if (progress !== null) longestBatch = Math.max(longestBatch ?? 0, (performance.now() - progressAt) / 1000);
+      progress = through;
+      progressAt = performance.now();
+    }
   }
-  if (stages.length === 0) throw new Error('the best-time campaign was not planned within 5 minutes');
+  if (!paced) throw new Error('the best-time campaign was not planned within 5 minutes');
   const planSeconds = (performance.now() - t1) / 1000;
+  const stages: { at: Date; slot: number }[] = (await stack.pool.query(`SELECT at, best_time_slot AS slot FROM delivery.run_stages WHERE campaign_id = $1 ORDER BY stage_no`, [created.id])).rows;
   const { rows: frozen } = await stack.pool.query(`SELECT subscriber_id::text AS id, slot FROM delivery.best_time_slots WHERE campaign_id = $1`, [created.id]);
   const start = stages[0].at.getTime();
   const windowEnd = start + 24 * HOUR;
@@ -159,6 +181,7 @@ export async function runBestTime(stack: BenchStack, log: (line: string) => void
     historyReports: reports,
     historySeconds: Math.round(historySeconds * 10) / 10,
     planSeconds: Math.round(planSeconds * 10) / 10,
+    longestFreezeBatchSeconds: longestBatch === null ? null : Math.round(longestBatch * 10) / 10,
     holdout: h.sent,
     plannedShare: planned / SUBSCRIBERS,
     slotsInWindowShare: slotsInWindow / stages.length,

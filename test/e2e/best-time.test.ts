@@ -68,8 +68,13 @@ describe('e2e: best time per subscriber', function () {
     });
     expect(created.status, created.text).to.equal(200);
     const id = created.body.id as string;
+    // Planned once every subscriber's slot is frozen (the stages are stored first, the slots in batches after).
     const stages = await eventually(async () => {
-      const { rows } = await db.query(`SELECT stage_no, best_time_slot AS slot, at FROM delivery.run_stages WHERE campaign_id = $1 ORDER BY stage_no`, [id]);
+      const { rows } = await db.query(
+        `SELECT stage_no, best_time_slot AS slot, at FROM delivery.run_stages
+          WHERE campaign_id = $1 AND EXISTS (SELECT 1 FROM delivery.best_time_plans p WHERE p.campaign_id = $1 AND p.done) ORDER BY stage_no`,
+        [id],
+      );
       return rows.length > 0 ? rows : undefined;
     }, 60_000, 100);
     expect(stages.map((s) => s.slot)).to.deep.equal([-1, 0, 1, 2, 3, 4, 5]);

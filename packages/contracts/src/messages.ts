@@ -535,12 +535,13 @@ const schemas = {
         properties: {
           slots: {
             type: 'array',
-            maxItems: MAX_WITHIN_HOURS + 1,
+            // The holdout, the window's hourly slots, and slot `withinHours`: those whose zone's quiet hours cover the whole window.
+            maxItems: MAX_WITHIN_HOURS + 2,
             items: {
               type: 'object',
               required: ['slot', 'sendAt', 'planned', 'sent', 'impressions', 'clicks'],
               properties: {
-                slot: { type: 'integer', minimum: HOLDOUT_SLOT, maximum: MAX_WITHIN_HOURS - 1 },
+                slot: { type: 'integer', minimum: HOLDOUT_SLOT, maximum: MAX_WITHIN_HOURS },
                 sendAt: { type: 'string', maxLength: 40 },
                 planned: count,
                 sent: count,

@@ -35,6 +35,12 @@ export async function insertStages(db: Queryable, campaignId: string, stages: re
   );
 }
 
+/** A run's stored stages, in order (none: not planned yet). */
+export async function storedStages(db: Queryable, campaignId: string): Promise<StagePlan[]> {
+  const { rows } = await db.query(`SELECT at, zones, other_zones, ab_group, best_time_slot FROM delivery.run_stages WHERE campaign_id = $1 ORDER BY stage_no`, [campaignId]);
+  return rows.map((r) => ({ at: r.at, zones: r.zones, otherZones: r.other_zones, abGroup: r.ab_group, bestTimeSlot: r.best_time_slot }));
+}
+
 export interface StageRow {
   stageNo: number;
   zones: string[] | null;

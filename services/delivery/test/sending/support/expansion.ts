@@ -11,10 +11,11 @@ const log = createLogger('expansion-test', 'error');
 export const CHUNKS_PER_PASS = 10;
 const noop = async () => {};
 
-export function expansionRecorder(t: TestDelivery) {
+/** `bestTimeBatch`: the dispatch's best-time freeze batch (its default when absent). */
+export function expansionRecorder(t: TestDelivery, opts: { bestTimeBatch?: number } = {}) {
   const chunks: ChunkMessage[] = [];
   const publish = async (_topic: string, messages: { value: Buffer }[]) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
-  const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 500, chunksPerGroup: 10 });
+  const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 500, chunksPerGroup: 10, ...opts });
   const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500, chunksPerPass: CHUNKS_PER_PASS });
   /** Every subscriber id published so far, in order. */
   const sent = () => chunks.flatMap((c) => c.subscriberIds);
