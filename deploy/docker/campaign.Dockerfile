@@ -66,6 +66,9 @@ COPY package.json ./
 # The packages, compiled, and the links that give them their names (@webpush/*) to the compiled code.
 COPY --from=build /app/dist/packages/contracts ./dist/packages/contracts
 COPY --from=build /app/dist/packages/shared ./dist/packages/shared
+# A feed's fetch keeps the outbound rules of packages/push (outbound.ts); its native encryption stays out.
+COPY --from=build /app/dist/packages/push/package.json ./dist/packages/push/package.json
+COPY --from=build /app/dist/packages/push/src ./dist/packages/push/src
 COPY --from=build /app/dist/node_modules ./dist/node_modules
 COPY --from=build /app/dist/services/campaign ./dist/services/campaign
 COPY deploy/docker/healthcheck.mjs ./deploy/docker/healthcheck.mjs

@@ -5,6 +5,8 @@
 -- zone (its own, else the site's), computed once per zone by the planner
 -- (packages/contracts/src/local-time.ts, inQuietHours). The argmax runs over the allowed slots
 -- only; none allowed answers null (the planner sends those subscribers when the quiet hours end).
+-- contract: the previous release (deploy/previous-release) has no best time, so nothing it runs calls
+-- the old signature.
 DROP FUNCTION delivery.best_time_slot(real[], timestamptz, real[], integer, integer, timestamptz);
 
 -- The same decay, in float8: extract(epoch …) is numeric, and numeric's power took about 40 µs a
