@@ -13,8 +13,11 @@ import { segmentFromJson } from '@webpush/contracts/messages.js';
 import type { Segment } from '@webpush/contracts/segment.js';
 import { isUuid, ValidationError } from '../errors.js';
 import { answer } from '../grpc-answers.js';
-import { normalizeCountryName, normalizeTopic, siteActiveSubscribers, sortedSet, type Audience } from '../audience/index.js';
+import { countByZone, normalizeCountryName, normalizeTopic, siteActiveSubscribers, sortedSet, type Audience } from '../audience/index.js';
+import { effectiveZone } from '@webpush/contracts/local-time.js';
+import { siteQuietHours, siteTimeZone } from '../sites/index.js';
 import { planBestTimeSlots, type PlanSample } from './best-time-store.js';
+import { allowedSlots } from './stages.js';
 
 /**
  * Subscribers of the site a plan reads at most (about; the sample is a hash's share). Each is a
@@ -97,7 +100,13 @@ export function createBestTimePlanner(pool: Pool, audience: Pick<Audience, 'coun
 
     const siteId = req.siteId.toLowerCase();
     const sample = planSampleFor(await siteActiveSubscribers(pool, siteId));
-    const plan = { siteId, topics, countries, segment: req.segment, withinHours: req.withinHours, firstHour: windowSlots[0].hour, at: req.start };
+    // Quiet hours move a subscriber's slot as the send does (stages.ts): each reported zone's
+    // allowed slots, the site's zone for the others.
+    const quiet = await siteQuietHours(pool, siteId);
+    const siteZone = quiet ? await siteTimeZone(pool, siteId) : '';
+    const zones = quiet ? (await countByZone(pool, siteId, topics, countries, req.segment)).flatMap((r) => (r.zone === null ? [] : [r.zone])) : [];
+    const masks = zones.map((z) => allowedSlots(quiet, effectiveZone(z, siteZone), windowSlots));
+    const plan = { siteId, topics, countries, segment: req.segment, withinHours: req.withinHours, firstHour: windowSlots[0].hour, at: req.start, zones, masks, defaultMask: allowedSlots(quiet, siteZone, windowSlots) };
     let counted = await planBestTimeSlots(pool, plan, sample, sample);
     let sampled = sample.kind !== 'all';
     // An audience the sample missed is a small one (a few of the site's per sampled subscriber):
@@ -106,12 +115,17 @@ export function createBestTimePlanner(pool: Pool, audience: Pick<Audience, 'coun
       counted = await planBestTimeSlots(pool, plan, sample, { kind: 'all' });
       sampled = false;
     }
-    const counts = windowSlots.map((s) => counted.get(s.slot) ?? 0);
+    // Those whose zone has no slot of the window outside quiet hours go when the quiet hours end
+    // there (slot withinHours): one more entry, at the window's end, when there are any.
+    const end = new Date(req.start.getTime() + req.withinHours * 3_600_000);
+    const held = counted.get(req.withinHours) ?? 0;
+    const entries = held > 0 ? [...windowSlots, { slot: req.withinHours, at: end, hour: end.getUTCHours() }] : windowSlots;
+    const counts = entries.map((s) => counted.get(s.slot) ?? 0);
     const parts = apportion(users - holdoutUsers, counts);
     return {
       users,
       holdoutUsers,
-      slots: windowSlots.map((s, i) => ({ slot: s.slot, sendAt: s.at, hour: s.hour, users: parts[i] })),
+      slots: entries.map((s, i) => ({ slot: s.slot, sendAt: s.at, hour: s.hour, users: parts[i] })),
       sampled,
       sampleSize: counts.reduce((a, b) => a + b, 0),
     };

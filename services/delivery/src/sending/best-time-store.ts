@@ -166,20 +166,21 @@ function planSampleSql(sample: PlanSample, param: number): { sql: string; params
 
 /**
  * How the audience (topics ∪ countries, segment) of a best-time campaign sent at `at` would fall
- * into its window's slots by the rule freezeBestTimeSlots applies (delivery.best_time_slot, the
- * site's prior from the same subscribers' weights), counted over `sample` of the site's
+ * into its window's slots by the rule freezeBestTimeBatch applies (delivery.best_time_slot, the
+ * site's prior from the same subscribers' weights, each zone's slots outside quiet hours; slot
+ * `withinHours` for those with none), counted over `sample` of the site's
  * subscribers and, for the audience, over `audienceSample`; nothing stored, the holdout not drawn
  * (its buckets are the campaign's, which does not exist yet). Answers the count per slot.
  */
 export async function planBestTimeSlots(
   db: Queryable,
-  plan: { siteId: string; topics: string[]; countries: string[]; segment: Segment | null; withinHours: number; firstHour: number; at: Date },
+  plan: { siteId: string; topics: string[]; countries: string[]; segment: Segment | null; withinHours: number; firstHour: number; at: Date; zones: string[]; masks: string[]; defaultMask: string },
   sample: PlanSample,
   audienceSample: PlanSample,
 ): Promise<Map<number, number>> {
-  const narrowed = segmentSql(plan.segment, 7);
-  const site = planSampleSql(sample, 7 + narrowed.params.length);
-  const audience = planSampleSql(audienceSample, 7 + narrowed.params.length + site.params.length);
+  const narrowed = segmentSql(plan.segment, 10);
+  const site = planSampleSql(sample, 10 + narrowed.params.length);
+  const audience = planSampleSql(audienceSample, 10 + narrowed.params.length + site.params.length);
   const { rows } = await db.query(
     `WITH hours AS (
        SELECT u.i, sum(u.w * delivery.hour_decay(h.weighed_at, $6)) AS w
@@ -190,11 +191,12 @@ export async function planBestTimeSlots(
      prior AS (
        SELECT array_agg(coalesce(hours.w / nullif((SELECT sum(w) FROM hours), 0), 0)::real ORDER BY g.i) AS shares
          FROM generate_series(1, 24) AS g(i) LEFT JOIN hours ON hours.i = g.i)
-     SELECT delivery.best_time_slot(h.weights, h.weighed_at, (SELECT shares FROM prior), $4, $5, $6) AS slot, count(*)::int AS n
+     SELECT coalesce(delivery.best_time_slot(h.weights, h.weighed_at, (SELECT shares FROM prior), $4, $5, $6,
+                     coalesce(($8::text[])[array_position($7::text[], s.time_zone)], $9)), $5) AS slot, count(*)::int AS n
        FROM delivery.subscribers s LEFT JOIN delivery.subscriber_hours h ON h.subscriber_id = s.id
       WHERE s.site_id = $1 AND s.active AND (s.country = ANY($2::text[]) OR s.topics && $3::text[])${narrowed.sql}${audience.sql}
       GROUP BY 1`,
-    [plan.siteId, plan.countries, plan.topics, plan.firstHour, plan.withinHours, plan.at, ...narrowed.params, ...site.params, ...audience.params],
+    [plan.siteId, plan.countries, plan.topics, plan.firstHour, plan.withinHours, plan.at, plan.zones, plan.masks, plan.defaultMask, ...narrowed.params, ...site.params, ...audience.params],
   );
   return new Map(rows.map((r) => [r.slot as number, r.n as number]));
 }

@@ -59,6 +59,27 @@ describe('delivery: a best-time campaign planned before it is sent', function ()
     expect(planned.slots.every((s) => s.users === 50)).to.equal(true);
   });
 
+  it("plans no one in the site's quiet hours: the same slots as a dispatch then freezes", async () => {
+    const { siteId } = await newSite(t);
+    await t.operators.seedSubscribers({ siteId, count: 120, topics: ['all'], countries: ['br'], topicsPerSubscriber: 1 });
+    const start = new Date();
+    await engageBySlot(siteId, start, 6);
+    const slots = bestTimeSlots(start, 6);
+    // Quiet from the top of slot 2 to the top of slot 4, in the site's zone (UTC when unset).
+    const hhmm = (d: Date) => d.toISOString().slice(11, 16);
+    await t.operators.setQuietHours(siteId, { from: hhmm(slots[2].at), to: hhmm(slots[4].at) });
+    const planned = await plan({ siteId, topics: ['all'], countries: [], segment: null, withinHours: 6, holdoutPercent: 0, start });
+    expect(planned.slots.filter((s) => s.slot === 2 || s.slot === 3).map((s) => s.users)).to.deep.equal([0, 0]);
+    expect(planned.slots.reduce((n, s) => n + s.users, 0)).to.equal(120);
+
+    const job: DispatchMessage = { ...dispatchMessage(siteId, ['all']), bestTime: { withinHours: 6, holdoutPercent: 0 } };
+    const { dispatch } = expansionRecorder(t);
+    await dispatch(job, noop);
+    const { rows } = await t.pool.query(`SELECT slot, count(*)::int AS n FROM delivery.best_time_slots WHERE campaign_id = $1 GROUP BY slot`, [job.campaignId]);
+    const frozen = new Map(rows.map((r) => [r.slot as number, r.n as number]));
+    expect(planned.slots.map((s) => s.users)).to.deep.equal(planned.slots.map((s) => frozen.get(s.slot) ?? 0));
+  });
+
   it("takes the holdout's share out first; the slots add up to the rest; an empty audience plans nobody", async () => {
     const { siteId } = await newSite(t);
     await t.operators.seedSubscribers({ siteId, count: 301, topics: ['all'], countries: ['br'], topicsPerSubscriber: 1 });
