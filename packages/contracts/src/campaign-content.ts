@@ -129,6 +129,16 @@ export function buildPushPayload(campaignId: string, c: CampaignContent, trackin
 }
 
 /**
+ * True when the notification built from `content` fits one push record (with room for the
+ * tracking token), sent now: a send time as long as any before the year 2286. The campaign
+ * service's create checks it, the delivery service checks each person's rendering of a template.
+ */
+export function fitsOnePush(content: CampaignContent): boolean {
+  const payload = buildPushPayload('00000000-0000-0000-0000-000000000000', content, 'x'.repeat(TRACKING_TOKEN_RESERVED_CHARS), Date.now());
+  return Buffer.byteLength(payload, 'utf8') <= MAX_PUSH_PLAINTEXT_BYTES;
+}
+
+/**
  * buildPushPayload for every push of one campaign and content sent at `sentAt`: the JSON up to
  * the token is made once, and only the token (the last member) differs from push to push. The
  * options go in only where they differ from the browser's defaults (webpush-sw.js reads them);

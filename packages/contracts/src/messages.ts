@@ -140,7 +140,22 @@ export const MAX_NOTIFICATION_TARGETS = 10_000;
  * site, each reached on their active subscriptions as the delivery service knows them when it
  * takes the job; contracts' external-id.ts is the rule of an id).
  */
-export type NotificationTargets = { subscriptionIds: string[]; externalIds?: undefined } | { externalIds: string[]; subscriptionIds?: undefined };
+export type NotificationTargets = ({ subscriptionIds: string[]; externalIds?: undefined } | { externalIds: string[]; subscriptionIds?: undefined }) & {
+  /**
+   * Added 2026-12-08, optional: the notification was made from a template (docs/api-decisions.md,
+   * "Notifications", "From a template"), frozen at create: each target is sent the template's
+   * `content` (a create body's content fields, texts with tags: template.ts) rendered with its
+   * person's tags under `variables` (renderTemplateContent), the job's `content` being only the
+   * rendering at create. A previous release dead-letters such a job rather than send that rendering.
+   */
+  template?: NotificationTemplateJob;
+};
+
+/** A notification's template as the job carries it: its texts and the call's values. */
+export interface NotificationTemplateJob {
+  content: Record<string, unknown>;
+  variables: Record<string, string | number>;
+}
 
 /** What a revision does to the notification a campaign showed. */
 export const REVISION_ACTIONS = ['update', 'recall'] as const;
@@ -297,6 +312,14 @@ const count = { type: 'integer', minimum: 0 };
 const nullableString = { type: ['string', 'null'] };
 const UTC_SECONDS = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
 const UTC_MILLISECONDS = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z$';
+/** A notification job's template (NotificationTemplateJob): texts are checked where rendered, values as a create checks them. */
+const notificationTemplateSchema = {
+  type: 'object',
+  required: ['content', 'variables'],
+  additionalProperties: false,
+  properties: { content: { type: 'object' }, variables: { type: 'object', additionalProperties: { type: ['string', 'number'] } } },
+};
+
 const contentProperties = {
   title: { type: 'string' },
   body: { type: 'string' },
@@ -465,13 +488,16 @@ const schemas = {
             type: 'object',
             required: ['subscriptionIds'],
             additionalProperties: false,
-            properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS } },
+            properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS }, template: notificationTemplateSchema },
           },
           {
             type: 'object',
             required: ['externalIds'],
             additionalProperties: false,
-            properties: { externalIds: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_EXTERNAL_ID_CHARS }, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS } },
+            properties: {
+              externalIds: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_EXTERNAL_ID_CHARS }, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS },
+              template: notificationTemplateSchema,
+            },
           },
         ],
       },

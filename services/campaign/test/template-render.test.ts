@@ -1,10 +1,10 @@
-// The template language and a template's checks (src/templates/render.ts, template-input.ts;
+// The template language and a template's checks (packages/contracts/src/template.ts, template-input.ts;
 // docs/api-decisions.md, "Templates"): tags and defaults, the escaping of text and URL fields, the
 // content fields' limits on what is rendered, unknown variables by name, unicode, hostile input.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ValidationError } from '../src/base/errors.js';
-import { parse, render, plainText, urlEscape, type Parsed } from '../src/templates/render.js';
+import { parse, render, plainText, urlEscape, type Parsed } from '@webpush/contracts/template.js';
 import { renderContent, validateTemplateInput, validateTemplateUpdate, variablesField, variablesOf } from '../src/templates/template-input.js';
 import { validateContentInput } from '../src/campaigns/create-input.js';
 

@@ -48,7 +48,7 @@ import { createDispatchHandler } from './sending/index.js';
 import { createPacer, type Pacer } from './sending/index.js';
 import { createLeases } from './sending/index.js';
 import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP } from './sending/index.js';
-import { contentFor, findRun } from './sending/index.js';
+import { contentsFor, findRun } from './sending/index.js';
 import { vapidSigners } from './sites/index.js';
 import { createCounterPublisher } from './tracking/index.js';
 import { createRetention } from './retention/index.js';
@@ -95,7 +95,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   const clickUrl = config.publicUrl === '' ? undefined : clickUrls(config.publicUrl);
   const contentOf = async (campaignId: string, subscriberId: string) => {
     const run = await findRun(pool, campaignId);
-    return run === null ? null : contentFor(run)(subscriberId);
+    return run === null ? null : ((await contentsFor(pool, run, [subscriberId]))(subscriberId) ?? null);
   };
   const metrics = createServiceMetrics('delivery');
   const pushMetrics = createPushMetrics(metrics.registry);

@@ -154,6 +154,7 @@ const OWN = {
   templateVariableMissing: 'Template variable <name> has no value and no default',
   templateReference: 'template must be an object with id (a template of this site) and optional variables',
   templateNotOfSite: 'template.id is not a template of this site',
+  notificationTemplateWithContent: 'A notification takes either template or content fields (title, body, link, icon, image, callToAction, utm parameters, notification options), not both',
   templateWithContent: 'A campaign takes either template or content fields (title, body, link, icon, image, callToAction, utm parameters, notification options), not both',
   // /v2/automations and POST /v2/events (an addition: docs/api-decisions.md, "Automations")
   automationNotFound: 'Automation not found',

@@ -5,9 +5,9 @@
 // is normalised (each variant's fields and the test's in a fixed order) so equal tests are
 // stored and compared equal.
 import { MAX_VARIANTS, MAX_WINDOW_MINUTES, MIN_VARIANTS, VARIANT_FIELDS, variantContent, WINNER_METRICS, type AbTest, type VariantContent, type WinnerMetric } from '@webpush/contracts/ab-test.js';
-import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { fitsOnePush, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { echoValue } from '@webpush/shared/text.js';
-import { CONTENT_FIELD_RULES, fitsOnePush } from './content-fields.js';
+import { CONTENT_FIELD_RULES } from './content-fields.js';
 import { fill, MESSAGES } from '../base/texts.js';
 
 const AB_TEST_FIELDS = ['variants', 'testPercent', 'winnerMetric', 'windowMinutes'] as const;

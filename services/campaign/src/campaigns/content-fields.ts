@@ -2,7 +2,7 @@
 // callToAction), one function per field, shared by the create's own fields (create-input.ts) and
 // an A/B test's variants (ab-test-input.ts), which must follow exactly the same rules. Each
 // returns the normalised value and pushes its message(s) to `errors` (docs/api-decisions.md, "Create").
-import { buildPushPayload, type CampaignContent, MAX_PUSH_PLAINTEXT_BYTES, TRACKING_TOKEN_RESERVED_CHARS } from '@webpush/contracts/campaign-content.js';
+import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import type { VARIANT_FIELDS } from '@webpush/contracts/ab-test.js';
 import { hasBadCharacters } from '@webpush/shared/text.js';
 import { graphemeLength } from '../base/text.js';
@@ -96,12 +96,3 @@ export const CONTENT_FIELD_RULES: Readonly<ContentRules> = Object.freeze({
   image: (v, errors) => optionalUrl(v, { url: MESSAGES.imageUrl, characters: MESSAGES.imageCharacters }, errors),
   callToAction: callToActionField,
 });
-
-/**
- * True when the notification built from `content` fits one push record (with room for the
- * tracking token), sent now: a send time as long as any before the year 2286.
- */
-export function fitsOnePush(content: CampaignContent): boolean {
-  const payload = buildPushPayload('00000000-0000-0000-0000-000000000000', content, 'x'.repeat(TRACKING_TOKEN_RESERVED_CHARS), Date.now());
-  return Buffer.byteLength(payload, 'utf8') <= MAX_PUSH_PLAINTEXT_BYTES;
-}

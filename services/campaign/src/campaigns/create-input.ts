@@ -1,6 +1,6 @@
 // Validation of the create body, rule by rule from the spec's 400 table and
 // docs/api-decisions.md. Every failing field contributes its message, in the table's order.
-import { campaignContent, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { campaignContent, fitsOnePush, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { someHasBadCharacters } from '@webpush/shared/text.js';
 import type { AbTest } from '@webpush/contracts/ab-test.js';
 import type { BestTime } from '@webpush/contracts/best-time.js';
@@ -8,7 +8,7 @@ import type { LocalTime } from '@webpush/contracts/local-time.js';
 import { EXAMPLE_DATE, parseUtcDate } from '../base/dates.js';
 import { abTestField, variantsThatDoNotFit } from './ab-test-input.js';
 import { bestTimeField } from './best-time-input.js';
-import { clean, CONTENT_FIELD_RULES, fitsOnePush, isAbsent } from './content-fields.js';
+import { clean, CONTENT_FIELD_RULES, isAbsent } from './content-fields.js';
 import { localTimeField } from './local-time-input.js';
 import { notificationOptionsField, urgencyField } from './notification-options-input.js';
 import type { Urgency } from '@webpush/contracts/urgency.js';

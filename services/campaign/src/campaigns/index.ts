@@ -6,7 +6,7 @@ export { createAudienceClient } from './audience-client.js';
 export { createAudienceRecount } from './audience-recount.js';
 export { campaignByIdUseCases } from './campaign-by-id.js';
 export { abTestVariantCount } from './campaigns-store.js';
-export { CONTENT_FIELD_RULES, fitsOnePush } from './content-fields.js';
+export { CONTENT_FIELD_RULES } from './content-fields.js';
 export { checkCreateBodyUseCase, createCampaignUseCase } from './create-campaign.js';
 export type { AudienceCounter, CreateCampaignDeps, CreateClaim } from './create-campaign.js';
 export { updateDraftUseCase } from './update-draft.js';

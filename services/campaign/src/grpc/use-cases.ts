@@ -32,7 +32,7 @@ export function createUseCases(
     pickWinner: pickWinnerUseCase(deps),
     planPreview: planPreviewUseCase(deps),
     reviseCampaign: reviseCampaignUseCase(deps),
-    createNotification: createNotificationUseCase(deps),
+    createNotification: createNotificationUseCase({ ...deps, renderTemplate: templates.renderForNotification }),
     ...notificationByIdUseCases(deps),
     ...campaignByIdUseCases({ ...deps, fixedParts }),
     ...templates,

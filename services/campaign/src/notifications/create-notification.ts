@@ -13,7 +13,8 @@ import { IdempotencyConflictError, UnauthenticatedError, ValidationError } from 
 import { isUuid } from '../base/ids.js';
 import { MESSAGES } from '../base/texts.js';
 import { parseObjectBody } from '../base/request-body.js';
-import { validateNotificationInput, type NotificationInput } from './notification-input.js';
+import type { NotificationInput } from './notification-input.js';
+import { notificationInputOf, type NotificationTemplateRenderer } from './notification-template.js';
 import { insertNotification } from './notification-store.js';
 
 /**
@@ -23,18 +24,17 @@ import { insertNotification } from './notification-store.js';
  * own transaction. Answers the new notification's id; wake the relay after the commit.
  */
 export async function storeNotification(tx: Queryable, siteId: string, input: NotificationInput, id: string = randomUUID()): Promise<string> {
-  const { subscriptionIds, externalIds, content, ttl, urgency, transactional } = input;
-  await insertNotification(tx, { id, siteId, content, ttl, urgency, transactional, subscriptionIds, externalIds });
+  const { subscriptionIds, externalIds, content, ttl, urgency, transactional, template } = input;
+  await insertNotification(tx, { id, siteId, content, ttl, urgency, transactional, subscriptionIds, externalIds, template });
   await insertOutbox(tx, [notificationJob(id)]);
   return id;
 }
 
-export function createNotificationUseCase(deps: { pool: Pool; onDispatched?: () => void }) {
+export function createNotificationUseCase(deps: { pool: Pool; renderTemplate: NotificationTemplateRenderer; onDispatched?: () => void }) {
   return async function createNotification(siteId: string, bodyJson: string, idempotencyKey: string): Promise<{ id: string }> {
     if (!isUuid(siteId)) throw new UnauthenticatedError();
     if (idempotencyKey !== '' && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new ValidationError([MESSAGES.idempotencyKeyFormat]);
     const body = parseObjectBody(bodyJson, false);
-    const input = validateNotificationInput(body);
     // The site's keys are shared with campaign creates: a notification's hash can never equal a
     // campaign body's, so a key used for one and then the other is a conflict, never a replay.
     const requestHash = sha256Hex(canonicalJson({ notification: body }));
@@ -45,10 +45,13 @@ export function createNotificationUseCase(deps: { pool: Pool; onDispatched?: () 
       if (stored.requestHash !== requestHash) throw new IdempotencyConflictError();
       return { id: stored.campaignId };
     };
+    // A replay comes before the template is rendered, as on a campaign create: the first answer
+    // stands even if the template changed or was deleted since.
     if (idempotencyKey !== '') {
       const earlier = await replay();
       if (earlier) return earlier;
     }
+    const input = await notificationInputOf(deps.renderTemplate, siteId, body);
 
     const id = randomUUID();
     const stored = await withTransaction(deps.pool, async (tx) => {

@@ -2,11 +2,12 @@
 // (subscriptions or people, exactly one) first, then the content by the create's own rules and messages (content-fields.ts and the
 // create's utm, TTL and options fields), then `transactional`. Every failing field contributes
 // its message.
-import { campaignContent, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { campaignContent, fitsOnePush, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { externalIdFault } from '@webpush/contracts/external-id.js';
 import { MAX_NOTIFICATION_TARGETS } from '@webpush/contracts/messages.js';
 import type { Urgency } from '@webpush/contracts/urgency.js';
-import { CONTENT_FIELD_RULES, fitsOnePush, notificationOptionsField, ttlField, urgencyField, utmField } from '../campaigns/index.js';
+import { CONTENT_FIELD_RULES, notificationOptionsField, ttlField, urgencyField, utmField } from '../campaigns/index.js';
+import type { NotificationTemplate } from '../templates/index.js';
 import { ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
 import { MESSAGES } from '../base/texts.js';
@@ -21,6 +22,12 @@ export interface NotificationInput {
   urgency: Urgency;
   /** Sent also to subscribers who reached the site's frequency cap (and counted towards it). */
   transactional: boolean;
+  /**
+   * The template it was made from, frozen (texts and the call's values), which the delivery
+   * service renders per person; null: `content` is sent as it is. With a template, `content` is
+   * its rendering at create (notification-template.ts).
+   */
+  template: NotificationTemplate | null;
 }
 
 function targetsField(value: unknown, errors: string[]): string[] {
@@ -110,5 +117,5 @@ export function validateNotificationInput(raw: Record<string, unknown>): Notific
   if (errors.length > 0) throw new ValidationError(errors);
   const content = campaignContent({ title, body, link, utmSource, utmMedium, utmCampaign, icon, image, callToAction, options });
   if (!fitsOnePush(content)) throw new ValidationError([MESSAGES.notificationTooLarge]);
-  return { subscriptionIds, externalIds, content, ttl, urgency, transactional: transactional === true };
+  return { subscriptionIds, externalIds, content, ttl, urgency, transactional: transactional === true, template: null };
 }

@@ -3,6 +3,7 @@
 import type { Queryable } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import type { Urgency } from '@webpush/contracts/urgency.js';
+import type { NotificationTemplate } from '../templates/index.js';
 
 export interface NotificationRow {
   id: string;
@@ -15,12 +16,14 @@ export interface NotificationRow {
   subscriptionIds: string[];
   /** The people named (external ids), or [] when it names subscriptions. */
   externalIds: string[];
+  /** The template it was made from, frozen at create; null: inline content. */
+  template: NotificationTemplate | null;
   createdAt: Date;
   /** Microsecond text of created_at: the list's keyset. */
   sortKey: string;
 }
 
-const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, external_ids, created_at,
+const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, external_ids, template, created_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
 
 function toRow(r: Record<string, any>): NotificationRow {
@@ -33,6 +36,7 @@ function toRow(r: Record<string, any>): NotificationRow {
     transactional: r.transactional,
     subscriptionIds: r.subscription_ids,
     externalIds: r.external_ids,
+    template: r.template,
     createdAt: r.created_at,
     sortKey: r.sort_key,
   };
@@ -40,9 +44,9 @@ function toRow(r: Record<string, any>): NotificationRow {
 
 export async function insertNotification(db: Queryable, n: Omit<NotificationRow, 'createdAt' | 'sortKey'>): Promise<void> {
   await db.query(
-    `INSERT INTO campaign.notifications (id, site_id, content, ttl, urgency, transactional, subscription_ids, external_ids)
-     VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::uuid[], $8::text[])`,
-    [n.id, n.siteId, JSON.stringify(n.content), n.ttl, n.urgency, n.transactional, n.subscriptionIds, n.externalIds],
+    `INSERT INTO campaign.notifications (id, site_id, content, ttl, urgency, transactional, subscription_ids, external_ids, template)
+     VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::uuid[], $8::text[], $9::jsonb)`,
+    [n.id, n.siteId, JSON.stringify(n.content), n.ttl, n.urgency, n.transactional, n.subscriptionIds, n.externalIds, n.template === null ? null : JSON.stringify(n.template)],
   );
 }
 

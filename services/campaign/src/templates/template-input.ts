@@ -11,7 +11,7 @@ import { CONTENT_INPUT_FIELDS, validateContentInput } from '../campaigns/index.j
 import { ValidationError } from '../base/errors.js';
 import { graphemeLength } from '../base/text.js';
 import { fill, MESSAGES } from '../base/texts.js';
-import { literalOf, parse, plainText, render, tagsOf, urlEscape, VARIABLE_NAME, type Parsed, type Values } from './render.js';
+import { literalOf, parse, renderTemplateContent, tagsOf, TEMPLATE_TEXT_FIELDS, TEMPLATE_URL_FIELDS, VARIABLE_NAME, type Parsed, type Values } from '@webpush/contracts/template.js';
 
 /** What a template stores: the create body's content fields, as given (absent or null ones left out). */
 export type TemplateContent = Partial<Record<(typeof CONTENT_INPUT_FIELDS)[number], unknown>>;
@@ -32,9 +32,8 @@ const MAX_TEMPLATE_TEXT = 2048;
 const MAX_VARIABLES = 100;
 const MAX_VALUE_CHARS = 1000;
 
-/** The fields whose texts may hold tags, and each one's least rendered length (text) or URL-ness. */
-const TEXT_FIELDS = { title: 3, body: 3, callToAction: 0, utmSource: 0, utmMedium: 0, utmCampaign: 0 } as const;
-const URL_FIELDS = ['link', 'icon', 'image', 'badge'] as const;
+/** The text fields whose texts may hold tags (contracts' TEMPLATE_TEXT_FIELDS), each one's least rendered length. */
+const TEXT_FIELDS: Readonly<Record<(typeof TEMPLATE_TEXT_FIELDS)[number], number>> = { title: 3, body: 3, callToAction: 0, utmSource: 0, utmMedium: 0, utmCampaign: 0 };
 const ACTION_TITLE_MIN = 1;
 /** A URL's text up to the end of its host: what a variable must not stand in or before. */
 const ORIGIN = /^https?:\/\/[^/?#]+[/?#]/i;
@@ -87,7 +86,7 @@ function checkedContent(content: TemplateContent, errors: string[]): void {
     const parsed = parsedText(content[field as keyof TemplateContent], field, errors);
     probe[field] = parsed === null ? undefined : probeText(parsed, min);
   }
-  for (const field of URL_FIELDS) {
+  for (const field of TEMPLATE_URL_FIELDS) {
     if (isAbsent(content[field])) continue;
     const parsed = parsedUrl(content[field], field, errors);
     probe[field] = parsed === null ? undefined : probeUrlOf(parsed);
@@ -210,14 +209,7 @@ export function variablesField(value: unknown, errors: string[]): Values {
  * create's rules to judge. Every variable with neither a value nor a default is refused by name.
  */
 export function renderContent(content: TemplateContent, values: Values): Record<string, unknown> {
-  const missing = new Set<string>();
-  const text = (v: unknown, escape: (s: string) => string) => render(parse(v as string) as Parsed, values, escape, missing);
-  const out: Record<string, unknown> = { ...content };
-  for (const field of Object.keys(TEXT_FIELDS)) if (typeof content[field as keyof TemplateContent] === 'string') out[field] = text(content[field as keyof TemplateContent], plainText);
-  for (const field of URL_FIELDS) if (typeof content[field] === 'string') out[field] = text(content[field], urlEscape);
-  if (Array.isArray(content.actions)) {
-    out.actions = (content.actions as Record<string, unknown>[]).map((a) => ({ title: text(a.title, plainText), link: text(a.link, urlEscape) }));
-  }
-  if (missing.size > 0) throw new ValidationError([...missing].map((name) => fill(MESSAGES.templateVariableMissing, { name })));
-  return out;
+  const rendered = renderTemplateContent(content, values);
+  if (rendered.missing.length > 0) throw new ValidationError(rendered.missing.map((name) => fill(MESSAGES.templateVariableMissing, { name })));
+  return rendered.content;
 }

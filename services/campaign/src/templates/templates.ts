@@ -11,6 +11,7 @@ import { NotFoundError, RefusedError, ValidationError } from '../base/errors.js'
 import { isUuid } from '../base/ids.js';
 import { parseObjectBody } from '../base/request-body.js';
 import { MESSAGES } from '../base/texts.js';
+import type { Values } from '@webpush/contracts/template.js';
 import { inFieldOrder, renderContent, validateTemplateInput, validateTemplateUpdate, variablesField, variablesOf, type TemplateContent, type TemplateVariable } from './template-input.js';
 import { deleteTemplate, insertTemplate, listTemplates, templateById, updateTemplate, type TemplateRow } from './template-store.js';
 
@@ -44,6 +45,24 @@ export interface RenderedTemplate {
 
 export type TemplateRenderer = (siteId: string, reference: unknown) => Promise<RenderedTemplate>;
 
+/**
+ * A notification's template (docs/api-decisions.md, "Notifications", "From a template"): its
+ * id and version, its texts and the call's values, frozen at create; the delivery service renders
+ * it per person.
+ */
+export interface NotificationTemplate {
+  id: string;
+  version: number;
+  content: TemplateContent;
+  variables: Values;
+}
+
+/** What a notification with `template` is made of: its content fields as rendered at create, and the template. */
+export interface RenderedNotificationTemplate {
+  content: Record<string, unknown>;
+  template: NotificationTemplate;
+}
+
 const templateOf = (row: TemplateRow): Template => ({
   id: row.id,
   name: row.name,
@@ -72,14 +91,27 @@ export function templateUseCases(deps: { pool: Pool; cursors: CursorCodec }) {
     return row;
   };
 
-  /** The template rendered with the body's `variables`: the content as the create's rules make it. */
-  async function rendered(siteId: string, id: string, variables: unknown): Promise<{ row: TemplateRow; content: Record<string, unknown> }> {
+  /** The body's `variables` checked, and the template (as found by `found`). */
+  async function valuesAndRow(siteId: string, id: string, variables: unknown): Promise<{ row: TemplateRow; values: Values }> {
     const errors: string[] = [];
     const values = variablesField(variables, errors);
     if (errors.length > 0) throw new ValidationError(errors);
-    const row = await found(siteId, id);
+    return { row: await found(siteId, id), values };
+  }
+
+  /** The template rendered with the body's `variables`: the content as the create's rules make it. */
+  async function rendered(siteId: string, id: string, variables: unknown): Promise<{ row: TemplateRow; content: Record<string, unknown> }> {
+    const { row, values } = await valuesAndRow(siteId, id, variables);
     return { row, content: renderContent(row.content, values) };
   }
+
+  /** A create's `template` checked as an object of id and optional variables. */
+  const referenceOf = (reference: unknown): { id: string; variables: unknown } => {
+    const ref = reference as Record<string, unknown> | null;
+    const isRef = typeof ref === 'object' && ref !== null && !Array.isArray(ref) && typeof ref.id === 'string' && Object.keys(ref).every((k) => k === 'id' || k === 'variables');
+    if (!isRef) throw new ValidationError([MESSAGES.templateReference]);
+    return { id: ref.id as string, variables: ref.variables };
+  };
 
   return {
     async createTemplate(siteId: string, bodyJson: string): Promise<Template> {
@@ -141,15 +173,39 @@ export function templateUseCases(deps: { pool: Pool; cursors: CursorCodec }) {
 
     /** A create's `template: {id, variables}` rendered; its content judged by the create after. */
     renderForCampaign: (async (siteId, reference) => {
-      const ref = reference as Record<string, unknown> | null;
-      const isRef = typeof ref === 'object' && ref !== null && !Array.isArray(ref) && typeof ref.id === 'string' && Object.keys(ref).every((k) => k === 'id' || k === 'variables');
-      if (!isRef) throw new ValidationError([MESSAGES.templateReference]);
+      const ref = referenceOf(reference);
       try {
-        const { row, content } = await rendered(siteId, ref.id as string, ref.variables);
+        const { row, content } = await rendered(siteId, ref.id, ref.variables);
         return { content, template: { id: row.id, version: row.version } };
       } catch (err) {
         throw err instanceof NotFoundError ? new ValidationError([MESSAGES.templateNotOfSite]) : err;
       }
     }) satisfies TemplateRenderer as TemplateRenderer,
+
+    /**
+     * A notification's `template: {id, variables}` (the campaign create's rules and messages),
+     * rendered for the create's rules to judge, and frozen. `tagsMaySupply`: it is sent to people,
+     * whose tags may give a variable the call does not, so one with neither a value nor a default
+     * is allowed, and stands in the content rendered here (with the call's values and the
+     * defaults) as its tag `{{ name }}`, percent-encoded in a URL field (the delivery
+     * service renders each person's; docs/api-decisions.md, "From a template"). Otherwise such a
+     * variable is refused by name, as on a campaign create.
+     */
+    async renderForNotification(siteId: string, reference: unknown, tagsMaySupply: boolean): Promise<RenderedNotificationTemplate> {
+      const ref = referenceOf(reference);
+      let found: { row: TemplateRow; values: Values };
+      try {
+        found = await valuesAndRow(siteId, ref.id, ref.variables);
+      } catch (err) {
+        throw err instanceof NotFoundError ? new ValidationError([MESSAGES.templateNotOfSite]) : err;
+      }
+      const { row, values } = found;
+      const template: NotificationTemplate = { id: row.id, version: row.version, content: row.content, variables: values };
+      if (!tagsMaySupply) return { content: renderContent(row.content, values), template };
+      // No prototype: a variable named __proto__ is a name like any other.
+      const withTags: Record<string, string | number> = Object.assign(Object.create(null), values);
+      for (const { name, required } of variablesOf(row.content)) if (required && !Object.hasOwn(withTags, name)) withTags[name] = `{{ ${name} }}`;
+      return { content: renderContent(row.content, withTags), template };
+    },
   };
 }

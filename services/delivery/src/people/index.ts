@@ -3,8 +3,8 @@
 export { createIdentity, DEFAULT_IDENTITY_OVERLAP_HOURS, MAX_IDENTITY_OVERLAP_HOURS, externalIdProblem, IDENTITY_MESSAGES, MAX_EXTERNAL_ID_CHARS } from './identity.js';
 export type { Identity } from './identity.js';
 export { identitySignature, resealIdentitySecrets } from './identity-secret.js';
-export { activeSubscriptionsOfPeople } from './people-store.js';
-export type { PersonSubscription } from './people-store.js';
+export { activeSubscriptionsOfPeople, tagTextsOfPeople, tagTextsOfSubscribers } from './people-store.js';
+export type { PersonSubscription, TagTexts } from './people-store.js';
 export { createPeople, MAX_PERSON_SENDS, PEOPLE_MESSAGES } from './people.js';
 export type { People } from './people.js';
 export { createPeopleHandlers } from './grpc-handlers.js';

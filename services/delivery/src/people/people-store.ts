@@ -135,6 +135,47 @@ export async function activeSubscriptionsOfPeople(db: Queryable, siteId: string,
   return rows.map((r) => ({ externalId: r.external_id as string, subscriberId: r.subscriber_id as string }));
 }
 
+/** A person's tags as a template's values: text as it is, numbers as JavaScript writes them, booleans as true/false, dates in ISO 8601 (UTC). */
+export type TagTexts = Record<string, string>;
+
+const tagText = (r: Record<string, any>): string =>
+  r.kind === 'string' ? r.string_value : r.kind === 'number' ? String(r.number_value) : r.kind === 'boolean' ? String(r.boolean_value) : (r.date_value as Date).toISOString();
+
+/** Groups rows of (owner, tag) by owner into tag texts, without prototypes (a tag named __proto__ is a tag). */
+function tagTextsBy(rows: Record<string, any>[], owner: string): Map<string, TagTexts> {
+  const out = new Map<string, TagTexts>();
+  for (const r of rows) {
+    let tags = out.get(r[owner]);
+    if (!tags) out.set(r[owner], (tags = Object.create(null) as TagTexts));
+    tags[r.key] = tagText(r);
+  }
+  return out;
+}
+
+/** The tags of the site's people named by `externalIds` (a notification's template rendered per person), by external id; a person without tags is absent. */
+export async function tagTextsOfPeople(db: Queryable, siteId: string, externalIds: readonly string[]): Promise<Map<string, TagTexts>> {
+  const { rows } = await db.query(
+    `SELECT p.external_id, t.key, t.kind, t.string_value, t.number_value, t.date_value, t.boolean_value
+       FROM delivery.people p JOIN delivery.person_tags t ON t.person_id = p.id
+      WHERE p.site_id = $1 AND p.external_id = ANY($2::text[])`,
+    [siteId, externalIds],
+  );
+  return tagTextsBy(rows, 'external_id');
+}
+
+/** The tags of the people the subscriptions `subscriberIds` (of the site) are linked to, by subscriber id; one of nobody's, or of a person without tags, is absent. */
+export async function tagTextsOfSubscribers(db: Queryable, siteId: string, subscriberIds: readonly string[]): Promise<Map<string, TagTexts>> {
+  const { rows } = await db.query(
+    `SELECT l.subscriber_id::text AS subscriber_id, t.key, t.kind, t.string_value, t.number_value, t.date_value, t.boolean_value
+       FROM delivery.person_subscriptions l
+       JOIN delivery.people p ON p.id = l.person_id AND p.site_id = $1
+       JOIN delivery.person_tags t ON t.person_id = p.id
+      WHERE l.subscriber_id = ANY($2::bigint[])`,
+    [siteId, subscriberIds],
+  );
+  return tagTextsBy(rows, 'subscriber_id');
+}
+
 // ---- /v2/users/{externalId} (docs/people.md, "The API") ---------------------------------------
 
 export interface PersonRow {

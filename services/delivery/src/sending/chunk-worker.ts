@@ -17,7 +17,7 @@ import type { ClickUrl } from '@webpush/contracts/campaign-content.js';
 import { campaignTopic } from '@webpush/contracts/push-topic.js';
 import { batchPayloads, revisionBatchPayloads } from './payloads.js';
 import { DEFAULT_URGENCY } from '@webpush/contracts/urgency.js';
-import { contentFor, variantFor } from './run-content.js';
+import { contentsFor, variantFor } from './run-content.js';
 import { claim, claimCapped, frequencyCapOf, markSending, recordOutcomes, subscriptions, unfinishedHolders, unfinishedRows, type Claimant, type Outcome } from './delivery-log-store.js';
 import { chunkDone, findRun, type RunRow } from './run-store.js';
 import { startTestWindow } from '../ab-tests/index.js';
@@ -138,11 +138,18 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
   const loadAndSend = async (run: RunRow, ids: string[], hooks: Required<PushHooks>): Promise<PushResult[]> => {
     const { job } = run;
     const campaignId = job.campaignId;
-    const subs = await retrying('subscriptions', retry, () => subscriptions(deps.pool, ids));
-    const found = new Set(subs.map((s) => s.id));
+    const read = await retrying('subscriptions', retry, () => subscriptions(deps.pool, ids));
+    const found = new Set(read.map((s) => s.id));
     for (const id of ids) if (!found.has(id)) hooks.onResult({ id, outcome: 'failed', reason: 'subscription no longer exists', attempts: 0 });
+    const contentOf = read.length === 0 ? () => undefined : await retrying('contents', retry, () => contentsFor(deps.pool, run, ids));
+    // Only a notification made from a template can have a subscriber without content (none is
+    // expected: a row whose rendering failed is never expanded); it is failed, never sent another's.
+    const subs: typeof read = [];
+    for (const s of read) {
+      if (contentOf(s.id) !== undefined) subs.push(s);
+      else hooks.onResult({ id: s.id, outcome: 'failed', reason: 'no content was rendered for this subscription', attempts: 0 });
+    }
     if (subs.length === 0) return [];
-    const contentOf = contentFor(run);
     // Per batch, not per push: the tokens are signed together, and each content's JSON is made
     // once (payloads.ts), with the batch's moment as the notification's time (unless the campaign sets one).
     // A revision's pushes are its campaign's notification: its id (the tag), its Topic (a copy
@@ -150,7 +157,7 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
     const notified = job.revision?.campaignId ?? campaignId;
     const tokens = deps.tokens.signAll(notified, subs.map((s) => s.id));
     const payloadOf = job.revision ? revisionBatchPayloads(job.revision, Date.now()) : batchPayloads(campaignId, Date.now(), deps.clickUrl);
-    const items: PushTarget[] = subs.map(({ declarative, ...s }, i) => ({ ...s, payload: payloadOf(contentOf(s.id), declarative, tokens[i]) }));
+    const items: PushTarget[] = subs.map(({ declarative, ...s }, i) => ({ ...s, payload: payloadOf(contentOf(s.id)!, declarative, tokens[i]) }));
     const vapid = await deps.vapid(job.siteId);
     const urgency = job.urgency ?? DEFAULT_URGENCY;
     const send = (subscriptions: PushTarget[], withHooks: Required<PushHooks>) =>

@@ -13,8 +13,9 @@ import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '@webp
 import { audienceSlice, failRun, finishExpansion, recipientsSlice, recordExpansion, revisedRun, runFor, startPacing, type RunRow } from './run-store.js';
 import { storeStagePlan } from './stages.js';
 import { bestTimePlan, freezeBestTimeBatch } from './best-time-store.js';
-import { lockNotificationRun, resolveTargets, storePersonTargets, targetsSlice } from './notification-store.js';
-import { activeSubscriptionsOfPeople } from '../people/index.js';
+import { lockNotificationRun, resolveTargets, storePersonTargets, storeRenderings, targetsSlice, targetsToRender } from './notification-store.js';
+import { renderForTarget } from './notification-render.js';
+import { activeSubscriptionsOfPeople, tagTextsOfPeople, tagTextsOfSubscribers } from '../people/index.js';
 import { findSiteById } from '../sites/index.js';
 
 export interface DispatchDeps {
@@ -71,6 +72,25 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       await withTransaction(deps.pool, async (tx) => {
         await lockNotificationRun(tx, job.campaignId);
         await storePersonTargets(tx, job.campaignId, people, await activeSubscriptionsOfPeople(tx, job.siteId, people));
+      });
+    }
+    // A template: each target's content rendered once, before any is sent (notification-render.ts).
+    const template = job.notification?.template;
+    if (template) {
+      await withTransaction(deps.pool, async (tx) => {
+        await lockNotificationRun(tx, job.campaignId);
+        const rows = await targetsToRender(tx, job.campaignId);
+        if (rows.length === 0) return;
+        const byPerson = job.notification?.externalIds
+          ? await tagTextsOfPeople(tx, job.siteId, [...new Set(rows.map((r) => r.externalId!))])
+          : await tagTextsOfSubscribers(tx, job.siteId, rows.map((r) => r.subscriberId));
+        const renderings = rows.map((r) => {
+          const rendered = renderForTarget(job.content, template, byPerson.get(r.externalId ?? r.subscriberId));
+          return { position: r.position, ...('content' in rendered ? { content: rendered.content, reason: '' } : { content: null, reason: rendered.reason }) };
+        });
+        await storeRenderings(tx, job.campaignId, renderings);
+        const failed = renderings.filter((r) => r.content === null).length;
+        if (failed > 0) deps.log.info('notification not rendered for some targets', { campaignId: job.campaignId, failed, rendered: renderings.length - failed });
       });
     }
     // Local time, A/B test, throttle, best time or zones in quiet hours: the pacer expands the audience in

@@ -13,4 +13,4 @@ export { CHUNKS_GROUP, DISPATCH_GROUP, createDeliveryMessaging } from './messagi
 export { createPacer } from './pacer.js';
 export type { Pacer } from './pacer.js';
 export { findRun } from './run-store.js';
-export { contentFor } from './run-content.js';
+export { contentsFor } from './run-content.js';

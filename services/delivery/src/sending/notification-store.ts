@@ -4,6 +4,7 @@
 // target — the delivery log's outcome of each (a person's derived from their subscriptions'), in
 // the request's order.
 import type { Queryable } from '@webpush/shared/db.js';
+import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { logTableOf } from './delivery-log-store.js';
 
 /**
@@ -52,15 +53,58 @@ export async function storePersonTargets(
   );
 }
 
-/** Next slice of a notification's resolved targets after subscriber `afterId`, in id order (as audienceSlice). */
+/**
+ * Next slice of a notification's resolved targets after subscriber `afterId`, in id order (as
+ * audienceSlice); a target whose outcome is set already (its template's rendering failed) is not sent.
+ */
 export async function targetsSlice(db: Queryable, notificationId: string, afterId: string, limit: number): Promise<string[]> {
   const { rows } = await db.query(
     `SELECT subscriber_id::text AS id FROM delivery.notification_targets
-      WHERE notification_id = $1 AND subscriber_id > $2::bigint
+      WHERE notification_id = $1 AND subscriber_id > $2::bigint AND outcome IS NULL
       ORDER BY subscriber_id LIMIT $3`,
     [notificationId, afterId, limit],
   );
   return rows.map((r) => r.id as string);
+}
+
+/** A target row of a notification made from a template, still to be rendered. */
+export interface TargetToRender {
+  position: number;
+  subscriberId: string;
+  /** The person named, or null for a subscription named. */
+  externalId: string | null;
+}
+
+/** The rows with a subscriber that have neither a content nor an outcome yet (call it under lockNotificationRun). */
+export async function targetsToRender(db: Queryable, notificationId: string): Promise<TargetToRender[]> {
+  const { rows } = await db.query(
+    `SELECT position, subscriber_id::text AS subscriber_id, external_id FROM delivery.notification_targets
+      WHERE notification_id = $1 AND subscriber_id IS NOT NULL AND content IS NULL AND outcome IS NULL ORDER BY position`,
+    [notificationId],
+  );
+  return rows.map((r) => ({ position: r.position, subscriberId: r.subscriber_id, externalId: r.external_id }));
+}
+
+/** Each row's rendering stored: its content, or (content null) its outcome `failed` with the reason. */
+export async function storeRenderings(db: Queryable, notificationId: string, renderings: readonly { position: number; content: CampaignContent | null; reason: string }[]): Promise<void> {
+  if (renderings.length === 0) return;
+  await db.query(
+    `UPDATE delivery.notification_targets t
+        SET content = r.content, outcome = CASE WHEN r.content IS NULL THEN 'failed' END, reason = CASE WHEN r.content IS NULL THEN r.reason END
+       FROM unnest($2::int[], $3::jsonb[], $4::text[]) AS r(position, content, reason)
+      WHERE t.notification_id = $1 AND t.position = r.position`,
+    [notificationId, renderings.map((r) => r.position), renderings.map((r) => (r.content === null ? null : JSON.stringify(r.content))), renderings.map((r) => r.reason)],
+  );
+}
+
+/** The contents rendered for the subscribers `subscriberIds` of a notification made from a template, by subscriber id. */
+export async function renderedContents(db: Queryable, notificationId: string, subscriberIds: readonly string[]): Promise<Map<string, CampaignContent>> {
+  const { rows } = await db.query(
+    `SELECT subscriber_id::text AS id, content FROM delivery.notification_targets
+      WHERE notification_id = $1 AND subscriber_id = ANY($2::bigint[]) AND content IS NOT NULL`,
+    [notificationId, subscriberIds],
+  );
+  return new Map(rows.map((r) => [r.id as string, r.content as CampaignContent]));
 }
 
 export type TargetOutcome = 'sent' | 'noSubscription' | 'capped' | 'failed' | 'pending';

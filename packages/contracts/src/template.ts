@@ -1,4 +1,6 @@
-// The template language (docs/api-decisions.md, "Templates"): text with tags `{{ name }}` and
+// The template language (docs/api-decisions.md, "Templates"), here because two services render it:
+// the campaign service when a campaign or notification is created, the delivery service per person
+// when a notification's template is rendered with each person's tags. The language: text with tags `{{ name }}` and
 // `{{ name | "default" }}`, nothing else: no sections, no logic, no partials, no HTML escaping.
 // Hand-written rather than a mustache engine: those bring sections and partials this must not
 // have, HTML-escape by default (a notification is plain text: `&amp;` would show as such), render
@@ -67,3 +69,25 @@ export function render(parsed: Parsed, values: Values, escape: (value: string) =
 /** The escape of URL fields: a value is one percent-encoded piece of a path, query or fragment. */
 export const urlEscape = (value: string): string => encodeURIComponent(value.toWellFormed());
 export const plainText = (value: string): string => value;
+
+/** The fields of a create body whose texts may hold tags: text fields (values as they are)… */
+export const TEMPLATE_TEXT_FIELDS = ['title', 'body', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign'] as const;
+/** …and URL fields (values percent-encoded); a button's title is a text, its link a URL. */
+export const TEMPLATE_URL_FIELDS = ['link', 'icon', 'image', 'badge'] as const;
+
+/**
+ * A template's content fields (the create body's, texts with their tags, as saved: each text
+ * parsed when it was saved) rendered with `values`: the content fields of a create body. Every
+ * variable with neither a value nor a default is in `missing`, and renders as ''.
+ */
+export function renderTemplateContent(content: Readonly<Record<string, unknown>>, values: Values): { content: Record<string, unknown>; missing: string[] } {
+  const missing = new Set<string>();
+  const text = (v: unknown, escape: (s: string) => string) => render(parse(v as string) as Parsed, values, escape, missing);
+  const out: Record<string, unknown> = { ...content };
+  for (const field of TEMPLATE_TEXT_FIELDS) if (typeof content[field] === 'string') out[field] = text(content[field], plainText);
+  for (const field of TEMPLATE_URL_FIELDS) if (typeof content[field] === 'string') out[field] = text(content[field], urlEscape);
+  if (Array.isArray(content.actions)) {
+    out.actions = (content.actions as Record<string, unknown>[]).map((a) => ({ title: text(a.title, plainText), link: text(a.link, urlEscape) }));
+  }
+  return { content: out, missing: [...missing] };
+}
