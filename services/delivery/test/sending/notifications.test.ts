@@ -253,5 +253,92 @@ describe('sending: notifications to chosen subscriptions', function () {
       expect(rows[0].n).to.equal(1);
       expect((await targetResults(t.pool, job.campaignId, 0, 10)).results.map((r) => r.outcome)).to.deep.equal(['noSubscription']);
     });
+
+    describe('from a template (each person rendered with their tags)', () => {
+      /** Sets the tags of the person `externalId` of the people's site (typed, as PATCH /v2/users stores them). */
+      async function tag(externalId: string, tags: Record<string, string | number | boolean | Date>): Promise<void> {
+        for (const [key, value] of Object.entries(tags)) {
+          const kind = value instanceof Date ? 'date' : typeof value;
+          await t.pool.query(
+            `INSERT INTO delivery.person_tags (person_id, key, kind, string_value, number_value, date_value, boolean_value)
+             SELECT id, $3, $4, $5, $6, $7, $8 FROM delivery.people WHERE site_id = $1 AND external_id = $2`,
+            [peopleSite, externalId, key, kind, kind === 'string' ? value : null, kind === 'number' ? value : null, kind === 'date' ? value : null, kind === 'boolean' ? value : null],
+          );
+        }
+      }
+      const TEXTS = {
+        title: 'Hi {{ first_name }}',
+        body: '{{ points }} points, member: {{ member | "no" }}, since {{ since | "ever" }}, order {{ order }}',
+        link: 'https://shop.example/o/{{ order }}?who={{ first_name }}',
+      };
+      /** A job as the relay makes it: the create's rendering as its content, the template's texts and the call's values. */
+      const fromTemplate = (targets: { externalIds: string[] } | { subscriptionIds: string[] }, texts: Record<string, string>, variables: Record<string, string | number>): DispatchMessage => ({
+        ...dispatchMessage(peopleSite, [], { content: { title: 'Hi {{ first_name }}', body: 'the create rendering', link: 'https://shop.example/o/7?who=%7B%7B%20first_name%20%7D%7D' } }),
+        notification: { ...targets, template: { content: texts, variables } },
+      } as DispatchMessage);
+
+      before(async () => {
+        await tag('alice', { first_name: 'Alice', points: 12.5, member: true, since: new Date('2026-01-02T03:04:05Z') });
+        // The call's variables win over a tag of the same name.
+        await tag('bob', { first_name: 'Bob & Co', points: 3, order: 'not this one' });
+        await person(peopleSite, 'erin', [{ endpoint: 'https://push.example/erin-1' }]);
+        await tag('erin', { points: 1 });
+        await person(peopleSite, 'frank', [{ endpoint: 'https://push.example/frank-1' }]);
+        await tag('frank', { first_name: 'Frank', points: 2, note: 'n'.repeat(256) });
+      });
+
+      it("when people are named, then each subscription is sent its person's rendering (tags as text, the call's variables over them), and one whose rendering fails is failed with the reason while the rest are sent", async () => {
+        const job = fromTemplate({ externalIds: ['alice', 'bob', 'erin', 'nobody'] }, TEXTS, { order: 7 });
+        const { pushed } = await send(job);
+        const byEndpoint = Object.fromEntries(pushed.map((p) => [p.endpoint, [p.payload.title, p.payload.body, p.payload.url]]));
+        const alice = ['Hi Alice', '12.5 points, member: true, since 2026-01-02T03:04:05.000Z, order 7', 'https://shop.example/o/7?who=Alice'];
+        expect(byEndpoint).to.deep.equal({
+          'https://push.example/alice-1': alice,
+          'https://push.example/alice-2': alice,
+          'https://push.example/bob-1': ['Hi Bob & Co', '3 points, member: no, since ever, order 7', 'https://shop.example/o/7?who=Bob%20%26%20Co'],
+        });
+        const { counts, results } = await targetResults(t.pool, job.campaignId, 0, 10);
+        expect(counts).to.deep.equal({ sent: 2, noSubscription: 1, capped: 0, failed: 1, pending: 0 });
+        expect(results.map((r) => [r.externalId, r.outcome, r.reason])).to.deep.equal([
+          ['alice', 'sent', ''],
+          ['bob', 'sent', ''],
+          ['erin', 'failed', "the template's variable first_name had no value for this person (no tag, no call variable, no default)"],
+          ['nobody', 'noSubscription', ''],
+        ]);
+        expect(await findRun(t.pool, job.campaignId)).to.deep.include({ state: 'completed', sent: 3, failed: 0 });
+      });
+
+      it('when a person\'s rendering is too large for one push, then they are failed with that reason and the others are sent', async () => {
+        const job = fromTemplate({ externalIds: ['frank', 'alice'] }, { ...TEXTS, body: '{{ note | "short" }}'.repeat(16) }, { order: 8 });
+        const { pushed } = await send(job);
+        expect(pushed.map((p) => p.endpoint).sort()).to.deep.equal(['https://push.example/alice-1', 'https://push.example/alice-2']);
+        expect(pushed[0].payload.body).to.equal('short'.repeat(16));
+        const { results } = await targetResults(t.pool, job.campaignId, 0, 10);
+        expect(results.map((r) => [r.externalId, r.outcome, r.reason])).to.deep.equal([
+          ['frank', 'failed', 'the notification rendered for this person is too large for one push (over 4096 bytes encrypted)'],
+          ['alice', 'sent', ''],
+        ]);
+      });
+
+      it("when subscriptions are named, then one of an identified person is rendered with that person's tags, and an anonymous one with the call's variables alone", async () => {
+        const { rows } = await t.pool.query(`SELECT public_id::text AS id FROM delivery.subscribers WHERE site_id = $1 AND endpoint = 'https://push.example/alice-1'`, [peopleSite]);
+        const anonymous = await t.pool.query(
+          `INSERT INTO delivery.subscribers (site_id, endpoint, p256dh, auth, country, topics) VALUES ($1, 'https://push.example/anonymous', 'key', 'auth', 'US', ARRAY['all']) RETURNING public_id::text AS id`,
+          [peopleSite],
+        );
+        const job = fromTemplate({ subscriptionIds: [rows[0].id, anonymous.rows[0].id] }, { title: 'Hi {{ first_name | "there" }}', body: 'Order {{ order }} is ready', link: 'https://shop.example/o/{{ order }}' }, { order: 9, first_name: 'called' });
+        const { pushed } = await send(job);
+        // The call's first_name wins over Alice's tag; neither has any other tag used.
+        expect(pushed.map((p) => [p.endpoint, p.payload.title, p.payload.body]).sort()).to.deep.equal([
+          ['https://push.example/alice-1', 'Hi called', 'Order 9 is ready'],
+          ['https://push.example/anonymous', 'Hi called', 'Order 9 is ready'],
+        ]);
+        const tagged = fromTemplate({ subscriptionIds: [rows[0].id, anonymous.rows[0].id] }, { title: 'Hi {{ first_name | "there" }}', body: 'Order {{ order }} is ready', link: 'https://shop.example/o/{{ order }}' }, { order: 9 });
+        expect((await send(tagged)).pushed.map((p) => [p.endpoint, p.payload.title]).sort()).to.deep.equal([
+          ['https://push.example/alice-1', 'Hi Alice'],
+          ['https://push.example/anonymous', 'Hi there'],
+        ]);
+      });
+    });
   });
 });
