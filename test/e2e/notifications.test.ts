@@ -115,6 +115,36 @@ describe('e2e: notifications to chosen subscriptions', function () {
     expect(sim.received(namesake.simId)).to.deep.equal([]);
   });
 
+  it("when a template is named with people, then each person's browsers get the template rendered with that person's tags (the call's variables over them), and a person it cannot be rendered for is failed with the reason", async () => {
+    const { secret } = await stack.cli('sites', 'identity-secret', site.id);
+    const tmpl = await call('POST', '/v2/templates', { name: 'shipped to a person', title: 'Hi {{ first_name }}', body: 'Order {{ order }}: {{ points }} points', link: 'https://shop.example/o/{{ order }}' });
+    expect(tmpl.status, tmpl.text).to.equal(200);
+    const tagged = await identifiedBrowser(site, secret, 'tagged-1');
+    await identifiedBrowser(site, secret, 'untagged-1');
+    const patched = await call('PATCH', '/v2/users/tagged-1', { tags: { first_name: 'Ana', points: 12.5, order: 'not this' } });
+    expect(patched.status, patched.text).to.equal(200);
+    const created = await call('POST', '/v2/notifications', { externalIds: ['tagged-1', 'untagged-1'], template: { id: tmpl.body.id, variables: { order: 77 } }, transactional: true });
+    expect(created.status, created.text).to.equal(202);
+    const id = created.body.id as string;
+    // An edit after the create changes nothing in flight.
+    await call('PATCH', `/v2/templates/${tmpl.body.id}`, { title: 'Changed {{ first_name }}' });
+    const n = await finished(id);
+    assertResponseMatchesContract('GET', `/v2/notifications/${id}`, 200, n);
+    expect(n.counts).to.deep.equal({ sent: 1, noSubscription: 0, capped: 0, failed: 1, pending: 0 });
+    expect(n.results).to.deep.equal([
+      { externalId: 'tagged-1', outcome: 'sent' },
+      { externalId: 'untagged-1', outcome: 'failed', reason: "the template's variables first_name, points had no value for this person (no tag, no call variable, no default)" },
+    ]);
+    const pushes = pushesOf(id);
+    expect(pushes.map((p) => p.subscriptionId)).to.deep.equal([tagged.simId]);
+    expect(JSON.parse(pushes[0].payload)).to.deep.include({ title: 'Hi Ana', body: 'Order 77: 12.5 points', url: 'https://shop.example/o/77' });
+    // Subscriptions named: a variable with no value and no default is refused at create; another site's template is not this site's.
+    const refused = await call('POST', '/v2/notifications', { subscriptionIds: [mine[0].subscriberId], template: { id: tmpl.body.id, variables: { order: 1 } } });
+    expect([refused.status, refused.body]).to.deep.equal([400, { message: 'Template variable first_name has no value and no default' }]);
+    const foreign = await call('POST', '/v2/notifications', { externalIds: ['tagged-1'], template: { id: tmpl.body.id } }, undefined, bystander.apiKey);
+    expect([foreign.status, foreign.body]).to.deep.equal([400, { message: 'template.id is not a template of this site' }]);
+  });
+
   it('when the same Idempotency-Key is sent again, then the first notification is answered and nothing is sent twice; with another body, 422', async () => {
     const key = `notify-${randomUUID()}`;
     const body = { subscriptionIds: [mine[20].subscriberId], ...content, transactional: true };
