@@ -2,8 +2,9 @@
 // /v2/notifications[/{id}]; docs/api-decisions.md, "Notifications"), on a site of the class's
 // own: every field hostile — the targets (wrong types, huge and duplicated lists, odd ids in any
 // case, the bystander's subscriptions), the content, `transactional`, `externalIds` (hostile ids
-// and lists, both kinds of target at once) — → 202 or 4xx, bad text refused, nothing stored on a
-// 4xx; a person of the bystander's named by their id → never reached (no subscription); hostile Idempotency-Key headers; hostile
+// and lists, both kinds of target at once), `template` (hostile references and variables, beside
+// content fields, the bystander's template) — → 202 or 4xx, bad text refused, nothing stored on a
+// 4xx, the bystander's template never used; a person of the bystander's named by their id → never reached (no subscription); hostile Idempotency-Key headers; hostile
 // `limit` and `cursor` queries; odd and the bystander's notification ids → 404; the bystander's
 // subscriptions named are never reached (no subscription) and its data unchanged. Targets are
 // random ids and the bystander's: nothing is ever pushed to the outside world.
@@ -118,6 +119,42 @@ export function registerNotifications(): void {
       }
       const result = read.body?.results?.[0];
       if (read.body?.status !== 'completed' || result?.externalId !== externalId || result?.outcome !== 'noSubscription') violation(cls, `the bystander's person named: ${show(read.body, 300)}`);
+      assertNoViolations(cls);
+    });
+
+    it("hostile templates and variables (alone, beside content fields, the bystander's template) → 202 or 4xx, bad text refused, nothing stored on a 4xx; the bystander's template never made a notification", async () => {
+      const c = getCtx();
+      const made = async (apiKey: string, siteId: string, name: string) => {
+        const body = { name, title: 'Hi {{ first_name }}', body: 'Order {{ order | "soon" }} shipped', link: 'https://shop.example/o/{{ order }}' };
+        const r = await probe(cls, jsonRequest('POST', '/v2/templates', body, apiKey), { siteId, allowed: [200], what: `(template ${name})` });
+        if (typeof r.body?.id !== 'string') throw new Error(`the template was not made: ${r.status}`);
+        return r.body.id as string;
+      };
+      const mine = await made(site.apiKey, site.id, `adv-notify-${randomBytes(3).toString('hex')}`);
+      const bystanders = await made(c.sites.other.apiKey, c.sites.other.id, `adv-notify-theirs-${randomBytes(3).toString('hex')}`);
+      const references = fc.oneof(
+        fc.constant({ id: mine }),
+        fc.constant({ id: bystanders }),
+        fc.constant({ id: bystanders.toUpperCase() }),
+        fc.tuple(fc.constantFrom(mine, bystanders, randomUUID(), '', 'not-an-id'), fc.dictionary(fc.oneof(fc.constantFrom('first_name', 'order', '__proto__', 'constructor'), hostileString), hostileValue, { maxKeys: 4 })).map(([id, variables]) => ({ id, variables })),
+        fc.constant({ id: mine, variables: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`v${i}`, 'x'])) }),
+        fc.constant({ id: mine, variables: { first_name: 'x'.repeat(1000), order: 'y'.repeat(1000) } }),
+        hostileValue,
+      );
+      const kinds = fc.constantFrom('people', 'subscriptions', 'withContent');
+      await fuzz(fc.tuple(references, kinds), { numRuns: 150, timeMs: 15_000, seedOffset: 233 }, async ([template, kind]) => {
+        const body: Record<string, unknown> =
+          kind === 'people' ? { externalIds: [`adv-t-${randomBytes(2).toString('hex')}`], template } : kind === 'subscriptions' ? { subscriptionIds: [randomUUID()], template } : { ...valid([randomUUID()]), template };
+        const ref = template as { id?: unknown; variables?: unknown } | null;
+        const theirs = typeof ref === 'object' && ref !== null && typeof ref.id === 'string' && ref.id.toLowerCase() === bystanders;
+        const created = await probe(cls, { ...jsonRequest('POST', '/v2/notifications', undefined, site.apiKey), body: toJsonText(body) }, {
+          siteId: site.id,
+          allowed: theirs || kind === 'withContent' ? [400, 429] : [202, 400, 429],
+          mustReject: typeof ref === 'object' && ref !== null && hasBadText(ref.variables),
+          what: show(body, 200),
+        });
+        if (theirs && created.status === 202) violation(cls, `the bystander's template made a notification: ${show(body, 200)}`);
+      });
       assertNoViolations(cls);
     });
 

@@ -1,5 +1,5 @@
 // A template's fields (docs/api-decisions.md, "Templates"): the content fields of a create body,
-// whose texts may hold tags (render.ts), and a name. Checked when a template is saved as far as
+// whose texts may hold tags (contracts' template.ts), and a name. Checked when a template is saved as far as
 // they can be without values: each text's tags, URL fields' variables only after the address's
 // host, and the create's rules on the template with every tag at the least it can render to (''
 // padded to the field's minimum with "x" in text fields, "x" in URL fields). What a value can
