@@ -30,7 +30,7 @@ function notificationAnswer(n: Notification__Output, withResults: boolean): Reco
     status: n.status,
     ...(n.reason ? { reason: n.reason } : {}),
     counts: { sent: c?.sent ?? 0, noSubscription: c?.noSubscription ?? 0, capped: c?.capped ?? 0, failed: c?.failed ?? 0, pending: c?.pending ?? 0 },
-    results: n.results.map((r) => ({ ...(r.externalId ? { externalId: r.externalId } : { subscriptionId: r.subscriptionId }), outcome: r.outcome, ...(r.reason ? { reason: r.reason } : {}) })),
+    results: n.results.map((r) => ({ ...(r.subscriptionId ? { subscriptionId: r.subscriptionId } : { externalId: r.externalId }), outcome: r.outcome, ...(r.reason ? { reason: r.reason } : {}) })),
     nextCursor: n.nextCursor || null,
   };
 }

@@ -409,8 +409,9 @@ export async function exportedSubscriptionsOf(db: Queryable, personId: string): 
  * subscriptions in the site's delivery log and tracking (through the site's runs, by primary
  * key), the frequency cap's history, tracking waiting for a webhook batch, stored webhook events
  * that name one of the subscriptions, the subscriptions themselves (their engagement and links
- * cascade, the audience counters follow by their triggers), then the person with its tags.
- * Answers how many subscriptions went.
+ * cascade, the audience counters follow by their triggers), their external id and their
+ * renderings in notifications' targets, then the person with its tags. Answers how many
+ * subscriptions went.
  */
 export async function deletePersonEverywhere(tx: PoolClient, siteId: string, personId: string): Promise<number> {
   const { ids, publicIds } = await subscriberIdsOf(tx, personId);
@@ -429,6 +430,16 @@ export async function deletePersonEverywhere(tx: PoolClient, siteId: string, per
     }
     await tx.query(`DELETE FROM delivery.subscribers WHERE site_id = $1 AND id = ANY($2::bigint[])`, [siteId, ids]);
   }
+  // The notifications that named them (docs/api-decisions.md, "Notifications"): their external id
+  // becomes '' (the result keeps its place and outcome, naming nobody), and every content rendered
+  // with their tags goes (a notification still sending fails their rows: their subscriptions are gone).
+  await tx.query(
+    `UPDATE delivery.notification_targets t SET external_id = CASE WHEN t.external_id IS NULL THEN NULL ELSE '' END, content = NULL
+       FROM delivery.campaign_runs r
+      WHERE r.campaign_id = t.notification_id AND r.site_id = $1
+        AND (t.external_id = (SELECT external_id FROM delivery.people WHERE id = $2) OR t.subscriber_id = ANY($3::bigint[]))`,
+    [siteId, personId, ids],
+  );
   await tx.query(`DELETE FROM delivery.people WHERE id = $1`, [personId]);
   return ids.length;
 }

@@ -16,6 +16,8 @@ import { createChunkWorker } from '../../src/sending/chunk-worker.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
 import { findRun } from '../../src/sending/run-store.js';
 import { targetResults } from '../../src/sending/notification-store.js';
+import { deletePersonEverywhere } from '../../src/people/people-store.js';
+import { withTransaction } from '@webpush/shared/db.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 
 const log = createLogger('notifications-test', 'error');
@@ -337,6 +339,25 @@ describe('sending: notifications to chosen subscriptions', function () {
         expect((await send(tagged)).pushed.map((p) => [p.endpoint, p.payload.title]).sort()).to.deep.equal([
           ['https://push.example/alice-1', 'Hi Alice'],
           ['https://push.example/anonymous', 'Hi there'],
+        ]);
+      });
+
+      it('when a person named is deleted (the privacy delete), then their external id and the contents rendered with their tags leave the targets, and the result keeps its place', async () => {
+        await person(peopleSite, 'gina', [{ endpoint: 'https://push.example/gina-1' }]);
+        await tag('gina', { first_name: 'Gina', points: 4 });
+        const job = fromTemplate({ externalIds: ['alice', 'gina'] }, TEXTS, { order: 5 });
+        await send(job);
+        const { rows: ginas } = await t.pool.query(`SELECT id FROM delivery.people WHERE site_id = $1 AND external_id = 'gina'`, [peopleSite]);
+        await withTransaction(t.pool, (tx) => deletePersonEverywhere(tx, peopleSite, ginas[0].id));
+        const { rows } = await t.pool.query(`SELECT target, external_id, content IS NOT NULL AS rendered FROM delivery.notification_targets WHERE notification_id = $1 ORDER BY position`, [job.campaignId]);
+        expect(rows).to.deep.equal([
+          { target: 1, external_id: 'alice', rendered: true },
+          { target: 1, external_id: 'alice', rendered: true },
+          { target: 2, external_id: '', rendered: false },
+        ]);
+        expect((await targetResults(t.pool, job.campaignId, 0, 10)).results.map((r) => [r.position, r.externalId, r.outcome])).to.deep.equal([
+          [1, 'alice', 'sent'],
+          [2, '', 'sent'],
         ]);
       });
     });
