@@ -140,7 +140,7 @@ describe('e2e: notifications to chosen subscriptions', function () {
     expect(JSON.parse(pushes[0].payload)).to.deep.include({ title: 'Hi Ana', body: 'Order 77: 12.5 points', url: 'https://shop.example/o/77' });
     // Subscriptions named: a variable with no value and no default is refused at create; another site's template is not this site's.
     const refused = await call('POST', '/v2/notifications', { subscriptionIds: [mine[0].subscriberId], template: { id: tmpl.body.id, variables: { order: 1 } } });
-    expect([refused.status, refused.body]).to.deep.equal([400, { message: 'Template variable first_name has no value and no default' }]);
+    expect([refused.status, refused.body]).to.deep.equal([400, { message: 'Template variable first_name has no value and no default, Template variable points has no value and no default' }]);
     const foreign = await call('POST', '/v2/notifications', { externalIds: ['tagged-1'], template: { id: tmpl.body.id } }, undefined, bystander.apiKey);
     expect([foreign.status, foreign.body]).to.deep.equal([400, { message: 'template.id is not a template of this site' }]);
   });
