@@ -5,13 +5,13 @@
 // found"; a refused call writes nothing.
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
+import type { Values } from '@webpush/contracts/template.js';
 import { validateContentInput, type CursorCodec } from '../campaigns/index.js';
 import { formatUtcDate } from '../base/dates.js';
 import { NotFoundError, RefusedError, ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
 import { parseObjectBody } from '../base/request-body.js';
 import { MESSAGES } from '../base/texts.js';
-import type { Values } from '@webpush/contracts/template.js';
 import { inFieldOrder, renderContent, validateTemplateInput, validateTemplateUpdate, variablesField, variablesOf, type TemplateContent, type TemplateVariable } from './template-input.js';
 import { deleteTemplate, insertTemplate, listTemplates, templateById, updateTemplate, type TemplateRow } from './template-store.js';
 
