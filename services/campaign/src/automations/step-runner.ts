@@ -74,7 +74,7 @@ export async function sendDueSteps(tx: Queryable, render: TemplateRenderer, limi
       // To the person, on each of their active subscriptions as the delivery service resolves
       // them when it takes the job (none left: the result is noSubscription). Not transactional:
       // the site's frequency cap holds a step back like any marketing message.
-      await storeNotification(tx, d.siteId, { subscriptionIds: [], externalIds: [d.externalId], content, ttl: DEFAULT_TTL_SECONDS, urgency: 'normal', transactional: false }, notificationId);
+      await storeNotification(tx, d.siteId, { subscriptionIds: [], externalIds: [d.externalId], content, ttl: DEFAULT_TTL_SECONDS, urgency: 'normal', transactional: false, template: null }, notificationId);
       sent++;
     }
     await advance(tx, d);
