@@ -69,6 +69,12 @@ describe('notifications from a template', function () {
     expect(jobs[0].content.title).to.equal('Hi {{ first_name }}, order 1234 shipped');
   });
 
+  it('when people are named beside an empty subscriptionIds (a client that sends both lists), then tags may still supply a variable', async () => {
+    const { id } = await create({ externalIds: ['user-1'], subscriptionIds: [], template: { id: template.id, variables: { order: 2 } } });
+    const { rows } = await h.pool.query(`SELECT content, external_ids FROM campaign.notifications WHERE id = $1`, [id]);
+    expect([rows[0].content.title, rows[0].external_ids]).to.deep.equal(['Hi {{ first_name }}, order 2 shipped', ['user-1']]);
+  });
+
   it('when the template is edited after the create, then the notification keeps the texts it was made with', async () => {
     const t = await newTemplate(site, { ...TEMPLATE, name: 'edited later' });
     const { id } = await create({ externalIds: ['user-1'], template: { id: t.id, variables: { order: 7 } } });

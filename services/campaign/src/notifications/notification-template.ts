@@ -22,7 +22,10 @@ export async function notificationInputOf(renderTemplate: NotificationTemplateRe
   if (!Object.hasOwn(body, 'template')) return validateNotificationInput(body);
   const { template: reference, ...rest } = body;
   if (CONTENT_INPUT_FIELDS.some((f) => Object.hasOwn(rest, f))) throw new ValidationError([MESSAGES.notificationTemplateWithContent]);
-  // Only people have tags; a subscription named may be a person's, but may as well not be.
-  const rendered = await renderTemplate(siteId, reference, Object.hasOwn(rest, 'externalIds') && !Object.hasOwn(rest, 'subscriptionIds'));
+  // Only people have tags; a subscription named may be a person's, but may as well not be. People
+  // are named by a non-empty externalIds beside no subscriptionIds or an empty list of them (whomField's rule).
+  const isList = (v: unknown, empty: boolean) => Array.isArray(v) && (v.length === 0) === empty;
+  const people = isList(rest.externalIds, false) && (!Object.hasOwn(rest, 'subscriptionIds') || isList(rest.subscriptionIds, true));
+  const rendered = await renderTemplate(siteId, reference, people);
   return { ...validateNotificationInput({ ...rest, ...rendered.content }), template: rendered.template };
 }
