@@ -208,6 +208,29 @@ func main() {
 	rendered, r, err := c.TemplatesAPI.RenderTemplate(ctx, templateID).RenderTemplateRequest(model[campaigns.RenderTemplateRequest](
 		`{"variables":{"first_name":"Ana","product":"red boots","product_id":"b/42","left":3}}`)).Execute()
 	record("renderTemplate", "renderTemplate", rendered, r, err)
+	// Automations: an abandoned cart's reminder an hour later through the template, cancelled by
+	// the checkout; list, the person's event (202: they are enrolled), read it with its
+	// enrolments, pause, delete; then reading it answers 404 (before the template goes).
+	automation, r, err := c.AutomationsAPI.CreateAutomation(ctx).CreateAutomationRequest(model[campaigns.CreateAutomationRequest](fmt.Sprintf(
+		`{"name":"Abandoned cart %s","trigger":{"type":"event","name":"cart_abandoned"},"steps":[{"delaySeconds":3600,"templateId":"%s","variables":{"first_name":"there"}}],"exitOn":{"events":["checkout_completed"]}}`,
+		a.RunID, templateID))).XRequestId("go-automation-" + a.RunID).Execute()
+	record("createAutomation", "createAutomation", automation, r, err)
+	automationID := automation.GetId()
+	automationPage, r, err := c.AutomationsAPI.ListAutomations(ctx).Limit(10).Execute()
+	record("listAutomations", "listAutomations", automationPage, r, err)
+	event, r, err := c.AutomationsAPI.RecordEvent(ctx).EventRequest(model[campaigns.EventRequest](fmt.Sprintf(
+		`{"externalId":%q,"name":"cart_abandoned","properties":{"product":"red boots","total":89.9}}`, a.ExternalID))).
+		IdempotencyKey("go-event-" + a.RunID).Execute()
+	record("recordEvent", "recordEvent", event, r, err)
+	automation, r, err = c.AutomationsAPI.GetAutomation(ctx, automationID).Execute()
+	record("getAutomation", "getAutomation", automation, r, err)
+	automation, r, err = c.AutomationsAPI.UpdateAutomation(ctx, automationID).UpdateAutomationRequest(model[campaigns.UpdateAutomationRequest](`{"status":"paused"}`)).Execute()
+	record("updateAutomation", "updateAutomation", automation, r, err)
+	removedAutomation, r, err := c.AutomationsAPI.DeleteAutomation(ctx, automationID).Execute()
+	record("deleteAutomation", "deleteAutomation", removedAutomation, r, err)
+	automation, r, err = c.AutomationsAPI.GetAutomation(ctx, automationID).Execute()
+	record("getDeletedAutomation", "getAutomation", automation, r, err)
+
 	removedTemplate, r, err := c.TemplatesAPI.DeleteTemplate(ctx, templateID).Execute()
 	record("deleteTemplate", "deleteTemplate", removedTemplate, r, err)
 	template, r, err = c.TemplatesAPI.GetTemplate(ctx, templateID).Execute()

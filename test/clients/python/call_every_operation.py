@@ -18,6 +18,7 @@ config = c.Configuration(host=args["origin"], api_key={"apiKey": args["key"]})
 client = c.ApiClient(config)
 campaigns, audience, users, webhooks = c.CampaignsApi(client), c.AudienceApi(client), c.UsersApi(client), c.WebhooksApi(client)
 templates = c.TemplatesApi(client)
+automations = c.AutomationsApi(client)
 feeds = c.FeedsApi(client)
 contract, plugin = c.ContractApi(client), c.SitePluginApi(client)
 # A program that wants a redirect's Location, not its target: urllib3 follows redirects unless told.
@@ -123,6 +124,23 @@ step("getTemplate", "getTemplate", lambda: templates.get_template_with_http_info
 step("updateTemplate", "updateTemplate", lambda: templates.update_template_with_http_info(template_id, c.UpdateTemplateRequest(body='Only {{ left | "a few" }} {{ product }} left')))
 step("renderTemplate", "renderTemplate", lambda: templates.render_template_with_http_info(template_id, render_template_request=c.RenderTemplateRequest.from_dict(
     {"variables": {"first_name": "Ana", "product": "red boots", "product_id": "b/42", "left": 3}})))
+
+# Automations: an abandoned cart's reminder an hour later through the template, cancelled by the
+# checkout; list, the person's event (202: they are enrolled), read it with its enrolments, pause,
+# delete; then reading it answers 404 (before the template goes).
+automation = step("createAutomation", "createAutomation", lambda: automations.create_automation_with_http_info(c.CreateAutomationRequest.from_dict({
+    "name": f"Abandoned cart {run}", "trigger": {"type": "event", "name": "cart_abandoned"},
+    "steps": [{"delaySeconds": 3600, "templateId": template_id, "variables": {"first_name": "there"}}],
+    "exitOn": {"events": ["checkout_completed"]}}), x_request_id=f"python-automation-{run}"))
+automation_id = automation.id if automation else None
+step("listAutomations", "listAutomations", lambda: automations.list_automations_with_http_info(limit=10))
+step("recordEvent", "recordEvent", lambda: automations.record_event_with_http_info(c.EventRequest.from_dict(
+    {"externalId": external_id, "name": "cart_abandoned", "properties": {"product": "red boots", "total": 89.9}}), idempotency_key=f"python-event-{run}"))
+step("getAutomation", "getAutomation", lambda: automations.get_automation_with_http_info(automation_id))
+step("updateAutomation", "updateAutomation", lambda: automations.update_automation_with_http_info(automation_id, c.UpdateAutomationRequest(status="paused")))
+step("deleteAutomation", "deleteAutomation", lambda: automations.delete_automation_with_http_info(automation_id))
+step("getDeletedAutomation", "getAutomation", lambda: automations.get_automation_with_http_info(automation_id))
+
 step("deleteTemplate", "deleteTemplate", lambda: templates.delete_template_with_http_info(template_id))
 step("getDeletedTemplate", "getTemplate", lambda: templates.get_template_with_http_info(template_id))
 

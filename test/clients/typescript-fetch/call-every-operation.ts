@@ -6,6 +6,7 @@
 //   node dist/cli/typescript-fetch/call-every-operation.js '<json arguments>'
 import {
   AudienceApi,
+  AutomationsApi,
   CampaignsApi,
   Configuration,
   ContractApi,
@@ -50,6 +51,7 @@ const campaigns = new CampaignsApi(config);
 const audience = new AudienceApi(config);
 const users = new UsersApi(config);
 const templates = new TemplatesApi(config);
+const automations = new AutomationsApi(config);
 const feeds = new FeedsApi(config);
 const webhooks = new WebhooksApi(config);
 const contract = new ContractApi(config);
@@ -175,6 +177,33 @@ await step('updateTemplate', 'updateTemplate', () => templates.updateTemplateRaw
 await step('renderTemplate', 'renderTemplate', () =>
   templates.renderTemplateRaw({ templateId, renderTemplateRequest: { variables: { first_name: 'Ana', product: 'red boots', product_id: 'b/42', left: 3 } } }),
 );
+// Automations: an abandoned cart's reminder an hour later through the template, cancelled by the
+// checkout; list, the person's event (202: they are enrolled), read it with its enrolments, pause,
+// delete; then reading it answers 404 (before the template goes).
+const automation = await step('createAutomation', 'createAutomation', () =>
+  automations.createAutomationRaw({
+    createAutomationRequest: {
+      name: `Abandoned cart ${args.runId}`,
+      trigger: { type: 'event', name: 'cart_abandoned' },
+      steps: [{ delaySeconds: 3600, templateId, variables: { first_name: 'there' } }],
+      exitOn: { events: new Set(['checkout_completed']) },
+    },
+    xRequestId: `typescript-fetch-automation-${args.runId}`,
+  }),
+);
+const automationId = automation?.id ?? '';
+await step('listAutomations', 'listAutomations', () => automations.listAutomationsRaw({ limit: 10 }));
+await step('recordEvent', 'recordEvent', () =>
+  automations.recordEventRaw({
+    eventRequest: { externalId: args.externalId, name: 'cart_abandoned', properties: { product: 'red boots', total: 89.9 } },
+    idempotencyKey: `typescript-fetch-event-${args.runId}`,
+  }),
+);
+await step('getAutomation', 'getAutomation', () => automations.getAutomationRaw({ automationId }));
+await step('updateAutomation', 'updateAutomation', () => automations.updateAutomationRaw({ automationId, updateAutomationRequest: { status: 'paused' } }));
+await step('deleteAutomation', 'deleteAutomation', () => automations.deleteAutomationRaw({ automationId }));
+await step('getDeletedAutomation', 'getAutomation', () => automations.getAutomationRaw({ automationId }));
+
 await step('deleteTemplate', 'deleteTemplate', () => templates.deleteTemplateRaw({ templateId }));
 await step('getDeletedTemplate', 'getTemplate', () => templates.getTemplateRaw({ templateId }));
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import example.campaigns.client.ApiClient;
 import example.campaigns.client.api.AudienceApi;
+import example.campaigns.client.api.AutomationsApi;
 import example.campaigns.client.api.CampaignsApi;
 import example.campaigns.client.api.ContractApi;
 import example.campaigns.client.api.FeedsApi;
@@ -15,11 +16,17 @@ import example.campaigns.client.api.SitePluginApi;
 import example.campaigns.client.api.TemplatesApi;
 import example.campaigns.client.api.UsersApi;
 import example.campaigns.client.api.WebhooksApi;
+import example.campaigns.client.model.Automation;
+import example.campaigns.client.model.AutomationExitOn;
+import example.campaigns.client.model.AutomationStep;
+import example.campaigns.client.model.AutomationStepInput;
+import example.campaigns.client.model.AutomationTrigger;
 import example.campaigns.client.model.Campaign;
 import example.campaigns.client.model.CampaignPage;
 import example.campaigns.client.model.CampaignUpdateRequest;
 import example.campaigns.client.model.CreatedCampaign;
 import example.campaigns.client.model.CreateCampaignRequest;
+import example.campaigns.client.model.CreateAutomationRequest;
 import example.campaigns.client.model.CreateNotificationRequest;
 import example.campaigns.client.model.CreateFeedRequest;
 import example.campaigns.client.model.CreateTemplateRequest;
@@ -30,6 +37,8 @@ import example.campaigns.client.model.ImportSubscribersReport;
 import example.campaigns.client.model.ImportSubscribersRequest;
 import example.campaigns.client.model.ImportedSubscription;
 import example.campaigns.client.model.ImportedSubscriptionKeys;
+import example.campaigns.client.model.EventRequest;
+import example.campaigns.client.model.EventRequestPropertiesValue;
 import example.campaigns.client.model.IdentifyRequest;
 import example.campaigns.client.model.ListCampaignsRequest;
 import example.campaigns.client.model.NameCount;
@@ -48,8 +57,8 @@ import example.campaigns.client.model.SubscribeRequestSubscriptionKeys;
 import example.campaigns.client.model.SubscriptionChangeRequest;
 import example.campaigns.client.model.Template;
 import example.campaigns.client.model.TemplateVariable;
-import example.campaigns.client.model.TemplateVariablesValue;
 import example.campaigns.client.model.UnsubscribeRequest;
+import example.campaigns.client.model.UpdateAutomationRequest;
 import example.campaigns.client.model.UpdateTemplateRequest;
 import example.campaigns.client.model.UpdateUserRequest;
 import example.campaigns.client.model.UpdateUserRequestTagsValue;
@@ -296,8 +305,32 @@ public final class CallEveryOperation {
     calls.call("getTemplate", () -> template(templates.getTemplate(templateId, null)));
     calls.call("updateTemplate", () -> template(templates.updateTemplate(templateId, new UpdateTemplateRequest().body("Only {{ left | \"a few\" }} {{ product }} left"), null)));
     calls.call("renderTemplate", () -> rendered(templates.renderTemplate(templateId, null, new RenderTemplateRequest().variables(Map.of(
-        "first_name", new TemplateVariablesValue("Ana"), "product", new TemplateVariablesValue("red boots"), "product_id", new TemplateVariablesValue("b/42"),
-        "left", new TemplateVariablesValue(BigDecimal.valueOf(3)))))));
+        "first_name", new EventRequestPropertiesValue("Ana"), "product", new EventRequestPropertiesValue("red boots"), "product_id", new EventRequestPropertiesValue("b/42"),
+        "left", new EventRequestPropertiesValue(BigDecimal.valueOf(3)))))));
+    // Automations: an abandoned cart's reminder an hour later through the template, cancelled by
+    // the checkout; list, the person's event (202: they are enrolled), read it with its
+    // enrolments, pause, delete; then reading it answers 404 (before the template goes).
+    AutomationsApi automations = new AutomationsApi(client);
+    Map<String, Object> automation = calls.call("createAutomation", () -> automation(automations.createAutomation(new CreateAutomationRequest()
+        .name("Abandoned cart " + runId)
+        .trigger(new AutomationTrigger().type(AutomationTrigger.TypeEnum.EVENT).name("cart_abandoned"))
+        .steps(List.of(new AutomationStepInput().delaySeconds(3600).templateId(templateId).variables(Map.of("first_name", new EventRequestPropertiesValue("there")))))
+        .exitOn(new AutomationExitOn().events(Set.of("checkout_completed"))), "java-automation-" + runId)));
+    UUID automationId = automation == null ? null : UUID.fromString((String) automation.get("id"));
+    calls.call("listAutomations", () -> {
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (Automation a : automations.listAutomations(10, null, null).getItems()) list.add(automation(a));
+      return list;
+    });
+    calls.call("recordEvent", () -> Map.of("id", String.valueOf(automations.recordEvent(new EventRequest().externalId(externalId).name("cart_abandoned").properties(Map.of(
+        "product", new EventRequestPropertiesValue("red boots"), "total", new EventRequestPropertiesValue(new BigDecimal("89.9")))), "java-event-" + runId, null).getId())));
+    calls.call("getAutomation", () -> automation(automations.getAutomation(automationId, null)));
+    calls.call("updateAutomation", () -> automation(automations.updateAutomation(automationId, new UpdateAutomationRequest().status(UpdateAutomationRequest.StatusEnum.PAUSED), null)));
+    calls.call("deleteAutomation", () -> {
+      var deleted = automations.deleteAutomation(automationId, null);
+      return Map.of("id", String.valueOf(deleted.getId()), "deleted", deleted.getDeleted());
+    });
+    calls.call("getDeletedAutomation", () -> automation(automations.getAutomation(automationId, null)));
     calls.call("deleteTemplate", () -> {
       var deleted = templates.deleteTemplate(templateId, null);
       return Map.of("id", String.valueOf(deleted.getId()), "deleted", deleted.getDeleted());
@@ -444,6 +477,33 @@ public final class CallEveryOperation {
     m.put("pollIntervalMinutes", f.getPollIntervalMinutes());
     m.put("paused", f.getPaused());
     m.put("topics", f.getTopics());
+    return m;
+  }
+
+  /** An automation's fields the test looks at, as the client parsed them (a list has no results nor enrolments). */
+  private static Map<String, Object> automation(Automation a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", String.valueOf(a.getId()));
+    m.put("name", a.getName());
+    m.put("status", a.getStatus().getValue());
+    m.put("trigger", Map.of("type", a.getTrigger().getType().getValue(), "name", a.getTrigger().getName()));
+    List<Map<String, Object>> steps = new ArrayList<>();
+    for (AutomationStep s : a.getSteps()) {
+      Map<String, Object> step = new LinkedHashMap<>();
+      step.put("delaySeconds", s.getDelaySeconds());
+      step.put("templateId", String.valueOf(s.getTemplateId()));
+      Map<String, Object> variables = new LinkedHashMap<>();
+      s.getVariables().forEach((name, value) -> variables.put(name, value.getActualInstance()));
+      step.put("variables", variables);
+      if (s.getResults() != null) step.put("results", Map.of("sent", s.getResults().getSent(), "exits", s.getResults().getExits()));
+      steps.add(step);
+    }
+    m.put("steps", steps);
+    m.put("exitOn", Map.of("events", new ArrayList<>(a.getExitOn().getEvents())));
+    if (a.getEnrolments() != null) {
+      m.put("enrolments", Map.of("active", a.getEnrolments().getActive(), "completed", a.getEnrolments().getCompleted(), "exited", a.getEnrolments().getExited()));
+    }
+    m.put("createdAt", instant(a.getCreatedAt()));
     return m;
   }
 
