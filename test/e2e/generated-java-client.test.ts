@@ -249,6 +249,30 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
     expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Template not found' }]);
   });
 
+  it('automations: create through the template, list, the person\'s event (enrolled), get, pause, delete; then get answers 404', () => {
+    const created = succeeded('createAutomation', 200);
+    const templateId = succeeded('createTemplate', 200).id;
+    expect(created).to.deep.include({
+      name: `Abandoned cart ${out.runId}`,
+      status: 'active',
+      trigger: { type: 'event', name: 'cart_abandoned' },
+      steps: [{ delaySeconds: 3600, templateId, variables: { first_name: 'there' }, results: { sent: 0, exits: 0 } }],
+      exitOn: { events: ['checkout_completed'] },
+      enrolments: { active: 0, completed: 0, exited: 0 },
+    });
+    // A list's automations have neither step results nor enrolments.
+    expect(succeeded('listAutomations', 200)).to.deep.equal([{
+      id: created.id, name: created.name, status: 'active', trigger: created.trigger,
+      steps: [{ delaySeconds: 3600, templateId, variables: { first_name: 'there' } }], exitOn: created.exitOn, createdAt: created.createdAt,
+    }]);
+    expect(succeeded('recordEvent', 202).id).to.match(/^[0-9a-f-]{36}$/);
+    expect(succeeded('getAutomation', 200)).to.deep.equal({ ...created, enrolments: { active: 1, completed: 0, exited: 0 } });
+    expect(succeeded('updateAutomation', 200)).to.deep.include({ id: created.id, status: 'paused', enrolments: { active: 1, completed: 0, exited: 0 } });
+    expect(succeeded('deleteAutomation', 200)).to.deep.equal({ id: created.id, deleted: true });
+    const missing = call('getDeletedAutomation');
+    expect([missing.status, missing.ok, JSON.parse(missing.body ?? 'null')]).to.deep.equal([404, false, { message: 'Automation not found' }]);
+  });
+
   it('feeds: create, list, get, pause, delete; then get answers 404', () => {
     const created = succeeded('createFeed', 200);
     expect(created).to.deep.include({ url: `https://feeds.example.com/java-${out.runId}.xml`, pollIntervalMinutes: 15, paused: false, topics: ['news'] });
@@ -293,6 +317,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       'getUser', 'updateUser', 'deleteUser', 'exportUser', 'identifySubscription', 'forgetSubscriptionIdentity', 'tagVisitor',
       'listTemplates', 'createTemplate', 'getTemplate', 'updateTemplate', 'deleteTemplate', 'renderTemplate',
       'listFeeds', 'createFeed', 'getFeed', 'updateFeed', 'deleteFeed',
+      'listAutomations', 'createAutomation', 'getAutomation', 'updateAutomation', 'deleteAutomation', 'recordEvent',
       'createNotification', 'listNotifications', 'getNotification', 'getOptInFunnel', 'recordOptInEvent',
     ];
     const made: Record<string, string> = {
@@ -303,6 +328,7 @@ describe('e2e: the generated Java client (openapi-generator, library native) mak
       getUser: 'getUser', updateUser: 'updateUser', deleteUser: 'deleteUser', exportUser: 'exportUser', identifySubscription: 'identifySubscription', forgetSubscriptionIdentity: 'forgetSubscriptionIdentity', tagVisitor: 'tagVisitor',
       listTemplates: 'listTemplates', createTemplate: 'createTemplate', getTemplate: 'getTemplate', updateTemplate: 'updateTemplate', deleteTemplate: 'deleteTemplate', renderTemplate: 'renderTemplate',
       listFeeds: 'listFeeds', createFeed: 'createFeed', getFeed: 'getFeed', updateFeed: 'updateFeed', deleteFeed: 'deleteFeed',
+      listAutomations: 'listAutomations', createAutomation: 'createAutomation', getAutomation: 'getAutomation', updateAutomation: 'updateAutomation', deleteAutomation: 'deleteAutomation', recordEvent: 'recordEvent',
       createNotification: 'createNotification', listNotifications: 'listNotifications', getNotification: 'getNotification',
       getOptInFunnel: 'getOptInFunnel', recordOptInEvent: 'recordOptInEvent',
     };
