@@ -73,7 +73,8 @@ async function step<T>(name: string, operation: string, call: () => Promise<ApiR
     const r = await call();
     const value = await r.value();
     // format: binary (CSV, NDJSON, YAML, JavaScript) arrives as a Blob.
-    const body = value instanceof Blob ? await value.text() : JSON.parse(JSON.stringify(value ?? null));
+    // A uniqueItems array arrives as a Set (an automation's exitOn.events), which JSON.stringify would write as {}.
+    const body = value instanceof Blob ? await value.text() : JSON.parse(JSON.stringify(value ?? null, (_key, v: unknown) => (v instanceof Set ? [...v] : v)));
     steps[name] = { operation, status: r.raw.status, ok: true, body, requestId: r.raw.headers.get('x-request-id'), location: r.raw.headers.get('location') };
     return value;
   } catch (err) {
