@@ -65,7 +65,7 @@ export function createExpressApp(deps: ExpressAppDeps): express.Express {
     const c = deps.console;
     app.use(
       consoleApiRouter({
-        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience, auditLog: deps.backends.auditLog, webhooks: deps.backends.webhooks, templates: deps.backends.templates }),
+        routes: consoleRoutes({ console: c.backend, consoleData: c.data, campaigns: deps.backends.campaigns, audience: deps.backends.audience, auditLog: deps.backends.auditLog, webhooks: deps.backends.webhooks, templates: deps.backends.templates, automations: deps.backends.automations }),
         backend: c.backend,
         bodyLimitBytes: deps.bodyLimitBytes,
         logger: deps.logger,

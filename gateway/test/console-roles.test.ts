@@ -10,7 +10,7 @@ import { startPushSimulator, type PushSimulator } from '../../tools/push-simulat
 import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
 import type { ConsoleRoute } from '../src/console/route.js';
 import { ConsoleBrowser, consoleUsers, pathOf, PASSWORD, routeTable, tokenOf } from './support/console.js';
-import { SAMPLES, sample } from './support/console-samples.js';
+import { automationBody, SAMPLES, sample } from './support/console-samples.js';
 import { silentLogger, validCreateBody } from './support/stack.js';
 
 const PUBLIC_URL = 'https://push.example.net';
@@ -92,6 +92,10 @@ describe('gateway: every console route × every role', function () {
     return id;
   }
 
+  /** A template of site A for an automation's step. */
+  const freshTemplate = async () =>
+    ((await as.owner.browser.call('POST', `${base()}/templates`, { body: { ...(sample('createTemplate').body as object), name: `For a step ${++n}` } })).body as { id: string }).id;
+
   /** Fresh objects of site A for the route's path parameters, made by its owner: each call may use its own up. */
   async function paramsFor(route: ConsoleRoute): Promise<Record<string, string>> {
     const params: Record<string, string> = { siteId: siteA.siteId };
@@ -103,6 +107,7 @@ describe('gateway: every console route × every role', function () {
       else if (name === 'memberId') params.memberId = await idOf((await users.newUser(siteA.siteId, 'viewer')).email);
       else if (name === 'inviteId') params.inviteId = ((await owner.call('POST', `${base()}/invites`, { body: { email: `pending${++n}@example.com`, role: 'editor' } })).body as { invite: { id: string } }).invite.id;
       else if (name === 'webhookId') params.webhookId = await freshWebhook();
+      else if (name === 'automationId') params.automationId = ((await owner.call('POST', `${base()}/automations`, { body: automationBody(await freshTemplate()) })).body as { id: string }).id;
       else if (name === 'templateId') params.templateId = ((await owner.call('POST', `${base()}/templates`, { body: { ...(sample('createTemplate').body as object), name: `Roles ${++n}` } })).body as { id: string }).id;
       // A person of site A, made through /v2 as a customer's server makes one (each delete uses one up).
       else if (name === 'externalId') {
@@ -118,6 +123,8 @@ describe('gateway: every console route × every role', function () {
   /** The body of one call: topic maintenance gets topics of its own, seeded now (each call uses its topics up). */
   async function bodyFor(route: ConsoleRoute): Promise<unknown> {
     const body = sample(route.operation).body;
+    // An automation's step names a template of site A.
+    if (route.operation === 'createAutomation') return automationBody(await freshTemplate());
     // A template's name is unique in its site: each create gets one of its own.
     if (route.operation === 'createTemplate') return { ...(body as object), name: `Matrix ${++n}` };
     // Each change of the opt-in prompts a new one, so the editor's and then the owner's are both seen.

@@ -10,7 +10,7 @@ import { eventually } from '../../test/e2e/support/harness.js';
 import { startInProcess, type InProcessStack, type TestSite } from '../../test/support/in-process.js';
 import type { RunningGateway } from '../src/app.js';
 import { ConsoleBrowser, consoleUsers, pathOf, PASSWORD, routeTable, SESSION_COOKIE_VALUE, tokenOf, type ConsoleReply } from './support/console.js';
-import { NOT_FOUND_BY_PARAM, SAMPLES, sample } from './support/console-samples.js';
+import { automationBody, NOT_FOUND_BY_PARAM, SAMPLES, sample } from './support/console-samples.js';
 import { silentLogger, validCreateBody } from './support/stack.js';
 
 const PUBLIC_URL = 'https://push.example.net';
@@ -59,7 +59,7 @@ describe('gateway: the console API', function () {
   let campaignB: string;
   let keyB: { id: string; apiKey: string };
   /** Site B's objects, named under another site's path in the tests (a webhook endpoint and an event of it: a ping). */
-  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string; webhookId: string; eventId: string; templateId: string; externalId: string };
+  let theirs: { campaignId: string; keyId: string; memberId: string; inviteId: string; webhookId: string; eventId: string; templateId: string; automationId: string; externalId: string };
   let ownerA: { email: string; browser: ConsoleBrowser };
   let ownerB: { email: string; browser: ConsoleBrowser };
   let address = 0;
@@ -98,7 +98,8 @@ describe('gateway: the console API', function () {
     // A person only site B knows (made through /v2, as a customer's server makes one).
     const personB = await fetch(`${gateway.url}/v2/users/only-b`, { method: 'PATCH', headers: { Authorization: keyB.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ tags: { plan: 'b' } }) });
     expect(personB.status).to.equal(200);
-    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id, webhookId: webhookB, eventId: eventB, templateId: templateB, externalId: 'only-b' };
+    const automationB = ((await ownerB.browser.call('POST', `/console/api/sites/${siteB.siteId}/automations`, { body: automationBody(templateB) })).body as { id: string }).id;
+    theirs = { campaignId: campaignB, keyId: keyB.id, memberId: memberB, inviteId: (inviteB.body as { invite: { id: string } }).invite.id, webhookId: webhookB, eventId: eventB, templateId: templateB, automationId: automationB, externalId: 'only-b' };
     const vapidA = (await stack.operators.delivery.registerSite({ siteId: siteA.siteId, publicId: siteA.publicId })).vapidPublicKey;
     SAMPLES.sendTestNotification.body = { subscription: sim.createSubscription(vapidA) };
   });
@@ -272,7 +273,7 @@ describe('gateway: the console API', function () {
       const changing = routeTable().filter((r) => r.access !== 'public' && r.method !== 'GET');
       expect(changing.length).to.be.greaterThan(5);
       for (const route of changing) {
-        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID(), webhookId: randomUUID(), eventId: randomUUID(), templateId: randomUUID(), externalId: 'someone' });
+        const path = pathOf(route, { siteId: siteA.siteId, campaignId: randomUUID(), keyId: randomUUID(), memberId: randomUUID(), inviteId: randomUUID(), webhookId: randomUUID(), eventId: randomUUID(), templateId: randomUUID(), automationId: randomUUID(), externalId: 'someone' });
         for (const csrf of [false, 'wrong', other.csrfToken, b.csrfToken.slice(1), b.csrfToken.toUpperCase()] as const) {
           const reply = await b.call(route.method, path, { body: sample(route.operation).body, csrf });
           expect([reply.status, reply.body], `${route.method} ${route.path} with ${String(csrf)}`).to.deep.equal([403, MSG.csrf]);
@@ -351,6 +352,22 @@ describe('gateway: the console API', function () {
           'GET', `${base}/people/ann${rest}`, rest === '/sends' ? null : `/v2/users/ann${rest}`, undefined, 403, { message: 'This plan does not have permission to manage users via API' },
         ]),
         ['DELETE', `${base}/people/ann`, '/v2/users/ann', undefined, 403, { message: 'This plan does not have permission to manage users via API' }],
+        ...(
+          [
+            ['GET', '', undefined],
+            ['POST', '', automationBody(id)],
+            ['GET', `/${id}`, undefined],
+            ['PATCH', `/${id}`, { status: 'paused' }],
+            ['DELETE', `/${id}`, undefined],
+          ] as const
+        ).map(([method, rest, body]): [string, string, string | null, unknown, number, unknown] => [
+          method,
+          `${base}/automations${rest}`,
+          `/v2/automations${rest}`,
+          body,
+          403,
+          { message: 'This plan does not have permission to manage automations via API' },
+        ]),
         ...webhookCalls(id, randomUUID()).map(([method, rest, body]): [string, string, string | null, unknown, number, unknown] => [
           method,
           `${base}/webhooks${rest}`,
@@ -541,6 +558,56 @@ describe('gateway: the console API', function () {
       expect([gone.status, gone.body]).to.deep.equal([404, { message: 'Campaign not found' }]);
       const topics = await ownerA.browser.call('GET', `${base}/topics`);
       expect(topics.body).to.deep.include({ name: 'news', users: 3 });
+    });
+  });
+
+  describe('automations', () => {
+    it("when an automation is created, listed, read, paused, resumed and deleted in the console, then bodies, messages and answers are /v2's, results included; viewers read and change nothing", async () => {
+      const base = `/console/api/sites/${siteA.siteId}`;
+      const v2 = (method: string, path: string, body?: unknown) =>
+        fetch(gateway.url + path, { method, headers: { Authorization: siteA.key, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => [r.status, await r.json()] as const);
+      const templateId = ((await ownerA.browser.call('POST', `${base}/templates`, { body: { ...(SAMPLES.createTemplate.body as object), name: 'For automations' } })).body as { id: string }).id;
+      // Refused as /v2 refuses the same body (every field's text joined), nothing stored.
+      const bad = { name: '', trigger: { type: 'event', name: 'a b' }, steps: [{ delaySeconds: -1, templateId: theirs.templateId }], exitOn: { events: ['x', 'x'] } };
+      const consoleBad = await ownerA.browser.call('POST', `${base}/automations`, { body: bad });
+      expect([consoleBad.status, consoleBad.body]).to.deep.equal(await v2('POST', '/v2/automations', bad));
+      expect(consoleBad.status).to.equal(400);
+      const another = await ownerA.browser.call('POST', `${base}/automations`, { body: automationBody(theirs.templateId) });
+      expect([another.status, another.body]).to.deep.equal([400, { message: 'steps[0].templateId is not a template of this site' }]);
+      expect((await v2('GET', '/v2/automations'))[1].items).to.deep.equal([]);
+
+      const created = await ownerA.browser.call('POST', `${base}/automations`, { body: { ...automationBody(templateId), steps: [{ delaySeconds: 3600, templateId, variables: { name: 'Ana' } }, { delaySeconds: 86_400, templateId }] } });
+      expect(created.status).to.equal(200);
+      const a = created.body as { id: string; steps: { results: unknown }[]; enrolments: unknown };
+      expect(a.steps.map((s) => s.results)).to.deep.equal([{ sent: 0, exits: 0 }, { sent: 0, exits: 0 }]);
+      expect(a.enrolments).to.deep.equal({ active: 0, completed: 0, exited: 0 });
+      const [, fromV2] = await v2('GET', `/v2/automations/${a.id}`);
+      const viewer = await users.newUser(siteA.siteId, 'viewer');
+      for (const who of [ownerA, viewer]) {
+        const got = await who.browser.call('GET', `${base}/automations/${a.id}`);
+        expect([got.status, got.body]).to.deep.equal([200, fromV2]);
+        const list = await who.browser.call('GET', `${base}/automations?limit=1`);
+        expect([list.status, list.body]).to.deep.equal([200, (await v2('GET', '/v2/automations?limit=1'))[1]]);
+      }
+      expect(fromV2).to.deep.equal(created.body);
+      for (const [method, path, body] of [['POST', '', automationBody(templateId)], ['PATCH', `/${a.id}`, { status: 'paused' }], ['DELETE', `/${a.id}`, undefined]] as const) {
+        expect(await viewer.browser.call(method, `${base}/automations${path}`, { body }).then((r) => [r.status, r.body]), `${method} ${path}`).to.deep.equal([403, { message: 'Viewers cannot change anything' }]);
+      }
+      expect((await v2('GET', '/v2/automations'))[1].items).to.have.length(1);
+
+      const paused = await ownerA.browser.call('PATCH', `${base}/automations/${a.id}`, { body: { status: 'paused' } });
+      expect([paused.status, (paused.body as { status: string }).status]).to.deep.equal([200, 'paused']);
+      expect((await v2('GET', `/v2/automations/${a.id}`))[1]).to.deep.equal(paused.body);
+      const badPatch = await ownerA.browser.call('PATCH', `${base}/automations/${a.id}`, { body: { steps: [] } });
+      expect([badPatch.status, badPatch.body]).to.deep.equal(await v2('PATCH', `/v2/automations/${a.id}`, { steps: [] }));
+      const resumed = await ownerA.browser.call('PATCH', `${base}/automations/${a.id}`, { body: { status: 'active' } });
+      expect((resumed.body as { status: string }).status).to.equal('active');
+      const deleted = await ownerA.browser.call('DELETE', `${base}/automations/${a.id}`);
+      expect([deleted.status, deleted.body]).to.deep.equal([200, { id: a.id, deleted: true }]);
+      for (const id of [a.id, 'not-an-id']) {
+        expect(await ownerA.browser.call('GET', `${base}/automations/${id}`).then((r) => [r.status, r.body]), id).to.deep.equal([404, { message: 'Automation not found' }]);
+      }
+      expect((await v2('GET', `/v2/automations/${a.id}`))[0]).to.equal(404);
     });
   });
 

@@ -1,6 +1,6 @@
 // The console API's routes (docs/console.md, "The console API"): its own (accounts, sessions, a
 // site's settings, keys, members and invites, the audience estimate) and the /v2 routes it runs
-// for a member's site — campaigns, templates, topics, countries, webhooks — with the site's plan checked by
+// for a member's site — campaigns, templates, automations, topics, countries, webhooks — with the site's plan checked by
 // their own rule, their bodies, validation messages and answers exactly /v2's.
 import type { ApiKey__Output } from '@webpush/contracts/generated/campaign/v1/ApiKey.js';
 import type { Invite__Output } from '@webpush/contracts/generated/campaign/v1/Invite.js';
@@ -8,11 +8,12 @@ import type { Member__Output } from '@webpush/contracts/generated/campaign/v1/Me
 import type { SessionGrant__Output } from '@webpush/contracts/generated/campaign/v1/SessionGrant.js';
 import type { SessionView__Output } from '@webpush/contracts/generated/campaign/v1/SessionView.js';
 import { status as Status } from '@grpc/grpc-js';
-import type { AudienceBackend, AuditLogBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend, TemplatesBackend, WebhooksBackend } from '../grpc/clients.js';
+import type { AudienceBackend, AuditLogBackend, AutomationsBackend, CampaignBackend, ConsoleBackend, ConsoleDataBackend, TemplatesBackend, WebhooksBackend } from '../grpc/clients.js';
 import { isGrpcError, neverReachedBackend } from '../grpc/status-map.js';
 import { HttpError, MESSAGES } from '../texts.js';
 import type { Method } from '../http/routing.js';
 import { audienceEndpoints } from '../routes/audience.js';
+import { automationEndpoints } from '../routes/automations.js';
 import { optInFunnelEndpoint } from '../routes/optin-funnel.js';
 import { campaignEndpoints, createdAnswer } from '../routes/campaigns.js';
 import type { ApiRoute } from '../routes/route.js';
@@ -33,6 +34,7 @@ export interface ConsoleRouteDeps {
   auditLog: AuditLogBackend;
   webhooks: WebhooksBackend;
   templates: TemplatesBackend;
+  automations: AutomationsBackend;
 }
 
 const API = '/console/api';
@@ -126,6 +128,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
   const WEBHOOK = `${SITE}/webhooks/{webhookId}`;
   const templates = templateEndpoints(deps.templates);
   const TEMPLATE = `${SITE}/templates/{templateId}`;
+  const automations = automationEndpoints(deps.automations);
+  const AUTOMATION = `${SITE}/automations/{automationId}`;
   const people = peopleEndpoints(deps.audience);
   const PERSON = `${SITE}/people/{externalId}`;
   const reportsPlan = { permission: campaigns.get.permission, denied: campaigns.get.denied };
@@ -320,6 +324,14 @@ export function consoleRoutes(deps: ConsoleRouteDeps): ConsoleRoute[] {
     fromV2(templates.update, 'PATCH', TEMPLATE, 'editor'),
     fromV2(templates.delete, 'DELETE', TEMPLATE, 'editor'),
     fromV2(templates.render, 'POST', `${TEMPLATE}/render`, 'member'),
+    // The site's automations (docs/api-decisions.md, "Automations"): /v2's calls, plan rule and
+    // answers, each step's results included; every member reads them, editors and owners create,
+    // pause, resume and delete them. POST /v2/events stays the site's servers' own.
+    fromV2(automations.list, 'GET', `${SITE}/automations`, 'member'),
+    fromV2(automations.create, 'POST', `${SITE}/automations`, 'editor'),
+    fromV2(automations.get, 'GET', AUTOMATION, 'member'),
+    fromV2(automations.update, 'PATCH', AUTOMATION, 'editor'),
+    fromV2(automations.delete, 'DELETE', AUTOMATION, 'editor'),
     // The composer's live estimate: a count of what a create would reach, so it takes the
     // create's permission (and its refusal); the body is checked by the create's rules.
     {

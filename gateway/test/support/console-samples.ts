@@ -12,6 +12,11 @@ export interface RouteSample {
   status?: number;
 }
 
+/** An automation the API takes, its one step a day after an event (nothing is sent within a test). */
+export function automationBody(templateId: string) {
+  return { name: 'Matrix automation', trigger: { type: 'event', name: 'cart_abandoned' }, steps: [{ delaySeconds: 86_400, templateId }], exitOn: { events: ['checkout_completed'] } };
+}
+
 export const SAMPLES: Record<string, RouteSample> = {
   login: { body: { email: 'x@example.com', password: PASSWORD } },
   logout: {},
@@ -83,6 +88,13 @@ export const SAMPLES: Record<string, RouteSample> = {
   updateTemplate: { body: { body: 'A changed template body' } },
   deleteTemplate: {},
   renderTemplate: { body: {} },
+  // Automations: read by every member; created, paused and deleted by editors and owners. The
+  // create's template is one of the site's, made by the tests before the call (automationBody).
+  listAutomations: {},
+  createAutomation: { body: automationBody('00000000-0000-4000-8000-000000000000') },
+  getAutomation: {},
+  updateAutomation: { body: { status: 'paused' } },
+  deleteAutomation: {},
   // A person (the People page): read by every member; the privacy delete and the export are owners'.
   getPerson: {},
   listPersonSends: {},
@@ -99,6 +111,7 @@ export const NOT_FOUND_BY_PARAM: Record<string, { message: string }> = {
   webhookId: { message: 'Webhook not found' },
   eventId: { message: 'Event not found' },
   templateId: { message: 'Template not found' },
+  automationId: { message: 'Automation not found' },
   externalId: { message: 'User not found' },
 };
 

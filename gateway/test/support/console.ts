@@ -98,7 +98,7 @@ export const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1);
 /** The console's route table itself (only its methods, paths and rules are read). */
 export function routeTable(): ConsoleRoute[] {
   const never = new Proxy({}, { get: () => () => Promise.reject(new Error('not called')) });
-  return consoleRoutes({ console: never as never, consoleData: never as never, campaigns: never as never, audience: never as never, auditLog: never as never, webhooks: never as never, templates: never as never });
+  return consoleRoutes({ console: never as never, consoleData: never as never, campaigns: never as never, audience: never as never, auditLog: never as never, webhooks: never as never, templates: never as never, automations: never as never });
 }
 
 /** A route's path with its parameters filled in. */
