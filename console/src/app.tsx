@@ -13,6 +13,7 @@ import { SessionContext, useZonePreference, ZoneContext } from './lib/session';
 import type { Session, SiteDetail } from './lib/types';
 import { AudiencePage } from './pages/Audience';
 import { AuditLogPage } from './pages/AuditLog';
+import { AutomationsPage } from './pages/Automations';
 import { CampaignPage } from './pages/Campaign';
 import { CampaignsPage } from './pages/Campaigns';
 import { ComposerClosed, ComposerPage } from './pages/Composer';
@@ -157,6 +158,8 @@ function SitePages({ route, session }: { route: SiteRoute; session: Session }) {
       return <AuditLogPage site={s} />;
     case 'templates':
       return <TemplatesPage site={s} templateId={route.templateId} />;
+    case 'automations':
+      return <AutomationsPage site={s} automationId={route.automationId} />;
     case 'webhooks':
       return <WebhooksPage site={s} />;
     case 'webhook':
@@ -169,6 +172,7 @@ const SITE_NAV: { page: Route['page']; label: string; path: string; owners?: tru
   { page: 'campaigns', label: 'Campaigns', path: '/campaigns' },
   { page: 'composer', label: 'New campaign', path: '/campaigns/new' },
   { page: 'templates', label: 'Templates', path: '/templates' },
+  { page: 'automations', label: 'Automations', path: '/automations' },
   { page: 'audience', label: 'Audience', path: '/audience' },
   { page: 'people', label: 'People', path: '/people' },
   { page: 'prompts', label: 'Opt-in prompts', path: '/prompts' },

@@ -6,6 +6,9 @@
 import type {
   ApiKey,
   AuditPage,
+  Automation,
+  AutomationFields,
+  AutomationPage,
   BrowserCount,
   Campaign,
   CampaignPage,
@@ -219,6 +222,12 @@ export const api = {
   deleteTemplate: (siteId: string, templateId: string) => call<{ id: string; deleted: true }>('DELETE', `${site(siteId)}/templates/${enc(templateId)}`),
   renderTemplate: (siteId: string, templateId: string, variables: Record<string, string>) =>
     call<RenderedTemplate>('POST', `${site(siteId)}/templates/${enc(templateId)}/render`, { variables }),
+
+  automations: (siteId: string, cursor: string | null) => call<AutomationPage>('GET', `${site(siteId)}/automations${cursor === null ? '' : `?cursor=${enc(cursor)}`}`),
+  automation: (siteId: string, automationId: string) => call<Automation>('GET', `${site(siteId)}/automations/${enc(automationId)}`),
+  createAutomation: (siteId: string, fields: AutomationFields) => call<Automation>('POST', `${site(siteId)}/automations`, fields),
+  setAutomationStatus: (siteId: string, automationId: string, status: Automation['status']) => call<Automation>('PATCH', `${site(siteId)}/automations/${enc(automationId)}`, { status }),
+  deleteAutomation: (siteId: string, automationId: string) => call<{ id: string; deleted: true }>('DELETE', `${site(siteId)}/automations/${enc(automationId)}`),
 
   webhooks: (siteId: string) => call<Webhook[]>('GET', `${site(siteId)}/webhooks`),
   webhook: (siteId: string, webhookId: string) => call<Webhook>('GET', `${site(siteId)}/webhooks/${enc(webhookId)}`),

@@ -181,6 +181,25 @@ export function splitWebhookMessage(message: string): SplitMessage {
   return splitMessage(message, WEBHOOK_RULES);
 }
 
+/**
+ * An automation's texts (docs/api-decisions.md, "Automations"; services/campaign/src/base/texts.ts):
+ * each starts with the field it is about — `name`, `trigger`, `steps[1].delaySeconds`, `exitOn` —
+ * and runs to the next part that starts with one, so texts the campaign service adds for new
+ * fields (a new kind of trigger, a step's new option) still land at their field.
+ */
+const AUTOMATION_FIELD = String.raw`(name|status|trigger|exitOn(?:\.\w+)?|steps(?:\[(\d+)\](?:\.(\w+))?)?)`;
+const AUTOMATION_RULES: Rule[] = [
+  {
+    re: new RegExp(String.raw`${AUTOMATION_FIELD} (?:must|is|has) .+?(?=, ${AUTOMATION_FIELD} (?:must|is|has) |$)`, 'y'),
+    field: (m) => (m[2] === undefined ? m[1].replace(/\[\d+\]$/, '') : m[3] === undefined ? `steps.${m[2]}` : `steps.${m[2]}.${m[3]}`),
+  },
+];
+
+/** Splits a refused automation create's message into the texts of each field it names (`steps.<i>.<field>` for a step's). */
+export function splitAutomationMessage(message: string): SplitMessage {
+  return splitMessage(message, AUTOMATION_RULES);
+}
+
 /** Splits an API message into the texts of each field it names, in the order given (a create's, unless other rules are given). */
 export function splitMessage(message: string, rules: readonly Rule[] = RULES): SplitMessage {
   const byField: Record<FieldKey, string[]> = {};

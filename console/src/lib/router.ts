@@ -16,6 +16,7 @@ export type Route =
   | { page: 'prompts'; siteId: string }
   | { page: 'audit'; siteId: string }
   | { page: 'templates'; siteId: string; templateId?: string }
+  | { page: 'automations'; siteId: string; automationId?: string }
   | { page: 'webhooks'; siteId: string }
   | { page: 'webhook'; siteId: string; webhookId: string }
   | { page: 'notFound'; path: string };
@@ -51,6 +52,8 @@ export function parseHash(hash: string): Route {
     if (rest.length === 1 && rest[0] === 'prompts') return { page: 'prompts', siteId };
     if (rest.length === 1 && rest[0] === 'audit') return { page: 'audit', siteId };
     if (rest[0] === 'templates' && rest.length <= 2) return { page: 'templates', siteId, templateId: rest[1] };
+    // `automations/new` is the create form; any other second segment an automation's id.
+    if (rest[0] === 'automations' && rest.length <= 2) return { page: 'automations', siteId, automationId: rest[1] };
     if (rest[0] === 'webhooks' && rest.length === 1) return { page: 'webhooks', siteId };
     if (rest[0] === 'webhooks' && rest.length === 2) return { page: 'webhook', siteId, webhookId: rest[1] };
   }

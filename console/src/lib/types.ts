@@ -533,3 +533,52 @@ export interface PersonSends {
   }[];
   more: boolean;
 }
+
+/**
+ * What starts an automation's runs (docs/api-decisions.md, "Automations"). Other kinds may be
+ * added to the API (a tag's); the pages show one they do not know by its type and fields.
+ */
+export type AutomationTrigger = { type: 'subscribed' } | { type: 'event'; name: string } | { type: string; [field: string]: unknown };
+
+/** A step's results, as the automation's page answers them; impressions and clicks where the API counts them. */
+export interface AutomationStepResults {
+  sent: number;
+  exits: number;
+  impressions?: number;
+  clicks?: number;
+}
+
+export interface AutomationStep {
+  delaySeconds: number;
+  templateId: string;
+  variables: Record<string, string | number>;
+  results?: AutomationStepResults;
+}
+
+/** An automation as /v2/automations answers it; `results` and `enrolments` only on one automation's answer (not the list's). */
+export interface Automation {
+  id: string;
+  name: string;
+  status: 'active' | 'paused';
+  trigger: AutomationTrigger;
+  steps: AutomationStep[];
+  exitOn: { events: string[]; click?: boolean };
+  enrolments?: { active: number; completed: number; exited: number };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AutomationPage {
+  items: Automation[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** A create body as the form sends it: numbers as typed (text that is not one goes as it is, for the API to refuse in its words). */
+export interface AutomationFields {
+  name: string;
+  trigger: { type: 'subscribed' } | { type: 'event'; name: string };
+  steps: { delaySeconds: number | string; templateId: string; variables?: Record<string, string> }[];
+  exitOn: { events: string[] };
+}
