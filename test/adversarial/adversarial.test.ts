@@ -9,6 +9,7 @@
 import { registerAdminApi } from './classes/admin-api.js';
 import { registerAutomations } from './classes/automations.js';
 import { registerConsoleAudit } from './classes/console-audit.js';
+import { registerConsoleAutomations } from './classes/console-automations.js';
 import { registerConsoleDrafts } from './classes/console-drafts.js';
 import { registerConsoleSettings } from './classes/console-settings.js';
 import { registerConsoleLogin } from './classes/console-login.js';
@@ -82,4 +83,5 @@ describe('adversarial: hostile input and hostile networks against the running st
   registerSegmentTags();
   registerBestTime();
   registerConsolePeople();
+  registerConsoleAutomations();
 });

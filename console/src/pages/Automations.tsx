@@ -70,7 +70,8 @@ export function AutomationsPage({ site, automationId }: { site: SiteDetail; auto
           <a href={href(sitePath(site.id, '/automations'))}>Automations</a>
         </p>
       )}
-      <h1 tabIndex={-1}>{automationId === 'new' ? 'New automation' : 'Automations'}</h1>
+      {/* An automation's page has its name for a heading, once read. */}
+      {automationId === undefined || automationId === 'new' ? <h1 tabIndex={-1}>{automationId === 'new' ? 'New automation' : 'Automations'}</h1> : null}
       {automationId === undefined ? (
         <p>
           An automation sends a series of notifications to each person by themselves: a welcome when they subscribe, or steps after an event your servers send
@@ -173,8 +174,14 @@ function AutomationView({ site, automationId, editor }: { site: SiteDetail; auto
   const [error, setError] = useState<unknown>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
   useTitle(automation.data ? `${automation.data.name} · Automations · ${site.name}` : `Automations · ${site.name}`);
-  if (automation.error) return <ErrorBox error={automation.error} />;
-  if (!automation.data) return <Loading what="Loading the automation" />;
+  if (automation.error || !automation.data) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Automation</h1>
+        {automation.error ? <ErrorBox error={automation.error} /> : <Loading what="Loading the automation" />}
+      </>
+    );
+  }
   const a = automation.data;
   const templateName = (id: string) => templates.data?.items.find((t) => t.id === id)?.name;
 
@@ -194,8 +201,9 @@ function AutomationView({ site, automationId, editor }: { site: SiteDetail; auto
 
   return (
     <>
+      <h1 tabIndex={-1}>{a.name}</h1>
       <div class="card">
-        <h2>{a.name}</h2>
+        <h2>What it does</h2>
         <dl class="facts">
           <dt>Status</dt>
           <dd>{statusBadge(a.status)}</dd>
@@ -513,7 +521,7 @@ function StepFields(props: {
         <FieldErrors errors={errors('')} />
         <div class="row">
           <div class={delayErrors?.length ? 'field field-invalid' : 'field'}>
-            <label for={`${id}-delay`}>{index === 0 ? 'Wait after the trigger' : 'Wait after the step before'}</label>
+            <label for={`${id}-delay`}>{index === 0 ? 'Wait after the trigger' : `Wait after step ${index}`}</label>
             <div class="delay-row">
               <input
                 id={`${id}-delay`}
@@ -523,7 +531,7 @@ function StepFields(props: {
                 aria-invalid={delayErrors?.length ? 'true' : undefined}
                 aria-describedby={delayErrors?.length ? `${id}-delay-err` : undefined}
               />
-              <select aria-label={`Step ${n} unit`} value={step.unit} onChange={(e) => onChange({ unit: (e.currentTarget as HTMLSelectElement).value as Unit })}>
+              <select aria-label="Unit of the wait" value={step.unit} onChange={(e) => onChange({ unit: (e.currentTarget as HTMLSelectElement).value as Unit })}>
                 {UNITS.map((u) => (
                   <option key={u.name} value={u.name}>
                     {u.name}
@@ -552,20 +560,20 @@ function StepFields(props: {
           </div>
         </div>
         <fieldset class={variableErrors?.length ? 'checks fieldset-invalid' : 'checks'}>
-          <legend>Variables of step {n}</legend>
+          <legend>Variables</legend>
           <p class="hint">Given to the template at each send; an event's properties of the same name win over them.</p>
           {step.variables.map((v, j) => (
             <div class="variable-row" key={v.key}>
-              <TextField label={`Variable ${j + 1} name`} value={v.name} onValue={(name) => setVariable(v.key, { name })} />
-              <TextField label={`Variable ${j + 1} value`} value={v.value} onValue={(value) => setVariable(v.key, { value })} />
-              <button type="button" class="btn btn-small" aria-label={`Remove variable ${j + 1} of step ${n}`} onClick={() => onChange({ variables: step.variables.filter((x) => x.key !== v.key) })}>
+              <TextField label={`Variable ${j + 1}: name`} value={v.name} onValue={(name) => setVariable(v.key, { name })} />
+              <TextField label={`Variable ${j + 1}: value`} value={v.value} onValue={(value) => setVariable(v.key, { value })} />
+              <button type="button" class="btn btn-small" aria-label={`Remove variable ${j + 1}`} onClick={() => onChange({ variables: step.variables.filter((x) => x.key !== v.key) })}>
                 Remove
               </button>
             </div>
           ))}
           <FieldErrors errors={variableErrors} />
           <button type="button" class="btn btn-small" onClick={() => onChange({ variables: [...step.variables, { key: ++nextKey, name: '', value: '' }] })}>
-            Add a variable to step {n}
+            Add a variable
           </button>
         </fieldset>
         {props.onRemove ? (

@@ -25,7 +25,7 @@ function v2(method: string, path: string, key: string, body?: string, extra: [st
 }
 
 /** The site's automations and their runs, for "nothing stored on a 4xx". */
-async function automationsOf(siteId: string): Promise<string> {
+export async function automationsOf(siteId: string): Promise<string> {
   const { rows } = await getCtx().db.query(
     `SELECT (SELECT count(*)::int FROM campaign.automations WHERE site_id = $1) AS n,
             (SELECT coalesce(md5(string_agg(id || ':' || name || ':' || status || ':' || steps::text || ':' || exit_on::text, ',' ORDER BY id)), '') FROM campaign.automations WHERE site_id = $1) AS a,
