@@ -1,12 +1,16 @@
 // The console's pure modules: time-zone conversions (the schedule entered in the owner's zone,
 // sent as UTC), the API's joined validation messages split onto their fields, the hash routes,
-// and what the Webhooks pages say.
+// and what the Webhooks and Automations pages say.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ApiError, messageOf } from '../src/lib/api';
 import { WEBHOOK_EVENTS as SERVICE_EVENTS, WEBHOOK_MESSAGES } from '../../services/delivery/src/webhooks/endpoints.js';
 import { outboundUrlProblem as webhookUrlProblem } from '@webpush/push/outbound.js';
-import { splitMessage, splitWebhookMessage } from '../src/lib/field-errors';
+import { splitAutomationMessage, splitMessage, splitWebhookMessage } from '../src/lib/field-errors';
+import { validateAutomationInput } from '../../services/campaign/src/automations/automation-input.js';
+import { ValidationError } from '../../services/campaign/src/base/errors.js';
+import { MESSAGES as CAMPAIGN_MESSAGES } from '../../services/campaign/src/base/texts.js';
+import { automationRequest, delayWords, newStep, triggerWords } from '../src/lib/automations';
 import { actionText, campaignState, countryName, graphemes, isLive, outcomeText, sendingProgress } from '../src/lib/format';
 import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
@@ -163,6 +167,10 @@ describe('console: hash routes', () => {
     expect(parseHash('#/sites/s1/templates/new')).to.deep.equal({ page: 'templates', siteId: 's1', templateId: 'new' });
     expect(parseHash('#/sites/s1/templates/t%2F1')).to.deep.equal({ page: 'templates', siteId: 's1', templateId: 't/1' });
     expect(parseHash('#/sites/s1/templates/t1/render').page).to.equal('notFound');
+    expect(parseHash('#/sites/s1/automations')).to.deep.equal({ page: 'automations', siteId: 's1', automationId: undefined });
+    expect(parseHash('#/sites/s1/automations/new')).to.deep.equal({ page: 'automations', siteId: 's1', automationId: 'new' });
+    expect(parseHash('#/sites/s1/automations/a%2F1')).to.deep.equal({ page: 'automations', siteId: 's1', automationId: 'a/1' });
+    expect(parseHash('#/sites/s1/automations/a1/steps').page).to.equal('notFound');
     expect(parseHash('#/sites/s1/people')).to.deep.equal({ page: 'people', siteId: 's1', externalId: undefined });
     expect(parseHash('#/sites/s1/people/Ana%20Mar%C3%ADa%2F1')).to.deep.equal({ page: 'people', siteId: 's1', externalId: 'Ana María/1' });
     expect(parseHash('#/sites/s1/people/ann/sends').page).to.equal('notFound');
@@ -309,5 +317,85 @@ describe('console: the Webhooks pages', () => {
   it("sends a rotation's overlap as a number when it is a whole one, else as typed for the API to refuse", () => {
     expect([overlapValue('24'), overlapValue(' 0 '), overlapValue('168')]).to.deep.equal([24, 0, 168]);
     expect([overlapValue(''), overlapValue('1.5'), overlapValue('-1'), overlapValue('two')]).to.deep.equal(['', '1.5', '-1', 'two']);
+  });
+});
+
+describe('console: the Automations pages', () => {
+  /** The campaign service's refusal of a body, as the API answers it (its texts joined by ", "). */
+  const refusal = (body: Record<string, unknown>) => {
+    try {
+      validateAutomationInput(body);
+    } catch (err) {
+      if (err instanceof ValidationError) return { joined: err.message, texts: err.messages };
+    }
+    throw new Error('the body was accepted');
+  };
+
+  it("puts the campaign service's refusals at their fields — a step's at the step's — and nothing in the rest", () => {
+    const { joined, texts } = refusal({
+      name: '',
+      status: 'gone',
+      trigger: { type: 'event', name: 'a b' },
+      steps: [{ delaySeconds: 60, templateId: 'not-an-id' }, { delaySeconds: -1, templateId: '00000000-0000-4000-8000-000000000000', variables: { 'Not a name': 1 } }, 'x'],
+      exitOn: { events: ['x', 'x'] },
+    });
+    expect(texts).to.have.length(8);
+    expect(splitAutomationMessage(joined)).to.deep.equal({
+      byField: {
+        name: [CAMPAIGN_MESSAGES.automationName],
+        status: [CAMPAIGN_MESSAGES.automationStatus],
+        trigger: [CAMPAIGN_MESSAGES.automationTrigger],
+        'steps.0.templateId': ['steps[0].templateId is not a template of this site'],
+        'steps.1.delaySeconds': ['steps[1].delaySeconds must be a whole number of seconds from 0 to 31536000 (365 days)'],
+        'steps.1.variables': [texts[5]],
+        'steps.2': ['steps[2] must be an object with delaySeconds, templateId and optional variables'],
+        exitOn: [CAMPAIGN_MESSAGES.automationExitOn],
+      },
+      rest: [],
+    });
+    const steps = refusal({ name: 'n', trigger: { type: 'subscribed' }, steps: [] });
+    expect(splitAutomationMessage(steps.joined)).to.deep.equal({ byField: { steps: [CAMPAIGN_MESSAGES.automationSteps] }, rest: [] });
+    // A text naming no field of the form stays whole, for the alert.
+    const unknown = refusal({ name: 'n', trigger: { type: 'subscribed' }, steps: [], extra: 1 });
+    expect(splitAutomationMessage(unknown.joined)).to.deep.equal({ byField: {}, rest: [CAMPAIGN_MESSAGES.automationFields] });
+    // A field added later (a step's new option) still lands at its field.
+    expect(splitAutomationMessage(`steps[3].sendTime must be an object, ${CAMPAIGN_MESSAGES.automationName}`).byField).to.deep.equal({ 'steps.3.sendTime': ['steps[3].sendTime must be an object'], name: [CAMPAIGN_MESSAGES.automationName] });
+  });
+
+  it("says a step's wait and a trigger in words, a kind of trigger it does not know by its fields", () => {
+    expect([0, 60, 90 * 60, 3600, 7200, 86_400, 3 * 86_400, 45].map(delayWords)).to.deep.equal(['at once', 'after 1 minute', 'after 90 minutes', 'after 1 hour', 'after 2 hours', 'after 1 day', 'after 3 days', 'after 45 seconds']);
+    expect(triggerWords({ type: 'subscribed' })).to.equal('Welcome: when a person subscribes');
+    expect(triggerWords({ type: 'event', name: 'cart_abandoned' })).to.equal('Event cart_abandoned');
+    expect(triggerWords({ type: 'tag', name: 'vip' })).to.equal('Tag vip');
+    expect(triggerWords({ type: 'tag', key: 'plan', value: 'gold' })).to.equal('Tag plan = gold');
+    expect(triggerWords({ type: 'visit', page: '/cart', times: 2 })).to.equal('visit page /cart times 2');
+  });
+
+  it('sends the form as a create body: waits in seconds (what is not a number as typed), variables from their rows, exit events from the comma list', () => {
+    const steps = [
+      { ...newStep('t1', '0'), variables: [{ key: 1, name: 'item', value: 'boots' }, { key: 2, name: '', value: '' }] },
+      newStep('t2', '1', 'days'),
+      newStep('t1', '1.5', 'hours'),
+      newStep('t1', 'soon', 'minutes'),
+      newStep('t1', '', 'minutes'),
+    ];
+    expect(automationRequest({ name: 'Cart', trigger: 'event', eventName: 'cart_abandoned', steps, exitEvents: ' checkout_completed, ,order_cancelled ' })).to.deep.equal({
+      name: 'Cart',
+      trigger: { type: 'event', name: 'cart_abandoned' },
+      steps: [
+        { delaySeconds: 0, templateId: 't1', variables: { item: 'boots' } },
+        { delaySeconds: 86_400, templateId: 't2' },
+        { delaySeconds: 5400, templateId: 't1' },
+        { delaySeconds: 'soon', templateId: 't1' },
+        { delaySeconds: '', templateId: 't1' },
+      ],
+      exitOn: { events: ['checkout_completed', 'order_cancelled'] },
+    });
+    expect(automationRequest({ name: 'Welcome', trigger: 'subscribed', eventName: 'ignored', steps: [newStep('t1')], exitEvents: '' })).to.deep.equal({
+      name: 'Welcome',
+      trigger: { type: 'subscribed' },
+      steps: [{ delaySeconds: 0, templateId: 't1' }],
+      exitOn: { events: [] },
+    });
   });
 });

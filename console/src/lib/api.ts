@@ -215,7 +215,11 @@ export const api = {
   updateSent: (siteId: string, campaignId: string, body: CampaignUpdate) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/update`, body),
   recall: (siteId: string, campaignId: string) => call<CampaignRevision>('POST', `${site(siteId)}/campaigns/${enc(campaignId)}/recall`, {}),
 
-  templates: (siteId: string, cursor: string | null) => call<TemplatePage>('GET', `${site(siteId)}/templates${cursor === null ? '' : `?cursor=${enc(cursor)}`}`),
+  /** A page of the site's templates: the API's default size, or `limit` (it answers at most 100). */
+  templates: (siteId: string, cursor: string | null, limit?: number) => {
+    const query = [limit === undefined ? '' : `limit=${limit}`, cursor === null ? '' : `cursor=${enc(cursor)}`].filter(Boolean).join('&');
+    return call<TemplatePage>('GET', `${site(siteId)}/templates${query ? `?${query}` : ''}`);
+  },
   template: (siteId: string, templateId: string) => call<Template>('GET', `${site(siteId)}/templates/${enc(templateId)}`),
   createTemplate: (siteId: string, fields: TemplateFields) => call<Template>('POST', `${site(siteId)}/templates`, fields),
   updateTemplate: (siteId: string, templateId: string, fields: TemplateFields) => call<Template>('PATCH', `${site(siteId)}/templates/${enc(templateId)}`, fields),

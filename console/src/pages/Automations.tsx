@@ -13,44 +13,14 @@ import { useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
 import { showDate } from '../lib/time';
-import type { Automation, AutomationFields, AutomationStep, AutomationTrigger, SiteDetail, Template } from '../lib/types';
+import { automationRequest, delayWords, MAX_STEPS, newKey, newStep, triggerWords, UNITS, type StepForm, type Unit } from '../lib/automations';
+import type { Automation, AutomationStep, SiteDetail, Template } from '../lib/types';
 
-/** The API's limit on steps (services/campaign/src/automations/automation-input.ts MAX_STEPS). */
-const MAX_STEPS = 10;
-const UNITS = [
-  { name: 'minutes', seconds: 60 },
-  { name: 'hours', seconds: 3600 },
-  { name: 'days', seconds: 86_400 },
-] as const;
-type Unit = (typeof UNITS)[number]['name'];
-/** Pages of templates read for the step's menu at most (100 a page: the API's largest). */
+/** Templates read for the steps' menus and names: pages of the API's largest size, 10 at most. */
+const TEMPLATE_PAGE = 100;
 const TEMPLATE_PAGES = 10;
 
 const automationPath = (siteId: string, automationId: string) => sitePath(siteId, `/automations/${encodeURIComponent(automationId)}`);
-
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-
-/** A step's wait in words: `after 1 day`, `after 90 minutes`, `at once`. */
-export function delayWords(seconds: number): string {
-  if (seconds === 0) return 'at once';
-  for (const [unit, size] of [['day', 86_400], ['hour', 3600], ['minute', 60]] as const) {
-    if (seconds % size === 0) return `after ${plural(seconds / size, unit)}`;
-  }
-  return `after ${plural(seconds, 'second')}`;
-}
-
-/** What starts the runs, in words; a kind the page does not know by its type and fields. */
-export function triggerWords(trigger: AutomationTrigger): string {
-  if (trigger.type === 'subscribed') return 'Welcome: when a person subscribes';
-  if (trigger.type === 'event') return `Event ${String((trigger as { name: unknown }).name)}`;
-  const fields = Object.entries(trigger).filter(([k]) => k !== 'type');
-  if (trigger.type === 'tag') {
-    const named = (trigger as { name?: unknown; key?: unknown }).name ?? (trigger as { key?: unknown }).key;
-    const value = (trigger as { value?: unknown }).value;
-    return `Tag ${String(named ?? '')}${value === undefined ? '' : ` = ${String(value)}`}`.trim();
-  }
-  return [trigger.type, ...fields.map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`)].join(' ');
-}
 
 const STATUS_TEXT: Record<Automation['status'], string> = { active: 'Active', paused: 'Paused' };
 const statusBadge = (status: Automation['status']) => <span class={status === 'active' ? 'badge badge-sent' : 'badge badge-scheduled'}>{STATUS_TEXT[status] ?? status}</span>;
@@ -157,7 +127,7 @@ async function siteTemplates(siteId: string): Promise<{ items: Template[]; more:
   const items: Template[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < TEMPLATE_PAGES; i++) {
-    const page = await api.templates(siteId, cursor);
+    const page = await api.templates(siteId, cursor, TEMPLATE_PAGE);
     items.push(...page.items);
     if (!page.hasMore) return { items, more: false };
     cursor = page.nextCursor;
@@ -343,41 +313,6 @@ function StepsTable({ site, steps, templateName, templatesRead }: { site: SiteDe
   );
 }
 
-interface StepForm {
-  /** Kept apart so a step removed does not pass its fields to the next one. */
-  key: number;
-  delay: string;
-  unit: Unit;
-  templateId: string;
-  variables: { key: number; name: string; value: string }[];
-}
-
-let nextKey = 0;
-const newStep = (templateId: string, delay = '0', unit: Unit = 'hours'): StepForm => ({ key: ++nextKey, delay, unit, templateId, variables: [] });
-
-/** The form as a create body: a delay that is a number is counted in seconds, anything else sent as typed for the API's own refusal. */
-export function automationRequest(form: { name: string; trigger: 'subscribed' | 'event'; eventName: string; steps: StepForm[]; exitEvents: string }): AutomationFields {
-  return {
-    name: form.name,
-    trigger: form.trigger === 'event' ? { type: 'event', name: form.eventName } : { type: 'subscribed' },
-    steps: form.steps.map((s) => {
-      const n = s.delay.trim() === '' ? NaN : Number(s.delay);
-      const size = UNITS.find((u) => u.name === s.unit)!.seconds;
-      const rows = s.variables.filter((v) => v.name !== '' || v.value !== '');
-      return {
-        delaySeconds: Number.isFinite(n) ? Math.round(n * size * 1000) / 1000 : s.delay,
-        templateId: s.templateId,
-        ...(rows.length ? { variables: Object.fromEntries(rows.map((v) => [v.name, v.value])) } : {}),
-      };
-    }),
-    exitOn: {
-      events: form.exitEvents
-        .split(',')
-        .map((e) => e.trim())
-        .filter((e) => e !== ''),
-    },
-  };
-}
 
 function NewAutomation({ site }: { site: SiteDetail }) {
   const templates = useLoad(() => siteTemplates(site.id), [site.id]);
@@ -572,7 +507,7 @@ function StepFields(props: {
             </div>
           ))}
           <FieldErrors errors={variableErrors} />
-          <button type="button" class="btn btn-small" onClick={() => onChange({ variables: [...step.variables, { key: ++nextKey, name: '', value: '' }] })}>
+          <button type="button" class="btn btn-small" onClick={() => onChange({ variables: [...step.variables, { key: newKey(), name: '', value: '' }] })}>
             Add a variable
           </button>
         </fieldset>
