@@ -8,8 +8,9 @@
 // sending settings by keyboard and exports its subscribers and campaign results; adds a webhook
 // endpoint (by keyboard), copies its secret, sees a test event reach a stand-in receiver signed
 // with it, one refused and redelivered, edits, disables, rotates and deletes it; reads the audit
-// log; fills a campaign's message from a template and looks a person up, exports and deletes them
-// (by keyboard); invites a viewer by keyboard (the invite page naming the site and the owner), sees the
+// log; fills a campaign's message from a template; looks a person up, exports and deletes them;
+// makes an automation of two steps from a template, sees its first step's result after an event,
+// pauses, resumes and deletes it (by keyboard); invites a viewer by keyboard (the invite page naming the site and the owner), sees the
 // site as that viewer (no control that changes anything), makes them an editor and removes them;
 // logs out; and is not
 // told to "continue where you were" on a fresh visit, only when a session ended while open. The site's subscribers are push-simulator browsers in device
@@ -743,128 +744,6 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     }
   });
 
-  it("automations: by keyboard an automation of two steps is made from a template (a refusal said at its field, nothing saved), opened with its steps and their results, paused, resumed and deleted", async () => {
-    const v2Automations = async () => ((await v2('GET', '/v2/automations')) as { items: { id: string }[] }).items;
-    const made = await stack.api.request('POST', '/v2/templates', { key: site.apiKey, body: { name: 'Cart reminder', title: 'Your {{ item | "cart" }} is waiting', body: 'Finish your order today', link: 'https://news.example/cart' } });
-    expect(made.status, made.text).to.equal(200);
-    const templateId = made.body.id as string;
-    // A person of the site with a subscription, for the first step to reach (deleted at the end).
-    const { secret } = await stack.cli('sites', 'identity-secret', site.id);
-    const sub = sim.createSubscription(site.vapidPublicKey);
-    const subscribed = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['news'], language: 'en' } });
-    expect(subscribed.status, subscribed.text).to.equal(201);
-    const identity = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/identity`, { body: { endpoint: sub.endpoint, externalId: 'shopper-1', signature: createHmac('sha256', secret).update('shopper-1').digest('hex') } });
-    expect(identity.body, identity.text).to.deep.equal({ identified: true });
-    try {
-      await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
-      await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
-      await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Automations' }).click();
-      await page.getByRole('heading', { name: 'Automations', exact: true }).waitFor();
-      await page.getByText('No automations yet.').waitFor();
-      await screen('automations-empty');
-      await page.getByRole('link', { name: 'New automation' }).focus();
-      await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'New automation' }).waitFor();
-      const type = async (field: ReturnType<Page['getByLabel']>, text: string) => {
-        await field.focus();
-        await page.keyboard.press('Control+A');
-        await page.keyboard.type(text);
-      };
-      // Sent without a name: the API's words at the Name field, nothing stored.
-      await page.getByRole('button', { name: 'Create automation' }).focus();
-      await page.keyboard.press('Enter');
-      await page.locator('.field-invalid', { hasText: 'name must be a string of 1 to 100 characters' }).waitFor();
-      expect(await page.getByLabel('Name', { exact: true }).evaluate((el) => el === document.activeElement)).to.equal(true);
-      expect(await v2Automations()).to.deep.equal([]);
-      await screen('automation-refused');
-
-      await type(page.getByLabel('Name', { exact: true }), 'Cart rescue');
-      await page.getByRole('radio', { name: 'When a person subscribes (a welcome series)' }).focus();
-      await page.keyboard.press('ArrowDown');
-      await type(page.getByLabel('Event name'), 'cart_abandoned');
-      // Step 1: at once, its template's variable given.
-      const step1 = page.getByRole('group', { name: 'Step 1', exact: true });
-      await type(step1.getByLabel('Wait after the trigger'), '0');
-      await step1.getByRole('button', { name: 'Add a variable' }).focus();
-      await page.keyboard.press('Enter');
-      await type(step1.getByLabel('Variable 1: name'), 'item');
-      await type(step1.getByLabel('Variable 1: value'), 'red boots');
-      // Step 2: a day after.
-      await page.getByRole('button', { name: 'Add a step' }).focus();
-      await page.keyboard.press('Enter');
-      const step2 = page.getByRole('group', { name: 'Step 2', exact: true });
-      await type(step2.getByLabel('Wait after step 1'), '1');
-      expect(await step2.getByLabel('Unit of the wait').inputValue()).to.equal('days');
-      expect(await step2.getByLabel('Template', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).to.equal('Cart reminder');
-      await type(page.getByLabel('Exit events (optional)'), 'checkout_completed, order_cancelled');
-      await screen('automation-new');
-      await page.getByRole('button', { name: 'Create automation' }).focus();
-      await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'Cart rescue', level: 1 }).waitFor();
-      const [created] = (await v2Automations()) as unknown as Record<string, unknown>[];
-      expect(created).to.deep.include({
-        name: 'Cart rescue',
-        status: 'active',
-        trigger: { type: 'event', name: 'cart_abandoned' },
-        steps: [
-          { delaySeconds: 0, templateId, variables: { item: 'red boots' } },
-          { delaySeconds: 86_400, templateId, variables: {} },
-        ],
-        exitOn: { events: ['checkout_completed', 'order_cancelled'] },
-      });
-      const steps = page.getByRole('region', { name: 'Steps' });
-      expect(await steps.locator('tbody tr').nth(0).innerText()).to.match(/^1\s+at once\s+Cart reminder\s+item = red boots\s+0\s+0$/);
-      expect(await steps.locator('tbody tr').nth(1).innerText()).to.match(/^2\s+after 1 day\s+Cart reminder\s+None\s+0\s+0$/);
-      expect(await steps.getByRole('link', { name: 'Cart reminder' }).first().getAttribute('href')).to.equal(`#/sites/${site.id}/templates/${templateId}`);
-      expect(await page.locator('dl.facts').innerText()).to.match(/Trigger\s+Event cart_abandoned\s+Exit events\s+checkout_completed, order_cancelled\s+People\s+0 in progress, 0 completed, 0 exited/);
-
-      // The event starts the person's run: the first step is sent, and its result shown.
-      const event = await stack.api.request('POST', '/v2/events', { key: site.apiKey, body: { externalId: 'shopper-1', name: 'cart_abandoned' } });
-      expect(event.status, event.text).to.equal(202);
-      await eventually(async () => sim.received(sub.id).length > 0 || undefined, 60_000, 200);
-      await eventually(async () => {
-        await page.reload();
-        await steps.locator('tbody tr').first().waitFor();
-        return /red boots\s+1\s+0$/.test(await steps.locator('tbody tr').nth(0).innerText()) || undefined;
-      }, 30_000, 500);
-      expect(await page.locator('dl.facts').innerText()).to.include('1 in progress, 0 completed, 0 exited');
-      await screen('automation');
-
-      await page.getByRole('button', { name: 'Pause' }).focus();
-      await page.keyboard.press('Enter');
-      await page.getByText('Paused: no new runs start, and due steps wait until it is resumed.').waitFor();
-      expect((await v2('GET', `/v2/automations/${created.id}`)).status).to.equal('paused');
-      await page.getByRole('button', { name: 'Resume' }).focus();
-      await page.keyboard.press('Enter');
-      await page.getByText('Resumed: steps that came due meanwhile go out now.').waitFor();
-      expect((await v2('GET', `/v2/automations/${created.id}`)).status).to.equal('active');
-
-      await page.goto(`${consoleUrl}#/sites/${site.id}/automations`);
-      const list = page.getByRole('region', { name: 'Automations' });
-      await list.locator('tbody tr').first().waitFor();
-      expect(await list.locator('tbody tr').first().innerText()).to.match(/^Cart rescue\s+Active\s+Event cart_abandoned\s+2\s+On its page\s+/);
-      await screen('automations');
-      await list.getByRole('link', { name: 'Cart rescue' }).focus();
-      await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'Cart rescue', level: 1 }).waitFor();
-
-      await page.getByRole('button', { name: 'Delete' }).focus();
-      await page.keyboard.press('Enter');
-      await page.getByRole('dialog', { name: 'Delete the automation Cart rescue?' }).waitFor();
-      await screen('automation-delete');
-      await page.getByRole('button', { name: 'Delete automation' }).focus();
-      await page.keyboard.press('Enter');
-      await page.getByText('No automations yet.').waitFor();
-      expect(await v2Automations()).to.deep.equal([]);
-    } finally {
-      await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
-      for (const a of await v2Automations()) await stack.api.request('DELETE', `/v2/automations/${a.id}`, { key: site.apiKey });
-      expect((await stack.api.request('DELETE', `/v2/templates/${templateId}`, { key: site.apiKey })).status).to.equal(200);
-      // The shopper and their subscription go (the privacy delete): the site's 24 browsers are counted later.
-      expect((await stack.api.request('DELETE', '/v2/users/shopper-1', { key: site.apiKey })).status).to.equal(200);
-    }
-  });
-
   const fillFromTemplate = async () => {
     const summary = page.locator('summary', { hasText: 'Use a template' });
     await summary.focus();
@@ -1201,6 +1080,128 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect((await stack.api.request('GET', `/v2/users/${encodeURIComponent('Ana María')}`, { key: site.apiKey })).status).to.equal(404);
   });
 
+  it("automations: by keyboard an automation of two steps is made from a template (a refusal said at its field, nothing saved), opened with its steps and their results, paused, resumed and deleted", async () => {
+    const v2Automations = async () => ((await v2('GET', '/v2/automations')) as { items: { id: string }[] }).items;
+    const made = await stack.api.request('POST', '/v2/templates', { key: site.apiKey, body: { name: 'Cart reminder', title: 'Your {{ item | "cart" }} is waiting', body: 'Finish your order today', link: 'https://news.example/cart' } });
+    expect(made.status, made.text).to.equal(200);
+    const templateId = made.body.id as string;
+    // A person of the site with a subscription, for the first step to reach (deleted at the end).
+    const { secret } = await stack.cli('sites', 'identity-secret', site.id);
+    const sub = sim.createSubscription(site.vapidPublicKey);
+    const subscribed = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/subscriptions`, { body: { subscription: { endpoint: sub.endpoint, keys: sub.keys }, topics: ['news'], language: 'en' } });
+    expect(subscribed.status, subscribed.text).to.equal(201);
+    const identity = await stack.api.request('POST', `/public/v1/sites/${site.publicId}/identity`, { body: { endpoint: sub.endpoint, externalId: 'shopper-1', signature: createHmac('sha256', secret).update('shopper-1').digest('hex') } });
+    expect(identity.body, identity.text).to.deep.equal({ identified: true });
+    try {
+      await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+      await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+      await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Automations' }).click();
+      await page.getByRole('heading', { name: 'Automations', exact: true }).waitFor();
+      await page.getByText('No automations yet.').waitFor();
+      await screen('automations-empty');
+      await page.getByRole('link', { name: 'New automation' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'New automation' }).waitFor();
+      const type = async (field: ReturnType<Page['getByLabel']>, text: string) => {
+        await field.focus();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type(text);
+      };
+      // Sent without a name: the API's words at the Name field, nothing stored.
+      await page.getByRole('button', { name: 'Create automation' }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('.field-invalid', { hasText: 'name must be a string of 1 to 100 characters' }).waitFor();
+      expect(await page.getByLabel('Name', { exact: true }).evaluate((el) => el === document.activeElement)).to.equal(true);
+      expect(await v2Automations()).to.deep.equal([]);
+      await screen('automation-refused');
+
+      await type(page.getByLabel('Name', { exact: true }), 'Cart rescue');
+      await page.getByRole('radio', { name: 'When a person subscribes (a welcome series)' }).focus();
+      await page.keyboard.press('ArrowDown');
+      await type(page.getByLabel('Event name'), 'cart_abandoned');
+      // Step 1: at once, its template's variable given.
+      const step1 = page.getByRole('group', { name: 'Step 1', exact: true });
+      await type(step1.getByLabel('Wait after the trigger'), '0');
+      await step1.getByRole('button', { name: 'Add a variable' }).focus();
+      await page.keyboard.press('Enter');
+      await type(step1.getByLabel('Variable 1: name'), 'item');
+      await type(step1.getByLabel('Variable 1: value'), 'red boots');
+      // Step 2: a day after.
+      await page.getByRole('button', { name: 'Add a step' }).focus();
+      await page.keyboard.press('Enter');
+      const step2 = page.getByRole('group', { name: 'Step 2', exact: true });
+      await type(step2.getByLabel('Wait after step 1'), '1');
+      expect(await step2.getByLabel('Unit of the wait').inputValue()).to.equal('days');
+      expect(await step2.getByLabel('Template', { exact: true }).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).to.equal('Cart reminder');
+      await type(page.getByLabel('Exit events (optional)'), 'checkout_completed, order_cancelled');
+      await screen('automation-new');
+      await page.getByRole('button', { name: 'Create automation' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Cart rescue', level: 1 }).waitFor();
+      const [created] = (await v2Automations()) as unknown as Record<string, unknown>[];
+      expect(created).to.deep.include({
+        name: 'Cart rescue',
+        status: 'active',
+        trigger: { type: 'event', name: 'cart_abandoned' },
+        steps: [
+          { delaySeconds: 0, templateId, variables: { item: 'red boots' } },
+          { delaySeconds: 86_400, templateId, variables: {} },
+        ],
+        exitOn: { events: ['checkout_completed', 'order_cancelled'] },
+      });
+      const steps = page.getByRole('region', { name: 'Steps' });
+      expect(await steps.locator('tbody tr').nth(0).innerText()).to.match(/^1\s+at once\s+Cart reminder\s+item = red boots\s+0\s+0$/);
+      expect(await steps.locator('tbody tr').nth(1).innerText()).to.match(/^2\s+after 1 day\s+Cart reminder\s+None\s+0\s+0$/);
+      expect(await steps.getByRole('link', { name: 'Cart reminder' }).first().getAttribute('href')).to.equal(`#/sites/${site.id}/templates/${templateId}`);
+      expect(await page.locator('dl.facts').innerText()).to.match(/Trigger\s+Event cart_abandoned\s+Exit events\s+checkout_completed, order_cancelled\s+People\s+0 in progress, 0 completed, 0 exited/);
+
+      // The event starts the person's run: the first step is sent, and its result shown.
+      const event = await stack.api.request('POST', '/v2/events', { key: site.apiKey, body: { externalId: 'shopper-1', name: 'cart_abandoned' } });
+      expect(event.status, event.text).to.equal(202);
+      await eventually(async () => sim.received(sub.id).length > 0 || undefined, 60_000, 200);
+      await eventually(async () => {
+        await page.reload();
+        await steps.locator('tbody tr').first().waitFor();
+        return /red boots\s+1\s+0$/.test(await steps.locator('tbody tr').nth(0).innerText()) || undefined;
+      }, 30_000, 500);
+      expect(await page.locator('dl.facts').innerText()).to.include('1 in progress, 0 completed, 0 exited');
+      await screen('automation');
+
+      await page.getByRole('button', { name: 'Pause' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Paused: no new runs start, and due steps wait until it is resumed.').waitFor();
+      expect((await v2('GET', `/v2/automations/${created.id}`)).status).to.equal('paused');
+      await page.getByRole('button', { name: 'Resume' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Resumed: steps that came due meanwhile go out now.').waitFor();
+      expect((await v2('GET', `/v2/automations/${created.id}`)).status).to.equal('active');
+
+      await page.goto(`${consoleUrl}#/sites/${site.id}/automations`);
+      const list = page.getByRole('region', { name: 'Automations' });
+      await list.locator('tbody tr').first().waitFor();
+      expect(await list.locator('tbody tr').first().innerText()).to.match(/^Cart rescue\s+Active\s+Event cart_abandoned\s+2\s+On its page\s+/);
+      await screen('automations');
+      await list.getByRole('link', { name: 'Cart rescue' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Cart rescue', level: 1 }).waitFor();
+
+      await page.getByRole('button', { name: 'Delete' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog', { name: 'Delete the automation Cart rescue?' }).waitFor();
+      await screen('automation-delete');
+      await page.getByRole('button', { name: 'Delete automation' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('No automations yet.').waitFor();
+      expect(await v2Automations()).to.deep.equal([]);
+    } finally {
+      await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
+      for (const a of await v2Automations()) await stack.api.request('DELETE', `/v2/automations/${a.id}`, { key: site.apiKey });
+      expect((await stack.api.request('DELETE', `/v2/templates/${templateId}`, { key: site.apiKey })).status).to.equal(200);
+      // The shopper and their subscription go (the privacy delete), as the people test's do.
+      expect((await stack.api.request('DELETE', '/v2/users/shopper-1', { key: site.apiKey })).status).to.equal(200);
+    }
+  });
+
   it('members: by keyboard an owner invites a viewer and gets the link once; the invite page names the site and the owner; a revoked invite is gone', async () => {
     await page.goto(`${consoleUrl}#/sites/${site.id}/settings`);
     const members = page.locator('.card.members');
@@ -1288,6 +1289,17 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     await page.getByRole('heading', { name: 'New campaign' }).waitFor();
     await page.getByText(note).waitFor();
     expect(await page.getByLabel('Title').count()).to.equal(0);
+    // Automations: the list without "New automation", the form's address with the viewer's line instead.
+    await page.goto(`${consoleUrl}#/sites/${site.id}/automations`);
+    await page.getByRole('heading', { name: 'Automations', exact: true }).waitFor();
+    await page.getByText(note).waitFor();
+    await page.getByText('No automations yet.').waitFor();
+    expect(await page.getByRole('link', { name: 'New automation' }).count()).to.equal(0);
+    await screen('viewer-automations');
+    await page.goto(`${consoleUrl}#/sites/${site.id}/automations/new`);
+    await page.getByRole('heading', { name: 'New automation' }).waitFor();
+    await page.getByText(note).waitFor();
+    expect(await page.getByLabel('Name').count()).to.equal(0);
     // A person: read, without the owners' export and delete.
     await page.goto(`${consoleUrl}#/sites/${site.id}/people/reader-1`);
     await page.getByRole('heading', { name: 'reader-1' }).waitFor();
