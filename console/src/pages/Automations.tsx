@@ -28,11 +28,9 @@ const statusBadge = (status: Automation['status']) => <span class={status === 'a
 export function AutomationsPage({ site, automationId }: { site: SiteDetail; automationId?: string }) {
   useTitle(`Automations · ${site.name}`);
   const editor = canChange(site.role);
-  let body;
-  if (!site.plan.permissions.includes('create')) body = <p class="muted">This site's plan does not include automations: they need its permission to create campaigns.</p>;
-  else if (automationId === undefined) body = <AutomationList site={site} />;
-  else if (automationId === 'new') body = editor ? <NewAutomation site={site} /> : <ViewerNote />;
-  else body = <AutomationView site={site} automationId={automationId} editor={editor} />;
+  const allowed = site.plan.permissions.includes('create');
+  // An automation's page has its name for a heading, once read (AutomationView).
+  const detail = allowed && automationId !== undefined && automationId !== 'new';
   return (
     <section>
       {automationId === undefined ? null : (
@@ -40,16 +38,23 @@ export function AutomationsPage({ site, automationId }: { site: SiteDetail; auto
           <a href={href(sitePath(site.id, '/automations'))}>Automations</a>
         </p>
       )}
-      {/* An automation's page has its name for a heading, once read. */}
-      {automationId === undefined || automationId === 'new' ? <h1 tabIndex={-1}>{automationId === 'new' ? 'New automation' : 'Automations'}</h1> : null}
+      {detail ? null : <h1 tabIndex={-1}>{automationId === 'new' ? 'New automation' : 'Automations'}</h1>}
       {automationId === undefined ? (
         <p>
           An automation sends a series of notifications to each person by themselves: a welcome when they subscribe, or steps after an event your servers send
           (<code>POST /v2/events</code>), each step a template sent a while after the one before. An exit event ends a person's series.
         </p>
       ) : null}
-      {editor || automationId === 'new' ? null : <ViewerNote />}
-      {body}
+      {editor || detail ? null : <ViewerNote />}
+      {!allowed ? (
+        <p class="muted">This site's plan does not include automations: they need its permission to create campaigns.</p>
+      ) : automationId === undefined ? (
+        <AutomationList site={site} />
+      ) : automationId === 'new' ? (
+        editor ? <NewAutomation site={site} /> : null
+      ) : (
+        <AutomationView site={site} automationId={automationId} editor={editor} />
+      )}
     </section>
   );
 }
@@ -172,6 +177,7 @@ function AutomationView({ site, automationId, editor }: { site: SiteDetail; auto
   return (
     <>
       <h1 tabIndex={-1}>{a.name}</h1>
+      {editor ? null : <ViewerNote />}
       <div class="card">
         <h2>What it does</h2>
         <dl class="facts">
