@@ -149,6 +149,14 @@ export type NotificationTargets = ({ subscriptionIds: string[]; externalIds?: un
    * rendering at create. A previous release dead-letters such a job rather than send that rendering.
    */
   template?: NotificationTemplateJob;
+  /**
+   * Added 2026-12-09, optional: the notification respects the site's quiet hours (the API's
+   * `respectQuietHours`, or a best-time notification's default: docs/api-decisions.md,
+   * "Notifications", "Send time"); absent: never held, as before. The job's `bestTime` (with a
+   * holdout of 0) sends each target at its best hour. A previous release dead-letters such a job
+   * rather than send it inside the quiet hours.
+   */
+  quietHours?: true;
 };
 
 /** A notification's template as the job carries it: its texts and the call's values. */
@@ -488,7 +496,7 @@ const schemas = {
             type: 'object',
             required: ['subscriptionIds'],
             additionalProperties: false,
-            properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS }, template: notificationTemplateSchema },
+            properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS }, template: notificationTemplateSchema, quietHours: { const: true } },
           },
           {
             type: 'object',
@@ -497,6 +505,7 @@ const schemas = {
             properties: {
               externalIds: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_EXTERNAL_ID_CHARS }, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS },
               template: notificationTemplateSchema,
+              quietHours: { const: true },
             },
           },
         ],

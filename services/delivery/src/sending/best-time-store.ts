@@ -1,5 +1,5 @@
 // A best-time run's frozen slots (delivery.best_time_slots, migrations/20261207040000_best_time.sql):
-// each subscriber of the audience assigned once, when the run is planned, to the holdout or to the
+// each subscriber of the audience (a notification's: each of its targets) assigned once, when the run is planned, to the holdout or to the
 // slot of its best hour outside the site's quiet hours in its zone (delivery.best_time_slot: its
 // hour weights blended with the site's; 20261208070000_best_time_quiet_hours.sql), so the stages
 // read one assignment however the weights move while the window runs. Frozen in batches by
@@ -74,37 +74,46 @@ export async function storeBestTimePlan(db: Queryable, campaignId: string, siteI
 }
 
 /**
+ * Whom a run's slots are frozen for, on `delivery.subscribers s`, its parameters numbered from
+ * `firstParam`: a campaign's audience (topics ∪ countries), or a notification's targets still to
+ * send (`$1`: the run's id).
+ */
+function freezeAudienceSql(job: DispatchMessage, firstParam: number): { sql: string; params: unknown[] } {
+  if (job.notification) return { sql: `s.id IN (SELECT t.subscriber_id FROM delivery.notification_targets t WHERE t.notification_id = $1 AND t.outcome IS NULL)`, params: [] };
+  const { topics, countries } = splitAudience(job.audience);
+  return { sql: `(s.country = ANY($${firstParam}::text[]) OR s.topics && $${firstParam + 1}::text[])`, params: [countries, topics] };
+}
+
+/**
  * Freezes the slots of the next `limit` subscribers of the job's audience (topics ∪ countries,
- * segment) after the plan's progress, in id order: each the holdout, or its best allowed slot
+ * segment; a notification's: its targets) after the plan's progress, in id order: each the holdout, or its best allowed slot
  * (delivery.best_time_slot), or, with no slot of the window outside its quiet hours, slot
  * `withinHours` (sent when they end). The slots and the progress are one statement: a batch is
  * stored whole or not at all, and a subscriber already frozen keeps its slot. Answers the plan's
  * progress after the batch (done once a batch comes short).
  */
 export async function freezeBestTimeBatch(db: Queryable, job: DispatchMessage, bestTime: BestTime, plan: BestTimePlan, limit: number): Promise<Pick<BestTimePlan, 'frozenThrough' | 'done'>> {
-  const { topics, countries } = splitAudience(job.audience);
-  const narrowed = segmentSql(job.segment, 15);
+  const narrowed = segmentSql(job.segment, 13);
+  const audience = freezeAudienceSql(job, 13 + narrowed.params.length);
   const { rows } = await db.query(
     `WITH batch AS MATERIALIZED (
        SELECT s.id,
-              CASE WHEN delivery.holdout_bucket($1, s.id) < $5 THEN ${HOLDOUT_SLOT}
-                   ELSE coalesce(delivery.best_time_slot(h.weights, h.weighed_at, $8::real[], $6, $7, $9,
-                                   coalesce(($11::text[])[array_position($10::text[], s.time_zone)], $12)), $7) END AS slot
+              CASE WHEN delivery.holdout_bucket($1, s.id) < $3 THEN ${HOLDOUT_SLOT}
+                   ELSE coalesce(delivery.best_time_slot(h.weights, h.weighed_at, $6::real[], $4, $5, $7,
+                                   coalesce(($9::text[])[array_position($8::text[], s.time_zone)], $10)), $5) END AS slot
          FROM delivery.subscribers s LEFT JOIN delivery.subscriber_hours h ON h.subscriber_id = s.id
-        WHERE s.site_id = $2 AND s.active AND s.id > $13::bigint AND (s.country = ANY($3::text[]) OR s.topics && $4::text[])${narrowed.sql}
-        ORDER BY s.id LIMIT $14),
+        WHERE s.site_id = $2 AND s.active AND s.id > $11::bigint AND ${audience.sql}${narrowed.sql}
+        ORDER BY s.id LIMIT $12),
      ins AS (
        INSERT INTO delivery.best_time_slots (campaign_id, subscriber_id, slot) SELECT $1, id, slot FROM batch
        ON CONFLICT DO NOTHING)
      UPDATE delivery.best_time_plans
-        SET frozen_through = coalesce((SELECT max(id) FROM batch), frozen_through), done = (SELECT count(*) FROM batch) < $14
-      WHERE campaign_id = $1 AND frozen_through = $13::bigint AND NOT done
+        SET frozen_through = coalesce((SELECT max(id) FROM batch), frozen_through), done = (SELECT count(*) FROM batch) < $12
+      WHERE campaign_id = $1 AND frozen_through = $11::bigint AND NOT done
      RETURNING frozen_through::text, done`,
     [
       job.campaignId,
       job.siteId,
-      countries,
-      topics,
       bestTime.holdoutPercent,
       plan.windowStart.getUTCHours(),
       bestTime.withinHours,
@@ -116,6 +125,7 @@ export async function freezeBestTimeBatch(db: Queryable, job: DispatchMessage, b
       plan.frozenThrough,
       limit,
       ...narrowed.params,
+      ...audience.params,
     ],
   );
   // No row: another instance moved the progress on (or finished) meanwhile; read where it is.

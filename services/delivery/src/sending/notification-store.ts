@@ -6,6 +6,7 @@
 import type { Queryable } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { logTableOf } from './delivery-log-store.js';
+import type { Narrowing } from './run-store.js';
 
 /**
  * Stores the targets of `notificationId` with the site's active subscriber each names (none: no
@@ -55,16 +56,35 @@ export async function storePersonTargets(
 
 /**
  * Next slice of a notification's resolved targets after subscriber `afterId`, in id order (as
- * audienceSlice); a target whose outcome is set already (its template's rendering failed) is not sent.
+ * audienceSlice); a target whose outcome is set already (its template's rendering failed) is not
+ * sent. A staged notification's (best time, quiet hours: stages.ts) narrowed to the stage's
+ * subscribers by its conditions on `delivery.subscribers s` (stage-store.ts stageSql).
  */
-export async function targetsSlice(db: Queryable, notificationId: string, afterId: string, limit: number): Promise<string[]> {
+export async function targetsSlice(db: Queryable, notificationId: string, afterId: string, limit: number, stage?: Narrowing): Promise<string[]> {
+  const staged = stage?.(4);
   const { rows } = await db.query(
-    `SELECT subscriber_id::text AS id FROM delivery.notification_targets
-      WHERE notification_id = $1 AND subscriber_id > $2::bigint AND outcome IS NULL
-      ORDER BY subscriber_id LIMIT $3`,
-    [notificationId, afterId, limit],
+    `SELECT t.subscriber_id::text AS id FROM delivery.notification_targets t
+      WHERE t.notification_id = $1 AND t.subscriber_id > $2::bigint AND t.outcome IS NULL
+        ${staged ? `AND EXISTS (SELECT 1 FROM delivery.subscribers s WHERE s.id = t.subscriber_id${staged.sql})` : ''}
+      ORDER BY t.subscriber_id LIMIT $3`,
+    [notificationId, afterId, limit, ...(staged?.params ?? [])],
   );
   return rows.map((r) => r.id as string);
+}
+
+/**
+ * A notification's targets still to send by the zone their browsers reported (null: none), as
+ * countByZone answers a campaign's audience: what a staged notification is planned from.
+ */
+export async function countTargetsByZone(db: Queryable, notificationId: string): Promise<{ zone: string | null; users: number }[]> {
+  const { rows } = await db.query(
+    `SELECT s.time_zone AS zone, count(*)::int AS users
+       FROM delivery.notification_targets t JOIN delivery.subscribers s ON s.id = t.subscriber_id
+      WHERE t.notification_id = $1 AND t.outcome IS NULL AND s.active
+      GROUP BY s.time_zone`,
+    [notificationId],
+  );
+  return rows.map((r) => ({ zone: r.zone, users: r.users }));
 }
 
 /** A target row of a notification made from a template, still to be rendered. */

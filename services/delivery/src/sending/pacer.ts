@@ -1,5 +1,5 @@
-// Staged runs (stages.ts: local time, A/B tests, throttles): the pacer expands each run's due
-// stage, a pass at a time. A throttled run is published in small chunks (about a quarter second's
+// Staged runs (stages.ts: local time, A/B tests, throttles, best time; a notification's from its
+// targets, on its own chunk topic): the pacer expands each run's due stage, a pass at a time. A throttled run is published in small chunks (about a quarter second's
 // worth each), LEAD_MS ahead of their time: the pace itself is kept where the pushes go out
 // (send-pace.ts: a slot per push on the campaign's clock), so a chunk consumed late, or several
 // at once, never makes a burst, and the lead keeps the senders fed through a slow pass or a
@@ -17,6 +17,7 @@ import { chunkKey, TOPICS, type ChunkMessage } from '@webpush/contracts/messages
 import { createPeriodic, quietWhileFailing } from '@webpush/shared/periodic.js';
 import { audienceSlice, finishExpansion, lockDueRuns, nextExpandIn, recordExpansion, stopPacing, type DueRun } from './run-store.js';
 import { dueStage, recordStage, scheduleNextStage, stageSql } from './stage-store.js';
+import { targetsSlice } from './notification-store.js';
 import { decideEndedTests, startTestWindow, winnerGate } from '../ab-tests/index.js';
 
 export interface PacerDeps {
@@ -73,7 +74,7 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
       let subscribers = 0;
       let exhausted = false;
       while (chunks.length < due) {
-        const ids = await audienceSlice(tx, job, through, size, narrowing);
+        const ids = job.notification ? await targetsSlice(tx, job.campaignId, through, size, narrowing) : await audienceSlice(tx, job, through, size, narrowing);
         if (ids.length > 0) {
           chunks.push({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: run.chunksPublished + chunks.length, subscriberIds: ids });
           through = ids[ids.length - 1];
@@ -86,7 +87,7 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
       }
       if (chunks.length > 0) {
         await deps.publish(
-          TOPICS.chunks,
+          job.notification ? TOPICS.notificationChunks : TOPICS.chunks,
           chunks.map((c) => ({ key: chunkKey(c.campaignId, c.chunkNo), value: Buffer.from(JSON.stringify(c)) })),
         );
         await recordExpansion(tx, job.campaignId, through, chunks.length, subscribers);

@@ -5,7 +5,8 @@
 // one stage per hour of the window, each subscriber's hour frozen at planning, outside the site's
 // quiet hours in its zone: best-time-store.ts),
 // and a campaign sent at once while some of its zones are in the site's quiet hours (a stage per
-// zone group, as local time). The plan is made once, when the dispatch is taken, from the
+// zone group, as local time). A notification is planned the same way when it has best time or
+// respects quiet hours, from its resolved targets rather than an audience. The plan is made once, when the dispatch is taken, from the
 // audience's zones at that moment; the pacer (pacer.ts) expands the due stages. Progress is
 // stored per stage, so a restart resumes each where it stopped and no stage is sent twice.
 import type { Queryable } from '@webpush/shared/db.js';
@@ -16,6 +17,7 @@ import { countByZone } from '../audience/index.js';
 import { siteQuietHours, siteTimeZone } from '../sites/index.js';
 import { splitAudience } from './run-store.js';
 import { storeBestTimePlan } from './best-time-store.js';
+import { countTargetsByZone } from './notification-store.js';
 import { insertStages, storedStages, type StagePlan } from './stage-store.js';
 
 /** True when a dispatch is expanded in stages whatever the site's quiet hours. */
@@ -95,12 +97,14 @@ export function planStages(job: DispatchMessage, reported: { zone: string | null
 export async function storeStagePlan(db: Queryable, job: DispatchMessage): Promise<StagePlan[] | null> {
   const stored = await storedStages(db, job.campaignId);
   if (stored.length > 0) return stored;
-  // Revisions and notifications to chosen subscriptions (one person's, answered at once) are never held.
-  const quiet = job.revision || job.notification || job.ignoreQuietHours ? null : await siteQuietHours(db, job.siteId);
+  // Revisions are never held; notifications to chosen subscriptions (one person's, answered at
+  // once) only when they ask (`quietHours`: respectQuietHours, or best time's default).
+  const quiet = job.revision || (job.notification && !job.notification.quietHours) || job.ignoreQuietHours ? null : await siteQuietHours(db, job.siteId);
   if (!quiet && !isStaged(job)) return null;
   const byZone = job.localTime !== undefined || quiet !== null;
   const { topics, countries } = splitAudience(job.audience);
-  const reported = byZone ? await countByZone(db, job.siteId, topics, countries, job.segment ?? null) : [];
+  // A notification's zones are its resolved targets' (dispatch.ts resolves them before planning).
+  const reported = !byZone ? [] : job.notification ? await countTargetsByZone(db, job.campaignId) : await countByZone(db, job.siteId, topics, countries, job.segment ?? null);
   const siteZone = byZone ? await siteTimeZone(db, job.siteId) : '';
   const now = new Date();
   const stages = planStages(job, reported, siteZone, now, quiet);

@@ -14,10 +14,15 @@ const noop = async () => {};
 /** `bestTimeBatch`: the dispatch's best-time freeze batch (its default when absent). */
 export function expansionRecorder(t: TestDelivery, opts: { bestTimeBatch?: number } = {}) {
   const chunks: ChunkMessage[] = [];
-  const publish = async (_topic: string, messages: { value: Buffer }[]) => void chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
+  /** The topic each chunk went to, in the order of `chunks`. */
+  const topics: string[] = [];
+  const publish = async (topic: string, messages: { value: Buffer }[]) => {
+    chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
+    topics.push(...messages.map(() => topic));
+  };
   const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 500, chunksPerGroup: 10, ...opts });
   const pacer = createPacer({ pool: t.pool, log, publish, countersChanged: () => {} }, { chunkSize: 500, chunksPerPass: CHUNKS_PER_PASS });
   /** Every subscriber id published so far, in order. */
   const sent = () => chunks.flatMap((c) => c.subscriberIds);
-  return { chunks, dispatch, pacer, sent };
+  return { chunks, topics, dispatch, pacer, sent };
 }
