@@ -6,6 +6,7 @@ import type { Automation__Output } from '@webpush/contracts/generated/campaign/v
 import type { AutomationCall, AutomationsBackend } from '../grpc/clients.js';
 import { MESSAGES } from '../texts.js';
 import { idempotencyKey } from './campaigns.js';
+import { sendTimeJson } from './notifications.js';
 import { queryValue, type ApiRoute } from './route.js';
 
 /** The API's Automation object (gateway/openapi/openapi.yaml, `Automation`), fields in the documented order. */
@@ -19,6 +20,7 @@ export function automationJson(a: Automation__Output) {
       delaySeconds: s.delaySeconds,
       templateId: s.templateId,
       variables: JSON.parse(s.variablesJson) as Record<string, unknown>,
+      ...sendTimeJson(s),
       ...(s.results ? { results: { sent: s.results.sent, exits: s.results.exits } } : {}),
     })),
     exitOn: { events: a.exitEvents },

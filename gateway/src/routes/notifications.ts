@@ -1,7 +1,9 @@
 // /v2 notification endpoints (an addition of 2026-12-07; docs/api-decisions.md, "Notifications"):
 // content to chosen subscriptions or people, read back with per-subscription or per-person results. Decode → one backend
 // call → encode; the answers' JSON is built here from the typed messages.
+import { BEST_TIME_MODE } from '@webpush/contracts/best-time.js';
 import type { Notification__Output } from '@webpush/contracts/generated/campaign/v1/Notification.js';
+import type { SendTime__Output } from '@webpush/contracts/generated/campaign/v1/SendTime.js';
 import type { CampaignBackend } from '../grpc/clients.js';
 import { MESSAGES } from '../texts.js';
 import { idempotencyKey } from './campaigns.js';
@@ -14,6 +16,17 @@ import { queryValue, type ApiRoute } from './route.js';
  */
 const NOTIFICATION_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
+/**
+ * When a notification (or an automation step's) is sent, as the API shows it (docs/api-decisions.md,
+ * "Notifications", "Send time"): `sendTime` when at the best time, `respectQuietHours` when true.
+ */
+export function sendTimeJson(n: { sendTime: SendTime__Output | null; respectQuietHours: boolean }): Record<string, unknown> {
+  return {
+    ...(n.sendTime ? { sendTime: { mode: BEST_TIME_MODE, within: `${n.sendTime.withinHours}h` } } : {}),
+    ...(n.respectQuietHours ? { respectQuietHours: true } : {}),
+  };
+}
+
 /** A notification as the API shows it; `results` and `nextCursor` only for one read by id. */
 function notificationAnswer(n: Notification__Output, withResults: boolean): Record<string, unknown> {
   const answer: Record<string, unknown> = {
@@ -22,6 +35,7 @@ function notificationAnswer(n: Notification__Output, withResults: boolean): Reco
     transactional: n.transactional,
     targets: n.targets,
     content: JSON.parse(n.contentJson),
+    ...sendTimeJson(n),
   };
   if (!withResults) return answer;
   const c = n.counts;

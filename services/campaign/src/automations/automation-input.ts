@@ -6,6 +6,7 @@ import { hasBadCharacters } from '@webpush/shared/text.js';
 import { ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
 import { fill, MESSAGES } from '../base/texts.js';
+import { sendTimeFields } from '../notifications/index.js';
 import { variablesField } from '../templates/index.js';
 
 export const MAX_STEPS = 10;
@@ -25,6 +26,13 @@ export interface Step {
   templateId: string;
   /** Given to the template at each send (the starting event's properties win over them). */
   variables: Record<string, string | number>;
+  /**
+   * When the step's notification is sent (docs/api-decisions.md, "Notifications", "Send time"):
+   * at the person's best hour of a window; absent: at once. Absent in steps stored before it.
+   */
+  sendTime?: { withinHours: number };
+  /** The step's notification is held by the site's quiet hours; stored only when true. */
+  respectQuietHours?: true;
 }
 /** Events that end a person's run (a cart_abandoned series ended by checkout_completed). */
 export interface ExitOn {
@@ -69,7 +77,7 @@ function stepsField(value: unknown, errors: string[]): Step[] {
   }
   return value.map((raw, i) => {
     const step: Step = { delaySeconds: 0, templateId: '', variables: {} };
-    if (!isObject(raw) || !onlyKeys(raw, ['delaySeconds', 'templateId', 'variables'])) {
+    if (!isObject(raw) || !onlyKeys(raw, ['delaySeconds', 'templateId', 'variables', 'sendTime', 'respectQuietHours'])) {
       errors.push(fill(MESSAGES.automationStep, { i: String(i) }));
       return step;
     }
@@ -84,7 +92,9 @@ function stepsField(value: unknown, errors: string[]): Step[] {
     if (own.length > 0) errors.push(fill(MESSAGES.automationStepVariables, { i: String(i) }));
     // A plain object again (variablesField's has no prototype), so it is stored as JSON like any other.
     step.variables = { ...variables };
-    return step;
+    // A notification's rule and default (respecting quiet hours with a sendTime), one message per field.
+    const when = sendTimeFields(raw, errors, { sendTime: fill(MESSAGES.automationStepSendTime, { i: String(i) }), respectQuietHours: fill(MESSAGES.automationStepRespectQuietHours, { i: String(i) }) });
+    return { ...step, ...(when.sendTime ? { sendTime: when.sendTime } : {}), ...(when.respectQuietHours ? { respectQuietHours: true as const } : {}) };
   });
 }
 

@@ -73,8 +73,10 @@ export async function sendDueSteps(tx: Queryable, render: TemplateRenderer, limi
     if (await recordSend(tx, { automationId: d.automationId, externalId: d.externalId, round: d.round, step: d.step, notificationId })) {
       // To the person, on each of their active subscriptions as the delivery service resolves
       // them when it takes the job (none left: the result is noSubscription). Not transactional:
-      // the site's frequency cap holds a step back like any marketing message.
-      await storeNotification(tx, d.siteId, { subscriptionIds: [], externalIds: [d.externalId], content, ttl: DEFAULT_TTL_SECONDS, urgency: 'normal', transactional: false, template: null }, notificationId);
+      // the site's frequency cap holds a step back like any marketing message. When: the step's.
+      const step = d.steps[d.step];
+      const when = { sendTime: step.sendTime ?? null, respectQuietHours: step.respectQuietHours === true };
+      await storeNotification(tx, d.siteId, { subscriptionIds: [], externalIds: [d.externalId], content, ttl: DEFAULT_TTL_SECONDS, urgency: 'normal', transactional: false, template: null, ...when }, notificationId);
       sent++;
     }
     await advance(tx, d);

@@ -1,11 +1,12 @@
 // The campaigns/ feature's surface, what the rest of the service may import (docs/architecture.md,
 // "House rules"): create, a draft's edit, list, get, delete, export, the campaign rows and their cursors, the
 // idempotency keys and their purge, the recount of audiences not counted at create, the delivery
-// service's Audience client; the store's A/B variant count for ab-tests/; the content fields' rules for revisions/, templates/ and notifications/ (with the create's other content fields and its idempotency keys).
+// service's Audience client; the store's A/B variant count for ab-tests/; the content fields' rules for revisions/, templates/ and notifications/ (with the create's other content fields, its sendTime and its idempotency keys).
 export { createAudienceClient } from './audience-client.js';
 export { createAudienceRecount } from './audience-recount.js';
 export { campaignByIdUseCases } from './campaign-by-id.js';
 export { abTestVariantCount } from './campaigns-store.js';
+export { bestTimeField } from './best-time-input.js';
 export { CONTENT_FIELD_RULES } from './content-fields.js';
 export { checkCreateBodyUseCase, createCampaignUseCase } from './create-campaign.js';
 export type { AudienceCounter, CreateCampaignDeps, CreateClaim } from './create-campaign.js';

@@ -13,6 +13,7 @@ import type { Template } from '../templates/index.js';
 import type { Automation } from '../automations/index.js';
 import type { Feed } from '../feeds/index.js';
 import { DEFAULT_NOTIFICATION_OPTIONS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
+import { BEST_TIME_MODE } from '@webpush/contracts/best-time.js';
 import { toStatus } from './status.js';
 
 function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
@@ -36,7 +37,14 @@ const automationMessage = (a: Automation) => ({
   name: a.name,
   status: a.status,
   trigger: { type: a.trigger.type, name: a.trigger.type === 'event' ? a.trigger.name : '' },
-  steps: a.steps.map((s) => ({ delaySeconds: s.delaySeconds, templateId: s.templateId, variablesJson: JSON.stringify(s.variables), ...(s.results ? { results: s.results } : {}) })),
+  steps: a.steps.map((s) => ({
+    delaySeconds: s.delaySeconds,
+    templateId: s.templateId,
+    variablesJson: JSON.stringify(s.variables),
+    ...(s.results ? { results: s.results } : {}),
+    ...(s.sendTime ? { sendTime: sendTimeMessage(s.sendTime) } : {}),
+    respectQuietHours: s.respectQuietHours === true,
+  })),
   exitEvents: a.exitOn.events,
   ...(a.enrolments ? { enrolments: a.enrolments } : {}),
   createdAt: a.createdAt,
@@ -51,9 +59,12 @@ function contentFields(c: CampaignContent): Record<string, unknown> {
 }
 
 /** A notification as the typed message (the gateway writes its JSON). */
-function notificationMessage(n: NotificationAnswer): Notification {
-  return { ...n, counts: n.counts ?? undefined };
+function notificationMessage({ sendTime, ...n }: NotificationAnswer): Notification {
+  return { ...n, counts: n.counts ?? undefined, ...(sendTime ? { sendTime: sendTimeMessage(sendTime) } : {}) };
 }
+
+/** A notification's or a step's best time as the campaigns' SendTime message: no holdout, no slots. */
+const sendTimeMessage = (t: { withinHours: number }) => ({ mode: BEST_TIME_MODE, withinHours: t.withinHours, holdoutPercent: 0, slots: [] });
 
 export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandlers {
   return {

@@ -24,8 +24,8 @@ import { insertNotification } from './notification-store.js';
  * own transaction. Answers the new notification's id; wake the relay after the commit.
  */
 export async function storeNotification(tx: Queryable, siteId: string, input: NotificationInput, id: string = randomUUID()): Promise<string> {
-  const { subscriptionIds, externalIds, content, ttl, urgency, transactional, template } = input;
-  await insertNotification(tx, { id, siteId, content, ttl, urgency, transactional, subscriptionIds, externalIds, template });
+  const { subscriptionIds, externalIds, content, ttl, urgency, transactional, template, sendTime, respectQuietHours } = input;
+  await insertNotification(tx, { id, siteId, content, ttl, urgency, transactional, subscriptionIds, externalIds, template, sendTime, respectQuietHours });
   await insertOutbox(tx, [notificationJob(id)]);
   return id;
 }

@@ -48,6 +48,9 @@ export interface NotificationAnswer {
   counts: NotificationCounts | null;
   results: { subscriptionId: string; externalId: string; outcome: string; reason: string }[];
   nextCursor: string;
+  /** At each target's best hour of a window (hours); null: at once. */
+  sendTime: { withinHours: number } | null;
+  respectQuietHours: boolean;
 }
 
 export const DEFAULT_RESULTS_LIMIT = 100;
@@ -93,6 +96,8 @@ function answerOf(row: NotificationRow): NotificationAnswer {
     counts: null,
     results: [],
     nextCursor: '',
+    sendTime: row.sendTime,
+    respectQuietHours: row.respectQuietHours,
   };
 }
 

@@ -1,12 +1,12 @@
 // Validation of POST /v2/notifications (docs/api-decisions.md, "Notifications"): the targets
 // (subscriptions or people, exactly one) first, then the content by the create's own rules and messages (content-fields.ts and the
-// create's utm, TTL and options fields), then `transactional`. Every failing field contributes
-// its message.
+// create's utm, TTL and options fields), then `transactional`, then when it is sent (`sendTime`,
+// `respectQuietHours`). Every failing field contributes its message.
 import { campaignContent, fitsOnePush, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { externalIdFault } from '@webpush/contracts/external-id.js';
 import { MAX_NOTIFICATION_TARGETS } from '@webpush/contracts/messages.js';
 import type { Urgency } from '@webpush/contracts/urgency.js';
-import { CONTENT_FIELD_RULES, notificationOptionsField, ttlField, urgencyField, utmField } from '../campaigns/index.js';
+import { bestTimeField, CONTENT_FIELD_RULES, notificationOptionsField, ttlField, urgencyField, utmField } from '../campaigns/index.js';
 import type { NotificationTemplate } from '../templates/index.js';
 import { ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
@@ -28,6 +28,30 @@ export interface NotificationInput {
    * its rendering at create (notification-template.ts).
    */
   template: NotificationTemplate | null;
+  /** Each target sent at its best hour of a window of this many hours (the API's `sendTime`), or null: at once. */
+  sendTime: { withinHours: number } | null;
+  /** Held by the site's quiet hours in each target's zone (the API's `respectQuietHours`; by default with a sendTime). */
+  respectQuietHours: boolean;
+}
+
+/**
+ * When a notification (or an automation step's) is sent (docs/api-decisions.md, "Notifications",
+ * "Send time"): `sendTime` the campaign's shape without a holdout, and `respectQuietHours`, true
+ * or false, by default true with a sendTime (best time keeps the site's quiet hours, as a
+ * campaign's does) and false without (a person's message, answered at once). Each faulty field
+ * pushes `messages`' message.
+ */
+export function sendTimeFields(
+  raw: Record<string, unknown>,
+  errors: string[],
+  messages: { sendTime?: string; respectQuietHours: string },
+): Pick<NotificationInput, 'sendTime' | 'respectQuietHours'> {
+  const own: string[] = [];
+  const bestTime = bestTimeField(raw.sendTime, undefined, own, true);
+  errors.push(...(messages.sendTime && own.length > 0 ? [messages.sendTime] : own));
+  const respect = raw.respectQuietHours ?? bestTime !== null;
+  if (typeof respect !== 'boolean') errors.push(messages.respectQuietHours);
+  return { sendTime: bestTime && { withinHours: bestTime.withinHours }, respectQuietHours: respect === true };
 }
 
 function targetsField(value: unknown, errors: string[]): string[] {
@@ -114,8 +138,9 @@ export function validateNotificationInput(raw: Record<string, unknown>): Notific
   const urgency = urgencyField(raw.urgency, errors);
   const transactional = raw.transactional ?? false;
   if (typeof transactional !== 'boolean') errors.push(MESSAGES.notificationTransactional);
+  const when = sendTimeFields(raw, errors, { respectQuietHours: MESSAGES.notificationRespectQuietHours });
   if (errors.length > 0) throw new ValidationError(errors);
   const content = campaignContent({ title, body, link, utmSource, utmMedium, utmCampaign, icon, image, callToAction, options });
   if (!fitsOnePush(content)) throw new ValidationError([MESSAGES.notificationTooLarge]);
-  return { subscriptionIds, externalIds, content, ttl, urgency, transactional: transactional === true, template: null };
+  return { subscriptionIds, externalIds, content, ttl, urgency, transactional: transactional === true, template: null, ...when };
 }

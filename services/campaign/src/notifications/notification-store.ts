@@ -18,12 +18,16 @@ export interface NotificationRow {
   externalIds: string[];
   /** The template it was made from, frozen at create; null: inline content. */
   template: NotificationTemplate | null;
+  /** At each target's best hour of a window of this many hours; null: at once. */
+  sendTime: { withinHours: number } | null;
+  /** Held by the site's quiet hours in each target's zone. */
+  respectQuietHours: boolean;
   createdAt: Date;
   /** Microsecond text of created_at: the list's keyset. */
   sortKey: string;
 }
 
-const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, external_ids, template, created_at,
+const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, external_ids, template, send_time, respect_quiet_hours, created_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
 
 function toRow(r: Record<string, any>): NotificationRow {
@@ -37,6 +41,8 @@ function toRow(r: Record<string, any>): NotificationRow {
     subscriptionIds: r.subscription_ids,
     externalIds: r.external_ids,
     template: r.template,
+    sendTime: r.send_time,
+    respectQuietHours: r.respect_quiet_hours,
     createdAt: r.created_at,
     sortKey: r.sort_key,
   };
@@ -44,9 +50,21 @@ function toRow(r: Record<string, any>): NotificationRow {
 
 export async function insertNotification(db: Queryable, n: Omit<NotificationRow, 'createdAt' | 'sortKey'>): Promise<void> {
   await db.query(
-    `INSERT INTO campaign.notifications (id, site_id, content, ttl, urgency, transactional, subscription_ids, external_ids, template)
-     VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::uuid[], $8::text[], $9::jsonb)`,
-    [n.id, n.siteId, JSON.stringify(n.content), n.ttl, n.urgency, n.transactional, n.subscriptionIds, n.externalIds, n.template === null ? null : JSON.stringify(n.template)],
+    `INSERT INTO campaign.notifications (id, site_id, content, ttl, urgency, transactional, subscription_ids, external_ids, template, send_time, respect_quiet_hours)
+     VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::uuid[], $8::text[], $9::jsonb, $10::jsonb, $11)`,
+    [
+      n.id,
+      n.siteId,
+      JSON.stringify(n.content),
+      n.ttl,
+      n.urgency,
+      n.transactional,
+      n.subscriptionIds,
+      n.externalIds,
+      n.template === null ? null : JSON.stringify(n.template),
+      n.sendTime === null ? null : JSON.stringify(n.sendTime),
+      n.respectQuietHours,
+    ],
   );
 }
 

@@ -78,7 +78,7 @@ function revisionOfRow(r: Record<string, any>): ClaimedDispatch {
 export async function claimNotifications(tx: PoolClient, limit: number): Promise<ClaimedDispatch[]> {
   const { rows } = await tx.query(
     `SELECT o.id::text AS outbox_id, n.id, n.site_id, n.created_at, n.content, n.ttl, n.urgency, n.transactional,
-            n.subscription_ids::text[] AS subscription_ids, n.external_ids, n.template, o.payload->>'requestId' AS request_id
+            n.subscription_ids::text[] AS subscription_ids, n.external_ids, n.template, n.send_time, n.respect_quiet_hours, o.payload->>'requestId' AS request_id
        FROM campaign.outbox o
        JOIN campaign.notifications n ON n.id = o.campaign_id
       WHERE o.published_at IS NULL AND o.kind = 'notification.dispatch'
@@ -101,10 +101,13 @@ export async function claimNotifications(tx: PoolClient, limit: number): Promise
     audience: [],
     ignoreFrequencyCap: r.transactional || undefined,
     urgency: r.urgency,
+    // At each target's best time: the campaigns' best time without a holdout.
+    ...(r.send_time ? { bestTime: { withinHours: r.send_time.withinHours, holdoutPercent: 0 } } : {}),
     notification: {
       ...(r.external_ids.length > 0 ? { externalIds: r.external_ids } : { subscriptionIds: r.subscription_ids }),
       // The template's texts and the call's values (its id and version stay here: the delivery service renders, it does not need to know which).
       ...(r.template ? { template: { content: r.template.content, variables: r.template.variables } } : {}),
+      ...(r.respect_quiet_hours ? { quietHours: true as const } : {}),
     },
     requestId: r.request_id ?? null,
   }));

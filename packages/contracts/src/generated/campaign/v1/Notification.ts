@@ -2,6 +2,7 @@
 
 import type { NotificationCounts as _campaign_v1_NotificationCounts, NotificationCounts__Output as _campaign_v1_NotificationCounts__Output } from '../../campaign/v1/NotificationCounts';
 import type { NotificationResult as _campaign_v1_NotificationResult, NotificationResult__Output as _campaign_v1_NotificationResult__Output } from '../../campaign/v1/NotificationResult';
+import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v1_SendTime__Output } from '../../campaign/v1/SendTime';
 
 export interface Notification {
   'id'?: (string);
@@ -14,6 +15,8 @@ export interface Notification {
   'results'?: (_campaign_v1_NotificationResult)[];
   'nextCursor'?: (string);
   'reason'?: (string);
+  'sendTime'?: (_campaign_v1_SendTime | null);
+  'respectQuietHours'?: (boolean);
 }
 
 export interface Notification__Output {
@@ -27,4 +30,6 @@ export interface Notification__Output {
   'results': (_campaign_v1_NotificationResult__Output)[];
   'nextCursor': (string);
   'reason': (string);
+  'sendTime': (_campaign_v1_SendTime__Output | null);
+  'respectQuietHours': (boolean);
 }
