@@ -1,6 +1,6 @@
 // Class 24: automations and events (/v2/automations, POST /v2/events; docs/api-decisions.md,
 // "Automations"), attacked with an ordinary key: every automation field hostile (names, triggers,
-// steps with odd delays, ids and variables, exit events) → 200 or 400, bad text refused, nothing
+// steps with odd delays, ids, variables, send times and quiet-hours flags, exit events) → 200 or 400, bad text refused, nothing
 // stored on a 4xx; hostile pause/rename bodies; hostile events (ids, names, properties, the
 // Idempotency-Key header) → 202 or 4xx, nothing stored on a 4xx; the bystander's automation on
 // every route (404 `Automation not found`), its template in a step (400), its trigger's event
@@ -71,6 +71,19 @@ export function registerAutomations(): void {
       const step = fc.oneof(
         fc.record({ delaySeconds: fc.oneof(fc.integer({ min: -5, max: 31_536_005 }), hostileValue), templateId: fc.oneof(fc.constant(templateId), fc.uuid(), hostileValue) }),
         fc.record({ delaySeconds: fc.constant(DAY), templateId: fc.constant(templateId), variables: fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom('product', '__proto__', 'A'), hostileString), hostileValue, { maxKeys: 4 }), hostileValue) }),
+        // A notification's send time on the step: near-valid and hostile windows, holdouts, flags.
+        fc.record(
+          {
+            delaySeconds: fc.constant(DAY),
+            templateId: fc.constant(templateId),
+            sendTime: fc.oneof(
+              fc.record({ mode: fc.constantFrom<unknown>('bestTime', 'now'), within: fc.constantFrom<unknown>('1h', '72h', '73h', 24), holdout: fc.constantFrom<unknown>(0, null, 10) }, { requiredKeys: ['mode'] }),
+              hostileValue,
+            ),
+            respectQuietHours: fc.oneof(fc.constantFrom<unknown>(true, false, null), hostileValue),
+          },
+          { requiredKeys: ['delaySeconds', 'templateId'] },
+        ),
         hostileValue,
       );
       const fieldValue = fc.oneof(
@@ -89,6 +102,13 @@ export function registerAutomations(): void {
         }
         const r = await automationProbe(v2('POST', '/v2/automations', sites.fuzz.apiKey, toJsonText(body)), show(body, 200), [200, 400, 413, 429], hasBadText(body.name) || hasBadText(body.steps));
         if (r.status === 200 && typeof r.body?.id === 'string') made.push(r.body.id);
+        // An accepted step's send time reads back as asked (its window's default filled in).
+        if (r.status === 200 && Array.isArray(body.steps)) {
+          for (const [i, asked] of (body.steps as { sendTime?: { within?: string } | null }[]).entries()) {
+            const within = asked.sendTime ? (asked.sendTime.within ?? '24h') : undefined;
+            if (r.body?.steps?.[i]?.sendTime?.within !== within) violation(cls, `steps[${i}].sendTime ${show(asked, 120)} read back as ${show(r.body?.steps?.[i], 200)}`);
+          }
+        }
       });
       const target = made[0] ?? (await probe(cls, v2('POST', '/v2/automations', sites.fuzz.apiKey, JSON.stringify(valid())), { siteId: sites.fuzz.id, allowed: [200], what: 'target' })).body.id;
       const change = fc.dictionary(fc.oneof(fc.constantFrom('name', 'status', 'steps', 'trigger'), hostileString), fc.oneof(fc.constantFrom('active', 'paused', 'PAUSED', ''), hostileValue), { maxKeys: 3 });

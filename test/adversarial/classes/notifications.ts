@@ -3,7 +3,8 @@
 // own: every field hostile — the targets (wrong types, huge and duplicated lists, odd ids in any
 // case, the bystander's subscriptions), the content, `transactional`, `externalIds` (hostile ids
 // and lists, both kinds of target at once), `template` (hostile references and variables, beside
-// content fields, the bystander's template) — → 202 or 4xx, bad text refused, nothing stored on a
+// content fields, the bystander's template), `sendTime` and `respectQuietHours` (hostile and
+// near-valid windows, holdouts; an accepted one read back as asked) — → 202 or 4xx, bad text refused, nothing stored on a
 // 4xx, the bystander's template never used; a person of the bystander's named by their id → never reached (no subscription); hostile Idempotency-Key headers; hostile
 // `limit` and `cursor` queries; odd and the bystander's notification ids → 404; the bystander's
 // subscriptions named are never reached (no subscription) and its data unchanged. Targets are
@@ -21,7 +22,7 @@ const cls = CLASS_NOTIFICATIONS;
 
 const FIELDS = [
   'subscriptionIds', 'externalIds', 'transactional', 'title', 'body', 'link', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign', 'ttl', 'urgency',
-  'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang',
+  'actions', 'badge', 'requireInteraction', 'renotify', 'silent', 'vibrate', 'timestamp', 'dir', 'lang', 'sendTime', 'respectQuietHours',
 ] as const;
 /** The fields whose text is read (a NUL or lone surrogate there must be refused). */
 const TEXT_FIELDS = ['title', 'body', 'link', 'icon', 'image', 'callToAction', 'utmSource', 'utmMedium', 'utmCampaign'];
@@ -155,6 +156,32 @@ export function registerNotifications(): void {
           what: show(body, 200),
         });
         if (theirs && created.status === 202) violation(cls, `the bystander's template made a notification: ${show(body, 200)}`);
+      });
+      assertNoViolations(cls);
+    });
+
+    it('hostile sendTime and respectQuietHours → 202 or 400, nothing stored on a 400; an accepted one reads back as asked', async () => {
+      const part = <T>(...near: T[]) => fc.option(fc.oneof(fc.constantFrom(...near), hostileValue), { nil: undefined, freq: 4 });
+      const sendTime = fc.oneof(
+        fc.record({ mode: part('bestTime', 'BestTime', 'now'), within: part('1h', '24h', '72h', '0h', '73h', '24', '1.5h', ' 2h'), holdout: part<unknown>(0, null, 10, -0, '0', 0.5) }, { requiredKeys: [] }),
+        fc.constant({ mode: 'bestTime', within: '3h', extra: 1 }),
+        hostileValue,
+      );
+      const respect = fc.option(fc.oneof(fc.constantFrom<unknown>(true, false, null, 'true', 0), hostileValue), { nil: undefined });
+      await fuzz(fc.tuple(sendTime, respect), { numRuns: 150, timeMs: 15_000, seedOffset: 234 }, async ([asked, respectQuietHours]) => {
+        const body: Record<string, unknown> = { ...valid([randomUUID()]), sendTime: asked, respectQuietHours };
+        const created = await probe(cls, { ...jsonRequest('POST', '/v2/notifications', undefined, site.apiKey), body: toJsonText(body) }, {
+          siteId: site.id,
+          allowed: [202, 400, 429],
+          what: show(body, 200),
+        });
+        if (created.status !== 202) return;
+        const read = await probe(cls, { method: 'GET', path: `/v2/notifications/${created.body?.id}`, headers: [['Authorization', site.apiKey]] }, { siteId: site.id, allowed: [200], what: '(its own notification)' });
+        const wanted = asked as { within?: string } | null;
+        const best = wanted !== null && wanted !== undefined;
+        const expected = { sendTime: best ? { mode: 'bestTime', within: wanted.within ?? '24h' } : undefined, respectQuietHours: (respectQuietHours ?? best) === true ? true : undefined };
+        const shown = { sendTime: read.body?.sendTime, respectQuietHours: read.body?.respectQuietHours };
+        if (JSON.stringify(shown) !== JSON.stringify(expected)) violation(cls, `sendTime ${show(body, 200)} read back as ${show(shown, 200)}`);
       });
       assertNoViolations(cls);
     });
