@@ -6,6 +6,7 @@
 // delivery service's table (time control only — the plan, the pacer, the chunks, the pushes and
 // the devices' reports are the real path) and checks that each slot's browsers, exactly those,
 // get exactly one push; then the campaign shows its results by hour, the holdout's and the lift.
+// A notification with `sendTime` takes the same path to the browsers it names, without a holdout.
 import { expect } from 'chai';
 import pg from 'pg';
 import { freePort } from '@webpush/shared/ports.js';
@@ -120,6 +121,70 @@ describe('e2e: best time per subscriber', function () {
     expect(t.results.lift.impressionRate).to.deep.equal({ difference: 0, low: t.results.lift.impressionRate.low, high: t.results.lift.impressionRate.high, relative: 0 });
     expect(t.results.lift.clickRate.low).to.be.a('number');
     expect(shown.throttlePerMinute).to.equal(600);
+  });
+
+  it("sends a notification with sendTime to each named browser once, in the slot of its best hour; it stays sending, the later ones pending, until their hour", async () => {
+    // Fresh histories (the campaign's own reports moved the weights): engagement in UTC hour now+1 … now+3, inside a 4 h window.
+    const { rows: subs } = await db.query(`SELECT id::text AS id, public_id::text FROM delivery.subscribers WHERE site_id = $1 ORDER BY id`, [site.id]);
+    const named = subs.slice(0, 20);
+    const hour = new Date().getUTCHours();
+    const hourOf = new Map<string, number>();
+    for (const [i, s] of named.entries()) {
+      const h = (hour + 1 + (i % 3)) % 24;
+      hourOf.set(s.id, h);
+      await db.query(
+        `INSERT INTO delivery.subscriber_hours (subscriber_id, weights, weighed_at)
+         VALUES ($1, ARRAY(SELECT CASE WHEN g = $2 THEN 50 ELSE 0 END::real FROM generate_series(0, 23) g ORDER BY g), now())
+         ON CONFLICT (subscriber_id) DO UPDATE SET weights = excluded.weights, weighed_at = excluded.weighed_at`,
+        [s.id, h],
+      );
+    }
+    const created = await stack.api.request('POST', '/v2/notifications', {
+      key: site.apiKey,
+      body: { subscriptionIds: named.map((s) => s.public_id), title: 'Your picks are ready', body: 'Five new arrivals chosen for you', link: 'https://shop.example/picks', sendTime: { mode: 'bestTime', within: '4h' } },
+    });
+    expect(created.status, created.text).to.equal(202);
+    const id = created.body.id as string;
+    const stages = await eventually(async () => {
+      const { rows } = await db.query(
+        `SELECT stage_no, best_time_slot AS slot, at FROM delivery.run_stages
+          WHERE campaign_id = $1 AND EXISTS (SELECT 1 FROM delivery.best_time_plans p WHERE p.campaign_id = $1 AND p.done) ORDER BY stage_no`,
+        [id],
+      );
+      return rows.length > 0 ? rows : undefined;
+    }, 60_000, 100);
+    // No holdout: the window's four hours.
+    expect(stages.map((s) => s.slot)).to.deep.equal([0, 1, 2, 3]);
+    const { rows: frozen } = await db.query(`SELECT subscriber_id::text AS id, slot FROM delivery.best_time_slots WHERE campaign_id = $1`, [id]);
+    expect(frozen.map((f) => f.id).sort()).to.deep.equal(named.map((s) => s.id).sort());
+    const slotHour = new Map(stages.map((s) => [s.slot as number, (s.at as Date).getUTCHours()]));
+    for (const f of frozen) expect(slotHour.get(f.slot), `subscriber ${f.id}`).to.equal(hourOf.get(f.id));
+    // Nobody's hour is this one (the window may have started in the next hour if the job was taken at its turn).
+    const firstSlot = frozen.filter((f) => f.slot === 0).length;
+    const read = await stack.api.request('GET', `/v2/notifications/${id}`, { key: site.apiKey });
+    expect(read.body).to.deep.include({ sendTime: { mode: 'bestTime', within: '4h' }, respectQuietHours: true });
+    if (firstSlot === 0) {
+      expect(read.body.status).to.equal('sending');
+      expect(read.body.counts).to.deep.include({ pending: named.length, sent: 0 });
+    }
+    const simIds = (slot: number) => frozen.filter((f) => f.slot === slot).map((f) => simIdOf.get(f.id)!).sort();
+    await eventually(async () => (pushesOf(id).length >= firstSlot ? true : undefined), 60_000, 100);
+    for (const stage of stages.filter((s) => s.slot > 0)) {
+      const before = pushesOf(id).length;
+      await db.query(`UPDATE delivery.run_stages SET at = now() WHERE campaign_id = $1 AND stage_no = $2`, [id, stage.stage_no]);
+      await db.query(`UPDATE delivery.campaign_runs SET next_expand_at = now() WHERE campaign_id = $1`, [id]);
+      const expected = simIds(stage.slot);
+      await eventually(async () => (pushesOf(id).length >= before + expected.length ? true : undefined), 60_000, 100);
+      expect(pushesOf(id).slice(before).map((m) => m.subscriptionId).sort(), `slot ${stage.slot}`).to.deep.equal(expected);
+    }
+    const all = pushesOf(id).map((m) => m.subscriptionId);
+    expect(all).to.have.length(named.length);
+    expect(new Set(all).size).to.equal(named.length);
+    const done = await eventually(async () => {
+      const n = (await stack.api.request('GET', `/v2/notifications/${id}`, { key: site.apiKey })).body;
+      return n.status === 'completed' ? n : undefined;
+    }, 60_000, 200);
+    expect(done.counts).to.deep.include({ sent: named.length, pending: 0 });
   });
 
   it('when sendTime is wrong, then 400 says why and nothing is created', async () => {
