@@ -126,6 +126,7 @@ describe('e2e: best time per subscriber', function () {
   it("sends a notification with sendTime to each named browser once, in the slot of its best hour; it stays sending, the later ones pending, until their hour", async () => {
     // Fresh histories (the campaign's own reports moved the weights): engagement in UTC hour now+1 … now+3, inside a 4 h window.
     const { rows: subs } = await db.query(`SELECT id::text AS id, public_id::text FROM delivery.subscribers WHERE site_id = $1 ORDER BY id`, [site.id]);
+    for (const s of subs) simIdOf.set(s.id, simIdOfPublic.get(s.public_id)!);
     const named = subs.slice(0, 20);
     const hour = new Date().getUTCHours();
     const hourOf = new Map<string, number>();
