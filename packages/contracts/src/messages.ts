@@ -150,13 +150,14 @@ export type NotificationTargets = ({ subscriptionIds: string[]; externalIds?: un
    */
   template?: NotificationTemplateJob;
   /**
-   * Added 2026-12-09, optional: the notification respects the site's quiet hours (the API's
-   * `respectQuietHours`, or a best-time notification's default: docs/api-decisions.md,
-   * "Notifications", "Send time"); absent: never held, as before. The job's `bestTime` (with a
-   * holdout of 0) sends each target at its best hour. A previous release dead-letters such a job
-   * rather than send it inside the quiet hours.
+   * Added 2026-12-09, optional: whether the notification respects the site's quiet hours (the
+   * API's `respectQuietHours`: docs/api-decisions.md, "Notifications", "Send time"); absent or
+   * false: never held, as before. Written when true and whenever the job has `bestTime` (with a
+   * holdout of 0: each target at its best hour), so that a previous release, which would plan a
+   * best-time notification from an empty audience and send no one, or send it inside the quiet
+   * hours, dead-letters the job instead.
    */
-  quietHours?: true;
+  quietHours?: boolean;
 };
 
 /** A notification's template as the job carries it: its texts and the call's values. */
@@ -496,7 +497,7 @@ const schemas = {
             type: 'object',
             required: ['subscriptionIds'],
             additionalProperties: false,
-            properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS }, template: notificationTemplateSchema, quietHours: { const: true } },
+            properties: { subscriptionIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS }, template: notificationTemplateSchema, quietHours: { type: 'boolean' } },
           },
           {
             type: 'object',
@@ -505,7 +506,7 @@ const schemas = {
             properties: {
               externalIds: { type: 'array', items: { type: 'string', minLength: 1, maxLength: MAX_EXTERNAL_ID_CHARS }, minItems: 1, maxItems: MAX_NOTIFICATION_TARGETS },
               template: notificationTemplateSchema,
-              quietHours: { const: true },
+              quietHours: { type: 'boolean' },
             },
           },
         ],

@@ -122,11 +122,14 @@ describe('notification send time: best time and quiet hours', function () {
       const best = await create({ ...whom, ...content, sendTime: { mode: 'bestTime', within: '6h' } });
       const quiet = await create({ externalIds: ['ana'], ...content, respectQuietHours: true, transactional: true });
       const plain = await create({ ...whom, ...content });
+      const unheld = await create({ ...whom, ...content, sendTime: { mode: 'bestTime', within: '2h' }, respectQuietHours: false });
       const jobs = new Map((await relayed()).map((m) => [m.campaignId, m]));
       expect(jobs.get(best.id)).to.deep.include({ bestTime: { withinHours: 6, holdoutPercent: 0 }, notification: { ...whom, quietHours: true } });
       expect(jobs.get(quiet.id)).to.deep.include({ notification: { externalIds: ['ana'], quietHours: true }, ignoreFrequencyCap: true });
       expect(jobs.get(quiet.id)).to.not.have.property('bestTime');
       expect(jobs.get(plain.id)!.notification).to.deep.equal(whom);
+      // Best time always says whether quiet hours hold it: a release that does not know it refuses the job.
+      expect(jobs.get(unheld.id)).to.deep.include({ bestTime: { withinHours: 2, holdoutPercent: 0 }, notification: { ...whom, quietHours: false } });
       expect(jobs.get(plain.id)).to.not.have.property('bestTime');
       const read = await get(best.id);
       expect(read.sendTime).to.deep.include({ mode: 'bestTime', withinHours: 6, holdoutPercent: 0 });

@@ -107,7 +107,8 @@ export async function claimNotifications(tx: PoolClient, limit: number): Promise
       ...(r.external_ids.length > 0 ? { externalIds: r.external_ids } : { subscriptionIds: r.subscription_ids }),
       // The template's texts and the call's values (its id and version stay here: the delivery service renders, it does not need to know which).
       ...(r.template ? { template: { content: r.template.content, variables: r.template.variables } } : {}),
-      ...(r.respect_quiet_hours ? { quietHours: true as const } : {}),
+      // Always beside best time, so that a release without notifications' best time refuses the job (messages.ts).
+      ...(r.respect_quiet_hours || r.send_time ? { quietHours: r.respect_quiet_hours } : {}),
     },
     requestId: r.request_id ?? null,
   }));

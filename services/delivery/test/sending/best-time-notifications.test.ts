@@ -45,7 +45,7 @@ describe('delivery: notifications at the best time, and in quiet hours when aske
   }
   const notification = (siteId: string, subscriptionIds: string[], extra: Partial<DispatchMessage> = {}, quietHours = false): DispatchMessage => ({
     ...dispatchMessage(siteId, []),
-    notification: { subscriptionIds, ...(quietHours ? { quietHours: true as const } : {}) },
+    notification: { subscriptionIds, quietHours },
     ...extra,
   });
   /** Time control: each stage brought to now in turn (a test cannot wait for hours); who each sent, at its planned moment. */
