@@ -3,7 +3,8 @@
 // resolves the targets, freezes each one's slot by the campaigns' model (delivery.best_time_slot,
 // the same plan and batches: best-time-store.ts, stages.ts), and the pacer sends each slot's
 // targets when it is due, on the notifications' chunk topic — every target once, no one it does
-// not name, no holdout; quiet hours mask the slots (or hold a notification sent at once) in each
+// not name, no holdout, a person's subscriptions each at its own hour, a target whose template
+// failed never; quiet hours mask the slots (or hold a notification sent at once) in each
 // target's zone only when the job says so.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
@@ -107,6 +108,46 @@ describe('delivery: notifications at the best time, and in quiet hours when aske
     await repeated.dispatch(job, noop);
     await repeated.pacer.advanceDue();
     expect(repeated.chunks).to.deep.equal([]);
+  });
+
+  it("sends each of a person's subscriptions at its own best hour, and none the template could not be rendered for", async () => {
+    const { siteId, subs } = await siteWith(3);
+    const person = async (externalId: string, ids: string[]) => {
+      const p = await t.pool.query(`INSERT INTO delivery.people (site_id, external_id) VALUES ($1, $2) RETURNING id`, [siteId, externalId]);
+      for (const id of ids) await t.pool.query(`INSERT INTO delivery.person_subscriptions (subscriber_id, person_id) VALUES ($1, $2)`, [id, p.rows[0].id]);
+    };
+    await person('ana', [subs[0].id, subs[1].id]);
+    await person('ben', [subs[2].id]);
+    const slots = bestTimeSlots(new Date(), 3);
+    // Ana's phone engages in slot 1's hour, her laptop in slot 2's.
+    for (const [i, slot] of [[0, 1], [1, 2], [2, 1]] as const) {
+      await t.pool.query(
+        `INSERT INTO delivery.subscriber_hours (subscriber_id, weights, weighed_at)
+         VALUES ($1, ARRAY(SELECT CASE WHEN h = $2 THEN 20 ELSE 0 END::real FROM generate_series(0, 23) h ORDER BY h), now())`,
+        [subs[i].id, slots[slot].hour],
+      );
+    }
+    // Ben's rendering fails (no value for a variable): his target is final before the plan, never frozen nor sent.
+    const job: DispatchMessage = {
+      ...dispatchMessage(siteId, []),
+      notification: { externalIds: ['ana', 'ben'], template: { content: { title: 'Hi {{ name }}', body: 'Your picks', link: 'https://shop.example/' }, variables: {} }, quietHours: false },
+      bestTime: { withinHours: 3, holdoutPercent: 0 },
+    };
+    await t.pool.query(`INSERT INTO delivery.person_tags (person_id, key, kind, string_value) SELECT id, 'name', 'string', 'Ana' FROM delivery.people WHERE site_id = $1 AND external_id = 'ana'`, [siteId]);
+    const recorder = expansionRecorder(t);
+    await recorder.dispatch(job, noop);
+    const { rows: frozen } = await t.pool.query(`SELECT subscriber_id::text AS id, slot FROM delivery.best_time_slots WHERE campaign_id = $1 ORDER BY subscriber_id`, [job.campaignId]);
+    expect(frozen).to.deep.equal([
+      { id: subs[0].id, slot: 1 },
+      { id: subs[1].id, slot: 2 },
+    ]);
+    const sentAt = await sendEveryStage(job.campaignId, recorder);
+    expect([...sentAt.keys()].sort()).to.deep.equal([subs[0].id, subs[1].id].sort());
+    const { results } = await targetResults(t.pool, job.campaignId, 0, 10);
+    expect(results.map((r) => [r.externalId, r.outcome])).to.deep.equal([
+      ['ana', 'pending'],
+      ['ben', 'failed'],
+    ]);
   });
 
   describe("on a site with quiet hours now in its own zone (UTC), none in São Paulo's", () => {
