@@ -12,6 +12,13 @@ export interface BestTime {
   holdoutPercent: number;
 }
 
+/**
+ * A notification's (or an automation step's) best time (docs/api-decisions.md, "Notifications",
+ * "Send time"): a campaign's without a holdout, whose lift only a campaign's results measure. Its
+ * dispatch job carries it as a BestTime with a holdout of 0.
+ */
+export type NotificationBestTime = Pick<BestTime, 'withinHours'>;
+
 export const BEST_TIME_MODE = 'bestTime';
 export const MIN_WITHIN_HOURS = 1;
 export const MAX_WITHIN_HOURS = 72;

@@ -1,6 +1,7 @@
 // Validation of /v2/automations and POST /v2/events (docs/api-decisions.md, "Automations"). Every
 // failing field contributes its message; the templates' existence (a stored template of the site)
 // is checked where the automation is stored, in its transaction (automations.ts).
+import type { NotificationBestTime } from '@webpush/contracts/best-time.js';
 import { externalIdFault } from '@webpush/contracts/external-id.js';
 import { hasBadCharacters } from '@webpush/shared/text.js';
 import { ValidationError } from '../base/errors.js';
@@ -30,7 +31,7 @@ export interface Step {
    * When the step's notification is sent (docs/api-decisions.md, "Notifications", "Send time"):
    * at the person's best hour of a window; absent: at once. Absent in steps stored before it.
    */
-  sendTime?: { withinHours: number };
+  sendTime?: NotificationBestTime;
   /** The step's notification is held by the site's quiet hours; stored only when true. */
   respectQuietHours?: true;
 }

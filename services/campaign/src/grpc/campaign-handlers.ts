@@ -13,7 +13,7 @@ import type { Template } from '../templates/index.js';
 import type { Automation } from '../automations/index.js';
 import type { Feed } from '../feeds/index.js';
 import { DEFAULT_NOTIFICATION_OPTIONS, type CampaignContent } from '@webpush/contracts/campaign-content.js';
-import { BEST_TIME_MODE } from '@webpush/contracts/best-time.js';
+import { BEST_TIME_MODE, type NotificationBestTime } from '@webpush/contracts/best-time.js';
 import { toStatus } from './status.js';
 
 function unary<Req, Res>(method: string, log: Logger, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
@@ -64,7 +64,7 @@ function notificationMessage({ sendTime, ...n }: NotificationAnswer): Notificati
 }
 
 /** A notification's or a step's best time as the campaigns' SendTime message: no holdout, no slots. */
-const sendTimeMessage = (t: { withinHours: number }) => ({ mode: BEST_TIME_MODE, withinHours: t.withinHours, holdoutPercent: 0, slots: [] });
+const sendTimeMessage = (t: NotificationBestTime) => ({ mode: BEST_TIME_MODE, withinHours: t.withinHours, holdoutPercent: 0, slots: [] });
 
 export function createHandlers(uc: UseCases, log: Logger): CampaignServiceHandlers {
   return {

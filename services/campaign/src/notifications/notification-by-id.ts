@@ -3,6 +3,7 @@
 // notification its run as the delivery service knows it — status, counts by outcome, and a page
 // of per-target results (a subscription's, or a person's) in the order the request named them. Until the delivery service
 // has taken the job the notification is `queued`, every target pending.
+import type { NotificationBestTime } from '@webpush/contracts/best-time.js';
 import type { Pool } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { formatUtcDate } from '../base/dates.js';
@@ -49,7 +50,7 @@ export interface NotificationAnswer {
   results: { subscriptionId: string; externalId: string; outcome: string; reason: string }[];
   nextCursor: string;
   /** At each target's best hour of a window (hours); null: at once. */
-  sendTime: { withinHours: number } | null;
+  sendTime: NotificationBestTime | null;
   respectQuietHours: boolean;
 }
 

@@ -2,6 +2,7 @@
 // (subscriptions or people, exactly one) first, then the content by the create's own rules and messages (content-fields.ts and the
 // create's utm, TTL and options fields), then `transactional`, then when it is sent (`sendTime`,
 // `respectQuietHours`). Every failing field contributes its message.
+import type { NotificationBestTime } from '@webpush/contracts/best-time.js';
 import { campaignContent, fitsOnePush, type CampaignContent } from '@webpush/contracts/campaign-content.js';
 import { externalIdFault } from '@webpush/contracts/external-id.js';
 import { MAX_NOTIFICATION_TARGETS } from '@webpush/contracts/messages.js';
@@ -29,7 +30,7 @@ export interface NotificationInput {
    */
   template: NotificationTemplate | null;
   /** Each target sent at its best hour of a window of this many hours (the API's `sendTime`), or null: at once. */
-  sendTime: { withinHours: number } | null;
+  sendTime: NotificationBestTime | null;
   /** Held by the site's quiet hours in each target's zone (the API's `respectQuietHours`; by default with a sendTime). */
   respectQuietHours: boolean;
 }

@@ -1,5 +1,6 @@
 // The notifications' SQL (campaign.notifications): a new one, one of a site's, a page of a
 // site's, newest first (keyset on created_at, id).
+import type { NotificationBestTime } from '@webpush/contracts/best-time.js';
 import type { Queryable } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import type { Urgency } from '@webpush/contracts/urgency.js';
@@ -19,7 +20,7 @@ export interface NotificationRow {
   /** The template it was made from, frozen at create; null: inline content. */
   template: NotificationTemplate | null;
   /** At each target's best hour of a window of this many hours; null: at once. */
-  sendTime: { withinHours: number } | null;
+  sendTime: NotificationBestTime | null;
   /** Held by the site's quiet hours in each target's zone. */
   respectQuietHours: boolean;
   createdAt: Date;
