@@ -348,7 +348,7 @@ describe('console: the Automations pages', () => {
         'steps.0.templateId': ['steps[0].templateId is not a template of this site'],
         'steps.1.delaySeconds': ['steps[1].delaySeconds must be a whole number of seconds from 0 to 31536000 (365 days)'],
         'steps.1.variables': [texts[5]],
-        'steps.2': ['steps[2] must be an object with delaySeconds, templateId and optional variables'],
+        'steps.2': ['steps[2] must be an object with delaySeconds, templateId and optional variables, sendTime and respectQuietHours'],
         exitOn: [CAMPAIGN_MESSAGES.automationExitOn],
       },
       rest: [],
