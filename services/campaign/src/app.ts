@@ -94,8 +94,8 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
     onStepsDue: () => stepRunner.wake(),
   });
   const feedPoller = createFeedPoller({ pool, log, fetcher: feedFetcher, createCampaign: useCases.createCampaign }, config.feeds.poller);
-  // The automations' runner renders steps with the templates' use case.
-  const stepRunner = createStepRunner({ pool, log, render: useCases.renderForCampaign, onDispatched }, config.automations);
+  // The automations' runner makes its notifications from templates as POST /v2/notifications does.
+  const stepRunner = createStepRunner({ pool, log, render: useCases.renderForNotification, onDispatched }, config.automations);
   const server = createGrpcServer({
     useCases,
     console: { accounts, keys: createConsoleKeys(pool), sites: createConsoleSites({ pool, audience }) },

@@ -1,7 +1,8 @@
 // Automations in the campaign service (src/automations/; docs/api-decisions.md, "Automations"):
 // created, listed, paused and deleted per site, refusals writing nothing; events start and end
-// runs; the due-step runner makes one notification per (automation, round, step, person) even
-// when a batch dies between its claim and its commit, or two runners race; a paused or deleted
+// runs; the due-step runner sends each (automation, round, step, person) once even when a batch
+// dies between its claim and its commit, or three runners race, grouping a batch's steps of one
+// (automation, step, values) into one notification from the step's template; a paused or deleted
 // automation sends nothing more; a welcome is once per person. Time passing is the due time
 // moved back in the database, never a wait.
 import * as grpc from '@grpc/grpc-js';
@@ -10,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Automation__Output } from '@webpush/contracts/generated/campaign/v1/Automation.js';
 import type { ListAutomationsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListAutomationsResponse.js';
 import type { Template__Output } from '@webpush/contracts/generated/campaign/v1/Template.js';
+import { withTransaction } from '@webpush/shared/db.js';
 import { createLogger } from '@webpush/shared/log.js';
 import { createCursorCodec } from '../src/campaigns/index.js';
 import { templateUseCases } from '../src/templates/index.js';
@@ -24,7 +26,7 @@ describe('Automations', function () {
   let other: TestSite;
   let templateId: string;
   let cartTemplateId: string;
-  let render: ReturnType<typeof templateUseCases>['renderForCampaign'];
+  let render: ReturnType<typeof templateUseCases>['renderForNotification'];
   let runner: ReturnType<typeof createStepRunner>;
 
   before(async () => {
@@ -34,7 +36,7 @@ describe('Automations', function () {
     const tpl = (s: TestSite, body: object) => h.call<Template__Output>('CreateTemplate', { siteId: s.siteId, bodyJson: JSON.stringify(body) });
     templateId = (await tpl(site, { name: 'welcome', title: 'Welcome {{ first_name | "friend" }}', body: 'Glad you are here', link: 'https://shop.example/' })).id;
     cartTemplateId = (await tpl(site, { name: 'cart', title: 'Your {{ product }} is waiting', body: 'Finish your order', link: 'https://shop.example/cart' })).id;
-    render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForCampaign;
+    render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForNotification;
     runner = createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 3 });
   });
   after(async () => h?.stop());
@@ -119,8 +121,11 @@ describe('Automations', function () {
     await drain();
     const sends = (await h.pool.query(`SELECT notification_id, step FROM campaign.automation_sends WHERE automation_id = $1`, [a.id])).rows;
     expect(sends.map((s) => s.step)).to.deep.equal([0]);
-    const n = (await h.pool.query(`SELECT content, external_ids, subscription_ids::text[] AS subscription_ids, transactional FROM campaign.notifications WHERE id = $1`, [sends[0].notification_id])).rows[0];
+    const n = (await h.pool.query(`SELECT content, external_ids, subscription_ids::text[] AS subscription_ids, transactional, template FROM campaign.notifications WHERE id = $1`, [sends[0].notification_id])).rows[0];
     expect(n.content.title).to.equal('Welcome friend');
+    // Made from the template, frozen with the step's values, for the delivery service to render with the person's tags.
+    expect(n.template).to.deep.include({ id: templateId, version: 1, variables: {} });
+    expect(n.template.content.title).to.equal('Welcome {{ first_name | "friend" }}');
     // To the person (the delivery service resolves their active subscriptions), under the site's cap.
     expect([n.external_ids, n.subscription_ids, n.transactional]).to.deep.equal([['crash-person'], [], false]);
     expect(await count('outbox', `campaign_id = $1 AND kind = 'notification.dispatch'`, [sends[0].notification_id])).to.equal(1);
@@ -135,15 +140,55 @@ describe('Automations', function () {
     await h.call('DeleteAutomation', req(site, { automationId: a.id }));
   });
 
-  it('when runners race over many due steps, then each (step, person) has exactly one notification', async () => {
+  /** The automation's notifications, each with the people it names and the people whose send keys point at it (both sorted). */
+  const notificationsOf = async (automationId: string) =>
+    (
+      await h.pool.query(
+        `SELECT n.id, n.content, n.template, ARRAY(SELECT unnest(n.external_ids) ORDER BY 1) AS named, array_agg(s.external_id ORDER BY s.external_id) AS keyed
+           FROM campaign.notifications n JOIN campaign.automation_sends s ON s.notification_id = n.id
+          WHERE s.automation_id = $1 GROUP BY n.id ORDER BY min(s.external_id)`,
+        [automationId],
+      )
+    ).rows;
+
+  it('when three runners race over many due steps, then each (step, person) is sent once, in notifications of a batch each that name exactly the people keyed to them', async () => {
     const a = await create(welcome({ name: 'race', steps: [{ delaySeconds: 0, templateId }] }));
-    for (let i = 0; i < 40; i++) await enrolSubscribed(h.pool, site.siteId, `race-${i}`, new Date());
+    for (let i = 0; i < 40; i++) await enrolSubscribed(h.pool, site.siteId, `race-${String(i).padStart(2, '0')}`, new Date());
     const runners = [1, 2, 3].map(() => createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 4 }));
     await Promise.all(runners.map((r) => r.tick()));
     await drain();
     expect(await sendsOf(a.id)).to.equal(40);
-    expect(await count('notifications n JOIN campaign.automation_sends s ON s.notification_id = n.id', 's.automation_id = $1', [a.id])).to.equal(40);
+    const made = await notificationsOf(a.id);
+    for (const n of made) expect(n.named).to.deep.equal(n.keyed);
+    expect(made.flatMap((n) => n.named).sort()).to.deep.equal(Array.from({ length: 40 }, (_, i) => `race-${String(i).padStart(2, '0')}`));
+    // Batches of 4 with one value set: 4 people a notification, but for each runner's last, short batch.
+    expect(made.every((n) => n.named.length <= 4)).to.equal(true);
+    expect(made.length).to.be.within(10, 12);
     await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when a batch holds several automations, steps and event values, then one notification per (automation, step, values), each with the step\'s template and those values', async () => {
+    const big = createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 100 });
+    const c = await create(cart({ name: 'groups', steps: [{ delaySeconds: 0, templateId: cartTemplateId, variables: { product: 'thing' } }] }));
+    const w = await create(welcome({ name: 'groups welcome', steps: [{ delaySeconds: 0, templateId, variables: { first_name: 'pal' } }] }));
+    const carts = { mug: ['g-1', 'g-2', 'g-3'], hat: ['g-4', 'g-5'] };
+    for (const [product, people] of Object.entries(carts)) for (const p of people) await event({ externalId: p, name: 'cart_abandoned', properties: { product } });
+    // No properties: the step's own value.
+    await event({ externalId: 'g-6', name: 'cart_abandoned' });
+    for (const p of ['g-7', 'g-8']) await enrolSubscribed(h.pool, site.siteId, p, new Date());
+    const made = await withTransaction(h.pool, (tx) => sendDueSteps(tx, render, 100));
+    expect(made).to.deep.include({ sent: 8, notifications: 4 });
+    const cartNotes = await notificationsOf(c.id);
+    expect(cartNotes.map((n) => [n.named, n.template.variables, n.content.title])).to.deep.equal([
+      [['g-1', 'g-2', 'g-3'], { product: 'mug' }, 'Your mug is waiting'],
+      [['g-4', 'g-5'], { product: 'hat' }, 'Your hat is waiting'],
+      [['g-6'], { product: 'thing' }, 'Your thing is waiting'],
+    ]);
+    for (const n of cartNotes) expect(n.named).to.deep.equal(n.keyed);
+    const welcomeNotes = await notificationsOf(w.id);
+    expect(welcomeNotes.map((n) => [n.named, n.template.variables, n.content.title])).to.deep.equal([[['g-7', 'g-8'], { first_name: 'pal' }, 'Welcome pal']]);
+    expect(await big.tick()).to.equal(0);
+    for (const id of [c.id, w.id]) await h.call('DeleteAutomation', req(site, { automationId: id }));
   });
 
   it('when an automation is paused, then its due steps are not sent until it is resumed; once deleted, nothing more', async () => {
@@ -205,13 +250,33 @@ describe('Automations', function () {
     await h.call('DeleteAutomation', req(site, { automationId: a.id }));
   });
 
-  it('when a step\'s template cannot render for a person (no value for a variable), then the person leaves the series and nothing is sent', async () => {
-    const a = await create(cart({ name: 'norender', steps: [{ delaySeconds: 0, templateId: cartTemplateId }] }));
+  it('when a variable has no value at the step, then it is left for the person\'s tag: the notification is made with the tag standing, and the series goes on', async () => {
+    const a = await create(cart({ name: 'by tag', steps: [{ delaySeconds: 0, templateId: cartTemplateId }] }));
     await event({ externalId: 'no-product', name: 'cart_abandoned' });
     await drain();
-    expect(await sendsOf(a.id)).to.equal(0);
-    expect(await enrolment(a.id, 'no-product')).to.deep.include({ state: 'exited', exit_reason: 'templateFailed' });
+    const [n] = await notificationsOf(a.id);
+    expect([n.named, n.template.variables, n.content.title]).to.deep.equal([['no-product'], {}, 'Your {{ product }} is waiting']);
+    expect((await enrolment(a.id, 'no-product')).state).to.equal('completed');
     await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when a step\'s template is gone, or renders no valid notification, then its people leave the series (templateFailed) and nothing is sent', async () => {
+    const tpl = (body: object) => h.call<Template__Output>('CreateTemplate', { siteId: site.siteId, bodyJson: JSON.stringify(body) });
+    const gone = await tpl({ name: 'gone', title: 'Hello', body: 'There', link: 'https://shop.example/' });
+    const badLink = await tpl({ name: 'bad title', title: 'Hello {{ headline }}', body: 'There', link: 'https://shop.example/' });
+    const a = await create(cart({ name: 'gone', steps: [{ delaySeconds: 0, templateId: gone.id }] }));
+    const b = await create(cart({ name: 'bad title', trigger: { type: 'event', name: 'link_event' }, steps: [{ delaySeconds: 0, templateId: badLink.id }] }));
+    await h.call('DeleteTemplate', { siteId: site.siteId, templateId: gone.id });
+    const before = await count('notifications');
+    for (const p of ['gone-1', 'gone-2']) await event({ externalId: p, name: 'cart_abandoned' });
+    // A value that makes the title too long: the creation's content rules refuse it, as POST /v2/notifications would.
+    await event({ externalId: 'bad-1', name: 'link_event', properties: { headline: 'x'.repeat(200) } });
+    await drain();
+    expect(await count('notifications')).to.equal(before);
+    for (const [id, p] of [[a.id, 'gone-1'], [a.id, 'gone-2'], [b.id, 'bad-1']]) expect(await enrolment(id, p)).to.deep.include({ state: 'exited', exit_reason: 'templateFailed' });
+    const read = await h.call<Automation__Output>('GetAutomation', req(site, { automationId: a.id }));
+    expect(read.steps[0].results).to.deep.include({ sent: 0, exits: 2 });
+    for (const id of [a.id, b.id]) await h.call('DeleteAutomation', req(site, { automationId: id }));
   });
 
   it('when a person subscribes again, then a welcome is not started twice', async () => {

@@ -157,7 +157,7 @@ describe('notification send time: best time and quiet hours', function () {
         [12, true],
         [null, true],
       ]);
-      const render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForCampaign;
+      const render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForNotification;
       const runner = createStepRunner({ pool: h.pool, log, render }, { intervalMs: 60_000, batchSize: 10 });
       await enrolSubscribed(h.pool, site.siteId, 'ben', new Date());
       for (let i = 0; i < 5; i++) await runner.tick();

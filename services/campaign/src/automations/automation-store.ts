@@ -174,28 +174,41 @@ export async function claimDue(tx: Queryable, limit: number): Promise<DueStep[]>
   return rows.map((r) => ({ automationId: r.automation_id, siteId: r.site_id, externalId: r.external_id, round: r.round, step: r.next_step, steps: r.steps, variables: r.variables, dueAt: r.due_at }));
 }
 
-/** The send's key; false when this (automation, person, round, step) has its notification already. */
-export async function recordSend(tx: Queryable, s: { automationId: string; externalId: string; round: number; step: number; notificationId: string }): Promise<boolean> {
-  const { rowCount } = await tx.query(
+/**
+ * The send keys of `people` (one automation's step, each person with their round) pointing at
+ * notification `notificationId`: one statement for the group. Answers the people keyed now, in
+ * `people`'s order; one whose (automation, person, round, step) has its notification already is
+ * left out.
+ */
+export async function recordSends(tx: Queryable, s: { automationId: string; step: number; notificationId: string; people: readonly { externalId: string; round: number }[] }): Promise<string[]> {
+  const { rows } = await tx.query(
     `INSERT INTO campaign.automation_sends (automation_id, external_id, round, step, notification_id)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-    [s.automationId, s.externalId, s.round, s.step, s.notificationId],
+     SELECT $1, p.external_id, p.round, $2, $3 FROM unnest($4::text[], $5::int[]) AS p(external_id, round)
+     ON CONFLICT DO NOTHING RETURNING external_id`,
+    [s.automationId, s.step, s.notificationId, s.people.map((p) => p.externalId), s.people.map((p) => p.round)],
   );
-  return rowCount === 1;
+  const keyed = new Set(rows.map((r) => r.external_id as string));
+  return s.people.filter((p) => keyed.has(p.externalId)).map((p) => p.externalId);
 }
 
-/** On to the next step, `delaySeconds` after this one was due (a series keeps its days however late a send was); or completed. */
-export async function advance(tx: Queryable, d: DueStep): Promise<void> {
-  const next = d.steps[d.step + 1];
-  if (next) {
-    await tx.query(
-      `UPDATE campaign.automation_enrolments SET next_step = next_step + 1, due_at = due_at + make_interval(secs => $3), updated_at = now()
-        WHERE automation_id = $1 AND external_id = $2`,
-      [d.automationId, d.externalId, next.delaySeconds],
-    );
-  } else {
-    await tx.query(`UPDATE campaign.automation_enrolments SET next_step = next_step + 1, state = 'completed', updated_at = now() WHERE automation_id = $1 AND external_id = $2`, [d.automationId, d.externalId]);
-  }
+/**
+ * Each enrolment on to its next step, `delaySeconds` after this one was due (a series keeps its
+ * days however late a send was); or completed after its last. One statement for a batch.
+ */
+export async function advance(tx: Queryable, due: readonly DueStep[]): Promise<void> {
+  if (due.length === 0) return;
+  // The next step's delay, or null: this was the last step.
+  const delays = due.map((d) => d.steps[d.step + 1]?.delaySeconds ?? null);
+  await tx.query(
+    `UPDATE campaign.automation_enrolments e
+        SET next_step = e.next_step + 1,
+            due_at = CASE WHEN x.delay IS NULL THEN e.due_at ELSE e.due_at + make_interval(secs => x.delay) END,
+            state = CASE WHEN x.delay IS NULL THEN 'completed' ELSE e.state END,
+            updated_at = now()
+       FROM unnest($1::uuid[], $2::text[], $3::int[]) AS x(automation_id, external_id, delay)
+      WHERE e.automation_id = x.automation_id AND e.external_id = x.external_id`,
+    [due.map((d) => d.automationId), due.map((d) => d.externalId), delays],
+  );
 }
 
 /** The person leaves the series (a step that cannot be sent: `reason`). */

@@ -1,90 +1,85 @@
 // The automations' due-step runner (docs/api-decisions.md, "Automations"): claims due enrolments
-// of active automations in batches and, for each (automation, round, step, person), makes ONE
-// notification — the send key, the notification row, its outbox row and the enrolment's next due
-// time in one transaction. A crash anywhere before the commit leaves nothing of the batch (the
-// rows are claimed again); after it, the step is done and the key refuses a second. Safe with any
-// number of instances (SKIP LOCKED, shared/periodic.ts for one loop per process).
+// of active automations in batches and sends the batch's steps as notifications made from their
+// templates, one per (automation, step, values): a welcome's 1,000 people due together are ONE
+// notification naming them all, each rendered with their own tags by the delivery service. The
+// send keys (one per person, pointing at that notification), the notification rows, their outbox
+// rows and the enrolments' next due times are written in one transaction. A crash anywhere before
+// the commit leaves nothing of the batch (the rows are claimed again); after it, the steps are
+// done and the keys refuse a second. Safe with any number of instances (SKIP LOCKED,
+// shared/periodic.ts for one loop per process).
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { createPeriodic } from '@webpush/shared/periodic.js';
-import { DEFAULT_TTL_SECONDS, validateContentInput } from '../campaigns/index.js';
-import { storeNotification } from '../notifications/index.js';
-import type { TemplateRenderer } from '../templates/index.js';
+import { notificationInputOf, storeNotification, type NotificationTemplateRenderer } from '../notifications/index.js';
 import { ValidationError } from '../base/errors.js';
-import { advance, claimDue, exitEnrolment, nextDue, recordSend, type DueStep } from './automation-store.js';
+import { advance, claimDue, exitEnrolment, nextDue, recordSends, type DueStep } from './automation-store.js';
 
 /** Bounds one tick, so a backlog cannot starve shutdown; a tick that hits it wakes the next at once. */
 const MAX_BATCHES_PER_TICK = 50;
 
 export interface StepRunnerOptions {
   intervalMs: number;
+  /** Due steps per transaction, at most 10,000 (a notification's most people). */
   batchSize: number;
 }
 
-/** The step's content: its template rendered with the step's variables and the starting event's properties (which win). */
-async function contentOf(render: TemplateRenderer, d: DueStep) {
-  const step = d.steps[d.step];
-  const rendered = await render(d.siteId, { id: step.templateId, variables: { ...step.variables, ...d.variables } });
-  return validateContentInput(rendered.content);
-}
-
-/**
- * Renders once per distinct (site, template, values) in a batch: the people of one step without
- * values of their own (a welcome series) share one read of the template instead of one each. A
- * refusal is remembered as such.
- */
-function batchRenderer(render: TemplateRenderer) {
-  const seen = new Map<string, Promise<ReturnType<typeof validateContentInput>>>();
-  return (d: DueStep) => {
-    const step = d.steps[d.step];
-    const key = JSON.stringify([d.siteId, step.templateId, step.variables, d.variables]);
-    let content = seen.get(key);
-    if (!content) {
-      content = contentOf(render, d);
-      // Settled either way: a rejection is read by the step that awaits it, not left unhandled.
-      content.catch(() => {});
-      seen.set(key, content);
-    }
-    return content;
-  };
-}
-
-/**
- * One batch in the caller's transaction: claims up to `limit` due steps and sends each. A step
- * whose template is gone or does not render (a variable with no value) cannot be sent: the person
- * leaves the series (`templateFailed`), counted as an exit of that step. Resolves to the
- * notifications made.
- */
-export async function sendDueSteps(tx: Queryable, render: TemplateRenderer, limit: number): Promise<{ claimed: number; sent: number }> {
-  const due = await claimDue(tx, limit);
-  const contentFor = batchRenderer(render);
-  let sent = 0;
+/** The batch's steps by (automation, step, values): each group is one notification. */
+function groupsOf(due: readonly DueStep[]): DueStep[][] {
+  const groups = new Map<string, DueStep[]>();
   for (const d of due) {
-    let content;
+    // Equal jsonb values are read back with their keys in one order, so equal values give equal keys.
+    const key = JSON.stringify([d.automationId, d.step, d.variables]);
+    const group = groups.get(key);
+    if (group) group.push(d);
+    else groups.set(key, [d]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * One batch in the caller's transaction: claims up to `limit` due steps and sends each group as
+ * one notification, by POST /v2/notifications's own path for a `template` to people: the step's
+ * template with `{...step.variables, ...the run's event properties}`, checked at creation (a
+ * variable with no value stands as the person's tag) and rendered per person with their tags by
+ * the delivery service. A group whose template is gone or cannot make a valid notification cannot
+ * be sent: its people leave the series (`templateFailed`), counted as exits of that step.
+ * Resolves to the steps claimed, the people sent to and the notifications made.
+ */
+export async function sendDueSteps(tx: Queryable, render: NotificationTemplateRenderer, limit: number): Promise<{ claimed: number; sent: number; notifications: number }> {
+  const due = await claimDue(tx, limit);
+  const onward: DueStep[] = [];
+  let sent = 0;
+  let notifications = 0;
+  for (const people of groupsOf(due)) {
+    const { automationId, siteId, step, steps, variables } = people[0];
+    const { templateId, variables: stepVariables } = steps[step];
+    let input;
     try {
-      content = await contentFor(d);
+      // To the people, on each of their active subscriptions as the delivery service resolves
+      // them when it takes the job (none left: the person's result is noSubscription). Not
+      // transactional: the site's frequency cap holds a step back like any marketing message.
+      input = await notificationInputOf(render, siteId, { externalIds: people.map((d) => d.externalId), template: { id: templateId, variables: { ...stepVariables, ...variables } } });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
-      await exitEnrolment(tx, d, 'templateFailed');
+      for (const d of people) await exitEnrolment(tx, d, 'templateFailed');
       continue;
     }
+    onward.push(...people);
     const notificationId = randomUUID();
-    if (await recordSend(tx, { automationId: d.automationId, externalId: d.externalId, round: d.round, step: d.step, notificationId })) {
-      // To the person, on each of their active subscriptions as the delivery service resolves
-      // them when it takes the job (none left: the result is noSubscription). Not transactional:
-      // the site's frequency cap holds a step back like any marketing message. When: the step's.
-      const step = d.steps[d.step];
-      const when = { sendTime: step.sendTime ?? null, respectQuietHours: step.respectQuietHours === true };
-      await storeNotification(tx, d.siteId, { subscriptionIds: [], externalIds: [d.externalId], content, ttl: DEFAULT_TTL_SECONDS, urgency: 'normal', transactional: false, template: null, ...when }, notificationId);
-      sent++;
-    }
-    await advance(tx, d);
+    const keyed = await recordSends(tx, { automationId, step, notificationId, people });
+    if (keyed.length === 0) continue;
+    // When: the step's (docs/api-decisions.md, "Notifications", "Send time").
+    const when = { sendTime: steps[step].sendTime ?? null, respectQuietHours: steps[step].respectQuietHours === true };
+    await storeNotification(tx, siteId, { ...input, externalIds: keyed, ...when }, notificationId);
+    sent += keyed.length;
+    notifications++;
   }
-  return { claimed: due.length, sent };
+  await advance(tx, onward);
+  return { claimed: due.length, sent, notifications };
 }
 
-export function createStepRunner(deps: { pool: Pool; log: Logger; render: TemplateRenderer; onDispatched?: () => void }, opts: StepRunnerOptions) {
+export function createStepRunner(deps: { pool: Pool; log: Logger; render: NotificationTemplateRenderer; onDispatched?: () => void }, opts: StepRunnerOptions) {
   let dueTimer: NodeJS.Timeout | undefined;
 
   /** Arms a wake at the earliest due step ahead, when it comes before the next interval's pass. */
