@@ -16,6 +16,7 @@ import { LOGIN_PROXY, runLoginFlood } from './parts/login-flood.js';
 import { runSlow } from './parts/slow.js';
 import { runThrottled } from './parts/throttled.js';
 import { runBestTime } from './parts/best-time.js';
+import { runAutomations } from './parts/automations.js';
 import { runScheduler } from './parts/scheduler.js';
 import { runYear } from './parts/year.js';
 import { formatAllocations, formatSummary, summariseAllocations, summariseProfile } from './lib/profile-summary.js';
@@ -25,7 +26,7 @@ import { Cleanup, startBenchStack } from './lib/stack.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS = path.join(HERE, 'results');
-const PARTS = ['delivery', 'throttled', 'best-time', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications'] as const;
+const PARTS = ['delivery', 'throttled', 'best-time', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications', 'automations'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The console owner's logins timed idle, then under the login flood. */
@@ -39,7 +40,7 @@ const YEAR_DEVICES = { impressionRate: 0.2, clickRate: 0.1 };
 
 const HELP = `npm run bench -- [flags]
 
-  --only delivery,throttled,best-time,api,audience,scheduler,neighbours,login,year,notifications   parts to run (default: all);
+  --only delivery,throttled,best-time,api,audience,scheduler,neighbours,login,year,notifications,automations   parts to run (default: all);
                        throttled: campaigns at 120,000/min and 3,000/min (one killed -9 and restarted)
                        best-time: 100,000 subscribers of the simulator's hourly population with 3
                        weeks of history, a best-time campaign with a holdout, a throttle and a cap
@@ -72,6 +73,10 @@ const HELP = `npm run bench -- [flags]
   --notify-rate N      notifications: created per second (50)
   --notify-seconds N   notifications: seconds of load (30)
   --notify-targets N   notifications: subscriptions each names (3)
+  --automation-people N  automations: people enrolled in the series (1000000; enrolments bulk-inserted)
+  --automation-due N   automations: of them, first steps due in the measured minute (20000)
+  --event-seconds N    automations: seconds of POST /v2/events load (30)
+  --event-connections N automations: autocannon connections for the events (20)
   --profile            profile the services' main threads (CPU time and allocations); summaries go into the results
 `;
 
@@ -101,6 +106,10 @@ function parse() {
       'notify-rate': { type: 'string' },
       'notify-seconds': { type: 'string' },
       'notify-targets': { type: 'string' },
+      'automation-people': { type: 'string' },
+      'automation-due': { type: 'string' },
+      'event-seconds': { type: 'string' },
+      'event-connections': { type: 'string' },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -133,6 +142,10 @@ function parse() {
     notifyRate: int(values['notify-rate'], 'notify-rate', 50),
     notifySeconds: int(values['notify-seconds'], 'notify-seconds', 30),
     notifyTargets: int(values['notify-targets'], 'notify-targets', 3),
+    automationPeople: int(values['automation-people'], 'automation-people', 1_000_000),
+    automationDue: int(values['automation-due'], 'automation-due', 20_000),
+    eventSeconds: int(values['event-seconds'], 'event-seconds', 30),
+    eventConnections: int(values['event-connections'], 'event-connections', 20),
     profile: values.profile,
   };
 }
@@ -262,6 +275,8 @@ async function main(): Promise<number> {
           results.year = { ...(await runYear(stack, { days: opts.yearDays, subscribers: opts.yearSubscribers, seconds: opts.yearSeconds }, log)), measuredAt: at() };
         } else if (part === 'notifications') {
           results.notifications = await runNotifications(stack, { campaign: opts.notifyCampaign, perSecond: opts.notifyRate, seconds: opts.notifySeconds, targets: opts.notifyTargets }, log);
+        } else if (part === 'automations') {
+          results.automations = await runAutomations(stack, { people: opts.automationPeople, due: opts.automationDue, eventSeconds: opts.eventSeconds, eventConnections: opts.eventConnections }, log);
         } else if (part === 'login') {
           results.login = { ...(await runLoginFlood(stack, { tries: LOGIN_TRIES }, log)), measuredAt: at() };
         } else {

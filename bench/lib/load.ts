@@ -29,6 +29,8 @@ export interface LoadSpec {
   headers?: Record<string, string>;
   /** A new body per request (cursor pages, ids); default none. */
   body?: () => string;
+  /** Headers of each request's own, beside `headers` (an Idempotency-Key). */
+  headersFor?: () => Record<string, string>;
   /** A new path per request; default `path`. */
   pathFor?: () => string;
   /** CPU seconds by process group since it was made (see proc.ts meterCpu). */
@@ -41,11 +43,12 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     path: spec.path,
     headers: { ...(spec.body ? { 'content-type': 'application/json' } : {}), ...spec.headers },
   };
-  if (spec.body || spec.pathFor) {
+  if (spec.body || spec.pathFor || spec.headersFor) {
     request.setupRequest = (req) => ({
       ...req,
       ...(spec.body ? { body: spec.body() } : {}),
       ...(spec.pathFor ? { path: spec.pathFor() } : {}),
+      ...(spec.headersFor ? { headers: { ...req.headers, ...spec.headersFor() } } : {}),
     });
   }
   const meter = spec.meter?.();

@@ -10,6 +10,7 @@ import { PLATFORM, type DeliveryResult } from '../parts/delivery.js';
 import type { SchedulerResult } from '../parts/scheduler.js';
 import type { ThrottledResult, ThrottledRun } from '../parts/throttled.js';
 import type { BestTimeResult } from '../parts/best-time.js';
+import type { AutomationsResult } from '../parts/automations.js';
 import { KINDS, type YearResult } from '../parts/year.js';
 
 export interface Machine {
@@ -59,6 +60,7 @@ export interface Results {
   login?: LoginFloodResult & { measuredAt: string };
   year?: YearResult & { measuredAt: string };
   notifications?: NotificationsResult;
+  automations?: AutomationsResult;
   profiles?: unknown;
   targets: Target[];
   errors: { part: string; message: string }[];
@@ -121,7 +123,7 @@ export function mergeWithPrevious(current: Results, latestFile: string): Results
     return current;
   }
   const merged: Results = { ...current };
-  for (const part of ['delivery', 'deliveryScale', 'throttled', 'bestTime', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications'] as const) {
+  for (const part of ['delivery', 'deliveryScale', 'throttled', 'bestTime', 'api', 'audience', 'scheduler', 'neighbours', 'login', 'year', 'notifications', 'automations'] as const) {
     if (!merged[part] && prev[part]) (merged as unknown as Record<string, unknown>)[part] = prev[part];
   }
   merged.deliveryRuns = { ...prev.deliveryRuns, ...current.deliveryRuns };
@@ -305,6 +307,32 @@ export function evaluateTargets(r: Results): Target[] {
     });
   } else {
     t.push({ name: 'notification latency p99 (API answer → push service) at 50/s while a 1,000,000-subscriber campaign sends', target: '< 200 ms', measured: 'not run (--only notifications)', met: null });
+  }
+  if (r.automations) {
+    const a = r.automations;
+    const at = `${n(a.due)} of ${n(a.people)} people enrolled, load ${a.loadAverage.start} → ${a.loadAverage.end}`;
+    t.push({
+      name: `automations: first steps due in one minute (${at}) made notifications`,
+      target: 'all, each ≤ 2 s after its due time',
+      measured: `${n(a.sent)}/${n(a.due)} in ${n(a.notifications)} notifications, ${n(a.sentByMinuteEnd)} by the minute's end; lateness p50 ${a.latenessMs.p50} ms, p99 ${a.latenessMs.p99} ms, max ${a.latenessMs.max} ms`,
+      met: a.sent >= a.due && a.latenessMs.max <= 2000 && a.people >= 1_000_000 && a.due >= 20_000,
+    });
+    t.push({
+      name: `automations: those steps pushed to the simulator, rendered per person (${at})`,
+      target: 'all, the last ≤ 65 s after the minute began',
+      measured: `${n(a.pushed)}/${n(a.due)} pushed (${n(a.pushedByMinuteEnd)} by the minute's end), the last at ${a.lastPushSeconds} s; ${n(a.renderedWithName)} rendered with the person's name`,
+      met: a.pushed >= a.due && a.lastPushSeconds <= 65 && a.people >= 1_000_000 && a.due >= 20_000,
+    });
+    const e = a.events;
+    t.push({
+      name: `POST /v2/events accepted for ${e.seconds} s through the gateway (${e.connections} connections, an Idempotency-Key each, load ${e.loadAverage.start} → ${e.loadAverage.end})`,
+      target: '≥ 1,000/s, none refused',
+      measured: `${n(e.acceptedPerSecond)}/s (${n(e.accepted)} runs started; p50 ${e.p50} ms, p99 ${e.p99} ms; ${e.non2xx} non-2xx, ${e.errors + e.timeouts} errors)`,
+      met: e.acceptedPerSecond >= 1000 && e.non2xx === 0 && e.errors + e.timeouts === 0,
+    });
+  } else {
+    t.push({ name: 'automations: first steps due in one minute (20,000 of 1,000,000 people enrolled) made notifications', target: 'all, each ≤ 2 s after its due time', measured: 'not run (--only automations)', met: null });
+    t.push({ name: 'POST /v2/events accepted for 30 s through the gateway', target: '≥ 1,000/s, none refused', measured: 'not run (--only automations)', met: null });
   }
   if (r.login) {
     const l = r.login.underFlood;
@@ -495,6 +523,20 @@ export function formatTables(r: Results): string {
     out.push(
       `\n${n(y.pushes)} pushes, ${n(y.impressions)} impressions and ${n(y.clicks)} clicks reported by the devices, ${n(y.webhookRequests)} webhook requests; ` +
         `${y.piecesDropped} weekly pieces dropped by retention (delivery log and tracking ${y.retention.deliveryLogDays}/${y.retention.trackingDays} days, cap history ${y.retention.capHistoryDays}, webhook deliveries ${y.retention.webhookDeliveriesDays}).`,
+    );
+  }
+  if (r.automations) {
+    const a = r.automations;
+    out.push(`\n### Automations (${n(a.people)} people in a series, ${n(a.due)} first steps due in the measured minute; ${a.measuredAt.slice(0, 16)})\n`);
+    out.push(
+      table(
+        ['made notifications', 'notifications', 'lateness p50 / p99 / max ms', 'pushed by the minute\'s end', 'pushed', 'last push', 'load'],
+        [[`${n(a.sent)} (${n(a.sentByMinuteEnd)} by its end)`, n(a.notifications), `${a.latenessMs.p50} / ${a.latenessMs.p99} / ${a.latenessMs.max}`, n(a.pushedByMinuteEnd), n(a.pushed), `${a.lastPushSeconds} s`, `${a.loadAverage.start} → ${a.loadAverage.end}`]],
+      ),
+    );
+    out.push(
+      `\nFixture (bulk SQL: enrolments, the minute's people with subscriptions and tags) ${a.fixtureSeconds} s. CPU s over the minute and its tail: ${Object.entries(a.cpuSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}. ` +
+        `POST /v2/events: ${n(a.events.acceptedPerSecond)}/s accepted over ${a.events.seconds} s at ${a.events.connections} connections (p50 ${a.events.p50} ms, p99 ${a.events.p99} ms).`,
     );
   }
   out.push('\n### Targets\n');
