@@ -188,6 +188,7 @@ export async function runAutomations(stack: BenchStack, o: AutomationsOptions, l
     headers: { Authorization: site.apiKey },
     body: () => JSON.stringify({ externalId: `shopper-${run}-${n++}`, name: 'cart_abandoned', properties: { product: 'red shoes', price: 49.9 } }),
     headersFor: () => ({ 'Idempotency-Key': `evt-${run}-${n}` }),
+    meter: () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], postgres: () => descendantsNamed(process.pid, 'postgres'), autocannon: () => [process.pid] }),
   });
   const eventsLoadEnd = load1();
   const accepted = Number((await stack.pool.query(`SELECT count(*) AS n FROM campaign.automation_enrolments WHERE external_id LIKE $1`, [`shopper-${run}-%`])).rows[0].n);
@@ -196,6 +197,7 @@ export async function runAutomations(stack: BenchStack, o: AutomationsOptions, l
     events: { ...events, accepted, acceptedPerSecond: Math.round(accepted / o.eventSeconds), loadAverage: { start: eventsLoadStart, end: eventsLoadEnd } },
     measuredAt: new Date().toISOString(),
   };
-  log(`  events: ${accepted.toLocaleString('en')} accepted in ${o.eventSeconds} s = ${result.events.acceptedPerSecond}/s (p50 ${events.p50} ms, p99 ${events.p99} ms, ${events.non2xx} non-2xx, ${events.errors} errors); load ${eventsLoadStart} → ${eventsLoadEnd}`);
+  const cpu = Object.entries(events.cpuMsPerRequest ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+  log(`  events: ${accepted.toLocaleString('en')} accepted in ${o.eventSeconds} s = ${result.events.acceptedPerSecond}/s (p50 ${events.p50} ms, p99 ${events.p99} ms, ${events.non2xx} non-2xx, ${events.errors} errors); CPU ms per event: ${cpu}; load ${eventsLoadStart} → ${eventsLoadEnd}`);
   return result;
 }

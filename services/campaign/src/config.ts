@@ -55,7 +55,7 @@ export function loadConfig(env: Env = process.env): Readonly<CampaignConfig> {
     }),
     automations: Object.freeze({
       intervalMs: integer(env, 'AUTOMATIONS_INTERVAL_MS', 1000, { min: 10 }),
-      batchSize: integer(env, 'AUTOMATIONS_BATCH_SIZE', 200, { min: 1, max: 10_000 }),
+      batchSize: integer(env, 'AUTOMATIONS_BATCH_SIZE', 1000, { min: 1, max: 10_000 }),
     }),
     kafka: Object.freeze({ brokers: list(env, 'KAFKA_BROKERS', []), topicPrefix: optionalString(env, 'KAFKA_TOPIC_PREFIX', ''), chunkPartitions: integer(env, 'KAFKA_CHUNK_PARTITIONS', TOPIC_PARTITIONS[TOPICS.chunks], { min: 1, max: 1000 }), requestQueueFix: boolean(env, 'KAFKAJS_REQUEST_QUEUE_FIX', true) }),
     relay: Object.freeze({

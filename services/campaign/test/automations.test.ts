@@ -7,7 +7,7 @@
 // moved back in the database, never a wait.
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Automation__Output } from '@webpush/contracts/generated/campaign/v1/Automation.js';
 import type { ListAutomationsResponse__Output } from '@webpush/contracts/generated/campaign/v1/ListAutomationsResponse.js';
 import type { Template__Output } from '@webpush/contracts/generated/campaign/v1/Template.js';
@@ -17,6 +17,7 @@ import { createCursorCodec } from '../src/campaigns/index.js';
 import { templateUseCases } from '../src/templates/index.js';
 import { createStepRunner, sendDueSteps } from '../src/automations/index.js';
 import { enrolSubscribed } from '../src/automations/automation-store.js';
+import { createEventWriter } from '../src/automations/event-writer.js';
 import { expectStatus, startHarness, type Harness, type TestSite } from './support/harness.js';
 
 describe('Automations', function () {
@@ -247,6 +248,37 @@ describe('Automations', function () {
     await expectStatus(event({ externalId: '', name: 'cart_abandoned' }), grpc.status.INVALID_ARGUMENT, 'externalId must be a string of 1 to 128 characters without control characters');
     await expectStatus(event({ externalId: 'x', name: 'a b', properties: { Bad: 1 } }), grpc.status.INVALID_ARGUMENT, 'name must be an event name: 1 to 64 characters of a-z, A-Z, 0-9, _, ., : and -, properties must be an object of at most 50 names (a-z, 0-9 and _, not starting with a digit, at most 64 characters) with string (at most 1000 characters) or number values');
     expect(await count('automation_enrolments')).to.equal(before);
+    await h.call('DeleteAutomation', req(site, { automationId: a.id }));
+  });
+
+  it('when events arrive together, then they are written in one transaction, each person\'s in their order, a key held by an earlier one answered as a repeat', async () => {
+    const a = await create(cart({ name: 'together' }));
+    const write = createEventWriter(h.pool);
+    const ev = (externalId: string, name: string, idempotencyKey = '', requestHash = 'h') => write({ siteId: site.siteId, externalId, name, properties: { product: 'mug' }, idempotencyKey, requestHash, id: randomUUID() });
+    // The first is written at once, alone; the rest arrive while it is written and go together.
+    const first = ev('t-0', 'cart_abandoned');
+    const rest = [
+      ev('t-a', 'cart_abandoned', 'tk-1'),
+      ev('t-a', 'checkout_completed'),
+      ev('t-b', 'cart_abandoned', 'tk-1'),
+      ev('t-c', 'cart_abandoned'),
+      ev('t-c', 'cart_abandoned'),
+      ev('t-d', 'cart_abandoned'),
+    ];
+    expect(await Promise.all([first, ...rest])).to.deep.equal([true, true, true, false, true, true, true]);
+    const rows = (await h.pool.query(`SELECT external_id, state, exit_reason, round, enrolled_at FROM campaign.automation_enrolments WHERE automation_id = $1 ORDER BY external_id`, [a.id])).rows;
+    expect(rows.map((r) => [r.external_id, r.state, r.exit_reason, r.round])).to.deep.equal([
+      ['t-0', 'active', null, 0],
+      // Abandoned, then checked out: in that order, so the run started and ended.
+      ['t-a', 'exited', 'event', 0],
+      // A second abandoned cart while the first run is under way starts nothing new.
+      ['t-c', 'active', null, 0],
+      ['t-d', 'active', null, 0],
+    ]);
+    // One transaction (now() is its start) for all but the first.
+    expect(new Set(rows.filter((r) => r.external_id !== 't-0').map((r) => r.enrolled_at.getTime())).size).to.equal(1);
+    expect(rows[0].enrolled_at.getTime()).to.not.equal(rows[1].enrolled_at.getTime());
+    expect((await h.pool.query(`SELECT campaign_id FROM campaign.idempotency_keys WHERE site_id = $1 AND key = 'tk-1'`, [site.siteId])).rowCount).to.equal(1);
     await h.call('DeleteAutomation', req(site, { automationId: a.id }));
   });
 

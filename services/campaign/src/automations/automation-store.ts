@@ -100,31 +100,47 @@ export async function automationResults(db: Queryable, id: string, stepCount: nu
   return { steps, enrolments: counts };
 }
 
+/** An event of a person, as POST /v2/events gives it. */
+export interface EventToApply {
+  siteId: string;
+  externalId: string;
+  name: string;
+  properties: Record<string, string | number>;
+}
+
 /**
- * An event of a person: first the person leaves the active series whose exit events name it,
- * then the site's active automations it triggers start for them — again, from the first step,
- * when an earlier run of theirs has ended; not while one is under way (a second cart_abandoned
- * does not restart the hour).
+ * Events of different people, each person once (the caller splits repeats into later calls, in
+ * their order): first each person leaves the active series whose exit events name their event,
+ * then the site's active automations the event triggers start for them — again, from the first
+ * step, when an earlier run of theirs has ended; not while one is under way (a second
+ * cart_abandoned does not restart the hour). Two statements for the lot. Answers whether a run
+ * started with its first step due at once (no delay).
  */
-export async function applyEvent(db: Queryable, siteId: string, externalId: string, name: string, properties: Record<string, string | number>): Promise<void> {
+export async function applyEvents(db: Queryable, events: readonly EventToApply[]): Promise<boolean> {
+  if (events.length === 0) return false;
+  const sites = events.map((e) => e.siteId);
+  const people = events.map((e) => e.externalId);
+  const names = events.map((e) => e.name);
   await db.query(
     `UPDATE campaign.automation_enrolments e SET state = 'exited', exit_reason = 'event', updated_at = now()
-       FROM campaign.automations a
-      WHERE a.id = e.automation_id AND a.site_id = $1 AND e.external_id = $2 AND e.state = 'active'
-        AND a.exit_on -> 'events' ? $3`,
-    [siteId, externalId, name],
+       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS x(site_id, external_id, name), campaign.automations a
+      WHERE a.site_id = x.site_id AND a.exit_on -> 'events' ? x.name
+        AND e.automation_id = a.id AND e.external_id = x.external_id AND e.state = 'active'`,
+    [sites, people, names],
   );
-  await db.query(
+  const { rows } = await db.query(
     `INSERT INTO campaign.automation_enrolments AS e (automation_id, external_id, due_at, state, variables)
-     SELECT a.id, $2, now() + make_interval(secs => (a.steps -> 0 ->> 'delaySeconds')::int), 'active', $4::jsonb
-       FROM campaign.automations a
-      WHERE a.site_id = $1 AND a.trigger_type = 'event' AND a.trigger_event = $3 AND a.status = 'active'
+     SELECT a.id, x.external_id, now() + make_interval(secs => (a.steps -> 0 ->> 'delaySeconds')::int), 'active', x.variables
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[]) AS x(site_id, external_id, name, variables)
+       JOIN campaign.automations a ON a.site_id = x.site_id AND a.trigger_type = 'event' AND a.trigger_event = x.name AND a.status = 'active'
      ON CONFLICT (automation_id, external_id) DO UPDATE
        SET round = e.round + 1, next_step = 0, due_at = EXCLUDED.due_at, state = 'active', exit_reason = NULL,
            variables = EXCLUDED.variables, enrolled_at = now(), updated_at = now()
-       WHERE e.state <> 'active'`,
-    [siteId, externalId, name, JSON.stringify(properties)],
+       WHERE e.state <> 'active'
+     RETURNING e.due_at <= now() AS due_now`,
+    [sites, people, names, events.map((e) => JSON.stringify(e.properties))],
   );
+  return rows.some((r) => r.due_now);
 }
 
 /**

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { PersonSubscribedMessage } from '@webpush/contracts/messages.js';
-import { claimKey, findFreshKey, type CursorCodec } from '../campaigns/index.js';
+import { findFreshKey, type CursorCodec } from '../campaigns/index.js';
 import { templateById } from '../templates/index.js';
 import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
 import { formatUtcDate } from '../base/dates.js';
@@ -15,8 +15,9 @@ import { IdempotencyConflictError, NotFoundError, UnauthenticatedError, Validati
 import { isUuid } from '../base/ids.js';
 import { parseObjectBody } from '../base/request-body.js';
 import { fill, MESSAGES } from '../base/texts.js';
+import { createEventWriter } from './event-writer.js';
 import { validateAutomationInput, validateAutomationUpdate, validateEventInput, type AutomationStatus, type ExitOn, type Step, type Trigger } from './automation-input.js';
-import { applyEvent, automationById, enrolSubscribed, automationResults, deleteAutomation, insertAutomation, listAutomations, updateAutomation, type AutomationRow } from './automation-store.js';
+import { automationById, enrolSubscribed, automationResults, deleteAutomation, insertAutomation, listAutomations, updateAutomation, type AutomationRow } from './automation-store.js';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -63,6 +64,7 @@ function limitOf(raw: string): number {
 
 export function automationUseCases(deps: { pool: Pool; cursors: CursorCodec; onStepsDue?: () => void }) {
   const { pool, cursors } = deps;
+  const writeEvent = createEventWriter(pool, deps.onStepsDue);
   const notFound = () => new NotFoundError(MESSAGES.automationNotFound);
 
   async function withResults(row: AutomationRow): Promise<Automation> {
@@ -124,7 +126,8 @@ export function automationUseCases(deps: { pool: Pool; cursors: CursorCodec; onS
     /**
      * POST /v2/events: the person leaves the runs the event ends and starts the automations it
      * triggers, in one transaction with the Idempotency-Key (the key's answer is the event's id,
-     * as a notification's is its id: a repeat with the same body changes nothing more).
+     * as a notification's is its id: a repeat with the same body changes nothing more); the
+     * events arriving together share that transaction (event-writer.ts).
      */
     async recordEvent(siteId: string, bodyJson: string, idempotencyKey: string): Promise<{ id: string }> {
       if (!isUuid(siteId)) throw new UnauthenticatedError();
@@ -133,30 +136,13 @@ export function automationUseCases(deps: { pool: Pool; cursors: CursorCodec; onS
       const input = validateEventInput(body);
       // Keys are shared with the site's creates; an event body's hash is never a create's.
       const requestHash = sha256Hex(canonicalJson({ event: body }));
-      const replay = async () => {
-        const stored = await findFreshKey(pool, siteId, idempotencyKey);
-        if (!stored) return null;
-        if (stored.requestHash !== requestHash) throw new IdempotencyConflictError();
-        return { id: stored.campaignId };
-      };
-      if (idempotencyKey !== '') {
-        const earlier = await replay();
-        if (earlier) return earlier;
-      }
       const id = randomUUID();
-      const done = await withTransaction(pool, async (tx) => {
-        if (idempotencyKey !== '' && !(await claimKey(tx, siteId, idempotencyKey, requestHash, id))) return null;
-        await applyEvent(tx, siteId, input.externalId, input.name, input.properties);
-        return true;
-      });
-      if (done) {
-        // A step with no delay is due now: the runner need not wait for its interval.
-        deps.onStepsDue?.();
-        return { id };
-      }
-      const winner = await replay();
-      if (!winner) throw new Error('idempotency key held but not readable');
-      return winner;
+      // A repeat finds its key held when its batch claims it (no read before: one statement fewer an event).
+      if (await writeEvent({ siteId, externalId: input.externalId, name: input.name, properties: input.properties, idempotencyKey, requestHash, id })) return { id };
+      const stored = await findFreshKey(pool, siteId, idempotencyKey);
+      if (!stored) throw new Error('idempotency key held but not readable');
+      if (stored.requestHash !== requestHash) throw new IdempotencyConflictError();
+      return { id: stored.campaignId };
     },
   };
 }

@@ -37,6 +37,25 @@ export async function claimKey(db: Queryable, siteId: string, key: string, reque
 }
 
 /**
+ * claimKey for many requests in one statement (the events' group commit): each (site, key) at
+ * most once in `claims`. Answers, in `claims`' order, whether each was taken.
+ */
+export async function claimKeys(db: Queryable, claims: readonly { siteId: string; key: string; requestHash: string; id: string }[]): Promise<boolean[]> {
+  if (claims.length === 0) return [];
+  const { rows } = await db.query(
+    `INSERT INTO campaign.idempotency_keys AS k (site_id, key, request_hash, campaign_id)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[])
+     ON CONFLICT (site_id, key) DO UPDATE
+       SET request_hash = EXCLUDED.request_hash, campaign_id = EXCLUDED.campaign_id, created_at = now()
+       WHERE k.created_at <= now() - ${KEPT}
+     RETURNING k.site_id, k.key`,
+    [claims.map((c) => c.siteId), claims.map((c) => c.key), claims.map((c) => c.requestHash), claims.map((c) => c.id)],
+  );
+  const taken = new Set(rows.map((r) => JSON.stringify([r.site_id, r.key])));
+  return claims.map((c) => taken.has(JSON.stringify([c.siteId, c.key])));
+}
+
+/**
  * Deletes up to `limit` expired keys, oldest first; resolves to how many went. Rows locked by a
  * create taking an expired key over are skipped (SKIP LOCKED), so the purge never waits on a
  * request and any number of instances can purge at once. The age is checked again on the row

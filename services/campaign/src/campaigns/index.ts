@@ -12,7 +12,7 @@ export { checkCreateBodyUseCase, createCampaignUseCase } from './create-campaign
 export type { AudienceCounter, CreateCampaignDeps, CreateClaim } from './create-campaign.js';
 export { updateDraftUseCase } from './update-draft.js';
 export { CONTENT_INPUT_FIELDS, DEFAULT_TTL_SECONDS, ttlField, utmField, validateAudienceInput, validateContentInput, validateCreateInput } from './create-input.js';
-export { claimKey, findFreshKey } from './idempotency-store.js';
+export { claimKey, claimKeys, findFreshKey } from './idempotency-store.js';
 export { notificationOptionsField, urgencyField } from './notification-options-input.js';
 export { createCursorCodec } from './cursor.js';
 export type { CursorCodec } from './cursor.js';
