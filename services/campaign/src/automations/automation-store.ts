@@ -232,11 +232,15 @@ export async function exitEnrolment(tx: Queryable, d: DueStep, reason: string): 
   await tx.query(`UPDATE campaign.automation_enrolments SET state = 'exited', exit_reason = $3, updated_at = now() WHERE automation_id = $1 AND external_id = $2`, [d.automationId, d.externalId, reason]);
 }
 
-/** The earliest due time ahead of an active automation (null when none): the runner wakes at it. */
+/**
+ * The earliest due time ahead of an active automation (null when none): the runner wakes at it.
+ * The first row of the due-time index that is of an active automation, not min() over the join,
+ * which reads every active enrolment (a million: a third of a second, every pass).
+ */
 export async function nextDue(db: Queryable): Promise<Date | null> {
   const { rows } = await db.query(
-    `SELECT min(e.due_at) AS next FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id
-      WHERE e.state = 'active' AND a.status = 'active'`,
+    `SELECT e.due_at AS next FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id
+      WHERE e.state = 'active' AND a.status = 'active' ORDER BY e.due_at LIMIT 1`,
   );
-  return rows[0].next;
+  return rows[0]?.next ?? null;
 }
