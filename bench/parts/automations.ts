@@ -188,7 +188,8 @@ export async function runAutomations(stack: BenchStack, o: AutomationsOptions, l
     headers: { Authorization: site.apiKey },
     body: () => JSON.stringify({ externalId: `shopper-${run}-${n++}`, name: 'cart_abandoned', properties: { product: 'red shoes', price: 49.9 } }),
     headersFor: () => ({ 'Idempotency-Key': `evt-${run}-${n}` }),
-    meter: () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], postgres: () => descendantsNamed(process.pid, 'postgres'), autocannon: () => [process.pid] }),
+    // The delivery service's share is the gateway's audit entry of each call (an append over gRPC).
+    meter: () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], delivery: () => [stack.pids.delivery], postgres: () => descendantsNamed(process.pid, 'postgres'), autocannon: () => [process.pid] }),
   });
   const eventsLoadEnd = load1();
   const accepted = Number((await stack.pool.query(`SELECT count(*) AS n FROM campaign.automation_enrolments WHERE external_id LIKE $1`, [`shopper-${run}-%`])).rows[0].n);
