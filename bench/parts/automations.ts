@@ -15,6 +15,7 @@ import { load, type LoadResult } from '../lib/load.js';
 import { descendantsNamed, meterCpu } from '../lib/proc.js';
 import { api, createSite, percentile, seed, sleep } from '../lib/sites.js';
 import type { BenchStack } from '../lib/stack.js';
+import { postgresCounters, postgresWork } from './delivery.js';
 
 export interface AutomationsOptions {
   people: number;
@@ -46,7 +47,13 @@ export interface AutomationsResult {
   /** CPU seconds per process over the minute (and its tail). */
   cpuSeconds: Record<string, number>;
   loadAverage: { start: number; end: number };
-  events: LoadResult & { accepted: number; acceptedPerSecond: number; loadAverage: { start: number; end: number } };
+  events: LoadResult & {
+    accepted: number;
+    acceptedPerSecond: number;
+    loadAverage: { start: number; end: number };
+    /** Statement time an event (pg_stat_statements), all statements, and the most costly (per 1,000 events, µs an event). */
+    postgres?: { statementMicrosPerEvent: number; statements: { query: string; callsPer1000: number; micros: number }[] };
+  };
   measuredAt: string;
 }
 
@@ -176,6 +183,7 @@ export async function runAutomations(stack: BenchStack, o: AutomationsOptions, l
   await ok('POST', '/v2/automations', { name: 'Cart', trigger: { type: 'event', name: 'cart_abandoned' }, steps: [{ delaySeconds: 3600, templateId: template.id, variables: { day: 1 } }], exitOn: { events: ['checkout_completed'] } });
   log(`  POST /v2/events for ${o.eventSeconds} s, ${o.eventConnections} connections…`);
   const eventsLoadStart = load1();
+  const pgBefore = await postgresCounters(stack);
   let n = 0;
   const run = randomUUID().slice(0, 8);
   const events = await load({
@@ -192,13 +200,22 @@ export async function runAutomations(stack: BenchStack, o: AutomationsOptions, l
     meter: () => meterCpu({ gateway: () => [stack.pids.gateway], campaign: () => [stack.pids.campaign], delivery: () => [stack.pids.delivery], postgres: () => descendantsNamed(process.pid, 'postgres'), autocannon: () => [process.pid] }),
   });
   const eventsLoadEnd = load1();
+  const pgAfter = await postgresCounters(stack);
   const accepted = Number((await stack.pool.query(`SELECT count(*) AS n FROM campaign.automation_enrolments WHERE external_id LIKE $1`, [`shopper-${run}-%`])).rows[0].n);
   const result: AutomationsResult = {
     ...minute,
-    events: { ...events, accepted, acceptedPerSecond: Math.round(accepted / o.eventSeconds), loadAverage: { start: eventsLoadStart, end: eventsLoadEnd } },
+    events: { ...events, accepted, acceptedPerSecond: Math.round(accepted / o.eventSeconds), loadAverage: { start: eventsLoadStart, end: eventsLoadEnd }, postgres: statementsPerEvent(pgBefore, pgAfter, events.requests) },
     measuredAt: new Date().toISOString(),
   };
   const cpu = Object.entries(events.cpuMsPerRequest ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+  const pg = result.events.postgres!;
+  log(`  events, Postgres statements ${pg.statementMicrosPerEvent} µs an event, the most: ${pg.statements.map((q) => `${q.micros} µs (${q.callsPer1000}/1,000) ${q.query}`).join('; ')}`);
   log(`  events: ${accepted.toLocaleString('en')} accepted in ${o.eventSeconds} s = ${result.events.acceptedPerSecond}/s (p50 ${events.p50} ms, p99 ${events.p99} ms, ${events.non2xx} non-2xx, ${events.errors} errors); CPU ms per event: ${cpu}; load ${eventsLoadStart} → ${eventsLoadEnd}`);
   return result;
+}
+
+/** The statements' time per call of the events' load (every call: the audit entries' inserts are the calls', not the runs'). */
+function statementsPerEvent(a: Awaited<ReturnType<typeof postgresCounters>>, b: Awaited<ReturnType<typeof postgresCounters>>, calls: number): NonNullable<AutomationsResult['events']['postgres']> {
+  const w = postgresWork(a, b, calls);
+  return { statementMicrosPerEvent: w.statementMicrosPerPush, statements: w.statements.slice(0, 6).map((q) => ({ query: q.query, callsPer1000: q.callsPer1000, micros: q.microsPerPush })) };
 }

@@ -263,7 +263,7 @@ export interface PostgresWork {
   statements: { query: string; callsPer1000: number; microsPerPush: number }[];
 }
 
-interface PostgresCounters {
+export interface PostgresCounters {
   wal: { wal_records: number; wal_fpi: number; wal_bytes: string };
   ckpt: { checkpoints: number };
   db: { blks_read: number; blks_hit: number; sessions: number };
@@ -273,7 +273,7 @@ interface PostgresCounters {
   statements: { queryid: string; query: string; calls: number; ms: number }[];
 }
 
-async function postgresCounters(stack: BenchStack): Promise<PostgresCounters> {
+export async function postgresCounters(stack: BenchStack): Promise<PostgresCounters> {
   const { rows } = await stack.pool.query(
     `SELECT (SELECT row_to_json(w) FROM (SELECT wal_records, wal_fpi, wal_bytes::text FROM pg_stat_wal) w) AS wal,
             (SELECT row_to_json(c) FROM (SELECT num_timed + num_requested AS checkpoints FROM pg_stat_checkpointer) c) AS ckpt,
@@ -289,7 +289,7 @@ async function postgresCounters(stack: BenchStack): Promise<PostgresCounters> {
 }
 
 /** The difference of two postgresCounters snapshots, per push of a campaign of `pushes`. */
-function postgresWork(a: PostgresCounters, b: PostgresCounters, pushes: number): PostgresWork {
+export function postgresWork(a: PostgresCounters, b: PostgresCounters, pushes: number): PostgresWork {
   const per = (x: number) => x / Math.max(pushes, 1);
   const before = new Map(a.statements.map((q) => [q.queryid, q]));
   const statements = b.statements
