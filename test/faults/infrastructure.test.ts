@@ -5,45 +5,23 @@
 // ambiguous as counts of N and holds the platform to the same promises as the sending-path
 // faults: lost = 0, duplicated ≤ ambiguous, counters equal to what the push service accepted,
 // and a run that completes on its own within a bounded wait.
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { startKafka, type RunningKafka } from '../../scripts/lib/kafka-broker.js';
-import { freePort } from '@webpush/shared/ports.js';
 import { sleep } from '../e2e/support/harness.js';
-import { startOwnPostgres, type OwnPostgres } from './support/postgres.js';
+import { startOwnServers, type OwnServers } from './support/own-servers.js';
 import { DOWN_SEC, expectNoProblems, N, runScenario, startRig, terminateBackends, waitUntilQuiet, type Rig } from './support/faults.js';
 
 describe('faults: the infrastructure (Postgres connections terminated, Kafka broker killed, Postgres restarted)', function () {
   this.timeout(600_000);
-  const tag = randomBytes(4).toString('hex');
-  const pgDir = path.join(os.tmpdir(), `webpush-faults-pg-${tag}`);
-  const kafkaDir = path.join(os.tmpdir(), `webpush-faults-kafka-${tag}`);
-  let pgPort: number;
-  let kafkaPort: number;
-  let postgres: OwnPostgres | undefined;
-  let kafka: RunningKafka | undefined;
+  let servers: OwnServers | undefined;
   let rig: Rig | undefined;
 
-  // Both keep their data across a restart (persistent), on fixed ports the stack keeps using.
-  const startPostgres = () => startOwnPostgres(pgDir, pgPort);
-  const startBroker = () => startKafka({ dataDir: kafkaDir, persistent: true, port: kafkaPort, heapMb: 384 });
-
   before(async () => {
-    pgPort = await freePort();
-    kafkaPort = await freePort();
-    [postgres, kafka] = await Promise.all([startPostgres(), startBroker()]);
-    const url = await postgres.database('wp_faults_infra');
-    rig = await startRig('faults_infra', { env: { KAFKA_BROKERS: kafka.brokers }, stack: { database: { url, drop: async () => {} } } });
+    servers = await startOwnServers('wp_faults_infra');
+    rig = await startRig('faults_infra', { env: { KAFKA_BROKERS: servers.kafkaBrokers }, stack: { database: servers.database } });
   });
 
   after(async () => {
     await rig?.stop().catch((err) => console.log(`      stopping the stack: ${(err as Error).message}`));
-    await kafka?.stop().catch(() => {});
-    await postgres?.stop().catch(() => {});
-    await rm(pgDir, { recursive: true, force: true });
-    await rm(kafkaDir, { recursive: true, force: true });
+    await servers?.close();
   });
 
   it("when every service's Postgres connection is terminated at 30 %, then the run completes on its own: nothing lost, counters right", async () => {
@@ -58,10 +36,10 @@ describe('faults: the infrastructure (Postgres connections terminated, Kafka bro
   it(`when the Kafka broker is killed with SIGKILL at 30 % and restarted ${DOWN_SEC} s later, then nothing is lost and the run completes`, async () => {
     const f = await runScenario(rig!, 'kill -9 Kafka broker', async (ctx) => {
       const at = await ctx.waitForProgress(0.3);
-      process.kill(kafka!.pid, 'SIGKILL');
+      servers!.killBroker();
       const from = Date.now();
       await sleep(DOWN_SEC * 1000);
-      kafka = await startBroker();
+      await servers!.startBroker();
       return `killed at ${at}/${N}, answering again after ${((Date.now() - from) / 1000).toFixed(1)} s`;
     });
     expectNoProblems(rig!, f);
@@ -75,9 +53,9 @@ describe('faults: the infrastructure (Postgres connections terminated, Kafka bro
       // connection, so what follows is its own retry of its own claims.
       const quiet = await waitUntilQuiet(rig!, 2000);
       const from = Date.now();
-      await postgres!.stop(); // SIGINT: a fast shutdown, every connection cut
+      await servers!.stopPostgres(); // SIGINT: a fast shutdown, every connection cut
       await sleep(DOWN_SEC * 1000);
-      postgres = await startPostgres();
+      await servers!.startPostgres();
       return `stopped at ${at}/${N}${quiet ? '' : ' (delivery busy in a transaction)'}, accepting connections again after ${((Date.now() - from) / 1000).toFixed(1)} s`;
     });
     expectNoProblems(rig!, f);

@@ -11,7 +11,7 @@ import { ALL, siteWithPermissions, validCampaign, type SiteInfo } from '../../e2
 import { sleep, startStack, type Stack, type StackOptions } from '../../e2e/support/harness.js';
 import { pieceTable } from '../../../services/delivery/src/runs.js';
 
-function envInt(name: string, fallback: number): number {
+export function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -63,14 +63,17 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export async function startRig(label: string, opts: { env?: Record<string, string>; stack?: StackOptions } = {}): Promise<Rig> {
+export async function startRig(
+  label: string,
+  opts: { env?: Record<string, string>; stack?: StackOptions; /** Anonymous browsers to subscribe (default N; 0 for a suite that makes its own people). */ subscribers?: number } = {},
+): Promise<Rig> {
   // keepReplaced: every accepted copy stays in received(), so repeats are counted per campaign.
   const sim = await startPushSimulator({ seed: 11, keepReplaced: true, maxRecorded: Math.max(100_000, N * 4) });
   let stack: Stack | undefined;
   try {
     stack = await startStack(label, { ...faultEnv(sim), ...opts.env }, {}, { supervise: true, ...opts.stack });
     const site = await siteWithPermissions(stack, ALL, `faults-${label}`);
-    const browsers = await subscribeBrowsers(stack, sim, site, N);
+    const browsers = await subscribeBrowsers(stack, sim, site, opts.subscribers ?? N);
     const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 3, application_name: 'faults-test', connectionTimeoutMillis: 3000 });
     db.on('error', () => {});
     const figures: Figures[] = [];
@@ -325,10 +328,10 @@ async function uncountedRepeats(rig: Rig, campaignId: string, messages: { subscr
 }
 
 /** FAULTS_REPORT=<file>: the figures of every scenario are collected there as JSON (docs/reliability.md). */
-async function appendReport(f: Figures): Promise<void> {
+export async function appendReport(f: object): Promise<void> {
   const file = process.env.FAULTS_REPORT;
   if (!file) return;
-  const list = JSON.parse(await readFile(file, 'utf8').catch(() => '[]')) as Figures[];
+  const list = JSON.parse(await readFile(file, 'utf8').catch(() => '[]')) as object[];
   list.push(f);
   await writeFile(file, JSON.stringify(list, null, 2) + '\n');
 }
