@@ -125,7 +125,13 @@ describe('faults: automations (each step to each person once, under kill -9 and 
    * automation at once), injects the fault, waits (bounded) until everything due was sent and
    * every notification's run completed, then measures by what the push service accepted.
    */
-  async function runAutomationScenario(scenario: string, fault: (ctx: { tag: string; /** Waits until this fraction of the people got the series' second step. */ waitForSecondStep(fraction: number): Promise<number> }) => Promise<string>): Promise<AutomationFigures> {
+  async function runAutomationScenario(scenario: string, fault: (ctx: {
+      tag: string;
+      /** Waits until this fraction of the people got the series' second step (the push service accepted it). */
+      waitForSecondStep(fraction: number): Promise<number>;
+      /** Waits until the series' second step was made (its notification committed) for this fraction of the people. */
+      waitForSecondStepMade(fraction: number): Promise<number>;
+    }) => Promise<string>): Promise<AutomationFigures> {
     const tag = `f${++scenarioSeq}`;
     rig.sim.clearBehaviours();
     rig.sim.reset();
@@ -195,6 +201,15 @@ describe('faults: automations (each step to each person once, under kill -9 and 
           const n = progress(title);
           if (n >= Math.ceil(fraction * PEOPLE)) return n;
           if (Date.now() > until) throw new Error(`${scenario}: only ${n}/${PEOPLE} got "${title}" within 60 s, before the fault`);
+          await sleep(20);
+        }
+      },
+      async waitForSecondStepMade(fraction) {
+        const until = Date.now() + 60_000;
+        for (;;) {
+          const n = ((await tryGet(`/v2/automations/${series.id}`))?.steps[1].results.sent as number | undefined) ?? 0;
+          if (n >= Math.ceil(fraction * PEOPLE)) return n;
+          if (Date.now() > until) throw new Error(`${scenario}: the second step was made for only ${n}/${PEOPLE} within 60 s, before the fault`);
           await sleep(20);
         }
       },
@@ -338,24 +353,27 @@ describe('faults: automations (each step to each person once, under kill -9 and 
 
   it('when the campaign service is killed with SIGKILL with a batch of the step runner open and restarted by its supervisor, then each step reaches each person once', async () => {
     await runAutomationScenario('kill -9 campaign mid-batch', async (ctx) => {
-      const at = await ctx.waitForSecondStep(0.3);
-      // A runner transaction between its claim and its commit: a campaign backend inside a
-      // transaction that touched the automations' tables (the outbox relay's own are left out).
+      // The runner is ahead of the push service: counted by its own results, not by pushes.
+      const at = await ctx.waitForSecondStepMade(0.3);
+      // A runner transaction between its claim and its commit, with a send key written: a
+      // campaign backend holding the claim's ROW SHARE lock on the enrolments and a send's ROW
+      // EXCLUSIVE lock on the send keys (both are held until the transaction ends).
       const until = Date.now() + 15_000;
       let open = false;
       while (!open && Date.now() < until) {
         const rows = await query(
-          `SELECT 1 FROM pg_stat_activity
-            WHERE datname = current_database() AND application_name = 'campaign' AND query !~* 'outbox'
-              AND (state = 'idle in transaction' OR (state = 'active' AND query ~* 'automation_sends|FOR UPDATE OF e'))`,
+          `SELECT 1 FROM pg_locks s JOIN pg_locks e ON e.pid = s.pid JOIN pg_stat_activity a ON a.pid = s.pid
+            WHERE a.application_name = 'campaign'
+              AND s.relation = 'campaign.automation_sends'::regclass AND s.mode = 'RowExclusiveLock'
+              AND e.relation = 'campaign.automation_enrolments'::regclass AND e.mode = 'RowShareLock'`,
         );
         open = (rows?.length ?? 0) > 0;
         if (!open) await sleep(1);
       }
       if (!open) throw new Error('the fault did not land: no batch of the step runner was seen open within 15 s');
       rig.stack.services.signal('campaign', 'SIGKILL');
-      const sent = (await query<{ n: number }>(`SELECT count(*)::int AS n FROM campaign.automation_sends s JOIN campaign.automations a ON a.id = s.automation_id WHERE a.name LIKE $1`, [`${ctx.tag} %`]))?.[0]?.n;
-      return `killed with a runner batch open at ${at}/${PEOPLE} of the second step, ${sent} of ${PEOPLE * SERIES_DELAYS.length + Math.floor(PEOPLE / 2)} steps committed`;
+      const made = (await query<{ n: number }>(`SELECT count(*)::int AS n FROM campaign.automation_sends s JOIN campaign.automations a ON a.id = s.automation_id WHERE a.name LIKE $1`, [`${ctx.tag} %`]))?.[0]?.n;
+      return `killed with a runner batch open once ${at}/${PEOPLE} of the second step were made, ${made} of ${PEOPLE * SERIES_DELAYS.length + Math.floor(PEOPLE / 2)} steps committed`;
     });
   });
 });
