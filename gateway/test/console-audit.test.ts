@@ -123,7 +123,7 @@ describe('gateway: the audit log', function () {
       }
     });
 
-    it('when an API key creates and deletes campaigns and exports subscribers, then each call is an entry by the key (its id, prefix and label, never the key); lists leave none', async () => {
+    it('when an API key creates and deletes campaigns and exports subscribers, then each call is an entry by the key (its id, prefix and label, never the key); lists and events leave none', async () => {
       const issued = await ownerA.browser.call('POST', `/console/api/sites/${siteA.siteId}/keys`, { body: { label: 'CRM sync' } });
       const { key, apiKey } = issued.body as { key: { id: string; prefix: string }; apiKey: string };
       const from = await newestId(siteA.siteId);
@@ -138,6 +138,9 @@ describe('gateway: the audit log', function () {
       expect(exported.status).to.equal(200);
       await exported.text();
       expect((await v2('POST', '/v2/campaign/create', apiKey, '{"title":')).status).to.equal(400);
+      // Events feed the site's users' activity in (kind `data`): neither one taken nor one refused is an entry.
+      expect((await v2('POST', '/v2/events', apiKey, { externalId: 'user-1', name: 'cart_abandoned' })).status).to.equal(202);
+      expect((await v2('POST', '/v2/events', apiKey, { externalId: '', name: 'cart_abandoned' })).status).to.equal(400);
       const actor = { kind: 'key', id: key.id, prefix: key.prefix, label: 'CRM sync' };
       const recorded = (await since(siteA.siteId, from)).filter((e) => e.actor.kind === 'key');
       expect(recorded).to.deep.equal([

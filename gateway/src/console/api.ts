@@ -18,7 +18,7 @@ import type { ClientResolver } from '../http/client-address.js';
 import { sendJson } from '../http/json.js';
 import { requestIdOf } from '../http/request-id.js';
 import { createRouter, type PathPattern } from '../http/routing.js';
-import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from '../routes/audit-trail.js';
+import { auditKindOf, auditTarget, isRecorded, statusOfError, type AuditTrail } from '../routes/audit-trail.js';
 import { StreamAnswer } from '../routes/route.js';
 import { firstChunkRead, ReadStream, sendStream } from '../routes/stream.js';
 import { HttpError, MESSAGES } from '../texts.js';
@@ -149,7 +149,7 @@ function consoleSteps(deps: ConsoleApiDeps) {
         return;
       }
       const site = state.site ?? (state.params?.siteId === undefined ? undefined : state.session?.sites.find((s) => s.siteId === state.params.siteId));
-      if (!site || (auditKind === 'read' && !(answer instanceof ReadStream))) return;
+      if (!site || !isRecorded(auditKind, answer)) return;
       await audit.record(entry(site.siteId, state.session!.email, auditTarget(state.params, answer instanceof ReadStream ? undefined : answer)), ctx);
     }
 

@@ -17,7 +17,7 @@ import { requestIdOf } from '../http/request-id.js';
 import { createRouter, type Method, type PathPattern } from '../http/routing.js';
 import { HttpError, MESSAGES, tooManyRequests } from '../texts.js';
 import { audienceEndpoints } from './audience.js';
-import { auditKindOf, auditTarget, statusOfError, type AuditTrail } from './audit-trail.js';
+import { auditKindOf, auditTarget, isRecorded, statusOfError, type AuditTrail } from './audit-trail.js';
 import { campaignEndpoints } from './campaigns.js';
 import { optInFunnelEndpoint } from './optin-funnel.js';
 import { notificationEndpoints } from './notifications.js';
@@ -143,7 +143,7 @@ function v2Steps({ authenticator, bodyLimitBytes, logger, limits, audit }: ApiDe
     /** The answer about to be sent, into the site's audit log when the route is recorded (a file always is), by the key. */
     async function recorded(req: Request, res: Response, status: number, answer: unknown): Promise<void> {
       const state = stateOf(res);
-      if (!audit || !state.recordable || (auditKind === 'read' && !(answer instanceof ReadStream))) return;
+      if (!audit || !state.recordable || !isRecorded(auditKind, answer)) return;
       const key = state.principal.key;
       await audit.record(
         {

@@ -10,16 +10,25 @@ import type { Logger } from '@webpush/shared/log.js';
 import type { AuditActor } from '@webpush/contracts/generated/delivery/v1/AuditActor.js';
 import type { AuditLogBackend, CallContext } from '../grpc/clients.js';
 import type { Method } from '../http/routing.js';
+import { ReadStream } from './stream.js';
 
 /**
  * What a route does, for the audit log: `change` (recorded: the default of POST, PATCH and
  * DELETE), `read` (not recorded: the default of GET, and a POST that only reads — a list, an
- * estimate), `export` (recorded: a read that hands the site's data out as a file).
+ * estimate), `export` (recorded: a read that hands the site's data out as a file), `data` (not
+ * recorded: a call that feeds the site's users' activity in, at their volume — an event — and
+ * whose effect its own feature keeps: an entry per event would make the log mostly events and
+ * cost a third of the call).
  */
-export type AuditKind = 'change' | 'read' | 'export';
+export type AuditKind = 'change' | 'read' | 'export' | 'data';
 
 export function auditKindOf(method: Method, declared: AuditKind | undefined): AuditKind {
   return declared ?? (method === 'GET' ? 'read' : 'change');
+}
+
+/** Whether an answer of a route of this kind goes into the log: every answer of a change, and any answer that is a file. */
+export function isRecorded(kind: AuditKind, answer: unknown): boolean {
+  return kind === 'change' || kind === 'export' || answer instanceof ReadStream;
 }
 
 export interface AuditCall {

@@ -65,7 +65,8 @@ export function automationEndpoints(backend: AutomationsBackend) {
     get: endpoint('getAutomation', 'none', backend.getAutomation, automationJson),
     update: endpoint('updateAutomation', 'json', backend.updateAutomation, automationJson),
     delete: endpoint('deleteAutomation', 'none', backend.deleteAutomation, (res) => ({ id: res.id, deleted: true })),
-    // 202: accepted; the steps it starts are sent when due.
-    event: endpoint('recordEvent', 'json', backend.recordEvent, (res) => ({ id: res.id }), { answerStatus: 202 }),
+    // 202: accepted; the steps it starts are sent when due. Not in the audit log (`data`): the runs
+    // it starts and ends are the automations' own record.
+    event: endpoint('recordEvent', 'json', backend.recordEvent, (res) => ({ id: res.id }), { answerStatus: 202, audit: 'data' }),
   };
 }
