@@ -10,7 +10,7 @@ import { splitAutomationMessage, splitMessage, splitWebhookMessage } from '../sr
 import { validateAutomationInput } from '../../services/campaign/src/automations/automation-input.js';
 import { ValidationError } from '../../services/campaign/src/base/errors.js';
 import { MESSAGES as CAMPAIGN_MESSAGES } from '../../services/campaign/src/base/texts.js';
-import { automationRequest, delayWords, newStep, triggerWords } from '../src/lib/automations';
+import { automationRequest, delayWords, newStep, stepTimingWords, triggerWords } from '../src/lib/automations';
 import { actionText, campaignState, countryName, graphemes, isLive, outcomeText, sendingProgress } from '../src/lib/format';
 import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
@@ -364,6 +364,8 @@ describe('console: the Automations pages', () => {
 
   it("says a step's wait and a trigger in words, a kind of trigger it does not know by its fields", () => {
     expect([0, 60, 90 * 60, 3600, 7200, 86_400, 3 * 86_400, 45].map(delayWords)).to.deep.equal(['at once', 'after 1 minute', 'after 90 minutes', 'after 1 hour', 'after 2 hours', 'after 1 day', 'after 3 days', 'after 45 seconds']);
+    expect(stepTimingWords({ delaySeconds: 86_400, sendTime: { mode: 'bestTime', within: '24h' }, respectQuietHours: true })).to.equal("after 1 day, then at each subscription's best hour within 24h, outside quiet hours");
+    expect(stepTimingWords({ delaySeconds: 0, sendTime: null, respectQuietHours: null })).to.equal('at once');
     expect(triggerWords({ type: 'subscribed' })).to.equal('Welcome: when a person subscribes');
     expect(triggerWords({ type: 'event', name: 'cart_abandoned' })).to.equal('Event cart_abandoned');
     expect(triggerWords({ type: 'tag', name: 'vip' })).to.equal('Tag vip');

@@ -1,6 +1,6 @@
 // What the Automations page says and sends (docs/console.md, "Automations"): a step's wait and a
 // trigger in words, and the create form as the API's body. The API's words are shown as given.
-import type { AutomationFields, AutomationTrigger } from './types';
+import type { AutomationFields, AutomationStep, AutomationTrigger } from './types';
 
 /** The API's limit on steps (services/campaign/src/automations/automation-input.ts MAX_STEPS). */
 export const MAX_STEPS = 10;
@@ -20,6 +20,14 @@ export function delayWords(seconds: number): string {
     if (seconds % size === 0) return `after ${plural(seconds / size, unit)}`;
   }
   return `after ${plural(seconds, 'second')}`;
+}
+
+/** When a step is sent, in words: its wait, then best time and quiet hours when the step asks for them. */
+export function stepTimingWords(step: Pick<AutomationStep, 'delaySeconds' | 'sendTime' | 'respectQuietHours'>): string {
+  let words = delayWords(step.delaySeconds);
+  if (step.sendTime) words += `, then at each subscription's best hour within ${step.sendTime.within}`;
+  if (step.respectQuietHours) words += ', outside quiet hours';
+  return words;
 }
 
 /** What starts the runs, in words; a kind the page does not know by its type and fields. */

@@ -552,6 +552,9 @@ export interface AutomationStep {
   delaySeconds: number;
   templateId: string;
   variables: Record<string, string | number>;
+  /** Best time: each subscription at its best hour of the window after the delay (docs/api-decisions.md, "Notifications"). */
+  sendTime?: { mode: 'bestTime'; within: string } | null;
+  respectQuietHours?: boolean | null;
   results?: AutomationStepResults;
 }
 

@@ -13,7 +13,7 @@ import { useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
 import { showDate } from '../lib/time';
-import { automationRequest, delayWords, MAX_STEPS, newKey, newStep, triggerWords, UNITS, type StepForm, type Unit } from '../lib/automations';
+import { automationRequest, stepTimingWords, MAX_STEPS, newKey, newStep, triggerWords, UNITS, type StepForm, type Unit } from '../lib/automations';
 import type { Automation, AutomationStep, SiteDetail, Template } from '../lib/types';
 
 /** Templates read for the steps' menus and names: pages of the API's largest size, 10 at most. */
@@ -284,7 +284,7 @@ function StepsTable({ site, steps, templateName, templatesRead }: { site: SiteDe
             return (
               <tr key={i}>
                 <th scope="row">{i + 1}</th>
-                <td>{delayWords(s.delaySeconds)}</td>
+                <td>{stepTimingWords(s)}</td>
                 <td>
                   {name !== undefined ? (
                     <a href={href(sitePath(site.id, `/templates/${encodeURIComponent(s.templateId)}`))}>{name}</a>
