@@ -570,7 +570,7 @@ const schemas = {
     },
   },
   // The people topic's messages, one schema per `type` (a release that knows only
-  // person.subscribed dead-letters the others: docs/operations.md, "Upgrading").
+  // person.subscribed dead-letters the others: docs/api-decisions.md, "Automations", "Not yet").
   people: {
     oneOf: [
       {
