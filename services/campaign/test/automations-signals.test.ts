@@ -45,7 +45,7 @@ describe("Automations: people's signals from the delivery service (Kafka)", func
     ({ secret } = await h.deliveryOperators.identitySecret(site.siteId));
     templateId = (await h.call<Template__Output>('CreateTemplate', { siteId: site.siteId, bodyJson: JSON.stringify({ name: 'cart', title: 'Still thinking?', body: 'Your cart is waiting', link: 'https://shop.example/cart' }) })).id;
     people = createPeople(h.pool);
-    const render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForCampaign;
+    const render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForNotification;
     runner = createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 50 });
     sentinel = await create({ name: 'sentinel', trigger: { type: 'tag', name: 'sentinel' }, steps: [{ delaySeconds: 86_400, templateId }] });
   });
@@ -177,14 +177,16 @@ describe("Automations: people's signals from the delivery service (Kafka)", func
     await subscribedAs('dora');
     await event('dora', 'cart_abandoned');
     await drain();
-    const [sent] = await sendsOf(cart.id, 'dora');
+    expect(await sendsOf(cart.id, 'dora')).to.have.length(1);
     const { id: notificationId } = await h.call<{ id: string }>('CreateNotification', { siteId: site.siteId, bodyJson: JSON.stringify({ externalIds: ['eve', 'dora'], title: 'Hello there', body: 'A note', link: 'https://shop.example/' }), idempotencyKey: '' });
     await people.remove(site.siteId, 'dora');
     await until('dora forgotten', async () => (await enrolment(cart.id, 'dora')) === undefined);
     const names = async (sql: string, params: unknown[]) => (await h.pool.query(sql, params)).rows;
     expect(await names(`SELECT external_ids FROM campaign.notifications WHERE id = $1`, [notificationId])).to.deep.equal([{ external_ids: ['eve', ''] }]);
     expect(await names(`SELECT count(*)::int AS n FROM campaign.automation_sends WHERE external_id = 'dora'`, [])).to.deep.equal([{ n: 0 }]);
-    expect(await names(`SELECT external_id FROM campaign.automation_sends WHERE notification_id = $1`, [sent.notification_id])).to.deep.equal([{ external_id: `\u0001${sent.notification_id}` }]);
+    const keys = await names(`SELECT external_id FROM campaign.automation_sends WHERE automation_id = $1`, [cart.id]);
+    expect(keys).to.have.length(1);
+    expect(keys[0].external_id).to.match(/^\u0001[0-9a-f-]{36}$/);
     expect((await get(cart.id)).steps[0].results).to.deep.include({ sent: 1 });
   });
 
