@@ -31,10 +31,7 @@ export function createSignalPublisher(deps: SignalPublisherDeps, opts: { interva
       const pending = await pendingSignals(tx, opts.batchSize);
       if (pending.length === 0) return 0;
       await deps.publish(pending.map((p) => p.message));
-      await deleteSignals(
-        tx,
-        pending.map((p) => p.id),
-      );
+      await deleteSignals(tx, pending.map((p) => p.id));
       return pending.length;
     });
 
@@ -61,5 +58,3 @@ export function createSignalPublisher(deps: SignalPublisherDeps, opts: { interva
     publishPending,
   };
 }
-
-export type SignalPublisher = ReturnType<typeof createSignalPublisher>;

@@ -1,6 +1,6 @@
 // The delivery service's Kafka wiring: consumes dispatch jobs and audience chunks — a
 // notification's on topics and in groups of their own, so it never waits behind a campaign's
-// (docs/architecture.md, "A notification") — publishes chunks and per-campaign stats. Topic names and message types live in shared/messages.ts.
+// (docs/architecture.md, "A notification") — publishes chunks, per-campaign stats and people's signals. Topic names and message types live in shared/messages.ts.
 import { createMessaging } from '@webpush/shared/kafka.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { createCodecs, TOPIC_PARTITIONS, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type PeopleMessage, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
@@ -124,10 +124,7 @@ export function createDeliveryMessaging(opts: { brokers: string[]; prefix: strin
     consumerLag: messaging.consumerLag,
     /** People's signals from their outbox (people/signal-publisher.ts), keyed by site: a site's stay in order. */
     async publishPeople(messages: PeopleMessage[]) {
-      await publish(
-        TOPICS.people,
-        messages.map((m) => ({ key: m.siteId, value: codecs.people.encode(m) })),
-      );
+      await publish(TOPICS.people, messages.map((m) => ({ key: m.siteId, value: codecs.people.encode(m) })));
     },
     async publishStats(runs: StatsSource[]) {
       await publish(
