@@ -580,7 +580,7 @@ describe('gateway: the console API', function () {
       expect(created.status).to.equal(200);
       const a = created.body as { id: string; steps: { results: unknown }[]; enrolments: unknown };
       expect(a.steps.map((s) => s.results)).to.deep.equal([{ sent: 0, exits: 0 }, { sent: 0, exits: 0 }]);
-      expect(a.enrolments).to.deep.equal({ active: 0, completed: 0, exited: 0 });
+      expect(a.enrolments).to.deep.equal({ active: 0, completed: 0, exited: 0, exitReasons: {} });
       const [, fromV2] = await v2('GET', `/v2/automations/${a.id}`);
       const viewer = await users.newUser(siteA.siteId, 'viewer');
       for (const who of [ownerA, viewer]) {

@@ -1147,7 +1147,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
           { delaySeconds: 0, templateId, variables: { item: 'red boots' } },
           { delaySeconds: 86_400, templateId, variables: {} },
         ],
-        exitOn: { events: ['checkout_completed', 'order_cancelled'] },
+        exitOn: { events: ['checkout_completed', 'order_cancelled'], click: true },
       });
       const steps = page.getByRole('region', { name: 'Steps' });
       expect(await steps.locator('tbody tr').nth(0).innerText()).to.match(/^1\s+at once\s+Cart reminder\s+item = red boots\s+0\s+0$/);

@@ -275,7 +275,7 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     const again = await client('recordEvent', { key: site.apiKey, externalId: 'client-user', idempotencyKey: 'client-event-1' });
     expect([event.status, again.status, again.body]).to.deep.equal([202, 202, event.body]);
     const got = await client('getAutomation', { key: site.apiKey, automationId });
-    expect([got.status, got.body.enrolments]).to.deep.equal([200, { active: 1, completed: 0, exited: 0 }]);
+    expect([got.status, got.body.enrolments]).to.deep.equal([200, { active: 1, completed: 0, exited: 0, exitReasons: {} }]);
     const paused = await client('updateAutomation', { key: site.apiKey, automationId });
     expect([paused.status, paused.body.status]).to.deep.equal([200, 'paused']);
     const deleted = await client('deleteAutomation', { key: site.apiKey, automationId });

@@ -9,13 +9,22 @@ import { idempotencyKey } from './campaigns.js';
 import { sendTimeJson } from './notifications.js';
 import { queryValue, type ApiRoute } from './route.js';
 
+function triggerJson(t: Automation__Output['trigger']) {
+  if (t?.type === 'event') return { type: 'event', name: t.name };
+  if (t?.type === 'tag') return { type: 'tag', name: t.name, ...(t.valueJson ? { value: JSON.parse(t.valueJson) as string | number | boolean } : {}) };
+  return { type: 'subscribed' };
+}
+
+/** Exit reasons in name order (a protobuf map has none), so an answer reads the same every time. */
+const sortedReasons = (reasons: Record<string, number>) => Object.fromEntries(Object.entries(reasons).sort(([a], [b]) => (a < b ? -1 : 1)));
+
 /** The API's Automation object (gateway/openapi/openapi.yaml, `Automation`), fields in the documented order. */
 export function automationJson(a: Automation__Output) {
   return {
     id: a.id,
     name: a.name,
     status: a.status,
-    trigger: a.trigger?.type === 'event' ? { type: 'event', name: a.trigger.name } : { type: 'subscribed' },
+    trigger: triggerJson(a.trigger),
     steps: a.steps.map((s) => ({
       delaySeconds: s.delaySeconds,
       templateId: s.templateId,
@@ -23,8 +32,10 @@ export function automationJson(a: Automation__Output) {
       ...sendTimeJson(s),
       ...(s.results ? { results: { sent: s.results.sent, exits: s.results.exits } } : {}),
     })),
-    exitOn: { events: a.exitEvents },
-    ...(a.enrolments ? { enrolments: { active: a.enrolments.active, completed: a.enrolments.completed, exited: a.enrolments.exited } } : {}),
+    exitOn: { events: a.exitEvents, click: a.exitOnClick },
+    ...(a.enrolments
+      ? { enrolments: { active: a.enrolments.active, completed: a.enrolments.completed, exited: a.enrolments.exited, exitReasons: sortedReasons(a.enrolments.exitReasons) } }
+      : {}),
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };

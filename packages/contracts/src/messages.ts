@@ -30,7 +30,7 @@ export const TOPICS = Object.freeze({
   notifications: 'notification.dispatch.v1',
   notificationChunks: 'delivery.notification-chunks.v1',
   stats: 'delivery.events.v1',
-  /** A person's subscription identified (people.md): the campaign service starts welcome automations. Key: the site's id. */
+  /** People's signals (PeopleMessage; docs/people.md, "Signals"): the campaign service's automations. Key: the site's id. */
   people: 'delivery.people.v1',
   deadLetter: 'deadletter.v1',
 });
@@ -237,9 +237,9 @@ export function chunkPartition(key: string, partitions: number): number | null {
 }
 
 /**
- * An active subscription of the site belongs to this person (docs/people.md): published by the
- * delivery service after each identify that finds the subscription (not only the first: a
- * message lost with a crash is sent again by the person's next page), so the consumer must be
+ * An active subscription of the site belongs to this person (docs/people.md): written by the
+ * delivery service in the transaction that links it (or moves it to this person) and published
+ * from there (its people signals' outbox). Published at least once, so the consumer must be
  * idempotent — the campaign service enrols a person in a welcome automation once ever, and only
  * for a subscription made since the automation was created (`subscribedAt`).
  */
@@ -251,6 +251,50 @@ export interface PersonSubscribedMessage {
   /** When the subscription was made (ISO 8601). */
   subscribedAt: string;
 }
+
+/**
+ * Added 2026-12-09: the person was deleted (DELETE /v2/users/{externalId}, docs/people.md,
+ * "Privacy"): the campaign service ends their automation runs and blanks their id in what it
+ * stored (docs/api-decisions.md, "Automations", "People's signals").
+ */
+export interface PersonDeletedMessage {
+  type: 'person.deleted';
+  version: 1;
+  siteId: string;
+  externalId: string;
+}
+
+/** Added 2026-12-09: the person's last active subscription ended (unsubscribed, expired, replaced by none): their runs exit. */
+export interface PersonUnsubscribedMessage {
+  type: 'person.unsubscribed';
+  version: 1;
+  siteId: string;
+  externalId: string;
+}
+
+/** Added 2026-12-09: a subscription of the person clicked a notification made for them (its first click per subscription): the run that sent it exits. */
+export interface NotificationClickedMessage {
+  type: 'notification.clicked';
+  version: 1;
+  siteId: string;
+  notificationId: string;
+  externalId: string;
+}
+
+/**
+ * Added 2026-12-09: the person's tags that changed (set to a new value; removals are not signals),
+ * a date as its ISO 8601 text: tag automations start.
+ */
+export interface PersonTaggedMessage {
+  type: 'person.tagged';
+  version: 1;
+  siteId: string;
+  externalId: string;
+  tags: Record<string, string | number | boolean>;
+}
+
+/** Every message of TOPICS.people, told apart by `type`. Key: the site's id (a site's signals stay in order). */
+export type PeopleMessage = PersonSubscribedMessage | PersonDeletedMessage | PersonUnsubscribedMessage | NotificationClickedMessage | PersonTaggedMessage;
 
 /**
  * Absolute counters of one campaign as the delivery service knows them. Counters only grow, so
@@ -525,16 +569,59 @@ const schemas = {
       subscriberIds: { type: 'array', items: { type: 'string', pattern: '^[0-9]{1,19}$' }, minItems: 1, maxItems: 5000 },
     },
   },
-  person: {
-    type: 'object',
-    required: ['type', 'version', 'siteId', 'externalId', 'subscribedAt'],
-    properties: {
-      type: { const: 'person.subscribed' },
-      version: { const: 1 },
-      siteId: uuid,
-      externalId: { type: 'string', minLength: 1, maxLength: 512 },
-      subscribedAt: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$', maxLength: 40 },
-    },
+  // The people topic's messages, one schema per `type` (a release that knows only
+  // person.subscribed dead-letters the others: docs/api-decisions.md, "Automations", "Not yet").
+  people: {
+    oneOf: [
+      {
+        type: 'object',
+        required: ['type', 'version', 'siteId', 'externalId', 'subscribedAt'],
+        properties: {
+          type: { const: 'person.subscribed' },
+          version: { const: 1 },
+          siteId: uuid,
+          externalId: { type: 'string', minLength: 1, maxLength: 512 },
+          subscribedAt: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$', maxLength: 40 },
+        },
+      },
+      {
+        type: 'object',
+        required: ['type', 'version', 'siteId', 'externalId'],
+        properties: {
+          type: { enum: ['person.deleted', 'person.unsubscribed'] },
+          version: { const: 1 },
+          siteId: uuid,
+          externalId: { type: 'string', minLength: 1, maxLength: 512 },
+        },
+      },
+      {
+        type: 'object',
+        required: ['type', 'version', 'siteId', 'notificationId', 'externalId'],
+        properties: {
+          type: { const: 'notification.clicked' },
+          version: { const: 1 },
+          siteId: uuid,
+          notificationId: uuid,
+          externalId: { type: 'string', minLength: 1, maxLength: 512 },
+        },
+      },
+      {
+        type: 'object',
+        required: ['type', 'version', 'siteId', 'externalId', 'tags'],
+        properties: {
+          type: { const: 'person.tagged' },
+          version: { const: 1 },
+          siteId: uuid,
+          externalId: { type: 'string', minLength: 1, maxLength: 512 },
+          tags: {
+            type: 'object',
+            minProperties: 1,
+            propertyNames: { pattern: `^[a-z0-9_]{1,${MAX_TAG_KEY_CHARS}}$` },
+            additionalProperties: { anyOf: [{ type: 'string', maxLength: MAX_TAG_STRING_CHARS }, { type: 'number' }, { type: 'boolean' }] },
+          },
+        },
+      },
+    ],
   },
   stats: {
     type: 'object',
@@ -646,6 +733,6 @@ export function createCodecs() {
     dispatch: dispatchCodec(ajv.compile(schemas.dispatch), ajv.compile(schemas.dispatchV1)),
     chunk: codec<ChunkMessage>(ajv.compile(schemas.chunk)),
     stats: codec<StatsMessage>(ajv.compile(schemas.stats)),
-    person: codec<PersonSubscribedMessage>(ajv.compile(schemas.person)),
+    people: codec<PeopleMessage>(ajv.compile(schemas.people)),
   };
 }

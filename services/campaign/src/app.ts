@@ -127,7 +127,7 @@ export async function startCampaignService(config: CampaignConfig, deps: { log?:
       relay = createOutboxRelay({ pool, log, publish: messaging.publish }, config.relay);
       relay.start();
       messaging.startStatsConsumer((messages) => applyStats(pool, messages));
-      messaging.startPeopleConsumer(useCases.enrolIdentified);
+      messaging.startPeopleConsumer(useCases.applyPeopleSignals);
     } else {
       log.warn('KAFKA_BROKERS is not set: dispatched campaigns stay in the outbox and analytics are not updated');
     }

@@ -32,7 +32,7 @@ import { createTestPush } from './console/index.js';
 import type { DeliveryConfig } from './config.js';
 import { createExpressApp } from './http/express-app.js';
 import { createFixedWindowLimiter } from '@webpush/shared/rate-limit.js';
-import { createIdentity, createPeople, createVisitorTags } from './people/index.js';
+import { createIdentity, createPeople, createSignalPublisher, createVisitorTags, SIGNALS_INTERVAL_MS } from './people/index.js';
 import { pluginRoutes } from './plugin/index.js';
 import { resolveEngine } from '@webpush/push/encryption/engine.js';
 import { createEncryptPool } from '@webpush/push/encryption/pool.js';
@@ -114,6 +114,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
   // failures by class included), and a chunk never fails because Kafka is down at that moment.
   const counters = messaging ? createCounterPublisher({ pool, log, publish: messaging.publishStats }, { intervalMs: config.statsPublishIntervalMs, batchSize: 500 }) : undefined;
   const countersChanged = async () => counters?.wake();
+  // People's signals are published from their outbox, written with their facts (people/signal-publisher.ts).
+  const signals = messaging ? createSignalPublisher({ pool, log, publish: messaging.publishPeople }, { intervalMs: SIGNALS_INTERVAL_MS, batchSize: 500 }) : undefined;
   const recorder = createTrackingRecorder({ pool, log, onStored: countersChanged }, { flushMs: 50, maxBatch: 500 });
   // Aborted first on stop: a chunk stuck retrying writes to an unreachable Postgres gives up.
   const stopping = new AbortController();
@@ -151,6 +153,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     clearInterval(heartbeat);
     await recorder.close();
     await counters?.stop();
+    await signals?.stop();
     await webhookLoop?.stop();
     await zoneNames?.stop();
     await retention?.stop();
@@ -231,6 +234,7 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       await messaging.start({ dispatch, chunk, notifications });
       pacer.start();
       counters?.start();
+      signals?.start();
       kafkaLagGauge(metrics.registry, [{ group: DISPATCH_GROUP, topic: TOPICS.dispatch }, { group: CHUNKS_GROUP, topic: TOPICS.chunks }], messaging.consumerLag);
       log.info('sending started', { instanceId, brokers: config.kafka.brokers });
     } else {
@@ -273,11 +277,6 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
           identity: createIdentity({
             pool,
             keys: vapidKeys,
-            // After the link's commit, not in it: a publish lost with a crash is made again by the
-            // person's next identify (the plugin's, on every page), and the consumer enrols once.
-            onIdentified: messaging
-              ? (fact) => void messaging.publishPersonSubscribed(fact).catch((err: unknown) => log.warn('person.subscribed not published', { err }))
-              : undefined,
           }),
           visitorTags: createVisitorTags(pool),
           optInFunnel,

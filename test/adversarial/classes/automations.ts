@@ -1,6 +1,7 @@
 // Class 24: automations and events (/v2/automations, POST /v2/events; docs/api-decisions.md,
-// "Automations"), attacked with an ordinary key: every automation field hostile (names, triggers,
-// steps with odd delays, ids, variables, send times and quiet-hours flags, exit events) → 200 or 400, bad text refused, nothing
+// "Automations"), attacked with an ordinary key: every automation field hostile (names, triggers —
+// tag triggers' keys and values too —, steps with odd delays, ids, variables, send times and
+// quiet-hours flags, exit events and exitOn.click) → 200 or 400, bad text refused, nothing
 // stored on a 4xx; hostile pause/rename bodies; hostile events (ids, names, properties, the
 // Idempotency-Key header) → 202 or 4xx, nothing stored on a 4xx; the bystander's automation on
 // every route (404 `Automation not found`), its template in a step (400), its trigger's event
@@ -28,7 +29,8 @@ function v2(method: string, path: string, key: string, body?: string, extra: [st
 export async function automationsOf(siteId: string): Promise<string> {
   const { rows } = await getCtx().db.query(
     `SELECT (SELECT count(*)::int FROM campaign.automations WHERE site_id = $1) AS n,
-            (SELECT coalesce(md5(string_agg(id || ':' || name || ':' || status || ':' || steps::text || ':' || exit_on::text, ',' ORDER BY id)), '') FROM campaign.automations WHERE site_id = $1) AS a,
+            (SELECT coalesce(md5(string_agg(id || ':' || name || ':' || status || ':' || trigger_type || ':' || coalesce(trigger_event, '') || ':' || coalesce(trigger_value::text, '') || ':' || steps::text || ':' || exit_on::text, ',' ORDER BY id)), '')
+               FROM campaign.automations WHERE site_id = $1) AS a,
             (SELECT coalesce(md5(string_agg(e.automation_id || ':' || e.external_id || ':' || e.round || ':' || e.state || ':' || e.next_step, ',' ORDER BY e.automation_id, e.external_id)), '')
                FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id WHERE a.site_id = $1) AS e`,
     [siteId],
@@ -89,8 +91,19 @@ export function registerAutomations(): void {
       const fieldValue = fc.oneof(
         { arbitrary: hostileValue, weight: 2 },
         { arbitrary: fc.record({ type: fc.oneof(fc.constantFrom('event', 'subscribed', 'tag'), hostileValue), name: eventName }, { requiredKeys: ['type'] }), weight: 2 },
+        {
+          arbitrary: fc.record(
+            {
+              type: fc.constant('tag'),
+              name: fc.oneof(fc.constantFrom('plan', 'a'.repeat(64), 'a'.repeat(65), 'Plan', 'a-b', '__proto__'), hostileString),
+              value: fc.oneof(fc.constantFrom('pro', 'x'.repeat(256), 'x'.repeat(257), 0, -1.5, 1e308, true, false, null), hostileValue),
+            },
+            { requiredKeys: ['type', 'name'] },
+          ),
+          weight: 2,
+        },
         { arbitrary: fc.array(step, { minLength: 0, maxLength: 12 }), weight: 3 },
-        { arbitrary: fc.record({ events: fc.oneof(fc.array(eventName, { maxLength: 22 }), hostileValue) }), weight: 2 },
+        { arbitrary: fc.record({ events: fc.oneof(fc.array(eventName, { maxLength: 22 }), hostileValue), click: fc.oneof(fc.boolean(), hostileValue) }, { requiredKeys: [] }), weight: 2 },
       );
       const mutation = fc.tuple(fc.constantFrom<string>(...FIELDS, 'unknownField', '__proto__'), fc.option(fieldValue, { nil: undefined, freq: 8 }));
       const made: string[] = [];
@@ -100,7 +113,7 @@ export function registerAutomations(): void {
           if (v === undefined) delete body[field];
           else body[field] = v;
         }
-        const r = await automationProbe(v2('POST', '/v2/automations', sites.fuzz.apiKey, toJsonText(body)), show(body, 200), [200, 400, 413, 429], hasBadText(body.name) || hasBadText(body.steps));
+        const r = await automationProbe(v2('POST', '/v2/automations', sites.fuzz.apiKey, toJsonText(body)), show(body, 200), [200, 400, 413, 429], hasBadText(body.name) || hasBadText(body.steps) || hasBadText(body.trigger));
         if (r.status === 200 && typeof r.body?.id === 'string') made.push(r.body.id);
         // An accepted step's send time reads back as asked (its window's default filled in).
         if (r.status === 200 && Array.isArray(body.steps)) {

@@ -3,6 +3,7 @@
 // is checked where the automation is stored, in its transaction (automations.ts).
 import type { NotificationBestTime } from '@webpush/contracts/best-time.js';
 import { externalIdFault } from '@webpush/contracts/external-id.js';
+import { isTagKey, MAX_TAG_STRING_CHARS } from '@webpush/contracts/tag-values.js';
 import { hasBadCharacters } from '@webpush/shared/text.js';
 import { ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
@@ -21,7 +22,9 @@ export const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 const PROPERTY_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 
 export type AutomationStatus = 'active' | 'paused';
-export type Trigger = { type: 'subscribed' } | { type: 'event'; name: string };
+/** A tag trigger starts when the person's tag `name` is set to `value` (absent: to any value); a date tag's value is its ISO 8601 text. */
+export type Trigger = { type: 'subscribed' } | { type: 'event'; name: string } | { type: 'tag'; name: string; value?: TagTriggerValue };
+export type TagTriggerValue = string | number | boolean;
 export interface Step {
   delaySeconds: number;
   templateId: string;
@@ -35,9 +38,11 @@ export interface Step {
   /** The step's notification is held by the site's quiet hours; stored only when true. */
   respectQuietHours?: true;
 }
-/** Events that end a person's run (a cart_abandoned series ended by checkout_completed). */
+/** Events that end a person's run (a cart_abandoned series ended by checkout_completed), and whether a click on one of its notifications does. */
 export interface ExitOn {
   events: string[];
+  /** Default true: a person who clicked a step's notification was reached; the series stops. */
+  click: boolean;
 }
 export interface AutomationInput {
   name: string;
@@ -67,6 +72,11 @@ function statusField(value: unknown, errors: string[]): AutomationStatus {
 function triggerField(value: unknown, errors: string[]): Trigger {
   if (isObject(value) && value.type === 'subscribed' && onlyKeys(value, ['type'])) return { type: 'subscribed' };
   if (isObject(value) && value.type === 'event' && onlyKeys(value, ['type', 'name']) && typeof value.name === 'string' && EVENT_NAME.test(value.name)) return { type: 'event', name: value.name };
+  if (isObject(value) && value.type === 'tag' && onlyKeys(value, ['type', 'name', 'value']) && typeof value.name === 'string' && isTagKey(value.name)) {
+    const v = value.value;
+    if (v === undefined) return { type: 'tag', name: value.name };
+    if (typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.length <= MAX_TAG_STRING_CHARS && !hasBadCharacters(v))) return { type: 'tag', name: value.name, value: v };
+  }
   errors.push(MESSAGES.automationTrigger);
   return { type: 'subscribed' };
 }
@@ -100,20 +110,22 @@ function stepsField(value: unknown, errors: string[]): Step[] {
 }
 
 function exitOnField(value: unknown, errors: string[]): ExitOn {
-  if (value === undefined) return { events: [] };
+  if (value === undefined) return { events: [], click: true };
   const events = isObject(value) ? (value.events ?? []) : null;
+  const click = isObject(value) ? (value.click ?? true) : null;
   const ok =
     isObject(value) &&
-    onlyKeys(value, ['events']) &&
+    onlyKeys(value, ['events', 'click']) &&
+    typeof click === 'boolean' &&
     Array.isArray(events) &&
     events.length <= MAX_EXIT_EVENTS &&
     events.every((e) => typeof e === 'string' && EVENT_NAME.test(e)) &&
     new Set(events).size === events.length;
   if (!ok) {
     errors.push(MESSAGES.automationExitOn);
-    return { events: [] };
+    return { events: [], click: true };
   }
-  return { events: events as string[] };
+  return { events: events as string[], click: click as boolean };
 }
 
 export function validateAutomationInput(body: Record<string, unknown>): AutomationInput {

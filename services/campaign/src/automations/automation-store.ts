@@ -19,17 +19,24 @@ export interface AutomationRow {
   sortKey: string;
 }
 
-const COLUMNS = `id, site_id, name, status, trigger_type, trigger_event, steps, exit_on, created_at, updated_at,
+const COLUMNS = `id, site_id, name, status, trigger_type, trigger_event, trigger_value, steps, exit_on, created_at, updated_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
+
+function triggerOf(r: Record<string, any>): Trigger {
+  if (r.trigger_type === 'event') return { type: 'event', name: r.trigger_event };
+  if (r.trigger_type === 'tag') return r.trigger_value === null ? { type: 'tag', name: r.trigger_event } : { type: 'tag', name: r.trigger_event, value: r.trigger_value };
+  return { type: 'subscribed' };
+}
 
 const rowOf = (r: Record<string, any>): AutomationRow => ({
   id: r.id,
   siteId: r.site_id,
   name: r.name,
   status: r.status,
-  trigger: r.trigger_type === 'event' ? { type: 'event', name: r.trigger_event } : { type: 'subscribed' },
+  trigger: triggerOf(r),
   steps: r.steps,
-  exitOn: r.exit_on,
+  // An automation stored before `click` existed exits on a click like any created without it.
+  exitOn: { events: r.exit_on.events, click: r.exit_on.click ?? true },
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   sortKey: r.sort_key,
@@ -37,9 +44,18 @@ const rowOf = (r: Record<string, any>): AutomationRow => ({
 
 export async function insertAutomation(db: Queryable, siteId: string, a: { name: string; status: AutomationStatus; trigger: Trigger; steps: Step[]; exitOn: ExitOn }): Promise<AutomationRow> {
   const { rows } = await db.query(
-    `INSERT INTO campaign.automations (site_id, name, status, trigger_type, trigger_event, steps, exit_on)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb) RETURNING ${COLUMNS}`,
-    [siteId, a.name, a.status, a.trigger.type, a.trigger.type === 'event' ? a.trigger.name : null, JSON.stringify(a.steps), JSON.stringify(a.exitOn)],
+    `INSERT INTO campaign.automations (site_id, name, status, trigger_type, trigger_event, trigger_value, steps, exit_on)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb) RETURNING ${COLUMNS}`,
+    [
+      siteId,
+      a.name,
+      a.status,
+      a.trigger.type,
+      a.trigger.type === 'subscribed' ? null : a.trigger.name,
+      a.trigger.type === 'tag' && a.trigger.value !== undefined ? JSON.stringify(a.trigger.value) : null,
+      JSON.stringify(a.steps),
+      JSON.stringify(a.exitOn),
+    ],
   );
   return rowOf(rows[0]);
 }
@@ -243,4 +259,91 @@ export async function nextDue(db: Queryable): Promise<Date | null> {
       WHERE e.state = 'active' AND a.status = 'active' ORDER BY e.due_at LIMIT 1`,
   );
   return rows[0]?.next ?? null;
+}
+
+// ---- people's signals from the delivery service (delivery.people.v1; docs/api-decisions.md,
+// "Automations", "People's signals"). Each is idempotent: a signal published twice changes
+// nothing the first did not, but a tag set again after a run ended (a new run, like an event).
+
+/** The person's active runs of the site end with `reason` (`unsubscribed`: their last subscription ended). Answers how many. */
+export async function exitPersonRuns(db: Queryable, siteId: string, externalId: string, reason: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE campaign.automation_enrolments e SET state = 'exited', exit_reason = $3, updated_at = now()
+       FROM campaign.automations a
+      WHERE a.id = e.automation_id AND a.site_id = $1 AND e.external_id = $2 AND e.state = 'active'`,
+    [siteId, externalId, reason],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * The person clicked `notificationId`: the run that sent it exits (`clicked`) — only that
+ * automation's, only if it exits on a click, and only while it is still the round that sent it
+ * (a run started again since is not ended by an old notification's click). Answers how many (0 or 1).
+ */
+export async function exitOnClick(db: Queryable, siteId: string, notificationId: string, externalId: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE campaign.automation_enrolments e SET state = 'exited', exit_reason = 'clicked', updated_at = now()
+       FROM campaign.automation_sends s JOIN campaign.automations a ON a.id = s.automation_id
+      WHERE s.notification_id = $2 AND s.external_id = $3 AND a.site_id = $1 AND coalesce((a.exit_on ->> 'click')::boolean, true)
+        AND e.automation_id = s.automation_id AND e.external_id = s.external_id AND e.round = s.round AND e.state = 'active'`,
+    [siteId, notificationId, externalId],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * The person was deleted (the privacy delete): their runs go (nothing more is sent), their send
+ * keys keep the counts but name nobody — the id becomes one no person can have (a control
+ * character and a random UUID, unique as the key needs: a step's notification may be shared by
+ * many people) — and the site's notifications
+ * that named them name '' in their place, as the delivery service's targets do.
+ */
+export async function forgetPerson(db: Queryable, siteId: string, externalId: string): Promise<void> {
+  // The runs first: a runner's batch holding one is waited for, and what it sent is then scrubbed below.
+  await db.query(
+    `DELETE FROM campaign.automation_enrolments e USING campaign.automations a
+      WHERE a.id = e.automation_id AND a.site_id = $1 AND e.external_id = $2`,
+    [siteId, externalId],
+  );
+  await db.query(
+    `UPDATE campaign.automation_sends s SET external_id = chr(1) || gen_random_uuid()::text
+       FROM campaign.automations a
+      WHERE a.id = s.automation_id AND a.site_id = $1 AND s.external_id = $2`,
+    [siteId, externalId],
+  );
+  await db.query(
+    `UPDATE campaign.notifications SET external_ids = array_replace(external_ids, $2, '')
+      WHERE site_id = $1 AND cardinality(external_ids) > 0 AND external_ids @> ARRAY[$2]`,
+    [siteId, externalId],
+  );
+}
+
+/**
+ * The person's tags changed (`tags`: the new values): the site's active tag automations on one of
+ * them whose value matches (or that take any value) start for them — from the first step when a
+ * run of theirs ended, not while one is under way. Answers how many started.
+ */
+export async function enrolTagged(db: Queryable, siteId: string, externalId: string, tags: Record<string, string | number | boolean>): Promise<number> {
+  const { rowCount } = await db.query(
+    `INSERT INTO campaign.automation_enrolments AS e (automation_id, external_id, due_at, state)
+     SELECT a.id, $2, now() + make_interval(secs => (a.steps -> 0 ->> 'delaySeconds')::int), 'active'
+       FROM campaign.automations a JOIN jsonb_each($3::jsonb) AS t(name, value) ON t.name = a.trigger_event
+      WHERE a.site_id = $1 AND a.trigger_type = 'tag' AND a.status = 'active' AND (a.trigger_value IS NULL OR a.trigger_value = t.value)
+     ON CONFLICT (automation_id, external_id) DO UPDATE
+       SET round = e.round + 1, next_step = 0, due_at = EXCLUDED.due_at, state = 'active', exit_reason = NULL,
+           variables = '{}', enrolled_at = now(), updated_at = now()
+       WHERE e.state <> 'active'`,
+    [siteId, externalId, JSON.stringify(tags)],
+  );
+  return rowCount ?? 0;
+}
+
+/** The automation's exited people by why they left (`event`, `clicked`, `unsubscribed`, `templateFailed`). */
+export async function exitReasons(db: Queryable, id: string): Promise<Record<string, number>> {
+  const { rows } = await db.query(
+    `SELECT exit_reason, count(*)::int AS n FROM campaign.automation_enrolments WHERE automation_id = $1 AND state = 'exited' GROUP BY exit_reason ORDER BY exit_reason`,
+    [id],
+  );
+  return Object.fromEntries(rows.map((r) => [r.exit_reason ?? 'unknown', r.n]));
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
-import type { PersonSubscribedMessage } from '@webpush/contracts/messages.js';
+import type { PeopleMessage } from '@webpush/contracts/messages.js';
 import { findFreshKey, type CursorCodec } from '../campaigns/index.js';
 import { templateById } from '../templates/index.js';
 import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
@@ -18,6 +18,7 @@ import { fill, MESSAGES } from '../base/texts.js';
 import { createEventWriter } from './event-writer.js';
 import { validateAutomationInput, validateAutomationUpdate, validateEventInput, type AutomationStatus, type ExitOn, type Step, type Trigger } from './automation-input.js';
 import { automationById, enrolSubscribed, automationResults, deleteAutomation, insertAutomation, listAutomations, updateAutomation, type AutomationRow } from './automation-store.js';
+import { enrolTagged, exitOnClick, exitPersonRuns, exitReasons, forgetPerson } from './automation-store.js';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -30,8 +31,8 @@ export interface Automation {
   /** Each with its results when read by id (GetAutomation). */
   steps: (Step & { results?: { sent: number; exits: number } })[];
   exitOn: ExitOn;
-  /** GetAutomation only: people by where they are. */
-  enrolments?: { active: number; completed: number; exited: number };
+  /** GetAutomation only: people by where they are, the exited by why they left (`exitReasons`: a reason with none is absent). */
+  enrolments?: { active: number; completed: number; exited: number; exitReasons: Record<string, number> };
   /** `YYYY-MM-DDTHH:MM:SSZ`. */
   createdAt: string;
   updatedAt: string;
@@ -68,9 +69,9 @@ export function automationUseCases(deps: { pool: Pool; cursors: CursorCodec; onS
   const notFound = () => new NotFoundError(MESSAGES.automationNotFound);
 
   async function withResults(row: AutomationRow): Promise<Automation> {
-    const results = await automationResults(pool, row.id, row.steps.length);
+    const [results, reasons] = await Promise.all([automationResults(pool, row.id, row.steps.length), exitReasons(pool, row.id)]);
     const a = automationOf(row);
-    return { ...a, steps: a.steps.map((s, i) => ({ ...s, results: results.steps[i] })), enrolments: results.enrolments };
+    return { ...a, steps: a.steps.map((s, i) => ({ ...s, results: results.steps[i] })), enrolments: { ...results.enrolments, exitReasons: reasons } };
   }
 
   return {
@@ -116,10 +117,21 @@ export function automationUseCases(deps: { pool: Pool; cursors: CursorCodec; onS
       return { id };
     },
 
-    /** Identified subscriptions from the delivery service (Kafka, delivery.people.v1): welcome automations start. */
-    async enrolIdentified(messages: PersonSubscribedMessage[]): Promise<void> {
+    /**
+     * People's signals from the delivery service (Kafka, delivery.people.v1), in their order: an
+     * identified subscription starts welcomes, a changed tag tag automations; a click ends the run
+     * that sent the notification, a last subscription ended ends the person's runs, a privacy
+     * delete removes them (automation-store's "people's signals").
+     */
+    async applyPeopleSignals(messages: PeopleMessage[]): Promise<void> {
       let started = 0;
-      for (const m of messages) started += await enrolSubscribed(pool, m.siteId, m.externalId, new Date(m.subscribedAt));
+      for (const m of messages) {
+        if (m.type === 'person.subscribed') started += await enrolSubscribed(pool, m.siteId, m.externalId, new Date(m.subscribedAt));
+        else if (m.type === 'person.tagged') started += await enrolTagged(pool, m.siteId, m.externalId, m.tags);
+        else if (m.type === 'notification.clicked') await exitOnClick(pool, m.siteId, m.notificationId, m.externalId);
+        else if (m.type === 'person.unsubscribed') await exitPersonRuns(pool, m.siteId, m.externalId, 'unsubscribed');
+        else await withTransaction(pool, (tx) => forgetPerson(tx, m.siteId, m.externalId));
+      }
       if (started > 0) deps.onStepsDue?.();
     },
 

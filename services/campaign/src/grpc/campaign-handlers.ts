@@ -36,7 +36,11 @@ const automationMessage = (a: Automation) => ({
   id: a.id,
   name: a.name,
   status: a.status,
-  trigger: { type: a.trigger.type, name: a.trigger.type === 'event' ? a.trigger.name : '' },
+  trigger: {
+    type: a.trigger.type,
+    name: a.trigger.type === 'subscribed' ? '' : a.trigger.name,
+    valueJson: a.trigger.type === 'tag' && a.trigger.value !== undefined ? JSON.stringify(a.trigger.value) : '',
+  },
   steps: a.steps.map((s) => ({
     delaySeconds: s.delaySeconds,
     templateId: s.templateId,
@@ -46,6 +50,7 @@ const automationMessage = (a: Automation) => ({
     respectQuietHours: s.respectQuietHours === true,
   })),
   exitEvents: a.exitOn.events,
+  exitOnClick: a.exitOn.click,
   ...(a.enrolments ? { enrolments: a.enrolments } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,

@@ -1,5 +1,5 @@
 // The campaign service's Kafka wiring: the outbox relay publishes dispatch jobs; the stats
-// consumer keeps per-campaign counters; the people consumer starts welcome automations. Topic names and message types live in @webpush/contracts/messages.ts.
+// consumer keeps per-campaign counters; the people consumer applies people's signals to automations. Topic names and message types live in @webpush/contracts/messages.ts.
 //
 // The two start apart: the producer (all the relay needs) at once; the stats consumer in the
 // background, since joining its group can take as long as a rebalance (a restarted instance
@@ -7,7 +7,7 @@
 // later delay nothing, while a dispatch waiting for them would.
 import { createMessaging, type ConsumeOptions } from '@webpush/shared/kafka.js';
 import type { Logger } from '@webpush/shared/log.js';
-import { createCodecs, TOPICS, type PersonSubscribedMessage, type StatsMessage } from '@webpush/contracts/messages.js';
+import { createCodecs, TOPICS, type PeopleMessage, type StatsMessage } from '@webpush/contracts/messages.js';
 
 export const STATS_GROUP = 'campaign-stats';
 export const PEOPLE_GROUP = 'campaign-people';
@@ -78,11 +78,11 @@ export function createCampaignMessaging(opts: { brokers: string[]; prefix: strin
         consumeInBackground('stats', { groupId: STATS_GROUP, topic: TOPICS.stats, codec: codecs.stats, maxBatch: 500, partitionsConsumedConcurrently: 2, handle: (messages) => applyStats(messages.map((m) => m.value)) }),
       );
     },
-    /** The same for the people consumer: identified subscriptions, for welcome automations (idempotent: a replay enrols nobody twice). */
-    startPeopleConsumer(enrol: (messages: PersonSubscribedMessage[]) => Promise<void>) {
+    /** The same for the people consumer: people's signals, for automations (idempotent: a replay enrols nobody twice). */
+    startPeopleConsumer(apply: (messages: PeopleMessage[]) => Promise<void>) {
       if (peopleStarted) return;
       peopleStarted = true;
-      consuming.push(consumeInBackground('people', { groupId: PEOPLE_GROUP, topic: TOPICS.people, codec: codecs.person, maxBatch: 200, handle: (messages) => enrol(messages.map((m) => m.value)) }));
+      consuming.push(consumeInBackground('people', { groupId: PEOPLE_GROUP, topic: TOPICS.people, codec: codecs.people, maxBatch: 200, handle: (messages) => apply(messages.map((m) => m.value)) }));
     },
     /**
      * Stops the consumer (it commits what it applied) and disconnects. A join still under way

@@ -42,9 +42,9 @@ export interface Seed {
 
 type CampaignMethods = Pick<CampaignServiceClient, 'Authenticate' | 'CreateCampaign' | 'ListCampaigns' | 'GetCampaign' | 'DeleteCampaign' | 'PickWinner' | 'UpdateDraft' | 'ReviseCampaign' | 'CreateTemplate' | 'ListTemplates' | 'GetTemplate' | 'UpdateTemplate' | 'DeleteTemplate' | 'RenderTemplate' | 'CreateNotification' | 'GetNotification' | 'CreateFeed' | 'ListFeeds' | 'GetFeed' | 'UpdateFeed' | 'DeleteFeed' | 'CreateAutomation' | 'ListAutomations' | 'GetAutomation' | 'UpdateAutomation' | 'DeleteAutomation' | 'RecordEvent'>;
 
-/** `env`: variables for the campaign service; `kafka`: connect it (and delivery) to the test Kafka. */
-export async function startHarness(label: string, env: Record<string, string> = {}, opts: { kafka?: boolean } = {}): Promise<Harness> {
-  const stack = await startInProcess(label, { campaign: { env }, kafka: opts.kafka, poolSize: 40 });
+/** `env`: variables for the campaign service; `kafka`: connect it (and delivery) to the test Kafka; `deliveryEnv`: variables for the delivery service. */
+export async function startHarness(label: string, env: Record<string, string> = {}, opts: { kafka?: boolean; deliveryEnv?: Record<string, string> } = {}): Promise<Harness> {
+  const stack = await startInProcess(label, { campaign: { env }, ...(opts.deliveryEnv ? { delivery: { env: opts.deliveryEnv } } : {}), kafka: opts.kafka, poolSize: 40 });
   const { CampaignService } = loadCampaignProto().campaign.v1;
   const client = new CampaignService(`127.0.0.1:${stack.campaign!.grpcPort}`, grpc.credentials.createInsecure(), withInternalToken(INTERNAL_TOKENS.GATEWAY_INTERNAL_TOKEN));
 

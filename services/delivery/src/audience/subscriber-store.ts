@@ -117,9 +117,9 @@ export async function mergePageTopics(db: Queryable, siteId: string, view: PageV
 }
 
 /**
- * Moves the old subscriber's topics into the new one (the new one's first, then the old one's
- * in name order, up to the cap: the stored array stays a sorted set) and deactivates the old
- * one, in one transaction. Both must be active subscribers of the site; otherwise nothing
+ * Moves the old subscriber's topics and person into the new one (the new one's topics first, then
+ * the old one's in name order, up to the cap: the stored array stays a sorted set) and deactivates
+ * the old one, in one transaction. Both must be active subscribers of the site; otherwise nothing
  * changes and `replaced` is false (an unknown new endpoint must be registered first; an
  * unknown old one was already retired, for instance after the push service expired it).
  */
@@ -147,6 +147,14 @@ export async function replaceSubscriber(pool: Pool, siteId: string, change: Subs
         FROM delivery.subscribers o
        WHERE s.id = $1 AND o.id = $2`,
       [next.id, old.id, MAX_TOPICS_PER_SUBSCRIBER, UNKNOWN_COUNTRY],
+    );
+    // The new subscription keeps the old one's person (unless it has one), before the old one ends:
+    // the person never has no active subscription, so no person.unsubscribed is signalled.
+    await db.query(
+      `INSERT INTO delivery.person_subscriptions (subscriber_id, person_id)
+       SELECT $1, person_id FROM delivery.person_subscriptions WHERE subscriber_id = $2
+       ON CONFLICT (subscriber_id) DO NOTHING`,
+      [next.id, old.id],
     );
     await db.query(`UPDATE delivery.subscribers SET active = false, deactivated_at = now(), updated_at = now() WHERE id = $1`, [old.id]);
     return { replaced: true };

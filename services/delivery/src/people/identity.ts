@@ -9,7 +9,7 @@ import { DeliveryOperatorError, SiteNotFoundError, ValidationError } from '../er
 import { HttpError } from '../http/http-error.js';
 import { findSiteByPublicId, type VapidEncryptionKeys } from '../sites/index.js';
 import { newIdentitySecret, openIdentitySecret, sealIdentitySecret, signatureMatches } from './identity-secret.js';
-import { carryPersonOver, identitySecretsOf, insertIdentitySecret, linkSubscription, rotateIdentitySecret, unlinkSubscription } from './people-store.js';
+import { identitySecretsOf, insertIdentitySecret, linkSubscription, rotateIdentitySecret, unlinkSubscription } from './people-store.js';
 
 export { MAX_EXTERNAL_ID_CHARS };
 export const DEFAULT_IDENTITY_OVERLAP_HOURS = 24;
@@ -39,10 +39,7 @@ function endpointOf(body: Record<string, unknown>, messages: string[]): string {
   return endpoint as string;
 }
 
-/** A subscription found and linked to its person (published for the campaign service's welcome automations; never awaited by the plugin's answer). */
-export type OnIdentified = (fact: { siteId: string; externalId: string; subscribedAt: Date }) => void;
-
-export function createIdentity(deps: { pool: Pool; keys: VapidEncryptionKeys; onIdentified?: OnIdentified }) {
+export function createIdentity(deps: { pool: Pool; keys: VapidEncryptionKeys }) {
   const { pool, keys } = deps;
 
   async function siteIdOf(publicId: string): Promise<string> {
@@ -70,9 +67,8 @@ export function createIdentity(deps: { pool: Pool; keys: VapidEncryptionKeys; on
     if (!sealed) throw new HttpError(403, IDENTITY_MESSAGES.noSecret);
     const secrets = [sealed.secretEnc, ...(sealed.previousSecretEnc ? [sealed.previousSecretEnc] : [])].map((s) => openIdentitySecret(s, siteId, keys));
     if (!signatureMatches(secrets, externalId, body.signature as string)) throw new HttpError(403, IDENTITY_MESSAGES.badSignature);
-    const subscribedAt = await linkSubscription(pool, siteId, endpoint, externalId);
-    if (subscribedAt) deps.onIdentified?.({ siteId, externalId, subscribedAt });
-    return { identified: subscribedAt !== null };
+    // A new or moved link is signalled to the campaign service's welcome automations (people-store).
+    return { identified: (await linkSubscription(pool, siteId, endpoint, externalId)) !== null };
   }
 
   /** The visitor logged out: the subscription with `endpoint` no longer belongs to anyone. Needs no signature: only the browser holds its endpoint. */
@@ -82,11 +78,6 @@ export function createIdentity(deps: { pool: Pool; keys: VapidEncryptionKeys; on
     const endpoint = endpointOf(body, messages);
     if (messages.length > 0) throw new ValidationError(messages);
     return { unlinked: await unlinkSubscription(pool, siteId, endpoint) };
-  }
-
-  /** After the plugin's subscription change was applied (`replaced`): the new subscription keeps the old one's person. */
-  async function carryOver(publicId: string, change: { oldEndpoint: string; endpoint: string }): Promise<void> {
-    await carryPersonOver(pool, await siteIdOf(publicId), change.oldEndpoint, change.endpoint);
   }
 
   /** The operators' view of the site's secret: made on first asking (`created`), shown in the clear to them only. */
@@ -108,7 +99,7 @@ export function createIdentity(deps: { pool: Pool; keys: VapidEncryptionKeys; on
     return { secret, overlapHours };
   }
 
-  return { identify, logout, carryOver, identitySecret, rotateSecret };
+  return { identify, logout, identitySecret, rotateSecret };
 }
 
 export type Identity = ReturnType<typeof createIdentity>;

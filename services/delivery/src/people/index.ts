@@ -8,6 +8,7 @@ export type { PersonSubscription, TagTexts } from './people-store.js';
 export { createPeople, MAX_PERSON_SENDS, PEOPLE_MESSAGES } from './people.js';
 export type { People } from './people.js';
 export { createPeopleHandlers } from './grpc-handlers.js';
+export { createSignalPublisher, SIGNALS_INTERVAL_MS } from './signal-publisher.js';
 export { MAX_TAGS_PER_PERSON, TAG_MESSAGES } from './tags.js';
 export { createVisitorTags, VISITOR_TAG_MESSAGES } from './visitor-tags.js';
 export type { VisitorTags } from './visitor-tags.js';

@@ -57,11 +57,11 @@ export async function storeIdentitySecrets(tx: PoolClient, siteId: string, secre
 
 /**
  * Links the site's active subscription with this endpoint to the person `externalId` (made on
- * first use), taking it from any other person it had. False, and nothing written, when no
- * active subscription has the endpoint (the plugin registers it again first). One statement:
- * the person is made only together with its link.
+ * first use), taking it from any other person it had, and writes `person.subscribed` to the
+ * people's outbox when the link is new or moved. Answers when the subscription was made; null,
+ * and nothing written, when no active subscription has the endpoint (the plugin registers it
+ * again first). One statement: the person is made only together with its link.
  */
-/** When the linked subscription was made; null when the site has no active subscription with the endpoint (nothing stored). */
 export async function linkSubscription(db: Queryable, siteId: string, endpoint: string, externalId: string): Promise<Date | null> {
   const { rows } = await db.query(
     `WITH sub AS (
@@ -76,7 +76,11 @@ export async function linkSubscription(db: Queryable, siteId: string, endpoint: 
        SELECT sub.id, person.id FROM sub, person
        ON CONFLICT (subscriber_id) DO UPDATE SET person_id = EXCLUDED.person_id, linked_at = now()
          WHERE l.person_id <> EXCLUDED.person_id
-       RETURNING subscriber_id)
+       RETURNING subscriber_id),
+     -- A new or moved link is the person's signal (people's outbox); an identify that changes nothing is not.
+     signal AS (
+       INSERT INTO delivery.person_signals (site_id, kind, external_id, subscribed_at)
+       SELECT $1, 'person.subscribed', $3, sub.created_at FROM sub WHERE EXISTS (SELECT 1 FROM link))
      SELECT (SELECT created_at FROM sub) AS subscribed_at, (SELECT count(*) FROM link)::int AS changed`,
     [siteId, endpoint, externalId],
   );
@@ -91,23 +95,6 @@ export async function unlinkSubscription(db: Queryable, siteId: string, endpoint
     [siteId, endpoint],
   );
   return (rowCount ?? 0) > 0;
-}
-
-/**
- * A browser replaced its subscription (pushsubscriptionchange, after audience's replaceSubscriber):
- * the new one belongs to the old one's person, unless it has one already.
- */
-export async function carryPersonOver(db: Queryable, siteId: string, oldEndpoint: string, endpoint: string): Promise<void> {
-  await db.query(
-    `INSERT INTO delivery.person_subscriptions (subscriber_id, person_id)
-     SELECT n.id, l.person_id
-       FROM delivery.subscribers o
-       JOIN delivery.person_subscriptions l ON l.subscriber_id = o.id
-       JOIN delivery.subscribers n ON n.site_id = $1 AND n.endpoint = $3
-      WHERE o.site_id = $1 AND o.endpoint = $2
-     ON CONFLICT (subscriber_id) DO NOTHING`,
-    [siteId, oldEndpoint, endpoint],
-  );
 }
 
 export interface PersonSubscription {
@@ -250,7 +237,12 @@ export async function tagsOfPerson(db: Queryable, personId: string): Promise<Tag
   return rows.map((r) => ({ key: r.key, kind: r.kind, value: r.string_value ?? r.number_value ?? r.date_value ?? r.boolean_value }));
 }
 
-/** Sets and removes the person's tags in the caller's transaction; answers how many tags the person has after. */
+/**
+ * Sets and removes the person's tags in the caller's transaction; answers how many tags the
+ * person has after. The tags set to a value they did not have are one `person.tagged` signal
+ * (people's outbox: tag automations start); a value set again changes nothing, not even
+ * `updated_at`.
+ */
 export async function writeTags(
   tx: PoolClient,
   personId: string,
@@ -260,10 +252,21 @@ export async function writeTags(
   if (remove.length > 0) await tx.query(`DELETE FROM delivery.person_tags WHERE person_id = $1 AND key = ANY($2::text[])`, [personId, remove]);
   if (set.length > 0) {
     await tx.query(
-      `INSERT INTO delivery.person_tags (person_id, key, kind, string_value, number_value, date_value, boolean_value)
-       SELECT $1, k, t, s, n, d, b FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::timestamptz[], $7::boolean[]) AS x(k, t, s, n, d, b)
-       ON CONFLICT (person_id, key) DO UPDATE SET kind = EXCLUDED.kind, string_value = EXCLUDED.string_value, number_value = EXCLUDED.number_value,
-         date_value = EXCLUDED.date_value, boolean_value = EXCLUDED.boolean_value, updated_at = now()`,
+      `WITH changed AS (
+         INSERT INTO delivery.person_tags AS o (person_id, key, kind, string_value, number_value, date_value, boolean_value)
+         SELECT $1, k, t, s, n, d, b FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::timestamptz[], $7::boolean[]) AS x(k, t, s, n, d, b)
+         ON CONFLICT (person_id, key) DO UPDATE SET kind = EXCLUDED.kind, string_value = EXCLUDED.string_value, number_value = EXCLUDED.number_value,
+           date_value = EXCLUDED.date_value, boolean_value = EXCLUDED.boolean_value, updated_at = now()
+           WHERE (o.kind, o.string_value, o.number_value, o.date_value, o.boolean_value)
+                 IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.string_value, EXCLUDED.number_value, EXCLUDED.date_value, EXCLUDED.boolean_value)
+         RETURNING key, kind, string_value, number_value, date_value, boolean_value)
+       INSERT INTO delivery.person_signals (site_id, kind, external_id, tags)
+       SELECT p.site_id, 'person.tagged', p.external_id,
+              jsonb_object_agg(c.key, CASE c.kind WHEN 'string' THEN to_jsonb(c.string_value) WHEN 'number' THEN to_jsonb(c.number_value)
+                                               WHEN 'boolean' THEN to_jsonb(c.boolean_value)
+                                               ELSE to_jsonb(to_char(c.date_value AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END)
+         FROM changed c, delivery.people p WHERE p.id = $1
+        GROUP BY p.site_id, p.external_id`,
       [personId, set.map((t) => t.key), set.map((t) => t.kind), set.map((t) => t.string), set.map((t) => t.number), set.map((t) => t.date), set.map((t) => t.boolean)],
     );
   }

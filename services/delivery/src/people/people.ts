@@ -23,6 +23,7 @@ import {
   type PersonSubscriptionRow,
   type TagRow,
 } from './people-store.js';
+import { signalPersonDeleted } from './signal-store.js';
 import { MAX_TAGS_PER_PERSON, parseTagChange, TAG_MESSAGES, tagRows } from './tags.js';
 
 export const PEOPLE_MESSAGES = Object.freeze({
@@ -106,7 +107,7 @@ export function createPeople(pool: Pool) {
       return view(person);
     },
 
-    /** The privacy delete (deletePersonEverywhere says what goes), recorded as person.deleted. */
+    /** The privacy delete (deletePersonEverywhere says what goes), recorded as person.deleted (a webhook event, and a signal to the campaign service). */
     async remove(siteId: string, externalId: string): Promise<{ externalId: string; deleted: true; subscriptions: number }> {
       const id = checkedId(externalId);
       const subscriptions = await withTransaction(pool, async (tx) => {
@@ -114,6 +115,7 @@ export function createPeople(pool: Pool) {
         if (!person) throw new NotFoundError(PEOPLE_MESSAGES.notFound);
         const count = await deletePersonEverywhere(tx, siteId, person.id);
         await emitPersonEvent(tx, siteId, 'person.deleted', { externalId: id, subscriptions: count });
+        await signalPersonDeleted(tx, siteId, id);
         return count;
       });
       return { externalId: id, deleted: true, subscriptions };

@@ -104,10 +104,7 @@ export function pluginRoutes(deps: PluginRouteDeps): Router {
   router.post('/public/v1/sites/:publicId/subscription-changes', reportLimit, body, async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const publicId = String(req.params.publicId);
-    const change = jsonObject(req);
-    const result = await subscriptions.replaceSubscription(publicId, change);
-    if (result.replaced) await deps.identity.carryOver(publicId, change as { oldEndpoint: string; endpoint: string });
-    res.status(200).json(result);
+    res.status(200).json(await subscriptions.replaceSubscription(publicId, jsonObject(req)));
   });
 
   // `webpush('identify', externalId, signature)` and `webpush('logout')` (docs/people.md). Limited

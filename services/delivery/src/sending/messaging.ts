@@ -1,9 +1,9 @@
 // The delivery service's Kafka wiring: consumes dispatch jobs and audience chunks — a
 // notification's on topics and in groups of their own, so it never waits behind a campaign's
-// (docs/architecture.md, "A notification") — publishes chunks and per-campaign stats. Topic names and message types live in shared/messages.ts.
+// (docs/architecture.md, "A notification") — publishes chunks, per-campaign stats and people's signals. Topic names and message types live in shared/messages.ts.
 import { createMessaging } from '@webpush/shared/kafka.js';
 import type { Logger } from '@webpush/shared/log.js';
-import { createCodecs, TOPIC_PARTITIONS, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
+import { createCodecs, TOPIC_PARTITIONS, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type PeopleMessage, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
 import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '@webpush/shared/observability/request-context.js';
 import type { RunRow } from './run-store.js';
 import { BROWSERS } from '@webpush/contracts/segment.js';
@@ -122,11 +122,9 @@ export function createDeliveryMessaging(opts: { brokers: string[]; prefix: strin
     /** Readiness: a broker answers. */
     ping: messaging.ping,
     consumerLag: messaging.consumerLag,
-    /** A person's subscription identified (people/identity.ts): the campaign service's welcome automations. */
-    async publishPersonSubscribed(fact: { siteId: string; externalId: string; subscribedAt: Date }) {
-      await publish(TOPICS.people, [
-        { key: fact.siteId, value: codecs.person.encode({ type: 'person.subscribed', version: 1, siteId: fact.siteId, externalId: fact.externalId, subscribedAt: fact.subscribedAt.toISOString() }) },
-      ]);
+    /** People's signals from their outbox (people/signal-publisher.ts), keyed by site: a site's stay in order. */
+    async publishPeople(messages: PeopleMessage[]) {
+      await publish(TOPICS.people, messages.map((m) => ({ key: m.siteId, value: codecs.people.encode(m) })));
     },
     async publishStats(runs: StatsSource[]) {
       await publish(

@@ -193,7 +193,8 @@ export async function unlockPublisher(client: PoolClient): Promise<void> {
 
 /**
  * Stores tracking reports once each and adds the new ones to their runs' counters and to their
- * campaigns' minutes (delivery.campaign_minutes: the console's series), all in one statement;
+ * campaigns' minutes (delivery.campaign_minutes: the console's series), and writes a click on a
+ * person's notification to the people's signals, all in one statement;
  * returns the campaigns whose counters changed. `at` is the moment the reports are stored at:
  * the transaction's now() unless given (tests place reports in other minutes with it).
  */
@@ -233,11 +234,20 @@ export async function recordTracking(
         WHERE t.campaign_id = ANY($${5 + i}::uuid[])
         ORDER BY 1, 2, 3
        ON CONFLICT DO NOTHING
-       RETURNING campaign_id, kind)`,
+       RETURNING campaign_id, subscriber_id, kind)`,
   );
   const { rows } = await tx.query(
     `WITH ${inserts.join(',\n     ')},
-     ins AS (${tables.map((_, i) => `SELECT campaign_id, kind FROM ins${i}`).join(' UNION ALL ')}),
+     ins AS (${tables.map((_, i) => `SELECT campaign_id, subscriber_id, kind FROM ins${i}`).join(' UNION ALL ')}),
+     -- A subscription's first click on a notification made for a person is that person's signal
+     -- (people's outbox: the automation run that sent it exits); a deleted person's target names nobody ('').
+     clicked AS (
+       INSERT INTO delivery.person_signals (site_id, kind, external_id, notification_id)
+       SELECT r.site_id, 'notification.clicked', t.external_id, i.campaign_id
+         FROM ins i
+         JOIN delivery.notification_targets t ON t.notification_id = i.campaign_id AND t.subscriber_id = i.subscriber_id
+         JOIN delivery.campaign_runs r ON r.campaign_id = i.campaign_id
+        WHERE i.kind = 'click' AND t.external_id <> ''),
      agg AS (
        SELECT campaign_id, count(*) FILTER (WHERE kind = 'impression') AS imp, count(*) FILTER (WHERE kind = 'click') AS clk
          FROM ins GROUP BY campaign_id),

@@ -14,6 +14,7 @@ export interface Automation {
   'enrolments'?: (_campaign_v1_AutomationEnrolments | null);
   'createdAt'?: (string);
   'updatedAt'?: (string);
+  'exitOnClick'?: (boolean);
 }
 
 export interface Automation__Output {
@@ -26,4 +27,5 @@ export interface Automation__Output {
   'enrolments': (_campaign_v1_AutomationEnrolments__Output | null);
   'createdAt': (string);
   'updatedAt': (string);
+  'exitOnClick': (boolean);
 }

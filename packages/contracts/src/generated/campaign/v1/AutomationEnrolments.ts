@@ -5,10 +5,12 @@ export interface AutomationEnrolments {
   'active'?: (number);
   'completed'?: (number);
   'exited'?: (number);
+  'exitReasons'?: ({[key: string]: number});
 }
 
 export interface AutomationEnrolments__Output {
   'active': (number);
   'completed': (number);
   'exited': (number);
+  'exitReasons': ({[key: string]: number});
 }

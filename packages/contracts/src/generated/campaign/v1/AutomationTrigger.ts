@@ -4,9 +4,11 @@
 export interface AutomationTrigger {
   'type'?: (string);
   'name'?: (string);
+  'valueJson'?: (string);
 }
 
 export interface AutomationTrigger__Output {
   'type': (string);
   'name': (string);
+  'valueJson': (string);
 }
