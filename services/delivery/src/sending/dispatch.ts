@@ -94,8 +94,9 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       });
     }
     // Local time, A/B test, throttle, best time or zones in quiet hours: the pacer expands the audience in
-    // stages, each when due.
-    const stages = await withTransaction(deps.pool, async (tx) => {
+    // stages, each when due. A notification has none of them (storeStagePlan): no transaction of
+    // three round trips on the lane's pool for a plan it cannot have.
+    const stages = job.notification ? null : await withTransaction(deps.pool, async (tx) => {
       const planned = await storeStagePlan(tx, job);
       if (planned && !job.bestTime) await startPacing(tx, job.campaignId, planned[0].at);
       return planned;
