@@ -27,6 +27,8 @@ export interface NotificationsResult {
   created: number;
   /** Creates not answered 202 (or not at all within 30 s). */
   failedCreates: number;
+  /** The failed creates by answer: an HTTP status, or `none` (no answer within 30 s, or the connection failed). */
+  failedCreatesBy: Record<string, number>;
   /** Pushes the device simulator got of the notifications (of created × targets). */
   pushes: number;
   /** From the API's answer to the push service's receipt, ms. */
@@ -97,6 +99,7 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
   const calledAt = new Map<string, number>();
   const createMs: number[] = [];
   const failures: string[] = [];
+  const failedBy: Record<string, number> = {};
   const calls: Promise<void>[] = [];
   const count = o.perSecond * o.seconds;
   let campaignPushedAtEnd = 0;
@@ -114,7 +117,11 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
           const called = Date.now();
           const res = await api(base, site.apiKey, 'POST', '/v2/notifications', { ...BENCH_CAMPAIGN, subscriptionIds, transactional: true }).catch((err: Error) => ({ status: 0, body: err.message }));
           createMs.push(performance.now() - started);
-          if (res.status !== 202) failures.push(`${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+          if (res.status !== 202) {
+            failures.push(`${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+            const by = res.status === 0 ? 'none' : String(res.status);
+            failedBy[by] = (failedBy[by] ?? 0) + 1;
+          }
           else {
             answeredAt.set((res.body as { id: string }).id, Date.now());
             calledAt.set((res.body as { id: string }).id, called);
@@ -130,7 +137,7 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
     reading = false;
     await reader;
   }
-  if (failures.length > 0) log(`  ${failures.length} creates failed, e.g. ${failures.slice(0, 3).join('; ')}`);
+  if (failures.length > 0) log(`  ${failures.length} creates failed (${Object.entries(failedBy).map(([by, n]) => `${n} × ${by}`).join(', ')}), e.g. ${failures.slice(0, 3).join('; ')}`);
   const latencies = mine()
     .map((m) => m.receivedAt - answeredAt.get(JSON.parse(m.payload).id as string)!)
     .sort((a, b) => a - b);
@@ -144,6 +151,7 @@ export async function runNotifications(stack: BenchStack, o: NotificationsOption
     targets: o.targets,
     created: answeredAt.size,
     failedCreates: failures.length,
+    failedCreatesBy: failedBy,
     pushes: latencies.length,
     latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? NaN) },
     createMs: { p50: round(percentile(creates, 50)), p99: round(percentile(creates, 99)) },

@@ -47,7 +47,8 @@ import { createChunkWorker } from './sending/index.js';
 import { createDispatchHandler } from './sending/index.js';
 import { createPacer, type Pacer } from './sending/index.js';
 import { createLeases } from './sending/index.js';
-import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP } from './sending/index.js';
+import { CHUNKS_GROUP, createDeliveryMessaging, DISPATCH_GROUP, type DeliveryHandlers } from './sending/index.js';
+import { createLanePriority } from './sending/index.js';
 import { contentsFor, findRun } from './sending/index.js';
 import { vapidSigners } from './sites/index.js';
 import { createCounterPublisher } from './tracking/index.js';
@@ -222,14 +223,18 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
         { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 },
       );
       const chunkOptions = { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec };
-      const chunk = createChunkWorker({ pool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal }, chunkOptions);
       // The notification lane (docs/architecture.md, "A notification"): the same handlers on a
       // pool of its own and ahead in the encryption queue, so a notification to a person never
-      // waits for connections or workers behind a sending campaign's chunks.
+      // waits for connections or workers behind a sending campaign's chunks; and while it has
+      // work a campaign sends one claim batch at a time (lane-priority.ts), leaving it the CPU.
+      const priority = createLanePriority();
+      const chunk = createChunkWorker({ pool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal, turn: priority.campaignTurn }, chunkOptions);
       const lanePool = pools.notifications!;
-      const notifications = {
-        dispatch: createDispatchHandler({ pool: lanePool, log, publish: messaging.publish, publishStats: countersChanged }, { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 }),
-        chunk: createChunkWorker({ pool: lanePool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal, urgent: true }, chunkOptions),
+      const laneDispatch = createDispatchHandler({ pool: lanePool, log, publish: messaging.publish, publishStats: countersChanged }, { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 });
+      const laneChunk = createChunkWorker({ pool: lanePool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal, urgent: true }, chunkOptions);
+      const notifications: DeliveryHandlers['notifications'] = {
+        dispatch: (job, heartbeat) => priority.lane(() => laneDispatch(job, heartbeat)),
+        chunk: (message, heartbeat) => priority.lane(() => laneChunk(message, heartbeat)),
       };
       await messaging.start({ dispatch, chunk, notifications });
       pacer.start();

@@ -234,7 +234,7 @@ export function loadConfig(env: Env = process.env): Readonly<DeliveryConfig> {
       interactive: integer(env, 'DB_POOL_MAX_INTERACTIVE', 10, { min: 1, max: 1000 }),
       bulk: integer(env, 'DB_POOL_MAX_BULK', 4, { min: 1, max: 1000 }),
       waitMs: integer(env, 'DB_POOL_WAIT_MS', 5000, { min: 100, max: 60_000 }),
-      notifications: integer(env, 'DB_POOL_MAX_NOTIFICATIONS', 4, { min: 1, max: 1000 }),
+      notifications: integer(env, 'DB_POOL_MAX_NOTIFICATIONS', 12, { min: 1, max: 1000 }),
     }),
     perSite: Object.freeze({
       imports: integer(env, 'SITE_CONCURRENT_IMPORTS', 2, { min: 1, max: 1000 }),

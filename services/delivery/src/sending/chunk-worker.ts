@@ -55,6 +55,12 @@ export interface ChunkDeps {
    * encrypted ahead of campaigns' (PushJob.urgent). Its `pool` is the lane's own.
    */
   urgent?: boolean;
+  /**
+   * A campaign's worker: each claim batch waits for its turn (lane-priority.ts campaignTurn),
+   * which the notification lane holds back while it has work; the batch ends its turn once its
+   * outcomes are recorded.
+   */
+  turn?: () => Promise<() => void>;
 }
 
 export interface ChunkOptions {
@@ -338,14 +344,19 @@ export function createChunkWorker(deps: ChunkDeps, opts: ChunkOptions) {
           const slice = chunk.subscriberIds.slice(at, at + opts.claimBatch);
           if (sending.length >= BATCHES_IN_FLIGHT) await sending.shift();
           if (failed.length > 0) break;
+          const endTurn = deps.turn ? await deps.turn() : () => {};
           const claimant = { instanceId: deps.instanceId, lease, liveLeases: leases.live() };
-          const { ids, ambiguous } = await retrying('claim', retry, () => claimSlice(slice, claimant));
+          const claimed = await retrying('claim', retry, () => claimSlice(slice, claimant)).catch((err: unknown) => {
+            endTurn();
+            throw err;
+          });
+          const { ids, ambiguous } = claimed;
           if (ambiguous > 0) deps.log.warn('resending pushes that were in flight when their attempt ended', { campaignId: chunk.campaignId, count: ambiguous });
           if (ids.length > 0) {
             const batch = sendClaimed(run, ids, lease);
-            sending.push(batch.done.catch((err: unknown) => void failed.push(err)));
+            sending.push(batch.done.catch((err: unknown) => void failed.push(err)).finally(endTurn));
             await batch.gone;
-          }
+          } else endTurn();
           if (windowToStart) {
             await retrying('test window', retry, () => startTestWindow(deps.pool, chunk.campaignId, run.job.abTest!.windowMinutes));
             windowToStart = false;

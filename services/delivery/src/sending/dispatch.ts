@@ -11,7 +11,7 @@ import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
 import { audienceSlice, failRun, finishExpansion, recipientsSlice, recordExpansion, revisedRun, runFor, startPacing, type RunRow } from './run-store.js';
-import { storeStagePlan } from './stages.js';
+import { isStaged, storeStagePlan } from './stages.js';
 import { bestTimePlan, freezeBestTimeBatch } from './best-time-store.js';
 import { lockNotificationRun, resolveTargets, storePersonTargets, storeRenderings, targetsSlice, targetsToRender } from './notification-store.js';
 import { renderForTarget } from './notification-render.js';
@@ -94,8 +94,11 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       });
     }
     // Local time, A/B test, throttle, best time or zones in quiet hours: the pacer expands the audience in
-    // stages, each when due.
-    const stages = await withTransaction(deps.pool, async (tx) => {
+    // stages, each when due. A notification sent at once that does not keep quiet hours has
+    // none of them (storeStagePlan): no transaction of three round trips on the lane's pool for
+    // a plan it cannot have.
+    const unplanned = job.notification !== undefined && !job.notification.quietHours && !isStaged(job);
+    const stages = unplanned ? null : await withTransaction(deps.pool, async (tx) => {
       const planned = await storeStagePlan(tx, job);
       if (planned && !job.bestTime) await startPacing(tx, job.campaignId, planned[0].at);
       return planned;

@@ -10,6 +10,8 @@ export { createDispatchHandler } from './dispatch.js';
 export { createRunsHandlers } from './grpc-handlers.js';
 export { createLeases } from './leases.js';
 export { CHUNKS_GROUP, DISPATCH_GROUP, createDeliveryMessaging } from './messaging.js';
+export type { DeliveryHandlers } from './messaging.js';
+export { createLanePriority } from './lane-priority.js';
 export { createPacer } from './pacer.js';
 export type { Pacer } from './pacer.js';
 export { findRun } from './run-store.js';

@@ -17,6 +17,7 @@ import { createChunkWorker, type ChunkDeps } from '../../src/sending/chunk-worke
 import type { PushHooks, PushJob, PushResult } from '@webpush/push/types.js';
 import type { VapidHeaderCache } from '@webpush/push/vapid.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
+import { createLanePriority } from '../../src/sending/lane-priority.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 import { faultyPool, type FaultyPool } from './support/faulty-pool.js';
 
@@ -114,11 +115,11 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
     return { job, chunks };
   }
 
-  async function worker(pool: Pool, pusher: Pusher, opts: { instanceId?: string; retrySec?: number; waitForOthersMs?: number; deadAfterSec?: number; claimBatch?: number } = {}) {
+  async function worker(pool: Pool, pusher: Pusher, opts: { instanceId?: string; retrySec?: number; waitForOthersMs?: number; deadAfterSec?: number; claimBatch?: number; turn?: ChunkDeps['turn'] } = {}) {
     const instanceId = opts.instanceId ?? randomUUID();
     await heartbeat(t.pool, instanceId);
     const handle = createChunkWorker(
-      { pool, log, instanceId, sender: pusher, vapid: noVapid, tokens: tokens(), publishStats: noop },
+      { pool, log, instanceId, sender: pusher, vapid: noVapid, tokens: tokens(), publishStats: noop, ...(opts.turn ? { turn: opts.turn } : {}) },
       { deadAfterSec: opts.deadAfterSec ?? 30, waitForOthersMs: opts.waitForOthersMs ?? 2000, claimBatch: opts.claimBatch ?? SLICE, retrySec: opts.retrySec ?? 5 },
     );
     return { instanceId, handle };
@@ -301,6 +302,36 @@ describe('sending: claims survive failed queries, failed outcome writes, redeliv
     await new Promise((r) => setTimeout(r, 200));
     expect(third.filter((id) => pusher.pushed.has(id)), 'no third batch while the first is unanswered').to.deep.equal([]);
     expect(await finalRows(job.campaignId), 'the second batch is recorded while the first waits').to.equal(batch);
+    pusher.release();
+    await handled;
+    await deliver(w.handle, chunks.slice(1));
+    const a = await audit(job.campaignId, [pusher]);
+    expectWhole(a);
+    expect(a.duplicated).to.equal(0);
+  });
+
+  it('when the notification lane has work, then a campaign chunk sends one batch at a time; once the lane is idle, the next goes while the first waits for its answers', async () => {
+    const pusher = fakePusher();
+    const { job, chunks } = await dispatched();
+    const batch = 10;
+    const [first, second] = [0, 1].map((b) => chunks[0].subscriberIds.slice(b * batch, (b + 1) * batch));
+    pusher.hold = new Set(first);
+    const priority = createLanePriority({ whileBusy: 1, holdMs: 0 });
+    let laneDone!: () => void;
+    const lane = priority.lane(() => new Promise<void>((r) => (laneDone = r)));
+    const w = await worker(t.pool, pusher, { claimBatch: batch, turn: priority.campaignTurn });
+    const handled = w.handle(chunks[0], noop);
+    const pushedAll = (ids: string[]) => ids.every((id) => pusher.pushed.has(id));
+    for (let i = 0; i < 300 && !pushedAll(first); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(pushedAll(first), 'the first batch went out').to.equal(true);
+    // Time for a second batch to go out, were it allowed to.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(second.filter((id) => pusher.pushed.has(id)), 'no second batch beside the busy lane while the first is unanswered').to.deep.equal([]);
+    laneDone();
+    await lane;
+    for (let i = 0; i < 300 && !pushedAll(second); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(pushedAll(second), 'the second batch went out once the lane was idle, the first still unanswered').to.equal(true);
+    expect(first.filter((id) => pusher.pushed.get(id) !== 1), 'the first batch pushed once').to.deep.equal([]);
     pusher.release();
     await handled;
     await deliver(w.handle, chunks.slice(1));
