@@ -2,6 +2,7 @@
 // their methods and paths are in the /v2 router, api.ts): a site's automations, managed by keys
 // whose plan may create campaigns (an automation sends), and the events that start and end its
 // runs. The campaign service owns them; each answer's JSON is built here from its typed message.
+import { percentJson } from '@webpush/contracts/campaign-json.js';
 import type { Automation__Output } from '@webpush/contracts/generated/campaign/v1/Automation.js';
 import type { AutomationCall, AutomationsBackend } from '../grpc/clients.js';
 import { MESSAGES } from '../texts.js';
@@ -30,7 +31,18 @@ export function automationJson(a: Automation__Output) {
       templateId: s.templateId,
       variables: JSON.parse(s.variablesJson) as Record<string, unknown>,
       ...sendTimeJson(s),
-      ...(s.results ? { results: { sent: s.results.sent, exits: s.results.exits } } : {}),
+      ...(s.results
+        ? {
+            results: {
+              sent: s.results.sent,
+              exits: s.results.exits,
+              impressions: s.results.impressions,
+              clicks: s.results.clicks,
+              // A campaign's ctr (the spec's analytics): clicks per impression in percent, two decimals.
+              ctr: Number(percentJson(s.results.clicks, s.results.impressions)),
+            },
+          }
+        : {}),
     })),
     exitOn: { events: a.exitEvents, click: a.exitOnClick },
     ...(a.enrolments

@@ -2,6 +2,7 @@
 // content to chosen subscriptions or people, read back with per-subscription or per-person results. Decode → one backend
 // call → encode; the answers' JSON is built here from the typed messages.
 import { BEST_TIME_MODE } from '@webpush/contracts/best-time.js';
+import { percentJson } from '@webpush/contracts/campaign-json.js';
 import type { Notification__Output } from '@webpush/contracts/generated/campaign/v1/Notification.js';
 import type { SendTime__Output } from '@webpush/contracts/generated/campaign/v1/SendTime.js';
 import type { CampaignBackend } from '../grpc/clients.js';
@@ -36,6 +37,10 @@ function notificationAnswer(n: Notification__Output, withResults: boolean): Reco
     targets: n.targets,
     content: JSON.parse(n.contentJson),
     ...sendTimeJson(n),
+    impressions: n.impressions,
+    clicks: n.clicks,
+    // A campaign's ctr (the spec's analytics): clicks per impression in percent, two decimals.
+    ctr: Number(percentJson(n.clicks, n.impressions)),
   };
   if (!withResults) return answer;
   const c = n.counts;

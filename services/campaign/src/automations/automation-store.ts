@@ -95,19 +95,31 @@ export async function deleteAutomation(db: Queryable, siteId: string, id: string
   return rowCount === 1;
 }
 
+export interface StepResults {
+  /** Notifications made (a person each). */
+  sent: number;
+  /** People who left the series while this step was their next. */
+  exits: number;
+  /** The step's notifications' impressions and clicks (stats/, kept as each notification's grew). */
+  impressions: number;
+  clicks: number;
+}
+
 export interface AutomationResults {
-  /** Per step index: notifications made, and people who left the series while this step was their next. */
-  steps: { sent: number; exits: number }[];
+  /** Per step index. */
+  steps: StepResults[];
   enrolments: { active: number; completed: number; exited: number };
 }
 
 export async function automationResults(db: Queryable, id: string, stepCount: number): Promise<AutomationResults> {
-  const [sent, enrolments] = await Promise.all([
+  const [sent, enrolments, tracked] = await Promise.all([
     db.query(`SELECT step, count(*)::int AS n FROM campaign.automation_sends WHERE automation_id = $1 GROUP BY step`, [id]),
     db.query(`SELECT state, next_step, count(*)::int AS n FROM campaign.automation_enrolments WHERE automation_id = $1 GROUP BY state, next_step`, [id]),
+    db.query(`SELECT step, impressions::text, clicks::text FROM campaign.automation_step_stats WHERE automation_id = $1`, [id]),
   ]);
-  const steps = Array.from({ length: stepCount }, () => ({ sent: 0, exits: 0 }));
+  const steps = Array.from({ length: stepCount }, () => ({ sent: 0, exits: 0, impressions: 0, clicks: 0 }));
   for (const r of sent.rows) if (steps[r.step]) steps[r.step].sent = r.n;
+  for (const r of tracked.rows) if (steps[r.step]) Object.assign(steps[r.step], { impressions: Number(r.impressions), clicks: Number(r.clicks) });
   const counts = { active: 0, completed: 0, exited: 0 };
   for (const r of enrolments.rows) {
     counts[r.state as keyof typeof counts] += r.n;

@@ -17,7 +17,7 @@ import { parseObjectBody } from '../base/request-body.js';
 import { fill, MESSAGES } from '../base/texts.js';
 import { createEventWriter } from './event-writer.js';
 import { validateAutomationInput, validateAutomationUpdate, validateEventInput, type AutomationStatus, type ExitOn, type Step, type Trigger } from './automation-input.js';
-import { automationById, enrolSubscribed, automationResults, deleteAutomation, insertAutomation, listAutomations, updateAutomation, type AutomationRow } from './automation-store.js';
+import { automationById, enrolSubscribed, automationResults, deleteAutomation, insertAutomation, listAutomations, updateAutomation, type AutomationRow, type StepResults } from './automation-store.js';
 import { enrolTagged, exitOnClick, exitPersonRuns, exitReasons, forgetPerson } from './automation-store.js';
 
 const DEFAULT_LIMIT = 20;
@@ -29,7 +29,7 @@ export interface Automation {
   status: AutomationStatus;
   trigger: Trigger;
   /** Each with its results when read by id (GetAutomation). */
-  steps: (Step & { results?: { sent: number; exits: number } })[];
+  steps: (Step & { results?: StepResults })[];
   exitOn: ExitOn;
   /** GetAutomation only: people by where they are, the exited by why they left (`exitReasons`: a reason with none is absent). */
   enrolments?: { active: number; completed: number; exited: number; exitReasons: Record<string, number> };

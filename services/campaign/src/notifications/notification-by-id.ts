@@ -2,7 +2,8 @@
 // the notification as stored here (site's only: another site's id is not found), and for one
 // notification its run as the delivery service knows it — status, counts by outcome, and a page
 // of per-target results (a subscription's, or a person's) in the order the request named them. Until the delivery service
-// has taken the job the notification is `queued`, every target pending.
+// has taken the job the notification is `queued`, every target pending. Its impressions and clicks
+// are the ones stored here (stats/), in the list too.
 import type { NotificationBestTime } from '@webpush/contracts/best-time.js';
 import type { Pool } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
@@ -47,6 +48,8 @@ export interface NotificationAnswer {
   reason: string;
   contentJson: string;
   counts: NotificationCounts | null;
+  impressions: number;
+  clicks: number;
   results: { subscriptionId: string; externalId: string; outcome: string; reason: string }[];
   nextCursor: string;
   /** At each target's best hour of a window (hours); null: at once. */
@@ -95,6 +98,8 @@ function answerOf(row: NotificationRow): NotificationAnswer {
     reason: '',
     contentJson: contentJson(row),
     counts: null,
+    impressions: row.impressions,
+    clicks: row.clicks,
     results: [],
     nextCursor: '',
     sendTime: row.sendTime,

@@ -1,5 +1,6 @@
 // The notifications' SQL (campaign.notifications): a new one, one of a site's, a page of a
-// site's, newest first (keyset on created_at, id).
+// site's, newest first (keyset on created_at, id). Their impressions and clicks are written by
+// stats/ (the delivery service's counters) and only read here.
 import type { NotificationBestTime } from '@webpush/contracts/best-time.js';
 import type { Queryable } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
@@ -23,13 +24,16 @@ export interface NotificationRow {
   sendTime: NotificationBestTime | null;
   /** Held by the site's quiet hours in each target's zone. */
   respectQuietHours: boolean;
+  /** Reported by the browsers, as the delivery service counted them (stats/). */
+  impressions: number;
+  clicks: number;
   createdAt: Date;
   /** Microsecond text of created_at: the list's keyset. */
   sortKey: string;
 }
 
-const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, external_ids, template, send_time, respect_quiet_hours, created_at,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
+const COLUMNS = `id, site_id, content, ttl, urgency, transactional, subscription_ids::text[] AS subscription_ids, external_ids, template, send_time, respect_quiet_hours,
+  impressions::text, clicks::text, created_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
 
 function toRow(r: Record<string, any>): NotificationRow {
   return {
@@ -44,12 +48,14 @@ function toRow(r: Record<string, any>): NotificationRow {
     template: r.template,
     sendTime: r.send_time,
     respectQuietHours: r.respect_quiet_hours,
+    impressions: Number(r.impressions),
+    clicks: Number(r.clicks),
     createdAt: r.created_at,
     sortKey: r.sort_key,
   };
 }
 
-export async function insertNotification(db: Queryable, n: Omit<NotificationRow, 'createdAt' | 'sortKey'>): Promise<void> {
+export async function insertNotification(db: Queryable, n: Omit<NotificationRow, 'impressions' | 'clicks' | 'createdAt' | 'sortKey'>): Promise<void> {
   await db.query(
     `INSERT INTO campaign.notifications (id, site_id, content, ttl, urgency, transactional, subscription_ids, external_ids, template, send_time, respect_quiet_hours)
      VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::uuid[], $8::text[], $9::jsonb, $10::jsonb, $11)`,

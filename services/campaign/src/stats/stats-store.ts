@@ -6,9 +6,11 @@
 // (the latest, whatever order the events came in); its winner is the first one reported, kept;
 // its window's end is set once by the delivery service, so the latest reported is kept. A
 // best-time campaign's results by slot are kept the same way as an A/B test's.
+// A notification's run reports under the notification's id: its impressions and clicks are kept
+// the same way on the notification, and what they grew by is added to its automation step's.
 import type { AbWinner, VariantResult } from '@webpush/contracts/ab-test.js';
 import type { SlotResult } from '@webpush/contracts/best-time.js';
-import type { Queryable } from '@webpush/shared/db.js';
+import { withTransaction, type Pool, type Queryable } from '@webpush/shared/db.js';
 import type { StatsMessage } from '@webpush/contracts/messages.js';
 
 /** The results as stored: only the counters, in variant order (the campaign object computes the rest). */
@@ -61,7 +63,13 @@ export async function recordWinner(db: Queryable, campaignId: string, winner: Ab
   return rowCount === 1;
 }
 
-export async function applyStats(db: Queryable, messages: StatsMessage[]): Promise<void> {
+/** A batch of stats events: each is a campaign's or a notification's (the other statement finds no row for it). */
+export async function applyStats(pool: Pool, messages: StatsMessage[]): Promise<void> {
+  await applyCampaignStats(pool, messages);
+  await applyNotificationStats(pool, messages);
+}
+
+async function applyCampaignStats(db: Queryable, messages: StatsMessage[]): Promise<void> {
   if (messages.length === 0) return;
   await db.query(
     `UPDATE campaign.campaign_stats s
@@ -136,4 +144,42 @@ export async function applyStats(db: Queryable, messages: StatsMessage[]): Promi
   if (failed.length > 0) {
     await db.query(`UPDATE campaign.campaigns SET status = 'failed' WHERE id = ANY($1::uuid[]) AND status = 'published'`, [failed]);
   }
+}
+
+/**
+ * Notifications' impressions and clicks, each kept at the greatest reported, and each step's of
+ * an automation grown by exactly what its notification's grew by. The notifications are locked
+ * first (in id order, so two batches never wait on each other in a circle): the increase is then
+ * computed from what is stored and applied in the same transaction, so a replayed, reordered or
+ * concurrently consumed event adds nothing twice.
+ */
+async function applyNotificationStats(pool: Pool, messages: StatsMessage[]): Promise<void> {
+  // An event with neither can raise nothing (a run's first events, every campaign's before it is seen).
+  const counted = messages.filter((m) => m.impressions > 0 || m.clicks > 0);
+  if (counted.length === 0) return;
+  await withTransaction(pool, async (tx) => {
+    const { rows } = await tx.query(`SELECT id FROM campaign.notifications WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [[...new Set(counted.map((m) => m.campaignId))]]);
+    if (rows.length === 0) return;
+    const ids = new Set(rows.map((r) => r.id as string));
+    const mine = counted.filter((m) => ids.has(m.campaignId));
+    // `o` is the row as it was before this statement (locked above: nobody changed it since);
+    // a step's notification is found by its send rows, however many people it names.
+    await tx.query(
+      `WITH v AS (
+         SELECT id, max(impressions) AS impressions, max(clicks) AS clicks
+           FROM unnest($1::uuid[], $2::bigint[], $3::bigint[]) AS t(id, impressions, clicks) GROUP BY id),
+       grown AS (
+         UPDATE campaign.notifications n SET impressions = GREATEST(o.impressions, v.impressions), clicks = GREATEST(o.clicks, v.clicks)
+           FROM v JOIN campaign.notifications o ON o.id = v.id
+          WHERE n.id = v.id AND (v.impressions > o.impressions OR v.clicks > o.clicks)
+         RETURNING n.id, n.impressions - o.impressions AS impressions, n.clicks - o.clicks AS clicks),
+       steps AS (
+         SELECT DISTINCT s.notification_id, s.automation_id, s.step FROM campaign.automation_sends s WHERE s.notification_id IN (SELECT id FROM grown))
+       INSERT INTO campaign.automation_step_stats AS t (automation_id, step, impressions, clicks)
+       SELECT s.automation_id, s.step, sum(g.impressions), sum(g.clicks) FROM steps s JOIN grown g ON g.id = s.notification_id
+        GROUP BY s.automation_id, s.step ORDER BY s.automation_id, s.step
+       ON CONFLICT (automation_id, step) DO UPDATE SET impressions = t.impressions + EXCLUDED.impressions, clicks = t.clicks + EXCLUDED.clicks`,
+      [mine.map((m) => m.campaignId), mine.map((m) => m.impressions), mine.map((m) => m.clicks)],
+    );
+  });
 }

@@ -3,6 +3,7 @@
 import type { NotificationCounts as _campaign_v1_NotificationCounts, NotificationCounts__Output as _campaign_v1_NotificationCounts__Output } from '../../campaign/v1/NotificationCounts';
 import type { NotificationResult as _campaign_v1_NotificationResult, NotificationResult__Output as _campaign_v1_NotificationResult__Output } from '../../campaign/v1/NotificationResult';
 import type { SendTime as _campaign_v1_SendTime, SendTime__Output as _campaign_v1_SendTime__Output } from '../../campaign/v1/SendTime';
+import type { Long } from '@grpc/proto-loader';
 
 export interface Notification {
   'id'?: (string);
@@ -17,6 +18,8 @@ export interface Notification {
   'reason'?: (string);
   'sendTime'?: (_campaign_v1_SendTime | null);
   'respectQuietHours'?: (boolean);
+  'impressions'?: (number | string | Long);
+  'clicks'?: (number | string | Long);
 }
 
 export interface Notification__Output {
@@ -32,4 +35,6 @@ export interface Notification__Output {
   'reason': (string);
   'sendTime': (_campaign_v1_SendTime__Output | null);
   'respectQuietHours': (boolean);
+  'impressions': (number);
+  'clicks': (number);
 }
