@@ -40,7 +40,7 @@ export interface Seed {
   countries: string[];
 }
 
-type CampaignMethods = Pick<CampaignServiceClient, 'Authenticate' | 'CreateCampaign' | 'ListCampaigns' | 'GetCampaign' | 'DeleteCampaign' | 'PickWinner' | 'UpdateDraft' | 'ReviseCampaign' | 'CreateTemplate' | 'ListTemplates' | 'GetTemplate' | 'UpdateTemplate' | 'DeleteTemplate' | 'RenderTemplate' | 'CreateNotification' | 'GetNotification' | 'CreateFeed' | 'ListFeeds' | 'GetFeed' | 'UpdateFeed' | 'DeleteFeed' | 'CreateAutomation' | 'ListAutomations' | 'GetAutomation' | 'UpdateAutomation' | 'DeleteAutomation' | 'RecordEvent'>;
+type CampaignMethods = Pick<CampaignServiceClient, 'Authenticate' | 'CreateCampaign' | 'ListCampaigns' | 'GetCampaign' | 'DeleteCampaign' | 'PickWinner' | 'UpdateDraft' | 'ReviseCampaign' | 'CreateTemplate' | 'ListTemplates' | 'GetTemplate' | 'UpdateTemplate' | 'DeleteTemplate' | 'RenderTemplate' | 'CreateNotification' | 'GetNotification' | 'ListNotifications' | 'CreateFeed' | 'ListFeeds' | 'GetFeed' | 'UpdateFeed' | 'DeleteFeed' | 'CreateAutomation' | 'ListAutomations' | 'GetAutomation' | 'UpdateAutomation' | 'DeleteAutomation' | 'RecordEvent'>;
 
 /** `env`: variables for the campaign service; `kafka`: connect it (and delivery) to the test Kafka; `deliveryEnv`: variables for the delivery service. */
 export async function startHarness(label: string, env: Record<string, string> = {}, opts: { kafka?: boolean; deliveryEnv?: Record<string, string> } = {}): Promise<Harness> {
