@@ -267,7 +267,7 @@ describe('e2e: the generated TypeScript client (openapi-typescript + openapi-fet
     const templateId: string = template.body.id;
     const created = await client('createAutomation', { key: site.apiKey, templateId, requestId: 'client-automation-1' });
     expect([created.status, created.requestId, created.body.status, created.body.trigger]).to.deep.equal([200, 'client-automation-1', 'active', { type: 'event', name: 'cart_abandoned' }]);
-    expect(created.body.steps).to.deep.equal([{ delaySeconds: 3600, templateId, variables: { first_name: 'there' }, results: { sent: 0, exits: 0 } }]);
+    expect(created.body.steps).to.deep.equal([{ delaySeconds: 3600, templateId, variables: { first_name: 'there' }, results: { sent: 0, exits: 0, impressions: 0, clicks: 0, ctr: 0 } }]);
     const automationId: string = created.body.id;
     const listed = await client('listAutomations', { key: site.apiKey, limit: 5 });
     expect([listed.status, listed.body.items.map((a: { id: string }) => a.id)]).to.deep.equal([200, [automationId]]);
