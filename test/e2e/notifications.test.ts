@@ -145,6 +145,37 @@ describe('e2e: notifications to chosen subscriptions', function () {
     expect([foreign.status, foreign.body]).to.deep.equal([400, { message: 'template.id is not a template of this site' }]);
   });
 
+  it("when an automation's step reaches a person and their browser shows it and clicks it, then the impression and the click are counted on the step's notification and on the step (delivery → Kafka → campaign service)", async () => {
+    const { secret } = await stack.cli('sites', 'identity-secret', site.id);
+    const browser = await identifiedBrowser(site, secret, 'series-1');
+    const tmpl = await call('POST', '/v2/templates', { name: 'series step', title: 'Your cart is waiting', body: 'Finish your order', link: 'https://shop.example/cart' });
+    expect(tmpl.status, tmpl.text).to.equal(200);
+    const created = await call('POST', '/v2/automations', { name: 'Cart', trigger: { type: 'event', name: 'cart_abandoned' }, steps: [{ delaySeconds: 0, templateId: tmpl.body.id }] });
+    expect(created.status, created.text).to.equal(200);
+    const automationId = created.body.id as string;
+    expect((await call('POST', '/v2/events', { externalId: 'series-1', name: 'cart_abandoned' })).status).to.equal(202);
+    // The step falls due at once: the runner makes its notification, the delivery service pushes it.
+    const push = await eventually(async () => sim.received(browser.simId).find((m) => JSON.parse(m.payload).title === 'Your cart is waiting'), 60_000, 200);
+    const { id: notificationId, token } = JSON.parse(push.payload) as { id: string; token: string };
+    // The browser shows it and it is clicked; a report the worker repeats counts once.
+    for (const type of ['impression', 'click', 'impression', 'click']) {
+      const res = await stack.api.request('POST', '/public/v1/events', { body: { type, token } });
+      expect(res.status, res.text).to.equal(202);
+    }
+    const results = await eventually(async () => {
+      const a = await call('GET', `/v2/automations/${automationId}`);
+      expect(a.status, a.text).to.equal(200);
+      return a.body.steps[0].results.clicks >= 1 ? a.body.steps[0].results : undefined;
+    }, 30_000, 200);
+    expect(results).to.deep.equal({ sent: 1, exits: 0, impressions: 1, clicks: 1, ctr: 100 });
+    const n = await call('GET', `/v2/notifications/${notificationId}`);
+    expect(n.body).to.deep.include({ impressions: 1, clicks: 1, ctr: 100 });
+    const listed = (await call('GET', '/v2/notifications?limit=1000')).body.items.find((i: { id: string }) => i.id === notificationId);
+    expect(listed).to.deep.include({ impressions: 1, clicks: 1, ctr: 100 });
+    // A notification sent by the API is no step's, and was neither shown nor clicked.
+    expect((await call('GET', '/v2/notifications?limit=1000')).body.items.find((i: { id: string }) => i.id !== notificationId)).to.deep.include({ impressions: 0, clicks: 0, ctr: 0 });
+  });
+
   it('when the same Idempotency-Key is sent again, then the first notification is answered and nothing is sent twice; with another body, 422', async () => {
     const key = `notify-${randomUUID()}`;
     const body = { subscriptionIds: [mine[20].subscriberId], ...content, transactional: true };

@@ -3,9 +3,10 @@
 // tag triggers' keys and values too —, steps with odd delays, ids, variables, send times and
 // quiet-hours flags, exit events and exitOn.click) → 200 or 400, bad text refused, nothing
 // stored on a 4xx; hostile pause/rename bodies; hostile events (ids, names, properties, the
-// Idempotency-Key header) → 202 or 4xx, nothing stored on a 4xx; the bystander's automation on
-// every route (404 `Automation not found`), its template in a step (400), its trigger's event
-// sent with the fuzzed site's key (its runs unchanged); odd ids. Steps are never due within the
+// Idempotency-Key header) → 202 or 4xx, nothing stored on a 4xx (the steps' impressions and
+// clicks included); the bystander's automation on every route (404 `Automation not found`), its
+// template in a step (400), its trigger's event sent with the fuzzed site's key (its runs and its
+// step's counters unchanged, read back 0); odd ids. Steps are never due within the
 // class (a day's delay), so nothing is pushed.
 import fc from 'fast-check';
 import type { RequestSpec } from '../support/http.js';
@@ -25,17 +26,19 @@ function v2(method: string, path: string, key: string, body?: string, extra: [st
   return { method, path, headers, body };
 }
 
-/** The site's automations and their runs, for "nothing stored on a 4xx". */
+/** The site's automations, their runs and their steps' impressions and clicks, for "nothing stored on a 4xx". */
 export async function automationsOf(siteId: string): Promise<string> {
   const { rows } = await getCtx().db.query(
     `SELECT (SELECT count(*)::int FROM campaign.automations WHERE site_id = $1) AS n,
             (SELECT coalesce(md5(string_agg(id || ':' || name || ':' || status || ':' || trigger_type || ':' || coalesce(trigger_event, '') || ':' || coalesce(trigger_value::text, '') || ':' || steps::text || ':' || exit_on::text, ',' ORDER BY id)), '')
                FROM campaign.automations WHERE site_id = $1) AS a,
             (SELECT coalesce(md5(string_agg(e.automation_id || ':' || e.external_id || ':' || e.round || ':' || e.state || ':' || e.next_step, ',' ORDER BY e.automation_id, e.external_id)), '')
-               FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id WHERE a.site_id = $1) AS e`,
+               FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id WHERE a.site_id = $1) AS e,
+            (SELECT coalesce(md5(string_agg(t.automation_id || ':' || t.step || ':' || t.impressions || ':' || t.clicks, ',' ORDER BY t.automation_id, t.step)), '')
+               FROM campaign.automation_step_stats t JOIN campaign.automations a ON a.id = t.automation_id WHERE a.site_id = $1) AS t`,
     [siteId],
   );
-  return `${rows[0].n}/${rows[0].a}/${rows[0].e}`;
+  return `${rows[0].n}/${rows[0].a}/${rows[0].e}/${rows[0].t}`;
 }
 
 const eventName = fc.oneof(fc.constantFrom('cart_abandoned', 'checkout_completed', 'a', 'a'.repeat(64), 'a'.repeat(65), 'a b', 'ä', '', 'x:y.z-1', '__proto__'), hostileString);
@@ -180,7 +183,10 @@ export function registerAutomations(): void {
       for (const odd of ODD_SEGMENTS) {
         for (const [method, path, body] of routes(odd)) await automationProbe(v2(method, path, sites.fuzz.apiKey, body), `odd id ${show(odd)}`, [400, 404, 405, 413, 429]);
       }
-      if ((await automationsOf(sites.other.id)) !== before) violation(cls, "the bystander's automations or runs changed");
+      if ((await automationsOf(sites.other.id)) !== before) violation(cls, "the bystander's automations, runs or step counters changed");
+      const read = await probe(cls, v2('GET', `/v2/automations/${theirId}`, sites.other.apiKey), { siteId: sites.other.id, allowed: [200], what: 'the bystander reads its automation' });
+      const results = read.body?.steps?.[0]?.results;
+      if (!results || results.impressions !== 0 || results.clicks !== 0 || results.ctr !== 0) violation(cls, `the bystander's step results: ${show(results)}`);
       await endOfClassChecks(cls);
       assertNoViolations(cls);
     });

@@ -7,13 +7,15 @@
 // near-valid windows, holdouts; an accepted one read back as asked) — → 202 or 4xx, bad text refused, nothing stored on a
 // 4xx, the bystander's template never used; a person of the bystander's named by their id → never reached (no subscription); hostile Idempotency-Key headers; hostile
 // `limit` and `cursor` queries; odd and the bystander's notification ids → 404; the bystander's
-// subscriptions named are never reached (no subscription) and its data unchanged. Targets are
+// subscriptions named are never reached (no subscription) and its data unchanged; reports naming a
+// notification with forged tokens → 400, nothing counted (its impressions, clicks, ctr 0). Targets are
 // random ids and the bystander's: nothing is ever pushed to the outside world.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { SiteInfo } from '../../e2e/support/fixtures.js';
 import { request } from '../support/http.js';
 import { hasBadText, hostileString, hostileValue, ODD_SEGMENTS, pathSegment, toJsonText } from '../support/hostile.js';
+import { createTrackingTokens, deriveTrackingKey } from '../../../services/delivery/src/tracking/tracking-token.js';
 import { fuzz, probe } from '../support/probe.js';
 import { assertNoViolations, endOfClassChecks, getCtx, jsonRequest, show, sleep, trackViolations, validSubscription, violation } from '../support/suite.js';
 
@@ -183,6 +185,30 @@ export function registerNotifications(): void {
         const shown = { sendTime: read.body?.sendTime, respectQuietHours: read.body?.respectQuietHours };
         if (JSON.stringify(shown) !== JSON.stringify(expected)) violation(cls, `sendTime ${show(body, 200)} read back as ${show(shown, 200)}`);
       });
+      assertNoViolations(cls);
+    });
+
+    it("reports naming a notification with forged tokens (another deployment's key; this one's altered or cut) → 400, nothing recorded; its reads show impressions, clicks and ctr as 0", async () => {
+      const c = getCtx();
+      const created = await probe(cls, jsonRequest('POST', '/v2/notifications', valid([randomUUID()]), site.apiKey), { siteId: site.id, allowed: [202], what: '(a notification to report on)' });
+      const id = created.body?.id as string;
+      const foreign = createTrackingTokens(deriveTrackingKey(randomBytes(32)));
+      const ours = createTrackingTokens(deriveTrackingKey(Buffer.from(c.stack.vapidEncryptionKey, 'base64')));
+      const forged = fc.tuple(fc.bigInt({ min: 1n, max: 2n ** 40n }), fc.constantFrom('impression', 'click'), fc.constantFrom('foreign', 'altered', 'cut', 'longer'), fc.nat(53));
+      await fuzz(forged, { numRuns: 80, timeMs: 8_000, seedOffset: 235 }, async ([subscriber, type, how, at]) => {
+        const target = { campaignId: id, subscriberId: String(subscriber) };
+        const real = ours.sign(target);
+        const token =
+          how === 'foreign' ? foreign.sign(target) : how === 'altered' ? real.slice(0, at) + (real[at] === 'A' ? 'B' : 'A') + real.slice(at + 1) : how === 'cut' ? real.slice(0, at) : `${real}A`;
+        await probe(cls, jsonRequest('POST', '/public/v1/events', { type, token }), { siteId: site.id, allowed: [400, 429], what: `(${how} ${type} token)` });
+      });
+      const { rows } = await c.db.query(`SELECT count(*)::int AS n FROM delivery.tracking WHERE campaign_id = $1`, [id]);
+      if (rows[0].n !== 0) violation(cls, `forged reports were recorded for the notification: ${rows[0].n}`);
+      const one = await probe(cls, { method: 'GET', path: `/v2/notifications/${id}`, headers: [['Authorization', site.apiKey]] }, { siteId: site.id, allowed: [200], what: '(its own notification)' });
+      const listed = await probe(cls, { method: 'GET', path: '/v2/notifications?limit=1000', headers: [['Authorization', site.apiKey]] }, { siteId: site.id, allowed: [200], what: '(its notifications)' });
+      for (const n of [one.body, (listed.body?.items ?? []).find((i: { id: string }) => i.id === id)]) {
+        if (n?.impressions !== 0 || n?.clicks !== 0 || n?.ctr !== 0) violation(cls, `the notification's counters after forged reports: ${show(n, 300)}`);
+      }
       assertNoViolations(cls);
     });
 
