@@ -172,8 +172,10 @@ describe('e2e: notifications to chosen subscriptions', function () {
     expect(n.body).to.deep.include({ impressions: 1, clicks: 1, ctr: 100 });
     const listed = (await call('GET', '/v2/notifications?limit=1000')).body.items.find((i: { id: string }) => i.id === notificationId);
     expect(listed).to.deep.include({ impressions: 1, clicks: 1, ctr: 100 });
-    // A notification sent by the API is no step's, and was neither shown nor clicked.
-    expect((await call('GET', '/v2/notifications?limit=1000')).body.items.find((i: { id: string }) => i.id !== notificationId)).to.deep.include({ impressions: 0, clicks: 0, ctr: 0 });
+    // A notification no browser showed: 0 each, listed and read.
+    const unseen = (await call('POST', '/v2/notifications', { subscriptionIds: [randomUUID()], ...content })).body.id as string;
+    expect((await finished(unseen))).to.deep.include({ impressions: 0, clicks: 0, ctr: 0 });
+    expect((await call('GET', '/v2/notifications?limit=1000')).body.items.find((i: { id: string }) => i.id === unseen)).to.deep.include({ impressions: 0, clicks: 0, ctr: 0 });
   });
 
   it('when the same Idempotency-Key is sent again, then the first notification is answered and nothing is sent twice; with another body, 422', async () => {

@@ -148,4 +148,18 @@ describe('Impressions and clicks of notifications and automation steps', functio
     await applyStats(h.pool, [tracked(id, 2, 1)]);
     expect(await countsOf(id)).to.deep.equal({ impressions: 2, clicks: 1 });
   });
+
+  it('when an automation is deleted while its steps\' events are being applied, then both succeed (neither waits on the other in a circle)', async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const a = await series(`deleted-${attempt}`, 2, [`deleted-${attempt}`]);
+      await nextDay(a);
+      const [first] = await notificationsOf(a, 0);
+      const [second] = await notificationsOf(a, 1);
+      // The first step has its counters row; the second gets its own in the same batch.
+      await applyStats(h.pool, [tracked(first, 1, 0)]);
+      const batch = [tracked(first, 2, 1), tracked(second, 1, 0)];
+      await Promise.all([...Array.from({ length: 4 }, () => applyStats(h.pool, batch)), h.call('DeleteAutomation', req(a)), applyStats(h.pool, batch)]);
+      expect(await countsOf(first)).to.deep.equal({ impressions: 2, clicks: 1 });
+    }
+  });
 });

@@ -162,6 +162,14 @@ async function applyNotificationStats(pool: Pool, messages: StatsMessage[]): Pro
     if (rows.length === 0) return;
     const ids = new Set(rows.map((r) => r.id as string));
     const mine = counted.filter((m) => ids.has(m.campaignId));
+    // Their automations next, before any step row: a delete of one (which takes its row, then its
+    // steps' rows) then waits for this transaction, or this one for it, never both for each other.
+    await tx.query(
+      `SELECT a.id FROM campaign.automations a
+        WHERE a.id IN (SELECT s.automation_id FROM campaign.automation_sends s WHERE s.notification_id = ANY($1::uuid[]))
+        ORDER BY a.id FOR KEY SHARE`,
+      [[...ids]],
+    );
     // `o` is the row as it was before this statement (locked above: nobody changed it since);
     // a step's notification is found by its send rows, however many people it names.
     await tx.query(
