@@ -194,7 +194,9 @@ export function registerNotifications(): void {
       const id = created.body?.id as string;
       const foreign = createTrackingTokens(deriveTrackingKey(randomBytes(32)));
       const ours = createTrackingTokens(deriveTrackingKey(Buffer.from(c.stack.vapidEncryptionKey, 'base64')));
-      const forged = fc.tuple(fc.bigInt({ min: 1n, max: 2n ** 40n }), fc.constantFrom('impression', 'click'), fc.constantFrom('foreign', 'altered', 'cut', 'longer'), fc.nat(53));
+      // `at` < 53: the 54th character carries only 2 of the token's bits, so some changes there
+      // spell the same 40 bytes (the same token, which is not a forgery).
+      const forged = fc.tuple(fc.bigInt({ min: 1n, max: 2n ** 40n }), fc.constantFrom('impression', 'click'), fc.constantFrom('foreign', 'altered', 'cut', 'longer'), fc.nat(52));
       await fuzz(forged, { numRuns: 80, timeMs: 8_000, seedOffset: 235 }, async ([subscriber, type, how, at]) => {
         const target = { campaignId: id, subscriberId: String(subscriber) };
         const real = ours.sign(target);
