@@ -579,7 +579,8 @@ describe('gateway: the console API', function () {
       const created = await ownerA.browser.call('POST', `${base}/automations`, { body: { ...automationBody(templateId), steps: [{ delaySeconds: 3600, templateId, variables: { name: 'Ana' } }, { delaySeconds: 86_400, templateId }] } });
       expect(created.status).to.equal(200);
       const a = created.body as { id: string; steps: { results: unknown }[]; enrolments: unknown };
-      expect(a.steps.map((s) => s.results)).to.deep.equal([{ sent: 0, exits: 0 }, { sent: 0, exits: 0 }]);
+      const none = { sent: 0, exits: 0, impressions: 0, clicks: 0, ctr: 0 };
+      expect(a.steps.map((s) => s.results)).to.deep.equal([none, none]);
       expect(a.enrolments).to.deep.equal({ active: 0, completed: 0, exited: 0, exitReasons: {} });
       const [, fromV2] = await v2('GET', `/v2/automations/${a.id}`);
       const viewer = await users.newUser(siteA.siteId, 'viewer');
