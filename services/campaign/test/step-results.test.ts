@@ -32,7 +32,7 @@ describe('Impressions and clicks of notifications and automation steps', functio
     h = await startHarness('campaign_step_results');
     site = await h.newSite({ subscribers: [{ count: 3, topics: ['news'], countries: [] }] });
     templateId = (await h.call<Template__Output>('CreateTemplate', { siteId: site.siteId, bodyJson: JSON.stringify({ name: 'step', title: 'Hello {{ name | "there" }}', body: 'A step', link: 'https://shop.example/' }) })).id;
-    const render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForCampaign;
+    const render = templateUseCases({ pool: h.pool, cursors: createCursorCodec(randomBytes(32)) }).renderForNotification;
     runner = createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 100 });
   });
   after(async () => h?.stop());
