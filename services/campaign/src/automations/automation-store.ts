@@ -96,7 +96,7 @@ export async function deleteAutomation(db: Queryable, siteId: string, id: string
 }
 
 export interface StepResults {
-  /** Notifications made (a person each). */
+  /** People the step was sent to (a send row each). */
   sent: number;
   /** People who left the series while this step was their next. */
   exits: number;
