@@ -1154,7 +1154,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
       expect(await steps.locator('tbody tr').nth(0).innerText()).to.match(/^1\s+at once\s+Cart reminder\s+item = red boots\s+0\s+0\s+0\s+0\s+—$/);
       expect(await steps.locator('tbody tr').nth(1).innerText()).to.match(/^2\s+after 1 day\s+Cart reminder\s+None\s+0\s+0\s+0\s+0\s+—$/);
       expect(await steps.getByRole('link', { name: 'Cart reminder' }).first().getAttribute('href')).to.equal(`#/sites/${site.id}/templates/${templateId}`);
-      expect(await page.locator('dl.facts').innerText()).to.match(/Trigger\s+Event cart_abandoned\s+Exit events\s+checkout_completed, order_cancelled\s+People\s+0 in progress, 0 completed, 0 exited/);
+      expect(await page.locator('dl.facts').innerText()).to.match(/Trigger\s+Event cart_abandoned\s+Exit events\s+checkout_completed, order_cancelled, and a click on one of its notifications\s+People\s+0 in progress, 0 completed, 0 exited/);
 
       // The event starts the person's run: the first step is sent, and its result shown.
       const event = await stack.api.request('POST', '/v2/events', { key: site.apiKey, body: { externalId: 'shopper-1', name: 'cart_abandoned' } });
