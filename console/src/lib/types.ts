@@ -546,6 +546,8 @@ export interface AutomationStepResults {
   exits: number;
   impressions?: number;
   clicks?: number;
+  /** Clicks per impression in percent, as campaigns' (null: no impression yet). */
+  ctr?: number | null;
 }
 
 export interface AutomationStep {

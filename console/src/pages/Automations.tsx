@@ -8,7 +8,7 @@ import { useId, useState } from 'preact/hooks';
 import { ConfirmDialog, ErrorBox, FieldErrors, Loading, Notice, TextField, ViewerNote } from '../components/ui';
 import { api, ApiError } from '../lib/api';
 import { splitAutomationMessage, type SplitMessage } from '../lib/field-errors';
-import { canChange, count, rate } from '../lib/format';
+import { canChange, count, percent } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
@@ -307,7 +307,7 @@ function StepsTable({ site, steps, templateName, templatesRead }: { site: SiteDe
                   <>
                     <td class="num">{count(r?.impressions)}</td>
                     <td class="num">{count(r?.clicks)}</td>
-                    <td class="num">{r?.impressions ? rate((r.clicks ?? 0) / r.impressions) : '—'}</td>
+                    <td class="num">{percent(r?.ctr)}</td>
                   </>
                 ) : null}
               </tr>
