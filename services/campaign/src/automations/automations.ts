@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '@webpush/shared/api-texts.js';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { PeopleMessage } from '@webpush/contracts/messages.js';
-import { findFreshKey, type CursorCodec } from '../campaigns/index.js';
+import { findFreshKey, listingPage, type CursorCodec, type ListingPage } from '../campaigns/index.js';
 import { templateById } from '../templates/index.js';
 import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
 import { formatUtcDate } from '../base/dates.js';
@@ -38,12 +38,7 @@ export interface Automation {
   updatedAt: string;
 }
 
-export interface AutomationPage {
-  items: Automation[];
-  limit: number;
-  hasMore: boolean;
-  nextCursor: string | null;
-}
+export type AutomationPage = ListingPage<Automation>;
 
 const automationOf = (row: AutomationRow): Automation => ({
   id: row.id,
@@ -89,14 +84,7 @@ export function automationUseCases(deps: { pool: Pool; cursors: CursorCodec; onS
 
     async listAutomations(siteId: string, limitText: string, cursor: string): Promise<AutomationPage> {
       const limit = limitOf(limitText);
-      const scope = { listing: 'automations' as const, limit };
-      const after = cursor === '' ? null : cursors.decode(cursor, siteId, scope);
-      if (cursor !== '' && after === null) throw new ValidationError([MESSAGES.invalidCursor]);
-      const rows = isUuid(siteId) ? await listAutomations(pool, siteId, limit, after) : [];
-      const items = rows.slice(0, limit);
-      const hasMore = rows.length > limit;
-      const last = items[items.length - 1];
-      return { items: items.map(automationOf), limit, hasMore, nextCursor: hasMore ? cursors.encode(siteId, scope, { sortKey: last.sortKey, id: last.id }) : null };
+      return listingPage(cursors, siteId, 'automations', limit, cursor, (after) => listAutomations(pool, siteId, limit, after), automationOf);
     },
 
     async getAutomation(siteId: string, id: string): Promise<Automation> {

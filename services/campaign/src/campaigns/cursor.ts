@@ -5,7 +5,9 @@ import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '../base/canonical-json.js';
 import { formatUtcDate } from '../base/dates.js';
 import type { ListInput } from './list-input.js';
-import { UUID } from '../base/ids.js';
+import { ValidationError } from '../base/errors.js';
+import { isUuid, UUID } from '../base/ids.js';
+import { MESSAGES } from '../base/texts.js';
 
 const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 // Cursors this codec makes are about 250 characters; anything much longer is not one of them.
@@ -87,3 +89,36 @@ export function createCursorCodec(secret: Buffer) {
 }
 
 export type CursorCodec = ReturnType<typeof createCursorCodec>;
+
+/** A page of a site's listing, newest first, as the API answers it. */
+export interface ListingPage<Item> {
+  items: Item[];
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/**
+ * One page of a site's templates, feeds or automations: the cursor checked against the site and
+ * the limit (400 `invalidCursor` when it is not one this codec made for them), `read` asked for
+ * `limit + 1` rows after it (the one more says whether a next page exists), and the next page's
+ * cursor signed at the last row shown. A site id that is not a UUID has no rows.
+ */
+export async function listingPage<Row extends CursorPosition, Item>(
+  codec: CursorCodec,
+  siteId: string,
+  listing: 'templates' | 'feeds' | 'automations',
+  limit: number,
+  cursor: string,
+  read: (after: CursorPosition | null) => Promise<Row[]>,
+  itemOf: (row: Row) => Item,
+): Promise<ListingPage<Item>> {
+  const scope = { listing, limit };
+  const after = cursor === '' ? null : codec.decode(cursor, siteId, scope);
+  if (cursor !== '' && after === null) throw new ValidationError([MESSAGES.invalidCursor]);
+  const rows = isUuid(siteId) ? await read(after) : [];
+  const items = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = items[items.length - 1];
+  return { items: items.map(itemOf), limit, hasMore, nextCursor: hasMore ? codec.encode(siteId, scope, { sortKey: last.sortKey, id: last.id }) : null };
+}

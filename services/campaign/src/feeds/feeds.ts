@@ -6,7 +6,7 @@
 import type { Resolver } from '@webpush/push/outbound.js';
 import { resolvedAddressProblem } from '@webpush/push/outbound.js';
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
-import type { CursorCodec } from '../campaigns/index.js';
+import { listingPage, type CursorCodec, type ListingPage } from '../campaigns/index.js';
 import { formatUtcDate } from '../base/dates.js';
 import { NotFoundError, RefusedError, ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
@@ -39,12 +39,7 @@ export interface Feed {
   updatedAt: string;
 }
 
-export interface FeedPage {
-  items: Feed[];
-  limit: number;
-  hasMore: boolean;
-  nextCursor: string | null;
-}
+export type FeedPage = ListingPage<Feed>;
 
 /** A create body judged by the create's rules, its template rendered (campaigns/, checkCreateBodyUseCase). */
 export type CreateBodyCheck = (siteId: string, body: Record<string, unknown>) => Promise<void>;
@@ -118,14 +113,7 @@ export function feedUseCases(deps: FeedUseCaseDeps) {
 
     async listFeeds(siteId: string, limitText: string, cursor: string): Promise<FeedPage> {
       const limit = limitOf(limitText);
-      const scope = { listing: 'feeds' as const, limit };
-      const after = cursor === '' ? null : cursors.decode(cursor, siteId, scope);
-      if (cursor !== '' && after === null) throw new ValidationError([MESSAGES.invalidCursor]);
-      const rows = isUuid(siteId) ? await listFeeds(pool, siteId, limit, after) : [];
-      const items = rows.slice(0, limit);
-      const hasMore = rows.length > limit;
-      const last = items[items.length - 1];
-      return { items: items.map(feedOf), limit, hasMore, nextCursor: hasMore ? cursors.encode(siteId, scope, { sortKey: last.sortKey, id: last.id }) : null };
+      return listingPage(cursors, siteId, 'feeds', limit, cursor, (after) => listFeeds(pool, siteId, limit, after), feedOf);
     },
 
     async getFeed(siteId: string, id: string): Promise<Feed> {

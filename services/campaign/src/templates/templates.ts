@@ -6,7 +6,7 @@
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { CampaignContent } from '@webpush/contracts/campaign-content.js';
 import type { Values } from '@webpush/contracts/template.js';
-import { validateContentInput, type CursorCodec } from '../campaigns/index.js';
+import { listingPage, validateContentInput, type CursorCodec, type ListingPage } from '../campaigns/index.js';
 import { formatUtcDate } from '../base/dates.js';
 import { NotFoundError, RefusedError, ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
@@ -30,12 +30,7 @@ export interface Template {
   updatedAt: string;
 }
 
-export interface TemplatePage {
-  items: Template[];
-  limit: number;
-  hasMore: boolean;
-  nextCursor: string | null;
-}
+export type TemplatePage = ListingPage<Template>;
 
 /** What a create with `template` is made of: the rendered content fields, and the template as rendered. */
 export interface RenderedTemplate {
@@ -130,14 +125,7 @@ export function templateUseCases(deps: { pool: Pool; cursors: CursorCodec }) {
 
     async listTemplates(siteId: string, limitText: string, cursor: string): Promise<TemplatePage> {
       const limit = limitOf(limitText);
-      const scope = { listing: 'templates' as const, limit };
-      const after = cursor === '' ? null : cursors.decode(cursor, siteId, scope);
-      if (cursor !== '' && after === null) throw new ValidationError([MESSAGES.invalidCursor]);
-      const rows = isUuid(siteId) ? await listTemplates(pool, siteId, limit, after) : [];
-      const items = rows.slice(0, limit);
-      const hasMore = rows.length > limit;
-      const last = items[items.length - 1];
-      return { items: items.map(templateOf), limit, hasMore, nextCursor: hasMore ? cursors.encode(siteId, scope, { sortKey: last.sortKey, id: last.id }) : null };
+      return listingPage(cursors, siteId, 'templates', limit, cursor, (after) => listTemplates(pool, siteId, limit, after), templateOf);
     },
 
     async getTemplate(siteId: string, id: string): Promise<Template> {
