@@ -307,7 +307,7 @@ function StepsTable({ site, steps, templateName, templatesRead }: { site: SiteDe
                   <>
                     <td class="num">{count(r?.impressions)}</td>
                     <td class="num">{count(r?.clicks)}</td>
-                    <td class="num">{percent(r?.ctr)}</td>
+                    <td class="num">{r?.impressions ? percent(r.ctr) : '—'}</td>
                   </>
                 ) : null}
               </tr>
