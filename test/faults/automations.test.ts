@@ -299,8 +299,8 @@ describe('faults: automations (each step to each person once, under kill -9 and 
     else {
       if (!results.series.every((x) => x.sent === PEOPLE && x.exits === 0)) problems.push(`the series' results ${JSON.stringify(results.series)}, want sent ${PEOPLE} and no exits per step`);
       if (results.cart[0].sent !== PEOPLE - cancelled || results.cart[0].exits !== cancelled) problems.push(`the cart's results ${JSON.stringify(results.cart)}, want sent ${PEOPLE - cancelled}, exits ${cancelled}`);
-      if (JSON.stringify(results.seriesEnrolments) !== JSON.stringify({ active: 0, completed: PEOPLE, exited: 0 })) problems.push(`the series' enrolments ${JSON.stringify(results.seriesEnrolments)}`);
-      if (JSON.stringify(results.cartEnrolments) !== JSON.stringify({ active: 0, completed: PEOPLE - cancelled, exited: cancelled })) problems.push(`the cart's enrolments ${JSON.stringify(results.cartEnrolments)}`);
+      if (JSON.stringify(results.seriesEnrolments) !== JSON.stringify({ active: 0, completed: PEOPLE, exited: 0, exitReasons: {} })) problems.push(`the series' enrolments ${JSON.stringify(results.seriesEnrolments)}`);
+      if (JSON.stringify(results.cartEnrolments) !== JSON.stringify({ active: 0, completed: PEOPLE - cancelled, exited: cancelled, exitReasons: { event: cancelled } })) problems.push(`the cart's enrolments ${JSON.stringify(results.cartEnrolments)}`);
     }
     if (f.notificationsNotCompleted !== 0) problems.push(`${f.notificationsNotCompleted} of ${t.notifications.size} notifications' runs not completed`);
     if (f.rowsNotFinal !== 0) problems.push(`${f.rowsNotFinal} delivery-log rows without a final outcome`);
