@@ -60,7 +60,7 @@ describe('delivery operations endpoints', () => {
     expect(text).to.match(/^db_pool_max_connections\{pool="interactive",webpush_service="delivery"\} 10$/m);
     expect(text).to.match(/^db_pool_max_connections\{pool="bulk",webpush_service="delivery"\} 4$/m);
     expect(text).to.match(/^db_pool_max_connections\{pool="readiness",webpush_service="delivery"\} 1$/m);
-    expect(text).to.match(/^db_pool_max_connections\{pool="notifications",webpush_service="delivery"\} 4$/m);
+    expect(text).to.match(/^db_pool_max_connections\{pool="notifications",webpush_service="delivery"\} 12$/m);
     expect(text).to.match(/^kafka_consumer_group_lag\{group="delivery-dispatch",topic="campaign\.dispatch\.v1",webpush_service="delivery"\} 0$/m);
     expect(text).to.match(/^kafka_consumer_group_lag\{group="delivery-chunks",topic="delivery\.chunks\.v1",webpush_service="delivery"\} 0$/m);
   });
