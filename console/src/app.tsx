@@ -200,17 +200,27 @@ function Shell({ route, session, onLogout, hash, children }: { route: Route; ses
       return;
     }
     // The heading may come after the page's data (a site loading first): look for it a while —
-    // unless the user has meanwhile put the focus somewhere (typing in a field): never taken back.
+    // unless the user has meanwhile acted (put the focus somewhere, typed, clicked): never taken
+    // back. Acting is watched as events, not as a focused element that changed: a user who goes
+    // back to the field they submitted from (a second look-up) keeps the same element focused.
     const before = document.activeElement;
+    let acted = false;
+    const act = () => (acted = true);
+    const events = ['keydown', 'pointerdown'] as const;
+    for (const e of events) document.addEventListener(e, act, true);
     let tries = 0;
+    const stop = () => {
+      clearInterval(t);
+      for (const e of events) document.removeEventListener(e, act, true);
+    };
     const t = setInterval(() => {
       const now = document.activeElement;
-      if (now && now !== before && now !== document.body && now.isConnected) return clearInterval(t);
+      if (acted || (now && now !== before && now !== document.body && now.isConnected)) return stop();
       const h1 = main.current?.querySelector<HTMLElement>('h1');
       if (h1) h1.focus({ preventScroll: false });
-      if (h1 || ++tries > 100) clearInterval(t);
+      if (h1 || ++tries > 100) stop();
     }, 30);
-    return () => clearInterval(t);
+    return stop;
   }, [hash.split('?')[0]]);
 
   return (
