@@ -45,6 +45,8 @@ export function automationJson(a: Automation__Output) {
         : {}),
     })),
     exitOn: { events: a.exitEvents, click: a.exitOnClick },
+    // Absent from a previous release's campaign service, which has no throttle: null, as none.
+    throttlePerMinute: a.throttlePerMinute ?? null,
     ...(a.enrolments
       ? { enrolments: { active: a.enrolments.active, completed: a.enrolments.completed, exited: a.enrolments.exited, exitReasons: sortedReasons(a.enrolments.exitReasons) } }
       : {}),

@@ -9,6 +9,7 @@ import { ValidationError } from '../base/errors.js';
 import { isUuid } from '../base/ids.js';
 import { fill, MESSAGES } from '../base/texts.js';
 import { sendTimeFields } from '../notifications/index.js';
+import { MAX_THROTTLE_PER_MINUTE } from '../sites/index.js';
 import { variablesField } from '../templates/index.js';
 
 export const MAX_STEPS = 10;
@@ -50,6 +51,8 @@ export interface AutomationInput {
   trigger: Trigger;
   steps: Step[];
   exitOn: ExitOn;
+  /** At most this many of its due steps (people) sent a minute; null: no limit. */
+  throttlePerMinute: number | null;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -109,6 +112,14 @@ function stepsField(value: unknown, errors: string[]): Step[] {
   });
 }
 
+/** A campaign's bounds (1 to the most a throttle may ask for); null or absent is no limit. */
+function throttleField(value: unknown, errors: string[]): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_THROTTLE_PER_MINUTE) return value;
+  errors.push(MESSAGES.automationThrottle);
+  return null;
+}
+
 function exitOnField(value: unknown, errors: string[]): ExitOn {
   if (value === undefined) return { events: [], click: true };
   const events = isObject(value) ? (value.events ?? []) : null;
@@ -129,7 +140,7 @@ function exitOnField(value: unknown, errors: string[]): ExitOn {
 }
 
 export function validateAutomationInput(body: Record<string, unknown>): AutomationInput {
-  if (!onlyKeys(body, ['name', 'status', 'trigger', 'steps', 'exitOn'])) throw new ValidationError([MESSAGES.automationFields]);
+  if (!onlyKeys(body, ['name', 'status', 'trigger', 'steps', 'exitOn', 'throttlePerMinute'])) throw new ValidationError([MESSAGES.automationFields]);
   const errors: string[] = [];
   const input: AutomationInput = {
     name: nameField(body.name, errors),
@@ -137,19 +148,28 @@ export function validateAutomationInput(body: Record<string, unknown>): Automati
     trigger: triggerField(body.trigger, errors),
     steps: stepsField(body.steps, errors),
     exitOn: exitOnField(body.exitOn, errors),
+    throttlePerMinute: throttleField(body.throttlePerMinute, errors),
   };
   if (errors.length > 0) throw new ValidationError(errors);
   return input;
 }
 
-/** A PATCH: name and status, at least one. */
-export function validateAutomationUpdate(body: Record<string, unknown>): { name?: string; status?: AutomationStatus } {
-  if (!onlyKeys(body, ['name', 'status']) || Object.keys(body).length === 0) throw new ValidationError([MESSAGES.automationUpdateFields]);
+export interface AutomationUpdate {
+  name?: string;
+  status?: AutomationStatus;
+  /** null: the limit removed. */
+  throttlePerMinute?: number | null;
+}
+
+/** A PATCH: name, status and throttlePerMinute, at least one. */
+export function validateAutomationUpdate(body: Record<string, unknown>): AutomationUpdate {
+  if (!onlyKeys(body, ['name', 'status', 'throttlePerMinute']) || Object.keys(body).length === 0) throw new ValidationError([MESSAGES.automationUpdateFields]);
   const errors: string[] = [];
   const name = body.name === undefined ? undefined : nameField(body.name, errors);
   const status = body.status === undefined ? undefined : statusField(body.status, errors);
+  const throttlePerMinute = body.throttlePerMinute === undefined ? undefined : throttleField(body.throttlePerMinute, errors);
   if (errors.length > 0) throw new ValidationError(errors);
-  return { ...(name !== undefined ? { name } : {}), ...(status !== undefined ? { status } : {}) };
+  return { ...(name !== undefined ? { name } : {}), ...(status !== undefined ? { status } : {}), ...(throttlePerMinute !== undefined ? { throttlePerMinute } : {}) };
 }
 
 export interface EventInput {

@@ -3,7 +3,7 @@
 // runner's claim names none (it serves every site) and checks the automation is active in the
 // statement that claims.
 import type { Queryable } from '@webpush/shared/db.js';
-import type { AutomationStatus, ExitOn, Step, Trigger } from './automation-input.js';
+import type { AutomationInput, AutomationStatus, AutomationUpdate, ExitOn, Step, Trigger } from './automation-input.js';
 
 export interface AutomationRow {
   id: string;
@@ -13,13 +13,14 @@ export interface AutomationRow {
   trigger: Trigger;
   steps: Step[];
   exitOn: ExitOn;
+  throttlePerMinute: number | null;
   createdAt: Date;
   updatedAt: Date;
   /** The list's position: created_at as microsecond text. */
   sortKey: string;
 }
 
-const COLUMNS = `id, site_id, name, status, trigger_type, trigger_event, trigger_value, steps, exit_on, created_at, updated_at,
+const COLUMNS = `id, site_id, name, status, trigger_type, trigger_event, trigger_value, steps, exit_on, throttle_per_minute, created_at, updated_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key`;
 
 function triggerOf(r: Record<string, any>): Trigger {
@@ -37,15 +38,16 @@ const rowOf = (r: Record<string, any>): AutomationRow => ({
   steps: r.steps,
   // An automation stored before `click` existed exits on a click like any created without it.
   exitOn: { events: r.exit_on.events, click: r.exit_on.click ?? true },
+  throttlePerMinute: r.throttle_per_minute,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   sortKey: r.sort_key,
 });
 
-export async function insertAutomation(db: Queryable, siteId: string, a: { name: string; status: AutomationStatus; trigger: Trigger; steps: Step[]; exitOn: ExitOn }): Promise<AutomationRow> {
+export async function insertAutomation(db: Queryable, siteId: string, a: AutomationInput): Promise<AutomationRow> {
   const { rows } = await db.query(
-    `INSERT INTO campaign.automations (site_id, name, status, trigger_type, trigger_event, trigger_value, steps, exit_on)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb) RETURNING ${COLUMNS}`,
+    `INSERT INTO campaign.automations (site_id, name, status, trigger_type, trigger_event, trigger_value, steps, exit_on, throttle_per_minute)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9) RETURNING ${COLUMNS}`,
     [
       siteId,
       a.name,
@@ -55,6 +57,7 @@ export async function insertAutomation(db: Queryable, siteId: string, a: { name:
       a.trigger.type === 'tag' && a.trigger.value !== undefined ? JSON.stringify(a.trigger.value) : null,
       JSON.stringify(a.steps),
       JSON.stringify(a.exitOn),
+      a.throttlePerMinute,
     ],
   );
   return rowOf(rows[0]);
@@ -77,14 +80,18 @@ export async function listAutomations(db: Queryable, siteId: string, limit: numb
 }
 
 /**
- * The fields given, changed. Its row lock waits for a runner's batch that holds the automation
- * (the claim's FOR SHARE), so once a pause has answered, nothing more of it is sent.
+ * The fields given, changed (a throttle given as null is removed; its clock stays, never read
+ * while unthrottled and never a burst when throttled again: the pace starts from now at the
+ * earliest). Its row lock waits for a runner's batch that holds the automation (the claim's FOR
+ * SHARE, a throttled claim's FOR NO KEY UPDATE), so once a pause has answered, nothing more of it
+ * is sent.
  */
-export async function updateAutomation(db: Queryable, siteId: string, id: string, change: { name?: string; status?: AutomationStatus }): Promise<AutomationRow | null> {
+export async function updateAutomation(db: Queryable, siteId: string, id: string, change: AutomationUpdate): Promise<AutomationRow | null> {
   const { rows } = await db.query(
-    `UPDATE campaign.automations SET name = COALESCE($3, name), status = COALESCE($4, status), updated_at = now()
+    `UPDATE campaign.automations SET name = COALESCE($3, name), status = COALESCE($4, status),
+            throttle_per_minute = CASE WHEN $5 THEN $6::int ELSE throttle_per_minute END, updated_at = now()
       WHERE id = $1 AND site_id = $2 RETURNING ${COLUMNS}`,
-    [id, siteId, change.name ?? null, change.status ?? null],
+    [id, siteId, change.name ?? null, change.status ?? null, change.throttlePerMinute !== undefined, change.throttlePerMinute ?? null],
   );
   return rows[0] ? rowOf(rows[0]) : null;
 }
@@ -199,23 +206,82 @@ export interface DueStep {
   dueAt: Date;
 }
 
+const DUE_STEP = `e.automation_id, a.site_id, e.external_id, e.round, e.next_step, a.steps, e.variables, e.due_at`;
+const dueStepOf = (r: Record<string, any>): DueStep => ({ automationId: r.automation_id, siteId: r.site_id, externalId: r.external_id, round: r.round, step: r.next_step, steps: r.steps, variables: r.variables, dueAt: r.due_at });
+
 /**
- * Up to `limit` due enrolments of active automations, locked until the caller's transaction ends:
- * SKIP LOCKED lets runners share the work (one never waits for another's rows), and the share lock
- * on the automation makes a pause or delete wait for the batch, never the other way round.
+ * Up to `limit` due enrolments of active unthrottled automations, locked until the caller's
+ * transaction ends: SKIP LOCKED lets runners share the work (one never waits for another's rows),
+ * and the share lock on the automation makes a pause or delete wait for the batch, never the other
+ * way round. A throttled automation's steps are claimPaced's.
  */
 export async function claimDue(tx: Queryable, limit: number): Promise<DueStep[]> {
   const { rows } = await tx.query(
-    `SELECT e.automation_id, a.site_id, e.external_id, e.round, e.next_step, a.steps, e.variables, e.due_at
+    `SELECT ${DUE_STEP}
        FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id
-      WHERE e.state = 'active' AND e.due_at <= now() AND a.status = 'active'
+      WHERE e.state = 'active' AND e.due_at <= now() AND a.status = 'active' AND a.throttle_per_minute IS NULL
       ORDER BY e.due_at
       LIMIT $1
       FOR UPDATE OF e SKIP LOCKED
       FOR SHARE OF a`,
     [limit],
   );
-  return rows.map((r) => ({ automationId: r.automation_id, siteId: r.site_id, externalId: r.external_id, round: r.round, step: r.next_step, steps: r.steps, variables: r.variables, dueAt: r.due_at }));
+  return rows.map(dueStepOf);
+}
+
+/**
+ * How many steps a throttled automation `a` may send now (docs/api-decisions.md, "Automations",
+ * "Throttling"). Each step takes a slot of 60 s ÷ its rate on its clock (`paced_until`, the end of
+ * the slots taken), which never starts in the past (time not used is not made up); a step may go
+ * when its slot ends within the next second — or within one slot, when a slot is longer — so a
+ * pass takes about a second's worth and at least one step:
+ * floor((now − greatest(clock, now)) × rate ÷ 60 s + max(rate ÷ 60, 1)), in integers but for the
+ * clock's lead (a rate of 7 is one step, not 0.9999…).
+ */
+const ALLOWANCE = `floor((extract(epoch FROM now() - greatest(a.paced_until, now())) * a.throttle_per_minute + greatest(a.throttle_per_minute, 60)) / 60)::int`;
+
+/**
+ * Up to `limit` due steps of active throttled automations, each automation's at most its
+ * allowance, oldest due first. The automation's row is locked (FOR NO KEY UPDATE: it does not
+ * hold back an event's or a send's foreign-key check as FOR UPDATE would; SKIP LOCKED: an
+ * automation another runner is pacing is its) from reading its clock to advancing it in the
+ * caller's transaction, so runners together never take more than the pace allows; a locked row is
+ * read as its last committed version (a runner that committed just before is seen). One
+ * automation at a time, so none is locked that this batch does not serve.
+ */
+export async function claimPaced(tx: Queryable, limit: number): Promise<DueStep[]> {
+  const due: DueStep[] = [];
+  const served: string[] = [];
+  while (due.length < limit) {
+    const { rows: paced } = await tx.query(
+      `SELECT a.id, x.allowance
+         FROM campaign.automations a CROSS JOIN LATERAL (SELECT ${ALLOWANCE} AS allowance) x
+        WHERE a.status = 'active' AND a.throttle_per_minute IS NOT NULL AND x.allowance >= 1 AND a.id <> ALL($1::uuid[])
+          AND EXISTS (SELECT 1 FROM campaign.automation_enrolments e WHERE e.automation_id = a.id AND e.state = 'active' AND e.due_at <= now())
+        ORDER BY a.paced_until NULLS FIRST
+        LIMIT 1
+        FOR NO KEY UPDATE OF a SKIP LOCKED`,
+      [served],
+    );
+    if (paced.length === 0) break;
+    const { id, allowance } = paced[0];
+    served.push(id);
+    // Its own due steps by the (automation_id, due_at) index; rows another transaction holds (an
+    // exit being written) are skipped and take no slot.
+    const { rows } = await tx.query(
+      `SELECT ${DUE_STEP}
+         FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id
+        WHERE e.automation_id = $1 AND e.state = 'active' AND e.due_at <= now()
+        ORDER BY e.due_at
+        LIMIT $2
+        FOR UPDATE OF e SKIP LOCKED`,
+      [id, Math.min(allowance, limit - due.length)],
+    );
+    if (rows.length === 0) continue;
+    await tx.query(`UPDATE campaign.automations SET paced_until = greatest(paced_until, now()) + make_interval(secs => $2 * 60.0 / throttle_per_minute) WHERE id = $1`, [id, rows.length]);
+    due.push(...rows.map(dueStepOf));
+  }
+  return due;
 }
 
 /**
@@ -261,14 +327,22 @@ export async function exitEnrolment(tx: Queryable, d: DueStep, reason: string): 
 }
 
 /**
- * The earliest due time ahead of an active automation (null when none): the runner wakes at it.
- * The first row of the due-time index that is of an active automation, not min() over the join,
- * which reads every active enrolment (a million: a third of a second, every pass).
+ * The earliest time ahead a step of an active automation may be sent (null when none): the runner
+ * wakes at it. For the unthrottled, the first row of the due-time index that is of one, not min()
+ * over the join, which reads every active enrolment (a million: a third of a second, every pass);
+ * for each throttled one, its first due step or its clock, whichever is later (when the clock
+ * comes, a second's worth may go: claimPaced's ALLOWANCE). One without active enrolments has no
+ * time, so an idle throttled automation's clock wakes nobody.
  */
 export async function nextDue(db: Queryable): Promise<Date | null> {
   const { rows } = await db.query(
-    `SELECT e.due_at AS next FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id
-      WHERE e.state = 'active' AND a.status = 'active' ORDER BY e.due_at LIMIT 1`,
+    `SELECT least(
+       (SELECT e.due_at FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id
+         WHERE e.state = 'active' AND a.status = 'active' AND a.throttle_per_minute IS NULL ORDER BY e.due_at LIMIT 1),
+       (SELECT min((SELECT greatest(e.due_at, a.paced_until) FROM campaign.automation_enrolments e
+                     WHERE e.automation_id = a.id AND e.state = 'active' ORDER BY e.due_at LIMIT 1))
+          FROM campaign.automations a WHERE a.status = 'active' AND a.throttle_per_minute IS NOT NULL)
+     ) AS next`,
   );
   return rows[0]?.next ?? null;
 }

@@ -31,6 +31,8 @@ export interface Automation {
   /** Each with its results when read by id (GetAutomation). */
   steps: (Step & { results?: StepResults })[];
   exitOn: ExitOn;
+  /** At most this many of its due steps (people) sent a minute; null: no limit. */
+  throttlePerMinute: number | null;
   /** GetAutomation only: people by where they are, the exited by why they left (`exitReasons`: a reason with none is absent). */
   enrolments?: { active: number; completed: number; exited: number; exitReasons: Record<string, number> };
   /** `YYYY-MM-DDTHH:MM:SSZ`. */
@@ -47,6 +49,7 @@ const automationOf = (row: AutomationRow): Automation => ({
   trigger: row.trigger,
   steps: row.steps,
   exitOn: row.exitOn,
+  throttlePerMinute: row.throttlePerMinute,
   createdAt: formatUtcDate(row.createdAt),
   updatedAt: formatUtcDate(row.updatedAt),
 });

@@ -1,7 +1,8 @@
 // The automations' due-step runner (docs/api-decisions.md, "Automations"): claims due enrolments
-// of active automations in batches and sends the batch's steps as notifications made from their
-// templates, one per (automation, step, values): a welcome's 1,000 people due together are ONE
-// notification naming them all, each rendered with their own tags by the delivery service. The
+// of active automations in batches (a throttled automation's at its pace: automation-store.ts,
+// claimPaced) and sends the batch's steps as notifications made from their templates, one per
+// (automation, step, values): a welcome's 1,000 people due together are ONE notification naming
+// them all, each rendered with their own tags by the delivery service. The
 // send keys (one per person, pointing at that notification), the notification rows, their outbox
 // rows and the enrolments' next due times are written in one transaction. A crash anywhere before
 // the commit leaves nothing of the batch (the rows are claimed again); after it, the steps are
@@ -13,7 +14,7 @@ import type { Logger } from '@webpush/shared/log.js';
 import { createPeriodic } from '@webpush/shared/periodic.js';
 import { notificationInputOf, storeNotification, type NotificationTemplateRenderer } from '../notifications/index.js';
 import { ValidationError } from '../base/errors.js';
-import { advance, claimDue, exitEnrolment, nextDue, recordSends, type DueStep } from './automation-store.js';
+import { advance, claimDue, claimPaced, exitEnrolment, nextDue, recordSends, type DueStep } from './automation-store.js';
 
 /** Bounds one tick, so a backlog cannot starve shutdown; a tick that hits it wakes the next at once. */
 const MAX_BATCHES_PER_TICK = 50;
@@ -44,7 +45,9 @@ function groupsOf(due: readonly DueStep[]): DueStep[][] {
 }
 
 /**
- * One batch in the caller's transaction: claims up to `limit` due steps and sends each group as
+ * One batch in the caller's transaction: claims up to `limit` due steps — the unthrottled
+ * automations' first, by today's one statement, then what the throttled ones' pace allows (their
+ * clocks advanced in this transaction) — and sends each group as
  * one notification, by POST /v2/notifications's own path for a `template` to people: the step's
  * template with `{...step.variables, ...the run's event properties}`, checked at creation (a
  * variable with no value stands as the person's tag) and rendered per person with their tags by
@@ -54,6 +57,7 @@ function groupsOf(due: readonly DueStep[]): DueStep[][] {
  */
 export async function sendDueSteps(tx: Queryable, render: NotificationTemplateRenderer, limit: number): Promise<{ claimed: number; sent: number; notifications: number }> {
   const due = await claimDue(tx, limit);
+  if (due.length < limit) due.push(...(await claimPaced(tx, limit - due.length)));
   const onward: DueStep[] = [];
   let sent = 0;
   let notifications = 0;
@@ -88,7 +92,7 @@ export async function sendDueSteps(tx: Queryable, render: NotificationTemplateRe
 export function createStepRunner(deps: { pool: Pool; log: Logger; render: NotificationTemplateRenderer; onDispatched?: () => void }, opts: StepRunnerOptions) {
   let dueTimer: NodeJS.Timeout | undefined;
 
-  /** Arms a wake at the earliest due step ahead, when it comes before the next interval's pass. */
+  /** Arms a wake at the earliest step ahead that may go (a throttled automation's at its clock), when it comes before the next interval's pass. */
   async function wakeAtNextDue(): Promise<void> {
     const next = await nextDue(deps.pool);
     if (!next || !loop.started()) return;

@@ -161,8 +161,8 @@ const OWN = {
   templateWithContent: 'A campaign takes either template or content fields (title, body, link, icon, image, callToAction, utm parameters, notification options), not both',
   // /v2/automations and POST /v2/events (an addition: docs/api-decisions.md, "Automations")
   automationNotFound: 'Automation not found',
-  automationFields: 'An automation takes only name, status, trigger, steps and exitOn',
-  automationUpdateFields: 'An update takes only name and status, at least one of them',
+  automationFields: 'An automation takes only name, status, trigger, steps, exitOn and throttlePerMinute',
+  automationUpdateFields: 'An update takes only name, status and throttlePerMinute, at least one of them',
   automationName: 'name must be a string of 1 to 100 characters',
   automationNameCharacters: `name ${BAD_CHARACTERS}`,
   automationStatus: 'status must be active or paused',
@@ -174,6 +174,7 @@ const OWN = {
   automationStepSendTime: 'steps[<i>].sendTime must be {"mode": "bestTime", "within": "1h" to "72h"} or null',
   automationStepRespectQuietHours: 'steps[<i>].respectQuietHours must be true or false',
   automationStepVariables: 'steps[<i>].variables must be an object of at most 100 names (a-z, 0-9 and _, not starting with a digit, at most 64 characters) with string (at most 1000 characters) or number values',
+  automationThrottle: 'throttlePerMinute must be a whole number from 1 to 1000000 or null',
   automationExitOn: 'exitOn must be an object with events (at most 20 event names, each once) and click (true or false)',
   eventFields: 'An event takes only externalId, name and properties',
   eventExternalId: 'externalId must be a string of 1 to 128 characters without control characters',

@@ -51,6 +51,7 @@ const automationMessage = (a: Automation) => ({
   })),
   exitEvents: a.exitOn.events,
   exitOnClick: a.exitOn.click,
+  ...(a.throttlePerMinute !== null ? { throttlePerMinute: a.throttlePerMinute } : {}),
   ...(a.enrolments ? { enrolments: a.enrolments } : {}),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,

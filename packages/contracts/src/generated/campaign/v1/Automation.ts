@@ -15,6 +15,8 @@ export interface Automation {
   'createdAt'?: (string);
   'updatedAt'?: (string);
   'exitOnClick'?: (boolean);
+  'throttlePerMinute'?: (number);
+  '_throttlePerMinute'?: "throttlePerMinute";
 }
 
 export interface Automation__Output {
@@ -28,4 +30,6 @@ export interface Automation__Output {
   'createdAt': (string);
   'updatedAt': (string);
   'exitOnClick': (boolean);
+  'throttlePerMinute'?: (number);
+  '_throttlePerMinute'?: "throttlePerMinute";
 }
