@@ -80,7 +80,7 @@ describe('Automations', function () {
 
   it('when a body is not an automation, or a step names another site\'s template, then refused by field and nothing is stored', async () => {
     const before = await count('automations');
-    await expectStatus(create({ ...welcome(), extra: 1 }), grpc.status.INVALID_ARGUMENT, 'An automation takes only name, status, trigger, steps and exitOn');
+    await expectStatus(create({ ...welcome(), extra: 1 }), grpc.status.INVALID_ARGUMENT, 'An automation takes only name, status, trigger, steps, exitOn and throttlePerMinute');
     await expectStatus(create(welcome({ steps: [] })), grpc.status.INVALID_ARGUMENT, 'steps must be an array of 1 to 10 steps');
     await expectStatus(create(welcome({ steps: [{ delaySeconds: -1, templateId }] })), grpc.status.INVALID_ARGUMENT, 'steps[0].delaySeconds must be a whole number of seconds from 0 to 31536000 (365 days)');
     await expectStatus(create(welcome({ trigger: { type: 'event', name: 'bad name' } })), grpc.status.INVALID_ARGUMENT, 'trigger must be {"type": "subscribed"}, {"type": "event", "name": <event name>} or {"type": "tag", "name": <tag key>, "value"?: <string of at most 256 characters, number or boolean>}');

@@ -1,8 +1,9 @@
 // Class 24: automations and events (/v2/automations, POST /v2/events; docs/api-decisions.md,
 // "Automations"), attacked with an ordinary key: every automation field hostile (names, triggers —
 // tag triggers' keys and values too —, steps with odd delays, ids, variables, send times and
-// quiet-hours flags, exit events and exitOn.click) → 200 or 400, bad text refused, nothing
-// stored on a 4xx; hostile pause/rename bodies; hostile events (ids, names, properties, the
+// quiet-hours flags, exit events and exitOn.click, throttlePerMinute) → 200 or 400, bad text
+// refused, nothing stored on a 4xx; hostile pause/rename/throttle bodies, and hostile
+// throttlePerMinute values on create and PATCH each refused with its message; hostile events (ids, names, properties, the
 // Idempotency-Key header) → 202 or 4xx, nothing stored on a 4xx (the steps' impressions and
 // clicks included); the bystander's automation on every route (404 `Automation not found`), its
 // template in a step (400), its trigger's event sent with the fuzzed site's key (its runs and its
@@ -17,7 +18,10 @@ import { assertNoViolations, endOfClassChecks, getCtx, show, trackViolations, vi
 export const CLASS_AUTOMATIONS = '24 automations';
 const cls = CLASS_AUTOMATIONS;
 
-const FIELDS = ['name', 'status', 'trigger', 'steps', 'exitOn'] as const;
+const FIELDS = ['name', 'status', 'trigger', 'steps', 'exitOn', 'throttlePerMinute'] as const;
+const THROTTLE_MESSAGE = 'throttlePerMinute must be a whole number from 1 to 1000000 or null';
+/** Near the bounds, of other types and hostile: each refused with THROTTLE_MESSAGE. */
+const HOSTILE_THROTTLES: unknown[] = [0, -1, 1.5, 0.5, '10', '', 1_000_001, 2 ** 31, 2 ** 53, 1e308, -0.0001, true, false, [], [10], {}, { perMinute: 10 }, { valueOf: 10 }, '1e3', 'null'];
 const DAY = 86_400;
 
 function v2(method: string, path: string, key: string, body?: string, extra: [string, string][] = []): RequestSpec {
@@ -30,7 +34,7 @@ function v2(method: string, path: string, key: string, body?: string, extra: [st
 export async function automationsOf(siteId: string): Promise<string> {
   const { rows } = await getCtx().db.query(
     `SELECT (SELECT count(*)::int FROM campaign.automations WHERE site_id = $1) AS n,
-            (SELECT coalesce(md5(string_agg(id || ':' || name || ':' || status || ':' || trigger_type || ':' || coalesce(trigger_event, '') || ':' || coalesce(trigger_value::text, '') || ':' || steps::text || ':' || exit_on::text, ',' ORDER BY id)), '')
+            (SELECT coalesce(md5(string_agg(id || ':' || name || ':' || status || ':' || trigger_type || ':' || coalesce(trigger_event, '') || ':' || coalesce(trigger_value::text, '') || ':' || steps::text || ':' || exit_on::text || ':' || coalesce(throttle_per_minute::text, ''), ',' ORDER BY id)), '')
                FROM campaign.automations WHERE site_id = $1) AS a,
             (SELECT coalesce(md5(string_agg(e.automation_id || ':' || e.external_id || ':' || e.round || ':' || e.state || ':' || e.next_step, ',' ORDER BY e.automation_id, e.external_id)), '')
                FROM campaign.automation_enrolments e JOIN campaign.automations a ON a.id = e.automation_id WHERE a.site_id = $1) AS e,
@@ -107,6 +111,7 @@ export function registerAutomations(): void {
         },
         { arbitrary: fc.array(step, { minLength: 0, maxLength: 12 }), weight: 3 },
         { arbitrary: fc.record({ events: fc.oneof(fc.array(eventName, { maxLength: 22 }), hostileValue), click: fc.oneof(fc.boolean(), hostileValue) }, { requiredKeys: [] }), weight: 2 },
+        { arbitrary: fc.oneof(fc.integer({ min: -2, max: 1_000_002 }), fc.constantFrom<unknown>(...HOSTILE_THROTTLES, null, 1, 1_000_000)), weight: 1 },
       );
       const mutation = fc.tuple(fc.constantFrom<string>(...FIELDS, 'unknownField', '__proto__'), fc.option(fieldValue, { nil: undefined, freq: 8 }));
       const made: string[] = [];
@@ -127,10 +132,36 @@ export function registerAutomations(): void {
         }
       });
       const target = made[0] ?? (await probe(cls, v2('POST', '/v2/automations', sites.fuzz.apiKey, JSON.stringify(valid())), { siteId: sites.fuzz.id, allowed: [200], what: 'target' })).body.id;
-      const change = fc.dictionary(fc.oneof(fc.constantFrom('name', 'status', 'steps', 'trigger'), hostileString), fc.oneof(fc.constantFrom('active', 'paused', 'PAUSED', ''), hostileValue), { maxKeys: 3 });
+      const change = fc.dictionary(
+        fc.oneof(fc.constantFrom('name', 'status', 'steps', 'trigger', 'throttlePerMinute'), hostileString),
+        fc.oneof(fc.constantFrom<unknown>('active', 'paused', 'PAUSED', '', 60, null, 0, 1_000_001), hostileValue),
+        { maxKeys: 3 },
+      );
       await fuzz(change, { numRuns: 150, timeMs: 8_000, seedOffset: 2402 }, async (body) => {
         await automationProbe(v2('PATCH', `/v2/automations/${target}`, sites.fuzz.apiKey, toJsonText(body)), show(body, 200), [200, 400, 413, 429], hasBadText(body.name));
       });
+      await endOfClassChecks(cls);
+      assertNoViolations(cls);
+    });
+
+    it('throttlePerMinute: hostile values on create and PATCH → 400 with its message, nothing stored; 1, 1000000 and null read back', async () => {
+      const { sites } = getCtx();
+      const valid = (throttlePerMinute: unknown) => ({ name: `adv throttle ${++seq}`, trigger: { type: 'event', name: 'cart_abandoned' }, steps: [{ delaySeconds: DAY, templateId }], throttlePerMinute });
+      const refused = async (spec: RequestSpec, what: string) => {
+        const r = await automationProbe(spec, what, [400]);
+        if (r.status === 400 && r.body?.message !== THROTTLE_MESSAGE) violation(cls, `${what}: ${show(r.body)}`);
+      };
+      const target = (await automationProbe(v2('POST', '/v2/automations', sites.fuzz.apiKey, JSON.stringify(valid(120))), 'throttled target', [200])).body?.id as string;
+      for (const t of HOSTILE_THROTTLES) {
+        await refused(v2('POST', '/v2/automations', sites.fuzz.apiKey, JSON.stringify(valid(t))), `create throttlePerMinute ${show(t)}`);
+        if (target) await refused(v2('PATCH', `/v2/automations/${target}`, sites.fuzz.apiKey, JSON.stringify({ throttlePerMinute: t })), `PATCH throttlePerMinute ${show(t)}`);
+      }
+      // A number too long for a double: JSON text written by hand.
+      await refused(v2('POST', '/v2/automations', sites.fuzz.apiKey, JSON.stringify(valid(0)).replace('"throttlePerMinute":0', `"throttlePerMinute":1${'0'.repeat(400)}`)), 'create throttlePerMinute 1e400');
+      for (const t of [1, 1_000_000, null]) {
+        const r = await automationProbe(v2('PATCH', `/v2/automations/${target}`, sites.fuzz.apiKey, JSON.stringify({ throttlePerMinute: t })), `PATCH throttlePerMinute ${t}`, [200]);
+        if (r.status === 200 && r.body?.throttlePerMinute !== t) violation(cls, `PATCH throttlePerMinute ${t} read back as ${show(r.body?.throttlePerMinute)}`);
+      }
       await endOfClassChecks(cls);
       assertNoViolations(cls);
     });
