@@ -235,8 +235,8 @@ export async function claimDue(tx: Queryable, limit: number): Promise<DueStep[]>
  * the slots taken), which never starts in the past (time not used is not made up); a step may go
  * when its slot ends within the next second — or within one slot, when a slot is longer — so a
  * pass takes about a second's worth and at least one step:
- * floor((now − greatest(clock, now)) × rate ÷ 60 s + max(rate ÷ 60, 1)), in integers but for the
- * clock's lead (a rate of 7 is one step, not 0.9999…).
+ * floor((now − greatest(clock, now)) × rate ÷ 60 s + max(rate ÷ 60, 1)), written with its one
+ * division last (numeric: a rate of 7 is one step, not 0.9999…).
  */
 const ALLOWANCE = `floor((extract(epoch FROM now() - greatest(a.paced_until, now())) * a.throttle_per_minute + greatest(a.throttle_per_minute, 60)) / 60)::int`;
 
