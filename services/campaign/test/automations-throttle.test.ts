@@ -191,6 +191,7 @@ describe('Automations: throttling', function () {
     // 6 a minute: one step each 10 s.
     const a = await create(series('race', { throttlePerMinute: 6 }));
     const free = await create(series('race-free'));
+    const later = await create(series('race-later'));
     await enrol(a.id, 5);
     await enrol(free.id, 3);
     const client = await h.pool.connect();
@@ -198,21 +199,22 @@ describe('Automations: throttling', function () {
       await client.query('BEGIN');
       // The first runner takes the unthrottled steps and the throttled one's step, and holds them.
       expect(await sendDueSteps(client, render, 100)).to.deep.include({ claimed: 4 });
-      // Another runner meanwhile: nothing (the throttled automation is locked, the others' steps are held).
-      expect(await pass()).to.deep.include({ claimed: 0 });
+      // Another runner meanwhile: none of those (the throttled automation is locked, the others' steps are held), but steps due since of an unthrottled automation.
+      await enrol(later.id, 2);
+      expect(await pass()).to.deep.include({ claimed: 2 });
       await client.query('COMMIT');
     } finally {
       client.release();
     }
     // After its commit the clock is 10 s ahead: nothing more for anyone.
     expect(await pass()).to.deep.include({ claimed: 0 });
-    expect([await sendsOf(a.id), await sendsOf(free.id)]).to.deep.equal([1, 3]);
+    expect([await sendsOf(a.id), await sendsOf(free.id), await sendsOf(later.id)]).to.deep.equal([1, 3, 2]);
     // Three runners' ticks at once, a second later each time: one step in all.
     const runners = [1, 2, 3].map(() => createStepRunner({ pool: h.pool, log: createLogger('test', 'error'), render }, { intervalMs: 60_000, batchSize: 2 }));
     await h.pool.query(`UPDATE campaign.automations SET paced_until = now() - interval '1 second' WHERE id = $1`, [a.id]);
     expect((await Promise.all(runners.map((r) => r.tick()))).reduce((x, y) => x + y, 0)).to.equal(1);
     expect(await sendsOf(a.id)).to.equal(2);
-    for (const id of [a.id, free.id]) await remove(id);
+    for (const id of [a.id, free.id, later.id]) await remove(id);
   });
 
   it('when a throttled automation was paused with its people due, then resuming it sends a second\'s worth, not what the pause would have allowed', async () => {
