@@ -203,7 +203,7 @@ function AutomationView({ site, automationId, editor }: { site: SiteDetail; auto
           <dd>{triggerWords(a.trigger)}</dd>
           <dt>Exit events</dt>
           <dd>
-            {a.exitOn.events.length === 0 ? <span class="muted">None</span> : a.exitOn.events.map((e, i) => [i > 0 ? ', ' : '', <code key={e}>{e}</code>])}
+            {a.exitOn.events.length === 0 ? (a.exitOn.click ? null : <span class="muted">None</span>) : a.exitOn.events.map((e, i) => [i > 0 ? ', ' : '', <code key={e}>{e}</code>])}
             {a.exitOn.click ? <span>{a.exitOn.events.length === 0 ? 'A click' : ', and a click'} on one of its notifications</span> : null}
           </dd>
           <dt>Throttle</dt>
@@ -442,8 +442,8 @@ function AutomationForm({ site, templates, more }: { site: SiteDetail; templates
         } catch (error) {
           if (error instanceof ApiError && error.status === 400) {
             setErrors(splitAutomationMessage(error.message));
-            // The first field refused takes the focus, as the composer does.
-            setTimeout(() => element.querySelector<HTMLElement>('[aria-invalid="true"], .fieldset-invalid input')?.focus(), 0);
+            // The first field refused takes the focus, as the composer does (in a group of radio buttons, the one chosen).
+            setTimeout(() => element.querySelector<HTMLElement>('[aria-invalid="true"], .fieldset-invalid input:not([type="radio"]), .fieldset-invalid input:checked')?.focus(), 0);
           } else setFailure(error);
         } finally {
           setBusy(false);
@@ -636,7 +636,11 @@ function StepFields(props: {
             Add a variable
           </button>
         </fieldset>
-        <fieldset class={sendTimeErrors?.length || quietErrors?.length ? 'checks fieldset-invalid' : 'checks'}>
+        {/* The group is marked only for a best-time text with no field of its own shown; the others are at their fields. */}
+        <fieldset
+          class={sendTimeErrors?.length && !step.bestTime ? 'checks fieldset-invalid' : 'checks'}
+          aria-describedby={sendTimeErrors?.length && !step.bestTime ? `${id}-when-err` : undefined}
+        >
           <legend>When it is sent</legend>
           <label class="check">
             <input type="checkbox" checked={step.bestTime} onChange={(e) => onChange({ bestTime: (e.currentTarget as HTMLInputElement).checked })} />
@@ -653,7 +657,7 @@ function StepFields(props: {
               errors={sendTimeErrors}
             />
           ) : (
-            <FieldErrors errors={sendTimeErrors} />
+            <FieldErrors id={`${id}-when-err`} errors={sendTimeErrors} />
           )}
           <label class="check">
             <input
