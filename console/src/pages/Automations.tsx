@@ -300,7 +300,7 @@ function ThrottleForm({ site, automation, onSaved }: { site: SiteDetail; automat
       >
         <TextField
           label="At most this many people a minute"
-          hint="Steps due together are spread so that no more people a minute are sent one. Empty: no limit."
+          hint="Its steps go to at most this many people a minute. Empty: no limit."
           inputMode="numeric"
           value={value}
           onValue={(v) => {
@@ -542,7 +542,7 @@ function AutomationForm({ site, templates, more }: { site: SiteDetail; templates
         value={form.throttle}
         onValue={set('throttle')}
         inputMode="numeric"
-        hint="A throttle: steps due together are spread so that no more people a minute are sent one. Empty: no limit."
+        hint="A throttle: its steps go to at most this many people a minute (1 to 1,000,000). Empty: no limit."
         errors={err('throttlePerMinute')}
       />
       <div class="actions">
