@@ -10,7 +10,7 @@ import { splitAutomationMessage, splitMessage, splitWebhookMessage } from '../sr
 import { validateAutomationInput } from '../../services/campaign/src/automations/automation-input.js';
 import { ValidationError } from '../../services/campaign/src/base/errors.js';
 import { MESSAGES as CAMPAIGN_MESSAGES } from '../../services/campaign/src/base/texts.js';
-import { automationRequest, delayWords, newStep, stepTimingWords, triggerWords } from '../src/lib/automations';
+import { automationRequest, delayWords, newStep, stepTimingWords, throttleChange, throttleWords, triggerWords, type AutomationForm } from '../src/lib/automations';
 import { actionText, campaignState, countryName, graphemes, isLive, outcomeText, sendingProgress } from '../src/lib/format';
 import { sendTestNotification, SUBSCRIBE_TIMEOUT_MESSAGE } from '../src/lib/push';
 import { parseHash } from '../src/lib/router';
@@ -362,15 +362,54 @@ describe('console: the Automations pages', () => {
     expect(splitAutomationMessage(`steps[3].sendTime must be an object, ${CAMPAIGN_MESSAGES.automationName}`).byField).to.deep.equal({ 'steps.3.sendTime': ['steps[3].sendTime must be an object'], name: [CAMPAIGN_MESSAGES.automationName] });
   });
 
+  it("puts a tag trigger's, a step's best time and quiet hours' and the throttle's refusals at their fields", () => {
+    const { joined, texts } = refusal({
+      name: 'n',
+      trigger: { type: 'tag', name: 'Plan', value: null },
+      steps: [{ delaySeconds: 0, templateId: '00000000-0000-4000-8000-000000000000', sendTime: { mode: 'bestTime', within: '100h' }, respectQuietHours: 'yes' }],
+    });
+    expect(splitAutomationMessage(joined)).to.deep.equal({
+      byField: { trigger: [CAMPAIGN_MESSAGES.automationTrigger], 'steps.0.sendTime': [texts[1]], 'steps.0.respectQuietHours': [texts[2]] },
+      rest: [],
+    });
+    // The throttle's text (docs/api-decisions.md, "Automations"), beside another field's, on a create or a change.
+    const throttle = 'throttlePerMinute must be a whole number from 1 to 1000000 or null';
+    expect(splitAutomationMessage(`${CAMPAIGN_MESSAGES.automationName}, ${throttle}`)).to.deep.equal({ byField: { name: [CAMPAIGN_MESSAGES.automationName], throttlePerMinute: [throttle] }, rest: [] });
+    expect(splitAutomationMessage(throttle)).to.deep.equal({ byField: { throttlePerMinute: [throttle] }, rest: [] });
+  });
+
   it("says a step's wait and a trigger in words, a kind of trigger it does not know by its fields", () => {
     expect([0, 60, 90 * 60, 3600, 7200, 86_400, 3 * 86_400, 45].map(delayWords)).to.deep.equal(['at once', 'after 1 minute', 'after 90 minutes', 'after 1 hour', 'after 2 hours', 'after 1 day', 'after 3 days', 'after 45 seconds']);
-    expect(stepTimingWords({ delaySeconds: 86_400, sendTime: { mode: 'bestTime', within: '24h' }, respectQuietHours: true })).to.equal("after 1 day, then at each subscription's best hour within 24h, outside quiet hours");
+    expect(stepTimingWords({ delaySeconds: 86_400, sendTime: { mode: 'bestTime', within: '24h' }, respectQuietHours: true })).to.equal("after 1 day, then at each subscription's best hour within 24 hours, outside quiet hours");
+    expect(stepTimingWords({ delaySeconds: 3600, sendTime: { mode: 'bestTime', within: '1h' } })).to.equal("after 1 hour, then at each subscription's best hour within 1 hour");
+    expect(stepTimingWords({ delaySeconds: 0, respectQuietHours: true })).to.equal('at once, outside quiet hours');
     expect(stepTimingWords({ delaySeconds: 0, sendTime: null, respectQuietHours: null })).to.equal('at once');
+    expect(stepTimingWords({ delaySeconds: 0, sendTime: { mode: 'bestTime', within: 'P1D' }, respectQuietHours: false })).to.equal("at once, then at each subscription's best hour within P1D");
     expect(triggerWords({ type: 'subscribed' })).to.equal('Welcome: when a person subscribes');
     expect(triggerWords({ type: 'event', name: 'cart_abandoned' })).to.equal('Event cart_abandoned');
-    expect(triggerWords({ type: 'tag', name: 'vip' })).to.equal('Tag vip');
-    expect(triggerWords({ type: 'tag', key: 'plan', value: 'gold' })).to.equal('Tag plan = gold');
+    expect(triggerWords({ type: 'tag', name: 'vip' })).to.equal('Tag vip, any value');
+    expect(triggerWords({ type: 'tag', name: 'plan', value: 'gold' })).to.equal('Tag plan = gold');
+    expect(triggerWords({ type: 'tag', name: 'score', value: 5 })).to.equal('Tag score = 5');
+    expect(triggerWords({ type: 'tag', name: 'code', value: '5' })).to.equal('Tag code = "5"');
+    expect(triggerWords({ type: 'tag', name: 'vip', value: true })).to.equal('Tag vip = true');
+    expect(triggerWords({ type: 'tag', name: 'note', value: 'false' })).to.equal('Tag note = "false"');
+    expect([throttleWords(null), throttleWords(undefined), throttleWords(1), throttleWords(25_000)]).to.deep.equal(['No limit', 'No limit', 'At most 1 person a minute', 'At most 25,000 people a minute']);
+    expect([throttleChange(''), throttleChange(' 120 '), throttleChange('1.5'), throttleChange('lots')]).to.deep.equal([null, 120, 1.5, 'lots']);
     expect(triggerWords({ type: 'visit', page: '/cart', times: 2 })).to.equal('visit page /cart times 2');
+  });
+
+  /** The form as it opens, with the fields a test gives. */
+  const form = (fields: Partial<AutomationForm>): AutomationForm => ({
+    name: '',
+    trigger: 'subscribed',
+    eventName: '',
+    tagName: '',
+    tagValueKind: 'any',
+    tagValue: '',
+    steps: [],
+    exitEvents: '',
+    throttle: '',
+    ...fields,
   });
 
   it('sends the form as a create body: waits in seconds (what is not a number as typed), variables from their rows, exit events from the comma list', () => {
@@ -381,7 +420,7 @@ describe('console: the Automations pages', () => {
       newStep('t1', 'soon', 'minutes'),
       newStep('t1', '', 'minutes'),
     ];
-    expect(automationRequest({ name: 'Cart', trigger: 'event', eventName: 'cart_abandoned', steps, exitEvents: ' checkout_completed, ,order_cancelled ' })).to.deep.equal({
+    expect(automationRequest(form({ name: 'Cart', trigger: 'event', eventName: 'cart_abandoned', tagName: 'ignored', steps, exitEvents: ' checkout_completed, ,order_cancelled ' }))).to.deep.equal({
       name: 'Cart',
       trigger: { type: 'event', name: 'cart_abandoned' },
       steps: [
@@ -393,11 +432,61 @@ describe('console: the Automations pages', () => {
       ],
       exitOn: { events: ['checkout_completed', 'order_cancelled'] },
     });
-    expect(automationRequest({ name: 'Welcome', trigger: 'subscribed', eventName: 'ignored', steps: [newStep('t1')], exitEvents: '' })).to.deep.equal({
+    expect(automationRequest(form({ name: 'Welcome', trigger: 'subscribed', eventName: 'ignored', steps: [newStep('t1')], exitEvents: '' }))).to.deep.equal({
       name: 'Welcome',
       trigger: { type: 'subscribed' },
       steps: [{ delaySeconds: 0, templateId: 't1' }],
       exitOn: { events: [] },
     });
+  });
+
+  it("sends a tag trigger with its value typed as chosen (none for any; a number that is not one as null, for the API's refusal)", () => {
+    const trigger = (fields: Partial<AutomationForm>) => automationRequest(form({ trigger: 'tag', tagName: 'plan', steps: [newStep('t1')], ...fields })).trigger;
+    expect(trigger({ tagValueKind: 'any', tagValue: 'ignored' })).to.deep.equal({ type: 'tag', name: 'plan' });
+    expect(trigger({ tagValueKind: 'text', tagValue: 'gold' })).to.deep.equal({ type: 'tag', name: 'plan', value: 'gold' });
+    expect(trigger({ tagValueKind: 'text', tagValue: '5' })).to.deep.equal({ type: 'tag', name: 'plan', value: '5' });
+    expect(trigger({ tagValueKind: 'text', tagValue: '' })).to.deep.equal({ type: 'tag', name: 'plan', value: '' });
+    expect(trigger({ tagValueKind: 'number', tagValue: ' 2.5 ' })).to.deep.equal({ type: 'tag', name: 'plan', value: 2.5 });
+    expect(trigger({ tagValueKind: 'number', tagValue: '-3' })).to.deep.equal({ type: 'tag', name: 'plan', value: -3 });
+    expect(trigger({ tagValueKind: 'number', tagValue: 'five' })).to.deep.equal({ type: 'tag', name: 'plan', value: null });
+    expect(trigger({ tagValueKind: 'number', tagValue: '' })).to.deep.equal({ type: 'tag', name: 'plan', value: null });
+    expect(trigger({ tagValueKind: 'true', tagValue: 'ignored' })).to.deep.equal({ type: 'tag', name: 'plan', value: true });
+    expect(trigger({ tagValueKind: 'false' })).to.deep.equal({ type: 'tag', name: 'plan', value: false });
+    // The tag name goes as typed, for the API's own refusal.
+    expect(trigger({ tagName: ' Plan ' })).to.deep.equal({ type: 'tag', name: ' Plan ' });
+    // Each value the form sends for a tag trigger is one the campaign service takes.
+    for (const kind of ['any', 'text', 'number', 'true', 'false'] as const) {
+      expect(() => validateAutomationInput({ ...automationRequest(form({ name: 'n', trigger: 'tag', tagName: 'plan', tagValueKind: kind, tagValue: '7', steps: [newStep('00000000-0000-4000-8000-000000000000')] })) })).not.to.throw();
+    }
+  });
+
+  it("sends a step's best time as sendTime, its quiet hours as the box says (stated whenever best time is on), and a throttle only when typed", () => {
+    const steps = [
+      { ...newStep('t1'), bestTime: true, within: '24' },
+      { ...newStep('t1'), bestTime: true, within: ' 72 ', quietHours: true },
+      { ...newStep('t1'), quietHours: true },
+      { ...newStep('t1'), within: '12' },
+      { ...newStep('t1'), bestTime: true, within: 'soon' },
+    ];
+    const body = automationRequest(form({ name: 'Tagged', trigger: 'tag', tagName: 'plan', tagValueKind: 'text', tagValue: 'gold', steps, throttle: ' 500 ' }));
+    expect(body.steps.map(({ sendTime, respectQuietHours }) => ({ sendTime, respectQuietHours }))).to.deep.equal([
+      { sendTime: { mode: 'bestTime', within: '24h' }, respectQuietHours: false },
+      { sendTime: { mode: 'bestTime', within: '72h' }, respectQuietHours: true },
+      { sendTime: undefined, respectQuietHours: true },
+      { sendTime: undefined, respectQuietHours: undefined },
+      { sendTime: { mode: 'bestTime', within: 'soonh' }, respectQuietHours: false },
+    ]);
+    expect(Object.keys(body.steps[3])).to.deep.equal(['delaySeconds', 'templateId']);
+    expect(body.throttlePerMinute).to.equal(500);
+    expect(automationRequest(form({ steps: [newStep('t1')], throttle: 'lots' })).throttlePerMinute).to.equal('lots');
+    expect(automationRequest(form({ steps: [newStep('t1')], throttle: '  ' }))).not.to.have.property('throttlePerMinute');
+    // The steps the campaign service takes as they are: the box unchecked with best time is stored as no quiet hours.
+    const stored = automationRequest(form({ name: 'n', steps: steps.slice(0, 4).map((s) => ({ ...s, templateId: '00000000-0000-4000-8000-000000000000' })) }));
+    expect(validateAutomationInput({ ...stored }).steps.map((s) => [s.sendTime ?? null, s.respectQuietHours ?? null])).to.deep.equal([
+      [{ withinHours: 24 }, null],
+      [{ withinHours: 72 }, true],
+      [null, true],
+      [null, null],
+    ]);
   });
 });

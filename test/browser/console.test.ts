@@ -10,7 +10,8 @@
 // with it, one refused and redelivered, edits, disables, rotates and deletes it; reads the audit
 // log; fills a campaign's message from a template; looks a person up, exports and deletes them;
 // makes an automation of two steps from a template, sees its first step's result after an event,
-// pauses, resumes and deletes it (by keyboard); invites a viewer by keyboard (the invite page naming the site and the owner), sees the
+// pauses, resumes and deletes it, and makes one started by a tag with a step at each person's best
+// time (by keyboard); invites a viewer by keyboard (the invite page naming the site and the owner), sees the
 // site as that viewer (no control that changes anything), makes them an editor and removes them;
 // logs out; and is not
 // told to "continue where you were" on a fresh visit, only when a session ended while open. The site's subscribers are push-simulator browsers in device
@@ -1080,7 +1081,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
     expect((await stack.api.request('GET', `/v2/users/${encodeURIComponent('Ana María')}`, { key: site.apiKey })).status).to.equal(404);
   });
 
-  it("automations: by keyboard an automation of two steps is made from a template (a refusal said at its field, nothing saved), opened with its steps and their results, paused, resumed and deleted", async () => {
+  it("automations: by keyboard an automation of two steps is made from a template (a refusal said at its field, nothing saved), opened with its steps and their results, paused, resumed and deleted; then one started by a tag, its step at each person's best time", async () => {
     const v2Automations = async () => ((await v2('GET', '/v2/automations')) as { items: { id: string }[] }).items;
     const made = await stack.api.request('POST', '/v2/templates', { key: site.apiKey, body: { name: 'Cart reminder', title: 'Your {{ item | "cart" }} is waiting', body: 'Finish your order today', link: 'https://news.example/cart' } });
     expect(made.status, made.text).to.equal(200);
@@ -1154,7 +1155,7 @@ describe('browser: the console in headless Chromium, against the real stack', fu
       expect(await steps.locator('tbody tr').nth(0).innerText()).to.match(/^1\s+at once\s+Cart reminder\s+item = red boots\s+0\s+0\s+0\s+0\s+—$/);
       expect(await steps.locator('tbody tr').nth(1).innerText()).to.match(/^2\s+after 1 day\s+Cart reminder\s+None\s+0\s+0\s+0\s+0\s+—$/);
       expect(await steps.getByRole('link', { name: 'Cart reminder' }).first().getAttribute('href')).to.equal(`#/sites/${site.id}/templates/${templateId}`);
-      expect(await page.locator('dl.facts').innerText()).to.match(/Trigger\s+Event cart_abandoned\s+Exit events\s+checkout_completed, order_cancelled, and a click on one of its notifications\s+People\s+0 in progress, 0 completed, 0 exited/);
+      expect(await page.locator('dl.facts').innerText()).to.match(/Trigger\s+Event cart_abandoned\s+Exit events\s+checkout_completed, order_cancelled, and a click on one of its notifications\s+Throttle\s+No limit\s+People\s+0 in progress, 0 completed, 0 exited/);
 
       // The event starts the person's run: the first step is sent, and its result shown.
       const event = await stack.api.request('POST', '/v2/events', { key: site.apiKey, body: { externalId: 'shopper-1', name: 'cart_abandoned' } });
@@ -1195,6 +1196,51 @@ describe('browser: the console in headless Chromium, against the real stack', fu
       await page.keyboard.press('Enter');
       await page.getByText('No automations yet.').waitFor();
       expect(await v2Automations()).to.deep.equal([]);
+
+      // A tag trigger and a step at each person's best time, by keyboard: a tag name the API refuses
+      // said at the trigger (its chosen radio button focused), then the value typed as text.
+      await page.getByRole('link', { name: 'New automation' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'New automation' }).waitFor();
+      await type(page.getByLabel('Name', { exact: true }), 'Gold plan');
+      await page.getByRole('radio', { name: 'When a person subscribes (a welcome series)' }).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      const tagRadio = page.getByRole('radio', { name: 'When a tag of a person is set' });
+      expect(await tagRadio.isChecked()).to.equal(true);
+      await type(page.getByLabel('Tag name'), 'Plan');
+      await page.getByLabel('Tag value').focus();
+      await page.keyboard.press('ArrowDown');
+      expect(await page.getByLabel('Tag value').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).to.equal('This text');
+      await type(page.getByLabel('The text'), 'gold');
+      const step = page.getByRole('group', { name: 'Step 1', exact: true });
+      await type(step.getByLabel('Wait after the trigger'), '2');
+      await step.getByRole('checkbox', { name: "Send at each person's best time" }).focus();
+      await page.keyboard.press('Space');
+      await type(step.getByLabel('Within (hours)'), '12');
+      await step.getByRole('checkbox', { name: "Respect the site's quiet hours" }).focus();
+      await page.keyboard.press('Space');
+      await page.getByRole('button', { name: 'Create automation' }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('fieldset.fieldset-invalid', { hasText: 'trigger must be {"type": "subscribed"}' }).waitFor();
+      expect(await tagRadio.evaluate((el) => el === document.activeElement)).to.equal(true);
+      expect(await v2Automations()).to.deep.equal([]);
+      await type(page.getByLabel('Tag name'), 'plan');
+      await screen('automation-new-tag');
+      await page.getByRole('button', { name: 'Create automation' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Gold plan', level: 1 }).waitFor();
+      const [tagged] = (await v2Automations()) as unknown as Record<string, unknown>[];
+      expect(tagged).to.deep.include({
+        name: 'Gold plan',
+        trigger: { type: 'tag', name: 'plan', value: 'gold' },
+        steps: [{ delaySeconds: 7200, templateId, variables: {}, sendTime: { mode: 'bestTime', within: '12h' }, respectQuietHours: true }],
+        exitOn: { events: [], click: true },
+      });
+      expect(await page.locator('dl.facts').innerText()).to.match(/Trigger\s+Tag plan = gold\s+Exit events\s+A click on one of its notifications\s+Throttle\s+No limit\s+/);
+      expect(await steps.locator('tbody tr').nth(0).innerText()).to.match(/^1\s+after 2 hours, then at each subscription's best hour within 12 hours, outside quiet hours\s+Cart reminder\s+None\s+0\s+0/);
+      expect(await page.getByLabel('At most this many people a minute').inputValue()).to.equal('');
+      await screen('automation-tag');
     } finally {
       await page.goto(`${consoleUrl}#/sites/${site.id}/campaigns`);
       for (const a of await v2Automations()) await stack.api.request('DELETE', `/v2/automations/${a.id}`, { key: site.apiKey });

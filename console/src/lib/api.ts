@@ -7,6 +7,7 @@ import type {
   ApiKey,
   AuditPage,
   Automation,
+  AutomationChange,
   AutomationFields,
   AutomationPage,
   BrowserCount,
@@ -230,7 +231,7 @@ export const api = {
   automations: (siteId: string, cursor: string | null) => call<AutomationPage>('GET', `${site(siteId)}/automations${cursor === null ? '' : `?cursor=${enc(cursor)}`}`),
   automation: (siteId: string, automationId: string) => call<Automation>('GET', `${site(siteId)}/automations/${enc(automationId)}`),
   createAutomation: (siteId: string, fields: AutomationFields) => call<Automation>('POST', `${site(siteId)}/automations`, fields),
-  setAutomationStatus: (siteId: string, automationId: string, status: Automation['status']) => call<Automation>('PATCH', `${site(siteId)}/automations/${enc(automationId)}`, { status }),
+  updateAutomation: (siteId: string, automationId: string, change: AutomationChange) => call<Automation>('PATCH', `${site(siteId)}/automations/${enc(automationId)}`, change),
   deleteAutomation: (siteId: string, automationId: string) => call<{ id: string; deleted: true }>('DELETE', `${site(siteId)}/automations/${enc(automationId)}`),
 
   webhooks: (siteId: string) => call<Webhook[]>('GET', `${site(siteId)}/webhooks`),

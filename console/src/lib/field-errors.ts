@@ -183,11 +183,12 @@ export function splitWebhookMessage(message: string): SplitMessage {
 
 /**
  * An automation's texts (docs/api-decisions.md, "Automations"; services/campaign/src/base/texts.ts):
- * each starts with the field it is about — `name`, `trigger`, `steps[1].delaySeconds`, `exitOn` —
+ * each starts with the field it is about — `name`, `trigger`, `steps[1].delaySeconds`, `exitOn`,
+ * `throttlePerMinute` —
  * and runs to the next part that starts with one, so texts the campaign service adds for new
  * fields (a new kind of trigger, a step's new option) still land at their field.
  */
-const AUTOMATION_FIELD = String.raw`(name|status|trigger|exitOn(?:\.\w+)?|steps(?:\[(\d+)\](?:\.(\w+))?)?)`;
+const AUTOMATION_FIELD = String.raw`(name|status|trigger|throttlePerMinute|exitOn(?:\.\w+)?|steps(?:\[(\d+)\](?:\.(\w+))?)?)`;
 const AUTOMATION_RULES: Rule[] = [
   {
     re: new RegExp(String.raw`${AUTOMATION_FIELD} (?:must|is|has) .+?(?=, ${AUTOMATION_FIELD} (?:must|is|has) |$)`, 'y'),

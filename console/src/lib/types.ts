@@ -534,11 +534,18 @@ export interface PersonSends {
   more: boolean;
 }
 
+/** The value a tag trigger waits for (absent: any value). */
+export type TagTriggerValue = string | number | boolean;
+
 /**
  * What starts an automation's runs (docs/api-decisions.md, "Automations"). Other kinds may be
- * added to the API (a tag's); the pages show one they do not know by its type and fields.
+ * added to the API; the pages show one they do not know by its type and fields.
  */
-export type AutomationTrigger = { type: 'subscribed' } | { type: 'event'; name: string } | { type: string; [field: string]: unknown };
+export type AutomationTrigger =
+  | { type: 'subscribed' }
+  | { type: 'event'; name: string }
+  | { type: 'tag'; name: string; value?: TagTriggerValue }
+  | { type: string; [field: string]: unknown };
 
 /** A step's results, as the automation's page answers them; impressions and clicks where the API counts them. */
 export interface AutomationStepResults {
@@ -568,6 +575,8 @@ export interface Automation {
   trigger: AutomationTrigger;
   steps: AutomationStep[];
   exitOn: { events: string[]; click?: boolean };
+  /** People a minute its steps are sent to at most; null (or absent, from a service without the field): no limit. */
+  throttlePerMinute?: number | null;
   enrolments?: { active: number; completed: number; exited: number };
   createdAt: string;
   updatedAt: string;
@@ -583,7 +592,21 @@ export interface AutomationPage {
 /** A create body as the form sends it: numbers as typed (text that is not one goes as it is, for the API to refuse in its words). */
 export interface AutomationFields {
   name: string;
-  trigger: { type: 'subscribed' } | { type: 'event'; name: string };
-  steps: { delaySeconds: number | string; templateId: string; variables?: Record<string, string> }[];
+  /** A tag's value may be null: a number that did not read as one, for the API to refuse. */
+  trigger: { type: 'subscribed' } | { type: 'event'; name: string } | { type: 'tag'; name: string; value?: TagTriggerValue | null };
+  steps: {
+    delaySeconds: number | string;
+    templateId: string;
+    variables?: Record<string, string>;
+    sendTime?: { mode: 'bestTime'; within: string };
+    respectQuietHours?: boolean;
+  }[];
   exitOn: { events: string[] };
+  throttlePerMinute?: number | string;
+}
+
+/** An automation's change (PATCH): its status or its throttle (null lifts it; a text as typed, for the API to refuse). */
+export interface AutomationChange {
+  status?: Automation['status'];
+  throttlePerMinute?: number | string | null;
 }

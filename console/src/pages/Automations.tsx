@@ -1,9 +1,10 @@
 // A site's automations (docs/api-decisions.md, "Automations"; docs/console.md, "Automations"):
-// the list, one automation's page — its trigger, exit events, each step with what it waits, its
-// template and variables, and its results — with Pause/Resume and Delete, and the create form.
-// Everything through the console API's runs of /v2/automations; viewers read, editors and owners
-// change. An automation's steps never change once made (a changed series is a new automation):
-// the page has no edit form, only the name and the status change, and the console changes the status.
+// the list, one automation's page — its trigger, exit events, throttle, each step with when it is
+// sent, its template and variables, and its results — with Pause/Resume, the throttle's change
+// and Delete, and the create form. Everything through the console API's runs of /v2/automations;
+// viewers read, editors and owners change. An automation's steps never change once made (a
+// changed series is a new automation): the page has no edit form, only the name, the status and
+// the throttle change, and the console changes the status and the throttle.
 import { useId, useState } from 'preact/hooks';
 import { ConfirmDialog, ErrorBox, FieldErrors, Loading, Notice, TextField, ViewerNote } from '../components/ui';
 import { api, ApiError } from '../lib/api';
@@ -13,7 +14,22 @@ import { useLoad, useTitle } from '../lib/hooks';
 import { href, navigate, sitePath } from '../lib/router';
 import { useZone } from '../lib/session';
 import { showDate } from '../lib/time';
-import { automationRequest, stepTimingWords, MAX_STEPS, newKey, newStep, triggerWords, UNITS, type StepForm, type Unit } from '../lib/automations';
+import {
+  automationRequest,
+  stepTimingWords,
+  MAX_STEPS,
+  newKey,
+  newStep,
+  TAG_VALUE_KINDS,
+  throttleChange,
+  throttleWords,
+  triggerWords,
+  UNITS,
+  type AutomationForm as Form,
+  type StepForm,
+  type TagValueKind,
+  type Unit,
+} from '../lib/automations';
 import type { Automation, AutomationStep, SiteDetail, Template } from '../lib/types';
 
 /** Templates read for the steps' menus and names: pages of the API's largest size, 10 at most. */
@@ -41,8 +57,8 @@ export function AutomationsPage({ site, automationId }: { site: SiteDetail; auto
       {detail ? null : <h1 tabIndex={-1}>{automationId === 'new' ? 'New automation' : 'Automations'}</h1>}
       {automationId === undefined ? (
         <p>
-          An automation sends a series of notifications to each person by themselves: a welcome when they subscribe, or steps after an event your servers send
-          (<code>POST /v2/events</code>), each step a template sent a while after the one before. An exit event ends a person's series.
+          An automation sends a series of notifications to each person by themselves: a welcome when they subscribe, steps after an event your servers send
+          (<code>POST /v2/events</code>) or after a tag of the person is set, each step a template sent a while after the one before. An exit event ends a person's series.
         </p>
       ) : null}
       {editor || detail ? null : <ViewerNote />}
@@ -165,7 +181,7 @@ function AutomationView({ site, automationId, editor }: { site: SiteDetail; auto
     setError(undefined);
     setNotice(null);
     try {
-      automation.setData(await api.setAutomationStatus(site.id, a.id, status));
+      automation.setData(await api.updateAutomation(site.id, a.id, { status }));
       setNotice(status === 'paused' ? 'Paused: no new runs start, and due steps wait until it is resumed.' : 'Resumed: steps that came due meanwhile go out now.');
     } catch (err) {
       setError(err);
@@ -187,9 +203,11 @@ function AutomationView({ site, automationId, editor }: { site: SiteDetail; auto
           <dd>{triggerWords(a.trigger)}</dd>
           <dt>Exit events</dt>
           <dd>
-            {a.exitOn.events.length === 0 ? <span class="muted">None</span> : a.exitOn.events.map((e, i) => [i > 0 ? ', ' : '', <code key={e}>{e}</code>])}
+            {a.exitOn.events.length === 0 ? (a.exitOn.click ? null : <span class="muted">None</span>) : a.exitOn.events.map((e, i) => [i > 0 ? ', ' : '', <code key={e}>{e}</code>])}
             {a.exitOn.click ? <span>{a.exitOn.events.length === 0 ? 'A click' : ', and a click'} on one of its notifications</span> : null}
           </dd>
+          <dt>Throttle</dt>
+          <dd>{throttleWords(a.throttlePerMinute)}</dd>
           {a.enrolments ? (
             <>
               <dt>People</dt>
@@ -219,6 +237,7 @@ function AutomationView({ site, automationId, editor }: { site: SiteDetail; auto
             </button>
           </div>
         ) : null}
+        {editor ? <ThrottleForm site={site} automation={a} onSaved={automation.setData} /> : null}
       </div>
       <div class="card">
         <h2>Steps and their results</h2>
@@ -239,6 +258,66 @@ function AutomationView({ site, automationId, editor }: { site: SiteDetail; auto
       >
         <p>Its runs end: nothing more of it is sent to anyone. What it sent stays in the people's history.</p>
       </ConfirmDialog>
+    </>
+  );
+}
+
+/** The throttle's change (PATCH `{throttlePerMinute}`): empty lifts it; a refusal's text at the field, as the create form's. */
+function ThrottleForm({ site, automation, onSaved }: { site: SiteDetail; automation: Automation; onSaved: (a: Automation) => void }) {
+  const [value, setValue] = useState(() => (automation.throttlePerMinute == null ? '' : String(automation.throttlePerMinute)));
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<SplitMessage | null>(null);
+  const [failure, setFailure] = useState<unknown>(undefined);
+  const [saved, setSaved] = useState<string | null>(null);
+  return (
+    <>
+      <form
+        class="inline-form"
+        aria-label="Throttle"
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const element = e.currentTarget as HTMLFormElement;
+          setBusy(true);
+          setErrors(null);
+          setFailure(undefined);
+          setSaved(null);
+          try {
+            const changed = await api.updateAutomation(site.id, automation.id, { throttlePerMinute: throttleChange(value) });
+            onSaved(changed);
+            setSaved(`Saved: ${throttleWords(changed.throttlePerMinute)}.`);
+          } catch (error) {
+            if (error instanceof ApiError && error.status === 400) {
+              const split = splitAutomationMessage(error.message);
+              setErrors(split);
+              if (split.rest.length > 0) setFailure(split.rest.join(', '));
+              setTimeout(() => element.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+            } else setFailure(error);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <TextField
+          label="At most this many people a minute"
+          hint="Its steps go to at most this many people a minute. Empty: no limit."
+          inputMode="numeric"
+          value={value}
+          onValue={(v) => {
+            setValue(v);
+            setSaved(null);
+          }}
+          errors={errors?.byField.throttlePerMinute}
+        />
+        <button type="submit" class="btn" disabled={busy}>
+          Save throttle
+        </button>
+      </form>
+      <div role="status" aria-live="polite">
+        {/* Inside this live region: no role of its own (a Notice is a status region itself). */}
+        {saved ? <div class="alert alert-ok">{saved}</div> : null}
+      </div>
+      <ErrorBox error={failure} />
     </>
   );
 }
@@ -335,17 +414,17 @@ function NewAutomation({ site }: { site: SiteDetail }) {
 }
 
 function AutomationForm({ site, templates, more }: { site: SiteDetail; templates: Template[]; more: boolean }) {
-  const [name, setName] = useState('');
-  const [trigger, setTrigger] = useState<'subscribed' | 'event'>('subscribed');
-  const [eventName, setEventName] = useState('');
+  const [form, setForm] = useState<Omit<Form, 'steps'>>({ name: '', trigger: 'subscribed', eventName: '', tagName: '', tagValueKind: 'any', tagValue: '', exitEvents: '', throttle: '' });
   const [steps, setSteps] = useState<StepForm[]>(() => [newStep(templates[0].id)]);
-  const [exitEvents, setExitEvents] = useState('');
   const [errors, setErrors] = useState<SplitMessage | null>(null);
   const [failure, setFailure] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   const triggerErrorId = useId();
+  const tagKindId = useId();
   const err = (field: string) => errors?.byField[field];
+  const set = <K extends keyof typeof form>(k: K) => (v: (typeof form)[K]) => setForm((f) => ({ ...f, [k]: v }));
   const setStep = (key: number, change: Partial<StepForm>) => setSteps((all) => all.map((s) => (s.key === key ? { ...s, ...change } : s)));
+  const { trigger, tagValueKind } = form;
 
   return (
     <form
@@ -358,13 +437,13 @@ function AutomationForm({ site, templates, more }: { site: SiteDetail; templates
         setErrors(null);
         setFailure(undefined);
         try {
-          const created = await api.createAutomation(site.id, automationRequest({ name, trigger, eventName, steps, exitEvents }));
+          const created = await api.createAutomation(site.id, automationRequest({ ...form, steps }));
           navigate(automationPath(site.id, created.id));
         } catch (error) {
           if (error instanceof ApiError && error.status === 400) {
             setErrors(splitAutomationMessage(error.message));
-            // The first field refused takes the focus, as the composer does.
-            setTimeout(() => element.querySelector<HTMLElement>('[aria-invalid="true"], .fieldset-invalid input')?.focus(), 0);
+            // The first field refused takes the focus, as the composer does (in a group of radio buttons, the one chosen).
+            setTimeout(() => element.querySelector<HTMLElement>('[aria-invalid="true"], .fieldset-invalid input:not([type="radio"]), .fieldset-invalid input:checked')?.focus(), 0);
           } else setFailure(error);
         } finally {
           setBusy(false);
@@ -383,19 +462,49 @@ function AutomationForm({ site, templates, more }: { site: SiteDetail; templates
         </div>
       ) : null}
       <ErrorBox error={failure} />
-      <TextField label="Name" value={name} onValue={setName} maxLength={100} hint="For you: people never see it." errors={err('name')} />
+      <TextField label="Name" value={form.name} onValue={set('name')} maxLength={100} hint="For you: people never see it." errors={err('name')} />
       <fieldset class={err('trigger') ? 'checks fieldset-invalid' : 'checks'} aria-describedby={err('trigger') ? triggerErrorId : undefined}>
         <legend>Starts</legend>
         <label class="check">
-          <input type="radio" name="trigger" value="subscribed" checked={trigger === 'subscribed'} onChange={() => setTrigger('subscribed')} />
+          <input type="radio" name="trigger" value="subscribed" checked={trigger === 'subscribed'} onChange={() => set('trigger')('subscribed')} />
           <span>When a person subscribes (a welcome series)</span>
         </label>
         <label class="check">
-          <input type="radio" name="trigger" value="event" checked={trigger === 'event'} onChange={() => setTrigger('event')} />
+          <input type="radio" name="trigger" value="event" checked={trigger === 'event'} onChange={() => set('trigger')('event')} />
           <span>When an event arrives for a person</span>
         </label>
+        <label class="check">
+          <input type="radio" name="trigger" value="tag" checked={trigger === 'tag'} onChange={() => set('trigger')('tag')} />
+          <span>When a tag of a person is set</span>
+        </label>
         {trigger === 'event' ? (
-          <TextField label="Event name" value={eventName} onValue={setEventName} hint="As your servers send it to POST /v2/events, e.g. cart_abandoned." />
+          <TextField label="Event name" value={form.eventName} onValue={set('eventName')} hint="As your servers send it to POST /v2/events, e.g. cart_abandoned." />
+        ) : null}
+        {trigger === 'tag' ? (
+          <div class="row">
+            <TextField label="Tag name" value={form.tagName} onValue={set('tagName')} hint="The tag's key: a-z, 0-9 and _, e.g. plan." />
+            <div class="field">
+              <label for={tagKindId}>Tag value</label>
+              <p class="hint" id={`${tagKindId}-hint`}>
+                Starts when the tag is set to it; a date tag's value is its UTC text.
+              </p>
+              <select id={tagKindId} aria-describedby={`${tagKindId}-hint`} value={tagValueKind} onChange={(e) => set('tagValueKind')((e.currentTarget as HTMLSelectElement).value as TagValueKind)}>
+                {TAG_VALUE_KINDS.map((k) => (
+                  <option key={k.kind} value={k.kind}>
+                    {k.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {tagValueKind === 'text' || tagValueKind === 'number' ? (
+              <TextField
+                label={tagValueKind === 'text' ? 'The text' : 'The number'}
+                inputMode={tagValueKind === 'number' ? 'decimal' : undefined}
+                value={form.tagValue}
+                onValue={set('tagValue')}
+              />
+            ) : null}
+          </div>
         ) : null}
         <FieldErrors id={triggerErrorId} errors={err('trigger')} />
       </fieldset>
@@ -423,10 +532,18 @@ function AutomationForm({ site, templates, more }: { site: SiteDetail; templates
       </div>
       <TextField
         label="Exit events (optional)"
-        value={exitEvents}
-        onValue={setExitEvents}
+        value={form.exitEvents}
+        onValue={set('exitEvents')}
         hint="Event names separated by commas, e.g. checkout_completed: a person for whom one arrives leaves the series."
         errors={err('exitOn')}
+      />
+      <TextField
+        label="At most this many people a minute (optional)"
+        value={form.throttle}
+        onValue={set('throttle')}
+        inputMode="numeric"
+        hint="A throttle: its steps go to at most this many people a minute (1 to 1,000,000). Empty: no limit."
+        errors={err('throttlePerMinute')}
       />
       <div class="actions">
         <a class="btn" href={href(sitePath(site.id, '/automations'))}>
@@ -454,6 +571,8 @@ function StepFields(props: {
   const delayErrors = errors('delaySeconds');
   const templateErrors = errors('templateId');
   const variableErrors = errors('variables');
+  const sendTimeErrors = errors('sendTime');
+  const quietErrors = errors('respectQuietHours');
   const setVariable = (key: number, change: Partial<StepForm['variables'][number]>) => onChange({ variables: step.variables.map((v) => (v.key === key ? { ...v, ...change } : v)) });
   return (
     <li class="step">
@@ -516,6 +635,41 @@ function StepFields(props: {
           <button type="button" class="btn btn-small" onClick={() => onChange({ variables: [...step.variables, { key: newKey(), name: '', value: '' }] })}>
             Add a variable
           </button>
+        </fieldset>
+        {/* The group is marked only for a best-time text with no field of its own shown; the others are at their fields. */}
+        <fieldset
+          class={sendTimeErrors?.length && !step.bestTime ? 'checks fieldset-invalid' : 'checks'}
+          aria-describedby={sendTimeErrors?.length && !step.bestTime ? `${id}-when-err` : undefined}
+        >
+          <legend>When it is sent</legend>
+          <label class="check">
+            <input type="checkbox" checked={step.bestTime} onChange={(e) => onChange({ bestTime: (e.currentTarget as HTMLInputElement).checked })} />
+            <span>Send at each person's best time</span>
+          </label>
+          {step.bestTime ? (
+            <TextField
+              id={`${id}-within`}
+              label="Within (hours)"
+              hint="1 to 72, from when the step is due: each subscription gets it in the hour of those it most often sees and clicks notifications."
+              inputMode="numeric"
+              value={step.within}
+              onValue={(within) => onChange({ within })}
+              errors={sendTimeErrors}
+            />
+          ) : (
+            <FieldErrors id={`${id}-when-err`} errors={sendTimeErrors} />
+          )}
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={step.quietHours}
+              onChange={(e) => onChange({ quietHours: (e.currentTarget as HTMLInputElement).checked })}
+              aria-invalid={quietErrors?.length ? 'true' : undefined}
+              aria-describedby={quietErrors?.length ? `${id}-quiet-err` : undefined}
+            />
+            <span>Respect the site's quiet hours</span>
+          </label>
+          <FieldErrors id={`${id}-quiet-err`} errors={quietErrors} />
         </fieldset>
         {props.onRemove ? (
           <button type="button" class="btn btn-small" onClick={props.onRemove}>
