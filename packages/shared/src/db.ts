@@ -11,8 +11,15 @@ export function createPool(connectionString: string, { max = 10, applicationName
   // connectionTimeoutMillis bounds the wait for a connection, a free one or a new one: past it
   // the caller gets an error isConnectionWaitTimeout knows, answered "busy" (503), never a hang.
   const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: waitMs, ...(keepIdle ? { idleTimeoutMillis: 0 } : {}) });
-  // An idle client losing its connection (Postgres restart) must not crash the process.
+  // A client losing its connection (a Postgres restart, pg_terminate_backend) must not crash the
+  // process. An idle one is reported on the pool (and dropped by it). A checked-out one between
+  // its statements — a transaction's, or a connection held for a session's advisory lock while
+  // its holder awaits Kafka or other queries — emits 'error' on itself: unheard, that was an
+  // uncaught exception, and a Postgres stop took the delivery service down with it (the fault
+  // suite's "Postgres stopped" made a kill -9 of it). Heard here, its next statement fails
+  // instead, and the pool discards it on release (pg-pool drops a client no longer queryable).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
@@ -95,12 +102,8 @@ export function bigintArray(ids: readonly string[]): string {
 }
 
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  // A connection Postgres closes between two statements fails the next one (createPool).
   const client = await pool.connect();
-  // A connection Postgres closes between two statements (restart, pg_terminate_backend) emits
-  // 'error' on the checked-out client, which would crash the process unheard; the next
-  // statement fails instead, and the pool discards the client on release.
-  const onError = () => {};
-  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await fn(client);
@@ -110,7 +113,6 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
-    client.removeListener('error', onError);
     client.release();
   }
 }
