@@ -10,7 +10,7 @@
 import { withTransaction, type Pool } from '@webpush/shared/db.js';
 import type { Logger } from '@webpush/shared/log.js';
 import { chunkKey, TOPICS, type ChunkMessage, type DispatchMessage } from '@webpush/contracts/messages.js';
-import { audienceSlice, failRun, finishExpansion, recipientsSlice, recordExpansion, revisedRun, runFor, startPacing, type RunRow } from './run-store.js';
+import { audienceSlice, failRun, findRun, finishExpansion, recipientsSlice, recordExpansion, revisedRun, runFor, startPacing, type RunRow } from './run-store.js';
 import { isStaged, storeStagePlan } from './stages.js';
 import { bestTimePlan, freezeBestTimeBatch } from './best-time-store.js';
 import { lockNotificationRun, resolveTargets, storePersonTargets, storeRenderings, targetsSlice, targetsToRender } from './notification-store.js';
@@ -151,7 +151,17 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
         job.notification ? TOPICS.notificationChunks : TOPICS.chunks,
         group.map((c) => ({ key: chunkKey(c.campaignId, c.chunkNo), value: Buffer.from(JSON.stringify(c)) })),
       );
-      await recordExpansion(deps.pool, job.campaignId, last, group.length, count);
+      if (!(await recordExpansion(deps.pool, job.campaignId, chunkNo, last, group.length, count))) {
+        // Another handling of this job (a copy of the message, handled at the same time by
+        // another instance) recorded these chunk numbers first: go on from its progress. What
+        // this one published under them is a chunk published twice, its rows claimed once.
+        const now = await findRun(deps.pool, job.campaignId);
+        if (now?.state !== 'expanding') return;
+        after = now.expandedThrough;
+        chunkNo = now.chunksPublished;
+        await heartbeat();
+        continue;
+      }
       after = last;
       chunkNo += group.length;
       groupSize = Math.min(groupSize * 2, opts.chunksPerGroup);

@@ -32,12 +32,26 @@ export const CHUNK_FETCH_BYTES = 128 * 1024;
 export const LANE_BATCH = 10;
 
 /**
- * Handles a batch's messages at once; settles only when every one has, then rejects with the
- * first failure (the batch's offsets are committed only after all succeed, and a redelivery
- * never overlaps an attempt still running).
+ * Handles a batch's messages at once, but those of one key one after another; settles only when
+ * every one has, then rejects with the first failure (the batch's offsets are committed only
+ * after all succeed, and a redelivery never overlaps an attempt still running). One key, one
+ * job: a message published twice (the campaign service's relay republishes a row whose commit
+ * failed after Kafka took it, as in a Postgres outage) is handled again once the first copy is
+ * done, which finds the work done; at once, the two expansions of a notification each counted
+ * its one chunk, and its run waited for a second chunk that never existed.
  */
-async function allOf<T>(messages: T[], handle: (m: T) => Promise<void>): Promise<void> {
-  const settled = await Promise.allSettled(messages.map(handle));
+export async function allOf<T extends { key: string | null }>(messages: T[], handle: (m: T) => Promise<void>): Promise<void> {
+  const byKey = new Map<string | null, T[]>();
+  for (const m of messages) {
+    const same = byKey.get(m.key);
+    if (same) same.push(m);
+    else byKey.set(m.key, [m]);
+  }
+  const settled = await Promise.allSettled(
+    [...byKey.values()].map(async (same) => {
+      for (const m of same) await handle(m);
+    }),
+  );
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
 }

@@ -90,7 +90,8 @@ export function createPacer(deps: PacerDeps, opts: PacerOptions) {
           job.notification ? TOPICS.notificationChunks : TOPICS.chunks,
           chunks.map((c) => ({ key: chunkKey(c.campaignId, c.chunkNo), value: Buffer.from(JSON.stringify(c)) })),
         );
-        await recordExpansion(tx, job.campaignId, through, chunks.length, subscribers);
+        // Under the run's lock (lockDueRuns): recorded from what that read.
+        await recordExpansion(tx, job.campaignId, run.chunksPublished, through, chunks.length, subscribers);
       }
       await recordStage(tx, job.campaignId, stage.stageNo, through, exhausted);
       // The test window starts at the test share's first push (the chunk worker); a test share

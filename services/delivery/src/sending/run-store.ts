@@ -163,13 +163,20 @@ export async function recipientsSlice(db: Queryable, revisedCampaignId: string, 
   return rows.map((r) => r.id as string);
 }
 
-export async function recordExpansion(db: Queryable, campaignId: string, through: string, chunks: number, subscribers: number): Promise<void> {
-  await db.query(
+/**
+ * Records a group of chunks published: numbered from `from`, the run's chunks_published as the
+ * caller read it. False, and nothing recorded, when the run has moved on since (another handling
+ * of the same job recorded its group of those numbers first, or finished the expansion): counted
+ * twice, a run would wait for chunks that never exist.
+ */
+export async function recordExpansion(db: Queryable, campaignId: string, from: number, through: string, chunks: number, subscribers: number): Promise<boolean> {
+  const { rowCount } = await db.query(
     `UPDATE delivery.campaign_runs
         SET expanded_through = $2::bigint, chunks_published = chunks_published + $3, audience_size = audience_size + $4
-      WHERE campaign_id = $1`,
-    [campaignId, through, chunks, subscribers],
+      WHERE campaign_id = $1 AND chunks_published = $5 AND state = 'expanding'`,
+    [campaignId, through, chunks, subscribers, from],
   );
+  return rowCount === 1;
 }
 
 /** A staged run is handed to the pacer (pacer.ts: its first stage due at `at`); a repeated dispatch changes nothing. */

@@ -1,12 +1,14 @@
 // The dispatch handler (sending/dispatch.ts) against a real Postgres, its chunks recorded as Kafka
 // would carry them: an immediate campaign's audience goes out in chunks, the first on its own so
 // the first pushes leave after one audience read, then in groups doubling up to chunksPerGroup;
-// every subscriber once, in order; a dispatch that failed mid-way resumes where it stopped.
+// every subscriber once, in order; a dispatch that failed mid-way resumes where it stopped; two
+// handlings of one job at once (a copy of the message) count each chunk once.
 import { expect } from 'chai';
 import { createLogger } from '@webpush/shared/log.js';
 import type { ChunkMessage } from '@webpush/contracts/messages.js';
 import { createDispatchHandler } from '../../src/sending/dispatch.js';
-import { findRun } from '../../src/sending/run-store.js';
+import { withTransaction } from '@webpush/shared/db.js';
+import { chunkDone, findRun } from '../../src/sending/run-store.js';
 import { dispatchMessage, newSite, startTestDelivery, type TestDelivery } from '../support.js';
 
 const log = createLogger('dispatch-test', 'error');
@@ -67,5 +69,45 @@ describe('delivery: dispatching an immediate campaign', function () {
     expect(chunks.map((c) => c.chunkNo)).to.deep.equal(chunks.map((_, i) => i));
     expect(chunks.flatMap((c) => c.subscriberIds)).to.deep.equal(audience);
     expect((await findRun(t.pool, job.campaignId))!.chunksTotal).to.equal(chunks.length);
+  });
+
+  it('when the same job is handled twice at once, then each chunk number is counted once and the run waits for no chunk that does not exist', async () => {
+    // The second handling starts once the first has its first group in hand, and both groups
+    // reach Kafka before either is recorded: the interleaving of two copies of the message.
+    const job = dispatchMessage(siteId, ['all']);
+    const chunks: ChunkMessage[] = [];
+    let firstAtPublish!: () => void;
+    const firstPublishing = new Promise<void>((r) => (firstAtPublish = r));
+    let secondPublished!: () => void;
+    const bothPublished = new Promise<void>((r) => (secondPublished = r));
+    const handler = (onFirstPublish: () => Promise<void>) => {
+      let calls = 0;
+      const publish = async (_topic: string, messages: { value: Buffer }[]) => {
+        if (++calls === 1) await onFirstPublish();
+        chunks.push(...messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
+      };
+      return createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 5, chunksPerGroup: 4 });
+    };
+    const first = handler(async () => {
+      firstAtPublish();
+      await bothPublished;
+    })(job, noop);
+    await firstPublishing;
+    const second = handler(async () => secondPublished())(job, noop);
+    await Promise.all([first, second]);
+
+    const run = (await findRun(t.pool, job.campaignId))!;
+    const numbers = [...new Set(chunks.map((c) => c.chunkNo))].sort((a, b) => a - b);
+    expect(numbers).to.deep.equal([...Array(10).keys()]);
+    expect({ published: run.chunksPublished, total: run.chunksTotal }).to.deep.equal({ published: 10, total: 10 });
+    // A chunk published by both carries the same subscribers (the audience did not change).
+    for (const n of numbers) {
+      const copies = chunks.filter((c) => c.chunkNo === n).map((c) => c.subscriberIds.join());
+      expect(new Set(copies).size, `chunk ${n}`).to.equal(1);
+    }
+    expect([...new Set(chunks.flatMap((c) => c.subscriberIds))].sort()).to.deep.equal([...audience].sort());
+    // Every chunk done (each copy of it), the run completes.
+    for (const c of chunks) await withTransaction(t.pool, (tx) => chunkDone(tx, job.campaignId, c.chunkNo, c.subscriberIds));
+    expect((await findRun(t.pool, job.campaignId))!.state).to.equal('completed');
   });
 });
