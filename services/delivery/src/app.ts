@@ -230,8 +230,8 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
       const priority = createLanePriority();
       const chunk = createChunkWorker({ pool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal, turn: priority.campaignTurn }, chunkOptions);
       const lanePool = pools.notifications!;
-      const laneDispatch = createDispatchHandler({ pool: lanePool, log, publish: messaging.publish, publishStats: countersChanged }, { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 });
       const laneChunk = createChunkWorker({ pool: lanePool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal, urgent: true }, chunkOptions);
+      const laneDispatch = createDispatchHandler({ pool: lanePool, log, publish: messaging.publish, publishStats: countersChanged, sendChunk: laneChunk }, { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 });
       const notifications: DeliveryHandlers['notifications'] = {
         dispatch: (job, heartbeat) => priority.lane(() => laneDispatch(job, heartbeat)),
         chunk: (message, heartbeat) => priority.lane(() => laneChunk(message, heartbeat)),

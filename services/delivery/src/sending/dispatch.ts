@@ -25,6 +25,12 @@ export interface DispatchDeps {
   publishStats(run: RunRow): Promise<void>;
   /** A staged run was handed to the pacer (pacer.ts): wake it. */
   paced?(): void;
+  /**
+   * The notification lane's chunk worker (chunk-worker.ts): a notification sent at once whose
+   * targets fit one chunk is sent by this handler through it, without the chunk topic's hop
+   * (docs/architecture.md, "A notification").
+   */
+  sendChunk?(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void>;
 }
 
 export interface DispatchOptions {
@@ -126,6 +132,22 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
     }
     let after = run.expandedThrough;
     let chunkNo = run.chunksPublished;
+    if (job.notification && deps.sendChunk && after === '0') {
+      // One chunk: sent here, then recorded. A crash before the record leaves the run as it was,
+      // and the redelivered job sends the same chunk again: its rows are final, nothing goes
+      // twice, and the chunk is counted done once (chunkDone). After the record the job ends as
+      // an expansion whose chunks are all done.
+      const ids = await targetsSlice(deps.pool, job.campaignId, after, opts.chunkSize);
+      if (ids.length < opts.chunkSize) {
+        if (ids.length > 0) {
+          await deps.sendChunk({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: 0, subscriberIds: ids }, heartbeat);
+          await recordExpansion(deps.pool, job.campaignId, ids[ids.length - 1], 1, ids.length);
+        }
+        run = await finishExpansion(deps.pool, job.campaignId);
+        await deps.publishStats(run);
+        return;
+      }
+    }
     // The first group is one chunk, so the first pushes leave after one audience read rather
     // than chunksPerGroup of them; groups then double up to chunksPerGroup.
     let groupSize = 1;

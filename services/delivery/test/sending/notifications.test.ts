@@ -145,6 +145,46 @@ describe('sending: notifications to chosen subscriptions', function () {
     await t.pool.query('UPDATE delivery.sites SET cap_campaigns = NULL, cap_hours = NULL WHERE site_id = $1', [siteId]);
   });
 
+  it("when the lane sends a notification of one chunk from its dispatch, then no chunk is published, and a crash after its pushes and before its record sends nobody twice", async () => {
+    const pushed: string[] = [];
+    const sender = {
+      async sendBatch(j: PushJob, hooks?: PushHooks) {
+        return Promise.all(
+          j.subscriptions.map(async (item): Promise<PushResult> => {
+            if (hooks?.beforeSend && !(await hooks.beforeSend(item.id))) return { id: item.id, outcome: 'failed', reason: 'not sent', attempts: 0 };
+            pushed.push(item.endpoint);
+            const result: PushResult = { id: item.id, outcome: 'sent', status: 201, attempts: 1 };
+            hooks?.onResult?.(result);
+            return result;
+          }),
+        );
+      },
+    };
+    const instanceId = randomUUID();
+    await heartbeat(t.pool, instanceId);
+    const chunkWorker = createChunkWorker({ pool: t.pool, log, instanceId, sender, vapid: noVapid, tokens, publishStats: noop }, { deadAfterSec: 30, waitForOthersMs: 2000, claimBatch: 10, retrySec: 5 });
+    const topics: string[] = [];
+    const dispatchWith = (sendChunk: (c: ChunkMessage, hb: () => Promise<void>) => Promise<void>) =>
+      createDispatchHandler({ pool: t.pool, log, publish: async (topic) => void topics.push(topic), publishStats: noop, sendChunk }, { chunkSize: 10, chunksPerGroup: 10 });
+    const job = notification([mine[0], randomUUID(), mine[1], mine[2]]);
+    // The first attempt dies once its chunk is sent, before the dispatch records it.
+    const died = await dispatchWith(async (c, hb) => {
+      await chunkWorker(c, hb);
+      throw new Error('killed');
+    })(job, noop).then(() => null, (err: Error) => err.message);
+    expect(died).to.equal('killed');
+    expect(await findRun(t.pool, job.campaignId)).to.deep.include({ state: 'expanding' });
+    // Kafka delivers the job again, twice (a relay that published it twice).
+    await dispatchWith(chunkWorker)(job, noop);
+    await dispatchWith(chunkWorker)(job, noop);
+    expect(topics).to.deep.equal([]);
+    expect(pushed.sort()).to.deep.equal(['https://push.example/notify-1', 'https://push.example/notify-2', 'https://push.example/notify-3']);
+    expect(await findRun(t.pool, job.campaignId)).to.deep.include({ state: 'completed', sent: 3, chunksTotal: 1 });
+    const { rows } = await t.pool.query(`SELECT chunks_done FROM delivery.campaign_runs WHERE campaign_id = $1`, [job.campaignId]);
+    expect(rows[0].chunks_done).to.equal(1);
+    expect((await targetResults(t.pool, job.campaignId, 0, 10)).counts).to.deep.equal({ sent: 3, noSubscription: 1, capped: 0, failed: 0, pending: 0 });
+  });
+
   it('when a notification ends, then notification.sent carries its counts and no campaign event is written for it', async () => {
     const body = JSON.stringify({ url: 'https://hooks.example/in', events: ['campaign.dispatched', 'campaign.completed', 'notification.sent'] });
     await new Promise((resolve, reject) => t.webhooks.CreateWebhook({ siteId, bodyJson: body }, (err, res) => (err ? reject(err) : resolve(res))));
