@@ -218,16 +218,17 @@ export async function startDeliveryService(config: DeliveryConfig, deps: { log?:
     heartbeat.unref();
     if (messaging) {
       pacer = createPacer({ pool, log, publish: messaging.publish, countersChanged: () => void countersChanged() }, { chunkSize: config.sending.chunkSize, chunksPerPass: 20 });
-      const dispatch = createDispatchHandler(
-        { pool, log, publish: messaging.publish, publishStats: countersChanged, paced: pacer.wake },
-        { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 },
-      );
-      const chunkOptions = { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec };
       // The notification lane (docs/architecture.md, "A notification"): the same handlers on a
       // pool of its own and ahead in the encryption queue, so a notification to a person never
       // waits for connections or workers behind a sending campaign's chunks; and while it has
-      // work a campaign sends one claim batch at a time (lane-priority.ts), leaving it the CPU.
+      // work a campaign sends one claim batch (or expands one group of chunks) at a time
+      // (lane-priority.ts), leaving it the CPU.
       const priority = createLanePriority();
+      const dispatch = createDispatchHandler(
+        { pool, log, publish: messaging.publish, publishStats: countersChanged, paced: pacer.wake, turn: priority.campaignTurn },
+        { chunkSize: config.sending.chunkSize, chunksPerGroup: 20 },
+      );
+      const chunkOptions = { deadAfterSec: config.sending.instanceDeadAfterSec, waitForOthersMs: 15_000, claimBatch: config.sending.claimBatch, retrySec: config.sending.deliveryLogRetrySec };
       const chunk = createChunkWorker({ pool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal, turn: priority.campaignTurn }, chunkOptions);
       const lanePool = pools.notifications!;
       const laneChunk = createChunkWorker({ pool: lanePool, log, instanceId, sender, vapid, tokens, clickUrl, publishStats: countersChanged, leases, stopping: stopping.signal, urgent: true }, chunkOptions);

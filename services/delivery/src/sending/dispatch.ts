@@ -31,6 +31,12 @@ export interface DispatchDeps {
    * (docs/architecture.md, "A notification").
    */
   sendChunk?(chunk: ChunkMessage, heartbeat: () => Promise<void>): Promise<void>;
+  /**
+   * A campaign's expansion takes a turn per group of chunks (lane-priority.ts campaignTurn, as
+   * its chunks' claim batches do): while notifications are being sent, reading a large audience
+   * and publishing its chunks waits for them instead of holding the machine.
+   */
+  turn?: () => Promise<() => void>;
 }
 
 export interface DispatchOptions {
@@ -136,12 +142,14 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
       // One chunk: sent here, then recorded. A crash before the record leaves the run as it was,
       // and the redelivered job sends the same chunk again: its rows are final, nothing goes
       // twice, and the chunk is counted done once (chunkDone). After the record the job ends as
-      // an expansion whose chunks are all done.
+      // an expansion whose chunks are all done. Two handlings at once (a copy of the message on
+      // another instance) claim its rows once between them and record it once.
       const ids = await targetsSlice(deps.pool, job.campaignId, after, opts.chunkSize);
       if (ids.length < opts.chunkSize) {
         if (ids.length > 0) {
           await deps.sendChunk({ type: 'delivery.chunk', version: 1, campaignId: job.campaignId, siteId: job.siteId, chunkNo: 0, subscriberIds: ids }, heartbeat);
-          await recordExpansion(deps.pool, job.campaignId, ids[ids.length - 1], 1, ids.length);
+          // False when another handling of the job recorded it first: the chunk is the same.
+          await recordExpansion(deps.pool, job.campaignId, chunkNo, ids[ids.length - 1], 1, ids.length);
         }
         run = await finishExpansion(deps.pool, job.campaignId);
         await deps.publishStats(run);
@@ -151,12 +159,15 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
     // The first group is one chunk, so the first pushes leave after one audience read rather
     // than chunksPerGroup of them; groups then double up to chunksPerGroup.
     let groupSize = 1;
-    // Bounded: each pass consumes at least one new id or ends.
-    for (;;) {
+    /**
+     * Reads the next group of up to `size` chunks after `from`, publishes and records it; answers
+     * it (empty at the end) and whether it was recorded (false: another handling was first).
+     */
+    const publishGroup = async (from: string, size: number): Promise<{ group: ChunkMessage[]; recorded: boolean }> => {
       const group: ChunkMessage[] = [];
-      let last = after;
+      let last = from;
       let count = 0;
-      while (group.length < groupSize) {
+      while (group.length < size) {
         const ids = job.revision
           ? await recipientsSlice(deps.pool, job.revision.campaignId, last, opts.chunkSize)
           : job.notification
@@ -168,12 +179,18 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
         count += ids.length;
         if (ids.length < opts.chunkSize) break;
       }
-      if (group.length === 0) break;
+      if (group.length === 0) return { group, recorded: true };
       await deps.publish(
         job.notification ? TOPICS.notificationChunks : TOPICS.chunks,
         group.map((c) => ({ key: chunkKey(c.campaignId, c.chunkNo), value: Buffer.from(JSON.stringify(c)) })),
       );
-      if (!(await recordExpansion(deps.pool, job.campaignId, chunkNo, last, group.length, count))) {
+      return { group, recorded: await recordExpansion(deps.pool, job.campaignId, chunkNo, last, group.length, count) };
+    };
+    // Bounded: each pass consumes at least one new id, follows another handling's progress, or ends.
+    for (;;) {
+      const endTurn = deps.turn ? await deps.turn() : () => {};
+      const { group, recorded } = await publishGroup(after, groupSize).finally(endTurn);
+      if (!recorded) {
         // Another handling of this job (a copy of the message, handled at the same time by
         // another instance) recorded these chunk numbers first: go on from its progress. What
         // this one published under them is a chunk published twice, its rows claimed once.
@@ -184,11 +201,13 @@ export function createDispatchHandler(deps: DispatchDeps, opts: DispatchOptions)
         await heartbeat();
         continue;
       }
-      after = last;
+      if (group.length === 0) break;
+      const lastChunk = group[group.length - 1].subscriberIds;
+      after = lastChunk[lastChunk.length - 1];
       chunkNo += group.length;
       groupSize = Math.min(groupSize * 2, opts.chunksPerGroup);
       await heartbeat();
-      if (group[group.length - 1].subscriberIds.length < opts.chunkSize) break;
+      if (lastChunk.length < opts.chunkSize) break;
     }
     run = await finishExpansion(deps.pool, job.campaignId);
     deps.log.info('campaign expanded', { campaignId: job.campaignId, chunks: run.chunksTotal, state: run.state });

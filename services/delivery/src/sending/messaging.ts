@@ -4,7 +4,7 @@
 import { createMessaging } from '@webpush/shared/kafka.js';
 import { DEFAULT_PIPELINE } from '@webpush/shared/kafka-pipeline.js';
 import type { Logger } from '@webpush/shared/log.js';
-import { createCodecs, TOPIC_PARTITIONS, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type PeopleMessage, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
+import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type PeopleMessage, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
 import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '@webpush/shared/observability/request-context.js';
 import type { RunRow } from './run-store.js';
 import { BROWSERS } from '@webpush/contracts/segment.js';

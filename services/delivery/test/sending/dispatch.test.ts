@@ -31,7 +31,7 @@ describe('delivery: dispatching an immediate campaign', function () {
   });
 
   /** A dispatch handler whose produce calls are recorded; `failOnCall`: that call (1-based) throws once. */
-  function recorder(failOnCall?: number) {
+  function recorder(failOnCall?: number, turn?: () => Promise<() => void>) {
     const groups: ChunkMessage[][] = [];
     let calls = 0;
     const publish = async (_topic: string, messages: { value: Buffer }[]) => {
@@ -39,7 +39,7 @@ describe('delivery: dispatching an immediate campaign', function () {
       if (calls === failOnCall) throw new Error('the broker went away');
       groups.push(messages.map((m) => JSON.parse(m.value.toString()) as ChunkMessage));
     };
-    const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop }, { chunkSize: 5, chunksPerGroup: 4 });
+    const dispatch = createDispatchHandler({ pool: t.pool, log, publish, publishStats: noop, turn }, { chunkSize: 5, chunksPerGroup: 4 });
     return { groups, dispatch };
   }
 
@@ -109,5 +109,19 @@ describe('delivery: dispatching an immediate campaign', function () {
     // Every chunk done (each copy of it), the run completes.
     for (const c of chunks) await withTransaction(t.pool, (tx) => chunkDone(tx, job.campaignId, c.chunkNo, c.subscriberIds));
     expect((await findRun(t.pool, job.campaignId))!.state).to.equal('completed');
+  });
+
+  it('when the notification lane holds the campaigns back (lane-priority.ts), then each group is read and published in a turn of its own, ended before the next begins', async () => {
+    const events: string[] = [];
+    let turns = 0;
+    const rec = recorder(undefined, async () => {
+      const n = ++turns;
+      events.push(`turn ${n}`);
+      return () => events.push(`end ${n} after ${rec.groups.length} groups`);
+    });
+    await rec.dispatch(dispatchMessage(siteId, ['all']), noop);
+    expect(rec.groups.map((g) => g.length)).to.deep.equal([1, 2, 4, 3]);
+    // The last group ends with a short chunk: no turn is taken after it.
+    expect(events).to.deep.equal(['turn 1', 'end 1 after 1 groups', 'turn 2', 'end 2 after 2 groups', 'turn 3', 'end 3 after 3 groups', 'turn 4', 'end 4 after 4 groups']);
   });
 });
