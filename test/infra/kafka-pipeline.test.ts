@@ -1,8 +1,8 @@
 // A pipelined consumer's bookkeeping (packages/shared/src/kafka-pipeline.ts): each message runs as
 // soon as a slot is free, not after the slowest of its fetch; offsets are committed in order,
 // only behind handled messages, never backwards; a message taken twice does not run twice at
-// once; a failed handler runs again; a rejoin forgets what is done and not committed; the intake
-// stops at its bounds. Kafka's side (resolve, commit, pause on stop) is kafka.ts's, exercised by
+// once; one key's messages run one after another, others at once; a failed handler runs again;
+// a rejoin forgets what is done and not committed; the intake stops at its bounds. Kafka's side (resolve, commit, pause on stop) is kafka.ts's, exercised by
 // the services' tests on a real broker.
 import { expect } from 'chai';
 import { createLogger } from '@webpush/shared/log.js';
@@ -39,8 +39,8 @@ describe('pipelined consumption (kafka-pipeline.ts)', () => {
   it('runs every message as it is taken and commits a partition only up to its first unfinished one', async () => {
     const { p, commits } = pipelineWithCommits();
     const g = gate();
-    for (const o of ['10', '11', '12']) await p.take(0, o, g.handler(`0:${o}`));
-    await p.take(1, '5', g.handler('1:5'));
+    for (const o of ['10', '11', '12']) await p.take(0, o, null, g.handler(`0:${o}`));
+    await p.take(1, '5', null, g.handler('1:5'));
     await tick();
     expect(g.started).to.deep.equal(['0:10', '0:11', '0:12', '1:5']);
 
@@ -63,9 +63,9 @@ describe('pipelined consumption (kafka-pipeline.ts)', () => {
   it('takes no more than maxInFlight at once: the next waits for a slot, not for the others', async () => {
     const { p } = pipelineWithCommits();
     const g = gate();
-    for (let o = 0; o < 4; o++) await p.take(0, String(o), g.handler(String(o)));
+    for (let o = 0; o < 4; o++) await p.take(0, String(o), null, g.handler(String(o)));
     let fifthTaken = false;
-    const fifth = p.take(0, '4', g.handler('4')).then(() => (fifthTaken = true));
+    const fifth = p.take(0, '4', null, g.handler('4')).then(() => (fifthTaken = true));
     await tick();
     expect(fifthTaken).to.equal(false);
     g.release('2');
@@ -77,12 +77,12 @@ describe('pipelined consumption (kafka-pipeline.ts)', () => {
   it('stops taking at maxPending while the head of a partition runs, however many behind it are done', async () => {
     const { p } = pipelineWithCommits({ ...OPTS, maxInFlight: 100, maxPending: 3 });
     const g = gate();
-    for (let o = 0; o < 3; o++) await p.take(0, String(o), g.handler(String(o)));
+    for (let o = 0; o < 3; o++) await p.take(0, String(o), null, g.handler(String(o)));
     g.release('1');
     g.release('2');
     await tick();
     let taken = false;
-    const next = p.take(0, '3', g.handler('3')).then(() => (taken = true));
+    const next = p.take(0, '3', null, g.handler('3')).then(() => (taken = true));
     await tick();
     expect([taken, p.stats()]).to.deep.equal([false, { running: 1, pending: 3 }]);
     g.release('0');
@@ -93,8 +93,8 @@ describe('pipelined consumption (kafka-pipeline.ts)', () => {
   it('when a message is taken again while it runs (a redelivery after a rebalance), then it does not run a second time', async () => {
     const { p, commits } = pipelineWithCommits();
     const g = gate();
-    await p.take(0, '7', g.handler('first'));
-    await p.take(0, '7', g.handler('second'));
+    await p.take(0, '7', null, g.handler('first'));
+    await p.take(0, '7', null, g.handler('second'));
     await tick();
     expect(g.started).to.deep.equal(['first']);
     g.release('first');
@@ -108,12 +108,12 @@ describe('pipelined consumption (kafka-pipeline.ts)', () => {
     let attempts = 0;
     let succeed!: () => void;
     const succeeded = new Promise<void>((r) => (succeed = r));
-    await p.take(0, '0', async () => {
+    await p.take(0, '0', null, async () => {
       attempts++;
       if (attempts < 3) throw new Error('Postgres away');
       succeed();
     });
-    await p.take(0, '1', async () => {});
+    await p.take(0, '1', null, async () => {});
     await succeeded;
     await tick();
     await tick();
@@ -125,7 +125,7 @@ describe('pipelined consumption (kafka-pipeline.ts)', () => {
     const { p, commits, stop } = pipelineWithCommits();
     let attempts = 0;
     stop();
-    await p.take(0, '0', async () => {
+    await p.take(0, '0', null, async () => {
       attempts++;
       throw new Error('stopping');
     });
@@ -136,16 +136,16 @@ describe('pipelined consumption (kafka-pipeline.ts)', () => {
   it('when the group is joined again, then what is done and not committed is forgotten (Kafka redelivers it) and commits start again from the redelivered', async () => {
     const { p, commits } = pipelineWithCommits();
     const g = gate();
-    await p.take(0, '0', g.handler('0'));
-    await p.take(0, '1', g.handler('1'));
+    await p.take(0, '0', null, g.handler('0'));
+    await p.take(0, '1', null, g.handler('1'));
     g.release('1');
     await tick();
     expect(p.stats()).to.deep.equal({ running: 1, pending: 2 });
     p.rejoined();
     expect(p.stats()).to.deep.equal({ running: 1, pending: 1 });
     // Redelivered from the last commit: 0 still runs (not run again), 1 runs again.
-    await p.take(0, '0', g.handler('0 again'));
-    await p.take(0, '1', g.handler('1 again'));
+    await p.take(0, '0', null, g.handler('0 again'));
+    await p.take(0, '1', null, g.handler('1 again'));
     expect(g.started).to.deep.equal(['0', '1', '1 again']);
     g.release('1 again');
     g.release('0');
@@ -156,13 +156,46 @@ describe('pipelined consumption (kafka-pipeline.ts)', () => {
 
   it('never commits a partition backwards', async () => {
     const { p, commits } = pipelineWithCommits();
-    await p.take(0, '5', async () => {});
+    await p.take(0, '5', null, async () => {});
     await tick();
     await tick();
     // An older offset taken later (a redelivery from before a commit that did not reach the broker).
-    await p.take(0, '3', async () => {});
+    await p.take(0, '3', null, async () => {});
     await tick();
     await tick();
     expect(commits).to.deep.equal([[0, '6']]);
+  });
+
+  it("runs one key's messages one after another, in the order taken, and other keys' at once", async () => {
+    const { p, commits } = pipelineWithCommits();
+    const g = gate();
+    await p.take(0, '1', 'a', g.handler('a1'));
+    await p.take(0, '2', 'b', g.handler('b2'));
+    await p.take(0, '3', 'a', g.handler('a3'));
+    await p.take(0, '4', 'c', g.handler('c4'));
+    await tick();
+    // The relay's second copy of job a waits for the first.
+    expect(g.started).to.deep.equal(['a1', 'b2', 'c4']);
+    g.release('a1');
+    await tick();
+    await tick();
+    expect(g.started).to.deep.equal(['a1', 'b2', 'c4', 'a3']);
+    for (const k of ['a3', 'b2', 'c4']) g.release(k);
+    await tick();
+    await tick();
+    expect(commits.at(-1)).to.deep.equal([0, '5']);
+  });
+
+  it("when a message fails, then the next of its key waits until it succeeds", async () => {
+    const { p } = pipelineWithCommits();
+    const order: string[] = [];
+    let attempts = 0;
+    await p.take(0, '1', 'a', async () => {
+      if (++attempts < 3) throw new Error('Postgres away');
+      order.push('a1');
+    });
+    await p.take(0, '2', 'a', async () => void order.push('a2'));
+    await p.drain(1000);
+    expect(order).to.deep.equal(['a1', 'a2']);
   });
 });

@@ -4,11 +4,11 @@
 // message as it arrives, and commits only behind the handled ones.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { createMessaging } from '@webpush/shared/kafka.js';
 import { DEFAULT_PIPELINE } from '@webpush/shared/kafka-pipeline.js';
 import { createLogger } from '@webpush/shared/log.js';
-import { createCodecs, TOPICS, type ChunkMessage, type StatsMessage } from '@webpush/contracts/messages.js';
+import { createCodecs, TOPIC_PARTITIONS, TOPICS, type ChunkMessage, type StatsMessage } from '@webpush/contracts/messages.js';
 import { testKafkaBrokers } from '../support/kafka.js';
 
 describe('messaging module', function () {
@@ -87,11 +87,17 @@ describe('messaging module', function () {
   it('when a pipelined consumer has a slow message, then the messages after it are handled meanwhile, and a consumer of the group started after a stop gets again only what was not handled', async () => {
     await messaging.ensureTopics();
     const group = `pipelined-${randomBytes(3).toString('hex')}`;
-    // Five messages on one partition (one key), in this order; the topic holds other tests' too.
-    const ids: string[] = [0, 1, 2, 3, 4].map(() => randomUUID());
+    // Five messages of five keys on one partition, in this order (one key's messages are
+    // handled one after another: kafka-pipeline.ts); the topic holds other tests' too.
+    const partitionOf = Partitioners.DefaultPartitioner();
+    const partitionMetadata = Array.from({ length: TOPIC_PARTITIONS[TOPICS.stats] }, (_, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] }));
+    const ids: string[] = [];
+    for (let i = 0; ids.length < 5 && i < 1000; i++) {
+      const id = randomUUID();
+      if (partitionOf({ topic: prefix + TOPICS.stats, partitionMetadata, message: { key: id, value: null } }) === 0) ids.push(id);
+    }
     const numberOf = (m: { value: StatsMessage }) => ids.indexOf(m.value.campaignId);
-    const key = randomUUID();
-    await messaging.publish(TOPICS.stats, ids.map((campaignId) => ({ key, value: codecs.stats.encode({ type: 'campaign.stats', version: 1, campaignId, sent: 0, failed: 0, expired: 0, impressions: 0, clicks: 0, state: 'sending' }) })));
+    await messaging.publish(TOPICS.stats, ids.map((campaignId) => ({ key: campaignId, value: codecs.stats.encode({ type: 'campaign.stats', version: 1, campaignId, sent: 0, failed: 0, expired: 0, impressions: 0, clicks: 0, state: 'sending' }) })));
     const handled: number[] = [];
     let releaseSlow!: () => void;
     const slow = new Promise<void>((r) => (releaseSlow = r));

@@ -9,7 +9,11 @@
 // (docs/performance.md, "Notifications beside a campaign"). Here a message is taken as soon as a
 // slot is free, its offset resolved at once (the next fetch starts after it) and committed only
 // when it and every message before it in its partition are handled: a crash redelivers what was
-// not, and handlers are idempotent, as with the batch consumers.
+// not, and handlers are idempotent, as with the batch consumers. Messages of one key run one
+// after another: a job published twice (the campaign service's relay republishes a row whose
+// commit failed after Kafka took it) is handled again only once the first copy is done, and
+// finds the work done — two copies at once each counted a notification's one chunk, and its run
+// waited for a second that never existed.
 import type { Logger } from './log.js';
 
 export interface PipelineOptions {
@@ -57,6 +61,8 @@ export function createPipeline(deps: PipelineDeps, opts: PipelineOptions = DEFAU
   let pending = 0;
   const waiting: (() => void)[] = [];
   const settled = new Set<Promise<void>>();
+  /** The last message taken of each key still running (or waiting for the one before it). */
+  const lastOfKey = new Map<string, Promise<void>>();
 
   const hasRoom = () => running < opts.maxInFlight && pending < opts.maxPending;
   const wake = () => {
@@ -102,11 +108,12 @@ export function createPipeline(deps: PipelineDeps, opts: PipelineOptions = DEFAU
 
   return {
     /**
-     * Takes message (`partition`, `offset`): waits for a free slot, then runs `handle` (until it
-     * succeeds or the consumer stops) without waiting for it. A message already taken (Kafka
-     * redelivers from the last commit after a rebalance) is not run twice at once.
+     * Takes message (`partition`, `offset`, `key`): waits for a free slot, then runs `handle`
+     * (until it succeeds or the consumer stops) without waiting for it, after the messages of
+     * the same key taken before it. A message already taken (Kafka redelivers from the last
+     * commit after a rebalance) is not run twice at once.
      */
-    async take(partition: number, offset: string, handle: () => Promise<void>): Promise<void> {
+    async take(partition: number, offset: string, key: string | null, handle: () => Promise<void>): Promise<void> {
       const at = BigInt(offset);
       const s = stateOf(partition);
       if (s.entries.some((e) => e.offset === at)) return;
@@ -118,7 +125,8 @@ export function createPipeline(deps: PipelineDeps, opts: PipelineOptions = DEFAU
       s.entries.splice(i, 0, entry);
       pending++;
       running++;
-      const run = runHandler(handle, { partition, offset }).then((ok) => {
+      const before = key === null ? undefined : lastOfKey.get(key);
+      const run = (before ?? Promise.resolve()).then(() => runHandler(handle, { partition, offset })).then((ok) => {
         running--;
         if (ok) {
           entry.done = true;
@@ -126,7 +134,11 @@ export function createPipeline(deps: PipelineDeps, opts: PipelineOptions = DEFAU
         } else wake();
       });
       settled.add(run);
-      void run.finally(() => settled.delete(run));
+      if (key !== null) lastOfKey.set(key, run);
+      void run.finally(() => {
+        settled.delete(run);
+        if (key !== null && lastOfKey.get(key) === run) lastOfKey.delete(key);
+      });
     },
     /**
      * The group was joined again: Kafka redelivers from the last commits, so what is done and

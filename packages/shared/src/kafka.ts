@@ -367,12 +367,12 @@ export function createMessaging(opts: KafkaOptions): Messaging {
                   value = c.codec.decode(m.value);
                 } catch (err) {
                   await deadLetter(c.topic, batch.partition, m.offset, key, m.value, (err as Error).message);
-                  await pipeline.take(batch.partition, m.offset, async () => {});
+                  await pipeline.take(batch.partition, m.offset, null, async () => {});
                   resolveOffset(m.offset);
                   continue;
                 }
                 const incoming: Incoming<T> = { key, value, partition: batch.partition, offset: m.offset, headers: headerStrings(m.headers) };
-                await pipeline.take(batch.partition, m.offset, () => c.handle([incoming], ctx));
+                await pipeline.take(batch.partition, m.offset, key, () => c.handle([incoming], ctx));
                 // Taken: the next fetch starts after it (its commit waits for its handler).
                 resolveOffset(m.offset);
               }
