@@ -145,7 +145,7 @@ describe('sending: notifications to chosen subscriptions', function () {
     await t.pool.query('UPDATE delivery.sites SET cap_campaigns = NULL, cap_hours = NULL WHERE site_id = $1', [siteId]);
   });
 
-  it("when the lane sends a notification of one chunk from its dispatch, then no chunk is published, and a crash after its pushes and before its record sends nobody twice", async () => {
+  it("when the lane sends a notification of one chunk from its dispatch, then no chunk is published, and neither a crash after its pushes and before its record nor two handlings at once send anybody twice", async () => {
     const pushed: string[] = [];
     const sender = {
       async sendBatch(j: PushJob, hooks?: PushHooks) {
@@ -183,6 +183,17 @@ describe('sending: notifications to chosen subscriptions', function () {
     const { rows } = await t.pool.query(`SELECT chunks_done FROM delivery.campaign_runs WHERE campaign_id = $1`, [job.campaignId]);
     expect(rows[0].chunks_done).to.equal(1);
     expect((await targetResults(t.pool, job.campaignId, 0, 10)).counts).to.deep.equal({ sent: 3, noSubscription: 1, capped: 0, failed: 0, pending: 0 });
+
+    // Two copies of a job handled at once by two instances (one process runs a key's copies one
+    // after another: kafka-pipeline.ts): one push each, one chunk.
+    pushed.length = 0;
+    const otherInstance = randomUUID();
+    await heartbeat(t.pool, otherInstance);
+    const otherWorker = createChunkWorker({ pool: t.pool, log, instanceId: otherInstance, sender, vapid: noVapid, tokens, publishStats: noop }, { deadAfterSec: 30, waitForOthersMs: 5000, claimBatch: 10, retrySec: 5 });
+    const twice = notification([mine[3], mine[4]]);
+    await Promise.all([dispatchWith(chunkWorker)(twice, noop), dispatchWith(otherWorker)(twice, noop)]);
+    expect(pushed.sort()).to.deep.equal(['https://push.example/notify-4', 'https://push.example/notify-5']);
+    expect(await findRun(t.pool, twice.campaignId)).to.deep.include({ state: 'completed', sent: 2, chunksTotal: 1 });
   });
 
   it('when a notification ends, then notification.sent carries its counts and no campaign event is written for it', async () => {
