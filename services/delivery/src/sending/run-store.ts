@@ -83,7 +83,12 @@ export async function runFor(db: Queryable, job: DispatchMessage): Promise<RunRo
      SELECT ${RUN_COLUMNS} FROM delivery.campaign_runs WHERE campaign_id = $1 AND NOT EXISTS (SELECT 1 FROM ins)`,
     [job.campaignId, job.siteId, JSON.stringify(dispatchForWire(job))],
   );
-  return toRun(rows[0]);
+  if (rows[0]) return toRun(rows[0]);
+  // Created at the same moment by another handling of the job (another instance): the insert
+  // waited for it and did nothing, and this statement's snapshot predates it. A new one sees it.
+  const run = await findRun(db, job.campaignId);
+  if (!run) throw new Error(`the run of campaign ${job.campaignId} was neither created nor found`);
+  return run;
 }
 
 // Statements run per chunk are prepared (named): parsed and planned once per connection.
