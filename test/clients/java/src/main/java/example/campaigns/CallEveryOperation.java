@@ -325,7 +325,7 @@ public final class CallEveryOperation {
     calls.call("recordEvent", () -> Map.of("id", String.valueOf(automations.recordEvent(new EventRequest().externalId(externalId).name("cart_abandoned").properties(Map.of(
         "product", new EventRequestPropertiesValue("red boots"), "total", new EventRequestPropertiesValue(new BigDecimal("89.9")))), "java-event-" + runId, null).getId())));
     calls.call("getAutomation", () -> automation(automations.getAutomation(automationId, null)));
-    calls.call("updateAutomation", () -> automation(automations.updateAutomation(automationId, new UpdateAutomationRequest().status(UpdateAutomationRequest.StatusEnum.PAUSED), null)));
+    calls.call("updateAutomation", () -> automation(automations.updateAutomation(automationId, new UpdateAutomationRequest().status(UpdateAutomationRequest.StatusEnum.PAUSED).throttlePerMinute(120), null)));
     calls.call("deleteAutomation", () -> {
       var deleted = automations.deleteAutomation(automationId, null);
       return Map.of("id", String.valueOf(deleted.getId()), "deleted", deleted.getDeleted());
@@ -495,11 +495,20 @@ public final class CallEveryOperation {
       Map<String, Object> variables = new LinkedHashMap<>();
       s.getVariables().forEach((name, value) -> variables.put(name, value.getActualInstance()));
       step.put("variables", variables);
-      if (s.getResults() != null) step.put("results", Map.of("sent", s.getResults().getSent(), "exits", s.getResults().getExits()));
+      if (s.getResults() != null) {
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("sent", s.getResults().getSent());
+        results.put("exits", s.getResults().getExits());
+        results.put("impressions", s.getResults().getImpressions());
+        results.put("clicks", s.getResults().getClicks());
+        results.put("ctr", s.getResults().getCtr());
+        step.put("results", results);
+      }
       steps.add(step);
     }
     m.put("steps", steps);
     m.put("exitOn", Map.of("events", new ArrayList<>(a.getExitOn().getEvents())));
+    m.put("throttlePerMinute", a.getThrottlePerMinute());
     if (a.getEnrolments() != null) {
       m.put("enrolments", Map.of("active", a.getEnrolments().getActive(), "completed", a.getEnrolments().getCompleted(), "exited", a.getEnrolments().getExited()));
     }
