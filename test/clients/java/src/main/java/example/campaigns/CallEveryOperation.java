@@ -508,7 +508,8 @@ public final class CallEveryOperation {
     }
     m.put("steps", steps);
     m.put("exitOn", Map.of("events", new ArrayList<>(a.getExitOn().getEvents())));
-    m.put("throttlePerMinute", a.getThrottlePerMinute());
+    // Null (no limit) reads as null here, and the output's mapper leaves nulls out.
+    if (a.getThrottlePerMinute() != null) m.put("throttlePerMinute", a.getThrottlePerMinute());
     if (a.getEnrolments() != null) {
       m.put("enrolments", Map.of("active", a.getEnrolments().getActive(), "completed", a.getEnrolments().getCompleted(), "exited", a.getEnrolments().getExited()));
     }
