@@ -1,14 +1,12 @@
 // The shared Kafka module: an invalid message goes to the dead-letter topic with its reason,
 // and the consumer carries on with the next one instead of crashing or stalling; a consumer's
-// fetch brings no more of a partition than it asked for; a pipelined consumer handles each
-// message as it arrives, and commits only behind the handled ones.
+// fetch brings no more of a partition than it asked for.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { Kafka, logLevel } from 'kafkajs';
 import { createMessaging } from '@webpush/shared/kafka.js';
-import { DEFAULT_PIPELINE } from '@webpush/shared/kafka-pipeline.js';
 import { createLogger } from '@webpush/shared/log.js';
-import { createCodecs, TOPIC_PARTITIONS, TOPICS, type ChunkMessage, type StatsMessage } from '@webpush/contracts/messages.js';
+import { createCodecs, TOPICS, type ChunkMessage, type StatsMessage } from '@webpush/contracts/messages.js';
 import { testKafkaBrokers } from '../support/kafka.js';
 
 describe('messaging module', function () {
@@ -82,60 +80,5 @@ describe('messaging module', function () {
     expect(handed.flat()).to.deep.equal(sent.map((c) => c.chunkNo));
     // 40 kB holds two of these chunks; with Kafka's default of 1 MB one fetch brought all twelve.
     expect(Math.max(...handed.map((h) => h.length))).to.be.at.most(2);
-  });
-
-  it('when a pipelined consumer has a slow message, then the messages after it are handled meanwhile, and a consumer of the group started after a stop gets again only what was not handled', async () => {
-    await messaging.ensureTopics();
-    const group = `pipelined-${randomBytes(3).toString('hex')}`;
-    // Five messages of five keys on one partition, in this order (one key's messages are
-    // handled one after another: kafka-pipeline.ts); the topic holds other tests' too.
-    const partitionOf = Partitioners.DefaultPartitioner();
-    const partitionMetadata = Array.from({ length: TOPIC_PARTITIONS[TOPICS.stats] }, (_, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] }));
-    const ids: string[] = [];
-    for (let i = 0; ids.length < 5 && i < 1000; i++) {
-      const id = randomUUID();
-      if (partitionOf({ topic: prefix + TOPICS.stats, partitionMetadata, message: { key: id, value: null } }) === 0) ids.push(id);
-    }
-    const numberOf = (m: { value: StatsMessage }) => ids.indexOf(m.value.campaignId);
-    await messaging.publish(TOPICS.stats, ids.map((campaignId) => ({ key: campaignId, value: codecs.stats.encode({ type: 'campaign.stats', version: 1, campaignId, sent: 0, failed: 0, expired: 0, impressions: 0, clicks: 0, state: 'sending' }) })));
-    const handled: number[] = [];
-    let releaseSlow!: () => void;
-    const slow = new Promise<void>((r) => (releaseSlow = r));
-    const first = await messaging.consume({
-      groupId: group,
-      topic: TOPICS.stats,
-      codec: codecs.stats,
-      pipelined: DEFAULT_PIPELINE,
-      handle: async ([m]) => {
-        const n = numberOf(m);
-        if (n < 0) return;
-        // Message 1 waits for the test; message 3 fails until the consumer stops.
-        if (n === 1) await slow;
-        if (n === 3) throw new Error('fails until the consumer stops');
-        handled.push(n);
-      },
-    });
-    const until = Date.now() + 20_000;
-    while (handled.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    // 0, 2 and 4 are handled while 1 waits.
-    expect(handled).to.deep.equal([0, 2, 4]);
-    releaseSlow();
-    while (handled.length < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(handled).to.deep.equal([0, 2, 4, 1]);
-    // Committed: up to 2 (3 never succeeded, so 4 is not committed either).
-    await first.stop();
-
-    const again: number[] = [];
-    const second = await messaging.consume({
-      groupId: group,
-      topic: TOPICS.stats,
-      codec: codecs.stats,
-      pipelined: DEFAULT_PIPELINE,
-      handle: async ([m]) => void (numberOf(m) >= 0 && again.push(numberOf(m))),
-    });
-    const until2 = Date.now() + 20_000;
-    while (again.length < 2 && Date.now() < until2) await new Promise((r) => setTimeout(r, 50));
-    await second.stop();
-    expect(again).to.deep.equal([3, 4]);
   });
 });

@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import { fixRequestQueue, KAFKAJS_VERSION } from './kafkajs-request-queue.js';
 import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { Logger } from './log.js';
-import { createPipeline, type PipelineOptions } from './kafka-pipeline.js';
 import { chunkPartition, TOPIC_PARTITIONS, topicPartitions, TOPICS, type DeadLetterMessage, type MessageCodec } from '@webpush/contracts/messages.js';
 
 export interface KafkaOptions {
@@ -46,12 +45,6 @@ export interface ConsumeOptions<T> {
   sessionTimeoutMs?: number;
   /** Called each time the consumer has joined its group (after start-up and after every rebalance). */
   onJoin?: () => void;
-  /**
-   * Each message handled on its own as soon as it arrives (`handle` gets one at a time), offsets
-   * committed in order behind them (kafka-pipeline.ts): no message waits for the slowest of its
-   * fetch. For short, independent units of work (the notification lane); `maxBatch` is ignored.
-   */
-  pipelined?: PipelineOptions;
 }
 
 export interface Messaging {
@@ -81,9 +74,6 @@ function headerStrings(headers: Record<string, Buffer | string | (Buffer | strin
 }
 
 const RETRY = { retries: 8, initialRetryTime: 200, maxRetryTime: 5000 };
-
-/** How long a pipelined consumer's stop waits for its running handlers to finish and commit. */
-const PIPELINE_DRAIN_MS = 15_000;
 
 /** Reads of new topics' metadata at start-up before giving up (250 ms more between each: 11 s in all). */
 const METADATA_ATTEMPTS = 10;
@@ -316,71 +306,19 @@ export function createMessaging(opts: KafkaOptions): Messaging {
         allowAutoTopicCreation: false,
         retry: { ...RETRY, restartOnFailure: async () => !stopping },
       });
-      const pipeline = c.pipelined
-        ? createPipeline(
-            {
-              log: opts.log,
-              name: c.groupId,
-              commit: (partition, offset) => consumer.commitOffsets([{ topic: named(c.topic), partition, offset }]),
-              running: () => !stopping,
-            },
-            c.pipelined,
-          )
-        : undefined;
       const entry = {
         consumer,
         stop: async () => {
           stopping = true;
-          if (pipeline) {
-            // No more fetches; what runs finishes and commits while the consumer is still a member.
-            consumer.pause([{ topic: named(c.topic) }]);
-            await pipeline.drain(PIPELINE_DRAIN_MS);
-          }
           await consumer.disconnect();
         },
       };
       consumers.push(entry);
-      if (c.onJoin || pipeline) {
-        consumer.on(consumer.events.GROUP_JOIN, () => {
-          pipeline?.rejoined();
-          c.onJoin?.();
-        });
-      }
+      if (c.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => c.onJoin?.());
       const maxBatch = c.maxBatch ?? 50;
       try {
         await consumer.connect();
         await consumer.subscribe({ topic: named(c.topic), fromBeginning: true });
-        if (pipeline) {
-          await consumer.run({
-            // Offsets are committed by the pipeline, behind handled messages only; kafkajs would
-            // commit the resolved ones (taken, maybe not handled).
-            autoCommit: false,
-            eachBatchAutoResolve: false,
-            partitionsConsumedConcurrently: c.partitionsConsumedConcurrently ?? 1,
-            eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-              const ctx = { heartbeat, isRunning };
-              for (const m of batch.messages) {
-                if (!isRunning() || isStale() || stopping) break;
-                const key = m.key ? m.key.toString('utf8') : null;
-                let value: T;
-                try {
-                  value = c.codec.decode(m.value);
-                } catch (err) {
-                  await deadLetter(c.topic, batch.partition, m.offset, key, m.value, (err as Error).message);
-                  await pipeline.take(batch.partition, m.offset, null, async () => {});
-                  resolveOffset(m.offset);
-                  continue;
-                }
-                const incoming: Incoming<T> = { key, value, partition: batch.partition, offset: m.offset, headers: headerStrings(m.headers) };
-                await pipeline.take(batch.partition, m.offset, key, () => c.handle([incoming], ctx));
-                // Taken: the next fetch starts after it (its commit waits for its handler).
-                resolveOffset(m.offset);
-              }
-              await heartbeat();
-            },
-          });
-          return { stop: entry.stop };
-        }
         await consumer.run({
           eachBatchAutoResolve: false,
           partitionsConsumedConcurrently: c.partitionsConsumedConcurrently ?? 1,

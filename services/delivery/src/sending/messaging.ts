@@ -2,9 +2,8 @@
 // notification's on topics and in groups of their own, so it never waits behind a campaign's
 // (docs/architecture.md, "A notification") — publishes chunks, per-campaign stats and people's signals. Topic names and message types live in shared/messages.ts.
 import { createMessaging } from '@webpush/shared/kafka.js';
-import { DEFAULT_PIPELINE } from '@webpush/shared/kafka-pipeline.js';
 import type { Logger } from '@webpush/shared/log.js';
-import { createCodecs, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type PeopleMessage, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
+import { createCodecs, TOPIC_PARTITIONS, TOPICS, type ChunkMessage, type DispatchMessage, type FailedBy, type PeopleMessage, type ResultsByBrowser, type StatsMessage } from '@webpush/contracts/messages.js';
 import { currentRequestId, REQUEST_ID_KEY, runWithRequestId, saneRequestId } from '@webpush/shared/observability/request-context.js';
 import type { RunRow } from './run-store.js';
 import { BROWSERS } from '@webpush/contracts/segment.js';
@@ -24,15 +23,38 @@ export const NOTIFICATION_CHUNKS_GROUP = 'delivery-notification-chunks';
 export const CHUNK_FETCH_BYTES = 128 * 1024;
 
 /**
- * The notification lane's consumers handle each message as it arrives (kafka.ts `pipelined`),
- * up to this many at once per consumer: a notification's job or chunk is a few queries and
- * pushes, independent of the others. In batches (ten of a partition at once, the next fetch
- * after the slowest of all of them) each waited for the slowest of the fetch before it:
- * seconds at 50 a second beside a sending campaign (docs/performance.md, "Notifications beside
- * a campaign"). Bounded: each holds a connection of the lane's pool while it works.
+ * Messages of one partition the notification lane handles at once. A campaign's partition goes a
+ * message at a time (its chunks are large); a notification's job and chunk are a few queries
+ * and pushes each, independent of the others: one at a time, the dispatch of the 50 a second
+ * of the bench fell behind by a minute on a loaded machine, each waiting for the ones before it
+ * in its partition (docs/performance.md, "Notifications beside a campaign").
  */
-export const LANE_IN_FLIGHT = 64;
-const LANE_PIPELINE = Object.freeze({ ...DEFAULT_PIPELINE, maxInFlight: LANE_IN_FLIGHT });
+export const LANE_BATCH = 10;
+
+/**
+ * Handles a batch's messages at once, but those of one key one after another; settles only when
+ * every one has, then rejects with the first failure (the batch's offsets are committed only
+ * after all succeed, and a redelivery never overlaps an attempt still running). One key, one
+ * job: a message published twice (the campaign service's relay republishes a row whose commit
+ * failed after Kafka took it, as in a Postgres outage) is handled again once the first copy is
+ * done, which finds the work done; at once, the two expansions of a notification each counted
+ * its one chunk, and its run waited for a second chunk that never existed.
+ */
+export async function allOf<T extends { key: string | null }>(messages: T[], handle: (m: T) => Promise<void>): Promise<void> {
+  const byKey = new Map<string | null, T[]>();
+  for (const m of messages) {
+    const same = byKey.get(m.key);
+    if (same) same.push(m);
+    else byKey.set(m.key, [m]);
+  }
+  const settled = await Promise.allSettled(
+    [...byKey.values()].map(async (same) => {
+      for (const m of same) await handle(m);
+    }),
+  );
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
 
 /** Runs `fn` in the request id a message carries (x-request-id header), if any. */
 function inRequestOf<T>(headers: Record<string, string>, fn: () => Promise<T>): Promise<T> {
@@ -152,26 +174,28 @@ export function createDeliveryMessaging(opts: { brokers: string[]; prefix: strin
         },
       });
       stops.push(chunks.stop);
-      // The notifications' lane: the same handlers (on the lane's own pool), their own consumers,
-      // each message handled as it arrives (LANE_IN_FLIGHT). A notification of one chunk is sent
-      // by its dispatch handler itself (dispatch.ts); a larger one's chunks come back here.
+      // The notifications' lane: the same handlers (on the lane's own pool), their own consumers. A notification's job is
+      // quick (its targets resolved, and when they fit one chunk sent at once: dispatch.ts), so
+      // its partitions go at once, and LANE_BATCH of a partition's messages at once.
       const notifications = await messaging.consume({
         groupId: NOTIFICATIONS_GROUP,
         topic: TOPICS.notifications,
         codec: codecs.dispatch,
-        pipelined: LANE_PIPELINE,
+        maxBatch: LANE_BATCH,
+        partitionsConsumedConcurrently: TOPIC_PARTITIONS[TOPICS.notifications],
         sessionTimeoutMs: opts.sessionTimeoutMs,
-        handle: async ([m], ctx) => inRequestOf(m.headers, () => handlers.notifications.dispatch(m.value, ctx.heartbeat)),
+        handle: (messages, ctx) => allOf(messages, (m) => inRequestOf(m.headers, () => handlers.notifications.dispatch(m.value, ctx.heartbeat))),
       });
       stops.push(notifications.stop);
       const notificationChunks = await messaging.consume({
         groupId: NOTIFICATION_CHUNKS_GROUP,
         topic: TOPICS.notificationChunks,
         codec: codecs.chunk,
-        pipelined: LANE_PIPELINE,
+        maxBatch: LANE_BATCH,
+        partitionsConsumedConcurrently: opts.chunkConcurrency,
         maxBytesPerPartition: CHUNK_FETCH_BYTES,
         sessionTimeoutMs: opts.sessionTimeoutMs,
-        handle: async ([m], ctx) => inRequestOf(m.headers, () => handlers.notifications.chunk(m.value, ctx.heartbeat)),
+        handle: (messages, ctx) => allOf(messages, (m) => inRequestOf(m.headers, () => handlers.notifications.chunk(m.value, ctx.heartbeat))),
       });
       stops.push(notificationChunks.stop);
     },

@@ -185,7 +185,7 @@ describe('sending: notifications to chosen subscriptions', function () {
     expect((await targetResults(t.pool, job.campaignId, 0, 10)).counts).to.deep.equal({ sent: 3, noSubscription: 1, capped: 0, failed: 0, pending: 0 });
 
     // Two copies of a job handled at once by two instances (one process runs a key's copies one
-    // after another: kafka-pipeline.ts): one push each, one chunk.
+    // after another: messaging.ts allOf): one push each, one chunk.
     pushed.length = 0;
     const otherInstance = randomUUID();
     await heartbeat(t.pool, otherInstance);
